@@ -1,0 +1,4 @@
+import { StreamPage } from '../../../lib/StreamPage';
+
+export const dynamic = 'force-dynamic';
+export default StreamPage;

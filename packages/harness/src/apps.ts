@@ -1,0 +1,84 @@
+// App lifecycle: build (skipped when nothing it depends on changed), start, wait for the
+// first answer, stop with its whole process tree.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, type Contender } from './contenders';
+import { pinned } from './placement';
+import { killTree, spawnTracked, type Tracked } from './proc';
+
+export class AppError extends Error {
+  constructor(message: string, readonly output: string[] = []) {
+    super(message);
+  }
+}
+
+const BUILD_OUTPUTS = new Set(['node_modules', 'dist', '.next', 'next-env.d.ts']);
+
+function hashTree(dir: string, h: ReturnType<typeof createHash>) {
+  for (const name of readdirSync(dir).sort()) {
+    if (BUILD_OUTPUTS.has(name)) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) hashTree(p, h);
+    else h.update(p).update(readFileSync(p));
+  }
+}
+
+/** What a build depends on besides sources: the data (static pages embed it) and the workload. */
+export const dataKey = (golden: string, workload: string) => createHash('sha256').update(golden).update(workload).digest('hex');
+
+/** Builds the app unless its sources, the shared stream package and the data are unchanged. */
+export async function buildApp(c: Contender, env: Record<string, string>, dataKey: string, timeoutMs = 300_000): Promise<'built' | 'cached' | 'none'> {
+  if (!c.build) return 'none';
+  const h = createHash('sha256').update(dataKey).update(JSON.stringify(c.build));
+  hashTree(c.appDir, h);
+  hashTree(join(ROOT, 'packages/stream/src'), h);
+  const key = h.digest('hex');
+  const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
+  const stamp = join(stampDir, `build-${c.app}.stamp`);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
+
+  const proc = spawnTracked(c.build[0]!, c.build.slice(1), { cwd: c.appDir, env: { ...process.env, ...env }, keepLines: 50 });
+  const timer = setTimeout(() => killTree(proc.pid, 1000), timeoutMs);
+  const { code, signal } = await proc.exited;
+  clearTimeout(timer);
+  if (code !== 0) {
+    throw new AppError(`build of apps/${c.app} failed (${signal ?? `exit ${code}`}); see its output below`, proc.tail());
+  }
+  mkdirSync(stampDir, { recursive: true });
+  writeFileSync(stamp, key);
+  return 'built';
+}
+
+export interface RunningApp {
+  url: string;
+  pid: number;
+  process: Tracked;
+  stop(): Promise<void>;
+}
+
+export async function startApp(c: Contender, opts: { port: number; env: Record<string, string>; timeoutMs: number; cpuList?: string | null }): Promise<RunningApp> {
+  const url = `http://127.0.0.1:${opts.port}${c.path}`;
+  const [cmd, ...args] = pinned(opts.cpuList ?? null, c.start);
+  const proc = spawnTracked(cmd!, args, {
+    cwd: c.appDir,
+    env: { ...process.env, NODE_ENV: 'production', ...opts.env, PORT: String(opts.port) },
+  });
+  const app: RunningApp = { url, pid: proc.pid, process: proc, stop: () => killTree(proc.pid) };
+  const deadline = Date.now() + opts.timeoutMs;
+  while (true) {
+    if (proc.hasExited()) {
+      const { code, signal } = await proc.exited;
+      throw new AppError(`exited (${signal ?? `code ${code}`}) before answering on ${url}`, proc.tail());
+    }
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2000) });
+      return app;
+    } catch {}
+    if (Date.now() > deadline) {
+      await app.stop();
+      throw new AppError(`not ready within ${opts.timeoutMs / 1000}s (raise --start-timeout if it is just slow)`, proc.tail());
+    }
+    await Bun.sleep(100);
+  }
+}

@@ -1,0 +1,57 @@
+// What a result was measured on: recorded in every results.json.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { ROOT, type Contender } from './contenders';
+
+function firstLine(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 10_000 });
+  return r.status === 0 ? (r.stdout || r.stderr).trim().split('\n')[0]! : 'not found';
+}
+
+const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
+
+/** Exact installed version of every package an app depends on, following workspace packages. */
+export function appPackageVersions(appDir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (pkgDir: string) => {
+    const pkg = readJson(join(pkgDir, 'package.json'));
+    for (const [dep, spec] of Object.entries({ ...pkg.dependencies }) as [string, string][]) {
+      if (spec.startsWith('workspace:')) {
+        visit(join(ROOT, 'packages', dep.split('/')[1]!));
+        continue;
+      }
+      const installed = join(ROOT, 'node_modules', dep, 'package.json');
+      out[dep] = existsSync(installed) ? readJson(installed).version : `${spec} (not installed)`;
+    }
+  };
+  visit(appDir);
+  return Object.fromEntries(Object.entries(out).sort());
+}
+
+export function loadAverage1m(): number {
+  return os.loadavg()[0]!;
+}
+
+export function captureEnvironment(contenders: Contender[]) {
+  const cpus = os.cpus();
+  const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const apps = [...new Set(contenders.map((c) => c.app))];
+  return {
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    logical_cpus: cpus.length,
+    memory_gb: +(os.totalmem() / 2 ** 30).toFixed(1),
+    kernel: `${os.type()} ${os.release()}`,
+    load_average_1m_before: +loadAverage1m().toFixed(2),
+    node: firstLine('node', ['--version']),
+    bun: firstLine('bun', ['--version']),
+    redis_server: firstLine('redis-server', ['--version']),
+    oha: firstLine('oha', ['--version']),
+    git_commit: git(['rev-parse', 'HEAD']) || 'unknown',
+    git_dirty: git(['status', '--porcelain']).length > 0,
+    packages: Object.fromEntries(apps.map((a) => [a, appPackageVersions(join(ROOT, 'apps', a))])),
+  };
+}
+
+export type Environment = ReturnType<typeof captureEnvironment>;

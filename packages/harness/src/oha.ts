@@ -1,0 +1,95 @@
+// oha runner and the reading of its JSON output (--output-format json; times in seconds).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { killTree, selfCpuSeconds, spawnTracked } from './proc';
+import { pinned } from './placement';
+
+export const PERCENTILES = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'] as const;
+export type Percentile = (typeof PERCENTILES)[number];
+export type Latency = Record<Percentile, number>;
+
+export interface OhaRun {
+  /** Successful (2xx) responses per measured second; oha's own requestsPerSec counts aborted ones too. */
+  rps: number;
+  ok: number;
+  seconds: number;
+  errors: { non_2xx: number; aborted: number; other: number };
+  errorMessages: Record<string, number>;
+  latency_ms: Latency;
+}
+
+export interface OhaJson {
+  summary: { total: number; requestsPerSec: number; successRate: number };
+  latencyPercentiles: Record<string, number | null>;
+  statusCodeDistribution: Record<string, number>;
+  errorDistribution: Record<string, number>;
+}
+
+const ABORTED = 'aborted due to deadline';
+
+export function summarizeOha(json: OhaJson): OhaRun {
+  let ok = 0;
+  let non2xx = 0;
+  for (const [code, n] of Object.entries(json.statusCodeDistribution ?? {})) {
+    if (code.startsWith('2')) ok += n;
+    else non2xx += n;
+  }
+  let aborted = 0;
+  let other = 0;
+  for (const [msg, n] of Object.entries(json.errorDistribution ?? {})) {
+    if (msg === ABORTED) aborted += n;
+    else other += n;
+  }
+  const seconds = json.summary.total;
+  const latency = {} as Latency;
+  for (const p of PERCENTILES) latency[p] = (json.latencyPercentiles?.[p.replace('_', '.')] ?? NaN) * 1000;
+  return {
+    rps: seconds > 0 ? ok / seconds : 0,
+    ok,
+    seconds,
+    errors: { non_2xx: non2xx, aborted, other },
+    errorMessages: json.errorDistribution ?? {},
+    latency_ms: latency,
+  };
+}
+
+export interface OhaOptions {
+  url: string;
+  connections: number;
+  /** Closed loop for a duration, or a request count (the seed profile's 200 requests). */
+  durationS: number | null;
+  requests: number | null;
+  /** Open loop: offered req/s, latency measured from the scheduled send time. */
+  rate?: number | null;
+  /** The seed profile runs oha exactly as the original did: no extra flags. */
+  seedDefaults?: boolean;
+  outFile: string;
+  cpuList?: string | null;
+}
+
+export function ohaArgs(o: OhaOptions): string[] {
+  const load = o.requests !== null ? ['-n', String(o.requests)] : ['-z', `${Math.round(o.durationS! * 1000)}ms`];
+  const open = o.rate ? ['-q', String(o.rate), '--latency-correction'] : [];
+  // -w: let requests in flight at the deadline finish, so none is counted as aborted;
+  // -t: a hung app turns into counted errors instead of a run that never ends.
+  const rigor = o.seedDefaults ? [] : ['--disable-compression', '-w', '-t', '20s'];
+  return [o.url, ...load, '-c', String(o.connections), ...open, ...rigor, '--no-tui', '--output-format', 'json', '-o', o.outFile];
+}
+
+/** Runs one oha process; returns its raw JSON, the summary and the CPU oha itself used. */
+export async function runOha(o: OhaOptions): Promise<{ raw: OhaJson; run: OhaRun; cpuSeconds: number }> {
+  // oha's CPU is read from this process's reaped-children time: exact, and no polling.
+  mkdirSync(dirname(o.outFile), { recursive: true });
+  const before = selfCpuSeconds().reapedChildren;
+  const [cmd, ...args] = pinned(o.cpuList ?? null, ['oha', ...ohaArgs(o)]);
+  const proc = spawnTracked(cmd!, args);
+  // Backstop for a load generator that never finishes (e.g. the seed profile against a hung app).
+  const limitMs = ((o.durationS ?? 0) + 60) * 1000;
+  const watchdog = setTimeout(() => killTree(proc.pid, 500), limitMs);
+  const { code, signal } = await proc.exited;
+  clearTimeout(watchdog);
+  const cpu = selfCpuSeconds().reapedChildren - before;
+  if (code !== 0) throw new Error(`oha failed (${signal ?? `exit ${code}`}): ${proc.tail().slice(-3).join(' ')}`);
+  const raw = JSON.parse(readFileSync(o.outFile, 'utf8')) as OhaJson;
+  return { raw, run: summarizeOha(raw), cpuSeconds: cpu };
+}

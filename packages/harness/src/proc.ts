@@ -1,0 +1,164 @@
+// Child processes and /proc accounting. Every child is spawned from an argument array
+// (never a shell string), in its own process group, and registered so that any exit
+// path of the harness can take the whole tree down.
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+
+export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+export interface Tracked {
+  child: ChildProcess;
+  pid: number;
+  /** Last lines of combined stdout/stderr, for failure reports. */
+  tail(): string[];
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  hasExited(): boolean;
+}
+
+const live = new Set<number>();
+
+export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { keepLines?: number } = {}): Tracked {
+  const keep = opts.keepLines ?? 50;
+  const lines: string[] = [];
+  let partial = '';
+  const child = spawn(cmd, args, { ...opts, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const collect = (chunk: Buffer) => {
+    const parts = (partial + chunk.toString()).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      if (lines.length > keep) lines.shift();
+    }
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.on('error', (err) => {
+      lines.push(`spawn ${cmd}: ${err.message}`);
+      done = true;
+      resolve({ code: -1, signal: null });
+    });
+    child.on('exit', (code, signal) => {
+      done = true;
+      if (child.pid) live.delete(child.pid);
+      resolve({ code, signal });
+    });
+  });
+  if (child.pid) live.add(child.pid);
+  return {
+    child,
+    pid: child.pid ?? -1,
+    tail: () => (partial ? [...lines, partial] : [...lines]).slice(-keep),
+    exited,
+    hasExited: () => done,
+  };
+}
+
+interface Stat {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  ticks: number; // utime + stime + cutime + cstime
+}
+
+function readStat(pid: number): Stat | null {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields start after the last ')'.
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { pid, ppid: +f[1]!, pgrp: +f[2]!, ticks: +f[11]! + +f[12]! + +f[13]! + +f[14]! };
+  } catch {
+    return null;
+  }
+}
+
+function allStats(): Stat[] {
+  const out: Stat[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const st = readStat(+name);
+    if (st) out.push(st);
+  }
+  return out;
+}
+
+/** pid plus every live descendant, and anything still in its process group. */
+export function processTree(root: number): number[] {
+  const stats = allStats();
+  const alive = new Set(stats.map((s) => s.pid));
+  const children = new Map<number, number[]>();
+  for (const s of stats) (children.get(s.ppid) ?? children.set(s.ppid, []).get(s.ppid)!).push(s.pid);
+  const tree = new Set<number>();
+  const stack = [root];
+  while (stack.length) {
+    const p = stack.pop()!;
+    if (tree.has(p) || !alive.has(p)) continue;
+    tree.add(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  for (const s of stats) if (s.pgrp === root) tree.add(s.pid);
+  return [...tree];
+}
+
+/** CPU seconds (user+sys, including reaped children) of a whole process tree. */
+export function treeCpuSeconds(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) ticks += readStat(pid)?.ticks ?? 0;
+  return ticks / CLOCK_TICKS;
+}
+
+/** Resident memory of a whole process tree, in MB. */
+export function treeRssMb(root: number): number {
+  let kb = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) kb += +m[1]!;
+    } catch {}
+  }
+  return kb / 1024;
+}
+
+function signalTree(pids: number[], pgrp: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pgrp, signal);
+  } catch {}
+  for (const p of pids) {
+    try {
+      process.kill(p, signal);
+    } catch {}
+  }
+}
+
+export const isAlive = (pid: number) => readStat(pid) !== null;
+
+/** SIGTERM the tree, then SIGKILL whatever is left after graceMs. */
+export async function killTree(root: number, graceMs = 3000): Promise<void> {
+  if (root <= 0) return;
+  let pids = processTree(root);
+  signalTree(pids, root, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    pids = pids.filter(isAlive);
+    if (pids.length === 0) break;
+    await Bun.sleep(50);
+  }
+  signalTree(processTree(root).concat(pids).filter(isAlive), root, 'SIGKILL');
+  live.delete(root);
+}
+
+/** Synchronous last resort for exit paths: SIGKILL every tree still registered. */
+export function killAllSync(): void {
+  for (const root of live) signalTree(processTree(root), root, 'SIGKILL');
+  live.clear();
+}
+
+export const liveChildren = () => [...live];
+
+/** CPU seconds of this process itself, and of its children that have exited and been reaped. */
+export function selfCpuSeconds(): { self: number; reapedChildren: number } {
+  const f = readFileSync('/proc/self/stat', 'utf8');
+  const v = f.slice(f.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { self: (v[11]! + v[12]!) / CLOCK_TICKS, reapedChildren: (v[13]! + v[14]!) / CLOCK_TICKS };
+}

@@ -1,0 +1,149 @@
+// Redis lifecycle and the harness's own view of the data. The harness talks to Redis only
+// through redis-cli, so the golden body and the counters never depend on a client under test.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, portTaken } from './net';
+import { pinned } from './placement';
+import { killTree, spawnTracked, type Tracked } from './proc';
+
+export class RedisError extends Error {}
+
+export interface RedisTarget {
+  url: string;
+  /** Set for the private Redis the harness started. */
+  server?: { pid: number; process: Tracked; dir: string; logFile: string };
+  stop(): Promise<void>;
+}
+
+/** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
+export function cli(target: { url: string }, args: string[], { json = false } = {}): string {
+  const res = spawnSync('redis-cli', ['-u', target.url, '--no-auth-warning', ...(json ? ['--json', '-2'] : []), ...args], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (res.error) throw new RedisError(`redis-cli failed: ${res.error.message} (is redis-cli installed? run npm run bench to set up)`);
+  const out = res.stdout ?? '';
+  const err = (res.stderr ?? '').trim();
+  if (res.status !== 0 || /^(\(error\) )?(ERR|WRONGTYPE|NOAUTH|LOADING|Could not connect)/.test(out) || err.startsWith('Could not connect')) {
+    throw new RedisError(`redis ${args[0]}: ${(out.trim() || err).split('\n')[0]}`);
+  }
+  return out;
+}
+
+const IGNORED_LOG = /Redis is starting|Redis version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
+
+/** The lines of a Redis log that explain why it stopped (warnings level '#', startup chatter removed). */
+export function redisFailureReason(log: string): string {
+  const lines = log
+    .split('\n')
+    .map((l) => /^\d+:[A-Z] .*? [#*] (.*)$/.exec(l)?.[1] ?? '')
+    .filter((l) => l && !IGNORED_LOG.test(l));
+  const important = lines.filter((l) => /rdb|load|module|signature|version|short read|error|can't|unable|bad|fatal|abort/i.test(l));
+  return (important.length ? important : lines).slice(-3).join(' / ') || 'redis-server exited without a reason in its log';
+}
+
+export async function startPrivateRedis(rdbPath: string | null, opts: { port?: number; timeoutMs?: number; cpuList?: string | null } = {}): Promise<RedisTarget> {
+  if (rdbPath !== null) {
+    if (!existsSync(rdbPath)) throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
+    if (!statSync(rdbPath).isFile()) throw new RedisError(`--rdb ${rdbPath} is not a file`);
+  }
+  if (opts.port !== undefined && (await portTaken(opts.port))) {
+    throw new RedisError(`port ${opts.port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`);
+  }
+  const port = opts.port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), 'stream-bench-redis-'));
+  // Redis loads (and could rewrite) the file in its --dir: give it a copy, never the original.
+  if (rdbPath !== null) copyFileSync(rdbPath, join(dir, 'dump.rdb'));
+  const logFile = join(dir, 'redis.log');
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no',
+    '--dir', dir, '--dbfilename', 'dump.rdb', '--logfile', logFile, '--daemonize', 'no'];
+  const [cmd, ...rest] = pinned(opts.cpuList ?? null, ['redis-server', ...args]);
+  const proc = spawnTracked(cmd!, rest);
+  const url = `redis://127.0.0.1:${port}`;
+  const target: RedisTarget = {
+    url,
+    server: { pid: proc.pid, process: proc, dir, logFile },
+    async stop() {
+      await killTree(proc.pid, 2000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  while (true) {
+    if (proc.hasExited()) {
+      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : proc.tail().join('\n');
+      await target.stop();
+      const spawnErr = proc.tail().find((l) => l.startsWith('spawn redis-server'));
+      if (spawnErr) throw new RedisError(`${spawnErr} (redis-server is missing: run npm run bench to install it, or apt-get install redis-server)`);
+      const hint = rdbPath ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)' : '';
+      throw new RedisError(`redis-server could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${redisFailureReason(log)}${hint}`);
+    }
+    try {
+      if (cli(target, ['PING']).trim() === 'PONG') return target;
+    } catch {}
+    if (Date.now() > deadline) {
+      await target.stop();
+      throw new RedisError(`redis-server did not answer PING within ${(opts.timeoutMs ?? 30_000) / 1000}s`);
+    }
+    await Bun.sleep(50);
+  }
+}
+
+export function useExistingRedis(url: string): RedisTarget {
+  try {
+    cli({ url }, ['PING']);
+  } catch (e) {
+    throw new RedisError(`REDIS_URL=${url} does not answer: ${(e as Error).message}`);
+  }
+  return { url, stop: async () => {} };
+}
+
+export interface StreamInfo {
+  length: number;
+  memoryBytes: number;
+}
+
+export function streamInfo(target: RedisTarget, key: string): StreamInfo {
+  const type = cli(target, ['TYPE', key]).trim();
+  if (type !== 'stream') {
+    throw new RedisError(`key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`);
+  }
+  return {
+    length: Number(cli(target, ['XLEN', key]).trim()),
+    memoryBytes: Number(cli(target, ['MEMORY', 'USAGE', key, 'SAMPLES', '0']).trim()),
+  };
+}
+
+/** The contract body, computed from redis-cli's own reading of the stream. */
+export function goldenBody(target: RedisTarget, key: string): string {
+  const entries = JSON.parse(cli(target, ['XRANGE', key, '-', '+'], { json: true })) as [string, string[]][];
+  return JSON.stringify({
+    entries: entries.map(([id, kv]) => {
+      const fields: Record<string, string> = {};
+      for (let i = 0; i < kv.length; i += 2) fields[kv[i]!] = kv[i + 1]!;
+      return { id, fields };
+    }),
+  });
+}
+
+export interface CommandStat {
+  calls: number;
+  usec: number;
+  usecPerCall: number;
+}
+
+/** INFO commandstats, keyed by lower-case command name. */
+export function commandStats(target: RedisTarget): Record<string, CommandStat> {
+  const out: Record<string, CommandStat> = {};
+  for (const m of cli(target, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+),usec_per_call=([\d.]+)/gm)) {
+    out[m[1]!] = { calls: +m[2]!, usec: +m[3]!, usecPerCall: +m[4]! };
+  }
+  return out;
+}
+
+export function redisVersion(target: RedisTarget): string {
+  return /redis_version:(\S+)/.exec(cli(target, ['INFO', 'server']))?.[1] ?? 'unknown';
+}

@@ -1,0 +1,75 @@
+// Charts from a results.json: Vega-Lite specs rendered to SVG by Vega, rasterised by resvg.
+import { Resvg } from '@resvg/resvg-js';
+import * as vega from 'vega';
+import * as vl from 'vega-lite';
+import type { Results } from '../results';
+import { ranked } from './table';
+
+const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
+const FONT = 'DejaVu Sans';
+
+export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
+  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+  const svg = await view.toSVG();
+  view.finalize();
+  const resvg = new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: FONT } });
+  return Buffer.from(resvg.render().asPng());
+}
+
+const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 420 }, title: { fontSize: 14, anchor: 'start' as const } };
+
+export function reqSecSpec(r: Results): vl.TopLevelSpec {
+  const values = ranked(r).map((c) => ({
+    name: c.static ? `${c.name} (static)` : c.name,
+    runtime: c.runtime,
+    rps: Math.round(c.rps!.median),
+    min: c.rps!.min,
+    max: c.rps!.max,
+  }));
+  // ranked() is already fastest first; keep that order in every layer.
+  const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Requests per second (median of runs; whiskers: min–max)', subtitle: subtitle(r) },
+    width: 560,
+    data: { values },
+    encoding: { y },
+    layer: [
+      { mark: 'bar', encoding: { x: { field: 'rps', type: 'quantitative', title: 'successful responses / s' }, color: { field: 'runtime', type: 'nominal' } } },
+      { mark: { type: 'rule' }, encoding: { x: { field: 'min', type: 'quantitative' }, x2: { field: 'max' } } },
+      { mark: { type: 'text', align: 'left', dx: 4 }, encoding: { x: { field: 'max', type: 'quantitative' }, text: { field: 'rps', type: 'quantitative' } } },
+    ],
+    config,
+  };
+}
+
+export function latencySpec(r: Results, which: 'server' | 'next'): vl.TopLevelSpec {
+  const values = ranked(r)
+    .filter((c) => (c.framework === 'next') === (which === 'next'))
+    .flatMap((c) => LAT.map((p, i) => ({ name: c.static ? `${c.name} (static)` : c.name, percentile: p, order: i, ms: c.latency_ms?.[p] ?? null })));
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: `${which === 'next' ? 'Next.js' : 'Servers'}: latency percentiles (ms, median of runs)`, subtitle: subtitle(r) },
+    width: 560,
+    height: 320,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'percentile', type: 'ordinal', sort: [...LAT], title: 'percentile' },
+      y: { field: 'ms', type: 'quantitative', title: 'latency (ms)' },
+      color: { field: 'name', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2, labelLimit: 400 } },
+    },
+    config,
+  };
+}
+
+function subtitle(r: Results): string {
+  const s = r.settings;
+  return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · ${s.runs}×${s.requests ?? `${s.duration_s}s`}`;
+}
+
+export const CHARTS = {
+  'req-sec.png': (r: Results) => reqSecSpec(r),
+  'server-latency.png': (r: Results) => latencySpec(r, 'server'),
+  'next-latency.png': (r: Results) => latencySpec(r, 'next'),
+};

@@ -1,0 +1,127 @@
+// results.json: the one file everything downstream (tables, charts, README, compare) reads.
+import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Environment } from './environment';
+import type { Latency, OhaRun } from './oha';
+import type { Summary } from './stats';
+
+export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
+
+export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
+  round: number;
+  error_messages: Record<string, number>;
+  app_cpu_s: number;
+  cpu_us_per_req: number;
+  rss_mb: number;
+  redis_calls: number;
+  redis_calls_per_req: number;
+  redis_us_per_call: number;
+  redis_cpu_s: number | null;
+  loadgen_cpu_s: number;
+  loadgen_saturated: boolean;
+  harness_cpu_pct: number;
+  load_average_1m: number;
+  /** Raw oha JSON of this run, relative to the results directory. */
+  raw: string;
+}
+
+export interface PointResult {
+  connections: number;
+  /** Offered load in req/s for open-loop points; null for closed loop. */
+  rate: number | null;
+  rate_spec: string | null;
+  status: Status;
+  reason?: string;
+  rps?: Summary;
+  latency_ms?: Latency;
+  cpu_us_per_req?: number;
+  rss_mb?: number;
+  redis_calls_per_req?: number;
+  redis_us_per_call?: number;
+  loadgen_saturated?: boolean;
+  errors?: { non_2xx: number; aborted: number; other: number };
+  runs: RunRecord[];
+}
+
+export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'status'>> {
+  name: string;
+  app: string;
+  runtime: string;
+  framework: string;
+  client: string;
+  variant: string | null;
+  static: boolean;
+  page: boolean;
+  path: string;
+  status: Status;
+  reason?: string;
+  /** Last lines of the app's output when it failed. */
+  output?: string[];
+  points: PointResult[];
+  /** The headline point's runs (same objects as points[0].runs). */
+  runs: RunRecord[];
+}
+
+export interface Settings {
+  profile: 'default' | 'seed';
+  workload: 'xrange' | 'xread';
+  connections: number[];
+  rates: string[];
+  duration_s: number | null;
+  requests: number | null;
+  warmup_s: number;
+  runs: number;
+  headline: 'median' | 'third';
+  start_timeout_s: number;
+  placement: { name: string; app: string | null; redis: string | null; loadgen: string | null };
+  keep_alive: true;
+  compression: false | 'oha default';
+  only: string[] | null;
+  strict: boolean;
+}
+
+export interface Results {
+  schema: 1;
+  complete: boolean;
+  started_at: string;
+  finished_at: string | null;
+  exit_reason: string | null;
+  settings: Settings;
+  environment: Environment & { load_warning: string | null };
+  data: { rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number };
+  contenders: ContenderResult[];
+}
+
+/** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, JSON.stringify(value, null, 2) + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+export function readResults(file: string): Results {
+  if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Results;
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Replace results/latest with a copy of a finished run directory. */
+export function publishLatest(runDir: string, latestDir: string): void {
+  const staging = `${latestDir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  cpSync(runDir, staging, { recursive: true });
+  rmSync(latestDir, { recursive: true, force: true });
+  renameSync(staging, latestDir);
+}
+
+export const resultsFile = (dir: string) => join(dir, 'results.json');

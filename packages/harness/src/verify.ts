@@ -1,0 +1,40 @@
+// The contract gate: a contender is measured only if it returns exactly the golden body.
+
+export interface Verdict {
+  ok: boolean;
+  reason?: string;
+}
+
+const PAGE_JSON = /<script id="stream-json" type="application\/json">([\s\S]*?)<\/script>/;
+
+export function firstDifference(actual: string, expected: string): string | null {
+  if (actual === expected) return null;
+  let i = 0;
+  while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
+  const from = Math.max(0, i - 20);
+  const cut = (s: string) => JSON.stringify(s.slice(from, i + 30));
+  return `body differs from the golden body at byte ${Buffer.byteLength(expected.slice(0, i))} (got ${actual.length} chars, want ${expected.length}): got ${cut(actual)}, want ${cut(expected)}`;
+}
+
+/** Checks one response against the contract. Pages carry the body inside a script tag. */
+export async function verifyContract(url: string, golden: string, page: boolean): Promise<Verdict> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
+  } catch (e) {
+    return { ok: false, reason: `request failed: ${(e as Error).message}` };
+  }
+  const text = await res.text();
+  if (res.status !== 200) return { ok: false, reason: `status ${res.status}, want 200` };
+  const type = res.headers.get('content-type') ?? '';
+  const wantType = page ? 'text/html' : 'application/json';
+  if (!type.startsWith(wantType)) return { ok: false, reason: `content-type "${type}", want ${wantType}` };
+  let body = text;
+  if (page) {
+    const m = PAGE_JSON.exec(text);
+    if (!m) return { ok: false, reason: 'page has no <script id="stream-json"> with the body' };
+    body = m[1]!;
+  }
+  const diff = firstDifference(body, page ? golden.replaceAll('<', '\\u003c') : golden);
+  return diff ? { ok: false, reason: diff } : { ok: true };
+}

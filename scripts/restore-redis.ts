@@ -1,0 +1,41 @@
+// Start a Redis from dump.rdb for manual use (the seed's "restore dump.rdb into local redis"):
+//   npm run restore -- [--port 6379] [--rdb dump.rdb]
+// Runs in the foreground until Ctrl-C; the RDB is copied, never written.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { STREAM_KEY } from '@bench/stream';
+import { ROOT } from '../packages/harness/src/contenders';
+import { startPrivateRedis, streamInfo } from '../packages/harness/src/redis';
+
+let values;
+try {
+  ({ values } = parseArgs({ options: { port: { type: 'string', default: '6379' }, rdb: { type: 'string', default: resolve(ROOT, 'dump.rdb') } } }));
+} catch (e) {
+  console.error(`error: ${(e as Error).message}; accepted: --port N --rdb FILE`);
+  process.exit(2);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`error: --port "${values.port}" must be a port number (1-65535)`);
+  process.exit(2);
+}
+try {
+  const redis = await startPrivateRedis(resolve(values.rdb!), { port });
+  const info = streamInfo(redis, STREAM_KEY);
+  console.log(`Redis is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.
+  inspect:   redis-cli -p ${port} XLEN ${STREAM_KEY}
+  start app: REDIS_URL=${redis.url} PORT=3000 bun run apps/bun-elysia
+  load it:   scripts/run-oha.sh http://127.0.0.1:3000/`);
+  const stop = async () => {
+    await redis.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await redis.server!.process.exited;
+  console.error('redis-server exited');
+  process.exit(1);
+} catch (e) {
+  console.error(`error: ${(e as Error).message}`);
+  process.exit(1);
+}

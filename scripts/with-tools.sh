@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# npm run bench / npm test: set up whatever is missing, then run the command with the tools on PATH.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+ensure_node
+ensure_bun
+ensure_apt_packages
+ensure_oha
+ensure_deps
+cd "$BENCH_ROOT"
+exec "$@"

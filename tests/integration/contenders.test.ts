@@ -1,0 +1,99 @@
+// Every contender, started against a private Redis from dump.rdb, returns exactly the golden body.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { STREAM_KEY } from '@bench/stream';
+import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/apps';
+import { loadContenders, ROOT } from '../../packages/harness/src/contenders';
+import { freePort } from '../../packages/harness/src/net';
+import { runOha } from '../../packages/harness/src/oha';
+import { isAlive } from '../../packages/harness/src/proc';
+import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../../packages/harness/src/redis';
+import { verifyContract } from '../../packages/harness/src/verify';
+
+const contenders = loadContenders();
+let redis: RedisTarget;
+let golden: string;
+const pids: number[] = [];
+const built = new Map<string, Promise<unknown>>();
+
+beforeAll(async () => {
+  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
+  pids.push(redis.server!.pid);
+  golden = goldenBody(redis, STREAM_KEY);
+});
+
+afterAll(async () => {
+  await redis?.stop();
+});
+
+async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>): Promise<T> {
+  const c = contenders.find((x) => x.name === name)!;
+  const env = { REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: 'xrange', STREAM_KEY, NEXT_TELEMETRY_DISABLED: '1' };
+  if (!built.has(c.app)) built.set(c.app, buildApp(c, env, dataKey(golden, 'xrange')));
+  await built.get(c.app);
+  const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+  pids.push(app.pid);
+  try {
+    return await fn(app);
+  } finally {
+    await app.stop();
+  }
+}
+
+describe('data', () => {
+  test('dump.rdb holds the 339-entry stream, about 20 KB in Redis and 45-50 KB of JSON', () => {
+    const info = streamInfo(redis, STREAM_KEY);
+    expect(info.length).toBe(339);
+    expect(info.memoryBytes).toBeGreaterThan(18_000);
+    expect(info.memoryBytes).toBeLessThan(22_500);
+    expect(golden.length).toBeGreaterThan(45_000);
+    expect(golden.length).toBeLessThan(50_000);
+    const first = JSON.parse(golden).entries[0];
+    expect(Object.keys(first.fields)).toEqual(['color', 'font', 'alignment', 'position', 'height', 'width']);
+  });
+});
+
+describe('every contender passes the contract', () => {
+  test('the fourteen seed contenders exist', () => {
+    expect(contenders.map((c) => c.name).sort()).toEqual([
+      'bun-elysia-ioredis', 'bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-raw-node-redis', 'bun-stric-node-redis',
+      'node-fastify-node-redis', 'node-next-page-dynamic-ioredis', 'node-next-page-static-ioredis',
+      'node-next-route-dynamic-ioredis', 'node-next-route-dynamic-node-redis', 'node-next-route-static-ioredis',
+      'node-next-route-static-node-redis', 'node-raw-ioredis', 'node-raw-node-redis',
+    ]);
+  });
+  for (const c of contenders) {
+    test(`${c.name} returns the golden body`, async () => {
+      const verdict = await withApp(c.name, (app) => verifyContract(app.url, golden, c.page));
+      expect(verdict).toEqual({ ok: true });
+    }, 240_000);
+  }
+  test('the xread workload gives the same body', async () => {
+    const c = contenders.find((x) => x.name === 'node-raw-ioredis')!;
+    const env = { REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: 'xread', STREAM_KEY };
+    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 30_000 });
+    pids.push(app.pid);
+    try {
+      expect(await verifyContract(app.url, golden, false)).toEqual({ ok: true });
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+});
+
+describe('load', () => {
+  test('a 1-second oha smoke run gets only 200s', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'oha.json');
+    const { run } = await withApp('bun-raw-node-redis', (app) => runOha({ url: app.url, connections: 10, durationS: 1, requests: null, outFile: out }));
+    expect(run.ok).toBeGreaterThan(10);
+    expect(run.errors).toEqual({ non_2xx: 0, aborted: 0, other: 0 });
+  }, 60_000);
+
+  test('everything started here is stopped', async () => {
+    await redis.stop();
+    await Bun.sleep(200);
+    expect(pids.filter(isAlive)).toEqual([]);
+  });
+});

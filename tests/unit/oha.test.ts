@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/oha';
+
+// A real oha 1.16.0 --output-format json result (284 responses in 2.34 s).
+const real = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/oha-ok.json'), 'utf8')) as OhaJson;
+
+describe('oha JSON', () => {
+  test('req/s are 2xx responses over measured seconds, latencies in ms', () => {
+    const run = summarizeOha(real);
+    expect(run.ok).toBe(284);
+    expect(run.seconds).toBeCloseTo(2.343665149, 9);
+    expect(run.rps).toBeCloseTo(284 / 2.343665149, 6);
+    expect(run.latency_ms.p50).toBeCloseTo(251.879062, 6);
+    expect(run.latency_ms.p99_9).toBeCloseTo(2341.236022, 6);
+    expect(run.errors).toEqual({ non_2xx: 0, aborted: 0, other: 0 });
+  });
+
+  test('non-2xx, deadline aborts and other errors are counted apart and not as successes', () => {
+    const json: OhaJson = {
+      ...real,
+      summary: { ...real.summary, total: 10, requestsPerSec: 1010 / 10 },
+      statusCodeDistribution: { '200': 900, '204': 50, '500': 40, '404': 2 },
+      errorDistribution: { 'aborted due to deadline': 12, 'connection closed before message completed': 5, 'timeout': 1 },
+    };
+    const run = summarizeOha(json);
+    expect(run.ok).toBe(950);
+    expect(run.rps).toBe(95);
+    expect(run.errors).toEqual({ non_2xx: 42, aborted: 12, other: 6 });
+    expect(run.errorMessages.timeout).toBe(1);
+  });
+
+  test('missing percentiles become NaN rather than zero', () => {
+    const run = summarizeOha({ ...real, latencyPercentiles: {} });
+    expect(Number.isNaN(run.latency_ms.p50)).toBe(true);
+  });
+
+  test('arguments: closed loop, open loop and the seed profile', () => {
+    const base = { url: 'http://127.0.0.1:1/', connections: 50, outFile: '/tmp/x.json' };
+    expect(ohaArgs({ ...base, durationS: 10, requests: null })).toEqual(['http://127.0.0.1:1/', '-z', '10000ms', '-c', '50', '--disable-compression', '-w', '-t', '20s', '--no-tui', '--output-format', 'json', '-o', '/tmp/x.json']);
+    expect(ohaArgs({ ...base, durationS: 10, requests: null, rate: 300 })).toContain('--latency-correction');
+    expect(ohaArgs({ ...base, durationS: null, requests: 200, seedDefaults: true })).toEqual(['http://127.0.0.1:1/', '-n', '200', '-c', '50', '--no-tui', '--output-format', 'json', '-o', '/tmp/x.json']);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'bun:test';
+import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
+import { seedTable } from '../../packages/harness/src/report/table';
+import type { ContenderResult, Results } from '../../packages/harness/src/results';
+
+const lat = (base: number) => ({ p10: base, p25: base + 1, p50: base + 2, p75: base + 3, p90: base + 4, p95: base + 5, p99: base + 6, p99_9: base + 7 });
+function contender(name: string, rps: number, extra: Partial<ContenderResult> = {}): ContenderResult {
+  return {
+    name, app: 'x', runtime: name.split('-')[0]!, framework: 'raw', client: 'node-redis', variant: null, static: false, page: false, path: '/',
+    status: 'ok', rps: { median: rps, min: rps - 10, max: rps + 10, ci95: [rps - 5, rps + 5] }, latency_ms: lat(rps / 10),
+    cpu_us_per_req: 1000, rss_mb: 80, redis_calls_per_req: 1, redis_us_per_call: 240, loadgen_saturated: false, points: [], runs: [], ...extra,
+  };
+}
+const results = {
+  schema: 1, complete: true, started_at: '2026-01-01T00:00:00Z', finished_at: null, exit_reason: null,
+  settings: { profile: 'default', workload: 'xrange', connections: [50], rates: [], duration_s: 10, requests: null, warmup_s: 5, runs: 5, headline: 'median', placement: { name: 'none' } },
+  environment: { cpu_model: 'Test CPU', logical_cpus: 2, memory_gb: 24, kernel: 'Linux', load_average_1m_before: 0.1, node: 'v20', bun: '1.4.5', redis_server: 'Redis server v=7.0.15 sha=0', oha: 'oha 1.16.0', git_commit: 'abcdef1234567', git_dirty: false },
+  data: { entries: 339, memory_bytes: 19040, body_bytes: 46028 },
+  contenders: [
+    contender('node-raw-node-redis', 450),
+    contender('bun-raw-node-redis', 600.4),
+    contender('node-next-route-static-ioredis', 900, { static: true, redis_calls_per_req: 0 }),
+    contender('bun-bad-ioredis', 9999, { status: 'invalid', reason: 'body differs from the golden body at byte 12' }),
+  ],
+} as unknown as Results;
+
+describe('tables', () => {
+  test('the seed table: server | req/s | p10…p99, fastest first, only verified contenders', () => {
+    const lines = seedTable(results).split('\n');
+    expect(lines[0]).toBe('| server | req/s | p10 | p25 | p50 | p75 | p90 | p95 | p99 |');
+    expect(lines[1]).toBe('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    expect(lines[2]).toBe('| node-next-route-static-ioredis (static: no Redis read per request) | 900 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |');
+    expect(lines[3]).toBe('| bun-raw-node-redis | 600 | 60.0 | 61.0 | 62.0 | 63.0 | 64.0 | 65.0 | 66.0 |');
+    expect(lines[4]).toStartWith('| node-raw-node-redis | 450 |');
+    expect(lines).toHaveLength(5);
+  });
+  test('the full report names the machine and lists what was not ranked, with the reason', () => {
+    const md = markdown(results, 'screenshots/');
+    expect(md).toContain('Machine: Test CPU, 2 logical CPUs');
+    expect(md).toContain('- **bun-bad-ioredis**: invalid — body differs from the golden body at byte 12');
+    expect(md).toContain('![req-sec.png](screenshots/req-sec.png)');
+  });
+  test('the README section is replaced between its markers only', () => {
+    const readme = `# t\n${README_START}\nold\n${README_END}\nafter\n`;
+    expect(spliceReadme(readme, 'new\n')).toBe(`# t\n${README_START}\nnew\n${README_END}\nafter\n`);
+    expect(() => spliceReadme('# no markers', 'x')).toThrow(/markers/);
+  });
+});
