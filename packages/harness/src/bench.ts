@@ -91,9 +91,12 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
     };
   }
   const settings = results.settings;
-  session.results = results;
-  session.runDir = runDir;
-  const save = () => writeJsonAtomic(resultsFile(runDir), results);
+  // Known to the signal handlers from the first save on: before that there is nothing to keep.
+  const save = () => {
+    writeJsonAtomic(resultsFile(runDir), results);
+    session.results = results;
+    session.runDir = runDir;
+  };
 
   const load = loadAverage1m();
   const cpus = results.environment.logical_cpus;
@@ -123,7 +126,7 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
 
   // ---- build each app once (static Next variants read Redis here)
   const appEnv = (c: Contender): Record<string, string> => ({
-    REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: settings.workload, STREAM_KEY, NEXT_TELEMETRY_DISABLED: '1',
+    REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: settings.workload, STREAM_KEY, NEXT_TELEMETRY_DISABLED: '1', ...c.env,
   });
   for (const app of new Set(todo.filter((r) => r.status === 'incomplete').map((r) => byName.get(r.name)!.app))) {
     const c = all.find((x) => x.app === app)!;
@@ -188,7 +191,10 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   /** After a run: did the app or Redis die, or stop answering? Returns false if measuring must stop. */
   const checkAfterRun = async (r: ContenderResult, app: RunningApp): Promise<boolean> => {
     if (!redisAlive()) {
+      const last = r.points.flatMap((p) => p.runs).at(-1);
+      if (last) last.fault = 'Redis died during this run';
       fail(r, 'failed', 'Redis died during this contender\'s run');
+      log(`${r.name}: Redis stopped answering; measuring stops here`);
       results.exit_reason = `Redis stopped answering during ${r.name}; measuring stopped`;
       return false;
     }
@@ -202,7 +208,9 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
     }
     if (!answering) {
       const why = app.process.hasExited() ? 'exited' : 'stopped answering';
-      fail(r, 'failed', `app ${why} during run ${r.points.reduce((n, p) => n + p.runs.length, 0)}`, app.process.tail());
+      const last = r.points.flatMap((p) => p.runs).at(-1);
+      if (last) last.fault = `app ${why} during this run`;
+      fail(r, 'failed', `app ${why} during run ${last?.round ?? 1}`, app.process.tail());
       log(`${r.name}: FAILED: app ${why}`);
       running.delete(r.name);
       await stopApp(session, r.name);
@@ -259,6 +267,10 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   // ---- verdicts
   for (const r of results.contenders) {
     if (r.status !== 'incomplete' || !running.has(r.name)) continue;
+    if (!ok) {
+      r.reason = `not finished: ${results.exit_reason}`;
+      continue;
+    }
     const bad = r.points.find((p) => p.status !== 'ok');
     r.status = bad ? bad.status : 'ok';
     if (bad) r.reason = `${pointLabel({ connections: bad.connections, rate: bad.rate })}: ${bad.reason}`;

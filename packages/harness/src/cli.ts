@@ -1,11 +1,11 @@
 // npm run bench -- [flags]: parse flags, run, always clean up; partial results survive
 // errors and signals.
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseCli, usage, UsageError } from './args';
 import { log, runBench, stopAll, type Session } from './bench';
 import { loadContenders, ROOT } from './contenders';
-import { killAllSync } from './proc';
+import { killAllSync, startOrphanGuard } from './proc';
 import { publishReport, writeReport } from './report/index';
 import { publishLatest, resultsFile, writeJsonAtomic } from './results';
 
@@ -52,14 +52,16 @@ async function main(): Promise<number> {
     console.log(contenders.map((c) => c.name).join('\n'));
     return 0;
   }
+  startOrphanGuard();
   try {
     const code = await runBench(opts, contenders, session);
     const runDir = session.runDir!;
     await writeReport(runDir);
     log(`results: ${resultsFile(runDir)}`);
-    if (session.results?.complete) publishLatest(runDir, resolve(ROOT, opts.out, 'latest'));
+    const outDir = dirname(runDir);
+    if (session.results?.complete) publishLatest(runDir, join(outDir, 'latest'));
     // README and screenshots/ only follow full runs into the project's own results folder.
-    if (!opts.only && resolve(ROOT, opts.out) === resolve(ROOT, 'results') && session.results?.complete) {
+    if (!session.results!.settings.only && outDir === resolve(ROOT, 'results') && session.results?.complete) {
       await publishReport(resolve(ROOT, 'results/latest'));
       log('README.md and screenshots/ updated from results/latest/results.json');
     }

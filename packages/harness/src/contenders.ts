@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dir, '../../..');
-export const APPS_DIR = join(ROOT, 'apps');
+/** BENCH_APPS_DIR points the harness at another set of apps (the fault tests' fake contenders). */
+export const APPS_DIR = process.env.BENCH_APPS_DIR ? resolve(process.env.BENCH_APPS_DIR) : join(ROOT, 'apps');
 
 export interface AppManifest {
   runtime: string;
@@ -12,7 +13,7 @@ export interface AppManifest {
   about: string;
   build?: string[];
   start: string[];
-  contenders: { client: string; variant?: string; path?: string; static?: boolean; page?: boolean }[];
+  contenders: { client: string; variant?: string; path?: string; static?: boolean; page?: boolean; env?: Record<string, string> }[];
 }
 
 export interface Contender {
@@ -30,6 +31,8 @@ export interface Contender {
   page: boolean;
   build: string[] | null;
   start: string[];
+  /** Extra environment for this contender's process. */
+  env: Record<string, string>;
 }
 
 export function contenderName(m: Pick<AppManifest, 'runtime' | 'framework'>, c: { client: string; variant?: string }): string {
@@ -56,6 +59,7 @@ export function loadContenders(appsDir = APPS_DIR): Contender[] {
         page: c.page ?? false,
         build: m.build ?? null,
         start: m.start,
+        env: c.env ?? {},
       });
     }
   }

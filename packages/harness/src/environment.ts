@@ -37,7 +37,7 @@ export function loadAverage1m(): number {
 export function captureEnvironment(contenders: Contender[]) {
   const cpus = os.cpus();
   const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
-  const apps = [...new Set(contenders.map((c) => c.app))];
+  const apps = new Map(contenders.map((c) => [c.app, c.appDir]));
   return {
     cpu_model: cpus[0]?.model ?? 'unknown',
     logical_cpus: cpus.length,
@@ -50,7 +50,7 @@ export function captureEnvironment(contenders: Contender[]) {
     oha: firstLine('oha', ['--version']),
     git_commit: git(['rev-parse', 'HEAD']) || 'unknown',
     git_dirty: git(['status', '--porcelain']).length > 0,
-    packages: Object.fromEntries(apps.map((a) => [a, appPackageVersions(join(ROOT, 'apps', a))])),
+    packages: Object.fromEntries([...apps].map(([app, dir]) => [app, appPackageVersions(dir)])),
   };
 }
 

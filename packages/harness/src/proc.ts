@@ -2,7 +2,9 @@
 // (never a shell string), in its own process group, and registered so that any exit
 // path of the harness can take the whole tree down.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
@@ -16,6 +18,29 @@ export interface Tracked {
 }
 
 const live = new Set<number>();
+let registry: string | null = null;
+
+/** The orphan guard reads this file when the harness dies; keep it equal to `live`. */
+function syncRegistry() {
+  if (!registry) return;
+  try {
+    writeFileSync(registry, [...live].join('\n') + '\n');
+  } catch {}
+}
+
+/**
+ * Start a watcher that outlives this process by at most half a second and then kills every
+ * process group still registered, so even `kill -9` of the harness leaves nothing running.
+ */
+export function startOrphanGuard(): void {
+  registry = join(tmpdir(), `stream-bench-${process.pid}.pgids`);
+  syncRegistry();
+  spawn('bash', [join(import.meta.dir, 'orphan-guard.sh'), String(process.pid), registry], { detached: true, stdio: 'ignore' }).unref();
+  process.on('exit', () => {
+    killAllSync();
+    if (registry) rmSync(registry, { force: true });
+  });
+}
 
 export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { keepLines?: number } = {}): Tracked {
   const keep = opts.keepLines ?? 50;
@@ -41,11 +66,14 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
     });
     child.on('exit', (code, signal) => {
       done = true;
-      if (child.pid) live.delete(child.pid);
+      if (child.pid && live.delete(child.pid)) syncRegistry();
       resolve({ code, signal });
     });
   });
-  if (child.pid) live.add(child.pid);
+  if (child.pid) {
+    live.add(child.pid);
+    syncRegistry();
+  }
   return {
     child,
     pid: child.pid ?? -1,
@@ -145,13 +173,14 @@ export async function killTree(root: number, graceMs = 3000): Promise<void> {
     await Bun.sleep(50);
   }
   signalTree(processTree(root).concat(pids).filter(isAlive), root, 'SIGKILL');
-  live.delete(root);
+  if (live.delete(root)) syncRegistry();
 }
 
 /** Synchronous last resort for exit paths: SIGKILL every tree still registered. */
 export function killAllSync(): void {
   for (const root of live) signalTree(processTree(root), root, 'SIGKILL');
   live.clear();
+  syncRegistry();
 }
 
 export const liveChildren = () => [...live];

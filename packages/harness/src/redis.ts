@@ -33,6 +33,9 @@ export function cli(target: { url: string }, args: string[], { json = false } = 
   return out;
 }
 
+/** Lines after which Redis 7.0 may hang instead of exiting (seen with module data), so stop it. */
+const FATAL_LOG = /Internal error in RDB|Short read|Wrong signature|Can't handle RDB format|Bad file format|Fatal error loading|Unrecoverable error/;
+
 const IGNORED_LOG = /Redis is starting|Redis version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
 
 /** The lines of a Redis log that explain why it stopped (warnings level '#', startup chatter removed). */
@@ -72,9 +75,10 @@ export async function startPrivateRedis(rdbPath: string | null, opts: { port?: n
     },
   };
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  const readLog = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   while (true) {
-    if (proc.hasExited()) {
-      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : proc.tail().join('\n');
+    if (proc.hasExited() || FATAL_LOG.test(readLog())) {
+      const log = readLog() || proc.tail().join('\n');
       await target.stop();
       const spawnErr = proc.tail().find((l) => l.startsWith('spawn redis-server'));
       if (spawnErr) throw new RedisError(`${spawnErr} (redis-server is missing: run npm run bench to install it, or apt-get install redis-server)`);

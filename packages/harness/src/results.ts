@@ -23,6 +23,8 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   load_average_1m: number;
   /** Raw oha JSON of this run, relative to the results directory. */
   raw: string;
+  /** Set when the app or Redis failed during this run: its figures are not to be trusted. */
+  fault?: string;
 }
 
 export interface PointResult {

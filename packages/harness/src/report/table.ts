@@ -1,5 +1,6 @@
 // Markdown tables from a results.json.
 import type { ContenderResult, Results } from '../results';
+import { spread } from '../stats';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
@@ -21,10 +22,12 @@ export function seedTable(r: Results): string {
 
 /** Spread, cost and proof of Redis reads per contender. */
 export function costTable(r: Results): string {
-  const head = '| server | req/s median (min–max) | 95% CI | CPU µs/req | peak RSS MB | Redis calls/req | Redis µs/call | notes |\n|---|---:|---:|---:|---:|---:|---:|---|';
+  /** spread = (max − min) / median over the runs. */
+  const head = '| server | req/s median (min–max) | 95% CI | req/s spread | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const pct = (xs: number[]) => (xs.length > 1 ? `${(spread(xs) * 100).toFixed(1)}%` : '–');
   const rows = ranked(r).map((c) => {
     const notes = [c.loadgen_saturated ? 'load generator saturated' : '', c.static ? 'static' : ''].filter(Boolean).join('; ');
-    return `| ${c.name} | ${fmt(c.rps!.median, 0)} (${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)}) | ${fmt(c.rps!.ci95[0], 0)}–${fmt(c.rps!.ci95[1], 0)} | ${fmt(c.cpu_us_per_req, 0)} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${notes} |`;
+    return `| ${c.name} | ${fmt(c.rps!.median, 0)} (${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)}) | ${fmt(c.rps!.ci95[0], 0)}–${fmt(c.rps!.ci95[1], 0)} | ${pct(c.runs.map((x) => x.rps))} | ${fmt(c.cpu_us_per_req, 0)} | ${pct(c.runs.map((x) => x.cpu_us_per_req))} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${notes} |`;
   });
   return [head, ...rows].join('\n');
 }

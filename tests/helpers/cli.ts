@@ -1,0 +1,129 @@
+// Runs the bench CLI as a user would and watches, through /proc, every process it starts
+// and every TCP socket those processes listen on.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/contenders';
+import { processTree } from '../../packages/harness/src/proc';
+
+export const FAKE_APPS = join(ROOT, 'tests/fixtures/apps');
+export const CLI = join(ROOT, 'packages/harness/src/cli.ts');
+
+/** pid + start time, so a reused pid is never mistaken for a survivor. */
+type ProcId = { pid: number; start: string; cmd: string };
+
+function procId(pid: number): ProcId | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+    return { pid, start, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() };
+  } catch {
+    return null;
+  }
+}
+
+export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start);
+
+/** Local addresses of the TCP sockets in LISTEN state owned by the given pids. */
+export function listeners(pids: number[]): string[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      }
+    } catch {}
+  }
+  const out: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === '0A' && inodes.has(f[9]!)) out.push(decodeAddress(f[1]!));
+    }
+  }
+  return out;
+}
+
+function decodeAddress(hex: string): string {
+  const [addr, port] = hex.split(':');
+  const p = parseInt(port!, 16);
+  if (addr!.length === 8) return `${(addr!.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)).join('.')}:${p}`;
+  return `[${addr}]:${p}`; // IPv6, raw
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  seen: ProcId[];
+  listening: string[];
+  outDir: string;
+  /** Milliseconds from the signal sent by onLine (if any) to exit. */
+  exitAfterSignalMs: number | null;
+}
+
+export async function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number; outDir?: string; onLine?: (line: string, ctl: { pid: number; kill: (sig: NodeJS.Signals) => void; seen: ProcId[] }) => void } = {},
+): Promise<CliRun> {
+  const outDir = opts.outDir ?? mkdtempSync(join(tmpdir(), 'bench-test-'));
+  const child = spawn('bun', [CLI, ...args, ...(args.includes('--resume') ? [] : ['--out', outDir])], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_APPS_DIR: FAKE_APPS, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const seen = new Map<string, ProcId>();
+  const listening = new Set<string>();
+  let signalledAt: number | null = null;
+  const watch = () => {
+    const tree = processTree(child.pid!);
+    for (const pid of tree) {
+      const id = procId(pid);
+      if (id && pid !== child.pid) seen.set(`${pid}:${id.start}`, id);
+    }
+    for (const a of listeners(tree)) listening.add(a);
+  };
+  const timer = setInterval(watch, 100);
+  let stdout = '';
+  let stderr = '';
+  let buffered = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+    buffered += d;
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    for (const line of lines) {
+      opts.onLine?.(line, {
+        pid: child.pid!,
+        seen: [...seen.values()],
+        kill: (sig) => {
+          watch();
+          signalledAt = Date.now();
+          child.kill(sig);
+        },
+      });
+    }
+  });
+  const limit = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 240_000);
+  const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+  const exitAfterSignalMs = signalledAt === null ? null : Date.now() - signalledAt;
+  clearInterval(timer);
+  clearTimeout(limit);
+  return { code, signal, stdout, stderr, seen: [...seen.values()], listening: [...listening], outDir, exitAfterSignalMs };
+}
+
+export function resultsIn(outDir: string): { dir: string; json: any } {
+  const dir = readdirSync(outDir).filter((d) => d !== 'latest').map((d) => join(outDir, d))[0]!;
+  return { dir, json: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) };
+}
+
+/** Wait (bounded) until none of the processes is alive; return those still alive. */
+export async function settle(seen: ProcId[], ms = 5000): Promise<ProcId[]> {
+  const deadline = Date.now() + ms;
+  while (survivors(seen).length && Date.now() < deadline) await Bun.sleep(100);
+  return survivors(seen);
+}

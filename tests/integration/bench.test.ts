@@ -1,0 +1,76 @@
+// The bench command end to end on real contenders, as a user runs it.
+import { describe, expect, test } from 'bun:test';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compare, renderComparison } from '../../packages/harness/src/compare';
+import { readResults } from '../../packages/harness/src/results';
+import { resultsIn, runCli, settle } from '../helpers/cli';
+
+const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes
+const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
+
+describe('npm run bench', () => {
+  test('--list prints every contender, one per line', async () => {
+    const run = await runCli(['--list'], { env: real });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(14);
+  });
+
+  test('--only node-raw-node-redis --runs 3 --duration 3s --warmup 1s writes every key, then compare X X is all ~', async () => {
+    const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '3s', '--warmup', '1s'], { env: real });
+    expect(run.code).toBe(0);
+    const { dir, json } = resultsIn(run.outDir);
+    expect(json.complete).toBe(true);
+    const env = json.environment;
+    for (const k of ['cpu_model', 'logical_cpus', 'memory_gb', 'kernel', 'load_average_1m_before', 'node', 'bun', 'redis_server', 'oha', 'git_commit', 'git_dirty', 'packages']) expect(env).toHaveProperty(k);
+    expect(env.packages.node.redis).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const k of ['placement', 'keep_alive', 'compression', 'connections', 'duration_s', 'warmup_s', 'runs']) expect(json.settings).toHaveProperty(k);
+
+    const c = json.contenders[0];
+    expect(c).toMatchObject({ name: 'node-raw-node-redis', runtime: 'node', framework: 'raw', client: 'node-redis', variant: null, status: 'ok' });
+    expect(c.rps.min).toBeLessThanOrEqual(c.rps.median);
+    expect(c.rps.max).toBeGreaterThanOrEqual(c.rps.median);
+    expect(c.rps.ci95[0]).toBeLessThanOrEqual(c.rps.ci95[1]);
+    for (const p of LAT) expect(c.latency_ms[p]).toBeGreaterThan(0);
+    expect(c.cpu_us_per_req).toBeGreaterThan(0);
+    expect(c.rss_mb).toBeGreaterThan(10);
+    expect(Math.abs(c.redis_calls_per_req - 1)).toBeLessThanOrEqual(0.02);
+    expect(c.redis_us_per_call).toBeGreaterThan(0);
+    expect(typeof c.loadgen_saturated).toBe('boolean');
+    expect(c.errors).toEqual({ non_2xx: 0, aborted: 0, other: 0 });
+    expect(c.runs).toHaveLength(3);
+    for (const r of c.runs) {
+      expect(existsSync(join(dir, r.raw))).toBe(true);
+      expect(r.harness_cpu_pct).toBeGreaterThanOrEqual(0);
+    }
+    for (const f of ['results.md', 'req-sec.png', 'server-latency.png', 'next-latency.png']) expect(existsSync(join(dir, f))).toBe(true);
+    expect(readFileSync(join(dir, 'results.md'), 'utf8')).toContain('| node-raw-node-redis |');
+    expect(existsSync(join(run.outDir, 'latest/results.json'))).toBe(true);
+
+    const x = readResults(join(dir, 'results.json'));
+    const cmp = compare(x, x);
+    expect(cmp.rows).toHaveLength(1);
+    for (const cell of cmp.rows[0]!.cells) expect(cell.delta).toBe('~');
+    expect(renderComparison(cmp)).toContain('~ (p=1.000)');
+    expect(await settle(run.seen)).toEqual([]);
+  }, 120_000);
+
+  test('--profile seed: 200 requests per run, 3 runs, the third is the headline', async () => {
+    const run = await runCli(['--only', 'bun-raw-node-redis', '--profile', 'seed'], { env: real });
+    expect(run.code).toBe(0);
+    const c = resultsIn(run.outDir).json.contenders[0];
+    expect(c.runs).toHaveLength(3);
+    for (const r of c.runs) expect(r.ok).toBe(200);
+    expect(c.rps.median).toBe(c.runs[2].rps);
+    expect(c.latency_ms.p50).toBe(c.runs[2].latency_ms.p50);
+  }, 60_000);
+
+  test('a connections sweep and an open-loop point at 50% of the measured max', async () => {
+    const run = await runCli(['--only', 'bun-raw-node-redis', '--connections', '1,8', '--rate', '50%', '--runs', '1', '--duration', '1s', '--warmup', '0s'], { env: real });
+    expect(run.code).toBe(0);
+    const c = resultsIn(run.outDir).json.contenders[0];
+    expect(c.points.map((p: any) => [p.connections, p.rate_spec])).toEqual([[1, null], [8, null], [1, '50%']]);
+    expect(c.points[2].rate).toBe(Math.round(c.points[0].rps.median * 0.5));
+    for (const p of c.points) expect(p.status).toBe('ok');
+  }, 60_000);
+});

@@ -1,0 +1,200 @@
+// Planted faults: the run carries on, says why, cleans up every process and keeps its results.
+import { describe, expect, test } from 'bun:test';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/contenders';
+import { isAlive } from '../../packages/harness/src/proc';
+import { resultsIn, runCli, settle, type CliRun } from '../helpers/cli';
+
+const fake = (v: string) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`;
+const byName = (json: any) => Object.fromEntries(json.contenders.map((c: any) => [c.name, c]));
+
+async function expectClean(run: CliRun) {
+  // Only loopback listeners, ever; nothing the run started is still alive afterwards.
+  expect(run.listening.length).toBeGreaterThan(0);
+  for (const addr of run.listening) expect(addr).toStartWith('127.0.0.1:');
+  expect(await settle(run.seen)).toEqual([]);
+}
+
+describe('a failing contender never stops the run', () => {
+  test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run', async () => {
+    const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run'].map(fake);
+    const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s']);
+    expect(run.code).toBe(1); // finished, but not every contender is ok
+    const { json } = resultsIn(run.outDir);
+    expect(json.complete).toBe(true);
+    const c = byName(json);
+    expect(c[fake('good')].status).toBe('ok');
+    expect(c[fake('good')].runs).toHaveLength(2);
+    expect(c[fake('good')].redis_calls_per_req).toBeCloseTo(1, 2);
+
+    expect(c[fake('crash')].status).toBe('failed');
+    expect(c[fake('crash')].reason).toContain('exited (code 3) before answering');
+    expect(c[fake('crash')].output.join('\n')).toContain('cannot open the frobnicator');
+
+    expect(c[fake('never-ready')].status).toBe('failed');
+    expect(c[fake('never-ready')].reason).toContain('not ready within 3s');
+
+    expect(c[fake('wrong-body')].status).toBe('invalid');
+    expect(c[fake('wrong-body')].reason).toMatch(/body differs from the golden body at byte \d+/);
+    expect(c[fake('wrong-body')].reason).toContain('colour');
+
+    expect(c[fake('cache')].status).toBe('invalid');
+    expect(c[fake('cache')].reason).toContain('cached or skipped Redis');
+
+    expect(c[fake('status-500')].status).toBe('invalid');
+    expect(c[fake('status-500')].reason).toMatch(/requests failed .*non-2xx/);
+
+    expect(c[fake('exit-mid-run')].status).toBe('failed');
+    expect(c[fake('exit-mid-run')].reason).toContain('app exited during run 1');
+    expect(c[fake('exit-mid-run')].runs[0].fault).toContain('exited');
+
+    expect(c[fake('hang-mid-run')].status).toBe('failed');
+    expect(c[fake('hang-mid-run')].reason).toContain('stopped answering');
+    await expectClean(run);
+  }, 180_000);
+});
+
+describe('Redis dies mid-run', () => {
+  test('measuring stops, the contender is marked, partial results are saved, exit non-zero', async () => {
+    let killed = false;
+    const run = await runCli(['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'], {
+      onLine: (line, ctl) => {
+        if (killed || !line.includes('run 1/3')) return;
+        const redis = ctl.seen.find((p) => /^redis-server 127\.0\.0\.1:\d+/.test(p.cmd) && isAlive(p.pid));
+        if (redis) {
+          process.kill(redis.pid, 'SIGKILL');
+          killed = true;
+        }
+      },
+    });
+    expect(killed).toBe(true);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Redis stopped answering');
+    const { json } = resultsIn(run.outDir);
+    expect(json.complete).toBe(false);
+    expect(json.exit_reason).toContain('Redis stopped answering');
+    const statuses = json.contenders.map((c: any) => c.status);
+    expect(statuses).toContain('failed');
+    expect(json.contenders.find((c: any) => c.status === 'failed').reason).toContain('Redis died');
+    await expectClean(run);
+  }, 120_000);
+});
+
+describe('bad input', () => {
+  const rdbDir = mkdtempSync(join(tmpdir(), 'bad-rdb-'));
+  const good = readFileSync(join(ROOT, 'dump.rdb'));
+  // A key of Redis module type 7 (MODULE_2) whose module id names ReJSON-RL, before the EOF opcode.
+  const CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  let id = 0n;
+  for (const ch of 'ReJSON-RL') id = (id << 6n) | BigInt(CHARSET.indexOf(ch));
+  id = (id << 10n) | 3n;
+  const moduleId = Buffer.alloc(8);
+  moduleId.writeBigUInt64BE(id);
+  const moduleKey = Buffer.concat([Buffer.from([7, 1]), Buffer.from('k'), Buffer.from([0x81]), moduleId]);
+  const files = {
+    'not-an-rdb': Buffer.from('this is not an RDB file\n'),
+    truncated: good.subarray(0, Math.floor(good.length / 2)),
+    'newer-version': Buffer.concat([Buffer.from('REDIS0099'), good.subarray(9)]),
+    'needs-module': Buffer.concat([good.subarray(0, good.length - 9), moduleKey, good.subarray(good.length - 9)]),
+  };
+  const expected: Record<string, RegExp> = {
+    'not-an-rdb': /Wrong signature/i,
+    truncated: /Short read|Unexpected EOF|loading/i,
+    'newer-version': /Can't handle RDB format version 99/,
+    'needs-module': /ReJSON-RL/,
+  };
+  for (const [name, bytes] of Object.entries(files)) {
+    test(`RDB ${name}: Redis's reason quoted, nothing started, nothing left`, async () => {
+      const file = join(rdbDir, `${name}.rdb`);
+      writeFileSync(file, bytes);
+      const run = await runCli(['--only', fake('good'), '--rdb', file, '--runs', '1', '--duration', '1s']);
+      expect(run.code).toBe(1);
+      const error = run.stderr.split('\n').find((l) => l.startsWith('error:'))!;
+      expect(error).toContain(`redis-server could not start from ${file}`);
+      expect(error).toMatch(expected[name]!);
+      expect(error).toContain('regenerate');
+      expect(run.seen.filter((p) => p.cmd.includes('server.ts'))).toEqual([]);
+      expect(readdirSync(run.outDir)).toEqual([]); // nothing measured, so no results directory
+      expect(await settle(run.seen)).toEqual([]);
+    }, 60_000);
+  }
+  test('missing RDB file', async () => {
+    const run = await runCli(['--rdb', '/nonexistent/dump.rdb']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('RDB file not found: /nonexistent/dump.rdb');
+    expect(run.seen.filter((p) => p.cmd.startsWith('redis-server'))).toEqual([]);
+  }, 30_000);
+
+  test('a taken port is a clear error', async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => holder.once('listening', r));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const run = await runCli(['--only', fake('good'), '--redis-port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(await settle(run.seen)).toEqual([]);
+    } finally {
+      holder.close();
+    }
+  }, 30_000);
+
+  const badFlags: [string[], RegExp][] = [
+    [['--only', 'no-such-contender'], /unknown contender no-such-contender; accepted: .*bun-fake-good-node-redis/],
+    [['--runs', '0'], /--runs "0" must be a whole number/],
+    [['--duration=-1s'], /--duration "-1s" is not a positive duration/],
+    [['--duration', 'soon'], /--duration "soon" is not a positive duration/],
+    [['--connections', '0'], /--connections "0" must be a whole number/],
+    [['--workload', 'xscan'], /use one of: xrange, xread/],
+    [['--bogus'], /Unknown option '--bogus'.*accepted flags: --list/],
+  ];
+  for (const [args, message] of badFlags) {
+    test(`${args.join(' ')} → exit 2 with what is accepted, nothing started`, async () => {
+      const run = await runCli(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.seen).toEqual([]);
+    }, 30_000);
+  }
+});
+
+describe('signals and kill -9', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    test(`${signal} mid-run: children gone within 5 s, partial results marked incomplete, non-zero exit`, async () => {
+      const run = await runCli(['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'], {
+        onLine: (line, ctl) => line.includes('run 1/3') && ctl.kill(signal),
+      });
+      expect(run.code).toBe(signal === 'SIGINT' ? 130 : 143);
+      expect(run.exitAfterSignalMs!).toBeLessThan(5000);
+      expect(await settle(run.seen, 5000)).toEqual([]);
+      const { json } = resultsIn(run.outDir);
+      expect(json.complete).toBe(false);
+      expect(json.exit_reason).toBe(`interrupted by ${signal}`);
+    }, 60_000);
+  }
+
+  test('kill -9 leaves a readable results.json, no survivors, and --resume finishes the run', async () => {
+    const names = [fake('good'), fake('other')];
+    const first = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s'], {
+      onLine: (line, ctl) => line.includes(`${names[1]} c50 run 1/2`) && ctl.kill('SIGKILL'),
+    });
+    expect(first.signal).toBe('SIGKILL');
+    expect(await settle(first.seen, 5000)).toEqual([]);
+    const { dir, json } = resultsIn(first.outDir);
+    expect(json.complete).toBe(false);
+    expect(json.contenders.every((c: any) => c.status === 'incomplete')).toBe(true);
+
+    const resumed = await runCli(['--resume', dir]);
+    expect(resumed.code).toBe(0);
+    const after = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    expect(after.complete).toBe(true);
+    for (const c of after.contenders) {
+      expect(c.status).toBe('ok');
+      expect(c.runs.map((r: any) => r.round)).toEqual([1, 2]);
+    }
+    await expectClean(resumed);
+  }, 120_000);
+});
