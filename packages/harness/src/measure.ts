@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { PERCENTILES, runOha, type Latency } from './oha';
 import { cpuCount, type Placement } from './placement';
-import { processTree, selfCpuSeconds, treeCpuSeconds } from './proc';
+import { machineCpuTicks, processTree, selfCpuSeconds, treeCpuSeconds } from './proc';
 import { commandStats, type RedisTarget } from './redis';
 import type { PointResult, RunRecord, Settings } from './results';
 import { summarize } from './stats';
@@ -47,6 +47,7 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
   let peakRss = rssMb(pids);
   const appCpuBefore = treeCpuSeconds(appPid);
   const harnessBefore = selfCpuSeconds().self;
+  const machineBefore = machineCpuTicks();
   const t0 = performance.now();
   // Peak RSS: sample the tree's pids (found once, refreshed rarely: a /proc scan is not free).
   let samples = 0;
@@ -71,6 +72,7 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
   }
   const wall = (performance.now() - t0) / 1000;
   const harnessCpu = selfCpuSeconds().self - harnessBefore;
+  const machineAfter = machineCpuTicks();
   const appCpu = treeCpuSeconds(appPid) - appCpuBefore;
   peakRss = Math.max(peakRss, rssMb(processTree(appPid)));
   const redisCpu = redisCpuBefore === null ? null : treeCpuSeconds(redis.server!.pid) - redisCpuBefore;
@@ -93,6 +95,7 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
     loadgen_saturated: cpuSeconds / wall >= 0.9 * cpuCount(ctx.placement.loadgen),
     harness_cpu_pct: (harnessCpu / wall) * 100,
     load_average_1m: loadAverage,
+    cpu_steal_pct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
     raw: relative(ctx.runDir, rawFile),
   };
 }

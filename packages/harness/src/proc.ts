@@ -191,3 +191,9 @@ export function selfCpuSeconds(): { self: number; reapedChildren: number } {
   const v = f.slice(f.lastIndexOf(')') + 2).split(' ').map(Number);
   return { self: (v[11]! + v[12]!) / CLOCK_TICKS, reapedChildren: (v[13]! + v[14]!) / CLOCK_TICKS };
 }
+
+/** Machine-wide CPU time from /proc/stat, in ticks: total, and stolen by the hypervisor. */
+export function machineCpuTicks(): { total: number; steal: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+}

@@ -21,6 +21,8 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   loadgen_saturated: boolean;
   harness_cpu_pct: number;
   load_average_1m: number;
+  /** Share of the machine's CPU time the hypervisor gave to others during the run. */
+  cpu_steal_pct: number;
   /** Raw oha JSON of this run, relative to the results directory. */
   raw: string;
   /** Set when the app or Redis failed during this run: its figures are not to be trusted. */

@@ -1,5 +1,6 @@
 // Markdown tables from a results.json.
 import type { ContenderResult, Results } from '../results';
+import { median } from 'simple-statistics';
 import { spread } from '../stats';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
@@ -48,6 +49,14 @@ export function pointsTable(r: Results): string {
   return [head, ...rows].join('\n');
 }
 
+function stealLine(r: Results): string {
+  const runs = r.contenders.flatMap((c) => c.points.flatMap((p) => p.runs));
+  const steal = runs.map((x) => x.cpu_steal_pct).filter(Number.isFinite);
+  const harness = runs.map((x) => x.harness_cpu_pct).filter(Number.isFinite);
+  if (!steal.length) return '';
+  return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%); the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
+}
+
 export function describeRun(r: Results): string {
   const e = r.environment;
   const s = r.settings;
@@ -57,6 +66,9 @@ export function describeRun(r: Results): string {
     `Software: Node ${e.node}, Bun ${e.bun}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${s.runs} runs of ${load} at ${s.connections.join('/')} connections` +
       `${s.warmup_s ? ` after a ${s.warmup_s}s warmup` : ''}, headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`,
+    stealLine(r),
     `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ${r.data.body_bytes} bytes of JSON. Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
-  ].join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
