@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
+import { startOrphanGuard } from '../packages/harness/src/proc';
 import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/redis';
+import { seededRandom } from '../packages/harness/src/stats';
 
 const { values } = parseArgs({ options: { entries: { type: 'string', default: '339' }, out: { type: 'string', default: 'dump.rdb' } } });
 const count = Number(values.entries);
@@ -14,16 +16,8 @@ if (!Number.isInteger(count) || count < 1) {
   process.exit(2);
 }
 
-// mulberry32: a tiny seeded PRNG, so the data never depends on Math.random.
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(20231120);
+// A seeded PRNG, so the data never depends on Math.random.
+const rand = seededRandom(20231120);
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
 
 // Value pools shaped like the original data: ~60 heights, ~190 widths (integers and 1/64 fractions).
@@ -47,6 +41,7 @@ for (let i = 0; i < count; i++) {
   lines.push(['XADD', STREAM_KEY, `${ms}-0`, ...fields].join(' '));
 }
 
+startOrphanGuard();
 const redis = await startPrivateRedis(null);
 try {
   const fed = spawnSync('redis-cli', ['-u', redis.url], { input: lines.join('\n') + '\n', encoding: 'utf8' });

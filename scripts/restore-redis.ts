@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
 import { ROOT } from '../packages/harness/src/contenders';
-import { startPrivateRedis, streamInfo } from '../packages/harness/src/redis';
+import { startOrphanGuard } from '../packages/harness/src/proc';
+import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/redis';
 
 let values;
 try {
@@ -19,15 +20,17 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   console.error(`error: --port "${values.port}" must be a port number (1-65535)`);
   process.exit(2);
 }
+startOrphanGuard(); // Redis goes when this script goes, however it ends
+let redis: RedisTarget | null = null;
 try {
-  const redis = await startPrivateRedis(resolve(values.rdb!), { port });
+  redis = await startPrivateRedis(resolve(values.rdb!), { port });
   const info = streamInfo(redis, STREAM_KEY);
   console.log(`Redis is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.
   inspect:   redis-cli -p ${port} XLEN ${STREAM_KEY}
   start app: REDIS_URL=${redis.url} PORT=3000 bun run apps/bun-elysia
   load it:   scripts/run-oha.sh http://127.0.0.1:3000/`);
   const stop = async () => {
-    await redis.stop();
+    await redis?.stop();
     process.exit(0);
   };
   process.on('SIGINT', stop);
@@ -37,5 +40,6 @@ try {
   process.exit(1);
 } catch (e) {
   console.error(`error: ${(e as Error).message}`);
+  await redis?.stop();
   process.exit(1);
 }

@@ -36,7 +36,8 @@ export async function buildApp(c: Contender, env: Record<string, string>, dataKe
   const key = h.digest('hex');
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
   const stamp = join(stampDir, `build-${c.app}.stamp`);
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
+  const outputThere = c.buildOutput === null || existsSync(join(c.appDir, c.buildOutput));
+  if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 
   const proc = spawnTracked(c.build[0]!, c.build.slice(1), { cwd: c.appDir, env: { ...process.env, ...env }, keepLines: 50 });
   const timer = setTimeout(() => killTree(proc.pid, 1000), timeoutMs);
@@ -69,6 +70,7 @@ export async function startApp(c: Contender, opts: { port: number; env: Record<s
   while (true) {
     if (proc.hasExited()) {
       const { code, signal } = await proc.exited;
+      await killTree(proc.pid); // whatever it started may outlive it
       throw new AppError(`exited (${signal ?? `code ${code}`}) before answering on ${url}`, proc.tail());
     }
     try {

@@ -6,15 +6,15 @@ import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, dataKey, startApp, type RunningApp } from './apps';
 import type { CliOptions } from './args';
 import { ROOT, type Contender } from './contenders';
-import { captureEnvironment, loadAverage1m } from './environment';
+import { captureEnvironment, gitState, loadAverage1m } from './environment';
 import { finalizePoint, measureRun, pointLabel, type LoadPoint, type RunContext } from './measure';
 import { freePort } from './net';
 import { runOha } from './oha';
 import { resolvePlacement } from './placement';
 import { isAlive } from './proc';
-import { cli, goldenBody, RedisError, startPrivateRedis, streamInfo, useExistingRedis, type RedisTarget } from './redis';
+import { cli, goldenBody, redactUrl, RedisError, startPrivateRedis, streamInfo, useExistingRedis, type RedisTarget } from './redis';
 import { verifyContract } from './verify';
-import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
+import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type RunRecord, type Settings } from './results';
 
 export const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -58,7 +58,7 @@ function newContenderResult(c: Contender, settings: Settings): ContenderResult {
 
 /** Headline figures at the contender's top level come from its first point. */
 function promoteHeadline(r: ContenderResult): void {
-  const { runs, status, reason, connections, rate, rate_spec, ...figures } = r.points[0]!;
+  const { runs, status, reason, connections, rate, rate_spec, discarded_runs, ...figures } = r.points[0]!;
   Object.assign(r, figures, { connections, runs });
 }
 
@@ -79,6 +79,9 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
     if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
     results.complete = false;
     results.exit_reason = null;
+    // JSON does not keep shared arrays: relink the headline runs to the first point's.
+    for (const r of results.contenders) r.runs = r.points[0]!.runs;
+    (results.resumed ??= []).push({ at: new Date().toISOString(), git_commit: gitState().commit });
   } else {
     const settings = settingsFrom(opts);
     runDir = resolve(ROOT, opts.out, timestamp());
@@ -109,15 +112,18 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
 
   // ---- Redis
   const externalUrl = process.env.REDIS_URL;
-  const rdb = externalUrl ? null : resolve(opts.rdb ?? join(ROOT, 'dump.rdb'));
+  const rdb = externalUrl ? null : opts.resume ? results.data.rdb : resolve(opts.rdb ?? join(ROOT, 'dump.rdb'));
   const redis = externalUrl
     ? useExistingRedis(externalUrl)
     : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
   session.redis = redis;
   const info = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY);
-  Object.assign(results.data, { rdb, redis_url: externalUrl ?? null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: Buffer.byteLength(golden) });
-  log(`redis ${externalUrl ? externalUrl : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${info.length} entries, ${(info.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
+  if (opts.resume && (info.length !== results.data.entries || Buffer.byteLength(golden) !== results.data.body_bytes)) {
+    throw new Error(`the stream now has ${info.length} entries (${Buffer.byteLength(golden)} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
+  }
+  Object.assign(results.data, { rdb, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: Buffer.byteLength(golden) });
+  log(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${info.length} entries, ${(info.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
   save();
 
   const byName = new Map(all.map((c) => [c.name, c]));
@@ -136,7 +142,7 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
       log(`build apps/${app}: ${await buildApp(c, appEnv(c), dataKey(golden, settings.workload))}`);
     } catch (e) {
       const err = e as AppError;
-      for (const r of todo) if (byName.get(r.name)!.app === app) fail(r, 'failed', err.message, err.output);
+      for (const r of todo) if (byName.get(r.name)?.app === app) fail(r, 'failed', err.message, err.output);
       log(`build apps/${app}: FAILED: ${err.message}`);
     }
   }
@@ -188,16 +194,29 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
     }
   }
 
-  /** After a run: did the app or Redis die, or stop answering? Returns false if measuring must stop. */
-  const checkAfterRun = async (r: ContenderResult, app: RunningApp): Promise<boolean> => {
+  /** The app failed: record why (and on which run), stop it, measure it no more. */
+  const appFailed = async (r: ContenderResult, app: RunningApp, reason: string, run: RunRecord | null) => {
+    if (run) run.fault = reason;
+    fail(r, 'failed', reason, app.process.tail());
+    log(`${r.name}: FAILED: ${reason}`);
+    running.delete(r.name);
+    await stopApp(session, r.name);
+  };
+
+  /** After a run: did Redis or the app die, or stop answering? Returns false if measuring must stop. */
+  const checkAfterRun = async (r: ContenderResult, point: PointResult, app: RunningApp, run: RunRecord | null, round: number): Promise<boolean> => {
     if (!redisAlive()) {
-      const last = r.points.flatMap((p) => p.runs).at(-1);
-      if (last) last.fault = 'Redis died during this run';
-      fail(r, 'failed', 'Redis died during this contender\'s run');
-      log(`${r.name}: Redis stopped answering; measuring stops here`);
+      // Not the contender's fault: discard the run and leave it incomplete, so --resume measures it again.
+      if (run) {
+        point.runs.splice(point.runs.indexOf(run), 1);
+        (point.discarded_runs ??= []).push({ ...run, fault: 'Redis died during this run' });
+      }
+      r.reason = `Redis died during its run ${round}; that run is discarded`;
       results.exit_reason = `Redis stopped answering during ${r.name}; measuring stopped`;
+      log(`${r.name}: Redis stopped answering; measuring stops here`);
       return false;
     }
+    if (r.status !== 'incomplete') return true;
     let answering = !app.process.hasExited();
     if (answering) {
       try {
@@ -206,36 +225,30 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
         answering = false;
       }
     }
-    if (!answering) {
-      const why = app.process.hasExited() ? 'exited' : 'stopped answering';
-      const last = r.points.flatMap((p) => p.runs).at(-1);
-      if (last) last.fault = `app ${why} during this run`;
-      fail(r, 'failed', `app ${why} during run ${last?.round ?? 1}`, app.process.tail());
-      log(`${r.name}: FAILED: app ${why}`);
-      running.delete(r.name);
-      await stopApp(session, r.name);
-    }
+    if (!answering) await appFailed(r, app, `app ${app.process.hasExited() ? 'exited' : 'stopped answering'} during run ${round}`, run);
     return true;
   };
 
-  // ---- measured runs, interleaved (round 1 of every contender, then round 2, …) so that
-  // slow drift of the machine spreads over all contenders instead of favouring some.
+  // ---- measured runs, interleaved (round 1 of every contender, then round 2, …) so that slow
+  // drift of the machine spreads over all contenders; the order rotates each round so no
+  // contender always runs first.
   const measurePhase = async (pointsOf: (r: ContenderResult) => PointResult[]): Promise<boolean> => {
     for (let round = 1; round <= settings.runs; round++) {
-      for (const r of results.contenders) {
-        const app = running.get(r.name);
-        if (!app || r.status !== 'incomplete') continue;
+      const shift = (round - 1) % results.contenders.length;
+      for (const r of [...results.contenders.slice(shift), ...results.contenders.slice(0, shift)]) {
         for (const point of pointsOf(r)) {
-          if (point.runs.length >= round || r.status !== 'incomplete') continue;
+          const app = running.get(r.name);
+          if (!app || r.status !== 'incomplete' || point.runs.length >= round) continue;
           const lp: LoadPoint = { connections: point.connections, rate: point.rate };
+          let run: RunRecord | null = null;
           try {
-            const run = await measureRun(ctx, r.name, app.url, app.pid, lp, round);
+            run = await measureRun(ctx, r.name, app.url, app.pid, lp, round);
             point.runs.push(run);
             log(`${r.name} ${pointLabel(lp)} run ${round}/${settings.runs}: ${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`);
           } catch (e) {
-            fail(r, 'failed', `run ${round}: ${(e as Error).message}`, app.process.tail());
+            if (redisAlive()) await appFailed(r, app, `run ${round}: ${(e as Error).message}`, null);
           }
-          const goOn = await checkAfterRun(r, app);
+          const goOn = await checkAfterRun(r, point, app, run, round);
           save();
           if (!goOn) return false;
         }
@@ -268,12 +281,13 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   for (const r of results.contenders) {
     if (r.status !== 'incomplete' || !running.has(r.name)) continue;
     if (!ok) {
-      r.reason = `not finished: ${results.exit_reason}`;
+      r.reason ??= `not finished: ${results.exit_reason}`;
       continue;
     }
     const bad = r.points.find((p) => p.status !== 'ok');
     r.status = bad ? bad.status : 'ok';
     if (bad) r.reason = `${pointLabel({ connections: bad.connections, rate: bad.rate })}: ${bad.reason}`;
+    else delete r.reason;
   }
   for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
 

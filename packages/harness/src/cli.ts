@@ -24,13 +24,14 @@ function savePartial(reason: string): void {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     log(`\n${signal}: stopping every child process`);
     killAllSync();
     savePartial(`interrupted by ${signal}`);
     if (session.redis?.server) rmSync(session.redis.server.dir, { recursive: true, force: true });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    process.exit(EXIT_CODES[signal]);
   });
 }
 

@@ -13,10 +13,13 @@ interface Metric {
   digits: number;
 }
 
+/** The headline point's runs, without any a fault happened in. */
+const cleanRuns = (c: ContenderResult) => (c.points[0]?.runs ?? []).filter((r) => !r.fault);
+
 const METRICS: Metric[] = [
-  { label: 'req/s', values: (c) => c.runs.map((r) => r.rps), digits: 0 },
-  { label: 'p50 ms', values: (c) => c.runs.map((r) => r.latency_ms.p50), digits: 1 },
-  { label: 'p99 ms', values: (c) => c.runs.map((r) => r.latency_ms.p99), digits: 1 },
+  { label: 'req/s', values: (c) => cleanRuns(c).map((r) => r.rps), digits: 0 },
+  { label: 'p50 ms', values: (c) => cleanRuns(c).map((r) => r.latency_ms.p50), digits: 1 },
+  { label: 'p99 ms', values: (c) => cleanRuns(c).map((r) => r.latency_ms.p99), digits: 1 },
 ];
 
 export interface Row {
@@ -30,7 +33,7 @@ export function compare(a: Results, b: Results): { rows: Row[]; onlyIn: string[]
   const onlyIn: string[] = [];
   for (const ca of a.contenders) {
     const cb = inB.get(ca.name);
-    if (!cb || !ca.runs.length || !cb.runs.length) {
+    if (!cb || ca.status !== 'ok' || cb.status !== 'ok' || !cleanRuns(ca).length || !cleanRuns(cb).length) {
       onlyIn.push(ca.name);
       continue;
     }
@@ -60,7 +63,7 @@ export function renderComparison({ rows, onlyIn }: ReturnType<typeof compare>): 
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const out = [line(head), ...body.map(line)];
-  if (onlyIn.length) out.push('', `not compared (missing or without runs in one file): ${onlyIn.join(', ')}`);
+  if (onlyIn.length) out.push('', `not compared (missing, not ok or without runs in one file): ${onlyIn.join(', ')}`);
   out.push('', `Mann-Whitney U over the runs; ~ = not significant at p < ${ALPHA}.`);
   return out.join('\n');
 }

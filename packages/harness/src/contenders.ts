@@ -12,6 +12,8 @@ export interface AppManifest {
   framework: string;
   about: string;
   build?: string[];
+  /** Folder the build writes; a missing one forces a rebuild. */
+  buildOutput?: string;
   start: string[];
   contenders: { client: string; variant?: string; path?: string; static?: boolean; page?: boolean; env?: Record<string, string> }[];
 }
@@ -30,6 +32,7 @@ export interface Contender {
   /** Pages embed the body in HTML instead of returning it. */
   page: boolean;
   build: string[] | null;
+  buildOutput: string | null;
   start: string[];
   /** Extra environment for this contender's process. */
   env: Record<string, string>;
@@ -58,6 +61,7 @@ export function loadContenders(appsDir = APPS_DIR): Contender[] {
         static: c.static ?? false,
         page: c.page ?? false,
         build: m.build ?? null,
+        buildOutput: m.buildOutput ?? null,
         start: m.start,
         env: c.env ?? {},
       });

@@ -34,9 +34,14 @@ export function loadAverage1m(): number {
   return os.loadavg()[0]!;
 }
 
+export function gitState(): { commit: string; dirty: boolean } {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  return { commit: git(['rev-parse', 'HEAD']) || 'unknown', dirty: git(['status', '--porcelain']).length > 0 };
+}
+
 export function captureEnvironment(contenders: Contender[]) {
   const cpus = os.cpus();
-  const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const git = gitState();
   const apps = new Map(contenders.map((c) => [c.app, c.appDir]));
   return {
     cpu_model: cpus[0]?.model ?? 'unknown',
@@ -48,8 +53,8 @@ export function captureEnvironment(contenders: Contender[]) {
     bun: firstLine('bun', ['--version']),
     redis_server: firstLine('redis-server', ['--version']),
     oha: firstLine('oha', ['--version']),
-    git_commit: git(['rev-parse', 'HEAD']) || 'unknown',
-    git_dirty: git(['status', '--porcelain']).length > 0,
+    git_commit: git.commit,
+    git_dirty: git.dirty,
     packages: Object.fromEntries([...apps].map(([app, dir]) => [app, appPackageVersions(dir)])),
   };
 }

@@ -1,11 +1,10 @@
 // One measured run of one contender at one load point, with every counter around it,
 // and the statistics and gates over a point's runs.
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { PERCENTILES, runOha, type Latency } from './oha';
 import { cpuCount, type Placement } from './placement';
-import { machineCpuTicks, processTree, selfCpuSeconds, treeCpuSeconds } from './proc';
+import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from './proc';
 import { commandStats, type RedisTarget } from './redis';
 import type { PointResult, RunRecord, Settings } from './results';
 import { summarize } from './stats';
@@ -17,16 +16,6 @@ export interface LoadPoint {
 }
 
 export const pointLabel = (p: LoadPoint) => `c${p.connections}${p.rate !== null ? `-q${Math.round(p.rate)}` : ''}`;
-
-function rssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {}
-  }
-  return kb / 1024;
-}
 
 export interface RunContext {
   settings: Settings;
@@ -92,7 +81,9 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
     redis_us_per_call: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
     redis_cpu_s: redisCpu,
     loadgen_cpu_s: cpuSeconds,
-    loadgen_saturated: cpuSeconds / wall >= 0.9 * cpuCount(ctx.placement.loadgen),
+    // oha may use its CPUs minus what the app and Redis took from them (unpinned: the whole machine).
+    loadgen_saturated:
+      cpuSeconds / wall >= 0.9 * (ctx.placement.loadgen ? cpuCount(ctx.placement.loadgen) : cpuCount(null) - (appCpu + (redisCpu ?? 0)) / wall),
     harness_cpu_pct: (harnessCpu / wall) * 100,
     load_average_1m: loadAverage,
     cpu_steal_pct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),

@@ -6,4 +6,4 @@ tail --pid="$1" -s 0.5 -f /dev/null
 while read -r pgid; do
   [ -n "$pgid" ] && kill -KILL -- "-$pgid" 2>/dev/null
 done <"$2"
-rm -f "$2"
+rm -rf "$(dirname "$2")"

@@ -2,9 +2,9 @@
 // (never a shell string), in its own process group, and registered so that any exit
 // path of the harness can take the whole tree down.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
@@ -33,12 +33,12 @@ function syncRegistry() {
  * process group still registered, so even `kill -9` of the harness leaves nothing running.
  */
 export function startOrphanGuard(): void {
-  registry = join(tmpdir(), `stream-bench-${process.pid}.pgids`);
+  registry = join(mkdtempSync(join(tmpdir(), 'stream-bench-')), 'process-groups');
   syncRegistry();
   spawn('bash', [join(import.meta.dir, 'orphan-guard.sh'), String(process.pid), registry], { detached: true, stdio: 'ignore' }).unref();
   process.on('exit', () => {
     killAllSync();
-    if (registry) rmSync(registry, { force: true });
+    if (registry) rmSync(dirname(registry), { recursive: true, force: true });
   });
 }
 
@@ -66,7 +66,8 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
     });
     child.on('exit', (code, signal) => {
       done = true;
-      if (child.pid && live.delete(child.pid)) syncRegistry();
+      // The group stays registered while anything in it lives (e.g. a crashed app's workers).
+      if (child.pid && processTree(child.pid).length === 0 && live.delete(child.pid)) syncRegistry();
       resolve({ code, signal });
     });
   });
@@ -136,10 +137,10 @@ export function treeCpuSeconds(root: number): number {
   return ticks / CLOCK_TICKS;
 }
 
-/** Resident memory of a whole process tree, in MB. */
-export function treeRssMb(root: number): number {
+/** Resident memory of a set of processes (e.g. a process tree), in MB. */
+export function rssMb(pids: number[]): number {
   let kb = 0;
-  for (const pid of processTree(root)) {
+  for (const pid of pids) {
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (m) kb += +m[1]!;
@@ -183,7 +184,6 @@ export function killAllSync(): void {
   syncRegistry();
 }
 
-export const liveChildren = () => [...live];
 
 /** CPU seconds of this process itself, and of its children that have exited and been reaped. */
 export function selfCpuSeconds(): { self: number; reapedChildren: number } {

@@ -18,8 +18,20 @@ export interface RedisTarget {
 }
 
 /** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
+/** The URL without its password, for logs and results. */
+export function redactUrl(raw: string): string {
+  const url = new URL(raw);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
 export function cli(target: { url: string }, args: string[], { json = false } = {}): string {
-  const res = spawnSync('redis-cli', ['-u', target.url, '--no-auth-warning', ...(json ? ['--json', '-2'] : []), ...args], {
+  // A password goes through the environment, not the command line, where ps would show it.
+  const url = new URL(target.url);
+  const password = decodeURIComponent(url.password);
+  url.password = '';
+  const res = spawnSync('redis-cli', ['-u', url.toString(), ...(json ? ['--json', '-2'] : []), ...args], {
+    env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
     encoding: 'utf8',
     timeout: 15_000,
     maxBuffer: 512 * 1024 * 1024,
@@ -100,7 +112,7 @@ export function useExistingRedis(url: string): RedisTarget {
   try {
     cli({ url }, ['PING']);
   } catch (e) {
-    throw new RedisError(`REDIS_URL=${url} does not answer: ${(e as Error).message}`);
+    throw new RedisError(`REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}`);
   }
   return { url, stop: async () => {} };
 }
@@ -148,6 +160,3 @@ export function commandStats(target: RedisTarget): Record<string, CommandStat> {
   return out;
 }
 
-export function redisVersion(target: RedisTarget): string {
-  return /redis_version:(\S+)/.exec(cli(target, ['INFO', 'server']))?.[1] ?? 'unknown';
-}

@@ -45,9 +45,11 @@ export interface PointResult {
   loadgen_saturated?: boolean;
   errors?: { non_2xx: number; aborted: number; other: number };
   runs: RunRecord[];
+  /** Runs thrown away because Redis failed under them (kept for inspection). */
+  discarded_runs?: RunRecord[];
 }
 
-export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'status'>> {
+export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'status' | 'discarded_runs'>> {
   name: string;
   app: string;
   runtime: string;
@@ -91,6 +93,8 @@ export interface Results {
   finished_at: string | null;
   exit_reason: string | null;
   settings: Settings;
+  /** When and at which commit an interrupted run was continued with --resume. */
+  resumed?: { at: string; git_commit: string }[];
   environment: Environment & { load_warning: string | null };
   data: { rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number };
   contenders: ContenderResult[];

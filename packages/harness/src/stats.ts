@@ -1,6 +1,7 @@
-// Statistics over repeated runs. Medians and resampling come from simple-statistics;
-// the exact Mann-Whitney p-value is written here because no maintained JS library has it.
-import { cumulativeStdNormalProbability, max, median, min, quantileSorted, sampleWithReplacement, wilcoxonRankSum } from 'simple-statistics';
+// Statistics over repeated runs. Medians, resampling and the normal CDF come from
+// simple-statistics; the Mann-Whitney p-value (exact for small samples) is written here
+// because no maintained JS library has it.
+import { cumulativeStdNormalProbability, max, median, min, quantileSorted, sampleWithReplacement } from 'simple-statistics';
 
 /** Seeded PRNG (mulberry32) so a results.json always reproduces the same intervals. */
 export function seededRandom(seed = 0x5eed): () => number {
@@ -68,10 +69,9 @@ export function mannWhitneyU(a: number[], b: number[]): { u: number; p: number }
   const n1 = a.length;
   const n2 = b.length;
   if (n1 === 0 || n2 === 0) return { u: NaN, p: 1 };
-  const w = wilcoxonRankSum(a, b); // rank sum of a
-  const u = w - (n1 * (n1 + 1)) / 2;
-  const mean = (n1 * n2) / 2;
   const r = ranks([...a, ...b]);
+  const u = r.slice(0, n1).reduce((s, x) => s + x, 0) - (n1 * (n1 + 1)) / 2;
+  const mean = (n1 * n2) / 2;
   const n = n1 + n2;
   let total = 1;
   for (let i = 0; i < n1; i++) total = (total * (n - i)) / (i + 1);

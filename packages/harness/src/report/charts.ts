@@ -3,9 +3,8 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { Results } from '../results';
-import { ranked } from './table';
+import { LAT, ranked } from './table';
 
-const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
 const FONT = 'DejaVu Sans';
 
 export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {

@@ -1,10 +1,12 @@
 // Markdown tables from a results.json.
+import { PERCENTILES } from '../oha';
 import type { ContenderResult, Results } from '../results';
 import { median } from 'simple-statistics';
 import { spread } from '../stats';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
-const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
+/** The seed's columns: every percentile but p99.9. */
+export const LAT = PERCENTILES.filter((p) => p !== 'p99_9');
 
 export function label(c: ContenderResult): string {
   return c.static ? `${c.name} (static: no Redis read per request)` : c.name;
