@@ -79,7 +79,7 @@ describe('Redis dies mid-run', () => {
     // The contender Redis died under is marked, and left incomplete so --resume can measure it again.
     const hit = json.contenders.find((c: any) => c.reason?.includes('Redis died'));
     expect(hit.status).toBe('incomplete');
-    expect(hit.points[0].discarded_runs[0].fault).toBe('Redis died during this run');
+    expect(hit.points[0].discarded_runs.map((r: any) => r.fault)).toContain('Redis died during this run');
     expect(json.contenders.every((c: any) => c.status === 'incomplete')).toBe(true);
     await expectClean(run);
   }, 120_000);
@@ -127,7 +127,7 @@ describe('bad input', () => {
     const run = await runCli(['--rdb', '/nonexistent/dump.rdb']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('RDB file not found: /nonexistent/dump.rdb');
-    expect(run.seen.filter((p) => p.cmd.startsWith('redis-server'))).toEqual([]);
+    expect(run.seen.filter((p) => p.cmd.startsWith('redis-server') && !p.cmd.includes('--version'))).toEqual([]);
   }, 30_000);
 
   test('a taken port is a clear error', async () => {

@@ -21,6 +21,7 @@ export const FLAGS = {
   'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
+  'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
   strict: { type: 'boolean', desc: 'refuse to start when the machine is busy (load average > CPUs/2)' },
   help: { type: 'boolean', desc: 'show this help' },
 } as const;
@@ -49,6 +50,7 @@ export interface CliOptions {
   out: string;
   resume: string | null;
   strict: boolean;
+  maxStealPct: number;
 }
 
 /** "10s", "500ms", "1m", "2.5s" → seconds. */
@@ -64,6 +66,12 @@ export function parseDuration(flag: string, value: string, { allowZero = false }
 function positiveInt(flag: string, value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} "${value}" must be a whole number ≥ 1`);
+  return n;
+}
+
+function percent(flag: string, value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || n > 100) throw new UsageError(`--${flag} "${value}" must be a percentage from 0 to 100`);
   return n;
 }
 
@@ -120,5 +128,6 @@ export function parseCli(argv: string[], knownContenders: string[]): CliOptions 
     out: str('out') ?? 'results',
     resume: str('resume') ?? null,
     strict: v.strict === true,
+    maxStealPct: str('max-steal') !== undefined ? percent('max-steal', str('max-steal')!) : 5,
   };
 }

@@ -24,10 +24,10 @@ export interface RunContext {
   runDir: string;
 }
 
-export async function measureRun(ctx: RunContext, name: string, url: string, appPid: number, point: LoadPoint, round: number): Promise<RunRecord> {
+export async function measureRun(ctx: RunContext, name: string, url: string, appPid: number, point: LoadPoint, round: number, attempt = 0): Promise<RunRecord> {
   const { settings, redis } = ctx;
   const command = settings.workload;
-  const rawFile = join(ctx.runDir, 'raw', name, `${pointLabel(point)}-run${round}.json`);
+  const rawFile = join(ctx.runDir, 'raw', name, `${pointLabel(point)}-run${round}${attempt ? `-retry${attempt}` : ''}.json`);
 
   const loadAverage = loadAverage1m();
   const statsBefore = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
@@ -43,7 +43,7 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
   const sampler = setInterval(() => {
     if (++samples % 10 === 0) pids = processTree(appPid);
     peakRss = Math.max(peakRss, rssMb(pids));
-  }, 250);
+  }, 500);
   let oha;
   try {
     oha = await runOha({

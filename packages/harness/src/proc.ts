@@ -86,6 +86,7 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
 
 interface Stat {
   pid: number;
+  state: string;
   ppid: number;
   pgrp: number;
   ticks: number; // utime + stime + cutime + cstime
@@ -96,7 +97,7 @@ function readStat(pid: number): Stat | null {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: fields start after the last ')'.
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { pid, ppid: +f[1]!, pgrp: +f[2]!, ticks: +f[11]! + +f[12]! + +f[13]! + +f[14]! };
+    return { pid, state: f[0]!, ppid: +f[1]!, pgrp: +f[2]!, ticks: +f[11]! + +f[12]! + +f[13]! + +f[14]! };
   } catch {
     return null;
   }
@@ -115,7 +116,7 @@ function allStats(): Stat[] {
 /** pid plus every live descendant, and anything still in its process group. */
 export function processTree(root: number): number[] {
   const stats = allStats();
-  const alive = new Set(stats.map((s) => s.pid));
+  const alive = new Set(stats.filter((s) => s.state !== 'Z').map((s) => s.pid));
   const children = new Map<number, number[]>();
   for (const s of stats) (children.get(s.ppid) ?? children.set(s.ppid, []).get(s.ppid)!).push(s.pid);
   const tree = new Set<number>();
@@ -126,7 +127,7 @@ export function processTree(root: number): number[] {
     tree.add(p);
     stack.push(...(children.get(p) ?? []));
   }
-  for (const s of stats) if (s.pgrp === root) tree.add(s.pid);
+  for (const s of stats) if (s.pgrp === root && alive.has(s.pid)) tree.add(s.pid);
   return [...tree];
 }
 
@@ -160,7 +161,11 @@ function signalTree(pids: number[], pgrp: number, signal: NodeJS.Signals) {
   }
 }
 
-export const isAlive = (pid: number) => readStat(pid) !== null;
+/** Running or sleeping; a zombie (exited, not yet reaped) counts as gone. */
+export const isAlive = (pid: number) => {
+  const st = readStat(pid);
+  return st !== null && st.state !== 'Z';
+};
 
 /** SIGTERM the tree, then SIGKILL whatever is left after graceMs. */
 export async function killTree(root: number, graceMs = 3000): Promise<void> {

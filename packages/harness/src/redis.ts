@@ -25,7 +25,7 @@ export function redactUrl(raw: string): string {
   return url.toString();
 }
 
-export function cli(target: { url: string }, args: string[], { json = false } = {}): string {
+export function cli(target: { url: string }, args: string[], { json = false, timeoutMs = 15_000 } = {}): string {
   // A password goes through the environment, not the command line, where ps would show it.
   const url = new URL(target.url);
   const password = decodeURIComponent(url.password);
@@ -33,7 +33,7 @@ export function cli(target: { url: string }, args: string[], { json = false } = 
   const res = spawnSync('redis-cli', ['-u', url.toString(), ...(json ? ['--json', '-2'] : []), ...args], {
     env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: timeoutMs,
     maxBuffer: 512 * 1024 * 1024,
   });
   if (res.error) throw new RedisError(`redis-cli failed: ${res.error.message} (is redis-cli installed? run npm run bench to set up)`);
@@ -98,7 +98,8 @@ export async function startPrivateRedis(rdbPath: string | null, opts: { port?: n
       throw new RedisError(`redis-server could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${redisFailureReason(log)}${hint}`);
     }
     try {
-      if (cli(target, ['PING']).trim() === 'PONG') return target;
+      // Short: a Redis stuck after a load error accepts connections but never answers.
+      if (cli(target, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG') return target;
     } catch {}
     if (Date.now() > deadline) {
       await target.stop();

@@ -45,7 +45,7 @@ export interface PointResult {
   loadgen_saturated?: boolean;
   errors?: { non_2xx: number; aborted: number; other: number };
   runs: RunRecord[];
-  /** Runs thrown away because Redis failed under them (kept for inspection). */
+  /** Runs thrown away: Redis failed under them, or CPU steal spoilt them (kept for inspection). */
   discarded_runs?: RunRecord[];
 }
 
@@ -78,6 +78,8 @@ export interface Settings {
   warmup_s: number;
   runs: number;
   headline: 'median' | 'third';
+  /** Runs with more CPU steal than this (%) are measured again (at most twice). */
+  max_steal_pct: number;
   start_timeout_s: number;
   placement: { name: string; app: string | null; redis: string | null; loadgen: string | null };
   keep_alive: true;

@@ -56,7 +56,9 @@ function stealLine(r: Results): string {
   const steal = runs.map((x) => x.cpu_steal_pct).filter(Number.isFinite);
   const harness = runs.map((x) => x.harness_cpu_pct).filter(Number.isFinite);
   if (!steal.length) return '';
-  return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%); the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
+  const redone = r.contenders.flatMap((c) => c.points.flatMap((p) => p.discarded_runs ?? [])).filter((x) => x.fault?.startsWith('CPU steal')).length;
+  const redoNote = redone ? `; ${redone} run${redone > 1 ? 's' : ''} measured again because steal exceeded ${r.settings.max_steal_pct}%` : '';
+  return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
 }
 
 export function describeRun(r: Results): string {

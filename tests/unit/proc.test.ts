@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'bun:test';
+import { isAlive, killTree, machineCpuTicks, processTree, rssMb, selfCpuSeconds, spawnTracked, treeCpuSeconds } from '../../packages/harness/src/proc';
+
+// A parent shell whose child burns CPU for a while, then sleeps: a two-level tree.
+const busyTree = (seconds: number) =>
+  spawnTracked('bash', ['-c', `bash -c 'timeout ${seconds} bash -c "while :; do :; done"; sleep 30' & wait`]);
+
+describe('/proc accounting', () => {
+  test('the tree holds the grandchild, and its CPU time is counted', async () => {
+    const t = busyTree(3);
+    await Bun.sleep(300);
+    expect(processTree(t.pid).length).toBeGreaterThanOrEqual(2);
+    const before = treeCpuSeconds(t.pid);
+    const wallStart = performance.now();
+    await Bun.sleep(500);
+    const used = treeCpuSeconds(t.pid) - before;
+    const wall = (performance.now() - wallStart) / 1000;
+    // One busy process: close to one CPU-second per second (steal and scheduling allow some slack).
+    expect(used).toBeGreaterThan(wall * 0.5);
+    expect(used).toBeLessThan(wall * 1.3);
+    expect(rssMb(processTree(t.pid))).toBeGreaterThan(0.5);
+    await killTree(t.pid);
+  });
+
+  test('killTree takes down the whole process group, grandchildren included', async () => {
+    const t = busyTree(0);
+    await Bun.sleep(300);
+    const pids = processTree(t.pid);
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    await killTree(t.pid, 1000);
+    await Bun.sleep(100);
+    expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  test('children that exited are counted through the parent (reaped CPU time)', async () => {
+    const before = selfCpuSeconds().reapedChildren;
+    const t = spawnTracked('bash', ['-c', 'timeout 1 bash -c "while :; do :; done"']);
+    await t.exited;
+    expect(selfCpuSeconds().reapedChildren - before).toBeGreaterThan(0.2);
+  });
+
+  test('machine CPU ticks grow, steal never exceeds the total', async () => {
+    const a = machineCpuTicks();
+    await Bun.sleep(200);
+    const b = machineCpuTicks();
+    expect(b.total).toBeGreaterThan(a.total);
+    expect(b.steal - a.steal).toBeLessThanOrEqual(b.total - a.total);
+  });
+});
