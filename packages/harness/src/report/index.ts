@@ -1,11 +1,11 @@
 // Reports read one results.json and write markdown, charts and the README section.
 // Nothing here reaches back into a run.
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile, type Results } from '../results';
 import { CHARTS, renderPng } from './charts';
-import { costTable, describeRun, pointsTable, problems, seedTable } from './table';
+import { costTable, describeRun, pointsTable, problems, seedDriftNote, seedDriftTable, seedTable } from './table';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
@@ -38,9 +38,17 @@ export function spliceReadme(readme: string, section: string): string {
 }
 
 /** Copy a run's charts to screenshots/ and its tables into README.md. */
+/** Where `npm run bench -- --profile seed --out results/seed` leaves its latest run. */
+export const SEED_RESULTS = join(ROOT, 'results/seed/latest/results.json');
+
+/** Copy a run's charts to screenshots/ and its tables into README.md (with the seed method beside it, if run). */
 export async function publishReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
   for (const file of Object.keys(CHARTS)) copyFileSync(join(runDir, file), join(ROOT, 'screenshots', file));
+  let section = markdown(r, 'screenshots/');
+  if (existsSync(SEED_RESULTS)) {
+    section += `\n**The seed's method beside this one** (${seedDriftNote(readResults(SEED_RESULTS))})\n\n${seedDriftTable(readResults(SEED_RESULTS), r)}\n`;
+  }
   const readmePath = join(ROOT, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), markdown(r, 'screenshots/')));
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), section));
 }

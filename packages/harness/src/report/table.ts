@@ -35,6 +35,24 @@ export function costTable(r: Results): string {
   return [head, ...rows].join('\n');
 }
 
+/** The seed's single number (third of three 200-request runs) against this method's median and CI. */
+export function seedDriftTable(seed: Results, rigorous: Results): string {
+  const bySeed = new Map(ranked(seed).map((c) => [c.name, c]));
+  const head = '| server | seed method req/s | this method req/s (95% CI) | drift | seed inside the CI? |\n|---|---:|---:|---:|---|';
+  const rows = ranked(rigorous)
+    .filter((c) => bySeed.has(c.name))
+    .map((c) => {
+      const s = bySeed.get(c.name)!.rps!.median;
+      const [lo, hi] = c.rps!.ci95;
+      const drift = ((s - c.rps!.median) / c.rps!.median) * 100;
+      return `| ${c.name} | ${fmt(s, 0)} | ${fmt(c.rps!.median, 0)} (${fmt(lo, 0)}–${fmt(hi, 0)}) | ${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${s >= lo && s <= hi ? 'yes' : 'no'} |`;
+    });
+  return [head, ...rows].join('\n');
+}
+
+export const seedDriftNote = (seed: Results) =>
+  `npm run bench -- --profile seed, ${seed.started_at}: oha defaults, 200 requests at 50 connections, no warmup, the third of 3 runs`;
+
 export function problems(r: Results): string {
   const bad = r.contenders.filter((c) => c.status !== 'ok');
   return bad.length ? bad.map((c) => `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`).join('\n') : '';
