@@ -23,6 +23,13 @@ function procId(pid: number): ProcId | null {
   }
 }
 
+/**
+ * What a run started that matters: Redis, apps, oha. Leaves out the short helper commands
+ * (getconf, git, --version probes) and the CLI's own fork between fork and exec of those.
+ */
+export const started = (seen: ProcId[]) =>
+  seen.filter((p) => !p.cmd.includes(CLI) && !/^(getconf|git |\S+ --version|bash \S+orphan-guard|tail --pid)/.test(p.cmd));
+
 export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start);
 
 /** Local addresses of the TCP sockets in LISTEN state owned by the given pids. */
