@@ -23,12 +23,9 @@ function procId(pid: number): ProcId | null {
   }
 }
 
-/**
- * What a run started that matters: Redis, apps, oha. Leaves out the short helper commands
- * (getconf, git, --version probes) and the CLI's own fork between fork and exec of those.
- */
-export const started = (seen: ProcId[]) =>
-  seen.filter((p) => !p.cmd.includes(CLI) && !/^(getconf|git |\S+ --version|bash \S+orphan-guard|tail --pid)/.test(p.cmd));
+/** The processes a run starts to measure: Redis, the apps (Bun, Node, Next) and oha. */
+const BENCH_PROCESS = /^(redis-server (?!--version)|oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
+export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
 
 export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start);
 

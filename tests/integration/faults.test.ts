@@ -53,6 +53,9 @@ describe('a failing contender never stops the run', () => {
 
     expect(c[fake('hang-mid-run')].status).toBe('failed');
     expect(c[fake('hang-mid-run')].reason).toContain('stopped answering');
+    // The process watch sees what a run starts (so "nothing started" elsewhere means something).
+    const kinds = started(run.seen).map((p) => p.cmd.split(' ')[0]);
+    for (const kind of ['redis-server', 'bun', 'oha']) expect(kinds).toContain(kind);
     await expectClean(run);
   }, 180_000);
 });
