@@ -1,7 +1,7 @@
 // The benchmark, end to end: Redis up → apps built, started and verified → warmup →
 // measured runs interleaved across contenders → statistics and gates → results.json.
 // Every step records into `results`, which is flushed to disk after each run.
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, dataKey, startApp, type RunningApp } from './apps';
 import type { CliOptions } from './args';
@@ -116,7 +116,7 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
 
   // ---- Redis
   const externalUrl = process.env.REDIS_URL;
-  const rdb = externalUrl ? null : opts.resume ? results.data.rdb : resolve(opts.rdb ?? join(ROOT, 'dump.rdb'));
+  const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const redis = externalUrl
     ? useExistingRedis(externalUrl)
     : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
@@ -126,7 +126,9 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   if (opts.resume && (info.length !== results.data.entries || Buffer.byteLength(golden) !== results.data.body_bytes)) {
     throw new Error(`the stream now has ${info.length} entries (${Buffer.byteLength(golden)} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
   }
-  Object.assign(results.data, { rdb, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: Buffer.byteLength(golden) });
+  // Inside the checkout the path is kept relative, so a results.json says nothing about the machine.
+  const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
+  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: Buffer.byteLength(golden) });
   log(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${info.length} entries, ${(info.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
   save();
 
