@@ -23,8 +23,8 @@ function procId(pid: number): ProcId | null {
   }
 }
 
-/** The processes a run starts to measure: Redis, the apps (Bun, Node, Next) and oha. */
-const BENCH_PROCESS = /^(redis-server (?!--version)|oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
+/** The processes a run starts to measure: Redis, the apps (Bun, Node, Next) and oha; not `x --version` probes. */
+const BENCH_PROCESS = /^(?!\S+ --version$)(redis-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
 
 export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start);

@@ -66,6 +66,11 @@ function promoteHeadline(r: ContenderResult): void {
   Object.assign(r, figures, { connections, runs });
 }
 
+/** Keep a spoilt run for inspection, outside the runs the statistics use. */
+function discard(point: PointResult, run: RunRecord, fault: string): void {
+  (point.discarded_runs ??= []).push({ ...run, fault });
+}
+
 function fail(r: ContenderResult, status: 'failed' | 'invalid', reason: string, output?: string[]): void {
   r.status = status;
   r.reason = reason;
@@ -123,12 +128,13 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   session.redis = redis;
   const info = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY);
-  if (opts.resume && (info.length !== results.data.entries || Buffer.byteLength(golden) !== results.data.body_bytes)) {
-    throw new Error(`the stream now has ${info.length} entries (${Buffer.byteLength(golden)} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
+  const bodyBytes = Buffer.byteLength(golden);
+  if (opts.resume && (info.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
+    throw new Error(`the stream now has ${info.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
   }
   // Inside the checkout the path is kept relative, so a results.json says nothing about the machine.
   const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
-  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: Buffer.byteLength(golden) });
+  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: bodyBytes });
   log(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${info.length} entries, ${(info.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
   save();
 
@@ -215,7 +221,7 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
       // Not the contender's fault: discard the run and leave it incomplete, so --resume measures it again.
       if (run) {
         point.runs.splice(point.runs.indexOf(run), 1);
-        (point.discarded_runs ??= []).push({ ...run, fault: 'Redis died during this run' });
+        discard(point, run, 'Redis died during this run');
       }
       r.reason = `Redis died during its run ${round}; that run is discarded`;
       results.exit_reason = `Redis stopped answering during ${r.name}; measuring stopped`;
@@ -253,7 +259,7 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
             for (let attempt = 0; ; attempt++) {
               run = await measureRun(ctx, r.name, app.url, app.pid, lp, round, attempt);
               if (!(run.cpu_steal_pct > settings.max_steal_pct) || attempt === STEAL_RETRIES || app.process.hasExited()) break;
-              (point.discarded_runs ??= []).push({ ...run, fault: `CPU steal ${run.cpu_steal_pct.toFixed(1)}% > ${settings.max_steal_pct}%` });
+              discard(point, run, `CPU steal ${run.cpu_steal_pct.toFixed(1)}% > ${settings.max_steal_pct}%`);
               log(`${r.name} ${pointLabel(lp)} run ${round}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measuring again`);
             }
             point.runs.push(run);

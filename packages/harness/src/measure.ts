@@ -65,7 +65,11 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
   const appCpu = treeCpuSeconds(appPid) - appCpuBefore;
   peakRss = Math.max(peakRss, rssMb(processTree(appPid)));
   const redisCpu = redisCpuBefore === null ? null : treeCpuSeconds(redis.server!.pid) - redisCpuBefore;
-  const statsAfter = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
+  // If Redis died during the run its counters are gone: keep the run (the caller discards it).
+  let statsAfter = { calls: NaN, usec: NaN };
+  try {
+    statsAfter = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
+  } catch {}
   const calls = statsAfter.calls - statsBefore.calls;
   const { run, cpuSeconds } = oha;
   const { errorMessages, ...rest } = run;
