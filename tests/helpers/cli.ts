@@ -75,7 +75,7 @@ export async function runCli(
 ): Promise<CliRun> {
   const outDir = opts.outDir ?? mkdtempSync(join(tmpdir(), 'bench-test-'));
   // Tests check behaviour, not the machine's noise: no re-measuring for CPU steal.
-  const extra = args.includes('--resume') ? [] : ['--out', outDir, '--max-steal', '100'];
+  const extra = args.includes('--resume') ? [] : ['--out', outDir, ...(args.includes('--max-steal') ? [] : ['--max-steal', '100'])];
   const child = spawn('bun', [CLI, ...args, ...extra], {
     cwd: ROOT,
     env: { ...process.env, BENCH_APPS_DIR: FAKE_APPS, ...opts.env },

@@ -16,6 +16,33 @@ describe('npm run bench', () => {
     expect(run.stdout.trim().split('\n')).toHaveLength(14);
   });
 
+  test('--max-steal 0: a stolen run is set aside and measured again in a later pass over its round, at most twice', async () => {
+    const names = ['good', 'other'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
+    const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--max-steal', '0']);
+    expect(run.code).toBe(0);
+    const { json } = resultsIn(run.outDir);
+    for (const c of json.contenders) {
+      expect(c.status).toBe('ok');
+      expect(c.runs.map((r: any) => r.round)).toEqual([1, 2]);
+      for (const round of [1, 2]) {
+        const stolen = (c.points[0].discarded_runs ?? []).filter((d: any) => d.round === round);
+        expect(stolen.length).toBeLessThanOrEqual(2);
+        for (const d of stolen) expect(d.cpu_steal_pct).toBeGreaterThan(0);
+        // A kept run with steal is the last allowed attempt.
+        const kept = c.runs.find((r: any) => r.round === round);
+        if (kept.cpu_steal_pct > 0) expect(stolen).toHaveLength(2);
+        expect(kept.raw).toEndWith(stolen.length ? `-retry${stolen.length}.json` : `-run${round}.json`);
+      }
+    }
+    // Each round first measures every contender once; re-measuring comes after.
+    const events = run.stderr.split('\n').map((l) => l.match(/^(\S+) c\d+ run (\d)\b/)).filter(Boolean) as RegExpMatchArray[];
+    for (const round of ['1', '2']) {
+      const firsts = events.filter((m) => m[2] === round).slice(0, 2).map((m) => m[1]);
+      expect(new Set(firsts).size).toBe(2);
+    }
+    expect(await settle(run.seen)).toEqual([]);
+  }, 120_000);
+
   test('--only node-raw-node-redis --runs 3 --duration 3s --warmup 1s writes every key, then compare X X is all ~', async () => {
     const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '3s', '--warmup', '1s'], { env: real });
     expect(run.code).toBe(0);

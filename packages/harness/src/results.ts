@@ -78,7 +78,7 @@ export interface Settings {
   warmup_s: number;
   runs: number;
   headline: 'median' | 'third';
-  /** Runs with more CPU steal than this (%) are measured again (at most twice). */
+  /** Runs with more CPU steal than this (%) are measured again, later in their round (at most twice). */
   max_steal_pct: number;
   start_timeout_s: number;
   placement: { name: string; app: string | null; redis: string | null; loadgen: string | null };
