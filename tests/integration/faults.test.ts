@@ -22,43 +22,53 @@ describe('a failing contender never stops the run', () => {
   test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run', async () => {
     const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run'].map(fake);
     const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s']);
-    expect(run.code).toBe(1); // finished, but not every contender is ok
-    const { json } = resultsIn(run.outDir);
-    expect(json.complete).toBe(true);
-    const c = byName(json);
-    expect(c[fake('good')].status).toBe('ok');
-    expect(c[fake('good')].runs).toHaveLength(2);
-    expect(c[fake('good')].redis_calls_per_req).toBeCloseTo(1, 2);
-
-    expect(c[fake('crash')].status).toBe('failed');
-    expect(c[fake('crash')].reason).toContain('exited (code 3) before answering');
-    expect(c[fake('crash')].output.join('\n')).toContain('cannot open the frobnicator');
-
-    expect(c[fake('never-ready')].status).toBe('failed');
-    expect(c[fake('never-ready')].reason).toContain('not ready within 3s');
-
-    expect(c[fake('wrong-body')].status).toBe('invalid');
-    expect(c[fake('wrong-body')].reason).toMatch(/body differs from the golden body at byte \d+/);
-    expect(c[fake('wrong-body')].reason).toContain('colour');
-
-    expect(c[fake('cache')].status).toBe('invalid');
-    expect(c[fake('cache')].reason).toContain('cached or skipped Redis');
-
-    expect(c[fake('status-500')].status).toBe('invalid');
-    expect(c[fake('status-500')].reason).toMatch(/requests failed .*non-2xx/);
-
-    expect(c[fake('exit-mid-run')].status).toBe('failed');
-    expect(c[fake('exit-mid-run')].reason).toContain('app exited during run 1');
-    expect(c[fake('exit-mid-run')].runs[0].fault).toContain('exited');
-
-    expect(c[fake('hang-mid-run')].status).toBe('failed');
-    expect(c[fake('hang-mid-run')].reason).toContain('stopped answering');
-    // The process watch sees what a run starts (so "nothing started" elsewhere means something).
-    const kinds = started(run.seen).map((p) => p.cmd.split(' ')[0]);
-    for (const kind of ['redis-server', 'bun', 'oha']) expect(kinds).toContain(kind);
-    await expectClean(run);
+    try {
+      await checkFaults(run);
+    } catch (e) {
+      console.error(`the run's log:\n${run.stderr}`); // what the harness said, to see why
+      throw e;
+    }
   }, 180_000);
 });
+
+/** What every planted fault must look like in results.json and in the process table. */
+async function checkFaults(run: CliRun) {
+  expect(run.code).toBe(1); // finished, but not every contender is ok
+  const { json } = resultsIn(run.outDir);
+  expect(json.complete).toBe(true);
+  const c = byName(json);
+  expect(c[fake('good')].status).toBe('ok');
+  expect(c[fake('good')].runs).toHaveLength(2);
+  expect(c[fake('good')].redis_calls_per_req).toBeCloseTo(1, 2);
+
+  expect(c[fake('crash')].status).toBe('failed');
+  expect(c[fake('crash')].reason).toContain('exited (code 3) before answering');
+  expect(c[fake('crash')].output.join('\n')).toContain('cannot open the frobnicator');
+
+  expect(c[fake('never-ready')].status).toBe('failed');
+  expect(c[fake('never-ready')].reason).toContain('not ready within 3s');
+
+  expect(c[fake('wrong-body')].status).toBe('invalid');
+  expect(c[fake('wrong-body')].reason).toMatch(/body differs from the golden body at byte \d+/);
+  expect(c[fake('wrong-body')].reason).toContain('colour');
+
+  expect(c[fake('cache')].status).toBe('invalid');
+  expect(c[fake('cache')].reason).toContain('cached or skipped Redis');
+
+  expect(c[fake('status-500')].status).toBe('invalid');
+  expect(c[fake('status-500')].reason).toMatch(/requests failed .*non-2xx/);
+
+  expect(c[fake('exit-mid-run')].status).toBe('failed');
+  expect(c[fake('exit-mid-run')].reason).toContain('app exited during run 1');
+  expect(c[fake('exit-mid-run')].runs[0].fault).toContain('exited');
+
+  expect(c[fake('hang-mid-run')].status).toBe('failed');
+  expect(c[fake('hang-mid-run')].reason).toContain('stopped answering');
+  // The process watch sees what a run starts (so "nothing started" elsewhere means something).
+  const kinds = started(run.seen).map((p) => p.cmd.split(' ')[0]);
+  for (const kind of ['redis-server', 'bun', 'oha']) expect(kinds).toContain(kind);
+  await expectClean(run);
+}
 
 describe('Redis dies mid-run', () => {
   test('measuring stops, the contender is marked, partial results are saved, exit non-zero', async () => {
@@ -184,11 +194,21 @@ describe('signals and kill -9', () => {
 
   test('kill -9 leaves a readable results.json, no survivors, and --resume finishes the run', async () => {
     const names = [fake('good'), fake('other')];
+    const scratch = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('stream-bench-')));
+    const before = scratch();
     const first = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s'], {
       onLine: (line, ctl) => line.includes(`${names[1]} c50 run 1/2`) && ctl.kill('SIGKILL'),
     });
     expect(first.signal).toBe('SIGKILL');
     expect(await settle(first.seen, 5000)).toEqual([]);
+    // The watcher also removes the scratch files (Redis's copy of the RDB and its log).
+    let left: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      left = [...scratch()].filter((n) => !before.has(n));
+      if (!left.length) break;
+      await Bun.sleep(100);
+    }
+    expect(left).toEqual([]);
     const { dir, json } = resultsIn(first.outDir);
     expect(json.complete).toBe(false);
     expect(json.contenders.every((c: any) => c.status === 'incomplete')).toBe(true);

@@ -42,6 +42,9 @@ export function startOrphanGuard(): void {
   });
 }
 
+/** Where scratch files go: inside the guard's directory once it runs, so it removes them even after `kill -9`. */
+export const scratchDir = () => (registry ? dirname(registry) : tmpdir());
+
 export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { keepLines?: number } = {}): Tracked {
   const keep = opts.keepLines ?? 50;
   const lines: string[] = [];
@@ -64,7 +67,11 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
       done = true;
       resolve({ code: -1, signal: null });
     });
-    child.on('exit', (code, signal) => {
+    // Output still in the pipes arrives before 'close'; wait for it briefly (a surviving
+    // grandchild can hold the pipes open, so not for 'close' alone).
+    const closed = new Promise((r) => child.on('close', r));
+    child.on('exit', async (code, signal) => {
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 250))]);
       done = true;
       // The group stays registered while anything in it lives (e.g. a crashed app's workers).
       if (child.pid && processTree(child.pid).length === 0 && live.delete(child.pid)) syncRegistry();

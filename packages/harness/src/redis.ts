@@ -2,11 +2,10 @@
 // through redis-cli, so the golden body and the counters never depend on a client under test.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, portTaken } from './net';
 import { pinned } from './placement';
-import { killTree, spawnTracked, type Tracked } from './proc';
+import { killTree, scratchDir, spawnTracked, type Tracked } from './proc';
 
 export class RedisError extends Error {}
 
@@ -69,7 +68,7 @@ export async function startPrivateRedis(rdbPath: string | null, opts: { port?: n
     throw new RedisError(`port ${opts.port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`);
   }
   const port = opts.port ?? (await freePort());
-  const dir = mkdtempSync(join(tmpdir(), 'stream-bench-redis-'));
+  const dir = mkdtempSync(join(scratchDir(), 'stream-bench-redis-'));
   // Redis loads (and could rewrite) the file in its --dir: give it a copy, never the original.
   if (rdbPath !== null) copyFileSync(rdbPath, join(dir, 'dump.rdb'));
   const logFile = join(dir, 'redis.log');
