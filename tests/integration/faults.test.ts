@@ -21,7 +21,7 @@ async function expectClean(run: CliRun) {
 describe('a failing contender never stops the run', () => {
   test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run', async () => {
     const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run'].map(fake);
-    const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s']);
+    const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s', '--rate', '50%']);
     try {
       await checkFaults(run);
     } catch (e) {
@@ -57,6 +57,10 @@ async function checkFaults(run: CliRun) {
 
   expect(c[fake('status-500')].status).toBe('invalid');
   expect(c[fake('status-500')].reason).toMatch(/requests failed .*non-2xx/);
+  // The good one gets its open-loop point; a contender disqualified at the closed-loop point does not.
+  expect(c[fake('good')].points.map((p: any) => p.rate_spec)).toEqual([null, '50%']);
+  expect(c[fake('good')].points[1].runs).toHaveLength(2);
+  for (const v of ['cache', 'status-500']) expect(c[fake(v)].points).toHaveLength(1);
 
   expect(c[fake('exit-mid-run')].status).toBe('failed');
   expect(c[fake('exit-mid-run')].reason).toContain('app exited during run 1');

@@ -291,6 +291,7 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   if (ok && settings.rates.length) {
     for (const r of results.contenders) {
       if (!running.has(r.name) || r.status !== 'incomplete') continue;
+      if (r.points.some((p) => p.status === 'invalid')) continue; // already disqualified: not measured further
       const max = r.points.find((p) => p.rate === null)?.rps?.median ?? 0;
       for (const spec of settings.rates) {
         if (r.points.some((p) => p.rate_spec === spec)) continue; // resumed
