@@ -20,6 +20,8 @@ export const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
+/** How a run set aside for CPU steal is marked in discarded_runs. */
+const STEAL_FAULT = 'CPU steal';
 
 /** Everything a signal handler needs to save partial results and clean up. */
 export interface Session {
@@ -219,9 +221,10 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
   const checkAfterRun = async (r: ContenderResult, point: PointResult, app: RunningApp, run: RunRecord | null, round: number): Promise<boolean> => {
     if (!redisAlive()) {
       // Not the contender's fault: discard the run and leave it incomplete, so --resume measures it again.
-      if (run && point.runs.includes(run)) {
-        point.runs.splice(point.runs.indexOf(run), 1);
-        discard(point, run, 'Redis died during this run');
+      const i = run ? point.runs.indexOf(run) : -1;
+      if (i >= 0) {
+        point.runs.splice(i, 1);
+        discard(point, run!, 'Redis died during this run');
       }
       r.reason = `Redis died during its run ${round}; that run is discarded`;
       results.exit_reason = `Redis stopped answering during ${r.name}; measuring stopped`;
@@ -241,41 +244,43 @@ export async function runBench(opts: CliOptions, all: Contender[], session: Sess
     return true;
   };
 
+  /** One run of a contender's point in a round, unless that slot is filled or the contender is out. False: stop measuring. */
+  const measureSlot = async (r: ContenderResult, point: PointResult, round: number): Promise<boolean> => {
+    const app = running.get(r.name);
+    if (!app || r.status !== 'incomplete' || point.runs.length >= round) return true;
+    const lp: LoadPoint = { connections: point.connections, rate: point.rate };
+    let run: RunRecord | null = null;
+    try {
+      const attempt = (point.discarded_runs ?? []).filter((d) => d.round === round && d.fault?.startsWith(STEAL_FAULT)).length;
+      run = await measureRun(ctx, r.name, app.url, app.pid, lp, round, attempt);
+      if (run.cpu_steal_pct > settings.max_steal_pct && attempt < STEAL_RETRIES && !app.process.hasExited() && redisAlive()) {
+        discard(point, run, `${STEAL_FAULT} ${run.cpu_steal_pct.toFixed(1)}% > ${settings.max_steal_pct}%`);
+        log(`${r.name} ${pointLabel(lp)} run ${round}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measured again later in this round`);
+        run = null;
+      } else {
+        point.runs.push(run);
+        log(`${r.name} ${pointLabel(lp)} run ${round}/${settings.runs}: ${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`);
+      }
+    } catch (e) {
+      if (redisAlive()) await appFailed(r, app, `run ${round}: ${(e as Error).message}`, null);
+    }
+    const goOn = await checkAfterRun(r, point, app, run, round);
+    save();
+    return goOn;
+  };
+
   // ---- measured runs, interleaved (round 1 of every contender, then round 2, …) so that slow
   // drift of the machine spreads over all contenders; the order rotates each round so no
   // contender always runs first.
   const measurePhase = async (pointsOf: (r: ContenderResult) => PointResult[]): Promise<boolean> => {
     for (let round = 1; round <= settings.runs; round++) {
       const shift = (round - 1) % results.contenders.length;
+      const order = [...results.contenders.slice(shift), ...results.contenders.slice(0, shift)];
       // A run the hypervisor stole much CPU from measures the neighbours, not the app: it is kept
       // aside and its slot measured again in a later pass over this round. Steal comes in bursts
       // of minutes, which an immediate retry would land in again.
       for (let pass = 0; pass <= STEAL_RETRIES; pass++) {
-        for (const r of [...results.contenders.slice(shift), ...results.contenders.slice(0, shift)]) {
-          for (const point of pointsOf(r)) {
-            const app = running.get(r.name);
-            if (!app || r.status !== 'incomplete' || point.runs.length >= round) continue;
-            const lp: LoadPoint = { connections: point.connections, rate: point.rate };
-            let run: RunRecord | null = null;
-            try {
-              const attempt = (point.discarded_runs ?? []).filter((d) => d.round === round && d.fault?.startsWith('CPU steal')).length;
-              run = await measureRun(ctx, r.name, app.url, app.pid, lp, round, attempt);
-              if (run.cpu_steal_pct > settings.max_steal_pct && attempt < STEAL_RETRIES && !app.process.hasExited() && redisAlive()) {
-                discard(point, run, `CPU steal ${run.cpu_steal_pct.toFixed(1)}% > ${settings.max_steal_pct}%`);
-                log(`${r.name} ${pointLabel(lp)} run ${round}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measured again later in this round`);
-                run = null;
-              } else {
-                point.runs.push(run);
-                log(`${r.name} ${pointLabel(lp)} run ${round}/${settings.runs}: ${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`);
-              }
-            } catch (e) {
-              if (redisAlive()) await appFailed(r, app, `run ${round}: ${(e as Error).message}`, null);
-            }
-            const goOn = await checkAfterRun(r, point, app, run, round);
-            save();
-            if (!goOn) return false;
-          }
-        }
+        for (const r of order) for (const point of pointsOf(r)) if (!(await measureSlot(r, point, round))) return false;
       }
     }
     for (const r of results.contenders) {
