@@ -8,9 +8,13 @@ export class UsageError extends Error {}
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
   only: { type: 'string', desc: 'comma-separated contender names (see --list)' },
-  runs: { type: 'string', desc: 'measured runs per contender (default 5; seed profile 3)' },
-  duration: { type: 'string', desc: 'length of each measured run, e.g. 10s, 500ms, 1m (default 10s)' },
-  warmup: { type: 'string', desc: 'unmeasured warmup per contender, e.g. 5s; 0 to skip (default 5s)' },
+  runs: { type: 'string', desc: 'auto (default): rounds until every interval is within ±--target-ci; or a fixed count (seed profile 3)' },
+  'target-ci': { type: 'string', desc: 'with --runs auto: stop a contender once its median\'s 95% interval is within ± this, in % (default 5)' },
+  'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15)' },
+  budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m)' },
+  seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
+  duration: { type: 'string', desc: 'length of each measured run, e.g. 5s, 500ms, 1m (default 5s)' },
+  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 3s)' },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
@@ -22,6 +26,9 @@ export const FLAGS = {
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
   'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
+  'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
+  'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
+  publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
   strict: { type: 'boolean', desc: 'refuse to start when the machine is busy (load average > CPUs/2)' },
   help: { type: 'boolean', desc: 'show this help' },
 } as const;
@@ -35,7 +42,14 @@ export interface CliOptions {
   list: boolean;
   help: boolean;
   only: string[] | null;
-  runs: number;
+  runs: number | 'auto';
+  targetCiPct: number;
+  maxRuns: number;
+  budgetS: number;
+  seed: number;
+  withSeed: boolean;
+  selfCheck: string[] | null;
+  publish: boolean;
   durationS: number | null;
   requests: number | null;
   warmupS: number;
@@ -69,6 +83,12 @@ function positiveInt(flag: string, value: string): number {
   return n;
 }
 
+function positiveNumber(flag: string, value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || !(n > 0)) throw new UsageError(`--${flag} "${value}" must be a number above 0`);
+  return n;
+}
+
 function percent(flag: string, value: string): number {
   const n = Number(value.trim().replace(/%$/, ''));
   if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || n > 100) throw new UsageError(`--${flag} "${value}" must be a percentage from 0 to 100`);
@@ -90,16 +110,23 @@ export function parseCli(argv: string[], knownContenders: string[]): CliOptions 
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const str = (k: string) => v[k] as string | undefined;
   const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
-  const seed = profile === 'seed';
+  const seedProfile = profile === 'seed';
 
-  let only: string[] | null = null;
-  if (str('only') !== undefined) {
-    only = str('only')!.split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = only.filter((n) => !knownContenders.includes(n));
-    if (unknown.length || only.length === 0) {
-      throw new UsageError(`unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || '(empty --only)'}; accepted: ${knownContenders.join(', ')}`);
+  const names = (flag: string): string[] | null => {
+    if (str(flag) === undefined) return null;
+    const list = str(flag)!.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = list.filter((n) => !knownContenders.includes(n));
+    if (unknown.length || list.length === 0) {
+      throw new UsageError(`unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || `(empty --${flag})`}; accepted: ${knownContenders.join(', ')}`);
     }
-  }
+    return list;
+  };
+  const only = names('only');
+  const selfCheck = names('self-check');
+  if (selfCheck && only && selfCheck.some((n) => !only.includes(n))) throw new UsageError('--self-check names a contender that --only leaves out: it is measured inside the suite too');
+  const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');
+  const runs = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
+  if (seedProfile && (runs === 'auto' || v['with-seed'] || selfCheck)) throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
   const connections = (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c));
   const rates = str('rate') ? str('rate')!.split(',').map((r) => r.trim()) : [];
   for (const r of rates) {
@@ -107,16 +134,23 @@ export function parseCli(argv: string[], knownContenders: string[]): CliOptions 
     const ok = pct ? Number(pct[1]) > 0 && Number(pct[1]) <= 200 : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0;
     if (!ok) throw new UsageError(`--rate "${r}" is not accepted; use req/s like 300, or a share of each contender's max like 50%`);
   }
-  if (seed && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
+  if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
 
   return {
     list: v.list === true,
     help: v.help === true,
     only,
-    runs: str('runs') !== undefined ? positiveInt('runs', str('runs')!) : seed ? 3 : 5,
-    durationS: seed ? null : parseDuration('duration', str('duration') ?? '10s'),
-    requests: seed ? 200 : null,
-    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seed ? 0 : 5,
+    runs,
+    targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 5,
+    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : 15,
+    budgetS: parseDuration('budget', str('budget') ?? '15m'),
+    seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
+    withSeed: v['with-seed'] === true,
+    selfCheck,
+    publish: v.publish === true,
+    durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? '5s'),
+    requests: seedProfile ? 200 : null,
+    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 3,
     connections,
     rates,
     rdb: str('rdb') ?? null,

@@ -3,11 +3,14 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseCli, usage, UsageError } from './args';
-import { log, runBench, stopAll, type Session } from './bench';
+import { settingsFrom } from './prepare';
+import { runBench } from './bench';
+import { log, stopAll, type Session } from './suite';
 import { loadContenders, ROOT } from './contenders';
 import { killAllSync, startOrphanGuard } from './proc';
 import { publishReport, writeReport } from './report/index';
-import { publishLatest, resultsFile, writeJsonAtomic } from './results';
+import { selfCheckTable } from './report/table';
+import { publishLatest, resultsFile, writeJsonAtomic, type Results } from './results';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
 
@@ -35,6 +38,22 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
+/** Settings that make up the method: a run published as "the" result has every one at its default. */
+const METHOD_KEYS = ['profile', 'workload', 'connections', 'rates', 'duration_s', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement'] as const;
+
+/** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
+function notPublished(r: Results): string | null {
+  const s = r.settings;
+  if (!r.complete) return 'the run is not complete';
+  if (s.publish) return null;
+  if (s.only) return '--only runs a part of the suite';
+  if (s.self_check) return '--self-check changes the schedule';
+  if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
+  const defaults = settingsFrom(parseCli([], []));
+  const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k]) !== JSON.stringify(defaults[k]));
+  return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
+}
+
 async function main(): Promise<number> {
   const contenders = loadContenders();
   let opts;
@@ -57,15 +76,19 @@ async function main(): Promise<number> {
   try {
     const code = await runBench(opts, contenders, session);
     const runDir = session.runDir!;
+    const results = session.results!;
     await writeReport(runDir);
-    log(`results: ${resultsFile(runDir)}`);
-    const outDir = dirname(runDir);
-    if (session.results?.complete) publishLatest(runDir, join(outDir, 'latest'));
-    // README and screenshots/ only follow full runs into the project's own results folder.
-    if (!session.results!.settings.only && outDir === resolve(ROOT, 'results') && session.results?.complete) {
-      await publishReport(resolve(ROOT, 'results/latest'));
-      log('README.md and screenshots/ updated from results/latest/results.json');
+    if (results.settings.self_check) console.log(selfCheckTable(results));
+    const why = notPublished(results);
+    if (why) {
+      log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
+      return code;
     }
+    const outDir = dirname(runDir);
+    publishLatest(runDir, join(outDir, 'latest'));
+    // README and screenshots/ follow the project's own results folder only.
+    if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'));
+    log(`results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`);
     return code;
   } catch (e) {
     log(`error: ${(e as Error).message}`);

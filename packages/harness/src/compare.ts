@@ -1,81 +1,150 @@
-// npm run compare -- A.json B.json: per contender in both, the change in median req/s, p50 and
-// p99 latency, with a Mann-Whitney U test over the runs. "~" marks changes that are not
-// significant at p < 0.05, as benchstat does.
+// npm run compare -- A B [--absolute]: per contender in both runs, the change of its relative
+// index (each run's req/s ÷ the geometric mean of the dynamic contenders both runs share), a
+// Mann-Whitney U test over the runs and Holm's correction across every test. The machine's
+// common drift between A and B is reported on its own line, not as a change of every contender.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { median } from 'simple-statistics';
+import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
-import { mannWhitneyU } from './stats';
+import { keptRuns } from './schedule';
+import { geometricMean, holm, mannWhitneyU, smallestMannWhitneyP } from './stats';
 
 const ALPHA = 0.05;
 
-interface Metric {
-  label: string;
-  values: (c: ContenderResult) => number[];
-  digits: number;
+export class CompareRefused extends Error {}
+
+/** What must match for two runs to be compared: the machine, the software and the data. */
+export function setupDifferences(a: Results, b: Results): string[] {
+  const ea = a.environment;
+  const eb = b.environment;
+  const checks: [string, unknown, unknown][] = [
+    ['CPU model', ea.cpu_model, eb.cpu_model],
+    ['CPU count', ea.logical_cpus, eb.logical_cpus],
+    ['Node', ea.node, eb.node],
+    ['Bun', ea.bun, eb.bun],
+    ['Redis', ea.redis_server.split(' sha=')[0], eb.redis_server.split(' sha=')[0]],
+    ['oha', ea.oha, eb.oha],
+    ['workload', a.settings.workload, b.settings.workload],
+    ['stream entries', a.data.entries, b.data.entries],
+    ['body bytes', a.data.body_bytes, b.data.body_bytes],
+  ];
+  const out = checks.filter(([, x, y]) => JSON.stringify(x) !== JSON.stringify(y)).map(([what, x, y]) => `${what}: ${JSON.stringify(x)} in A, ${JSON.stringify(y)} in B`);
+  for (const app of Object.keys(ea.packages ?? {})) {
+    for (const [pkg, v] of Object.entries(ea.packages[app] ?? {})) {
+      const w = eb.packages?.[app]?.[pkg];
+      if (w !== undefined && w !== v) out.push(`${pkg} in apps/${app}: ${v} in A, ${w} in B`);
+    }
+  }
+  return out;
 }
-
-/** The headline point's runs, without any a fault happened in. */
-const cleanRuns = (c: ContenderResult) => (c.points[0]?.runs ?? []).filter((r) => !r.fault);
-
-const METRICS: Metric[] = [
-  { label: 'req/s', values: (c) => cleanRuns(c).map((r) => r.rps), digits: 0 },
-  { label: 'p50 ms', values: (c) => cleanRuns(c).map((r) => r.latency_ms.p50), digits: 1 },
-  { label: 'p99 ms', values: (c) => cleanRuns(c).map((r) => r.latency_ms.p99), digits: 1 },
-];
 
 export interface Row {
   name: string;
-  cells: { a: number; b: number; delta: string; p: number }[];
+  medianA: number;
+  medianB: number;
+  /** Medians of the compared values: relative indices, or req/s with --absolute. */
+  a: number;
+  b: number;
+  change: number;
+  p: number;
+  pHolm: number;
+  flagged: boolean;
 }
 
-export function compare(a: Results, b: Results): { rows: Row[]; onlyIn: string[] } {
+export interface Comparison {
+  mode: 'relative' | 'absolute';
+  rows: Row[];
+  notCompared: string[];
+  /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
+  commonShift: number;
+  shared: number;
+  /** Set when no difference could reach significance at these run counts. */
+  tooFewRuns: string | null;
+  rankChanges: string[];
+}
+
+const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && keptRuns(c.points[0]!).length > 0;
+const runsOf = (c: ContenderResult) => keptRuns(c.points[0]!).map((r) => r.rps);
+
+export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
+  const diffs = setupDifferences(a, b);
+  if (diffs.length) throw new CompareRefused(`A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`);
   const inB = new Map(b.contenders.map((c) => [c.name, c]));
-  const rows: Row[] = [];
-  const onlyIn: string[] = [];
-  for (const ca of a.contenders) {
-    const cb = inB.get(ca.name);
-    if (!cb || ca.status !== 'ok' || cb.status !== 'ok' || !cleanRuns(ca).length || !cleanRuns(cb).length) {
-      onlyIn.push(ca.name);
-      continue;
-    }
-    rows.push({
-      name: ca.name,
-      cells: METRICS.map((m) => {
-        const xa = m.values(ca).filter(Number.isFinite);
-        const xb = m.values(cb).filter(Number.isFinite);
-        const ma = median(xa);
-        const mb = median(xb);
-        const { p } = mannWhitneyU(xa, xb);
-        const pct = ((mb - ma) / ma) * 100;
-        return { a: ma, b: mb, p, delta: p < ALPHA ? `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%` : '~' };
-      }),
-    });
-  }
-  for (const cb of b.contenders) if (!a.contenders.some((c) => c.name === cb.name)) onlyIn.push(cb.name);
-  return { rows, onlyIn };
+  const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
+  const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
+  const dynamic = both.filter((c) => !c.static);
+  const ref = (r: Results) => (dynamic.length ? geometricMean(dynamic.map((c) => median(runsOf(r.contenders.find((x) => x.name === c.name)!)))) : 1);
+  const refA = ref(a);
+  const refB = ref(b);
+  const scaleA = mode === 'relative' ? refA : 1;
+  const scaleB = mode === 'relative' ? refB : 1;
+
+  const tests = both.map((ca) => {
+    const xa = runsOf(ca).map((x) => x / scaleA);
+    const xb = runsOf(inB.get(ca.name)!).map((x) => x / scaleB);
+    return { ca, xa, xb, p: mannWhitneyU(xa, xb).p };
+  });
+  const adjusted = holm(tests.map((t) => t.p));
+  const rows = tests.map(({ ca, xa, xb, p }, i): Row => {
+    const [ma, mb] = [median(xa), median(xb)];
+    return { name: ca.name, medianA: median(runsOf(ca)), medianB: median(runsOf(inB.get(ca.name)!)), a: ma, b: mb, change: mb / ma - 1, p, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA };
+  });
+
+  // Holm's first step needs p < alpha / m: say so when even the most extreme data cannot get there.
+  const best = Math.min(...tests.map((t) => smallestMannWhitneyP(t.xa.length, t.xb.length)));
+  const tooFewRuns = tests.length && best * tests.length >= ALPHA
+    ? `with these run counts the smallest possible p is ${best.toFixed(3)}, and ${tests.length} tests need p < ${(ALPHA / tests.length).toFixed(4)}: no difference can be significant; measure more runs`
+    : null;
+
+  const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
+  const [ra, rb] = [rankOf(a), rankOf(b)];
+  const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
+  return { mode, rows, notCompared, commonShift: refB / refA, shared: dynamic.length, tooFewRuns, rankChanges };
 }
 
-export function renderComparison({ rows, onlyIn }: ReturnType<typeof compare>): string {
-  const head = ['contender', ...METRICS.flatMap((m) => [`${m.label} A`, `${m.label} B`, 'delta'])];
-  const body = rows.map((r) => [
-    r.name,
-    ...r.cells.flatMap((c, i) => [c.a.toFixed(METRICS[i]!.digits), c.b.toFixed(METRICS[i]!.digits), `${c.delta} (p=${c.p.toFixed(3)})`]),
-  ]);
+const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
+
+export function renderComparison(c: Comparison): string {
+  const what = c.mode === 'relative' ? 'index' : 'req/s';
+  const digits = c.mode === 'relative' ? 3 : 0;
+  const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change', 'p (Holm)', ''];
+  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), signed(r.change), r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const out = [line(head), ...body.map(line)];
-  if (onlyIn.length) out.push('', `not compared (missing, not ok or without runs in one file): ${onlyIn.join(', ')}`);
-  out.push('', `Mann-Whitney U over the runs; ~ = not significant at p < ${ALPHA}.`);
+  const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
+  const shift = c.commonShift - 1;
+  const changes = c.rows.map((r) => Math.abs(r.change));
+  const out = [
+    `Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} overall (geometric mean of the ${c.shared} dynamic contenders both runs share).`,
+    '',
+    line(head),
+    ...body.map(line),
+    '',
+    changes.length ? `|change| of the ${what}: median ${(median(changes) * 100).toFixed(1)}%, max ${(Math.max(...changes) * 100).toFixed(1)}%; ${c.rows.filter((r) => r.flagged).length} of ${c.rows.length} flagged as changed.` : 'No contender is in both runs.',
+    `Rank groups: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+  ];
+  if (c.tooFewRuns) out.push(`Too few runs: ${c.tooFewRuns}.`);
+  if (c.notCompared.length) out.push(`Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`);
+  out.push(
+    `Mann-Whitney U over the runs${c.mode === 'relative' ? ' of the relative index (each run ÷ its own run\'s reference)' : ' of req/s (--absolute)'}, Holm-corrected across all ${c.rows.length} tests; ~ = not significant at ${ALPHA}.`,
+  );
   return out.join('\n');
 }
 
+/** A results.json, or a directory holding one. */
+const resultsPath = (p: string) => (existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p);
+
 if (import.meta.main) {
-  const files = process.argv.slice(2);
-  if (files.length !== 2) {
-    console.error('usage: npm run compare -- A/results.json B/results.json');
+  const args = process.argv.slice(2);
+  const files = args.filter((x) => !x.startsWith('--'));
+  const flags = args.filter((x) => x.startsWith('--'));
+  if (files.length !== 2 || flags.some((f) => f !== '--absolute')) {
+    console.error('usage: npm run compare -- A B [--absolute]   (A, B: results directories or results.json files)');
     process.exit(2);
   }
   try {
-    console.log(renderComparison(compare(readResults(files[0]!), readResults(files[1]!))));
+    const mode = flags.includes('--absolute') ? 'absolute' : 'relative';
+    console.log(renderComparison(compare(readResults(resultsPath(files[0]!)), readResults(resultsPath(files[1]!)), mode)));
   } catch (e) {
     console.error(`error: ${(e as Error).message}`);
     process.exit(2);

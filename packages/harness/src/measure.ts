@@ -1,14 +1,12 @@
-// One measured run of one contender at one load point, with every counter around it,
-// and the statistics and gates over a point's runs.
+// One measured oha run against one running app, with every counter around it: CPU of the
+// app's process tree, Redis's own command counters, steal, RSS, and the harness's own CPU.
 import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
-import { PERCENTILES, runOha, type Latency } from './oha';
+import { runOha } from './oha';
 import { cpuCount, type Placement } from './placement';
 import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from './proc';
 import { commandStats, type RedisTarget } from './redis';
-import type { PointResult, RunRecord, Settings } from './results';
-import { summarize } from './stats';
-import { median } from 'simple-statistics';
+import type { RunRecord } from './results';
 
 export interface LoadPoint {
   connections: number;
@@ -17,17 +15,27 @@ export interface LoadPoint {
 
 export const pointLabel = (p: LoadPoint) => `c${p.connections}${p.rate !== null ? `-q${Math.round(p.rate)}` : ''}`;
 
+/** What oha is asked to do: a point, for a duration or a request count (the seed's 200). */
+export interface Load extends LoadPoint {
+  durationS: number | null;
+  requests: number | null;
+  seedDefaults: boolean;
+}
+
 export interface RunContext {
-  settings: Settings;
+  workload: string;
   placement: Placement;
   redis: RedisTarget;
   runDir: string;
 }
 
-export async function measureRun(ctx: RunContext, name: string, url: string, appPid: number, point: LoadPoint, round: number, attempt = 0): Promise<RunRecord> {
-  const { settings, redis } = ctx;
-  const command = settings.workload;
-  const rawFile = join(ctx.runDir, 'raw', name, `${pointLabel(point)}-run${round}${attempt ? `-retry${attempt}` : ''}.json`);
+/** Fields the trial adds around a measured run (which process, its launch, the checks). */
+type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_check';
+
+export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string): Promise<Omit<RunRecord, TrialFields>> {
+  const { redis } = ctx;
+  const command = ctx.workload;
+  const rawFile = join(ctx.runDir, 'raw', rawName);
 
   const loadAverage = loadAverage1m();
   const statsBefore = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
@@ -46,16 +54,7 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
   }, 500);
   let oha;
   try {
-    oha = await runOha({
-      url,
-      connections: point.connections,
-      rate: point.rate,
-      durationS: settings.duration_s,
-      requests: settings.requests,
-      seedDefaults: settings.profile === 'seed',
-      outFile: rawFile,
-      cpuList: ctx.placement.loadgen,
-    });
+    oha = await runOha({ ...load, url, outFile: rawFile, cpuList: ctx.placement.loadgen });
   } finally {
     clearInterval(sampler);
   }
@@ -74,7 +73,6 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
   const { run, cpuSeconds } = oha;
   const { errorMessages, ...rest } = run;
   return {
-    round,
     ...rest,
     error_messages: errorMessages,
     app_cpu_s: appCpu,
@@ -93,46 +91,4 @@ export async function measureRun(ctx: RunContext, name: string, url: string, app
     cpu_steal_pct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
     raw: relative(ctx.runDir, rawFile),
   };
-}
-
-const MAX_ERROR_RATE = 0.001;
-const CALLS_TOLERANCE = 0.02;
-
-/** Statistics over a point's runs, then the gates: error rate and one Redis read per request. */
-export function finalizePoint(point: PointResult, settings: Settings, isStatic: boolean): void {
-  const runs = point.runs;
-  if (runs.length === 0) return;
-  const med = (f: (r: RunRecord) => number) => {
-    const xs = runs.map(f).filter(Number.isFinite);
-    return xs.length ? median(xs) : NaN;
-  };
-  const headline = settings.headline === 'third' && runs.length >= 3 ? runs[2]! : null;
-  point.rps = summarize(runs.map((r) => r.rps));
-  if (headline) point.rps.median = headline.rps; // the seed's rule: report the third run
-  point.latency_ms = Object.fromEntries(PERCENTILES.map((p) => [p, headline ? headline.latency_ms[p] : med((r) => r.latency_ms[p])])) as Latency;
-  point.cpu_us_per_req = med((r) => r.cpu_us_per_req);
-  point.rss_mb = Math.max(...runs.map((r) => r.rss_mb));
-  point.redis_calls_per_req = med((r) => r.redis_calls_per_req);
-  point.redis_us_per_call = med((r) => r.redis_us_per_call);
-  point.loadgen_saturated = runs.some((r) => r.loadgen_saturated);
-  point.errors = {
-    non_2xx: runs.reduce((n, r) => n + r.errors.non_2xx, 0),
-    aborted: runs.reduce((n, r) => n + r.errors.aborted, 0),
-    other: runs.reduce((n, r) => n + r.errors.other, 0),
-  };
-  const errors = point.errors.non_2xx + point.errors.aborted + point.errors.other;
-  const total = errors + runs.reduce((n, r) => n + r.ok, 0);
-  const calls = runs.reduce((n, r) => n + r.redis_calls, 0) / Math.max(1, runs.reduce((n, r) => n + r.ok, 0));
-
-  point.status = 'ok';
-  if (total === 0 || errors / total > MAX_ERROR_RATE) {
-    point.status = 'invalid';
-    const top = Object.entries(runs.flatMap((r) => Object.entries(r.error_messages)).reduce<Record<string, number>>((m, [k, n]) => ((m[k] = (m[k] ?? 0) + n), m), {}))
-      .sort((a, b) => b[1] - a[1])[0];
-    point.reason = `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
-      (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') + (top ? `; most common: ${top[0]}` : '');
-  } else if (!isStatic && Math.abs(calls - 1) > CALLS_TOLERANCE) {
-    point.status = 'invalid';
-    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${settings.workload.toUpperCase()} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
-  }
 }

@@ -16,10 +16,14 @@ export interface OhaRun {
   errors: { non_2xx: number; aborted: number; other: number };
   errorMessages: Record<string, number>;
   latency_ms: Latency;
+  /** Body bytes oha received over every response (its summary.totalData). */
+  total_bytes: number;
+  /** Every response, whatever its status. */
+  responses: number;
 }
 
 export interface OhaJson {
-  summary: { total: number; requestsPerSec: number; successRate: number };
+  summary: { total: number; requestsPerSec: number; successRate: number; totalData: number; sizePerRequest: number | null };
   latencyPercentiles: Record<string, number | null>;
   statusCodeDistribution: Record<string, number>;
   errorDistribution: Record<string, number>;
@@ -50,6 +54,8 @@ export function summarizeOha(json: OhaJson): OhaRun {
     errors: { non_2xx: non2xx, aborted, other },
     errorMessages: json.errorDistribution ?? {},
     latency_ms: latency,
+    total_bytes: json.summary.totalData ?? NaN,
+    responses: ok + non2xx,
   };
 }
 

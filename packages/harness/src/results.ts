@@ -3,12 +3,19 @@ import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFile
 import { dirname, join } from 'node:path';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
-import type { Summary } from './stats';
+import type { Interval, Summary } from './stats';
 
 export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
 export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   round: number;
+  /** The app process this run measured: every run is a fresh launch. */
+  pid: number;
+  /** Seconds from launch to the first answer (recorded, never measured against anyone). */
+  launch_s: number;
+  /** Byte length every response must have (the verified body), and the byte-for-byte check after the run. */
+  expected_bytes: number;
+  after_check: 'ok' | string;
   error_messages: Record<string, number>;
   app_cpu_s: number;
   cpu_us_per_req: number;
@@ -25,7 +32,7 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   cpu_steal_pct: number;
   /** Raw oha JSON of this run, relative to the results directory. */
   raw: string;
-  /** Set when the app or Redis failed during this run: its figures are not to be trusted. */
+  /** Set when the app or Redis failed during this run, or CPU steal spoilt it: its figures are not used. */
   fault?: string;
 }
 
@@ -37,6 +44,12 @@ export interface PointResult {
   status: Status;
   reason?: string;
   rps?: Summary;
+  /** False when --runs auto stopped before the interval was within ±target_ci_pct. */
+  resolved?: boolean;
+  /** Half-width of the req/s interval as a share of the median (0.05 = ±5%). */
+  half_width?: number;
+  /** Median and interval divided by the run's reference (results.reference). */
+  relative?: { median: number } & Interval;
   latency_ms?: Latency;
   cpu_us_per_req?: number;
   rss_mb?: number;
@@ -47,6 +60,8 @@ export interface PointResult {
   runs: RunRecord[];
   /** Runs thrown away: Redis failed under them, or CPU steal spoilt them (kept for inspection). */
   discarded_runs?: RunRecord[];
+  /** Rounds whose every attempt had CPU steal above max_steal_pct: left out of the statistics. */
+  left_out?: number;
 }
 
 export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'status' | 'discarded_runs'>> {
@@ -63,6 +78,10 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   reason?: string;
   /** Last lines of the app's output when it failed. */
   output?: string[];
+  /** --self-check: this entry measures the named contender alone (right after its own run, as --only does). */
+  self_check_of?: string;
+  /** --with-seed: the seed's method on this contender in the same invocation (third of three 200-request runs). */
+  seed_method?: { rps: number[]; headline: number };
   points: PointResult[];
   /** The headline point's runs (same objects as points[0].runs). */
   runs: RunRecord[];
@@ -76,7 +95,18 @@ export interface Settings {
   duration_s: number | null;
   requests: number | null;
   warmup_s: number;
-  runs: number;
+  /** A fixed count, or 'auto': rounds until each interval is within ±target_ci_pct (max_runs, budget_s). */
+  runs: number | 'auto';
+  target_ci_pct: number;
+  max_runs: number;
+  budget_s: number;
+  /** Level asked of the median intervals; a result records the real level of each. */
+  ci_level: number;
+  /** Seed of the shuffled order of every round (--seed repeats it). */
+  seed: number;
+  with_seed: boolean;
+  self_check: string[] | null;
+  publish: boolean;
   headline: 'median' | 'third';
   /** Runs with more CPU steal than this (%) are measured again, later in their round (at most twice). */
   max_steal_pct: number;
@@ -89,7 +119,7 @@ export interface Settings {
 }
 
 export interface Results {
-  schema: 1;
+  schema: 2;
   complete: boolean;
   started_at: string;
   finished_at: string | null;
@@ -100,6 +130,10 @@ export interface Results {
   environment: Environment & { load_warning: string | null };
   data: { rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number };
   contenders: ContenderResult[];
+  /** What relative indices are divided by: the geometric mean of the dynamic contenders' medians. */
+  reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
+  /** How the rounds went: how many, and why they stopped. */
+  schedule?: { rounds: number; stop_reason: string; measuring_s: number };
 }
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
@@ -118,11 +152,14 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 
 export function readResults(file: string): Results {
   if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  let r: Results;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Results;
+    r = JSON.parse(readFileSync(file, 'utf8')) as Results;
   } catch (e) {
     throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
   }
+  if (r.schema !== 2) throw new Error(`${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`);
+  return r;
 }
 
 /** Replace results/latest with a copy of a finished run directory. */

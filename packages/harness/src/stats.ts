@@ -1,9 +1,10 @@
-// Statistics over repeated runs. Medians, resampling and the normal CDF come from
-// simple-statistics; the Mann-Whitney p-value (exact for small samples) is written here
-// because no maintained JS library has it.
-import { cumulativeStdNormalProbability, max, median, min, quantileSorted, sampleWithReplacement } from 'simple-statistics';
+// Statistics over repeated runs. Medians, the binomial distribution and the normal CDF come
+// from simple-statistics; the order-statistic interval of the median, the Mann-Whitney p-value
+// (exact for small samples), Holm's correction and rank groups are written here because no
+// maintained JS library has them.
+import { binomialDistribution, cumulativeStdNormalProbability, max, median, min } from 'simple-statistics';
 
-/** Seeded PRNG (mulberry32) so a results.json always reproduces the same intervals. */
+/** Seeded PRNG (mulberry32): the round order of a run repeats from its recorded seed. */
 export function seededRandom(seed = 0x5eed): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
@@ -13,31 +14,103 @@ export function seededRandom(seed = 0x5eed): () => number {
   };
 }
 
-/** Percentile bootstrap confidence interval of the median. */
-export function bootstrapMedianCI(xs: number[], level = 0.95, resamples = 10_000, random = seededRandom()): [number, number] {
-  if (xs.length === 0) return [NaN, NaN];
-  if (xs.length === 1) return [xs[0]!, xs[0]!];
-  const medians = new Float64Array(resamples);
-  for (let i = 0; i < resamples; i++) medians[i] = median(sampleWithReplacement(xs, xs.length, random));
-  const sorted = Array.from(medians).sort((a, b) => a - b);
-  const alpha = (1 - level) / 2;
-  return [quantileSorted(sorted, alpha), quantileSorted(sorted, 1 - alpha)];
+/** Fisher-Yates shuffle of a copy. */
+export function shuffled<T>(xs: readonly T[], random: () => number): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
+
+/** An interval with its exact coverage (0.9375 means a 93.75% interval). */
+export interface Interval {
+  lo: number;
+  hi: number;
+  level: number;
+}
+
+/** P(X ≤ k) for X ~ Binomial(n, 1/2). */
+function binomCdfHalf(k: number, n: number): number {
+  if (k < 0) return 0;
+  const pmf = binomialDistribution(n, 0.5) ?? [];
+  let s = 0;
+  for (let i = 0; i <= k && i < pmf.length; i++) s += pmf[i]!;
+  return Math.min(1, s);
+}
+
+/** Exact coverage of [x(k), x(n-k+1)] as an interval of the median of n runs. */
+export const orderStatCoverage = (n: number, k: number) => 1 - 2 * binomCdfHalf(k - 1, n);
+
+/**
+ * Distribution-free interval of the median from order statistics: the narrowest
+ * [x(k), x(n-k+1)] whose coverage is at least `level`. When no such interval exists
+ * (n ≤ 5 for 95%), the widest one, [min, max], with its real, lower coverage.
+ */
+export function medianInterval(xs: number[], level = 0.95): Interval {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  const n = s.length;
+  if (n === 0) return { lo: NaN, hi: NaN, level: 0 };
+  let k = 1;
+  while (k + 1 <= Math.ceil(n / 2) && orderStatCoverage(n, k + 1) >= level) k++;
+  return { lo: s[k - 1]!, hi: s[n - k]!, level: orderStatCoverage(n, k) };
+}
+
+/** The smallest number of runs whose median has an interval at `level` (6 for 95%). */
+export function minRunsFor(level: number): number {
+  let n = 1;
+  while (orderStatCoverage(n, 1) < level) n++;
+  return n;
+}
+
+/** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
+export const levelLabel = (level: number, asked = 0.95) => `${+((level >= asked ? asked : level) * 100).toFixed(1)}% CI`;
+
+/** Largest distance from the median to an end of its interval, as a share of the median. */
+export const halfWidth = (median: number, ci: Interval) => Math.max(median - ci.lo, ci.hi - median) / median;
 
 export interface Summary {
   median: number;
   min: number;
   max: number;
-  ci95: [number, number];
+  ci: Interval;
+  n: number;
 }
 
-export function summarize(xs: number[]): Summary {
-  if (xs.length === 0) return { median: NaN, min: NaN, max: NaN, ci95: [NaN, NaN] };
-  return { median: median(xs), min: min(xs), max: max(xs), ci95: bootstrapMedianCI(xs) };
+export function summarize(xs: number[], level = 0.95): Summary {
+  const v = xs.filter(Number.isFinite);
+  if (v.length === 0) return { median: NaN, min: NaN, max: NaN, ci: { lo: NaN, hi: NaN, level: 0 }, n: 0 };
+  return { median: median(v), min: min(v), max: max(v), ci: medianInterval(v, level), n: v.length };
 }
 
 /** (max - min) / median: the run-to-run spread the README reports. */
 export const spread = (xs: number[]) => (xs.length ? (max(xs) - min(xs)) / median(xs) : NaN);
+
+export const geometricMean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+
+/**
+ * Rank groups from intervals: a contender's rank is 1 + the number of others whose whole
+ * interval lies above its own. Contenders the data cannot separate share a rank ("=3").
+ */
+export function rankGroups(items: { lo: number; hi: number }[]): { rank: number; tied: boolean }[] {
+  const ranks = items.map((a) => 1 + items.filter((b) => b !== a && b.lo > a.hi).length);
+  return ranks.map((rank) => ({ rank, tied: ranks.filter((r) => r === rank).length > 1 }));
+}
+
+export const rankLabel = (g: { rank: number; tied: boolean }) => `${g.tied ? '=' : ''}${g.rank}`;
+
+/** Holm's step-down correction: adjusted p-values, in the input order. */
+export function holm(ps: number[]): number[] {
+  const order = ps.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(ps.length);
+  let running = 0;
+  order.forEach(([p, i], rank) => {
+    running = Math.max(running, Math.min(1, (ps.length - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}
 
 function combinations(n: number, k: number, visit: (picked: number[]) => void, start = 0, picked: number[] = []) {
   if (picked.length === k) return visit(picked);
@@ -60,6 +133,16 @@ function ranks(values: number[]): number[] {
   return r;
 }
 
+/** Number of ways to pick n1 of n1+n2 runs. */
+const arrangements = (n1: number, n2: number) => {
+  let total = 1;
+  for (let i = 0; i < n1; i++) total = (total * (n1 + n2 - i)) / (i + 1);
+  return total;
+};
+
+/** The smallest two-sided p-value an exact Mann-Whitney test can give at these sizes. */
+export const smallestMannWhitneyP = (n1: number, n2: number) => (n1 && n2 ? Math.min(1, 2 / arrangements(n1, n2)) : 1);
+
 /**
  * Two-sided Mann-Whitney U test. Exact permutation p-value (ties handled by mid-ranks)
  * for the small samples a benchmark has; normal approximation when there are too many
@@ -73,8 +156,7 @@ export function mannWhitneyU(a: number[], b: number[]): { u: number; p: number }
   const u = r.slice(0, n1).reduce((s, x) => s + x, 0) - (n1 * (n1 + 1)) / 2;
   const mean = (n1 * n2) / 2;
   const n = n1 + n2;
-  let total = 1;
-  for (let i = 0; i < n1; i++) total = (total * (n - i)) / (i + 1);
+  const total = arrangements(n1, n2);
   if (total <= 200_000) {
     const observed = Math.abs(u - mean);
     let extreme = 0;

@@ -3,6 +3,8 @@
 export interface Verdict {
   ok: boolean;
   reason?: string;
+  /** Byte length of the whole response body (a page's HTML, not just its JSON). */
+  bytes?: number;
 }
 
 const PAGE_JSON = /<script id="stream-json" type="application\/json">([\s\S]*?)<\/script>/;
@@ -36,5 +38,5 @@ export async function verifyContract(url: string, golden: string, page: boolean)
     body = m[1]!;
   }
   const diff = firstDifference(body, page ? golden.replaceAll('<', '\\u003c') : golden);
-  return diff ? { ok: false, reason: diff } : { ok: true };
+  return diff ? { ok: false, reason: diff } : { ok: true, bytes: Buffer.byteLength(text) };
 }

@@ -17,30 +17,37 @@ export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
 
 const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 420 }, title: { fontSize: 14, anchor: 'start' as const } };
 
-export function reqSecSpec(r: Results): vl.TopLevelSpec {
-  const values = ranked(r).map((c) => ({
-    name: c.static ? `${c.name} (static)` : c.name,
-    runtime: c.runtime,
-    rps: Math.round(c.rps!.median),
-    min: c.rps!.min,
-    max: c.rps!.max,
-  }));
+/** Bars of a median per contender, whiskers for its interval, rank groups in the labels. */
+function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: string): vl.TopLevelSpec {
+  const values = ranked(r)
+    .filter((c) => c[which])
+    .map((c) => {
+      const v = which === 'rps' ? { median: c.rps!.median, lo: c.rps!.ci.lo, hi: c.rps!.ci.hi } : c.relative!;
+      const digits = which === 'rps' ? 0 : 2;
+      return { name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`, runtime: c.runtime, median: v.median, lo: v.lo, hi: v.hi, text: v.median.toFixed(digits) };
+    });
   // ranked() is already fastest first; keep that order in every layer.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Requests per second (median of runs; whiskers: min–max)', subtitle: subtitle(r) },
+    title: { text: title, subtitle: subtitle(r) },
     width: 560,
     data: { values },
     encoding: { y },
     layer: [
-      { mark: 'bar', encoding: { x: { field: 'rps', type: 'quantitative', title: 'successful responses / s' }, color: { field: 'runtime', type: 'nominal' } } },
-      { mark: { type: 'rule' }, encoding: { x: { field: 'min', type: 'quantitative' }, x2: { field: 'max' } } },
-      { mark: { type: 'text', align: 'left', dx: 4 }, encoding: { x: { field: 'max', type: 'quantitative' }, text: { field: 'rps', type: 'quantitative' } } },
+      { mark: 'bar', encoding: { x: { field: 'median', type: 'quantitative', title: axis }, color: { field: 'runtime', type: 'nominal' } } },
+      { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+      { mark: { type: 'text', align: 'left', dx: 4 }, encoding: { x: { field: 'hi', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } } },
     ],
     config,
   };
 }
+
+export const reqSecSpec = (r: Results) =>
+  medianBars(r, 'rps', 'Requests per second (median of runs; whiskers: its interval; "=n": intervals overlap)', 'successful responses / s');
+
+export const relativeSpec = (r: Results) =>
+  medianBars(r, 'relative', 'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)', 'relative to this run\'s reference');
 
 export function latencySpec(r: Results, which: 'server' | 'next'): vl.TopLevelSpec {
   const values = ranked(r)
@@ -64,11 +71,12 @@ export function latencySpec(r: Results, which: 'server' | 'next'): vl.TopLevelSp
 
 function subtitle(r: Results): string {
   const s = r.settings;
-  return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · ${s.runs}×${s.requests ?? `${s.duration_s}s`}`;
+  return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`;
 }
 
 export const CHARTS = {
   'req-sec.png': (r: Results) => reqSecSpec(r),
+  'relative-index.png': (r: Results) => relativeSpec(r),
   'server-latency.png': (r: Results) => latencySpec(r, 'server'),
   'next-latency.png': (r: Results) => latencySpec(r, 'next'),
 };

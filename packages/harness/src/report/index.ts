@@ -1,26 +1,28 @@
 // Reports read one results.json and write markdown, charts and the README section.
 // Nothing here reaches back into a run.
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile, type Results } from '../results';
 import { CHARTS, renderPng } from './charts';
-import { costTable, describeRun, pointsTable, problems, seedDriftNote, seedDriftTable, seedTable } from './table';
+import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
     describeRun(r),
-    seedTable(r),
+    headlineTable(r),
     '**Spread, cost per request and proof of Redis reads**',
     costTable(r),
     pointsTable(r),
+    seedMethodTable(r),
+    selfCheckTable(r),
     problems(r) && `**Not ranked**\n\n${problems(r)}`,
     imageDir !== null && Object.keys(CHARTS).map((f) => `![${f}](${imageDir}${f})`).join('\n'),
   ];
   return parts.filter(Boolean).join('\n\n') + '\n';
 }
 
-/** results.md and the three PNGs next to the run's results.json. */
+/** results.md and the charts next to the run's results.json. */
 export async function writeReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
   writeFileSync(join(runDir, 'results.md'), markdown(r, './'));
@@ -38,17 +40,9 @@ export function spliceReadme(readme: string, section: string): string {
 }
 
 /** Copy a run's charts to screenshots/ and its tables into README.md. */
-/** Where `npm run bench -- --profile seed --out results/seed` leaves its latest run. */
-export const SEED_RESULTS = join(ROOT, 'results/seed/latest/results.json');
-
-/** Copy a run's charts to screenshots/ and its tables into README.md (with the seed method beside it, if run). */
 export async function publishReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
   for (const file of Object.keys(CHARTS)) copyFileSync(join(runDir, file), join(ROOT, 'screenshots', file));
-  let section = markdown(r, 'screenshots/');
-  if (existsSync(SEED_RESULTS)) {
-    section += `\n**The seed's method beside this one** (${seedDriftNote(readResults(SEED_RESULTS))})\n\n${seedDriftTable(readResults(SEED_RESULTS), r)}\n`;
-  }
   const readmePath = join(ROOT, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), section));
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), markdown(r, 'screenshots/')));
 }

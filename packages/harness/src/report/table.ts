@@ -1,8 +1,8 @@
 // Markdown tables from a results.json.
+import { median } from 'simple-statistics';
 import { PERCENTILES } from '../oha';
 import type { ContenderResult, Results } from '../results';
-import { median } from 'simple-statistics';
-import { spread } from '../stats';
+import { levelLabel, rankGroups, rankLabel, spread } from '../stats';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -12,46 +12,83 @@ export function label(c: ContenderResult): string {
   return c.static ? `${c.name} (static: no Redis read per request)` : c.name;
 }
 
-/** Ranked by headline req/s; only contenders that passed every gate. */
-export const ranked = (r: Results) =>
-  r.contenders.filter((c) => c.status === 'ok' && c.rps).sort((a, b) => b.rps!.median - a.rps!.median);
+export interface RankedContender extends ContenderResult {
+  /** "1", or "=3" when the intervals do not separate it from another. */
+  rank: string;
+}
 
-/** The seed's table: server | req/s | latency percentiles in ms. */
-export function seedTable(r: Results): string {
-  const head = `| server | req/s | ${LAT.join(' | ')} |\n|---|---:|${LAT.map(() => '---:').join('|')}|`;
-  const rows = ranked(r).map((c) => `| ${label(c)} | ${fmt(c.rps!.median, 0)} | ${LAT.map((p) => fmt(c.latency_ms?.[p])).join(' | ')} |`);
+/** Contenders that passed every gate, fastest median first, with rank groups from their intervals. */
+export function ranked(r: Results): RankedContender[] {
+  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of).sort((a, b) => b.rps!.median - a.rps!.median);
+  const groups = rankGroups(ok.map((c) => c.rps!.ci));
+  return ok.map((c, i) => ({ ...c, rank: rankLabel(groups[i]!) }));
+}
+
+/** "612–655 (95% CI)", with the real level when there were too few runs for the asked one. */
+export const interval = (ci: { lo: number; hi: number; level: number }, digits = 0, asked = 0.95) => `${fmt(ci.lo, digits)}–${fmt(ci.hi, digits)} (${levelLabel(ci.level, asked)})`;
+
+/** The relative index with its interval (the same level as the req/s interval beside it). */
+const relativeCell = (c: ContenderResult) => (c.relative ? `${fmt(c.relative.median, 2)} (${fmt(c.relative.lo, 2)}–${fmt(c.relative.hi, 2)})` : '–');
+
+/** The headline table: rank group, req/s with its interval, relative index, latency percentiles. */
+export function headlineTable(r: Results): string {
+  const asked = r.settings.ci_level;
+  const head = `| rank | server | req/s | interval of the median | relative index (interval) | runs | ${LAT.join(' | ')} |\n|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
+  const rows = ranked(r).map((c) => {
+    const n = `${c.rps!.n}${c.resolved === false ? ' (not resolved)' : ''}`;
+    return `| ${c.rank} | ${label(c)} | ${fmt(c.rps!.median, 0)} | ${interval(c.rps!.ci, 0, asked)} | ${relativeCell(c)} | ${n} | ${LAT.map((p) => fmt(c.latency_ms?.[p])).join(' | ')} |`;
+  });
   return [head, ...rows].join('\n');
 }
 
 /** Spread, cost and proof of Redis reads per contender. */
 export function costTable(r: Results): string {
-  /** spread = (max − min) / median over the runs. */
-  const head = '| server | req/s median (min–max) | 95% CI | req/s spread | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const head = '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | launches | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const pct = (xs: number[]) => (xs.length > 1 ? `${(spread(xs) * 100).toFixed(1)}%` : '–');
   const rows = ranked(r).map((c) => {
-    const notes = [c.loadgen_saturated ? 'load generator saturated' : '', c.static ? 'static' : ''].filter(Boolean).join('; ');
-    return `| ${c.name} | ${fmt(c.rps!.median, 0)} (${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)}) | ${fmt(c.rps!.ci95[0], 0)}–${fmt(c.rps!.ci95[1], 0)} | ${pct(c.runs.map((x) => x.rps))} | ${fmt(c.cpu_us_per_req, 0)} | ${pct(c.runs.map((x) => x.cpu_us_per_req))} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${notes} |`;
+    const kept = c.runs.filter((x) => !x.fault);
+    const notes = [
+      c.resolved === false ? `not resolved: ±${fmt((c.half_width ?? NaN) * 100)}% > ±${r.settings.target_ci_pct}%` : '',
+      c.left_out ? `${c.left_out} round${c.left_out > 1 ? 's' : ''} left out (CPU steal)` : '',
+      c.loadgen_saturated ? 'load generator saturated' : '',
+      c.static ? 'static' : '',
+    ].filter(Boolean).join('; ');
+    const launches = new Set(kept.map((x) => x.pid)).size;
+    return `| ${c.name} | ${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)} | ${pct(kept.map((x) => x.rps))} | ±${fmt((c.half_width ?? NaN) * 100)}% | ${fmt(c.cpu_us_per_req, 0)} | ${pct(kept.map((x) => x.cpu_us_per_req))} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${launches} | ${notes} |`;
   });
   return [head, ...rows].join('\n');
 }
 
-/** The seed's single number (third of three 200-request runs) against this method's median and CI. */
-export function seedDriftTable(seed: Results, rigorous: Results): string {
-  const bySeed = new Map(ranked(seed).map((c) => [c.name, c]));
-  const head = '| server | seed method req/s | this method req/s (95% CI) | drift | seed inside the CI? |\n|---|---:|---:|---:|---|';
-  const rows = ranked(rigorous)
-    .filter((c) => bySeed.has(c.name))
-    .map((c) => {
-      const s = bySeed.get(c.name)!.rps!.median;
-      const [lo, hi] = c.rps!.ci95;
-      const drift = ((s - c.rps!.median) / c.rps!.median) * 100;
-      return `| ${c.name} | ${fmt(s, 0)} | ${fmt(c.rps!.median, 0)} (${fmt(lo, 0)}–${fmt(hi, 0)}) | ${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${s >= lo && s <= hi ? 'yes' : 'no'} |`;
-    });
-  return [head, ...rows].join('\n');
+/** --with-seed: the seed's single number (third of three 200-request runs), measured in this same invocation. */
+export function seedMethodTable(r: Results): string {
+  const withSeed = ranked(r).filter((c) => c.seed_method);
+  if (!withSeed.length) return '';
+  const head = '| server | seed method req/s (runs) | this method: median (interval) | seed vs median | seed inside the interval? |\n|---|---:|---:|---:|---|';
+  const rows = withSeed.map((c) => {
+    const s = c.seed_method!;
+    const drift = ((s.headline - c.rps!.median) / c.rps!.median) * 100;
+    const inside = s.headline >= c.rps!.ci.lo && s.headline <= c.rps!.ci.hi;
+    return `| ${c.name} | ${fmt(s.headline, 0)} (${s.rps.map((x) => fmt(x, 0)).join(', ')}) | ${fmt(c.rps!.median, 0)} (${interval(c.rps!.ci, 0, r.settings.ci_level)}) | ${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${inside ? 'yes' : 'no'} |`;
+  });
+  return [
+    `**The seed's method beside this one**, measured in the same invocation (npm run bench -- --with-seed): oha defaults, 200 requests at 50 connections on one fresh process, no warmup, the third of 3 runs.`,
+    [head, ...rows].join('\n'),
+  ].join('\n\n');
 }
 
-export const seedDriftNote = (seed: Results) =>
-  `npm run bench -- --profile seed, ${seed.started_at}: oha defaults, 200 requests at 50 connections, no warmup, the third of 3 runs`;
+/** --self-check: each named contender inside the suite schedule and alone (after its own run), interleaved. */
+export function selfCheckTable(r: Results): string {
+  const twins = r.contenders.filter((c) => c.self_check_of);
+  if (!twins.length) return '';
+  const head = '| contender | in the suite: median (interval) | alone: median (interval) | alone vs suite |\n|---|---:|---:|---:|';
+  const rows = twins.map((alone) => {
+    const inSuite = r.contenders.find((c) => c.name === alone.self_check_of)!;
+    if (!inSuite.rps || !alone.rps) return `| ${inSuite.name} | ${inSuite.status} | ${alone.status} | – |`;
+    const d = ((alone.rps.median - inSuite.rps.median) / inSuite.rps.median) * 100;
+    return `| ${inSuite.name} | ${fmt(inSuite.rps.median, 0)} (${interval(inSuite.rps.ci)}) | ${fmt(alone.rps.median, 0)} (${interval(alone.rps.ci)}) | ${d >= 0 ? '+' : ''}${d.toFixed(1)}% |`;
+  });
+  return ['**Self-check: the suite schedule against the contender alone, interleaved** (npm run bench -- --self-check NAME)', [head, ...rows].join('\n')].join('\n\n');
+}
 
 export function problems(r: Results): string {
   const bad = r.contenders.filter((c) => c.status !== 'ok');
@@ -62,33 +99,51 @@ export function problems(r: Results): string {
 export function pointsTable(r: Results): string {
   const withMore = ranked(r).filter((c) => c.points.length > 1);
   if (!withMore.length) return '';
-  const head = '| server | load | req/s | p50 ms | p99 ms | CPU µs/req | status |\n|---|---|---:|---:|---:|---:|---|';
+  const head = '| server | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n|---|---|---:|---:|---:|---:|---:|---|';
   const rows = withMore.flatMap((c) =>
-    c.points.map((p) => `| ${c.name} | ${p.rate !== null ? `${p.rate} req/s offered (${p.rate_spec}), c=${p.connections}` : `c=${p.connections}`} | ${fmt(p.rps?.median, 0)} | ${fmt(p.latency_ms?.p50)} | ${fmt(p.latency_ms?.p99)} | ${fmt(p.cpu_us_per_req, 0)} | ${p.status} |`),
+    c.points.map((p) => `| ${c.name} | ${p.rate !== null ? `${p.rate} req/s offered (${p.rate_spec}), c=${p.connections}` : `c=${p.connections}`} | ${fmt(p.rps?.median, 0)} | ${p.rps ? interval(p.rps.ci) : '–'} | ${fmt(p.latency_ms?.p50)} | ${fmt(p.latency_ms?.p99)} | ${fmt(p.cpu_us_per_req, 0)} | ${p.status} |`),
   );
   return [head, ...rows].join('\n');
 }
 
 function stealLine(r: Results): string {
-  const runs = r.contenders.flatMap((c) => c.points.flatMap((p) => p.runs));
+  const points = r.contenders.flatMap((c) => c.points);
+  const runs = points.flatMap((p) => p.runs);
   const steal = runs.map((x) => x.cpu_steal_pct).filter(Number.isFinite);
   const harness = runs.map((x) => x.harness_cpu_pct).filter(Number.isFinite);
   if (!steal.length) return '';
-  const redone = r.contenders.flatMap((c) => c.points.flatMap((p) => p.discarded_runs ?? [])).filter((x) => x.fault?.startsWith('CPU steal')).length;
-  const redoNote = redone ? `; ${redone} run${redone > 1 ? 's' : ''} measured again because steal exceeded ${r.settings.max_steal_pct}%` : '';
+  const redone = points.flatMap((p) => p.discarded_runs ?? []).filter((x) => x.fault?.startsWith('CPU steal')).length;
+  const leftOut = points.reduce((n, p) => n + (p.left_out ?? 0), 0);
+  const redoNote = redone ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${r.settings.max_steal_pct}%, ${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures` : '';
   return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
+}
+
+function methodLine(r: Results): string {
+  const s = r.settings;
+  const load = s.requests !== null ? `${s.requests} requests` : `${s.duration_s}s`;
+  const runs = s.runs === 'auto'
+    ? `runs auto (rounds until each median's ${levelLabel(s.ci_level)} is within ±${s.target_ci_pct}%, at most ${s.max_runs} runs, ${Math.round(s.budget_s / 60)} min budget)`
+    : `${s.runs} runs`;
+  const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}` : '';
+  return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
+    `each a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in an order shuffled from seed ${s.seed}${stop}; ` +
+    `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;
+}
+
+function referenceLine(r: Results): string {
+  if (!r.reference) return '';
+  return `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
+    'Rank: contenders share a rank ("=3") when their intervals overlap; the order within a shared rank is not measured.';
 }
 
 export function describeRun(r: Results): string {
   const e = r.environment;
-  const s = r.settings;
-  const load = s.requests !== null ? `${s.requests} requests` : `${s.duration_s}s`;
   return [
     `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; load average before: ${e.load_average_1m_before}.`,
     `Software: Node ${e.node}, Bun ${e.bun}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
-    `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${s.runs} runs of ${load} at ${s.connections.join('/')} connections` +
-      `${s.warmup_s ? ` after a ${s.warmup_s}s warmup` : ''}, headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`,
+    methodLine(r),
     stealLine(r),
+    referenceLine(r),
     `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ${r.data.body_bytes} bytes of JSON. Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
   ]
     .filter(Boolean)

@@ -1,0 +1,149 @@
+// Phase 1, prepare: settings and results directory (fresh or resumed), the machine check,
+// the private Redis and its golden body, and one build of every app that needs one.
+import { relative, resolve } from 'node:path';
+import { STREAM_KEY } from '@bench/stream';
+import { AppError, buildApp, dataKey } from './apps';
+import type { CliOptions } from './args';
+import { ROOT, type Contender } from './contenders';
+import { captureEnvironment, gitState, loadAverage1m } from './environment';
+import { resolvePlacement } from './placement';
+import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis } from './redis';
+import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
+import { fail, log, type Session, type Suite } from './suite';
+
+export function settingsFrom(opts: CliOptions): Settings {
+  const seed = opts.profile === 'seed';
+  return {
+    profile: opts.profile,
+    workload: opts.workload,
+    connections: opts.connections,
+    rates: opts.rates,
+    duration_s: opts.durationS,
+    requests: opts.requests,
+    warmup_s: opts.warmupS,
+    runs: opts.runs,
+    target_ci_pct: opts.targetCiPct,
+    max_runs: opts.maxRuns,
+    budget_s: opts.budgetS,
+    ci_level: 0.95,
+    seed: opts.seed,
+    with_seed: opts.withSeed,
+    self_check: opts.selfCheck,
+    publish: opts.publish,
+    headline: seed ? 'third' : 'median',
+    max_steal_pct: seed ? 100 : opts.maxStealPct,
+    start_timeout_s: opts.startTimeoutS,
+    placement: resolvePlacement(opts.placement),
+    keep_alive: true,
+    compression: seed ? 'oha default' : false,
+    only: opts.only,
+    strict: opts.strict,
+  };
+}
+
+const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
+
+function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
+  const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
+  return {
+    name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
+    static: c.static, page: c.page, path: c.path, status: 'incomplete', points, runs: points[0]!.runs,
+    ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
+  };
+}
+
+function freshResults(opts: CliOptions, all: Contender[]): { results: Results; runDir: string } {
+  const settings = settingsFrom(opts);
+  const selected = opts.only ? all.filter((c) => opts.only!.includes(c.name)) : all;
+  const twins = selected.filter((c) => settings.self_check?.includes(c.name)).map((c) => newContenderResult(c, settings, c.name));
+  const results: Results = {
+    schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
+    environment: { ...captureEnvironment(selected), load_warning: null },
+    data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
+    contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
+  };
+  return { results, runDir: resolve(ROOT, opts.out, timestamp()) };
+}
+
+function resumedResults(dir: string): { results: Results; runDir: string } {
+  const runDir = resolve(dir);
+  const results = readResults(resultsFile(runDir));
+  if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
+  results.complete = false;
+  results.exit_reason = null;
+  // JSON does not keep shared arrays: relink the headline runs to the first point's.
+  for (const r of results.contenders) r.runs = r.points[0]!.runs;
+  (results.resumed ??= []).push({ at: new Date().toISOString(), git_commit: gitState().commit });
+  return { results, runDir };
+}
+
+function checkLoad(results: Results, strict: boolean): void {
+  const load = loadAverage1m();
+  const cpus = results.environment.logical_cpus;
+  if (load <= cpus / 2) return;
+  const warning = `load average ${load.toFixed(2)} is above half the CPU count (${cpus}): figures will be noisy`;
+  if (strict) throw new Error(`${warning}; --strict refuses to start (wait for the machine to settle)`);
+  log(`warning: ${warning}`);
+  results.environment.load_warning = warning;
+}
+
+export async function prepare(opts: CliOptions, all: Contender[], session: Session): Promise<Suite> {
+  const startedAt = Date.now();
+  const { results, runDir } = opts.resume ? resumedResults(opts.resume) : freshResults(opts, all);
+  const settings = results.settings;
+  checkLoad(results, opts.strict);
+
+  // Redis: a private one from the RDB, or the one REDIS_URL names.
+  const externalUrl = process.env.REDIS_URL;
+  const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
+  const redis = externalUrl ? useExistingRedis(externalUrl) : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
+  session.redis = redis;
+  const info = streamInfo(redis, STREAM_KEY);
+  const golden = goldenBody(redis, STREAM_KEY);
+  const bodyBytes = Buffer.byteLength(golden);
+  if (opts.resume && (info.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
+    throw new Error(`the stream now has ${info.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
+  }
+  // Inside the checkout the path is kept relative, so a results.json says nothing about the machine.
+  const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
+  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: bodyBytes });
+  log(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${info.length} entries, ${(info.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
+
+  const suite: Suite = {
+    results, settings, runDir, redis, golden, session, startedAt,
+    byName: new Map(all.map((c) => [c.name, c])),
+    ctx: { workload: settings.workload, placement: settings.placement, redis, runDir },
+    // Known to the signal handlers from the first save on: before that there is nothing to keep.
+    save() {
+      writeJsonAtomic(resultsFile(runDir), results);
+      session.results = results;
+      session.runDir = runDir;
+    },
+    appEnv: (c) => ({ REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: settings.workload, STREAM_KEY, NEXT_TELEMETRY_DISABLED: '1', ...c.env }),
+  };
+  suite.save();
+  for (const r of results.contenders) {
+    if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name)) fail(r, 'failed', `no app manifest defines ${r.name} any more`);
+  }
+  await buildAll(suite);
+  suite.save();
+  return suite;
+}
+
+/** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
+async function buildAll(suite: Suite): Promise<void> {
+  const todo = suite.results.contenders.filter((r) => r.status === 'incomplete');
+  const apps = new Set(todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!.app));
+  for (const app of apps) {
+    const c = [...suite.byName.values()].find((x) => x.app === app)!;
+    if (!c.build) continue;
+    log(`build apps/${app} …`);
+    try {
+      log(`build apps/${app}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
+    } catch (e) {
+      const err = e as AppError;
+      for (const r of todo) if (r.app === app) fail(r, 'failed', err.message, err.output);
+      log(`build apps/${app}: FAILED: ${err.message}`);
+    }
+  }
+}

@@ -1,0 +1,204 @@
+// Phase 3, schedule: randomized interleaved trials. Every round measures each contender that
+// still needs runs once, in an order shuffled from the recorded seed, each run in a fresh
+// process. With --runs auto a contender stops once its median's interval is within
+// ±target_ci_pct, at max_runs, or when the next round would overrun the budget.
+import { pointLabel } from './measure';
+import type { ContenderResult, PointResult, RunRecord } from './results';
+import { halfWidth, minRunsFor, seededRandom, shuffled, summarize } from './stats';
+import { discard, fail, log, type Suite } from './suite';
+import { measureTrial, seedTrial, type TrialOutcome } from './trial';
+
+/** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
+const STEAL_RETRIES = 2;
+/** How a run set aside for CPU steal is marked in discarded_runs. */
+const STEAL_FAULT = 'CPU steal';
+
+interface Slot {
+  r: ContenderResult;
+  point: PointResult;
+}
+
+/** Runs that count: no fault happened in them. */
+export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
+
+const stolenAttempts = (p: PointResult, round: number) => (p.discarded_runs ?? []).filter((d) => d.round === round && d.fault?.startsWith(STEAL_FAULT)).length;
+
+/** This round has its run, or every attempt at it was stolen. */
+const filled = (p: PointResult, round: number) => p.runs.some((x) => x.round === round) || stolenAttempts(p, round) > STEAL_RETRIES;
+
+/** Interval within the target, from enough runs for an interval at the asked level. */
+export function isResolved(p: PointResult, settings: Suite['settings']): boolean {
+  const rps = keptRuns(p).map((x) => x.rps);
+  if (rps.length < minRunsFor(settings.ci_level)) return false;
+  const s = summarize(rps, settings.ci_level);
+  return halfWidth(s.median, s.ci) <= settings.target_ci_pct / 100;
+}
+
+export async function schedule(suite: Suite): Promise<boolean> {
+  const { settings, results } = suite;
+  const live = () => results.contenders.filter((r) => r.status === 'incomplete');
+  if (settings.profile === 'seed') return seedProfile(suite);
+  const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
+  let ok = await rounds(suite, closed, 1);
+  if (ok && settings.rates.length) {
+    addOpenLoopPoints(suite);
+    ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
+  }
+  if (ok && settings.with_seed) await seedMethod(suite);
+  return ok;
+}
+
+/** Slots due in a round; a --self-check pair stays due together, so "alone" always follows its original. */
+function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
+  const s = suite.settings;
+  if (s.runs !== 'auto') return slots.filter((x) => round <= (s.runs as number));
+  if (round > s.max_runs) return [];
+  const open = slots.filter((x) => !isResolved(x.point, s));
+  const partner = (x: Slot) => slots.find((y) => y.point.connections === x.point.connections && y.point.rate === x.point.rate && (y.r.self_check_of === x.r.name || x.r.self_check_of === y.r.name));
+  return slots.filter((x) => open.includes(x) || open.includes(partner(x)!));
+}
+
+/** Shuffled from the seed, phase and round; each --self-check twin right after its original. */
+function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): Slot[] {
+  const random = seededRandom((suite.settings.seed * 31 + phase) * 1009 + round);
+  const order = shuffled(todo.filter((x) => !x.r.self_check_of), random);
+  for (const twin of todo.filter((x) => x.r.self_check_of)) {
+    const at = order.findIndex((x) => x.r.name === twin.r.self_check_of && x.point.connections === twin.point.connections && x.point.rate === twin.point.rate);
+    order.splice(at >= 0 ? at + 1 : order.length, 0, twin);
+  }
+  return order;
+}
+
+/** Seconds a trial of this contender took so far in this command (a guess before its first). */
+const trialSeconds = new Map<string, number[]>();
+function estimate(suite: Suite, slots: Slot[]): number {
+  const guess = suite.settings.warmup_s + (suite.settings.duration_s ?? 5) + 3;
+  return slots.reduce((sum, x) => {
+    const seen = trialSeconds.get(x.r.name);
+    return sum + (seen?.length ? seen.reduce((a, b) => a + b, 0) / seen.length : guess);
+  }, 0);
+}
+
+async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number): Promise<boolean> {
+  const s = suite.settings;
+  const last = s.runs === 'auto' ? s.max_runs : s.runs;
+  const schedule = (suite.results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
+  for (let round = 1; ; round++) {
+    const due = dueSlots(suite, slotsNow(), round);
+    if (!due.length) {
+      schedule.stop_reason = s.runs === 'auto' && round <= s.max_runs ? 'every interval within the target' : `${last} rounds done`;
+      break;
+    }
+    const todo = due.filter((x) => !filled(x.point, round));
+    const elapsed = (Date.now() - suite.startedAt) / 1000;
+    if (s.runs === 'auto' && todo.length && elapsed + estimate(suite, todo) > s.budget_s) {
+      schedule.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s`;
+      log(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${due.length} slot(s) not resolved`);
+      break;
+    }
+    const order = roundOrder(suite, todo, phase, round);
+    // A run the hypervisor stole much CPU from measures the neighbours, not the app: it is kept
+    // aside and its slot measured again in a later pass over this round. Steal comes in bursts
+    // of minutes, which an immediate retry would land in again.
+    for (let pass = 0; pass <= STEAL_RETRIES; pass++) {
+      for (const slot of order) {
+        if (slot.r.status !== 'incomplete' || filled(slot.point, round)) continue;
+        if (!(await measureSlot(suite, slot, round, last))) return false;
+      }
+    }
+    schedule.rounds = Math.max(schedule.rounds, round);
+    schedule.measuring_s = (Date.now() - suite.startedAt) / 1000;
+    suite.save();
+  }
+  return true;
+}
+
+/** One trial of a slot, and what its outcome means for the contender. False: stop measuring. */
+async function measureSlot(suite: Suite, { r, point }: Slot, round: number, last: number): Promise<boolean> {
+  const attempt = stolenAttempts(point, round);
+  const t0 = Date.now();
+  const outcome = await measureTrial(suite, r, point, round, attempt);
+  (trialSeconds.get(r.name) ?? trialSeconds.set(r.name, []).get(r.name)!).push((Date.now() - t0) / 1000);
+  const label = `${r.name} ${pointLabel(point)} run ${round}/${last}`;
+  const goOn = record(suite, r, point, outcome, label, attempt);
+  suite.save();
+  return goOn;
+}
+
+function record(suite: Suite, r: ContenderResult, point: PointResult, outcome: TrialOutcome, label: string, attempt: number): boolean {
+  const maxSteal = suite.settings.max_steal_pct;
+  if (outcome.kind === 'redis-died') {
+    // Not the contender's fault: discard the run and leave it incomplete, so --resume measures it again.
+    for (const run of outcome.runs) discard(point, run, 'Redis died during this run');
+    r.reason = `Redis died during ${label}; that run is discarded`;
+    suite.results.exit_reason = `Redis stopped answering during ${r.name}; measuring stopped`;
+    log(`${r.name}: Redis stopped answering; measuring stops here`);
+    return false;
+  }
+  if (outcome.kind === 'out') {
+    point.runs.push(...outcome.runs);
+    fail(r, outcome.status, outcome.reason, outcome.output);
+    log(`${r.name}: ${outcome.status.toUpperCase()}: ${outcome.reason}`);
+    return true;
+  }
+  const run = outcome.runs[0]!;
+  if (run.cpu_steal_pct > maxSteal) {
+    discard(point, run, `${STEAL_FAULT} ${run.cpu_steal_pct.toFixed(1)}% > ${maxSteal}%`);
+    if (attempt < STEAL_RETRIES) {
+      log(`${label}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measured again later in this round`);
+    } else {
+      point.left_out = (point.left_out ?? 0) + 1;
+      log(`${label}: CPU steal above ${maxSteal}% on all ${STEAL_RETRIES + 1} attempts; this round is left out`);
+    }
+    return true;
+  }
+  point.runs.push(run);
+  log(`${label}: ${runLine(run)}`);
+  return true;
+}
+
+const runLine = (run: RunRecord) =>
+  `${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`;
+
+/** Open loop: offered load as absolute req/s or a share of each contender's measured median. */
+function addOpenLoopPoints(suite: Suite): void {
+  for (const r of suite.results.contenders) {
+    if (r.status !== 'incomplete') continue;
+    const max = summarize(keptRuns(r.points.find((p) => p.rate === null)!).map((x) => x.rps)).median;
+    for (const spec of suite.settings.rates) {
+      if (r.points.some((p) => p.rate_spec === spec)) continue; // resumed
+      const rate = spec.endsWith('%') ? (max * Number(spec.slice(0, -1))) / 100 : Number(spec);
+      if (rate >= 1) r.points.push({ connections: suite.settings.connections[0]!, rate: Math.round(rate), rate_spec: spec, status: 'incomplete', runs: [] });
+    }
+  }
+}
+
+/** --profile seed: the original method alone, one process per contender, the third of three runs. */
+async function seedProfile(suite: Suite): Promise<boolean> {
+  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !x.runs.length)) {
+    const outcome = await seedTrial(suite, r);
+    if (outcome.kind === 'runs') {
+      r.points[0]!.runs.push(...outcome.runs);
+      for (const run of outcome.runs) log(`${r.name} seed method run ${run.round}/3: ${runLine(run)}`);
+    } else if (!record(suite, r, r.points[0]!, outcome, `${r.name}'s seed method`, 0)) {
+      return false;
+    }
+    suite.save();
+  }
+  return true;
+}
+
+/** --with-seed: the seed's method on every contender still in, after the suite, in the same invocation. */
+async function seedMethod(suite: Suite): Promise<void> {
+  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !x.self_check_of && !x.seed_method)) {
+    const outcome = await seedTrial(suite, r);
+    if (outcome.kind !== 'runs') {
+      log(`${r.name}: the seed method could not be measured: ${outcome.kind === 'out' ? outcome.reason : 'Redis died'}`);
+      continue;
+    }
+    const rps = outcome.runs.map((x) => x.rps);
+    r.seed_method = { rps, headline: rps[2]! };
+    log(`${r.name} seed method: ${rps.map((x) => x.toFixed(0)).join(', ')} req/s (third: ${rps[2]!.toFixed(0)})`);
+    suite.save();
+  }
+}

@@ -1,0 +1,71 @@
+// What the phases of a benchmark share: the results being written, the private Redis, the
+// golden body, and the processes a signal handler must take down.
+import type { RunningApp } from './apps';
+import type { Contender } from './contenders';
+import type { RunContext } from './measure';
+import { isAlive } from './proc';
+import { cli, type RedisTarget } from './redis';
+import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
+
+export const log = (msg: string) => process.stderr.write(`${msg}\n`);
+
+/** Everything a signal handler needs to save partial results and clean up. */
+export interface Session {
+  results: Results | null;
+  runDir: string | null;
+  redis: RedisTarget | null;
+  apps: Map<string, RunningApp>;
+}
+
+export interface Suite {
+  results: Results;
+  settings: Settings;
+  runDir: string;
+  redis: RedisTarget;
+  golden: string;
+  /** Manifest entries by contender name. */
+  byName: Map<string, Contender>;
+  session: Session;
+  ctx: RunContext;
+  /** Date.now() when the command started: --budget counts from here. */
+  startedAt: number;
+  /** Flush results.json (atomically) and let the signal handlers know about it. */
+  save(): void;
+  appEnv(c: Contender): Record<string, string>;
+}
+
+/** The manifest entry a result measures (a --self-check twin measures its original). */
+export const contenderOf = (suite: Suite, r: ContenderResult) => suite.byName.get(r.self_check_of ?? r.name)!;
+
+export function redisAlive(redis: RedisTarget): boolean {
+  if (redis.server && !isAlive(redis.server.pid)) return false;
+  try {
+    return cli(redis, ['PING']).trim() === 'PONG';
+  } catch {
+    return false;
+  }
+}
+
+/** Keep a spoilt run for inspection, outside the runs the statistics use. */
+export function discard(point: PointResult, run: RunRecord, fault: string): void {
+  (point.discarded_runs ??= []).push({ ...run, fault });
+}
+
+export function fail(r: ContenderResult, status: 'failed' | 'invalid', reason: string, output?: string[]): void {
+  r.status = status;
+  r.reason = reason;
+  if (output?.length) r.output = output.slice(-50);
+  for (const p of r.points) if (p.status === 'incomplete') p.status = status;
+}
+
+export async function stopApp(session: Session, key: string): Promise<void> {
+  const app = session.apps.get(key);
+  session.apps.delete(key);
+  if (app) await app.stop();
+}
+
+export async function stopAll(session: Session): Promise<void> {
+  await Promise.all([...session.apps.keys()].map((n) => stopApp(session, n)));
+  await session.redis?.stop();
+  session.redis = null;
+}

@@ -1,0 +1,104 @@
+// Phase 2, launch and verify: a trial is one fresh process of a contender, verified byte for
+// byte, warmed up at the measured load (not counted), measured, checked again and stopped.
+// Only that app, Redis and oha run while it is measured.
+import { AppError, startApp, type RunningApp } from './apps';
+import { measureRun, pointLabel, type Load } from './measure';
+import { freePort } from './net';
+import { runOha } from './oha';
+import type { ContenderResult, PointResult, RunRecord } from './results';
+import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
+import { verifyContract } from './verify';
+
+/** The contender is out: it failed (crash, hang, start) or is invalid (wrong body, before or after a run). */
+type Out = { kind: 'out'; status: 'failed' | 'invalid'; reason: string; output?: string[] };
+type RedisDied = { kind: 'redis-died' };
+
+export type TrialOutcome = ({ kind: 'runs' } | Out | RedisDied) & { runs: RunRecord[] };
+
+interface Measurement {
+  load: Load;
+  round: number;
+  rawName: string;
+}
+
+const safe = (name: string) => name.replace(/[^\w.-]+/g, '_');
+
+/** One measured run of the point in this round (attempt > 0: measured again after CPU steal). */
+export function measureTrial(suite: Suite, r: ContenderResult, point: PointResult, round: number, attempt: number): Promise<TrialOutcome> {
+  const s = suite.settings;
+  const load: Load = { connections: point.connections, rate: point.rate, durationS: s.duration_s, requests: s.requests, seedDefaults: false };
+  const base = `${safe(r.name)}/${pointLabel(load)}-run${round}${attempt ? `-retry${attempt}` : ''}`;
+  return trial(suite, r, [{ load, round, rawName: `${base}.json` }], s.warmup_s > 0 ? { ...load, durationS: s.warmup_s, requests: null } : null, `${base}-warmup.json`);
+}
+
+/** The seed's method: one fresh process, oha defaults, three runs of 200 requests at 50 connections, no warmup. */
+export function seedTrial(suite: Suite, r: ContenderResult): Promise<TrialOutcome> {
+  const load: Load = { connections: 50, rate: null, durationS: null, requests: 200, seedDefaults: true };
+  return trial(suite, r, [1, 2, 3].map((round) => ({ load, round, rawName: `${safe(r.name)}/seed-method-run${round}.json` })), null, '');
+}
+
+async function trial(suite: Suite, r: ContenderResult, measurements: Measurement[], warmup: Load | null, warmupName: string): Promise<TrialOutcome> {
+  const c = contenderOf(suite, r);
+  const key = `${r.name}#${measurements[0]!.rawName}`;
+  const t0 = Date.now();
+  let app: RunningApp;
+  try {
+    app = await startApp(c, { port: await freePort(), env: suite.appEnv(c), timeoutMs: suite.settings.start_timeout_s * 1000, cpuList: suite.settings.placement.app });
+  } catch (e) {
+    const err = e as AppError;
+    return { kind: 'out', status: 'failed', reason: `start: ${err.message}`, output: err.output, runs: [] };
+  }
+  suite.session.apps.set(key, app);
+  const runs: RunRecord[] = [];
+  try {
+    const launchS = (Date.now() - t0) / 1000;
+    const verdict = await verifyContract(app.url, suite.golden, c.page);
+    if (!verdict.ok) return { kind: 'out', status: 'invalid', reason: verdict.reason!, runs };
+    if (warmup) {
+      await runOha({ ...warmup, url: app.url, outFile: `${suite.runDir}/raw/${warmupName}`, cpuList: suite.settings.placement.loadgen }).catch((e) =>
+        log(`${r.name}: warmup failed: ${(e as Error).message}`),
+      );
+    }
+    for (const m of measurements) {
+      let measured;
+      try {
+        measured = await measureRun(suite.ctx, app.pid, app.url, m.load, m.rawName);
+      } catch (e) {
+        if (!redisAlive(suite.redis)) return { kind: 'redis-died', runs };
+        return { kind: 'out', status: 'failed', reason: `run ${m.round}: ${(e as Error).message}`, output: app.process.tail(), runs };
+      }
+      const run: RunRecord = { ...measured, round: m.round, pid: app.pid, launch_s: launchS, expected_bytes: verdict.bytes!, after_check: 'ok' };
+      runs.push(run);
+      const bad = await checkAfterRun(suite, app, c.page, run);
+      if (bad) return { ...bad, runs };
+    }
+    return { kind: 'runs', runs };
+  } finally {
+    await stopApp(suite.session, key);
+  }
+}
+
+/**
+ * After a measured run: Redis still up, the app still alive and answering, every response the
+ * verified size (oha's byte count), and the body byte-identical once more.
+ */
+async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean, run: RunRecord): Promise<Out | RedisDied | null> {
+  if (!redisAlive(suite.redis)) return { kind: 'redis-died' };
+  const out = (status: 'failed' | 'invalid', reason: string): Out => {
+    run.fault = reason;
+    return { kind: 'out', status, reason, output: status === 'failed' ? app.process.tail() : undefined };
+  };
+  if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}`);
+  const again = await verifyContract(app.url, suite.golden, page);
+  if (!again.ok && again.reason!.startsWith('request failed')) return out('failed', `app stopped answering during run ${run.round} (${again.reason})`);
+  // Non-2xx responses carry other bodies; the error-rate gate judges those runs.
+  if (run.errors.non_2xx === 0 && run.total_bytes !== run.expected_bytes * run.responses) {
+    const per = run.responses ? (run.total_bytes / run.responses).toFixed(1) : '–';
+    return out('invalid', `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ${run.responses} responses (${per} each), want ${run.expected_bytes} each`);
+  }
+  if (!again.ok) {
+    run.after_check = again.reason!;
+    return out('invalid', `run ${run.round}: the body changed under load; after the run, ${again.reason}`);
+  }
+  return null;
+}

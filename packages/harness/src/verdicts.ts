@@ -1,0 +1,104 @@
+// Phase 4, verdicts: statistics over each point's kept runs, the gates (error rate, one Redis
+// read per response), whether --runs auto resolved each interval, and the relative index:
+// each median divided by the geometric mean of the dynamic contenders' medians of this run.
+import { median } from 'simple-statistics';
+import { PERCENTILES, type Latency } from './oha';
+import { RedisError } from './redis';
+import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
+import { isResolved, keptRuns } from './schedule';
+import { geometricMean, halfWidth, summarize } from './stats';
+import type { Suite } from './suite';
+
+const MAX_ERROR_RATE = 0.001;
+const CALLS_TOLERANCE = 0.02;
+
+/** Statistics over a point's kept runs, then the gates: error rate and one Redis read per request. */
+export function finalizePoint(point: PointResult, settings: Settings, isStatic: boolean): void {
+  const runs = keptRuns(point);
+  if (runs.length === 0) {
+    point.status = 'failed';
+    point.reason = point.left_out ? `every round was left out (CPU steal above ${settings.max_steal_pct}% on every attempt)` : 'no run was measured';
+    return;
+  }
+  const med = (f: (r: RunRecord) => number) => {
+    const xs = runs.map(f).filter(Number.isFinite);
+    return xs.length ? median(xs) : NaN;
+  };
+  const headline = settings.headline === 'third' && runs.length >= 3 ? runs[2]! : null;
+  point.rps = summarize(runs.map((r) => r.rps), settings.ci_level);
+  if (headline) point.rps.median = headline.rps; // the seed's rule: report the third run
+  point.half_width = halfWidth(point.rps.median, point.rps.ci);
+  if (settings.runs === 'auto') point.resolved = isResolved(point, settings);
+  point.latency_ms = Object.fromEntries(PERCENTILES.map((p) => [p, headline ? headline.latency_ms[p] : med((r) => r.latency_ms[p])])) as Latency;
+  point.cpu_us_per_req = med((r) => r.cpu_us_per_req);
+  point.rss_mb = Math.max(...runs.map((r) => r.rss_mb));
+  point.redis_calls_per_req = med((r) => r.redis_calls_per_req);
+  point.redis_us_per_call = med((r) => r.redis_us_per_call);
+  point.loadgen_saturated = runs.some((r) => r.loadgen_saturated);
+  point.errors = {
+    non_2xx: runs.reduce((n, r) => n + r.errors.non_2xx, 0),
+    aborted: runs.reduce((n, r) => n + r.errors.aborted, 0),
+    other: runs.reduce((n, r) => n + r.errors.other, 0),
+  };
+  const errors = point.errors.non_2xx + point.errors.aborted + point.errors.other;
+  const total = errors + runs.reduce((n, r) => n + r.ok, 0);
+  const calls = runs.reduce((n, r) => n + r.redis_calls, 0) / Math.max(1, runs.reduce((n, r) => n + r.ok, 0));
+
+  point.status = 'ok';
+  if (total === 0 || errors / total > MAX_ERROR_RATE) {
+    point.status = 'invalid';
+    const top = Object.entries(runs.flatMap((r) => Object.entries(r.error_messages)).reduce<Record<string, number>>((m, [k, n]) => ((m[k] = (m[k] ?? 0) + n), m), {}))
+      .sort((a, b) => b[1] - a[1])[0];
+    point.reason = `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
+      (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') + (top ? `; most common: ${top[0]}` : '');
+  } else if (!isStatic && Math.abs(calls - 1) > CALLS_TOLERANCE) {
+    point.status = 'invalid';
+    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${settings.workload.toUpperCase()} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
+  }
+}
+
+/** Headline figures at the contender's top level come from its first point. */
+function promoteHeadline(r: ContenderResult): void {
+  const { runs, status, reason, connections, rate, rate_spec, discarded_runs, ...figures } = r.points[0]!;
+  Object.assign(r, figures, { connections, runs });
+}
+
+/**
+ * The reference is the geometric mean of the dynamic contenders' medians, not one baseline
+ * contender: run-to-run noise is not shared between contenders (r ≈ 0.07), so dividing by one
+ * contender adds its noise, while the mean of many cancels most of it and keeps the machine's
+ * common drift, which is what a relative index must remove.
+ */
+export function setReference(results: Results): void {
+  const members = results.contenders.filter((c) => c.status === 'ok' && !c.static && !c.self_check_of && Number.isFinite(c.points[0]?.rps?.median));
+  if (!members.length) return;
+  const value = geometricMean(members.map((c) => c.points[0]!.rps!.median));
+  results.reference = { kind: 'geomean-dynamic', members: members.map((c) => c.name), value };
+  for (const c of results.contenders) {
+    const rps = c.points[0]?.rps;
+    if (c.status === 'ok' && rps) c.points[0]!.relative = { median: rps.median / value, lo: rps.ci.lo / value, hi: rps.ci.hi / value, level: rps.ci.level };
+  }
+}
+
+export function verdicts(suite: Suite, ok: boolean): number {
+  const { results, settings } = suite;
+  for (const r of results.contenders) {
+    if (r.status !== 'incomplete') continue;
+    if (!ok) {
+      r.reason ??= `not finished: ${results.exit_reason}`;
+      continue;
+    }
+    for (const p of r.points) finalizePoint(p, settings, r.static);
+    const bad = r.points.find((p) => p.status !== 'ok');
+    r.status = bad ? bad.status : 'ok';
+    if (bad) r.reason = `c${bad.connections}${bad.rate !== null ? ` at ${bad.rate} req/s` : ''}: ${bad.reason}`;
+    else delete r.reason;
+  }
+  if (ok) setReference(results);
+  for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
+  results.complete = ok && results.contenders.every((r) => r.status !== 'incomplete');
+  results.finished_at = new Date().toISOString();
+  suite.save();
+  if (!ok) throw new RedisError(results.exit_reason ?? 'measuring stopped');
+  return results.contenders.every((r) => r.status === 'ok') ? 0 : 1;
+}
