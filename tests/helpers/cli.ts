@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
-import { processTree } from '../../packages/harness/src/proc';
+import { isAlive, processTree } from '../../packages/harness/src/proc';
 
 export const FAKE_APPS = join(ROOT, 'tests/fixtures/apps');
 export const CLI = join(ROOT, 'packages/harness/src/cli.ts');
@@ -26,6 +26,8 @@ function procId(pid: number): ProcId | null {
 /** The processes a run starts to measure: Redis, the apps (Bun, Node, Next) and oha; not `x --version` probes. */
 const BENCH_PROCESS = /^(?!\S+ --version$)(redis-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
+/** Contender apps (not Redis, oha or helpers). */
+const APP_PROCESS = /^(bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 
 export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start);
 
@@ -67,15 +69,17 @@ export interface CliRun {
   outDir: string;
   /** Milliseconds from the signal sent by onLine (if any) to exit. */
   exitAfterSignalMs: number | null;
+  /** Most contender app processes seen alive at one time (sampled every 100 ms). */
+  peakApps: number;
 }
 
 export async function runCli(
   args: string[],
-  opts: { env?: Record<string, string>; timeoutMs?: number; outDir?: string; onLine?: (line: string, ctl: { pid: number; kill: (sig: NodeJS.Signals) => void; seen: ProcId[] }) => void } = {},
+  opts: { env?: Record<string, string>; timeoutMs?: number; outDir?: string; defaultOut?: boolean; onLine?: (line: string, ctl: { pid: number; kill: (sig: NodeJS.Signals) => void; seen: ProcId[] }) => void } = {},
 ): Promise<CliRun> {
   const outDir = opts.outDir ?? mkdtempSync(join(tmpdir(), 'bench-test-'));
   // Tests check behaviour, not the machine's noise: no re-measuring for CPU steal.
-  const extra = args.includes('--resume') ? [] : ['--out', outDir, ...(args.includes('--max-steal') ? [] : ['--max-steal', '100'])];
+  const extra = [...(args.includes('--resume') || opts.defaultOut ? [] : ['--out', outDir]), ...(args.includes('--max-steal') || args.includes('--resume') ? [] : ['--max-steal', '100'])];
   const child = spawn('bun', [CLI, ...args, ...extra], {
     cwd: ROOT,
     env: { ...process.env, BENCH_APPS_DIR: FAKE_APPS, ...opts.env },
@@ -84,12 +88,16 @@ export async function runCli(
   const seen = new Map<string, ProcId>();
   const listening = new Set<string>();
   let signalledAt: number | null = null;
+  let peakApps = 0;
   const watch = () => {
     const tree = processTree(child.pid!);
+    let apps = 0;
     for (const pid of tree) {
       const id = procId(pid);
       if (id && pid !== child.pid) seen.set(`${pid}:${id.start}`, id);
+      if (id && APP_PROCESS.test(id.cmd) && isAlive(pid)) apps++;
     }
+    peakApps = Math.max(peakApps, apps);
     for (const a of listeners(tree)) listening.add(a);
   };
   const timer = setInterval(watch, 100);
@@ -119,7 +127,7 @@ export async function runCli(
   const exitAfterSignalMs = signalledAt === null ? null : Date.now() - signalledAt;
   clearInterval(timer);
   clearTimeout(limit);
-  return { code, signal, stdout, stderr, seen: [...seen.values()], listening: [...listening], outDir, exitAfterSignalMs };
+  return { code, signal, stdout, stderr, seen: [...seen.values()], listening: [...listening], outDir, exitAfterSignalMs, peakApps };
 }
 
 export function resultsIn(outDir: string): { dir: string; json: any } {

@@ -67,7 +67,10 @@ describe('every contender passes the contract', () => {
   for (const c of contenders) {
     test(`${c.name} returns the golden body`, async () => {
       const verdict = await withApp(c.name, (app) => verifyContract(app.url, golden, c.page));
-      expect(verdict).toEqual({ ok: true });
+      expect(verdict).toMatchObject({ ok: true });
+      // The length every response under load must have: the golden body, or the page that embeds it.
+      if (c.page) expect(verdict.bytes!).toBeGreaterThan(golden.length);
+      else expect(verdict.bytes).toBe(golden.length);
     }, 240_000);
   }
   test('the xread workload gives the same body', async () => {
@@ -76,7 +79,7 @@ describe('every contender passes the contract', () => {
     const app = await startApp(c, { port: await freePort(), env, timeoutMs: 30_000 });
     pids.push(app.pid);
     try {
-      expect(await verifyContract(app.url, golden, false)).toEqual({ ok: true });
+      expect(await verifyContract(app.url, golden, false)).toEqual({ ok: true, bytes: golden.length });
     } finally {
       await app.stop();
     }

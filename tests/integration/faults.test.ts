@@ -19,8 +19,8 @@ async function expectClean(run: CliRun) {
 }
 
 describe('a failing contender never stops the run', () => {
-  test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run', async () => {
-    const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run'].map(fake);
+  test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run, a body that changes under load', async () => {
+    const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run', 'switch-same-size', 'switch-size'].map(fake);
     const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s', '--rate', '50%']);
     try {
       await checkFaults(run);
@@ -68,6 +68,17 @@ async function checkFaults(run: CliRun) {
 
   expect(c[fake('hang-mid-run')].status).toBe('failed');
   expect(c[fake('hang-mid-run')].reason).toContain('stopped answering');
+
+  // Right for the first 100 requests, then another body with the same status 200.
+  const sameSize = c[fake('switch-same-size')];
+  expect(sameSize.status).toBe('invalid'); // same length: oha's byte count cannot see it, the check after the run does
+  expect(sameSize.reason).toMatch(/^run 1: the body changed under load; after the run, body differs from the golden body at byte \d+/);
+  expect(sameSize.reason).toContain('KARLA');
+  expect(sameSize.runs[0].after_check).toContain('body differs');
+  const longer = c[fake('switch-size')];
+  expect(longer.status).toBe('invalid'); // one byte longer: caught from oha's byte count over every response
+  expect(longer.reason).toMatch(/^run 1: responses under load were not the verified body: \d+ bytes over \d+ responses \([\d.]+ each\), want 46028 each$/);
+  for (const v of ['switch-same-size', 'switch-size']) expect(c[fake(v)].points).toHaveLength(1); // measured no further
   // The process watch sees what a run starts (so "nothing started" elsewhere means something).
   const kinds = started(run.seen).map((p) => p.cmd.split(' ')[0]);
   for (const kind of ['redis-server', 'bun', 'oha']) expect(kinds).toContain(kind);

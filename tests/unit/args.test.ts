@@ -4,9 +4,12 @@ import { parseCli, parseDuration, UsageError } from '../../packages/harness/src/
 const names = ['a-raw-x', 'b-raw-y'];
 
 describe('flags', () => {
-  test('defaults: 5 runs of 10 s after a 5 s warmup at 50 connections', () => {
+  test('defaults: runs auto to ±5% (at most 15, 15 min budget), 5 s runs after a 3 s warmup at 50 connections', () => {
     const o = parseCli([], names);
-    expect([o.runs, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual([5, 10, 5, [50], 'xrange', 'default', 5]);
+    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 5, 15, 900, 5, 3, [50], 'xrange', 'default', 5]);
+    expect(o.seed).toBeGreaterThan(0);
+    expect([o.withSeed, o.selfCheck, o.publish]).toEqual([false, null, false]);
+    expect(parseCli(['--seed', '7', '--runs', '4', '--self-check', 'a-raw-x', '--with-seed'], names)).toMatchObject({ seed: 7, runs: 4, selfCheck: ['a-raw-x'], withSeed: true });
   });
   test('the seed profile: 200 requests, 3 runs, no warmup', () => {
     const o = parseCli(['--profile', 'seed'], names);
@@ -28,6 +31,12 @@ describe('flags', () => {
       [['--max-steal', '101'], /percentage/],
       [['--profile', 'fast'], /use one of: default, seed/],
       [['--profile', 'seed', '--duration', '5s'], /fixed request counts/],
+      [['--profile', 'seed', '--with-seed'], /--profile seed takes a fixed --runs/],
+      [['--runs', 'sometimes'], /--runs "sometimes" must be a whole number/],
+      [['--target-ci', '0'], /--target-ci "0" must be a number above 0/],
+      [['--budget', 'soon'], /--budget "soon" is not a positive duration/],
+      [['--self-check', 'zzz'], /unknown contender zzz/],
+      [['--only', 'a-raw-x', '--self-check', 'b-raw-y'], /--self-check names a contender that --only leaves out/],
       [['extra'], /accepted flags/],
     ];
     for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);

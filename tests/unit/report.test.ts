@@ -1,38 +1,43 @@
 import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
-import { seedTable } from '../../packages/harness/src/report/table';
+import { headlineTable } from '../../packages/harness/src/report/table';
 import type { ContenderResult, Results } from '../../packages/harness/src/results';
 
 const lat = (base: number) => ({ p10: base, p25: base + 1, p50: base + 2, p75: base + 3, p90: base + 4, p95: base + 5, p99: base + 6, p99_9: base + 7 });
-function contender(name: string, rps: number, extra: Partial<ContenderResult> = {}): ContenderResult {
+function contender(name: string, rps: number, extra: Partial<ContenderResult> = {}, n = 6): ContenderResult {
+  const level = n === 6 ? 0.96875 : 0.9375;
   return {
     name, app: 'x', runtime: name.split('-')[0]!, framework: 'raw', client: 'node-redis', variant: null, static: false, page: false, path: '/',
-    status: 'ok', rps: { median: rps, min: rps - 10, max: rps + 10, ci95: [rps - 5, rps + 5] }, latency_ms: lat(rps / 10),
+    status: 'ok', rps: { median: rps, min: rps - 10, max: rps + 10, ci: { lo: rps - 5, hi: rps + 5, level }, n }, latency_ms: lat(rps / 10),
+    relative: { median: rps / 500, lo: (rps - 5) / 500, hi: (rps + 5) / 500, level },
     cpu_us_per_req: 1000, rss_mb: 80, redis_calls_per_req: 1, redis_us_per_call: 240, loadgen_saturated: false, points: [], runs: [], ...extra,
   };
 }
 const results = {
   schema: 1, complete: true, started_at: '2026-01-01T00:00:00Z', finished_at: null, exit_reason: null,
-  settings: { profile: 'default', workload: 'xrange', connections: [50], rates: [], duration_s: 10, requests: null, warmup_s: 5, runs: 5, headline: 'median', placement: { name: 'none' } },
+  settings: { profile: 'default', workload: 'xrange', connections: [50], rates: [], duration_s: 5, requests: null, warmup_s: 3, runs: 'auto', target_ci_pct: 5, max_runs: 15, budget_s: 900, ci_level: 0.95, seed: 42, headline: 'median', placement: { name: 'none' } },
   environment: { cpu_model: 'Test CPU', logical_cpus: 2, memory_gb: 24, kernel: 'Linux', load_average_1m_before: 0.1, node: 'v20', bun: '1.4.5', redis_server: 'Redis server v=7.0.15 sha=0', oha: 'oha 1.16.0', git_commit: 'abcdef1234567', git_dirty: false },
   data: { entries: 339, memory_bytes: 19040, body_bytes: 46028 },
   contenders: [
-    contender('node-raw-node-redis', 450),
+    contender('node-raw-node-redis', 450, {}, 5),
     contender('bun-raw-node-redis', 600.4),
+    contender('bun-hono-node-redis', 596),
     contender('node-next-route-static-ioredis', 900, { static: true, redis_calls_per_req: 0 }),
     contender('bun-bad-ioredis', 9999, { status: 'invalid', reason: 'body differs from the golden body at byte 12' }),
   ],
 } as unknown as Results;
 
 describe('tables', () => {
-  test('the seed table: server | req/s | p10…p99, fastest first, only verified contenders', () => {
-    const lines = seedTable(results).split('\n');
-    expect(lines[0]).toBe('| server | req/s | p10 | p25 | p50 | p75 | p90 | p95 | p99 |');
-    expect(lines[1]).toBe('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    expect(lines[2]).toBe('| node-next-route-static-ioredis (static: no Redis read per request) | 900 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |');
-    expect(lines[3]).toBe('| bun-raw-node-redis | 600 | 60.0 | 61.0 | 62.0 | 63.0 | 64.0 | 65.0 | 66.0 |');
-    expect(lines[4]).toStartWith('| node-raw-node-redis | 450 |');
-    expect(lines).toHaveLength(5);
+  test('the headline table: rank groups, intervals with their true level, relative index, percentiles', () => {
+    const lines = headlineTable(results).split('\n');
+    expect(lines[0]).toBe('| rank | server | req/s | interval of the median | relative index (interval) | runs | p10 | p25 | p50 | p75 | p90 | p95 | p99 |');
+    expect(lines[2]).toBe('| 1 | node-next-route-static-ioredis (static: no Redis read per request) | 900 | 895–905 (95% CI) | 1.80 (1.79–1.81) | 6 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |');
+    // 600 and 596 overlap (595–605, 591–601): one shared rank, and the README does not order them.
+    expect(lines[3]).toStartWith('| =2 | bun-raw-node-redis | 600 | 595–605 (95% CI) |');
+    expect(lines[4]).toStartWith('| =2 | bun-hono-node-redis | 596 |');
+    // Five runs cannot give a 95% interval: the real level is printed.
+    expect(lines[5]).toStartWith('| 4 | node-raw-node-redis | 450 | 445–455 (93.8% CI) |');
+    expect(lines).toHaveLength(6);
   });
   test('the full report names the machine and lists what was not ranked, with the reason', () => {
     const md = markdown(results, 'screenshots/');

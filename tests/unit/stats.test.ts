@@ -1,34 +1,82 @@
 import { describe, expect, test } from 'bun:test';
-import { bootstrapMedianCI, mannWhitneyU, seededRandom, spread, summarize } from '../../packages/harness/src/stats';
+import {
+  halfWidth, holm, levelLabel, mannWhitneyU, medianInterval, minRunsFor, orderStatCoverage, rankGroups, rankLabel, seededRandom, shuffled,
+  smallestMannWhitneyP, spread, summarize,
+} from '../../packages/harness/src/stats';
 
-describe('bootstrap CI of the median', () => {
-  const xs = [480, 495, 500, 505, 520];
-  test('brackets the median and stays within the data', () => {
-    const [lo, hi] = bootstrapMedianCI(xs);
-    expect(lo).toBeLessThanOrEqual(500);
-    expect(hi).toBeGreaterThanOrEqual(500);
-    expect(lo).toBeGreaterThanOrEqual(480);
-    expect(hi).toBeLessThanOrEqual(520);
+/** Exact coverage of [x(k), x(n-k+1)], in rationals (BigInt), independent of the code under test. */
+function exactCoverage(n: number, k: number): number {
+  let c = 1n;
+  let tail = 0n;
+  for (let i = 0; i < k; i++) {
+    tail += c;
+    c = (c * BigInt(n - i)) / BigInt(i + 1);
+  }
+  return 1 - Number(2n * tail) / Number(2n ** BigInt(n));
+}
+
+describe('order-statistic interval of the median', () => {
+  // Rank k of [x(k), x(n-k+1)], the narrowest with coverage >= 95% (n >= 6), as in Conover's tables.
+  const K95: Record<number, number> = { 5: 1, 6: 1, 7: 1, 8: 1, 9: 2, 10: 2, 11: 2, 12: 3, 13: 3, 14: 3, 15: 4, 16: 4, 17: 5, 18: 5, 19: 5, 20: 6 };
+  for (let n = 5; n <= 20; n++) {
+    test(`n = ${n}: ranks ${K95[n]} and ${n - K95[n]! + 1}, exact coverage`, () => {
+      const xs = shuffled(Array.from({ length: n }, (_, i) => (i + 1) * 10), seededRandom(n));
+      const ci = medianInterval(xs);
+      const k = K95[n]!;
+      expect([ci.lo, ci.hi]).toEqual([k * 10, (n - k + 1) * 10]);
+      expect(ci.level).toBeCloseTo(exactCoverage(n, k), 10);
+      expect(orderStatCoverage(n, k)).toBeCloseTo(exactCoverage(n, k), 10);
+      if (n >= 6) {
+        expect(ci.level).toBeGreaterThanOrEqual(0.95);
+        expect(exactCoverage(n, k + 1)).toBeLessThan(0.95); // narrowest that still covers 95%
+      }
+    });
+  }
+  test('n = 5 has no 95% interval: [min, max] at 93.75%, labelled with its real level', () => {
+    const ci = medianInterval([480, 520, 500, 495, 505]);
+    expect(ci).toEqual({ lo: 480, hi: 520, level: 0.9375 });
+    expect(levelLabel(ci.level)).toBe('93.8% CI');
+    expect(levelLabel(medianInterval([1, 2, 3, 4, 5, 6]).level)).toBe('95% CI');
+    expect(minRunsFor(0.95)).toBe(6);
   });
-  test('is reproducible (seeded) and degenerate for constant data', () => {
-    expect(bootstrapMedianCI(xs)).toEqual(bootstrapMedianCI(xs));
-    expect(bootstrapMedianCI([7, 7, 7])).toEqual([7, 7]);
-    expect(bootstrapMedianCI([3])).toEqual([3, 3]);
-  });
-  test('covers the true median of a known distribution about 95% of the time', () => {
-    // 200 samples of 9 from uniform(0,1), whose median is 0.5.
+  test('covers the true median of a known distribution as often as it says', () => {
     const rand = seededRandom(42);
-    let covered = 0;
-    for (let i = 0; i < 200; i++) {
-      const [lo, hi] = bootstrapMedianCI(Array.from({ length: 9 }, rand), 0.95, 2000, seededRandom(i));
-      if (lo <= 0.5 && 0.5 <= hi) covered++;
+    for (const n of [6, 9, 12]) {
+      let covered = 0;
+      for (let i = 0; i < 4000; i++) {
+        const ci = medianInterval(Array.from({ length: n }, rand)); // uniform(0,1): median 0.5
+        if (ci.lo <= 0.5 && 0.5 <= ci.hi) covered++;
+      }
+      expect(Math.abs(covered / 4000 - exactCoverage(n, K95[n]!))).toBeLessThan(0.015);
     }
-    expect(covered / 200).toBeGreaterThan(0.88);
   });
-  test('summarize and spread', () => {
+  test('summarize, half-width and spread', () => {
     const s = summarize([400, 500, 450]);
-    expect([s.median, s.min, s.max]).toEqual([450, 400, 500]);
+    expect([s.median, s.min, s.max, s.n]).toEqual([450, 400, 500, 3]);
+    expect(s.ci.level).toBeCloseTo(0.75, 12);
+    expect(halfWidth(450, s.ci)).toBeCloseTo(50 / 450);
     expect(spread([400, 500, 450])).toBeCloseTo(100 / 450);
+  });
+});
+
+describe('rank groups', () => {
+  test('overlapping intervals share a rank; separated ones do not', () => {
+    const g = rankGroups([{ lo: 100, hi: 110 }, { lo: 95, hi: 105 }, { lo: 80, hi: 90 }]);
+    expect(g.map(rankLabel)).toEqual(['=1', '=1', '3']);
+  });
+  test('a chain of overlaps: each is ranked below only what it is separated from', () => {
+    const g = rankGroups([{ lo: 100, hi: 110 }, { lo: 90, hi: 101 }, { lo: 80, hi: 91 }, { lo: 50, hi: 60 }]);
+    expect(g.map(rankLabel)).toEqual(['=1', '=1', '2', '4']);
+  });
+});
+
+describe('Holm correction', () => {
+  test('step-down adjusted p-values, monotone, in the input order', () => {
+    const adj = holm([0.01, 0.04, 0.03, 0.005]);
+    const want = [0.03, 0.06, 0.06, 0.02];
+    adj.forEach((p, i) => expect(p).toBeCloseTo(want[i]!, 12));
+    expect(holm([0.5, 0.9])).toEqual([1, 1]);
+    expect(holm([])).toEqual([]);
   });
 });
 
@@ -38,6 +86,8 @@ describe('Mann-Whitney U', () => {
     const { u, p } = mannWhitneyU([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]);
     expect(u).toBe(0);
     expect(p).toBeCloseTo(2 / 252, 6);
+    expect(smallestMannWhitneyP(5, 5)).toBeCloseTo(2 / 252, 12);
+    expect(smallestMannWhitneyP(3, 3)).toBeCloseTo(0.1, 12);
   });
   test('interleaved samples: U=10, p=174/252', () => {
     const { u, p } = mannWhitneyU([1, 3, 5, 7, 9], [2, 4, 6, 8, 10]);

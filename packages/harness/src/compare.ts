@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { median } from 'simple-statistics';
 import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
-import { keptRuns } from './schedule';
+import { keptRuns } from './verdicts';
 import { geometricMean, holm, mannWhitneyU, smallestMannWhitneyP } from './stats';
 
 const ALPHA = 0.05;

@@ -4,9 +4,10 @@
 // ±target_ci_pct, at max_runs, or when the next round would overrun the budget.
 import { pointLabel } from './measure';
 import type { ContenderResult, PointResult, RunRecord } from './results';
-import { halfWidth, minRunsFor, seededRandom, shuffled, summarize } from './stats';
+import { seededRandom, shuffled, summarize } from './stats';
 import { discard, fail, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
+import { finalizePoint, isResolved, keptRuns } from './verdicts';
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
@@ -18,21 +19,10 @@ interface Slot {
   point: PointResult;
 }
 
-/** Runs that count: no fault happened in them. */
-export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
-
 const stolenAttempts = (p: PointResult, round: number) => (p.discarded_runs ?? []).filter((d) => d.round === round && d.fault?.startsWith(STEAL_FAULT)).length;
 
 /** This round has its run, or every attempt at it was stolen. */
 const filled = (p: PointResult, round: number) => p.runs.some((x) => x.round === round) || stolenAttempts(p, round) > STEAL_RETRIES;
-
-/** Interval within the target, from enough runs for an interval at the asked level. */
-export function isResolved(p: PointResult, settings: Suite['settings']): boolean {
-  const rps = keptRuns(p).map((x) => x.rps);
-  if (rps.length < minRunsFor(settings.ci_level)) return false;
-  const s = summarize(rps, settings.ci_level);
-  return halfWidth(s.median, s.ci) <= settings.target_ci_pct / 100;
-}
 
 export async function schedule(suite: Suite): Promise<boolean> {
   const { settings, results } = suite;
@@ -160,11 +150,17 @@ function record(suite: Suite, r: ContenderResult, point: PointResult, outcome: T
 const runLine = (run: RunRecord) =>
   `${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`;
 
-/** Open loop: offered load as absolute req/s or a share of each contender's measured median. */
+/**
+ * Open loop: offered load as absolute req/s or a share of each contender's measured median.
+ * A contender its closed-loop gates already disqualify is not measured further.
+ */
 function addOpenLoopPoints(suite: Suite): void {
   for (const r of suite.results.contenders) {
     if (r.status !== 'incomplete') continue;
-    const max = summarize(keptRuns(r.points.find((p) => p.rate === null)!).map((x) => x.rps)).median;
+    const closed = r.points.filter((p) => p.rate === null);
+    for (const p of closed) finalizePoint(p, suite.settings, r.static);
+    if (closed.some((p) => p.status !== 'ok')) continue;
+    const max = summarize(keptRuns(closed[0]!).map((x) => x.rps)).median;
     for (const spec of suite.settings.rates) {
       if (r.points.some((p) => p.rate_spec === spec)) continue; // resumed
       const rate = spec.endsWith('%') ? (max * Number(spec.slice(0, -1))) / 100 : Number(spec);

@@ -41,7 +41,7 @@ function binomCdfHalf(k: number, n: number): number {
 }
 
 /** Exact coverage of [x(k), x(n-k+1)] as an interval of the median of n runs. */
-export const orderStatCoverage = (n: number, k: number) => 1 - 2 * binomCdfHalf(k - 1, n);
+export const orderStatCoverage = (n: number, k: number) => +(1 - 2 * binomCdfHalf(k - 1, n)).toFixed(12);
 
 /**
  * Distribution-free interval of the median from order statistics: the narrowest

@@ -5,9 +5,19 @@ import { median } from 'simple-statistics';
 import { PERCENTILES, type Latency } from './oha';
 import { RedisError } from './redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
-import { isResolved, keptRuns } from './schedule';
-import { geometricMean, halfWidth, summarize } from './stats';
+import { geometricMean, halfWidth, minRunsFor, summarize } from './stats';
 import type { Suite } from './suite';
+
+/** Runs that count: no fault happened in them. */
+export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
+
+/** Interval within the target, from enough runs for an interval at the asked level. */
+export function isResolved(p: PointResult, settings: Settings): boolean {
+  const rps = keptRuns(p).map((x) => x.rps);
+  if (rps.length < minRunsFor(settings.ci_level)) return false;
+  const s = summarize(rps, settings.ci_level);
+  return halfWidth(s.median, s.ci) <= settings.target_ci_pct / 100;
+}
 
 const MAX_ERROR_RATE = 0.001;
 const CALLS_TOLERANCE = 0.02;

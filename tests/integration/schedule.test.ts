@@ -1,0 +1,104 @@
+// The schedule, on fake contenders: one fresh, verified, warmed-up app per run and nothing
+// else alive; shuffled rounds that repeat from their seed; --runs auto; nothing published by a partial run.
+import { describe, expect, test } from 'bun:test';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/contenders';
+import { summarizeOha } from '../../packages/harness/src/oha';
+import { minRunsFor } from '../../packages/harness/src/stats';
+import { resultsIn, runCli, settle } from '../helpers/cli';
+
+const GOOD = 'bun-fake-good-node-redis';
+const OTHER = 'bun-fake-other-ioredis';
+const rawOk = (dir: string, file: string) => summarizeOha(JSON.parse(readFileSync(join(dir, file), 'utf8'))).ok;
+
+describe('each run is its own fresh launch', () => {
+  test('only the measured app is alive; every run has its own process; warmup requests are not counted', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'served-')), 'served.log');
+    const run = await runCli(['--only', `${GOOD},${OTHER}`, '--runs', '3', '--duration', '1s', '--warmup', '500ms'], { env: { FAKE_SERVED_LOG: log } });
+    expect(run.code).toBe(0);
+    expect(run.peakApps).toBe(1); // sampled every 100 ms through the whole command
+    const { dir, json } = resultsIn(run.outDir);
+    const served = new Map(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]));
+    for (const c of json.contenders) {
+      expect(c.runs).toHaveLength(3);
+      expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
+      for (const r of c.runs) {
+        expect(rawOk(dir, r.raw)).toBe(r.ok); // the run counts only its own oha process
+        const warmup = rawOk(dir, r.raw.replace('.json', '-warmup.json'));
+        expect(warmup).toBeGreaterThan(0);
+        // What the app served: one readiness probe, the check before, the warmup, the run, the check after.
+        expect(served.get(r.pid)).toBe(1 + 1 + warmup + r.ok + 1);
+      }
+    }
+    expect(await settle(run.seen)).toEqual([]);
+  }, 120_000);
+
+  test('the round order is shuffled from a recorded seed, and --seed repeats it', async () => {
+    const names = ['good', 'other', 'cache'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
+    const order = async (seed: string) => {
+      const run = await runCli(['--only', names.join(','), '--runs', '4', '--duration', '200ms', '--warmup', '0s', '--seed', seed]);
+      expect(resultsIn(run.outDir).json.settings.seed).toBe(Number(seed));
+      return run.stderr.split('\n').map((l) => /^(\S+) c50 run (\d)\//.exec(l)).filter(Boolean).map((m) => `${m![2]}:${m![1]}`);
+    };
+    const a = await order('7');
+    expect(await order('7')).toEqual(a);
+    // Not a fixed rotation: over 4 rounds of 3, some round starts with a contender other than round 1's first.
+    const firsts = new Set([1, 2, 3, 4].map((k) => a.find((x) => x.startsWith(`${k}:`))));
+    expect(firsts.size).toBeGreaterThan(1);
+  }, 120_000);
+});
+
+describe('--runs auto', () => {
+  const auto = (extra: string[]) => runCli(['--only', GOOD, '--runs', 'auto', '--duration', '300ms', '--warmup', '0s', ...extra]);
+  test('stops once the interval is within the target, with just enough runs for a 95% interval', async () => {
+    const run = await auto(['--target-ci', '60']);
+    expect(run.code).toBe(0);
+    const { json } = resultsIn(run.outDir);
+    const c = json.contenders[0];
+    expect(c.runs).toHaveLength(minRunsFor(0.95));
+    expect(c.resolved).toBe(true);
+    expect(c.rps.ci.level).toBeGreaterThanOrEqual(0.95);
+    expect(json.schedule.stop_reason).toBe('every interval within the target');
+  }, 120_000);
+  test('a target it cannot reach stops at --max-runs and is marked not resolved', async () => {
+    const run = await auto(['--target-ci', '0.001', '--max-runs', '7']);
+    expect(run.code).toBe(0);
+    const { dir, json } = resultsIn(run.outDir);
+    expect(json.contenders[0].runs).toHaveLength(7);
+    expect(json.contenders[0].resolved).toBe(false);
+    expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/not resolved: ±[\d.]+% > ±0\.001%/);
+  }, 120_000);
+  test('the budget stops the rounds before one would overrun it', async () => {
+    const run = await auto(['--target-ci', '0.001', '--budget', '4s']);
+    expect(run.code).toBe(0);
+    const { json } = resultsIn(run.outDir);
+    expect(json.schedule.stop_reason).toMatch(/^budget/);
+    expect(json.contenders[0].runs.length).toBeLessThan(15);
+    expect(json.contenders[0].resolved).toBe(false);
+  }, 120_000);
+});
+
+describe('publishing', () => {
+  const tracked = ['README.md', 'screenshots', 'results/latest'];
+  const files = (p: string): string[] => (statSync(join(ROOT, p)).isDirectory() ? readdirSync(join(ROOT, p)).flatMap((f) => files(join(p, f))) : [p]);
+  const fingerprint = () => Object.fromEntries(tracked.flatMap(files).map((f) => [f, createHash('sha256').update(readFileSync(join(ROOT, f))).digest('hex')]));
+
+  test('an --only run into results/ leaves README.md, screenshots/ and results/latest byte-identical', async () => {
+    const before = fingerprint();
+    const dirsBefore = new Set(readdirSync(join(ROOT, 'results')));
+    const run = await runCli(['--only', GOOD, '--runs', '1', '--duration', '300ms', '--warmup', '0s'], { defaultOut: true });
+    const made = readdirSync(join(ROOT, 'results')).filter((d) => !dirsBefore.has(d));
+    try {
+      expect(run.code).toBe(0);
+      expect(made).toHaveLength(1);
+      expect(existsSync(join(ROOT, 'results', made[0]!, 'results.json'))).toBe(true);
+      expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^results in .*results\/.* \(not published: --only runs a part of the suite; add --publish to publish it\)$/);
+      expect(fingerprint()).toEqual(before);
+    } finally {
+      for (const d of made) rmSync(join(ROOT, 'results', d), { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'bun:test';
+import { compare, CompareRefused, renderComparison } from '../../packages/harness/src/compare';
+import type { Results } from '../../packages/harness/src/results';
+import { seededRandom, summarize } from '../../packages/harness/src/stats';
+
+/** A results.json with these contenders, each with `n` runs around its base req/s (seeded noise of ±4%). */
+function fixture(bases: Record<string, number>, n: number, seed = 1): Results {
+  const rand = seededRandom(seed);
+  const contenders = Object.entries(bases).map(([name, base]) => {
+    const runs = Array.from({ length: n }, (_, i) => ({ round: i + 1, rps: base * (0.96 + 0.08 * rand()) }));
+    const points = [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs, rps: summarize(runs.map((r) => r.rps)) }];
+    return { name, status: 'ok', static: name.includes('static'), points, runs, rps: points[0]!.rps };
+  });
+  return {
+    schema: 2,
+    settings: { workload: 'xrange' },
+    environment: { cpu_model: 'Test CPU', logical_cpus: 2, node: 'v24', bun: '1.4.5', redis_server: 'Redis server v=7.0.15 sha=0', oha: 'oha 1.16.0', packages: { node: { redis: '6.3.1' } } },
+    data: { entries: 339, body_bytes: 46028 },
+    contenders,
+  } as unknown as Results;
+}
+
+/** The same runs, every req/s multiplied by `factor` (the whole machine faster or slower). */
+function scaled(r: Results, factor: number, only?: string): Results {
+  const copy = structuredClone(r);
+  for (const c of copy.contenders) for (const run of c.points[0]!.runs) if (!only || c.name === only) run.rps *= factor;
+  return copy;
+}
+
+const BASES = { 'a-raw-x': 600, 'b-raw-y': 450, 'c-hono-x': 520, 'd-next-route-static-x': 1800 };
+
+describe('npm run compare', () => {
+  test('a uniform factor flags no contender and is reported as the common-mode shift', () => {
+    const a = fixture(BASES, 8);
+    const cmp = compare(a, scaled(a, 1.32));
+    expect(cmp.commonShift).toBeCloseTo(1.32, 9);
+    for (const row of cmp.rows) {
+      expect(row.flagged).toBe(false);
+      expect(row.change).toBeCloseTo(0, 9);
+    }
+    const text = renderComparison(cmp);
+    expect(text).toContain("Common-mode shift: B's machine was 32.0% faster overall (geometric mean of the 3 dynamic contenders both runs share)");
+    expect(text).toContain('0 of 4 flagged as changed');
+    expect(text).toContain('Rank groups: the same in both runs');
+    // In absolute req/s the same pair differs everywhere.
+    expect(compare(a, scaled(a, 1.32), 'absolute').rows.every((r) => r.flagged)).toBe(true);
+  });
+
+  test('a contender that really moved is flagged, with Holm-corrected p', () => {
+    const a = fixture(BASES, 8);
+    const cmp = compare(a, scaled(fixture(BASES, 8, 2), 1.5, 'b-raw-y'));
+    const flagged = cmp.rows.filter((r) => r.flagged).map((r) => r.name);
+    expect(flagged).toContain('b-raw-y');
+    for (const r of cmp.rows) expect(r.pHolm).toBeGreaterThanOrEqual(r.p);
+  });
+
+  test('says so when the run counts can never give a significant difference', () => {
+    const a = fixture(BASES, 3);
+    const cmp = compare(a, scaled(fixture(BASES, 3, 9), 2, 'a-raw-x'));
+    expect(cmp.rows.some((r) => r.flagged)).toBe(false);
+    expect(cmp.tooFewRuns).toMatch(/smallest possible p is 0\.100.*no difference can be significant/);
+    expect(renderComparison(cmp)).toContain('Too few runs:');
+  });
+
+  test('refuses results from different machines, software or data, naming the difference', () => {
+    const a = fixture(BASES, 5);
+    const otherMachine = structuredClone(a);
+    otherMachine.environment.cpu_model = 'AMD EPYC 7B13';
+    expect(() => compare(a, otherMachine)).toThrow(CompareRefused);
+    expect(() => compare(a, otherMachine)).toThrow(/CPU model: "Test CPU" in A, "AMD EPYC 7B13" in B/);
+    const otherClient = structuredClone(a);
+    otherClient.environment.packages.node!.redis = '6.4.0';
+    expect(() => compare(a, otherClient)).toThrow(/redis in apps\/node: 6\.3\.1 in A, 6\.4\.0 in B/);
+    const otherData = structuredClone(a);
+    otherData.data.entries = 3390;
+    expect(() => compare(a, otherData)).toThrow(/stream entries: 339 in A, 3390 in B/);
+  });
+});
