@@ -28,6 +28,9 @@ export function ranked(r: Results): RankedContender[] {
 export const interval = (ci: { lo: number; hi: number; level: number }, digits = 0, asked = 0.95) => `${fmt(ci.lo, digits)}–${fmt(ci.hi, digits)} (${levelLabel(ci.level, asked)})`;
 
 /** The relative index with its interval (the same level as the req/s interval beside it). */
+/** "662 (652–664, 75% CI)": a median with its interval in one cell. */
+const medianCell = (m: number, ci: { lo: number; hi: number; level: number }, asked = 0.95) => `${fmt(m, 0)} (${fmt(ci.lo, 0)}–${fmt(ci.hi, 0)}, ${levelLabel(ci.level, asked)})`;
+
 const relativeCell = (c: ContenderResult) => (c.relative ? `${fmt(c.relative.median, 2)} (${fmt(c.relative.lo, 2)}–${fmt(c.relative.hi, 2)})` : '–');
 
 /** The headline table: rank group, req/s with its interval, relative index, latency percentiles. */
@@ -68,7 +71,7 @@ export function seedMethodTable(r: Results): string {
     const s = c.seed_method!;
     const drift = ((s.headline - c.rps!.median) / c.rps!.median) * 100;
     const inside = s.headline >= c.rps!.ci.lo && s.headline <= c.rps!.ci.hi;
-    return `| ${c.name} | ${fmt(s.headline, 0)} (${s.rps.map((x) => fmt(x, 0)).join(', ')}) | ${fmt(c.rps!.median, 0)} (${interval(c.rps!.ci, 0, r.settings.ci_level)}) | ${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${inside ? 'yes' : 'no'} |`;
+    return `| ${c.name} | ${fmt(s.headline, 0)} (${s.rps.map((x) => fmt(x, 0)).join(', ')}) | ${medianCell(c.rps!.median, c.rps!.ci, r.settings.ci_level)} | ${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${inside ? 'yes' : 'no'} |`;
   });
   return [
     `**The seed's method beside this one**, measured in the same invocation (npm run bench -- --with-seed): oha defaults, 200 requests at 50 connections on one fresh process, no warmup, the third of 3 runs.`,
@@ -85,7 +88,7 @@ export function selfCheckTable(r: Results): string {
     const inSuite = r.contenders.find((c) => c.name === alone.self_check_of)!;
     if (!inSuite.rps || !alone.rps) return `| ${inSuite.name} | ${inSuite.status} | ${alone.status} | – |`;
     const d = ((alone.rps.median - inSuite.rps.median) / inSuite.rps.median) * 100;
-    return `| ${inSuite.name} | ${fmt(inSuite.rps.median, 0)} (${interval(inSuite.rps.ci)}) | ${fmt(alone.rps.median, 0)} (${interval(alone.rps.ci)}) | ${d >= 0 ? '+' : ''}${d.toFixed(1)}% |`;
+    return `| ${inSuite.name} | ${medianCell(inSuite.rps.median, inSuite.rps.ci)} | ${medianCell(alone.rps.median, alone.rps.ci)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)}% |`;
   });
   return ['**Self-check: the suite schedule against the contender alone, interleaved** (npm run bench -- --self-check NAME)', [head, ...rows].join('\n')].join('\n\n');
 }
