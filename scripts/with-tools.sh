@@ -4,6 +4,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 ensure_node
 ensure_bun
+ensure_node_runtime
 ensure_apt_packages
 ensure_oha
 ensure_deps

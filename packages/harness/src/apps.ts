@@ -13,13 +13,11 @@ export class AppError extends Error {
   }
 }
 
-const BUILD_OUTPUTS = new Set(['node_modules', 'dist', '.next', 'next-env.d.ts']);
-
-function hashTree(dir: string, h: ReturnType<typeof createHash>) {
+function hashTree(dir: string, h: ReturnType<typeof createHash>, skip: Set<string>) {
   for (const name of readdirSync(dir).sort()) {
-    if (BUILD_OUTPUTS.has(name)) continue;
+    if (skip.has(name)) continue;
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) hashTree(p, h);
+    if (statSync(p).isDirectory()) hashTree(p, h, skip);
     else h.update(p).update(readFileSync(p));
   }
 }
@@ -31,12 +29,13 @@ export const dataKey = (golden: string, workload: string) => createHash('sha256'
 export async function buildApp(c: Contender, env: Record<string, string>, dataKey: string, timeoutMs = 300_000): Promise<'built' | 'cached' | 'none'> {
   if (!c.build) return 'none';
   const h = createHash('sha256').update(dataKey).update(JSON.stringify(c.build));
-  hashTree(c.appDir, h);
-  hashTree(join(ROOT, 'packages/stream/src'), h);
+  // What the build writes (the manifest's buildOutputs) is not a source of it.
+  hashTree(c.appDir, h, new Set(['node_modules', ...c.buildOutputs]));
+  hashTree(join(ROOT, 'packages/stream/src'), h, new Set());
   const key = h.digest('hex');
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
-  const stamp = join(stampDir, `build-${c.app}.stamp`);
-  const outputThere = c.buildOutput === null || existsSync(join(c.appDir, c.buildOutput));
+  const stamp = join(stampDir, `build-${c.app}-${c.runtime}.stamp`);
+  const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 
   const proc = spawnTracked(c.build[0]!, c.build.slice(1), { cwd: c.appDir, env: { ...process.env, ...env }, keepLines: 50 });

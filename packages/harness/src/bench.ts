@@ -2,14 +2,14 @@
 // fresh, verified, warmed-up trials) → verdicts (statistics, gates, relative index).
 // results.json is flushed after every run, so any exit keeps what was measured.
 import type { CliOptions } from './args';
-import type { Contender } from './contenders';
+import type { Contender, Unsupported } from './contenders';
 import { prepare } from './prepare';
 import { schedule } from './schedule';
 import type { Session } from './suite';
 import { verdicts } from './verdicts';
 
-export async function runBench(opts: CliOptions, all: Contender[], session: Session): Promise<number> {
-  const suite = await prepare(opts, all, session);
+export async function runBench(opts: CliOptions, all: Contender[], unsupported: Unsupported[], session: Session): Promise<number> {
+  const suite = await prepare(opts, all, unsupported, session);
   const ok = await schedule(suite);
   return verdicts(suite, ok);
 }

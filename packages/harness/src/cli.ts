@@ -6,7 +6,7 @@ import { parseCli, usage, UsageError } from './args';
 import { settingsFrom } from './prepare';
 import { runBench } from './bench';
 import { log, stopAll, type Session } from './suite';
-import { loadContenders, ROOT } from './contenders';
+import { loadSuite, ManifestError, ROOT } from './contenders';
 import { killAllSync, startOrphanGuard } from './proc';
 import { publishReport, writeReport } from './report/index';
 import { selfCheckTable } from './report/table';
@@ -55,26 +55,29 @@ function notPublished(r: Results): string | null {
 }
 
 async function main(): Promise<number> {
-  const contenders = loadContenders();
+  let suite;
   let opts;
   try {
-    opts = parseCli(process.argv.slice(2), contenders.map((c) => c.name));
+    suite = loadSuite();
+    opts = parseCli(process.argv.slice(2), suite.contenders.map((c) => c.name));
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
+    if (!(e instanceof UsageError || e instanceof ManifestError)) throw e;
     log(`error: ${e.message}`);
     return 2;
   }
+  const { contenders, unsupported } = suite;
   if (opts.help) {
     console.log(usage());
     return 0;
   }
   if (opts.list) {
     console.log(contenders.map((c) => c.name).join('\n'));
+    for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);
     return 0;
   }
   startOrphanGuard();
   try {
-    const code = await runBench(opts, contenders, session);
+    const code = await runBench(opts, contenders, unsupported, session);
     const runDir = session.runDir!;
     const results = session.results!;
     await writeReport(runDir);

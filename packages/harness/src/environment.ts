@@ -50,6 +50,8 @@ export function captureEnvironment(contenders: Contender[]) {
     kernel: `${os.type()} ${os.release()}`,
     load_average_1m_before: +loadAverage1m().toFixed(2),
     node: firstLine('node', ['--version']),
+    // The Node that ran npm; apps run on `node` above (Node 24 LTS, installed by the setup).
+    system_node: process.env.BENCH_SYSTEM_NODE ? firstLine(process.env.BENCH_SYSTEM_NODE, ['--version']) : 'not recorded',
     bun: firstLine('bun', ['--version']),
     redis_server: firstLine('redis-server', ['--version']),
     oha: firstLine('oha', ['--version']),

@@ -4,7 +4,7 @@ import { relative, resolve } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, dataKey } from './apps';
 import type { CliOptions } from './args';
-import { ROOT, type Contender } from './contenders';
+import { ROOT, type Contender, type Unsupported } from './contenders';
 import { captureEnvironment, gitState, loadAverage1m } from './environment';
 import { resolvePlacement } from './placement';
 import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis } from './redis';
@@ -47,12 +47,12 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
   const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
   return {
     name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
-    static: c.static, page: c.page, path: c.path, status: 'incomplete', points, runs: points[0]!.runs,
+    static: c.static, page: c.page, path: c.path, chart_group: c.chartGroup, status: 'incomplete', points, runs: points[0]!.runs,
     ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
   };
 }
 
-function freshResults(opts: CliOptions, all: Contender[]): { results: Results; runDir: string } {
+function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupported[]): { results: Results; runDir: string } {
   const settings = settingsFrom(opts);
   const selected = opts.only ? all.filter((c) => opts.only!.includes(c.name)) : all;
   const twins = selected.filter((c) => settings.self_check?.includes(c.name)).map((c) => newContenderResult(c, settings, c.name));
@@ -61,6 +61,8 @@ function freshResults(opts: CliOptions, all: Contender[]): { results: Results; r
     environment: { ...captureEnvironment(selected), load_warning: null },
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
     contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
+    // Named by a manifest but not measured: listed with the reason, never silently dropped.
+    unsupported: opts.only ? [] : unsupported,
   };
   return { results, runDir: resolve(ROOT, opts.out, timestamp()) };
 }
@@ -87,9 +89,9 @@ function checkLoad(results: Results, strict: boolean): void {
   results.environment.load_warning = warning;
 }
 
-export async function prepare(opts: CliOptions, all: Contender[], session: Session): Promise<Suite> {
+export async function prepare(opts: CliOptions, all: Contender[], unsupported: Unsupported[], session: Session): Promise<Suite> {
   const startedAt = Date.now();
-  const { results, runDir } = opts.resume ? resumedResults(opts.resume) : freshResults(opts, all);
+  const { results, runDir } = opts.resume ? resumedResults(opts.resume) : freshResults(opts, all, unsupported);
   const settings = results.settings;
   checkLoad(results, opts.strict);
 
@@ -119,7 +121,7 @@ export async function prepare(opts: CliOptions, all: Contender[], session: Sessi
       session.results = results;
       session.runDir = runDir;
     },
-    appEnv: (c) => ({ REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: settings.workload, STREAM_KEY, NEXT_TELEMETRY_DISABLED: '1', ...c.env }),
+    appEnv: (c) => ({ REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: settings.workload, STREAM_KEY, ...c.env }),
   };
   suite.save();
   for (const r of results.contenders) {
@@ -133,17 +135,17 @@ export async function prepare(opts: CliOptions, all: Contender[], session: Sessi
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
 async function buildAll(suite: Suite): Promise<void> {
   const todo = suite.results.contenders.filter((r) => r.status === 'incomplete');
-  const apps = new Set(todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!.app));
-  for (const app of apps) {
-    const c = [...suite.byName.values()].find((x) => x.app === app)!;
+  // One build per app and runtime: a build may differ by runtime (its target), never by client.
+  const builds = new Map(todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!).map((c) => [`${c.app} on ${c.runtime}`, c]));
+  for (const [what, c] of builds) {
     if (!c.build) continue;
-    log(`build apps/${app} …`);
+    log(`build apps/${what} …`);
     try {
-      log(`build apps/${app}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
+      log(`build apps/${what}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
     } catch (e) {
       const err = e as AppError;
-      for (const r of todo) if (r.app === app) fail(r, 'failed', err.message, err.output);
-      log(`build apps/${app}: FAILED: ${err.message}`);
+      for (const r of todo) if (r.app === c.app && r.runtime === c.runtime) fail(r, 'failed', err.message, err.output);
+      log(`build apps/${what}: FAILED: ${err.message}`);
     }
   }
 }

@@ -74,6 +74,8 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   static: boolean;
   page: boolean;
   path: string;
+  /** Drawn in a latency chart of its own (a manifest's chartGroup); absent: with the servers. */
+  chart_group?: string | null;
   status: Status;
   reason?: string;
   /** Last lines of the app's output when it failed. */
@@ -130,6 +132,8 @@ export interface Results {
   environment: Environment & { load_warning: string | null };
   data: { rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number };
   contenders: ContenderResult[];
+  /** Combinations a manifest names that are not measured, with the reason. */
+  unsupported?: { name: string; reason: string }[];
   /** What relative indices are divided by: the geometric mean of the dynamic contenders' medians. */
   reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
   /** How the rounds went: how many, and why they stopped. */

@@ -49,13 +49,16 @@ export const reqSecSpec = (r: Results) =>
 export const relativeSpec = (r: Results) =>
   medianBars(r, 'relative', 'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)', 'relative to this run\'s reference');
 
-export function latencySpec(r: Results, which: 'server' | 'next'): vl.TopLevelSpec {
+const groupOf = (c: { chart_group?: string | null }) => c.chart_group ?? 'server';
+
+/** Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none). */
+export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
   const values = ranked(r)
-    .filter((c) => (c.framework === 'next') === (which === 'next'))
+    .filter((c) => groupOf(c) === which)
     .flatMap((c) => LAT.map((p, i) => ({ name: c.static ? `${c.name} (static)` : c.name, percentile: p, order: i, ms: c.latency_ms?.[p] ?? null })));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${which === 'next' ? 'Next.js' : 'Servers'}: latency percentiles (ms, median of runs)`, subtitle: subtitle(r) },
+    title: { text: `${which === 'server' ? 'Servers' : `${which[0]!.toUpperCase()}${which.slice(1)}`}: latency percentiles (ms, median of runs)`, subtitle: subtitle(r) },
     width: 560,
     height: 320,
     data: { values },
@@ -74,9 +77,12 @@ function subtitle(r: Results): string {
   return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`;
 }
 
-export const CHARTS = {
-  'req-sec.png': (r: Results) => reqSecSpec(r),
-  'relative-index.png': (r: Results) => relativeSpec(r),
-  'server-latency.png': (r: Results) => latencySpec(r, 'server'),
-  'next-latency.png': (r: Results) => latencySpec(r, 'next'),
-};
+/** Every chart of a run, by file name: req/s, relative index, and latency per chart group. */
+export function charts(r: Results): Record<string, vl.TopLevelSpec> {
+  const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
+  return {
+    'req-sec.png': reqSecSpec(r),
+    'relative-index.png': relativeSpec(r),
+    ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(r, g)])),
+  };
+}

@@ -93,9 +93,11 @@ export function selfCheckTable(r: Results): string {
   return ['**Self-check: the suite schedule against the contender alone, interleaved** (npm run bench -- --self-check NAME)', [head, ...rows].join('\n')].join('\n\n');
 }
 
+/** Contenders that are not ranked (failed, invalid, incomplete) and combinations not measured, each with why. */
 export function problems(r: Results): string {
-  const bad = r.contenders.filter((c) => c.status !== 'ok');
-  return bad.length ? bad.map((c) => `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`).join('\n') : '';
+  const bad = r.contenders.filter((c) => c.status !== 'ok').map((c) => `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`);
+  const unsupported = (r.unsupported ?? []).map((u) => `- **${u.name}**: not measured — ${u.reason}`);
+  return [...bad, ...unsupported].join('\n');
 }
 
 /** Load points beyond the headline (connection sweeps, open-loop rates). */
@@ -119,6 +121,16 @@ function stealLine(r: Results): string {
   const leftOut = points.reduce((n, p) => n + (p.left_out ?? 0), 0);
   const redoNote = redone ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${r.settings.max_steal_pct}%, ${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures` : '';
   return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
+}
+
+/** How precise this run is: run-to-run spread and interval half-width over the dynamic contenders. */
+export function precisionLine(r: Results): string {
+  const dynamic = ranked(r).filter((c) => !c.static);
+  if (!dynamic.length) return '';
+  const spreads = dynamic.map((c) => spread(c.runs.filter((x) => !x.fault).map((x) => x.rps)) * 100);
+  const within = dynamic.filter((c) => (c.half_width ?? Infinity) * 100 <= r.settings.target_ci_pct).length;
+  return `Precision over the ${dynamic.length} dynamic contenders: req/s spread (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%); ` +
+    `interval half-width within ±${r.settings.target_ci_pct}% for ${within} of ${dynamic.length}.`;
 }
 
 function methodLine(r: Results): string {
@@ -146,6 +158,7 @@ export function describeRun(r: Results): string {
     `Software: Node ${e.node}, Bun ${e.bun}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     methodLine(r),
     stealLine(r),
+    precisionLine(r),
     referenceLine(r),
     `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ${r.data.body_bytes} bytes of JSON. Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
   ]
