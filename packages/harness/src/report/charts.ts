@@ -49,7 +49,8 @@ export const reqSecSpec = (r: Results) =>
 export const relativeSpec = (r: Results) =>
   medianBars(r, 'relative', 'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)', 'relative to this run\'s reference');
 
-const groupOf = (c: { chart_group?: string | null }) => c.chart_group ?? 'server';
+/** A contender's latency chart. Results recorded before chart groups existed drew Next.js apart. */
+const groupOf = (c: { chart_group?: string | null; framework: string }) => (c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server'));
 
 /** Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none). */
 export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
