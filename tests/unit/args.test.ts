@@ -22,6 +22,21 @@ describe('flags', () => {
     const o = parseCli(['--connections', '1,8,64', '--rate', '50%,300', '--only', 'b-raw-y'], names);
     expect([o.connections, o.rates, o.only]).toEqual([[1, 8, 64], ['50%', '300'], ['b-raw-y']]);
   });
+  test('--only takes patterns, --where selects on dimensions, and both together intersect', () => {
+    const all = ['bun-raw-ioredis', 'bun-hono-node-redis', 'node-raw-ioredis'];
+    const dims = {
+      'bun-raw-ioredis': { runtime: 'bun', framework: 'raw', client: 'ioredis', variant: null },
+      'bun-hono-node-redis': { runtime: 'bun', framework: 'hono', client: 'node-redis', variant: null },
+      'node-raw-ioredis': { runtime: 'node', framework: 'raw', client: 'ioredis', variant: null },
+    };
+    expect(parseCli(['--only', 'bun-*'], all, dims).only).toEqual(['bun-raw-ioredis', 'bun-hono-node-redis']);
+    expect(parseCli(['--only', '*-ioredis,bun-hono-node-redis'], all, dims).only).toEqual(all);
+    expect(parseCli(['--where', 'runtime=bun,client=ioredis'], all, dims).only).toEqual(['bun-raw-ioredis']);
+    expect(parseCli(['--where', 'framework=raw', '--only', 'node-*'], all, dims).only).toEqual(['node-raw-ioredis']);
+    expect(() => parseCli(['--only', 'deno-*'], all, dims)).toThrow(/unknown contender deno-\*; accepted: bun-raw-ioredis/);
+    expect(() => parseCli(['--where', 'colour=red'], all, dims)).toThrow(/use key=value pairs with the keys runtime, framework, client, variant/);
+    expect(() => parseCli(['--where', 'runtime=deno'], all, dims)).toThrow(/no contender matches --where runtime=deno; see --list/);
+  });
   test('bad values name what is accepted', () => {
     const bad: [string[], RegExp][] = [
       [['--only', 'a-raw-x,zzz'], /unknown contender zzz; accepted: a-raw-x, b-raw-y/],

@@ -7,7 +7,8 @@ export class UsageError extends Error {}
 
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
-  only: { type: 'string', desc: 'comma-separated contender names (see --list)' },
+  only: { type: 'string', desc: "comma-separated contender names or patterns, e.g. 'bun-*' (see --list)" },
+  where: { type: 'string', desc: 'only contenders with these dimensions, e.g. runtime=bun,client=ioredis' },
   runs: { type: 'string', desc: 'auto (default): rounds until every interval is within ±--target-ci; or a fixed count (seed profile 3)' },
   'target-ci': { type: 'string', desc: 'with --runs auto: stop a contender once its median\'s 95% interval is within ± this, in % (default 5)' },
   'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15)' },
@@ -100,7 +101,26 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-export function parseCli(argv: string[], knownContenders: string[]): CliOptions {
+/** The dimensions --where selects on, per contender. */
+export type Dimensions = Record<(typeof DIMENSIONS)[number], string | null>;
+export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant'] as const;
+
+/** 'bun-*' → every name it matches ('*' is the only wildcard); a plain name matches itself. */
+const matches = (pattern: string, name: string) =>
+  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+
+/** --where runtime=bun,client=ioredis → the names whose dimensions all match. */
+function where(spec: string, dims: Record<string, Dimensions>): string[] {
+  const pairs = spec.split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.split('='));
+  for (const pair of pairs) {
+    if (pair.length !== 2 || !(DIMENSIONS as readonly string[]).includes(pair[0]!)) {
+      throw new UsageError(`--where "${spec}" is not accepted; use key=value pairs with the keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`);
+    }
+  }
+  return Object.keys(dims).filter((name) => pairs.every(([k, v]) => dims[name]![k as keyof Dimensions] === v));
+}
+
+export function parseCli(argv: string[], knownContenders: string[], dims: Record<string, Dimensions> = {}): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false });
@@ -115,13 +135,18 @@ export function parseCli(argv: string[], knownContenders: string[]): CliOptions 
   const names = (flag: string): string[] | null => {
     if (str(flag) === undefined) return null;
     const list = str(flag)!.split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = list.filter((n) => !knownContenders.includes(n));
+    const unknown = list.filter((p) => !knownContenders.some((n) => matches(p, n)));
     if (unknown.length || list.length === 0) {
       throw new UsageError(`unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || `(empty --${flag})`}; accepted: ${knownContenders.join(', ')}`);
     }
-    return list;
+    return knownContenders.filter((n) => list.some((p) => matches(p, n)));
   };
-  const only = names('only');
+  let only = names('only');
+  if (str('where') !== undefined) {
+    const selected = where(str('where')!, dims);
+    only = only ? only.filter((n) => selected.includes(n)) : selected;
+    if (!only.length) throw new UsageError(`no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`);
+  }
   const selfCheck = names('self-check');
   if (selfCheck && only && selfCheck.some((n) => !only.includes(n))) throw new UsageError('--self-check names a contender that --only leaves out: it is measured inside the suite too');
   const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');

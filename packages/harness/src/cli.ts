@@ -59,7 +59,8 @@ async function main(): Promise<number> {
   let opts;
   try {
     suite = loadSuite();
-    opts = parseCli(process.argv.slice(2), suite.contenders.map((c) => c.name));
+    const dims = Object.fromEntries(suite.contenders.map((c) => [c.name, { runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant }]));
+    opts = parseCli(process.argv.slice(2), suite.contenders.map((c) => c.name), dims);
   } catch (e) {
     if (!(e instanceof UsageError || e instanceof ManifestError)) throw e;
     log(`error: ${e.message}`);
