@@ -136,7 +136,7 @@ export interface Results {
   unsupported?: { name: string; reason: string }[];
   /** What relative indices are divided by: the geometric mean of the dynamic contenders' medians. */
   reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
-  /** How the rounds went: how many, and why they stopped. */
+  /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
   schedule?: { rounds: number; stop_reason: string; measuring_s: number };
 }
 

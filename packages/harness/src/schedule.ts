@@ -72,17 +72,17 @@ function estimate(suite: Suite, slots: Slot[]): number {
 async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number): Promise<boolean> {
   const s = suite.settings;
   const last = s.runs === 'auto' ? s.max_runs : s.runs;
-  const schedule = (suite.results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
+  const state = (suite.results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
   for (let round = 1; ; round++) {
     const due = dueSlots(suite, slotsNow(), round);
     if (!due.length) {
-      schedule.stop_reason = s.runs === 'auto' && round <= s.max_runs ? 'every interval within the target' : `${last} rounds done`;
+      state.stop_reason = s.runs === 'auto' && round <= s.max_runs ? 'every interval within the target' : `${last} rounds done`;
       break;
     }
     const todo = due.filter((x) => !filled(x.point, round));
     const elapsed = (Date.now() - suite.startedAt) / 1000;
     if (s.runs === 'auto' && todo.length && elapsed + estimate(suite, todo) > s.budget_s) {
-      schedule.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s`;
+      state.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s`;
       log(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${due.length} slot(s) not resolved`);
       break;
     }
@@ -96,8 +96,8 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number): Prom
         if (!(await measureSlot(suite, slot, round, last))) return false;
       }
     }
-    schedule.rounds = Math.max(schedule.rounds, round);
-    schedule.measuring_s = (Date.now() - suite.startedAt) / 1000;
+    state.rounds = Math.max(state.rounds, round);
+    state.measuring_s = (Date.now() - suite.startedAt) / 1000;
     suite.save();
   }
   return true;
