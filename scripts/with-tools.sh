@@ -5,6 +5,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 ensure_node
 ensure_bun
 ensure_node_runtime
+ensure_node20
+ensure_deno
 ensure_apt_packages
 ensure_oha
 ensure_deps

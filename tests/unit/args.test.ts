@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import { parseCli, parseDuration, UsageError } from '../../packages/harness/src/args';
+import { DEFAULT_SETTINGS } from '@bench/stream';
+import { parseCli, parseDuration, UsageError, type Selectable } from '../../packages/harness/src/args';
 
-const names = ['a-raw-x', 'b-raw-y'];
+const contender = (name: string, suites: Selectable['suites'] = ['default', 'matrix', 'seed'], settings = {}): Selectable => {
+  const [runtime, framework, ...client] = name.split('-');
+  return { name, runtime: runtime!, framework: framework!, client: client.join('-'), variant: null, settings: { ...DEFAULT_SETTINGS, ...settings }, suites };
+};
+const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
   test('defaults: runs auto to ±5% (at most 15, 15 min budget), 5 s runs after a 3 s warmup at 50 connections', () => {
@@ -22,24 +27,35 @@ describe('flags', () => {
     const o = parseCli(['--connections', '1,8,64', '--rate', '50%,300', '--only', 'b-raw-y'], names);
     expect([o.connections, o.rates, o.only]).toEqual([[1, 8, 64], ['50%', '300'], ['b-raw-y']]);
   });
-  test('--only takes patterns, --where selects on dimensions, and both together intersect', () => {
-    const all = ['bun-raw-ioredis', 'bun-hono-node-redis', 'node-raw-ioredis'];
-    const dims = {
-      'bun-raw-ioredis': { runtime: 'bun', framework: 'raw', client: 'ioredis', variant: null },
-      'bun-hono-node-redis': { runtime: 'bun', framework: 'hono', client: 'node-redis', variant: null },
-      'node-raw-ioredis': { runtime: 'node', framework: 'raw', client: 'ioredis', variant: null },
-    };
-    expect(parseCli(['--only', 'bun-*'], all, dims).only).toEqual(['bun-raw-ioredis', 'bun-hono-node-redis']);
-    expect(parseCli(['--only', '*-ioredis,bun-hono-node-redis'], all, dims).only).toEqual(all);
-    expect(parseCli(['--where', 'runtime=bun,client=ioredis'], all, dims).only).toEqual(['bun-raw-ioredis']);
-    expect(parseCli(['--where', 'framework=raw', '--only', 'node-*'], all, dims).only).toEqual(['node-raw-ioredis']);
-    expect(() => parseCli(['--only', 'deno-*'], all, dims)).toThrow(/unknown contender deno-\*; accepted: bun-raw-ioredis/);
-    expect(() => parseCli(['--where', 'colour=red'], all, dims)).toThrow(/use key=value pairs with the keys runtime, framework, client, variant/);
-    expect(() => parseCli(['--where', 'runtime=deno'], all, dims)).toThrow(/no contender matches --where runtime=deno; see --list/);
+  test('--only takes names or patterns, --where selects on dimensions and settings, and both together intersect', () => {
+    const all = [contender('bun-raw-ioredis'), contender('bun-hono-node-redis'), contender('node-raw-ioredis')];
+    expect(parseCli(['--only', 'bun-*'], all).only).toEqual(['bun-raw-ioredis', 'bun-hono-node-redis']);
+    expect(parseCli(['--only', '*-ioredis,bun-hono-node-redis'], all).only).toEqual(all.map((c) => c.name));
+    expect(parseCli(['--where', 'runtime=bun,client=ioredis'], all).only).toEqual(['bun-raw-ioredis']);
+    expect(parseCli(['--where', 'framework=raw', '--only', 'node-*'], all).only).toEqual(['node-raw-ioredis']);
+    expect(() => parseCli(['--only', 'deno-*'], all)).toThrow(/unknown contender deno-\*; see --list/);
+    expect(() => parseCli(['--where', 'colour=red'], all)).toThrow(/use key=value pairs with the keys runtime, framework, client, variant, transform, autopipeline, resp, timeout/);
+    expect(() => parseCli(['--where', 'runtime=deno'], all)).toThrow(/no contender matches --where runtime=deno; see --list/);
+  });
+  test('suites: the default one, the matrix (--matrix, 45 min budget) and the seed\'s (--profile seed); exact names reach the whole matrix', () => {
+    const all = [
+      contender('bun-raw-ioredis', ['default', 'matrix', 'seed']),
+      contender('bun-raw-ioredis-direct', ['matrix'], { transform: 'direct' }),
+      contender('deno-raw-ioredis', ['default', 'matrix']),
+      contender('node20-raw-ioredis', ['matrix']),
+    ];
+    expect(parseCli([], all)).toMatchObject({ suite: 'default', only: null, selected: ['bun-raw-ioredis', 'deno-raw-ioredis'], budgetS: 900 });
+    expect(parseCli(['--matrix'], all)).toMatchObject({ suite: 'matrix', selected: all.map((c) => c.name), budgetS: 2700 });
+    expect(parseCli(['--profile', 'seed'], all).selected).toEqual(['bun-raw-ioredis']);
+    expect(parseCli(['--only', 'bun-*'], all).selected).toEqual(['bun-raw-ioredis']);
+    expect(parseCli(['--only', 'bun-*', '--matrix'], all).selected).toEqual(['bun-raw-ioredis', 'bun-raw-ioredis-direct']);
+    expect(parseCli(['--only', 'bun-raw-ioredis-direct'], all).selected).toEqual(['bun-raw-ioredis-direct']);
+    expect(parseCli(['--matrix', '--where', 'transform=direct'], all).selected).toEqual(['bun-raw-ioredis-direct']);
+    expect(() => parseCli(['--matrix', '--profile', 'seed'], all)).toThrow(/exclude each other/);
   });
   test('bad values name what is accepted', () => {
     const bad: [string[], RegExp][] = [
-      [['--only', 'a-raw-x,zzz'], /unknown contender zzz; accepted: a-raw-x, b-raw-y/],
+      [['--only', 'a-raw-x,zzz'], /unknown contender zzz; see --list/],
       [['--runs', '1.5'], /whole number/],
       [['--rate', '0'], /--rate "0"/],
       [['--rate', '250%'], /--rate "250%"/],
@@ -51,7 +67,7 @@ describe('flags', () => {
       [['--target-ci', '0'], /--target-ci "0" must be a number above 0/],
       [['--budget', 'soon'], /--budget "soon" is not a positive duration/],
       [['--self-check', 'zzz'], /unknown contender zzz/],
-      [['--only', 'a-raw-x', '--self-check', 'b-raw-y'], /--self-check names a contender that --only leaves out/],
+      [['--only', 'a-raw-x', '--self-check', 'b-raw-y'], /--self-check names a contender that the run leaves out/],
       [['extra'], /accepted flags/],
     ];
     for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);

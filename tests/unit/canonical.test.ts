@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { flatEntriesToJson, flatXReadToJson, objectEntriesToJson, objectXReadToJson, type FlatEntry } from '@bench/stream';
+import { toBody, toJson, type Entries, type FlatEntry } from '@bench/stream';
 
 const flat: FlatEntry[] = [
   ['1690000000001-0', ['color', 'violet', 'font', 'eczar', 'width', '374.390625']],
@@ -12,19 +12,27 @@ const expected = JSON.stringify({
     { id: '1690000000002-0', fields: { color: 'te"al\\', font: 'kärla\n', width: '0' } },
   ],
 });
-const objects = flat.map(([id, kv]) => ({ id, message: Object.fromEntries([[kv[0], kv[1]], [kv[2], kv[3]], [kv[4], kv[5]]]) }));
+const pairs = (kv: string[]) => [0, 2, 4].map((i) => [kv[i]!, kv[i + 1]!] as [string, string]);
+const shapes: Entries[] = [
+  { shape: 'flat', entries: flat },
+  { shape: 'object', entries: flat.map(([id, kv]) => ({ id, message: Object.fromEntries(pairs(kv)) })) },
+  { shape: 'pairs', entries: flat.map(([id, kv]) => ({ key: id, value: pairs(kv) })) },
+];
 
 describe('contract transforms', () => {
-  test('ioredis / Bun / redis-cli XRANGE shape', () => expect(flatEntriesToJson(flat)).toBe(expected));
-  test('ioredis XREAD shape', () => expect(flatXReadToJson([['OPTIONS:test:STREAM', flat]])).toBe(expected));
-  test('node-redis xRange shape', () => expect(objectEntriesToJson(objects)).toBe(expected));
-  test('node-redis xRead shape', () => expect(objectXReadToJson([{ name: 'OPTIONS:test:STREAM', messages: objects }])).toBe(expected));
-  test('empty and missing streams give an empty list', () => {
-    for (const body of [flatEntriesToJson([]), flatXReadToJson(null), objectEntriesToJson([]), objectEntriesToJson(null), objectXReadToJson(null)]) {
-      expect(body).toBe('{"entries":[]}');
-    }
-  });
+  for (const e of shapes) {
+    test(`${e.shape} replies: direct (built by hand) and plain (objects + JSON.stringify) give the contract bytes`, () => {
+      expect(toJson(e)).toBe(expected);
+      expect(JSON.stringify(toBody(e))).toBe(expected);
+    });
+    test(`${e.shape} replies: an empty stream gives an empty list`, () => {
+      const empty = { shape: e.shape, entries: [] } as Entries;
+      expect(toJson(empty)).toBe('{"entries":[]}');
+      expect(JSON.stringify(toBody(empty))).toBe('{"entries":[]}');
+    });
+  }
   test('an entry without fields keeps an empty object', () => {
-    expect(flatEntriesToJson([['1-0', []]])).toBe('{"entries":[{"id":"1-0","fields":{}}]}');
+    expect(toJson({ shape: 'flat', entries: [['1-0', []]] })).toBe('{"entries":[{"id":"1-0","fields":{}}]}');
+    expect(JSON.stringify(toBody({ shape: 'flat', entries: [['1-0', []]] }))).toBe('{"entries":[{"id":"1-0","fields":{}}]}');
   });
 });

@@ -2,7 +2,17 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLIENTS, SETTINGS } from '@bench/stream';
+import schema from '../../packages/harness/manifest.schema.json';
 import { generate, loadSuite, ManifestError, readManifest, type AppManifest } from '../../packages/harness/src/contenders';
+import { RUNTIME_NAMES } from '../../packages/harness/src/runtimes';
+
+export const SEED_NAMES = [
+  'bun-elysia-ioredis', 'bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-raw-node-redis', 'bun-stric-node-redis',
+  'node-fastify-node-redis', 'node-next-page-dynamic-ioredis', 'node-next-page-static-ioredis',
+  'node-next-route-dynamic-ioredis', 'node-next-route-dynamic-node-redis', 'node-next-route-static-ioredis',
+  'node-next-route-static-node-redis', 'node-raw-ioredis', 'node-raw-node-redis',
+];
 
 function manifestFile(content: unknown): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'myapp');
@@ -14,20 +24,39 @@ function manifestFile(content: unknown): string {
 const base: AppManifest = { framework: 'demo', about: 'a test app', runtimes: { bun: { start: ['bun', 'src/server.ts'] } }, clients: ['node-redis', 'ioredis'] };
 
 describe('manifest schema', () => {
-  test("every app's bench.json is valid and generates the fourteen seed contenders", () => {
+  test("every app's bench.json is valid; the seed's fourteen names keep their suite; the default suite adds what the issue names", () => {
     const { contenders, unsupported } = loadSuite();
-    expect(contenders).toHaveLength(14);
-    expect(unsupported).toEqual([]);
+    const inSuite = (suite: string) => contenders.filter((c) => c.suites.includes(suite as never)).map((c) => c.name).sort();
+    expect(inSuite('seed')).toEqual(SEED_NAMES);
+    const extra = inSuite('default').filter((n) => !SEED_NAMES.includes(n));
+    expect(extra).toEqual([
+      'bun-raw-bun-redis', 'bun-raw-glide', 'bun-raw-ioredis', 'bun-raw-iovalkey',
+      'deno-hono-node-redis', 'deno-raw-glide', 'deno-raw-ioredis', 'deno-raw-iovalkey', 'deno-raw-node-redis',
+      'node-express-node-redis', 'node-raw-glide', 'node-raw-iovalkey',
+    ]);
+    // Every seed and default contender runs with every setting at its default (plain transform).
+    for (const c of contenders.filter((x) => !x.suites.every((s) => s === 'matrix'))) expect(c.tuned).toEqual([]);
+    expect(contenders.every((c) => c.suites.includes('matrix'))).toBe(true);
+    // Combinations that cannot run are listed with their reason.
+    expect(unsupported).toContainEqual({ name: 'node-hono-bun-redis', reason: 'bun-redis: built into Bun only' });
     const next = contenders.find((c) => c.name === 'node-next-route-dynamic-ioredis')!;
     expect(next).toMatchObject({ path: '/route/dynamic/ioredis', chartGroup: 'next', env: { NEXT_TELEMETRY_DISABLED: '1' }, buildOutputs: ['.next', 'next-env.d.ts'] });
+  });
+
+  test('the schema names the same runtimes, clients and settings as the code', () => {
+    expect(schema.definitions.runtime.enum).toEqual(RUNTIME_NAMES);
+    expect(schema.definitions.client.enum).toEqual(CLIENTS);
+    expect(schema.definitions.settings.items.enum).toEqual(Object.keys(SETTINGS));
   });
 
   const bad: [string, unknown, RegExp][] = [
     ['a field of the wrong type', { ...base, runtimes: { bun: { start: 'bun src/server.ts' } } }, /\/runtimes\/bun\/start must be array/],
     ['a missing field', { framework: 'demo', about: 'x', clients: ['ioredis'] }, /\(top level\) must have required property 'runtimes'/],
     ['the old format', { ...base, contenders: [] }, /\(top level\) must NOT have additional properties "contenders"/],
-    ['an unknown client', { ...base, clients: ['redix'] }, /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis\)/],
-    ['an unknown runtime', { ...base, runtimes: { nodejs: { start: ['node'] } } }, /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, bun\)/],
+    ['an unknown client', { ...base, clients: ['redix'] }, /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis, iovalkey, bun-redis, glide\)/],
+    ['an unknown runtime', { ...base, runtimes: { nodejs: { start: ['node'] } } }, /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, node20, bun, deno\)/],
+    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout\)/],
+    ['a suite that is not one', { ...base, suites: { fast: [] } }, /\/suites must NOT have additional properties "fast"/],
     ['a variant name with spaces', { ...base, variants: [{ name: 'page static' }] }, /\/variants\/0\/name must match pattern/],
     ['not JSON at all', '{ "framework": ', /not valid JSON/],
   ];
@@ -75,6 +104,34 @@ describe('contender generation', () => {
       { name: 'node-demo-node-redis', reason: 'the framework is Bun-only' },
       { name: 'node-demo-ioredis', reason: 'the framework is Bun-only' },
     ]);
+  });
+
+  test('settings: the defaults, then each listed setting that applies to the client flipped alone; a runtime may list its own', () => {
+    const m: AppManifest = {
+      ...base,
+      clients: ['node-redis', 'ioredis', 'bun-redis'],
+      runtimes: { bun: { start: ['bun', 'x.ts'] }, node: { start: ['node', 'x.js'], settings: [] } },
+      settings: ['transform', 'autopipeline', 'resp', 'timeout'],
+      suites: { default: ['bun-demo-*'], seed: ['bun-demo-ioredis'] },
+    };
+    const { contenders, unsupported } = generate('demo', '/apps/demo', m);
+    expect(contenders.map((c) => c.name)).toEqual([
+      'bun-demo-node-redis', 'bun-demo-node-redis-direct', 'bun-demo-node-redis-resp2', 'bun-demo-node-redis-notimeout',
+      'bun-demo-ioredis', 'bun-demo-ioredis-direct', 'bun-demo-ioredis-autopipeline',
+      'bun-demo-bun-redis', 'bun-demo-bun-redis-direct',
+      'node-demo-node-redis', 'node-demo-ioredis',
+    ]);
+    expect(unsupported).toEqual([{ name: 'node-demo-bun-redis', reason: 'bun-redis: built into Bun only' }]);
+    const byName = Object.fromEntries(contenders.map((c) => [c.name, c]));
+    expect(byName['bun-demo-node-redis-resp2']).toMatchObject({ tuned: ['resp2'], settings: { transform: 'plain', autopipeline: 'off', resp: '2', timeout: 'on' }, suites: ['matrix'] });
+    expect(byName['bun-demo-ioredis']).toMatchObject({ tuned: [], suites: ['matrix', 'default', 'seed'] });
+    expect(byName['node-demo-ioredis']!.suites).toEqual(['matrix']);
+  });
+
+  test('a suite pattern that names nothing the app generates is an error naming the file and the field', () => {
+    expect(() => generate('demo', '/apps/demo', { ...base, suites: { default: ['bun-demo-valkey'] } })).toThrow(
+      'apps/demo/bench.json: /suites/default "bun-demo-valkey" names no contender this app generates with default settings',
+    );
   });
 
   test('two manifests that generate one name are an error', () => {

@@ -1,11 +1,14 @@
-import { HOST, listenPort, streamFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, streamFromEnv } from '@bench/stream';
 
 const stream = await streamFromEnv();
-const headers = { 'content-type': 'application/json' };
 
 Bun.serve({
   hostname: HOST,
   port: listenPort(),
-  routes: { '/': async () => new Response(await stream.readJson(), { headers }) },
+  routes: {
+    '/': stream.direct
+      ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })
+      : async () => Response.json(await stream.read()),
+  },
   fetch: () => new Response('Not Found', { status: 404 }),
 });

@@ -1,9 +1,9 @@
-import { streamFor } from './stream';
+import { jsonText } from './stream';
 
 // The page carries the contract body verbatim in a JSON script tag; the harness extracts it.
 // "<" is escaped so the data can never close the tag (the JSON value is unchanged).
 export async function StreamPage() {
-  const body = await (await streamFor('ioredis')).readJson();
+  const body = await jsonText('ioredis');
   return (
     <main>
       <h1>OPTIONS:test:STREAM</h1>

@@ -1,4 +1,4 @@
-import { openStream, streamOptionsFromEnv, type ClientName, type StreamSource } from '@bench/stream';
+import { JSON_HEADERS, openStream, streamOptionsFromEnv, type ClientName, type StreamSource } from '@bench/stream';
 
 // One connection per client per server process, shared by every request.
 const sources = new Map<ClientName, Promise<StreamSource>>();
@@ -12,7 +12,14 @@ export function streamFor(client: ClientName): Promise<StreamSource> {
   return source;
 }
 
+/** plain: Response.json of the objects; direct: the string built by hand. */
 export async function jsonResponse(client: ClientName): Promise<Response> {
-  const body = await (await streamFor(client)).readJson();
-  return new Response(body, { headers: { 'content-type': 'application/json' } });
+  const stream = await streamFor(client);
+  return stream.direct ? new Response(await stream.readJson(), { headers: JSON_HEADERS }) : Response.json(await stream.read());
+}
+
+/** The body as text, for pages that embed it. */
+export async function jsonText(client: ClientName): Promise<string> {
+  const stream = await streamFor(client);
+  return stream.direct ? stream.readJson() : JSON.stringify(await stream.read());
 }

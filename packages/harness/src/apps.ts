@@ -34,7 +34,8 @@ export async function buildApp(c: Contender, env: Record<string, string>, dataKe
   hashTree(join(ROOT, 'packages/stream/src'), h, new Set());
   const key = h.digest('hex');
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
-  const stamp = join(stampDir, `build-${c.app}-${c.runtime}.stamp`);
+  // One stamp per app and build command: runtimes that share a build share its output.
+  const stamp = join(stampDir, `build-${c.app}-${createHash('sha256').update(JSON.stringify(c.build)).digest('hex').slice(0, 12)}.stamp`);
   const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 

@@ -1,18 +1,20 @@
 // Command-line flags → validated settings. Any bad input is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
-import { WORKLOADS } from '@bench/stream';
+import { SETTINGS, WORKLOADS } from '@bench/stream';
+import { matchesPattern, type Contender, type SuiteName } from './contenders';
 import { PLACEMENTS, type PlacementName } from './placement';
 
 export class UsageError extends Error {}
 
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
-  only: { type: 'string', desc: "comma-separated contender names or patterns, e.g. 'bun-*' (see --list)" },
-  where: { type: 'string', desc: 'only contenders with these dimensions, e.g. runtime=bun,client=ioredis' },
+  matrix: { type: 'boolean', desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)' },
+  only: { type: 'string', desc: "comma-separated names (any contender) or patterns within the suite, e.g. 'bun-*' (see --list)" },
+  where: { type: 'string', desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)].join(', ')})` },
   runs: { type: 'string', desc: 'auto (default): rounds until every interval is within ±--target-ci; or a fixed count (seed profile 3)' },
   'target-ci': { type: 'string', desc: 'with --runs auto: stop a contender once its median\'s 95% interval is within ± this, in % (default 5)' },
   'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15)' },
-  budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m)' },
+  budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)' },
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
   duration: { type: 'string', desc: 'length of each measured run, e.g. 5s, 500ms, 1m (default 5s)' },
   warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 3s)' },
@@ -42,7 +44,12 @@ export function usage(): string {
 export interface CliOptions {
   list: boolean;
   help: boolean;
+  /** The suite the run starts from: default, matrix (--matrix) or seed (--profile seed). */
+  suite: SuiteName;
+  /** Names picked by --only/--where (a part of the suite), or null: the whole suite. */
   only: string[] | null;
+  /** The contenders to measure, in manifest order. */
+  selected: string[];
   runs: number | 'auto';
   targetCiPct: number;
   maxRuns: number;
@@ -101,26 +108,36 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** The dimensions --where selects on, per contender. */
-export type Dimensions = Record<(typeof DIMENSIONS)[number], string | null>;
-export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant'] as const;
+/** The dimensions --where selects on: the contender's own, and every setting's value. */
+export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
+export type Selectable = Pick<Contender, 'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'>;
 
-/** 'bun-*' → every name it matches ('*' is the only wildcard); a plain name matches itself. */
-const matches = (pattern: string, name: string) =>
-  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+const dimension = (c: Selectable, key: string): string | null =>
+  key in SETTINGS ? (c.settings as Record<string, string>)[key]! : (c as unknown as Record<string, string | null>)[key]!;
 
-/** --where runtime=bun,client=ioredis → the names whose dimensions all match. */
-function where(spec: string, dims: Record<string, Dimensions>): string[] {
+/** --where runtime=bun,client=ioredis → the contenders whose dimensions all match. */
+function where(spec: string, among: Selectable[]): Selectable[] {
   const pairs = spec.split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.split('='));
   for (const pair of pairs) {
     if (pair.length !== 2 || !(DIMENSIONS as readonly string[]).includes(pair[0]!)) {
       throw new UsageError(`--where "${spec}" is not accepted; use key=value pairs with the keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`);
     }
   }
-  return Object.keys(dims).filter((name) => pairs.every(([k, v]) => dims[name]![k as keyof Dimensions] === v));
+  return among.filter((c) => pairs.every(([k, v]) => dimension(c, k!) === v));
 }
 
-export function parseCli(argv: string[], knownContenders: string[], dims: Record<string, Dimensions> = {}): CliOptions {
+/** --only: an exact name picks any contender; a pattern picks within the suite. */
+function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[] {
+  const list = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const pick = (p: string) => all.filter((c) => c.name === p).concat(p.includes('*') ? suite.filter((c) => matchesPattern(p, c.name)) : []);
+  const unknown = list.filter((p) => !pick(p).length);
+  if (unknown.length || !list.length) {
+    throw new UsageError(`unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`);
+  }
+  return all.filter((c) => list.some((p) => pick(p).includes(c)));
+}
+
+export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false });
@@ -132,23 +149,17 @@ export function parseCli(argv: string[], knownContenders: string[], dims: Record
   const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
   const seedProfile = profile === 'seed';
 
-  const names = (flag: string): string[] | null => {
-    if (str(flag) === undefined) return null;
-    const list = str(flag)!.split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = list.filter((p) => !knownContenders.some((n) => matches(p, n)));
-    if (unknown.length || list.length === 0) {
-      throw new UsageError(`unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || `(empty --${flag})`}; accepted: ${knownContenders.join(', ')}`);
-    }
-    return knownContenders.filter((n) => list.some((p) => matches(p, n)));
-  };
-  let only = names('only');
+  const suiteName: SuiteName = v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default';
+  if (v.matrix && seedProfile) throw new UsageError('--matrix and --profile seed exclude each other: the seed profile measures the seed\'s contenders');
+  const suite = all.filter((c) => c.suites.includes(suiteName));
+  let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
   if (str('where') !== undefined) {
-    const selected = where(str('where')!, dims);
-    only = only ? only.filter((n) => selected.includes(n)) : selected;
-    if (!only.length) throw new UsageError(`no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`);
+    picked = where(str('where')!, picked ?? suite);
+    if (!picked.length) throw new UsageError(`no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`);
   }
-  const selfCheck = names('self-check');
-  if (selfCheck && only && selfCheck.some((n) => !only.includes(n))) throw new UsageError('--self-check names a contender that --only leaves out: it is measured inside the suite too');
+  const selected = (picked ?? suite).map((c) => c.name);
+  const selfCheck = str('self-check') !== undefined ? only(str('self-check')!, all, suite).map((c) => c.name) : null;
+  if (selfCheck && selfCheck.some((n) => !selected.includes(n))) throw new UsageError('--self-check names a contender that the run leaves out: it is measured inside the suite too');
   const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');
   const runs = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
   if (seedProfile && (runs === 'auto' || v['with-seed'] || selfCheck)) throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
@@ -164,11 +175,13 @@ export function parseCli(argv: string[], knownContenders: string[], dims: Record
   return {
     list: v.list === true,
     help: v.help === true,
-    only,
+    suite: suiteName,
+    only: picked && picked.map((c) => c.name),
+    selected,
     runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 5,
     maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : 15,
-    budgetS: parseDuration('budget', str('budget') ?? '15m'),
+    budgetS: parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m')),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     selfCheck,

@@ -39,14 +39,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
-const METHOD_KEYS = ['profile', 'workload', 'connections', 'rates', 'duration_s', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement'] as const;
+const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement'] as const;
 
 /** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
 function notPublished(r: Results): string | null {
   const s = r.settings;
   if (!r.complete) return 'the run is not complete';
   if (s.publish) return null;
-  if (s.only) return '--only runs a part of the suite';
+  if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
   const defaults = settingsFrom(parseCli([], []));
@@ -59,8 +59,7 @@ async function main(): Promise<number> {
   let opts;
   try {
     suite = loadSuite();
-    const dims = Object.fromEntries(suite.contenders.map((c) => [c.name, { runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant }]));
-    opts = parseCli(process.argv.slice(2), suite.contenders.map((c) => c.name), dims);
+    opts = parseCli(process.argv.slice(2), suite.contenders);
   } catch (e) {
     if (!(e instanceof UsageError || e instanceof ManifestError)) throw e;
     log(`error: ${e.message}`);
@@ -72,7 +71,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (opts.list) {
-    console.log(contenders.map((c) => c.name).join('\n'));
+    console.log(opts.selected.join('\n'));
     for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);
     return 0;
   }

@@ -23,6 +23,8 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['CPU count', ea.logical_cpus, eb.logical_cpus],
     ['Node', ea.node, eb.node],
     ['Bun', ea.bun, eb.bun],
+    // Older results have no runtimes record: nothing to compare there.
+    ...(ea.runtimes && eb.runtimes ? (['node20', 'deno'] as const).map((rt): [string, unknown, unknown] => [rt, ea.runtimes[rt], eb.runtimes[rt]]) : []),
     ['Redis', ea.redis_server.split(' sha=')[0], eb.redis_server.split(' sha=')[0]],
     ['oha', ea.oha, eb.oha],
     ['workload', a.settings.workload, b.settings.workload],

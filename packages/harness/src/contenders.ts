@@ -1,27 +1,38 @@
 // Contenders are generated from each app folder's bench.json (validated against
-// manifest.schema.json): every runtime the app declares × every client it serves, per variant.
+// manifest.schema.json): every runtime the app declares × every client it serves × the
+// settings it varies, per variant.
 // Adding one is an app folder plus a manifest, with no change here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import Ajv from 'ajv';
+import { CLIENT_DEFS, DEFAULT_SETTINGS, SETTINGS, type ClientName, type SettingDef, type SettingName, type SettingValues } from '@bench/stream';
 import schema from '../manifest.schema.json';
+import type { RuntimeName } from './runtimes';
 
 export const ROOT = resolve(import.meta.dir, '../../..');
 /** BENCH_APPS_DIR points the harness at another set of apps (the fault tests' fake contenders). */
 export const APPS_DIR = process.env.BENCH_APPS_DIR ? resolve(process.env.BENCH_APPS_DIR) : join(ROOT, 'apps');
 
 type Command = string[];
+type Variant = { name: string; path?: string; static?: boolean; page?: boolean; clients?: string[]; env?: Record<string, string>; settings?: string[] };
 export interface AppManifest {
   framework: string;
   about: string;
-  runtimes: Record<string, { build?: Command; start: Command }>;
+  runtimes: Partial<Record<RuntimeName, { build?: Command; start: Command; settings?: string[] }>>;
   clients: string[];
-  variants?: { name: string; path?: string; static?: boolean; page?: boolean; clients?: string[]; env?: Record<string, string> }[];
+  /** Settings the matrix varies for this app, one at a time from the defaults. */
+  settings?: string[];
+  variants?: Variant[];
   env?: Record<string, string>;
   buildOutputs?: string[];
   chartGroup?: string;
+  /** Which of its default-settings contenders are in the default suite (names or patterns), and the seed's. */
+  suites?: { default?: string[]; seed?: string[] };
   unsupported?: { runtime?: string; client?: string; reason: string }[];
 }
+
+export const SUITES = ['default', 'matrix', 'seed'] as const;
+export type SuiteName = (typeof SUITES)[number];
 
 export interface Contender {
   name: string;
@@ -31,6 +42,12 @@ export interface Contender {
   framework: string;
   variant: string | null;
   client: string;
+  /** Every setting's value (most at their defaults). */
+  settings: SettingValues;
+  /** The settings not at their default, as name suffixes (e.g. ["direct"]); empty for the plain contender. */
+  tuned: string[];
+  /** Suites it belongs to: every contender is in the matrix. */
+  suites: SuiteName[];
   path: string;
   /** Static variants read Redis at build time only. */
   static: boolean;
@@ -76,41 +93,75 @@ export function readManifest(file: string): AppManifest {
   return json;
 }
 
-export function contenderName(runtime: string, framework: string, variant: string | null, client: string): string {
-  return [runtime, framework, variant, client].filter(Boolean).join('-');
+export function contenderName(runtime: string, framework: string, variant: string | null, client: string, tuned: string[] = []): string {
+  return [runtime, framework, variant, client, ...tuned].filter(Boolean).join('-');
+}
+
+/** 'bun-*' → every name it matches ('*' is the only wildcard); a plain name matches itself. */
+export const matchesPattern = (pattern: string, name: string) =>
+  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+
+/** The default settings, then each listed setting that applies to the client flipped alone to each other value. */
+function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[] }[] {
+  const combos = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [] as string[] }];
+  for (const name of names) {
+    const def: SettingDef = SETTINGS[name as SettingName];
+    if (def.clients && !def.clients.includes(client)) continue;
+    for (const value of def.values.filter((v) => v !== def.default)) {
+      combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!] });
+    }
+  }
+  return combos;
+}
+
+/** Why a runtime × client pair is not measured: the manifest says so, or the client cannot run there. */
+function blockedBy(m: AppManifest, app: string, runtime: string, client: string): string | null {
+  const named = m.unsupported?.find((u) => (u.runtime ?? runtime) === runtime && (u.client ?? client) === client);
+  if (named) return named.reason;
+  const clientWhy = (CLIENT_DEFS[client as ClientName]?.unsupported as Record<string, string> | undefined)?.[runtime];
+  if (clientWhy) return `${client}: ${clientWhy}`;
+  return m.runtimes[runtime as RuntimeName] ? null : `apps/${app} declares no start command for ${runtime}`;
 }
 
 /** Every contender one manifest declares, and the combinations it names as unsupported. */
 export function generate(app: string, appDir: string, m: AppManifest): { contenders: Contender[]; unsupported: Unsupported[] } {
   const contenders: Contender[] = [];
   const unsupported: Unsupported[] = [];
-  const blocked = (runtime: string, client: string) => m.unsupported?.find((u) => (u.runtime ?? runtime) === runtime && (u.client ?? client) === client);
   const runtimes = new Set([...Object.keys(m.runtimes), ...(m.unsupported ?? []).flatMap((u) => (u.runtime ? [u.runtime] : []))]);
   // No variants: one contender per runtime and client, named without a variant.
-  const variants: Partial<NonNullable<AppManifest['variants']>[number]>[] = m.variants ?? [{}];
+  const variants: Partial<Variant>[] = m.variants ?? [{}];
+  const inSuite = (suite: 'default' | 'seed', name: string) => (m.suites?.[suite] ?? []).some((p) => matchesPattern(p, name));
   for (const runtime of runtimes) {
     for (const v of variants) {
       for (const client of v.clients ?? m.clients) {
-        const name = contenderName(runtime, m.framework, v.name ?? null, client);
-        const rt = m.runtimes[runtime];
-        const why = blocked(runtime, client)?.reason;
-        if (why || !rt) {
-          unsupported.push({ name, reason: why ?? `apps/${app} declares no start command for ${runtime}` });
+        const why = blockedBy(m, app, runtime, client);
+        if (why) {
+          unsupported.push({ name: contenderName(runtime, m.framework, v.name ?? null, client), reason: why });
           continue;
         }
-        contenders.push({
-          name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client,
-          path: (v.path ?? '/').replaceAll('{client}', client),
-          static: v.static ?? false,
-          page: v.page ?? false,
-          build: rt.build ?? null,
-          buildOutputs: m.buildOutputs ?? [],
-          start: rt.start,
-          env: { ...m.env, ...v.env },
-          chartGroup: m.chartGroup ?? null,
-        });
+        const rt = m.runtimes[runtime as RuntimeName]!;
+        for (const { settings, tuned } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
+          const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
+          const plain = tuned.length === 0;
+          const suites: SuiteName[] = ['matrix', ...(plain && inSuite('default', name) ? ['default' as const] : []), ...(plain && inSuite('seed', name) ? ['seed' as const] : [])];
+          contenders.push({
+            name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites,
+            path: (v.path ?? '/').replaceAll('{client}', client),
+            static: v.static ?? false,
+            page: v.page ?? false,
+            build: rt.build ?? null,
+            buildOutputs: m.buildOutputs ?? [],
+            start: rt.start,
+            env: { ...m.env, ...v.env },
+            chartGroup: m.chartGroup ?? null,
+          });
+        }
       }
     }
+  }
+  for (const [suite, patterns] of Object.entries(m.suites ?? {})) {
+    const stray = patterns.find((p) => !contenders.some((c) => c.suites.includes(suite as SuiteName) && matchesPattern(p, c.name)));
+    if (stray) throw new ManifestError(`apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings; see --list`);
   }
   return { contenders, unsupported };
 }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, type Contender } from './contenders';
+import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from './runtimes';
 
 function firstLine(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 10_000 });
@@ -53,6 +54,8 @@ export function captureEnvironment(contenders: Contender[]) {
     // The Node that ran npm; apps run on `node` above (Node 24 LTS, installed by the setup).
     system_node: process.env.BENCH_SYSTEM_NODE ? firstLine(process.env.BENCH_SYSTEM_NODE, ['--version']) : 'not recorded',
     bun: firstLine('bun', ['--version']),
+    /** Every runtime a manifest may name, by its executable on PATH (scripts/setup.sh pins each). */
+    runtimes: Object.fromEntries(RUNTIME_NAMES.map((rt) => [rt, firstLine(RUNTIMES[rt].exec, ['--version'])])) as Partial<Record<RuntimeName, string>>,
     redis_server: firstLine('redis-server', ['--version']),
     oha: firstLine('oha', ['--version']),
     git_commit: git.commit,

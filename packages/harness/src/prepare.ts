@@ -1,7 +1,7 @@
 // Phase 1, prepare: settings and results directory (fresh or resumed), the machine check,
 // the private Redis and its golden body, and one build of every app that needs one.
 import { relative, resolve } from 'node:path';
-import { STREAM_KEY } from '@bench/stream';
+import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, dataKey } from './apps';
 import type { CliOptions } from './args';
 import { ROOT, type Contender, type Unsupported } from './contenders';
@@ -14,6 +14,7 @@ import { fail, log, type Session, type Suite } from './suite';
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
   return {
+    suite: opts.suite,
     profile: opts.profile,
     workload: opts.workload,
     connections: opts.connections,
@@ -41,12 +42,19 @@ export function settingsFrom(opts: CliOptions): Settings {
   };
 }
 
+/** What every app reads: where Redis is, which client and workload, and each setting's value. */
+export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
+  const settings = Object.entries(SETTINGS).map(([k, d]) => [d.env, (c.settings as Record<string, string>)[k]!]);
+  return { REDIS_URL: redisUrl, REDIS_CLIENT: c.client, WORKLOAD: workload, STREAM_KEY, ...Object.fromEntries(settings) };
+}
+
 const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 
 function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
   const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
   return {
     name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
+    settings: c.settings, tuned: c.tuned,
     static: c.static, page: c.page, path: c.path, chart_group: c.chartGroup, status: 'incomplete', points, runs: points[0]!.runs,
     ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
   };
@@ -54,7 +62,7 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
 
 function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupported[]): { results: Results; runDir: string } {
   const settings = settingsFrom(opts);
-  const selected = opts.only ? all.filter((c) => opts.only!.includes(c.name)) : all;
+  const selected = all.filter((c) => opts.selected.includes(c.name));
   const twins = selected.filter((c) => settings.self_check?.includes(c.name)).map((c) => newContenderResult(c, settings, c.name));
   const results: Results = {
     schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
@@ -121,7 +129,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
       session.results = results;
       session.runDir = runDir;
     },
-    appEnv: (c) => ({ REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: settings.workload, STREAM_KEY, ...c.env }),
+    appEnv: (c) => ({ ...appEnvironment(c, redis.url, settings.workload), ...c.env }),
   };
   suite.save();
   for (const r of results.contenders) {
@@ -135,16 +143,17 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
 async function buildAll(suite: Suite): Promise<void> {
   const todo = suite.results.contenders.filter((r) => r.status === 'incomplete');
-  // One build per app and runtime: a build may differ by runtime (its target), never by client.
-  const builds = new Map(todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!).map((c) => [`${c.app} on ${c.runtime}`, c]));
-  for (const [what, c] of builds) {
-    if (!c.build) continue;
+  // One build per app and build command: runtimes that declare the same build share it; clients and settings never differ.
+  const contenders = todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!).filter((c) => c.build);
+  const builds = new Map(contenders.map((c) => [`${c.app} ${JSON.stringify(c.build)}`, c]));
+  for (const c of builds.values()) {
+    const what = `${c.app} (${c.build!.join(' ')})`;
     log(`build apps/${what} …`);
     try {
       log(`build apps/${what}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
     } catch (e) {
       const err = e as AppError;
-      for (const r of todo) if (r.app === c.app && r.runtime === c.runtime) fail(r, 'failed', err.message, err.output);
+      for (const r of todo) if (r.app === c.app && JSON.stringify(suite.byName.get(r.self_check_of ?? r.name)?.build) === JSON.stringify(c.build)) fail(r, 'failed', err.message, err.output);
       log(`build apps/${what}: FAILED: ${err.message}`);
     }
   }

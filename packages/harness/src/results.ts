@@ -71,6 +71,9 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   framework: string;
   client: string;
   variant: string | null;
+  /** Every setting's value, and the ones not at their default (name suffixes). Absent in older results. */
+  settings?: Record<string, string>;
+  tuned?: string[];
   static: boolean;
   page: boolean;
   path: string;
@@ -90,6 +93,8 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
 }
 
 export interface Settings {
+  /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
+  suite?: 'default' | 'matrix' | 'seed';
   profile: 'default' | 'seed';
   workload: 'xrange' | 'xread';
   connections: number[];

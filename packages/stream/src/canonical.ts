@@ -1,53 +1,68 @@
 // The response contract: {"entries":[{"id":"…","fields":{"color":"…",…}},…]}, compact,
-// entries and fields in stream order. Building the string directly (rather than objects
-// and then JSON.stringify) is the fast path every adapter shares, so the transform cost
-// is the same for every contender using the same client.
+// entries and fields in stream order. Two transforms produce it from a client's reply:
+// plain (objects, then the framework's own JSON path) and direct (the string built by hand).
 
 export const STREAM_KEY = 'OPTIONS:test:STREAM';
 export const WORKLOADS = ['xrange', 'xread'] as const;
 export type Workload = (typeof WORKLOADS)[number];
 
-/** RESP2-style entry: [id, [field, value, field, value, …]] (ioredis, Bun's client, redis-cli). */
+/** The canonical shape, as plain objects. */
+export interface StreamBody {
+  entries: { id: string; fields: Record<string, string> }[];
+}
+
+/** RESP2-style entry: [id, [field, value, field, value, …]] (ioredis, iovalkey, Bun's client, redis-cli). */
 export type FlatEntry = [id: string, fieldsAndValues: string[]];
 /** node-redis entry: {id, message: {field: value}}. */
 export type ObjectEntry = { id: string; message: Record<string, string> };
+/** valkey-glide entry (customCommand): {key: id, value: [[field, value], …]}. */
+export type PairsEntry = { key: string; value: [string, string][] };
+
+/** The reply shapes the adapters hand over, tagged so each transform has one function per shape. */
+export type Entries = { shape: 'flat'; entries: FlatEntry[] } | { shape: 'object'; entries: ObjectEntry[] } | { shape: 'pairs'; entries: PairsEntry[] };
+
+export function toBody(e: Entries): StreamBody {
+  switch (e.shape) {
+    case 'flat':
+      return {
+        entries: e.entries.map(([id, kv]) => {
+          const fields: Record<string, string> = {};
+          for (let j = 0; j < kv.length; j += 2) fields[kv[j]!] = kv[j + 1]!;
+          return { id, fields };
+        }),
+      };
+    case 'object':
+      return { entries: e.entries.map(({ id, message }) => ({ id, fields: message })) };
+    case 'pairs':
+      return { entries: e.entries.map(({ key, value }) => ({ id: key, fields: Object.fromEntries(value) })) };
+  }
+}
 
 const str = JSON.stringify;
 
-export function flatEntriesToJson(entries: readonly FlatEntry[]): string {
+/** The direct transform: the contract string built by hand from the reply, no intermediate objects. */
+export function toJson(e: Entries): string {
   let out = '{"entries":[';
-  for (let i = 0; i < entries.length; i++) {
-    const [id, kv] = entries[i]!;
-    out += (i === 0 ? '{"id":' : ',{"id":') + str(id) + ',"fields":{';
-    for (let j = 0; j < kv.length; j += 2) {
-      out += (j === 0 ? '' : ',') + str(kv[j]) + ':' + str(kv[j + 1]);
+  for (let i = 0; i < e.entries.length; i++) {
+    out += i === 0 ? '{"id":' : ',{"id":';
+    if (e.shape === 'flat') {
+      const [id, kv] = e.entries[i]!;
+      out += str(id) + ',"fields":{';
+      for (let j = 0; j < kv.length; j += 2) out += (j === 0 ? '' : ',') + str(kv[j]) + ':' + str(kv[j + 1]);
+    } else if (e.shape === 'object') {
+      const { id, message } = e.entries[i]!;
+      out += str(id) + ',"fields":{';
+      let first = true;
+      for (const field in message) {
+        out += (first ? '' : ',') + str(field) + ':' + str(message[field]);
+        first = false;
+      }
+    } else {
+      const { key, value } = e.entries[i]!;
+      out += str(key) + ',"fields":{';
+      for (let j = 0; j < value.length; j++) out += (j === 0 ? '' : ',') + str(value[j]![0]) + ':' + str(value[j]![1]);
     }
     out += '}}';
   }
   return out + ']}';
-}
-
-export function objectEntriesToJson(entries: readonly ObjectEntry[] | null): string {
-  let out = '{"entries":[';
-  for (let i = 0; entries && i < entries.length; i++) {
-    const { id, message } = entries[i]!;
-    out += (i === 0 ? '{"id":' : ',{"id":') + str(id) + ',"fields":{';
-    let first = true;
-    for (const field in message) {
-      out += (first ? '' : ',') + str(field) + ':' + str(message[field]);
-      first = false;
-    }
-    out += '}}';
-  }
-  return out + ']}';
-}
-
-/** XREAD reply in RESP2 shape: [[key, entries]] or null when the stream is empty/missing. */
-export function flatXReadToJson(reply: [string, FlatEntry[]][] | null): string {
-  return flatEntriesToJson(reply?.[0]?.[1] ?? []);
-}
-
-/** node-redis XREAD reply: [{name, messages}] or null. */
-export function objectXReadToJson(reply: { name: string; messages: ObjectEntry[] }[] | null): string {
-  return objectEntriesToJson(reply?.[0]?.messages ?? []);
 }

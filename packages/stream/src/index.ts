@@ -1,14 +1,26 @@
-// One small interface over every Redis client: open once, then readJson() per request
-// does exactly one Redis read and returns the contract body.
-import { STREAM_KEY, WORKLOADS, type Workload } from './canonical';
+// One small interface over every Redis client: open once, then per request exactly one Redis
+// read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
+import { toBody, toJson, STREAM_KEY, WORKLOADS, type Entries, type StreamBody, type Workload } from './canonical.ts';
+import { CLIENTS, type ClientName } from './clients.ts';
+import { settingsFromEnv, type SettingValues } from './settings.ts';
 
-export * from './canonical';
+export * from './canonical.ts';
+export * from './clients.ts';
+export * from './settings.ts';
 
-export const CLIENTS = ['node-redis', 'ioredis'] as const;
-export type ClientName = (typeof CLIENTS)[number];
+/** What each client module provides: one Redis read of the workload, in the client's own reply shape. */
+export interface Adapter {
+  entries(): Promise<Entries>;
+  close(): Promise<void>;
+}
 
 export interface StreamSource {
+  /** The plain transform: the reply as plain objects, for the framework's own JSON path. */
+  read(): Promise<StreamBody>;
+  /** The direct transform: the contract string built by hand. */
   readJson(): Promise<string>;
+  /** TRANSFORM=direct: apps send readJson() as it is. */
+  direct: boolean;
   close(): Promise<void>;
 }
 
@@ -17,17 +29,31 @@ export interface StreamOptions {
   url: string;
   workload: Workload;
   key: string;
+  settings: SettingValues;
+}
+
+const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter> }>> = {
+  'node-redis': () => import('./clients/node-redis.ts'),
+  ioredis: () => import('./clients/ioredis.ts'),
+  iovalkey: () => import('./clients/iovalkey.ts'),
+  'bun-redis': () => import('./clients/bun-redis.ts'),
+  glide: () => import('./clients/glide.ts'),
+};
+
+export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
+  const load = ADAPTERS[opts.client];
+  if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
+  return (await load()).open(opts);
 }
 
 export async function openStream(opts: StreamOptions): Promise<StreamSource> {
-  switch (opts.client) {
-    case 'node-redis':
-      return (await import('./clients/node-redis')).open(opts);
-    case 'ioredis':
-      return (await import('./clients/ioredis')).open(opts);
-    default:
-      throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
-  }
+  const a = await openAdapter(opts);
+  return {
+    read: async () => toBody(await a.entries()),
+    readJson: async () => toJson(await a.entries()),
+    direct: opts.settings.transform === 'direct',
+    close: () => a.close(),
+  };
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -37,7 +63,7 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY. */
+/** Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY and the settings. */
 export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): StreamOptions {
   const env = process.env;
   return {
@@ -45,6 +71,7 @@ export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): 
     client: oneOf('REDIS_CLIENT', env.REDIS_CLIENT ?? defaultClient, CLIENTS),
     workload: oneOf('WORKLOAD', env.WORKLOAD ?? 'xrange', WORKLOADS),
     key: env.STREAM_KEY ?? STREAM_KEY,
+    settings: settingsFromEnv(env),
   };
 }
 
@@ -53,3 +80,5 @@ export const streamFromEnv = (defaultClient?: ClientName) => openStream(streamOp
 /** Every app binds loopback only. */
 export const HOST = '127.0.0.1';
 export const listenPort = () => Number(process.env.PORT ?? 3000);
+/** The header every JSON route sends when it writes the body itself (the direct transform). */
+export const JSON_HEADERS = { 'content-type': 'application/json' };

@@ -5,11 +5,16 @@ import { join } from 'node:path';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile, type Results } from '../results';
 import { charts, renderPng } from './charts';
+import { gridTables, pickSummary, settingsTable } from './matrix';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
     describeRun(r),
+    pickSummary(r),
+    gridTables(r),
+    settingsTable(r),
+    '**Every contender**',
     headlineTable(r),
     '**Spread, cost per request and proof of Redis reads**',
     costTable(r),

@@ -155,7 +155,7 @@ export function describeRun(r: Results): string {
   const e = r.environment;
   return [
     `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; load average before: ${e.load_average_1m_before}.`,
-    `Software: Node ${e.node}, Bun ${e.bun}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
+    `Software: ${e.runtimes ? Object.entries(e.runtimes).map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`).join(', ') : `Node ${e.node}, Bun ${e.bun}`}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     methodLine(r),
     stealLine(r),
     precisionLine(r),

@@ -1,15 +1,19 @@
 import { createClient } from 'redis';
-import { objectEntriesToJson, objectXReadToJson } from '../canonical';
-import type { StreamOptions, StreamSource } from '../index';
+import type { Adapter, StreamOptions } from '../index.ts';
 
-export async function open({ url, workload, key }: StreamOptions): Promise<StreamSource> {
-  const client = createClient({ url });
+export async function open({ url, workload, key, settings }: StreamOptions): Promise<Adapter> {
+  const client = createClient({
+    url,
+    RESP: Number(settings.resp) as 2 | 3,
+    // The v6 default is a per-command timeout (an AbortSignal per command); off removes it.
+    ...(settings.timeout === 'off' ? { commandOptions: { timeout: undefined } } : {}),
+  });
   // Without a listener node-redis throws on connection errors; one line, not per request.
   client.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
   await client.connect();
-  const readJson =
+  const entries =
     workload === 'xrange'
-      ? async () => objectEntriesToJson(await client.xRange(key, '-', '+'))
-      : async () => objectXReadToJson((await client.xRead({ key, id: '0-0' })) as any);
-  return { readJson, close: async () => void (await client.close()) };
+      ? async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+')) as any })
+      : async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] });
+  return { entries, close: async () => void (await client.close()) };
 }

@@ -1,0 +1,4 @@
+import { HOST, listenPort } from '@bench/stream';
+import { app } from './app.ts';
+
+app().listen({ hostname: HOST, port: listenPort() });

@@ -1,0 +1,4 @@
+import { HOST, listenPort } from '@bench/stream';
+import { app } from './app.ts';
+
+Bun.serve({ hostname: HOST, port: listenPort(), fetch: app.fetch });

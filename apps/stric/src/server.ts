@@ -1,0 +1,10 @@
+import { Router } from '@stricjs/router';
+import { HOST, JSON_HEADERS, listenPort, streamFromEnv } from '@bench/stream';
+
+const stream = await streamFromEnv();
+
+// @ts-expect-error the router's bundled (old) Bun types lack `hostname`; it is passed to Bun.serve.
+const router = new Router({ hostname: HOST, port: listenPort() });
+if (stream.direct) router.get('/', async () => new Response(await stream.readJson(), { headers: JSON_HEADERS }));
+else router.get('/', () => stream.read(), { wrap: 'json' });
+router.use(404).listen();

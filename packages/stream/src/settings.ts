@@ -1,0 +1,51 @@
+// The settings that move results, each on by name and changing nothing else. Apps and
+// adapters read them from the environment; the harness reads this table to generate
+// contenders (a non-default value adds its suffix to the name) and to pass the environment.
+
+export interface SettingDef {
+  /** Environment variable the app reads. */
+  env: string;
+  values: readonly string[];
+  /** The library's (or the plain way's) default: never in a contender's name. */
+  default: string;
+  /** Name suffix for each non-default value. */
+  suffix: Record<string, string>;
+  /** Clients it applies to; null: every client. */
+  clients: readonly string[] | null;
+  about: string;
+}
+
+export const SETTINGS = {
+  transform: {
+    env: 'TRANSFORM', values: ['plain', 'direct'], default: 'plain', suffix: { direct: 'direct' }, clients: null,
+    about: 'plain: the reply as plain objects through the framework\'s own JSON path; direct: the JSON string built by hand from the reply',
+  },
+  autopipeline: {
+    env: 'AUTOPIPELINE', values: ['off', 'on'], default: 'off', suffix: { on: 'autopipeline' }, clients: ['ioredis', 'iovalkey'],
+    about: 'enableAutoPipelining (off is the library default)',
+  },
+  resp: {
+    env: 'RESP', values: ['3', '2'], default: '3', suffix: { '2': 'resp2' }, clients: ['node-redis'],
+    about: 'protocol version (RESP3 is the v6 default)',
+  },
+  timeout: {
+    env: 'REDIS_TIMEOUT', values: ['on', 'off'], default: 'on', suffix: { off: 'notimeout' }, clients: ['node-redis'],
+    about: 'the v6 per-command timeout, which costs an AbortSignal per command (on is the default)',
+  },
+} as const satisfies Record<string, SettingDef>;
+
+export type SettingName = keyof typeof SETTINGS;
+export type SettingValues = { [K in SettingName]: (typeof SETTINGS)[K]['values'][number] };
+
+export const DEFAULT_SETTINGS = Object.fromEntries(Object.entries(SETTINGS).map(([k, d]) => [k, d.default])) as SettingValues;
+
+export function settingsFromEnv(env: Record<string, string | undefined>): SettingValues {
+  const out = { ...DEFAULT_SETTINGS } as Record<string, string>;
+  for (const [name, def] of Object.entries(SETTINGS) as [string, SettingDef][]) {
+    const v = env[def.env];
+    if (v === undefined || v === '') continue;
+    if (!def.values.includes(v)) throw new Error(`${def.env}="${v}" is not valid; use one of: ${def.values.join(', ')}`);
+    out[name] = v;
+  }
+  return out as SettingValues;
+}
