@@ -1,4 +1,5 @@
-// Every contender, started against a private Redis from dump.rdb, returns exactly the golden body.
+// Every contender of the matrix, started against a private Redis from dump.rdb (or the RDB in
+// BENCH_TEST_RDB, e.g. one of 3,390 entries from npm run make-rdb), returns exactly the golden body.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/apps';
 import { loadContenders, ROOT } from '../../packages/harness/src/contenders';
+import { appEnvironment } from '../../packages/harness/src/prepare';
 import { freePort } from '../../packages/harness/src/net';
 import { runOha } from '../../packages/harness/src/oha';
 import { isAlive } from '../../packages/harness/src/proc';
@@ -13,13 +15,15 @@ import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../
 import { verifyContract } from '../../packages/harness/src/verify';
 
 const contenders = loadContenders();
+const RDB = process.env.BENCH_TEST_RDB ? join(process.cwd(), process.env.BENCH_TEST_RDB) : join(ROOT, 'dump.rdb');
+const shippedData = RDB === join(ROOT, 'dump.rdb');
 let redis: RedisTarget;
 let golden: string;
 const pids: number[] = [];
 const built = new Map<string, Promise<unknown>>();
 
 beforeAll(async () => {
-  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
+  redis = await startPrivateRedis(RDB);
   pids.push(redis.server!.pid);
   golden = goldenBody(redis, STREAM_KEY);
 });
@@ -30,9 +34,11 @@ afterAll(async () => {
 
 async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>): Promise<T> {
   const c = contenders.find((x) => x.name === name)!;
-  const env = { REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: 'xrange', STREAM_KEY, NEXT_TELEMETRY_DISABLED: '1' };
-  if (!built.has(c.app)) built.set(c.app, buildApp(c, env, dataKey(golden, 'xrange')));
-  await built.get(c.app);
+  const env = { ...appEnvironment(c, redis.url, 'xrange'), ...c.env };
+  // One build per app and build command, as the bench does.
+  const buildKey = `${c.app} ${JSON.stringify(c.build)}`;
+  if (!built.has(buildKey)) built.set(buildKey, buildApp(c, env, dataKey(golden, 'xrange')));
+  await built.get(buildKey);
   const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
   pids.push(app.pid);
   try {
@@ -43,7 +49,7 @@ async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>): Pr
 }
 
 describe('data', () => {
-  test('dump.rdb holds the 339-entry stream, about 20 KB in Redis and 45-50 KB of JSON', () => {
+  test.skipIf(!shippedData)('dump.rdb holds the 339-entry stream, about 20 KB in Redis and 45-50 KB of JSON', () => {
     const info = streamInfo(redis, STREAM_KEY);
     expect(info.length).toBe(339);
     expect(info.memoryBytes).toBeGreaterThan(18_000);
@@ -56,18 +62,10 @@ describe('data', () => {
 });
 
 describe('every contender passes the contract', () => {
-  test('the fourteen seed contenders exist', () => {
-    expect(contenders.map((c) => c.name).sort()).toEqual([
-      'bun-elysia-ioredis', 'bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-raw-node-redis', 'bun-stric-node-redis',
-      'node-fastify-node-redis', 'node-next-page-dynamic-ioredis', 'node-next-page-static-ioredis',
-      'node-next-route-dynamic-ioredis', 'node-next-route-dynamic-node-redis', 'node-next-route-static-ioredis',
-      'node-next-route-static-node-redis', 'node-raw-ioredis', 'node-raw-node-redis',
-    ]);
-  });
   for (const c of contenders) {
     test(`${c.name} returns the golden body`, async () => {
       const verdict = await withApp(c.name, (app) => verifyContract(app.url, golden, c.page));
-      expect(verdict).toMatchObject({ ok: true });
+      expect(verdict.reason ?? 'ok').toBe('ok');
       // The length every response under load must have: the golden body, or the page that embeds it.
       if (c.page) expect(verdict.bytes!).toBeGreaterThan(golden.length);
       else expect(verdict.bytes).toBe(golden.length);
@@ -75,7 +73,7 @@ describe('every contender passes the contract', () => {
   }
   test('the xread workload gives the same body', async () => {
     const c = contenders.find((x) => x.name === 'node-raw-ioredis')!;
-    const env = { REDIS_URL: redis.url, REDIS_CLIENT: c.client, WORKLOAD: 'xread', STREAM_KEY };
+    const env = appEnvironment(c, redis.url, 'xread');
     const app = await startApp(c, { port: await freePort(), env, timeoutMs: 30_000 });
     pids.push(app.pid);
     try {

@@ -6,5 +6,6 @@ const stream = await streamFromEnv();
 // @ts-expect-error the router's bundled (old) Bun types lack `hostname`; it is passed to Bun.serve.
 const router = new Router({ hostname: HOST, port: listenPort() });
 if (stream.direct) router.get('/', async () => new Response(await stream.readJson(), { headers: JSON_HEADERS }));
-else router.get('/', () => stream.read(), { wrap: 'json' });
+// An async handler, so the json wrapper awaits it (Stric chains only async functions).
+else router.get('/', async () => stream.read(), { wrap: 'json' });
 router.use(404).listen();

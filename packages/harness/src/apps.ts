@@ -1,7 +1,7 @@
 // App lifecycle: build (skipped when nothing it depends on changed), start, wait for the
 // first answer, stop with its whole process tree.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type Contender } from './contenders';
 import { pinned } from './placement';
@@ -58,6 +58,11 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+/** valkey-glide leaves /tmp/glide-socket-<pid>-<uuid>.sock behind every process, closed or killed (TMPDIR is ignored). */
+export function removeClientLeftovers(pid: number): void {
+  for (const f of readdirSync('/tmp')) if (f.startsWith(`glide-socket-${pid}-`)) rmSync(join('/tmp', f), { force: true });
+}
+
 export async function startApp(c: Contender, opts: { port: number; env: Record<string, string>; timeoutMs: number; cpuList?: string | null }): Promise<RunningApp> {
   const url = `http://127.0.0.1:${opts.port}${c.path}`;
   const [cmd, ...args] = pinned(opts.cpuList ?? null, c.start);
@@ -65,12 +70,16 @@ export async function startApp(c: Contender, opts: { port: number; env: Record<s
     cwd: c.appDir,
     env: { ...process.env, NODE_ENV: 'production', ...opts.env, PORT: String(opts.port) },
   });
-  const app: RunningApp = { url, pid: proc.pid, process: proc, stop: () => killTree(proc.pid) };
+  const stop = async () => {
+    await killTree(proc.pid);
+    removeClientLeftovers(proc.pid);
+  };
+  const app: RunningApp = { url, pid: proc.pid, process: proc, stop };
   const deadline = Date.now() + opts.timeoutMs;
   while (true) {
     if (proc.hasExited()) {
       const { code, signal } = await proc.exited;
-      await killTree(proc.pid); // whatever it started may outlive it
+      await stop(); // whatever it started may outlive it
       throw new AppError(`exited (${signal ?? `code ${code}`}) before answering on ${url}`, proc.tail());
     }
     try {

@@ -1,0 +1,75 @@
+// The adapter contract: every client, on every runtime it claims, under each of its settings and
+// both workloads, hands over the golden body through both transforms (plain and direct).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { CLIENT_DEFS, CLIENTS, SETTINGS, STREAM_KEY, type SettingDef } from '@bench/stream';
+import { removeClientLeftovers } from '../../packages/harness/src/apps';
+import { ROOT } from '../../packages/harness/src/contenders';
+import { goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/redis';
+import { RUNTIME_NAMES } from '../../packages/harness/src/runtimes';
+
+const PROBE_DIR = join(ROOT, 'tests/fixtures/contract');
+const DENO = ['deno', 'run', '--allow-net', '--allow-env', '--allow-sys', '--allow-read', '--allow-write', '--allow-ffi', '--no-lock', '--no-prompt'];
+/** How each runtime runs the probe: Node runs the bundle scripts/build-node-app.ts makes, as the Node apps do. */
+const PROBE: Record<string, string[]> = {
+  node: ['node', 'dist/server.js'],
+  node20: ['node20', 'dist/server.js'],
+  bun: ['bun', 'src/contract.ts'],
+  deno: [...DENO, 'src/contract.ts'],
+};
+
+let redis: RedisTarget;
+let golden: string;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
+  golden = goldenBody(redis, STREAM_KEY);
+  const built = spawnSync('bun', [join(ROOT, 'scripts/build-node-app.ts'), 'src/contract.ts'], { cwd: PROBE_DIR, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`building the probe for Node failed: ${built.stderr}`);
+});
+
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** Each setting of the client flipped alone from the defaults (transform is checked on every run: the probe does both). */
+const variants = (client: string): Record<string, string>[] => [
+  {},
+  ...(Object.values(SETTINGS) as SettingDef[])
+    .filter((d) => d.env !== 'TRANSFORM' && d.clients?.includes(client))
+    .flatMap((d) => d.values.filter((v) => v !== d.default).map((v) => ({ [d.env]: v }))),
+];
+
+function probe(runtime: string, env: Record<string, string>): { direct: string; plain: string } {
+  const [cmd, ...args] = PROBE[runtime]!;
+  const r = spawnSync(cmd!, args, { cwd: PROBE_DIR, env: { ...process.env, ...env, REDIS_URL: redis.url, NO_COLOR: '1' }, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
+  removeClientLeftovers(r.pid);
+  if (r.status !== 0) throw new Error(`${runtime} probe exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 2000)}`);
+  return JSON.parse(r.stdout);
+}
+
+describe('every adapter on every runtime it claims', () => {
+  test('every runtime has a probe', () => expect(Object.keys(PROBE)).toEqual(RUNTIME_NAMES));
+  for (const runtime of RUNTIME_NAMES) {
+    for (const client of CLIENTS) {
+      const unsupported = (CLIENT_DEFS[client].unsupported as Record<string, string>)[runtime];
+      if (unsupported) {
+        test(`${client} on ${runtime} is declared unsupported (${unsupported}) and fails with a clear error`, () => {
+          expect(() => probe(runtime, { REDIS_CLIENT: client, STREAM_KEY })).toThrow(/run this app on Bun/);
+        }, 30_000);
+        continue;
+      }
+      for (const settings of variants(client)) {
+        const label = Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
+        test(`${client} on ${runtime} (${label}): XRANGE and XREAD, plain and direct, give the golden body`, () => {
+          for (const workload of ['xrange', 'xread']) {
+            const out = probe(runtime, { ...settings, REDIS_CLIENT: client, WORKLOAD: workload, STREAM_KEY });
+            expect(out.direct).toBe(golden);
+            expect(out.plain).toBe(golden);
+          }
+        }, 90_000);
+      }
+    }
+  }
+});
