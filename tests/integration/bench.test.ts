@@ -10,11 +10,42 @@ const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes
 const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
 
 describe('npm run bench', () => {
-  test('--list prints every contender, one per line', async () => {
-    const run = await runCli(['--list'], { env: real });
-    expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toHaveLength(14);
+  test('--list prints the default suite, one per line; --list --matrix every supported combination; --profile seed the seed\'s fourteen', async () => {
+    const lines = async (args: string[]) => (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
+    expect(await lines([])).toHaveLength(26);
+    const matrix = await lines(['--matrix']);
+    expect(matrix.length).toBeGreaterThan(90);
+    expect(matrix).toContain('node20-raw-node-redis');
+    expect(matrix).toContain('bun-raw-node-redis-resp2');
+    expect(await lines(['--profile', 'seed'])).toHaveLength(14);
+    expect(await lines(['--matrix', '--where', 'runtime=deno,client=ioredis,autopipeline=on'])).toEqual(['deno-raw-ioredis-autopipeline']);
   });
+
+  test('a quick --matrix smoke run shows the framework × client grid, the settings table and what to pick', async () => {
+    const run = await runCli(['--matrix', '--only', 'bun-raw-*,bun-fake-other-ioredis', '--runs', '2', '--duration', '300ms', '--warmup', '0s']);
+    expect(run.code).toBe(0);
+    const { dir, json } = resultsIn(run.outDir);
+    expect(json.settings.suite).toBe('matrix');
+    expect(json.contenders.map((c: any) => c.name).sort()).toEqual([
+      'bun-fake-other-ioredis', 'bun-raw-ioredis', 'bun-raw-ioredis-autopipeline', 'bun-raw-ioredis-direct', 'bun-raw-node-redis', 'bun-raw-node-redis-direct',
+    ]);
+    expect(json.contenders.find((c: any) => c.name === 'bun-raw-ioredis-autopipeline')).toMatchObject({ tuned: ['autopipeline'], settings: { autopipeline: 'on', transform: 'plain' }, status: 'ok' });
+    const md = readFileSync(join(dir, 'results.md'), 'utf8');
+    // The grid: one row per framework (fastest first), one column per client, a median in every measured cell.
+    expect(md).toContain('**Framework × client, per runtime**');
+    expect(md).toMatch(/\| bun \| node-redis \| ioredis \|/);
+    expect(md).toMatch(/\| raw \| \d+ \(=?\d+\) \| \d+ \(=?\d+\) \|/);
+    expect(md).toMatch(/\| fake other \|  \| \d+ \(=?\d+\) \|/);
+    // Settings: each tuned contender against its default twin, paired by round; 2 rounds back no claim.
+    expect(md).toContain('**Settings: the effect of each');
+    for (const [setting, client] of [['autopipeline', 'ioredis'], ['direct', 'ioredis'], ['direct', 'node-redis']]) {
+      expect(md).toMatch(new RegExp(`\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–[\\d.]+, 50\\.0%\\) \\| 2 \\| too few rounds to tell \\(2\\) \\|`));
+    }
+    expect(md).toContain('**What to pick**');
+    expect(md).toMatch(/bun \(raw server\): no measurable difference between (node-redis|ioredis) and (node-redis|ioredis)/);
+    expect(md).toMatch(/bun \+ ioredis: fake other [+−]\d+% against the raw server \(no measurable difference\)/);
+    expect(await settle(run.seen)).toEqual([]);
+  }, 120_000);
 
   test('--max-steal 0: a stolen run is set aside and measured again later in its round, at most twice, then left out', async () => {
     const names = ['good', 'other'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);

@@ -17,6 +17,7 @@ const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 export function appPackageVersions(appDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const visit = (pkgDir: string) => {
+    if (!existsSync(join(pkgDir, 'package.json'))) return; // an app that runs another folder's code
     const pkg = readJson(join(pkgDir, 'package.json'));
     for (const [dep, spec] of Object.entries({ ...pkg.dependencies }) as [string, string][]) {
       if (spec.startsWith('workspace:')) {

@@ -62,7 +62,7 @@ function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): S
 /** Seconds a trial of this contender took so far in this command (a guess before its first). */
 const trialSeconds = new Map<string, number[]>();
 function estimate(suite: Suite, slots: Slot[]): number {
-  const guess = suite.settings.warmup_s + (suite.settings.duration_s ?? 5) + 3;
+  const guess = suite.settings.warmup_s + (suite.settings.duration_s ?? 3) + 1;
   return slots.reduce((sum, x) => {
     const seen = trialSeconds.get(x.r.name);
     return sum + (seen?.length ? seen.reduce((a, b) => a + b, 0) / seen.length : guess);

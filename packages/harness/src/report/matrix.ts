@@ -14,8 +14,12 @@ const isPlain = (c: ContenderResult) => !c.tuned?.length;
 const rowOf = (c: ContenderResult) => (c.variant ? `${c.framework} ${c.variant}` : c.framework);
 const byClientOrder = (a: string, b: string) => CLIENTS.indexOf(a as never) - CLIENTS.indexOf(b as never);
 
-/** A's interval lies wholly above B's: the only way a claim "A is faster" is made. */
-export const separated = (a: Summary, b: Summary) => a.ci.lo > b.ci.hi;
+/** Below this coverage an interval backs no claim (3 runs give 75%, 5 give 93.75%). */
+export const MIN_CLAIM_LEVEL = 0.9;
+const claimable = (s: Summary) => s.ci.level >= MIN_CLAIM_LEVEL;
+
+/** A's interval lies wholly above B's, both at ≥ 90%: the only way a claim "A is faster" is made. */
+export const separated = (a: Summary, b: Summary) => claimable(a) && claimable(b) && a.ci.lo > b.ci.hi;
 
 /** Ratios of A's to B's req/s in the rounds where both were measured, with the order-statistic interval. */
 export function pairedRatio(a: ContenderResult, b: ContenderResult, level = 0.95): Summary | null {
@@ -77,7 +81,9 @@ export function settingEffects(r: Results): SettingEffect[] {
 }
 
 const verdict = (ratio: Summary) =>
-  ratio.ci.lo > 1 ? `faster by ${pct(ratio.median).slice(1)}` : ratio.ci.hi < 1 ? `slower by ${pct(ratio.median).slice(1)}` : 'no measurable difference';
+  !claimable(ratio) ? `too few rounds to tell (${ratio.n})`
+    : ratio.ci.lo > 1 ? `faster by ${pct(ratio.median).slice(1)}`
+      : ratio.ci.hi < 1 ? `slower by ${pct(ratio.median).slice(1)}` : 'no measurable difference';
 
 /** For each setting: on ÷ off req/s per runtime, framework and client, from runs of the same rounds. */
 export function settingsTable(r: Results): string {
@@ -88,7 +94,7 @@ export function settingsTable(r: Results): string {
     const ci = `${ratio.median.toFixed(2)} (${ratio.ci.lo.toFixed(2)}–${ratio.ci.hi.toFixed(2)}, ${(ratio.ci.level * 100).toFixed(1)}%)`;
     return `| ${setting} | ${on.runtime} | ${rowOf(on)} | ${on.client} | ${ci} | ${ratio.n} | ${verdict(ratio)} |`;
   });
-  return `**Settings: the effect of each, against the same stack with defaults** (median of per-round ratios; a claim only where the interval excludes 1)\n\n${[head, ...rows].join('\n')}`;
+  return `**Settings: the effect of each, against the same stack with defaults** (median of per-round ratios; a claim only where its interval, at 90% or more, excludes 1)\n\n${[head, ...rows].join('\n')}`;
 }
 
 /** "bun 828 > deno 700 ≈ node 664": fastest first; ">" where the neighbours' intervals do not overlap. */
@@ -136,7 +142,7 @@ export function pickSummary(r: Results): string {
   const overhead = overheadLines(dynamic);
   if (!runtimes.length && !clients.length && !overhead.length) return '';
   return [
-    '**What to pick** (default settings, dynamic contenders; ">" only where the intervals do not overlap, "≈" and "no measurable difference" where they do)',
+    '**What to pick** (default settings, dynamic contenders; ">" only where the intervals, each at 90% or more, do not overlap; "≈" and "no measurable difference" otherwise)',
     '',
     runtimes.length ? `- The fastest runtime for the same framework and client:\n${runtimes.join('\n')}` : '',
     clients.length ? `- The fastest client on each runtime:\n${clients.join('\n')}` : '',
