@@ -174,7 +174,8 @@ describe('bad input', () => {
   }, 30_000);
 
   const badFlags: [string[], RegExp][] = [
-    [['--only', 'no-such-contender'], /unknown contender no-such-contender; accepted: .*bun-fake-good-node-redis/],
+    [['--only', 'no-such-contender'], /unknown contender no-such-contender; see --list \(--list --matrix for every name\)/],
+    [['--where', 'runtime=bun,turbo=on'], /use key=value pairs with the keys runtime, framework, client, variant, transform/],
     [['--runs', '0'], /--runs "0" must be a whole number/],
     [['--duration=-1s'], /--duration "-1s" is not a positive duration/],
     [['--duration', 'soon'], /--duration "soon" is not a positive duration/],
