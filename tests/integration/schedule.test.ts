@@ -95,7 +95,7 @@ describe('publishing', () => {
       expect(run.code).toBe(0);
       expect(made).toHaveLength(1);
       expect(existsSync(join(ROOT, 'results', made[0]!, 'results.json'))).toBe(true);
-      expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^results in .*results\/.* \(not published: --only runs a part of the suite; add --publish to publish it\)$/);
+      expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^results in .*results\/.* \(not published: --only or --where runs a part of the suite; add --publish to publish it\)$/);
       expect(fingerprint()).toEqual(before);
     } finally {
       for (const d of made) rmSync(join(ROOT, 'results', d), { recursive: true, force: true });
