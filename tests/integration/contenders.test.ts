@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/apps';
 import { loadContenders, ROOT } from '../../packages/harness/src/contenders';
@@ -15,7 +15,7 @@ import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../
 import { verifyContract } from '../../packages/harness/src/verify';
 
 const contenders = loadContenders();
-const RDB = process.env.BENCH_TEST_RDB ? join(process.cwd(), process.env.BENCH_TEST_RDB) : join(ROOT, 'dump.rdb');
+const RDB = process.env.BENCH_TEST_RDB ? resolve(process.env.BENCH_TEST_RDB) : join(ROOT, 'dump.rdb');
 const shippedData = RDB === join(ROOT, 'dump.rdb');
 let redis: RedisTarget;
 let golden: string;
