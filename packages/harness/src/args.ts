@@ -6,11 +6,14 @@ import { PLACEMENTS, type PlacementName } from './placement';
 
 export class UsageError extends Error {}
 
+/** The dimensions --where selects on: the contender's own, and every setting's value. */
+export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
+
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
   matrix: { type: 'boolean', desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)' },
   only: { type: 'string', desc: "comma-separated names (any contender) or patterns within the suite, e.g. 'bun-*' (see --list)" },
-  where: { type: 'string', desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)].join(', ')})` },
+  where: { type: 'string', desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})` },
   runs: { type: 'string', desc: 'auto (default): rounds until every interval is within ±--target-ci; or a fixed count (seed profile 3)' },
   'target-ci': { type: 'string', desc: 'with --runs auto: stop a contender once its median\'s 95% interval is within ± this, in % (default 5)' },
   'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15)' },
@@ -108,8 +111,6 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** The dimensions --where selects on: the contender's own, and every setting's value. */
-export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
 export type Selectable = Pick<Contender, 'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'>;
 
 const dimension = (c: Selectable, key: string): string | null =>

@@ -16,7 +16,6 @@ export interface RedisTarget {
   stop(): Promise<void>;
 }
 
-/** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
 /** The URL without its password, for logs and results. */
 export function redactUrl(raw: string): string {
   const url = new URL(raw);
@@ -24,6 +23,7 @@ export function redactUrl(raw: string): string {
   return url.toString();
 }
 
+/** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
 export function cli(target: { url: string }, args: string[], { json = false, timeoutMs = 15_000 } = {}): string {
   // A password goes through the environment, not the command line, where ps would show it.
   const url = new URL(target.url);
