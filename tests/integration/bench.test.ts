@@ -12,7 +12,9 @@ const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
 describe('npm run bench', () => {
   test('--list prints the default suite, one per line; --list --matrix every supported combination; --profile seed the seed\'s fourteen', async () => {
     const lines = async (args: string[]) => (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
-    expect(await lines([])).toHaveLength(26);
+    const suite = await lines([]);
+    expect(suite.filter((n) => !n.endsWith('-precomputed'))).toHaveLength(26);
+    expect(suite.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11); // the HTTP ceiling of each stack in it
     const matrix = await lines(['--matrix']);
     expect(matrix.length).toBeGreaterThan(90);
     expect(matrix).toContain('node20-raw-node-redis');
@@ -21,14 +23,26 @@ describe('npm run bench', () => {
     expect(await lines(['--matrix', '--where', 'runtime=deno,client=ioredis,autopipeline=on'])).toEqual(['deno-raw-ioredis-autopipeline']);
   });
 
-  test('a quick --matrix smoke run shows the framework × client grid, the settings table and what to pick', async () => {
+  test('a quick --matrix smoke run shows the framework × client grid, the settings table, what to pick, the ceilings and efficiency', async () => {
     const run = await runCli(['--matrix', '--only', 'bun-raw-*,bun-fake-other-ioredis', '--runs', '2', '--duration', '300ms', '--warmup', '0s']);
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
     expect(json.settings.suite).toBe('matrix');
     expect(json.contenders.map((c: any) => c.name).sort()).toEqual([
       'bun-fake-other-ioredis', 'bun-raw-ioredis', 'bun-raw-ioredis-autopipeline', 'bun-raw-ioredis-direct', 'bun-raw-node-redis', 'bun-raw-node-redis-direct',
+      'bun-raw-precomputed',
     ]);
+    // Ceilings: Redis alone before and after the rounds; the raw server's HTTP ceiling, not ranked, no Redis read per request.
+    expect(json.ceilings.redis).toHaveLength(2);
+    for (const c of json.ceilings.redis) expect(c).toMatchObject({ command: 'XRANGE OPTIONS:test:STREAM - +', connections: 50 });
+    for (const c of json.ceilings.redis) expect(c.rps).toBeGreaterThan(0);
+    const http = json.contenders.find((c: any) => c.name === 'bun-raw-precomputed');
+    expect(http).toMatchObject({ ceiling: 'http', status: 'ok', redis_calls_per_req: 0 });
+    expect(json.reference.members).not.toContain('bun-raw-precomputed');
+    const eff = json.contenders.find((c: any) => c.name === 'bun-raw-ioredis').efficiency;
+    const lowest = Math.min(http.rps.median, ...json.ceilings.redis.map((c: any) => c.rps));
+    expect(eff.ceiling_rps).toBeGreaterThanOrEqual(lowest * 0.5); // the median of the Redis measurements, or the HTTP ceiling
+    expect(eff.value).toBeCloseTo(json.contenders.find((c: any) => c.name === 'bun-raw-ioredis').rps.median / eff.ceiling_rps, 6);
     expect(json.contenders.find((c: any) => c.name === 'bun-raw-ioredis-autopipeline')).toMatchObject({ tuned: ['autopipeline'], settings: { autopipeline: 'on', transform: 'plain' }, status: 'ok' });
     const md = readFileSync(join(dir, 'results.md'), 'utf8');
     // The grid: one row per framework (fastest first), one column per client, a median in every measured cell.
@@ -44,6 +58,11 @@ describe('npm run bench', () => {
     expect(md).toContain('**What to pick**');
     expect(md).toMatch(/bun \(raw server\): no measurable difference between (node-redis|ioredis) and (node-redis|ioredis)/);
     expect(md).toMatch(/bun \+ ioredis: fake other [+−]\d+% against the raw server \(no measurable difference\)/);
+    expect(md).toContain('**Ceilings, measured in this run**');
+    expect(md).toMatch(/\| Redis alone: redis-benchmark `XRANGE OPTIONS:test:STREAM - \+`, c=50 \| \d+ \|/);
+    expect(md).toMatch(/\| HTTP: bun raw \(bun-raw-precomputed\) \| \d+ \|/);
+    expect(md).toMatch(/\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed) \| \d+ \| [\d.]+% \|/);
+    expect(md).not.toMatch(/\| =?\d+ \| bun-raw-precomputed/); // never ranked
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 

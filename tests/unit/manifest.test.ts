@@ -28,14 +28,19 @@ describe('manifest schema', () => {
     const { contenders, unsupported } = loadSuite();
     const inSuite = (suite: string) => contenders.filter((c) => c.suites.includes(suite as never)).map((c) => c.name).sort();
     expect(inSuite('seed')).toEqual(SEED_NAMES);
-    const extra = inSuite('default').filter((n) => !SEED_NAMES.includes(n));
+    const extra = inSuite('default').filter((n) => !SEED_NAMES.includes(n) && !n.endsWith('-precomputed'));
     expect(extra).toEqual([
       'bun-raw-bun-redis', 'bun-raw-glide', 'bun-raw-ioredis', 'bun-raw-iovalkey',
       'deno-hono-node-redis', 'deno-raw-glide', 'deno-raw-ioredis', 'deno-raw-iovalkey', 'deno-raw-node-redis',
       'node-express-node-redis', 'node-raw-glide', 'node-raw-iovalkey',
     ]);
-    // Every seed and default contender runs with every setting at its default (plain transform).
-    for (const c of contenders.filter((x) => !x.suites.every((s) => s === 'matrix'))) expect(c.tuned).toEqual([]);
+    // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings.
+    for (const c of contenders.filter((x) => !x.suites.every((s) => s === 'matrix') && !x.ceiling)) expect(c.tuned).toEqual([]);
+    // The HTTP ceiling of every runtime × framework of the default suite is in it too.
+    expect(inSuite('default').filter((n) => n.endsWith('-precomputed'))).toEqual([
+      'bun-elysia-precomputed', 'bun-hono-precomputed', 'bun-raw-precomputed', 'bun-stric-precomputed', 'deno-hono-precomputed', 'deno-raw-precomputed',
+      'node-express-precomputed', 'node-fastify-precomputed', 'node-next-page-dynamic-precomputed', 'node-next-route-dynamic-precomputed', 'node-raw-precomputed',
+    ]);
     expect(contenders.every((c) => c.suites.includes('matrix'))).toBe(true);
     // Combinations that cannot run are listed with their reason.
     expect(unsupported).toContainEqual({ name: 'node-hono-bun-redis', reason: 'bun-redis: built into Bun only' });
@@ -83,6 +88,7 @@ describe('contender generation', () => {
     expect(contenders.map((c) => c.name)).toEqual([
       'bun-demo-route-node-redis', 'bun-demo-route-ioredis', 'bun-demo-page-ioredis',
       'node-demo-route-node-redis', 'node-demo-route-ioredis', 'node-demo-page-ioredis',
+      'bun-demo-route-precomputed', 'bun-demo-page-precomputed', 'node-demo-route-precomputed', 'node-demo-page-precomputed',
     ]);
     const c = contenders[3]!;
     expect(c).toMatchObject({ runtime: 'node', path: '/r/node-redis', build: ['bun', 'run', 'build'], start: ['node', 'dist/x.js'], env: { A: '1', B: '2' }, page: false });
@@ -98,7 +104,7 @@ describe('contender generation', () => {
       ],
     };
     const { contenders, unsupported } = generate('demo', '/apps/demo', m);
-    expect(contenders.map((c) => c.name)).toEqual(['bun-demo-node-redis']);
+    expect(contenders.map((c) => c.name)).toEqual(['bun-demo-node-redis', 'bun-demo-precomputed']);
     expect(unsupported).toEqual([
       { name: 'bun-demo-ioredis', reason: 'crashes at start: some error' },
       { name: 'node-demo-node-redis', reason: 'the framework is Bun-only' },
@@ -120,12 +126,16 @@ describe('contender generation', () => {
       'bun-demo-ioredis', 'bun-demo-ioredis-direct', 'bun-demo-ioredis-autopipeline',
       'bun-demo-bun-redis', 'bun-demo-bun-redis-direct',
       'node-demo-node-redis', 'node-demo-ioredis',
+      'bun-demo-precomputed', 'node-demo-precomputed',
     ]);
     expect(unsupported).toEqual([{ name: 'node-demo-bun-redis', reason: 'bun-redis: built into Bun only' }]);
     const byName = Object.fromEntries(contenders.map((c) => [c.name, c]));
     expect(byName['bun-demo-node-redis-resp2']).toMatchObject({ tuned: ['resp2'], settings: { transform: 'plain', autopipeline: 'off', resp: '2', timeout: 'on' }, suites: ['matrix'] });
     expect(byName['bun-demo-ioredis']).toMatchObject({ tuned: [], suites: ['matrix', 'default', 'seed'] });
     expect(byName['node-demo-ioredis']!.suites).toEqual(['matrix']);
+    // One HTTP ceiling per runtime × framework: the first client reads the body once at start.
+    expect(byName['bun-demo-precomputed']).toMatchObject({ ceiling: 'http', client: 'node-redis', tuned: ['precomputed'], settings: { transform: 'precomputed' }, suites: ['matrix', 'default'] });
+    expect(byName['node-demo-precomputed']!.suites).toEqual(['matrix']);
   });
 
   test('a suite pattern that names nothing the app generates is an error naming the file and the field', () => {

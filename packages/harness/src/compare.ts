@@ -75,7 +75,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const inB = new Map(b.contenders.map((c) => [c.name, c]));
   const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
   const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
-  const dynamic = both.filter((c) => !c.static);
+  const dynamic = both.filter((c) => !c.static && !c.ceiling);
   const ref = (r: Results) => (dynamic.length ? geometricMean(dynamic.map((c) => median(runsOf(r.contenders.find((x) => x.name === c.name)!)))) : 1);
   const refA = ref(a);
   const refB = ref(b);

@@ -48,6 +48,8 @@ export interface Contender {
   tuned: string[];
   /** Suites it belongs to: every contender is in the matrix. */
   suites: SuiteName[];
+  /** 'http': serves the body read once at start (transform precomputed), the HTTP ceiling of its runtime and framework; never ranked. */
+  ceiling: 'http' | null;
   path: string;
   /** Static variants read Redis at build time only. */
   static: boolean;
@@ -107,7 +109,8 @@ function settingCombos(names: string[], client: string): { settings: SettingValu
   for (const name of names) {
     const def: SettingDef = SETTINGS[name as SettingName];
     if (def.clients && !def.clients.includes(client)) continue;
-    for (const value of def.values.filter((v) => v !== def.default)) {
+    // precomputed is no alternative but a ceiling: one per runtime and framework, not per client.
+    for (const value of def.values.filter((v) => v !== def.default && v !== 'precomputed')) {
       combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!] });
     }
   }
@@ -121,6 +124,26 @@ function blockedBy(m: AppManifest, app: string, runtime: string, client: string)
   const clientWhy = (CLIENT_DEFS[client as ClientName]?.unsupported as Record<string, string> | undefined)?.[runtime];
   if (clientWhy) return `${client}: ${clientWhy}`;
   return m.runtimes[runtime as RuntimeName] ? null : `apps/${app} declares no start command for ${runtime}`;
+}
+
+/**
+ * The HTTP ceiling of each runtime × framework (× variant): the same app serving the body it read
+ * once at start, named <runtime>-<framework>[-<variant>]-precomputed (no client runs per request).
+ * It joins the default suite where a contender of that stack is in it.
+ */
+function httpCeilings(contenders: Contender[]): Contender[] {
+  const out: Contender[] = [];
+  for (const c of contenders.filter((x) => !x.static && !x.tuned.length)) {
+    const name = contenderName(c.runtime, c.framework, c.variant, '', ['precomputed']);
+    const existing = out.find((x) => x.name === name);
+    if (existing) {
+      if (c.suites.includes('default') && !existing.suites.includes('default')) existing.suites.push('default');
+      continue;
+    }
+    const suites: SuiteName[] = ['matrix', ...(c.suites.includes('default') ? ['default' as const] : [])];
+    out.push({ ...c, name, settings: { ...c.settings, transform: 'precomputed' }, tuned: ['precomputed'], suites, ceiling: 'http' });
+  }
+  return out;
 }
 
 /** Every contender one manifest declares, and the combinations it names as unsupported. */
@@ -145,7 +168,7 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
           const plain = tuned.length === 0;
           const suites: SuiteName[] = ['matrix', ...(plain && inSuite('default', name) ? ['default' as const] : []), ...(plain && inSuite('seed', name) ? ['seed' as const] : [])];
           contenders.push({
-            name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites,
+            name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites, ceiling: null,
             path: (v.path ?? '/').replaceAll('{client}', client),
             static: v.static ?? false,
             page: v.page ?? false,
@@ -159,6 +182,7 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
       }
     }
   }
+  contenders.push(...httpCeilings(contenders));
   for (const [suite, patterns] of Object.entries(m.suites ?? {})) {
     const stray = patterns.find((p) => !contenders.some((c) => c.suites.includes(suite as SuiteName) && matchesPattern(p, c.name)));
     if (stray) throw new ManifestError(`apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings; see --list`);

@@ -54,7 +54,7 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
   const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
   return {
     name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
-    settings: c.settings, tuned: c.tuned,
+    settings: c.settings, tuned: c.tuned, ceiling: c.ceiling,
     static: c.static, page: c.page, path: c.path, chart_group: c.chartGroup, status: 'incomplete', points, runs: points[0]!.runs,
     ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
   };

@@ -1,6 +1,7 @@
 // results.json: the one file everything downstream (tables, charts, README, compare) reads.
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { RedisCeiling } from './ceilings';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
 import type { Interval, Summary } from './stats';
@@ -48,6 +49,8 @@ export interface PointResult {
   resolved?: boolean;
   /** Half-width of the req/s interval as a share of the median (0.05 = ±5%). */
   half_width?: number;
+  /** Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its stack. */
+  efficiency?: { value: number; ceiling: string; ceiling_rps: number };
   /** Median and interval divided by the run's reference (results.reference). */
   relative?: { median: number } & Interval;
   latency_ms?: Latency;
@@ -77,6 +80,9 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   static: boolean;
   page: boolean;
   path: string;
+  /** 'http': the HTTP ceiling of its runtime and framework (the body precomputed at start); never ranked. */
+  ceiling?: 'http' | null;
+
   /** Drawn in a latency chart of its own (a manifest's chartGroup); absent: with the servers. */
   chart_group?: string | null;
   status: Status;
@@ -141,6 +147,8 @@ export interface Results {
   unsupported?: { name: string; reason: string }[];
   /** What relative indices are divided by: the geometric mean of the dynamic contenders' medians. */
   reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
+  /** Measured in the same invocation: Redis alone on the workload's command (redis-benchmark), before the rounds and after. */
+  ceilings?: { redis: RedisCeiling[] };
   /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
   schedule?: { rounds: number; stop_reason: string; measuring_s: number };
 }

@@ -7,10 +7,13 @@ import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
 import { discard, fail, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
-import { finalizePoint, isResolved, keptRuns } from './verdicts';
+import { measureRedisCeiling } from './ceilings';
+import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdicts';
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
+/** Ceiling contenders are measured in the first rounds only: they are stable, and they are not ranked. */
+const CEILING_RUNS = 3;
 /** How a run set aside for CPU steal is marked in discarded_runs. */
 const STEAL_FAULT = 'CPU steal';
 
@@ -29,7 +32,9 @@ export async function schedule(suite: Suite): Promise<boolean> {
   const live = () => results.contenders.filter((r) => r.status === 'incomplete');
   if (settings.profile === 'seed') return seedProfile(suite);
   const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
+  redisCeiling(suite);
   let ok = await rounds(suite, closed, 1);
+  if (ok) redisCeiling(suite);
   if (ok && settings.rates.length) {
     addOpenLoopPoints(suite);
     ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
@@ -38,8 +43,24 @@ export async function schedule(suite: Suite): Promise<boolean> {
   return ok;
 }
 
+/** Redis alone, on the contenders' command and connection count; once before the rounds and once after. */
+function redisCeiling(suite: Suite): void {
+  const { settings, results } = suite;
+  if (settings.profile === 'seed' || !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))) return;
+  try {
+    // As long as one measured run of a contender.
+    const c = measureRedisCeiling(suite.redis, settings.workload, settings.connections[0]!, settings.duration_s ?? 3);
+    (results.ceilings ??= { redis: [] }).redis.push(c);
+    log(`Redis ceiling (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside Redis`);
+    suite.save();
+  } catch (e) {
+    log(`Redis ceiling not measured: ${(e as Error).message}`);
+  }
+}
+
 /** Slots due in a round; a --self-check pair stays due together, so "alone" always follows its original. */
 function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
+  if (round > CEILING_RUNS) slots = slots.filter((x) => !x.r.ceiling);
   const s = suite.settings;
   if (s.runs !== 'auto') return slots.filter((x) => round <= (s.runs as number));
   if (round > s.max_runs) return [];
@@ -158,7 +179,7 @@ function addOpenLoopPoints(suite: Suite): void {
   for (const r of suite.results.contenders) {
     if (r.status !== 'incomplete') continue;
     const closed = r.points.filter((p) => p.rate === null);
-    for (const p of closed) finalizePoint(p, suite.settings, r.static);
+    for (const p of closed) finalizePoint(p, suite.settings, noReadPerRequest(r));
     if (closed.some((p) => p.status !== 'ok')) continue;
     const max = summarize(keptRuns(closed[0]!).map((x) => x.rps)).median;
     for (const spec of suite.settings.rates) {
@@ -186,7 +207,7 @@ async function seedProfile(suite: Suite): Promise<boolean> {
 
 /** --with-seed: the seed's method on every contender still in, after the suite, in the same invocation. */
 async function seedMethod(suite: Suite): Promise<void> {
-  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !x.self_check_of && !x.seed_method)) {
+  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !x.self_check_of && !x.ceiling && !x.seed_method)) {
     const outcome = await seedTrial(suite, r);
     if (outcome.kind !== 'runs') {
       log(`${r.name}: the seed method could not be measured: ${outcome.kind === 'out' ? outcome.reason : 'Redis died'}`);

@@ -8,6 +8,9 @@ import type { ContenderResult, PointResult, Results, RunRecord, Settings } from 
 import { geometricMean, halfWidth, minRunsFor, summarize } from './stats';
 import type { Suite } from './suite';
 
+/** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
+export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling'>) => r.static || !!r.ceiling;
+
 /** Runs that count: no fault happened in them. */
 export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
 
@@ -80,13 +83,32 @@ function promoteHeadline(r: ContenderResult): void {
  * common drift, which is what a relative index must remove.
  */
 export function setReference(results: Results): void {
-  const members = results.contenders.filter((c) => c.status === 'ok' && !c.static && !c.self_check_of && Number.isFinite(c.points[0]?.rps?.median));
+  const members = results.contenders.filter((c) => c.status === 'ok' && !noReadPerRequest(c) && !c.self_check_of && Number.isFinite(c.points[0]?.rps?.median));
   if (!members.length) return;
   const value = geometricMean(members.map((c) => c.points[0]!.rps!.median));
   results.reference = { kind: 'geomean-dynamic', members: members.map((c) => c.name), value };
   for (const c of results.contenders) {
     const rps = c.points[0]?.rps;
     if (c.status === 'ok' && rps) c.points[0]!.relative = { median: rps.median / value, lo: rps.ci.lo / value, hi: rps.ci.hi / value, level: rps.ci.level };
+  }
+}
+
+/** The lowest ceiling that applies to a dynamic contender: Redis alone, or its runtime and framework serving a precomputed body. */
+export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
+  const redis = results.ceilings?.redis.map((x) => x.rps).filter(Number.isFinite) ?? [];
+  const http = results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+  const candidates = [
+    ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
+    ...(http?.points[0]?.rps ? [{ ceiling: http.name, ceiling_rps: http.points[0].rps.median }] : []),
+  ];
+  return candidates.sort((a, b) => a.ceiling_rps - b.ceiling_rps)[0] ?? null;
+}
+
+export function setEfficiency(results: Results): void {
+  for (const c of results.contenders) {
+    const rps = c.points[0]?.rps;
+    const ceiling = c.status === 'ok' && rps && !noReadPerRequest(c) ? ceilingFor(results, c) : null;
+    if (ceiling) c.points[0]!.efficiency = { value: rps!.median / ceiling.ceiling_rps, ...ceiling };
   }
 }
 
@@ -98,13 +120,14 @@ export function verdicts(suite: Suite, ok: boolean): number {
       r.reason ??= `not finished: ${results.exit_reason}`;
       continue;
     }
-    for (const p of r.points) finalizePoint(p, settings, r.static);
+    for (const p of r.points) finalizePoint(p, settings, noReadPerRequest(r));
     const bad = r.points.find((p) => p.status !== 'ok');
     r.status = bad ? bad.status : 'ok';
     if (bad) r.reason = `c${bad.connections}${bad.rate !== null ? ` at ${bad.rate} req/s` : ''}: ${bad.reason}`;
     else delete r.reason;
   }
   if (ok) setReference(results);
+  if (ok) setEfficiency(results);
   for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
   results.complete = ok && results.contenders.every((r) => r.status !== 'incomplete');
   results.finished_at = new Date().toISOString();

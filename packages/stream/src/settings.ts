@@ -17,8 +17,9 @@ export interface SettingDef {
 
 export const SETTINGS = {
   transform: {
-    env: 'TRANSFORM', values: ['plain', 'direct'], default: 'plain', suffix: { direct: 'direct' }, clients: null,
-    about: 'plain: the reply as plain objects through the framework\'s own JSON path; direct: the JSON string built by hand from the reply',
+    env: 'TRANSFORM', values: ['plain', 'direct', 'precomputed'], default: 'plain', suffix: { direct: 'direct', precomputed: 'precomputed' }, clients: null,
+    about: 'plain: the reply as plain objects through the framework\'s own JSON path; direct: the JSON string built by hand from the reply; ' +
+      'precomputed: the body read once at start and served as it is (the HTTP ceiling: no Redis read per request)',
   },
   autopipeline: {
     env: 'AUTOPIPELINE', values: ['off', 'on'], default: 'off', suffix: { on: 'autopipeline' }, clients: ['ioredis', 'iovalkey'],

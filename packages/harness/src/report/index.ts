@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile, type Results } from '../results';
 import { charts, renderPng } from './charts';
+import { ceilingsTable, efficiencyTable } from './ceilings';
 import { gridTables, pickSummary, settingsTable } from './matrix';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 
@@ -18,6 +19,8 @@ export function markdown(r: Results, imageDir: string | null): string {
     headlineTable(r),
     '**Spread, cost per request and proof of Redis reads**',
     costTable(r),
+    ceilingsTable(r),
+    efficiencyTable(r),
     pointsTable(r),
     seedMethodTable(r),
     selfCheckTable(r),

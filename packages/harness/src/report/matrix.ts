@@ -72,7 +72,7 @@ export interface SettingEffect {
 
 export function settingEffects(r: Results): SettingEffect[] {
   const out: SettingEffect[] = [];
-  for (const on of r.contenders.filter((c) => c.status === 'ok' && c.tuned?.length === 1 && !c.self_check_of)) {
+  for (const on of r.contenders.filter((c) => c.status === 'ok' && c.tuned?.length === 1 && !c.self_check_of && !c.ceiling)) {
     const off = twinOf(r, on);
     const ratio = off?.status === 'ok' ? pairedRatio(on, off, r.settings.ci_level) : null;
     if (off && ratio) out.push({ setting: on.tuned![0]!, on, off, ratio });

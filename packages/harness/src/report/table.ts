@@ -19,7 +19,7 @@ export interface RankedContender extends ContenderResult {
 
 /** Contenders that passed every gate, fastest median first, with rank groups from their intervals. */
 export function ranked(r: Results): RankedContender[] {
-  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of).sort((a, b) => b.rps!.median - a.rps!.median);
+  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.ceiling).sort((a, b) => b.rps!.median - a.rps!.median);
   const groups = rankGroups(ok.map((c) => c.rps!.ci));
   return ok.map((c, i) => ({ ...c, rank: rankLabel(groups[i]!) }));
 }

@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'bun:test';
+import { parseRedisBenchmarkCsv } from '../../packages/harness/src/ceilings';
+import type { ContenderResult, Results } from '../../packages/harness/src/results';
+import { ceilingFor, setEfficiency } from '../../packages/harness/src/verdicts';
+
+// Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
+const RECORDED = `"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
+"XRANGE OPTIONS:test:STREAM - +","3012.05","16.307","1.200","16.063","20.031","23.103","30.415"
+`;
+
+describe('the Redis ceiling', () => {
+  test('redis-benchmark CSV: req/s and latencies of the one test', () => {
+    expect(parseRedisBenchmarkCsv(RECORDED)).toEqual({ rps: 3012.05, avg_latency_ms: 16.307, p50_latency_ms: 16.063, p99_latency_ms: 23.103 });
+  });
+  test('output without a result row is an error that says what was printed', () => {
+    expect(() => parseRedisBenchmarkCsv('ERR unknown command\n')).toThrow('redis-benchmark printed no result: ERR unknown command');
+    expect(() => parseRedisBenchmarkCsv(RECORDED.split('\n')[0]!)).toThrow('redis-benchmark printed no result');
+  });
+});
+
+const contender = (name: string, over: Partial<ContenderResult>, median: number): ContenderResult => ({
+  name, app: 'a', runtime: 'bun', framework: 'raw', client: 'ioredis', variant: null, static: false, page: false, path: '/', status: 'ok', runs: [],
+  points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs: [], rps: { median, min: median, max: median, n: 3, ci: { lo: median, hi: median, level: 0.75 } } }],
+  ...over,
+});
+
+describe('efficiency', () => {
+  const results = (redis: number[], http: number) => ({
+    ceilings: { redis: redis.map((rps) => ({ rps })) },
+    contenders: [
+      contender('bun-raw-ioredis', {}, 600),
+      contender('bun-hono-ioredis', { framework: 'hono' }, 500),
+      contender('bun-raw-precomputed', { ceiling: 'http' }, http),
+      contender('bun-next-route-static-ioredis', { static: true }, 2000),
+    ],
+  }) as unknown as Results;
+
+  test('the lowest ceiling that applies: the median of the Redis measurements, or the HTTP ceiling of the same runtime and framework', () => {
+    const r = results([3000, 3400], 2500);
+    expect(ceilingFor(r, r.contenders[0]!)).toEqual({ ceiling: 'bun-raw-precomputed', ceiling_rps: 2500 });
+    expect(ceilingFor(results([3000, 3400], 9000), r.contenders[0]!)).toEqual({ ceiling: 'redis', ceiling_rps: 3200 });
+    // No HTTP ceiling measured for Hono: Redis alone applies.
+    expect(ceilingFor(r, r.contenders[1]!)).toEqual({ ceiling: 'redis', ceiling_rps: 3200 });
+  });
+
+  test('set on dynamic contenders only: not on static ones or on the ceilings themselves', () => {
+    const r = results([3000, 3400], 2500);
+    setEfficiency(r);
+    expect(r.contenders[0]!.points[0]!.efficiency).toEqual({ value: 600 / 2500, ceiling: 'bun-raw-precomputed', ceiling_rps: 2500 });
+    expect(r.contenders[1]!.points[0]!.efficiency!.value).toBeCloseTo(500 / 3200, 9);
+    expect(r.contenders[2]!.points[0]!.efficiency).toBeUndefined();
+    expect(r.contenders[3]!.points[0]!.efficiency).toBeUndefined();
+  });
+});
