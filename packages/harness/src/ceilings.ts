@@ -2,7 +2,7 @@
 // (it ships with redis-server) running the contenders' exact command at their connection count,
 // with Redis's own usec_per_call over the same window.
 import { spawnSync } from 'node:child_process';
-import { STREAM_KEY } from '@bench/stream';
+import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
 import { commandStats, RedisError, type RedisTarget } from './redis';
 
 export interface RedisCeiling {
@@ -17,12 +17,6 @@ export interface RedisCeiling {
   usec_per_call: number;
 }
 
-/** The command each workload sends per request, as redis-benchmark takes it. */
-export const WORKLOAD_COMMAND: Record<string, string[]> = {
-  xrange: ['XRANGE', STREAM_KEY, '-', '+'],
-  xread: ['XREAD', 'STREAMS', STREAM_KEY, '0-0'],
-};
-
 /** redis-benchmark --csv: a header line, then one quoted row per test. */
 export function parseRedisBenchmarkCsv(csv: string): Omit<RedisCeiling, 'command' | 'connections' | 'requests' | 'usec_per_call'> {
   const rows = csv.trim().split('\n').map((line) => [...line.matchAll(/"([^"]*)"/g)].map((m) => m[1]!));
@@ -34,8 +28,8 @@ export function parseRedisBenchmarkCsv(csv: string): Omit<RedisCeiling, 'command
 }
 
 /** Runs redis-benchmark against the target for about `seconds`, sized from a short first pass. */
-export function measureRedisCeiling(target: RedisTarget, workload: string, connections: number, seconds: number): RedisCeiling {
-  const command = WORKLOAD_COMMAND[workload]!;
+export function measureRedisCeiling(target: RedisTarget, workload: Workload, connections: number, seconds: number): RedisCeiling {
+  const command = workloadCommand(workload, STREAM_KEY);
   const { hostname, port } = new URL(target.url);
   const bench = (requests: number) => {
     const r = spawnSync('redis-benchmark', ['-h', hostname, '-p', port || '6379', '-c', String(connections), '-n', String(requests), '--csv', ...command], {

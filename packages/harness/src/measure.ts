@@ -1,5 +1,6 @@
 // One measured oha run against one running app, with every counter around it: CPU of the
 // app's process tree, Redis's own command counters, steal, RSS, and the harness's own CPU.
+import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
 import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { runOha } from './oha';
@@ -34,7 +35,8 @@ type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_chec
 
 export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string): Promise<Omit<RunRecord, TrialFields>> {
   const { redis } = ctx;
-  const command = ctx.workload;
+  // The command Redis counts in INFO commandstats (xrange-count is an XRANGE).
+  const command = workloadCommand(ctx.workload as Workload, STREAM_KEY)[0]!.toLowerCase();
   const rawFile = join(ctx.runDir, 'raw', rawName);
 
   const loadAverage = loadAverage1m();

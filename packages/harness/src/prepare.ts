@@ -109,7 +109,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const redis = externalUrl ? useExistingRedis(externalUrl) : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
   session.redis = redis;
   const info = streamInfo(redis, STREAM_KEY);
-  const golden = goldenBody(redis, STREAM_KEY);
+  const golden = goldenBody(redis, STREAM_KEY, settings.workload);
   const bodyBytes = Buffer.byteLength(golden);
   if (opts.resume && (info.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
     throw new Error(`the stream now has ${info.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { workloadCommand, type Workload } from '@bench/stream';
 import { freePort, portTaken } from './net';
 import { pinned } from './placement';
 import { killTree, scratchDir, spawnTracked, type Tracked } from './proc';
@@ -133,9 +134,10 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
   };
 }
 
-/** The contract body, computed from redis-cli's own reading of the stream. */
-export function goldenBody(target: RedisTarget, key: string): string {
-  const entries = JSON.parse(cli(target, ['XRANGE', key, '-', '+'], { json: true })) as [string, string[]][];
+/** The contract body, computed from redis-cli's own reading of the stream: all of it, or the page xrange-count reads. */
+export function goldenBody(target: RedisTarget, key: string, workload: Workload = 'xrange'): string {
+  const command = workload === 'xrange-count' ? workloadCommand(workload, key) : ['XRANGE', key, '-', '+'];
+  const entries = JSON.parse(cli(target, command, { json: true })) as [string, string[]][];
   return JSON.stringify({
     entries: entries.map(([id, kv]) => {
       const fields: Record<string, string> = {};

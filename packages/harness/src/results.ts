@@ -1,6 +1,7 @@
 // results.json: the one file everything downstream (tables, charts, README, compare) reads.
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Workload } from '@bench/stream';
 import type { RedisCeiling } from './ceilings';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
@@ -102,7 +103,7 @@ export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
   suite?: 'default' | 'matrix' | 'seed';
   profile: 'default' | 'seed';
-  workload: 'xrange' | 'xread';
+  workload: Workload;
   connections: number[];
   rates: string[];
   duration_s: number | null;

@@ -1,6 +1,7 @@
 // Phase 4, verdicts: statistics over each point's kept runs, the gates (error rate, one Redis
 // read per response), whether --runs auto resolved each interval, and the relative index:
 // each median divided by the geometric mean of the dynamic contenders' medians of this run.
+import { STREAM_KEY, workloadCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import { PERCENTILES, type Latency } from './oha';
 import { RedisError } from './redis';
@@ -66,7 +67,7 @@ export function finalizePoint(point: PointResult, settings: Settings, isStatic: 
       (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') + (top ? `; most common: ${top[0]}` : '');
   } else if (!isStatic && Math.abs(calls - 1) > CALLS_TOLERANCE) {
     point.status = 'invalid';
-    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${settings.workload.toUpperCase()} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
+    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${workloadCommand(settings.workload, STREAM_KEY)[0]} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
   }
 }
 

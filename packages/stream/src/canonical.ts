@@ -3,8 +3,22 @@
 // plain (objects, then the framework's own JSON path) and direct (the string built by hand).
 
 export const STREAM_KEY = 'OPTIONS:test:STREAM';
-export const WORKLOADS = ['xrange', 'xread'] as const;
+export const WORKLOADS = ['xrange', 'xread', 'xrange-count'] as const;
 export type Workload = (typeof WORKLOADS)[number];
+/** xrange-count reads one page: the first PAGE entries. */
+export const PAGE = 100;
+
+/** The one Redis command each workload sends per request (the harness's golden body and ceiling use it too). */
+export function workloadCommand(workload: Workload, key: string): string[] {
+  switch (workload) {
+    case 'xrange':
+      return ['XRANGE', key, '-', '+'];
+    case 'xread':
+      return ['XREAD', 'STREAMS', key, '0-0'];
+    case 'xrange-count':
+      return ['XRANGE', key, '-', '+', 'COUNT', String(PAGE)];
+  }
+}
 
 /** The canonical shape, as plain objects. */
 export interface StreamBody {

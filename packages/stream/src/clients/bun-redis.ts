@@ -1,5 +1,6 @@
 // Bun's built-in client (Bun only). It auto-pipelines by default; the reply shape is ioredis's.
 // Reached through the Bun global, so bundlers for other runtimes have no 'bun' module to resolve.
+import { workloadCommand } from '../canonical.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
 /** XREAD over RESP3 is a map {key: entries}; over RESP2 (older servers) [[key, entries]]. */
@@ -10,9 +11,10 @@ export async function open({ url, workload, key }: StreamOptions): Promise<Adapt
   if (!RedisClient) throw new Error("REDIS_CLIENT=bun-redis is Bun's built-in client: run this app on Bun");
   const client = new RedisClient(url);
   await client.connect();
+  const [command, ...args] = workloadCommand(workload, key);
   const entries =
-    workload === 'xrange'
-      ? async () => ({ shape: 'flat' as const, entries: (await client.send('XRANGE', [key, '-', '+'])) as any })
-      : async () => ({ shape: 'flat' as const, entries: xreadEntries(await client.send('XREAD', ['STREAMS', key, '0-0']), key) });
+    workload === 'xread'
+      ? async () => ({ shape: 'flat' as const, entries: xreadEntries(await client.send(command!, args), key) })
+      : async () => ({ shape: 'flat' as const, entries: (await client.send(command!, args)) as any });
   return { entries, close: async () => client.close() };
 }

@@ -1,7 +1,9 @@
 import { createClient } from 'redis';
+import { PAGE } from '../canonical.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
 export async function open({ url, workload, key, settings }: StreamOptions): Promise<Adapter> {
+  const count = workload === 'xrange-count' ? { COUNT: PAGE } : undefined;
   const client = createClient({
     url,
     RESP: Number(settings.resp) as 2 | 3,
@@ -12,8 +14,8 @@ export async function open({ url, workload, key, settings }: StreamOptions): Pro
   client.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
   await client.connect();
   const entries =
-    workload === 'xrange'
-      ? async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+')) as any })
-      : async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] });
+    workload === 'xread'
+      ? async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] })
+      : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
   return { entries, close: async () => void (await client.close()) };
 }
