@@ -53,6 +53,12 @@ describe('flags', () => {
     expect(parseCli(['--matrix', '--where', 'transform=direct'], all).selected).toEqual(['bun-raw-ioredis-direct']);
     expect(() => parseCli(['--matrix', '--profile', 'seed'], all)).toThrow(/exclude each other/);
   });
+  test('--entries: distinct sizes, smallest first; it generates its own data', () => {
+    expect(parseCli(['--entries', '33900,339,3390,339'], names).entries).toEqual([339, 3390, 33900]);
+    expect(parseCli([], names).entries).toBeNull();
+    expect(() => parseCli(['--entries', '339,x'], names)).toThrow(/--entries "x" must be a whole number/);
+    expect(() => parseCli(['--entries', '339', '--rdb', 'dump.rdb'], names)).toThrow('--entries generates its own streams: leave out --rdb');
+  });
   test('bad values name what is accepted', () => {
     const bad: [string[], RegExp][] = [
       [['--only', 'a-raw-x,zzz'], /unknown contender zzz; see --list/],

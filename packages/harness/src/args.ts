@@ -24,6 +24,7 @@ export const FLAGS = {
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
+  entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
   workload: { type: 'string', desc: `Redis read per request: ${WORKLOADS.join(' | ')} (default xrange)` },
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
@@ -67,6 +68,10 @@ export interface CliOptions {
   connections: number[];
   rates: string[];
   rdb: string | null;
+  /** --entries: stream sizes to run on, one complete run each (null: one run on --rdb). */
+  entries: number[] | null;
+  /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
+  runName?: string;
   workload: (typeof WORKLOADS)[number];
   profile: 'default' | 'seed';
   placement: PlacementName;
@@ -138,6 +143,14 @@ function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[
   return all.filter((c) => list.some((p) => pick(p).includes(c)));
 }
 
+/** --entries 339,3390,33900: distinct sizes, smallest first; it makes its own RDBs, so no --rdb or --resume. */
+function entriesList(spec: string, conflicts: (string | false | undefined)[]): number[] {
+  const clash = conflicts.find(Boolean);
+  if (clash) throw new UsageError(`--entries generates its own streams: leave out ${clash}`);
+  const sizes = spec.split(',').map((n) => positiveInt('entries', n.trim()));
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   let parsed;
   try {
@@ -193,6 +206,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     connections,
     rates,
     rdb: str('rdb') ?? null,
+    entries: str('entries') !== undefined ? entriesList(str('entries')!, [str('rdb') && '--rdb', str('resume') && '--resume', seedProfile && '--profile seed']) : null,
     workload: oneOf('workload', str('workload') ?? 'xrange', WORKLOADS),
     profile,
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),

@@ -2,13 +2,14 @@
 // errors and signals.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseCli, usage, UsageError } from './args';
-import { settingsFrom } from './prepare';
+import { parseCli, usage, UsageError, type CliOptions } from './args';
+import { settingsFrom, timestamp } from './prepare';
+import { rdbFor, scalingOf } from './scaling';
 import { runBench } from './bench';
 import { log, stopAll, type Session } from './suite';
-import { loadSuite, ManifestError, ROOT } from './contenders';
+import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from './contenders';
 import { killAllSync, startOrphanGuard } from './proc';
-import { publishReport, writeReport } from './report/index';
+import { publishReport, writeReport, writeScalingReport } from './report/index';
 import { selfCheckTable } from './report/table';
 import { publishLatest, resultsFile, writeJsonAtomic, type Results } from './results';
 
@@ -54,6 +55,27 @@ function notPublished(r: Results): string | null {
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
 }
 
+/** --entries: one complete run per stream size in <run>/entries-<n>/, then scaling.json and its report. */
+async function runScaling(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
+  if (process.env.REDIS_URL) throw new Error('--entries loads its own streams into a private Redis: unset REDIS_URL');
+  const parent = resolve(ROOT, opts.out, timestamp());
+  const runs = [];
+  let code = 0;
+  for (const entries of opts.entries!) {
+    log(`--entries: the run on ${entries} entries`);
+    const sub = { ...opts, rdb: rdbFor(entries), out: parent, runName: `entries-${entries}` };
+    code = Math.max(code, await runBench(sub, contenders, unsupported, session));
+    await writeReport(session.runDir!);
+    runs.push({ entries, dir: `entries-${entries}`, results: session.results! });
+    await stopAll(session);
+    session.results = session.runDir = null;
+  }
+  writeJsonAtomic(join(parent, 'scaling.json'), scalingOf(runs));
+  await writeScalingReport(parent);
+  log(`results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/ (not published)`);
+  return code;
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -77,6 +99,7 @@ async function main(): Promise<number> {
   }
   startOrphanGuard();
   try {
+    if (opts.entries) return await runScaling(opts, contenders, unsupported);
     const code = await runBench(opts, contenders, unsupported, session);
     const runDir = session.runDir!;
     const results = session.results!;

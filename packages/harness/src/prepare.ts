@@ -48,7 +48,7 @@ export function appEnvironment(c: Contender, redisUrl: string, workload: string)
   return { REDIS_URL: redisUrl, REDIS_CLIENT: c.client, WORKLOAD: workload, STREAM_KEY, ...Object.fromEntries(settings) };
 }
 
-const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
+export const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 
 function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
   const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
@@ -72,7 +72,7 @@ function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupport
     // Named by a manifest but not measured: listed with the reason, never silently dropped.
     unsupported: opts.only ? [] : unsupported,
   };
-  return { results, runDir: resolve(ROOT, opts.out, timestamp()) };
+  return { results, runDir: resolve(ROOT, opts.out, opts.runName ?? timestamp()) };
 }
 
 function resumedResults(dir: string): { results: Results; runDir: string } {
