@@ -27,7 +27,7 @@ const MAX_ERROR_RATE = 0.001;
 const CALLS_TOLERANCE = 0.02;
 
 /** Statistics over a point's kept runs, then the gates: error rate and one Redis read per request. */
-export function finalizePoint(point: PointResult, settings: Settings, isStatic: boolean): void {
+export function finalizePoint(point: PointResult, settings: Settings, noReadPerResponse: boolean): void {
   const runs = keptRuns(point);
   if (runs.length === 0) {
     point.status = 'failed';
@@ -65,7 +65,7 @@ export function finalizePoint(point: PointResult, settings: Settings, isStatic: 
       .sort((a, b) => b[1] - a[1])[0];
     point.reason = `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
       (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') + (top ? `; most common: ${top[0]}` : '');
-  } else if (!isStatic && Math.abs(calls - 1) > CALLS_TOLERANCE) {
+  } else if (!noReadPerResponse && Math.abs(calls - 1) > CALLS_TOLERANCE) {
     point.status = 'invalid';
     point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${workloadCommand(settings.workload, STREAM_KEY)[0]} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
   }
