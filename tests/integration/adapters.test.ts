@@ -7,16 +7,15 @@ import { CLIENT_DEFS, CLIENTS, SETTINGS, STREAM_KEY, WORKLOADS, type SettingDef 
 import { removeClientLeftovers } from '../../packages/harness/src/apps';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/redis';
-import { RUNTIME_NAMES } from '../../packages/harness/src/runtimes';
+import { DENO_RUN, RUNTIME_NAMES } from '../../packages/harness/src/runtimes';
 
 const PROBE_DIR = join(ROOT, 'tests/fixtures/contract');
-const DENO = ['deno', 'run', '--allow-net', '--allow-env', '--allow-sys', '--allow-read', '--allow-write', '--allow-ffi', '--no-lock', '--no-prompt'];
 /** How each runtime runs the probe: Node runs the bundle scripts/build-node-app.ts makes, as the Node apps do. */
 const PROBE: Record<string, string[]> = {
   node: ['node', 'dist/server.js'],
   node20: ['node20', 'dist/server.js'],
   bun: ['bun', 'src/contract.ts'],
-  deno: [...DENO, 'src/contract.ts'],
+  deno: [...DENO_RUN, 'src/contract.ts'],
 };
 
 let redis: RedisTarget;

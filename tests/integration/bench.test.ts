@@ -39,6 +39,9 @@ describe('npm run bench', () => {
     const http = json.contenders.find((c: any) => c.name === 'bun-raw-precomputed');
     expect(http).toMatchObject({ ceiling: 'http', status: 'ok', redis_calls_per_req: 0 });
     expect(json.reference.members).not.toContain('bun-raw-precomputed');
+    // The client ceiling: each runtime × client of the run alone, no HTTP, every body the golden length.
+    expect(json.ceilings.client.map((c: any) => `${c.runtime} ${c.client}`).sort()).toEqual(['bun ioredis', 'bun node-redis']);
+    for (const c of json.ceilings.client) expect(c.rps).toBeGreaterThan(0);
     const eff = json.contenders.find((c: any) => c.name === 'bun-raw-ioredis').efficiency;
     const lowest = Math.min(http.rps.median, ...json.ceilings.redis.map((c: any) => c.rps));
     expect(eff.ceiling_rps).toBeGreaterThanOrEqual(lowest * 0.5); // the median of the Redis measurements, or the HTTP ceiling
@@ -61,7 +64,8 @@ describe('npm run bench', () => {
     expect(md).toContain('**Ceilings, measured in this run**');
     expect(md).toMatch(/\| Redis alone: redis-benchmark `XRANGE OPTIONS:test:STREAM - \+`, c=50 \| \d+ \|/);
     expect(md).toMatch(/\| HTTP: bun raw \(bun-raw-precomputed\) \| \d+ \|/);
-    expect(md).toMatch(/\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed) \| \d+ \| [\d.]+% \|/);
+    expect(md).toMatch(/\| client: bun \+ ioredis, no HTTP \| \d+ \|/);
+    expect(md).toMatch(/\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed|bun \+ ioredis, no HTTP) \| \d+ \| [\d.]+% \|/);
     expect(md).not.toMatch(/\| =?\d+ \| bun-raw-precomputed/); // never ranked
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);

@@ -1,9 +1,15 @@
 // Ceilings measured in the same invocation as the contenders. The Redis ceiling: redis-benchmark
 // (it ships with redis-server) running the contenders' exact command at their connection count,
-// with Redis's own usec_per_call over the same window.
+// with Redis's own usec_per_call over the same window. The client ceiling: each runtime × client
+// reading and building the body in a loop, with no HTTP. (The HTTP ceilings are contenders.)
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
+import { removeClientLeftovers } from './apps';
+import { ROOT } from './contenders';
+import { killTree, spawnTracked } from './proc';
 import { commandStats, RedisError, type RedisTarget } from './redis';
+import { scriptCommand, type RuntimeName } from './runtimes';
 
 export interface RedisCeiling {
   command: string;
@@ -47,4 +53,44 @@ export function measureRedisCeiling(target: RedisTarget, workload: Workload, con
   const after = commandStats(target)[name] ?? { calls: 0, usec: 0 };
   const calls = after.calls - before.calls;
   return { command: command.join(' '), connections, requests, ...result, usec_per_call: calls ? (after.usec - before.usec) / calls : NaN };
+}
+
+export interface ClientCeiling {
+  runtime: string;
+  client: string;
+  concurrency: number;
+  seconds: number;
+  /** Reads completed per second, each one Redis read and the body built (the plain transform). */
+  rps: number;
+  /** CPU of the probe process per read: the client's work and the transform, with no HTTP. */
+  cpu_us_per_read: number;
+}
+
+const PROBE_DIR = join(ROOT, 'packages/harness');
+const PROBE_SOURCE = 'probe/client-loop.ts';
+const PROBE_BUNDLE = 'dist/client-loop.js';
+
+/** Bundles the client probe for Node, as the Node apps are bundled. */
+export async function buildClientProbe(): Promise<void> {
+  const proc = spawnTracked('bun', [join(ROOT, 'scripts/build-node-app.ts'), PROBE_SOURCE, PROBE_BUNDLE], { cwd: PROBE_DIR });
+  const { code } = await proc.exited;
+  if (code !== 0) throw new Error(`bundling ${PROBE_SOURCE} for Node failed: ${proc.tail().slice(-3).join(' / ')}`);
+}
+
+/** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length. */
+export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
+  const [cmd, ...args] = scriptCommand(runtime, PROBE_SOURCE, PROBE_BUNDLE);
+  const proc = spawnTracked(cmd!, args, {
+    cwd: PROBE_DIR,
+    env: { ...process.env, ...env, PROBE_SECONDS: String(o.seconds), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) },
+  });
+  const timer = setTimeout(() => killTree(proc.pid, 1000), (o.seconds + 30) * 1000);
+  const { code, signal } = await proc.exited;
+  clearTimeout(timer);
+  removeClientLeftovers(proc.pid);
+  const line = proc.tail().findLast((l) => l.startsWith('{"reads"'));
+  if (code !== 0 || !line) throw new Error(`the client probe exited ${signal ?? code}: ${proc.tail().slice(-3).join(' / ')}`);
+  const out = JSON.parse(line) as { reads: number; seconds: number; cpu_us: number; wrong: number };
+  if (out.wrong) throw new Error(`${out.wrong} of ${out.reads} bodies were not the golden body's length`);
+  return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads };
 }

@@ -2,7 +2,7 @@
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
-import type { RedisCeiling } from './ceilings';
+import type { ClientCeiling, RedisCeiling } from './ceilings';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
 import type { Interval, Summary } from './stats';
@@ -148,8 +148,8 @@ export interface Results {
   unsupported?: { name: string; reason: string }[];
   /** What relative indices are divided by: the geometric mean of the dynamic contenders' medians. */
   reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
-  /** Measured in the same invocation: Redis alone on the workload's command (redis-benchmark), before the rounds and after. */
-  ceilings?: { redis: RedisCeiling[] };
+  /** Measured in the same invocation: Redis alone on the workload's command (redis-benchmark, before the rounds and after), each runtime × client with no HTTP (after). */
+  ceilings?: { redis: RedisCeiling[]; client?: ClientCeiling[] };
   /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
   schedule?: { rounds: number; stop_reason: string; measuring_s: number };
 }

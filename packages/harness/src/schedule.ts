@@ -2,12 +2,15 @@
 // still needs runs once, in an order shuffled from the recorded seed, each run in a fresh
 // process. With --runs auto a contender stops once its median's interval is within
 // ±target_ci_pct, at max_runs, or when the next round would overrun the budget.
+import { DEFAULT_SETTINGS } from '@bench/stream';
 import { pointLabel } from './measure';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
 import { discard, fail, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
-import { measureRedisCeiling } from './ceilings';
+import { buildClientProbe, measureClientCeiling, measureRedisCeiling } from './ceilings';
+import { appEnvironment } from './prepare';
+import type { RuntimeName } from './runtimes';
 import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdicts';
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
@@ -35,6 +38,7 @@ export async function schedule(suite: Suite): Promise<boolean> {
   redisCeiling(suite);
   let ok = await rounds(suite, closed, 1);
   if (ok) redisCeiling(suite);
+  if (ok) await clientCeilings(suite);
   if (ok && settings.rates.length) {
     addOpenLoopPoints(suite);
     ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
@@ -55,6 +59,29 @@ function redisCeiling(suite: Suite): void {
     suite.save();
   } catch (e) {
     log(`Redis ceiling not measured: ${(e as Error).message}`);
+  }
+}
+
+/** Each runtime × client of the run's dynamic contenders alone, with no HTTP: the client ceiling. */
+async function clientCeilings(suite: Suite): Promise<void> {
+  const { settings, results } = suite;
+  if (settings.profile === 'seed') return;
+  const pairs = new Map<string, ContenderResult>();
+  for (const r of results.contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of)) pairs.set(`${r.runtime} ${r.client}`, r);
+  if ([...pairs.values()].some((r) => r.runtime.startsWith('node'))) await buildClientProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));
+  for (const r of pairs.values()) {
+    const c = suite.byName.get(r.self_check_of ?? r.name)!;
+    // The library defaults and the plain transform, whatever settings the contender varies.
+    const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, suite.redis.url, settings.workload);
+    try {
+      const o = { seconds: settings.duration_s ?? 3, concurrency: settings.connections[0]!, expectBytes: Buffer.byteLength(suite.golden) };
+      const ceiling = await measureClientCeiling(r.runtime as RuntimeName, env, o);
+      ((results.ceilings ??= { redis: [] }).client ??= []).push(ceiling);
+      log(`client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`);
+    } catch (e) {
+      log(`client ceiling ${r.runtime} + ${r.client} not measured: ${(e as Error).message}`);
+    }
+    suite.save();
   }
 }
 

@@ -94,12 +94,14 @@ export function setReference(results: Results): void {
   }
 }
 
-/** The lowest ceiling that applies to a dynamic contender: Redis alone, or its runtime and framework serving a precomputed body. */
+/** The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its runtime and framework serving a precomputed body. */
 export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
   const redis = results.ceilings?.redis.map((x) => x.rps).filter(Number.isFinite) ?? [];
   const http = results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+  const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
   const candidates = [
     ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
+    ...(client ? [{ ceiling: `${c.runtime} + ${c.client}, no HTTP`, ceiling_rps: client.rps }] : []),
     ...(http?.points[0]?.rps ? [{ ceiling: http.name, ceiling_rps: http.points[0].rps.median }] : []),
   ];
   return candidates.sort((a, b) => a.ceiling_rps - b.ceiling_rps)[0] ?? null;

@@ -1,0 +1,34 @@
+// The client ceiling: the client the environment names (settings included) reading the stream
+// and building the body in a loop, PROBE_CONCURRENCY reads in flight, for PROBE_SECONDS, with no
+// HTTP. Runs under every runtime (the harness bundles it for Node). Prints one JSON line: reads,
+// seconds, CPU µs of the process, and how many bodies were not EXPECT_BYTES long.
+import { openStream, streamOptionsFromEnv } from '@bench/stream';
+
+const seconds = Number(process.env.PROBE_SECONDS ?? 3);
+const concurrency = Number(process.env.PROBE_CONCURRENCY ?? 50);
+const expectBytes = Number(process.env.EXPECT_BYTES ?? NaN);
+const stream = await openStream(streamOptionsFromEnv());
+const body = stream.direct ? () => stream.readJson() : async () => JSON.stringify(await stream.read());
+
+// One read first: connected and warm before the clock starts.
+await body();
+let reads = 0;
+let wrong = 0;
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const deadline = t0 + seconds * 1000;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (performance.now() < deadline) {
+      const text = await body();
+      reads++;
+      if (Number.isFinite(expectBytes) && Buffer.byteLength(text) !== expectBytes) wrong++;
+    }
+  }),
+);
+const elapsed = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+await stream.close();
+const line = JSON.stringify({ reads, seconds: elapsed, cpu_us: cpu.user + cpu.system, wrong });
+// On Node, stdout to a pipe is asynchronous: exit once the line is out.
+process.stdout.write(line + '\n', () => process.exit(0));
