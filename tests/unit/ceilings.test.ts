@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parseRedisBenchmarkCsv } from '../../packages/harness/src/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/results';
-import { ceilingFor, setEfficiency } from '../../packages/harness/src/verdicts';
+import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/verdicts';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
 const RECORDED = `"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
@@ -45,10 +45,37 @@ describe('efficiency', () => {
 
   test('set on dynamic contenders only: not on static ones or on the ceilings themselves', () => {
     const r = results([3000, 3400], 2500);
-    setEfficiency(r);
+    setCeilingFigures(r);
     expect(r.contenders[0]!.points[0]!.efficiency).toEqual({ value: 600 / 2500, ceiling: 'bun-raw-precomputed', ceiling_rps: 2500 });
     expect(r.contenders[1]!.points[0]!.efficiency!.value).toBeCloseTo(500 / 3200, 9);
     expect(r.contenders[2]!.points[0]!.efficiency).toBeUndefined();
     expect(r.contenders[3]!.points[0]!.efficiency).toBeUndefined();
+  });
+});
+
+describe('the cost breakdown', () => {
+  const r = {
+    ceilings: {
+      redis: [{ rps: 4000 }],
+      client: [{ runtime: 'bun', client: 'ioredis', rps: 900, cpu_us_per_read: 1000, transform_us: { plain: 400, direct: 300 } }],
+    },
+    contenders: [
+      contender('bun-raw-precomputed', { ceiling: 'http', points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs: [], cpu_us_per_req: 150, rps: { median: 6000, min: 0, max: 0, n: 3, ci: { lo: 0, hi: 0, level: 0.75 } } }] }, 6000),
+    ],
+  } as unknown as Results;
+  const measured = (settings: object, cpu: number, rps: number) =>
+    contender('bun-raw-ioredis', { settings: settings as never, points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs: [], cpu_us_per_req: cpu, redis_us_per_call: 240, rps: { median: rps, min: rps, max: rps, n: 3, ci: { lo: rps, hi: rps, level: 0.75 } } }] }, rps);
+
+  test('the parts and the leftover sum to the measured CPU per request; the model predicts from the parts', () => {
+    const b = breakdownOf(r, measured({ transform: 'plain' }, 1400, 640))!;
+    expect(b).toMatchObject({ redis_us: 240, client_us: 600, transform_us: 400, http_us: 150, measured_us: 1400, measured_rps: 640 });
+    expect(b.client_us + b.transform_us + b.http_us + b.leftover_us).toBeCloseTo(b.measured_us, 9);
+    expect(b.leftover_us).toBeCloseTo(250, 9);
+    expect(b.predicted_rps).toBeCloseTo(1e6 / 1150, 6); // the app's core binds before Redis (1e6 / 240)
+  });
+  test('the direct transform is charged its own cost; without a client or HTTP ceiling there is no breakdown', () => {
+    expect(breakdownOf(r, measured({ transform: 'direct' }, 1400, 640))!.transform_us).toBe(300);
+    const other = { ...measured({}, 1400, 640), client: 'node-redis' };
+    expect(breakdownOf(r, other)).toBeNull();
   });
 });

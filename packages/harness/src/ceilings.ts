@@ -64,33 +64,44 @@ export interface ClientCeiling {
   rps: number;
   /** CPU of the probe process per read: the client's work and the transform, with no HTTP. */
   cpu_us_per_read: number;
+  /** Each transform alone on a recorded reply of this client, median µs per operation (tinybench). */
+  transform_us?: { plain: number; direct: number };
 }
 
 const PROBE_DIR = join(ROOT, 'packages/harness');
-const PROBE_SOURCE = 'probe/client-loop.ts';
-const PROBE_BUNDLE = 'dist/client-loop.js';
+/** The harness's own scripts run on every runtime: source (Bun, Deno) and bundle (Node). */
+const PROBES = {
+  loop: { source: 'probe/client-loop.ts', bundle: 'dist/client-loop.js' },
+  transform: { source: 'probe/transform-bench.ts', bundle: 'dist/transform-bench.js' },
+};
 
-/** Bundles the client probe for Node, as the Node apps are bundled. */
-export async function buildClientProbe(): Promise<void> {
-  const proc = spawnTracked('bun', [join(ROOT, 'scripts/build-node-app.ts'), PROBE_SOURCE, PROBE_BUNDLE], { cwd: PROBE_DIR });
-  const { code } = await proc.exited;
-  if (code !== 0) throw new Error(`bundling ${PROBE_SOURCE} for Node failed: ${proc.tail().slice(-3).join(' / ')}`);
+/** Bundles the probes for Node, as the Node apps are bundled. */
+export async function buildProbes(): Promise<void> {
+  for (const { source, bundle } of Object.values(PROBES)) {
+    const proc = spawnTracked('bun', [join(ROOT, 'scripts/build-node-app.ts'), source, bundle], { cwd: PROBE_DIR });
+    const { code } = await proc.exited;
+    if (code !== 0) throw new Error(`bundling ${source} for Node failed: ${proc.tail().slice(-3).join(' / ')}`);
+  }
 }
 
-/** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length. */
-export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
-  const [cmd, ...args] = scriptCommand(runtime, PROBE_SOURCE, PROBE_BUNDLE);
-  const proc = spawnTracked(cmd!, args, {
-    cwd: PROBE_DIR,
-    env: { ...process.env, ...env, PROBE_SECONDS: String(o.seconds), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) },
-  });
-  const timer = setTimeout(() => killTree(proc.pid, 1000), (o.seconds + 30) * 1000);
+/** Runs a probe on a runtime and returns the JSON line it prints last. */
+async function runProbe<T>(runtime: RuntimeName, probe: keyof typeof PROBES, env: Record<string, string>, timeoutS: number): Promise<T> {
+  const [cmd, ...args] = scriptCommand(runtime, PROBES[probe].source, PROBES[probe].bundle);
+  const proc = spawnTracked(cmd!, args, { cwd: PROBE_DIR, env: { ...process.env, ...env } });
+  const timer = setTimeout(() => killTree(proc.pid, 1000), timeoutS * 1000);
   const { code, signal } = await proc.exited;
   clearTimeout(timer);
   removeClientLeftovers(proc.pid);
-  const line = proc.tail().findLast((l) => l.startsWith('{"reads"'));
-  if (code !== 0 || !line) throw new Error(`the client probe exited ${signal ?? code}: ${proc.tail().slice(-3).join(' / ')}`);
-  const out = JSON.parse(line) as { reads: number; seconds: number; cpu_us: number; wrong: number };
+  const line = proc.tail().findLast((l) => l.startsWith('{'));
+  if (code !== 0 || !line) throw new Error(`${PROBES[probe].source} on ${runtime} exited ${signal ?? code}: ${proc.tail().slice(-3).join(' / ')}`);
+  return JSON.parse(line) as T;
+}
+
+/** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then the transforms alone. */
+export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
+  const loopEnv = { ...env, PROBE_SECONDS: String(o.seconds), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) };
+  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number }>(runtime, 'loop', loopEnv, o.seconds + 30);
   if (out.wrong) throw new Error(`${out.wrong} of ${out.reads} bodies were not the golden body's length`);
-  return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads };
+  const { transform_us } = await runProbe<{ transform_us: { plain: number; direct: number } }>(runtime, 'transform', env, 60);
+  return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads, transform_us };
 }

@@ -3,6 +3,7 @@ import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFile
 import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { ClientCeiling, RedisCeiling } from './ceilings';
+import type { Breakdown } from './verdicts';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
 import type { Interval, Summary } from './stats';
@@ -52,6 +53,8 @@ export interface PointResult {
   half_width?: number;
   /** Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its stack. */
   efficiency?: { value: number; ceiling: string; ceiling_rps: number };
+  /** Where the CPU of a request goes (dynamic contenders with their ceilings measured): see breakdownOf in verdicts.ts. */
+  breakdown?: Breakdown;
   /** Median and interval divided by the run's reference (results.reference). */
   relative?: { median: number } & Interval;
   latency_ms?: Latency;

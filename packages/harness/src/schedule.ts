@@ -8,7 +8,7 @@ import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
 import { discard, fail, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
-import { buildClientProbe, measureClientCeiling, measureRedisCeiling } from './ceilings';
+import { buildProbes, measureClientCeiling, measureRedisCeiling } from './ceilings';
 import { appEnvironment } from './prepare';
 import type { RuntimeName } from './runtimes';
 import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdicts';
@@ -68,7 +68,7 @@ async function clientCeilings(suite: Suite): Promise<void> {
   if (settings.profile === 'seed') return;
   const pairs = new Map<string, ContenderResult>();
   for (const r of results.contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of)) pairs.set(`${r.runtime} ${r.client}`, r);
-  if ([...pairs.values()].some((r) => r.runtime.startsWith('node'))) await buildClientProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));
+  if ([...pairs.values()].some((r) => r.runtime.startsWith('node'))) await buildProbes().catch((e) => log(`client ceilings: ${(e as Error).message}`));
   for (const r of pairs.values()) {
     const c = suite.byName.get(r.self_check_of ?? r.name)!;
     // The library defaults and the plain transform, whatever settings the contender varies.

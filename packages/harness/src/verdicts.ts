@@ -107,12 +107,50 @@ export function ceilingFor(results: Results, c: ContenderResult): { ceiling: str
   return candidates.sort((a, b) => a.ceiling_rps - b.ceiling_rps)[0] ?? null;
 }
 
-export function setEfficiency(results: Results): void {
+/** Each dynamic contender's efficiency against its lowest ceiling, and its CPU breakdown. */
+export function setCeilingFigures(results: Results): void {
   for (const c of results.contenders) {
     const rps = c.points[0]?.rps;
     const ceiling = c.status === 'ok' && rps && !noReadPerRequest(c) ? ceilingFor(results, c) : null;
     if (ceiling) c.points[0]!.efficiency = { value: rps!.median / ceiling.ceiling_rps, ...ceiling };
+    const breakdown = c.status === 'ok' && !noReadPerRequest(c) ? breakdownOf(results, c) : null;
+    if (breakdown) c.points[0]!.breakdown = breakdown;
   }
+}
+
+/**
+ * CPU µs per request, split: Redis (its own usec_per_call, another process), the client (the
+ * client ceiling's CPU per read less its plain transform), the transform (tinybench on a recorded
+ * reply), HTTP and framework (the HTTP ceiling's CPU per request) and what is left over. The app's
+ * parts plus the leftover are its measured CPU per request. The model: one core runs the app, so
+ * it predicts 1e6 ÷ (client + transform + HTTP) req/s, or Redis's 1e6 ÷ its µs per call if lower.
+ */
+export interface Breakdown {
+  redis_us: number;
+  client_us: number;
+  transform_us: number;
+  http_us: number;
+  leftover_us: number;
+  measured_us: number;
+  predicted_rps: number;
+  measured_rps: number;
+}
+
+export function breakdownOf(results: Results, c: ContenderResult): Breakdown | null {
+  const p = c.points[0];
+  const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
+  const http = results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+  const httpUs = http?.points[0]?.cpu_us_per_req;
+  if (!p?.rps || p.cpu_us_per_req === undefined || !client?.transform_us || httpUs === undefined) return null;
+  const transformUs = c.settings?.transform === 'direct' ? client.transform_us.direct : client.transform_us.plain;
+  const clientUs = client.cpu_us_per_read - client.transform_us.plain;
+  const appUs = clientUs + transformUs + httpUs;
+  const redisUs = p.redis_us_per_call ?? NaN;
+  return {
+    redis_us: redisUs, client_us: clientUs, transform_us: transformUs, http_us: httpUs,
+    leftover_us: p.cpu_us_per_req - appUs, measured_us: p.cpu_us_per_req,
+    predicted_rps: Math.min(1e6 / appUs, Number.isFinite(redisUs) ? 1e6 / redisUs : Infinity), measured_rps: p.rps.median,
+  };
 }
 
 export function verdicts(suite: Suite, ok: boolean): number {
@@ -130,7 +168,7 @@ export function verdicts(suite: Suite, ok: boolean): number {
     else delete r.reason;
   }
   if (ok) setReference(results);
-  if (ok) setEfficiency(results);
+  if (ok) setCeilingFigures(results);
   for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
   results.complete = ok && results.contenders.every((r) => r.status !== 'incomplete');
   results.finished_at = new Date().toISOString();

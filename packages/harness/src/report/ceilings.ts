@@ -44,3 +44,40 @@ export function efficiencyTable(r: Results): string {
   });
   return `**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body)\n\n${[head, ...body].join('\n')}`;
 }
+
+/** Where each dynamic contender's CPU per request goes, and the throughput the parts predict against the measured one. */
+export function breakdownTable(r: Results): string {
+  const rows = ranked(r).filter((c) => c.breakdown);
+  if (!rows.length) return '';
+  const head = '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | predicted req/s | measured req/s | measured ÷ predicted |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const body = rows.map((c) => {
+    const b = c.breakdown!;
+    return `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ${fmt((b.measured_rps / b.predicted_rps) * 100)}% |`;
+  });
+  return [
+    '**Cost breakdown per request** (app CPU = client + transform + HTTP + leftover; Redis runs in its own process. Client: the client ceiling\'s CPU per read less its transform; transform: tinybench on a recorded reply; HTTP: the HTTP ceiling\'s CPU per request. Model: one core runs the app, so 1e6 ÷ (client + transform + HTTP) req/s, or Redis\'s 1e6 ÷ µs per call if lower)',
+    [head, ...body].join('\n'),
+  ].join('\n\n');
+}
+
+/** Stacked bars of the breakdown, one per contender. */
+export function breakdownSpec(r: Results): object | null {
+  const parts = ['redis_us', 'client_us', 'transform_us', 'http_us', 'leftover_us'] as const;
+  const rows = ranked(r).filter((c) => c.breakdown);
+  if (!rows.length) return null;
+  const values = rows.flatMap((c) => parts.map((part, order) => ({ name: c.name, part: part.replace('_us', ''), order, us: Math.max(0, c.breakdown![part]) })));
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'CPU µs per request: where it goes (leftover below zero drawn as zero)', anchor: 'start' },
+    width: 560,
+    data: { values },
+    mark: 'bar',
+    encoding: {
+      y: { field: 'name', type: 'nominal', sort: null, title: null },
+      x: { field: 'us', type: 'quantitative', stack: 'zero', title: 'µs per request' },
+      color: { field: 'part', type: 'nominal', sort: parts.map((p) => p.replace('_us', '')), title: null, legend: { orient: 'bottom' } },
+      order: { field: 'order', type: 'quantitative' },
+    },
+    config: { font: 'DejaVu Sans', view: { stroke: null }, axis: { labelLimit: 420 } },
+  };
+}

@@ -3,6 +3,7 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { Results } from '../results';
+import { breakdownSpec } from './ceilings';
 import { LAT, ranked } from './table';
 
 const FONT = 'DejaVu Sans';
@@ -78,12 +79,14 @@ function subtitle(r: Results): string {
   return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`;
 }
 
-/** Every chart of a run, by file name: req/s, relative index, and latency per chart group. */
+/** Every chart of a run, by file name: req/s, relative index, latency per chart group, and the cost breakdown when measured. */
 export function charts(r: Results): Record<string, vl.TopLevelSpec> {
   const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
+  const breakdown = breakdownSpec(r);
   return {
     'req-sec.png': reqSecSpec(r),
     'relative-index.png': relativeSpec(r),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(r, g)])),
+    ...(breakdown ? { 'breakdown.png': breakdown as vl.TopLevelSpec } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { ROOT } from '../contenders';
 import { readResults, resultsFile, type Results } from '../results';
 import { scalingSpec, scalingTable, type Scaling } from '../scaling';
 import { charts, renderPng } from './charts';
-import { ceilingsTable, efficiencyTable } from './ceilings';
+import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { gridTables, pickSummary, settingsTable } from './matrix';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 
@@ -22,6 +22,7 @@ export function markdown(r: Results, imageDir: string | null): string {
     costTable(r),
     ceilingsTable(r),
     efficiencyTable(r),
+    breakdownTable(r),
     pointsTable(r),
     seedMethodTable(r),
     selfCheckTable(r),
