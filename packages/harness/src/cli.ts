@@ -70,7 +70,13 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
     await stopAll(session);
     session.results = session.runDir = null;
   }
-  writeJsonAtomic(join(parent, 'scaling.json'), scalingOf(runs));
+  const scaling = scalingOf(runs);
+  writeJsonAtomic(join(parent, 'scaling.json'), scaling);
+  // Each size's results.json carries the whole analysis too, so its report shows it.
+  for (const run of runs) {
+    writeJsonAtomic(resultsFile(join(parent, run.dir)), { ...run.results, scaling });
+    await writeReport(join(parent, run.dir));
+  }
   await writeScalingReport(parent);
   log(`results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/ (not published)`);
   return code;

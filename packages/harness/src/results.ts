@@ -3,6 +3,7 @@ import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFile
 import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { ClientCeiling, RedisCeiling } from './ceilings';
+import type { Scaling } from './scaling';
 import type { Breakdown } from './verdicts';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
@@ -153,6 +154,8 @@ export interface Results {
   reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
   /** Measured in the same invocation: Redis alone on the workload's command (redis-benchmark, before the rounds and after), each runtime × client with no HTTP (after). */
   ceilings?: { redis: RedisCeiling[]; client?: ClientCeiling[] };
+  /** --entries: this run is one size of a scaling run; the analysis over every size (also in ../scaling.json). */
+  scaling?: Scaling;
   /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
   schedule?: { rounds: number; stop_reason: string; measuring_s: number };
 }

@@ -23,6 +23,7 @@ export function markdown(r: Results, imageDir: string | null): string {
     ceilingsTable(r),
     efficiencyTable(r),
     breakdownTable(r),
+    r.scaling && scalingTable(r.scaling),
     pointsTable(r),
     seedMethodTable(r),
     selfCheckTable(r),
