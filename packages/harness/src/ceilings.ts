@@ -92,7 +92,7 @@ async function runProbe<T>(runtime: RuntimeName, probe: keyof typeof PROBES, env
   const { code, signal } = await proc.exited;
   clearTimeout(timer);
   removeClientLeftovers(proc.pid);
-  const line = proc.tail().findLast((l) => l.startsWith('{'));
+  const line = proc.tail().filter((l) => l.startsWith('{')).at(-1);
   if (code !== 0 || !line) throw new Error(`${PROBES[probe].source} on ${runtime} exited ${signal ?? code}: ${proc.tail().slice(-3).join(' / ')}`);
   return JSON.parse(line) as T;
 }
