@@ -1,31 +1,38 @@
 // The client ceiling: the client the environment names (settings included) reading the stream
 // and building the body in a loop, PROBE_CONCURRENCY reads in flight, for PROBE_SECONDS, with no
-// HTTP. Runs under every runtime (the harness bundles it for Node). Prints one JSON line: reads,
+// HTTP, after PROBE_WARMUP_SECONDS of the same loop (as a contender is warmed up before its run).
+// Runs under every runtime (the harness bundles it for Node). Prints one JSON line: reads,
 // seconds, CPU µs of the process, and how many bodies were not EXPECT_BYTES long.
 import { openStream, streamOptionsFromEnv } from '@bench/stream';
 
 const seconds = Number(process.env.PROBE_SECONDS ?? 3);
+const warmupSeconds = Number(process.env.PROBE_WARMUP_SECONDS ?? 0);
 const concurrency = Number(process.env.PROBE_CONCURRENCY ?? 50);
 const expectBytes = Number(process.env.EXPECT_BYTES ?? NaN);
 const stream = await openStream(streamOptionsFromEnv());
 const body = stream.direct ? () => stream.readJson() : async () => JSON.stringify(await stream.read());
 
-// One read first: connected and warm before the clock starts.
-await body();
 let reads = 0;
 let wrong = 0;
+/** `concurrency` reads in flight until the deadline; each body's length checked. */
+const loop = (until: number) =>
+  Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const text = await body();
+        reads++;
+        if (Number.isFinite(expectBytes) && Buffer.byteLength(text) !== expectBytes) wrong++;
+      }
+    }),
+  );
+
+// Connected and warm (JIT, heap) before the clock starts.
+await body();
+await loop(performance.now() + warmupSeconds * 1000);
+reads = 0;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-const deadline = t0 + seconds * 1000;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
-      const text = await body();
-      reads++;
-      if (Number.isFinite(expectBytes) && Buffer.byteLength(text) !== expectBytes) wrong++;
-    }
-  }),
-);
+await loop(t0 + seconds * 1000);
 const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 await stream.close();

@@ -98,9 +98,9 @@ async function runProbe<T>(runtime: RuntimeName, probe: keyof typeof PROBES, env
 }
 
 /** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then the transforms alone. */
-export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
-  const loopEnv = { ...env, PROBE_SECONDS: String(o.seconds), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) };
-  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number }>(runtime, 'loop', loopEnv, o.seconds + 30);
+export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; warmupS: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
+  const loopEnv = { ...env, PROBE_SECONDS: String(o.seconds), PROBE_WARMUP_SECONDS: String(o.warmupS), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) };
+  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number }>(runtime, 'loop', loopEnv, o.warmupS + o.seconds + 30);
   if (out.wrong) throw new Error(`${out.wrong} of ${out.reads} bodies were not the golden body's length`);
   const { transform_us } = await runProbe<{ transform_us: { plain: number; direct: number } }>(runtime, 'transform', env, 60);
   return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads, transform_us };

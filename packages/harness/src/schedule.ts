@@ -36,7 +36,7 @@ export async function schedule(suite: Suite): Promise<boolean> {
   if (settings.profile === 'seed') return seedProfile(suite);
   const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
   redisCeiling(suite);
-  let ok = await rounds(suite, closed, 1);
+  let ok = await rounds(suite, closed, 1, ceilingReserveS(suite));
   if (ok) redisCeiling(suite);
   if (ok) await clientCeilings(suite);
   if (ok && settings.rates.length) {
@@ -62,19 +62,33 @@ function redisCeiling(suite: Suite): void {
   }
 }
 
+/** One contender per runtime × client of the run's dynamic contenders. */
+function clientPairs(suite: Suite): ContenderResult[] {
+  const pairs = new Map<string, ContenderResult>();
+  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of)) pairs.set(`${r.runtime} ${r.client}`, r);
+  return [...pairs.values()];
+}
+
+/** Seconds the ceilings after the rounds take (a guess: each probe's warmup and run, its start and the transform bench), kept out of the rounds' budget. */
+function ceilingReserveS(suite: Suite): number {
+  const s = suite.settings;
+  if (s.profile === 'seed') return 0;
+  const run = s.duration_s ?? 3;
+  return run + 2 + clientPairs(suite).length * (s.warmup_s + run + 3);
+}
+
 /** Each runtime × client of the run's dynamic contenders alone, with no HTTP: the client ceiling. */
 async function clientCeilings(suite: Suite): Promise<void> {
   const { settings, results } = suite;
   if (settings.profile === 'seed') return;
-  const pairs = new Map<string, ContenderResult>();
-  for (const r of results.contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of)) pairs.set(`${r.runtime} ${r.client}`, r);
+  const pairs = new Map(clientPairs(suite).map((r) => [`${r.runtime} ${r.client}`, r]));
   if ([...pairs.values()].some((r) => r.runtime.startsWith('node'))) await buildProbes().catch((e) => log(`client ceilings: ${(e as Error).message}`));
   for (const r of pairs.values()) {
     const c = suite.byName.get(r.self_check_of ?? r.name)!;
     // The library defaults and the plain transform, whatever settings the contender varies.
     const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, suite.redis.url, settings.workload);
     try {
-      const o = { seconds: settings.duration_s ?? 3, concurrency: settings.connections[0]!, expectBytes: Buffer.byteLength(suite.golden) };
+      const o = { seconds: settings.duration_s ?? 3, warmupS: settings.warmup_s, concurrency: settings.connections[0]!, expectBytes: Buffer.byteLength(suite.golden) };
       const ceiling = await measureClientCeiling(r.runtime as RuntimeName, env, o);
       ((results.ceilings ??= { redis: [] }).client ??= []).push(ceiling);
       log(`client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`);
@@ -117,7 +131,8 @@ function estimate(suite: Suite, slots: Slot[]): number {
   }, 0);
 }
 
-async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number): Promise<boolean> {
+/** Rounds until done or the budget (less `reserveS` for what follows them) would be overrun. */
+async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reserveS = 0): Promise<boolean> {
   const s = suite.settings;
   const last = s.runs === 'auto' ? s.max_runs : s.runs;
   const state = (suite.results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
@@ -129,8 +144,10 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number): Prom
     }
     const todo = due.filter((x) => !filled(x.point, round));
     const elapsed = (Date.now() - suite.startedAt) / 1000;
-    if (s.runs === 'auto' && todo.length && elapsed + estimate(suite, todo) > s.budget_s) {
-      state.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s`;
+    // The first round always runs: a budget too small for it would measure nothing at all.
+    if (s.runs === 'auto' && round > 1 && todo.length && elapsed + estimate(suite, todo) + reserveS > s.budget_s) {
+      const kept = reserveS ? ` (${Math.round(reserveS)} s of it kept for the ceilings after the rounds)` : '';
+      state.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s${kept}`;
       log(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${due.length} slot(s) not resolved`);
       break;
     }
