@@ -81,9 +81,9 @@ function ceilingReserveS(suite: Suite): number {
 async function clientCeilings(suite: Suite): Promise<void> {
   const { settings, results } = suite;
   if (settings.profile === 'seed') return;
-  const pairs = new Map(clientPairs(suite).map((r) => [`${r.runtime} ${r.client}`, r]));
-  if ([...pairs.values()].some((r) => r.runtime.startsWith('node'))) await buildProbes().catch((e) => log(`client ceilings: ${(e as Error).message}`));
-  for (const r of pairs.values()) {
+  const pairs = clientPairs(suite);
+  if (pairs.some((r) => r.runtime.startsWith('node'))) await buildProbes().catch((e) => log(`client ceilings: ${(e as Error).message}`));
+  for (const r of pairs) {
     const c = suite.byName.get(r.self_check_of ?? r.name)!;
     // The library defaults and the plain transform, whatever settings the contender varies.
     const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, suite.redis.url, settings.workload);
