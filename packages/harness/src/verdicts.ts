@@ -94,10 +94,14 @@ export function setReference(results: Results): void {
   }
 }
 
+/** The measured HTTP ceiling of a contender's runtime and framework (and variant), if any. */
+const httpCeilingOf = (results: Results, c: ContenderResult) =>
+  results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+
 /** The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its runtime and framework serving a precomputed body. */
 export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
   const redis = results.ceilings?.redis.map((x) => x.rps).filter(Number.isFinite) ?? [];
-  const http = results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+  const http = httpCeilingOf(results, c);
   const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
   const candidates = [
     ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
@@ -139,7 +143,7 @@ export interface Breakdown {
 export function breakdownOf(results: Results, c: ContenderResult): Breakdown | null {
   const p = c.points[0];
   const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
-  const http = results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+  const http = httpCeilingOf(results, c);
   const httpUs = http?.points[0]?.cpu_us_per_req;
   if (!p?.rps || p.cpu_us_per_req === undefined || !client?.transform_us || httpUs === undefined) return null;
   const transformUs = c.settings?.transform === 'direct' ? client.transform_us.direct : client.transform_us.plain;
