@@ -135,6 +135,16 @@ export function resultsIn(outDir: string): { dir: string; json: any } {
   return { dir, json: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) };
 }
 
+/** Runs a test's checks on a CLI run; when one fails, prints the harness's log first, so the failure says why. */
+export async function explained<T>(run: CliRun, checks: () => T | Promise<T>): Promise<T> {
+  try {
+    return await checks();
+  } catch (e) {
+    console.error(`the run's log:\n${run.stderr}`);
+    throw e;
+  }
+}
+
 /** Wait (bounded) until none of the processes is alive; return those still alive. */
 export async function settle(seen: ProcId[], ms = 5000): Promise<ProcId[]> {
   const deadline = Date.now() + ms;

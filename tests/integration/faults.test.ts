@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { isAlive } from '../../packages/harness/src/proc';
-import { resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
+import { explained, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
 const fake = (v: string) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`;
 const byName = (json: any) => Object.fromEntries(json.contenders.map((c: any) => [c.name, c]));
@@ -22,12 +22,7 @@ describe('a failing contender never stops the run', () => {
   test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run, a body that changes under load', async () => {
     const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run', 'switch-same-size', 'switch-size'].map(fake);
     const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s', '--rate', '50%']);
-    try {
-      await checkFaults(run);
-    } catch (e) {
-      console.error(`the run's log:\n${run.stderr}`); // what the harness said, to see why
-      throw e;
-    }
+    await explained(run, () => checkFaults(run));
   }, 180_000);
 });
 

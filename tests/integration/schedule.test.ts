@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { summarizeOha } from '../../packages/harness/src/oha';
-import { minRunsFor } from '../../packages/harness/src/stats';
-import { resultsIn, runCli, settle } from '../helpers/cli';
+import { halfWidth, minRunsFor, summarize } from '../../packages/harness/src/stats';
+import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 
 const GOOD = 'bun-fake-good-node-redis';
 const OTHER = 'bun-fake-other-ioredis';
@@ -18,22 +18,27 @@ describe('each run is its own fresh launch', () => {
   test('only the measured app is alive; every run has its own process; warmup requests are not counted', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'served-')), 'served.log');
     const run = await runCli(['--only', `${GOOD},${OTHER}`, '--runs', '3', '--duration', '1s', '--warmup', '500ms'], { env: { FAKE_SERVED_LOG: log } });
-    expect(run.code).toBe(0);
-    expect(run.peakApps).toBe(1); // sampled every 100 ms through the whole command
-    const { dir, json } = resultsIn(run.outDir);
-    const served = new Map(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]));
-    for (const c of json.contenders) {
-      expect(c.runs).toHaveLength(3);
-      expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
-      for (const r of c.runs) {
-        expect(rawOk(dir, r.raw)).toBe(r.ok); // the run counts only its own oha process
-        const warmup = rawOk(dir, r.raw.replace('.json', '-warmup.json'));
-        expect(warmup).toBeGreaterThan(0);
-        // What the app served: one readiness probe, the check before, the warmup, the run, the check after.
-        expect(served.get(r.pid)).toBe(1 + 1 + warmup + r.ok + 1);
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      expect(run.peakApps).toBe(1); // sampled every 100 ms through the whole command
+      const { dir, json } = resultsIn(run.outDir);
+      const served = new Map(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]));
+      for (const c of json.contenders) {
+        expect(c.runs).toHaveLength(3);
+        expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
+        for (const r of c.runs) {
+          expect(rawOk(dir, r.raw)).toBe(r.ok); // the run counts only its own oha process
+          const warmup = rawOk(dir, r.raw.replace('.json', '-warmup.json'));
+          expect(warmup).toBeGreaterThan(0);
+          // What the app served: the readiness probe, the check before, the warmup, the run, the check after.
+          // A probe that times out on a starved machine is sent again: at most two more.
+          const beyond = served.get(r.pid)! - (1 + warmup + r.ok + 1);
+          expect(beyond).toBeGreaterThanOrEqual(1);
+          expect(beyond).toBeLessThanOrEqual(3);
+        }
       }
-    }
-    expect(await settle(run.seen)).toEqual([]);
+      expect(await settle(run.seen)).toEqual([]);
+    });
   }, 120_000);
 
   test('the round order is shuffled from a recorded seed, and --seed repeats it', async () => {
@@ -53,15 +58,25 @@ describe('each run is its own fresh launch', () => {
 
 describe('--runs auto', () => {
   const auto = (extra: string[]) => runCli(['--only', GOOD, '--runs', 'auto', '--duration', '300ms', '--warmup', '0s', ...extra]);
-  test('stops once the interval is within the target, with just enough runs for a 95% interval', async () => {
+  test('stops at the first round whose interval is within the target, never before a 95% interval is possible', async () => {
     const run = await auto(['--target-ci', '60']);
-    expect(run.code).toBe(0);
-    const { json } = resultsIn(run.outDir);
-    const c = json.contenders[0];
-    expect(c.runs).toHaveLength(minRunsFor(0.95));
-    expect(c.resolved).toBe(true);
-    expect(c.rps.ci.level).toBeGreaterThanOrEqual(0.95);
-    expect(json.schedule.stop_reason).toBe('every interval within the target');
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      const c = json.contenders[0];
+      const rps: number[] = c.runs.map((r: any) => r.rps);
+      const within = (k: number) => {
+        const s = summarize(rps.slice(0, k));
+        return halfWidth(s.median, s.ci) <= 0.6;
+      };
+      // On a quiet machine that is the first possible round; a noisy run may need more, but never one round too many.
+      expect(rps.length).toBeGreaterThanOrEqual(minRunsFor(0.95));
+      for (let k = minRunsFor(0.95); k < rps.length; k++) expect(within(k)).toBe(false);
+      expect(within(rps.length)).toBe(true);
+      expect(c.resolved).toBe(true);
+      expect(c.rps.ci.level).toBeGreaterThanOrEqual(0.95);
+      expect(json.schedule.stop_reason).toBe('every interval within the target');
+    });
   }, 120_000);
   test('a target it cannot reach stops at --max-runs and is marked not resolved', async () => {
     const run = await auto(['--target-ci', '0.001', '--max-runs', '7']);
