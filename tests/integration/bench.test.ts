@@ -28,6 +28,7 @@ describe('npm run bench', () => {
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
     expect(json.settings.suite).toBe('matrix');
+    expect(json.schedule.ceilings_s).toBeGreaterThan(0); // the time the ceilings added, recorded
     expect(json.contenders.map((c: any) => c.name).sort()).toEqual([
       'bun-fake-other-ioredis', 'bun-raw-ioredis', 'bun-raw-ioredis-autopipeline', 'bun-raw-ioredis-direct', 'bun-raw-node-redis', 'bun-raw-node-redis-direct',
       'bun-raw-precomputed',
@@ -39,6 +40,7 @@ describe('npm run bench', () => {
     const http = json.contenders.find((c: any) => c.name === 'bun-raw-precomputed');
     expect(http).toMatchObject({ ceiling: 'http', status: 'ok', redis_calls_per_req: 0 });
     expect(json.reference.members).not.toContain('bun-raw-precomputed');
+    expect(http.runs).toHaveLength(1); // a denominator, measured in the first round only
     // The client ceiling: each runtime × client of the run alone, no HTTP, every body the golden length.
     expect(json.ceilings.client.map((c: any) => `${c.runtime} ${c.client}`).sort()).toEqual(['bun ioredis', 'bun node-redis']);
     for (const c of json.ceilings.client) expect(c.rps).toBeGreaterThan(0);

@@ -72,7 +72,6 @@ const PROBE_DIR = join(ROOT, 'packages/harness');
 /** The harness's own scripts run on every runtime: source (Bun, Deno) and bundle (Node). */
 const PROBES = {
   loop: { source: 'probe/client-loop.ts', bundle: 'dist/client-loop.js' },
-  transform: { source: 'probe/transform-bench.ts', bundle: 'dist/transform-bench.js' },
 };
 
 /** Bundles the probes for Node, as the Node apps are bundled. */
@@ -97,11 +96,10 @@ async function runProbe<T>(runtime: RuntimeName, probe: keyof typeof PROBES, env
   return JSON.parse(line) as T;
 }
 
-/** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then the transforms alone. */
+/** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then the transforms alone, in the same process. */
 export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; warmupS: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
   const loopEnv = { ...env, PROBE_SECONDS: String(o.seconds), PROBE_WARMUP_SECONDS: String(o.warmupS), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) };
-  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number }>(runtime, 'loop', loopEnv, o.warmupS + o.seconds + 30);
+  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number; transform_us: { plain: number; direct: number } }>(runtime, 'loop', loopEnv, o.warmupS + o.seconds + 60);
   if (out.wrong) throw new Error(`${out.wrong} of ${out.reads} bodies were not the golden body's length`);
-  const { transform_us } = await runProbe<{ transform_us: { plain: number; direct: number } }>(runtime, 'transform', env, 60);
-  return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads, transform_us };
+  return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads, transform_us: out.transform_us };
 }

@@ -157,7 +157,13 @@ export interface Results {
   /** --entries: this run is one size of a scaling run; the analysis over every size (also in ../scaling.json). */
   scaling?: Scaling;
   /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
-  schedule?: { rounds: number; stop_reason: string; measuring_s: number };
+  schedule?: {
+    rounds: number;
+    stop_reason: string;
+    measuring_s: number;
+    /** Wall seconds spent on ceilings: HTTP ceiling runs, redis-benchmark and the client probes. */
+    ceilings_s?: number;
+  };
 }
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */

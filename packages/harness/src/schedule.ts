@@ -16,7 +16,8 @@ import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdict
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
 /** Ceiling contenders are measured in the first rounds only: they are stable, and they are not ranked. */
-const CEILING_RUNS = 3;
+/** HTTP ceilings are denominators, never ranked: one run each keeps the ceilings within 3 minutes of a default run. */
+const CEILING_RUNS = 1;
 /** How a run set aside for CPU steal is marked in discarded_runs. */
 const STEAL_FAULT = 'CPU steal';
 
@@ -35,16 +36,28 @@ export async function schedule(suite: Suite): Promise<boolean> {
   const live = () => results.contenders.filter((r) => r.status === 'incomplete');
   if (settings.profile === 'seed') return seedProfile(suite);
   const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
-  redisCeiling(suite);
+  await timedCeilings(suite, async () => redisCeiling(suite));
   let ok = await rounds(suite, closed, 1, ceilingReserveS(suite));
-  if (ok) redisCeiling(suite);
-  if (ok) await clientCeilings(suite);
+  if (ok) await timedCeilings(suite, async () => redisCeiling(suite));
+  if (ok) await timedCeilings(suite, () => clientCeilings(suite));
   if (ok && settings.rates.length) {
     addOpenLoopPoints(suite);
     ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
   }
   if (ok && settings.with_seed) await seedMethod(suite);
   return ok;
+}
+
+/** `schedule.ceilings_s`: the wall time the ceilings (HTTP ceiling runs, redis-benchmark, client probes) add to the run. */
+function addCeilingSeconds(suite: Suite, seconds: number): void {
+  const state = (suite.results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
+  state.ceilings_s = +((state.ceilings_s ?? 0) + seconds).toFixed(1);
+}
+
+async function timedCeilings(suite: Suite, work: () => Promise<unknown>): Promise<void> {
+  const t0 = Date.now();
+  await work();
+  addCeilingSeconds(suite, (Date.now() - t0) / 1000);
 }
 
 /** Redis alone, on the contenders' command and connection count; once before the rounds and once after. */
@@ -74,7 +87,7 @@ function ceilingReserveS(suite: Suite): number {
   const s = suite.settings;
   if (s.profile === 'seed') return 0;
   const run = s.duration_s ?? 3;
-  return run + 2 + clientPairs(suite).length * (s.warmup_s + run + 3);
+  return run + 2 + clientPairs(suite).length * (s.warmup_s + run + 2);
 }
 
 /** Each runtime × client of the run's dynamic contenders alone, with no HTTP: the client ceiling. */
@@ -173,7 +186,9 @@ async function measureSlot(suite: Suite, { r, point }: Slot, round: number, last
   const attempt = stolenAttempts(point, round);
   const t0 = Date.now();
   const outcome = await measureTrial(suite, r, point, round, attempt);
-  (trialSeconds.get(r.name) ?? trialSeconds.set(r.name, []).get(r.name)!).push((Date.now() - t0) / 1000);
+  const took = (Date.now() - t0) / 1000;
+  (trialSeconds.get(r.name) ?? trialSeconds.set(r.name, []).get(r.name)!).push(took);
+  if (r.ceiling) addCeilingSeconds(suite, took);
   const label = `${r.name} ${pointLabel(point)} run ${round}/${last}`;
   const goOn = record(suite, r, point, outcome, label, attempt);
   suite.save();

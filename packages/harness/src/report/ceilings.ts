@@ -24,7 +24,8 @@ export function ceilingsTable(r: Results): string {
       rows.push(`| HTTP: ${stack} (${c.name}) | ${c.status} | ${c.reason ?? ''} | – | – |`);
       continue;
     }
-    rows.push(`| HTTP: ${stack} (${c.name}) | ${fmt(c.rps.median)} | ${fmt(c.rps.ci.lo)}–${fmt(c.rps.ci.hi)} (${levelLabel(c.rps.ci.level)}, ${c.rps.n} runs) | ${fmt(c.cpu_us_per_req)} | body precomputed at start |`);
+    const spread = c.rps.n === 1 ? 'one run' : `${fmt(c.rps.ci.lo)}–${fmt(c.rps.ci.hi)} (${levelLabel(c.rps.ci.level)}, ${c.rps.n} runs)`;
+    rows.push(`| HTTP: ${stack} (${c.name}) | ${fmt(c.rps.median)} | ${spread} | ${fmt(c.cpu_us_per_req)} | body precomputed at start |`);
   }
   for (const c of clients) {
     rows.push(`| client: ${c.runtime} + ${c.client}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, plain transform |`);

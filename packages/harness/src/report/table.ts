@@ -139,7 +139,8 @@ function methodLine(r: Results): string {
   const runs = s.runs === 'auto'
     ? `runs auto (rounds until each median's ${levelLabel(s.ci_level)} is within ±${s.target_ci_pct}%, at most ${s.max_runs} runs, ${Math.round(s.budget_s / 60)} min budget)`
     : `${s.runs} runs`;
-  const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}` : '';
+  const ceilings = r.schedule?.ceilings_s ? ` (ceilings: ${Math.round(r.schedule.ceilings_s)} s of it)` : '';
+  const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}` : '';
   return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
     `each a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in an order shuffled from seed ${s.seed}${stop}; ` +
     `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;
