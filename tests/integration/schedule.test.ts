@@ -96,6 +96,29 @@ describe('--runs auto', () => {
   }, 120_000);
 });
 
+describe('progress', () => {
+  const quick = ['--only', GOOD, '--runs', '1', '--duration', '300ms', '--warmup', '0s'];
+  test('not on a terminal: the plain lines, and an ETA line (then one a minute)', async () => {
+    const run = await runCli(quick);
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(new RegExp(`^progress: measuring · ${GOOD} c50 · round 1 of 1 · 1 run left · ETA \\d+m\\d\\ds \\(\\d\\d:\\d\\d\\)$`, 'm'));
+      expect(run.stderr).toMatch(new RegExp(`^${GOOD} c50 run 1/1: `, 'm'));
+      const { json } = resultsIn(run.outDir);
+      expect(json.schedule.eta_after_round_1_s).toBeGreaterThan(0);
+      expect(json.schedule.ended_s).toBeGreaterThanOrEqual(json.schedule.measuring_s);
+    });
+  }, 60_000);
+  test('--quiet: no progress and no line per run; errors and where the results went only', async () => {
+    const run = await runCli([...quick, '--quiet']);
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toMatch(/^progress:|run 1\/1:|^build |^redis /m);
+      expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^results in /);
+    });
+  }, 60_000);
+});
+
 describe('publishing', () => {
   const tracked = ['README.md', 'screenshots', 'results/latest'];
   const files = (p: string): string[] => (statSync(join(ROOT, p)).isDirectory() ? readdirSync(join(ROOT, p)).flatMap((f) => files(join(p, f))) : [p]);

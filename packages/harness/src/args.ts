@@ -36,6 +36,7 @@ export const FLAGS = {
   'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
   'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
   publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
+  quiet: { type: 'boolean', desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only' },
   strict: { type: 'boolean', desc: 'refuse to start when the machine is busy (load average > CPUs/2)' },
   help: { type: 'boolean', desc: 'show this help' },
 } as const;
@@ -80,6 +81,7 @@ export interface CliOptions {
   out: string;
   resume: string | null;
   strict: boolean;
+  quiet: boolean;
   maxStealPct: number;
 }
 
@@ -215,6 +217,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     out: str('out') ?? 'results',
     resume: str('resume') ?? null,
     strict: v.strict === true,
+    quiet: v.quiet === true,
     maxStealPct: str('max-steal') !== undefined ? percent('max-steal', str('max-steal')!) : 5,
   };
 }

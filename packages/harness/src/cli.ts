@@ -6,7 +6,8 @@ import { parseCli, usage, UsageError, type CliOptions } from './args';
 import { settingsFrom, timestamp } from './prepare';
 import { rdbFor, scalingOf } from './scaling';
 import { runBench } from './bench';
-import { log, stopAll, type Session } from './suite';
+import { endProgress, setProgressMode } from './progress';
+import { info, log, stopAll, type Session } from './suite';
 import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from './contenders';
 import { killAllSync, startOrphanGuard } from './proc';
 import { publishReport, writeReport, writeScalingReport } from './report/index';
@@ -31,6 +32,7 @@ function savePartial(reason: string): void {
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
+    endProgress();
     log(`\n${signal}: stopping every child process`);
     killAllSync();
     savePartial(`interrupted by ${signal}`);
@@ -62,7 +64,7 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
   const runs = [];
   let code = 0;
   for (const entries of opts.entries!) {
-    log(`--entries: the run on ${entries} entries`);
+    info(`--entries: the run on ${entries} entries`);
     const sub = { ...opts, rdb: rdbFor(entries), out: parent, runName: `entries-${entries}` };
     code = Math.max(code, await runBench(sub, contenders, unsupported, session));
     await writeReport(session.runDir!);
@@ -70,6 +72,7 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
     await stopAll(session);
     session.results = session.runDir = null;
   }
+  endProgress();
   const scaling = scalingOf(runs);
   writeJsonAtomic(join(parent, 'scaling.json'), scaling);
   // Each size's results.json carries the whole analysis too, so its report shows it.
@@ -103,10 +106,12 @@ async function main(): Promise<number> {
     for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);
     return 0;
   }
+  if (opts.quiet) setProgressMode('quiet');
   startOrphanGuard();
   try {
     if (opts.entries) return await runScaling(opts, contenders, unsupported);
     const code = await runBench(opts, contenders, unsupported, session);
+    endProgress();
     const runDir = session.runDir!;
     const results = session.results!;
     await writeReport(runDir);
@@ -123,6 +128,7 @@ async function main(): Promise<number> {
     log(`results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`);
     return code;
   } catch (e) {
+    endProgress();
     log(`error: ${(e as Error).message}`);
     savePartial((e as Error).message);
     return 1;

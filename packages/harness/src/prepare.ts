@@ -9,7 +9,8 @@ import { captureEnvironment, gitState, loadAverage1m } from './environment';
 import { resolvePlacement } from './placement';
 import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis } from './redis';
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
-import { fail, log, type Session, type Suite } from './suite';
+import { fail, info, log, type Session, type Suite } from './suite';
+import { progress } from './progress';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -108,16 +109,16 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const redis = externalUrl ? useExistingRedis(externalUrl) : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
   session.redis = redis;
-  const info = streamInfo(redis, STREAM_KEY);
+  const stream = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY, settings.workload);
   const bodyBytes = Buffer.byteLength(golden);
-  if (opts.resume && (info.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
-    throw new Error(`the stream now has ${info.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
+  if (opts.resume && (stream.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
+    throw new Error(`the stream now has ${stream.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
   }
   // Inside the checkout the path is kept relative, so a results.json says nothing about the machine.
   const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
-  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: info.length, memory_bytes: info.memoryBytes, body_bytes: bodyBytes });
-  log(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${info.length} entries, ${(info.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
+  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: stream.length, memory_bytes: stream.memoryBytes, body_bytes: bodyBytes });
+  info(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
 
   const suite: Suite = {
     results, settings, runDir, redis, golden, session, startedAt,
@@ -148,9 +149,10 @@ async function buildAll(suite: Suite): Promise<void> {
   const builds = new Map(contenders.map((c) => [`${c.app} ${JSON.stringify(c.build)}`, c]));
   for (const c of builds.values()) {
     const what = `${c.app} (${c.build!.join(' ')})`;
-    log(`build apps/${what} …`);
+    info(`build apps/${what} …`);
+    progress({ phase: 'building', contender: `apps/${c.app}`, etaS: null });
     try {
-      log(`build apps/${what}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
+      info(`build apps/${what}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
     } catch (e) {
       const err = e as AppError;
       for (const r of todo) if (r.app === c.app && JSON.stringify(suite.byName.get(r.self_check_of ?? r.name)?.build) === JSON.stringify(c.build)) fail(r, 'failed', err.message, err.output);

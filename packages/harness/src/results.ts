@@ -163,6 +163,10 @@ export interface Results {
     measuring_s: number;
     /** Wall seconds spent on ceilings: HTTP ceiling runs, redis-benchmark and the client probes. */
     ceilings_s?: number;
+    /** Seconds from the start to the end of the schedule, as the ETA predicted it once round 1 was done. */
+    eta_after_round_1_s?: number;
+    /** Seconds from the start to the end of the schedule, as it happened. */
+    ended_s?: number;
   };
 }
 

@@ -6,8 +6,10 @@ import { DEFAULT_SETTINGS } from '@bench/stream';
 import { pointLabel } from './measure';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
-import { discard, fail, log, type Suite } from './suite';
+import { discard, fail, info, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
+import { forecast, TrialClock } from './eta';
+import { progress } from './progress';
 import { buildProbes, measureClientCeiling, measureRedisCeiling } from './ceilings';
 import { appEnvironment } from './prepare';
 import type { RuntimeName } from './runtimes';
@@ -15,7 +17,6 @@ import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdict
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
-/** Ceiling contenders are measured in the first rounds only: they are stable, and they are not ranked. */
 /** HTTP ceilings are denominators, never ranked: one run each keeps the ceilings within 3 minutes of a default run. */
 const CEILING_RUNS = 1;
 /** How a run set aside for CPU steal is marked in discarded_runs. */
@@ -45,6 +46,7 @@ export async function schedule(suite: Suite): Promise<boolean> {
     ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
   }
   if (ok && settings.with_seed) await seedMethod(suite);
+  if (results.schedule) results.schedule.ended_s = +((Date.now() - suite.startedAt) / 1000).toFixed(1);
   return ok;
 }
 
@@ -68,7 +70,7 @@ function redisCeiling(suite: Suite): void {
     // As long as one measured run of a contender.
     const c = measureRedisCeiling(suite.redis, settings.workload, settings.connections[0]!, settings.duration_s ?? 3);
     (results.ceilings ??= { redis: [] }).redis.push(c);
-    log(`Redis ceiling (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside Redis`);
+    info(`Redis ceiling (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside Redis`);
     suite.save();
   } catch (e) {
     log(`Redis ceiling not measured: ${(e as Error).message}`);
@@ -96,7 +98,8 @@ async function clientCeilings(suite: Suite): Promise<void> {
   if (settings.profile === 'seed') return;
   const pairs = clientPairs(suite);
   if (pairs.some((r) => r.runtime.startsWith('node'))) await buildProbes().catch((e) => log(`client ceilings: ${(e as Error).message}`));
-  for (const r of pairs) {
+  for (const [i, r] of pairs.entries()) {
+    progress({ phase: 'client ceilings', contender: `${r.runtime} + ${r.client}`, runsLeft: pairs.length - i, etaS: (ceilingReserveS(suite) * (pairs.length - i)) / pairs.length });
     const c = suite.byName.get(r.self_check_of ?? r.name)!;
     // The library defaults and the plain transform, whatever settings the contender varies.
     const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, suite.redis.url, settings.workload);
@@ -104,7 +107,7 @@ async function clientCeilings(suite: Suite): Promise<void> {
       const o = { seconds: settings.duration_s ?? 3, warmupS: settings.warmup_s, concurrency: settings.connections[0]!, expectBytes: Buffer.byteLength(suite.golden) };
       const ceiling = await measureClientCeiling(r.runtime as RuntimeName, env, o);
       ((results.ceilings ??= { redis: [] }).client ??= []).push(ceiling);
-      log(`client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`);
+      info(`client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`);
     } catch (e) {
       log(`client ceiling ${r.runtime} + ${r.client} not measured: ${(e as Error).message}`);
     }
@@ -134,14 +137,18 @@ function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): S
   return order;
 }
 
-/** Seconds a trial of this contender took so far in this command (a guess before its first). */
-const trialSeconds = new Map<string, number[]>();
-function estimate(suite: Suite, slots: Slot[]): number {
-  const guess = suite.settings.warmup_s + (suite.settings.duration_s ?? 3) + 1;
-  return slots.reduce((sum, x) => {
-    const seen = trialSeconds.get(x.r.name);
-    return sum + (seen?.length ? seen.reduce((a, b) => a + b, 0) / seen.length : guess);
-  }, 0);
+/** Seconds each contender's trials took so far in this command: what the budget check and the ETA learn from. */
+const clocks = new WeakMap<Suite, TrialClock>();
+const clockOf = (suite: Suite) => clocks.get(suite) ?? clocks.set(suite, new TrialClock(suite.settings.warmup_s + (suite.settings.duration_s ?? 3) + 1)).get(suite)!;
+const names = (slots: Slot[]) => slots.map((x) => x.r.name);
+
+/** When the rounds and what follows them (`reserveS`) should end, if `left` is what remains of this round. */
+function forecastAt(suite: Suite, slotsNow: () => Slot[], round: number, last: number, left: Slot[], reserveS: number) {
+  const s = suite.settings;
+  const later: string[][] = [];
+  for (let k = round + 1; k <= last; k++) later.push(names(slotsNow().filter((x) => !(k > CEILING_RUNS && x.r.ceiling) && (s.runs !== 'auto' || !isResolved(x.point, s)))));
+  const elapsedS = (Date.now() - suite.startedAt) / 1000;
+  return forecast(clockOf(suite), { elapsedS, budgetS: s.runs === 'auto' ? s.budget_s : null, reserveS, leftInRound: names(left), laterRounds: later });
 }
 
 /** Rounds until done or the budget (less `reserveS` for what follows them) would be overrun. */
@@ -158,10 +165,10 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     const todo = due.filter((x) => !filled(x.point, round));
     const elapsed = (Date.now() - suite.startedAt) / 1000;
     // The first round always runs: a budget too small for it would measure nothing at all.
-    if (s.runs === 'auto' && round > 1 && todo.length && elapsed + estimate(suite, todo) + reserveS > s.budget_s) {
+    if (s.runs === 'auto' && round > 1 && todo.length && elapsed + clockOf(suite).sum(names(todo)) + reserveS > s.budget_s) {
       const kept = reserveS ? ` (${Math.round(reserveS)} s of it kept for the ceilings after the rounds)` : '';
       state.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s${kept}`;
-      log(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${due.length} slot(s) not resolved`);
+      info(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${due.length} slot(s) not resolved`);
       break;
     }
     const order = roundOrder(suite, todo, phase, round);
@@ -169,11 +176,15 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     // aside and its slot measured again in a later pass over this round. Steal comes in bursts
     // of minutes, which an immediate retry would land in again.
     for (let pass = 0; pass <= STEAL_RETRIES; pass++) {
-      for (const slot of order) {
+      for (const [i, slot] of order.entries()) {
         if (slot.r.status !== 'incomplete' || filled(slot.point, round)) continue;
+        const f = forecastAt(suite, slotsNow, round, last, order.slice(i).filter((x) => !filled(x.point, round)), reserveS);
+        progress({ phase: 'measuring', contender: `${slot.r.name} ${pointLabel(slot.point)}`, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
         if (!(await measureSlot(suite, slot, round, last))) return false;
       }
     }
+    // The ETA's accuracy, checked against the real end: what it said once the first round was done.
+    if (round === 1 && phase === 1) state.eta_after_round_1_s = +((Date.now() - suite.startedAt) / 1000 + forecastAt(suite, slotsNow, round, last, [], reserveS).etaS).toFixed(1);
     state.rounds = Math.max(state.rounds, round);
     state.measuring_s = (Date.now() - suite.startedAt) / 1000;
     suite.save();
@@ -187,7 +198,7 @@ async function measureSlot(suite: Suite, { r, point }: Slot, round: number, last
   const t0 = Date.now();
   const outcome = await measureTrial(suite, r, point, round, attempt);
   const took = (Date.now() - t0) / 1000;
-  (trialSeconds.get(r.name) ?? trialSeconds.set(r.name, []).get(r.name)!).push(took);
+  clockOf(suite).add(r.name, took);
   if (r.ceiling) addCeilingSeconds(suite, took);
   const label = `${r.name} ${pointLabel(point)} run ${round}/${last}`;
   const goOn = record(suite, r, point, outcome, label, attempt);
@@ -215,7 +226,7 @@ function record(suite: Suite, r: ContenderResult, point: PointResult, outcome: T
   if (run.cpu_steal_pct > maxSteal) {
     discard(point, run, `${STEAL_FAULT} ${run.cpu_steal_pct.toFixed(1)}% > ${maxSteal}%`);
     if (attempt < STEAL_RETRIES) {
-      log(`${label}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measured again later in this round`);
+      info(`${label}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measured again later in this round`);
     } else {
       point.left_out = (point.left_out ?? 0) + 1;
       log(`${label}: CPU steal above ${maxSteal}% on all ${STEAL_RETRIES + 1} attempts; this round is left out`);
@@ -223,7 +234,7 @@ function record(suite: Suite, r: ContenderResult, point: PointResult, outcome: T
     return true;
   }
   point.runs.push(run);
-  log(`${label}: ${runLine(run)}`);
+  info(`${label}: ${runLine(run)}`);
   return true;
 }
 
@@ -255,7 +266,7 @@ async function seedProfile(suite: Suite): Promise<boolean> {
     const outcome = await seedTrial(suite, r);
     if (outcome.kind === 'runs') {
       r.points[0]!.runs.push(...outcome.runs);
-      for (const run of outcome.runs) log(`${r.name} seed method run ${run.round}/3: ${runLine(run)}`);
+      for (const run of outcome.runs) info(`${r.name} seed method run ${run.round}/3: ${runLine(run)}`);
     } else if (!record(suite, r, r.points[0]!, outcome, `${r.name}'s seed method`, 0)) {
       return false;
     }
@@ -274,7 +285,7 @@ async function seedMethod(suite: Suite): Promise<void> {
     }
     const rps = outcome.runs.map((x) => x.rps);
     r.seed_method = { rps, headline: rps[2]! };
-    log(`${r.name} seed method: ${rps.map((x) => x.toFixed(0)).join(', ')} req/s (third: ${rps[2]!.toFixed(0)})`);
+    info(`${r.name} seed method: ${rps.map((x) => x.toFixed(0)).join(', ')} req/s (third: ${rps[2]!.toFixed(0)})`);
     suite.save();
   }
 }

@@ -7,7 +7,7 @@ import { isAlive } from './proc';
 import { cli, type RedisTarget } from './redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
 
-export const log = (msg: string) => process.stderr.write(`${msg}\n`);
+export { info, log } from './progress';
 
 /** Everything a signal handler needs to save partial results and clean up. */
 export interface Session {

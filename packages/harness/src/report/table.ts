@@ -3,6 +3,7 @@ import { median } from 'simple-statistics';
 import { PERCENTILES } from '../oha';
 import type { ContenderResult, Results } from '../results';
 import { levelLabel, rankGroups, rankLabel, spread } from '../stats';
+import { clock } from '../progress';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -140,7 +141,10 @@ function methodLine(r: Results): string {
     ? `runs auto (rounds until each median's ${levelLabel(s.ci_level)} is within ±${s.target_ci_pct}%, at most ${s.max_runs} runs, ${Math.round(s.budget_s / 60)} min budget)`
     : `${s.runs} runs`;
   const ceilings = r.schedule?.ceilings_s ? ` (ceilings: ${Math.round(r.schedule.ceilings_s)} s of it)` : '';
-  const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}` : '';
+  const eta = r.schedule?.eta_after_round_1_s && r.schedule.ended_s
+    ? `; ETA after round 1: ${clock(r.schedule.eta_after_round_1_s)} from the start, ended at ${clock(r.schedule.ended_s)}`
+    : '';
+  const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}${eta}` : '';
   return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
     `each a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in an order shuffled from seed ${s.seed}${stop}; ` +
     `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;

@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'bun:test';
+import { forecast, TrialClock } from '../../packages/harness/src/eta';
+import { clock, progressLine } from '../../packages/harness/src/progress';
+
+describe('the ETA', () => {
+  test('a contender\'s trial time is its own mean, else the mean of every trial so far, else the guess', () => {
+    const c = new TrialClock(6);
+    expect(c.of('a')).toBe(6);
+    expect(c.learned).toBe(false);
+    c.add('a', 4);
+    c.add('a', 8);
+    expect(c.of('a')).toBe(6);
+    c.add('b', 12);
+    expect(c.of('b')).toBe(12);
+    expect(c.of('never-run')).toBe(8); // (4 + 8 + 12) / 3
+    expect(c.sum(['a', 'b'])).toBe(18);
+  });
+
+  test('the rest of this round, then the rounds the budget still allows, then what follows the rounds', () => {
+    const c = new TrialClock(10);
+    const base = { elapsedS: 100, reserveS: 30, leftInRound: ['a', 'b'], laterRounds: [['a', 'b'], ['a', 'b'], ['a']] };
+    // Fixed run count: every later round is run. 2 + 2 + 2 + 1 trials of 10 s, then the 30 s reserve.
+    expect(forecast(c, { ...base, budgetS: null })).toEqual({ etaS: 70 + 30, runsLeft: 7 });
+    // Budget 185 s: this round ends at 120 s, the next at 140 s (170 s with the reserve: within it);
+    // the one after would end at 160 s, 190 s with the reserve: it is not started.
+    expect(forecast(c, { ...base, budgetS: 185 })).toEqual({ etaS: 40 + 30, runsLeft: 4 });
+    // A round with nothing due (every interval resolved) ends the rounds.
+    expect(forecast(c, { ...base, budgetS: null, laterRounds: [['a'], [], ['a', 'b']] })).toEqual({ etaS: 30 + 30, runsLeft: 3 });
+  });
+
+  test('the progress line: phase, contender, round k of N, runs left, ETA', () => {
+    expect(clock(75)).toBe('1m15s');
+    expect(clock(3725)).toBe('1h02m');
+    const line = progressLine({ phase: 'measuring', contender: 'bun-raw-ioredis c50', round: 2, rounds: 15, runsLeft: 1, etaS: 75 });
+    expect(line).toMatch(/^measuring · bun-raw-ioredis c50 · round 2 of 15 · 1 run left · ETA 1m15s \(\d\d:\d\d\)$/);
+    expect(progressLine({ phase: 'building', contender: 'apps/next', etaS: null })).toBe('building · apps/next · ETA after the first runs');
+  });
+});
