@@ -87,6 +87,8 @@ ensure_apt_packages() {
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
   # Chart text needs a font; resvg finds DejaVu through the system font folders.
   [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
+  # report.html is rendered (screenshot, browser tests) in the system Chromium: no browser download.
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
   [ ${#missing[@]} -eq 0 ] && return
   command -v apt-get >/dev/null || setup_die "${missing[*]} missing and apt-get is not available: install ${missing[*]} with your package manager"
   setup_say "installing ${missing[*]} with apt-get"
