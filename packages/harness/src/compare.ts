@@ -1,10 +1,11 @@
-// npm run compare -- A B [--absolute]: per contender in both runs, the change of its relative
+// npm run compare -- A B [--absolute] [--html]: per contender in both runs, the change of its relative
 // index (each run's req/s ÷ the geometric mean of the dynamic contenders both runs share), a
 // Mann-Whitney U test over the runs and Holm's correction across every test. The machine's
 // common drift between A and B is reported on its own line, not as a change of every contender.
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { median } from 'simple-statistics';
+import { comparisonHtml } from './report/compare-page';
 import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
 import { keptRuns } from './verdicts';
@@ -136,17 +137,28 @@ export function renderComparison(c: Comparison): string {
 /** A results.json, or a directory holding one. */
 const resultsPath = (p: string) => (existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p);
 
+/** --html: the page goes beside B's results.json, named after A's run. */
+function writePage(c: Comparison, fileA: string, fileB: string): string {
+  const label = (f: string) => basename(dirname(resolve(f)));
+  const out = join(dirname(resolve(fileB)), `compare-${label(fileA)}.html`);
+  writeFileSync(out, comparisonHtml(c, { label: label(fileA), results: readResults(fileA) }, { label: label(fileB), results: readResults(fileB) }));
+  return out;
+}
+
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const files = args.filter((x) => !x.startsWith('--'));
   const flags = args.filter((x) => x.startsWith('--'));
-  if (files.length !== 2 || flags.some((f) => f !== '--absolute')) {
-    console.error('usage: npm run compare -- A B [--absolute]   (A, B: results directories or results.json files)');
+  if (files.length !== 2 || flags.some((f) => f !== '--absolute' && f !== '--html')) {
+    console.error('usage: npm run compare -- A B [--absolute] [--html]   (A, B: results directories or results.json files)');
     process.exit(2);
   }
   try {
     const mode = flags.includes('--absolute') ? 'absolute' : 'relative';
-    console.log(renderComparison(compare(readResults(resultsPath(files[0]!)), readResults(resultsPath(files[1]!)), mode)));
+    const [fileA, fileB] = files.map(resultsPath) as [string, string];
+    const comparison = compare(readResults(fileA), readResults(fileB), mode);
+    console.log(renderComparison(comparison));
+    if (flags.includes('--html')) console.log(`comparison page: ${writePage(comparison, fileA, fileB)}`);
   } catch (e) {
     console.error(`error: ${(e as Error).message}`);
     process.exit(2);

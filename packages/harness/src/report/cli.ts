@@ -1,16 +1,64 @@
-// npm run report [-- results/<dir>]: regenerate tables and charts from a results.json;
+// npm run report -- [DIR]: regenerate a run's tables, charts and report.html from its results.json;
 // for results/latest (the default) also screenshots/ and the README section.
-import { resolve } from 'node:path';
+//   --open DIR   print the path of DIR's report.html (written first if it is missing)
+//   --check DIR  open DIR's report.html in headless Chromium: its size, the time to draw it, any console error
+//   --serve      serve results/ on 127.0.0.1 with an index of past runs (--port, default 8377)
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile } from '../results';
+import { checkReport } from './browser';
 import { publishReport, writeReport } from './index';
+import { serveResults } from './serve';
 
-const dir = resolve(process.argv[2] ?? resolve(ROOT, 'results/latest'));
-try {
+const USAGE = 'usage: npm run report -- [DIR] | --open DIR | --check DIR | --serve [--port N] [--dir results]';
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ options: { open: { type: 'string' }, check: { type: 'string' }, serve: { type: 'boolean' }, port: { type: 'string' }, dir: { type: 'string' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals } = args;
+  if (v.serve) {
+    const port = v.port === undefined ? 8377 : Number(v.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      console.error(`error: --port "${v.port}" is not a port number (0-65535); ${USAGE}`);
+      return 2;
+    }
+    const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port);
+    console.log(`serving ${resolve(v.dir ?? join(ROOT, 'results'))} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`);
+    await new Promise(() => {});
+  }
+  const dir = resolve(v.open ?? v.check ?? positionals[0] ?? join(ROOT, 'results/latest'));
+  if (!existsSync(resultsFile(dir))) {
+    console.error(`error: no results.json in ${dir}: give a results/<timestamp> directory of a run`);
+    return 2;
+  }
+  if (v.open !== undefined || v.check !== undefined) {
+    if (!existsSync(join(dir, 'report.html'))) await writeReport(dir);
+    if (v.open !== undefined) console.log(join(dir, 'report.html'));
+    else return check(join(dir, 'report.html'));
+    return 0;
+  }
   await writeReport(dir);
   // README and screenshots/ show full runs only, as the bench itself decides.
   if (dir === resolve(ROOT, 'results/latest') && !readResults(resultsFile(dir)).settings.only) await publishReport(dir);
-  console.log(`report written for ${dir}`);
+  console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
+  return 0;
+}
+
+async function check(html: string): Promise<number> {
+  const c = await checkReport(html);
+  console.log(`${html}: ${(c.bytes / 1e6).toFixed(2)} MB; ${c.drawn} charts drawn in ${(c.ms / 1000).toFixed(2)} s in headless Chromium; console errors: ${c.errors.length ? c.errors.join(' | ') : 'none'}`);
+  return c.failed || c.errors.length ? 1 : 0;
+}
+
+try {
+  process.exit(await main());
 } catch (e) {
   console.error(`error: ${(e as Error).message}`);
   process.exit(1);

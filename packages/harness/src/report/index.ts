@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile, type Results } from '../results';
 import { scalingSpec, scalingTable, type Scaling } from '../scaling';
+import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
+import { reportHtml } from './html';
 import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { gridTables, pickSummary, settingsTable } from './matrix';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
@@ -33,11 +35,25 @@ export function markdown(r: Results, imageDir: string | null): string {
   return parts.filter(Boolean).join('\n\n') + '\n';
 }
 
-/** results.md and the charts next to the run's results.json. */
+/** The README's part: the run, what to pick, the headline table and the charts; the rest is in report.html. */
+export function readmeSection(r: Results): string {
+  const parts = [
+    describeRun(r),
+    pickSummary(r),
+    headlineTable(r),
+    Object.keys(charts(r)).map((f) => `![${f}](screenshots/${f})`).join('\n'),
+    'Every table and interactive chart of this run — sortable, filterable, with each run\'s raw oha JSON — is in [results/latest/report.html](results/latest/report.html) (`npm run report -- --open results/latest` prints its path).',
+  ];
+  return parts.filter(Boolean).join('\n\n') + '\n';
+}
+
+/** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */
 export async function writeReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
   writeFileSync(join(runDir, 'results.md'), markdown(r, './'));
   for (const [file, spec] of Object.entries(charts(r))) writeFileSync(join(runDir, file), await renderPng(spec));
+  writeFileSync(join(runDir, 'report.html'), reportHtml(r));
+  await screenshotReport(join(runDir, 'report.html'), join(runDir, 'report.png')).catch((e) => console.error(`report.png not written: ${(e as Error).message}`));
 }
 
 /** scaling.md and scaling.png beside a --entries run's scaling.json. */
@@ -62,5 +78,5 @@ export async function publishReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
   for (const file of Object.keys(charts(r))) copyFileSync(join(runDir, file), join(ROOT, 'screenshots', file));
   const readmePath = join(ROOT, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), markdown(r, 'screenshots/')));
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(r)));
 }

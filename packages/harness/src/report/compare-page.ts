@@ -1,0 +1,49 @@
+// npm run compare -- A B --html: the comparison as a page beside B's results — the machine check,
+// the common-mode shift, and per contender the change, its significance and the rank groups.
+import type { Comparison } from '../compare';
+import type { Results } from '../results';
+import { chartDivs, escapeHtml, pageHtml } from './page';
+
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+function changeSpec(c: Comparison): object {
+  const values = c.rows.map((r) => ({ name: r.name, change: r.change, verdict: r.flagged ? 'changed (Holm p < 0.05)' : 'not significant', p: r.pHolm }));
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: `Change from A to B of each contender's ${c.mode === 'relative' ? 'relative index' : 'req/s'}`, anchor: 'start' },
+    width: 560,
+    data: { values },
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      y: { field: 'name', type: 'nominal', sort: '-x', title: null },
+      x: { field: 'change', type: 'quantitative', axis: { format: '+.0%' }, title: 'B ÷ A − 1' },
+      color: { field: 'verdict', type: 'nominal', title: null, scale: { domain: ['changed (Holm p < 0.05)', 'not significant'], range: ['#d62728', '#9e9e9e'] } },
+    },
+  };
+}
+
+export function comparisonHtml(c: Comparison, a: { label: string; results: Results }, b: { label: string; results: Results }): string {
+  const env = a.results.environment;
+  const what = c.mode === 'relative' ? 'index' : 'req/s';
+  const digits = c.mode === 'relative' ? 3 : 0;
+  const rows = c.rows.map((r) => `<tr><td>${escapeHtml(r.name)}</td>${[r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), signed(r.change), r.pHolm.toFixed(3)].map((x) => `<td class="num">${x}</td>`).join('')}<td>${r.flagged ? '<b>changed</b>' : '~'}</td></tr>`);
+  const notes = [
+    c.tooFewRuns && `Too few runs: ${c.tooFewRuns}.`,
+    `Rank groups: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+    c.notCompared.length && `Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`,
+    `Mann-Whitney U over the runs, Holm-corrected across all ${c.rows.length} tests; ~ = not significant at 0.05.`,
+  ].filter(Boolean) as string[];
+  const shift = c.commonShift - 1;
+  const body = `
+<h1>A: ${escapeHtml(a.label)} against B: ${escapeHtml(b.label)}</h1>
+<h2>Machine check</h2>
+<p>Passed: both runs were measured on ${escapeHtml(env.cpu_model)} with ${env.logical_cpus} CPUs, with the same runtimes, Redis, oha, client and framework versions, workload and data (${a.results.data.entries} entries, ${a.results.data.body_bytes} bytes per body).</p>
+<p>Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} overall (geometric mean of the ${c.shared} dynamic contenders both runs share).</p>
+<h2>Per contender</h2>
+<table id="comparison"><thead><tr><th>contender</th><th class="num">req/s A</th><th class="num">req/s B</th><th class="num">${what} A</th><th class="num">${what} B</th><th class="num">change</th><th class="num">p (Holm)</th><th></th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>
+${chartDivs(['chart-change'])}
+<ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>
+`;
+  return pageHtml({ title: `Compare ${a.label} and ${b.label}`, body, charts: c.rows.length ? { 'chart-change': changeSpec(c) } : {} });
+}

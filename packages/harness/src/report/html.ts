@@ -1,0 +1,199 @@
+// report.html of one run, from its results.json only: the environment and method, what was
+// left out, a sortable and filterable table of every contender, a heatmap per runtime, and the
+// Vega-Lite charts (the PNGs beside it and in the README come from the same specs).
+import type { ContenderResult, Results } from '../results';
+import { scalingSpec, scalingTable } from '../scaling';
+import { levelLabel } from '../stats';
+import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
+import { charts } from './charts';
+import { gridTables, pickSummary, settingEffects, settingsTable } from './matrix';
+import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
+import { costTable, describeRun, pointsTable, problems, ranked, seedMethodTable, selfCheckTable } from './table';
+
+const num = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
+const settingOf = (c: ContenderResult) => (c.ceiling ? 'precomputed' : c.tuned?.length ? c.tuned.join(' ') : 'defaults');
+const FILTERS = ['runtime', 'framework', 'client', 'setting'] as const;
+
+/** One row of the contenders table; data-* hold the sort keys and the filter values. */
+function contenderRow(c: ContenderResult, rank: string): string {
+  const ci = c.rps?.ci;
+  const cells: [string, string | number, boolean][] = [
+    [rank, rank ? parseInt(rank.replace('=', ''), 10) : 1e9, true],
+    [escapeHtml(c.name), c.name, false],
+    [c.runtime, c.runtime, false],
+    [c.variant ? `${c.framework} ${c.variant}` : c.framework, c.framework, false],
+    [c.client, c.client, false],
+    [settingOf(c), settingOf(c), false],
+    [num(c.rps?.median), c.rps?.median ?? -1, true],
+    [!ci ? '' : c.rps!.n === 1 ? 'one run' : `${num(ci.lo)}–${num(ci.hi)} (${levelLabel(ci.level)})`, ci ? ci.hi - ci.lo : -1, true],
+    [num(c.latency_ms?.p50, 1), c.latency_ms?.p50 ?? -1, true],
+    [num(c.latency_ms?.p99, 1), c.latency_ms?.p99 ?? -1, true],
+    [num(c.cpu_us_per_req), c.cpu_us_per_req ?? -1, true],
+    [num(c.rss_mb), c.rss_mb ?? -1, true],
+    [c.efficiency ? `${num(c.efficiency.value * 100, 1)}%` : '', c.efficiency?.value ?? -1, true],
+    [c.ceiling ? 'HTTP ceiling' : c.status === 'ok' ? 'ok' : `<span class="bad">${escapeHtml(c.status)}</span>`, c.status, false],
+    [c.runs.map((x, i) => `<a href="${escapeHtml(x.raw)}">${i + 1}</a>`).join(' '), c.runs.length, true],
+  ];
+  const data = FILTERS.map((f) => `data-${f}="${escapeHtml(f === 'setting' ? settingOf(c) : String(c[f]))}"`).join(' ');
+  return `<tr ${data}>${cells.map(([html, key, isNum]) => `<td${isNum ? ' class="num"' : ''} data-v="${escapeHtml(String(key))}">${html}</td>`).join('')}</tr>`;
+}
+
+const HEADERS = ['rank', 'contender', 'runtime', 'framework', 'client', 'settings', 'req/s', 'interval of the median', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', 'efficiency', 'status', 'raw oha JSON'];
+const NUMERIC = new Set([0, 6, 7, 8, 9, 10, 11, 12, 14]);
+
+/** Every contender of the run: the ranked ones fastest first, then the ceilings and those not ranked. */
+function contendersTable(r: Results): string {
+  const rank = new Map(ranked(r).map((c) => [c.name, c.rank]));
+  const all = r.contenders.filter((c) => !c.self_check_of);
+  const order = [...all].sort((a, b) => (rank.has(b.name) ? 1 : 0) - (rank.has(a.name) ? 1 : 0) || (b.rps?.median ?? 0) - (a.rps?.median ?? 0));
+  const select = (f: (typeof FILTERS)[number]) => {
+    const values = [...new Set(all.map((c) => (f === 'setting' ? settingOf(c) : String(c[f]))))].sort();
+    return `<label>${f} <select data-filter="${f}"><option value="">all</option>${values.map((v) => `<option>${escapeHtml(v)}</option>`).join('')}</select></label>`;
+  };
+  const head = HEADERS.map((h, i) => `<th class="sortable${NUMERIC.has(i) ? ' num' : ''}" data-col="${i}">${h}</th>`).join('');
+  return `<div class="filters">${FILTERS.map(select).join('')}<span id="shown" class="note"></span></div>
+<table id="contenders"><thead><tr>${head}</tr></thead><tbody>
+${order.map((c) => contenderRow(c, rank.get(c.name) ?? '')).join('\n')}
+</tbody></table>`;
+}
+
+/** Sorting (click a header; numbers descending first) and filtering (every select at once). */
+const TABLE_SCRIPT = `
+const table = document.getElementById('contenders');
+const rows = () => [...table.tBodies[0].rows];
+table.querySelectorAll('th.sortable').forEach((th) => th.addEventListener('click', () => {
+  const col = +th.dataset.col, numeric = th.classList.contains('num');
+  const desc = numeric ? !th.classList.contains('sorted-desc') : th.classList.contains('sorted-asc');
+  table.querySelectorAll('th').forEach((x) => x.classList.remove('sorted-asc', 'sorted-desc'));
+  th.classList.add(desc ? 'sorted-desc' : 'sorted-asc');
+  const key = (tr) => tr.cells[col].dataset.v;
+  const cmp = numeric ? (a, b) => key(a) - key(b) : (a, b) => key(a).localeCompare(key(b));
+  rows().sort((a, b) => (desc ? -cmp(a, b) : cmp(a, b))).forEach((tr) => table.tBodies[0].appendChild(tr));
+}));
+const selects = [...document.querySelectorAll('select[data-filter]')];
+const applyFilters = () => {
+  let shown = 0;
+  for (const tr of rows()) {
+    const keep = selects.every((s) => !s.value || tr.dataset[s.dataset.filter] === s.value);
+    tr.hidden = !keep;
+    shown += keep ? 1 : 0;
+  }
+  document.getElementById('shown').textContent = shown + ' of ' + rows().length + ' shown';
+};
+selects.forEach((s) => s.addEventListener('change', applyFilters));
+applyFilters();
+`;
+
+/** Per runtime, framework × client: median req/s of the default-settings contenders, as colour. */
+function heatmapSpec(r: Results): object | null {
+  const values = ranked(r).filter((c) => !c.tuned?.length).map((c) => ({ runtime: c.runtime, framework: c.variant ? `${c.framework} ${c.variant}` : c.framework, client: c.client, rps: Math.round(c.rps!.median), rank: c.rank, label: `${Math.round(c.rps!.median)} (${c.rank})` }));
+  if (!values.length) return null;
+  const grid = (runtime: string) => ({
+    title: runtime,
+    transform: [{ filter: { field: 'runtime', equal: runtime } }],
+    width: { step: 90 },
+    height: { step: 24 },
+    encoding: {
+      x: { field: 'client', type: 'nominal', title: null, axis: { orient: 'top', labelAngle: 0 } },
+      y: { field: 'framework', type: 'nominal', title: null },
+    },
+    layer: [
+      { mark: 'rect', encoding: { color: { field: 'rps', type: 'quantitative', title: 'req/s', scale: { scheme: 'blues' } }, tooltip: [{ field: 'framework' }, { field: 'client' }, { field: 'rps', title: 'req/s' }, { field: 'rank' }] } },
+      { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label', type: 'nominal' } } },
+    ],
+  });
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Framework × client per runtime: median req/s with default settings (rank group in brackets)', anchor: 'start' },
+    data: { values },
+    vconcat: [...new Set(values.map((v) => v.runtime))].map(grid),
+    resolve: { scale: { color: 'shared' } },
+  };
+}
+
+/** Each setting's on ÷ off ratio with its interval; 1 = no effect. */
+function settingsSpec(r: Results): object | null {
+  const values = settingEffects(r).map(({ setting, on, ratio }) => ({ label: `${setting}: ${on.name}`, setting, median: ratio.median, lo: ratio.ci.lo, hi: ratio.ci.hi }));
+  if (!values.length) return null;
+  const y = { field: 'label', type: 'nominal', sort: null, title: null };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Settings: req/s with the setting on ÷ off, per stack (whiskers: interval; 1 = no effect)', anchor: 'start' },
+    width: 560,
+    data: { values },
+    layer: [
+      { mark: { type: 'point', filled: true }, encoding: { y, x: { field: 'median', type: 'quantitative', title: 'on ÷ off', scale: { zero: false } }, color: { field: 'setting', type: 'nominal' }, tooltip: [{ field: 'label' }, { field: 'median', format: '.2f' }, { field: 'lo', format: '.2f' }, { field: 'hi', format: '.2f' }] } },
+      { mark: 'rule', encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' }, color: { field: 'setting', type: 'nominal' } } },
+      { mark: { type: 'rule', strokeDash: [4, 4], color: '#555' }, encoding: { x: { datum: 1 } } },
+    ],
+  };
+}
+
+/** The concurrency sweep and open-loop points, where more than one point per contender was measured. */
+function pointsSpec(r: Results): object | null {
+  const values = r.contenders.filter((c) => c.points.length > 1 && !c.self_check_of).flatMap((c) =>
+    c.points.filter((p) => p.rps).map((p) => ({ name: c.name, load: p.rate === null ? `c=${p.connections}` : `${p.rate_spec ?? p.rate} offered`, rps: p.rps!.median, p99: p.latency_ms?.p99 ?? null })));
+  if (!values.length) return null;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Concurrency sweep and open-loop points: p99 latency against req/s', anchor: 'start' },
+    width: 560,
+    height: 320,
+    data: { values },
+    mark: { type: 'line', point: true, tooltip: true },
+    encoding: {
+      x: { field: 'rps', type: 'quantitative', title: 'req/s (median)' },
+      y: { field: 'p99', type: 'quantitative', title: 'p99 latency (ms)', scale: { type: 'log' } },
+      color: { field: 'name', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2, labelLimit: 400 } },
+    },
+  };
+}
+
+/** Every chart of the page by element id: the PNG charts' specs first, then the page's own. */
+export function reportCharts(r: Results): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const [file, spec] of Object.entries(charts(r))) out[`chart-${file.replace('.png', '')}`] = spec;
+  const extra = { 'chart-heatmap': heatmapSpec(r), 'chart-settings': settingsSpec(r), 'chart-points': pointsSpec(r), 'chart-scaling': r.scaling ? scalingSpec(r.scaling) : null };
+  for (const [id, spec] of Object.entries(extra)) if (spec) out[id] = spec;
+  return out;
+}
+
+function environmentTable(r: Results): string {
+  const e = r.environment as unknown as Record<string, unknown>;
+  const rows = Object.entries(e).filter(([, v]) => v !== null && typeof v !== 'object').map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`);
+  const runtimes = Object.entries((e.runtimes ?? {}) as Record<string, string>).map(([k, v]) => `<tr><th>runtime ${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
+  return `<table>${[...rows, ...runtimes].join('')}</table>`;
+}
+
+function leftOut(r: Results): string {
+  const unsupported = (r.unsupported ?? []).map((u) => `<li>${escapeHtml(u.name)}: ${escapeHtml(u.reason)}</li>`).join('');
+  const notRanked = problems(r);
+  return [notRanked ? markdownHtml(notRanked) : '<p>Every contender measured passed every gate.</p>', unsupported && `<p>Not measured (unsupported):</p><ul>${unsupported}</ul>`].filter(Boolean).join('\n');
+}
+
+export function reportHtml(r: Results): string {
+  const chartsById = reportCharts(r);
+  const ids = Object.keys(chartsById);
+  const md = (...parts: (string | null | undefined | false)[]) => parts.filter(Boolean).map((p) => markdownHtml(p as string)).join('\n');
+  const title = `Redis stream → JSON benchmark: ${r.started_at}`;
+  const body = `
+<h1>${escapeHtml(title)}</h1>
+<nav><a href="#method">method</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
+<p class="${r.complete ? 'note' : 'bad'}">${r.complete ? 'A complete run.' : `Not complete: ${escapeHtml(r.exit_reason ?? 'stopped early')}.`}</p>
+<h2 id="method">Method and environment</h2>
+${md(describeRun(r))}
+${environmentTable(r)}
+<h2 id="pick">What to pick</h2>
+${md(pickSummary(r)) || '<p class="note">Too few contenders for a summary.</p>'}
+<h2 id="contenders-section">Every contender</h2>
+<p class="note">Click a header to sort; pick values to filter. Rank groups: contenders whose intervals overlap share a rank ("=").</p>
+${contendersTable(r)}
+<h2 id="charts">Charts</h2>
+${chartDivs(ids)}
+<h2 id="tables">Tables</h2>
+${md(gridTables(r), settingsTable(r), '**Spread, cost per request and proof of Redis reads**', costTable(r), ceilingsTable(r), efficiencyTable(r), breakdownTable(r), r.scaling && scalingTable(r.scaling), pointsTable(r), seedMethodTable(r), selfCheckTable(r))}
+<h2 id="left-out">Left out, and why</h2>
+${leftOut(r)}
+`;
+  return pageHtml({ title, body, charts: chartsById, script: TABLE_SCRIPT });
+}
