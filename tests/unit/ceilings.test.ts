@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parseRedisBenchmarkCsv } from '../../packages/harness/src/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/results';
+import { breakdownTable } from '../../packages/harness/src/report/ceilings';
 import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/verdicts';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
@@ -77,5 +78,15 @@ describe('the cost breakdown', () => {
     expect(breakdownOf(r, measured({ transform: 'direct' }, 1400, 640))!.transform_us).toBe(300);
     const other = { ...measured({}, 1400, 640), client: 'node-redis' };
     expect(breakdownOf(r, other)).toBeNull();
+  });
+  test('where the model misses by more than 15%, the table names the gap from the leftover', () => {
+    const row = (cpu: number, rps: number) => {
+      const c = measured({ transform: 'plain' }, cpu, rps);
+      Object.assign(c, { rps: c.points[0]!.rps, breakdown: breakdownOf(r, c) });
+      return breakdownTable({ ...r, contenders: [c], settings: { ci_level: 0.95 } } as unknown as Results).split('\n').at(-1)!;
+    };
+    expect(row(1150, 870)).toEndWith('| within 15% |'); // predicted 1e6 / 1150 = 870
+    expect(row(1400, 640)).toContain('leftover +250 µs: the app spends more per request than its parts did alone');
+    expect(row(900, 1100)).toContain('leftover -250 µs: the parts alone cost more than the whole');
   });
 });

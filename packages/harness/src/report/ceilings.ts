@@ -46,14 +46,22 @@ export function efficiencyTable(r: Results): string {
   return `**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body)\n\n${[head, ...body].join('\n')}`;
 }
 
+/** Where the model misses by more than 15%, the leftover names the gap. */
+function modelGap(b: NonNullable<Results['contenders'][number]['breakdown']>): string {
+  if (Math.abs(b.measured_rps / b.predicted_rps - 1) <= 0.15) return 'within 15%';
+  return b.leftover_us > 0
+    ? `leftover +${fmt(b.leftover_us)} µs: the app spends more per request than its parts did alone (HTTP and client share one event loop and heap)`
+    : `leftover ${fmt(b.leftover_us)} µs: the parts alone cost more than the whole (the client ceiling, one measurement, ran slow)`;
+}
+
 /** Where each dynamic contender's CPU per request goes, and the throughput the parts predict against the measured one. */
 export function breakdownTable(r: Results): string {
   const rows = ranked(r).filter((c) => c.breakdown);
   if (!rows.length) return '';
-  const head = '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | predicted req/s | measured req/s | measured ÷ predicted |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const head = '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | predicted req/s | measured req/s | measured ÷ predicted | the gap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const body = rows.map((c) => {
     const b = c.breakdown!;
-    return `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ${fmt((b.measured_rps / b.predicted_rps) * 100)}% |`;
+    return `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ${fmt((b.measured_rps / b.predicted_rps) * 100)}% | ${modelGap(b)} |`;
   });
   return [
     '**Cost breakdown per request** (app CPU = client + transform + HTTP + leftover; Redis runs in its own process. Client: the client ceiling\'s CPU per read less its transform; transform: tinybench on a recorded reply; HTTP: the HTTP ceiling\'s CPU per request. Model: one core runs the app, so 1e6 ÷ (client + transform + HTTP) req/s, or Redis\'s 1e6 ÷ µs per call if lower)',
