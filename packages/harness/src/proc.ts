@@ -2,7 +2,7 @@
 // (never a shell string), in its own process group, and registered so that any exit
 // path of the harness can take the whole tree down.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -20,11 +20,16 @@ export interface Tracked {
 const live = new Set<number>();
 let registry: string | null = null;
 
-/** The orphan guard reads this file when the harness dies; keep it equal to `live`. */
+/**
+ * The orphan guard reads this file when the harness dies; keep it equal to `live`. Written to a
+ * temporary file and renamed: a harness killed mid-write must never leave it truncated (an empty
+ * registry would orphan every app).
+ */
 function syncRegistry() {
   if (!registry) return;
   try {
-    writeFileSync(registry, [...live].join('\n') + '\n');
+    writeFileSync(`${registry}.tmp`, [...live].join('\n') + '\n');
+    renameSync(`${registry}.tmp`, registry);
   } catch {}
 }
 

@@ -36,7 +36,7 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
     data: { values },
     encoding: { y },
     layer: [
-      { mark: 'bar', encoding: { x: { field: 'median', type: 'quantitative', title: axis }, color: { field: 'runtime', type: 'nominal' } } },
+      { mark: { type: 'bar', tooltip: { content: 'data' } }, encoding: { x: { field: 'median', type: 'quantitative', title: axis }, color: { field: 'runtime', type: 'nominal' } } },
       { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
       { mark: { type: 'text', align: 'left', dx: 4 }, encoding: { x: { field: 'hi', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } } },
     ],
@@ -64,8 +64,11 @@ export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
     width: 560,
     height: 320,
     data: { values },
-    mark: { type: 'line', point: true },
+    mark: { type: 'line', point: true, tooltip: true },
+    // In report.html a click on a legend entry brings that contender forward.
+    params: [{ name: 'pick', select: { type: 'point', fields: ['name'] }, bind: 'legend' }],
     encoding: {
+      opacity: { condition: { param: 'pick', value: 1 }, value: 0.15 },
       x: { field: 'percentile', type: 'ordinal', sort: [...LAT], title: 'percentile' },
       y: { field: 'ms', type: 'quantitative', title: 'latency (ms)' },
       color: { field: 'name', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2, labelLimit: 400 } },
