@@ -58,7 +58,7 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
-  test('sorting by req/s puts the fastest row first; a runtime filter leaves only that runtime', async () => {
+  test('sorting by req/s puts the fastest row first, by rank the first rank; a runtime filter leaves only that runtime', async () => {
     const { page } = await watched();
     await openReport(page, join(dir, 'report.html'));
     const header = page.locator('#contenders th', { hasText: /^req\/s$/ });
@@ -67,6 +67,9 @@ describe('report.html in Chromium', () => {
     expect(rows[0]!.rps).toBe(Math.max(...rows.map((r) => r.rps)));
     await header.click();
     expect((await visibleRows(page))[0]!.rps).toBe(Math.min(...rows.map((r) => r.rps)));
+
+    await page.locator('#contenders th', { hasText: /^rank$/ }).click();
+    expect(await page.$eval('#contenders tbody tr td', (td) => td.textContent)).toMatch(/^=?1$/); // rank 1 first, unranked last
 
     const runtimes = [...new Set(fixture.contenders.filter((c: any) => !c.self_check_of).map((c: any) => c.runtime))] as string[];
     expect(runtimes.length).toBeGreaterThan(1);

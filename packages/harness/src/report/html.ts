@@ -17,27 +17,28 @@ const FILTERS = ['runtime', 'framework', 'client', 'setting'] as const;
 /** One row of the contenders table; data-* hold the sort keys and the filter values. */
 function contenderRow(c: ContenderResult, rank: string): string {
   const ci = c.rps?.ci;
-  const cells: [string, string | number, boolean][] = [
-    [rank, rank ? parseInt(rank.replace('=', ''), 10) : 1e9, true],
-    [escapeHtml(c.name), c.name, false],
-    [c.runtime, c.runtime, false],
-    [c.variant ? `${c.framework} ${c.variant}` : c.framework, c.framework, false],
-    [c.client, c.client, false],
-    [settingOf(c), settingOf(c), false],
-    [num(c.rps?.median), c.rps?.median ?? -1, true],
-    [!ci ? '' : c.rps!.n === 1 ? 'one run' : `${num(ci.lo)}–${num(ci.hi)} (${levelLabel(ci.level)})`, ci ? ci.hi - ci.lo : -1, true],
-    [num(c.latency_ms?.p50, 1), c.latency_ms?.p50 ?? -1, true],
-    [num(c.latency_ms?.p99, 1), c.latency_ms?.p99 ?? -1, true],
-    [num(c.cpu_us_per_req), c.cpu_us_per_req ?? -1, true],
-    [num(c.rss_mb), c.rss_mb ?? -1, true],
-    [c.efficiency ? `${num(c.efficiency.value * 100, 1)}%` : '', c.efficiency?.value ?? -1, true],
-    [c.ceiling ? 'HTTP ceiling' : c.status === 'ok' ? 'ok' : `<span class="bad">${escapeHtml(c.status)}</span>`, c.status, false],
-    [c.runs.map((x, i) => `<a href="${escapeHtml(x.raw)}">${i + 1}</a>`).join(' '), c.runs.length, true],
+  const cells: [string, string | number][] = [
+    [rank, rank ? -parseInt(rank.replace('=', ''), 10) : -1e9], // negated: the first click (largest first) puts rank 1 on top
+    [escapeHtml(c.name), c.name],
+    [c.runtime, c.runtime],
+    [c.variant ? `${c.framework} ${c.variant}` : c.framework, c.framework],
+    [c.client, c.client],
+    [settingOf(c), settingOf(c)],
+    [num(c.rps?.median), c.rps?.median ?? -1],
+    [!ci ? '' : c.rps!.n === 1 ? 'one run' : `${num(ci.lo)}–${num(ci.hi)} (${levelLabel(ci.level)})`, ci ? ci.hi - ci.lo : -1],
+    [num(c.latency_ms?.p50, 1), c.latency_ms?.p50 ?? -1],
+    [num(c.latency_ms?.p99, 1), c.latency_ms?.p99 ?? -1],
+    [num(c.cpu_us_per_req), c.cpu_us_per_req ?? -1],
+    [num(c.rss_mb), c.rss_mb ?? -1],
+    [c.efficiency ? `${num(c.efficiency.value * 100, 1)}%` : '', c.efficiency?.value ?? -1],
+    [c.ceiling ? 'HTTP ceiling' : c.status === 'ok' ? 'ok' : `<span class="bad">${escapeHtml(c.status)}</span>`, c.status],
+    [c.runs.map((x, i) => `<a href="${escapeHtml(x.raw)}">${i + 1}</a>`).join(' '), c.runs.length],
   ];
   const data = FILTERS.map((f) => `data-${f}="${escapeHtml(f === 'setting' ? settingOf(c) : String(c[f]))}"`).join(' ');
-  return `<tr ${data}>${cells.map(([html, key, isNum]) => `<td${isNum ? ' class="num"' : ''} data-v="${escapeHtml(String(key))}">${html}</td>`).join('')}</tr>`;
+  return `<tr ${data}>${cells.map(([html, key], i) => `<td${NUMERIC.has(i) ? ' class="num"' : ''} data-v="${escapeHtml(String(key))}">${html}</td>`).join('')}</tr>`;
 }
 
+/** The contenders table's columns; the numeric ones sort as numbers, largest first. */
 const HEADERS = ['rank', 'contender', 'runtime', 'framework', 'client', 'settings', 'req/s', 'interval of the median', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', 'efficiency', 'status', 'raw oha JSON'];
 const NUMERIC = new Set([0, 6, 7, 8, 9, 10, 11, 12, 14]);
 
