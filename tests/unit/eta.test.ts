@@ -6,7 +6,6 @@ describe('the ETA', () => {
   test('a contender\'s trial time is its own mean, else the mean of every trial so far, else the guess', () => {
     const c = new TrialClock(6);
     expect(c.of('a')).toBe(6);
-    expect(c.learned).toBe(false);
     c.add('a', 4);
     c.add('a', 8);
     expect(c.of('a')).toBe(6);

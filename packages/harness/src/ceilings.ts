@@ -69,37 +69,33 @@ export interface ClientCeiling {
 }
 
 const PROBE_DIR = join(ROOT, 'packages/harness');
-/** The harness's own scripts run on every runtime: source (Bun, Deno) and bundle (Node). */
-const PROBES = {
-  loop: { source: 'probe/client-loop.ts', bundle: 'dist/client-loop.js' },
-};
+/** The client probe runs on every runtime: its source (Bun, Deno) and its bundle (Node). */
+const PROBE = { source: 'probe/client-loop.ts', bundle: 'dist/client-loop.js' };
 
-/** Bundles the probes for Node, as the Node apps are bundled. */
-export async function buildProbes(): Promise<void> {
-  for (const { source, bundle } of Object.values(PROBES)) {
-    const proc = spawnTracked('bun', [join(ROOT, 'scripts/build-node-app.ts'), source, bundle], { cwd: PROBE_DIR });
-    const { code } = await proc.exited;
-    if (code !== 0) throw new Error(`bundling ${source} for Node failed: ${proc.tail().slice(-3).join(' / ')}`);
-  }
+/** Bundles the probe for Node, as the Node apps are bundled. */
+export async function buildProbe(): Promise<void> {
+  const proc = spawnTracked('bun', [join(ROOT, 'scripts/build-node-app.ts'), PROBE.source, PROBE.bundle], { cwd: PROBE_DIR });
+  const { code } = await proc.exited;
+  if (code !== 0) throw new Error(`bundling ${PROBE.source} for Node failed: ${proc.tail().slice(-3).join(' / ')}`);
 }
 
-/** Runs a probe on a runtime and returns the JSON line it prints last. */
-async function runProbe<T>(runtime: RuntimeName, probe: keyof typeof PROBES, env: Record<string, string>, timeoutS: number): Promise<T> {
-  const [cmd, ...args] = scriptCommand(runtime, PROBES[probe].source, PROBES[probe].bundle);
+/** Runs the probe on a runtime and returns the JSON line it prints last. */
+async function runProbe<T>(runtime: RuntimeName, env: Record<string, string>, timeoutS: number): Promise<T> {
+  const [cmd, ...args] = scriptCommand(runtime, PROBE.source, PROBE.bundle);
   const proc = spawnTracked(cmd!, args, { cwd: PROBE_DIR, env: { ...process.env, ...env } });
   const timer = setTimeout(() => killTree(proc.pid, 1000), timeoutS * 1000);
   const { code, signal } = await proc.exited;
   clearTimeout(timer);
   removeClientLeftovers(proc.pid);
   const line = proc.tail().filter((l) => l.startsWith('{')).at(-1);
-  if (code !== 0 || !line) throw new Error(`${PROBES[probe].source} on ${runtime} exited ${signal ?? code}: ${proc.tail().slice(-3).join(' / ')}`);
+  if (code !== 0 || !line) throw new Error(`${PROBE.source} on ${runtime} exited ${signal ?? code}: ${proc.tail().slice(-3).join(' / ')}`);
   return JSON.parse(line) as T;
 }
 
 /** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then the transforms alone, in the same process. */
 export async function measureClientCeiling(runtime: RuntimeName, env: Record<string, string>, o: { seconds: number; warmupS: number; concurrency: number; expectBytes: number }): Promise<ClientCeiling> {
   const loopEnv = { ...env, PROBE_SECONDS: String(o.seconds), PROBE_WARMUP_SECONDS: String(o.warmupS), PROBE_CONCURRENCY: String(o.concurrency), EXPECT_BYTES: String(o.expectBytes) };
-  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number; transform_us: { plain: number; direct: number } }>(runtime, 'loop', loopEnv, o.warmupS + o.seconds + 60);
+  const out = await runProbe<{ reads: number; seconds: number; cpu_us: number; wrong: number; transform_us: { plain: number; direct: number } }>(runtime, loopEnv, o.warmupS + o.seconds + 60);
   if (out.wrong) throw new Error(`${out.wrong} of ${out.reads} bodies were not the golden body's length`);
   return { runtime, client: env.REDIS_CLIENT!, concurrency: o.concurrency, seconds: out.seconds, rps: out.reads / out.seconds, cpu_us_per_read: out.cpu_us / out.reads, transform_us: out.transform_us };
 }

@@ -19,10 +19,6 @@ export class TrialClock {
   sum(names: string[]): number {
     return names.reduce((s, n) => s + this.of(n), 0);
   }
-
-  get learned(): boolean {
-    return this.seconds.size > 0;
-  }
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -10,7 +10,7 @@ import { discard, fail, info, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
 import { forecast, TrialClock } from './eta';
 import { progress } from './progress';
-import { buildProbes, measureClientCeiling, measureRedisCeiling } from './ceilings';
+import { buildProbe, measureClientCeiling, measureRedisCeiling } from './ceilings';
 import { appEnvironment } from './prepare';
 import type { RuntimeName } from './runtimes';
 import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdicts';
@@ -84,7 +84,7 @@ function clientPairs(suite: Suite): ContenderResult[] {
   return [...pairs.values()];
 }
 
-/** Seconds the ceilings after the rounds take (a guess: each probe's warmup and run, its start and the transform bench), kept out of the rounds' budget. */
+/** Seconds the ceilings after the rounds take (a guess: each probe's start, warmup, run and transform bench), kept out of the rounds' budget. */
 function ceilingReserveS(suite: Suite): number {
   const s = suite.settings;
   if (s.profile === 'seed') return 0;
@@ -97,7 +97,7 @@ async function clientCeilings(suite: Suite): Promise<void> {
   const { settings, results } = suite;
   if (settings.profile === 'seed') return;
   const pairs = clientPairs(suite);
-  if (pairs.some((r) => r.runtime.startsWith('node'))) await buildProbes().catch((e) => log(`client ceilings: ${(e as Error).message}`));
+  if (pairs.some((r) => r.runtime.startsWith('node'))) await buildProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));
   for (const [i, r] of pairs.entries()) {
     progress({ phase: 'client ceilings', contender: `${r.runtime} + ${r.client}`, runsLeft: pairs.length - i, etaS: (ceilingReserveS(suite) * (pairs.length - i)) / pairs.length });
     const c = suite.byName.get(r.self_check_of ?? r.name)!;

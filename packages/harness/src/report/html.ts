@@ -151,7 +151,7 @@ function pointsSpec(r: Results): object | null {
 }
 
 /** Every chart of the page by element id: the PNG charts' specs first, then the page's own. */
-export function reportCharts(r: Results): Record<string, object> {
+function reportCharts(r: Results): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [file, spec] of Object.entries(charts(r))) out[`chart-${file.replace('.png', '')}`] = spec;
   const extra = { 'chart-heatmap': heatmapSpec(r), 'chart-settings': settingsSpec(r), 'chart-points': pointsSpec(r), 'chart-scaling': r.scaling ? scalingSpec(r.scaling) : null };

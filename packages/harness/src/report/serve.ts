@@ -25,7 +25,7 @@ function runsIn(root: string): RunEntry[] {
   return dirs.sort().reverse().map((dir) => ({ dir, results: read(dir) }));
 }
 
-export function indexHtml(root: string): string {
+function indexHtml(root: string): string {
   const rows = runsIn(root).map(({ dir, results: r }) => {
     const link = `<a href="${encodeURI(dir)}/report.html">${escapeHtml(dir)}</a>`;
     if (!r) return `<tr><td>${link}</td><td colspan="5">results.json unreadable</td></tr>`;
