@@ -41,7 +41,7 @@ describe('npm run compare', () => {
     const text = renderComparison(cmp);
     expect(text).toContain("Common-mode shift: B's machine was 32.0% faster overall (geometric mean of the 3 dynamic contenders both runs share)");
     expect(text).toContain('0 of 4 flagged as changed');
-    expect(text).toContain('Rank groups: the same in both runs');
+    expect(text).toContain('Rank intervals: the same in both runs');
     // In absolute req/s the same pair differs everywhere.
     expect(compare(a, scaled(a, 1.32), 'absolute').rows.every((r) => r.flagged)).toBe(true);
   });

@@ -32,10 +32,17 @@ describe('manifest schema', () => {
     expect(extra).toEqual([
       'bun-raw-bun-redis', 'bun-raw-glide', 'bun-raw-ioredis', 'bun-raw-iovalkey',
       'deno-hono-node-redis', 'deno-raw-glide', 'deno-raw-ioredis', 'deno-raw-iovalkey', 'deno-raw-node-redis',
-      'node-express-node-redis', 'node-raw-glide', 'node-raw-iovalkey',
+      'node-express-node-redis', 'node-raw-glide', 'node-raw-iovalkey', 'node-raw-node-redis-handicap',
     ]);
-    // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings.
-    for (const c of contenders.filter((x) => !x.suites.every((s) => s === 'matrix') && !x.ceiling)) expect(c.tuned).toEqual([]);
+    // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings
+    // and the one handicap contender, the known cost every default run checks that it detects.
+    const tunedInSuites = contenders.filter((x) => !x.suites.every((s) => s === 'matrix') && !x.ceiling && x.tuned.length);
+    expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([['node-raw-node-redis-handicap', ['handicap'], ['matrix', 'default']]]);
+    expect(tunedInSuites[0]!.settings).toMatchObject({ handicap: 'on', transform: 'plain' });
+    // The handicap has a twin of each node raw contender in the matrix, not of node20 (which varies no setting).
+    expect(contenders.filter((c) => c.tuned.includes('handicap')).map((c) => c.name).sort()).toEqual([
+      'node-raw-glide-handicap', 'node-raw-ioredis-handicap', 'node-raw-iovalkey-handicap', 'node-raw-node-redis-handicap',
+    ]);
     // The HTTP ceiling of every runtime × framework of the default suite is in it too.
     expect(inSuite('default').filter((n) => n.endsWith('-precomputed'))).toEqual([
       'bun-elysia-precomputed', 'bun-hono-precomputed', 'bun-raw-precomputed', 'bun-stric-precomputed', 'deno-hono-precomputed', 'deno-raw-precomputed',
@@ -60,7 +67,7 @@ describe('manifest schema', () => {
     ['the old format', { ...base, contenders: [] }, /\(top level\) must NOT have additional properties "contenders"/],
     ['an unknown client', { ...base, clients: ['redix'] }, /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis, iovalkey, bun-redis, glide\)/],
     ['an unknown runtime', { ...base, runtimes: { nodejs: { start: ['node'] } } }, /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, node20, bun, deno\)/],
-    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout\)/],
+    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap\)/],
     ['a suite that is not one', { ...base, suites: { fast: [] } }, /\/suites must NOT have additional properties "fast"/],
     ['a variant name with spaces', { ...base, variants: [{ name: 'page static' }] }, /\/variants\/0\/name must match pattern/],
     ['not JSON at all', '{ "framework": ', /not valid JSON/],
@@ -136,6 +143,23 @@ describe('contender generation', () => {
     // One HTTP ceiling per runtime × framework: the first client reads the body once at start.
     expect(byName['bun-demo-precomputed']).toMatchObject({ ceiling: 'http', client: 'node-redis', tuned: ['precomputed'], settings: { transform: 'precomputed' }, suites: ['matrix', 'default'] });
     expect(byName['node-demo-precomputed']!.suites).toEqual(['matrix']);
+  });
+
+  test('a suite pattern picks default-settings contenders only; an exact name may pick a tuned one', () => {
+    const m: AppManifest = { ...base, settings: ['transform', 'handicap'], suites: { default: ['bun-demo-*', 'bun-demo-ioredis-handicap'], seed: ['bun-demo-node-redis-direct'] } };
+    const { contenders } = generate('demo', '/apps/demo', m);
+    const inSuite = (suite: string) => contenders.filter((c) => c.suites.includes(suite as never)).map((c) => c.name);
+    expect(inSuite('default')).toEqual(['bun-demo-node-redis', 'bun-demo-ioredis', 'bun-demo-ioredis-handicap', 'bun-demo-precomputed']);
+    expect(inSuite('seed')).toEqual(['bun-demo-node-redis-direct']);
+    expect(contenders.filter((c) => c.tuned.length && !c.ceiling).map((c) => c.name)).toEqual([
+      'bun-demo-node-redis-direct', 'bun-demo-node-redis-handicap', 'bun-demo-ioredis-direct', 'bun-demo-ioredis-handicap',
+    ]);
+    // A pattern that matches only tuned names picks none of them, so it names nothing, even beside an exact name that does.
+    for (const entries of [['bun-demo-*-handicap'], ['bun-demo-ioredis-handicap', 'bun-demo-*-handicap']]) {
+      expect(() => generate('demo', '/apps/demo', { ...m, suites: { default: entries } })).toThrow(
+        'apps/demo/bench.json: /suites/default "bun-demo-*-handicap" names no contender this app generates with default settings',
+      );
+    }
   });
 
   test('a suite pattern that names nothing the app generates is an error naming the file and the field', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import {
-  halfWidth, holm, levelLabel, mannWhitneyU, medianInterval, minRunsFor, orderStatCoverage, rankGroups, rankLabel, seededRandom, shuffled,
+  halfWidth, holm, levelLabel, mannWhitneyU, medianInterval, minRunsFor, orderStatCoverage, rankIntervals, rankLabel, seededRandom, shuffled,
   smallestMannWhitneyP, spread, summarize,
 } from '../../packages/harness/src/stats';
 
@@ -59,14 +59,15 @@ describe('order-statistic interval of the median', () => {
   });
 });
 
-describe('rank groups', () => {
-  test('overlapping intervals share a rank; separated ones do not', () => {
-    const g = rankGroups([{ lo: 100, hi: 110 }, { lo: 95, hi: 105 }, { lo: 80, hi: 90 }]);
-    expect(g.map(rankLabel)).toEqual(['=1', '=1', '3']);
+describe('rank intervals', () => {
+  test('a contender ranks below what is decided faster and above what it is decided faster than', () => {
+    // 0 beats 2 and 3; 1 beats 3; 0 vs 1, 1 vs 2 and 2 vs 3 undecided.
+    const g = rankIntervals(4, [[0, 2], [0, 3], [1, 3]]);
+    expect(g.map(rankLabel)).toEqual(['1–2', '1–3', '2–4', '3–4']);
   });
-  test('a chain of overlaps: each is ranked below only what it is separated from', () => {
-    const g = rankGroups([{ lo: 100, hi: 110 }, { lo: 90, hi: 101 }, { lo: 80, hi: 91 }, { lo: 50, hi: 60 }]);
-    expect(g.map(rankLabel)).toEqual(['=1', '=1', '2', '4']);
+  test('every pair decided gives single ranks; none decided gives 1–n for all', () => {
+    expect(rankIntervals(3, [[0, 1], [0, 2], [1, 2]]).map(rankLabel)).toEqual(['1', '2', '3']);
+    expect(rankIntervals(3, []).map(rankLabel)).toEqual(['1–3', '1–3', '1–3']);
   });
 });
 

@@ -14,12 +14,13 @@ export const FLAGS = {
   matrix: { type: 'boolean', desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)' },
   only: { type: 'string', desc: "comma-separated names (any contender) or patterns within the suite, e.g. 'bun-*' (see --list)" },
   where: { type: 'string', desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})` },
-  runs: { type: 'string', desc: 'auto (default): rounds until every interval is within ±--target-ci; or a fixed count (seed profile 3)' },
-  'target-ci': { type: 'string', desc: 'with --runs auto: stop a contender once its median\'s 95% interval is within ± this, in % (default 5)' },
+  runs: { type: 'string', desc: 'auto (default): 3 rounds for every contender, then rounds only for contenders of "what to pick" comparisons still open; or a fixed count (seed profile 3)' },
+  'target-ci': { type: 'string', desc: 'an answer "equal" needs its whole ratio interval within ± this, in %; with --runs auto, comparisons race until decided or within it (default 10)' },
   'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15)' },
   budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)' },
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
-  duration: { type: 'string', desc: 'length of each measured run, e.g. 5s, 500ms, 1m (default 3s)' },
+  duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 1s)' },
+  windows: { type: 'string', desc: 'measured windows per launch, back to back after the warmup (default 4)' },
   warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 2s)' },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
@@ -34,6 +35,7 @@ export const FLAGS = {
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
   'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
   'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
+  handicap: { type: 'string', desc: 'burn 10% more CPU per request in this one contender (calibrated on itself before round 1), under its own name: a known change for npm run compare to find' },
   'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
   publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
   quiet: { type: 'boolean', desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only' },
@@ -62,8 +64,10 @@ export interface CliOptions {
   seed: number;
   withSeed: boolean;
   selfCheck: string[] | null;
+  handicap: string | null;
   publish: boolean;
   durationS: number | null;
+  windows: number;
   requests: number | null;
   warmupS: number;
   connections: number[];
@@ -153,6 +157,13 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
+/** --handicap NAME: one contender the run measures. */
+function handicapFlag(name: string | undefined, selected: string[]): string | null {
+  if (name === undefined) return null;
+  if (!selected.includes(name)) throw new UsageError(`--handicap "${name}" is not a contender of this run; name one from --list`);
+  return name;
+}
+
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   let parsed;
   try {
@@ -195,14 +206,16 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     only: picked && picked.map((c) => c.name),
     selected,
     runs,
-    targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 5,
+    targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
     maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : 15,
     budgetS: parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m')),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     selfCheck,
+    handicap: handicapFlag(str('handicap'), selected),
     publish: v.publish === true,
-    durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? '3s'),
+    durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? '1s'),
+    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : 4,
     requests: seedProfile ? 200 : null,
     warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 2,
     connections,

@@ -42,7 +42,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
-const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement'] as const;
+const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement'] as const;
 
 /** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
 function notPublished(r: Results): string | null {
@@ -51,6 +51,7 @@ function notPublished(r: Results): string | null {
   if (s.publish) return null;
   if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';
+  if (s.handicap) return '--handicap slows a contender on purpose';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
   const defaults = settingsFrom(parseCli([], []));
   const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k]) !== JSON.stringify(defaults[k]));

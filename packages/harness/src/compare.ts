@@ -1,7 +1,9 @@
 // npm run compare -- A B [--absolute] [--html]: per contender in both runs, the change of its relative
-// index (each run's req/s ÷ the geometric mean of the dynamic contenders both runs share), a
-// Mann-Whitney U test over the runs and Holm's correction across every test. The machine's
-// common drift between A and B is reported on its own line, not as a change of every contender.
+// index (each window's req/s with its round's drift removed, ÷ the geometric mean of the dynamic
+// contenders both runs share), the two-sample Hodges–Lehmann shift with the Mann–Whitney test over
+// the windows (unpaired: two runs share no rounds; a design effect for windows of one launch), and
+// Holm's correction across every test. The machine's common drift between A and B is reported on
+// its own line, not as a change of every contender. Within one run, answers pair by round (decide.ts).
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { median } from 'simple-statistics';
@@ -9,9 +11,12 @@ import { comparisonHtml } from './report/compare-page';
 import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
 import { keptRuns } from './verdicts';
-import { geometricMean, holm, mannWhitneyU, smallestMannWhitneyP } from './stats';
+import { holm } from './stats';
+import { pooledComponents } from './components';
+import { DECISION, holmLevels, windowsByRound } from './decide';
+import { mannWhitneyShift } from './paired';
 
-const ALPHA = 0.05;
+const ALPHA = DECISION.alpha;
 
 export class CompareRefused extends Error {}
 
@@ -46,10 +51,13 @@ export interface Row {
   name: string;
   medianA: number;
   medianB: number;
-  /** Medians of the compared values: relative indices, or req/s with --absolute. */
+  /** Geometric means of the compared values: relative indices, or req/s with --absolute. */
   a: number;
   b: number;
+  /** B ÷ A − 1, with the interval at the level Holm tested it at. */
   change: number;
+  lo: number;
+  hi: number;
   p: number;
   pHolm: number;
   flagged: boolean;
@@ -62,13 +70,44 @@ export interface Comparison {
   /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
   commonShift: number;
   shared: number;
+  /** The design effect the tests allowed for: windows of one launch are not independent. */
+  designEffect: number;
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
   rankChanges: string[];
 }
 
 const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && keptRuns(c.points[0]!).length > 0;
-const runsOf = (c: ContenderResult) => keptRuns(c.points[0]!).map((r) => r.rps);
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/**
+ * Each contender's launches as log window req/s with the run's round effects removed: a contender
+ * + round additive fit on the launch means (a few passes of alternating means), since later
+ * rounds measure only the contenders still racing and their plain mean would be biased.
+ */
+export function roundAdjusted(r: Results, names: string[]): Map<string, number[][]> {
+  const launches = new Map(names.map((n) => [n, [...windowsByRound(r.contenders.find((c) => c.name === n))].map(([round, w]) => ({ round, logs: w.map(Math.log) }))]));
+  const level = new Map(names.map((n) => [n, 0]));
+  const round = new Map<number, number>();
+  for (let pass = 0; pass < 20; pass++) {
+    for (const [n, ls] of launches) level.set(n, mean(ls.map((l) => mean(l.logs) - (round.get(l.round) ?? 0))));
+    const resid = new Map<number, number[]>();
+    for (const [n, ls] of launches) for (const l of ls) (resid.get(l.round) ?? resid.set(l.round, []).get(l.round)!).push(mean(l.logs) - level.get(n)!);
+    const centre = mean([...resid.values()].map(mean));
+    for (const [k, xs] of resid) round.set(k, mean(xs) - centre);
+  }
+  return new Map([...launches].map(([n, ls]) => [n, ls.map((l) => l.logs.map((x) => x - (round.get(l.round) ?? 0)))]));
+}
+
+/** Kish's design effect for windows clustered in launches, from components pooled over both runs' contenders. */
+function windowDesignEffect(runs: Map<string, number[][]>[]): number {
+  const nested = runs.flatMap((m) => [...m.values()]).map((ls) => ls.filter((w) => w.length >= 2)).filter((ls) => ls.length >= 2);
+  if (!nested.length) return 1;
+  const c = pooledComponents(nested);
+  const [within, between] = [Math.max(0, c.T2(1)), Math.max(0, c.T2(2))];
+  const perLaunch = mean(nested.flatMap((ls) => ls.map((w) => w.length)));
+  return within + between > 0 ? 1 + (perLaunch - 1) * (between / (within + between)) : 1;
+}
 
 export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
   const diffs = setupDifferences(a, b);
@@ -76,34 +115,42 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const inB = new Map(b.contenders.map((c) => [c.name, c]));
   const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
   const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
-  const dynamic = both.filter((c) => !c.static && !c.ceiling);
-  const ref = (r: Results) => (dynamic.length ? geometricMean(dynamic.map((c) => median(runsOf(r.contenders.find((x) => x.name === c.name)!)))) : 1);
-  const refA = ref(a);
-  const refB = ref(b);
-  const scaleA = mode === 'relative' ? refA : 1;
-  const scaleB = mode === 'relative' ? refB : 1;
+  const names = both.map((c) => c.name);
+  const [wa, wb] = [roundAdjusted(a, names), roundAdjusted(b, names)];
+  const dynamic = both.filter((c) => !c.static && !c.ceiling).map((c) => c.name);
+  const ref = (w: Map<string, number[][]>) => (dynamic.length ? mean(dynamic.map((n) => mean(w.get(n)!.flat()))) : 0);
+  const [refA, refB] = [ref(wa), ref(wb)];
+  const [scaleA, scaleB] = mode === 'relative' ? [refA, refB] : [0, 0];
+  const de = windowDesignEffect([wa, wb]);
 
-  const tests = both.map((ca) => {
-    const xa = runsOf(ca).map((x) => x / scaleA);
-    const xb = runsOf(inB.get(ca.name)!).map((x) => x / scaleB);
-    return { ca, xa, xb, p: mannWhitneyU(xa, xb).p };
+  const tests = names.map((name) => {
+    const xa = wa.get(name)!.flat().map((x) => x - scaleA);
+    const xb = wb.get(name)!.flat().map((x) => x - scaleB);
+    return { name, xa, xb, p: mannWhitneyShift(xb, xa, 0.95, de).p };
   });
   const adjusted = holm(tests.map((t) => t.p));
-  const rows = tests.map(({ ca, xa, xb, p }, i): Row => {
-    const [ma, mb] = [median(xa), median(xb)];
-    return { name: ca.name, medianA: median(runsOf(ca)), medianB: median(runsOf(inB.get(ca.name)!)), a: ma, b: mb, change: mb / ma - 1, p, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA };
+  const levels = holmLevels(tests.map((t) => t.p), ALPHA);
+  const rows = tests.map(({ name, xa, xb, p }, i): Row => {
+    const shift = mannWhitneyShift(xb, xa, 1 - (levels[i] ?? ALPHA / tests.length), de);
+    const rps = (r: Results) => r.contenders.find((c) => c.name === name)!.points[0]!.rps?.median ?? NaN;
+    return {
+      name, medianA: rps(a), medianB: rps(b), a: Math.exp(mean(xa)), b: Math.exp(mean(xb)),
+      change: Math.exp(shift.shift) - 1, lo: Math.exp(shift.lo) - 1, hi: Math.exp(shift.hi) - 1,
+      p, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA,
+    };
   });
 
-  // Holm's first step needs p < alpha / m: say so when even the most extreme data cannot get there.
-  const best = Math.min(...tests.map((t) => smallestMannWhitneyP(t.xa.length, t.xb.length)));
+  // Holm's first step needs p < alpha / m: say so when even complete separation cannot get there.
+  const separated = (t: (typeof tests)[number]) => mannWhitneyShift(t.xb.map((_, k) => 1 + k), t.xa.map((_, k) => -1 - k), 0.95, de).p;
+  const best = Math.min(...tests.map(separated));
   const tooFewRuns = tests.length && best * tests.length >= ALPHA
-    ? `with these run counts the smallest possible p is ${best.toFixed(3)}, and ${tests.length} tests need p < ${(ALPHA / tests.length).toFixed(4)}: no difference can be significant; measure more runs`
+    ? `with these window counts the smallest possible p is ${best.toFixed(3)}, and ${tests.length} tests need p < ${(ALPHA / tests.length).toFixed(4)}: no difference can be significant; measure more rounds`
     : null;
 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: refB / refA, shared: dynamic.length, tooFewRuns, rankChanges };
+  return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, designEffect: de, tooFewRuns, rankChanges };
 }
 
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
@@ -111,8 +158,8 @@ const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFix
 export function renderComparison(c: Comparison): string {
   const what = c.mode === 'relative' ? 'index' : 'req/s';
   const digits = c.mode === 'relative' ? 3 : 0;
-  const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change', 'p (Holm)', ''];
-  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), signed(r.change), r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
+  const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change (interval)', 'p (Holm)', ''];
+  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${signed(r.lo, 0)}…${signed(r.hi, 0)})`, r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
   const shift = c.commonShift - 1;
@@ -124,12 +171,12 @@ export function renderComparison(c: Comparison): string {
     ...body.map(line),
     '',
     changes.length ? `|change| of the ${what}: median ${(median(changes) * 100).toFixed(1)}%, max ${(Math.max(...changes) * 100).toFixed(1)}%; ${c.rows.filter((r) => r.flagged).length} of ${c.rows.length} flagged as changed.` : 'No contender is in both runs.',
-    `Rank groups: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+    `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
   ];
   if (c.tooFewRuns) out.push(`Too few runs: ${c.tooFewRuns}.`);
   if (c.notCompared.length) out.push(`Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`);
   out.push(
-    `Mann-Whitney U over the runs${c.mode === 'relative' ? ' of the relative index (each run ÷ its own run\'s reference)' : ' of req/s (--absolute)'}, Holm-corrected across all ${c.rows.length} tests; ~ = not significant at ${ALPHA}.`,
+    `Two-sample Hodges–Lehmann shift and Mann–Whitney U over the windows${c.mode === 'relative' ? ' of the relative index (each window with its round\'s drift removed, ÷ its run\'s reference)' : ' of req/s, round drift removed (--absolute)'}; design effect ${c.designEffect.toFixed(2)} for windows of one launch; Holm-corrected across all ${c.rows.length} tests; ~ = not significant at ${ALPHA}.`,
   );
   return out.join('\n');
 }

@@ -26,7 +26,7 @@ export interface AppManifest {
   env?: Record<string, string>;
   buildOutputs?: string[];
   chartGroup?: string;
-  /** Which of its default-settings contenders are in the default suite (names or patterns), and the seed's. */
+  /** Which of its contenders are in the default suite, and the seed's: patterns pick default-settings ones, an exact name any (a tuned one too). */
   suites?: { default?: string[]; seed?: string[] };
   unsupported?: { runtime?: string; client?: string; reason: string }[];
 }
@@ -103,6 +103,9 @@ export function contenderName(runtime: string, framework: string, variant: strin
 export const matchesPattern = (pattern: string, name: string) =>
   new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
 
+/** A suites entry: a pattern picks default-settings contenders only; an exact name any, a tuned one too (e.g. node-raw-node-redis-handicap). */
+const picks = (entry: string, name: string, plain: boolean) => (entry.includes('*') ? plain && matchesPattern(entry, name) : entry === name);
+
 /** The default settings, then each listed setting that applies to the client flipped alone to each other value. */
 function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[] }[] {
   const combos = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [] as string[] }];
@@ -153,7 +156,7 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
   const runtimes = new Set([...Object.keys(m.runtimes), ...(m.unsupported ?? []).flatMap((u) => (u.runtime ? [u.runtime] : []))]);
   // No variants: one contender per runtime and client, named without a variant.
   const variants: Partial<Variant>[] = m.variants ?? [{}];
-  const inSuite = (suite: 'default' | 'seed', name: string) => (m.suites?.[suite] ?? []).some((p) => matchesPattern(p, name));
+  const inSuite = (suite: 'default' | 'seed', name: string, plain: boolean) => (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
   for (const runtime of runtimes) {
     for (const v of variants) {
       for (const client of v.clients ?? m.clients) {
@@ -166,7 +169,7 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
         for (const { settings, tuned } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
           const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
           const plain = tuned.length === 0;
-          const suites: SuiteName[] = ['matrix', ...(plain && inSuite('default', name) ? ['default' as const] : []), ...(plain && inSuite('seed', name) ? ['seed' as const] : [])];
+          const suites: SuiteName[] = ['matrix', ...(inSuite('default', name, plain) ? ['default' as const] : []), ...(inSuite('seed', name, plain) ? ['seed' as const] : [])];
           contenders.push({
             name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites, ceiling: null,
             path: (v.path ?? '/').replaceAll('{client}', client),
@@ -184,8 +187,9 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
   }
   contenders.push(...httpCeilings(contenders));
   for (const [suite, patterns] of Object.entries(m.suites ?? {})) {
-    const stray = patterns.find((p) => !contenders.some((c) => c.suites.includes(suite as SuiteName) && matchesPattern(p, c.name)));
-    if (stray) throw new ManifestError(`apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings; see --list`);
+    // The ceilings join a suite with their stack, so a pattern may name them too.
+    const stray = patterns.find((p) => !contenders.some((c) => c.suites.includes(suite as SuiteName) && picks(p, c.name, !c.tuned.length || c.ceiling !== null)));
+    if (stray) throw new ManifestError(`apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings (an exact name may name a tuned one); see --list --matrix`);
   }
   return { contenders, unsupported };
 }

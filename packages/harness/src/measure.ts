@@ -31,7 +31,7 @@ export interface RunContext {
 }
 
 /** Fields the trial adds around a measured run (which process, its launch, the checks). */
-type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_check';
+type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_check' | 'windows';
 
 export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string): Promise<Omit<RunRecord, TrialFields>> {
   const { redis } = ctx;
@@ -48,6 +48,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const harnessBefore = selfCpuSeconds().self;
   const machineBefore = machineCpuTicks();
   const t0 = performance.now();
+  const startedAt = Date.now();
   // Peak RSS: sample the tree's pids (found once, refreshed rarely: a /proc scan is not free).
   let samples = 0;
   const sampler = setInterval(() => {
@@ -61,6 +62,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     clearInterval(sampler);
   }
   const wall = (performance.now() - t0) / 1000;
+  const endedAt = Date.now();
   const harnessCpu = selfCpuSeconds().self - harnessBefore;
   const machineAfter = machineCpuTicks();
   const appCpu = treeCpuSeconds(appPid) - appCpuBefore;
@@ -92,5 +94,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     load_average_1m: loadAverage,
     cpu_steal_pct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
     raw: relative(ctx.runDir, rawFile),
+    started_at: startedAt,
+    ended_at: endedAt,
   };
 }

@@ -11,6 +11,8 @@ import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis 
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
 import { fail, info, log, type Session, type Suite } from './suite';
 import { progress } from './progress';
+import { handicapEnv } from './handicap';
+import { familyOf } from './questions';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -21,6 +23,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     connections: opts.connections,
     rates: opts.rates,
     duration_s: opts.durationS,
+    windows: opts.windows,
     requests: opts.requests,
     warmup_s: opts.warmupS,
     runs: opts.runs,
@@ -40,6 +43,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     compression: seed ? 'oha default' : false,
     only: opts.only,
     strict: opts.strict,
+    handicap: opts.handicap,
   };
 }
 
@@ -70,6 +74,8 @@ function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupport
     environment: { ...captureEnvironment(selected), load_warning: null },
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
     contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
+    // Fixed before anything is measured, so the family cannot be chosen after seeing the data.
+    family: familyOf(selected),
     // Named by a manifest but not measured: listed with the reason, never silently dropped.
     unsupported: opts.only ? [] : unsupported,
   };
@@ -130,7 +136,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
       session.results = results;
       session.runDir = runDir;
     },
-    appEnv: (c) => ({ ...appEnvironment(c, redis.url, settings.workload), ...c.env }),
+    appEnv: (c) => ({ ...appEnvironment(c, redis.url, settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
   };
   suite.save();
   for (const r of results.contenders) {

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { ClientCeiling, RedisCeiling } from './ceilings';
 import type { Scaling } from './scaling';
+import type { Answer } from './decide';
+import type { Comparison, Question } from './questions';
 import type { Breakdown } from './verdicts';
 import type { Environment } from './environment';
 import type { Latency, OhaRun } from './oha';
@@ -34,10 +36,29 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   load_average_1m: number;
   /** Share of the machine's CPU time the hypervisor gave to others during the run. */
   cpu_steal_pct: number;
-  /** Raw oha JSON of this run, relative to the results directory. */
+  /** Raw oha JSON of this run (its first window), relative to the results directory. */
   raw: string;
+  /** Wall clock (ms since the epoch) when the measured window(s) began and ended. */
+  started_at: number;
+  ended_at: number;
+  /** Wall seconds of the whole trial: launch, checks, warmup, windows and stop. */
+  trial_s?: number;
+  /** The measured windows of this launch, back to back after its warmup; the run's figures pool them. */
+  windows?: WindowRecord[];
   /** Set when the app or Redis failed during this run, or CPU steal spoilt it: its figures are not used. */
   fault?: string;
+}
+
+/** One measured window of a launch: the unit the paired comparisons pair (same round, same window index). */
+export interface WindowRecord {
+  index: number;
+  started_at: number;
+  ended_at: number;
+  rps: number;
+  ok: number;
+  cpu_us_per_req: number;
+  cpu_steal_pct: number;
+  raw: string;
 }
 
 export interface PointResult {
@@ -48,8 +69,6 @@ export interface PointResult {
   status: Status;
   reason?: string;
   rps?: Summary;
-  /** False when --runs auto stopped before the interval was within ±target_ci_pct. */
-  resolved?: boolean;
   /** Half-width of the req/s interval as a share of the median (0.05 = ±5%). */
   half_width?: number;
   /** Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its stack. */
@@ -110,7 +129,10 @@ export interface Settings {
   workload: Workload;
   connections: number[];
   rates: string[];
+  /** Length of one measured window. */
   duration_s: number | null;
+  /** Measured windows per launch (absent in older results: 1). */
+  windows?: number;
   requests: number | null;
   warmup_s: number;
   /** A fixed count, or 'auto': rounds until each interval is within ±target_ci_pct (max_runs, budget_s). */
@@ -134,6 +156,8 @@ export interface Settings {
   compression: false | 'oha default';
   only: string[] | null;
   strict: boolean;
+  /** --handicap: this contender burns a calibrated 10% more CPU per request, under its own name (compare's power check). */
+  handicap?: string | null;
 }
 
 export interface Results {
@@ -156,6 +180,18 @@ export interface Results {
   ceilings?: { redis: RedisCeiling[]; client?: ClientCeiling[] };
   /** --entries: this run is one size of a scaling run; the analysis over every size (also in ../scaling.json). */
   scaling?: Scaling;
+  /** The "what to pick" family, fixed from the suite before measuring (questions.ts). */
+  family?: { questions: Question[]; comparisons: Comparison[] };
+  /** One answer per comparison of the family (decide.ts), as of the last look. */
+  answers?: Answer[];
+  /** Contenders in comparisons still undecided after the last look: the racing rounds go to them. */
+  open?: string[];
+  /** Each look at the family: after which round, at which alpha, and who raced on after it. */
+  looks?: { round: number; alpha: number; open: string[] }[];
+  /** The handicap check: the CPU burnt per request, calibrated before round 1, and whether the run saw it. */
+  handicap?: HandicapCheck[];
+  /** Where the variance lives in this run (Kalibera & Jones), and the design it would choose. */
+  design?: DesignRecord;
   /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
   schedule?: {
     rounds: number;
@@ -168,6 +204,34 @@ export interface Results {
     /** Seconds from the start to the end of the schedule, as it happened. */
     ended_s?: number;
   };
+}
+
+export interface HandicapCheck {
+  /** The handicapped contender, and the one whose CPU per request calibrated it (its plain twin, or itself with --handicap). */
+  contender: string;
+  calibrated_on: string;
+  compared_with: string | null;
+  pct: number;
+  cpu_us_per_req: number;
+  us: number;
+  /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
+  injected_ratio: number;
+  measured?: { ratio: number; lo: number; hi: number; level: number; p: number; pairs: number };
+  detected?: boolean;
+}
+
+export interface DesignRecord {
+  /** Variance of the paired difference ln A − ln B: between windows of one round (level 1) and between rounds (level 2), pooled over the family's comparisons. */
+  t2_window: number;
+  t2_launch: number;
+  warnings: string[];
+  /** Seconds one window costs, and one launch without its windows (start, checks, warmup). */
+  cost_window_s: number;
+  cost_launch_s: number;
+  /** Kalibera & Jones's optimal windows per launch for these components and costs, and what the run used. */
+  optimal_windows: number;
+  windows: number;
+  comparisons: number;
 }
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */

@@ -1,7 +1,8 @@
 // Phase 3, schedule: randomized interleaved trials. Every round measures each contender that
-// still needs runs once, in an order shuffled from the recorded seed, each run in a fresh
-// process. With --runs auto a contender stops once its median's interval is within
-// ±target_ci_pct, at max_runs, or when the next round would overrun the budget.
+// still needs runs once, in blocks shuffled from the recorded seed, each run in a fresh process.
+// With --runs auto every contender gets the design's first rounds; after each of those rounds
+// the family of questions is looked at (decide.ts), and later rounds go only to the contenders
+// of comparisons still undecided (racing), until none is open, max_runs, or the budget.
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { pointLabel } from './measure';
 import type { ContenderResult, PointResult, RunRecord } from './results';
@@ -13,7 +14,9 @@ import { progress } from './progress';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from './ceilings';
 import { appEnvironment } from './prepare';
 import type { RuntimeName } from './runtimes';
-import { finalizePoint, isResolved, keptRuns, noReadPerRequest } from './verdicts';
+import { finalizePoint, keptRuns, noReadPerRequest } from './verdicts';
+import { lookAt, FIRST_ROUNDS } from './racing';
+import { calibrateHandicap } from './handicap';
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
@@ -38,7 +41,8 @@ export async function schedule(suite: Suite): Promise<boolean> {
   if (settings.profile === 'seed') return seedProfile(suite);
   const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
   await timedCeilings(suite, async () => redisCeiling(suite));
-  let ok = await rounds(suite, closed, 1, ceilingReserveS(suite));
+  let ok = await calibrateHandicap(suite);
+  ok = ok && (await rounds(suite, closed, 1, ceilingReserveS(suite)));
   if (ok) await timedCeilings(suite, async () => redisCeiling(suite));
   if (ok) await timedCeilings(suite, () => clientCeilings(suite));
   if (ok && settings.rates.length) {
@@ -115,21 +119,36 @@ async function clientCeilings(suite: Suite): Promise<void> {
   }
 }
 
-/** Slots due in a round; a --self-check pair stays due together, so "alone" always follows its original. */
+/**
+ * Slots due in a round; a --self-check pair stays due together, so "alone" always follows its
+ * original. HTTP ceilings run in round 1 only. After the first rounds, --runs auto races: only
+ * the contenders of open comparisons.
+ */
 function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
   if (round > CEILING_RUNS) slots = slots.filter((x) => !x.r.ceiling);
   const s = suite.settings;
   if (s.runs !== 'auto') return slots.filter((x) => round <= (s.runs as number));
   if (round > s.max_runs) return [];
-  const open = slots.filter((x) => !isResolved(x.point, s));
+  if (round <= FIRST_ROUNDS) return slots;
+  const open = suite.results.open ?? [];
   const partner = (x: Slot) => slots.find((y) => y.point.connections === x.point.connections && y.point.rate === x.point.rate && (y.r.self_check_of === x.r.name || x.r.self_check_of === y.r.name));
-  return slots.filter((x) => open.includes(x) || open.includes(partner(x)!));
+  // The handicapped twin races with its plain twin, so its check sees what that contender gets.
+  const handicapOf = (x: Slot) => suite.results.handicap?.find((h) => h.contender === x.r.name)?.compared_with;
+  const isOpen = (x?: Slot) => !!x && (open.includes(x.r.name) || open.includes(handicapOf(x) ?? ''));
+  return slots.filter((x) => isOpen(x) || isOpen(partner(x)));
 }
 
-/** Shuffled from the seed, phase and round; each --self-check twin right after its original. */
+/**
+ * Shuffled from the seed, phase and round, in blocks: one block per runtime, so a client or
+ * framework question's contenders run minutes closer together than in one shuffled round, and
+ * share more of the machine's drift (trials 6–17 s apart correlate, a minute apart they do not).
+ * The blocks' order and each block's inside are shuffled; each --self-check twin right after its original.
+ */
 function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): Slot[] {
   const random = seededRandom((suite.settings.seed * 31 + phase) * 1009 + round);
-  const order = shuffled(todo.filter((x) => !x.r.self_check_of), random);
+  const originals = todo.filter((x) => !x.r.self_check_of);
+  const blocks = shuffled([...new Set(originals.map((x) => x.r.runtime))], random);
+  const order = blocks.flatMap((rt) => shuffled(originals.filter((x) => x.r.runtime === rt), random));
   for (const twin of todo.filter((x) => x.r.self_check_of)) {
     const at = order.findIndex((x) => x.r.name === twin.r.self_check_of && x.point.connections === twin.point.connections && x.point.rate === twin.point.rate);
     order.splice(at >= 0 ? at + 1 : order.length, 0, twin);
@@ -146,7 +165,7 @@ const names = (slots: Slot[]) => slots.map((x) => x.r.name);
 function forecastAt(suite: Suite, slotsNow: () => Slot[], round: number, last: number, left: Slot[], reserveS: number) {
   const s = suite.settings;
   const later: string[][] = [];
-  for (let k = round + 1; k <= last; k++) later.push(names(slotsNow().filter((x) => !(k > CEILING_RUNS && x.r.ceiling) && (s.runs !== 'auto' || !isResolved(x.point, s)))));
+  for (let k = round + 1; k <= last; k++) later.push(names(dueSlots(suite, slotsNow(), k)));
   const elapsedS = (Date.now() - suite.startedAt) / 1000;
   return forecast(clockOf(suite), { elapsedS, budgetS: s.runs === 'auto' ? s.budget_s : null, reserveS, leftInRound: names(left), laterRounds: later });
 }
@@ -159,7 +178,7 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
   for (let round = 1; ; round++) {
     const due = dueSlots(suite, slotsNow(), round);
     if (!due.length) {
-      state.stop_reason = s.runs === 'auto' && round <= s.max_runs ? 'every interval within the target' : `${last} rounds done`;
+      state.stop_reason = s.runs === 'auto' && round <= s.max_runs ? 'every comparison decided or bounded' : `${last} rounds done`;
       break;
     }
     const todo = due.filter((x) => !filled(x.point, round));
@@ -168,7 +187,7 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     if (s.runs === 'auto' && round > 1 && todo.length && elapsed + clockOf(suite).sum(names(todo)) + reserveS > s.budget_s) {
       const kept = reserveS ? ` (${Math.round(reserveS)} s of it kept for the ceilings after the rounds)` : '';
       state.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s${kept}`;
-      info(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${due.length} slot(s) not resolved`);
+      info(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${suite.results.open?.length ?? 0} contender(s) in open comparisons`);
       break;
     }
     const order = roundOrder(suite, todo, phase, round);
@@ -186,6 +205,7 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     // The ETA's accuracy, checked against the real end: what it said once the first round was done.
     if (round === 1 && phase === 1) state.eta_after_round_1_s = +((Date.now() - suite.startedAt) / 1000 + forecastAt(suite, slotsNow, round, last, [], reserveS).etaS).toFixed(1);
     state.rounds = Math.max(state.rounds, round);
+    if (phase === 1) lookAt(suite, round);
     state.measuring_s = (Date.now() - suite.startedAt) / 1000;
     suite.save();
   }
@@ -198,6 +218,7 @@ async function measureSlot(suite: Suite, { r, point }: Slot, round: number, last
   const t0 = Date.now();
   const outcome = await measureTrial(suite, r, point, round, attempt);
   const took = (Date.now() - t0) / 1000;
+  if (outcome.runs[0]) outcome.runs[0].trial_s = +took.toFixed(2);
   clockOf(suite).add(r.name, took);
   if (r.ceiling) addCeilingSeconds(suite, took);
   const label = `${r.name} ${pointLabel(point)} run ${round}/${last}`;

@@ -1,6 +1,6 @@
 // Statistics over repeated runs. Medians, the binomial distribution and the normal CDF come
 // from simple-statistics; the order-statistic interval of the median, the Mann-Whitney p-value
-// (exact for small samples), Holm's correction and rank groups are written here because no
+// (exact for small samples), Holm's correction and rank intervals are written here because no
 // maintained JS library has them.
 import { binomialDistribution, cumulativeStdNormalProbability, max, median, min } from 'simple-statistics';
 
@@ -90,15 +90,18 @@ export const spread = (xs: number[]) => (xs.length ? (max(xs) - min(xs)) / media
 export const geometricMean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 
 /**
- * Rank groups from intervals: a contender's rank is 1 + the number of others whose whole
- * interval lies above its own. Contenders the data cannot separate share a rank ("=3").
+ * Rank intervals: the best and worst rank each item can have given the decided comparisons
+ * ([faster, slower] index pairs). Best = 1 + how many are decided faster than it; worst = n −
+ * how many it is decided faster than. Undecided pairs may fall either way.
  */
-export function rankGroups(items: { lo: number; hi: number }[]): { rank: number; tied: boolean }[] {
-  const ranks = items.map((a) => 1 + items.filter((b) => b !== a && b.lo > a.hi).length);
-  return ranks.map((rank) => ({ rank, tied: ranks.filter((r) => r === rank).length > 1 }));
+export function rankIntervals(n: number, decided: [number, number][]): { lo: number; hi: number }[] {
+  return Array.from({ length: n }, (_, i) => ({
+    lo: 1 + decided.filter(([, slower]) => slower === i).length,
+    hi: n - decided.filter(([faster]) => faster === i).length,
+  }));
 }
 
-export const rankLabel = (g: { rank: number; tied: boolean }) => `${g.tied ? '=' : ''}${g.rank}`;
+export const rankLabel = (g: { lo: number; hi: number }) => (g.lo === g.hi ? `${g.lo}` : `${g.lo}–${g.hi}`);
 
 /** Holm's step-down correction: adjusted p-values, in the input order. */
 export function holm(ps: number[]): number[] {

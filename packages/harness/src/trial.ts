@@ -4,7 +4,8 @@
 import { AppError, startApp, type RunningApp } from './apps';
 import { measureRun, pointLabel, type Load } from './measure';
 import { freePort } from './net';
-import { runOha } from './oha';
+import { median } from 'simple-statistics';
+import { PERCENTILES, runOha, type Latency } from './oha';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
 import { verifyContract } from './verify';
@@ -23,12 +24,53 @@ interface Measurement {
 
 const safe = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
-/** One measured run of the point in this round (attempt > 0: measured again after CPU steal). */
-export function measureTrial(suite: Suite, r: ContenderResult, point: PointResult, round: number, attempt: number): Promise<TrialOutcome> {
+/**
+ * One launch of the point in this round (attempt > 0: measured again after CPU steal): warmup,
+ * then settings.windows measured windows back to back, pooled into one run that keeps each window.
+ */
+export async function measureTrial(suite: Suite, r: ContenderResult, point: PointResult, round: number, attempt: number): Promise<TrialOutcome> {
   const s = suite.settings;
   const load: Load = { connections: point.connections, rate: point.rate, durationS: s.duration_s, requests: s.requests, seedDefaults: false };
   const base = `${safe(r.name)}/${pointLabel(load)}-run${round}${attempt ? `-retry${attempt}` : ''}`;
-  return trial(suite, r, [{ load, round, rawName: `${base}.json` }], s.warmup_s > 0 ? { ...load, durationS: s.warmup_s, requests: null } : null, `${base}-warmup.json`);
+  const windows = Array.from({ length: s.windows ?? 1 }, (_, i) => ({ load, round, rawName: i ? `${base}-w${i + 1}.json` : `${base}.json` }));
+  const outcome = await trial(suite, r, windows, s.warmup_s > 0 ? { ...load, durationS: s.warmup_s, requests: null } : null, `${base}-warmup.json`);
+  return { ...outcome, runs: outcome.runs.length ? [pooled(outcome.runs)] : [] } as TrialOutcome;
+}
+
+const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, r) => n + f(r), 0);
+
+/** The windows of one launch as one run: counts summed, rates over the summed time, each window kept. */
+export function pooled(runs: RunRecord[]): RunRecord {
+  const first = runs[0]!;
+  const ok = sum(runs, (r) => r.ok);
+  const seconds = sum(runs, (r) => r.seconds);
+  const appCpu = sum(runs, (r) => r.app_cpu_s);
+  const calls = sum(runs, (r) => r.redis_calls);
+  const redisCpu = runs.every((r) => r.redis_cpu_s !== null) ? sum(runs, (r) => r.redis_cpu_s!) : null;
+  const middle = (f: (r: RunRecord) => number) => {
+    const xs = runs.map(f).filter(Number.isFinite);
+    return xs.length ? median(xs) : NaN;
+  };
+  return {
+    ...first,
+    rps: seconds > 0 ? ok / seconds : 0, ok, seconds,
+    errors: { non_2xx: sum(runs, (r) => r.errors.non_2xx), aborted: sum(runs, (r) => r.errors.aborted), other: sum(runs, (r) => r.errors.other) },
+    error_messages: runs.flatMap((r) => Object.entries(r.error_messages)).reduce<Record<string, number>>((m, [k, n]) => ((m[k] = (m[k] ?? 0) + n), m), {}),
+    latency_ms: Object.fromEntries(PERCENTILES.map((p) => [p, middle((r) => r.latency_ms[p])])) as Latency,
+    total_bytes: sum(runs, (r) => r.total_bytes), responses: sum(runs, (r) => r.responses),
+    app_cpu_s: appCpu, cpu_us_per_req: ok ? (appCpu * 1e6) / ok : NaN,
+    rss_mb: Math.max(...runs.map((r) => r.rss_mb)),
+    redis_calls: calls, redis_calls_per_req: ok ? calls / ok : NaN,
+    redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,
+    redis_cpu_s: redisCpu, loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
+    loadgen_saturated: runs.some((r) => r.loadgen_saturated),
+    harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
+    cpu_steal_pct: seconds > 0 ? sum(runs, (r) => r.cpu_steal_pct * r.seconds) / seconds : first.cpu_steal_pct,
+    ended_at: runs.at(-1)!.ended_at,
+    after_check: runs.at(-1)!.after_check,
+    fault: runs.find((r) => r.fault)?.fault,
+    windows: runs.map((r, index) => ({ index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw })),
+  };
 }
 
 /** The seed's method: one fresh process, oha defaults, three runs of 200 requests at 50 connections, no warmup. */

@@ -1,12 +1,16 @@
 // Phase 4, verdicts: statistics over each point's kept runs, the gates (error rate, one Redis
-// read per response), whether --runs auto resolved each interval, and the relative index:
-// each median divided by the geometric mean of the dynamic contenders' medians of this run.
+// read per response), the relative index (each median divided by the geometric mean of the
+// dynamic contenders' medians of this run), the family's answers, the handicap check and the design.
 import { STREAM_KEY, workloadCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import { PERCENTILES, type Latency } from './oha';
 import { RedisError } from './redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
-import { geometricMean, halfWidth, minRunsFor, summarize } from './stats';
+import { geometricMean, halfWidth, summarize } from './stats';
+import { finalLook } from './racing';
+import { isHandicapped } from './questions';
+import { judgeHandicap } from './handicap';
+import { designOf } from './design';
 import type { Suite } from './suite';
 
 /** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
@@ -14,14 +18,6 @@ export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling'>)
 
 /** Runs that count: no fault happened in them. */
 export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
-
-/** Interval within the target, from enough runs for an interval at the asked level. */
-export function isResolved(p: PointResult, settings: Settings): boolean {
-  const rps = keptRuns(p).map((x) => x.rps);
-  if (rps.length < minRunsFor(settings.ci_level)) return false;
-  const s = summarize(rps, settings.ci_level);
-  return halfWidth(s.median, s.ci) <= settings.target_ci_pct / 100;
-}
 
 const MAX_ERROR_RATE = 0.001;
 const CALLS_TOLERANCE = 0.02;
@@ -42,7 +38,6 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
   point.rps = summarize(runs.map((r) => r.rps), settings.ci_level);
   if (headline) point.rps.median = headline.rps; // the seed's rule: report the third run
   point.half_width = halfWidth(point.rps.median, point.rps.ci);
-  if (settings.runs === 'auto') point.resolved = isResolved(point, settings);
   point.latency_ms = Object.fromEntries(PERCENTILES.map((p) => [p, headline ? headline.latency_ms[p] : med((r) => r.latency_ms[p])])) as Latency;
   point.cpu_us_per_req = med((r) => r.cpu_us_per_req);
   point.rss_mb = Math.max(...runs.map((r) => r.rss_mb));
@@ -84,7 +79,7 @@ function promoteHeadline(r: ContenderResult): void {
  * common drift, which is what a relative index must remove.
  */
 export function setReference(results: Results): void {
-  const members = results.contenders.filter((c) => c.status === 'ok' && !noReadPerRequest(c) && !c.self_check_of && Number.isFinite(c.points[0]?.rps?.median));
+  const members = results.contenders.filter((c) => c.status === 'ok' && !noReadPerRequest(c) && !c.self_check_of && !isHandicapped(c) && Number.isFinite(c.points[0]?.rps?.median));
   if (!members.length) return;
   const value = geometricMean(members.map((c) => c.points[0]!.rps!.median));
   results.reference = { kind: 'geomean-dynamic', members: members.map((c) => c.name), value };
@@ -171,8 +166,13 @@ export function verdicts(suite: Suite, ok: boolean): number {
     if (bad) r.reason = `c${bad.connections}${bad.rate !== null ? ` at ${bad.rate} req/s` : ''}: ${bad.reason}`;
     else delete r.reason;
   }
-  if (ok) setReference(results);
-  if (ok) setCeilingFigures(results);
+  if (ok) {
+    setReference(results);
+    setCeilingFigures(results);
+    finalLook(results);
+    judgeHandicap(results);
+    results.design = designOf(results) ?? undefined;
+  }
   for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
   results.complete = ok && results.contenders.every((r) => r.status !== 'incomplete');
   results.finished_at = new Date().toISOString();

@@ -2,11 +2,13 @@
 // read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
 import { toBody, toJson, STREAM_KEY, WORKLOADS, type Entries, type StreamBody, type Workload } from './canonical.ts';
 import { CLIENTS, type ClientName } from './clients.ts';
+import { withHandicap } from './handicap.ts';
 import { settingsFromEnv, type SettingValues } from './settings.ts';
 
 export * from './canonical.ts';
 export * from './clients.ts';
 export * from './settings.ts';
+export { burn, withHandicap } from './handicap.ts';
 
 /** What each client module provides: one Redis read of the workload, in the client's own reply shape. */
 export interface Adapter {
@@ -30,6 +32,8 @@ export interface StreamOptions {
   workload: Workload;
   key: string;
   settings: SettingValues;
+  /** HANDICAP=on: µs of CPU burnt per request (HANDICAP_US); 0 when the handicap is off. */
+  handicapUs: number;
 }
 
 const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter> }>> = {
@@ -47,6 +51,11 @@ export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
 }
 
 export async function openStream(opts: StreamOptions): Promise<StreamSource> {
+  const source = await openPlainStream(opts);
+  return opts.settings.handicap === 'on' ? withHandicap(source, opts.handicapUs) : source;
+}
+
+async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
   const a = await openAdapter(opts);
   if (opts.settings.transform === 'precomputed') {
     // The HTTP ceiling: one read at start, then the same string for every request, sent as it is.
@@ -71,13 +80,23 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
 /** Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY and the settings. */
 export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): StreamOptions {
   const env = process.env;
+  const settings = settingsFromEnv(env);
   return {
     url: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     client: oneOf('REDIS_CLIENT', env.REDIS_CLIENT ?? defaultClient, CLIENTS),
     workload: oneOf('WORKLOAD', env.WORKLOAD ?? 'xrange', WORKLOADS),
     key: env.STREAM_KEY ?? STREAM_KEY,
-    settings: settingsFromEnv(env),
+    settings,
+    handicapUs: settings.handicap === 'on' ? handicapUs(env.HANDICAP_US) : 0,
   };
+}
+
+function handicapUs(value: string | undefined): number {
+  const us = Number(value);
+  if (value === undefined || value.trim() === '' || !Number.isFinite(us) || us <= 0) {
+    throw new Error('HANDICAP=on needs HANDICAP_US=<µs per request> above 0');
+  }
+  return us;
 }
 
 export const streamFromEnv = (defaultClient?: ClientName) => openStream(streamOptionsFromEnv(defaultClient));

@@ -33,6 +33,11 @@ export const SETTINGS = {
     env: 'REDIS_TIMEOUT', values: ['on', 'off'], default: 'on', suffix: { off: 'notimeout' }, clients: ['node-redis'],
     about: 'the v6 per-command timeout, which costs an AbortSignal per command (on is the default)',
   },
+  handicap: {
+    env: 'HANDICAP', values: ['off', 'on'], default: 'off', suffix: { on: 'handicap' }, clients: null,
+    about: 'a known cost: burns HANDICAP_US µs of CPU per request (the harness calibrates it to 10% of the plain twin\'s CPU per request), ' +
+      'so a run can check that it detects a 10% difference',
+  },
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,5 +1,5 @@
 // npm run compare -- A B --html: the comparison as a page beside B's results — the machine check,
-// the common-mode shift, and per contender the change, its significance and the rank groups.
+// the common-mode shift, and per contender the change, its significance and the rank intervals.
 import type { Comparison } from '../compare';
 import type { Results } from '../results';
 import { chartDivs, escapeHtml, pageHtml } from './page';
@@ -26,12 +26,12 @@ export function comparisonHtml(c: Comparison, a: { label: string; results: Resul
   const env = a.results.environment;
   const what = c.mode === 'relative' ? 'index' : 'req/s';
   const digits = c.mode === 'relative' ? 3 : 0;
-  const rows = c.rows.map((r) => `<tr><td>${escapeHtml(r.name)}</td>${[r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), signed(r.change), r.pHolm.toFixed(3)].map((x) => `<td class="num">${x}</td>`).join('')}<td>${r.flagged ? '<b>changed</b>' : '~'}</td></tr>`);
+  const rows = c.rows.map((r) => `<tr><td>${escapeHtml(r.name)}</td>${[r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${signed(r.lo)}…${signed(r.hi)})`, r.pHolm.toFixed(3)].map((x) => `<td class="num">${x}</td>`).join('')}<td>${r.flagged ? '<b>changed</b>' : '~'}</td></tr>`);
   const notes = [
     c.tooFewRuns && `Too few runs: ${c.tooFewRuns}.`,
-    `Rank groups: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+    `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
     c.notCompared.length && `Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`,
-    `Mann-Whitney U over the runs, Holm-corrected across all ${c.rows.length} tests; ~ = not significant at 0.05.`,
+    `Two-sample Hodges–Lehmann shift and Mann–Whitney U over the windows (round drift removed; design effect ${c.designEffect.toFixed(2)} for windows of one launch), Holm-corrected across all ${c.rows.length} tests; ~ = not significant at 0.05.`,
   ].filter(Boolean) as string[];
   const shift = c.commonShift - 1;
   const body = `

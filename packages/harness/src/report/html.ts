@@ -6,7 +6,8 @@ import { scalingSpec, scalingTable } from '../scaling';
 import { levelLabel } from '../stats';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { charts } from './charts';
-import { gridTables, pickSummary, settingEffects, settingsTable } from './matrix';
+import { gridTables } from './matrix';
+import { answersSection, settingsTable } from './answers';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
 import { costTable, describeRun, pointsTable, problems, ranked, seedMethodTable, selfCheckTable } from './table';
 
@@ -114,7 +115,7 @@ function heatmapSpec(r: Results): object | null {
 
 /** Each setting's on ÷ off ratio with its interval; 1 = no effect. */
 function settingsSpec(r: Results): object | null {
-  const values = settingEffects(r).map(({ setting, on, ratio }) => ({ label: `${setting}: ${on.name}`, setting, median: ratio.median, lo: ratio.ci.lo, hi: ratio.ci.hi }));
+  const values = (r.answers ?? []).filter((a) => a.question.startsWith('setting: ') && Number.isFinite(a.lo * a.hi)).map((a) => ({ label: a.a, setting: a.a.split('-').at(-1), median: a.ratio, lo: a.lo, hi: a.hi }));
   if (!values.length) return null;
   const y = { field: 'label', type: 'nominal', sort: null, title: null };
   return {
@@ -179,15 +180,12 @@ export function reportHtml(r: Results): string {
   const title = `Redis stream → JSON benchmark: ${r.started_at}`;
   const body = `
 <h1>${escapeHtml(title)}</h1>
-<nav><a href="#method">method</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
+<nav><a href="#pick">what to pick</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="#method">method</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
 <p class="${r.complete ? 'note' : 'bad'}">${r.complete ? 'A complete run.' : `Not complete: ${escapeHtml(r.exit_reason ?? 'stopped early')}.`}</p>
-<h2 id="method">Method and environment</h2>
-${md(describeRun(r))}
-${environmentTable(r)}
 <h2 id="pick">What to pick</h2>
-${md(pickSummary(r)) || '<p class="note">Too few contenders for a summary.</p>'}
+${md(answersSection(r)) || '<p class="note">Too few contenders for a summary.</p>'}
 <h2 id="contenders-section">Every contender</h2>
-<p class="note">Click a header to sort; pick values to filter. Rank groups: contenders whose intervals overlap share a rank ("=").</p>
+<p class="note">Click a header to sort; pick values to filter. Rank: the best and worst rank consistent with the decided comparisons ("2–5").</p>
 ${contendersTable(r)}
 <h2 id="charts">Charts</h2>
 ${chartDivs(ids)}
@@ -195,6 +193,9 @@ ${chartDivs(ids)}
 ${md(gridTables(r), settingsTable(r), '**Spread, cost per request and proof of Redis reads**', costTable(r), ceilingsTable(r), efficiencyTable(r), breakdownTable(r), r.scaling && scalingTable(r.scaling), pointsTable(r), seedMethodTable(r), selfCheckTable(r))}
 <h2 id="left-out">Left out, and why</h2>
 ${leftOut(r)}
+<h2 id="method">Method and environment</h2>
+${md(describeRun(r))}
+${environmentTable(r)}
 `;
   return pageHtml({ title, body, charts: chartsById, script: TABLE_SCRIPT });
 }

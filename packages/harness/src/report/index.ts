@@ -9,13 +9,13 @@ import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
 import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
-import { gridTables, pickSummary, settingsTable } from './matrix';
+import { gridTables } from './matrix';
+import { answersSection, settingsTable } from './answers';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
-    describeRun(r),
-    pickSummary(r),
+    answersSection(r),
     gridTables(r),
     settingsTable(r),
     '**Every contender**',
@@ -30,18 +30,19 @@ export function markdown(r: Results, imageDir: string | null): string {
     seedMethodTable(r),
     selfCheckTable(r),
     problems(r) && `**Not ranked**\n\n${problems(r)}`,
+    describeRun(r),
     imageDir !== null && Object.keys(charts(r)).map((f) => `![${f}](${imageDir}${f})`).join('\n'),
   ];
   return parts.filter(Boolean).join('\n\n') + '\n';
 }
 
-/** The README's part: the run, what to pick, the headline table and the charts; the rest is in report.html. */
+/** The README's part: the answers first, then the headline table, the charts and the run; the rest is in report.html. */
 export function readmeSection(r: Results): string {
   const parts = [
-    describeRun(r),
-    pickSummary(r),
+    answersSection(r),
     headlineTable(r),
     Object.keys(charts(r)).map((f) => `![${f}](screenshots/${f})`).join('\n'),
+    describeRun(r),
     'Every table and interactive chart of this run — sortable, filterable, with each run\'s raw oha JSON — is in [results/latest/report.html](results/latest/report.html) (`npm run report -- --open results/latest` prints its path).',
   ];
   return parts.filter(Boolean).join('\n\n') + '\n';

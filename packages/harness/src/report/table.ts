@@ -2,8 +2,12 @@
 import { median } from 'simple-statistics';
 import { PERCENTILES } from '../oha';
 import type { ContenderResult, Results } from '../results';
-import { levelLabel, rankGroups, rankLabel, spread } from '../stats';
+import { levelLabel, rankIntervals, rankLabel, spread } from '../stats';
+import { DECISION, designEffect, holmLevels, windowPairs } from '../decide';
+import { pairedRatio } from '../paired';
+import { isHandicapped } from '../questions';
 import { clock } from '../progress';
+import { FIRST_ROUNDS } from '../racing';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -14,15 +18,35 @@ export function label(c: ContenderResult): string {
 }
 
 export interface RankedContender extends ContenderResult {
-  /** "1", or "=3" when the intervals do not separate it from another. */
+  /** "1", or "2–5": the best and worst rank consistent with the decided pairwise comparisons. */
   rank: string;
+  rankLo: number;
+  rankHi: number;
 }
 
-/** Contenders that passed every gate, fastest median first, with rank groups from their intervals. */
+const rankings = new WeakMap<Results, RankedContender[]>();
+
+/**
+ * Contenders that passed every gate (not ceilings or handicapped twins), with rank intervals from
+ * every pair of them compared on their paired windows, Holm-corrected at DECISION.alpha over all
+ * pairs. The table reads as an order: sorted by best rank, then worst rank, then median.
+ */
 export function ranked(r: Results): RankedContender[] {
-  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.ceiling).sort((a, b) => b.rps!.median - a.rps!.median);
-  const groups = rankGroups(ok.map((c) => c.rps!.ci));
-  return ok.map((c, i) => ({ ...c, rank: rankLabel(groups[i]!) }));
+  const cached = rankings.get(r);
+  if (cached) return cached;
+  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.ceiling && !isHandicapped(c)).sort((a, b) => b.rps!.median - a.rps!.median);
+  const pairs = ok.flatMap((_, i) => ok.slice(i + 1).map((__, k) => [i, i + 1 + k] as [number, number]));
+  const data = pairs.map(([i, j]) => windowPairs(ok[i], ok[j]));
+  const { designEffect: de } = designEffect(data);
+  const tests = pairs.map(([i, j], k) => ({ i, j, ...pairedRatio(data[k]!.a, data[k]!.b, 0.95, de) }));
+  const levels = holmLevels(tests.map((t) => t.p), DECISION.alpha);
+  const decided = tests.flatMap((t, k) => (levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])]));
+  const ranks = rankIntervals(ok.length, decided);
+  const out = ok
+    .map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }))
+    .sort((a, b) => a.rankLo - b.rankLo || a.rankHi - b.rankHi || b.rps!.median - a.rps!.median);
+  rankings.set(r, out);
+  return out;
 }
 
 /** "612–655 (95% CI)", with the real level when there were too few runs for the asked one. */
@@ -39,7 +63,7 @@ export function headlineTable(r: Results): string {
   const asked = r.settings.ci_level;
   const head = `| rank | server | req/s | interval of the median | relative index (interval) | runs | ${LAT.join(' | ')} |\n|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
   const rows = ranked(r).map((c) => {
-    const n = `${c.rps!.n}${c.resolved === false ? ' (not resolved)' : ''}`;
+    const n = `${c.rps!.n}`;
     return `| ${c.rank} | ${label(c)} | ${fmt(c.rps!.median, 0)} | ${interval(c.rps!.ci, 0, asked)} | ${relativeCell(c)} | ${n} | ${LAT.map((p) => fmt(c.latency_ms?.[p])).join(' | ')} |`;
   });
   return [head, ...rows].join('\n');
@@ -52,7 +76,6 @@ export function costTable(r: Results): string {
   const rows = ranked(r).map((c) => {
     const kept = c.runs.filter((x) => !x.fault);
     const notes = [
-      c.resolved === false ? `not resolved: ±${fmt((c.half_width ?? NaN) * 100)}% > ±${r.settings.target_ci_pct}%` : '',
       c.left_out ? `${c.left_out} round${c.left_out > 1 ? 's' : ''} left out (CPU steal)` : '',
       c.loadgen_saturated ? 'load generator saturated' : '',
       c.static ? 'static' : '',
@@ -124,21 +147,22 @@ function stealLine(r: Results): string {
   return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
 }
 
-/** How precise this run is: run-to-run spread and interval half-width over the dynamic contenders. */
+/** How precise this run is: run-to-run spread, and the half-width of the family's ratio intervals. */
 export function precisionLine(r: Results): string {
   const dynamic = ranked(r).filter((c) => !c.static);
   if (!dynamic.length) return '';
   const spreads = dynamic.map((c) => spread(c.runs.filter((x) => !x.fault).map((x) => x.rps)) * 100);
-  const within = dynamic.filter((c) => (c.half_width ?? Infinity) * 100 <= r.settings.target_ci_pct).length;
-  return `Precision over the ${dynamic.length} dynamic contenders: req/s spread (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%); ` +
-    `interval half-width within ±${r.settings.target_ci_pct}% for ${within} of ${dynamic.length}.`;
+  const widths = (r.answers ?? []).filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi)).map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
+  return `Precision over the ${dynamic.length} dynamic contenders: req/s spread of launches (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%)` +
+    (widths.length ? `; the ${widths.length} ratio intervals of "what to pick" have a median half-width of ±${fmt(median(widths))}% (at their family-corrected levels).` : '.');
 }
 
 function methodLine(r: Results): string {
   const s = r.settings;
-  const load = s.requests !== null ? `${s.requests} requests` : `${s.duration_s}s`;
+  const windows = s.windows ?? 1;
+  const load = s.requests !== null ? `${s.requests} requests` : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
   const runs = s.runs === 'auto'
-    ? `runs auto (rounds until each median's ${levelLabel(s.ci_level)} is within ±${s.target_ci_pct}%, at most ${s.max_runs} runs, ${Math.round(s.budget_s / 60)} min budget)`
+    ? `runs auto (${FIRST_ROUNDS} rounds for every contender, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
     : `${s.runs} runs`;
   const ceilings = r.schedule?.ceilings_s ? ` (ceilings: ${Math.round(r.schedule.ceilings_s)} s of it)` : '';
   const eta = r.schedule?.eta_after_round_1_s && r.schedule.ended_s
@@ -146,14 +170,24 @@ function methodLine(r: Results): string {
     : '';
   const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}${eta}` : '';
   return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
-    `each a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in an order shuffled from seed ${s.seed}${stop}; ` +
+    `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in blocks per runtime shuffled from seed ${s.seed}${stop}; ` +
     `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;
+}
+
+/** Where the variance lives in this run, and the windows per launch Kalibera & Jones's rule picks from it. */
+function designLine(r: Results): string {
+  const d = r.design;
+  if (!d) return '';
+  const sd = (v: number) => `${(Math.sqrt(Math.max(0, v)) * 100).toFixed(1)}%`;
+  return `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
+    `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}.` +
+    (d.warnings.length ? ` ${d.warnings.join('; ')}.` : '');
 }
 
 function referenceLine(r: Results): string {
   if (!r.reference) return '';
   return `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
-    'Rank: contenders share a rank ("=3") when their intervals overlap; the order within a shared rank is not measured.';
+    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on windows paired by round, Holm-corrected at 5% over all pairs.';
 }
 
 export function describeRun(r: Results): string {
@@ -162,6 +196,7 @@ export function describeRun(r: Results): string {
     `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; load average before: ${e.load_average_1m_before}.`,
     `Software: ${e.runtimes ? Object.entries(e.runtimes).map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`).join(', ') : `Node ${e.node}, Bun ${e.bun}`}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     methodLine(r),
+    designLine(r),
     stealLine(r),
     precisionLine(r),
     referenceLine(r),

@@ -1,0 +1,152 @@
+// Answers: each comparison of the family (questions.ts) tested on its contenders' measured
+// windows paired by round and window index (paired.ts: exact signed-rank test, Hodges–Lehmann
+// ratio). One verdict each: faster, equal within ±h, or undecided with the interval it has.
+import type { Comparison } from './questions';
+import type { ContenderResult, Results } from './results';
+import { median } from 'simple-statistics';
+import { pooledComponents } from './components';
+import { pairedRatio } from './paired';
+
+type PairedRatio = ReturnType<typeof pairedRatio>;
+
+/**
+ * The defaults of every decision, in one place. The family is every comparison of the run's
+ * questions; `alpha` bounds the chance of any false "faster" claim over the whole family and
+ * every look together: look k spends alpha / 2^k (a fixed --runs has one look, at alpha), and
+ * within a look Holm's step-down corrects across the family.
+ */
+export const DECISION = {
+  alpha: 0.05,
+  /** "Equal" needs the whole interval (at the family's Bonferroni level) inside ± this; --target-ci sets it. */
+  marginPct: 10,
+  /** The handicap check is one test, outside the family. */
+  handicapLevel: 0.95,
+} as const;
+
+export type Verdict = 'faster' | 'equal' | 'undecided';
+
+export interface Answer extends Comparison {
+  verdict: Verdict;
+  /** a ÷ b req/s: the Hodges–Lehmann estimate and its interval (at `level`). */
+  ratio: number;
+  lo: number;
+  hi: number;
+  level: number;
+  p: number;
+  pairs: number;
+  rounds: number;
+  /** The look that decided it, or the last look for an open one. */
+  look: number;
+  /** The design effect its test and interval allowed for (windows of one round are not independent). */
+  design_effect: number;
+  /** Set when there were too few pairs for any interval at the asked level. */
+  short?: string;
+  /** Set when a contender of it failed or is invalid: it can never be answered. */
+  out?: string;
+}
+
+/** Each kept launch's window req/s, by round (older results: the run itself is one window). */
+export function windowsByRound(c: ContenderResult | undefined): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const run of c?.points[0]?.runs ?? []) if (!run.fault) out.set(run.round, run.windows?.map((w) => w.rps) ?? [run.rps]);
+  return out;
+}
+
+export interface WindowPairs {
+  a: number[];
+  b: number[];
+  rounds: number;
+  /** ln a − ln b per round, for the clustering of the pairs. */
+  byRound: number[][];
+}
+
+/** A's and B's windows paired by round and window index, in the rounds where both were measured. */
+export function windowPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
+  const wa = windowsByRound(a);
+  const wb = windowsByRound(b);
+  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [] };
+  for (const [round, xs] of wa) {
+    const ys = wb.get(round);
+    if (!ys) continue;
+    out.rounds++;
+    const d: number[] = [];
+    for (let j = 0; j < Math.min(xs.length, ys.length); j++) {
+      if (!(xs[j]! > 0 && ys[j]! > 0)) continue;
+      out.a.push(xs[j]!);
+      out.b.push(ys[j]!);
+      d.push(Math.log(xs[j]!) - Math.log(ys[j]!));
+    }
+    out.byRound.push(d);
+  }
+  return out;
+}
+
+/**
+ * How much less than independent the window pairs are: Kish's design effect 1 + (m − 1)·ICC for
+ * rounds of m pairs, with the ICC of ln a − ln b between rounds, from Kalibera & Jones's components
+ * pooled over every comparison of the family (one comparison's few rounds estimate it poorly).
+ * 1 when each round has one pair, or when rounds vary no more than their windows predict.
+ */
+export function designEffect(pairs: WindowPairs[]): { designEffect: number; icc: number } {
+  const nested = pairs.map((p) => p.byRound.filter((d) => d.length >= 2)).filter((rounds) => rounds.length >= 2);
+  if (!nested.length) return { designEffect: 1, icc: 0 };
+  const c = pooledComponents(nested);
+  const [within, between] = [Math.max(0, c.T2(1)), Math.max(0, c.T2(2))];
+  const icc = within + between > 0 ? between / (within + between) : 0;
+  const m = median(nested.flatMap((rounds) => rounds.map((d) => d.length)));
+  return { designEffect: 1 + (m - 1) * icc, icc };
+}
+
+/** Level of look k (1-based): alpha / 2^k when the schedule looks more than once, so every look together spends at most alpha. */
+export const lookAlpha = (k: number, adaptive: boolean, alpha: number = DECISION.alpha) => (adaptive ? alpha / 2 ** k : alpha);
+
+/** Holm's step-down at `alpha`: for each test, the level it was rejected at, or null. */
+export function holmLevels(ps: number[], alpha: number): (number | null)[] {
+  const order = ps.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0]);
+  const out = new Array<number | null>(ps.length).fill(null);
+  for (const [step, [p, i]] of order.entries()) {
+    const level = alpha / (ps.length - step);
+    if (!(p < level)) break;
+    out[i] = level;
+  }
+  return out;
+}
+
+const answerOf = (c: Comparison, r: PairedRatio, rounds: number, look: number, de: number, verdict: Verdict): Answer => ({
+  ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n, rounds, look, design_effect: +de.toFixed(3), ...(r.short ? { short: r.short } : {}),
+});
+
+/**
+ * One look at the family with the data so far. Answers decided or bounded at an earlier look are
+ * kept as they were; the rest are tested again. Rejected by Holm: "faster", with the interval at
+ * the level Holm rejected it at (it excludes 1). Otherwise the interval at the Bonferroni level
+ * alpha_k / m: "equal" when it lies inside ±margin, else "undecided".
+ */
+export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = []): Answer[] {
+  const byName = new Map(results.contenders.map((c) => [c.name, c]));
+  const m = comparisons.length;
+  const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
+  const { designEffect: de } = designEffect(data);
+  const ratio = (d: WindowPairs, level: number) => pairedRatio(d.a, d.b, level, de);
+  const ps = data.map((d) => ratio(d, 1 - alphaK / m).p);
+  const rejected = holmLevels(ps, alphaK);
+  const margin = marginPct / 100;
+  return comparisons.map((c, i) => {
+    const kept = before.find((x) => x.id === c.id && x.verdict !== 'undecided');
+    if (kept) return kept;
+    const d = data[i]!;
+    if (rejected[i] !== null) return answerOf(c, ratio(d, 1 - rejected[i]!), d.rounds, k, de, 'faster');
+    const r = ratio(d, 1 - alphaK / m);
+    const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
+    return answerOf(c, r, d.rounds, k, de, inside ? 'equal' : 'undecided');
+  });
+}
+
+/** Contenders in a comparison that is still undecided: the ones the racing rounds go to. */
+export const openContenders = (answers: Answer[]) => new Set(answers.filter((a) => a.verdict === 'undecided').flatMap((a) => [a.a, a.b]));
+
+/** The faster and slower side of a decided answer. */
+export const sides = (a: Answer) => (a.ratio >= 1 ? { winner: a.a, loser: a.b, factor: a.ratio, lo: a.lo, hi: a.hi } : { winner: a.b, loser: a.a, factor: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo });
+
+/** "the interval's largest distance from 1", as a share: the bound an "equal" answer rules out beyond. */
+export const bound = (a: Pick<Answer, 'lo' | 'hi'>) => Math.max(a.hi - 1, 1 / a.lo - 1);

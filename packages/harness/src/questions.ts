@@ -1,0 +1,68 @@
+// The "what to pick" family, fixed from the suite before anything is measured: which runtime
+// for a framework + client, which client on a runtime, each framework against its runtime's raw
+// server, each setting against its default twin. Every question is a set of pairwise
+// comparisons; the error rate is controlled over all of them (decide.ts).
+
+/** What a contender needs to be placed in the family (a manifest entry or a result). */
+export interface Member {
+  name: string;
+  runtime: string;
+  framework: string;
+  variant: string | null;
+  client: string;
+  tuned?: string[];
+  static?: boolean;
+  ceiling?: 'http' | null;
+  self_check_of?: string;
+}
+
+export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting';
+
+export interface Question {
+  id: string;
+  kind: QuestionKind;
+  /** "raw + node-redis", "node (raw server)", "node: fastify + node-redis", "node raw node-redis: autopipeline". */
+  about: string;
+  members: string[];
+}
+
+/** One pairwise comparison of the family: a question's two members, named in a fixed order. */
+export interface Comparison {
+  id: string;
+  question: string;
+  a: string;
+  b: string;
+}
+
+/** The handicap setting is the run's own check, never an answer; ceilings and static pages read Redis at most once. */
+export const HANDICAP = 'handicap';
+export const isHandicapped = (m: Pick<Member, 'tuned'>) => !!m.tuned?.includes(HANDICAP);
+const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !isHandicapped(m);
+const plain = (m: Member) => dynamic(m) && !m.tuned?.length;
+/** "raw", "next route-dynamic": a framework row. */
+export const rowOf = (m: Pick<Member, 'framework' | 'variant'>) => (m.variant ? `${m.framework} ${m.variant}` : m.framework);
+
+function groups<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) (m.get(key(x)) ?? m.set(key(x), []).get(key(x))!).push(x);
+  return m;
+}
+
+export function familyOf(members: Member[]): { questions: Question[]; comparisons: Comparison[] } {
+  const ps = members.filter(plain);
+  const questions: Question[] = [];
+  for (const [key, xs] of groups(ps, (m) => `${rowOf(m)} + ${m.client}`)) if (xs.length > 1) questions.push({ id: `runtime: ${key}`, kind: 'runtime', about: key, members: xs.map((x) => x.name) });
+  for (const [rt, xs] of groups(ps.filter((m) => m.framework === 'raw'), (m) => m.runtime)) if (xs.length > 1) questions.push({ id: `client: ${rt}`, kind: 'client', about: `${rt} (raw server)`, members: xs.map((x) => x.name) });
+  for (const m of ps.filter((x) => x.framework !== 'raw')) {
+    const raw = ps.find((x) => x.framework === 'raw' && x.runtime === m.runtime && x.client === m.client);
+    if (raw) questions.push({ id: `framework: ${m.name}`, kind: 'framework', about: `${m.runtime}: ${rowOf(m)} + ${m.client}`, members: [m.name, raw.name] });
+  }
+  for (const m of members.filter((x) => dynamic(x) && x.tuned?.length === 1)) {
+    const twin = ps.find((x) => x.runtime === m.runtime && x.framework === m.framework && x.variant === m.variant && x.client === m.client);
+    if (twin) questions.push({ id: `setting: ${m.name}`, kind: 'setting', about: `${m.runtime} ${rowOf(m)} ${m.client}: ${m.tuned![0]}`, members: [m.name, twin.name] });
+  }
+  const comparisons = questions.flatMap((q) =>
+    q.members.flatMap((a, i) => q.members.slice(i + 1).map((b) => ({ id: `${a} vs ${b}`, question: q.id, a, b }))),
+  );
+  return { questions, comparisons };
+}

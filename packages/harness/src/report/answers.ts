@@ -1,0 +1,107 @@
+// The answer first: each comparison of the family in plain words, decided ones first, then the
+// equivalences, then the open ones with what would close them; and the run's own handicap check.
+import { bound, sides, type Answer } from '../decide';
+import type { Question } from '../questions';
+import { rowOf } from '../questions';
+import type { ContenderResult, Results } from '../results';
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+const signedPct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
+
+/** "serves 1.8× what X does (1.6–2.0×)" from 1.5× on, "is faster than X by 23% (15–31%)" below. */
+export function fasterText(factor: number, lo: number, hi: number, loser: string): string {
+  return factor >= 1.5
+    ? `serves ${factor.toFixed(1)}× what ${loser} does (${lo.toFixed(1)}–${hi.toFixed(1)}×)`
+    : `is faster than ${loser} by ${pct(factor - 1)} (${pct(lo - 1)}–${pct(hi - 1)})`;
+}
+
+/** How a member reads inside its question: the runtime, the client, the framework row, or the setting. */
+function labelIn(q: Question, c: ContenderResult | undefined, name: string): string {
+  if (!c) return name;
+  if (q.kind === 'runtime') return c.runtime;
+  if (q.kind === 'client') return c.client;
+  if (q.kind === 'framework') return c.framework === 'raw' ? 'the raw server' : rowOf(c);
+  return c.tuned?.length ? `with ${c.tuned.join(', ')}` : 'with defaults';
+}
+
+const where = (q: Question) =>
+  q.kind === 'runtime' ? `For ${q.about}` : q.kind === 'client' ? `On ${q.about}` : q.kind === 'framework' ? `On ${q.about.replace(/: .*\+ /, ' + ')}` : `On ${q.about.split(':')[0]}`;
+
+/** About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. */
+export function roundsToClose(a: Answer, marginPct: number): number | null {
+  const e = Math.abs(Math.log(a.ratio));
+  const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
+  if (!Number.isFinite(half) || half <= 0 || !a.rounds) return null;
+  const toDecide = e > 0 ? a.rounds * (half / e) ** 2 : Infinity;
+  const room = Math.log(1 + marginPct / 100) - e;
+  const toBound = room > 0 ? a.rounds * (half / room) ** 2 : Infinity;
+  const need = Math.min(toDecide, toBound);
+  return Number.isFinite(need) ? Math.max(1, Math.ceil(need - a.rounds)) : null;
+}
+
+export function answerSentence(r: Results, a: Answer): string {
+  const q = r.family!.questions.find((x) => x.id === a.question)!;
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  const label = (n: string) => labelIn(q, byName.get(n), n);
+  if (a.out) return `${where(q)}, ${label(a.a)} against ${label(a.b)}: not answered (${a.out}).`;
+  if (a.verdict === 'faster') {
+    const s = sides(a);
+    return `${where(q)}, ${label(s.winner)} ${fasterText(s.factor, s.lo, s.hi, label(s.loser))}.`;
+  }
+  const interval = `${signedPct(a.lo)}…${signedPct(a.hi)}`;
+  if (a.verdict === 'equal') return `${where(q)}, ${label(a.a)} and ${label(a.b)} are equal within ±${pct(bound(a))} (${label(a.a)} ÷ ${label(a.b)}: ${interval}).`;
+  if (a.short) return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, ${a.short}.`;
+  const more = roundsToClose(a, r.settings.target_ci_pct);
+  return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;
+}
+
+/** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */
+function familyLine(r: Results, answers: Answer[]): string {
+  const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
+  const looks = r.looks?.length ?? 0;
+  return `${answers.length} comparisons in ${r.family!.questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
+    `Each is an exact Wilcoxon signed-rank test on log req/s of windows paired by round, with a Hodges–Lehmann ratio; the chance of any false "faster" over the whole family is at most 5% ` +
+    `(Holm within each look; ${looks > 1 ? `${looks} looks, look k at 5%/2^k` : 'one look'}). "Equal" intervals are at the Bonferroni level of their look.`;
+}
+
+/** The run's own check that it can see a 10% difference. */
+export function handicapLine(r: Results): string {
+  return (r.handicap ?? []).filter((h) => h.measured).map((h) => {
+    const m = h.measured!;
+    const seen = h.detected ? 'detected' : 'NOT detected';
+    return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs): injected ${signedPct(h.injected_ratio)} req/s, ` +
+      `measured ${signedPct(m.ratio)} (${signedPct(m.lo)}…${signedPct(m.hi)}, ${(m.level * 100).toFixed(1)}%, ${m.pairs} window pairs): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
+  }).join('\n\n');
+}
+
+/** The README's and report's opening: decided answers, then equivalences, then the open ones. */
+export function answersSection(r: Results): string {
+  const answers = r.answers ?? [];
+  if (!answers.length || !r.family) return '';
+  const list = (xs: Answer[]) => xs.map((a) => `- ${answerSentence(r, a)}`).join('\n');
+  const decided = answers.filter((a) => a.verdict === 'faster' && !a.out).sort((x, y) => Math.abs(Math.log(y.ratio)) - Math.abs(Math.log(x.ratio)));
+  const equal = answers.filter((a) => a.verdict === 'equal' && !a.out);
+  const open = answers.filter((a) => a.verdict === 'undecided' || a.out);
+  return [
+    '**What to pick** (default settings)',
+    familyLine(r, answers),
+    decided.length && `**Decided**\n\n${list(decided)}`,
+    equal.length && `**Equal within a bound**\n\n${list(equal)}`,
+    open.length && `**Open**\n\n${list(open)}`,
+    handicapLine(r),
+  ].filter(Boolean).join('\n\n');
+}
+
+/** For each setting question: on ÷ off with its verdict (the same answers as above). */
+export function settingsTable(r: Results): string {
+  const rows = (r.answers ?? []).filter((a) => a.question.startsWith('setting: '));
+  if (!rows.length) return '';
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  const head = '| setting | runtime | framework | client | on ÷ off (interval, level) | rounds | answer |\n|---|---|---|---|---:|---:|---|';
+  const body = rows.map((a) => {
+    const on = byName.get(a.a);
+    const verdict = a.out ? `not answered (${a.out})` : a.verdict === 'faster' ? (a.ratio >= 1 ? 'faster' : 'slower') : a.verdict === 'equal' ? `equal within ±${pct(bound(a))}` : 'undecided';
+    return `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ${a.ratio.toFixed(2)} (${a.lo.toFixed(2)}–${a.hi.toFixed(2)}, ${(a.level * 100).toFixed(2)}%) | ${a.rounds} | ${verdict} |`;
+  });
+  return `**Settings: each against the same stack with defaults** (Hodges–Lehmann ratio of windows paired by round; the same family as "what to pick")\n\n${[head, ...body].join('\n')}`;
+}

@@ -1,0 +1,83 @@
+// The whole adaptive procedure under the null, on the published run (results/latest): every
+// simulated contender is drawn from its real launches (their windows kept together, so launch
+// and round effects stay in), each divided by its own contender's mean, so no two differ truly. The family-wise rate of
+// false "faster" claims over the racing looks must stay at or under 5%.
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { holmLevels, look, lookAlpha, openContenders, windowsByRound } from '../../packages/harness/src/decide';
+import { ROOT } from '../../packages/harness/src/contenders';
+import { readResults } from '../../packages/harness/src/results';
+import { FIRST_ROUNDS } from '../../packages/harness/src/racing';
+import type { Comparison } from '../../packages/harness/src/questions';
+import type { ContenderResult, Results } from '../../packages/harness/src/results';
+import { seededRandom } from '../../packages/harness/src/stats';
+
+const PUBLISHED = process.env.NULL_RESULTS ?? join(ROOT, 'results/latest/results.json');
+const published = readResults(PUBLISHED);
+
+/** Every launch of the published run's dynamic contenders, scaled so its contender's geometric mean window is 1. */
+function nullPool(): { round: number; windows: number[] }[] {
+  return published.contenders.filter((c) => c.status === 'ok' && !c.static && !c.ceiling && !c.self_check_of).flatMap((c) => {
+    const launches = [...windowsByRound(c)];
+    const all = launches.flatMap(([, w]) => w);
+    const mean = Math.exp(all.reduce((s, x) => s + Math.log(x), 0) / all.length);
+    return launches.map(([round, w]) => ({ round, windows: w.map((x) => x / mean) }));
+  });
+}
+
+function fakeResults(names: string[], rounds: Map<string, Map<number, number[]>>): Results {
+  const contenders = names.map((name) => ({
+    name, status: 'incomplete',
+    points: [{ runs: [...(rounds.get(name) ?? new Map())].map(([round, w]) => ({ round, rps: 1, windows: w.map((rps: number) => ({ rps })) })) }],
+  })) as unknown as ContenderResult[];
+  return { contenders, settings: { target_ci_pct: 10 } } as unknown as Results;
+}
+
+/** One simulated --runs auto run: FIRST_ROUNDS rounds for all, then rounds for the open ones, a look after each. */
+function simulate(random: () => number, k: number, maxRounds: number, pool: ReturnType<typeof nullPool>) {
+  const names = Array.from({ length: k }, (_, i) => `c${i}`);
+  const comparisons: Comparison[] = names.flatMap((a, i) => names.slice(i + 1).map((b) => ({ id: `${a} vs ${b}`, question: 'q', a, b })));
+  const data = new Map(names.map((n) => [n, new Map<number, number[]>()]));
+  let answers = [] as ReturnType<typeof look>;
+  let due = new Set(names);
+  for (let round = 1; round <= maxRounds && due.size; round++) {
+    // A real round's shared drift: every contender of this simulated round draws from one recorded round.
+    const rounds = [...new Set(pool.map((p) => p.round))];
+    const realRound = rounds[Math.floor(random() * rounds.length)];
+    const same = pool.filter((p) => p.round === realRound);
+    for (const n of due) data.get(n)!.set(round, same[Math.floor(random() * same.length)]!.windows);
+    if (round < FIRST_ROUNDS) continue;
+    const kLook = round - FIRST_ROUNDS + 1;
+    answers = look(fakeResults(names, data), comparisons, kLook, lookAlpha(kLook, true), 10, answers);
+    due = openContenders(answers);
+  }
+  return answers;
+}
+
+describe('racing under the null, on recorded runs', () => {
+  test('the family-wise rate of false "faster" claims is at most 5% over 1,000 simulated runs', () => {
+    const pool = nullPool();
+    const random = seededRandom(2026);
+    const runs = 1000;
+    let falseRuns = 0;
+    let claims = 0;
+    for (let i = 0; i < runs; i++) {
+      const answers = simulate(random, 5, 8, pool);
+      const wrong = answers.filter((a) => a.verdict === 'faster').length;
+      claims += wrong;
+      if (wrong) falseRuns++;
+    }
+    const rate = falseRuns / runs;
+    console.log(`null simulation (results/latest, ${published.started_at}, ${pool.length} launches): ${falseRuns} of ${runs} runs made a false claim (${(rate * 100).toFixed(1)}%, nominal ≤ 5%); ${claims} false claims in all`);
+    expect(rate).toBeLessThanOrEqual(0.05);
+  }, 120_000);
+
+  test('Holm across a family: step-down levels, stopping at the first p it cannot reject', () => {
+    // m = 4 at alpha 0.05: thresholds 0.0125, 0.01667, 0.025, 0.05 in p order.
+    expect(holmLevels([0.01, 0.04, 0.015, 0.2], 0.05)).toEqual([0.0125, null, 0.05 / 3, null]);
+    expect(holmLevels([0.02, 0.001], 0.05)).toEqual([0.05, 0.025]);
+    // The spent alpha over looks sums to at most alpha.
+    expect(Array.from({ length: 30 }, (_, i) => lookAlpha(i + 1, true)).reduce((s, x) => s + x, 0)).toBeLessThan(0.05);
+    expect(lookAlpha(1, false)).toBe(0.05);
+  });
+});
