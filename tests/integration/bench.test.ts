@@ -55,16 +55,18 @@ describe('npm run bench', () => {
     // The grid: one row per framework (fastest first), one column per client, a median in every measured cell.
     expect(md).toContain('**Framework × client, per runtime**');
     expect(md).toMatch(/\| bun \| node-redis \| ioredis \|/);
-    expect(md).toMatch(/\| raw \| \d+ \(=?\d+\) \| \d+ \(=?\d+\) \|/);
-    expect(md).toMatch(/\| fake other \|  \| \d+ \(=?\d+\) \|/);
-    // Settings: each tuned contender against its default twin, paired by round; 2 rounds back no claim.
-    expect(md).toContain('**Settings: the effect of each');
+    expect(md).toMatch(/\| raw \| \d+ \(\d+(–\d+)?\) \| \d+ \(\d+(–\d+)?\) \|/);
+    expect(md).toMatch(/\| fake other \|  \| \d+ \(\d+(–\d+)?\) \|/);
+    // Settings: each tuned contender against its default twin, paired by round and window, with its answer.
+    expect(md).toContain('**Settings: each against the same stack with defaults**');
     for (const [setting, client] of [['autopipeline', 'ioredis'], ['direct', 'ioredis'], ['direct', 'node-redis']]) {
-      expect(md).toMatch(new RegExp(`\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–[\\d.]+, 50\\.0%\\) \\| 2 \\| too few rounds to tell \\(2\\) \\|`));
+      expect(md).toMatch(new RegExp(`\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–[\\d.]+, [\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|`));
     }
+    // What to pick: every comparison of the family answered in words, with its interval.
     expect(md).toContain('**What to pick**');
-    expect(md).toMatch(/bun \(raw server\): no measurable difference between (node-redis|ioredis) and (node-redis|ioredis)/);
-    expect(md).toMatch(/bun \+ ioredis: fake other [+−]\d+% against the raw server \(no measurable difference\)/);
+    expect(json.family.comparisons.length).toBe(json.answers.length);
+    expect(md).toMatch(/On bun \(raw server\), (node-redis|ioredis) (is faster than|serves|and|against) /);
+    expect(md).toMatch(/On bun \+ ioredis, (fake other|the raw server) (is faster than|serves|and|against) /);
     expect(md).toContain('**Ceilings, measured in this run**');
     expect(md).toMatch(/\| Redis alone: redis-benchmark `XRANGE OPTIONS:test:STREAM - \+`, c=50 \| \d+ \|/);
     expect(md).toMatch(/\| HTTP: bun raw \(bun-raw-precomputed\) \| \d+ \|/);
@@ -75,7 +77,7 @@ describe('npm run bench', () => {
     expect(md).toMatch(/\| bun-raw-ioredis-direct \| \d+ \| -?\d+ \| \d+ \| \d+ \| -?\d+ \| \d+ \| \d+ \| \d+ \| \d+% \|/);
     expect(existsSync(join(dir, 'breakdown.png'))).toBe(true);
     expect(md).toMatch(/\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed|bun \+ ioredis, no HTTP) \| \d+ \| [\d.]+% \|/);
-    expect(md).not.toMatch(/\| =?\d+ \| bun-raw-precomputed/); // never ranked
+    expect(md).not.toMatch(/\| \d+(–\d+)? \| bun-raw-precomputed/); // never ranked
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 
@@ -110,15 +112,15 @@ describe('npm run bench', () => {
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 
-  test('--only node-raw-node-redis --runs 3 --duration 3s --warmup 1s writes every key, then compare X X is all ~', async () => {
-    const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '3s', '--warmup', '1s'], { env: real });
+  test('--only node-raw-node-redis --runs 3 --duration 1s --warmup 1s writes every key, then compare X X is all ~', async () => {
+    const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '1s', '--warmup', '1s'], { env: real });
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
     expect(json.complete).toBe(true);
     const env = json.environment;
     for (const k of ['cpu_model', 'logical_cpus', 'memory_gb', 'kernel', 'load_average_1m_before', 'node', 'bun', 'redis_server', 'oha', 'git_commit', 'git_dirty', 'packages']) expect(env).toHaveProperty(k);
     expect(env.packages.node.redis).toMatch(/^\d+\.\d+\.\d+$/);
-    for (const k of ['placement', 'keep_alive', 'compression', 'connections', 'duration_s', 'warmup_s', 'runs', 'seed', 'target_ci_pct']) expect(json.settings).toHaveProperty(k);
+    for (const k of ['placement', 'keep_alive', 'compression', 'connections', 'duration_s', 'windows', 'warmup_s', 'runs', 'seed', 'target_ci_pct']) expect(json.settings).toHaveProperty(k);
 
     const c = json.contenders[0];
     expect(c).toMatchObject({ name: 'node-raw-node-redis', runtime: 'node', framework: 'raw', client: 'node-redis', variant: null, status: 'ok' });
@@ -151,7 +153,8 @@ describe('npm run bench', () => {
     expect(cmp.rows).toHaveLength(1);
     expect(cmp.rows[0]!.flagged).toBe(false);
     expect(cmp.commonShift).toBe(1);
-    expect(renderComparison(cmp)).toContain('Too few runs');
+    expect(cmp.rows[0]!.change).toBeCloseTo(0, 9);
+    expect(renderComparison(cmp)).toContain('0 of 1 flagged as changed');
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { summarizeOha } from '../../packages/harness/src/oha';
-import { halfWidth, minRunsFor, summarize } from '../../packages/harness/src/stats';
 import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 
 const GOOD = 'bun-fake-good-node-redis';
@@ -17,7 +16,7 @@ const rawOk = (dir: string, file: string) => summarizeOha(JSON.parse(readFileSyn
 describe('each run is its own fresh launch', () => {
   test('only the measured app is alive; every run has its own process; warmup requests are not counted', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'served-')), 'served.log');
-    const run = await runCli(['--only', `${GOOD},${OTHER}`, '--runs', '3', '--duration', '1s', '--warmup', '500ms'], { env: { FAKE_SERVED_LOG: log } });
+    const run = await runCli(['--only', `${GOOD},${OTHER}`, '--runs', '3', '--windows', '2', '--duration', '500ms', '--warmup', '500ms'], { env: { FAKE_SERVED_LOG: log } });
     await explained(run, async () => {
       expect(run.code).toBe(0);
       expect(run.peakApps).toBe(1); // sampled every 100 ms through the whole command
@@ -27,12 +26,14 @@ describe('each run is its own fresh launch', () => {
         expect(c.runs).toHaveLength(3);
         expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
         for (const r of c.runs) {
-          expect(rawOk(dir, r.raw)).toBe(r.ok); // the run counts only its own oha process
+          // The run counts only its own oha processes: one per measured window.
+          expect(r.windows).toHaveLength(2);
+          expect(r.windows.reduce((n: number, w: any) => n + rawOk(dir, w.raw), 0)).toBe(r.ok);
           const warmup = rawOk(dir, r.raw.replace('.json', '-warmup.json'));
           expect(warmup).toBeGreaterThan(0);
-          // What the app served: the readiness probe, the check before, the warmup, the run, the check after.
+          // What the app served: the readiness probe, the check before, the warmup, the windows, a check after each.
           // A probe that times out on a starved machine is sent again: at most two more.
-          const beyond = served.get(r.pid)! - (1 + warmup + r.ok + 1);
+          const beyond = served.get(r.pid)! - (1 + warmup + r.ok + r.windows.length);
           expect(beyond).toBeGreaterThanOrEqual(1);
           expect(beyond).toBeLessThanOrEqual(3);
         }
@@ -57,42 +58,27 @@ describe('each run is its own fresh launch', () => {
 });
 
 describe('--runs auto', () => {
-  const auto = (extra: string[]) => runCli(['--only', GOOD, '--runs', 'auto', '--duration', '300ms', '--warmup', '0s', ...extra]);
-  test('stops at the first round whose interval is within the target, never before a 95% interval is possible', async () => {
-    const run = await auto(['--target-ci', '60']);
+  const auto = (only: string, extra: string[]) => runCli(['--only', only, '--runs', 'auto', '--duration', '300ms', '--warmup', '0s', '--windows', '2', ...extra]);
+  test('with no comparison to race, every contender gets the first three rounds and the run stops', async () => {
+    const run = await auto(GOOD, []);
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
-      const c = json.contenders[0];
-      const rps: number[] = c.runs.map((r: any) => r.rps);
-      const within = (k: number) => {
-        const s = summarize(rps.slice(0, k));
-        return halfWidth(s.median, s.ci) <= 0.6;
-      };
-      // On a quiet machine that is the first possible round; a noisy run may need more, but never one round too many.
-      expect(rps.length).toBeGreaterThanOrEqual(minRunsFor(0.95));
-      for (let k = minRunsFor(0.95); k < rps.length; k++) expect(within(k)).toBe(false);
-      expect(within(rps.length)).toBe(true);
-      expect(c.resolved).toBe(true);
-      expect(c.rps.ci.level).toBeGreaterThanOrEqual(0.95);
-      expect(json.schedule.stop_reason).toBe('every interval within the target');
+      expect(json.contenders[0].runs.map((r: any) => r.round)).toEqual([1, 2, 3]);
+      expect(json.schedule.stop_reason).toBe('every comparison decided or bounded');
+      expect(json.looks.map((l: any) => l.open)).toEqual([[]]);
     });
   }, 120_000);
-  test('a target it cannot reach stops at --max-runs and is marked not resolved', async () => {
-    const run = await auto(['--target-ci', '0.001', '--max-runs', '7']);
-    expect(run.code).toBe(0);
-    const { dir, json } = resultsIn(run.outDir);
-    expect(json.contenders[0].runs).toHaveLength(7);
-    expect(json.contenders[0].resolved).toBe(false);
-    expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/not resolved: ±[\d.]+% > ±0\.001%/);
-  }, 120_000);
   test('the budget stops the rounds before one would overrun it', async () => {
-    const run = await auto(['--target-ci', '0.001', '--budget', '4s']);
-    expect(run.code).toBe(0);
-    const { json } = resultsIn(run.outDir);
-    expect(json.schedule.stop_reason).toMatch(/^budget/);
-    expect(json.contenders[0].runs.length).toBeLessThan(15);
-    expect(json.contenders[0].resolved).toBe(false);
+    // Two contenders of equal speed and a bound no interval can reach: only the budget can stop them.
+    const run = await auto('bun-raw-node-redis,bun-raw-ioredis', ['--target-ci', '0.001', '--budget', '4s']);
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      expect(json.schedule.stop_reason).toMatch(/^budget/);
+      expect(json.contenders[0].runs.length).toBeLessThan(15);
+      expect(json.answers[0].verdict).toBe('undecided');
+    });
   }, 120_000);
 });
 

@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
-import type { ContenderResult, Results } from '../../packages/harness/src/results';
+import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/results';
 import { seededRandom } from '../../packages/harness/src/stats';
 
 const lat = (base: number) => ({ p10: base, p25: base + 1, p50: base + 2, p75: base + 3, p90: base + 4, p95: base + 5, p99: base + 6, p99_9: base + 7 });
 /** n rounds of 4 windows each, ±5% seeded noise around rps: what the rank intervals are computed from. */
 function runsAround(rps: number, n: number, seed: number) {
   const random = seededRandom(seed);
-  return Array.from({ length: n }, (_, i) => ({ round: i + 1, rps, windows: Array.from({ length: 4 }, () => ({ rps: rps * (0.95 + 0.1 * random()) })) }));
+  return Array.from({ length: n }, (_, i) => ({ round: i + 1, rps, windows: Array.from({ length: 4 }, () => ({ rps: rps * (0.95 + 0.1 * random()) })) })) as unknown as RunRecord[];
 }
 let seed = 1;
 function contender(name: string, rps: number, extra: Partial<ContenderResult> = {}, n = 6): ContenderResult {
@@ -18,7 +18,7 @@ function contender(name: string, rps: number, extra: Partial<ContenderResult> = 
     name, app: 'x', runtime: name.split('-')[0]!, framework: 'raw', client: 'node-redis', variant: null, static: false, page: false, path: '/',
     status: 'ok', rps: { median: rps, min: rps - 10, max: rps + 10, ci: { lo: rps - 5, hi: rps + 5, level }, n }, latency_ms: lat(rps / 10),
     relative: { median: rps / 500, lo: (rps - 5) / 500, hi: (rps + 5) / 500, level },
-    cpu_us_per_req: 1000, rss_mb: 80, redis_calls_per_req: 1, redis_us_per_call: 240, loadgen_saturated: false, points: [{ runs }], runs, ...extra,
+    cpu_us_per_req: 1000, rss_mb: 80, redis_calls_per_req: 1, redis_us_per_call: 240, loadgen_saturated: false, points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs }], runs, ...extra,
   };
 }
 const results = {

@@ -17,6 +17,40 @@ function costsS(results: Results): { window: number; launch: number } {
   return { window, launch: median(runs.map((r) => r.trial_s! - span(r))) };
 }
 
+/** Is the warmup long enough? Mean over launches of ln(first window) − mean ln(the others): near 0 when it is. */
+function firstWindowBias(results: Results): number {
+  const launches = results.contenders.filter((c) => c.status === 'ok' && !c.ceiling).flatMap((c) => c.points[0]!.runs)
+    .filter((r) => !r.fault && (r.windows?.length ?? 0) > 1).map((r) => r.windows!.map((w) => Math.log(w.rps)));
+  const bias = launches.map((l) => l[0]! - l.slice(1).reduce((s, x) => s + x, 0) / (l.length - 1)).filter(Number.isFinite);
+  return bias.length ? bias.reduce((s, x) => s + x, 0) / bias.length : NaN;
+}
+
+/** What keeping a question's contenders close in time buys: launches this close share more noise. */
+export const NEAR_S = 30;
+
+/**
+ * Variance of the difference of two launches' residuals (ln req/s less their contender's and their
+ * round's means), for launches of one round under NEAR_S apart and further apart. Blocks pay off
+ * when the near variance is the smaller: a ratio's interval narrows with it.
+ */
+function gapVariance(results: Results): DesignRecord['by_gap'] {
+  const launches = results.contenders.filter((c) => c.status === 'ok' && !c.ceiling && !c.static && !c.self_check_of).flatMap((c) =>
+    c.points[0]!.runs.filter((r) => !r.fault && r.windows?.length).map((r) => ({ c: c.name, round: r.round, t: r.started_at / 1000, x: mean(r.windows!.map((w) => Math.log(w.rps))) })));
+  const byC = new Map<string, number>();
+  const byR = new Map<number, number>();
+  for (let pass = 0; pass < 10; pass++) {
+    for (const c of new Set(launches.map((l) => l.c))) byC.set(c, mean(launches.filter((l) => l.c === c).map((l) => l.x - (byR.get(l.round) ?? 0))));
+    for (const r of new Set(launches.map((l) => l.round))) byR.set(r, mean(launches.filter((l) => l.round === r).map((l) => l.x - byC.get(l.c)!)));
+  }
+  const resid = launches.map((l) => ({ ...l, e: l.x - byC.get(l.c)! - byR.get(l.round)! }));
+  const near: number[] = [];
+  const far: number[] = [];
+  for (const [i, a] of resid.entries()) for (const b of resid.slice(i + 1)) if (a.round === b.round) (Math.abs(a.t - b.t) < NEAR_S ? near : far).push((a.e - b.e) ** 2);
+  return { near_s: NEAR_S, near: near.length ? mean(near) : NaN, far: far.length ? mean(far) : NaN, pairs_near: near.length, pairs_far: far.length };
+}
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
 export function designOf(results: Results): DesignRecord | null {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const ok = (n: string) => byName.get(n)?.status === 'ok';
@@ -32,5 +66,7 @@ export function designOf(results: Results): DesignRecord | null {
     optimal_windows: Number.isFinite(cost.launch) ? comp.optimalReps(1, [cost.window, cost.launch]) : NaN,
     windows: results.settings.windows ?? 1,
     comparisons: nested.length,
+    first_window_bias: +firstWindowBias(results).toFixed(4),
+    by_gap: gapVariance(results),
   };
 }

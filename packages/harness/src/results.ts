@@ -232,6 +232,10 @@ export interface DesignRecord {
   optimal_windows: number;
   windows: number;
   comparisons: number;
+  /** Mean ln(first window) − ln(the others') over launches: a warmup too short shows as a negative bias. */
+  first_window_bias: number;
+  /** Variance of two launches' residual difference, launches of one round under near_s apart against further apart (design.ts). */
+  by_gap?: { near_s: number; near: number; far: number; pairs_near: number; pairs_far: number };
 }
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */

@@ -19,7 +19,7 @@ const FILTERS = ['runtime', 'framework', 'client', 'setting'] as const;
 function contenderRow(c: ContenderResult, rank: string): string {
   const ci = c.rps?.ci;
   const cells: [string, string | number][] = [
-    [rank, rank ? -parseInt(rank.replace('=', ''), 10) : -1e9], // negated: the first click (largest first) puts rank 1 on top
+    [rank, rank ? -parseInt(rank, 10) : -1e9], // the best rank, negated: the first click (largest first) puts rank 1 on top
     [escapeHtml(c.name), c.name],
     [c.runtime, c.runtime],
     [c.variant ? `${c.framework} ${c.variant}` : c.framework, c.framework],
@@ -43,11 +43,12 @@ function contenderRow(c: ContenderResult, rank: string): string {
 const HEADERS = ['rank', 'contender', 'runtime', 'framework', 'client', 'settings', 'req/s', 'interval of the median', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', 'efficiency', 'status', 'raw oha JSON'];
 const NUMERIC = new Set([0, 6, 7, 8, 9, 10, 11, 12, 14]);
 
-/** Every contender of the run: the ranked ones fastest first, then the ceilings and those not ranked. */
+/** Every contender of the run: the ranked ones in rank order, then the ceilings and those not ranked. */
 function contendersTable(r: Results): string {
   const rank = new Map(ranked(r).map((c) => [c.name, c.rank]));
   const all = r.contenders.filter((c) => !c.self_check_of);
-  const order = [...all].sort((a, b) => (rank.has(b.name) ? 1 : 0) - (rank.has(a.name) ? 1 : 0) || (b.rps?.median ?? 0) - (a.rps?.median ?? 0));
+  const at = new Map(ranked(r).map((c, i) => [c.name, i]));
+  const order = [...all].sort((a, b) => (at.get(a.name) ?? Infinity) - (at.get(b.name) ?? Infinity) || (b.rps?.median ?? 0) - (a.rps?.median ?? 0));
   const select = (f: (typeof FILTERS)[number]) => {
     const values = [...new Set(all.map((c) => (f === 'setting' ? settingOf(c) : String(c[f]))))].sort();
     return `<label>${f} <select data-filter="${f}"><option value="">all</option>${values.map((v) => `<option>${escapeHtml(v)}</option>`).join('')}</select></label>`;

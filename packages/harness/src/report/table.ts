@@ -180,7 +180,11 @@ function designLine(r: Results): string {
   if (!d) return '';
   const sd = (v: number) => `${(Math.sqrt(Math.max(0, v)) * 100).toFixed(1)}%`;
   return `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
-    `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}.` +
+    `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}. ` +
+    `The first window of a launch ran ${(d.first_window_bias * 100).toFixed(1)}% against the others (a warmup too short shows as a negative figure).` +
+    (d.by_gap && Number.isFinite(d.by_gap.near) && Number.isFinite(d.by_gap.far)
+      ? ` Two launches of one round under ${d.by_gap.near_s} s apart differ by sd ${sd(d.by_gap.near)}, further apart by ${sd(d.by_gap.far)} (${d.by_gap.pairs_near} and ${d.by_gap.pairs_far} pairs): what blocks per runtime buy.`
+      : '') +
     (d.warnings.length ? ` ${d.warnings.join('; ')}.` : '');
 }
 
