@@ -14,12 +14,12 @@ const OTHER = 'bun-fake-other-ioredis';
 const rawOk = (dir: string, file: string) => summarizeOha(JSON.parse(readFileSync(join(dir, file), 'utf8'))).ok;
 
 describe('each run is its own fresh launch', () => {
-  test('only the measured app is alive; every run has its own process; warmup requests are not counted', async () => {
+  test('a block keeps its runtime\'s apps alive together, and the idle ones cost the measured one nothing; every run has its own process; warmup requests are not counted', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'served-')), 'served.log');
     const run = await runCli(['--only', `${GOOD},${OTHER}`, '--runs', '3', '--windows', '2', '--duration', '500ms', '--warmup', '500ms'], { env: { FAKE_SERVED_LOG: log } });
     await explained(run, async () => {
       expect(run.code).toBe(0);
-      expect(run.peakApps).toBe(1); // sampled every 100 ms through the whole command
+      expect(run.peakApps).toBe(2); // one block of two, sampled every 100 ms through the whole command
       const { dir, json } = resultsIn(run.outDir);
       const served = new Map(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]));
       for (const c of json.contenders) {
@@ -28,6 +28,8 @@ describe('each run is its own fresh launch', () => {
         for (const r of c.runs) {
           // The run counts only its own oha processes: one per measured window.
           expect(r.windows).toHaveLength(2);
+          // While it was measured, the other app of its block idled: under 5% of one CPU.
+          expect(r.idle_cpu_s).toBeLessThan(0.05 * r.seconds);
           expect(r.windows.reduce((n: number, w: any) => n + rawOk(dir, w.raw), 0)).toBe(r.ok);
           const warmup = rawOk(dir, r.raw.replace('.json', '-warmup.json'));
           expect(warmup).toBeGreaterThan(0);

@@ -8,13 +8,12 @@ import { pooledComponents } from './components';
 import { windowPairs } from './decide';
 import type { DesignRecord, Results } from './results';
 
-/** Seconds one window costs (with the check and the new oha between windows), and a launch beyond its windows (start, checks, warmup, stop). */
+/** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
 function costsS(results: Results): { window: number; launch: number } {
-  const runs = results.contenders.flatMap((c) => c.points.flatMap((p) => p.runs)).filter((r) => r.trial_s && (r.windows?.length ?? 0) > 1);
+  const runs = results.contenders.flatMap((c) => c.points.flatMap((p) => p.runs)).filter((r) => r.trial_s && (r.windows?.length ?? 0) > 0);
   if (!runs.length) return { window: NaN, launch: NaN };
-  const span = (r: (typeof runs)[number]) => (r.windows!.at(-1)!.ended_at - r.windows![0]!.started_at) / 1000;
-  const window = median(runs.map((r) => span(r) / r.windows!.length));
-  return { window, launch: median(runs.map((r) => r.trial_s! - span(r))) };
+  const window = median(runs.flatMap((r) => r.windows!.map((w) => (w.ended_at - w.started_at) / 1000)));
+  return { window, launch: median(runs.map((r) => r.trial_s! - r.windows!.length * window)) };
 }
 
 /** Is the warmup long enough? Mean over launches of ln(first window) − mean ln(the others): near 0 when it is. */

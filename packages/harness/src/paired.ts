@@ -140,6 +140,13 @@ export function signedRankTest(d: number[], designEffect = 1): { n: number; wPlu
   return { n, wPlus, p: twoSidedP(signedRankH0(n, designEffect), wPlus) };
 }
 
+/** The fewest pairs with an interval at `level` when pairs carry a design effect (normal approximation). */
+function minClusteredPairsFor(level: number, designEffect: number): number {
+  let n = 1;
+  while (n < 10_000 && !(signedRankH0(n, designEffect).cdf(0) <= (1 - level) / 2)) n++;
+  return n;
+}
+
 /** The fewest pairs with a signed-rank interval at `level` (6 for 95%). */
 export function minPairsFor(level: number): number {
   if (!(level < 1)) return Infinity;
@@ -157,7 +164,9 @@ export function hodgesLehmann(d: number[], level = 0.95, designEffect = 1): Boun
   const n = d.length;
   const walsh = walshAverages(d);
   const ci = n > 0 ? dualInterval(walsh, signedRankH0(n, designEffect), level) : undefined;
-  const tooFew: Bounds = { lo: -Infinity, hi: Infinity, level, short: `need ≥ ${minPairsFor(level)} pairs for a ${percent(level)} interval; have ${n}` };
+  const need = designEffect > 1 ? minClusteredPairsFor(level, designEffect) : minPairsFor(level);
+  const at = designEffect > 1 ? ` at design effect ${designEffect.toFixed(2)}` : '';
+  const tooFew: Bounds = { lo: -Infinity, hi: Infinity, level, short: `need ≥ ${need} pairs for a ${percent(level)} interval${at}; have ${n}` };
   return { estimate: sortedMedian(walsh), ...(ci ?? tooFew), n };
 }
 

@@ -41,8 +41,10 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   /** Wall clock (ms since the epoch) when the measured window(s) began and ended. */
   started_at: number;
   ended_at: number;
-  /** Wall seconds of the whole trial: launch, checks, warmup, windows and stop. */
+  /** Wall seconds of the whole trial: launch, checks, warmup, windows and stop (in a block: its share of the block's). */
   trial_s?: number;
+  /** In a block: CPU seconds the other live apps used while this run's windows were measured (should be ~0). */
+  idle_cpu_s?: number;
   /** The measured windows of this launch, back to back after its warmup; the run's figures pool them. */
   windows?: WindowRecord[];
   /** Set when the app or Redis failed during this run, or CPU steal spoilt it: its figures are not used. */
@@ -59,6 +61,7 @@ export interface WindowRecord {
   cpu_us_per_req: number;
   cpu_steal_pct: number;
   raw: string;
+  idle_cpu_s?: number;
 }
 
 export interface PointResult {

@@ -1,5 +1,6 @@
 // Phase 3, schedule: randomized interleaved trials. Every round measures each contender that
-// still needs runs once, in blocks shuffled from the recorded seed, each run in a fresh process.
+// still needs runs once, in one block per runtime (block.ts: the block's fresh processes alive
+// together, their windows interleaved), blocks and windows in orders shuffled from the recorded seed.
 // With --runs auto every contender gets the design's first rounds; after each of those rounds
 // the family of questions is looked at (decide.ts), and later rounds go only to the contenders
 // of comparisons still undecided (racing), until none is open, max_runs, or the budget.
@@ -9,6 +10,7 @@ import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
 import { discard, fail, info, log, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
+import { measureBlock } from './block';
 import { forecast, TrialClock } from './eta';
 import { progress } from './progress';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from './ceilings';
@@ -140,9 +142,9 @@ function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
 
 /**
  * Shuffled from the seed, phase and round, in blocks: one block per runtime, so a client or
- * framework question's contenders run minutes closer together than in one shuffled round, and
- * share more of the machine's drift (trials 6–17 s apart correlate, a minute apart they do not).
- * The blocks' order and each block's inside are shuffled; each --self-check twin right after its original.
+ * framework question's contenders are measured seconds apart, and share the machine's drift
+ * (measured: windows under 5 s apart differ by sd 15%, minutes apart by 22%). The blocks' order
+ * and each block's inside are shuffled; each --self-check twin right after its original.
  */
 function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): Slot[] {
   const random = seededRandom((suite.settings.seed * 31 + phase) * 1009 + round);
@@ -195,6 +197,8 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     // aside and its slot measured again in a later pass over this round. Steal comes in bursts
     // of minutes, which an immediate retry would land in again.
     for (let pass = 0; pass <= STEAL_RETRIES; pass++) {
+      // The first pass of a closed-loop round measures in blocks; retries and --self-check twins are single launches.
+      if (pass === 0 && phase === 1 && !(await measureBlocks(suite, order, round, last))) return false;
       for (const [i, slot] of order.entries()) {
         if (slot.r.status !== 'incomplete' || filled(slot.point, round)) continue;
         const f = forecastAt(suite, slotsNow, round, last, order.slice(i).filter((x) => !filled(x.point, round)), reserveS);
@@ -208,6 +212,39 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     if (phase === 1) lookAt(suite, round);
     state.measuring_s = (Date.now() - suite.startedAt) / 1000;
     suite.save();
+  }
+  return true;
+}
+
+/** Consecutive slots of one runtime (roundOrder keeps them together), --self-check twins left out. */
+function blocksOf(order: Slot[]): Slot[][] {
+  const blocks: Slot[][] = [];
+  for (const slot of order.filter((x) => !x.r.self_check_of)) {
+    const last = blocks.at(-1);
+    if (last && last[0]!.r.runtime === slot.r.runtime) last.push(slot);
+    else blocks.push([slot]);
+  }
+  return blocks;
+}
+
+/** Each block of the round alive together, windows interleaved (block.ts); each slot's outcome recorded as a single trial's would be. */
+async function measureBlocks(suite: Suite, order: Slot[], round: number, last: number): Promise<boolean> {
+  const todo = (xs: Slot[]) => xs.filter((x) => x.r.status === 'incomplete' && !filled(x.point, round));
+  for (const [b, block] of blocksOf(todo(order)).entries()) {
+    const f = forecastAt(suite, () => order, round, last, todo(order), 0);
+    progress({ phase: 'measuring', contender: `${block[0]!.r.runtime} block (${block.length})`, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
+    const t0 = Date.now();
+    const outcomes = await measureBlock(suite, block, round, b);
+    const share = (Date.now() - t0) / 1000 / block.length;
+    for (const [i, slot] of block.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.runs[0]) outcome.runs[0].trial_s = +share.toFixed(2);
+      clockOf(suite).add(slot.r.name, share);
+      if (slot.r.ceiling) addCeilingSeconds(suite, share);
+      const goOn = record(suite, slot.r, slot.point, outcome, `${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}`, 0);
+      suite.save();
+      if (!goOn) return false;
+    }
   }
   return true;
 }

@@ -22,7 +22,7 @@ interface Measurement {
   rawName: string;
 }
 
-const safe = (name: string) => name.replace(/[^\w.-]+/g, '_');
+export const safe = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
 /**
  * One launch of the point in this round (attempt > 0: measured again after CPU steal): warmup,
@@ -63,13 +63,17 @@ export function pooled(runs: RunRecord[]): RunRecord {
     redis_calls: calls, redis_calls_per_req: ok ? calls / ok : NaN,
     redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,
     redis_cpu_s: redisCpu, loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
+    ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
     loadgen_saturated: runs.some((r) => r.loadgen_saturated),
     harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
     cpu_steal_pct: seconds > 0 ? sum(runs, (r) => r.cpu_steal_pct * r.seconds) / seconds : first.cpu_steal_pct,
     ended_at: runs.at(-1)!.ended_at,
     after_check: runs.at(-1)!.after_check,
     fault: runs.find((r) => r.fault)?.fault,
-    windows: runs.map((r, index) => ({ index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw })),
+    windows: runs.map((r, index) => ({
+      index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
+      ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
+    })),
   };
 }
 
@@ -124,7 +128,7 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
  * After a measured run: Redis still up, the app still alive and answering, every response the
  * verified size (oha's byte count), and the body byte-identical once more.
  */
-async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean, run: RunRecord): Promise<Out | RedisDied | null> {
+export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean, run: RunRecord): Promise<Out | RedisDied | null> {
   if (!redisAlive(suite.redis)) return { kind: 'redis-died' };
   const out = (status: 'failed' | 'invalid', reason: string): Out => {
     run.fault = reason;

@@ -144,7 +144,9 @@ function stealLine(r: Results): string {
   const redone = points.flatMap((p) => p.discarded_runs ?? []).filter((x) => x.fault?.startsWith('CPU steal')).length;
   const leftOut = points.reduce((n, p) => n + (p.left_out ?? 0), 0);
   const redoNote = redone ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${r.settings.max_steal_pct}%, ${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures` : '';
-  return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU.`;
+  const idle = runs.filter((x) => x.idle_cpu_s !== undefined && x.seconds > 0).map((x) => (100 * x.idle_cpu_s!) / x.seconds);
+  const idleNote = idle.length ? `; while one app of a block was measured, the block's idle apps used ${median(idle).toFixed(2)}% of a CPU at the median (max ${Math.max(...idle).toFixed(2)}%)` : '';
+  return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU${idleNote}.`;
 }
 
 /** How precise this run is: run-to-run spread, and the half-width of the family's ratio intervals. */

@@ -1,0 +1,108 @@
+// A block of one round: the contenders of one runtime launched together, each verified and warmed
+// up, then their measured windows interleaved (every cycle measures each once, in an order
+// shuffled from the seed), so the windows a question pairs lie seconds apart, not minutes: the
+// machine's drift over minutes is the largest noise here, and it cancels in a ratio only when
+// both sides see it. While one app is measured the others sit idle; each window records the CPU
+// the idle ones used meanwhile (`idle_cpu_s`), which must stay near zero.
+import { AppError, startApp, type RunningApp } from './apps';
+import { measureRun, pointLabel, type Load } from './measure';
+import { freePort } from './net';
+import { runOha } from './oha';
+import { treeCpuSeconds } from './proc';
+import type { ContenderResult, PointResult, RunRecord } from './results';
+import { seededRandom, shuffled } from './stats';
+import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
+import { checkAfterRun, pooled, safe, type TrialOutcome } from './trial';
+import { verifyContract } from './verify';
+
+export interface BlockSlot {
+  r: ContenderResult;
+  point: PointResult;
+}
+
+interface Member extends BlockSlot {
+  key: string;
+  app?: RunningApp;
+  launchS: number;
+  bytes: number;
+  windows: RunRecord[];
+  outcome?: TrialOutcome;
+}
+
+const loadOf = (suite: Suite, point: PointResult): Load => ({ connections: point.connections, rate: point.rate, durationS: suite.settings.duration_s, requests: suite.settings.requests, seedDefaults: false });
+const baseName = (m: BlockSlot, round: number) => `${safe(m.r.name)}/${pointLabel(m.point)}-run${round}`;
+
+/** Start and verify one member; on failure its outcome is set and it takes no further part. */
+async function launch(suite: Suite, m: Member, round: number): Promise<void> {
+  const c = contenderOf(suite, m.r);
+  const t0 = Date.now();
+  try {
+    m.app = await startApp(c, { port: await freePort(), env: suite.appEnv(c), timeoutMs: suite.settings.start_timeout_s * 1000, cpuList: suite.settings.placement.app });
+  } catch (e) {
+    const err = e as AppError;
+    m.outcome = { kind: 'out', status: 'failed', reason: `start: ${err.message}`, output: err.output, runs: [] };
+    return;
+  }
+  suite.session.apps.set(m.key, m.app);
+  m.launchS = (Date.now() - t0) / 1000;
+  const verdict = await verifyContract(m.app.url, suite.golden, c.page);
+  if (!verdict.ok) m.outcome = { kind: 'out', status: 'invalid', reason: verdict.reason!, runs: [] };
+  else m.bytes = verdict.bytes!;
+  if (m.outcome) return;
+  const s = suite.settings;
+  if (s.warmup_s > 0) {
+    const load = { ...loadOf(suite, m.point), durationS: s.warmup_s, requests: null };
+    await runOha({ ...load, url: m.app.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-warmup.json`, cpuList: s.placement.loadgen }).catch((e) => log(`${m.r.name}: warmup failed: ${(e as Error).message}`));
+  }
+}
+
+/** One measured window of a member, with the CPU every other live member used during it. */
+async function window(suite: Suite, m: Member, others: Member[], round: number, j: number): Promise<'ok' | 'out' | 'redis-died'> {
+  const idleBefore = others.map((o) => treeCpuSeconds(o.app!.pid));
+  const rawName = j ? `${baseName(m, round)}-w${j + 1}.json` : `${baseName(m, round)}.json`;
+  let measured;
+  try {
+    measured = await measureRun(suite.ctx, m.app!.pid, m.app!.url, loadOf(suite, m.point), rawName);
+  } catch (e) {
+    if (!redisAlive(suite.redis)) return 'redis-died';
+    m.outcome = { kind: 'out', status: 'failed', reason: `run ${round}: ${(e as Error).message}`, output: m.app!.process.tail(), runs: [] };
+    return 'out';
+  }
+  const idle = others.reduce((s, o, i) => s + Math.max(0, treeCpuSeconds(o.app!.pid) - idleBefore[i]!), 0);
+  const run: RunRecord = { ...measured, idle_cpu_s: idle, round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
+  m.windows.push(run);
+  const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r).page, run);
+  if (bad?.kind === 'redis-died') return 'redis-died';
+  if (bad) m.outcome = { ...bad, runs: [] };
+  return bad ? 'out' : 'ok';
+}
+
+/**
+ * Measure a block: launch every member, then `windows` cycles, each member once per cycle in an
+ * order shuffled from the seed, round and cycle; then stop them all. One outcome per slot, in order.
+ */
+export async function measureBlock(suite: Suite, slots: BlockSlot[], round: number, blockIndex: number): Promise<TrialOutcome[]> {
+  const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#block-${round}`, launchS: NaN, bytes: NaN, windows: [] }));
+  let redisDied = false;
+  try {
+    for (const m of members) await launch(suite, m, round);
+    const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
+    for (let j = 0; j < (suite.settings.windows ?? 1) && !redisDied; j++) {
+      for (const m of shuffled(members, random)) {
+        const live = members.filter((x) => x.app && !x.outcome);
+        if (!live.includes(m)) continue;
+        if ((await window(suite, m, live.filter((x) => x !== m), round, j)) === 'redis-died') {
+          redisDied = true;
+          break;
+        }
+      }
+    }
+  } finally {
+    await Promise.all(members.map((m) => stopApp(suite.session, m.key)));
+  }
+  return members.map((m): TrialOutcome => {
+    const runs = m.windows.length ? [pooled(m.windows)] : [];
+    if (redisDied && !m.outcome) return { kind: 'redis-died', runs };
+    return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };
+  });
+}
