@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import { explained, resultsIn, runCli } from '../helpers/cli';
 
-const [NR, IO, IOV] = ['bun-raw-node-redis', 'bun-raw-ioredis', 'bun-raw-iovalkey'];
+const [NR, IO, IOV] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey'];
 const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '200ms'];
 const answer = (json: any, a: string, b: string) => json.answers.find((x: any) => x.a === a && x.b === b) ?? json.answers.find((x: any) => x.a === b && x.b === a);
 const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
@@ -26,7 +26,7 @@ describe('answers from paired windows', () => {
       expect(same.verdict).toBe('equal');
       expect(Math.max(same.hi - 1, 1 / same.lo - 1)).toBeLessThanOrEqual(0.1);
       const md = await Bun.file(`${dir}/results.md`).text();
-      expect(md).toMatch(/On bun \(raw server\), node-redis is faster than iovalkey by \d+% \(\d+–\d+%\)\./);
+      expect(md).toMatch(/On bun \(raw server\), node-redis is faster than iovalkey by \d+% \(\d+%–\d+%\)\./);
       expect(md).toMatch(/node-redis and ioredis are equal within ±\d+%/);
     });
   }, 180_000);

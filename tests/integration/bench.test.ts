@@ -13,7 +13,8 @@ describe('npm run bench', () => {
   test('--list prints the default suite, one per line; --list --matrix every supported combination; --profile seed the seed\'s fourteen', async () => {
     const lines = async (args: string[]) => (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
     const suite = await lines([]);
-    expect(suite.filter((n) => !n.endsWith('-precomputed'))).toHaveLength(26);
+    expect(suite.filter((n) => !n.endsWith('-precomputed'))).toHaveLength(27); // 26 and the handicapped twin
+    expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-node-redis-handicap']);
     expect(suite.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11); // the HTTP ceiling of each stack in it
     const matrix = await lines(['--matrix']);
     expect(matrix.length).toBeGreaterThan(90);
@@ -24,7 +25,7 @@ describe('npm run bench', () => {
   });
 
   test('a quick --matrix smoke run shows the framework × client grid, the settings table, what to pick, the ceilings and efficiency', async () => {
-    const run = await runCli(['--matrix', '--only', 'bun-raw-*,bun-fake-other-ioredis', '--runs', '2', '--duration', '300ms', '--warmup', '0s']);
+    const run = await runCli(['--matrix', '--only', 'bun-raw-node-redis*,bun-raw-ioredis*,bun-raw-precomputed,bun-fake-other-ioredis', '--runs', '2', '--duration', '300ms', '--warmup', '0s']);
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
     expect(json.settings.suite).toBe('matrix');

@@ -73,7 +73,7 @@ describe('--runs auto', () => {
   }, 120_000);
   test('the budget stops the rounds before one would overrun it', async () => {
     // Two contenders of equal speed and a bound no interval can reach: only the budget can stop them.
-    const run = await auto('bun-raw-node-redis,bun-raw-ioredis', ['--target-ci', '0.001', '--budget', '4s']);
+    const run = await auto('bun-raw-paced-node-redis,bun-raw-paced-ioredis', ['--target-ci', '0.001', '--budget', '4s']);
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);

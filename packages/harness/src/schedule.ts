@@ -232,7 +232,8 @@ async function measureBlocks(suite: Suite, order: Slot[], round: number, last: n
   const todo = (xs: Slot[]) => xs.filter((x) => x.r.status === 'incomplete' && !filled(x.point, round));
   for (const [b, block] of blocksOf(todo(order)).entries()) {
     const f = forecastAt(suite, () => order, round, last, todo(order), 0);
-    progress({ phase: 'measuring', contender: `${block[0]!.r.runtime} block (${block.length})`, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
+    const what = block.length === 1 ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}` : `${block[0]!.r.runtime} block (${block.length} contenders)`;
+    progress({ phase: 'measuring', contender: what, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
     const t0 = Date.now();
     const outcomes = await measureBlock(suite, block, round, b);
     const share = (Date.now() - t0) / 1000 / block.length;

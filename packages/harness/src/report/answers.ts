@@ -70,7 +70,7 @@ export function handicapLine(r: Results): string {
     const m = h.measured!;
     const seen = h.detected ? 'detected' : 'NOT detected';
     return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs): injected ${signedPct(h.injected_ratio)} req/s, ` +
-      `measured ${signedPct(m.ratio)} (${signedPct(m.lo)}…${signedPct(m.hi)}, ${(m.level * 100).toFixed(1)}%, ${m.pairs} window pairs): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
+      `measured ${signedPct(m.ratio)} (${Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet'}, ${(m.level * 100).toFixed(1)}%, ${m.pairs} window pairs): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
   }).join('\n\n');
 }
 
@@ -101,7 +101,9 @@ export function settingsTable(r: Results): string {
   const body = rows.map((a) => {
     const on = byName.get(a.a);
     const verdict = a.out ? `not answered (${a.out})` : a.verdict === 'faster' ? (a.ratio >= 1 ? 'faster' : 'slower') : a.verdict === 'equal' ? `equal within ±${pct(bound(a))}` : 'undecided';
-    return `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ${a.ratio.toFixed(2)} (${a.lo.toFixed(2)}–${a.hi.toFixed(2)}, ${(a.level * 100).toFixed(2)}%) | ${a.rounds} | ${verdict} |`;
+    // An interval too wide to exist is stored as 0…null (JSON has no Infinity).
+    const f = (x: number | null) => (Number.isFinite(x) ? x!.toFixed(2) : '∞');
+    return `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ${a.ratio.toFixed(2)} (${f(a.lo)}–${f(a.hi)}, ${(a.level * 100).toFixed(2)}%) | ${a.rounds} | ${verdict} |`;
   });
   return `**Settings: each against the same stack with defaults** (Hodges–Lehmann ratio of windows paired by round; the same family as "what to pick")\n\n${[head, ...body].join('\n')}`;
 }

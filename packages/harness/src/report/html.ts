@@ -116,7 +116,7 @@ function heatmapSpec(r: Results): object | null {
 
 /** Each setting's on ÷ off ratio with its interval; 1 = no effect. */
 function settingsSpec(r: Results): object | null {
-  const values = (r.answers ?? []).filter((a) => a.question.startsWith('setting: ') && Number.isFinite(a.lo * a.hi)).map((a) => ({ label: a.a, setting: a.a.split('-').at(-1), median: a.ratio, lo: a.lo, hi: a.hi }));
+  const values = (r.answers ?? []).filter((a) => a.question.startsWith('setting: ') && Number.isFinite(a.hi) && a.lo > 0).map((a) => ({ label: a.a, setting: a.a.split('-').at(-1), median: a.ratio, lo: a.lo, hi: a.hi }));
   if (!values.length) return null;
   const y = { field: 'label', type: 'nominal', sort: null, title: null };
   return {
