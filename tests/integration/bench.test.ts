@@ -61,7 +61,7 @@ describe('npm run bench', () => {
     // Settings: each tuned contender against its default twin, paired by round and window, with its answer.
     expect(md).toContain('**Settings: each against the same stack with defaults**');
     for (const [setting, client] of [['autopipeline', 'ioredis'], ['direct', 'ioredis'], ['direct', 'node-redis']]) {
-      expect(md).toMatch(new RegExp(`\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–[\\d.]+, [\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|`));
+      expect(md).toMatch(new RegExp(`\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–([\\d.]+|∞), [\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|`));
     }
     // What to pick: every comparison of the family answered in words, with its interval.
     expect(md).toContain('**What to pick**');

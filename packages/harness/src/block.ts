@@ -29,6 +29,9 @@ interface Member extends BlockSlot {
   outcome?: TrialOutcome;
 }
 
+/** Pause before each window, so the previous window's app is idle by the time this one is measured. */
+const SETTLE_MS = 250;
+
 const loadOf = (suite: Suite, point: PointResult): Load => ({ connections: point.connections, rate: point.rate, durationS: suite.settings.duration_s, requests: suite.settings.requests, seedDefaults: false });
 const baseName = (m: BlockSlot, round: number) => `${safe(m.r.name)}/${pointLabel(m.point)}-run${round}`;
 
@@ -91,6 +94,8 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
       for (const m of shuffled(members, random)) {
         const live = members.filter((x) => x.app && !x.outcome);
         if (!live.includes(m)) continue;
+        // The app measured before finishes its in-flight work and garbage: not on this one's window.
+        await Bun.sleep(SETTLE_MS);
         if ((await window(suite, m, live.filter((x) => x !== m), round, j)) === 'redis-died') {
           redisDied = true;
           break;
@@ -100,9 +105,11 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
   } finally {
     await Promise.all(members.map((m) => stopApp(suite.session, m.key)));
   }
+  // When Redis died, the members measured in this round lose their run (measured again on --resume);
+  // a member not measured yet has nothing to report.
   return members.map((m): TrialOutcome => {
     const runs = m.windows.length ? [pooled(m.windows)] : [];
-    if (redisDied && !m.outcome) return { kind: 'redis-died', runs };
+    if (redisDied && !m.outcome) return runs.length ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
     return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };
   });
 }

@@ -8,7 +8,7 @@ import { DEFAULT_SETTINGS } from '@bench/stream';
 import { pointLabel } from './measure';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
-import { discard, fail, info, log, type Suite } from './suite';
+import { discard, fail, info, log, redisAlive, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
 import { measureBlock } from './block';
 import { forecast, TrialClock } from './eta';
@@ -239,12 +239,19 @@ async function measureBlocks(suite: Suite, order: Slot[], round: number, last: n
     const share = (Date.now() - t0) / 1000 / block.length;
     for (const [i, slot] of block.entries()) {
       const outcome = outcomes[i]!;
+      if (outcome.kind === 'runs' && !outcome.runs.length) continue; // Redis died before its turn: nothing measured
       if (outcome.runs[0]) outcome.runs[0].trial_s = +share.toFixed(2);
       clockOf(suite).add(slot.r.name, share);
       if (slot.r.ceiling) addCeilingSeconds(suite, share);
       const goOn = record(suite, slot.r, slot.point, outcome, `${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}`, 0);
       suite.save();
       if (!goOn) return false;
+    }
+    // Redis may have died before any window of the block: stop as record() does for a run it died under.
+    if (!redisAlive(suite.redis)) {
+      suite.results.exit_reason = `Redis stopped answering during the ${block[0]!.r.runtime} block; measuring stopped`;
+      log(suite.results.exit_reason);
+      return false;
     }
   }
   return true;

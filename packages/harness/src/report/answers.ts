@@ -1,9 +1,21 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
-import { bound, sides, type Answer } from '../decide';
-import type { Question } from '../questions';
-import { rowOf } from '../questions';
+import { bound, look, lookAlpha, sides, type Answer } from '../decide';
+import { familyOf, rowOf, type Comparison, type Question } from '../questions';
 import type { ContenderResult, Results } from '../results';
+
+const computed = new WeakMap<Results, { questions: Question[]; comparisons: Comparison[]; answers: Answer[] }>();
+
+/** The run's family and answers; results from before both existed get them computed here, with one look at 5%. */
+export function answersOf(r: Results): { questions: Question[]; comparisons: Comparison[]; answers: Answer[] } {
+  if (r.family && r.answers) return { ...r.family, answers: r.answers };
+  const known = computed.get(r);
+  if (known) return known;
+  const family = r.family ?? familyOf(r.contenders.filter((c) => c.status === 'ok'));
+  const out = { ...family, answers: look(r, family.comparisons, 1, lookAlpha(1, false), r.settings.target_ci_pct ?? 10) };
+  computed.set(r, out);
+  return out;
+}
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const signedPct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
@@ -40,7 +52,7 @@ export function roundsToClose(a: Answer, marginPct: number): number | null {
 }
 
 export function answerSentence(r: Results, a: Answer): string {
-  const q = r.family!.questions.find((x) => x.id === a.question)!;
+  const q = answersOf(r).questions.find((x) => x.id === a.question)!;
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
   const label = (n: string) => labelIn(q, byName.get(n), n);
   if (a.out) return `${where(q)}, ${label(a.a)} against ${label(a.b)}: not answered (${a.out}).`;
@@ -59,7 +71,7 @@ export function answerSentence(r: Results, a: Answer): string {
 function familyLine(r: Results, answers: Answer[]): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
   const looks = r.looks?.length ?? 0;
-  return `${answers.length} comparisons in ${r.family!.questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
+  return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
     `Each is an exact Wilcoxon signed-rank test on log req/s of windows paired by round, with a Hodges–Lehmann ratio; the chance of any false "faster" over the whole family is at most 5% ` +
     `(Holm within each look; ${looks > 1 ? `${looks} looks, look k at 5%/2^k` : 'one look'}). "Equal" intervals are at the Bonferroni level of their look.`;
 }
@@ -76,8 +88,8 @@ export function handicapLine(r: Results): string {
 
 /** The README's and report's opening: decided answers, then equivalences, then the open ones. */
 export function answersSection(r: Results): string {
-  const answers = r.answers ?? [];
-  if (!answers.length || !r.family) return '';
+  const { answers } = answersOf(r);
+  if (!answers.length) return '';
   const list = (xs: Answer[]) => xs.map((a) => `- ${answerSentence(r, a)}`).join('\n');
   const decided = answers.filter((a) => a.verdict === 'faster' && !a.out).sort((x, y) => Math.abs(Math.log(y.ratio)) - Math.abs(Math.log(x.ratio)));
   const equal = answers.filter((a) => a.verdict === 'equal' && !a.out);
@@ -94,7 +106,7 @@ export function answersSection(r: Results): string {
 
 /** For each setting question: on ÷ off with its verdict (the same answers as above). */
 export function settingsTable(r: Results): string {
-  const rows = (r.answers ?? []).filter((a) => a.question.startsWith('setting: '));
+  const rows = answersOf(r).answers.filter((a) => a.question.startsWith('setting: '));
   if (!rows.length) return '';
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
   const head = '| setting | runtime | framework | client | on ÷ off (interval, level) | rounds | answer |\n|---|---|---|---|---:|---:|---|';

@@ -7,7 +7,7 @@ import { levelLabel } from '../stats';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { charts } from './charts';
 import { gridTables } from './matrix';
-import { answersSection, settingsTable } from './answers';
+import { answersOf, answersSection, settingsTable } from './answers';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
 import { costTable, describeRun, pointsTable, problems, ranked, seedMethodTable, selfCheckTable } from './table';
 
@@ -116,7 +116,11 @@ function heatmapSpec(r: Results): object | null {
 
 /** Each setting's on ÷ off ratio with its interval; 1 = no effect. */
 function settingsSpec(r: Results): object | null {
-  const values = (r.answers ?? []).filter((a) => a.question.startsWith('setting: ') && Number.isFinite(a.hi) && a.lo > 0).map((a) => ({ label: a.a, setting: a.a.split('-').at(-1), median: a.ratio, lo: a.lo, hi: a.hi }));
+  // An interval too wide to exist (too few pairs) draws as its estimate alone.
+  const values = answersOf(r).answers.filter((a) => a.question.startsWith('setting: ')).map((a) => {
+    const finite = Number.isFinite(a.hi) && a.lo > 0;
+    return { label: a.a, setting: a.a.split('-').at(-1), median: a.ratio, lo: finite ? a.lo : a.ratio, hi: finite ? a.hi : a.ratio };
+  });
   if (!values.length) return null;
   const y = { field: 'label', type: 'nominal', sort: null, title: null };
   return {

@@ -8,6 +8,7 @@ import { pairedRatio } from '../paired';
 import { isHandicapped } from '../questions';
 import { clock } from '../progress';
 import { FIRST_ROUNDS } from '../racing';
+import { answersOf } from './answers';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -154,7 +155,7 @@ export function precisionLine(r: Results): string {
   const dynamic = ranked(r).filter((c) => !c.static);
   if (!dynamic.length) return '';
   const spreads = dynamic.map((c) => spread(c.runs.filter((x) => !x.fault).map((x) => x.rps)) * 100);
-  const widths = (r.answers ?? []).filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi)).map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
+  const widths = answersOf(r).answers.filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi)).map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
   return `Precision over the ${dynamic.length} dynamic contenders: req/s spread of launches (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%)` +
     (widths.length ? `; the ${widths.length} ratio intervals of "what to pick" have a median half-width of ±${fmt(median(widths))}% (at their family-corrected levels).` : '.');
 }
