@@ -23,7 +23,7 @@ describe('the ETA', () => {
     // Budget 185 s: this round ends at 120 s, the next at 140 s (170 s with the reserve: within it);
     // the one after would end at 160 s, 190 s with the reserve: it is not started.
     expect(forecast(c, { ...base, budgetS: 185 })).toEqual({ etaS: 40 + 30, runsLeft: 4 });
-    // A round with nothing due (every interval resolved) ends the rounds.
+    // A round with nothing due (every comparison decided or bounded) ends the rounds.
     expect(forecast(c, { ...base, budgetS: null, laterRounds: [['a'], [], ['a', 'b']] })).toEqual({ etaS: 30 + 30, runsLeft: 3 });
   });
 

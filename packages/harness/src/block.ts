@@ -85,10 +85,13 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
  * order shuffled from the seed, round and cycle; then stop them all. One outcome per slot, in order.
  */
 export async function measureBlock(suite: Suite, slots: BlockSlot[], round: number, blockIndex: number): Promise<TrialOutcome[]> {
-  const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#block-${round}`, launchS: NaN, bytes: NaN, windows: [] }));
+  const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`, launchS: NaN, bytes: NaN, windows: [] }));
   let redisDied = false;
   try {
-    for (const m of members) await launch(suite, m, round);
+    for (const m of members) {
+      await launch(suite, m, round);
+      if (m.outcome) await stopApp(suite.session, m.key);
+    }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
     for (let j = 0; j < (suite.settings.windows ?? 1) && !redisDied; j++) {
       for (const m of shuffled(members, random)) {
@@ -96,10 +99,13 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
         if (!live.includes(m)) continue;
         // The app measured before finishes its in-flight work and garbage: not on this one's window.
         await Bun.sleep(SETTLE_MS);
-        if ((await window(suite, m, live.filter((x) => x !== m), round, j)) === 'redis-died') {
+        const result = await window(suite, m, live.filter((x) => x !== m), round, j);
+        if (result === 'redis-died') {
           redisDied = true;
           break;
         }
+        // An app out of the race stops now: alive, it could use CPU no window accounts for.
+        if (result === 'out') await stopApp(suite.session, m.key);
       }
     }
   } finally {

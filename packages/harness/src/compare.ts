@@ -13,7 +13,7 @@ import { readResults, type ContenderResult, type Results } from './results';
 import { keptRuns } from './verdicts';
 import { holm } from './stats';
 import { pooledComponents } from './components';
-import { DECISION, holmLevels, windowsByRound } from './decide';
+import { DECISION, holmLevels, kish, windowsByRound } from './decide';
 import { mannWhitneyShift } from './paired';
 
 const ALPHA = DECISION.alpha;
@@ -105,8 +105,7 @@ function windowDesignEffect(runs: Map<string, number[][]>[]): number {
   if (!nested.length) return 1;
   const c = pooledComponents(nested);
   const [within, between] = [Math.max(0, c.T2(1)), Math.max(0, c.T2(2))];
-  const perLaunch = mean(nested.flatMap((ls) => ls.map((w) => w.length)));
-  return within + between > 0 ? 1 + (perLaunch - 1) * (between / (within + between)) : 1;
+  return within + between > 0 ? kish(nested, between / (within + between)) : 1;
 }
 
 export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {

@@ -5,7 +5,7 @@ import type { Comparison } from './questions';
 import type { ContenderResult, Results } from './results';
 import { median } from 'simple-statistics';
 import { pooledComponents } from './components';
-import { pairedRatio } from './paired';
+import { pairedRatio, signedRankTest } from './paired';
 
 type PairedRatio = ReturnType<typeof pairedRatio>;
 
@@ -17,8 +17,6 @@ type PairedRatio = ReturnType<typeof pairedRatio>;
  */
 export const DECISION = {
   alpha: 0.05,
-  /** "Equal" needs the whole interval (at the family's Bonferroni level) inside ± this; --target-ci sets it. */
-  marginPct: 10,
   /** The handicap check is one test, outside the family. */
   handicapLevel: 0.95,
 } as const;
@@ -93,9 +91,11 @@ export function designEffect(pairs: WindowPairs[]): { designEffect: number; icc:
   const c = pooledComponents(nested);
   const [within, between] = [Math.max(0, c.T2(1)), Math.max(0, c.T2(2))];
   const icc = within + between > 0 ? between / (within + between) : 0;
-  const m = median(nested.flatMap((rounds) => rounds.map((d) => d.length)));
-  return { designEffect: 1 + (m - 1) * icc, icc };
+  return { designEffect: kish(nested, icc), icc };
 }
+
+/** Kish's design effect 1 + (m − 1)·ICC, m the median number of windows per cluster. */
+export const kish = (clusters: number[][][], icc: number) => 1 + (median(clusters.flatMap((c) => c.map((w) => w.length))) - 1) * icc;
 
 /** Level of look k (1-based): alpha / 2^k when the schedule looks more than once, so every look together spends at most alpha. */
 export const lookAlpha = (k: number, adaptive: boolean, alpha: number = DECISION.alpha) => (adaptive ? alpha / 2 ** k : alpha);
@@ -128,7 +128,7 @@ export function look(results: Results, comparisons: Comparison[], k: number, alp
   const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
   const { designEffect: de } = designEffect(data);
   const ratio = (d: WindowPairs, level: number) => pairedRatio(d.a, d.b, level, de);
-  const ps = data.map((d) => ratio(d, 1 - alphaK / m).p);
+  const ps = data.map((d) => signedRankTest(d.byRound.flat(), de).p);
   const rejected = holmLevels(ps, alphaK);
   const margin = marginPct / 100;
   return comparisons.map((c, i) => {

@@ -2,13 +2,13 @@
 // per request (packages/stream/src/handicap.ts), calibrated before round 1 to HANDICAP_PCT of the
 // CPU per request of its plain twin, measured in one launch of that twin. The run then reports
 // whether its own comparison of the two saw the difference, and how big it measured it.
-import { DECISION, windowPairs } from './decide';
+import { DECISION, designEffect, windowPairs } from './decide';
 import { pairedRatio } from './paired';
 import type { ContenderResult, PointResult, Results } from './results';
-import { info, log, type Suite } from './suite';
+import { fail, info, log, type Suite } from './suite';
 import { measureTrial } from './trial';
 
-export const HANDICAP_PCT = 10;
+const HANDICAP_PCT = 10;
 
 /** The contenders to handicap: twins with the setting on (calibrated on their plain twin), and --handicap's (on itself). */
 function targets(suite: Suite): { contender: string; calibratedOn: string; comparedWith: string | null }[] {
@@ -30,8 +30,8 @@ async function calibrationCpu(suite: Suite, name: string): Promise<number | null
   return outcome.kind === 'runs' && run && Number.isFinite(run.cpu_us_per_req) ? run.cpu_us_per_req : null;
 }
 
-/** Before round 1: calibrate each handicap (resumed runs keep theirs). False: stop measuring. */
-export async function calibrateHandicap(suite: Suite): Promise<boolean> {
+/** Before round 1: calibrate each handicap (resumed runs keep theirs); a failed calibration fails its contender. */
+export async function calibrateHandicap(suite: Suite): Promise<void> {
   const { results } = suite;
   for (const t of targets(suite)) {
     if (results.handicap?.some((h) => h.contender === t.contender)) continue;
@@ -39,7 +39,7 @@ export async function calibrateHandicap(suite: Suite): Promise<boolean> {
     if (cpu === null) {
       log(`handicap: the calibration launch of ${t.calibratedOn} failed; ${t.contender} is not measured`);
       const r = results.contenders.find((x) => x.name === t.contender);
-      if (r) Object.assign(r, { status: 'failed', reason: `handicap calibration on ${t.calibratedOn} failed` });
+      if (r) fail(r, 'failed', `handicap calibration on ${t.calibratedOn} failed`);
       continue;
     }
     const us = +((cpu * HANDICAP_PCT) / 100).toFixed(1);
@@ -47,7 +47,6 @@ export async function calibrateHandicap(suite: Suite): Promise<boolean> {
     info(`handicap: ${t.contender} burns ${us} µs per request (${HANDICAP_PCT}% of ${t.calibratedOn}'s ${cpu.toFixed(0)} µs CPU per request)`);
     suite.save();
   }
-  return true;
 }
 
 /** The environment that turns a contender's handicap on, once calibrated. */
@@ -62,7 +61,10 @@ export function judgeHandicap(results: Results): void {
   for (const h of results.handicap ?? []) {
     if (!h.compared_with) continue;
     const d = windowPairs(byName.get(h.contender), byName.get(h.compared_with));
-    const r = pairedRatio(d.a, d.b, DECISION.handicapLevel);
+    if (!d.a.length) continue;
+    // The same allowance for clustered windows as every answer of the run (one comparison alone estimates it poorly).
+    const de = results.answers?.[0]?.design_effect ?? designEffect([d]).designEffect;
+    const r = pairedRatio(d.a, d.b, DECISION.handicapLevel, de);
     h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n };
     h.detected = r.hi < 1;
   }

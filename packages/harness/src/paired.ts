@@ -111,8 +111,11 @@ export function signedRankNull(n: number): Float64Array {
  * multiplies the null variance, and the normal approximation takes over, as in the clustered
  * signed-rank test of Rosner, Glynn & Lee (Biometrics 62, 2006).
  */
+/** A design effect this close to 1 is 1: the exact distribution applies. */
+const INDEPENDENT = 1 + 1e-9;
+
 const signedRankH0 = (n: number, designEffect = 1): SymmetricNull =>
-  n <= EXACT_SIGNED_RANK_MAX && designEffect <= 1
+  n <= EXACT_SIGNED_RANK_MAX && designEffect <= INDEPENDENT
     ? tabulated(signedRankNull(n))
     : normalNull((n * (n + 1)) / 2, (designEffect * (n * (n + 1) * (2 * n + 1))) / 24);
 
@@ -164,8 +167,8 @@ export function hodgesLehmann(d: number[], level = 0.95, designEffect = 1): Boun
   const n = d.length;
   const walsh = walshAverages(d);
   const ci = n > 0 ? dualInterval(walsh, signedRankH0(n, designEffect), level) : undefined;
-  const need = designEffect > 1 ? minClusteredPairsFor(level, designEffect) : minPairsFor(level);
-  const at = designEffect > 1 ? ` at design effect ${designEffect.toFixed(2)}` : '';
+  const need = designEffect > INDEPENDENT ? minClusteredPairsFor(level, designEffect) : minPairsFor(level);
+  const at = designEffect > INDEPENDENT ? ` at design effect ${designEffect.toFixed(2)}` : '';
   const tooFew: Bounds = { lo: -Infinity, hi: Infinity, level, short: `need ≥ ${need} pairs for a ${percent(level)} interval${at}; have ${n}` };
   return { estimate: sortedMedian(walsh), ...(ci ?? tooFew), n };
 }
@@ -226,12 +229,12 @@ export function mannWhitneyNull(m: number, n: number): Float64Array {
  * on the variance, as the signed-rank test does (see signedRankH0).
  */
 const uH0 = (m: number, n: number, designEffect = 1): SymmetricNull =>
-  m <= EXACT_U_MAX && n <= EXACT_U_MAX && designEffect <= 1
+  m <= EXACT_U_MAX && n <= EXACT_U_MAX && designEffect <= INDEPENDENT
     ? tabulated(mannWhitneyNull(m, n))
     : normalNull(m * n, (designEffect * m * n * (m + n + 1)) / 12);
 
 /** The fewest values on each side with a Mann–Whitney interval at `level` (4 for 95%). */
-export function minPerSideFor(level: number): number {
+function minPerSideFor(level: number): number {
   if (!(level < 1)) return Infinity;
   let s = 1;
   while (!(mannWhitneyNull(s, s)[0]! <= (1 - level) / 2)) s++;

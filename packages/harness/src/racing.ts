@@ -22,7 +22,8 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
 /** The look after `round` (--runs auto, from FIRST_ROUNDS on): new answers, and who is still racing. */
 export function lookAt(suite: Suite, round: number): void {
   const { results, settings } = suite;
-  if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family) return;
+  // A resumed run passes its measured rounds again: each round is looked at once, so alpha is spent once.
+  if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family || results.looks?.some((l) => l.round === round)) return;
   const k = round - FIRST_ROUNDS + 1;
   const alphaK = lookAlpha(k, true);
   const answers = outOfRace(results, look(results, results.family.comparisons, k, alphaK, settings.target_ci_pct, results.answers ?? []));

@@ -138,8 +138,9 @@ export interface Settings {
   windows?: number;
   requests: number | null;
   warmup_s: number;
-  /** A fixed count, or 'auto': rounds until each interval is within ±target_ci_pct (max_runs, budget_s). */
+  /** A fixed count, or 'auto': 3 rounds, then rounds for the contenders of open comparisons (max_runs, budget_s). */
   runs: number | 'auto';
+  /** "Equal" needs the whole ratio interval within ± this %; with runs auto, comparisons race until decided or within it. */
   target_ci_pct: number;
   max_runs: number;
   budget_s: number;

@@ -43,8 +43,8 @@ export async function schedule(suite: Suite): Promise<boolean> {
   if (settings.profile === 'seed') return seedProfile(suite);
   const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
   await timedCeilings(suite, async () => redisCeiling(suite));
-  let ok = await calibrateHandicap(suite);
-  ok = ok && (await rounds(suite, closed, 1, ceilingReserveS(suite)));
+  await calibrateHandicap(suite);
+  let ok = await rounds(suite, closed, 1, ceilingReserveS(suite));
   if (ok) await timedCeilings(suite, async () => redisCeiling(suite));
   if (ok) await timedCeilings(suite, () => clientCeilings(suite));
   if (ok && settings.rates.length) {
@@ -124,15 +124,16 @@ async function clientCeilings(suite: Suite): Promise<void> {
 /**
  * Slots due in a round; a --self-check pair stays due together, so "alone" always follows its
  * original. HTTP ceilings run in round 1 only. After the first rounds, --runs auto races: only
- * the contenders of open comparisons.
+ * the contenders of open comparisons (open-loop points race on the same answers).
  */
 function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
   if (round > CEILING_RUNS) slots = slots.filter((x) => !x.r.ceiling);
   const s = suite.settings;
   if (s.runs !== 'auto') return slots.filter((x) => round <= (s.runs as number));
   if (round > s.max_runs) return [];
-  if (round <= FIRST_ROUNDS) return slots;
-  const open = suite.results.open ?? [];
+  // Before the first look (and in runs without a family) everything counts as open.
+  if (round <= FIRST_ROUNDS || !suite.results.open) return slots;
+  const open = suite.results.open;
   const partner = (x: Slot) => slots.find((y) => y.point.connections === x.point.connections && y.point.rate === x.point.rate && (y.r.self_check_of === x.r.name || x.r.self_check_of === y.r.name));
   // The handicapped twin races with its plain twin, so its check sees what that contender gets.
   const handicapOf = (x: Slot) => suite.results.handicap?.find((h) => h.contender === x.r.name)?.compared_with;
@@ -144,7 +145,7 @@ function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
  * Shuffled from the seed, phase and round, in blocks: one block per runtime, so a client or
  * framework question's contenders are measured seconds apart, and share the machine's drift
  * (measured: windows under 5 s apart differ by sd 15%, minutes apart by 22%). The blocks' order
- * and each block's inside are shuffled; each --self-check twin right after its original.
+ * and each block's inside are shuffled; --self-check twins are measured alone after the blocks.
  */
 function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): Slot[] {
   const random = seededRandom((suite.settings.seed * 31 + phase) * 1009 + round);
@@ -198,9 +199,12 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     // of minutes, which an immediate retry would land in again.
     for (let pass = 0; pass <= STEAL_RETRIES; pass++) {
       // The first pass of a closed-loop round measures in blocks; retries and --self-check twins are single launches.
-      if (pass === 0 && phase === 1 && !(await measureBlocks(suite, order, round, last))) return false;
+      const blocks = pass === 0 && phase === 1;
+      if (blocks && !(await measureBlocks(suite, slotsNow, order, round, last, reserveS))) return false;
       for (const [i, slot] of order.entries()) {
         if (slot.r.status !== 'incomplete' || filled(slot.point, round)) continue;
+        // After the blocks, pass 0 measures only the --self-check twins; a stolen block run waits for a later pass.
+        if (blocks && !slot.r.self_check_of) continue;
         const f = forecastAt(suite, slotsNow, round, last, order.slice(i).filter((x) => !filled(x.point, round)), reserveS);
         progress({ phase: 'measuring', contender: `${slot.r.name} ${pointLabel(slot.point)}`, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
         if (!(await measureSlot(suite, slot, round, last))) return false;
@@ -228,15 +232,19 @@ function blocksOf(order: Slot[]): Slot[][] {
 }
 
 /** Each block of the round alive together, windows interleaved (block.ts); each slot's outcome recorded as a single trial's would be. */
-async function measureBlocks(suite: Suite, order: Slot[], round: number, last: number): Promise<boolean> {
+async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[], round: number, last: number, reserveS: number): Promise<boolean> {
   const todo = (xs: Slot[]) => xs.filter((x) => x.r.status === 'incomplete' && !filled(x.point, round));
   for (const [b, block] of blocksOf(todo(order)).entries()) {
-    const f = forecastAt(suite, () => order, round, last, todo(order), 0);
+    // Redis may have died during the block before: a verification failing now would blame the contenders.
+    if (!redisAlive(suite.redis)) return redisStopped(suite, block[0]!.r.runtime);
+    const f = forecastAt(suite, slotsNow, round, last, todo(order), reserveS);
     const what = block.length === 1 ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}` : `${block[0]!.r.runtime} block (${block.length} contenders)`;
     progress({ phase: 'measuring', contender: what, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
     const t0 = Date.now();
     const outcomes = await measureBlock(suite, block, round, b);
     const share = (Date.now() - t0) / 1000 / block.length;
+    // Redis died during the block: a failure it caused is not the contender's, so nothing is recorded against them.
+    if (!redisAlive(suite.redis) && !outcomes.some((o) => o.kind === 'redis-died')) return redisStopped(suite, block[0]!.r.runtime);
     for (const [i, slot] of block.entries()) {
       const outcome = outcomes[i]!;
       if (outcome.kind === 'runs' && !outcome.runs.length) continue; // Redis died before its turn: nothing measured
@@ -247,14 +255,14 @@ async function measureBlocks(suite: Suite, order: Slot[], round: number, last: n
       suite.save();
       if (!goOn) return false;
     }
-    // Redis may have died before any window of the block: stop as record() does for a run it died under.
-    if (!redisAlive(suite.redis)) {
-      suite.results.exit_reason = `Redis stopped answering during the ${block[0]!.r.runtime} block; measuring stopped`;
-      log(suite.results.exit_reason);
-      return false;
-    }
   }
   return true;
+}
+
+function redisStopped(suite: Suite, runtime: string): false {
+  suite.results.exit_reason = `Redis stopped answering during the ${runtime} block; measuring stopped`;
+  log(suite.results.exit_reason);
+  return false;
 }
 
 /** One trial of a slot, and what its outcome means for the contender. False: stop measuring. */

@@ -57,13 +57,6 @@ export function medianInterval(xs: number[], level = 0.95): Interval {
   return { lo: s[k - 1]!, hi: s[n - k]!, level: orderStatCoverage(n, k) };
 }
 
-/** The smallest number of runs whose median has an interval at `level` (6 for 95%). */
-export function minRunsFor(level: number): number {
-  let n = 1;
-  while (orderStatCoverage(n, 1) < level) n++;
-  return n;
-}
-
 /** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
 export const levelLabel = (level: number, asked = 0.95) => `${+((level >= asked ? asked : level) * 100).toFixed(1)}% CI`;
 
@@ -113,70 +106,4 @@ export function holm(ps: number[]): number[] {
     out[i] = running;
   });
   return out;
-}
-
-function combinations(n: number, k: number, visit: (picked: number[]) => void, start = 0, picked: number[] = []) {
-  if (picked.length === k) return visit(picked);
-  for (let i = start; i <= n - (k - picked.length); i++) {
-    picked.push(i);
-    combinations(n, k, visit, i + 1, picked);
-    picked.pop();
-  }
-}
-
-function ranks(values: number[]): number[] {
-  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
-  const r = new Array<number>(values.length);
-  for (let i = 0; i < order.length; ) {
-    let j = i;
-    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
-    for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2 + 1; // ties share the mean rank
-    i = j + 1;
-  }
-  return r;
-}
-
-/** Number of ways to pick n1 of n1+n2 runs. */
-const arrangements = (n1: number, n2: number) => {
-  let total = 1;
-  for (let i = 0; i < n1; i++) total = (total * (n1 + n2 - i)) / (i + 1);
-  return total;
-};
-
-/** The smallest two-sided p-value an exact Mann-Whitney test can give at these sizes. */
-export const smallestMannWhitneyP = (n1: number, n2: number) => (n1 && n2 ? Math.min(1, 2 / arrangements(n1, n2)) : 1);
-
-/**
- * Two-sided Mann-Whitney U test. Exact permutation p-value (ties handled by mid-ranks)
- * for the small samples a benchmark has; normal approximation when there are too many
- * arrangements to enumerate.
- */
-export function mannWhitneyU(a: number[], b: number[]): { u: number; p: number } {
-  const n1 = a.length;
-  const n2 = b.length;
-  if (n1 === 0 || n2 === 0) return { u: NaN, p: 1 };
-  const r = ranks([...a, ...b]);
-  const u = r.slice(0, n1).reduce((s, x) => s + x, 0) - (n1 * (n1 + 1)) / 2;
-  const mean = (n1 * n2) / 2;
-  const n = n1 + n2;
-  const total = arrangements(n1, n2);
-  if (total <= 200_000) {
-    const observed = Math.abs(u - mean);
-    let extreme = 0;
-    combinations(n, n1, (picked) => {
-      let s = 0;
-      for (const i of picked) s += r[i]!;
-      if (Math.abs(s - (n1 * (n1 + 1)) / 2 - mean) >= observed - 1e-9) extreme++;
-    });
-    return { u, p: extreme / total };
-  }
-  // Normal approximation with tie correction and continuity correction.
-  const counts = new Map<number, number>();
-  for (const x of r) counts.set(x, (counts.get(x) ?? 0) + 1);
-  let tie = 0;
-  for (const t of counts.values()) tie += t ** 3 - t;
-  const sd = Math.sqrt(((n1 * n2) / 12) * (n + 1 - tie / (n * (n - 1))));
-  if (sd === 0) return { u, p: 1 };
-  const z = (Math.abs(u - mean) - 0.5) / sd;
-  return { u, p: Math.min(1, 2 * (1 - cumulativeStdNormalProbability(z))) };
 }

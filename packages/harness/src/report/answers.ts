@@ -72,7 +72,7 @@ function familyLine(r: Results, answers: Answer[]): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
   const looks = r.looks?.length ?? 0;
   return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
-    `Each is an exact Wilcoxon signed-rank test on log req/s of windows paired by round, with a Hodges–Lehmann ratio; the chance of any false "faster" over the whole family is at most 5% ` +
+    `Each is a Wilcoxon signed-rank test on log req/s of windows paired by round (exact, or its normal approximation with the design effect ${answers[0]?.design_effect ?? 1} for windows of one round), with a Hodges–Lehmann ratio; the chance of any false "faster" over the whole family is at most 5% ` +
     `(Holm within each look; ${looks > 1 ? `${looks} looks, look k at 5%/2^k` : 'one look'}). "Equal" intervals are at the Bonferroni level of their look.`;
 }
 
@@ -112,10 +112,10 @@ export function settingsTable(r: Results): string {
   const head = '| setting | runtime | framework | client | on ÷ off (interval, level) | rounds | answer |\n|---|---|---|---|---:|---:|---|';
   const body = rows.map((a) => {
     const on = byName.get(a.a);
-    const verdict = a.out ? `not answered (${a.out})` : a.verdict === 'faster' ? (a.ratio >= 1 ? 'faster' : 'slower') : a.verdict === 'equal' ? `equal within ±${pct(bound(a))}` : 'undecided';
+    const verdict = a.out || !a.pairs ? `not answered (${a.out ?? 'no pairs'})` : a.verdict === 'faster' ? (a.ratio >= 1 ? 'faster' : 'slower') : a.verdict === 'equal' ? `equal within ±${pct(bound(a))}` : 'undecided';
     // An interval too wide to exist is stored as 0…null (JSON has no Infinity).
     const f = (x: number | null) => (Number.isFinite(x) ? x!.toFixed(2) : '∞');
-    return `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ${a.ratio.toFixed(2)} (${f(a.lo)}–${f(a.hi)}, ${(a.level * 100).toFixed(2)}%) | ${a.rounds} | ${verdict} |`;
+    return `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${(a.level * 100).toFixed(2)}%) | ${a.rounds} | ${verdict} |`;
   });
   return `**Settings: each against the same stack with defaults** (Hodges–Lehmann ratio of windows paired by round; the same family as "what to pick")\n\n${[head, ...body].join('\n')}`;
 }

@@ -18,7 +18,7 @@ export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
 
 const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 420 }, title: { fontSize: 14, anchor: 'start' as const } };
 
-/** Bars of a median per contender, whiskers for its interval, rank groups in the labels. */
+/** Bars of a median per contender, whiskers for its interval, rank intervals in the labels. */
 function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: string): vl.TopLevelSpec {
   const values = ranked(r)
     .filter((c) => c[which])
@@ -27,7 +27,7 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
       const digits = which === 'rps' ? 0 : 2;
       return { name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`, runtime: c.runtime, median: v.median, lo: v.lo, hi: v.hi, text: v.median.toFixed(digits) };
     });
-  // ranked() is already fastest first; keep that order in every layer.
+  // ranked() is already in rank order; keep that order in every layer.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -45,7 +45,7 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
 }
 
 export const reqSecSpec = (r: Results) =>
-  medianBars(r, 'rps', 'Requests per second (median of runs; whiskers: its interval; "=n": intervals overlap)', 'successful responses / s');
+  medianBars(r, 'rps', 'Requests per second (median of runs; whiskers: its interval; "2–5": the ranks the decided comparisons allow)', 'successful responses / s');
 
 export const relativeSpec = (r: Results) =>
   medianBars(r, 'relative', 'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)', 'relative to this run\'s reference');

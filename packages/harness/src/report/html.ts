@@ -107,7 +107,7 @@ function heatmapSpec(r: Results): object | null {
   });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Framework × client per runtime: median req/s with default settings (rank group in brackets)', anchor: 'start' },
+    title: { text: 'Framework × client per runtime: median req/s with default settings (rank interval in brackets)', anchor: 'start' },
     data: { values },
     vconcat: [...new Set(values.map((v) => v.runtime))].map(grid),
     resolve: { scale: { color: 'shared' } },
@@ -119,7 +119,8 @@ function settingsSpec(r: Results): object | null {
   // An interval too wide to exist (too few pairs) draws as its estimate alone.
   const values = answersOf(r).answers.filter((a) => a.question.startsWith('setting: ')).map((a) => {
     const finite = Number.isFinite(a.hi) && a.lo > 0;
-    return { label: a.a, setting: a.a.split('-').at(-1), median: a.ratio, lo: finite ? a.lo : a.ratio, hi: finite ? a.hi : a.ratio };
+    const tuned = r.contenders.find((c) => c.name === a.a)?.tuned?.[0] ?? a.a;
+    return { label: a.a, setting: tuned, median: a.ratio, lo: finite ? a.lo : a.ratio, hi: finite ? a.hi : a.ratio };
   });
   if (!values.length) return null;
   const y = { field: 'label', type: 'nominal', sort: null, title: null };

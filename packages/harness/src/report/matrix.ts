@@ -10,7 +10,7 @@ const isPlain = (c: ContenderResult) => !c.tuned?.length;
 const rowOf = (c: ContenderResult) => (c.variant ? `${c.framework} ${c.variant}` : c.framework);
 const byClientOrder = (a: string, b: string) => CLIENTS.indexOf(a as never) - CLIENTS.indexOf(b as never);
 
-/** One cell: the median and the run-wide rank group, or why there is no figure. */
+/** One cell: the median and the run-wide rank interval, or why there is no figure. */
 function cell(r: Results, ok: RankedContender[], runtime: string, row: string, client: string): string {
   const c = ok.find((x) => x.runtime === runtime && rowOf(x) === row && x.client === client);
   if (c) return `${fmt0(c.rps!.median)} (${c.rank})${c.static ? ' static' : ''}`;
@@ -20,7 +20,7 @@ function cell(r: Results, ok: RankedContender[], runtime: string, row: string, c
   return r.unsupported?.some((u) => u.name === name) ? 'unsupported' : '';
 }
 
-/** Per runtime, a framework × client grid of median req/s (default settings) with rank groups. */
+/** Per runtime, a framework × client grid of median req/s (default settings) with rank intervals. */
 export function gridTables(r: Results): string {
   const ok = ranked(r).filter(isPlain);
   const all = r.contenders.filter((c) => isPlain(c) && !c.self_check_of);

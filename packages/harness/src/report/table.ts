@@ -59,7 +59,7 @@ const medianCell = (m: number, ci: { lo: number; hi: number; level: number }, as
 
 const relativeCell = (c: ContenderResult) => (c.relative ? `${fmt(c.relative.median, 2)} (${fmt(c.relative.lo, 2)}–${fmt(c.relative.hi, 2)})` : '–');
 
-/** The headline table: rank group, req/s with its interval, relative index, latency percentiles. */
+/** The headline table: rank interval, req/s with its interval, relative index, latency percentiles. */
 export function headlineTable(r: Results): string {
   const asked = r.settings.ci_level;
   const head = `| rank | server | req/s | interval of the median | relative index (interval) | runs | ${LAT.join(' | ')} |\n|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
