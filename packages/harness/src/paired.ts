@@ -61,7 +61,8 @@ function sortedMedian(s: number[]): number {
   return s.length === 0 ? NaN : s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 }
 
-const percent = (level: number) => `${+(level * 100).toFixed(1)}%`;
+/** "95%", "99.986%": enough digits that a level just under 1 never prints as 100%. */
+const percent = (level: number) => `${+(level * 100).toFixed(level > 0.999 ? 3 : 1)}%`;
 
 /**
  * The interval dual to the test with null `h0`, read from the `sorted` estimates (N = h0.max
@@ -150,6 +151,9 @@ function minClusteredPairsFor(level: number, designEffect: number): number {
   return n;
 }
 
+/** The fewest pairs with any interval at `level`, exact or at a design effect. */
+export const pairsNeeded = (level: number, designEffect = 1) => (designEffect > INDEPENDENT ? minClusteredPairsFor(level, designEffect) : minPairsFor(level));
+
 /** The fewest pairs with a signed-rank interval at `level` (6 for 95%). */
 export function minPairsFor(level: number): number {
   if (!(level < 1)) return Infinity;
@@ -167,7 +171,7 @@ export function hodgesLehmann(d: number[], level = 0.95, designEffect = 1): Boun
   const n = d.length;
   const walsh = walshAverages(d);
   const ci = n > 0 ? dualInterval(walsh, signedRankH0(n, designEffect), level) : undefined;
-  const need = designEffect > INDEPENDENT ? minClusteredPairsFor(level, designEffect) : minPairsFor(level);
+  const need = pairsNeeded(level, designEffect);
   const at = designEffect > INDEPENDENT ? ` at design effect ${designEffect.toFixed(2)}` : '';
   const tooFew: Bounds = { lo: -Infinity, hi: Infinity, level, short: `need ≥ ${need} pairs for a ${percent(level)} interval${at}; have ${n}` };
   return { estimate: sortedMedian(walsh), ...(ci ?? tooFew), n };

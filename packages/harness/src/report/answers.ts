@@ -3,6 +3,7 @@
 import { bound, look, lookAlpha, sides, type Answer } from '../decide';
 import { familyOf, rowOf, type Comparison, type Question } from '../questions';
 import type { ContenderResult, Results } from '../results';
+import { pairsNeeded } from '../paired';
 
 const computed = new WeakMap<Results, { questions: Question[]; comparisons: Comparison[]; answers: Answer[] }>();
 
@@ -62,7 +63,12 @@ export function answerSentence(r: Results, a: Answer): string {
   }
   const interval = `${signedPct(a.lo)}…${signedPct(a.hi)}`;
   if (a.verdict === 'equal') return `${where(q)}, ${label(a.a)} and ${label(a.b)} are equal within ±${pct(bound(a))} (${label(a.a)} ÷ ${label(a.b)}: ${interval}).`;
-  if (a.short) return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, ${a.short}.`;
+  if (a.short) {
+    // More rounds of the same shape: about this many give it an interval at its level (later looks ask a little more).
+    const perRound = a.rounds ? a.pairs / a.rounds : 0;
+    const more = perRound ? Math.ceil((pairsNeeded(a.level, a.design_effect) - a.pairs) / perRound) : null;
+    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, ${a.short}${more && more > 0 ? ` (about ${more} more round${more > 1 ? 's' : ''})` : ''}.`;
+  }
   const more = roundsToClose(a, r.settings.target_ci_pct);
   return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;
 }
