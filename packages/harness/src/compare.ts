@@ -7,7 +7,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { median } from 'simple-statistics';
-import { comparisonHtml } from './report/compare-page';
+import { changeInterval, comparisonHtml } from './report/compare-page';
 import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
 import { keptRuns } from './verdicts';
@@ -158,7 +158,7 @@ export function renderComparison(c: Comparison): string {
   const what = c.mode === 'relative' ? 'index' : 'req/s';
   const digits = c.mode === 'relative' ? 3 : 0;
   const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change (interval)', 'p (Holm)', ''];
-  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${signed(r.lo, 0)}…${signed(r.hi, 0)})`, r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
+  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${changeInterval(r)})`, r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
   const shift = c.commonShift - 1;

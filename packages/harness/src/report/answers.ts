@@ -65,9 +65,11 @@ export function answerSentence(r: Results, a: Answer): string {
   if (a.verdict === 'equal') return `${where(q)}, ${label(a.a)} and ${label(a.b)} are equal within ±${pct(bound(a))} (${label(a.a)} ÷ ${label(a.b)}: ${interval}).`;
   if (a.short) {
     // More rounds of the same shape: about this many give it an interval at its level (later looks ask a little more).
+    const need = pairsNeeded(a.level, a.design_effect);
     const perRound = a.rounds ? a.pairs / a.rounds : 0;
-    const more = perRound ? Math.ceil((pairsNeeded(a.level, a.design_effect) - a.pairs) / perRound) : null;
-    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, ${a.short}${more && more > 0 ? ` (about ${more} more round${more > 1 ? 's' : ''})` : ''}.`;
+    const more = perRound ? Math.ceil((need - a.pairs) / perRound) : null;
+    const sofar = Number.isFinite(a.ratio) ? `${label(a.a)} ÷ ${label(a.b)} is ${a.ratio.toFixed(2)} so far, but ` : '';
+    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided; ${sofar}an interval at the family's level (${+(a.level * 100).toFixed(3)}%, design effect ${a.design_effect}) needs ≥ ${need} window pairs, and ${a.pairs} were measured${more && more > 0 ? ` (about ${more} more round${more > 1 ? 's' : ''})` : ''}.`;
   }
   const more = roundsToClose(a, r.settings.target_ci_pct);
   return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;

@@ -1,10 +1,13 @@
 // npm run compare -- A B --html: the comparison as a page beside B's results — the machine check,
 // the common-mode shift, and per contender the change, its significance and the rank intervals.
-import type { Comparison } from '../compare';
+import type { Comparison, Row } from '../compare';
 import type { Results } from '../results';
 import { chartDivs, escapeHtml, pageHtml } from './page';
 
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
+
+/** "−3%…+8%", or why there is none (too few windows on a side for an interval at Holm's level). */
+export const changeInterval = (r: Pick<Row, 'lo' | 'hi'>) => (Number.isFinite(r.hi) && r.lo > -1 ? `${signed(r.lo, 0)}…${signed(r.hi, 0)}` : 'no interval: too few windows');
 
 function changeSpec(c: Comparison): object {
   const values = c.rows.map((r) => ({ name: r.name, change: r.change, verdict: r.flagged ? 'changed (Holm p < 0.05)' : 'not significant', p: r.pHolm }));
@@ -26,7 +29,7 @@ export function comparisonHtml(c: Comparison, a: { label: string; results: Resul
   const env = a.results.environment;
   const what = c.mode === 'relative' ? 'index' : 'req/s';
   const digits = c.mode === 'relative' ? 3 : 0;
-  const rows = c.rows.map((r) => `<tr><td>${escapeHtml(r.name)}</td>${[r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${signed(r.lo)}…${signed(r.hi)})`, r.pHolm.toFixed(3)].map((x) => `<td class="num">${x}</td>`).join('')}<td>${r.flagged ? '<b>changed</b>' : '~'}</td></tr>`);
+  const rows = c.rows.map((r) => `<tr><td>${escapeHtml(r.name)}</td>${[r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${changeInterval(r)})`, r.pHolm.toFixed(3)].map((x) => `<td class="num">${x}</td>`).join('')}<td>${r.flagged ? '<b>changed</b>' : '~'}</td></tr>`);
   const notes = [
     c.tooFewRuns && `Too few runs: ${c.tooFewRuns}.`,
     `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
