@@ -4,7 +4,8 @@
 // false "faster" claims over the racing looks must stay at or under 5%.
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { holmLevels, look, lookAlpha, openContenders, windowsByRound } from '../../packages/harness/src/decide';
+import { designEffect, holmLevels, look, lookAlpha, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/decide';
+import { pairedRatio } from '../../packages/harness/src/paired';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { readResults } from '../../packages/harness/src/results';
 import { FIRST_ROUNDS } from '../../packages/harness/src/racing';
@@ -71,6 +72,27 @@ describe('racing under the null, on recorded runs', () => {
     console.log(`null simulation (results/latest, ${published.started_at}, ${pool.length} launches): ${falseRuns} of ${runs} runs made a false claim (${(rate * 100).toFixed(1)}%, nominal ≤ 5%); ${claims} false claims in all`);
     expect(rate).toBeLessThanOrEqual(0.05);
   }, 120_000);
+
+  test('the handicap check, simulated: a 10% slower twin over 5 rounds is seen more often than chance', () => {
+    const pool = nullPool();
+    const random = seededRandom(14);
+    const rounds = [...new Set(pool.map((p) => p.round))];
+    const sims = 500;
+    let detected = 0;
+    for (let i = 0; i < sims; i++) {
+      const data = new Map([['twin', new Map<number, number[]>()], ['handicapped', new Map<number, number[]>()]]);
+      for (let round = 1; round <= 5; round++) {
+        const same = pool.filter((p) => p.round === rounds[Math.floor(random() * rounds.length)]);
+        const draw = () => same[Math.floor(random() * same.length)]!.windows;
+        data.get('twin')!.set(round, draw());
+        data.get('handicapped')!.set(round, draw().map((x) => x / 1.1));
+      }
+      const d = windowPairs(...(['handicapped', 'twin'].map((n) => fakeResults(['handicapped', 'twin'], data).contenders.find((c) => c.name === n)) as [ContenderResult, ContenderResult]));
+      if (pairedRatio(d.a, d.b, 0.95, designEffect([d]).designEffect).hi < 1) detected++;
+    }
+    console.log(`handicap simulation (results/latest): a 10% slower twin detected in ${detected} of ${sims} simulated 5-round runs (${((detected / sims) * 100).toFixed(1)}%)`);
+    expect(detected / sims).toBeGreaterThan(0.05);
+  });
 
   test('Holm across a family: step-down levels, stopping at the first p it cannot reject', () => {
     // m = 4 at alpha 0.05: thresholds 0.0125, 0.01667, 0.025, 0.05 in p order.

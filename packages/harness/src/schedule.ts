@@ -161,7 +161,9 @@ function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): S
 
 /** Seconds each contender's trials took so far in this command: what the budget check and the ETA learn from. */
 const clocks = new WeakMap<Suite, TrialClock>();
-const clockOf = (suite: Suite) => clocks.get(suite) ?? clocks.set(suite, new TrialClock(suite.settings.warmup_s + (suite.settings.duration_s ?? 3) + 1)).get(suite)!;
+/** Before any trial has run, a trial is guessed at its warmup, its windows (with their checks) and a second for start and stop. */
+const firstGuessS = (s: Suite['settings']) => s.warmup_s + (s.windows ?? 1) * ((s.duration_s ?? 3) + 0.3) + 1;
+const clockOf = (suite: Suite) => clocks.get(suite) ?? clocks.set(suite, new TrialClock(firstGuessS(suite.settings))).get(suite)!;
 const names = (slots: Slot[]) => slots.map((x) => x.r.name);
 
 /** When the rounds and what follows them (`reserveS`) should end, if `left` is what remains of this round. */
