@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { mannWhitneyShift } from '../../packages/harness/src/paired';
 import {
-  halfWidth, holm, levelLabel, medianInterval, orderStatCoverage, rankIntervals, rankLabel, seededRandom, shuffled,
+  additiveFit, halfWidth, holm, levelLabel, medianInterval, orderStatCoverage, rankIntervals, rankLabel, seededRandom, shuffled,
   spread, summarize,
 } from '../../packages/harness/src/stats';
 
@@ -68,6 +68,19 @@ describe('rank intervals', () => {
   test('every pair decided gives single ranks; none decided gives 1–n for all', () => {
     expect(rankIntervals(3, [[0, 1], [0, 2], [1, 2]]).map(rankLabel)).toEqual(['1', '2', '3']);
     expect(rankIntervals(3, []).map(rankLabel)).toEqual(['1–3', '1–3', '1–3']);
+  });
+});
+
+describe('additive fit', () => {
+  test('recovers unit levels and centred block effects from unbalanced exact data', () => {
+    const level: Record<string, number> = { a: 6.5, b: 6.0, c: 5.2 };
+    const effect = [0.1, -0.05, 0.02, -0.07];
+    // Block 3 measures only a and b, as a racing round does.
+    const xs = ['a', 'b', 'c'].flatMap((unit) => effect.map((e, block) => ({ unit, block, x: level[unit]! + e }))).filter((d) => !(d.unit === 'c' && d.block === 3));
+    const fit = additiveFit(xs, 200);
+    const centre = effect.reduce((s, e) => s + e, 0) / effect.length;
+    effect.forEach((e, b) => expect(fit.effect.get(b)!).toBeCloseTo(e - centre, 6));
+    for (const u of ['a', 'b', 'c']) expect(fit.level.get(u)!).toBeCloseTo(level[u]! + centre, 6);
   });
 });
 

@@ -11,7 +11,7 @@ import { changeInterval, comparisonHtml } from './report/compare-page';
 import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
 import { keptRuns } from './verdicts';
-import { holm } from './stats';
+import { additiveFit, holm } from './stats';
 import { pooledComponents } from './components';
 import { DECISION, holmLevels, kish, windowsByRound } from './decide';
 import { mannWhitneyShift } from './paired';
@@ -80,23 +80,11 @@ export interface Comparison {
 const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && keptRuns(c.points[0]!).length > 0;
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
-/**
- * Each contender's launches as log window req/s with the run's round effects removed: a contender
- * + round additive fit on the launch means (a few passes of alternating means), since later
- * rounds measure only the contenders still racing and their plain mean would be biased.
- */
+/** Each contender's launches as log window req/s with the run's round effects removed (a contender + round additive fit on the launch means). */
 export function roundAdjusted(r: Results, names: string[]): Map<string, number[][]> {
   const launches = new Map(names.map((n) => [n, [...windowsByRound(r.contenders.find((c) => c.name === n))].map(([round, w]) => ({ round, logs: w.map(Math.log) }))]));
-  const level = new Map(names.map((n) => [n, 0]));
-  const round = new Map<number, number>();
-  for (let pass = 0; pass < 20; pass++) {
-    for (const [n, ls] of launches) level.set(n, mean(ls.map((l) => mean(l.logs) - (round.get(l.round) ?? 0))));
-    const resid = new Map<number, number[]>();
-    for (const [n, ls] of launches) for (const l of ls) (resid.get(l.round) ?? resid.set(l.round, []).get(l.round)!).push(mean(l.logs) - level.get(n)!);
-    const centre = mean([...resid.values()].map(mean));
-    for (const [k, xs] of resid) round.set(k, mean(xs) - centre);
-  }
-  return new Map([...launches].map(([n, ls]) => [n, ls.map((l) => l.logs.map((x) => x - (round.get(l.round) ?? 0)))]));
+  const { effect } = additiveFit([...launches].flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))));
+  return new Map([...launches].map(([n, ls]) => [n, ls.map((l) => l.logs.map((x) => x - (effect.get(l.round) ?? 0)))]));
 }
 
 /** Kish's design effect for windows clustered in launches, from components pooled over both runs' contenders. */

@@ -6,6 +6,7 @@
 import { median } from 'simple-statistics';
 import { pooledComponents } from './components';
 import { windowPairs } from './decide';
+import { additiveFit } from './stats';
 import type { DesignRecord, Results } from './results';
 
 /** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
@@ -35,13 +36,8 @@ export const NEAR_S = 30;
 function gapVariance(results: Results): DesignRecord['by_gap'] {
   const launches = results.contenders.filter((c) => c.status === 'ok' && !c.ceiling && !c.static && !c.self_check_of).flatMap((c) =>
     c.points[0]!.runs.filter((r) => !r.fault && r.windows?.length).map((r) => ({ c: c.name, round: r.round, t: r.started_at / 1000, x: mean(r.windows!.map((w) => Math.log(w.rps))) })));
-  const byC = new Map<string, number>();
-  const byR = new Map<number, number>();
-  for (let pass = 0; pass < 10; pass++) {
-    for (const c of new Set(launches.map((l) => l.c))) byC.set(c, mean(launches.filter((l) => l.c === c).map((l) => l.x - (byR.get(l.round) ?? 0))));
-    for (const r of new Set(launches.map((l) => l.round))) byR.set(r, mean(launches.filter((l) => l.round === r).map((l) => l.x - byC.get(l.c)!)));
-  }
-  const resid = launches.map((l) => ({ ...l, e: l.x - byC.get(l.c)! - byR.get(l.round)! }));
+  const { level, effect } = additiveFit(launches.map((l) => ({ unit: l.c, block: l.round, x: l.x })));
+  const resid = launches.map((l) => ({ ...l, e: l.x - level.get(l.c)! - effect.get(l.round)! }));
   const near: number[] = [];
   const far: number[] = [];
   for (const [i, a] of resid.entries()) for (const b of resid.slice(i + 1)) if (a.round === b.round) (Math.abs(a.t - b.t) < NEAR_S ? near : far).push((a.e - b.e) ** 2);

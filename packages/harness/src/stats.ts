@@ -107,3 +107,24 @@ export function holm(ps: number[]): number[] {
   });
   return out;
 }
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/**
+ * Two-way additive fit x ≈ level[unit] + effect[block] by alternating means (a few passes reach the
+ * least-squares fit), block effects centred on 0. For unbalanced data, where later rounds measure
+ * only the contenders still racing: a plain per-round mean would mix who was measured with the drift.
+ */
+export function additiveFit(xs: { unit: string; block: number; x: number }[], passes = 20): { level: Map<string, number>; effect: Map<number, number> } {
+  const level = new Map<string, number>();
+  const effect = new Map<number, number>();
+  const units = [...new Set(xs.map((d) => d.unit))];
+  const blocks = [...new Set(xs.map((d) => d.block))];
+  for (let pass = 0; pass < passes; pass++) {
+    for (const u of units) level.set(u, mean(xs.filter((d) => d.unit === u).map((d) => d.x - (effect.get(d.block) ?? 0))));
+    for (const b of blocks) effect.set(b, mean(xs.filter((d) => d.block === b).map((d) => d.x - level.get(d.unit)!)));
+    const centre = mean([...effect.values()]);
+    for (const b of blocks) effect.set(b, effect.get(b)! - centre);
+  }
+  return { level, effect };
+}

@@ -1,13 +1,12 @@
 // Per runtime, a framework × client grid of one results.json; the answers themselves are in answers.ts.
 import { CLIENTS } from '@bench/stream';
+import { rowOf } from '../questions';
 import type { ContenderResult, Results } from '../results';
 import { ranked, type RankedContender } from './table';
 
 const fmt0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
 const unique = <T>(xs: T[]) => [...new Set(xs)];
 const isPlain = (c: ContenderResult) => !c.tuned?.length;
-/** "raw", "hono", "next route-dynamic": one grid row. */
-const rowOf = (c: ContenderResult) => (c.variant ? `${c.framework} ${c.variant}` : c.framework);
 const byClientOrder = (a: string, b: string) => CLIENTS.indexOf(a as never) - CLIENTS.indexOf(b as never);
 
 /** One cell: the median and the run-wide rank interval, or why there is no figure. */
