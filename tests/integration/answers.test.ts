@@ -44,8 +44,9 @@ describe('answers from paired windows', () => {
           expect(before.open).toContain(c);
         }
       }
+      // The equal pair can never close: it races to --max-runs. (Whether the slow one stops early depends on when
+      // its comparisons are decided; the loop above checks that it only raced while one of them was open.)
       expect(rounds(json, NR)).toHaveLength(5);
-      expect(rounds(json, IOV).length).toBeLessThan(5);
       expect(answer(json, NR, IO).verdict).toBe('undecided');
     });
   }, 240_000);
