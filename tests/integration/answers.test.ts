@@ -11,8 +11,10 @@ const answer = (json: any, a: string, b: string) => json.answers.find((x: any) =
 const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
 
 describe('answers from paired windows', () => {
-  test('a 30% gap is decided with its ratio; equal contenders come out equal within a bound', async () => {
-    const run = await runCli(['--only', [NR, IO, IOV].join(','), '--runs', '3', '--windows', '4', ...PACED]);
+  test('a 30% gap is decided with its ratio over ten rounds; equal contenders come out equal within a bound', async () => {
+    // Ten rounds of two windows: the paced apps differ little within a launch and more between launches, so
+    // the design effect can near 2, and a 30% gap needs about 16 pairs to be decided at Holm's 5%/3.
+    const run = await runCli(['--only', [NR, IO, IOV].join(','), '--runs', '10', '--windows', '2', '--target-ci', '25', ...PACED]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
@@ -24,7 +26,7 @@ describe('answers from paired windows', () => {
       expect(fast).toBeLessThan(1.45);
       const same = answer(json, NR, IO);
       expect(same.verdict).toBe('equal');
-      expect(Math.max(same.hi - 1, 1 / same.lo - 1)).toBeLessThanOrEqual(0.1);
+      expect(Math.max(same.hi - 1, 1 / same.lo - 1)).toBeLessThanOrEqual(0.25);
       const md = await Bun.file(`${dir}/results.md`).text();
       expect(md).toMatch(/On bun \(raw server\), node-redis is faster than iovalkey by \d+% \(\d+%–\d+%\)\./);
       expect(md).toMatch(/node-redis and ioredis are equal within ±\d+%/);
