@@ -68,7 +68,8 @@ describe('--runs auto', () => {
       const { json } = resultsIn(run.outDir);
       expect(json.contenders[0].runs.map((r: any) => r.round)).toEqual([1, 2, 3]);
       expect(json.schedule.stop_reason).toBe('every comparison decided or bounded');
-      expect(json.looks.map((l: any) => l.open)).toEqual([[]]);
+      // The interim look after round 3 found nothing open; the last look follows the rounds.
+      expect(json.looks.map((l: any) => [l.round, l.open, !!l.last])).toEqual([[3, [], false], [3, [], true]]);
     });
   }, 120_000);
   test('the budget stops the rounds before one would overrun it', async () => {

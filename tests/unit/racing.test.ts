@@ -4,7 +4,7 @@
 // false "faster" claims over the racing looks must stay at or under 5%.
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { designEffect, holmLevels, look, lookAlpha, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/decide';
+import { designEffect, DECISION, holmLevels, interimAlpha, lastAlpha, look, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/decide';
 import { pairedRatio } from '../../packages/harness/src/paired';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { readResults } from '../../packages/harness/src/results';
@@ -34,13 +34,14 @@ function fakeResults(names: string[], rounds: Map<string, Map<number, number[]>>
   return { contenders, settings: { target_ci_pct: 10 } } as unknown as Results;
 }
 
-/** One simulated --runs auto run: FIRST_ROUNDS rounds for all, then rounds for the open ones, a look after each. */
+/** One simulated --runs auto run: FIRST_ROUNDS rounds for all, then rounds for the open ones, an interim look after each, then the last look. */
 function simulate(random: () => number, k: number, maxRounds: number, pool: ReturnType<typeof nullPool>) {
   const names = Array.from({ length: k }, (_, i) => `c${i}`);
   const comparisons: Comparison[] = names.flatMap((a, i) => names.slice(i + 1).map((b) => ({ id: `${a} vs ${b}`, question: 'q', a, b })));
   const data = new Map(names.map((n) => [n, new Map<number, number[]>()]));
   let answers = [] as ReturnType<typeof look>;
   let due = new Set(names);
+  const spent: number[] = [];
   for (let round = 1; round <= maxRounds && due.size; round++) {
     // A real round's shared drift: every contender of this simulated round draws from one recorded round.
     const rounds = [...new Set(pool.map((p) => p.round))];
@@ -48,11 +49,11 @@ function simulate(random: () => number, k: number, maxRounds: number, pool: Retu
     const same = pool.filter((p) => p.round === realRound);
     for (const n of due) data.get(n)!.set(round, same[Math.floor(random() * same.length)]!.windows);
     if (round < FIRST_ROUNDS) continue;
-    const kLook = round - FIRST_ROUNDS + 1;
-    answers = look(fakeResults(names, data), comparisons, kLook, lookAlpha(kLook, true), 10, answers);
+    spent.push(interimAlpha(round - FIRST_ROUNDS + 1));
+    answers = look(fakeResults(names, data), comparisons, spent.length, spent.at(-1)!, 10, answers);
     due = openContenders(answers);
   }
-  return answers;
+  return look(fakeResults(names, data), comparisons, spent.length + 1, lastAlpha(spent), 10, answers);
 }
 
 describe('racing under the null, on recorded runs', () => {
@@ -98,8 +99,10 @@ describe('racing under the null, on recorded runs', () => {
     // m = 4 at alpha 0.05: thresholds 0.0125, 0.01667, 0.025, 0.05 in p order.
     expect(holmLevels([0.01, 0.04, 0.015, 0.2], 0.05)).toEqual([0.0125, null, 0.05 / 3, null]);
     expect(holmLevels([0.02, 0.001], 0.05)).toEqual([0.05, 0.025]);
-    // The spent alpha over looks sums to at most alpha.
-    expect(Array.from({ length: 30 }, (_, i) => lookAlpha(i + 1, true)).reduce((s, x) => s + x, 0)).toBeLessThan(0.05);
-    expect(lookAlpha(1, false)).toBe(0.05);
+    // The interim looks spend at most a tenth of alpha between them; the last look spends the rest.
+    const interim = Array.from({ length: 30 }, (_, i) => interimAlpha(i + 1));
+    expect(interim.reduce((s, x) => s + x, 0)).toBeLessThan(DECISION.alpha * DECISION.interimShare);
+    expect(lastAlpha(interim.slice(0, 3))).toBeCloseTo(0.05 * (1 - 0.1 * (1 / 2 + 1 / 4 + 1 / 8)), 12);
+    expect(lastAlpha([])).toBe(0.05);
   });
 });

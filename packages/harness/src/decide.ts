@@ -12,11 +12,15 @@ type PairedRatio = ReturnType<typeof pairedRatio>;
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's
  * questions; `alpha` bounds the chance of any false "faster" claim over the whole family and
- * every look together: look k spends alpha / 2^k (a fixed --runs has one look, at alpha), and
- * within a look Holm's step-down corrects across the family.
+ * every look together (Bonferroni over looks, Holm's step-down across the family within one).
+ * The interim looks of racing spend `interimShare` of alpha between them, interim look k
+ * alpha·share/2^k: they can stop only the clearest gaps, and a few rounds give a rank test too
+ * few pairs for more. The last look, once the rounds end, spends what is left (at least
+ * 90%): that is where a 15-minute run has the pairs to decide. A fixed --runs looks once.
  */
 export const DECISION = {
   alpha: 0.05,
+  interimShare: 0.1,
   /** The handicap check is one test, outside the family. */
   handicapLevel: 0.95,
 } as const;
@@ -97,8 +101,11 @@ export function designEffect(pairs: WindowPairs[]): { designEffect: number; icc:
 /** Kish's design effect 1 + (m − 1)·ICC, m the median number of windows per cluster. */
 export const kish = (clusters: number[][][], icc: number) => 1 + (median(clusters.flatMap((c) => c.map((w) => w.length))) - 1) * icc;
 
-/** Level of look k (1-based): alpha / 2^k when the schedule looks more than once, so every look together spends at most alpha. */
-export const lookAlpha = (k: number, adaptive: boolean, alpha: number = DECISION.alpha) => (adaptive ? alpha / 2 ** k : alpha);
+/** Level of interim look k (1-based): every interim look together spends at most alpha·interimShare. */
+export const interimAlpha = (k: number, alpha: number = DECISION.alpha) => (alpha * DECISION.interimShare) / 2 ** k;
+
+/** Level of the last look: what the looks before it left of alpha. */
+export const lastAlpha = (spent: number[], alpha: number = DECISION.alpha) => alpha - spent.reduce((s, x) => s + x, 0);
 
 /** Holm's step-down at `alpha`: for each test, the level it was rejected at, or null. */
 export function holmLevels(ps: number[], alpha: number): (number | null)[] {

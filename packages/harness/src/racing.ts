@@ -1,9 +1,10 @@
 // Racing (Maron & Moore 1994; F-Race, irace): every contender gets the design's first rounds;
 // after each round from then on the family is looked at, and the next round measures only the
-// contenders of comparisons still undecided. Each look spends its own share of alpha
-// (decide.ts lookAlpha), so looking after every round does not inflate the error rate; the
-// null simulation in tests/unit/racing.test.ts measures it.
-import { look, lookAlpha, openContenders, type Answer } from './decide';
+// contenders of comparisons still undecided. The interim looks share a tenth of alpha and the
+// last look, after the rounds, spends the rest (decide.ts DECISION), so looking after every
+// round does not inflate the error rate; the null simulation in tests/unit/racing.test.ts
+// measures it.
+import { interimAlpha, lastAlpha, look, openContenders, DECISION, type Answer } from './decide';
 import type { Results } from './results';
 import { info, type Suite } from './suite';
 
@@ -19,29 +20,35 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
   });
 }
 
-/** The look after `round` (--runs auto, from FIRST_ROUNDS on): new answers, and who is still racing. */
-export function lookAt(suite: Suite, round: number): void {
-  const { results, settings } = suite;
-  // A resumed run passes its measured rounds again: each round is looked at once, so alpha is spent once.
-  if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family || results.looks?.some((l) => l.round === round)) return;
-  const k = round - FIRST_ROUNDS + 1;
-  const alphaK = lookAlpha(k, true);
-  const answers = outOfRace(results, look(results, results.family.comparisons, k, alphaK, settings.target_ci_pct, results.answers ?? []));
+/** Look at the family at `alpha`, keep what earlier looks decided, record the look and who is still open. */
+function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
+  const k = (results.looks?.length ?? 0) + 1;
+  const answers = outOfRace(results, look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []));
   results.answers = answers;
   results.open = [...openContenders(answers.filter((a) => !a.out))];
-  (results.looks ??= []).push({ round, alpha: alphaK, open: results.open });
-  const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
-  info(`look ${k} after round ${round} (α ${alphaK.toPrecision(2)} over ${answers.length} comparisons): ${n('faster')} decided, ${n('equal')} equal within ±${settings.target_ci_pct}%, ${n('undecided')} open`);
+  (results.looks ??= []).push({ round, alpha, open: results.open, ...(last ? { last } : {}) });
+  return answers;
 }
 
-/** A fixed --runs looks once, at the end, at the whole alpha. */
+/** The interim look after `round` (--runs auto, from FIRST_ROUNDS on): new answers, and who is still racing. */
+export function lookAt(suite: Suite, round: number): void {
+  const { results, settings } = suite;
+  // A resumed run passes its measured rounds again: each round is looked at once, and none after the last look.
+  if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family || results.looks?.some((l) => l.round === round || l.last)) return;
+  const alpha = interimAlpha(round - FIRST_ROUNDS + 1);
+  const answers = lookOnce(results, round, alpha, false);
+  const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
+  info(`look ${results.looks!.length} after round ${round} (α ${alpha.toPrecision(2)} over ${answers.length} comparisons): ${n('faster')} decided, ${n('equal')} equal within ±${settings.target_ci_pct}%, ${n('undecided')} open`);
+}
+
+/** After the rounds, the last look: at what the interim looks left of alpha (a fixed --runs: its only look, at alpha). */
 export function finalLook(results: Results): void {
   if (!results.family) return;
-  const adaptive = results.settings.runs === 'auto';
-  if (adaptive && results.answers) {
-    results.answers = outOfRace(results, results.answers);
+  if (results.looks?.some((l) => l.last)) {
+    results.answers = outOfRace(results, results.answers ?? []);
     return;
   }
-  results.answers = outOfRace(results, look(results, results.family.comparisons, 1, lookAlpha(1, adaptive), results.settings.target_ci_pct));
-  results.looks = [{ round: results.schedule?.rounds ?? 0, alpha: lookAlpha(1, adaptive), open: [] }];
+  if (results.settings.runs !== 'auto') [results.answers, results.looks] = [undefined, []];
+  const alpha = lastAlpha((results.looks ?? []).map((l) => l.alpha), DECISION.alpha);
+  lookOnce(results, results.schedule?.rounds ?? 0, alpha, true);
 }

@@ -190,8 +190,8 @@ export interface Results {
   answers?: Answer[];
   /** Contenders in comparisons still undecided after the last look: the racing rounds go to them. */
   open?: string[];
-  /** Each look at the family: after which round, at which alpha, and who raced on after it. */
-  looks?: { round: number; alpha: number; open: string[] }[];
+  /** Every look at the family: after which round, at which alpha, who raced on after it; interim ones while racing, then the last (at what they left of alpha). */
+  looks?: { round: number; alpha: number; open: string[]; last?: boolean }[];
   /** The handicap check: the CPU burnt per request, calibrated before round 1, and whether the run saw it. */
   handicap?: HandicapCheck[];
   /** Where the variance lives in this run (Kalibera & Jones), and the design it would choose. */

@@ -1,6 +1,6 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
-import { bound, look, lookAlpha, sides, type Answer } from '../decide';
+import { bound, DECISION, look, sides, type Answer } from '../decide';
 import { familyOf, rowOf, type Comparison, type Question } from '../questions';
 import type { ContenderResult, Results } from '../results';
 import { pairsNeeded } from '../paired';
@@ -13,7 +13,7 @@ export function answersOf(r: Results): { questions: Question[]; comparisons: Com
   const known = computed.get(r);
   if (known) return known;
   const family = r.family ?? familyOf(r.contenders.filter((c) => c.status === 'ok'));
-  const out = { ...family, answers: look(r, family.comparisons, 1, lookAlpha(1, false), r.settings.target_ci_pct ?? 10) };
+  const out = { ...family, answers: look(r, family.comparisons, 1, DECISION.alpha, r.settings.target_ci_pct ?? 10) };
   computed.set(r, out);
   return out;
 }
@@ -78,10 +78,12 @@ export function answerSentence(r: Results, a: Answer): string {
 /** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */
 function familyLine(r: Results, answers: Answer[]): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
-  const looks = r.looks?.length ?? 0;
+  const looks = r.looks ?? [];
+  const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;
+  const spending = looks.length > 1 ? `${looks.length} looks: ${looks.length - 1} while racing at ${looks.slice(0, -1).map((l) => pctOf(l.alpha)).join(', ')}, then the last at ${pctOf(looks.at(-1)!.alpha)}` : 'one look';
   return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
     `Each is a Wilcoxon signed-rank test on log req/s of windows paired by round (exact, or its normal approximation with the design effect ${answers[0]?.design_effect ?? 1} for windows of one round), with a Hodges–Lehmann ratio; the chance of any false "faster" over the whole family is at most 5% ` +
-    `(Holm within each look; ${looks > 1 ? `${looks} looks, look k at 5%/2^k` : 'one look'}). "Equal" intervals are at the Bonferroni level of their look.`;
+    `(Holm within each look; ${spending}). "Equal" intervals are at the Bonferroni level of their look.`;
 }
 
 /** The run's own check that it can see a 10% difference. */
