@@ -5,14 +5,22 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
+import { withDashValues } from '../packages/harness/src/args';
 import { startOrphanGuard } from '../packages/harness/src/proc';
 import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/redis';
 import { seededRandom } from '../packages/harness/src/stats';
 
-const { values } = parseArgs({ options: { entries: { type: 'string', default: '339' }, out: { type: 'string', default: 'dump.rdb' } } });
+const options = { entries: { type: 'string', default: '339' }, out: { type: 'string', default: 'dump.rdb' } } as const;
+let values;
+try {
+  ({ values } = parseArgs({ args: withDashValues(process.argv.slice(2), options), options }));
+} catch (e) {
+  console.error(`error: ${(e as Error).message.split('\n')[0]}; accepted: --entries N --out FILE`);
+  process.exit(2);
+}
 const count = Number(values.entries);
-if (!Number.isInteger(count) || count < 1) {
-  console.error(`--entries must be a positive integer, got "${values.entries}"`);
+if (!/^\d+$/.test(values.entries!) || count < 1) {
+  console.error(`error: --entries "${values.entries}" must be a whole number ≥ 1`);
   process.exit(2);
 }
 

@@ -4,19 +4,21 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
+import { withDashValues } from '../packages/harness/src/args';
 import { ROOT } from '../packages/harness/src/contenders';
 import { startOrphanGuard } from '../packages/harness/src/proc';
 import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/redis';
 
 let values;
 try {
-  ({ values } = parseArgs({ options: { port: { type: 'string', default: '6379' }, rdb: { type: 'string', default: resolve(ROOT, 'dump.rdb') } } }));
+  const options = { port: { type: 'string', default: '6379' }, rdb: { type: 'string', default: resolve(ROOT, 'dump.rdb') } } as const;
+  ({ values } = parseArgs({ args: withDashValues(process.argv.slice(2), options), options }));
 } catch (e) {
   console.error(`error: ${(e as Error).message}; accepted: --port N --rdb FILE`);
   process.exit(2);
 }
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
+if (!/^\d+$/.test(values.port!) || port < 1 || port > 65535) {
   console.error(`error: --port "${values.port}" must be a port number (1-65535)`);
   process.exit(2);
 }
@@ -27,8 +29,9 @@ try {
   const info = streamInfo(redis, STREAM_KEY);
   console.log(`Redis is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.
   inspect:   redis-cli -p ${port} XLEN ${STREAM_KEY}
-  start app: REDIS_URL=${redis.url} PORT=3000 bun run apps/bun-elysia
-  load it:   scripts/run-oha.sh http://127.0.0.1:3000/`);
+  start app: REDIS_URL=${redis.url} PORT=3000 scripts/with-tools.sh bun run apps/elysia
+  load it:   scripts/run-oha.sh http://127.0.0.1:3000/
+  (every app's start line: README.md, "Running one app by hand")`);
   const stop = async () => {
     await redis?.stop();
     process.exit(0);

@@ -173,6 +173,8 @@ describe('bad input', () => {
     [['--where', 'runtime=bun,turbo=on'], /use key=value pairs with the keys runtime, framework, client, variant, transform/],
     [['--runs', '0'], /--runs "0" must be a whole number/],
     [['--duration=-1s'], /--duration "-1s" is not a positive duration/],
+    [['--duration', '-1s'], /^error: --duration "-1s" is not a positive duration; use a number with ms, s or m, like 10s$/m],
+    [['--seed', '-5'], /^error: --seed "-5" must be a whole number ≥ 1$/m],
     [['--duration', 'soon'], /--duration "soon" is not a positive duration/],
     [['--connections', '0'], /--connections "0" must be a whole number/],
     [['--workload', 'xscan'], /use one of: xrange, xread/],

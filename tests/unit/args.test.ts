@@ -9,9 +9,9 @@ const contender = (name: string, suites: Selectable['suites'] = ['default', 'mat
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
-  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), 4 windows of 1 s after a 1 s warmup at 50 connections', () => {
+  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), 4 windows of 1 s after a 2 s warmup at 50 connections', () => {
     const o = parseCli([], names);
-    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 4, 1, 1, [50], 'xrange', 'default', 5]);
+    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 4, 1, 2, [50], 'xrange', 'default', 5]);
     expect(o.seed).toBeGreaterThan(0);
     expect([o.withSeed, o.selfCheck, o.publish]).toEqual([false, null, false]);
     expect(parseCli(['--seed', '7', '--runs', '4', '--self-check', 'a-raw-x', '--with-seed'], names)).toMatchObject({ seed: 7, runs: 4, selfCheck: ['a-raw-x'], withSeed: true });
@@ -78,5 +78,28 @@ describe('flags', () => {
     ];
     for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);
     expect(() => parseCli(['--runs', '0'], names)).toThrow(UsageError);
+  });
+
+  test('negative and malformed numbers get the flag\'s own sentence, not the parser\'s "ambiguous"', () => {
+    const bad: [string[], RegExp][] = [
+      [['--duration', '-1s'], /^--duration "-1s" is not a positive duration; use a number with ms, s or m, like 10s$/],
+      [['--warmup', '-2s'], /^--warmup "-2s" is not a duration/],
+      [['--budget', '-15m'], /^--budget "-15m" is not a positive duration/],
+      [['--seed', '-5'], /^--seed "-5" must be a whole number ≥ 1$/],
+      [['--seed', '1e3'], /^--seed "1e3" must be a whole number ≥ 1$/],
+      [['--runs', '-3'], /^--runs "-3" must be a whole number ≥ 1$/],
+      [['--max-runs', '-1'], /^--max-runs "-1" must be a whole number ≥ 1$/],
+      [['--windows', '-4'], /^--windows "-4" must be a whole number ≥ 1$/],
+      [['--connections', '-50'], /^--connections "-50" must be a whole number ≥ 1$/],
+      [['--entries', '-339'], /^--entries "-339" must be a whole number ≥ 1$/],
+      [['--target-ci', '-10'], /^--target-ci "-10" must be a number above 0$/],
+      [['--rate', '-300'], /^--rate "-300" is not accepted/],
+      [['--max-steal', '-.5'], /^--max-steal "-.5" must be a percentage from 0 to 100$/],
+      [['--redis-port', '-6379'], /^--redis-port "-6379" must be a whole number ≥ 1$/],
+    ];
+    for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);
+    for (const [args] of bad) expect(() => parseCli(args, names)).toThrow(UsageError);
+    // A flag after a flag that takes a value is still a flag, as parseArgs has it.
+    expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
   });
 });

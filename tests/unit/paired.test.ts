@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import {
   hodgesLehmann, mannWhitneyNull, mannWhitneyShift, minPairsFor, pairedRatio, signedRankNull, signedRankTest, smallestSignedRankP, walshAverages,
+  pairedT,
 } from '../../packages/harness/src/paired';
 import { seededRandom } from '../../packages/harness/src/stats';
 
@@ -194,6 +195,33 @@ describe('paired ratio', () => {
     expect([r.lo, r.hi]).toEqual([0, Infinity]);
     expect(r.short).toBe('need ≥ 6 pairs for a 95% interval; have 3');
     expect(() => pairedRatio([1, 2], [1])).toThrow('pairs must align');
+  });
+});
+
+describe('paired t on log ratios', () => {
+  // Student (1908) / Cushny & Peebles: extra sleep, drug 2 minus drug 1, ten patients. R's
+  // t.test(extra ~ group, sleep, paired = TRUE): t = −4.0621, df = 9, p = 0.002833, 95% CI of the
+  // mean difference 0.7001–2.4599 (here with the signs of drug 2 − drug 1).
+  const d = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
+  // As ratios: a = e^d, b = 1, so ln a − ln b is d itself.
+  const a = d.map(Math.exp);
+  const b = d.map(() => 1);
+  test('matches the textbook paired t: p, df and the interval (as ratios)', () => {
+    const r = pairedT(a, b, 0.95);
+    expect(r.df).toBe(9);
+    expect(r.p).toBeCloseTo(0.002833, 5);
+    expect(Math.log(r.ratio)).toBeCloseTo(1.58, 10);
+    expect(Math.log(r.lo)).toBeCloseTo(0.7001, 4);
+    expect(Math.log(r.hi)).toBeCloseTo(2.4599, 4);
+  });
+  test('a design effect of 2 halves the effective pairs: wider interval, larger p, df n/2 − 1', () => {
+    const r = pairedT(a, b, 0.95, 2);
+    expect(r.df).toBe(4);
+    expect(r.p).toBeGreaterThan(0.002833);
+    expect(r.hi / r.lo).toBeGreaterThan(pairedT(a, b, 0.95).hi / pairedT(a, b, 0.95).lo);
+  });
+  test('too few pairs for any interval say so', () => {
+    expect(pairedT([2, 3], [1, 1], 0.95, 1.5)).toMatchObject({ lo: 0, hi: Infinity, p: 1, short: 'need ≥ 3 pairs for any interval; have 2' });
   });
 });
 

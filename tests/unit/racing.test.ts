@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { designEffect, DECISION, holmLevels, interimAlpha, lastAlpha, look, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/decide';
-import { pairedRatio } from '../../packages/harness/src/paired';
+import { pairedT } from '../../packages/harness/src/paired';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { readResults } from '../../packages/harness/src/results';
 import { FIRST_ROUNDS } from '../../packages/harness/src/racing';
@@ -89,7 +89,7 @@ describe('racing under the null, on recorded runs', () => {
         data.get('handicapped')!.set(round, draw().map((x) => x / 1.1));
       }
       const d = windowPairs(...(['handicapped', 'twin'].map((n) => fakeResults(['handicapped', 'twin'], data).contenders.find((c) => c.name === n)) as [ContenderResult, ContenderResult]));
-      if (pairedRatio(d.a, d.b, 0.95, designEffect([d]).designEffect).hi < 1) detected++;
+      if (pairedT(d.a, d.b, 0.95, designEffect([d]).designEffect).hi < 1) detected++;
     }
     console.log(`handicap simulation (results/latest): a 10% slower twin detected in ${detected} of ${sims} simulated 5-round runs (${((detected / sims) * 100).toFixed(1)}%)`);
     expect(detected / sims).toBeGreaterThan(0.05);

@@ -21,12 +21,14 @@ export const FLAGS = {
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
   duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 1s)' },
   windows: { type: 'string', desc: 'measured windows per launch (in a block, interleaved with the other apps\' windows; default 4)' },
-  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)' },
+  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 2s)' },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
   entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
   workload: { type: 'string', desc: `Redis read per request: ${WORKLOADS.join(' | ')} (default xrange)` },
+  'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it (default 10)' },
+  'max-staleness': { type: 'string', desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)' },
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
   'start-timeout': { type: 'string', desc: 'how long an app may take to answer after start (default 30s)' },
@@ -78,6 +80,9 @@ export interface CliOptions {
   /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
   runName?: string;
   workload: (typeof WORKLOADS)[number];
+  /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show. */
+  writeRate: number;
+  maxStalenessMs: number;
   profile: 'default' | 'seed';
   placement: PlacementName;
   startTimeoutS: number;
@@ -164,10 +169,35 @@ function handicapFlag(name: string | undefined, selected: string[]): string | nu
   return name;
 }
 
+/**
+ * `--flag -5` → `--flag=-5` for a flag that takes a value, when the value looks like a number:
+ * parseArgs would call it "ambiguous"; joined, it reaches the flag's own check, which names
+ * what the flag accepts.
+ */
+export function withDashValues(argv: string[], options: Record<string, { type: string }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = /^--([^=]+)$/.exec(argv[i]!)?.[1];
+    const next = argv[i + 1];
+    if (flag && options[flag]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
+}
+
+/** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
+function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; maxStalenessMs: number } {
+  const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
+  if (given && workload !== 'live') throw new UsageError(`${given} needs --workload live: only the live workload writes to the stream`);
+  const writeRate = rate === undefined ? 10 : Number(rate.trim());
+  if (rate !== undefined && (!/^\d+(\.\d+)?$/.test(rate.trim()) || writeRate > 10_000)) throw new UsageError(`--write-rate "${rate}" must be XADDs per second from 0 to 10000`);
+  return { writeRate, maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000 };
+}
+
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: withDashValues(argv, FLAGS), options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false });
   } catch (e) {
     throw new UsageError(`${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS).map((f) => `--${f}`).join(' ')}`);
   }
@@ -198,6 +228,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     if (!ok) throw new UsageError(`--rate "${r}" is not accepted; use req/s like 300, or a share of each contender's max like 50%`);
   }
   if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
+  const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
 
   return {
     list: v.list === true,
@@ -217,12 +248,13 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? '1s'),
     windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : 4,
     requests: seedProfile ? 200 : null,
-    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
+    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 2,
     connections,
     rates,
     rdb: str('rdb') ?? null,
     entries: str('entries') !== undefined ? entriesList(str('entries')!, [str('rdb') && '--rdb', str('resume') && '--resume', seedProfile && '--profile seed']) : null,
-    workload: oneOf('workload', str('workload') ?? 'xrange', WORKLOADS),
+    workload,
+    ...liveFlags(workload, str('write-rate'), str('max-staleness')),
     profile,
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
     startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),

@@ -1,13 +1,14 @@
 // Answers: each comparison of the family (questions.ts) tested on its contenders' measured
-// windows paired by round and window index (paired.ts: exact signed-rank test, Hodges–Lehmann
-// ratio). One verdict each: faster, equal within ±h, or undecided with the interval it has.
+// windows paired by round and window index (paired.ts pairedT: a t on the log ratios with the
+// design effect of windows that share launches). One verdict each: faster, equal within ±h, or
+// undecided with the interval it has.
 import type { Comparison } from './questions';
 import type { ContenderResult, Results } from './results';
 import { median } from 'simple-statistics';
 import { pooledComponents } from './components';
-import { pairedRatio, signedRankTest } from './paired';
+import { pairedT } from './paired';
 
-type PairedRatio = ReturnType<typeof pairedRatio>;
+type PairedRatio = ReturnType<typeof pairedT>;
 
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's
@@ -120,7 +121,7 @@ export function holmLevels(ps: number[], alpha: number): (number | null)[] {
 }
 
 const answerOf = (c: Comparison, r: PairedRatio, rounds: number, look: number, de: number, verdict: Verdict): Answer => ({
-  ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n, rounds, look, design_effect: +de.toFixed(3), ...(r.short ? { short: r.short } : {}),
+  ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n, rounds, look, design_effect: +de.toFixed(3), ...('short' in r && r.short ? { short: r.short } : {}),
 });
 
 /**
@@ -134,8 +135,8 @@ export function look(results: Results, comparisons: Comparison[], k: number, alp
   const m = comparisons.length;
   const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
   const { designEffect: de } = designEffect(data);
-  const ratio = (d: WindowPairs, level: number) => pairedRatio(d.a, d.b, level, de);
-  const ps = data.map((d) => signedRankTest(d.byRound.flat(), de).p);
+  const ratio = (d: WindowPairs, level: number) => pairedT(d.a, d.b, level, de);
+  const ps = data.map((d) => ratio(d, 0.95).p);
   const rejected = holmLevels(ps, alphaK);
   const margin = marginPct / 100;
   return comparisons.map((c, i) => {

@@ -3,7 +3,7 @@
 // CPU per request of its plain twin, measured in one launch of that twin. The run then reports
 // whether its own comparison of the two saw the difference, and how big it measured it.
 import { DECISION, designEffect, windowPairs } from './decide';
-import { pairedRatio } from './paired';
+import { pairedT } from './paired';
 import type { ContenderResult, PointResult, Results } from './results';
 import { fail, info, log, type Suite } from './suite';
 import { measureTrial } from './trial';
@@ -64,7 +64,7 @@ export function judgeHandicap(results: Results): void {
     if (!d.a.length) continue;
     // The same allowance for clustered windows as every answer of the run (one comparison alone estimates it poorly).
     const de = results.answers?.[0]?.design_effect ?? designEffect([d]).designEffect;
-    const r = pairedRatio(d.a, d.b, DECISION.handicapLevel, de);
+    const r = pairedT(d.a, d.b, DECISION.handicapLevel, de);
     h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n };
     h.detected = r.hi < 1;
   }

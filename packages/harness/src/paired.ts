@@ -6,12 +6,20 @@
 // test and the Hodges–Lehmann interval that inverts it, so "the interval excludes 1" and
 // "p ≤ α" are the same statement.
 //
+// pairedT: the same pairs by a Student t on the log differences, variance and degrees of freedom
+// taken from the design effect; what the family's answers use (decide.ts), since a rank test
+// on a few clustered pairs cannot reach a family's level whatever the gap (see pairedT).
+//
 // mannWhitneyShift: the unpaired counterpart (Mann–Whitney U and the two-sample
 // Hodges–Lehmann shift), for two runs whose values do not pair, as in `compare`.
 //
 // Both statistics are counted on the sorted estimates the interval is read from (Walsh
 // averages, pairwise differences), which makes the duality hold by construction.
-import { errorFunction } from 'simple-statistics';
+import jstat from 'jstat';
+import { errorFunction, mean, sampleStandardDeviation } from 'simple-statistics';
+
+/** jStat's Student t (cdf, inv); the package ships no types. */
+const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } = (jstat as any).studentt ?? (jstat as any).jStat.studentt;
 
 /** An interval of a shift; too few values for the asked level give (−∞, +∞) and `short`. */
 export interface Bounds {
@@ -193,6 +201,31 @@ export function pairedRatio(a: number[], b: number[], level = 0.95, designEffect
     p: signedRankTest(d, designEffect).p,
     ...(hl.short !== undefined && { short: hl.short }),
   };
+}
+
+/**
+ * A/B throughput ratio from paired windows by a Student t on d = ln a − ln b: ratio exp(mean d),
+ * interval exp(mean ± t·se). The pairs of one round share their launches, so the variance is
+ * inflated by Kish's design effect and the degrees of freedom are those of n/DE effective pairs.
+ * Why not the signed-rank test here: it counts signs and ranks only, so its smallest p is fixed
+ * by n (16 pairs at design effect 1.34: about 0.003), while a family of 45 comparisons at 5%
+ * needs p < 0.0011 at its first step; the t also weighs how large the gap is. Its error rate on
+ * this machine's skewed, clustered windows is measured by the null simulation
+ * (tests/unit/racing.test.ts), not assumed.
+ */
+export function pairedT(a: number[], b: number[], level = 0.95, designEffect = 1) {
+  if (a.length !== b.length) throw new Error(`pairedT: ${a.length} values of A but ${b.length} of B; pairs must align`);
+  const d = a.map((x, i) => Math.log(x) - Math.log(b[i]!)).filter(Number.isFinite);
+  const n = d.length;
+  const procedure = 'paired t on log req/s, with the design effect' as const;
+  const nEff = n / Math.max(1, designEffect);
+  if (nEff < 2) return { procedure, ratio: n ? Math.exp(mean(d)) : NaN, lo: 0, hi: Infinity, level, n, p: 1, df: 0, short: `need ≥ ${Math.ceil(2 * Math.max(1, designEffect))} pairs for any interval; have ${n}` };
+  const m = mean(d);
+  const se = sampleStandardDeviation(d) / Math.sqrt(nEff);
+  const df = nEff - 1;
+  const t = se > 0 ? m / se : m === 0 ? 0 : Math.sign(m) * Infinity;
+  const q = studentT.inv(1 - (1 - level) / 2, df);
+  return { procedure, ratio: Math.exp(m), lo: Math.exp(m - q * se), hi: Math.exp(m + q * se), level, n, p: Math.min(1, 2 * (1 - studentT.cdf(Math.abs(t), df))), df };
 }
 
 // ---- Mann–Whitney U (unpaired) ----

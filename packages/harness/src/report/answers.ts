@@ -3,7 +3,6 @@
 import { bound, DECISION, look, sides, type Answer } from '../decide';
 import { familyOf, rowOf, type Comparison, type Question } from '../questions';
 import type { ContenderResult, Results } from '../results';
-import { pairsNeeded } from '../paired';
 
 const computed = new WeakMap<Results, { questions: Question[]; comparisons: Comparison[]; answers: Answer[] }>();
 
@@ -64,12 +63,8 @@ export function answerSentence(r: Results, a: Answer): string {
   const interval = `${signedPct(a.lo)}…${signedPct(a.hi)}`;
   if (a.verdict === 'equal') return `${where(q)}, ${label(a.a)} and ${label(a.b)} are equal within ±${pct(bound(a))} (${label(a.a)} ÷ ${label(a.b)}: ${interval}).`;
   if (a.short) {
-    // More rounds of the same shape: about this many give it an interval at its level (later looks ask a little more).
-    const need = pairsNeeded(a.level, a.design_effect);
-    const perRound = a.rounds ? a.pairs / a.rounds : 0;
-    const more = perRound ? Math.ceil((need - a.pairs) / perRound) : null;
     const sofar = Number.isFinite(a.ratio) ? `${label(a.a)} ÷ ${label(a.b)} is ${a.ratio.toFixed(2)} so far, but ` : '';
-    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided; ${sofar}an interval at the family's level (${+(a.level * 100).toFixed(3)}%, design effect ${a.design_effect}) needs ≥ ${need} window pairs, and ${a.pairs} were measured${more && more > 0 ? ` (about ${more} more round${more > 1 ? 's' : ''})` : ''}.`;
+    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided; ${sofar}${a.short} (design effect ${a.design_effect}).`;
   }
   const more = roundsToClose(a, r.settings.target_ci_pct);
   return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;
@@ -82,7 +77,7 @@ function familyLine(r: Results, answers: Answer[]): string {
   const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;
   const spending = looks.length > 1 ? `${looks.length} looks: ${looks.length - 1} while racing at ${looks.slice(0, -1).map((l) => pctOf(l.alpha)).join(', ')}, then the last at ${pctOf(looks.at(-1)!.alpha)}` : 'one look';
   return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
-    `Each is a Wilcoxon signed-rank test on log req/s of windows paired by round (exact, or its normal approximation with the design effect ${answers[0]?.design_effect ?? 1} for windows of one round), with a Hodges–Lehmann ratio; the chance of any false "faster" over the whole family is at most 5% ` +
+    `Each is a paired t-test on log req/s of windows paired by round, its variance and degrees of freedom allowing for the design effect ${answers[0]?.design_effect ?? 1} of windows that share a launch, with the ratio's t interval; the chance of any false "faster" over the whole family is at most 5% ` +
     `(Holm within each look; ${spending}). "Equal" intervals are at the Bonferroni level of their look.`;
 }
 

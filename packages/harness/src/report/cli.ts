@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withDashValues } from '../args';
 import { ROOT } from '../contenders';
 import { readResults, resultsFile } from '../results';
 import { checkReport } from './browser';
@@ -17,7 +18,8 @@ const USAGE = 'usage: npm run report -- [DIR] | --open DIR | --check DIR | --ser
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { open: { type: 'string' }, check: { type: 'string' }, serve: { type: 'boolean' }, port: { type: 'string' }, dir: { type: 'string' } }, allowPositionals: true, strict: true });
+    const options = { open: { type: 'string' }, check: { type: 'string' }, serve: { type: 'boolean' }, port: { type: 'string' }, dir: { type: 'string' } } as const;
+    args = parseArgs({ args: withDashValues(process.argv.slice(2), options), options, allowPositionals: true, strict: true });
   } catch (e) {
     console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
     return 2;
@@ -25,7 +27,7 @@ async function main(): Promise<number> {
   const { values: v, positionals } = args;
   if (v.serve) {
     const port = v.port === undefined ? 8377 : Number(v.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    if (!/^\d+$/.test(v.port ?? '0') || port > 65535) {
       console.error(`error: --port "${v.port}" is not a port number (0-65535); ${USAGE}`);
       return 2;
     }

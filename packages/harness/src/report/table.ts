@@ -4,7 +4,7 @@ import { PERCENTILES } from '../oha';
 import type { ContenderResult, Results } from '../results';
 import { levelLabel, rankIntervals, rankLabel, spread } from '../stats';
 import { DECISION, designEffect, holmLevels, windowPairs } from '../decide';
-import { pairedRatio } from '../paired';
+import { pairedT } from '../paired';
 import { isHandicapped } from '../questions';
 import { clock } from '../progress';
 import { FIRST_ROUNDS } from '../racing';
@@ -39,7 +39,7 @@ export function ranked(r: Results): RankedContender[] {
   const pairs = ok.flatMap((_, i) => ok.slice(i + 1).map((__, k) => [i, i + 1 + k] as [number, number]));
   const data = pairs.map(([i, j]) => windowPairs(ok[i], ok[j]));
   const { designEffect: de } = designEffect(data);
-  const tests = pairs.map(([i, j], k) => ({ i, j, ...pairedRatio(data[k]!.a, data[k]!.b, 0.95, de) }));
+  const tests = pairs.map(([i, j], k) => ({ i, j, ...pairedT(data[k]!.a, data[k]!.b, 0.95, de) }));
   const levels = holmLevels(tests.map((t) => t.p), DECISION.alpha);
   const decided = tests.flatMap((t, k) => (levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])]));
   const ranks = rankIntervals(ok.length, decided);
