@@ -36,7 +36,7 @@ describe('manifest schema', () => {
     ]);
     // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings
     // and the one handicap contender, the known cost every default run checks that it detects.
-    const tunedInSuites = contenders.filter((x) => !x.suites.every((s) => s === 'matrix') && !x.ceiling && x.tuned.length);
+    const tunedInSuites = contenders.filter((x) => x.suites.some((s) => s === 'default' || s === 'seed') && !x.ceiling && x.tuned.length);
     expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([['node-raw-node-redis-handicap', ['handicap'], ['matrix', 'default']]]);
     expect(tunedInSuites[0]!.settings).toMatchObject({ handicap: 'on', transform: 'plain' });
     // The handicap has a twin of each node raw contender in the matrix, not of node20 (which varies no setting).
@@ -48,7 +48,13 @@ describe('manifest schema', () => {
       'bun-elysia-precomputed', 'bun-hono-precomputed', 'bun-raw-precomputed', 'bun-stric-precomputed', 'deno-hono-precomputed', 'deno-raw-precomputed',
       'node-express-precomputed', 'node-fastify-precomputed', 'node-next-page-dynamic-precomputed', 'node-next-route-dynamic-precomputed', 'node-raw-precomputed',
     ]);
-    expect(contenders.every((c) => c.suites.includes('matrix'))).toBe(true);
+    // A cache is measured by --workload live only: never in the matrix; the live suite is each raw server with node-redis and every cache.
+    const cached = (c: (typeof contenders)[number]) => c.settings.cache !== 'none';
+    expect(contenders.every((c) => c.suites.includes('matrix') !== cached(c))).toBe(true);
+    expect(contenders.filter(cached).every((c) => c.suites.every((s) => s === 'live'))).toBe(true);
+    expect(inSuite('live').filter((n) => n.includes('-node-redis'))).toEqual(['bun', 'deno', 'node'].flatMap((rt) => ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `${rt}-raw-node-redis${s}`)));
+    // csc is node-redis's own cache: no other client gets it.
+    expect(contenders.filter((c) => c.settings.cache === 'csc').every((c) => c.client === 'node-redis')).toBe(true);
     // Combinations that cannot run are listed with their reason.
     expect(unsupported).toContainEqual({ name: 'node-hono-bun-redis', reason: 'bun-redis: built into Bun only' });
     const next = contenders.find((c) => c.name === 'node-next-route-dynamic-ioredis')!;
@@ -67,7 +73,7 @@ describe('manifest schema', () => {
     ['the old format', { ...base, contenders: [] }, /\(top level\) must NOT have additional properties "contenders"/],
     ['an unknown client', { ...base, clients: ['redix'] }, /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis, iovalkey, bun-redis, glide\)/],
     ['an unknown runtime', { ...base, runtimes: { nodejs: { start: ['node'] } } }, /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, node20, bun, deno\)/],
-    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap\)/],
+    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap, cache\)/],
     ['a suite that is not one', { ...base, suites: { fast: [] } }, /\/suites must NOT have additional properties "fast"/],
     ['a variant name with spaces', { ...base, variants: [{ name: 'page static' }] }, /\/variants\/0\/name must match pattern/],
     ['not JSON at all', '{ "framework": ', /not valid JSON/],

@@ -1,6 +1,6 @@
 // Command-line flags → validated settings. Any bad input is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
-import { SETTINGS, WORKLOADS } from '@bench/stream';
+import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
 import { matchesPattern, type Contender, type SuiteName } from './contenders';
 import { PLACEMENTS, type PlacementName } from './placement';
 
@@ -185,6 +185,9 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
   return out;
 }
 
+/** A setting value its definition keeps to other workloads (a cache: live only). */
+const notIn = (def: SettingDef, value: string, workload: string) => value !== def.default && !!def.workloads && !def.workloads.includes(workload);
+
 /** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
 function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; maxStalenessMs: number } {
   const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
@@ -206,7 +209,9 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
   const seedProfile = profile === 'seed';
 
-  const suiteName: SuiteName = v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default';
+  const live = str('workload') === 'live';
+  if (live && (v.matrix || seedProfile)) throw new UsageError('--workload live measures its own suite (each raw server with the caches): leave out --matrix and --profile seed');
+  const suiteName: SuiteName = live ? 'live' : v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default';
   if (v.matrix && seedProfile) throw new UsageError('--matrix and --profile seed exclude each other: the seed profile measures the seed\'s contenders');
   const suite = all.filter((c) => c.suites.includes(suiteName));
   let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
@@ -229,6 +234,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   }
   if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
   const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
+  const liveOnly = (picked ?? suite).find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
+  if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
 
   return {
     list: v.list === true,

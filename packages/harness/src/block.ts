@@ -12,8 +12,7 @@ import { treeCpuSeconds } from './proc';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled } from './stats';
 import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
-import { checkAfterRun, pooled, safe, type TrialOutcome } from './trial';
-import { verifyContract } from './verify';
+import { checkAfterRun, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
 
 export interface BlockSlot {
   r: ContenderResult;
@@ -48,7 +47,7 @@ async function launch(suite: Suite, m: Member, round: number): Promise<void> {
   }
   suite.session.apps.set(m.key, m.app);
   m.launchS = (Date.now() - t0) / 1000;
-  const verdict = await verifyContract(m.app.url, suite.golden, c.page);
+  const verdict = await verifyFor(suite, m.app.url, c);
   if (!verdict.ok) m.outcome = { kind: 'out', status: 'invalid', reason: verdict.reason!, runs: [] };
   else m.bytes = verdict.bytes!;
   if (m.outcome) return;
@@ -65,7 +64,7 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
   const rawName = j ? `${baseName(m, round)}-w${j + 1}.json` : `${baseName(m, round)}.json`;
   let measured;
   try {
-    measured = await measureRun(suite.ctx, m.app!.pid, m.app!.url, loadOf(suite, m.point), rawName);
+    measured = await measureRun(suite.ctx, m.app!.pid, m.app!.url, loadOf(suite, m.point), rawName, liveBoundMs(suite, contenderOf(suite, m.r)));
   } catch (e) {
     if (!redisAlive(suite.redis)) return 'redis-died';
     m.outcome = { kind: 'out', status: 'failed', reason: `run ${round}: ${(e as Error).message}`, output: m.app!.process.tail(), runs: [] };

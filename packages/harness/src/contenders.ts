@@ -27,11 +27,12 @@ export interface AppManifest {
   buildOutputs?: string[];
   chartGroup?: string;
   /** Which of its contenders are in the default suite, and the seed's: patterns pick default-settings ones, an exact name any (a tuned one too). */
-  suites?: { default?: string[]; seed?: string[] };
+  suites?: { default?: string[]; seed?: string[]; live?: string[] };
   unsupported?: { runtime?: string; client?: string; reason: string }[];
 }
 
-export const SUITES = ['default', 'matrix', 'seed'] as const;
+/** live: --workload live's suite (each raw server with the caches), the only one that measures live-only settings. */
+export const SUITES = ['default', 'matrix', 'seed', 'live'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface Contender {
@@ -106,15 +107,18 @@ export const matchesPattern = (pattern: string, name: string) =>
 /** A suites entry: a pattern picks default-settings contenders only; an exact name any, a tuned one too (e.g. node-raw-node-redis-handicap). */
 const picks = (entry: string, name: string, plain: boolean) => (entry.includes('*') ? plain && matchesPattern(entry, name) : entry === name);
 
-/** The default settings, then each listed setting that applies to the client flipped alone to each other value. */
-function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[] }[] {
-  const combos = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [] as string[] }];
+/**
+ * The default settings, then each listed setting that applies to the client flipped alone to each
+ * other value. `liveOnly`: the value is measured in the live workload only (a cache, say).
+ */
+function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[]; liveOnly: boolean }[] {
+  const combos = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [] as string[], liveOnly: false }];
   for (const name of names) {
     const def: SettingDef = SETTINGS[name as SettingName];
     if (def.clients && !def.clients.includes(client)) continue;
     // precomputed is no alternative but a ceiling: one per runtime and framework, not per client.
-    for (const value of def.values.filter((v) => v !== def.default && v !== 'precomputed')) {
-      combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!] });
+    for (const value of def.values.filter((v) => v !== def.default && v !== 'precomputed' && (def.valueClients?.[v]?.includes(client) ?? true))) {
+      combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!], liveOnly: !!def.workloads && !def.workloads.includes('xrange') });
     }
   }
   return combos;
@@ -156,7 +160,7 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
   const runtimes = new Set([...Object.keys(m.runtimes), ...(m.unsupported ?? []).flatMap((u) => (u.runtime ? [u.runtime] : []))]);
   // No variants: one contender per runtime and client, named without a variant.
   const variants: Partial<Variant>[] = m.variants ?? [{}];
-  const inSuite = (suite: 'default' | 'seed', name: string, plain: boolean) => (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
+  const inSuite = (suite: 'default' | 'seed' | 'live', name: string, plain: boolean) => (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
   for (const runtime of runtimes) {
     for (const v of variants) {
       for (const client of v.clients ?? m.clients) {
@@ -166,10 +170,11 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
           continue;
         }
         const rt = m.runtimes[runtime as RuntimeName]!;
-        for (const { settings, tuned } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
+        for (const { settings, tuned, liveOnly } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
           const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
           const plain = tuned.length === 0;
-          const suites: SuiteName[] = ['matrix', ...(inSuite('default', name, plain) ? ['default' as const] : []), ...(inSuite('seed', name, plain) ? ['seed' as const] : [])];
+          const named = (['default', 'seed', 'live'] as const).filter((x) => inSuite(x, name, plain));
+          const suites: SuiteName[] = liveOnly ? named.filter((x) => x === 'live') : ['matrix', ...named];
           contenders.push({
             name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites, ceiling: null,
             path: (v.path ?? '/').replaceAll('{client}', client),

@@ -135,18 +135,21 @@ export function look(results: Results, comparisons: Comparison[], k: number, alp
   const m = comparisons.length;
   const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
   const { designEffect: de } = designEffect(data);
-  const ratio = (d: WindowPairs, level: number) => pairedT(d.a, d.b, level, de);
-  const ps = data.map((d) => ratio(d, 0.95).p);
+  // The pooled design effect, or the comparison's own where its rounds differ more: a pair whose
+  // launches vary more than the family's does not borrow the family's smaller clustering.
+  const deOf = data.map((d) => Math.max(de, designEffect([d]).designEffect));
+  const ratio = (i: number, level: number) => pairedT(data[i]!.a, data[i]!.b, level, deOf[i]!);
+  const ps = data.map((_, i) => ratio(i, 0.95).p);
   const rejected = holmLevels(ps, alphaK);
   const margin = marginPct / 100;
   return comparisons.map((c, i) => {
     const kept = before.find((x) => x.id === c.id && x.verdict !== 'undecided');
     if (kept) return kept;
     const d = data[i]!;
-    if (rejected[i] !== null) return answerOf(c, ratio(d, 1 - rejected[i]!), d.rounds, k, de, 'faster');
-    const r = ratio(d, 1 - alphaK / m);
+    if (rejected[i] !== null) return answerOf(c, ratio(i, 1 - rejected[i]!), d.rounds, k, deOf[i]!, 'faster');
+    const r = ratio(i, 1 - alphaK / m);
     const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
-    return answerOf(c, r, d.rounds, k, de, inside ? 'equal' : 'undecided');
+    return answerOf(c, r, d.rounds, k, deOf[i]!, inside ? 'equal' : 'undecided');
   });
 }
 

@@ -7,6 +7,8 @@ import { runOha } from './oha';
 import { cpuCount, type Placement } from './placement';
 import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from './proc';
 import { commandStats, type RedisTarget } from './redis';
+import { judgeWindow, startProber, type Live } from './live/session';
+import { nowMs } from './live/writer';
 import type { RunRecord } from './results';
 
 export interface LoadPoint {
@@ -25,6 +27,8 @@ export interface Load extends LoadPoint {
 
 export interface RunContext {
   workload: string;
+  /** --workload live: the writer whose log the prober's reads are judged against. */
+  live?: Live;
   placement: Placement;
   redis: RedisTarget;
   runDir: string;
@@ -33,7 +37,8 @@ export interface RunContext {
 /** Fields the trial adds around a measured run (which process, its launch, the checks). */
 type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_check' | 'windows';
 
-export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string): Promise<Omit<RunRecord, TrialFields>> {
+/** `boundMs`: with --workload live, the staleness the contender declared (its reads are probed and judged against it). */
+export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0): Promise<Omit<RunRecord, TrialFields>> {
   const { redis } = ctx;
   // The command Redis counts in INFO commandstats (xrange-count is an XRANGE).
   const command = workloadCommand(ctx.workload as Workload, STREAM_KEY)[0]!.toLowerCase();
@@ -55,12 +60,17 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     if (++samples % 10 === 0) pids = processTree(appPid);
     peakRss = Math.max(peakRss, rssMb(pids));
   }, 500);
+  const writesBefore = ctx.live ? (commandStats(redis).xadd ?? { calls: 0, usec: 0 }) : null;
+  const prober = ctx.live ? startProber(url) : null;
+  const fromMs = nowMs();
   let oha;
   try {
     oha = await runOha({ ...load, url, outFile: rawFile, cpuList: ctx.placement.loadgen });
   } finally {
     clearInterval(sampler);
   }
+  const endedAtMs = nowMs();
+  const probes = prober ? await prober.stop() : [];
   const wall = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
   const harnessCpu = selfCpuSeconds().self - harnessBefore;
@@ -80,10 +90,11 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     ...rest,
     error_messages: errorMessages,
     app_cpu_s: appCpu,
-    cpu_us_per_req: run.ok ? (appCpu * 1e6) / run.ok : NaN,
+    // The prober's reads (live) cost the app CPU and Redis calls too: they count as requests served.
+    cpu_us_per_req: run.ok ? (appCpu * 1e6) / (run.ok + probes.length) : NaN,
     rss_mb: peakRss,
     redis_calls: calls,
-    redis_calls_per_req: run.ok ? calls / run.ok : NaN,
+    redis_calls_per_req: run.ok ? calls / (run.ok + probes.length) : NaN,
     redis_us_per_call: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
     redis_cpu_s: redisCpu,
     loadgen_cpu_s: cpuSeconds,
@@ -96,5 +107,12 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     raw: relative(ctx.runDir, rawFile),
     started_at: startedAt,
     ended_at: endedAt,
+    ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writerCost(redis, writesBefore!) } } : {}),
   };
+}
+
+/** The writer's XADDs during the window and the time Redis spent in them: its cost, kept apart from the app's reads. */
+function writerCost(redis: RedisTarget, before: { calls: number; usec: number }): { writes: number; write_redis_us: number } {
+  const after = commandStats(redis).xadd ?? { calls: 0, usec: 0 };
+  return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec };
 }

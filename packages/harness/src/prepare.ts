@@ -13,6 +13,7 @@ import { fail, info, log, type Session, type Suite } from './suite';
 import { progress } from './progress';
 import { handicapEnv } from './handicap';
 import { familyOf } from './questions';
+import { startLive } from './live/session';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -44,6 +45,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     only: opts.only,
     strict: opts.strict,
     handicap: opts.handicap,
+    ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs } } : {}),
   };
 }
 
@@ -139,6 +141,11 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
     appEnv: (c) => ({ ...appEnvironment(c, redis.url, settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
   };
   suite.save();
+  if (settings.live) {
+    // The writer runs from here to the end: every launch, verification and window sees a changing stream.
+    session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, settings.live.write_rate, settings.seed, runDir);
+    info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log}`);
+  }
   for (const r of results.contenders) {
     if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name)) fail(r, 'failed', `no app manifest defines ${r.name} any more`);
   }

@@ -1,7 +1,9 @@
 // The "what to pick" family, fixed from the suite before anything is measured: which runtime
 // for a framework + client, which client on a runtime, each framework against its runtime's raw
-// server, each setting against its default twin. Every question is a set of pairwise
+// server, each setting against its default twin, and (live) which cache, if any, on each stack.
+// Every question is a set of pairwise
 // comparisons; the error rate is controlled over all of them (decide.ts).
+import { SETTINGS } from '@bench/stream';
 
 /** What a contender needs to be placed in the family (a manifest entry or a result). */
 export interface Member {
@@ -16,7 +18,7 @@ export interface Member {
   self_check_of?: string;
 }
 
-export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting';
+export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache';
 
 export interface Question {
   id: string;
@@ -39,6 +41,9 @@ export const HANDICAP = 'handicap';
 export const isHandicapped = (m: Pick<Member, 'tuned'>) => !!m.tuned?.includes(HANDICAP);
 const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !isHandicapped(m);
 const plain = (m: Member) => dynamic(m) && !m.tuned?.length;
+/** A cache is one setting with several answers to "which one": they form one question with their uncached twin. */
+const CACHE_SUFFIXES = new Set<string>(Object.values(SETTINGS.cache.suffix));
+const cached = (m: Member) => dynamic(m) && m.tuned?.length === 1 && CACHE_SUFFIXES.has(m.tuned[0]!);
 /** "raw", "next route-dynamic": a framework row. */
 export const rowOf = (m: Pick<Member, 'framework' | 'variant'>) => (m.variant ? `${m.framework} ${m.variant}` : m.framework);
 
@@ -57,8 +62,13 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
     const raw = ps.find((x) => x.framework === 'raw' && x.runtime === m.runtime && x.client === m.client);
     if (raw) questions.push({ id: `framework: ${m.name}`, kind: 'framework', about: `${m.runtime}: ${rowOf(m)} + ${m.client}`, members: [m.name, raw.name] });
   }
-  for (const m of members.filter((x) => dynamic(x) && x.tuned?.length === 1)) {
-    const twin = ps.find((x) => x.runtime === m.runtime && x.framework === m.framework && x.variant === m.variant && x.client === m.client);
+  const twinOf = (m: Member) => ps.find((x) => x.runtime === m.runtime && x.framework === m.framework && x.variant === m.variant && x.client === m.client);
+  for (const [key, xs] of groups(members.filter(cached), (m) => twinOf(m)?.name ?? '')) {
+    const twin = ps.find((x) => x.name === key);
+    if (twin) questions.push({ id: `cache: ${twin.name}`, kind: 'cache', about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: cache`, members: [twin.name, ...xs.map((x) => x.name)] });
+  }
+  for (const m of members.filter((x) => dynamic(x) && x.tuned?.length === 1 && !cached(x))) {
+    const twin = twinOf(m);
     if (twin) questions.push({ id: `setting: ${m.name}`, kind: 'setting', about: `${m.runtime} ${rowOf(m)} ${m.client}: ${m.tuned![0]}`, members: [m.name, twin.name] });
   }
   const comparisons = questions.flatMap((q) =>

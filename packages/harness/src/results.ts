@@ -8,6 +8,7 @@ import type { Answer } from './decide';
 import type { Comparison, Question } from './questions';
 import type { Breakdown } from './verdicts';
 import type { Environment } from './environment';
+import type { LiveWindow } from './live/session';
 import type { Latency, OhaRun } from './oha';
 import type { Interval, Summary } from './stats';
 
@@ -15,6 +16,8 @@ export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
 export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   round: number;
+  /** --workload live: what the prober's reads were, judged (per window; pooled runs keep each window's). */
+  live?: LiveRecord;
   /** The app process this run measured: every run is a fresh launch. */
   pid: number;
   /** Seconds from launch to the first answer (recorded, never measured against anyone). */
@@ -54,6 +57,7 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
 /** One measured window of a launch: the unit the paired comparisons pair (same round, same window index). */
 export interface WindowRecord {
   index: number;
+  live?: LiveRecord;
   started_at: number;
   ended_at: number;
   rps: number;
@@ -125,9 +129,12 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   runs: RunRecord[];
 }
 
+/** --workload live, per window: the checker's verdict on the prober's reads, and the writer's cost. */
+export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number };
+
 export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
-  suite?: 'default' | 'matrix' | 'seed';
+  suite?: 'default' | 'matrix' | 'seed' | 'live';
   profile: 'default' | 'seed';
   workload: Workload;
   connections: number[];
@@ -160,6 +167,8 @@ export interface Settings {
   compression: false | 'oha default';
   only: string[] | null;
   strict: boolean;
+  /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL plus this). */
+  live?: { write_rate: number; max_staleness_ms: number };
   /** --handicap: this contender burns a calibrated 10% more CPU per request, under its own name (compare's power check). */
   handicap?: string | null;
 }

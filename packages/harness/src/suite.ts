@@ -3,6 +3,7 @@
 import type { RunningApp } from './apps';
 import type { Contender } from './contenders';
 import type { RunContext } from './measure';
+import type { Live } from './live/session';
 import { isAlive } from './proc';
 import { cli, type RedisTarget } from './redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
@@ -15,6 +16,8 @@ export interface Session {
   runDir: string | null;
   redis: RedisTarget | null;
   apps: Map<string, RunningApp>;
+  /** --workload live: the writer, stopped with Redis. */
+  live?: Live | null;
 }
 
 export interface Suite {
@@ -66,6 +69,8 @@ export async function stopApp(session: Session, key: string): Promise<void> {
 
 export async function stopAll(session: Session): Promise<void> {
   await Promise.all([...session.apps.keys()].map((n) => stopApp(session, n)));
+  await session.live?.stop();
+  session.live = null;
   await session.redis?.stop();
   session.redis = null;
 }

@@ -8,7 +8,10 @@ import { median } from 'simple-statistics';
 import { PERCENTILES, runOha, type Latency } from './oha';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
-import { verifyContract } from './verify';
+import { verifyContract, type Verdict } from './verify';
+import { stalenessBoundMs } from '@bench/stream';
+import type { Contender } from './contenders';
+import { judgeWindow, liveFault, poolLive, probeOnce } from './live/session';
 
 /** The contender is out: it failed (crash, hang, start) or is invalid (wrong body, before or after a run). */
 type Out = { kind: 'out'; status: 'failed' | 'invalid'; reason: string; output?: string[] };
@@ -64,6 +67,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,
     redis_cpu_s: redisCpu, loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
+    ...(runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
     loadgen_saturated: runs.some((r) => r.loadgen_saturated),
     harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
     cpu_steal_pct: seconds > 0 ? sum(runs, (r) => r.cpu_steal_pct * r.seconds) / seconds : first.cpu_steal_pct,
@@ -73,6 +77,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     windows: runs.map((r, index) => ({
       index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
       ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
+      ...(r.live ? { live: r.live } : {}),
     })),
   };
 }
@@ -98,7 +103,7 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
   const runs: RunRecord[] = [];
   try {
     const launchS = (Date.now() - t0) / 1000;
-    const verdict = await verifyContract(app.url, suite.golden, c.page);
+    const verdict = await verifyFor(suite, app.url, c);
     if (!verdict.ok) return { kind: 'out', status: 'invalid', reason: verdict.reason!, runs };
     if (warmup) {
       await runOha({ ...warmup, url: app.url, outFile: `${suite.runDir}/raw/${warmupName}`, cpuList: suite.settings.placement.loadgen }).catch((e) =>
@@ -108,7 +113,7 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
     for (const m of measurements) {
       let measured;
       try {
-        measured = await measureRun(suite.ctx, app.pid, app.url, m.load, m.rawName);
+        measured = await measureRun(suite.ctx, app.pid, app.url, m.load, m.rawName, liveBoundMs(suite, c));
       } catch (e) {
         if (!redisAlive(suite.redis)) return { kind: 'redis-died', runs };
         return { kind: 'out', status: 'failed', reason: `run ${m.round}: ${(e as Error).message}`, output: app.process.tail(), runs };
@@ -124,9 +129,25 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
   }
 }
 
+/** The staleness a contender may show under --workload live: its cache's declared bound plus --max-staleness. */
+export const liveBoundMs = (suite: Suite, c: Contender) =>
+  stalenessBoundMs(c.settings.cache, { ...process.env, ...suite.appEnv(c) }) + (suite.settings.live?.max_staleness_ms ?? 0);
+
+/** The gate before measuring: the golden body, byte for byte; under --workload live, a read the checker finds a snapshot fresh enough. */
+export async function verifyFor(suite: Suite, url: string, c: Contender): Promise<Verdict> {
+  const live = suite.ctx.live;
+  if (!live) return verifyContract(url, suite.golden, c.page);
+  const probe = await probeOnce(url);
+  if (probe.status === 0) return { ok: false, reason: `request failed: ${probe.body}` };
+  const fault = liveFault(await judgeWindow(live, [probe], liveBoundMs(suite, c), probe.sent_ms, probe.received_ms), null);
+  return fault ? { ok: false, reason: fault } : { ok: true, bytes: Buffer.byteLength(probe.body) };
+}
+
 /**
  * After a measured run: Redis still up, the app still alive and answering, every response the
- * verified size (oha's byte count), and the body byte-identical once more.
+ * verified size (oha's byte count), and the body byte-identical once more. Under --workload live
+ * the body changes: the prober's reads were judged (live/session.ts), and oha's bytes per
+ * response must be some snapshot's size.
  */
 export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean, run: RunRecord): Promise<Out | RedisDied | null> {
   if (!redisAlive(suite.redis)) return { kind: 'redis-died' };
@@ -135,6 +156,10 @@ export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean
     return { kind: 'out', status, reason, output: status === 'failed' ? app.process.tail() : undefined };
   };
   if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}`);
+  if (run.live) {
+    const fault = liveFault(run.live, run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null);
+    return fault ? out('invalid', `run ${run.round}: ${fault}`) : null;
+  }
   const again = await verifyContract(app.url, suite.golden, page);
   if (!again.ok && again.reason!.startsWith('request failed')) return out('failed', `app stopped answering during run ${run.round} (${again.reason})`);
   // Non-2xx responses carry other bodies; the error-rate gate judges those runs.

@@ -3,7 +3,8 @@
 // plain (objects, then the framework's own JSON path) and direct (the string built by hand).
 
 export const STREAM_KEY = 'OPTIONS:test:STREAM';
-export const WORKLOADS = ['xrange', 'xread', 'xrange-count'] as const;
+/** live: the xrange read while a writer appends to the capped stream (the harness runs the writer and checks freshness). */
+export const WORKLOADS = ['xrange', 'xread', 'xrange-count', 'live'] as const;
 export type Workload = (typeof WORKLOADS)[number];
 /** xrange-count reads one page: the first PAGE entries. */
 export const PAGE = 100;
@@ -12,6 +13,7 @@ export const PAGE = 100;
 export function workloadCommand(workload: Workload, key: string): string[] {
   switch (workload) {
     case 'xrange':
+    case 'live':
       return ['XRANGE', key, '-', '+'];
     case 'xread':
       return ['XREAD', 'STREAMS', key, '0-0'];

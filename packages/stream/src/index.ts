@@ -1,6 +1,7 @@
 // One small interface over every Redis client: open once, then per request exactly one Redis
 // read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
 import { toBody, toJson, STREAM_KEY, WORKLOADS, type Entries, type StreamBody, type Workload } from './canonical.ts';
+import { cacheTtlMs, checkCache, withCache, type Follow } from './cache.ts';
 import { CLIENTS, type ClientName } from './clients.ts';
 import { withHandicap } from './handicap.ts';
 import { settingsFromEnv, type SettingValues } from './settings.ts';
@@ -8,12 +9,15 @@ import { settingsFromEnv, type SettingValues } from './settings.ts';
 export * from './canonical.ts';
 export * from './clients.ts';
 export * from './settings.ts';
+export { CACHES, DEFAULT_CACHE_TTL_MS, cacheTtlMs, stalenessBoundMs, type CacheDef, type CacheName, type Follow, type Follower } from './cache.ts';
 export { burn, withHandicap } from './handicap.ts';
 
 /** What each client module provides: one Redis read of the workload, in the client's own reply shape. */
 export interface Adapter {
   entries(): Promise<Entries>;
   close(): Promise<void>;
+  /** CACHE=tail, tail-body: opens a dedicated connection that follows the stream. */
+  follow?: Follow;
 }
 
 export interface StreamSource {
@@ -34,6 +38,8 @@ export interface StreamOptions {
   settings: SettingValues;
   /** HANDICAP=on: µs of CPU burnt per request (HANDICAP_US); 0 when the handicap is off. */
   handicapUs: number;
+  /** CACHE=ttl: ms a Redis read is served again (CACHE_TTL_MS); DEFAULT_CACHE_TTL_MS when absent. */
+  cacheTtlMs?: number;
 }
 
 const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter> }>> = {
@@ -47,20 +53,27 @@ const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promi
 export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
   const load = ADAPTERS[opts.client];
   if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
+  checkCache(opts);
   return (await load()).open(opts);
 }
 
+/** The adapter, then the cache (CACHE), then the handicap (HANDICAP): each layer wraps the one before. */
 export async function openStream(opts: StreamOptions): Promise<StreamSource> {
   const source = await openPlainStream(opts);
   return opts.settings.handicap === 'on' ? withHandicap(source, opts.handicapUs) : source;
 }
 
 async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
-  const a = await openAdapter(opts);
+  const a = await withCache(await openAdapter(opts), opts);
   if (opts.settings.transform === 'precomputed') {
     // The HTTP ceiling: one read at start, then the same string for every request, sent as it is.
     const body = toJson(await a.entries());
     return { read: async () => JSON.parse(body), readJson: async () => body, direct: true, close: () => a.close() };
+  }
+  if (a.json) {
+    // CACHE=tail-body: the body is kept with the copy, so it is sent as it is.
+    const json = a.json;
+    return { read: async () => JSON.parse(await json()), readJson: json, direct: true, close: () => a.close() };
   }
   return {
     read: async () => toBody(await a.entries()),
@@ -88,6 +101,7 @@ export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): 
     key: env.STREAM_KEY ?? STREAM_KEY,
     settings,
     handicapUs: settings.handicap === 'on' ? handicapUs(env.HANDICAP_US) : 0,
+    ...(settings.cache === 'ttl' ? { cacheTtlMs: cacheTtlMs(env.CACHE_TTL_MS) } : {}),
   };
 }
 

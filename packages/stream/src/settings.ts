@@ -12,6 +12,10 @@ export interface SettingDef {
   suffix: Record<string, string>;
   /** Clients it applies to; null: every client. */
   clients: readonly string[] | null;
+  /** Values that only some clients support, each with the clients that do (a value not listed: every client in `clients`). */
+  valueClients?: Record<string, readonly string[]>;
+  /** Workloads its non-default values are measured in; absent: every workload. */
+  workloads?: readonly string[];
   about: string;
 }
 
@@ -37,6 +41,18 @@ export const SETTINGS = {
     env: 'HANDICAP', values: ['off', 'on'], default: 'off', suffix: { on: 'handicap' }, clients: null,
     about: 'a known cost: burns HANDICAP_US µs of CPU per request (the harness calibrates it to 10% of the plain twin\'s CPU per request), ' +
       'so a run can check that it detects a 10% difference',
+  },
+  cache: {
+    env: 'CACHE', values: ['none', 'csc', 'tail', 'tail-body', 'ttl'], default: 'none',
+    suffix: { csc: 'csc', tail: 'tail', 'tail-body': 'tail-body', ttl: 'ttl' }, clients: null,
+    valueClients: { csc: ['node-redis'] },
+    // A cache only means something while the stream changes: measured in the live workload only.
+    workloads: ['live'],
+    about: 'a cache between the client and the app. csc: node-redis\'s server-assisted client-side cache (RESP3 tracking; ' +
+      'only node-redis: valkey-glide caches only GET/HGETALL/SMEMBERS, ioredis/iovalkey drop invalidate pushes, Bun\'s client ' +
+      'would mis-assign an invalidate push); tail: an in-memory copy kept by XREAD BLOCK on a second connection, reads cost no ' +
+      'Redis call; tail-body: the same copy with its JSON body kept, served as it is; ttl: cache-aside, one Redis read per ' +
+      'CACHE_TTL_MS (default 100), stale by up to that',
   },
 } as const satisfies Record<string, SettingDef>;
 

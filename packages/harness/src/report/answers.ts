@@ -33,6 +33,7 @@ function labelIn(q: Question, c: ContenderResult | undefined, name: string): str
   if (q.kind === 'runtime') return c.runtime;
   if (q.kind === 'client') return c.client;
   if (q.kind === 'framework') return c.framework === 'raw' ? 'the raw server' : rowOf(c);
+  if (q.kind === 'cache') return c.tuned?.length ? `the ${c.tuned[0]} cache` : 'no cache';
   return c.tuned?.length ? `with ${c.tuned.join(', ')}` : 'with defaults';
 }
 

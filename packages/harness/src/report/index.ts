@@ -11,11 +11,13 @@ import { reportHtml } from './html';
 import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { gridTables } from './matrix';
 import { answersSection, settingsTable } from './answers';
+import { liveTable } from './live';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
     answersSection(r),
+    liveTable(r),
     gridTables(r),
     settingsTable(r),
     '**Every contender**',

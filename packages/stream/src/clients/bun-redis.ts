@@ -1,7 +1,10 @@
 // Bun's built-in client (Bun only). It auto-pipelines by default; the reply shape is ioredis's.
 // Reached through the Bun global, so bundlers for other runtimes have no 'bun' module to resolve.
-import { workloadCommand } from '../canonical.ts';
+import { workloadCommand, type Entries } from '../canonical.ts';
+import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
+
+type RedisClient = import('bun').RedisClient;
 
 /** XREAD over RESP3 is a map {key: entries}; over RESP2 (older servers) [[key, entries]]. */
 const xreadEntries = (reply: any, key: string) => (Array.isArray(reply) ? reply[0]?.[1] : reply?.[key]) ?? [];
@@ -16,5 +19,30 @@ export async function open({ url, workload, key }: StreamOptions): Promise<Adapt
     workload === 'xread'
       ? async () => ({ shape: 'flat' as const, entries: xreadEntries(await client.send(command!, args), key) })
       : async () => ({ shape: 'flat' as const, entries: (await client.send(command!, args)) as any });
-  return { entries, close: async () => client.close() };
+  return { entries, close: async () => client.close(), follow: (dropped) => follow(new RedisClient(url, FOLLOWER), key, dropped) };
+}
+
+/** CACHE=tail: a second connection that never reconnects on its own; the cache reconnects and resyncs. */
+const FOLLOWER = { autoReconnect: false, enableAutoPipelining: false };
+
+async function follow(c: RedisClient, key: string, dropped: () => void): Promise<Follower> {
+  c.onclose = dropped;
+  try {
+    await c.connect();
+  } catch (e) {
+    c.close();
+    throw e;
+  }
+  const flat = (entries: unknown): Entries => ({ shape: 'flat', entries: entries as any });
+  return {
+    all: async () => flat(await c.send('XRANGE', [key, '-', '+'])),
+    wait: (id) => c.send('XREAD', ['COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id]),
+    after: async (id) => {
+      // One connection answers in order: MULTI's reply is OK, the next two QUEUED, EXEC's both results.
+      const queued = Promise.all([c.send('MULTI', []), c.send('XRANGE', [key, `(${id}`, '+']), c.send('XLEN', [key])]);
+      const [, [entries, length]] = (await Promise.all([queued, c.send('EXEC', [])])) as [unknown, [unknown, number]];
+      return { entries: flat(entries), length: Number(length) };
+    },
+    close: () => c.close(),
+  };
 }

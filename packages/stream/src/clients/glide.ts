@@ -1,16 +1,34 @@
 // valkey-glide: a Rust core behind a native binding. customCommand keeps the stream order
 // ([{key: id, value: [[field, value], …]}]); the typed xrange() returns an object keyed by id.
-import { GlideClient } from '@valkey/valkey-glide';
-import { workloadCommand } from '../canonical.ts';
+import { Batch, GlideClient } from '@valkey/valkey-glide';
+import { workloadCommand, type Entries } from '../canonical.ts';
+import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
 export async function open({ url, workload, key }: StreamOptions): Promise<Adapter> {
   const { hostname, port } = new URL(url);
-  const client = await GlideClient.createClient({ addresses: [{ host: hostname, port: Number(port || 6379) }] });
+  const addresses = [{ host: hostname, port: Number(port || 6379) }];
+  const client = await GlideClient.createClient({ addresses });
   const command = workloadCommand(workload, key);
   const entries =
     workload === 'xread'
       ? async () => ({ shape: 'pairs' as const, entries: ((await client.customCommand(command)) as any)?.[0]?.value ?? [] })
       : async () => ({ shape: 'pairs' as const, entries: (await client.customCommand(command)) as any });
-  return { entries, close: async () => client.close() };
+  return { entries, close: async () => client.close(), follow: () => follow(addresses, key) };
+}
+
+/** CACHE=tail: a second client. Glide reports no disconnects; a drop fails the pending XREAD. */
+async function follow(addresses: { host: string; port: number }[], key: string): Promise<Follower> {
+  const c = await GlideClient.createClient({ addresses });
+  const pairs = (entries: unknown): Entries => ({ shape: 'pairs', entries: (entries ?? []) as any });
+  return {
+    all: async () => pairs(await c.customCommand(['XRANGE', key, '-', '+'])),
+    wait: (id) => c.customCommand(['XREAD', 'COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id]),
+    after: async (id) => {
+      const batch = new Batch(true).customCommand(['XRANGE', key, `(${id}`, '+']).customCommand(['XLEN', key]);
+      const [entries, length] = (await c.exec(batch, true))!;
+      return { entries: pairs(entries), length: Number(length) };
+    },
+    close: () => c.close(),
+  };
 }

@@ -1,5 +1,6 @@
 // ioredis and iovalkey share one API; each client module passes its own library.
-import { PAGE } from '../canonical.ts';
+import { PAGE, type Entries } from '../canonical.ts';
+import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
 type RedisCtor = new (url: string, opts: object) => any;
@@ -14,5 +15,33 @@ export async function openWith(Redis: RedisCtor, label: string, { url, workload,
       : workload === 'xrange-count'
         ? async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+', 'COUNT', PAGE) })
         : async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+') });
-  return { entries, close: async () => void (await client.quit()) };
+  return { entries, close: async () => void (await client.quit()), follow: (dropped) => follow(client, key, dropped) };
+}
+
+/**
+ * CACHE=tail: a duplicate connection that never reconnects (retryStrategy null), so a drop
+ * rejects what is pending instead of resending it later: the cache reconnects and resyncs.
+ */
+async function follow(parent: any, key: string, dropped: () => void): Promise<Follower> {
+  const c = parent.duplicate({ enableAutoPipelining: false, lazyConnect: true, retryStrategy: () => null });
+  c.on('error', () => {}); // the cache reports the loss
+  c.on('close', dropped);
+  try {
+    await c.connect();
+  } catch (e) {
+    c.disconnect();
+    throw e;
+  }
+  const flat = (entries: unknown): Entries => ({ shape: 'flat', entries: entries as any });
+  return {
+    all: async () => flat(await c.xrange(key, '-', '+')),
+    wait: (id) => c.xread('COUNT', 1, 'BLOCK', 0, 'STREAMS', key, id),
+    after: async (id) => {
+      const replies: [Error | null, unknown][] = await c.multi().xrange(key, `(${id}`, '+').xlen(key).exec();
+      const failed = replies.find(([err]) => err);
+      if (failed) throw failed[0];
+      return { entries: flat(replies[0]![1]), length: Number(replies[1]![1]) };
+    },
+    close: () => c.disconnect(),
+  };
 }

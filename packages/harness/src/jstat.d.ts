@@ -1,0 +1,2 @@
+// jstat 1.9.6 ships no types: paired.ts reads studentt.cdf and studentt.inv from it.
+declare module 'jstat';

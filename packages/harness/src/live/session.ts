@@ -1,0 +1,154 @@
+// --workload live, in the harness: the writer runs beside the private Redis for the whole command
+// (prepare starts it, stopAll stops it), a prober GETs the measured app 20 times a second through
+// each window, and the checker (checker.ts) judges every probe against the writer's log. What a
+// window's record gets: its probes' verdicts and staleness, the writer's own Redis cost, and
+// whether oha's bytes per response could have been a snapshot of the stream at all.
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnTracked, killTree, type Tracked } from '../proc';
+import { median } from 'simple-statistics';
+import { judge, sequenceOf, snapshotLengths, type Probe, type SequencedEntry, type Summary } from './checker';
+import { nowMs, type WriterHeader, type WrittenEntry } from './writer';
+
+/** Probes per second during a window: enough for percentiles, a few % of the app's load. */
+export const PROBE_RATE = 20;
+const WRITER = join(import.meta.dir, 'writer.ts');
+
+export interface Live {
+  writer: Tracked;
+  log: string;
+  rate: number;
+  maxlen: number;
+  /** The sequence so far: initial entries, then every acknowledged write. */
+  sequence(): SequencedEntry[];
+  stop(): Promise<void>;
+}
+
+/** The writer's log read as it grows: only the complete lines added since the last call. */
+function logReader(file: string): () => { header: WriterHeader | null; written: WrittenEntry[] } {
+  let offset = 0;
+  let rest = '';
+  let header: WriterHeader | null = null;
+  const written: WrittenEntry[] = [];
+  return () => {
+    const size = existsSync(file) ? statSync(file).size : 0;
+    if (size > offset) {
+      const buf = Buffer.alloc(size - offset);
+      const fd = openSync(file, 'r');
+      readSync(fd, buf, 0, buf.length, offset);
+      closeSync(fd);
+      offset = size;
+      const lines = (rest + buf.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        const obj = JSON.parse(line);
+        if (header) written.push(obj);
+        else header = obj;
+      }
+    }
+    return { header, written };
+  };
+}
+
+/** Starts the writer and waits (at most 10 s) for its log's header: the stream as it was before the first write. */
+export async function startLive(url: string, key: string, rate: number, seed: number, runDir: string): Promise<Live> {
+  const log = join(runDir, 'writer.jsonl');
+  const writer = spawnTracked(process.execPath, [WRITER, '--url', url, '--key', key, '--rate', String(rate), '--seed', String(seed), '--out', log, '--max-seconds', '86400']);
+  const read = logReader(log);
+  for (let i = 0; i < 100 && !read().header; i++) {
+    if (writer.hasExited()) break;
+    await Bun.sleep(100);
+  }
+  const header = read().header;
+  if (!header) {
+    await killTree(writer.pid);
+    throw new Error(`the live writer did not start: ${writer.tail().join(' ').slice(-300) || 'no output'}`);
+  }
+  return {
+    writer, log, rate, maxlen: header.maxlen,
+    sequence: () => sequenceOf({ initial: header.initial, written: read().written }),
+    stop: () => killTree(writer.pid),
+  };
+}
+
+/** One GET with its send and receive times. */
+export async function probeOnce(url: string): Promise<Probe> {
+  const sent_ms = nowMs();
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    const body = await res.text();
+    return { sent_ms, received_ms: nowMs(), status: res.status, body };
+  } catch (e) {
+    return { sent_ms, received_ms: nowMs(), status: 0, body: (e as Error).message };
+  }
+}
+
+/** GETs `url` PROBE_RATE times a second until stopped; each probe keeps its send and receive times and its body. */
+export function startProber(url: string): { stop(): Promise<Probe[]> } {
+  const probes: Probe[] = [];
+  const inflight = new Set<Promise<void>>();
+  const once = async () => void probes.push(await probeOnce(url));
+  const timer = setInterval(() => {
+    // A hung app must not pile up probes: a few in flight at most.
+    if (inflight.size >= 4) return;
+    const p = once().finally(() => inflight.delete(p));
+    inflight.add(p);
+  }, 1000 / PROBE_RATE);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inflight);
+      return probes;
+    },
+  };
+}
+
+/** What a live window records: the checker's summary, and the bytes check's range. */
+export interface LiveWindow extends Omit<Summary, 'first_invalid' | 'first_over_bound'> {
+  first_invalid: Summary['first_invalid'];
+  first_over_bound: Summary['first_over_bound'];
+  /** Canonical body sizes of every snapshot that existed during the window. */
+  bytes_min: number;
+  bytes_max: number;
+  writer_alive: boolean;
+}
+
+/** The writer logs an entry when its ack arrives, a moment after readers may see it: judge after that moment. */
+export const LOG_SETTLE_MS = 50;
+
+/** Judges one window's probes (bound: the staleness the contender declared) and the range of bodies it could have served. */
+export async function judgeWindow(live: Live, probes: Probe[], boundMs: number, from_ms: number, to_ms: number): Promise<LiveWindow> {
+  await Bun.sleep(LOG_SETTLE_MS);
+  const seq = live.sequence();
+  const { summary } = judge(probes, seq, live.maxlen, boundMs);
+  const { min, max } = snapshotLengths(seq, live.maxlen, from_ms, to_ms);
+  return { ...summary, bytes_min: min, bytes_max: max, writer_alive: !live.writer.hasExited() };
+}
+
+/** The first thing wrong with a live window, as one sentence; null when the window is clean. */
+export function liveFault(w: LiveWindow, meanBytes: number | null): string | null {
+  if (!w.writer_alive) return 'the live writer died during the window, so what the app served cannot be judged';
+  if (w.first_invalid) return `served a body that was never the stream (${w.first_invalid.kind}: ${w.first_invalid.reason})`;
+  if (w.first_over_bound) return `served a read ${w.first_over_bound.staleness_ms.toFixed(0)} ms stale, over its ${w.bound_ms} ms bound (${w.over_bound} such of ${w.count} probes)`;
+  if (meanBytes !== null && (meanBytes < w.bytes_min || meanBytes > w.bytes_max)) {
+    return `responses under load averaged ${meanBytes.toFixed(1)} bytes, outside every snapshot's size (${w.bytes_min}–${w.bytes_max})`;
+  }
+  return null;
+}
+
+/** A launch's windows as one record: counts summed, the first fault kept, staleness p50 the windows' median and p99/max their largest. */
+export function poolLive<T extends LiveWindow & { writes: number; write_redis_us: number }>(ws: T[]): T {
+  const sum = (f: (w: T) => number) => ws.reduce((n, w) => n + f(w), 0);
+  const first = <K extends 'first_invalid' | 'first_over_bound'>(k: K) => ws.map((w) => w[k]).filter(Boolean).sort((a, b) => a!.sent_ms - b!.sent_ms)[0] ?? null;
+  const ages = ws.map((w) => w.staleness_ms).filter((s) => s !== null);
+  const invalid: LiveWindow['invalid'] = {};
+  for (const w of ws) for (const [k, n] of Object.entries(w.invalid)) invalid[k as keyof typeof invalid] = (invalid[k as keyof typeof invalid] ?? 0) + n!;
+  return {
+    ...ws[0]!,
+    count: sum((w) => w.count), valid: sum((w) => w.valid), invalid, over_bound: sum((w) => w.over_bound),
+    first_invalid: first('first_invalid'), first_over_bound: first('first_over_bound'),
+    staleness_ms: ages.length ? { p50: median(ages.map((s) => s.p50)), p99: Math.max(...ages.map((s) => s.p99)), max: Math.max(...ages.map((s) => s.max)) } : null,
+    bytes_min: Math.min(...ws.map((w) => w.bytes_min)), bytes_max: Math.max(...ws.map((w) => w.bytes_max)),
+    writer_alive: ws.every((w) => w.writer_alive), writes: sum((w) => w.writes), write_redis_us: sum((w) => w.write_redis_us),
+  };
+}

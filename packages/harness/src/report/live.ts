@@ -1,0 +1,43 @@
+// --workload live: per contender, what its cache buys and what it costs in freshness. req/s and
+// CPU per request as everywhere; Redis reads per response (below 1 with a cache; Redis counts
+// per command, so the block's idle apps add theirs: followers on each write, csc re-reads);
+// staleness of the prober's reads from the checker; reads over the contender's bound, which
+// must be 0 for an exact cache; and the writer's own cost in Redis.
+import { median } from 'simple-statistics';
+import type { ContenderResult, LiveRecord, Results } from '../results';
+import { keptRuns } from '../verdicts';
+import { PROBE_RATE } from '../live/session';
+
+const fmt = (x: number | undefined | null, digits = 0) => (x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits));
+
+/** Every kept window's live record of a contender, in time order. */
+const windowsOf = (c: ContenderResult): LiveRecord[] => keptRuns(c.points[0]!).flatMap((run) => (run.windows ?? []).map((w) => w.live).filter((l): l is LiveRecord => !!l));
+
+function row(c: ContenderResult): string {
+  const ws = windowsOf(c);
+  const cache = c.settings?.cache ?? 'none';
+  if (c.status !== 'ok' || !ws.length) return `| ${c.name} | ${cache} | ${c.status} | – | – | – | – | – | ${c.reason ?? ''} |`;
+  const ages = ws.flatMap((w) => (w.staleness_ms ? [w.staleness_ms] : []));
+  const stale = ages.length ? `${fmt(median(ages.map((a) => a.p50)), 1)} / ${fmt(Math.max(...ages.map((a) => a.p99)), 1)} / ${fmt(Math.max(...ages.map((a) => a.max)), 1)}` : '–';
+  const probes = ws.reduce((n, w) => n + w.count, 0);
+  const over = ws.reduce((n, w) => n + w.over_bound, 0);
+  return `| ${c.name} | ${cache} | ${fmt(c.rps?.median)} | ${fmt(c.cpu_us_per_req)} | ${fmt(c.redis_calls_per_req, 3)} | ${stale} | ${over} of ${probes} (bound ${ws[0]!.bound_ms} ms) | ${ws.length} | |`;
+}
+
+/** The writer's rate as achieved, and the Redis time its XADDs took, over every window of the run. */
+function writerLine(r: Results): string {
+  const ws = r.contenders.flatMap(windowsOf);
+  const seconds = r.contenders.flatMap((c) => keptRuns(c.points[0]!).flatMap((run) => run.windows ?? [])).filter((w) => w.live).reduce((s, w) => s + (w.ended_at - w.started_at) / 1000, 0);
+  const writes = ws.reduce((n, w) => n + w.writes, 0);
+  const us = ws.reduce((n, w) => n + w.write_redis_us, 0);
+  return `The writer asked for ${r.settings.live!.write_rate} XADDs/s (MAXLEN at the stream's length) and made ${fmt(writes / Math.max(seconds, 1e-9), 1)}/s during the measured windows, ` +
+    `${fmt(writes ? us / writes : NaN, 1)} µs of Redis time each (apart from the apps' reads). Staleness: how much older the snapshot a probe got was than the probe's send time, ` +
+    `from ${PROBE_RATE} probes/s per window (live/session.ts); p50 is the windows' median, p99 and max their largest.`;
+}
+
+export function liveTable(r: Results): string {
+  if (!r.settings.live) return '';
+  const rows = r.contenders.filter((c) => !c.self_check_of).sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0)).map(row);
+  const head = '| contender | cache | req/s | CPU µs/req | Redis reads/resp | staleness p50 / p99 / max (ms) | reads over bound | windows | notes |\n|---|---|---:|---:|---:|---|---|---:|---|';
+  return `**Live stream: ${r.settings.live.write_rate} writes/s, reads checked for freshness**\n\n${[head, ...rows].join('\n')}\n\n${writerLine(r)}`;
+}

@@ -1,0 +1,82 @@
+// --workload live end to end, with short runs: the writer changes the stream under every read;
+// the real raw server with each cache stays exact (or within its TTL) through it, a fake that
+// serves a body 500 ms old and one that serves a torn snapshot are caught, and a writer that dies
+// mid-run invalidates the run it died in, naming the cause.
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/contenders';
+import { processTree } from '../../packages/harness/src/proc';
+import { explained, resultsIn, runCli, settle } from '../helpers/cli';
+
+/** SIGKILL the writer among the harness's descendants. */
+function killWriter(harness: number): void {
+  for (const pid of processTree(harness)) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('live/writer.ts')) process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+}
+
+const SHORT = ['--workload', 'live', '--runs', '1', '--windows', '2', '--duration', '1s', '--warmup', '300ms', '--connections', '8'];
+const contender = (json: any, name: string) => json.contenders.find((c: any) => c.name === name);
+const windowsOf = (c: any) => c.runs.flatMap((r: any) => r.windows.map((w: any) => w.live));
+
+describe('--workload live', () => {
+  test('every cache of the raw Bun server stays exact (ttl within its bound) while the writer appends 50/s', async () => {
+    const caches = ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `bun-raw-node-redis${s}`);
+    const run = await runCli(['--only', caches.join(','), ...SHORT, '--write-rate', '50'], { env: { BENCH_APPS_DIR: join(ROOT, 'apps') } });
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json, dir } = resultsIn(run.outDir);
+      const log = readFileSync(join(dir, 'writer.jsonl'), 'utf8').trim().split('\n');
+      // Over 100 writes happened while the contenders were measured, each judged against them.
+      expect(log.length - 1).toBeGreaterThan(100);
+      for (const name of caches) {
+        const c = contender(json, name);
+        expect(c.status, `${name}: ${c.reason}`).toBe('ok');
+        for (const w of windowsOf(c)) {
+          expect(w.count).toBeGreaterThan(5);
+          expect(w.valid).toBe(w.count);
+          expect(w.over_bound).toBe(0);
+          expect(w.writes).toBeGreaterThan(0);
+        }
+      }
+      // A cache reads Redis less than once per response; the uncached twin at least once (Redis counts the
+      // block's idle apps too: a follower's reads on each write, csc's re-reads after an invalidation).
+      expect(contender(json, 'bun-raw-node-redis').redis_calls_per_req).toBeGreaterThan(0.95);
+      expect(contender(json, 'bun-raw-node-redis-tail-body').redis_calls_per_req).toBeLessThan(0.5);
+      expect(windowsOf(contender(json, 'bun-raw-node-redis-ttl'))[0].bound_ms).toBe(150);
+      expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/\*\*Live stream: 50 writes\/s/);
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  }, 300_000);
+
+  test('a body 500 ms old and a torn snapshot are caught, with the read that gave them away', async () => {
+    const [good, stale, torn] = ['good', 'live-stale', 'live-torn'].map((v) => `bun-fake-${v}-node-redis`) as [string, string, string];
+    const run = await runCli(['--only', [good, stale, torn].join(','), ...SHORT, '--write-rate', '20']);
+    await explained(run, () => {
+      const { json } = resultsIn(run.outDir);
+      expect(contender(json, good).status).toBe('ok');
+      expect(contender(json, stale)).toMatchObject({ status: 'invalid' });
+      expect(contender(json, stale).reason).toMatch(/ms stale, over its 50 ms bound/);
+      expect(contender(json, torn)).toMatchObject({ status: 'invalid' });
+      expect(contender(json, torn).reason).toMatch(/never the stream \(torn/);
+    });
+  }, 180_000);
+
+  test('the writer dying mid-run invalidates that run and says so', async () => {
+    const name = 'bun-fake-good-node-redis';
+    const run = await runCli(['--only', name, ...SHORT, '--windows', '3'], {
+      // Kill the writer a moment into the measuring (the line comes before the builds and the first launch).
+      onLine: (line, ctl) => line.includes('live: the writer') && setTimeout(() => killWriter(ctl.pid), 2500),
+    });
+    await explained(run, () => {
+      const { json } = resultsIn(run.outDir);
+      const c = contender(json, name);
+      expect(c.status).toBe('invalid');
+      expect(c.reason).toMatch(/writer died/);
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  }, 180_000);
+});
