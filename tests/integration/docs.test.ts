@@ -13,12 +13,15 @@ import { freePort } from '../../packages/harness/src/net';
 import { isAlive, processTree } from '../../packages/harness/src/proc';
 import { goldenBody, useExistingRedis } from '../../packages/harness/src/redis';
 
-/** The shell lines of the README section's sh block, comments dropped. */
-export function readmeCommands(section = 'Running one app by hand'): string[] {
+/** The shell lines of the README section's sh block, each with the URL its comment names (an app that serves no /). */
+export function readmeCommands(section = 'Running one app by hand'): { line: string; url: string | null }[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const body = readme.split(`## ${section}\n`)[1]?.split(/\n## /)[0] ?? '';
   const block = /```sh\n([\s\S]*?)```/.exec(body)?.[1] ?? '';
-  return block.split('\n').map((l) => l.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim()).filter(Boolean);
+  return block.split('\n').flatMap((l) => {
+    const line = l.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim();
+    return line ? [{ line, url: /#.*(http:\/\/127\.0\.0\.1:3000\/\S*)/.exec(l)?.[1] ?? null }] : [];
+  });
 }
 
 /** A newcomer's shell: no tool from the project's cache on PATH, so a line works only if it brings its own. */
@@ -77,10 +80,12 @@ afterAll(async () => {
 });
 
 describe('the README\'s "Running one app by hand", as typed', () => {
-  const lines = readmeCommands();
+  const commands = readmeCommands();
+  const lines = commands.map((c) => c.line);
   const restoreLine = lines.find((l) => l.startsWith('npm run restore'));
   const ohaLine = lines.find((l) => l.startsWith('scripts/run-oha.sh'));
   const appLines = lines.filter((l) => l !== restoreLine && l !== ohaLine);
+  const urlOf = (line: string) => commands.find((c) => c.line === line)?.url ?? 'http://127.0.0.1:3000/';
 
   test('the block has a restore line, app lines for each runtime and an oha line', () => {
     expect(restoreLine).toContain('6379');
@@ -97,9 +102,9 @@ describe('the README\'s "Running one app by hand", as typed', () => {
     const hinted = [/start app:\s+(.*)/, /load it:\s+(.*)/].map((re) => re.exec(hint)?.[1]?.trim());
     expect(hinted[0]).toBeDefined();
     expect(hinted[1]).toBeDefined();
-    const url = `http://127.0.0.1:${appPort}/`;
     const loadLines = [ohaLine!, hinted[1]!].map(ports);
-    for (const [i, line] of [...appLines, hinted[0]!].map(ports).entries()) {
+    for (const [i, typed] of [...appLines, hinted[0]!].entries()) {
+      const [line, url] = [ports(typed), ports(urlOf(typed))];
       const app = shell(line);
       // Next builds first: up to a few minutes on 2 CPUs.
       const got = await until(line, app, 300, () => body(url));
