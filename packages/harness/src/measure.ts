@@ -70,6 +70,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     clearInterval(sampler);
   }
   const endedAtMs = nowMs();
+  const writes = ctx.live ? writerCost(redis, writesBefore!) : null;
   const probes = prober ? await prober.stop() : [];
   const wall = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
@@ -107,11 +108,11 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     raw: relative(ctx.runDir, rawFile),
     started_at: startedAt,
     ended_at: endedAt,
-    ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writerCost(redis, writesBefore!) } } : {}),
+    ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writes! } } : {}),
   };
 }
 
-/** The writer's XADDs during the window and the time Redis spent in them: its cost, kept apart from the app's reads. */
+/** The writer's XADDs during the window (read as oha ends) and the time Redis spent in them: its cost, kept apart from the app's reads. */
 function writerCost(redis: RedisTarget, before: { calls: number; usec: number }): { writes: number; write_redis_us: number } {
   const after = commandStats(redis).xadd ?? { calls: 0, usec: 0 };
   return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec };

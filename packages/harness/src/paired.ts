@@ -1,20 +1,14 @@
-// Hodges–Lehmann shifts with their exact distribution-free intervals and tests.
+// Ratios of req/s with their intervals and tests; values are log req/s, so a shift is a ratio.
 //
-// pairedRatio: use when the rounds of a benchmark pair A's measured windows with B's (same
-// round, same window index), so drift shared by the round cancels in each difference. The
-// values are log req/s, so a shift is a ratio. The procedure is the Wilcoxon signed-rank
-// test and the Hodges–Lehmann interval that inverts it, so "the interval excludes 1" and
-// "p ≤ α" are the same statement.
+// pairedT: use when the rounds of a benchmark pair A's measured windows with B's (same round,
+// same window index), so drift shared by the round cancels in each difference. A Student t on
+// the log differences, variance and degrees of freedom taken from the design effect; what the
+// family's answers use (decide.ts). An earlier version used the Wilcoxon signed-rank test: on
+// a few clustered pairs a rank test cannot reach a family's level whatever the gap (see pairedT).
 //
-// pairedT: the same pairs by a Student t on the log differences, variance and degrees of freedom
-// taken from the design effect; what the family's answers use (decide.ts), since a rank test
-// on a few clustered pairs cannot reach a family's level whatever the gap (see pairedT).
-//
-// mannWhitneyShift: the unpaired counterpart (Mann–Whitney U and the two-sample
-// Hodges–Lehmann shift), for two runs whose values do not pair, as in `compare`.
-//
-// Both statistics are counted on the sorted estimates the interval is read from (Walsh
-// averages, pairwise differences), which makes the duality hold by construction.
+// mannWhitneyShift: the unpaired counterpart (Mann–Whitney U and the two-sample Hodges–Lehmann
+// shift), for two runs whose values do not pair, as in `compare`. Its statistic is counted on
+// the sorted pairwise differences the interval is read from, so the duality holds by construction.
 import jstat from 'jstat';
 import { errorFunction, mean, sampleStandardDeviation } from 'simple-statistics';
 
@@ -32,7 +26,6 @@ export interface Bounds {
 }
 
 /** Up to these sizes the null distributions are exact (DP); beyond, normal approximations. */
-const EXACT_SIGNED_RANK_MAX = 200;
 const EXACT_U_MAX = 60;
 
 /** Φ(z). simple-statistics' erf has fractional error below 1.2e-7 (its stdnormal table is coarser). */
@@ -61,7 +54,7 @@ const normalNull = (max: number, variance: number): SymmetricNull => ({
 /** Two-sided p: twice the smaller tail, P(S ≥ s) read as P(S ≤ max − s) by symmetry. */
 const twoSidedP = (h0: SymmetricNull, s: number) => Math.min(1, 2 * Math.min(h0.cdf(s), h0.cdf(h0.max - s)));
 
-/** Number of positive values, a zero counting ½: W+ over Walsh averages, U over differences. */
+/** Number of positive values, a zero counting ½: U over the pairwise differences. */
 const positives = (xs: number[]) => xs.reduce((s, x) => s + (x > 0 ? 1 : x === 0 ? 0.5 : 0), 0);
 
 function sortedMedian(s: number[]): number {
@@ -91,117 +84,7 @@ function dualInterval(sorted: number[], h0: SymmetricNull, level: number): Bound
   return { lo: sorted[k - 1]!, hi: sorted[h0.max - k]!, level: +(1 - 2 * h0.cdf(k - 1)).toFixed(12) };
 }
 
-// ---- Wilcoxon signed-rank (paired) ----
-
-const signedRankCache = new Map<number, Float64Array>();
-
-/**
- * Exact null distribution of Wilcoxon's W+ for n nonzero pairs: P(W+ = w), w = 0..n(n+1)/2.
- * Under H0 each rank 1..n is positive with probability ½, independently, so the counts obey
- * c_k(w) = c_{k−1}(w) + c_{k−1}(w − k); halving at each step keeps them probabilities (no 2^n
- * overflow). Exact dyadic values while the counts fit in 53 bits (n ≲ 50); rounding beyond.
- */
-export function signedRankNull(n: number): Float64Array {
-  const cached = signedRankCache.get(n);
-  if (cached) return cached;
-  const pmf = new Float64Array((n * (n + 1)) / 2 + 1);
-  pmf[0] = 1;
-  for (let k = 1; k <= n; k++) {
-    for (let w = (k * (k + 1)) / 2; w >= 0; w--) pmf[w] = (pmf[w]! + (w >= k ? pmf[w - k]! : 0)) / 2;
-  }
-  signedRankCache.set(n, pmf);
-  return pmf;
-}
-
-/**
- * W+ under H0 for n pairs: exact up to 200 independent pairs, normal beyond (variance without tie
- * correction). Pairs in clusters (the windows of one round share that round's launches) are worth
- * fewer independent ones: a design effect above 1 (Kish: 1 + (m − 1)·ICC for clusters of m)
- * multiplies the null variance, and the normal approximation takes over, as in the clustered
- * signed-rank test of Rosner, Glynn & Lee (Biometrics 62, 2006).
- */
-/** A design effect this close to 1 is 1: the exact distribution applies. */
-const INDEPENDENT = 1 + 1e-9;
-
-const signedRankH0 = (n: number, designEffect = 1): SymmetricNull =>
-  n <= EXACT_SIGNED_RANK_MAX && designEffect <= INDEPENDENT
-    ? tabulated(signedRankNull(n))
-    : normalNull((n * (n + 1)) / 2, (designEffect * (n * (n + 1) * (2 * n + 1))) / 24);
-
-/** The smallest two-sided p an exact signed-rank test can give at n pairs: all signs alike. */
-export const smallestSignedRankP = (n: number) => Math.min(1, 2 / 2 ** n);
-
-/** All (d_i + d_j)/2 for i ≤ j, sorted: the n(n+1)/2 estimates the Hodges–Lehmann shift is read from. */
-export function walshAverages(d: number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < d.length; i++) for (let j = i; j < d.length; j++) out.push((d[i]! + d[j]!) / 2);
-  return out.sort((x, y) => x - y);
-}
-
-/**
- * Two-sided Wilcoxon signed-rank test of "the differences d are symmetric about 0". Exact zeros
- * are dropped (Wilcoxon's rule). W+ is counted as the number of positive Walsh averages (a zero
- * one counts ½), which equals the sum of the mid-ranks of |d| over the positive d (Tukey). With
- * ties among |d| the exact null assumes no ties, so p is then approximate.
- */
-export function signedRankTest(d: number[], designEffect = 1): { n: number; wPlus: number; p: number } {
-  const nonzero = d.filter((x) => x !== 0);
-  const n = nonzero.length;
-  if (n === 0) return { n, wPlus: 0, p: 1 };
-  const wPlus = positives(walshAverages(nonzero));
-  return { n, wPlus, p: twoSidedP(signedRankH0(n, designEffect), wPlus) };
-}
-
-/** The fewest pairs with an interval at `level` when pairs carry a design effect (normal approximation). */
-function minClusteredPairsFor(level: number, designEffect: number): number {
-  let n = 1;
-  while (n < 10_000 && !(signedRankH0(n, designEffect).cdf(0) <= (1 - level) / 2)) n++;
-  return n;
-}
-
-/** The fewest pairs with any interval at `level`, exact or at a design effect. */
-export const pairsNeeded = (level: number, designEffect = 1) => (designEffect > INDEPENDENT ? minClusteredPairsFor(level, designEffect) : minPairsFor(level));
-
-/** The fewest pairs with a signed-rank interval at `level` (6 for 95%). */
-export function minPairsFor(level: number): number {
-  if (!(level < 1)) return Infinity;
-  let n = 1;
-  while (smallestSignedRankP(n) > 1 - level) n++;
-  return n;
-}
-
-/**
- * One-sample Hodges–Lehmann estimate of the centre of d (median of the Walsh averages) with the
- * interval that inverts signedRankTest: at level 1−α it excludes 0 iff p ≤ α (up to ties and
- * zeros: the interval keeps zero differences, the test drops them). Too few pairs: (−∞, +∞).
- */
-export function hodgesLehmann(d: number[], level = 0.95, designEffect = 1): Bounds & { estimate: number; n: number } {
-  const n = d.length;
-  const walsh = walshAverages(d);
-  const ci = n > 0 ? dualInterval(walsh, signedRankH0(n, designEffect), level) : undefined;
-  const need = pairsNeeded(level, designEffect);
-  const at = designEffect > INDEPENDENT ? ` at design effect ${designEffect.toFixed(2)}` : '';
-  const tooFew: Bounds = { lo: -Infinity, hi: Infinity, level, short: `need ≥ ${need} pairs for a ${percent(level)} interval${at}; have ${n}` };
-  return { estimate: sortedMedian(walsh), ...(ci ?? tooFew), n };
-}
-
-/**
- * A/B throughput ratio from paired windows: a[i] and b[i] are req/s of the same round and window.
- * d = ln a − ln b; the ratio is exp of its Hodges–Lehmann estimate, the interval exp of its
- * interval, p the signed-rank test's, both with the same design effect (see signedRankH0).
- * Pairs with a non-positive or missing value are dropped.
- */
-export function pairedRatio(a: number[], b: number[], level = 0.95, designEffect = 1) {
-  if (a.length !== b.length) throw new Error(`pairedRatio: ${a.length} values of A but ${b.length} of B; pairs must align`);
-  const d = a.map((x, i) => Math.log(x) - Math.log(b[i]!)).filter(Number.isFinite);
-  const hl = hodgesLehmann(d, level, designEffect);
-  return {
-    procedure: 'paired Hodges–Lehmann (Wilcoxon signed-rank)' as const,
-    ratio: Math.exp(hl.estimate), lo: Math.exp(hl.lo), hi: Math.exp(hl.hi), level: hl.level, n: hl.n,
-    p: signedRankTest(d, designEffect).p,
-    ...(hl.short !== undefined && { short: hl.short }),
-  };
-}
+// ---- Paired t (the family's answers) ----
 
 /**
  * A/B throughput ratio from paired windows by a Student t on d = ln a − ln b: ratio exp(mean d),
@@ -263,8 +146,11 @@ export function mannWhitneyNull(m: number, n: number): Float64Array {
 /**
  * U under H0: exact while both sizes are ≤ 60 and the values independent, normal beyond (variance
  * without tie correction). Values in clusters (the windows of one launch) take a design effect
- * on the variance, as the signed-rank test does (see signedRankH0).
+ * on the variance, as in the clustered rank tests of Rosner, Glynn & Lee (Biometrics 2006).
  */
+/** Above this a design effect counts: the values are clustered, no longer independent. */
+const INDEPENDENT = 1 + 1e-9;
+
 const uH0 = (m: number, n: number, designEffect = 1): SymmetricNull =>
   m <= EXACT_U_MAX && n <= EXACT_U_MAX && designEffect <= INDEPENDENT
     ? tabulated(mannWhitneyNull(m, n))
