@@ -3,7 +3,7 @@
 // serves a body 500 ms old and one that serves a torn snapshot are caught, and a writer that dies
 // mid-run invalidates the run it died in, naming the cause.
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { processTree } from '../../packages/harness/src/proc';
@@ -48,6 +48,8 @@ describe('--workload live', () => {
       expect(contender(json, 'bun-raw-node-redis-tail-body').redis_calls_per_req).toBeLessThan(0.5);
       expect(windowsOf(contender(json, 'bun-raw-node-redis-ttl'))[0].bound_ms).toBe(150);
       expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/\*\*Live stream: 50 writes\/s/);
+      // Throughput and staleness through the run, a point per window.
+      expect(existsSync(join(dir, 'live-over-time.png'))).toBe(true);
     });
     expect(await settle(run.seen)).toEqual([]);
   }, 300_000);

@@ -63,7 +63,7 @@ export interface Follower {
   /** MULTI, XRANGE key (id +, XLEN key, EXEC: the entries after `id` and the length, at one instant. */
   after(id: string): Promise<{ entries: Entries; length: number }>;
   /** Closes the connection, without reconnecting. */
-  close(): void;
+  close(): void | Promise<void>;
 }
 
 /** Opens a follower; the client calls `dropped` when it sees the connection go. */
@@ -140,6 +140,7 @@ class Tail {
   #closed = false;
   #wake = () => {};
   #loop: Promise<void> = Promise.resolve();
+  #closing: Promise<unknown> = Promise.resolve();
 
   #follow: Follow;
   #keepBody: boolean;
@@ -176,6 +177,7 @@ class Tail {
     this.#lose(new Error('closed'));
     this.#wake();
     await this.#loop;
+    await this.#closing;
   }
 
   async #run(): Promise<void> {
@@ -209,7 +211,7 @@ class Tail {
     let f: Follower | null = null;
     f = await this.#follow(() => f !== null && f === this.#f && this.#lose(new Error('connection lost')));
     if (this.#closed) {
-      f.close();
+      this.#closing = Promise.resolve(f.close()).catch(() => {});
       throw new Error('closed');
     }
     this.#f = f;
@@ -246,9 +248,7 @@ class Tail {
     const f = this.#f;
     this.#f = null;
     this.#cut(e);
-    try {
-      f?.close();
-    } catch {}
+    if (f) this.#closing = Promise.resolve().then(() => f.close()).catch(() => {});
   }
 
   #guard<T>(p: Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import * as vl from 'vega-lite';
 import type { Results } from '../results';
 import { breakdownSpec } from './ceilings';
 import { LAT, ranked } from './table';
+import { liveTimeSpec } from './live';
 
 const FONT = 'DejaVu Sans';
 
@@ -86,10 +87,12 @@ function subtitle(r: Results): string {
 export function charts(r: Results): Record<string, vl.TopLevelSpec> {
   const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
   const breakdown = breakdownSpec(r);
+  const live = liveTimeSpec(r, config);
   return {
     'req-sec.png': reqSecSpec(r),
     'relative-index.png': relativeSpec(r),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(r, g)])),
     ...(breakdown ? { 'breakdown.png': breakdown as vl.TopLevelSpec } : {}),
+    ...(live ? { 'live-over-time.png': live } : {}),
   };
 }

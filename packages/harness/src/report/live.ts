@@ -4,6 +4,7 @@
 // staleness of the prober's reads from the checker; reads over the contender's bound, which
 // must be 0 for an exact cache; and the writer's own cost in Redis.
 import { median } from 'simple-statistics';
+import type * as vl from 'vega-lite';
 import type { ContenderResult, LiveRecord, Results } from '../results';
 import { keptRuns } from '../verdicts';
 import { PROBE_RATE } from '../live/session';
@@ -40,4 +41,23 @@ export function liveTable(r: Results): string {
   const rows = r.contenders.filter((c) => !c.self_check_of).sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0)).map(row);
   const head = '| contender | cache | req/s | CPU µs/req | Redis reads/resp | staleness p50 / p99 / max (ms) | reads over bound | windows | notes |\n|---|---|---:|---:|---:|---|---|---:|---|';
   return `**Live stream: ${r.settings.live.write_rate} writes/s, reads checked for freshness**\n\n${[head, ...rows].join('\n')}\n\n${writerLine(r)}`;
+}
+
+/** Throughput and staleness through the run, one point per measured window (a window is --duration long): where a cache stops keeping up shows as a rise. */
+export function liveTimeSpec(r: Results, config: object): vl.TopLevelSpec | null {
+  if (!r.settings.live) return null;
+  const t0 = Date.parse(r.started_at);
+  const values = r.contenders.flatMap((c) => keptRuns(c.points[0]!).flatMap((run) => (run.windows ?? []).flatMap((w) =>
+    w.live ? [{ name: c.name, t: (w.started_at - t0) / 1000, rps: w.rps, p99: w.live.staleness_ms?.p99 ?? null }] : [])));
+  if (!values.length) return null;
+  const x = { field: 't', type: 'quantitative' as const, title: 'seconds into the run' };
+  const color = { field: 'name', type: 'nominal' as const, title: null, scale: { scheme: 'tableau20' }, legend: { labelLimit: 320 } };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config, data: { values },
+    title: `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s and its probes' staleness p99`,
+    vconcat: [
+      { width: 720, height: 220, mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y: { field: 'rps', type: 'quantitative', title: 'req/s (log)', scale: { type: 'log' } }, color } },
+      { width: 720, height: 160, mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y: { field: 'p99', type: 'quantitative', title: 'staleness p99 (ms)' }, color } },
+    ],
+  } as vl.TopLevelSpec;
 }

@@ -14,21 +14,36 @@ export async function open({ url, workload, key }: StreamOptions): Promise<Adapt
     workload === 'xread'
       ? async () => ({ shape: 'pairs' as const, entries: ((await client.customCommand(command)) as any)?.[0]?.value ?? [] })
       : async () => ({ shape: 'pairs' as const, entries: (await client.customCommand(command)) as any });
-  return { entries, close: async () => client.close(), follow: () => follow(addresses, key) };
+  return { entries, close: async () => client.close(), follow: () => follow(addresses, key, client) };
 }
 
-/** CACHE=tail: a second client. Glide reports no disconnects; a drop fails the pending XREAD. */
-async function follow(addresses: { host: string; port: number }[], key: string): Promise<Follower> {
+/**
+ * CACHE=tail: a second client. Glide has no disconnect event, and reconnects on its own: a drop
+ * fails the pending XREAD, and the MULTI checks it still runs on the connection it started on.
+ */
+async function follow(addresses: { host: string; port: number }[], key: string, main: GlideClient): Promise<Follower> {
   const c = await GlideClient.createClient({ addresses });
   const pairs = (entries: unknown): Entries => ({ shape: 'pairs', entries: (entries ?? []) as any });
+  let clientId: string;
+  try {
+    clientId = String(await c.customCommand(['CLIENT', 'ID']));
+  } catch (e) {
+    c.close();
+    throw e;
+  }
   return {
     all: async () => pairs(await c.customCommand(['XRANGE', key, '-', '+'])),
     wait: (id) => c.customCommand(['XREAD', 'COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id]),
     after: async (id) => {
-      const batch = new Batch(true).customCommand(['XRANGE', key, `(${id}`, '+']).customCommand(['XLEN', key]);
-      const [entries, length] = (await c.exec(batch, true))!;
+      const batch = new Batch(true).customCommand(['CLIENT', 'ID']).customCommand(['XRANGE', key, `(${id}`, '+']).customCommand(['XLEN', key]);
+      const [now, entries, length] = (await c.exec(batch, true))!;
+      if (String(now) !== clientId) throw new Error('glide reconnected the follower');
       return { entries: pairs(entries), length: Number(length) };
     },
-    close: () => c.close(),
+    close: async () => {
+      c.close();
+      // Glide lets a closed client's connection go only once nothing is pending on it: end the XREAD.
+      await main.customCommand(['CLIENT', 'UNBLOCK', clientId]).catch(() => {});
+    },
   };
 }
