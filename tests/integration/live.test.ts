@@ -3,7 +3,7 @@
 // serves a body 500 ms old and one that serves a torn snapshot are caught, and a writer that dies
 // mid-run invalidates the run it died in, naming the cause.
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { processTree } from '../../packages/harness/src/proc';
@@ -66,6 +66,22 @@ describe('--workload live', () => {
       expect(contender(json, torn).reason).toMatch(/never the stream \(torn/);
     });
   }, 180_000);
+
+  test('--write-rate 0,50: one run per rate, then req/s against write rate and each cache\'s gain over its twin', async () => {
+    const names = ['bun-raw-node-redis', 'bun-raw-node-redis-tail-body'];
+    const run = await runCli(['--only', names.join(','), ...SHORT, '--write-rate', '50,0'], { env: { BENCH_APPS_DIR: join(ROOT, 'apps') } });
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const parent = join(run.outDir, readdirSync(run.outDir)[0]!);
+      for (const rate of [0, 50]) expect(JSON.parse(readFileSync(join(parent, `rate-${rate}`, 'results.json'), 'utf8')).settings.live.write_rate).toBe(rate);
+      const points = JSON.parse(readFileSync(join(parent, 'write-rates.json'), 'utf8'));
+      expect(points.map((p: any) => [p.rate, p.name])).toEqual([[0, names[0]], [0, names[1]], [50, names[0]], [50, names[1]]]);
+      for (const p of points.filter((x: any) => x.cache === 'tail-body')) expect(p.gain).toBeGreaterThan(2);
+      expect(readFileSync(join(parent, 'write-rates.md'), 'utf8')).toMatch(/\| bun-raw-node-redis-tail-body \| \d+ \(\d+\.\d×\) \|/);
+      expect(existsSync(join(parent, 'write-rates.png'))).toBe(true);
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  }, 300_000);
 
   test('the writer dying mid-run invalidates that run and says so', async () => {
     const name = 'bun-fake-good-node-redis';

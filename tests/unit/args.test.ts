@@ -80,6 +80,13 @@ describe('flags', () => {
     expect(() => parseCli(['--runs', '0'], names)).toThrow(UsageError);
   });
 
+  test('--workload live: its own suite, a write rate or a sweep of them, and the staleness bound', () => {
+    const o = parseCli(['--workload', 'live', '--write-rate', '100,10,10', '--max-staleness', '80ms'], names);
+    expect([o.suite, o.writeRate, o.writeRates, o.maxStalenessMs]).toEqual(['live', 10, [10, 100], 80]);
+    expect(parseCli(['--workload', 'live'], names)).toMatchObject({ writeRate: 10, writeRates: [10], maxStalenessMs: 50 });
+    expect(() => parseCli(['--workload', 'live', '--matrix'], names)).toThrow(/measures its own suite/);
+  });
+
   test('negative and malformed numbers get the flag\'s own sentence, not the parser\'s "ambiguous"', () => {
     const bad: [string[], RegExp][] = [
       [['--duration', '-1s'], /^--duration "-1s" is not a positive duration; use a number with ms, s or m, like 10s$/],
@@ -99,6 +106,10 @@ describe('flags', () => {
     ];
     for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);
     for (const [args] of bad) expect(() => parseCli(args, names)).toThrow(UsageError);
+    // The live workload's own flags.
+    expect(() => parseCli(['--write-rate', '10'], names)).toThrow(/^--write-rate needs --workload live/);
+    expect(() => parseCli(['--workload', 'live', '--write-rate', '-5'], names)).toThrow(/^--write-rate "-5" must be XADDs per second from 0 to 10000/);
+    expect(() => parseCli(['--workload', 'live', '--max-staleness', '-50ms'], names)).toThrow(/^--max-staleness "-50ms" is not a positive duration/);
     // A flag after a flag that takes a value is still a flag, as parseArgs has it.
     expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
   });

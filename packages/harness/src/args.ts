@@ -27,7 +27,7 @@ export const FLAGS = {
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
   entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
   workload: { type: 'string', desc: `Redis read per request: ${WORKLOADS.join(' | ')} (default xrange)` },
-  'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it (default 10)' },
+  'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)' },
   'max-staleness': { type: 'string', desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)' },
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
@@ -80,8 +80,9 @@ export interface CliOptions {
   /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
   runName?: string;
   workload: (typeof WORKLOADS)[number];
-  /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show. */
+  /** --workload live: the writer's XADDs per second (a sweep: one run per rate, ascending), and the staleness an exact cache may show. */
   writeRate: number;
+  writeRates: number[];
   maxStalenessMs: number;
   profile: 'default' | 'seed';
   placement: PlacementName;
@@ -189,12 +190,16 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
 const notIn = (def: SettingDef, value: string, workload: string) => value !== def.default && !!def.workloads && !def.workloads.includes(workload);
 
 /** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
-function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; maxStalenessMs: number } {
+function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
   const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
   if (given && workload !== 'live') throw new UsageError(`${given} needs --workload live: only the live workload writes to the stream`);
-  const writeRate = rate === undefined ? 10 : Number(rate.trim());
-  if (rate !== undefined && (!/^\d+(\.\d+)?$/.test(rate.trim()) || writeRate > 10_000)) throw new UsageError(`--write-rate "${rate}" must be XADDs per second from 0 to 10000`);
-  return { writeRate, maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000 };
+  const one = (r: string) => {
+    const n = Number(r.trim());
+    if (!/^\d+(\.\d+)?$/.test(r.trim()) || n > 10_000) throw new UsageError(`--write-rate "${r}" must be XADDs per second from 0 to 10000, or a list like 10,100,1000`);
+    return n;
+  };
+  const writeRates = [...new Set((rate ?? '10').split(',').map(one))].sort((a, b) => a - b);
+  return { writeRate: writeRates[0]!, writeRates, maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000 };
 }
 
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {

@@ -10,7 +10,8 @@ import { endProgress, setProgressMode } from './progress';
 import { info, log, stopAll, type Session } from './suite';
 import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from './contenders';
 import { killAllSync, startOrphanGuard } from './proc';
-import { publishReport, writeReport, writeScalingReport } from './report/index';
+import { publishReport, writeReport, writeScalingReport, writeWriteRateReport } from './report/index';
+import { writeRatePoints } from './report/write-rates';
 import { selfCheckTable } from './report/table';
 import { publishLatest, resultsFile, writeJsonAtomic, type Results } from './results';
 
@@ -86,6 +87,26 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
   return code;
 }
 
+/** --write-rate 10,100,1000: one complete live run per rate in <run>/rate-<n>/, then req/s against write rate. */
+async function runWriteRates(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
+  const parent = resolve(ROOT, opts.out, timestamp());
+  const runs = [];
+  let code = 0;
+  for (const rate of opts.writeRates) {
+    info(`--write-rate: the run at ${rate} writes/s`);
+    const sub = { ...opts, writeRate: rate, writeRates: [rate], out: parent, runName: `rate-${rate}` };
+    code = Math.max(code, await runBench(sub, contenders, unsupported, session));
+    await writeReport(session.runDir!);
+    runs.push({ rate, results: session.results! });
+    await stopAll(session);
+    session.results = session.runDir = null;
+  }
+  endProgress();
+  await writeWriteRateReport(parent, writeRatePoints(runs));
+  log(`results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/ (not published)`);
+  return code;
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -111,6 +132,7 @@ async function main(): Promise<number> {
   startOrphanGuard();
   try {
     if (opts.entries) return await runScaling(opts, contenders, unsupported);
+    if (opts.writeRates.length > 1) return await runWriteRates(opts, contenders, unsupported);
     const code = await runBench(opts, contenders, unsupported, session);
     endProgress();
     const runDir = session.runDir!;

@@ -2,7 +2,7 @@
 // per request (packages/stream/src/handicap.ts), calibrated before round 1 to HANDICAP_PCT of the
 // CPU per request of its plain twin, measured in one launch of that twin. The run then reports
 // whether its own comparison of the two saw the difference, and how big it measured it.
-import { DECISION, designEffect, windowPairs } from './decide';
+import { DECISION, designEffects, windowPairs } from './decide';
 import { pairedT } from './paired';
 import type { ContenderResult, PointResult, Results } from './results';
 import { fail, info, log, type Suite } from './suite';
@@ -62,8 +62,9 @@ export function judgeHandicap(results: Results): void {
     if (!h.compared_with) continue;
     const d = windowPairs(byName.get(h.contender), byName.get(h.compared_with));
     if (!d.a.length) continue;
-    // The same allowance for clustered windows as every answer of the run (one comparison alone estimates it poorly).
-    const de = results.answers?.[0]?.design_effect ?? designEffect([d]).designEffect;
+    // The same allowance for clustered windows as every answer: the family's, or its own where larger.
+    const family = (results.family?.comparisons ?? []).map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
+    const de = designEffects([...family, d]).at(-1)!;
     const r = pairedT(d.a, d.b, DECISION.handicapLevel, de);
     h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n };
     h.detected = r.hi < 1;

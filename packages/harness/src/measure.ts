@@ -66,6 +66,9 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   let oha;
   try {
     oha = await runOha({ ...load, url, outFile: rawFile, cpuList: ctx.placement.loadgen });
+  } catch (e) {
+    await prober?.stop();
+    throw e;
   } finally {
     clearInterval(sampler);
   }

@@ -88,6 +88,7 @@ function resumedResults(dir: string): { results: Results; runDir: string } {
   const runDir = resolve(dir);
   const results = readResults(resultsFile(runDir));
   if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
+  if (results.settings.live) throw new Error(`${runDir} is a --workload live run: its stream changed since, so it cannot be resumed; start a new run`);
   results.complete = false;
   results.exit_reason = null;
   // JSON does not keep shared arrays: relink the headline runs to the first point's.
@@ -114,6 +115,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
 
   // Redis: a private one from the RDB, or the one REDIS_URL names.
   const externalUrl = process.env.REDIS_URL;
+  if (externalUrl && settings.live) throw new Error('--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL');
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const redis = externalUrl ? useExistingRedis(externalUrl) : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
   session.redis = redis;
@@ -143,7 +145,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   suite.save();
   if (settings.live) {
     // The writer runs from here to the end: every launch, verification and window sees a changing stream.
-    session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, settings.live.write_rate, settings.seed, runDir);
+    session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, stream.length, settings.live.write_rate, settings.seed, runDir);
     info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log}`);
   }
   for (const r of results.contenders) {

@@ -46,6 +46,8 @@ const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, 
 export function pooled(runs: RunRecord[]): RunRecord {
   const first = runs[0]!;
   const ok = sum(runs, (r) => r.ok);
+  // Under --workload live the prober's reads were served too (measure.ts counts them per window).
+  const served = ok + sum(runs, (r) => r.live?.count ?? 0);
   const seconds = sum(runs, (r) => r.seconds);
   const appCpu = sum(runs, (r) => r.app_cpu_s);
   const calls = sum(runs, (r) => r.redis_calls);
@@ -61,9 +63,9 @@ export function pooled(runs: RunRecord[]): RunRecord {
     error_messages: runs.flatMap((r) => Object.entries(r.error_messages)).reduce<Record<string, number>>((m, [k, n]) => ((m[k] = (m[k] ?? 0) + n), m), {}),
     latency_ms: Object.fromEntries(PERCENTILES.map((p) => [p, middle((r) => r.latency_ms[p])])) as Latency,
     total_bytes: sum(runs, (r) => r.total_bytes), responses: sum(runs, (r) => r.responses),
-    app_cpu_s: appCpu, cpu_us_per_req: ok ? (appCpu * 1e6) / ok : NaN,
+    app_cpu_s: appCpu, cpu_us_per_req: ok ? (appCpu * 1e6) / served : NaN,
     rss_mb: Math.max(...runs.map((r) => r.rss_mb)),
-    redis_calls: calls, redis_calls_per_req: ok ? calls / ok : NaN,
+    redis_calls: calls, redis_calls_per_req: ok ? calls / served : NaN,
     redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,
     redis_cpu_s: redisCpu, loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
@@ -157,6 +159,8 @@ export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean
   };
   if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}`);
   if (run.live) {
+    const again = await probeOnce(app.url);
+    if (again.status === 0) return out('failed', `app stopped answering during run ${run.round} (${again.body})`);
     const fault = liveFault(run.live, run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null);
     return fault ? out('invalid', `run ${run.round}: ${fault}`) : null;
   }

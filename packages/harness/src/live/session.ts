@@ -51,9 +51,10 @@ function logReader(file: string): () => { header: WriterHeader | null; written: 
 }
 
 /** Starts the writer and waits (at most 10 s) for its log's header: the stream as it was before the first write. */
-export async function startLive(url: string, key: string, rate: number, seed: number, runDir: string): Promise<Live> {
+export async function startLive(url: string, key: string, maxlen: number, rate: number, seed: number, runDir: string): Promise<Live> {
   const log = join(runDir, 'writer.jsonl');
-  const writer = spawnTracked(process.execPath, [WRITER, '--url', url, '--key', key, '--rate', String(rate), '--seed', String(seed), '--out', log, '--max-seconds', '86400']);
+  const args = ['--url', url, '--key', key, '--maxlen', String(maxlen), '--rate', String(rate), '--seed', String(seed), '--out', log, '--max-seconds', '86400'];
+  const writer = spawnTracked(process.execPath, [WRITER, ...args]);
   const read = logReader(log);
   for (let i = 0; i < 100 && !read().header; i++) {
     if (writer.hasExited()) break;
@@ -113,14 +114,22 @@ export interface LiveWindow extends Omit<Summary, 'first_invalid' | 'first_over_
   writer_alive: boolean;
 }
 
-/** The writer logs an entry when its ack arrives, a moment after readers may see it: judge after that moment. */
-export const LOG_SETTLE_MS = 50;
+/**
+ * The writer logs an entry when its ack arrives, a moment after readers may see it: a body with
+ * an id the log does not have yet is judged again after these waits before it counts as unknown.
+ */
+const LOG_WAITS_MS = [50, 250, 1000];
 
 /** Judges one window's probes (bound: the staleness the contender declared) and the range of bodies it could have served. */
 export async function judgeWindow(live: Live, probes: Probe[], boundMs: number, from_ms: number, to_ms: number): Promise<LiveWindow> {
-  await Bun.sleep(LOG_SETTLE_MS);
-  const seq = live.sequence();
-  const { summary } = judge(probes, seq, live.maxlen, boundMs);
+  let seq = live.sequence();
+  let { summary } = judge(probes, seq, live.maxlen, boundMs);
+  for (const ms of LOG_WAITS_MS) {
+    if (!summary.invalid['unknown-id']) break;
+    await Bun.sleep(ms);
+    seq = live.sequence();
+    ({ summary } = judge(probes, seq, live.maxlen, boundMs));
+  }
   const { min, max } = snapshotLengths(seq, live.maxlen, from_ms, to_ms);
   return { ...summary, bytes_min: min, bytes_max: max, writer_alive: !live.writer.hasExited() };
 }
@@ -128,6 +137,7 @@ export async function judgeWindow(live: Live, probes: Probe[], boundMs: number, 
 /** The first thing wrong with a live window, as one sentence; null when the window is clean. */
 export function liveFault(w: LiveWindow, meanBytes: number | null): string | null {
   if (!w.writer_alive) return 'the live writer died during the window, so what the app served cannot be judged';
+  if (w.count === 0) return 'no probe was sent during the window, so what the app served cannot be judged';
   if (w.first_invalid) return `served a body that was never the stream (${w.first_invalid.kind}: ${w.first_invalid.reason})`;
   if (w.first_over_bound) return `served a read ${w.first_over_bound.staleness_ms.toFixed(0)} ms stale, over its ${w.bound_ms} ms bound (${w.over_bound} such of ${w.count} probes)`;
   if (meanBytes !== null && (meanBytes < w.bytes_min || meanBytes > w.bytes_max)) {

@@ -71,6 +71,14 @@ export function answerSentence(r: Results, a: Answer): string {
   return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;
 }
 
+/** "1.56", or "1.56–2.10": the design effects the answers took (the family's, or a comparison's own where larger). */
+function designEffects(answers: Answer[]): string {
+  const des = answers.map((a) => a.design_effect).filter(Number.isFinite);
+  if (!des.length) return '1';
+  const [lo, hi] = [Math.min(...des), Math.max(...des)];
+  return lo === hi ? `${lo}` : `${lo}–${hi}`;
+}
+
 /** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */
 function familyLine(r: Results, answers: Answer[]): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
@@ -78,7 +86,7 @@ function familyLine(r: Results, answers: Answer[]): string {
   const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;
   const spending = looks.length > 1 ? `${looks.length} looks: ${looks.length - 1} while racing at ${looks.slice(0, -1).map((l) => pctOf(l.alpha)).join(', ')}, then the last at ${pctOf(looks.at(-1)!.alpha)}` : 'one look';
   return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
-    `Each is a paired t-test on log req/s of windows paired by round, its variance and degrees of freedom allowing for the design effect ${answers[0]?.design_effect ?? 1} of windows that share a launch, with the ratio's t interval; the chance of any false "faster" over the whole family is at most 5% ` +
+    `Each is a paired t-test on log req/s of windows paired by round, its variance and degrees of freedom allowing for the design effect of windows that share a launch (${designEffects(answers)}), with the ratio's t interval; the chance of any false "faster" over the whole family is at most 5% ` +
     `(Holm within each look; ${spending}). "Equal" intervals are at the Bonferroni level of their look.`;
 }
 
@@ -123,5 +131,5 @@ export function settingsTable(r: Results): string {
     const f = (x: number | null) => (Number.isFinite(x) ? x!.toFixed(2) : '∞');
     return `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${(a.level * 100).toFixed(2)}%) | ${a.rounds} | ${verdict} |`;
   });
-  return `**Settings: each against the same stack with defaults** (Hodges–Lehmann ratio of windows paired by round; the same family as "what to pick")\n\n${[head, ...body].join('\n')}`;
+  return `**Settings: each against the same stack with defaults** (ratio of windows paired by round; the same family as "what to pick")\n\n${[head, ...body].join('\n')}`;
 }
