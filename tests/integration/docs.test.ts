@@ -99,9 +99,11 @@ describe('the README\'s "Running one app by hand", as typed', () => {
     const restore = shell(ports(restoreLine!));
     const hint = await until('npm run restore', restore, 120, async () => (/Press Ctrl-C/.test(restore.output()) ? restore.output() : null));
     const golden = goldenBody(useExistingRedis(`redis://127.0.0.1:${redisPort}`), STREAM_KEY);
-    const hinted = [/start app:\s+(.*)/, /load it:\s+(.*)/].map((re) => re.exec(hint)?.[1]?.trim());
+    const hinted = [/start app:\s+(.*)/, /load it:\s+(.*)/, /inspect:\s+(.*)/].map((re) => re.exec(hint)?.[1]?.trim());
     expect(hinted[0]).toBeDefined();
     expect(hinted[1]).toBeDefined();
+    // The hint's inspect line: the stream's length, from the newcomer's shell.
+    expect((await finished(hinted[2]!, shell(hinted[2]!), 20)).trim()).toBe('339');
     const loadLines = [ohaLine!, hinted[1]!].map(ports);
     for (const [i, typed] of [...appLines, hinted[0]!].entries()) {
       const [line, url] = [ports(typed), ports(urlOf(typed))];
