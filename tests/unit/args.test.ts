@@ -87,6 +87,25 @@ describe('flags', () => {
     expect(() => parseCli(['--workload', 'live', '--matrix'], names)).toThrow(/measures its own suite/);
   });
 
+  test('--server picks one private server, --servers several (each contender against each, paired by round)', () => {
+    expect(parseCli([], names).servers).toEqual(['redis']);
+    expect(parseCli(['--server', 'valkey'], names).servers).toEqual(['valkey']);
+    expect(parseCli(['--servers', 'redis,valkey,redis'], names).servers).toEqual(['redis', 'valkey']);
+    expect(parseCli(['--servers', 'valkey,redis'], names).servers).toEqual(['valkey', 'redis']);
+    const bad: [string[], RegExp][] = [
+      [['--server', 'keydb'], /^--server "keydb" is not accepted; use one of: redis, valkey$/],
+      [['--servers', 'redis,dragonfly'], /^--servers "dragonfly" is not accepted; use one of: redis, valkey$/],
+      [['--servers', 'valkey'], /names one server; name two or more/],
+      [['--server', 'redis', '--servers', 'redis,valkey'], /exclude each other/],
+      [['--servers', 'redis,valkey', '--workload', 'live'], /measure the live workload on one --server/],
+      [['--topology', 'ring'], /^--topology "ring" is not accepted; use one of: single, cluster$/],
+      [['--topology', 'cluster', '--server', 'valkey'], /leave out --server and --servers/],
+      [['--topology', 'cluster', '--workload', 'live'], /measure the live workload on one --server/],
+    ];
+    expect(parseCli(['--topology', 'cluster'], names).servers).toEqual(['redis', 'cluster', 'cluster-replicas']);
+    for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);
+  });
+
   test('negative and malformed numbers get the flag\'s own sentence, not the parser\'s "ambiguous"', () => {
     const bad: [string[], RegExp][] = [
       [['--duration', '-1s'], /^--duration "-1s" is not a positive duration; use a number with ms, s or m, like 10s$/],

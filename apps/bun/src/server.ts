@@ -1,10 +1,12 @@
-import { HOST, JSON_HEADERS, listenPort, streamFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, streamFromEnv } from '@bench/stream';
 
 const stream = await streamFromEnv();
 
 Bun.serve({
   hostname: HOST,
   port: listenPort(),
+  // WORKERS=2: each worker binds the port too.
+  reusePort: REUSE_PORT,
   routes: {
     '/': stream.direct
       ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })

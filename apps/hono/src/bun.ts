@@ -1,4 +1,5 @@
-import { HOST, listenPort } from '@bench/stream';
+import { HOST, listenPort, REUSE_PORT } from '@bench/stream';
 import { app } from './app.ts';
 
-Bun.serve({ hostname: HOST, port: listenPort(), fetch: app.fetch });
+// reusePort: with WORKERS=2 each worker binds the port too.
+Bun.serve({ hostname: HOST, port: listenPort(), reusePort: REUSE_PORT, fetch: app.fetch });

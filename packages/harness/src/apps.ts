@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { ROOT, type Contender } from './contenders';
 import { pinned } from './placement';
-import { killTree, spawnTracked, type Tracked } from './proc';
+import { killTree, processTree, spawnTracked, type Tracked } from './proc';
 
 export class AppError extends Error {
   constructor(message: string, readonly output: string[] = []) {
@@ -68,11 +68,14 @@ export async function startApp(c: Contender, opts: { port: number; env: Record<s
   const [cmd, ...args] = pinned(opts.cpuList ?? null, c.start);
   const proc = spawnTracked(cmd!, args, {
     cwd: c.appDir,
-    env: { ...process.env, NODE_ENV: 'production', ...opts.env, PORT: String(opts.port) },
+    // BIND_HOST is for apps started by hand (three hosts): a launch here is reached on loopback.
+    env: { ...process.env, NODE_ENV: 'production', ...opts.env, PORT: String(opts.port), BIND_HOST: '127.0.0.1' },
   });
   const stop = async () => {
+    // WORKERS=2: each worker is a process with its own glide socket.
+    const pids = [proc.pid, ...processTree(proc.pid)];
     await killTree(proc.pid);
-    removeClientLeftovers(proc.pid);
+    for (const pid of new Set(pids)) removeClientLeftovers(pid);
   };
   const app: RunningApp = { url, pid: proc.pid, process: proc, stop };
   const deadline = Date.now() + opts.timeoutMs;

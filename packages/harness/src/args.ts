@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
 import { matchesPattern, type Contender, type SuiteName } from './contenders';
 import { PLACEMENTS, type PlacementName } from './placement';
+import { targetFlags } from './target-flags';
+import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from './servers';
 
 export class UsageError extends Error {}
 
@@ -32,7 +34,12 @@ export const FLAGS = {
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
   'start-timeout': { type: 'string', desc: 'how long an app may take to answer after start (default 30s)' },
+  server: { type: 'string', desc: 'the private server the apps read: redis | valkey (default redis)' },
+  servers: { type: 'string', desc: 'measure every contender that reads per request against each of these servers in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)' },
+  topology: { type: 'string', desc: 'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 replicas), each contender against it read from primaries (-on-cluster) and from replicas (-on-cluster-replicas), paired with its single-node self' },
   'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
+  target: { type: 'string', desc: 'measure an app started by hand at this http:// URL (three hosts, README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)' },
+  'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
   'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
@@ -88,6 +95,11 @@ export interface CliOptions {
   placement: PlacementName;
   startTimeoutS: number;
   redisPort: number | null;
+  /** --target: an app started by hand, measured alone (target.ts); null: the suite. */
+  target: string | null;
+  targetName: string | null;
+  /** --server / --servers: the private servers, the first one for the ceilings and the names without a suffix. */
+  servers: ServerName[];
   out: string;
   resume: string | null;
   strict: boolean;
@@ -189,6 +201,17 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
 /** A setting value its definition keeps to other workloads (a cache: live only). */
 const notIn = (def: SettingDef, value: string, workload: string) => value !== def.default && !!def.workloads && !def.workloads.includes(workload);
 
+/** --server valkey: one server; --servers redis,valkey: each contender against each, paired by round; --topology cluster: the cluster twins too. */
+function serversFlag(one: string | undefined, many: string | undefined, topology: string | undefined, live: boolean): ServerName[] {
+  if (one !== undefined && many !== undefined) throw new UsageError('--server and --servers exclude each other: --server picks one, --servers measures against several');
+  const list = many === undefined ? [oneOf('server', one ?? 'redis', SINGLE_SERVERS)] : [...new Set(many.split(',').map((s) => oneOf('servers', s.trim(), SINGLE_SERVERS)))];
+  if (many !== undefined && list.length < 2) throw new UsageError(`--servers "${many}" names one server; name two or more, like redis,valkey (or use --server)`);
+  const cluster = oneOf('topology', topology ?? 'single', ['single', 'cluster'] as const) === 'cluster';
+  if (cluster && (list.length > 1 || list[0] !== 'redis')) throw new UsageError('--topology cluster pairs each contender on a single Redis with itself on a Redis cluster: leave out --server and --servers');
+  if (live && (list.length > 1 || cluster)) throw new UsageError('--servers or --topology cluster with --workload live: the writer changes one stream; measure the live workload on one --server');
+  return cluster ? [...list, ...CLUSTER_SERVERS] : list;
+}
+
 /** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
 function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
   const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
@@ -210,6 +233,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     throw new UsageError(`${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS).map((f) => `--${f}`).join(' ')}`);
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
+  const target = targetFlags(v);
+  if (typeof target === 'string') throw new UsageError(target);
   const str = (k: string) => v[k] as string | undefined;
   const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
   const seedProfile = profile === 'seed';
@@ -271,6 +296,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
     startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),
     redisPort: str('redis-port') !== undefined ? positiveInt('redis-port', str('redis-port')!) : null,
+    ...target,
+    servers: serversFlag(str('server'), str('servers'), str('topology'), workload === 'live'),
     out: str('out') ?? 'results',
     resume: str('resume') ?? null,
     strict: v.strict === true,

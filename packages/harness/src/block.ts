@@ -11,7 +11,7 @@ import { runOha } from './oha';
 import { treeCpuSeconds } from './proc';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled } from './stats';
-import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
+import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './suite';
 import { checkAfterRun, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
 
 export interface BlockSlot {
@@ -64,9 +64,10 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
   const rawName = j ? `${baseName(m, round)}-w${j + 1}.json` : `${baseName(m, round)}.json`;
   let measured;
   try {
-    measured = await measureRun(suite.ctx, m.app!.pid, m.app!.url, loadOf(suite, m.point), rawName, liveBoundMs(suite, contenderOf(suite, m.r)));
+    const c = contenderOf(suite, m.r);
+    measured = await measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), rawName, liveBoundMs(suite, c));
   } catch (e) {
-    if (!redisAlive(suite.redis)) return 'redis-died';
+    if (!serversAlive(suite)) return 'redis-died';
     m.outcome = { kind: 'out', status: 'failed', reason: `run ${round}: ${(e as Error).message}`, output: m.app!.process.tail(), runs: [] };
     return 'out';
   }

@@ -21,6 +21,8 @@ export interface RedisCeiling {
   p99_latency_ms: number;
   /** Inside Redis, from INFO commandstats over the benchmark. */
   usec_per_call: number;
+  /** --servers: the server it measured (absent: the run's only one). */
+  server?: string;
 }
 
 /** redis-benchmark --csv: a header line, then one quoted row per test. */

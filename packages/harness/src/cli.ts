@@ -6,6 +6,7 @@ import { parseCli, usage, UsageError, type CliOptions } from './args';
 import { settingsFrom, timestamp } from './prepare';
 import { rdbFor, scalingOf } from './scaling';
 import { runBench } from './bench';
+import { runTarget } from './target';
 import { endProgress, setProgressMode } from './progress';
 import { info, log, stopAll, type Session } from './suite';
 import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from './contenders';
@@ -13,6 +14,7 @@ import { killAllSync, startOrphanGuard } from './proc';
 import { publishReport, writeReport, writeScalingReport, writeWriteRateReport } from './report/index';
 import { writeRatePoints } from './report/write-rates';
 import { selfCheckTable } from './report/table';
+import type { RedisTarget } from './redis';
 import { publishLatest, resultsFile, writeJsonAtomic, type Results } from './results';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
@@ -37,13 +39,13 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     log(`\n${signal}: stopping every child process`);
     killAllSync();
     savePartial(`interrupted by ${signal}`);
-    if (session.redis?.server) rmSync(session.redis.server.dir, { recursive: true, force: true });
+    for (const t of [session.redis, ...(session.topology ?? [])] as (Partial<RedisTarget> | null)[]) if (t?.server) rmSync(t.server.dir, { recursive: true, force: true });
     process.exit(EXIT_CODES[signal]);
   });
 }
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
-const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement'] as const;
+const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers'] as const;
 
 /** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
 function notPublished(r: Results): string | null {
@@ -131,6 +133,7 @@ async function main(): Promise<number> {
   if (opts.quiet) setProgressMode('quiet');
   startOrphanGuard();
   try {
+    if (opts.target) return await runTarget(opts, session);
     if (opts.entries) return await runScaling(opts, contenders, unsupported);
     if (opts.writeRates.length > 1) return await runWriteRates(opts, contenders, unsupported);
     const code = await runBench(opts, contenders, unsupported, session);

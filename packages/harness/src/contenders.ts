@@ -8,6 +8,7 @@ import Ajv from 'ajv';
 import { CLIENT_DEFS, DEFAULT_SETTINGS, SETTINGS, type ClientName, type SettingDef, type SettingName, type SettingValues } from '@bench/stream';
 import schema from '../manifest.schema.json';
 import type { RuntimeName } from './runtimes';
+import type { ServerName } from './servers';
 
 export const ROOT = resolve(import.meta.dir, '../../..');
 /** BENCH_APPS_DIR points the harness at another set of apps (the fault tests' fake contenders). */
@@ -64,6 +65,8 @@ export interface Contender {
   env: Record<string, string>;
   /** Drawn in a latency chart of its own (e.g. "next"); null: with the servers. */
   chartGroup: string | null;
+  /** --servers: the twin that reads this server (servers.ts); absent: the run's first server. */
+  server?: ServerName;
 }
 
 /** A combination a manifest names but that is not measured, and why. */

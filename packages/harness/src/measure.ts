@@ -6,7 +6,7 @@ import { loadAverage1m } from './environment';
 import { runOha } from './oha';
 import { cpuCount, type Placement } from './placement';
 import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from './proc';
-import { commandStats, type RedisTarget } from './redis';
+import { commandStats, serverPids, type RedisTarget } from './redis';
 import { judgeWindow, startProber, type Live } from './live/session';
 import { nowMs } from './live/writer';
 import type { RunRecord } from './results';
@@ -31,6 +31,8 @@ export interface RunContext {
   live?: Live;
   placement: Placement;
   redis: RedisTarget;
+  /** --redis-rtt: the delay proxy between the apps and Redis, whose CPU each run records. */
+  proxy?: { pid: number };
   runDir: string;
 }
 
@@ -46,7 +48,10 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
 
   const loadAverage = loadAverage1m();
   const statsBefore = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
-  const redisCpuBefore = redis.server ? treeCpuSeconds(redis.server.pid) : null;
+  const redisPids = serverPids(redis);
+  const redisCpu = () => redisPids!.reduce((s, pid) => s + treeCpuSeconds(pid), 0);
+  const redisCpuBefore = redisPids ? redisCpu() : null;
+  const proxyCpuBefore = ctx.proxy ? treeCpuSeconds(ctx.proxy.pid) : null;
   let pids = processTree(appPid);
   let peakRss = rssMb(pids);
   const appCpuBefore = treeCpuSeconds(appPid);
@@ -81,7 +86,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const machineAfter = machineCpuTicks();
   const appCpu = treeCpuSeconds(appPid) - appCpuBefore;
   peakRss = Math.max(peakRss, rssMb(processTree(appPid)));
-  const redisCpu = redisCpuBefore === null ? null : treeCpuSeconds(redis.server!.pid) - redisCpuBefore;
+  const redisCpuS = redisCpuBefore === null ? null : redisCpu() - redisCpuBefore;
   // If Redis died during the run its counters are gone: keep the run (the caller discards it).
   let statsAfter = { calls: NaN, usec: NaN };
   try {
@@ -100,11 +105,12 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     redis_calls: calls,
     redis_calls_per_req: run.ok ? calls / (run.ok + probes.length) : NaN,
     redis_us_per_call: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
-    redis_cpu_s: redisCpu,
+    redis_cpu_s: redisCpuS,
+    ...(proxyCpuBefore !== null ? { proxy_cpu_s: treeCpuSeconds(ctx.proxy!.pid) - proxyCpuBefore } : {}),
     loadgen_cpu_s: cpuSeconds,
     // oha may use its CPUs minus what the app and Redis took from them (unpinned: the whole machine).
     loadgen_saturated:
-      cpuSeconds / wall >= 0.9 * (ctx.placement.loadgen ? cpuCount(ctx.placement.loadgen) : cpuCount(null) - (appCpu + (redisCpu ?? 0)) / wall),
+      cpuSeconds / wall >= 0.9 * (ctx.placement.loadgen ? cpuCount(ctx.placement.loadgen) : cpuCount(null) - (appCpu + (redisCpuS ?? 0)) / wall),
     harness_cpu_pct: (harnessCpu / wall) * 100,
     load_average_1m: loadAverage,
     cpu_steal_pct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),

@@ -7,7 +7,9 @@ import type { CliOptions } from './args';
 import { ROOT, type Contender, type Unsupported } from './contenders';
 import { captureEnvironment, gitState, loadAverage1m } from './environment';
 import { resolvePlacement } from './placement';
-import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis } from './redis';
+import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis, type RedisTarget } from './redis';
+import { serverRecord, serverTwins, SERVERS, type ServerName } from './servers';
+import { startCluster } from './topology/cluster';
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
 import { fail, info, log, type Session, type Suite } from './suite';
 import { progress } from './progress';
@@ -45,6 +47,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     only: opts.only,
     strict: opts.strict,
     handicap: opts.handicap,
+    servers: opts.servers,
     ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs } } : {}),
   };
 }
@@ -63,13 +66,16 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
     name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
     settings: c.settings, tuned: c.tuned, ceiling: c.ceiling,
     static: c.static, page: c.page, path: c.path, chart_group: c.chartGroup, status: 'incomplete', points, runs: points[0]!.runs,
+    ...(c.server ? { server: c.server } : {}),
     ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
   };
 }
 
 function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupported[]): { results: Results; runDir: string } {
   const settings = settingsFrom(opts);
-  const selected = all.filter((c) => opts.selected.includes(c.name));
+  const chosen = all.filter((c) => opts.selected.includes(c.name));
+  const onServers = serverTwins(chosen, opts.servers);
+  const selected = [...chosen, ...onServers.twins];
   const twins = selected.filter((c) => settings.self_check?.includes(c.name)).map((c) => newContenderResult(c, settings, c.name));
   const results: Results = {
     schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
@@ -79,7 +85,7 @@ function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupport
     // Fixed before anything is measured, so the family cannot be chosen after seeing the data.
     family: familyOf(selected),
     // Named by a manifest but not measured: listed with the reason, never silently dropped.
-    unsupported: opts.only ? [] : unsupported,
+    unsupported: [...(opts.only ? [] : unsupported), ...onServers.unsupported],
   };
   return { results, runDir: resolve(ROOT, opts.out, opts.runName ?? timestamp()) };
 }
@@ -113,14 +119,20 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const settings = results.settings;
   checkLoad(results, opts.strict);
 
-  // Redis: a private one from the RDB, or the one REDIS_URL names.
+  // Redis: a private one from the RDB (one per --servers), or the one REDIS_URL names.
   const externalUrl = process.env.REDIS_URL;
   if (externalUrl && settings.live) throw new Error('--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL');
+  const serverNames = (settings.servers ?? ['redis']) as ServerName[];
+  if (externalUrl && (serverNames.length > 1 || serverNames[0] !== 'redis')) throw new Error('--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it');
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
-  const redis = externalUrl ? useExistingRedis(externalUrl) : await startPrivateRedis(rdb, { port: opts.redisPort ?? undefined, cpuList: settings.placement.redis });
-  session.redis = redis;
+  const servers = externalUrl ? { redis: useExistingRedis(externalUrl) } : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
+  const redis = (session.redis = servers[serverNames[0]!]!);
   const stream = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY, settings.workload);
+  for (const [name, target] of Object.entries(servers)) {
+    if (goldenBody(target, STREAM_KEY, settings.workload) !== golden) throw new Error(`${name} reads ${STREAM_KEY} differently from ${serverNames[0]} (same RDB): the servers cannot be compared`);
+  }
+  results.data.servers = Object.entries(servers).map(([name, t]) => serverRecord(name as ServerName, t, externalUrl ? redactUrl(t.url) : t.url));
   const bodyBytes = Buffer.byteLength(golden);
   if (opts.resume && (stream.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
     throw new Error(`the stream now has ${stream.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
@@ -131,8 +143,8 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   info(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
 
   const suite: Suite = {
-    results, settings, runDir, redis, golden, session, startedAt,
-    byName: new Map(all.map((c) => [c.name, c])),
+    results, settings, runDir, redis, servers, golden, session, startedAt,
+    byName: new Map([...all, ...serverTwins(all, serverNames).twins].map((c) => [c.name, c])),
     ctx: { workload: settings.workload, placement: settings.placement, redis, runDir },
     // Known to the signal handlers from the first save on: before that there is nothing to keep.
     save() {
@@ -140,7 +152,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
       session.results = results;
       session.runDir = runDir;
     },
-    appEnv: (c) => ({ ...appEnvironment(c, redis.url, settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
+    appEnv: (c) => ({ ...appEnvironment(c, servers[c.server ?? serverNames[0]!]!.url, settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
   };
   suite.save();
   if (settings.live) {
@@ -154,6 +166,24 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   await buildAll(suite);
   suite.save();
   return suite;
+}
+
+/** One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes --redis-port. Each is stopped with the session. */
+async function startServers(names: ServerName[], rdb: string, port: number | null, cpuList: string | null, session: Session): Promise<Record<string, RedisTarget>> {
+  const out: Record<string, RedisTarget> = {};
+  for (const [i, name] of names.entries()) {
+    const shared = SERVERS[name].cluster ? Object.entries(out).find(([n]) => SERVERS[n as ServerName].cluster)?.[1] : undefined;
+    if (shared) {
+      out[name] = shared;
+      continue;
+    }
+    const target = SERVERS[name].cluster ? await startCluster(rdb) : await startPrivateRedis(rdb, { port: i === 0 ? port ?? undefined : undefined, cpuList, ...SERVERS[name] });
+    if (i === 0) session.redis = target;
+    else (session.topology ??= []).push(target);
+    out[name] = target;
+    if (names.length > 1) info(`${name}: ${SERVERS[name].binary} at ${target.url}`);
+  }
+  return out;
 }
 
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */

@@ -1,6 +1,7 @@
 // The "what to pick" family, fixed from the suite before anything is measured: which runtime
 // for a framework + client, which client on a runtime, each framework against its runtime's raw
-// server, each setting against its default twin, and (live) which cache, if any, on each stack.
+// server, each setting against its default twin, (live) which cache, if any, on each stack, and
+// (--servers) whether the server matters for each contender.
 // Every question is a set of pairwise
 // comparisons; the error rate is controlled over all of them (decide.ts).
 import { SETTINGS } from '@bench/stream';
@@ -16,9 +17,11 @@ export interface Member {
   static?: boolean;
   ceiling?: 'http' | null;
   self_check_of?: string;
+  /** --servers: the twin that reads this server. */
+  server?: string;
 }
 
-export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache';
+export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache' | 'server';
 
 export interface Question {
   id: string;
@@ -41,9 +44,11 @@ export const HANDICAP = 'handicap';
 export const isHandicapped = (m: Pick<Member, 'tuned'>) => !!m.tuned?.includes(HANDICAP);
 const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !isHandicapped(m);
 const plain = (m: Member) => dynamic(m) && !m.tuned?.length;
+/** A --servers twin: the same contender reading another server. */
+const onServer = (m: Member) => dynamic(m) && !!m.server;
 /** A cache is one setting with several answers to "which one": they form one question with their uncached twin. */
 const CACHE_SUFFIXES = new Set<string>(Object.values(SETTINGS.cache.suffix));
-const cached = (m: Member) => dynamic(m) && m.tuned?.length === 1 && CACHE_SUFFIXES.has(m.tuned[0]!);
+const cached = (m: Member) => dynamic(m) && !m.server && m.tuned?.length === 1 && CACHE_SUFFIXES.has(m.tuned[0]!);
 /** "raw", "next route-dynamic": a framework row. */
 export const rowOf = (m: Pick<Member, 'framework' | 'variant'>) => (m.variant ? `${m.framework} ${m.variant}` : m.framework);
 
@@ -67,9 +72,14 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
     const twin = ps.find((x) => x.name === key);
     if (twin) questions.push({ id: `cache: ${twin.name}`, kind: 'cache', about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: cache`, members: [twin.name, ...xs.map((x) => x.name)] });
   }
-  for (const m of members.filter((x) => dynamic(x) && x.tuned?.length === 1 && !cached(x))) {
+  for (const m of members.filter((x) => dynamic(x) && !x.server && x.tuned?.length === 1 && !cached(x))) {
     const twin = twinOf(m);
     if (twin) questions.push({ id: `setting: ${m.name}`, kind: 'setting', about: `${m.runtime} ${rowOf(m)} ${m.client}: ${m.tuned![0]}`, members: [m.name, twin.name] });
+  }
+  // Does the server matter for this contender? Its twin on each other server against it.
+  for (const [base, xs] of groups(members.filter(onServer), (m) => m.name.slice(0, -`-on-${m.server}`.length))) {
+    const first = members.find((x) => x.name === base && dynamic(x));
+    if (first) questions.push({ id: `server: ${base}`, kind: 'server', about: `${first.runtime} ${rowOf(first)} ${first.client}${first.tuned?.length ? ` ${first.tuned.join(' ')}` : ''}: server`, members: [base, ...xs.map((x) => x.name)] });
   }
   const comparisons = questions.flatMap((q) =>
     q.members.flatMap((a, i) => q.members.slice(i + 1).map((b) => ({ id: `${a} vs ${b}`, question: q.id, a, b }))),

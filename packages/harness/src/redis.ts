@@ -14,6 +14,8 @@ export interface RedisTarget {
   url: string;
   /** Set for the private Redis the harness started. */
   server?: { pid: number; process: Tracked; dir: string; logFile: string };
+  /** A cluster's nodes (topology/cluster.ts): redis-cli follows its redirects, and its counters are summed over them. */
+  nodes?: { url: string; pid: number }[];
   stop(): Promise<void>;
 }
 
@@ -25,12 +27,12 @@ export function redactUrl(raw: string): string {
 }
 
 /** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
-export function cli(target: { url: string }, args: string[], { json = false, timeoutMs = 15_000 } = {}): string {
+export function cli(target: { url: string; nodes?: unknown[] }, args: string[], { json = false, timeoutMs = 15_000 } = {}): string {
   // A password goes through the environment, not the command line, where ps would show it.
   const url = new URL(target.url);
   const password = decodeURIComponent(url.password);
   url.password = '';
-  const res = spawnSync('redis-cli', ['-u', url.toString(), ...(json ? ['--json', '-2'] : []), ...args], {
+  const res = spawnSync('redis-cli', ['-u', url.toString(), ...(target.nodes ? ['-c'] : []), ...(json ? ['--json', '-2'] : []), ...args], {
     env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
     encoding: 'utf8',
     timeout: timeoutMs,
@@ -48,7 +50,7 @@ export function cli(target: { url: string }, args: string[], { json = false, tim
 /** Lines after which Redis 7.0 may hang instead of exiting (seen with module data), so stop it. */
 const FATAL_LOG = /Internal error in RDB|Short read|Wrong signature|Can't handle RDB format|Bad file format|Fatal error loading|Unrecoverable error/;
 
-const IGNORED_LOG = /Redis is starting|Redis version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
+const IGNORED_LOG = /(Redis|Valkey) is starting|(Redis|Valkey) version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
 
 /** The lines of a Redis log that explain why it stopped (warnings level '#', startup chatter removed). */
 export function redisFailureReason(log: string): string {
@@ -60,7 +62,12 @@ export function redisFailureReason(log: string): string {
   return (important.length ? important : lines).slice(-3).join(' / ') || 'redis-server exited without a reason in its log';
 }
 
-export async function startPrivateRedis(rdbPath: string | null, opts: { port?: number; timeoutMs?: number; cpuList?: string | null } = {}): Promise<RedisTarget> {
+/** `binary`: redis-server, or valkey-server for --server valkey (same flags, same RDB). */
+export async function startPrivateRedis(
+  rdbPath: string | null,
+  opts: { port?: number; timeoutMs?: number; cpuList?: string | null; binary?: string; install?: string } = {},
+): Promise<RedisTarget> {
+  const binary = opts.binary ?? 'redis-server';
   if (rdbPath !== null) {
     if (!existsSync(rdbPath)) throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
     if (!statSync(rdbPath).isFile()) throw new RedisError(`--rdb ${rdbPath} is not a file`);
@@ -75,7 +82,7 @@ export async function startPrivateRedis(rdbPath: string | null, opts: { port?: n
   const logFile = join(dir, 'redis.log');
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--dbfilename', 'dump.rdb', '--logfile', logFile, '--daemonize', 'no'];
-  const [cmd, ...rest] = pinned(opts.cpuList ?? null, ['redis-server', ...args]);
+  const [cmd, ...rest] = pinned(opts.cpuList ?? null, [binary, ...args]);
   const proc = spawnTracked(cmd!, rest);
   const url = `redis://127.0.0.1:${port}`;
   const target: RedisTarget = {
@@ -92,10 +99,10 @@ export async function startPrivateRedis(rdbPath: string | null, opts: { port?: n
     if (proc.hasExited() || FATAL_LOG.test(readLog())) {
       const log = readLog() || proc.tail().join('\n');
       await target.stop();
-      const spawnErr = proc.tail().find((l) => l.startsWith('spawn redis-server'));
-      if (spawnErr) throw new RedisError(`${spawnErr} (redis-server is missing: run npm run bench to install it, or apt-get install redis-server)`);
+      const spawnErr = proc.tail().find((l) => l.startsWith(`spawn ${binary}`));
+      if (spawnErr) throw new RedisError(`${spawnErr} (${binary} is missing: ${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`);
       const hint = rdbPath ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)' : '';
-      throw new RedisError(`redis-server could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${redisFailureReason(log)}${hint}`);
+      throw new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${redisFailureReason(log)}${hint}`);
     }
     try {
       // Short: a Redis stuck after a load error accepts connections but never answers.
@@ -103,7 +110,7 @@ export async function startPrivateRedis(rdbPath: string | null, opts: { port?: n
     } catch {}
     if (Date.now() > deadline) {
       await target.stop();
-      throw new RedisError(`redis-server did not answer PING within ${(opts.timeoutMs ?? 30_000) / 1000}s`);
+      throw new RedisError(`${binary} did not answer PING within ${(opts.timeoutMs ?? 30_000) / 1000}s`);
     }
     await Bun.sleep(50);
   }
@@ -153,8 +160,9 @@ export interface CommandStat {
   usecPerCall: number;
 }
 
-/** INFO commandstats, keyed by lower-case command name. */
+/** INFO commandstats, keyed by lower-case command name; of a cluster, summed over its nodes. */
 export function commandStats(target: RedisTarget): Record<string, CommandStat> {
+  if (target.nodes) return sumStats(target.nodes.map((n) => commandStats({ url: n.url, stop: async () => {} })));
   const out: Record<string, CommandStat> = {};
   for (const m of cli(target, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+),usec_per_call=([\d.]+)/gm)) {
     out[m[1]!] = { calls: +m[2]!, usec: +m[3]!, usecPerCall: +m[4]! };
@@ -162,3 +170,19 @@ export function commandStats(target: RedisTarget): Record<string, CommandStat> {
   return out;
 }
 
+
+function sumStats(all: Record<string, CommandStat>[]): Record<string, CommandStat> {
+  const out: Record<string, CommandStat> = {};
+  for (const stats of all) {
+    for (const [k, v] of Object.entries(stats)) {
+      const t = (out[k] ??= { calls: 0, usec: 0, usecPerCall: 0 });
+      t.calls += v.calls;
+      t.usec += v.usec;
+      t.usecPerCall = t.calls ? t.usec / t.calls : 0;
+    }
+  }
+  return out;
+}
+
+/** The server processes whose CPU a run records: the private Redis, or every node of a cluster; null for REDIS_URL. */
+export const serverPids = (t: RedisTarget): number[] | null => (t.server ? [t.server.pid] : (t.nodes?.map((n) => n.pid) ?? null));

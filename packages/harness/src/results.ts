@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { ClientCeiling, RedisCeiling } from './ceilings';
 import type { Scaling } from './scaling';
+import type { ServerRecord } from './servers';
 import type { Answer } from './decide';
 import type { Comparison, Question } from './questions';
 import type { Breakdown } from './verdicts';
@@ -33,6 +34,8 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   redis_calls_per_req: number;
   redis_us_per_call: number;
   redis_cpu_s: number | null;
+  /** --redis-rtt: CPU seconds the delay proxy between the app and Redis used over this run. */
+  proxy_cpu_s?: number;
   loadgen_cpu_s: number;
   loadgen_saturated: boolean;
   harness_cpu_pct: number;
@@ -62,6 +65,8 @@ export interface WindowRecord {
   ended_at: number;
   rps: number;
   ok: number;
+  /** The workload command's calls Redis counted over the window (absent in older results). */
+  redis_calls?: number;
   cpu_us_per_req: number;
   cpu_steal_pct: number;
   raw: string;
@@ -116,6 +121,8 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
 
   /** Drawn in a latency chart of its own (a manifest's chartGroup); absent: with the servers. */
   chart_group?: string | null;
+  /** --servers: the twin that reads this server; absent: the run's first server. */
+  server?: string;
   status: Status;
   reason?: string;
   /** Last lines of the app's output when it failed. */
@@ -169,6 +176,8 @@ export interface Settings {
   strict: boolean;
   /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL plus this). */
   live?: { write_rate: number; max_staleness_ms: number };
+  /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
+  servers?: string[];
   /** --handicap: this contender burns a calibrated 10% more CPU per request, under its own name (compare's power check). */
   handicap?: string | null;
 }
@@ -183,7 +192,13 @@ export interface Results {
   /** When and at which commit an interrupted run was continued with --resume. */
   resumed?: { at: string; git_commit: string }[];
   environment: Environment & { load_warning: string | null };
-  data: { rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number };
+  data: {
+    rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number;
+    /** Each server the apps read (the first is the one redis_url and the ceilings name first): version and allocator. */
+    servers?: ServerRecord[];
+    /** --redis-rtt: the delay proxy's asked RTT, and the one redis-cli --latency measured through it before the rounds. */
+    redis_rtt?: { asked_ms: number; measured: { avg_ms: number; min_ms: number; max_ms: number; samples: number } };
+  };
   contenders: ContenderResult[];
   /** Combinations a manifest names that are not measured, with the reason. */
   unsupported?: { name: string; reason: string }[];
@@ -193,6 +208,8 @@ export interface Results {
   ceilings?: { redis: RedisCeiling[]; client?: ClientCeiling[] };
   /** --entries: this run is one size of a scaling run; the analysis over every size (also in ../scaling.json). */
   scaling?: Scaling;
+  /** --target: one app started by hand (elsewhere), measured alone; what this host cannot measure of it. */
+  target?: { name: string; url: string; not_measured: string };
   /** The "what to pick" family, fixed from the suite before measuring (questions.ts). */
   family?: { questions: Question[]; comparisons: Comparison[] };
   /** One answer per comparison of the family (decide.ts), as of the last look. */

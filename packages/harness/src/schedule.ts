@@ -8,7 +8,7 @@ import { DEFAULT_SETTINGS } from '@bench/stream';
 import { pointLabel } from './measure';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
-import { discard, fail, info, log, redisAlive, type Suite } from './suite';
+import { discard, fail, info, log, serversAlive, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
 import { measureBlock } from './block';
 import { forecast, TrialClock } from './eta';
@@ -72,14 +72,20 @@ async function timedCeilings(suite: Suite, work: () => Promise<unknown>): Promis
 function redisCeiling(suite: Suite): void {
   const { settings, results } = suite;
   if (settings.profile === 'seed' || !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))) return;
-  try {
-    // As long as one measured run of a contender.
-    const c = measureRedisCeiling(suite.redis, settings.workload, settings.connections[0]!, settings.duration_s ?? 3);
-    (results.ceilings ??= { redis: [] }).redis.push(c);
-    info(`Redis ceiling (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside Redis`);
-    suite.save();
-  } catch (e) {
-    log(`Redis ceiling not measured: ${(e as Error).message}`);
+  const several = Object.keys(suite.servers).length > 1;
+  for (const [server, target] of Object.entries(suite.servers)) {
+    // redis-benchmark reads one node: a cluster has no single-server ceiling to compare with.
+    if (target.nodes) continue;
+    const of = several ? ` of ${server}` : '';
+    try {
+      // As long as one measured run of a contender.
+      const c = { ...measureRedisCeiling(target, settings.workload, settings.connections[0]!, settings.duration_s ?? 3), ...(several ? { server } : {}) };
+      (results.ceilings ??= { redis: [] }).redis.push(c);
+      info(`Redis ceiling${of} (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside it`);
+      suite.save();
+    } catch (e) {
+      log(`Redis ceiling${of} not measured: ${(e as Error).message}`);
+    }
   }
 }
 
@@ -239,7 +245,7 @@ async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[]
   const todo = (xs: Slot[]) => xs.filter((x) => x.r.status === 'incomplete' && !filled(x.point, round));
   for (const [b, block] of blocksOf(todo(order)).entries()) {
     // Redis may have died during the block before: a verification failing now would blame the contenders.
-    if (!redisAlive(suite.redis)) return redisStopped(suite, block[0]!.r.runtime);
+    if (!serversAlive(suite)) return redisStopped(suite, block[0]!.r.runtime);
     const f = forecastAt(suite, slotsNow, round, last, todo(order), reserveS);
     const what = block.length === 1 ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}` : `${block[0]!.r.runtime} block (${block.length} contenders)`;
     progress({ phase: 'measuring', contender: what, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
@@ -247,7 +253,7 @@ async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[]
     const outcomes = await measureBlock(suite, block, round, b);
     const share = (Date.now() - t0) / 1000 / block.length;
     // Redis died during the block: a failure it caused is not the contender's, so nothing is recorded against them.
-    if (!redisAlive(suite.redis) && !outcomes.some((o) => o.kind === 'redis-died')) return redisStopped(suite, block[0]!.r.runtime);
+    if (!serversAlive(suite) && !outcomes.some((o) => o.kind === 'redis-died')) return redisStopped(suite, block[0]!.r.runtime);
     for (const [i, slot] of block.entries()) {
       const outcome = outcomes[i]!;
       if (outcome.kind === 'runs' && !outcome.runs.length) continue; // Redis died before its turn: nothing measured

@@ -18,6 +18,8 @@ export interface Session {
   apps: Map<string, RunningApp>;
   /** --workload live: the writer, stopped with Redis. */
   live?: Live | null;
+  /** What prepare started beside the private Redis (a second server, a delay proxy), stopped with it. */
+  topology?: { stop(): Promise<void> }[];
 }
 
 export interface Suite {
@@ -25,6 +27,8 @@ export interface Suite {
   settings: Settings;
   runDir: string;
   redis: RedisTarget;
+  /** Every server the apps read, by name (--servers); the first is `redis`. */
+  servers: Record<string, RedisTarget>;
   golden: string;
   /** Manifest entries by contender name. */
   byName: Map<string, Contender>;
@@ -71,6 +75,17 @@ export async function stopAll(session: Session): Promise<void> {
   await Promise.all([...session.apps.keys()].map((n) => stopApp(session, n)));
   await session.live?.stop();
   session.live = null;
+  await Promise.all((session.topology ?? []).map((t) => t.stop()));
+  session.topology = [];
   await session.redis?.stop();
   session.redis = null;
 }
+
+/** The server a contender reads (its --servers twin's, or the first). */
+export const serverOf = (suite: Suite, c: Pick<Contender, 'server'>) => (c.server ? suite.servers[c.server]! : suite.redis);
+
+/** A contender's measuring context: the counters of the server it reads. */
+export const ctxFor = (suite: Suite, c: Pick<Contender, 'server'>): RunContext => (c.server ? { ...suite.ctx, redis: serverOf(suite, c) } : suite.ctx);
+
+/** Every server the run started still answers. */
+export const serversAlive = (suite: Suite) => Object.values(suite.servers).every(redisAlive);

@@ -7,7 +7,7 @@ import { freePort } from './net';
 import { median } from 'simple-statistics';
 import { PERCENTILES, runOha, type Latency } from './oha';
 import type { ContenderResult, PointResult, RunRecord } from './results';
-import { contenderOf, log, redisAlive, stopApp, type Suite } from './suite';
+import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './suite';
 import { verifyContract, type Verdict } from './verify';
 import { stalenessBoundMs } from '@bench/stream';
 import type { Contender } from './contenders';
@@ -69,6 +69,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,
     redis_cpu_s: redisCpu, loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
+    ...(runs.every((r) => r.proxy_cpu_s !== undefined) ? { proxy_cpu_s: sum(runs, (r) => r.proxy_cpu_s!) } : {}),
     ...(runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
     loadgen_saturated: runs.some((r) => r.loadgen_saturated),
     harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
@@ -77,7 +78,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     after_check: runs.at(-1)!.after_check,
     fault: runs.find((r) => r.fault)?.fault,
     windows: runs.map((r, index) => ({
-      index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
+      index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, redis_calls: r.redis_calls, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
       ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
       ...(r.live ? { live: r.live } : {}),
     })),
@@ -115,9 +116,9 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
     for (const m of measurements) {
       let measured;
       try {
-        measured = await measureRun(suite.ctx, app.pid, app.url, m.load, m.rawName, liveBoundMs(suite, c));
+        measured = await measureRun(ctxFor(suite, c), app.pid, app.url, m.load, m.rawName, liveBoundMs(suite, c));
       } catch (e) {
-        if (!redisAlive(suite.redis)) return { kind: 'redis-died', runs };
+        if (!serversAlive(suite)) return { kind: 'redis-died', runs };
         return { kind: 'out', status: 'failed', reason: `run ${m.round}: ${(e as Error).message}`, output: app.process.tail(), runs };
       }
       const run: RunRecord = { ...measured, round: m.round, pid: app.pid, launch_s: launchS, expected_bytes: verdict.bytes!, after_check: 'ok' };
@@ -152,7 +153,7 @@ export async function verifyFor(suite: Suite, url: string, c: Contender): Promis
  * response must be some snapshot's size.
  */
 export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean, run: RunRecord): Promise<Out | RedisDied | null> {
-  if (!redisAlive(suite.redis)) return { kind: 'redis-died' };
+  if (!serversAlive(suite)) return { kind: 'redis-died' };
   const out = (status: 'failed' | 'invalid', reason: string): Out => {
     run.fault = reason;
     return { kind: 'out', status, reason, output: status === 'failed' ? app.process.tail() : undefined };

@@ -70,7 +70,7 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
 }
 
 /** Headline figures at the contender's top level come from its first point. */
-function promoteHeadline(r: ContenderResult): void {
+export function promoteHeadline(r: ContenderResult): void {
   const { runs, status, reason, connections, rate, rate_spec, discarded_runs, ...figures } = r.points[0]!;
   Object.assign(r, figures, { connections, runs });
 }
@@ -98,7 +98,9 @@ const httpCeilingOf = (results: Results, c: ContenderResult) =>
 
 /** The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its runtime and framework serving a precomputed body. */
 export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
-  const redis = results.ceilings?.redis.map((x) => x.rps).filter(Number.isFinite) ?? [];
+  // --servers: the ceiling of the server this contender reads.
+  const server = c.server ?? results.settings?.servers?.[0];
+  const redis = results.ceilings?.redis.filter((x) => !x.server || x.server === server).map((x) => x.rps).filter(Number.isFinite) ?? [];
   const http = httpCeilingOf(results, c);
   const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
   const candidates = [

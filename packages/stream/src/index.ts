@@ -4,6 +4,7 @@ import { toBody, toJson, STREAM_KEY, WORKLOADS, type Entries, type StreamBody, t
 import { cacheTtlMs, checkCache, withCache, type Follow } from './cache.ts';
 import { CLIENTS, type ClientName } from './clients.ts';
 import { withHandicap } from './handicap.ts';
+import { startWorkers } from './workers.ts';
 import { settingsFromEnv, type SettingValues } from './settings.ts';
 
 export * from './canonical.ts';
@@ -11,6 +12,7 @@ export * from './clients.ts';
 export * from './settings.ts';
 export { CACHES, DEFAULT_CACHE_TTL_MS, cacheTtlMs, stalenessBoundMs, type CacheDef, type CacheName, type Follow, type Follower } from './cache.ts';
 export { burn, withHandicap } from './handicap.ts';
+export { REUSE_PORT, startWorkers } from './workers.ts';
 
 /** What each client module provides: one Redis read of the workload, in the client's own reply shape. */
 export interface Adapter {
@@ -40,6 +42,8 @@ export interface StreamOptions {
   handicapUs: number;
   /** CACHE=ttl: ms a Redis read is served again (CACHE_TTL_MS); DEFAULT_CACHE_TTL_MS when absent. */
   cacheTtlMs?: number;
+  /** REDIS_CLUSTER=1: `url` is one node of a Redis Cluster, and the adapter opens the client's cluster client. Default false. */
+  cluster?: boolean;
 }
 
 const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter> }>> = {
@@ -54,6 +58,7 @@ export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
   const load = ADAPTERS[opts.client];
   if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
   checkCache(opts);
+  checkCluster(opts);
   return (await load()).open(opts);
 }
 
@@ -83,6 +88,13 @@ async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
   };
 }
 
+/** Fails at startup, in one line, on what cluster mode does not have yet: the tail caches' follower. */
+function checkCluster({ cluster, settings }: StreamOptions): void {
+  if (cluster && (settings.cache === 'tail' || settings.cache === 'tail-body')) {
+    throw new Error(`CACHE=${settings.cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet: its follower needs one connection to the stream's node`);
+  }
+}
+
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) {
     throw new Error(`${name}="${value}" is not valid; use one of: ${allowed.join(', ')}`);
@@ -90,7 +102,7 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY and the settings. */
+/** Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY, REDIS_CLUSTER and the settings. */
 export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): StreamOptions {
   const env = process.env;
   const settings = settingsFromEnv(env);
@@ -100,6 +112,7 @@ export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): 
     workload: oneOf('WORKLOAD', env.WORKLOAD ?? 'xrange', WORKLOADS),
     key: env.STREAM_KEY ?? STREAM_KEY,
     settings,
+    cluster: oneOf('REDIS_CLUSTER', env.REDIS_CLUSTER || '0', ['0', '1']) === '1',
     handicapUs: settings.handicap === 'on' ? handicapUs(env.HANDICAP_US) : 0,
     ...(settings.cache === 'ttl' ? { cacheTtlMs: cacheTtlMs(env.CACHE_TTL_MS) } : {}),
   };
@@ -113,10 +126,19 @@ function handicapUs(value: string | undefined): number {
   return us;
 }
 
-export const streamFromEnv = (defaultClient?: ClientName) => openStream(streamOptionsFromEnv(defaultClient));
+/** The app's stream; with WORKERS above 1 only the workers get one: the primary never returns (workers.ts). */
+export async function streamFromEnv(defaultClient?: ClientName): Promise<StreamSource> {
+  const opts = streamOptionsFromEnv(defaultClient);
+  await startWorkers(Number(opts.settings.workers));
+  return openStream(opts);
+}
 
-/** Every app binds loopback only. */
-export const HOST = '127.0.0.1';
+/**
+ * Every app binds loopback only, unless BIND_HOST names another address: the opt-in for the
+ * three-host layout (README), where an app started by hand must answer a load generator on
+ * another host. The harness's own launches always bind loopback (apps.ts sets it).
+ */
+export const HOST = process.env.BIND_HOST || '127.0.0.1';
 export const listenPort = () => Number(process.env.PORT ?? 3000);
 /** The header every JSON route sends when it writes the body itself (the direct transform). */
 export const JSON_HEADERS = { 'content-type': 'application/json' };

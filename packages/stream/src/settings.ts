@@ -54,6 +54,20 @@ export const SETTINGS = {
       'Redis call; tail-body: the same copy with its JSON body kept, served as it is; ttl: cache-aside, one Redis read per ' +
       'CACHE_TTL_MS (default 100), stale by up to that',
   },
+  replicas: {
+    env: 'REPLICAS', values: ['off', 'on'], default: 'off', suffix: { on: 'replicas' }, clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
+    // Only a cluster has replicas to read from: without REDIS_CLUSTER=1 the adapters ignore it.
+    about: 'REDIS_CLUSTER=1 only: reads may go to replicas (node-redis useReplicas: primary and replica in turn; ioredis/iovalkey ' +
+      'scaleReads slave; valkey-glide readFrom preferReplica); off reads from primaries only, every library\'s default',
+  },
+  workers: {
+    env: 'WORKERS', values: ['1', '2'], default: '1', suffix: { '2': 'workers2' }, clients: null,
+    about: '2: the started process forks 2 worker processes with node:cluster and serves nothing itself; each worker opens its own ' +
+      'Redis connection and server on the same port, and CPU and memory count the whole tree. Node: the primary accepts the ' +
+      'connections and hands them to the workers in turn; Bun: each worker binds the port with SO_REUSEPORT (Linux only; ' +
+      'Bun.serve apps pass REUSE_PORT) and the kernel spreads the connections; Deno: node:cluster works only with --allow-run ' +
+      'and --unstable-net, which the Deno start commands have not got; Next: next start runs its own server, so not there',
+  },
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -28,8 +28,9 @@ export function fasterText(factor: number, lo: number, hi: number, loser: string
 }
 
 /** How a member reads inside its question: the runtime, the client, the framework row, or the setting. */
-function labelIn(q: Question, c: ContenderResult | undefined, name: string): string {
+function labelIn(q: Question, c: ContenderResult | undefined, name: string, firstServer = 'redis'): string {
   if (!c) return name;
+  if (q.kind === 'server') return c.server ?? firstServer;
   if (q.kind === 'runtime') return c.runtime;
   if (q.kind === 'client') return c.client;
   if (q.kind === 'framework') return c.framework === 'raw' ? 'the raw server' : rowOf(c);
@@ -55,7 +56,7 @@ export function roundsToClose(a: Answer, marginPct: number): number | null {
 export function answerSentence(r: Results, a: Answer): string {
   const q = answersOf(r).questions.find((x) => x.id === a.question)!;
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
-  const label = (n: string) => labelIn(q, byName.get(n), n);
+  const label = (n: string) => labelIn(q, byName.get(n), n, r.settings.servers?.[0]);
   if (a.out) return `${where(q)}, ${label(a.a)} against ${label(a.b)}: not answered (${a.out}).`;
   if (a.verdict === 'faster') {
     const s = sides(a);

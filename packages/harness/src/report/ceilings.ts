@@ -14,9 +14,12 @@ export function ceilingsTable(r: Results): string {
   const clients = [...(r.ceilings?.client ?? [])].sort((a, b) => b.rps - a.rps);
   if (!redis.length && !http.length && !clients.length) return '';
   const rows: string[] = [];
-  if (redis.length) {
-    const rps = redis.map((x) => x.rps);
-    rows.push(`| Redis alone: redis-benchmark \`${redis[0]!.command}\`, c=${redis[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${redis.length} measurements) | – | ${fmt(median(redis.map((x) => x.usec_per_call)))} µs per call inside Redis |`);
+  // One row per server (--servers), each from its own measurements.
+  for (const server of [...new Set(redis.map((x) => x.server))]) {
+    const of = redis.filter((x) => x.server === server);
+    const rps = of.map((x) => x.rps);
+    const who = server ? `${server} alone` : 'Redis alone';
+    rows.push(`| ${who}: redis-benchmark \`${of[0]!.command}\`, c=${of[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${of.length} measurements) | – | ${fmt(median(of.map((x) => x.usec_per_call)))} µs per call inside ${server ?? 'Redis'} |`);
   }
   for (const c of http.sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0))) {
     const stack = `${c.runtime} ${c.variant ? `${c.framework} ${c.variant}` : c.framework}`;

@@ -43,21 +43,26 @@ export function liveTable(r: Results): string {
   return `**Live stream: ${r.settings.live.write_rate} writes/s, reads checked for freshness**\n\n${[head, ...rows].join('\n')}\n\n${writerLine(r)}`;
 }
 
-/** Throughput and staleness through the run, one point per measured window (a window is --duration long): where a cache stops keeping up shows as a rise. */
+/** The workload command's calls per minute over one window: a cache's reads, or one per request without one. */
+const callsPerMinute = (w: { redis_calls?: number; started_at: number; ended_at: number }) =>
+  w.redis_calls === undefined || w.ended_at <= w.started_at ? null : (w.redis_calls * 60_000) / (w.ended_at - w.started_at);
+
+/** Throughput, staleness and Redis reads per minute through the run, one point per measured window (a window is --duration long): where a cache stops keeping up shows as a rise. */
 export function liveTimeSpec(r: Results, config: object): vl.TopLevelSpec | null {
   if (!r.settings.live) return null;
   const t0 = Date.parse(r.started_at);
   const values = r.contenders.flatMap((c) => keptRuns(c.points[0]!).flatMap((run) => (run.windows ?? []).flatMap((w) =>
-    w.live ? [{ name: c.name, t: (w.started_at - t0) / 1000, rps: w.rps, p99: w.live.staleness_ms?.p99 ?? null }] : [])));
+    w.live ? [{ name: c.name, t: (w.started_at - t0) / 1000, rps: w.rps, p99: w.live.staleness_ms?.p99 ?? null, calls: callsPerMinute(w) }] : [])));
   if (!values.length) return null;
   const x = { field: 't', type: 'quantitative' as const, title: 'seconds into the run' };
   const color = { field: 'name', type: 'nominal' as const, title: null, scale: { scheme: 'tableau20' }, legend: { labelLimit: 320 } };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config, data: { values },
-    title: `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s and its probes' staleness p99`,
+    title: `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s, its probes' staleness p99 and the Redis reads it made per minute`,
     vconcat: [
       { width: 720, height: 220, mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y: { field: 'rps', type: 'quantitative', title: 'req/s (log)', scale: { type: 'log' } }, color } },
       { width: 720, height: 160, mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y: { field: 'p99', type: 'quantitative', title: 'staleness p99 (ms)' }, color } },
+      { width: 720, height: 160, mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y: { field: 'calls', type: 'quantitative', title: 'Redis reads per minute' }, color } },
     ],
   } as vl.TopLevelSpec;
 }

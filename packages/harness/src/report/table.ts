@@ -73,13 +73,18 @@ export function headlineTable(r: Results): string {
 /** Spread, cost and proof of Redis reads per contender. */
 export function costTable(r: Results): string {
   const head = '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | launches | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
-  const pct = (xs: number[]) => (xs.length > 1 ? `${(spread(xs) * 100).toFixed(1)}%` : '–');
+  // Figures not measured (a --target app's CPU) are null in results.json: no spread of those.
+  const pct = (all: number[]) => {
+    const xs = all.filter(Number.isFinite);
+    return xs.length > 1 ? `${(spread(xs) * 100).toFixed(1)}%` : '–';
+  };
   const rows = ranked(r).map((c) => {
     const kept = c.runs.filter((x) => !x.fault);
     const notes = [
       c.left_out ? `${c.left_out} round${c.left_out > 1 ? 's' : ''} left out (CPU steal)` : '',
       c.loadgen_saturated ? 'load generator saturated' : '',
       c.static ? 'static' : '',
+      r.target ? 'started by hand elsewhere: CPU and RSS not measured' : '',
     ].filter(Boolean).join('; ');
     const launches = new Set(kept.map((x) => x.pid)).size;
     return `| ${c.name} | ${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)} | ${pct(kept.map((x) => x.rps))} | ±${fmt((c.half_width ?? NaN) * 100)}% | ${fmt(c.cpu_us_per_req, 0)} | ${pct(kept.map((x) => x.cpu_us_per_req))} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${launches} | ${notes} |`;
@@ -173,7 +178,9 @@ function methodLine(r: Results): string {
     : '';
   const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}${eta}` : '';
   return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
-    `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in blocks per runtime shuffled from seed ${s.seed}${stop}; ` +
+    (r.target
+      ? `one app started by hand and never relaunched${s.warmup_s ? `, warmed up ${s.warmup_s}s at the same load` : ''}, each run verified before and after${stop}; `
+      : `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in blocks per runtime shuffled from seed ${s.seed}${stop}; `) +
     `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;
 }
 
@@ -197,9 +204,17 @@ function referenceLine(r: Results): string {
     'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on windows paired by round, Holm-corrected at 5% over all pairs.';
 }
 
+/** What each server the apps read was: the one line that says Redis 7.0 with jemalloc against Valkey 9.1 with libc. */
+function serversLine(r: Results): string {
+  const servers = r.data.servers ?? [];
+  if (!servers.length || (servers.length === 1 && servers[0]!.name === 'redis')) return '';
+  return `Servers the apps read: ${servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc)`).join(', ')}${servers.length > 1 ? '; each contender that reads per request was measured against each, paired by round (twins named -on-<server>)' : ''}.`;
+}
+
 export function describeRun(r: Results): string {
   const e = r.environment;
   return [
+    r.target && `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. Machine and software below are the load generator's.`,
     `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; load average before: ${e.load_average_1m_before}.`,
     `Software: ${e.runtimes ? Object.entries(e.runtimes).map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`).join(', ') : `Node ${e.node}, Bun ${e.bun}`}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     methodLine(r),
@@ -207,6 +222,7 @@ export function describeRun(r: Results): string {
     stealLine(r),
     precisionLine(r),
     referenceLine(r),
+    serversLine(r),
     `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ${r.data.body_bytes} bytes of JSON. Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
   ]
     .filter(Boolean)

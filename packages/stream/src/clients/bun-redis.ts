@@ -2,6 +2,7 @@
 // Reached through the Bun global, so bundlers for other runtimes have no 'bun' module to resolve.
 import { workloadCommand, type Entries } from '../canonical.ts';
 import type { Follower } from '../cache.ts';
+import { noCluster } from '../clients.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
 type RedisClient = import('bun').RedisClient;
@@ -9,7 +10,8 @@ type RedisClient = import('bun').RedisClient;
 /** XREAD over RESP3 is a map {key: entries}; over RESP2 (older servers) [[key, entries]]. */
 const xreadEntries = (reply: any, key: string) => (Array.isArray(reply) ? reply[0]?.[1] : reply?.[key]) ?? [];
 
-export async function open({ url, workload, key }: StreamOptions): Promise<Adapter> {
+export async function open({ url, workload, key, cluster }: StreamOptions): Promise<Adapter> {
+  if (cluster) throw new Error(`REDIS_CLUSTER=1: ${noCluster('bun-redis')}`);
   const { RedisClient } = (globalThis as { Bun?: typeof import('bun') }).Bun ?? {};
   if (!RedisClient) throw new Error("REDIS_CLIENT=bun-redis is Bun's built-in client: run this app on Bun");
   const client = new RedisClient(url);

@@ -1,20 +1,28 @@
 // valkey-glide: a Rust core behind a native binding. customCommand keeps the stream order
 // ([{key: id, value: [[field, value], …]}]); the typed xrange() returns an object keyed by id.
-import { Batch, GlideClient } from '@valkey/valkey-glide';
+import { Batch, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { workloadCommand, type Entries } from '../canonical.ts';
 import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
-export async function open({ url, workload, key }: StreamOptions): Promise<Adapter> {
+export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const { hostname, port } = new URL(url);
   const addresses = [{ host: hostname, port: Number(port || 6379) }];
-  const client = await GlideClient.createClient({ addresses });
+  // REDIS_CLUSTER=1: the address seeds the topology; glide routes each command by its key's slot.
+  // preferReplica sends reads to the slot's replicas in turn (the primary only when none is up).
+  const client = cluster
+    ? await GlideClusterClient.createClient({ addresses, readFrom: settings.replicas === 'on' ? 'preferReplica' : 'primary' })
+    : await GlideClient.createClient({ addresses });
   const command = workloadCommand(workload, key);
+  // customCommand is typed per client (the cluster one may answer per node); a keyed read answers once.
+  const send = (args: string[]) => (client as GlideClient).customCommand(args);
   const entries =
     workload === 'xread'
-      ? async () => ({ shape: 'pairs' as const, entries: ((await client.customCommand(command)) as any)?.[0]?.value ?? [] })
-      : async () => ({ shape: 'pairs' as const, entries: (await client.customCommand(command)) as any });
-  return { entries, close: async () => client.close(), follow: () => follow(addresses, key, client) };
+      ? async () => ({ shape: 'pairs' as const, entries: ((await send(command)) as any)?.[0]?.value ?? [] })
+      : async () => ({ shape: 'pairs' as const, entries: (await send(command)) as any });
+  const close = async () => client.close();
+  // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
+  return cluster ? { entries, close } : { entries, close, follow: () => follow(addresses, key, client as GlideClient) };
 }
 
 /**

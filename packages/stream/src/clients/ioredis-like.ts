@@ -4,9 +4,11 @@ import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
 
 type RedisCtor = new (url: string, opts: object) => any;
+type ClusterCtor = new (nodes: { host: string; port: number }[], opts: object) => any;
 
-export async function openWith(Redis: RedisCtor, label: string, { url, workload, key, settings }: StreamOptions): Promise<Adapter> {
-  const client = new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
+export async function openWith(Redis: RedisCtor, Cluster: ClusterCtor, label: string, o: StreamOptions): Promise<Adapter> {
+  const { url, workload, key, settings, cluster } = o;
+  const client = cluster ? clusterClient(Cluster, url, settings) : new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
   await client.connect();
   const entries =
@@ -15,7 +17,22 @@ export async function openWith(Redis: RedisCtor, label: string, { url, workload,
       : workload === 'xrange-count'
         ? async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+', 'COUNT', PAGE) })
         : async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+') });
-  return { entries, close: async () => void (await client.quit()), follow: (dropped) => follow(client, key, dropped) };
+  const close = async () => void (await client.quit());
+  // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
+  return cluster ? { entries, close } : { entries, close, follow: (dropped) => follow(client, key, dropped) };
+}
+
+/**
+ * REDIS_CLUSTER=1: `url` is the node the topology is discovered from. scaleReads 'slave' sends
+ * read-only commands to a replica of the key's slot (READONLY is sent for it); 'master' is the default.
+ */
+function clusterClient(Cluster: ClusterCtor, url: string, settings: StreamOptions['settings']) {
+  const { hostname, port } = new URL(url);
+  return new Cluster([{ host: hostname, port: Number(port || 6379) }], {
+    scaleReads: settings.replicas === 'on' ? 'slave' : 'master',
+    enableAutoPipelining: settings.autopipeline === 'on',
+    lazyConnect: true,
+  });
 }
 
 /**

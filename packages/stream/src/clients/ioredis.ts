@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Adapter, StreamOptions } from '../index.ts';
 import { openWith } from './ioredis-like.ts';
 
-export const open = (o: StreamOptions): Promise<Adapter> => openWith(Redis, 'ioredis', o);
+export const open = (o: StreamOptions): Promise<Adapter> => openWith(Redis, Cluster, 'ioredis', o);

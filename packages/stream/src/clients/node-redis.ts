@@ -1,31 +1,56 @@
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
+import type { SettingValues } from '../settings.ts';
 
 type Client = ReturnType<typeof createClient>;
+/** What a read needs, which the cluster client has too (it routes each command by its key's slot). */
+type Reader = Pick<Client, 'xRange' | 'xRead' | 'close'>;
 
-export async function open({ url, workload, key, settings }: StreamOptions): Promise<Adapter> {
+export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const count = workload === 'xrange-count' ? { COUNT: PAGE } : undefined;
-  const csc = settings.cache === 'csc';
-  if (csc && settings.resp !== '3') throw new Error('CACHE=csc needs RESP=3: the invalidations arrive as RESP3 pushes');
-  const client = createClient({
-    url,
+  if (settings.cache === 'csc' && settings.resp !== '3') throw new Error('CACHE=csc needs RESP=3: the invalidations arrive as RESP3 pushes');
+  const client = cluster ? await connectCluster(url, settings) : await connectClient(url, settings);
+  const entries =
+    workload === 'xread'
+      ? async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] })
+      : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
+  const close = async () => void (await client.close());
+  // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
+  return cluster ? { entries, close } : { entries, close, follow: (dropped) => follow(client as Client, key, dropped) };
+}
+
+/** The options a single client and every cluster node share: protocol, command timeout, client-side cache. */
+function shared(settings: SettingValues) {
+  return {
     RESP: Number(settings.resp) as 2 | 3,
     // The v6 default is a per-command timeout (an AbortSignal per command); off removes it.
     ...(settings.timeout === 'off' ? { commandOptions: { timeout: undefined } } : {}),
     // CACHE=csc: Redis tracks the keys read and pushes invalidations; node-redis drops the entry
     // on a push and empties the whole cache when the socket errors or closes.
-    ...(csc ? { clientSideCache: { ttl: 0, maxEntries: 0, evictPolicy: 'LRU' as const } } : {}),
-  });
+    ...(settings.cache === 'csc' ? { clientSideCache: { ttl: 0, maxEntries: 0, evictPolicy: 'LRU' as const } } : {}),
+  };
+}
+
+async function connectClient(url: string, settings: SettingValues): Promise<Reader> {
+  const client = createClient({ url, ...shared(settings) });
   // Without a listener node-redis throws on connection errors; one line, not per request.
   client.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
   await client.connect();
-  const entries =
-    workload === 'xread'
-      ? async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] })
-      : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
-  return { entries, close: async () => void (await client.close()), follow: (dropped) => follow(client as Client, key, dropped) };
+  return client;
+}
+
+/**
+ * REDIS_CLUSTER=1: `url` only discovers the topology; the options at the top level reach every
+ * node's connection. useReplicas sends each read to the slot's primary and replicas in turn.
+ */
+async function connectCluster(url: string, settings: SettingValues): Promise<Reader> {
+  const cluster = createCluster({ rootNodes: [{ url }], useReplicas: settings.replicas === 'on', ...shared(settings) });
+  cluster.on('error', (err: Error) => console.error(`node-redis cluster: ${err.message}`));
+  cluster.on('node-error', (err: Error, node: { host: string; port: number }) => console.error(`node-redis ${node.host}:${node.port}: ${err.message}`));
+  await cluster.connect();
+  return cluster;
 }
 
 /**

@@ -1,0 +1,56 @@
+// --target URL: the flags of a run against an app started by hand (target.ts runs it). Kept
+// apart from target.ts so that reading the flags loads nothing of the measuring code.
+
+/** Flags a --target run would silently ignore: each names what it needs instead. */
+const NOT_WITH_TARGET: Record<string, string> = {
+  matrix: 'there is no suite to pick from',
+  only: 'there is no suite to pick from',
+  where: 'there is no suite to pick from',
+  list: 'there is no suite to list',
+  entries: 'it loads its own streams into a private Redis',
+  resume: 'a --target run is short: start it again',
+  'with-seed': 'the seed method launches each contender itself',
+  'self-check': 'there is no suite to check against',
+  handicap: 'it changes an app the harness launches',
+  rate: 'a --target run measures closed-loop points only',
+  rdb: 'the data is what REDIS_URL holds',
+  'redis-port': 'the Redis is the one REDIS_URL names',
+  server: 'the server is the one REDIS_URL names',
+  servers: 'the server is the one REDIS_URL names',
+  'start-timeout': 'the harness starts nothing',
+  placement: 'the app and Redis run elsewhere: oha gets the whole machine',
+  profile: 'the seed profile launches each contender itself',
+  'write-rate': '--workload live runs on the private Redis only',
+  'max-staleness': '--workload live runs on the private Redis only',
+  'target-ci': 'one app has no comparison to decide',
+  'max-runs': 'one app has no comparison to race: use --runs N',
+  budget: 'one app has no comparison to race: use --runs N',
+  'max-steal': 'steal is recorded per run, not measured again',
+  publish: 'a --target run is never published (the README shows the suite)',
+};
+
+export interface TargetFlags {
+  /** The app's URL, e.g. http://10.0.0.2:3000/ (null: no --target, the usual suite). */
+  target: string | null;
+  targetName: string | null;
+}
+
+/** The --target flags, checked; a string is the one-line error to show instead. */
+export function targetFlags(values: Record<string, string | boolean | undefined>): TargetFlags | string {
+  const raw = values.target as string | undefined;
+  const name = values['target-name'] as string | undefined;
+  if (raw === undefined) return name === undefined ? { target: null, targetName: null } : '--target-name names the app of --target: add --target http://host:port/path';
+  const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);
+  if (clash) return `--${clash} does not go with --target (${NOT_WITH_TARGET[clash]}): leave it out`;
+  if (values.workload === 'live') return '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `--target "${raw}" is not a URL; use http://host:port/path, e.g. http://10.0.0.2:3000/`;
+  }
+  if (url.protocol !== 'http:') return `--target "${raw}" is ${url.protocol.replace(':', '')}; only http:// is measured (the apps serve plain HTTP), e.g. http://10.0.0.2:3000/`;
+  if (url.username || url.password) return `--target "${raw}" carries credentials; the apps take none: leave them out`;
+  if (name !== undefined && !/^[\w.-]{1,60}$/.test(name)) return `--target-name "${name}" must be 1-60 letters, digits, '.', '_' or '-'`;
+  return { target: url.toString(), targetName: name ?? 'target' };
+}

@@ -1,0 +1,171 @@
+// --target URL: measure one app someone started by hand, usually on another host (the
+// three-host layout, README), reading the Redis that REDIS_URL names. Nothing is built or
+// launched: each run verifies the body byte for byte, measures --windows windows with the
+// usual counters (oha, Redis commandstats, steal), and checks the body again. The app's CPU and
+// memory live where this host cannot see them: null in results.json, "not measured" in the report.
+import { resolve } from 'node:path';
+import { STREAM_KEY, type Workload } from '@bench/stream';
+import type { CliOptions } from './args';
+import { ROOT } from './contenders';
+import { captureEnvironment } from './environment';
+import { measureRun, pointLabel, type Load, type RunContext } from './measure';
+import { runOha } from './oha';
+import { resolvePlacement } from './placement';
+import { settingsFrom, timestamp } from './prepare';
+import { FIRST_ROUNDS } from './racing';
+import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from './redis';
+import { resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type RunRecord } from './results';
+import { fail, info, log, redisAlive, type Session } from './suite';
+import { pooled, safe } from './trial';
+import { finalizePoint, promoteHeadline } from './verdicts';
+import { verifyContract } from './verify';
+import { writeReport } from './report/index';
+
+/** No process here: /proc has no pid -1, so measureRun finds no tree (its CPU and RSS read 0; blanked below). */
+const REMOTE_PID = -1;
+
+export const NOT_MEASURED = 'the app runs by hand, where this host cannot see it: its CPU per request and memory are not measured (null in results.json)';
+
+interface TargetRun {
+  results: Results;
+  runDir: string;
+  url: string;
+  golden: string;
+  ctx: RunContext;
+  save(): void;
+}
+
+type Out = { status: 'failed' | 'invalid'; reason: string };
+
+export async function runTarget(opts: CliOptions, session: Session): Promise<number> {
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) throw new Error('--target needs REDIS_URL=redis://host:port, the Redis that app reads (the golden body and the reads per request come from it)');
+  const redis = (session.redis = useExistingRedis(redisUrl));
+  const stream = streamInfo(redis, STREAM_KEY);
+  const golden = goldenBody(redis, STREAM_KEY, opts.workload as Workload);
+  const page = await probeTarget(opts.target!);
+  const t = newTargetRun(opts, redisUrl, page, stream, golden, session);
+  info(`--target ${t.url} (${opts.targetName}), redis ${redactUrl(redisUrl)}: ${STREAM_KEY} has ${stream.length} entries; body ${golden.length} bytes; ${NOT_MEASURED}`);
+  await measureTarget(t);
+  finish(t);
+  await writeReport(t.runDir);
+  const r = t.results.contenders[0]!;
+  log(`${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; results in ${t.runDir} (a --target run is never published)`);
+  return r.status === 'ok' ? 0 : 1;
+}
+
+/** It answers at all, and serves a page (HTML carrying the body) or the JSON itself. */
+async function probeTarget(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
+    await res.arrayBuffer();
+    return (res.headers.get('content-type') ?? '').startsWith('text/html');
+  } catch (e) {
+    const why = (e as Error).message.split('\n')[0];
+    throw new Error(`--target ${url} does not answer (${why}): start the app first, bound to an address this host reaches (BIND_HOST, README "Three hosts")`);
+  }
+}
+
+function newTargetRun(opts: CliOptions, redisUrl: string, page: boolean, stream: StreamInfo, golden: string, session: Session): TargetRun {
+  // The app and Redis are elsewhere: oha gets the whole machine. --runs auto has nothing to race: its first rounds.
+  const placement = resolvePlacement('none');
+  const settings = { ...settingsFrom(opts), runs: opts.runs === 'auto' ? FIRST_ROUNDS : opts.runs, placement };
+  const url = opts.target!;
+  const results: Results = {
+    schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
+    environment: { ...captureEnvironment([]), load_warning: null },
+    data: { rdb: null, redis_url: redactUrl(redisUrl), key: STREAM_KEY, entries: stream.length, memory_bytes: stream.memoryBytes, body_bytes: Buffer.byteLength(golden) },
+    contenders: [targetResult(opts.targetName!, new URL(url), page, settings.connections)],
+    family: { questions: [], comparisons: [] },
+    unsupported: [],
+    target: { name: opts.targetName!, url, not_measured: NOT_MEASURED },
+  };
+  const runDir = resolve(ROOT, opts.out, opts.runName ?? timestamp());
+  const save = () => {
+    writeJsonAtomic(resultsFile(runDir), results);
+    session.results = results;
+    session.runDir = runDir;
+  };
+  save();
+  return { results, runDir, url, golden, ctx: { workload: settings.workload, placement, redis: session.redis!, runDir }, save };
+}
+
+/** The one synthetic contender: nothing is known of its stack but its URL. */
+function targetResult(name: string, url: URL, page: boolean, connections: number[]): ContenderResult {
+  const points: PointResult[] = connections.map((c) => ({ connections: c, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
+  return {
+    name, app: 'target', runtime: 'unknown', framework: 'unknown', client: 'unknown', variant: null, static: false, page,
+    path: url.pathname + url.search, chart_group: null, status: 'incomplete', points, runs: points[0]!.runs,
+  };
+}
+
+/** Each connection count: a warmup (not counted), then --runs runs; the first fault ends the contender. */
+async function measureTarget(t: TargetRun): Promise<void> {
+  const s = t.results.settings;
+  const r = t.results.contenders[0]!;
+  for (const point of r.points) {
+    const load: Load = { connections: point.connections, rate: null, durationS: s.duration_s, requests: null, seedDefaults: false };
+    if (s.warmup_s > 0) await warmup(t, r, load);
+    for (let round = 1; round <= (s.runs as number) && r.status === 'incomplete'; round++) {
+      info(`${r.name} ${pointLabel(load)}: run ${round} of ${s.runs}`);
+      const { run, out } = await targetRun(t, r, load, round);
+      if (run) point.runs.push(run);
+      if (out) fail(r, out.status, out.reason);
+      t.save();
+    }
+  }
+}
+
+async function warmup(t: TargetRun, r: ContenderResult, load: Load): Promise<void> {
+  const outFile = `${t.runDir}/raw/${safe(r.name)}/${pointLabel(load)}-warmup.json`;
+  await runOha({ ...load, durationS: t.results.settings.warmup_s, url: t.url, outFile }).catch((e) => log(`${r.name}: warmup failed: ${(e as Error).message}`));
+}
+
+/** One run: the body verified, --windows windows back to back pooled into one record, the body checked again. */
+async function targetRun(t: TargetRun, r: ContenderResult, load: Load, round: number): Promise<{ run?: RunRecord; out?: Out }> {
+  const before = await verifyContract(t.url, t.golden, r.page);
+  if (!before.ok) return { out: { status: before.reason!.startsWith('request failed') ? 'failed' : 'invalid', reason: `before run ${round}: ${before.reason}` } };
+  const windows: RunRecord[] = [];
+  for (let i = 0; i < (t.results.settings.windows ?? 1); i++) {
+    const rawName = `${safe(r.name)}/${pointLabel(load)}-run${round}${i ? `-w${i + 1}` : ''}.json`;
+    try {
+      const m = await measureRun(t.ctx, REMOTE_PID, t.url, load, rawName);
+      windows.push({ ...m, app_cpu_s: NaN, cpu_us_per_req: NaN, rss_mb: NaN, round, pid: REMOTE_PID, launch_s: NaN, expected_bytes: before.bytes!, after_check: 'ok' });
+    } catch (e) {
+      if (!redisAlive(t.ctx.redis)) throw new Error(`REDIS_URL stopped answering during run ${round}: ${(e as Error).message}`);
+      return { out: { status: 'failed', reason: `run ${round}: ${(e as Error).message}` } };
+    }
+  }
+  const run = pooled(windows);
+  const out = await afterCheck(t, r.page, run);
+  if (out) run.fault = out.reason;
+  return { run, out: out ?? undefined };
+}
+
+/** As trial.ts checks a launch after a run: still answering, every response the verified size, the body still golden. */
+async function afterCheck(t: TargetRun, page: boolean, run: RunRecord): Promise<Out | null> {
+  const again = await verifyContract(t.url, t.golden, page);
+  run.after_check = again.ok ? 'ok' : again.reason!;
+  if (!again.ok && again.reason!.startsWith('request failed')) return { status: 'failed', reason: `the app stopped answering during run ${run.round} (${again.reason})` };
+  if (run.errors.non_2xx === 0 && run.total_bytes !== run.expected_bytes * run.responses) {
+    return { status: 'invalid', reason: `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ${run.responses} responses, want ${run.expected_bytes} each` };
+  }
+  // An app that answered non-2xx under load is judged by the error-rate gate, with its counts.
+  if (!again.ok && !(again.reason!.startsWith('status ') && run.errors.non_2xx > 0)) return { status: 'invalid', reason: `run ${run.round}: the body changed under load; after the run, ${again.reason}` };
+  return null;
+}
+
+/** The gates of verdicts.ts on the one contender: error rate, one Redis read per response. */
+function finish(t: TargetRun): void {
+  const r = t.results.contenders[0]!;
+  if (r.status === 'incomplete') {
+    for (const p of r.points) finalizePoint(p, t.results.settings, false);
+    const bad = r.points.find((p) => p.status !== 'ok');
+    r.status = bad ? bad.status : 'ok';
+    if (bad) r.reason = `c${bad.connections}: ${bad.reason}`;
+  }
+  if (r.points[0]?.runs.length) promoteHeadline(r);
+  t.results.complete = true;
+  t.results.finished_at = new Date().toISOString();
+  t.save();
+}

@@ -1,0 +1,46 @@
+// --servers: which contenders get a twin on the second server, and the questions the twins add.
+import { describe, expect, test } from 'bun:test';
+import { loadContenders } from '../../packages/harness/src/contenders';
+import { familyOf } from '../../packages/harness/src/questions';
+import { serverTwins } from '../../packages/harness/src/servers';
+
+const all = loadContenders();
+const pick = (...names: string[]) => names.map((n) => all.find((c) => c.name === n)!);
+
+describe('server twins', () => {
+  test('each contender that reads per request gets a twin named -on-valkey; ceilings and the handicap stay on the first server', () => {
+    const chosen = pick('node-raw-node-redis', 'node-raw-ioredis', 'node-raw-precomputed', 'node-raw-node-redis-handicap', 'node-next-route-static-ioredis');
+    const { twins, unsupported } = serverTwins(chosen, ['redis', 'valkey']);
+    expect(unsupported).toEqual([]);
+    expect(twins.map((t) => t.name)).toEqual(['node-raw-node-redis-on-valkey', 'node-raw-ioredis-on-valkey']);
+    expect(twins[0]).toMatchObject({ server: 'valkey', tuned: ['on-valkey'], client: 'node-redis', app: 'node', settings: chosen[0]!.settings });
+    expect(serverTwins(chosen, ['valkey']).twins).toEqual([]);
+  });
+
+  test('the family gains one "server" question per twin, and the twins join no other question', () => {
+    const chosen = pick('node-raw-node-redis', 'node-raw-ioredis', 'bun-raw-node-redis');
+    const plain = familyOf(chosen);
+    const both = familyOf([...chosen, ...serverTwins(chosen, ['redis', 'valkey']).twins]);
+    const servers = both.questions.filter((q) => q.kind === 'server');
+    expect(servers.map((q) => [q.id, q.members])).toEqual([
+      ['server: node-raw-node-redis', ['node-raw-node-redis', 'node-raw-node-redis-on-valkey']],
+      ['server: node-raw-ioredis', ['node-raw-ioredis', 'node-raw-ioredis-on-valkey']],
+      ['server: bun-raw-node-redis', ['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey']],
+    ]);
+    expect(both.questions.filter((q) => q.kind !== 'server')).toEqual(plain.questions);
+    expect(both.comparisons.length).toBe(plain.comparisons.length + 3);
+  });
+
+  test('--topology cluster: twins read the cluster from primaries and from replicas (REPLICAS=on); Bun\'s client is listed, with why', () => {
+    const chosen = pick('bun-raw-node-redis', 'bun-raw-bun-redis');
+    const { twins, unsupported } = serverTwins(chosen, ['redis', 'cluster', 'cluster-replicas']);
+    expect(twins.map((t) => [t.name, t.env.REDIS_CLUSTER, t.settings.replicas])).toEqual([
+      ['bun-raw-node-redis-on-cluster', '1', 'off'],
+      ['bun-raw-node-redis-on-cluster-replicas', '1', 'on'],
+    ]);
+    expect(unsupported.map((u) => u.name)).toEqual(['bun-raw-bun-redis-on-cluster', 'bun-raw-bun-redis-on-cluster-replicas']);
+    expect(unsupported[0]!.reason).toContain('no Cluster support (oven-sh/bun#22947)');
+    const q = familyOf([...chosen, ...twins]).questions.find((x) => x.kind === 'server')!;
+    expect(q.members).toEqual(['bun-raw-node-redis', 'bun-raw-node-redis-on-cluster', 'bun-raw-node-redis-on-cluster-replicas']);
+  });
+});
