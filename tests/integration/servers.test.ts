@@ -1,11 +1,11 @@
-// --server and --servers end to end on real apps: Valkey from the project's own setup loads the
-// same RDB, every twin is verified and counted on its own server, and the family asks whether the
-// server matters for each contender.
+// What the apps read, end to end on real apps: --server and --servers (Valkey from the project's
+// own setup loads the same RDB; every twin is verified and counted on its own server; the family
+// asks whether the server matters), --topology cluster, and --redis-rtt's delay proxy.
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/contenders';
-import { explained, resultsIn, runCli, settle } from '../helpers/cli';
+import { explained, resultsIn, runCli, settle, survivors } from '../helpers/cli';
 
 const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };
 const SHORT = ['--runs', '2', '--windows', '1', '--duration', '1s', '--warmup', '0'];
@@ -67,6 +67,39 @@ describe('servers', () => {
     expect(run.seen.filter((p) => p.cmd.startsWith('redis-server ')).length).toBeGreaterThanOrEqual(7);
   }, 240_000);
 
+  test('--redis-rtt 0,1ms: one run per distance, the apps behind a delay proxy whose RTT and CPU are recorded, reads still counted at Redis', async () => {
+    const run = await runCli(['--redis-rtt', '0,1ms', '--only', 'node-raw-node-redis,node-raw-ioredis', ...SHORT], { env: real });
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const parent = readdirSync(run.outDir).map((d) => join(run.outDir, d))[0]!;
+      expect(readdirSync(parent).sort()).toEqual(['distance.json', 'distance.md', 'distance.png', 'rtt-0', 'rtt-1ms']);
+      const near = JSON.parse(readFileSync(join(parent, 'rtt-0', 'results.json'), 'utf8'));
+      const far = JSON.parse(readFileSync(join(parent, 'rtt-1ms', 'results.json'), 'utf8'));
+      expect(near.data.redis_rtt).toBeUndefined();
+      expect(far.settings.redis_rtt_ms).toBe(1);
+      expect(far.data.redis_rtt.asked_ms).toBe(1);
+      // Within 50% here, where other tests may load the machine; tests/integration/delay.test.ts holds the proxy to ±20%.
+      expect(far.data.redis_rtt.measured.typical_ms).toBeGreaterThan(0.5);
+      expect(far.data.redis_rtt.measured.typical_ms).toBeLessThan(1.5);
+      for (const c of far.contenders.filter((x: any) => !x.ceiling)) {
+        expect(c.status, `${c.name}: ${c.reason}`).toBe('ok');
+        for (const r of c.runs) {
+          expect(r.proxy_cpu_s).toBeGreaterThan(0);
+          expect(Math.abs(r.redis_calls_per_req - 1)).toBeLessThanOrEqual(0.02);
+        }
+      }
+      for (const c of near.contenders) for (const r of c.runs) expect(r.proxy_cpu_s).toBeUndefined();
+      const points = JSON.parse(readFileSync(join(parent, 'distance.json'), 'utf8'));
+      expect(points.filter((p: any) => p.name === 'node-raw-ioredis').map((p: any) => p.rtt_ms)).toEqual([0, 1]);
+      expect(readFileSync(join(parent, 'distance.md'), 'utf8')).toContain('**Contenders that change rank**');
+      expect(readFileSync(join(parent, 'rtt-1ms', 'results.md'), 'utf8')).toMatch(/a delay proxy between every app and Redis, asked for 1 ms RTT/);
+    });
+    expect(await settle(run.seen)).toEqual([]);
+    const proxies = run.seen.filter((p) => p.cmd.includes('delay-proxy.ts'));
+    expect(proxies.length).toBe(1);
+    expect(survivors(proxies)).toEqual([]);
+  }, 240_000);
+
   test('--server valkey: the private server is Valkey; with REDIS_URL it refuses in one line and starts nothing', async () => {
     const run = await runCli(['--server', 'valkey', '--only', 'node-raw-ioredis', '--runs', '1', '--windows', '1', '--duration', '1s', '--warmup', '0'], { env: real });
     await explained(run, () => {
@@ -80,7 +113,7 @@ describe('servers', () => {
 
     const refused = await runCli(['--server', 'valkey', '--only', 'node-raw-ioredis', '--runs', '1'], { env: { ...real, REDIS_URL: 'redis://127.0.0.1:1' } });
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('error: --server and --servers start private servers: unset REDIS_URL');
+    expect(refused.stderr).toContain('error: --server, --servers and --topology cluster start private servers: unset REDIS_URL');
     expect(refused.seen.filter((p) => /^(oha|node|bun src)/.test(p.cmd))).toEqual([]);
   }, 120_000);
 });

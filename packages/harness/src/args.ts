@@ -5,6 +5,7 @@ import { matchesPattern, type Contender, type SuiteName } from './contenders';
 import { PLACEMENTS, type PlacementName } from './placement';
 import { targetFlags } from './target-flags';
 import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from './servers';
+import { parseRtt } from './topology/delay';
 
 export class UsageError extends Error {}
 
@@ -37,6 +38,7 @@ export const FLAGS = {
   server: { type: 'string', desc: 'the private server the apps read: redis | valkey (default redis)' },
   servers: { type: 'string', desc: 'measure every contender that reads per request against each of these servers in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)' },
   topology: { type: 'string', desc: 'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 replicas), each contender against it read from primaries (-on-cluster) and from replicas (-on-cluster-replicas), paired with its single-node self' },
+  'redis-rtt': { type: 'string', desc: 'a delay proxy between every app and Redis with this round-trip time, e.g. 200us or 1ms; a list like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)' },
   'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
   target: { type: 'string', desc: 'measure an app started by hand at this http:// URL (three hosts, README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)' },
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
@@ -98,6 +100,9 @@ export interface CliOptions {
   /** --target: an app started by hand, measured alone (target.ts); null: the suite. */
   target: string | null;
   targetName: string | null;
+  /** --redis-rtt: the RTT of the delay proxy in ms (0: none), and every RTT of a sweep (one run each, ascending). */
+  redisRttMs: number;
+  redisRtts: number[];
   /** --server / --servers: the private servers, the first one for the ceilings and the names without a suffix. */
   servers: ServerName[];
   out: string;
@@ -212,6 +217,18 @@ function serversFlag(one: string | undefined, many: string | undefined, topology
   return cluster ? [...list, ...CLUSTER_SERVERS] : list;
 }
 
+/** --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy cannot stand in for. */
+function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs: number; redisRtts: number[] } {
+  let rtts: number[];
+  try {
+    rtts = parseRtt(value ?? '0').sort((a, b) => a - b);
+  } catch (e) {
+    throw new UsageError(`--redis-rtt: ${(e as Error).message}`);
+  }
+  if (rtts.some((x) => x > 0) && servers.includes('cluster')) throw new UsageError('--redis-rtt with --topology cluster: the cluster redirects clients to its nodes\' own ports, past the proxy; measure distance on a single server');
+  return { redisRttMs: rtts[0]!, redisRtts: rtts };
+}
+
 /** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
 function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
   const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
@@ -266,6 +283,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
   const liveOnly = (picked ?? suite).find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
   if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
+  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
 
   return {
     list: v.list === true,
@@ -297,7 +315,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),
     redisPort: str('redis-port') !== undefined ? positiveInt('redis-port', str('redis-port')!) : null,
     ...target,
-    servers: serversFlag(str('server'), str('servers'), str('topology'), workload === 'live'),
+    servers,
+    ...rttFlag(str('redis-rtt'), servers),
     out: str('out') ?? 'results',
     resume: str('resume') ?? null,
     strict: v.strict === true,

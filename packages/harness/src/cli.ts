@@ -11,8 +11,9 @@ import { endProgress, setProgressMode } from './progress';
 import { info, log, stopAll, type Session } from './suite';
 import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from './contenders';
 import { killAllSync, startOrphanGuard } from './proc';
-import { publishReport, writeReport, writeScalingReport, writeWriteRateReport } from './report/index';
+import { publishReport, writeDistanceReport, writeReport, writeScalingReport, writeWriteRateReport } from './report/index';
 import { writeRatePoints } from './report/write-rates';
+import { distancePoints, rttLabel } from './report/distance';
 import { selfCheckTable } from './report/table';
 import type { RedisTarget } from './redis';
 import { publishLatest, resultsFile, writeJsonAtomic, type Results } from './results';
@@ -45,7 +46,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
-const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers'] as const;
+const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers', 'redis_rtt_ms'] as const;
 
 /** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
 function notPublished(r: Results): string | null {
@@ -109,6 +110,26 @@ async function runWriteRates(opts: CliOptions, contenders: Contender[], unsuppor
   return code;
 }
 
+/** --redis-rtt 0,1ms,5ms: one complete run per RTT in <run>/rtt-<x>/, then req/s and rank at each distance. */
+async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
+  const parent = resolve(ROOT, opts.out, timestamp());
+  const runs = [];
+  let code = 0;
+  for (const rttMs of opts.redisRtts) {
+    info(`--redis-rtt: the run at RTT ${rttLabel(rttMs)}`);
+    const sub = { ...opts, redisRttMs: rttMs, redisRtts: [rttMs], out: parent, runName: `rtt-${rttLabel(rttMs)}` };
+    code = Math.max(code, await runBench(sub, contenders, unsupported, session));
+    await writeReport(session.runDir!);
+    runs.push({ rttMs, results: session.results! });
+    await stopAll(session);
+    session.results = session.runDir = null;
+  }
+  endProgress();
+  await writeDistanceReport(parent, distancePoints(runs));
+  log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/ (not published)`);
+  return code;
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -136,6 +157,7 @@ async function main(): Promise<number> {
     if (opts.target) return await runTarget(opts, session);
     if (opts.entries) return await runScaling(opts, contenders, unsupported);
     if (opts.writeRates.length > 1) return await runWriteRates(opts, contenders, unsupported);
+    if (opts.redisRtts.length > 1) return await runRedisRtts(opts, contenders, unsupported);
     const code = await runBench(opts, contenders, unsupported, session);
     endProgress();
     const runDir = session.runDir!;

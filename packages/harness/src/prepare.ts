@@ -10,6 +10,7 @@ import { resolvePlacement } from './placement';
 import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis, type RedisTarget } from './redis';
 import { serverRecord, serverTwins, SERVERS, type ServerName } from './servers';
 import { startCluster } from './topology/cluster';
+import { measureRtt, startDelayProxy, type DelayProxy } from './topology/delay';
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
 import { fail, info, log, type Session, type Suite } from './suite';
 import { progress } from './progress';
@@ -48,6 +49,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     strict: opts.strict,
     handicap: opts.handicap,
     servers: opts.servers,
+    redis_rtt_ms: opts.redisRttMs,
     ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs } } : {}),
   };
 }
@@ -119,10 +121,44 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const settings = results.settings;
   checkLoad(results, opts.strict);
 
-  // Redis: a private one from the RDB (one per --servers), or the one REDIS_URL names.
+  const { servers, redis, golden, proxies } = await openServers(opts, results, session);
+
+  const suite: Suite = {
+    results, settings, runDir, redis, servers, proxies, golden, session, startedAt,
+    byName: new Map([...all, ...serverTwins(all, serverNamesOf(settings)).twins].map((c) => [c.name, c])),
+    ctx: { workload: settings.workload, placement: settings.placement, redis, runDir, proxy: proxies[serverNamesOf(settings)[0]!] },
+    // Known to the signal handlers from the first save on: before that there is nothing to keep.
+    save() {
+      writeJsonAtomic(resultsFile(runDir), results);
+      session.results = results;
+      session.runDir = runDir;
+    },
+    appEnv: (c) => ({ ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? serverNamesOf(settings)[0]!), settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
+  };
+  suite.save();
+  if (settings.live) {
+    // The writer runs from here to the end: every launch, verification and window sees a changing stream.
+    session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, results.data.entries, settings.live.write_rate, settings.seed, runDir);
+    info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log}`);
+  }
+  for (const r of results.contenders) {
+    if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name)) fail(r, 'failed', `no app manifest defines ${r.name} any more`);
+  }
+  await buildAll(suite);
+  suite.save();
+  return suite;
+}
+
+const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
+/** Where an app reads the server: through its delay proxy under --redis-rtt, else directly. */
+const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, DelayProxy>, name: string) => proxies[name]?.url ?? servers[name]!.url;
+
+/** The servers (a private one per --servers name from the RDB, or REDIS_URL's), the golden body they all serve, and the delay proxies of --redis-rtt. */
+async function openServers(opts: CliOptions, results: Results, session: Session) {
+  const settings = results.settings;
   const externalUrl = process.env.REDIS_URL;
   if (externalUrl && settings.live) throw new Error('--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL');
-  const serverNames = (settings.servers ?? ['redis']) as ServerName[];
+  const serverNames = serverNamesOf(settings);
   if (externalUrl && (serverNames.length > 1 || serverNames[0] !== 'redis')) throw new Error('--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it');
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const servers = externalUrl ? { redis: useExistingRedis(externalUrl) } : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
@@ -141,31 +177,25 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
   Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: stream.length, memory_bytes: stream.memoryBytes, body_bytes: bodyBytes });
   info(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
+  const proxies = await startProxies(servers, results, session);
+  return { servers, redis, golden, proxies };
+}
 
-  const suite: Suite = {
-    results, settings, runDir, redis, servers, golden, session, startedAt,
-    byName: new Map([...all, ...serverTwins(all, serverNames).twins].map((c) => [c.name, c])),
-    ctx: { workload: settings.workload, placement: settings.placement, redis, runDir },
-    // Known to the signal handlers from the first save on: before that there is nothing to keep.
-    save() {
-      writeJsonAtomic(resultsFile(runDir), results);
-      session.results = results;
-      session.runDir = runDir;
-    },
-    appEnv: (c) => ({ ...appEnvironment(c, servers[c.server ?? serverNames[0]!]!.url, settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
-  };
-  suite.save();
-  if (settings.live) {
-    // The writer runs from here to the end: every launch, verification and window sees a changing stream.
-    session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, stream.length, settings.live.write_rate, settings.seed, runDir);
-    info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log}`);
+/** --redis-rtt: a delay proxy in front of each server, and the RTT redis-cli --latency sees through the first, recorded before any app starts. */
+async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: Session): Promise<Record<string, DelayProxy>> {
+  const rttMs = results.settings.redis_rtt_ms ?? 0;
+  const proxies: Record<string, DelayProxy> = {};
+  if (rttMs <= 0) return proxies;
+  for (const [name, target] of Object.entries(servers)) {
+    const proxy = await startDelayProxy({ targetUrl: target.url, rttMs, cpuList: results.settings.placement.redis });
+    (session.topology ??= []).push(proxy);
+    proxies[name] = proxy;
   }
-  for (const r of results.contenders) {
-    if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name)) fail(r, 'failed', `no app manifest defines ${r.name} any more`);
-  }
-  await buildAll(suite);
-  suite.save();
-  return suite;
+  const first = Object.values(proxies)[0]!;
+  const m = await measureRtt(first.url);
+  results.data.redis_rtt = { asked_ms: rttMs, measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples } };
+  info(`--redis-rtt ${rttMs} ms: a delay proxy at ${first.url}; redis-cli --latency through it: ${m.avg_ms.toFixed(3)} ms average, ${m.typical_ms.toFixed(3)} ms typical (${m.samples} samples)`);
+  return proxies;
 }
 
 /** One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes --redis-port. Each is stopped with the session. */

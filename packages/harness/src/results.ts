@@ -176,6 +176,8 @@ export interface Settings {
   strict: boolean;
   /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL plus this). */
   live?: { write_rate: number; max_staleness_ms: number };
+  /** --redis-rtt: the round-trip time of the delay proxy between the apps and Redis, in ms (absent or 0: no proxy). */
+  redis_rtt_ms?: number;
   /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
   servers?: string[];
   /** --handicap: this contender burns a calibrated 10% more CPU per request, under its own name (compare's power check). */
@@ -197,7 +199,7 @@ export interface Results {
     /** Each server the apps read (the first is the one redis_url and the ceilings name first): version and allocator. */
     servers?: ServerRecord[];
     /** --redis-rtt: the delay proxy's asked RTT, and the one redis-cli --latency measured through it before the rounds. */
-    redis_rtt?: { asked_ms: number; measured: { avg_ms: number; min_ms: number; max_ms: number; samples: number } };
+    redis_rtt?: { asked_ms: number; measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number } };
   };
   contenders: ContenderResult[];
   /** Combinations a manifest names that are not measured, with the reason. */

@@ -29,6 +29,8 @@ export interface Suite {
   redis: RedisTarget;
   /** Every server the apps read, by name (--servers); the first is `redis`. */
   servers: Record<string, RedisTarget>;
+  /** --redis-rtt: the delay proxy in front of each server, by name; empty without one. */
+  proxies: Record<string, { pid: number; url: string }>;
   golden: string;
   /** Manifest entries by contender name. */
   byName: Map<string, Contender>;
@@ -85,7 +87,8 @@ export async function stopAll(session: Session): Promise<void> {
 export const serverOf = (suite: Suite, c: Pick<Contender, 'server'>) => (c.server ? suite.servers[c.server]! : suite.redis);
 
 /** A contender's measuring context: the counters of the server it reads. */
-export const ctxFor = (suite: Suite, c: Pick<Contender, 'server'>): RunContext => (c.server ? { ...suite.ctx, redis: serverOf(suite, c) } : suite.ctx);
+export const ctxFor = (suite: Suite, c: Pick<Contender, 'server'>): RunContext =>
+  c.server ? { ...suite.ctx, redis: serverOf(suite, c), proxy: suite.proxies[c.server] } : suite.ctx;
 
 /** Every server the run started still answers. */
 export const serversAlive = (suite: Suite) => Object.values(suite.servers).every(redisAlive);

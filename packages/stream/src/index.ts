@@ -93,6 +93,7 @@ function checkCluster({ cluster, settings }: StreamOptions): void {
   if (cluster && (settings.cache === 'tail' || settings.cache === 'tail-body')) {
     throw new Error(`CACHE=${settings.cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet: its follower needs one connection to the stream's node`);
   }
+  if (settings.pool === 'on' && (cluster || settings.cache !== 'none')) throw new Error('POOL=on is measured alone: not with REDIS_CLUSTER=1 or a CACHE');
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {

@@ -54,6 +54,11 @@ export const SETTINGS = {
       'Redis call; tail-body: the same copy with its JSON body kept, served as it is; ttl: cache-aside, one Redis read per ' +
       'CACHE_TTL_MS (default 100), stale by up to that',
   },
+  pool: {
+    env: 'POOL', values: ['off', 'on'], default: 'off', suffix: { on: 'pool' }, clients: ['node-redis'],
+    about: 'node-redis createClientPool with its defaults (1 to 100 connections, one command on each at a time) instead of one auto-pipelined ' +
+      'connection (off, the default): the setting that matters once Redis is a network distance away (--redis-rtt)',
+  },
   replicas: {
     env: 'REPLICAS', values: ['off', 'on'], default: 'off', suffix: { on: 'replicas' }, clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
     // Only a cluster has replicas to read from: without REDIS_CLUSTER=1 the adapters ignore it.

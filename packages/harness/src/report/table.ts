@@ -211,6 +211,17 @@ function serversLine(r: Results): string {
   return `Servers the apps read: ${servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc)`).join(', ')}${servers.length > 1 ? '; each contender that reads per request was measured against each, paired by round (twins named -on-<server>)' : ''}.`;
 }
 
+/** --redis-rtt: the RTT asked and measured through the proxy, and what the proxy itself cost while the apps were measured. */
+function distanceLine(r: Results): string {
+  const d = r.data.redis_rtt;
+  if (!d) return '';
+  const runs = r.contenders.flatMap((c) => c.runs).filter((x) => x.proxy_cpu_s !== undefined);
+  const seconds = runs.reduce((s, x) => s + x.seconds, 0);
+  const cpu = seconds ? (100 * runs.reduce((s, x) => s + x.proxy_cpu_s!, 0)) / seconds : NaN;
+  return `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT; redis-cli --latency through it measured ${fmt(d.measured.avg_ms, 3)} ms ` +
+    `(typical ${fmt(d.measured.typical_ms, 3)} ms, ${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`;
+}
+
 export function describeRun(r: Results): string {
   const e = r.environment;
   return [
@@ -223,6 +234,7 @@ export function describeRun(r: Results): string {
     precisionLine(r),
     referenceLine(r),
     serversLine(r),
+    distanceLine(r),
     `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ${r.data.body_bytes} bytes of JSON. Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
   ]
     .filter(Boolean)

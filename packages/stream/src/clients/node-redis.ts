@@ -1,4 +1,4 @@
-import { createClient, createCluster } from 'redis';
+import { createClient, createClientPool, createCluster } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Follower } from '../cache.ts';
 import type { Adapter, StreamOptions } from '../index.ts';
@@ -11,14 +11,14 @@ type Reader = Pick<Client, 'xRange' | 'xRead' | 'close'>;
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const count = workload === 'xrange-count' ? { COUNT: PAGE } : undefined;
   if (settings.cache === 'csc' && settings.resp !== '3') throw new Error('CACHE=csc needs RESP=3: the invalidations arrive as RESP3 pushes');
-  const client = cluster ? await connectCluster(url, settings) : await connectClient(url, settings);
+  const client = cluster ? await connectCluster(url, settings) : settings.pool === 'on' ? await connectPool(url, settings) : await connectClient(url, settings);
   const entries =
     workload === 'xread'
       ? async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] })
       : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
   const close = async () => void (await client.close());
-  // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
-  return cluster ? { entries, close } : { entries, close, follow: (dropped) => follow(client as Client, key, dropped) };
+  // Cluster mode and the pool have no follower (openAdapter refuses CACHE=tail there).
+  return cluster || settings.pool === 'on' ? { entries, close } : { entries, close, follow: (dropped) => follow(client as Client, key, dropped) };
 }
 
 /** The options a single client and every cluster node share: protocol, command timeout, client-side cache. */
@@ -39,6 +39,18 @@ async function connectClient(url: string, settings: SettingValues): Promise<Read
   client.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
   await client.connect();
   return client;
+}
+
+/**
+ * POOL=on: createClientPool with its defaults (1 to 100 clients): each command takes a client of
+ * its own while it runs, so reads in flight at once go on parallel connections instead of one
+ * pipelined connection: what pays when Redis is far away.
+ */
+async function connectPool(url: string, settings: SettingValues): Promise<Reader> {
+  const pool = createClientPool({ url, ...shared(settings) });
+  pool.on('error', (err: Error) => console.error(`node-redis pool: ${err.message}`));
+  await pool.connect();
+  return pool as unknown as Reader;
 }
 
 /**
