@@ -3,6 +3,7 @@
 // ~0 CPU when idle and leaves nothing behind when stopped.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Socket, TCPSocketListener } from 'bun';
 import { freePort } from '../../packages/harness/src/net';
@@ -85,16 +86,20 @@ async function medianPing(port: number, count = 150): Promise<number> {
 }
 
 /**
- * Whether anything accepts connections on the port. (Not "can it be bound": the proxy's closed
- * connections linger in TIME_WAIT on it for a minute, which keeps a bind without SO_REUSEADDR out.)
+ * Whether a socket listens on the port, from the kernel's table. Not "can it be bound": the
+ * proxy's closed connections linger in TIME_WAIT on it for a minute, which keeps a bind without
+ * SO_REUSEADDR out; nor "does a connect succeed": in this VM one sometimes does with nothing there.
  */
-async function accepts(port: number): Promise<boolean> {
-  try {
-    (await Bun.connect({ hostname: '127.0.0.1', port, socket: { data() {} } })).end();
-    return true;
-  } catch {
-    return false;
-  }
+function listening(port: number): boolean {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return ['/proc/net/tcp', '/proc/net/tcp6'].some((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .some((line) => {
+        const [, local, , state] = line.trim().split(/\s+/);
+        return local?.endsWith(hex) && state === '0A'; // 0A: LISTEN
+      }),
+  );
 }
 
 /** Run check up to `attempts` times, until it finds nothing wrong; fail with every attempt's findings. */
@@ -127,21 +132,25 @@ test('bad arguments: one line saying what is wrong, exit code 2', () => {
 
 // The delay is judged against the no-delay relay, measured just before: both pay for the extra hop
 // (two more process wake-ups, ~0.03 ms hot, ~0.1 ms from idle on this 2-CPU VM), so the difference
-// is what the delay adds. Allowance: ±20% of the RTT, plus 0.05 ms for the timer's own wake-ups.
-// Medians of precisely timed PINGs make that check; redis-cli --latency only has a millisecond
-// clock and a mean, which the scheduling stalls of a busy shared host move by tenths of a ms, so
-// measureRtt gets looser bounds. Up to 3 attempts: neighbours' load comes and goes.
+// is what the delay adds. Allowance: ±20% of the RTT, plus 0.08 ms: Redis and the client idle for
+// the whole RTT behind a delay, not just for the relay's, and wake up slower from it (seen: the
+// median adds 0.03-0.08 ms more than asked at 0.2 ms). Medians of precisely timed PINGs make that
+// check; redis-cli --latency only has a millisecond clock and a mean, which the scheduling stalls
+// of a busy shared host move by tenths of a ms, so what measureRtt reports must only be at least
+// 0.8 × RTT and at most 1.2 × RTT + the relay's + 0.5 ms (still far below what a millisecond
+// timer would make of 0.2 ms: 2.2 ms). Up to 3 attempts: the neighbours' load comes and goes.
 describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
   test('clients see it, XRANGE is intact, idle costs no CPU, stop leaves nothing', async () => {
     const p = await proxy(rttMs);
+    expect(listening(portOf(p.url))).toBe(true);
     await withAttempts(3, async () => {
       const base = await medianPing(portOf(relay.url));
       const added = (await medianPing(portOf(p.url))) - base;
       const [baseCli, cliRtt] = [await measureRtt(relay.url, 2), await measureRtt(p.url, 2)];
       console.log(`RTT ${rttMs} ms: adds ${added.toFixed(3)} ms (median PING, relay ${base.toFixed(3)}); redis-cli ${JSON.stringify(cliRtt)}, relay ${baseCli.typical_ms}`);
       const problems: string[] = [];
-      if (Math.abs(added - rttMs) > 0.2 * rttMs + 0.05) problems.push(`median PING adds ${added.toFixed(3)} ms`);
-      if (cliRtt.typical_ms < 0.8 * rttMs || cliRtt.typical_ms > 1.2 * rttMs + baseCli.typical_ms + 0.3) problems.push(`redis-cli sees ${cliRtt.typical_ms} ms (relay ${baseCli.typical_ms})`);
+      if (Math.abs(added - rttMs) > 0.2 * rttMs + 0.08) problems.push(`median PING adds ${added.toFixed(3)} ms`);
+      if (cliRtt.typical_ms < 0.8 * rttMs || cliRtt.typical_ms > 1.2 * rttMs + baseCli.typical_ms + 0.5) problems.push(`redis-cli sees ${cliRtt.typical_ms} ms (relay ${baseCli.typical_ms})`);
       return problems;
     });
 
@@ -153,7 +162,7 @@ describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
 
     await p.stop();
     expect(isAlive(p.pid)).toBe(false);
-    expect(await accepts(portOf(p.url))).toBe(false);
+    expect(listening(portOf(p.url))).toBe(false);
   }, 120_000);
 });
 

@@ -62,23 +62,33 @@ function notPublished(r: Results): string | null {
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
 }
 
-/** --entries: one complete run per stream size in <run>/entries-<n>/, then scaling.json and its report. */
-async function runScaling(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
-  if (process.env.REDIS_URL) throw new Error('--entries loads its own streams into a private Redis: unset REDIS_URL');
+type Run<T> = { value: T; dir: string; results: Results };
+
+/** A sweep: one complete run per value, each in <parent>/<dir>/ with its own report, then the caller's summary over them. */
+async function runSweep<T>(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[], values: T[], each: (v: T) => { dir: string; say: string; opts: Partial<CliOptions> }) {
   const parent = resolve(ROOT, opts.out, timestamp());
-  const runs = [];
+  const runs: Run<T>[] = [];
   let code = 0;
-  for (const entries of opts.entries!) {
-    info(`--entries: the run on ${entries} entries`);
-    const sub = { ...opts, rdb: rdbFor(entries), out: parent, runName: `entries-${entries}` };
-    code = Math.max(code, await runBench(sub, contenders, unsupported, session));
+  for (const value of values) {
+    const { dir, say, opts: change } = each(value);
+    info(say);
+    code = Math.max(code, await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session));
     await writeReport(session.runDir!);
-    runs.push({ entries, dir: `entries-${entries}`, results: session.results! });
+    runs.push({ value, dir, results: session.results! });
     await stopAll(session);
     session.results = session.runDir = null;
   }
   endProgress();
-  const scaling = scalingOf(runs);
+  return { parent, runs, code };
+}
+
+/** --entries: one complete run per stream size in <run>/entries-<n>/, then scaling.json and its report. */
+async function runScaling(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
+  if (process.env.REDIS_URL) throw new Error('--entries loads its own streams into a private Redis: unset REDIS_URL');
+  const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.entries!, (entries) => ({
+    dir: `entries-${entries}`, say: `--entries: the run on ${entries} entries`, opts: { rdb: rdbFor(entries) },
+  }));
+  const scaling = scalingOf(runs.map((r) => ({ entries: r.value, dir: r.dir, results: r.results })));
   writeJsonAtomic(join(parent, 'scaling.json'), scaling);
   // Each size's results.json carries the whole analysis too, so its report shows it.
   for (const run of runs) {
@@ -92,40 +102,20 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
 
 /** --write-rate 10,100,1000: one complete live run per rate in <run>/rate-<n>/, then req/s against write rate. */
 async function runWriteRates(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
-  const parent = resolve(ROOT, opts.out, timestamp());
-  const runs = [];
-  let code = 0;
-  for (const rate of opts.writeRates) {
-    info(`--write-rate: the run at ${rate} writes/s`);
-    const sub = { ...opts, writeRate: rate, writeRates: [rate], out: parent, runName: `rate-${rate}` };
-    code = Math.max(code, await runBench(sub, contenders, unsupported, session));
-    await writeReport(session.runDir!);
-    runs.push({ rate, results: session.results! });
-    await stopAll(session);
-    session.results = session.runDir = null;
-  }
-  endProgress();
-  await writeWriteRateReport(parent, writeRatePoints(runs));
+  const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.writeRates, (rate) => ({
+    dir: `rate-${rate}`, say: `--write-rate: the run at ${rate} writes/s`, opts: { writeRate: rate, writeRates: [rate] },
+  }));
+  await writeWriteRateReport(parent, writeRatePoints(runs.map((r) => ({ rate: r.value, results: r.results }))));
   log(`results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/ (not published)`);
   return code;
 }
 
 /** --redis-rtt 0,1ms,5ms: one complete run per RTT in <run>/rtt-<x>/, then req/s and rank at each distance. */
 async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
-  const parent = resolve(ROOT, opts.out, timestamp());
-  const runs = [];
-  let code = 0;
-  for (const rttMs of opts.redisRtts) {
-    info(`--redis-rtt: the run at RTT ${rttLabel(rttMs)}`);
-    const sub = { ...opts, redisRttMs: rttMs, redisRtts: [rttMs], out: parent, runName: `rtt-${rttLabel(rttMs)}` };
-    code = Math.max(code, await runBench(sub, contenders, unsupported, session));
-    await writeReport(session.runDir!);
-    runs.push({ rttMs, results: session.results! });
-    await stopAll(session);
-    session.results = session.runDir = null;
-  }
-  endProgress();
-  await writeDistanceReport(parent, distancePoints(runs));
+  const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.redisRtts, (rttMs) => ({
+    dir: `rtt-${rttLabel(rttMs)}`, say: `--redis-rtt: the run at RTT ${rttLabel(rttMs)}`, opts: { redisRttMs: rttMs, redisRtts: [rttMs] },
+  }));
+  await writeDistanceReport(parent, distancePoints(runs.map((r) => ({ rttMs: r.value, results: r.results }))));
   log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/ (not published)`);
   return code;
 }

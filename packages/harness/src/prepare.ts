@@ -7,10 +7,9 @@ import type { CliOptions } from './args';
 import { ROOT, type Contender, type Unsupported } from './contenders';
 import { captureEnvironment, gitState, loadAverage1m } from './environment';
 import { resolvePlacement } from './placement';
-import { goldenBody, redactUrl, startPrivateRedis, streamInfo, useExistingRedis, type RedisTarget } from './redis';
-import { serverRecord, serverTwins, SERVERS, type ServerName } from './servers';
-import { startCluster } from './topology/cluster';
-import { measureRtt, startDelayProxy, type DelayProxy } from './topology/delay';
+import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from './redis';
+import { serverRecord, serverTwins, startProxies, startServers, type ServerName } from './servers';
+import type { DelayProxy } from './topology/delay';
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
 import { fail, info, log, type Session, type Suite } from './suite';
 import { progress } from './progress';
@@ -179,41 +178,6 @@ async function openServers(opts: CliOptions, results: Results, session: Session)
   info(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
   const proxies = await startProxies(servers, results, session);
   return { servers, redis, golden, proxies };
-}
-
-/** --redis-rtt: a delay proxy in front of each server, and the RTT redis-cli --latency sees through the first, recorded before any app starts. */
-async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: Session): Promise<Record<string, DelayProxy>> {
-  const rttMs = results.settings.redis_rtt_ms ?? 0;
-  const proxies: Record<string, DelayProxy> = {};
-  if (rttMs <= 0) return proxies;
-  for (const [name, target] of Object.entries(servers)) {
-    const proxy = await startDelayProxy({ targetUrl: target.url, rttMs, cpuList: results.settings.placement.redis });
-    (session.topology ??= []).push(proxy);
-    proxies[name] = proxy;
-  }
-  const first = Object.values(proxies)[0]!;
-  const m = await measureRtt(first.url);
-  results.data.redis_rtt = { asked_ms: rttMs, measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples } };
-  info(`--redis-rtt ${rttMs} ms: a delay proxy at ${first.url}; redis-cli --latency through it: ${m.avg_ms.toFixed(3)} ms average, ${m.typical_ms.toFixed(3)} ms typical (${m.samples} samples)`);
-  return proxies;
-}
-
-/** One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes --redis-port. Each is stopped with the session. */
-async function startServers(names: ServerName[], rdb: string, port: number | null, cpuList: string | null, session: Session): Promise<Record<string, RedisTarget>> {
-  const out: Record<string, RedisTarget> = {};
-  for (const [i, name] of names.entries()) {
-    const shared = SERVERS[name].cluster ? Object.entries(out).find(([n]) => SERVERS[n as ServerName].cluster)?.[1] : undefined;
-    if (shared) {
-      out[name] = shared;
-      continue;
-    }
-    const target = SERVERS[name].cluster ? await startCluster(rdb) : await startPrivateRedis(rdb, { port: i === 0 ? port ?? undefined : undefined, cpuList, ...SERVERS[name] });
-    if (i === 0) session.redis = target;
-    else (session.topology ??= []).push(target);
-    out[name] = target;
-    if (names.length > 1) info(`${name}: ${SERVERS[name].binary} at ${target.url}`);
-  }
-  return out;
 }
 
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */

@@ -5,7 +5,11 @@
 // so each round measures them all in its shuffled order and the comparison is paired by round.
 import { CLIENT_DEFS, noCluster, type ClientName } from '@bench/stream';
 import type { Contender, Unsupported } from './contenders';
-import { cli, type RedisTarget } from './redis';
+import { cli, startPrivateRedis, type RedisTarget } from './redis';
+import type { Results } from './results';
+import { info, type Session } from './suite';
+import { startCluster } from './topology/cluster';
+import { measureRtt, startDelayProxy, type DelayProxy } from './topology/delay';
 
 export const SERVERS = {
   redis: { binary: 'redis-server', install: 'apt-get install redis-server, or run npm run bench to set it up', cluster: false },
@@ -69,4 +73,39 @@ export function serverTwins(selected: Contender[], servers: ServerName[]): { twi
     }
   }
   return { twins, unsupported };
+}
+
+/** --redis-rtt: a delay proxy in front of each server, and the RTT redis-cli --latency sees through the first, recorded before any app starts. */
+export async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: Session): Promise<Record<string, DelayProxy>> {
+  const rttMs = results.settings.redis_rtt_ms ?? 0;
+  const proxies: Record<string, DelayProxy> = {};
+  if (rttMs <= 0) return proxies;
+  for (const [name, target] of Object.entries(servers)) {
+    const proxy = await startDelayProxy({ targetUrl: target.url, rttMs, cpuList: results.settings.placement.redis });
+    (session.topology ??= []).push(proxy);
+    proxies[name] = proxy;
+  }
+  const first = Object.values(proxies)[0]!;
+  const m = await measureRtt(first.url);
+  results.data.redis_rtt = { asked_ms: rttMs, measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples } };
+  info(`--redis-rtt ${rttMs} ms: a delay proxy at ${first.url}; redis-cli --latency through it: ${m.avg_ms.toFixed(3)} ms average, ${m.typical_ms.toFixed(3)} ms typical (${m.samples} samples)`);
+  return proxies;
+}
+
+/** One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes --redis-port. Each is stopped with the session. */
+export async function startServers(names: ServerName[], rdb: string, port: number | null, cpuList: string | null, session: Session): Promise<Record<string, RedisTarget>> {
+  const out: Record<string, RedisTarget> = {};
+  for (const [i, name] of names.entries()) {
+    const shared = SERVERS[name].cluster ? Object.entries(out).find(([n]) => SERVERS[n as ServerName].cluster)?.[1] : undefined;
+    if (shared) {
+      out[name] = shared;
+      continue;
+    }
+    const target = SERVERS[name].cluster ? await startCluster(rdb) : await startPrivateRedis(rdb, { port: i === 0 ? port ?? undefined : undefined, cpuList, ...SERVERS[name] });
+    if (i === 0) session.redis = target;
+    else (session.topology ??= []).push(target);
+    out[name] = target;
+    if (names.length > 1) info(`${name}: ${SERVERS[name].binary} at ${target.url}`);
+  }
+  return out;
 }

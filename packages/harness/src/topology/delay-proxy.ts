@@ -45,9 +45,9 @@ export function parseProxyArgs(argv: string[]): ProxyOptions | string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Precise wake-ups. Shared memory: [0] generation (int32, bumped on every re-arm), then float64s:
-// [1] due time (the main thread's performance.now() clock; 0 = nothing due), [2] lead: how long
-// before the due time the worker wakes, to make up for how late its message gets handled.
+// Precise wake-ups. Shared memory: an int32 generation, bumped on every re-arm, then two float64s:
+// the due time (the main thread's performance.now() clock; 0 = nothing due) and the lead, how
+// long before it the worker wakes, to make up for how late its message gets handled.
 
 /** The lead never exceeds this: beyond it, waking early would mostly mean spinning. */
 const MAX_LEAD_MS = 0.2;

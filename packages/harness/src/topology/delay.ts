@@ -37,7 +37,12 @@ export async function startDelayProxy(opts: { targetUrl: string; rttMs: number; 
     url: url.toString(),
     pid: proc.pid,
     rttMs: opts.rttMs,
-    stop: () => killTree(proc.pid, 2000),
+    async stop() {
+      await killTree(proc.pid, 2000);
+      // killTree is done once the main thread is a zombie; the listening socket closes only when
+      // the last thread (the timer worker) has exited too, which the parent's exit event tells.
+      await Promise.race([proc.exited, Bun.sleep(3000)]);
+    },
     cpuSeconds: () => treeCpuSeconds(proc.pid),
   };
 }
