@@ -198,8 +198,8 @@ export interface Results {
     rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number;
     /** Each server the apps read (the first is the one redis_url and the ceilings name first): version and allocator. */
     servers?: ServerRecord[];
-    /** --redis-rtt: the delay proxy's asked RTT, and the one redis-cli --latency measured through it before the rounds. */
-    redis_rtt?: { asked_ms: number; measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number } };
+    /** --redis-rtt: the asked RTT, the delay the proxy added to reach it, and the RTT redis-cli --latency measured through it before the rounds. */
+    redis_rtt?: { asked_ms: number; proxy_delay_ms: number; measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number } };
   };
   contenders: ContenderResult[];
   /** Combinations a manifest names that are not measured, with the reason. */

@@ -26,7 +26,7 @@ export function distancePoints(runs: { rttMs: number; results: Results }[]): Dis
     return results.contenders.filter((c) => !c.self_check_of && !c.ceiling).map((c) => {
       const rank = ranks.get(c.name);
       return {
-        rtt_ms: rttMs, measured_rtt_ms: proxy?.measured?.avg_ms ?? null, name: c.name, status: c.status,
+        rtt_ms: rttMs, measured_rtt_ms: proxy?.measured?.typical_ms ?? null, name: c.name, status: c.status,
         rps: c.status === 'ok' ? (c.rps?.median ?? null) : null,
         rank_lo: rank?.rankLo ?? null, rank_hi: rank?.rankHi ?? null,
         proxy_cpu_pct: proxyCpuPct(c.runs),

@@ -218,8 +218,8 @@ function distanceLine(r: Results): string {
   const runs = r.contenders.flatMap((c) => c.runs).filter((x) => x.proxy_cpu_s !== undefined);
   const seconds = runs.reduce((s, x) => s + x.seconds, 0);
   const cpu = seconds ? (100 * runs.reduce((s, x) => s + x.proxy_cpu_s!, 0)) / seconds : NaN;
-  return `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT; redis-cli --latency through it measured ${fmt(d.measured.avg_ms, 3)} ms ` +
-    `(typical ${fmt(d.measured.typical_ms, 3)} ms, ${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`;
+  return `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
+    `${fmt(d.measured.typical_ms, 3)} ms typical (${fmt(d.measured.avg_ms, 3)} ms average, ${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`;
 }
 
 export function describeRun(r: Results): string {
