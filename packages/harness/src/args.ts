@@ -284,6 +284,9 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   const liveOnly = (picked ?? suite).find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
   if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
+  const sweeps = [str('entries') !== undefined && '--entries', (str('write-rate') ?? '').includes(',') && '--write-rate a,b', (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b'].filter(Boolean);
+  if (sweeps.length > 1) throw new UsageError(`${sweeps.join(' and ')} are both sweeps: run one sweep at a time`);
+  if (sweeps.length && str('resume') !== undefined) throw new UsageError(`${sweeps[0]} runs one complete run per value: resume one of them with --resume <run>/<value>`);
 
   return {
     list: v.list === true,

@@ -58,7 +58,8 @@ function notPublished(r: Results): string | null {
   if (s.handicap) return '--handicap slows a contender on purpose';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
   const defaults = settingsFrom(parseCli([], []));
-  const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k]) !== JSON.stringify(defaults[k]));
+  // A key older results lack was at its default then.
+  const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k] ?? defaults[k]) !== JSON.stringify(defaults[k]));
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
 }
 

@@ -34,6 +34,9 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['Redis', ea.redis_server.split(' sha=')[0], eb.redis_server.split(' sha=')[0]],
     ['oha', ea.oha, eb.oha],
     ['workload', a.settings.workload, b.settings.workload],
+    // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on Redis.
+    ['servers', (a.data.servers ?? []).map((s) => `${s.name} ${s.version}`), (b.data.servers ?? []).map((s) => `${s.name} ${s.version}`)],
+    ['Redis RTT (ms)', a.settings.redis_rtt_ms ?? 0, b.settings.redis_rtt_ms ?? 0],
     ['stream entries', a.data.entries, b.data.entries],
     ['body bytes', a.data.body_bytes, b.data.body_bytes],
   ];

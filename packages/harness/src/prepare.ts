@@ -56,7 +56,8 @@ export function settingsFrom(opts: CliOptions): Settings {
 /** What every app reads: where Redis is, which client and workload, and each setting's value. */
 export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
   const settings = Object.entries(SETTINGS).map(([k, d]) => [d.env, (c.settings as Record<string, string>)[k]!]);
-  return { REDIS_URL: redisUrl, REDIS_CLIENT: c.client, WORKLOAD: workload, STREAM_KEY, ...Object.fromEntries(settings) };
+  // REDIS_CLUSTER: '0' unless a cluster twin's own env says 1, whatever the caller's shell holds.
+  return { REDIS_URL: redisUrl, REDIS_CLIENT: c.client, WORKLOAD: workload, STREAM_KEY, REDIS_CLUSTER: '0', ...Object.fromEntries(settings) };
 }
 
 export const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');

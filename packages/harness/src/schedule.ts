@@ -115,7 +115,8 @@ async function clientCeilings(suite: Suite): Promise<void> {
     progress({ phase: 'client ceilings', contender: `${r.runtime} + ${r.client}`, runsLeft: pairs.length - i, etaS: (ceilingReserveS(suite) * (pairs.length - i)) / pairs.length });
     const c = suite.byName.get(r.self_check_of ?? r.name)!;
     // The library defaults and the plain transform, whatever settings the contender varies.
-    const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, suite.redis.url, settings.workload);
+    // Under --redis-rtt through the first server's proxy: the ceiling at the run's own distance.
+    const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, Object.values(suite.proxies)[0]?.url ?? suite.redis.url, settings.workload);
     try {
       const o = { seconds: settings.duration_s ?? 3, warmupS: settings.warmup_s, concurrency: settings.connections[0]!, expectBytes: Buffer.byteLength(suite.golden) };
       const ceiling = await measureClientCeiling(r.runtime as RuntimeName, env, o);

@@ -52,6 +52,13 @@ function serverEnv(server: ServerName): { env: Record<string, string>; replicas:
   return { env: { REDIS_CLUSTER: '1' }, replicas: server === 'cluster-replicas' ? 'on' : null };
 }
 
+/** Why a contender has no cluster twin: its client has no cluster mode, or a setting (the pool) is measured alone. */
+function clusterBlock(c: Contender): string | null {
+  const why = c.client in CLIENT_DEFS ? noCluster(c.client as ClientName) : null;
+  if (why) return `${c.client}: ${why}`;
+  return c.settings.pool === 'on' ? 'pool: node-redis\'s client pool is measured on a single server only' : null;
+}
+
 /** Ceilings, static pages and the handicap read Redis at most once or check the run itself: they stay on the first server. */
 const readsPerRequest = (c: Contender) => !c.ceiling && !c.static && !c.tuned.includes('handicap');
 
@@ -62,9 +69,9 @@ export function serverTwins(selected: Contender[], servers: ServerName[]): { twi
   for (const server of servers.slice(1)) {
     for (const c of selected.filter(readsPerRequest)) {
       const name = `${c.name}-${serverSuffix(server)}`;
-      const why = SERVERS[server].cluster && c.client in CLIENT_DEFS ? noCluster(c.client as ClientName) : null;
+      const why = SERVERS[server].cluster ? clusterBlock(c) : null;
       if (why) {
-        unsupported.push({ name, reason: `${c.client}: ${why}` });
+        unsupported.push({ name, reason: why });
         continue;
       }
       const { env, replicas } = serverEnv(server);
@@ -77,31 +84,38 @@ export function serverTwins(selected: Contender[], servers: ServerName[]): { twi
 
 /** Tries of the proxy's delay before the RTT redis-cli sees is taken as it is. */
 const CALIBRATION_TRIES = 3;
-/** The RTT seen may miss the asked one by this share before the delay is corrected. */
+/** The RTT seen may miss the asked one by this share, or by this many ms (below it, redis-cli's own noise), before the delay is corrected. */
 const RTT_TOLERANCE = 0.1;
+const RTT_TOLERANCE_MS = 0.05;
 
 /**
  * --redis-rtt: a delay proxy in front of each server. The distance is the RTT a client sees, so
  * the proxy's own delay is corrected until redis-cli --latency through it sees the asked RTT:
- * the hop and a client woken after a longer sleep add their own fraction of a millisecond.
+ * the hop and a client woken after a longer sleep add their own fraction of a millisecond. A
+ * resumed run keeps the delay it recorded, so every launch of it saw the same distance.
  */
 export async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: Session): Promise<Record<string, DelayProxy>> {
   const asked = results.settings.redis_rtt_ms ?? 0;
   if (asked <= 0) return {};
   const [first, ...rest] = Object.entries(servers);
-  const cpuList = results.settings.placement.redis;
-  let delay = asked;
-  let proxy = await startDelayProxy({ targetUrl: first![1].url, rttMs: delay, cpuList });
+  const start = async (url: string, rttMs: number) => {
+    const proxy = await startDelayProxy({ targetUrl: url, rttMs, cpuList: results.settings.placement.redis });
+    (session.topology ??= []).push(proxy);
+    return proxy;
+  };
+  const recorded = results.data.redis_rtt?.proxy_delay_ms;
+  let delay = recorded ?? asked;
+  let proxy = await start(first![1].url, delay);
   let m = await measureRtt(proxy.url);
-  for (let i = 1; i < CALIBRATION_TRIES && Math.abs(m.typical_ms - asked) > RTT_TOLERANCE * asked; i++) {
+  for (let i = 1; recorded === undefined && i < CALIBRATION_TRIES && Math.abs(m.typical_ms - asked) > Math.max(RTT_TOLERANCE * asked, RTT_TOLERANCE_MS); i++) {
     delay = Math.max(0, delay - (m.typical_ms - asked));
     await proxy.stop();
-    proxy = await startDelayProxy({ targetUrl: first![1].url, rttMs: delay, cpuList });
+    session.topology = session.topology!.filter((t) => t !== proxy);
+    proxy = await start(first![1].url, delay);
     m = await measureRtt(proxy.url);
   }
   const proxies: Record<string, DelayProxy> = { [first![0]]: proxy };
-  for (const [name, target] of rest) proxies[name] = await startDelayProxy({ targetUrl: target.url, rttMs: delay, cpuList });
-  (session.topology ??= []).push(...Object.values(proxies));
+  for (const [name, target] of rest) proxies[name] = await start(target.url, delay);
   results.data.redis_rtt = { asked_ms: asked, proxy_delay_ms: +delay.toFixed(3), measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples } };
   info(`--redis-rtt ${asked} ms: a delay proxy at ${proxy.url} adding ${delay.toFixed(3)} ms; redis-cli --latency through it: ${m.typical_ms.toFixed(3)} ms typical, ${m.avg_ms.toFixed(3)} ms average (${m.samples} samples)`);
   return proxies;

@@ -27,7 +27,7 @@ export interface Suite {
   settings: Settings;
   runDir: string;
   redis: RedisTarget;
-  /** Every server the apps read, by name (--servers); the first is `redis`. */
+  /** Every server the apps read, by name (--servers); the first, settings.servers[0], is `redis`. */
   servers: Record<string, RedisTarget>;
   /** --redis-rtt: the delay proxy in front of each server, by name; empty without one. */
   proxies: Record<string, { pid: number; url: string }>;
@@ -91,4 +91,5 @@ export const ctxFor = (suite: Suite, c: Pick<Contender, 'server'>): RunContext =
   c.server ? { ...suite.ctx, redis: serverOf(suite, c), proxy: suite.proxies[c.server] } : suite.ctx;
 
 /** Every server the run started still answers. */
-export const serversAlive = (suite: Suite) => Object.values(suite.servers).every(redisAlive);
+export const serversAlive = (suite: Suite) =>
+  Object.values(suite.servers).every((t) => redisAlive(t) && (t.nodes ?? []).every((n) => isAlive(n.pid))) && Object.values(suite.proxies).every((p) => isAlive(p.pid));

@@ -1,5 +1,5 @@
 // --target URL: the flags of a run against an app started by hand (target.ts runs it). Kept
-// apart from target.ts so that reading the flags loads nothing of the measuring code.
+// apart from target.ts, which needs the measuring code.
 
 /** Flags a --target run would silently ignore: each names what it needs instead. */
 const NOT_WITH_TARGET: Record<string, string> = {
@@ -17,6 +17,8 @@ const NOT_WITH_TARGET: Record<string, string> = {
   'redis-port': 'the Redis is the one REDIS_URL names',
   server: 'the server is the one REDIS_URL names',
   servers: 'the server is the one REDIS_URL names',
+  topology: 'the server is the one REDIS_URL names',
+  'redis-rtt': 'the distance to Redis is what the three hosts have: put the Redis host farther away',
   'start-timeout': 'the harness starts nothing',
   placement: 'the app and Redis run elsewhere: oha gets the whole machine',
   profile: 'the seed profile launches each contender itself',

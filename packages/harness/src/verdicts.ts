@@ -100,9 +100,12 @@ const httpCeilingOf = (results: Results, c: ContenderResult) =>
 export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
   // --servers: the ceiling of the server this contender reads.
   const server = c.server ?? results.settings?.servers?.[0];
-  const redis = results.ceilings?.redis.filter((x) => !x.server || x.server === server).map((x) => x.rps).filter(Number.isFinite) ?? [];
+  // redis-benchmark runs next to Redis: under --redis-rtt it bounds nothing the apps could reach.
+  const redis = results.settings?.redis_rtt_ms ? [] : (results.ceilings?.redis.filter((x) => !x.server || x.server === server).map((x) => x.rps).filter(Number.isFinite) ?? []);
   const http = httpCeilingOf(results, c);
-  const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
+  // The client ceiling is one process on a single server: no ceiling for two workers or a cluster's twins.
+  const oneProcessOneServer = (c.settings?.workers ?? '1') === '1' && !c.server?.startsWith('cluster');
+  const client = oneProcessOneServer ? results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client) : undefined;
   const candidates = [
     ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
     ...(client ? [{ ceiling: `${c.runtime} + ${c.client}, no HTTP`, ceiling_rps: client.rps }] : []),

@@ -16,6 +16,8 @@ export interface SettingDef {
   valueClients?: Record<string, readonly string[]>;
   /** Workloads its non-default values are measured in; absent: every workload. */
   workloads?: readonly string[];
+  /** false: the harness sets it (a --topology cluster twin), so no manifest may list it. */
+  manifest?: false;
   about: string;
 }
 
@@ -60,7 +62,7 @@ export const SETTINGS = {
       'connection (off, the default): the setting that matters once Redis is a network distance away (--redis-rtt)',
   },
   replicas: {
-    env: 'REPLICAS', values: ['off', 'on'], default: 'off', suffix: { on: 'replicas' }, clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
+    manifest: false, env: 'REPLICAS', values: ['off', 'on'], default: 'off', suffix: { on: 'replicas' }, clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
     // Only a cluster has replicas to read from: without REDIS_CLUSTER=1 the adapters ignore it.
     about: 'REDIS_CLUSTER=1 only: reads may go to replicas (node-redis useReplicas: primary and replica in turn; ioredis/iovalkey ' +
       'scaleReads slave; valkey-glide readFrom preferReplica); off reads from primaries only, every library\'s default',

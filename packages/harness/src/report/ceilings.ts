@@ -6,6 +6,9 @@ import type { Results } from '../results';
 import { levelLabel } from '../stats';
 import { ranked } from './table';
 
+/** "Redis" for the default server, the server's own name (valkey) for another. */
+const serverLabel = (s: string | undefined) => (!s || s === 'redis' ? 'Redis' : s);
+
 const fmt = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 
 export function ceilingsTable(r: Results): string {
@@ -18,8 +21,9 @@ export function ceilingsTable(r: Results): string {
   for (const server of [...new Set(redis.map((x) => x.server))]) {
     const of = redis.filter((x) => x.server === server);
     const rps = of.map((x) => x.rps);
-    const who = server ? `${server} alone` : 'Redis alone';
-    rows.push(`| ${who}: redis-benchmark \`${of[0]!.command}\`, c=${of[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${of.length} measurements) | – | ${fmt(median(of.map((x) => x.usec_per_call)))} µs per call inside ${server ?? 'Redis'} |`);
+    const name = serverLabel(server ?? r.settings.servers?.[0]);
+    const who = `${name} alone`;
+    rows.push(`| ${who}: redis-benchmark \`${of[0]!.command}\`, c=${of[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${of.length} measurements) | – | ${fmt(median(of.map((x) => x.usec_per_call)))} µs per call inside ${name} |`);
   }
   for (const c of http.sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0))) {
     const stack = `${c.runtime} ${c.variant ? `${c.framework} ${c.variant}` : c.framework}`;
@@ -44,7 +48,7 @@ export function efficiencyTable(r: Results): string {
   const head = '| contender | req/s | lowest ceiling | ceiling req/s | efficiency |\n|---|---:|---|---:|---:|';
   const body = rows.map((c) => {
     const e = c.efficiency!;
-    return `| ${c.name} | ${fmt(c.rps!.median)} | ${e.ceiling === 'redis' ? 'Redis alone' : e.ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% |`;
+    return `| ${c.name} | ${fmt(c.rps!.median)} | ${e.ceiling === 'redis' ? `${serverLabel(c.server ?? r.settings.servers?.[0])} alone` : e.ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% |`;
   });
   return `**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body)\n\n${[head, ...body].join('\n')}`;
 }

@@ -67,7 +67,7 @@ function exactTimers() {
   } catch {}
 }
 
-/** Worker side: sleep until the due time minus the lead, then post `generation * 2 + slept`. */
+/** Worker side: sleep until the due time minus the lead, then post `[generation, slept]`. */
 function timerWorker(data: { sab: SharedArrayBuffer; mainOrigin: number }) {
   const gen = new Int32Array(data.sab, 0, 1);
   const shared = new Float64Array(data.sab, 8, 2);
@@ -89,7 +89,7 @@ function timerWorker(data: { sab: SharedArrayBuffer; mainOrigin: number }) {
       continue;
     }
     firedGen = g;
-    postMessage(g * 2 + slept);
+    postMessage([g, slept]);
   }
 }
 
@@ -108,7 +108,7 @@ class PreciseTimer {
     // ref false: the listener keeps the process alive, not the timer; smol: it needs almost no heap.
     this.worker = new Worker(import.meta.url, { ref: false, smol: true });
     this.worker.postMessage({ sab, mainOrigin: performance.timeOrigin });
-    this.worker.onmessage = (e: MessageEvent<number>) => this.woken(e.data);
+    this.worker.onmessage = (e: MessageEvent<[number, number]>) => this.woken(e.data[0], e.data[1]);
   }
 
   /** Call onDue at `at` (performance.now() ms), or never when at is 0. */
@@ -119,10 +119,10 @@ class PreciseTimer {
     Atomics.notify(this.gen, 0);
   }
 
-  private woken(msg: number) {
+  private woken(gen: number, slept: number) {
     // A wake-up for an earlier arm, raced by a re-arm: the worker wakes again for the current one.
-    if (msg >> 1 !== Atomics.load(this.gen, 0) || this.armedAt === 0 || this.polling) return;
-    if (msg & 1) {
+    if (gen !== Atomics.load(this.gen, 0) || this.armedAt === 0 || this.polling) return;
+    if (slept) {
       // Late: wake earlier next time; early: later. Half the wake-ups then land before the due
       // time and spin briefly, half after it; a mean would chase a busy host's scheduling stalls.
       const lead = this.shared[1]! + (performance.now() > this.armedAt ? LEAD_STEP_MS : -LEAD_STEP_MS);
