@@ -101,7 +101,13 @@ describe('flags', () => {
       [['--topology', 'ring'], /^--topology "ring" is not accepted; use one of: single, cluster$/],
       [['--topology', 'cluster', '--server', 'valkey'], /leave out --server and --servers/],
       [['--topology', 'cluster', '--workload', 'live'], /measure the live workload on one --server/],
+      [['--redis-rtt', '1'], /^--redis-rtt: bad RTT "1"/],
+      [['--redis-rtt', '1ms', '--topology', 'cluster'], /redirects clients to its nodes' own ports/],
+      [['--redis-rtt', '0,1ms', '--entries', '339,3390'], /^--entries and --redis-rtt a,b are both sweeps: run one sweep at a time$/],
+      [['--redis-rtt', '0,1ms', '--resume', 'results/x'], /resume one of them with --resume <run>\/<value>/],
     ];
+    expect(parseCli(['--redis-rtt', '5ms,0,200us'], names)).toMatchObject({ redisRttMs: 0, redisRtts: [0, 0.2, 5] });
+    expect(parseCli([], names)).toMatchObject({ redisRttMs: 0, redisRtts: [0] });
     expect(parseCli(['--topology', 'cluster'], names).servers).toEqual(['redis', 'cluster', 'cluster-replicas']);
     for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);
   });
