@@ -135,6 +135,11 @@ describe('flags', () => {
     expect(() => parseCli(['--write-rate', '10'], names)).toThrow(/^--write-rate needs --workload live/);
     expect(() => parseCli(['--workload', 'live', '--write-rate', '-5'], names)).toThrow(/^--write-rate "-5" must be XADDs per second from 0 to 10000/);
     expect(() => parseCli(['--workload', 'live', '--max-staleness', '-50ms'], names)).toThrow(/^--max-staleness "-50ms" is not a positive duration/);
+    expect(() => parseCli(['--restart-redis'], names)).toThrow(/^--restart-redis needs --workload live/);
+    expect(() => parseCli(['--workload', 'live', '--restart-redis', '--windows', '1'], names)).toThrow(/^--restart-redis needs --windows 2 or more/);
+    expect(() => parseCli(['--workload', 'live', '--restart-redis', '--redis-rtt', '1ms'], names)).toThrow(/^--restart-redis with --redis-rtt/);
+    expect(parseCli(['--workload', 'live', '--restart-redis'], names).restartRedis).toBe(true);
+    expect(parseCli(['--workload', 'live'], names).restartRedis).toBe(false);
     // A flag after a flag that takes a value is still a flag, as parseArgs has it.
     expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
   });

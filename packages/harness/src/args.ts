@@ -31,6 +31,7 @@ export const FLAGS = {
   entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
   workload: { type: 'string', desc: `Redis read per request: ${WORKLOADS.join(' | ')} (default xrange)` },
   'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)' },
+  'restart-redis': { type: 'boolean', desc: 'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN SAVE, then again from its RDB) after its first windows; every app must serve a fresh snapshot within 10 s, and its later windows are checked like the others' },
   'max-staleness': { type: 'string', desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)' },
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
@@ -93,6 +94,8 @@ export interface CliOptions {
   writeRate: number;
   writeRates: number[];
   maxStalenessMs: number;
+  /** --restart-redis: the fault drill of a live run (block.ts). */
+  restartRedis: boolean;
   profile: 'default' | 'seed';
   placement: PlacementName;
   startTimeoutS: number;
@@ -242,6 +245,15 @@ function liveFlags(workload: string, rate: string | undefined, staleness: string
   return { writeRate: writeRates[0]!, writeRates, maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000 };
 }
 
+/** --restart-redis: a live run's fault drill, between two windows of one launch, on a Redis the harness owns. */
+function restartFlag(on: boolean, workload: string, windows: string | undefined, rtt: string | undefined): boolean {
+  if (!on) return false;
+  if (workload !== 'live') throw new UsageError('--restart-redis needs --workload live: it checks that caches come back exact after Redis restarts');
+  if (windows !== undefined && Number(windows) < 2) throw new UsageError('--restart-redis needs --windows 2 or more: Redis restarts between a launch\'s first window and its second');
+  if (rtt !== undefined) throw new UsageError('--restart-redis with --redis-rtt: restart the server without a delay proxy in front of it');
+  return true;
+}
+
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   let parsed;
   try {
@@ -313,6 +325,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     entries: str('entries') !== undefined ? entriesList(str('entries')!, [str('rdb') && '--rdb', str('resume') && '--resume', seedProfile && '--profile seed']) : null,
     workload,
     ...liveFlags(workload, str('write-rate'), str('max-staleness')),
+    restartRedis: restartFlag(v['restart-redis'] === true, workload, str('windows'), str('redis-rtt')),
     profile,
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
     startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),

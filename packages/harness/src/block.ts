@@ -12,7 +12,9 @@ import { treeCpuSeconds } from './proc';
 import type { ContenderResult, PointResult, RunRecord } from './results';
 import { seededRandom, shuffled } from './stats';
 import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './suite';
-import { checkAfterRun, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
+import { checkAfterRun, judgeProbe, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
+import { restartPrivateRedis } from './redis';
+import { probeOnce } from './live/session';
 
 export interface BlockSlot {
   r: ContenderResult;
@@ -80,6 +82,42 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
   return bad ? 'out' : 'ok';
 }
 
+/** How long an app may take to serve a fresh snapshot after Redis restarts (--restart-redis). */
+const RECOVER_MS = 10_000;
+
+/**
+ * --restart-redis: the writer pauses, Redis restarts keeping its data, the writer resumes, and
+ * each live member must answer 200 again within RECOVER_MS (or it failed), and that first
+ * answer must be a snapshot within its staleness bound (or it is invalid: an exact cache never
+ * serves a copy from before the restart). Its later windows are judged as usual.
+ */
+async function restartRedis(suite: Suite, live: Member[], round: number, block: number): Promise<void> {
+  let restarted = 0;
+  // Timed from Redis answering again, not from the writer's restart after it.
+  const down_ms = await suite.ctx.live!.pause(async () => {
+    const ms = await restartPrivateRedis(suite.redis);
+    restarted = performance.now();
+    return ms;
+  });
+  log(`--restart-redis: Redis restarted (down ${down_ms} ms); waiting for ${live.map((m) => m.r.name).join(', ')} to serve again`);
+  const recovered_ms: Record<string, number | null> = {};
+  for (const m of live) {
+    let probe = await probeOnce(m.app!.url);
+    while (probe.status !== 200 && performance.now() - restarted < RECOVER_MS) {
+      await Bun.sleep(100);
+      probe = await probeOnce(m.app!.url);
+    }
+    const verdict = probe.status === 200 ? await judgeProbe(suite, contenderOf(suite, m.r), probe) : null;
+    recovered_ms[m.r.name] = verdict?.ok ? Math.round(probe.received_ms - performance.timeOrigin - restarted) : null;
+    if (verdict?.ok) continue;
+    m.outcome = verdict
+      ? { kind: 'out', status: 'invalid', reason: `after a Redis restart: ${verdict.reason}`, runs: [] }
+      : { kind: 'out', status: 'failed', reason: `did not answer 200 within ${RECOVER_MS / 1000} s of a Redis restart (last: ${probe.status || probe.body})`, output: m.app!.process.tail(), runs: [] };
+    await stopApp(suite.session, m.key);
+  }
+  (suite.results.data.redis_restarts ??= []).push({ round, block, at: Date.now(), down_ms, recovered_ms });
+}
+
 /**
  * Measure a block: launch every member, then `windows` cycles, each member once per cycle in an
  * order shuffled from the seed, round and cycle; then stop them all. One outcome per slot, in order.
@@ -94,6 +132,7 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
     for (let j = 0; j < (suite.settings.windows ?? 1) && !redisDied; j++) {
+      if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
       for (const m of shuffled(members, random)) {
         const live = members.filter((x) => x.app && !x.outcome);
         if (!live.includes(m)) continue;

@@ -65,7 +65,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     if (++samples % 10 === 0) pids = processTree(appPid);
     peakRss = Math.max(peakRss, rssMb(pids));
   }, 500);
-  const writesBefore = ctx.live ? (commandStats(redis).xadd ?? { calls: 0, usec: 0 }) : null;
+  const writesBefore = ctx.live ? writerCounters(redis, ctx.live) : null;
   const prober = ctx.live ? startProber(url) : null;
   const fromMs = nowMs();
   let oha;
@@ -78,7 +78,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     clearInterval(sampler);
   }
   const endedAtMs = nowMs();
-  const writes = ctx.live ? writerCost(redis, writesBefore!) : null;
+  const writes = ctx.live ? writerCost(redis, ctx.live, writesBefore!) : null;
   const probes = prober ? await prober.stop() : [];
   const wall = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
@@ -121,8 +121,13 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   };
 }
 
-/** The writer's XADDs during the window (read as oha ends) and the time Redis spent in them: its cost, kept apart from the app's reads. */
-function writerCost(redis: RedisTarget, before: { calls: number; usec: number }): { writes: number; write_redis_us: number } {
-  const after = commandStats(redis).xadd ?? { calls: 0, usec: 0 };
-  return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec };
+/** The XADDs Redis served so far and the time it spent in them, and the writer process's own CPU. */
+function writerCounters(redis: RedisTarget, live: Live) {
+  return { ...(commandStats(redis).xadd ?? { calls: 0, usec: 0 }), cpu: treeCpuSeconds(live.writer.pid) };
+}
+
+/** The writer's XADDs during the window (read as oha ends), the time Redis spent in them and the writer's CPU: its cost, kept apart from the app's. */
+function writerCost(redis: RedisTarget, live: Live, before: ReturnType<typeof writerCounters>): { writes: number; write_redis_us: number; writer_cpu_s: number } {
+  const after = writerCounters(redis, live);
+  return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec, writer_cpu_s: after.cpu - before.cpu };
 }

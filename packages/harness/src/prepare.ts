@@ -49,7 +49,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     handicap: opts.handicap,
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
-    ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs } } : {}),
+    ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs, ...(opts.restartRedis ? { restart_redis: true } : {}) } } : {}),
   };
 }
 

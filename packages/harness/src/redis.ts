@@ -13,7 +13,7 @@ export class RedisError extends Error {}
 export interface RedisTarget {
   url: string;
   /** Set for the private Redis the harness started. */
-  server?: { pid: number; process: Tracked; dir: string; logFile: string };
+  server?: { pid: number; process: Tracked; dir: string; logFile: string; command: string[] };
   /** A cluster's nodes (topology/cluster.ts): redis-cli follows its redirects, and its counters are summed over them. */
   nodes?: { url: string; pid: number }[];
   stop(): Promise<void>;
@@ -82,38 +82,71 @@ export async function startPrivateRedis(
   const logFile = join(dir, 'redis.log');
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--dbfilename', 'dump.rdb', '--logfile', logFile, '--daemonize', 'no'];
-  const [cmd, ...rest] = pinned(opts.cpuList ?? null, [binary, ...args]);
-  const proc = spawnTracked(cmd!, rest);
-  const url = `redis://127.0.0.1:${port}`;
+  const command = pinned(opts.cpuList ?? null, [binary, ...args]);
   const target: RedisTarget = {
-    url,
-    server: { pid: proc.pid, process: proc, dir, logFile },
+    url: `redis://127.0.0.1:${port}`,
+    server: { pid: 0, process: null as unknown as Tracked, dir, logFile, command },
     async stop() {
-      await killTree(proc.pid, 2000);
+      await killTree(target.server!.pid, 2000);
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  const readLog = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+  try {
+    await serve(target, opts.timeoutMs ?? 30_000);
+  } catch (e) {
+    await target.stop();
+    const spawnErr = target.server!.process.tail().find((l) => l.startsWith(`spawn ${binary}`));
+    if (spawnErr) throw new RedisError(`${spawnErr} (${binary} is missing: ${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`);
+    if (!(e instanceof LoadError)) throw new RedisError(`${binary} ${(e as Error).message}`);
+    const hint = rdbPath ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)' : '';
+    throw new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${e.message}${hint}`);
+  }
+  return target;
+}
+
+class LoadError extends Error {}
+
+/** Spawns the server's command and waits for PING; the target's pid and process become the new ones. */
+async function serve(target: RedisTarget, timeoutMs: number): Promise<void> {
+  const s = target.server!;
+  const [cmd, ...rest] = s.command;
+  s.process = spawnTracked(cmd!, rest);
+  s.pid = s.process.pid;
+  const deadline = Date.now() + timeoutMs;
+  const readLog = () => (existsSync(s.logFile) ? readFileSync(s.logFile, 'utf8') : '');
+  const logAtStart = readLog().length;
   while (true) {
-    if (proc.hasExited() || FATAL_LOG.test(readLog())) {
-      const log = readLog() || proc.tail().join('\n');
-      await target.stop();
-      const spawnErr = proc.tail().find((l) => l.startsWith(`spawn ${binary}`));
-      if (spawnErr) throw new RedisError(`${spawnErr} (${binary} is missing: ${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`);
-      const hint = rdbPath ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)' : '';
-      throw new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${redisFailureReason(log)}${hint}`);
-    }
+    const log = readLog().slice(logAtStart);
+    if (s.process.hasExited() || FATAL_LOG.test(log)) throw new LoadError(redisFailureReason(log || s.process.tail().join('\n')));
     try {
       // Short: a Redis stuck after a load error accepts connections but never answers.
-      if (cli(target, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG') return target;
+      if (cli(target, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG') return;
     } catch {}
-    if (Date.now() > deadline) {
-      await target.stop();
-      throw new RedisError(`${binary} did not answer PING within ${(opts.timeoutMs ?? 30_000) / 1000}s`);
-    }
+    if (Date.now() > deadline) throw new RedisError(`did not answer PING within ${timeoutMs / 1000}s`);
     await Bun.sleep(50);
   }
+}
+
+/**
+ * A restart that keeps the data, as a Redis with persistence would: SHUTDOWN SAVE writes every
+ * acknowledged write to its RDB and closes every connection, then the same command starts it
+ * again on the same port from that file. Returns how long it was down.
+ */
+export async function restartPrivateRedis(target: RedisTarget, timeoutMs = 30_000): Promise<number> {
+  const s = target.server;
+  if (!s) throw new RedisError('only the private Redis can be restarted');
+  const t0 = Date.now();
+  try {
+    cli(target, ['SHUTDOWN', 'SAVE'], { timeoutMs: 10_000 });
+  } catch {} // the connection closes before a reply
+  for (let i = 0; i < 200 && !s.process.hasExited(); i++) await Bun.sleep(50);
+  if (!s.process.hasExited()) throw new RedisError(`Redis (pid ${s.pid}) did not shut down within 10 s of SHUTDOWN SAVE`);
+  try {
+    await serve(target, timeoutMs);
+  } catch (e) {
+    throw new RedisError(`Redis did not come back after its restart: ${(e as Error).message}`);
+  }
+  return Date.now() - t0;
 }
 
 export function useExistingRedis(url: string): RedisTarget {

@@ -137,7 +137,8 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
 }
 
 /** --workload live, per window: the checker's verdict on the prober's reads, and the writer's cost. */
-export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number };
+/** writer_cpu_s: the writer process's CPU during the window (absent in runs made before it was recorded). */
+export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number };
 
 export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
@@ -175,7 +176,7 @@ export interface Settings {
   only: string[] | null;
   strict: boolean;
   /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL plus this). */
-  live?: { write_rate: number; max_staleness_ms: number };
+  live?: { write_rate: number; max_staleness_ms: number; restart_redis?: boolean };
   /** --redis-rtt: the round-trip time of the delay proxy between the apps and Redis, in ms (absent or 0: no proxy). */
   redis_rtt_ms?: number;
   /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
@@ -200,6 +201,8 @@ export interface Results {
     servers?: ServerRecord[];
     /** --redis-rtt: the asked RTT, the delay the proxy added to reach it, and the RTT redis-cli --latency measured through it before the rounds. */
     redis_rtt?: { asked_ms: number; proxy_delay_ms: number; measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number } };
+    /** --restart-redis: each restart (between two windows of a block), how long Redis was down, and how long each app took to serve a fresh snapshot again (null: not within the limit). */
+    redis_restarts?: { round: number; block: number; at: number; down_ms: number; recovered_ms: Record<string, number | null> }[];
   };
   contenders: ContenderResult[];
   /** Combinations a manifest names that are not measured, with the reason. */

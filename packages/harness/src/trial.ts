@@ -12,6 +12,7 @@ import { verifyContract, type Verdict } from './verify';
 import { stalenessBoundMs } from '@bench/stream';
 import type { Contender } from './contenders';
 import { judgeWindow, liveFault, poolLive, probeOnce } from './live/session';
+import type { Probe } from './live/checker';
 
 /** The contender is out: it failed (crash, hang, start) or is invalid (wrong body, before or after a run). */
 type Out = { kind: 'out'; status: 'failed' | 'invalid'; reason: string; output?: string[] };
@@ -138,11 +139,15 @@ export const liveBoundMs = (suite: Suite, c: Contender) =>
 
 /** The gate before measuring: the golden body, byte for byte; under --workload live, a read the checker finds a snapshot fresh enough. */
 export async function verifyFor(suite: Suite, url: string, c: Contender): Promise<Verdict> {
-  const live = suite.ctx.live;
-  if (!live) return verifyContract(url, suite.golden, c.page);
+  if (!suite.ctx.live) return verifyContract(url, suite.golden, c.page);
   const probe = await probeOnce(url);
   if (probe.status === 0) return { ok: false, reason: `request failed: ${probe.body}` };
-  const fault = liveFault(await judgeWindow(live, [probe], liveBoundMs(suite, c), probe.sent_ms, probe.received_ms), null);
+  return judgeProbe(suite, c, probe);
+}
+
+/** Under --workload live: one probe's body, judged by the checker against the contender's staleness bound. */
+export async function judgeProbe(suite: Suite, c: Contender, probe: Probe): Promise<Verdict> {
+  const fault = liveFault(await judgeWindow(suite.ctx.live!, [probe], liveBoundMs(suite, c), probe.sent_ms, probe.received_ms), null);
   return fault ? { ok: false, reason: fault } : { ok: true, bytes: Buffer.byteLength(probe.body) };
 }
 

@@ -60,7 +60,11 @@ export interface Follower {
   all(): Promise<Entries>;
   /** XREAD COUNT 1 BLOCK 0 STREAMS key id: settles once an entry after `id` exists. */
   wait(id: string): Promise<unknown>;
-  /** MULTI, XRANGE key (id +, XLEN key, EXEC: the entries after `id` and the length, at one instant. */
+  /**
+   * MULTI, XRANGE key (id +, XLEN key, EXEC: the entries after `id` and the length, at one instant.
+   * Called while a `wait` is still blocked: a client that can queue it on the same connection
+   * sends it at once, so Redis runs it right after the wake-up.
+   */
   after(id: string): Promise<{ entries: Entries; length: number }>;
   /** Closes the connection, without reconnecting. */
   close(): void | Promise<void>;
@@ -119,9 +123,9 @@ const MIN_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 1000;
 
 /**
- * CACHE=tail: a copy of the stream, kept by a follower on its own connection. On a wake-up it
- * reads what came after the last id and the length in one MULTI; the last `length` entries of
- * old ++ new are the stream, because writers only ever trim from the head (MAXLEN, XTRIM).
+ * CACHE=tail: a copy of the stream, kept by a follower on its own connection. Each wake-up
+ * (a blocked XREAD) is followed on the same connection by one MULTI that reads what came after
+ * the last id and the length; the last `length` entries of old ++ new are the stream, because writers only ever trim from the head (MAXLEN, XTRIM).
  * The copy is replaced, never changed in place. When the follower fails or its connection
  * drops, the copy is invalid at once (reads go to the adapter) until a fresh connection and a
  * full read have rebuilt it: a copy from before a Redis restart may be stale.
@@ -189,8 +193,14 @@ class Tail {
           delay = MIN_BACKOFF_MS;
         }
         const f = this.#f!;
-        await this.#guard(f.wait(this.#lastId));
-        const { entries, length } = await this.#guard(f.after(this.#lastId));
+        // The MULTI goes out right behind the blocked XREAD: Redis runs it the moment the XREAD
+        // is served, and both replies come back together. Awaiting the XREAD first would cost
+        // one more event-loop turn, which a saturated loop makes tens of ms.
+        const woken = this.#guard(f.wait(this.#lastId));
+        const read = this.#guard(f.after(this.#lastId));
+        read.catch(() => {}); // if the XREAD fails, its error is the one handled below
+        await woken;
+        const { entries, length } = await read;
         if (f === this.#f) this.#set(entries.entries as unknown[], length);
       } catch (e) {
         if (this.#closed) break;

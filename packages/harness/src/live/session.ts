@@ -15,12 +15,15 @@ export const PROBE_RATE = 20;
 const WRITER = join(import.meta.dir, 'writer.ts');
 
 export interface Live {
+  /** The writer running now (a new one after each pause). */
   writer: Tracked;
   log: string;
   rate: number;
   maxlen: number;
-  /** The sequence so far: initial entries, then every acknowledged write. */
+  /** The sequence so far: initial entries, then every acknowledged write, across pauses. */
   sequence(): SequencedEntry[];
+  /** Stops the writer, runs `during` (a Redis restart), then starts a new writer whose log continues the sequence. */
+  pause<T>(during: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -50,12 +53,12 @@ function logReader(file: string): () => { header: WriterHeader | null; written: 
   };
 }
 
-/** Starts the writer and waits (at most 10 s) for its log's header: the stream as it was before the first write. */
-export async function startLive(url: string, key: string, maxlen: number, rate: number, seed: number, runDir: string): Promise<Live> {
-  const log = join(runDir, 'writer.jsonl');
+/** One writer process and its log, once its header (the stream before its first write) is there. */
+async function spawnWriter(url: string, key: string, maxlen: number, rate: number, seed: number, log: string) {
   const args = ['--url', url, '--key', key, '--maxlen', String(maxlen), '--rate', String(rate), '--seed', String(seed), '--out', log, '--max-seconds', '86400'];
   const writer = spawnTracked(process.execPath, [WRITER, ...args]);
   const read = logReader(log);
+  // At most 10 s for its header.
   for (let i = 0; i < 100 && !read().header; i++) {
     if (writer.hasExited()) break;
     await Bun.sleep(100);
@@ -65,11 +68,44 @@ export async function startLive(url: string, key: string, maxlen: number, rate: 
     await killTree(writer.pid);
     throw new Error(`the live writer did not start: ${writer.tail().join(' ').slice(-300) || 'no output'}`);
   }
-  return {
-    writer, log, rate, maxlen: header.maxlen,
-    sequence: () => sequenceOf({ initial: header.initial, written: read().written }),
-    stop: () => killTree(writer.pid),
+  return { writer, header, read };
+}
+
+/**
+ * A later writer's log continues the sequence: its header must be the stream as the earlier
+ * writers left it (the last entries, same ids), or Redis lost or changed data while paused.
+ */
+function continued(seq: SequencedEntry[], next: { header: WriterHeader; read: ReturnType<typeof logReader> }): SequencedEntry[] {
+  const initial = next.header.initial;
+  const tail = seq.slice(seq.length - initial.length);
+  if (tail.length !== initial.length || tail.some((e, i) => e.id !== initial[i]!.id)) {
+    throw new Error(`after the pause the stream ends at ${initial.at(-1)?.id ?? 'nothing'}, not at ${seq.at(-1)?.id} where the writer's log ended: Redis lost or gained entries`);
+  }
+  return [...seq, ...sequenceOf({ initial: [], written: next.read().written })];
+}
+
+/** Starts the writer and waits (at most 10 s) for its log's header: the stream as it was before the first write. */
+export async function startLive(url: string, key: string, maxlen: number, rate: number, seed: number, runDir: string): Promise<Live> {
+  const log = join(runDir, 'writer.jsonl');
+  const first = await spawnWriter(url, key, maxlen, rate, seed, log);
+  // Writers after a pause: their own logs (writer-2.jsonl, …) and seeds, appended to the first's sequence.
+  const later: Awaited<ReturnType<typeof spawnWriter>>[] = [];
+  const live: Live = {
+    writer: first.writer, log, rate, maxlen: first.header.maxlen,
+    sequence: () => later.reduce(continued, sequenceOf({ initial: first.header.initial, written: first.read().written })),
+    async pause(during) {
+      // SIGTERM: the writer stops sending and logs every ack still due (it waits up to 5 s for them).
+      await killTree(live.writer.pid, 6000);
+      const result = await during();
+      const next = await spawnWriter(url, key, maxlen, rate, seed + later.length + 1, join(runDir, `writer-${later.length + 2}.jsonl`));
+      later.push(next);
+      live.writer = next.writer;
+      live.sequence(); // throws now, not in a window, if Redis lost writes
+      return result;
+    },
+    stop: () => killTree(live.writer.pid),
   };
+  return live;
 }
 
 /** One GET with its send and receive times. */
@@ -147,7 +183,7 @@ export function liveFault(w: LiveWindow, meanBytes: number | null): string | nul
 }
 
 /** A launch's windows as one record: counts summed, the first fault kept, staleness p50 the windows' median and p99/max their largest. */
-export function poolLive<T extends LiveWindow & { writes: number; write_redis_us: number }>(ws: T[]): T {
+export function poolLive<T extends LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number }>(ws: T[]): T {
   const sum = (f: (w: T) => number) => ws.reduce((n, w) => n + f(w), 0);
   const first = <K extends 'first_invalid' | 'first_over_bound'>(k: K) => ws.map((w) => w[k]).filter(Boolean).sort((a, b) => a!.sent_ms - b!.sent_ms)[0] ?? null;
   const ages = ws.map((w) => w.staleness_ms).filter((s) => s !== null);
@@ -160,5 +196,6 @@ export function poolLive<T extends LiveWindow & { writes: number; write_redis_us
     staleness_ms: ages.length ? { p50: median(ages.map((s) => s.p50)), p99: Math.max(...ages.map((s) => s.p99)), max: Math.max(...ages.map((s) => s.max)) } : null,
     bytes_min: Math.min(...ws.map((w) => w.bytes_min)), bytes_max: Math.max(...ws.map((w) => w.bytes_max)),
     writer_alive: ws.every((w) => w.writer_alive), writes: sum((w) => w.writes), write_redis_us: sum((w) => w.write_redis_us),
+    ...(ws.every((w) => w.writer_cpu_s !== undefined) ? { writer_cpu_s: sum((w) => w.writer_cpu_s!) } : {}),
   };
 }

@@ -31,8 +31,11 @@ function writerLine(r: Results): string {
   const seconds = r.contenders.flatMap((c) => keptRuns(c.points[0]!).flatMap((run) => run.windows ?? [])).filter((w) => w.live).reduce((s, w) => s + (w.ended_at - w.started_at) / 1000, 0);
   const writes = ws.reduce((n, w) => n + w.writes, 0);
   const us = ws.reduce((n, w) => n + w.write_redis_us, 0);
+  // Runs from before the writer's CPU was recorded have none.
+  const cpu = ws.every((w) => w.writer_cpu_s !== undefined) ? ws.reduce((n, w) => n + w.writer_cpu_s!, 0) : NaN;
+  const cpuPart = Number.isNaN(cpu) ? '' : `; the writer process itself used ${fmt((100 * cpu) / Math.max(seconds, 1e-9), 1)}% of a CPU`;
   return `The writer asked for ${r.settings.live!.write_rate} XADDs/s (MAXLEN at the stream's length) and made ${fmt(writes / Math.max(seconds, 1e-9), 1)}/s during the measured windows, ` +
-    `${fmt(writes ? us / writes : NaN, 1)} µs of Redis time each (apart from the apps' reads). Staleness: how much older the snapshot a probe got was than the probe's send time, ` +
+    `${fmt(writes ? us / writes : NaN, 1)} µs of Redis time each (apart from the apps' reads)${cpuPart}. Staleness: how much older the snapshot a probe got was than the probe's send time, ` +
     `from ${PROBE_RATE} probes/s per window (live/session.ts); p50 is the windows' median, p99 and max their largest.`;
 }
 
@@ -40,7 +43,20 @@ export function liveTable(r: Results): string {
   if (!r.settings.live) return '';
   const rows = r.contenders.filter((c) => !c.self_check_of).sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0)).map(row);
   const head = '| contender | cache | req/s | CPU µs/req | Redis reads/resp | staleness p50 / p99 / max (ms) | reads over bound | windows | notes |\n|---|---|---:|---:|---:|---|---|---:|---|';
-  return `**Live stream: ${r.settings.live.write_rate} writes/s, reads checked for freshness**\n\n${[head, ...rows].join('\n')}\n\n${writerLine(r)}`;
+  return `**Live stream: ${r.settings.live.write_rate} writes/s, reads checked for freshness**\n\n${[head, ...rows].join('\n')}\n\n${writerLine(r)}${restartLine(r)}`;
+}
+
+/** --restart-redis: how long Redis was down each time, and how soon each app served a fresh snapshot again. */
+function restartLine(r: Results): string {
+  const restarts = r.data.redis_restarts ?? [];
+  if (!r.settings.live?.restart_redis) return '';
+  if (!restarts.length) return '\n\nRedis restarts asked (--restart-redis), but none happened (no block of round 1 reached its second window).';
+  const apps = restarts.flatMap((x) => Object.entries(x.recovered_ms));
+  const back = apps.filter(([, ms]) => ms !== null).map(([, ms]) => ms!);
+  const lost = apps.filter(([, ms]) => ms === null).map(([name]) => name);
+  return `\n\nRedis restarted ${restarts.length} time${restarts.length > 1 ? 's' : ''} (SHUTDOWN SAVE, then again from its RDB; down ${restarts.map((x) => x.down_ms).join(', ')} ms), ` +
+    `between the first and second windows of each block in round 1, with the writer paused. ${back.length} of ${apps.length} apps served a fresh snapshot again ` +
+    `${back.length ? `within ${fmt(Math.min(...back))}–${fmt(Math.max(...back))} ms` : ''}${lost.length ? `; not within 10 s: ${lost.join(', ')}` : ''}. Their later windows are judged like the others.`;
 }
 
 /** The workload command's calls per minute over one window: a cache's reads, or one per request without one. */

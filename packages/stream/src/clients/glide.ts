@@ -33,6 +33,7 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
   const c = await GlideClient.createClient({ addresses });
   const pairs = (entries: unknown): Entries => ({ shape: 'pairs', entries: (entries ?? []) as any });
   let clientId: string;
+  let waiting: Promise<unknown> = Promise.resolve();
   try {
     clientId = String(await c.customCommand(['CLIENT', 'ID']));
   } catch (e) {
@@ -41,8 +42,11 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
   }
   return {
     all: async () => pairs(await c.customCommand(['XRANGE', key, '-', '+'])),
-    wait: (id) => c.customCommand(['XREAD', 'COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id]),
+    wait: (id) => (waiting = c.customCommand(['XREAD', 'COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id])),
     after: async (id) => {
+      // Glide times a request from when it is sent (250 ms by default): queued behind a blocked
+      // XREAD it would time out, so the MULTI waits here for the wake-up instead.
+      await waiting.catch(() => {});
       const batch = new Batch(true).customCommand(['CLIENT', 'ID']).customCommand(['XRANGE', key, `(${id}`, '+']).customCommand(['XLEN', key]);
       const [now, entries, length] = (await c.exec(batch, true))!;
       if (String(now) !== clientId) throw new Error('glide reconnected the follower');
