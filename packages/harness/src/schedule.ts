@@ -204,6 +204,7 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
       break;
     }
     const order = roundOrder(suite, todo, phase, round);
+    const skipped = new Set<Slot>();
     // A run the hypervisor stole much CPU from measures the neighbours, not the app: it is kept
     // aside and its slot measured again in a later pass over this round. Steal comes in bursts
     // of minutes, which an immediate retry would land in again.
@@ -215,6 +216,15 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
         if (slot.r.status !== 'incomplete' || filled(slot.point, round)) continue;
         // After the blocks, pass 0 measures only the --self-check twins; a stolen block run waits for a later pass.
         if (blocks && !slot.r.self_check_of) continue;
+        // A stolen run measured again must fit the budget too (after round 1, which always runs whole).
+        if (pass > 0 && s.runs === 'auto' && round > 1 && (Date.now() - suite.startedAt) / 1000 + clockOf(suite).of(slot.r.name) + reserveS > s.budget_s) {
+          if (skipped.has(slot)) continue;
+          skipped.add(slot);
+          // Counted like a round every attempt of which was stolen: the report says how many were left out.
+          slot.point.left_out = (slot.point.left_out ?? 0) + 1;
+          log(`${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}: not measured again, that would end after the ${Math.round(s.budget_s)} s budget; this round is left out`);
+          continue;
+        }
         const f = forecastAt(suite, slotsNow, round, last, order.slice(i).filter((x) => !filled(x.point, round)), reserveS);
         progress({ phase: 'measuring', contender: `${slot.r.name} ${pointLabel(slot.point)}`, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
         if (!(await measureSlot(suite, slot, round, last))) return false;
