@@ -125,7 +125,8 @@ const MAX_BACKOFF_MS = 1000;
 /**
  * CACHE=tail: a copy of the stream, kept by a follower on its own connection. Each wake-up
  * (a blocked XREAD) is followed on the same connection by one MULTI that reads what came after
- * the last id and the length; the last `length` entries of old ++ new are the stream, because writers only ever trim from the head (MAXLEN, XTRIM).
+ * the last id and the length; the last `length` entries of old ++ new are the stream, because
+ * writers only ever trim from the head (MAXLEN, XTRIM).
  * The copy is replaced, never changed in place. When the follower fails or its connection
  * drops, the copy is invalid at once (reads go to the adapter) until a fresh connection and a
  * full read have rebuilt it: a copy from before a Redis restart may be stale.
