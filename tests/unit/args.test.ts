@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_SETTINGS } from '@bench/stream';
-import { parseCli, parseDuration, UsageError, type Selectable } from '../../packages/harness/src/args';
+import { parseCli, parseDuration, privateRedisNeeded, UsageError, type Selectable } from '../../packages/harness/src/args';
 
 const contender = (name: string, suites: Selectable['suites'] = ['default', 'matrix', 'seed'], settings = {}): Selectable => {
   const [runtime, framework, ...client] = name.split('-');
@@ -140,6 +140,12 @@ describe('flags', () => {
     expect(() => parseCli(['--workload', 'live', '--restart-redis', '--redis-rtt', '1ms'], names)).toThrow(/^--restart-redis with --redis-rtt/);
     expect(parseCli(['--workload', 'live', '--restart-redis'], names).restartRedis).toBe(true);
     expect(parseCli(['--workload', 'live'], names).restartRedis).toBe(false);
+    // With REDIS_URL set, the flags that need private servers are refused before anything starts.
+    expect(privateRedisNeeded({ live: true, entries: false, servers: ['redis'] })).toMatch(/^--workload live writes to and trims the stream/);
+    expect(privateRedisNeeded({ live: false, entries: true, servers: ['redis'] })).toMatch(/^--entries loads its own streams/);
+    expect(privateRedisNeeded({ live: false, entries: false, servers: ['valkey'] })).toMatch(/^--server, --servers and --topology cluster start private servers/);
+    expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis', 'cluster'] })).toMatch(/^--server, --servers and --topology cluster/);
+    expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis'] })).toBeNull();
     // A flag after a flag that takes a value is still a flag, as parseArgs has it.
     expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
   });

@@ -96,6 +96,20 @@ describe('racing under the null, on recorded runs', () => {
     expect(detected / sims).toBeGreaterThan(0.05);
   });
 
+  test('one launch decides nothing: its windows alone say nothing of how launches differ', () => {
+    // A steady 25% gap over one round of 8 windows: with no second round the clustering is unknown, so the
+    // round counts as one pair. Over 4 rounds of the same windows, with a little spread, the gap is decided.
+    const windows = (x: number, r: number) => Array.from({ length: 8 }, (_, j) => x * (1 + 0.01 * ((j + r) % 3)));
+    const series = (x: number, n: number) => new Map(Array.from({ length: n }, (_, r) => [r + 1, windows(x * (1 + 0.02 * (r % 2)), r)] as [number, number[]]));
+    const cmp: Comparison[] = [{ id: 'a vs b', question: 'q', a: 'a', b: 'b' }];
+    const [one] = look(fakeResults(['a', 'b'], new Map([['a', series(125, 1)], ['b', series(100, 1)]])), cmp, 1, 0.05, 10);
+    expect(one!.verdict).toBe('undecided');
+    expect(one!.design_effect).toBe(8);
+    const [four] = look(fakeResults(['a', 'b'], new Map([['a', series(125, 4)], ['b', series(100, 4)]])), cmp, 1, 0.05, 10);
+    expect(four!.verdict).toBe('faster');
+    expect(four!.ratio).toBeCloseTo(1.25, 1);
+  });
+
   test('Holm across a family: step-down levels, stopping at the first p it cannot reject', () => {
     // m = 4 at alpha 0.05: thresholds 0.0125, 0.01667, 0.025, 0.05 in p order.
     expect(holmLevels([0.01, 0.04, 0.015, 0.2], 0.05)).toEqual([0.0125, null, 0.05 / 3, null]);

@@ -220,6 +220,14 @@ function serversFlag(one: string | undefined, many: string | undefined, topology
   return cluster ? [...list, ...CLUSTER_SERVERS] : list;
 }
 
+/** Why a run with these flags cannot read the Redis that REDIS_URL names, or null: they need private servers. */
+export function privateRedisNeeded(o: { live: boolean; entries: boolean; servers: readonly string[] }): string | null {
+  if (o.live) return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
+  if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
+  if (o.servers.length > 1 || o.servers[0] !== 'redis') return '--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it';
+  return null;
+}
+
 /** --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy cannot stand in for. */
 function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs: number; redisRtts: number[] } {
   let rtts: number[];

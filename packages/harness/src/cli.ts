@@ -2,7 +2,7 @@
 // errors and signals.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseCli, usage, UsageError, type CliOptions } from './args';
+import { parseCli, privateRedisNeeded, usage, UsageError, type CliOptions } from './args';
 import { settingsFrom, timestamp } from './prepare';
 import { rdbFor, scalingOf } from './scaling';
 import { runBench } from './bench';
@@ -85,7 +85,6 @@ async function runSweep<T>(opts: CliOptions, contenders: Contender[], unsupporte
 
 /** --entries: one complete run per stream size in <run>/entries-<n>/, then scaling.json and its report. */
 async function runScaling(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
-  if (process.env.REDIS_URL) throw new Error('--entries loads its own streams into a private Redis: unset REDIS_URL');
   const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.entries!, (entries) => ({
     dir: `entries-${entries}`, say: `--entries: the run on ${entries} entries`, opts: { rdb: rdbFor(entries) },
   }));
@@ -141,6 +140,12 @@ async function main(): Promise<number> {
     console.log(opts.selected.join('\n'));
     for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);
     return 0;
+  }
+  // Refused before anything starts: not even a tool's version is asked for.
+  const external = process.env.REDIS_URL && !opts.target && privateRedisNeeded({ live: opts.workload === 'live', entries: !!opts.entries, servers: opts.servers });
+  if (external) {
+    log(`error: ${external}`);
+    return 2;
   }
   if (opts.quiet) setProgressMode('quiet');
   startOrphanGuard();

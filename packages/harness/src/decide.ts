@@ -106,7 +106,18 @@ export function designEffect(pairs: WindowPairs[]): { designEffect: number; icc:
  */
 export function designEffects(pairs: WindowPairs[]): number[] {
   const pooled = designEffect(pairs).designEffect;
-  return pairs.map((d) => Math.max(pooled, designEffect([d]).designEffect));
+  return pairs.map((d) => Math.max(pooled, ownDesignEffect(d)));
+}
+
+/**
+ * One comparison's design effect. Under two rounds of several windows its launches' spread is
+ * unknown, so it takes the worst case, ICC 1: each round counts as one pair (one launch's windows
+ * alone decide nothing, however alike they are).
+ */
+function ownDesignEffect(d: WindowPairs): number {
+  const clustered = d.byRound.filter((r) => r.length >= 2).length;
+  if (clustered >= 2) return designEffect([d]).designEffect;
+  return d.byRound.length ? kish([d.byRound], 1) : 1;
 }
 
 /** Kish's design effect 1 + (m − 1)·ICC, m the median number of windows per cluster. */

@@ -3,7 +3,7 @@
 import { relative, resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, dataKey } from './apps';
-import type { CliOptions } from './args';
+import { privateRedisNeeded, type CliOptions } from './args';
 import { ROOT, type Contender, type Unsupported } from './contenders';
 import { captureEnvironment, gitState, loadAverage1m } from './environment';
 import { resolvePlacement } from './placement';
@@ -157,9 +157,10 @@ const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, 
 async function openServers(opts: CliOptions, results: Results, session: Session) {
   const settings = results.settings;
   const externalUrl = process.env.REDIS_URL;
-  if (externalUrl && settings.live) throw new Error('--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL');
   const serverNames = serverNamesOf(settings);
-  if (externalUrl && (serverNames.length > 1 || serverNames[0] !== 'redis')) throw new Error('--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it');
+  // A resumed run's settings come from its results.json, so they are checked here too.
+  const refused = externalUrl && privateRedisNeeded({ live: !!settings.live, entries: false, servers: serverNames });
+  if (refused) throw new Error(refused);
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const servers = externalUrl ? { redis: useExistingRedis(externalUrl) } : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
   const redis = (session.redis = servers[serverNames[0]!]!);
