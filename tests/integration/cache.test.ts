@@ -108,6 +108,28 @@ describe('caches under writes', () => {
     }
   }
 
+  test('a follower reads with XREVRANGE only: the XRANGE count stays the requests\' own', async () => {
+    const calls = async () => {
+      const stats = (await writer.info('commandstats')) as string;
+      const of = (cmd: string) => Number(new RegExp(`^cmdstat_${cmd}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+      return { xrange: of('xrange'), xrevrange: of('xrevrange') };
+    };
+    for (const client of CLIENTS) {
+      const before = await calls();
+      const source = await open(client, 'tail-body');
+      try {
+        for (let i = 0; i < 20; i++) await xadd(i);
+        await Bun.sleep(SLACK_MS);
+        for (let i = 0; i < 20; i++) await source.readJson();
+      } finally {
+        await closeClean(source);
+      }
+      const after = await calls();
+      expect([client, after.xrange - before.xrange]).toEqual([client, 0]);
+      expect(after.xrevrange - before.xrevrange).toBeGreaterThanOrEqual(2); // the fill, and at least one wake-up
+    }
+  }, 60_000);
+
   test('tail-body on the page workload serves the first 100 entries', async () => {
     const source = await open('node-redis', 'tail-body', 'xrange-count');
     try {

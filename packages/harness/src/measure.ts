@@ -123,11 +123,18 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
 
 /** The XADDs Redis served so far and the time it spent in them, and the writer process's own CPU. */
 function writerCounters(redis: RedisTarget, live: Live) {
-  return { ...(commandStats(redis).xadd ?? { calls: 0, usec: 0 }), cpu: treeCpuSeconds(live.writer.pid) };
+  const stats = commandStats(redis);
+  // Tail followers read with XREAD and XREVRANGE only (packages/stream cache.ts), apart from the requests' XRANGEs.
+  const follows = (stats.xread?.calls ?? 0) + (stats.xrevrange?.calls ?? 0);
+  return { ...(stats.xadd ?? { calls: 0, usec: 0 }), follows, cpu: treeCpuSeconds(live.writer.pid) };
 }
 
-/** The writer's XADDs during the window (read as oha ends), the time Redis spent in them and the writer's CPU: its cost, kept apart from the app's. */
-function writerCost(redis: RedisTarget, live: Live, before: ReturnType<typeof writerCounters>): { writes: number; write_redis_us: number; writer_cpu_s: number } {
+/**
+ * The writer's XADDs during the window (read as oha ends), the time Redis spent in them and the
+ * writer's CPU: its cost, kept apart from the app's. With them, the reads the writes cause in
+ * every tail follower running (the block's idle apps too), which no one contender can be charged.
+ */
+function writerCost(redis: RedisTarget, live: Live, before: ReturnType<typeof writerCounters>): { writes: number; write_redis_us: number; writer_cpu_s: number; follower_reads: number } {
   const after = writerCounters(redis, live);
-  return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec, writer_cpu_s: after.cpu - before.cpu };
+  return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec, writer_cpu_s: after.cpu - before.cpu, follower_reads: after.follows - before.follows };
 }

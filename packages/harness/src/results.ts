@@ -137,8 +137,12 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
 }
 
 /** --workload live, per window: the checker's verdict on the prober's reads, and the writer's cost. */
-/** writer_cpu_s: the writer process's CPU during the window (absent in runs made before it was recorded). */
-export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number };
+/**
+ * writer_cpu_s: the writer process's CPU during the window; follower_reads: XREAD and XREVRANGE calls
+ * of every tail follower running then (the block's idle apps too). Both absent in runs made before
+ * they were recorded.
+ */
+export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number; follower_reads?: number };
 
 export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */

@@ -54,14 +54,18 @@ export function checkCache({ client, settings }: StreamOptions): void {
   }
 }
 
-/** A dedicated connection that follows the stream (CACHE=tail, tail-body); each client module makes its own. */
+/**
+ * A dedicated connection that follows the stream (CACHE=tail, tail-body); each client module makes its own.
+ * It reads with XREVRANGE (newest first), never XRANGE, so that INFO commandstats tells a follower's
+ * reads from the XRANGEs that requests make: an idle app's follower must not count as another's reads.
+ */
 export interface Follower {
-  /** XRANGE key - + */
+  /** XREVRANGE key + - */
   all(): Promise<Entries>;
   /** XREAD COUNT 1 BLOCK 0 STREAMS key id: settles once an entry after `id` exists. */
   wait(id: string): Promise<unknown>;
   /**
-   * MULTI, XRANGE key (id +, XLEN key, EXEC: the entries after `id` and the length, at one instant.
+   * MULTI, XREVRANGE key + (id, XLEN key, EXEC: the entries after `id` and the length, at one instant.
    * Called while a `wait` is still blocked: a client that can queue it on the same connection
    * sends it at once, so Redis runs it right after the wake-up.
    */
@@ -118,6 +122,9 @@ const HEAD = '{"entries":[';
 /** One entry's part of the canonical body, made by toJson itself so the bytes are the same. */
 const part = (shape: Entries['shape'], entry: unknown) => toJson({ shape, entries: [entry] } as Entries).slice(HEAD.length, -2);
 const idOf = (shape: Entries['shape'], e: any): string => (shape === 'flat' ? e[0] : shape === 'object' ? e.id : e.key);
+
+/** A follower's XREVRANGE reply in stream order. */
+const oldestFirst = (e: Entries): unknown[] => (e.entries as unknown[]).slice().reverse();
 
 const MIN_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 1000;
@@ -202,7 +209,7 @@ class Tail {
         read.catch(() => {}); // if the XREAD fails, its error is the one handled below
         await woken;
         const { entries, length } = await read;
-        if (f === this.#f) this.#set(entries.entries as unknown[], length);
+        if (f === this.#f) this.#set(oldestFirst(entries), length);
       } catch (e) {
         if (this.#closed) break;
         this.#lose(e as Error);
@@ -231,7 +238,7 @@ class Tail {
     this.#shape = all.shape;
     this.#copy = [];
     this.#parts = [];
-    this.#set(all.entries as unknown[], all.entries.length);
+    this.#set(oldestFirst(all), all.entries.length);
   }
 
   /** The copy becomes the last `length` entries of copy ++ added; readers see the new one whole. */

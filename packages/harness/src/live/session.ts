@@ -183,7 +183,7 @@ export function liveFault(w: LiveWindow, meanBytes: number | null): string | nul
 }
 
 /** A launch's windows as one record: counts summed, the first fault kept, staleness p50 the windows' median and p99/max their largest. */
-export function poolLive<T extends LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number }>(ws: T[]): T {
+export function poolLive<T extends LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number; follower_reads?: number }>(ws: T[]): T {
   const sum = (f: (w: T) => number) => ws.reduce((n, w) => n + f(w), 0);
   const first = <K extends 'first_invalid' | 'first_over_bound'>(k: K) => ws.map((w) => w[k]).filter(Boolean).sort((a, b) => a!.sent_ms - b!.sent_ms)[0] ?? null;
   const ages = ws.map((w) => w.staleness_ms).filter((s) => s !== null);
@@ -197,5 +197,6 @@ export function poolLive<T extends LiveWindow & { writes: number; write_redis_us
     bytes_min: Math.min(...ws.map((w) => w.bytes_min)), bytes_max: Math.max(...ws.map((w) => w.bytes_max)),
     writer_alive: ws.every((w) => w.writer_alive), writes: sum((w) => w.writes), write_redis_us: sum((w) => w.write_redis_us),
     ...(ws.every((w) => w.writer_cpu_s !== undefined) ? { writer_cpu_s: sum((w) => w.writer_cpu_s!) } : {}),
+    ...(ws.every((w) => w.follower_reads !== undefined) ? { follower_reads: sum((w) => w.follower_reads!) } : {}),
   };
 }

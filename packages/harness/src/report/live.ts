@@ -34,9 +34,12 @@ function writerLine(r: Results): string {
   // Runs from before the writer's CPU was recorded have none.
   const cpu = ws.every((w) => w.writer_cpu_s !== undefined) ? ws.reduce((n, w) => n + w.writer_cpu_s!, 0) : NaN;
   const cpuPart = Number.isNaN(cpu) ? '' : `; the writer process itself used ${fmt((100 * cpu) / Math.max(seconds, 1e-9), 1)}% of a CPU`;
+  const follows = ws.every((w) => w.follower_reads !== undefined) ? ws.reduce((n, w) => n + w.follower_reads!, 0) : NaN;
+  const followPart = Number.isNaN(follows) ? '' : ` The tail followers running (the measured app's and its block's idle apps') made ${fmt(follows / Math.max(seconds, 1e-9), 1)} reads/s (XREAD, XREVRANGE): ` +
+    'what the writes cost in reads, counted apart from the requests\' XRANGEs, which are the Redis reads per response above.';
   return `The writer asked for ${r.settings.live!.write_rate} XADDs/s (MAXLEN at the stream's length) and made ${fmt(writes / Math.max(seconds, 1e-9), 1)}/s during the measured windows, ` +
     `${fmt(writes ? us / writes : NaN, 1)} µs of Redis time each (apart from the apps' reads)${cpuPart}. Staleness: how much older the snapshot a probe got was than the probe's send time, ` +
-    `from ${PROBE_RATE} probes/s per window (live/session.ts); p50 is the windows' median, p99 and max their largest.`;
+    `from ${PROBE_RATE} probes/s per window (live/session.ts); p50 is the windows' median, p99 and max their largest.${followPart}`;
 }
 
 export function liveTable(r: Results): string {

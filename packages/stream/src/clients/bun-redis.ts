@@ -37,11 +37,11 @@ async function follow(c: RedisClient, key: string, dropped: () => void): Promise
   }
   const flat = (entries: unknown): Entries => ({ shape: 'flat', entries: entries as any });
   return {
-    all: async () => flat(await c.send('XRANGE', [key, '-', '+'])),
+    all: async () => flat(await c.send('XREVRANGE', [key, '+', '-'])),
     wait: (id) => c.send('XREAD', ['COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id]),
     after: async (id) => {
       // One connection answers in order: MULTI's reply is OK, the next two QUEUED, EXEC's both results.
-      const queued = Promise.all([c.send('MULTI', []), c.send('XRANGE', [key, `(${id}`, '+']), c.send('XLEN', [key])]);
+      const queued = Promise.all([c.send('MULTI', []), c.send('XREVRANGE', [key, '+', `(${id}`]), c.send('XLEN', [key])]);
       const [, [entries, length]] = (await Promise.all([queued, c.send('EXEC', [])])) as [unknown, [unknown, number]];
       return { entries: flat(entries), length: Number(length) };
     },

@@ -41,13 +41,13 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
     throw e;
   }
   return {
-    all: async () => pairs(await c.customCommand(['XRANGE', key, '-', '+'])),
+    all: async () => pairs(await c.customCommand(['XREVRANGE', key, '+', '-'])),
     wait: (id) => (waiting = c.customCommand(['XREAD', 'COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id])),
     after: async (id) => {
       // Glide times a request from when it is sent (250 ms by default): queued behind a blocked
       // XREAD it would time out, so the MULTI waits here for the wake-up instead.
       await waiting.catch(() => {});
-      const batch = new Batch(true).customCommand(['CLIENT', 'ID']).customCommand(['XRANGE', key, `(${id}`, '+']).customCommand(['XLEN', key]);
+      const batch = new Batch(true).customCommand(['CLIENT', 'ID']).customCommand(['XREVRANGE', key, '+', `(${id}`]).customCommand(['XLEN', key]);
       const [now, entries, length] = (await c.exec(batch, true))!;
       if (String(now) !== clientId) throw new Error('glide reconnected the follower');
       return { entries: pairs(entries), length: Number(length) };

@@ -51,10 +51,10 @@ async function follow(parent: any, key: string, dropped: () => void): Promise<Fo
   }
   const flat = (entries: unknown): Entries => ({ shape: 'flat', entries: entries as any });
   return {
-    all: async () => flat(await c.xrange(key, '-', '+')),
+    all: async () => flat(await c.xrevrange(key, '+', '-')),
     wait: (id) => c.xread('COUNT', 1, 'BLOCK', 0, 'STREAMS', key, id),
     after: async (id) => {
-      const replies: [Error | null, unknown][] = await c.multi().xrange(key, `(${id}`, '+').xlen(key).exec();
+      const replies: [Error | null, unknown][] = await c.multi().xrevrange(key, '+', `(${id}`).xlen(key).exec();
       const failed = replies.find(([err]) => err);
       if (failed) throw failed[0];
       return { entries: flat(replies[0]![1]), length: Number(replies[1]![1]) };

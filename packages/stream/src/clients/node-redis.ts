@@ -80,10 +80,10 @@ async function follow(parent: Client, key: string, dropped: () => void): Promise
   }
   const object = (entries: unknown): Entries => ({ shape: 'object', entries: entries as any });
   return {
-    all: async () => object(await c.xRange(key, '-', '+')),
+    all: async () => object(await c.xRevRange(key, '+', '-')),
     wait: (id) => c.xRead({ key, id }, { BLOCK: 0, COUNT: 1 }),
     after: async (id) => {
-      const [entries, length] = await c.multi().xRange(key, `(${id}`, '+').xLen(key).exec();
+      const [entries, length] = await c.multi().xRevRange(key, '+', `(${id}`).xLen(key).exec();
       return { entries: object(entries), length: Number(length) };
     },
     close: () => c.destroy(),
