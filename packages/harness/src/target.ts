@@ -16,7 +16,7 @@ import { FIRST_ROUNDS } from './racing';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from './redis';
 import { resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type RunRecord } from './results';
 import { fail, info, log, redisAlive, type Session } from './suite';
-import { pooled, safe } from './trial';
+import { bodyAfterRun, pooled, safe } from './trial';
 import { finalizePoint, promoteHeadline } from './verdicts';
 import { verifyContract } from './verify';
 import { writeReport } from './report/index';
@@ -137,22 +137,9 @@ async function targetRun(t: TargetRun, r: ContenderResult, load: Load, round: nu
     }
   }
   const run = pooled(windows);
-  const out = await afterCheck(t, r.page, run);
+  const out = await bodyAfterRun(t.url, t.golden, r.page, run);
   if (out) run.fault = out.reason;
   return { run, out: out ?? undefined };
-}
-
-/** As trial.ts checks a launch after a run: still answering, every response the verified size, the body still golden. */
-async function afterCheck(t: TargetRun, page: boolean, run: RunRecord): Promise<Out | null> {
-  const again = await verifyContract(t.url, t.golden, page);
-  run.after_check = again.ok ? 'ok' : again.reason!;
-  if (!again.ok && again.reason!.startsWith('request failed')) return { status: 'failed', reason: `the app stopped answering during run ${run.round} (${again.reason})` };
-  if (run.errors.non_2xx === 0 && run.total_bytes !== run.expected_bytes * run.responses) {
-    return { status: 'invalid', reason: `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ${run.responses} responses, want ${run.expected_bytes} each` };
-  }
-  // An app that answered non-2xx under load is judged by the error-rate gate, with its counts.
-  if (!again.ok && !(again.reason!.startsWith('status ') && run.errors.non_2xx > 0)) return { status: 'invalid', reason: `run ${run.round}: the body changed under load; after the run, ${again.reason}` };
-  return null;
 }
 
 /** The gates of verdicts.ts on the one contender: error rate, one Redis read per response. */

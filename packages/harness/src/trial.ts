@@ -170,18 +170,24 @@ export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean
     const fault = liveFault(run.live, run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null);
     return fault ? out('invalid', `run ${run.round}: ${fault}`) : null;
   }
-  const again = await verifyContract(app.url, suite.golden, page);
-  if (!again.ok && again.reason!.startsWith('request failed')) return out('failed', `app stopped answering during run ${run.round} (${again.reason})`);
+  const fault = await bodyAfterRun(app.url, suite.golden, page, run);
+  return fault ? out(fault.status, fault.reason) : null;
+}
+
+/**
+ * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
+ * answers with the golden body, and oha's bytes are that body's size times the responses.
+ */
+export async function bodyAfterRun(url: string, golden: string, page: boolean, run: RunRecord): Promise<{ status: 'failed' | 'invalid'; reason: string } | null> {
+  const again = await verifyContract(url, golden, page);
+  if (!again.ok) run.after_check = again.reason!;
+  if (!again.ok && again.reason!.startsWith('request failed')) return { status: 'failed', reason: `app stopped answering during run ${run.round} (${again.reason})` };
   // Non-2xx responses carry other bodies; the error-rate gate judges those runs.
   if (run.errors.non_2xx === 0 && run.total_bytes !== run.expected_bytes * run.responses) {
     const per = run.responses ? (run.total_bytes / run.responses).toFixed(1) : '–';
-    return out('invalid', `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ${run.responses} responses (${per} each), want ${run.expected_bytes} each`);
+    return { status: 'invalid', reason: `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ${run.responses} responses (${per} each), want ${run.expected_bytes} each` };
   }
-  if (!again.ok) {
-    run.after_check = again.reason!;
-    // An app that already answered non-2xx under load is judged by the error-rate gate, with its counts.
-    if (again.reason!.startsWith('status ') && run.errors.non_2xx > 0) return null;
-    return out('invalid', `run ${run.round}: the body changed under load; after the run, ${again.reason}`);
-  }
+  // An app that already answered non-2xx under load is judged by the error-rate gate, with its counts.
+  if (!again.ok && !(again.reason!.startsWith('status ') && run.errors.non_2xx > 0)) return { status: 'invalid', reason: `run ${run.round}: the body changed under load; after the run, ${again.reason}` };
   return null;
 }
