@@ -1,7 +1,7 @@
 // The live checker on hand-built sequences: every expected value below is worked out by hand.
 import { describe, expect, test } from 'bun:test';
 import { toJson } from '@bench/stream';
-import { canonicalBody, judge, sequenceOf, snapshotLengths, type Probe, type SequencedEntry } from '../../packages/harness/src/live/checker';
+import { canonicalBody, judge, sequenceOf, snapshotLengths, Timeline, type Probe, type SequencedEntry } from '../../packages/harness/src/live/checker';
 
 const entry = (n: number, color: string, acked_ms = -Infinity, sent_ms?: number): SequencedEntry => ({
   id: `${n}-0`, fields: { color, n: String(n) }, acked_ms, ...(sent_ms === undefined ? {} : { sent_ms }),
@@ -102,6 +102,19 @@ describe('snapshotLengths', () => {
     expect(snapshotLengths(tiny, 2, 150, 250)).toEqual({ min: 79, max: 82 });
     expect(snapshotLengths(tiny, 2, 350, 400)).toEqual({ min: 84, max: 84 });
     expect(snapshotLengths(tiny, 2, -Infinity, Infinity)).toEqual({ min: 45, max: 84 });
+  });
+  test('a timeline extended a few entries at a time answers as one built whole', () => {
+    const grown = new Timeline().add(tiny.slice(0, 1)).add(tiny.slice(1, 3)).add([]).add(tiny.slice(3));
+    expect(grown.initial).toBe(1);
+    for (const [from, to] of [[0, 50], [0, 96], [150, 250], [350, 400], [-Infinity, Infinity]] as const) {
+      expect(snapshotLengths(grown, 2, from, to)).toEqual(snapshotLengths(tiny, 2, from, to));
+    }
+    // The binary search finds the last entry acked by a time, initial entries (acked at -Infinity) included.
+    expect([-1e9, 99, 100, 250, 1e9].map((t) => grown.lastIndex((e) => e.acked_ms <= t))).toEqual([0, 0, 1, 2, 3]);
+    const half = new Timeline().add(seq.slice(0, 5));
+    const body = canonicalBody(pick(6, 7, 8));
+    expect(judge([probe(1450, body)], half, MAXLEN, 50).summary.invalid['unknown-id']).toBe(1);
+    expect(judge([probe(1450, body)], half.add(seq.slice(5)), MAXLEN, 50).results[0]).toEqual(one(probe(1450, body)));
   });
   test('counts UTF-8 bytes, like the canonical body on the wire', () => {
     const wide = [cs(1, 'é'), cs(2, '€', 10)];

@@ -65,12 +65,47 @@ export function sequenceOf(log: { initial: Entry[]; written: (Entry & { sent_ms:
   ];
 }
 
-/** How many leading entries are initial (acked at -Infinity): before the first write the stream held all of them. */
-function initialCount(seq: readonly SequencedEntry[]): number {
-  let n = 0;
-  while (n < seq.length && seq[n]!.acked_ms === -Infinity) n++;
-  return n;
+/**
+ * The sequence with what judging needs (ids' places, byte sizes), built once and extended as the
+ * writer's log grows: a window then costs its probes and the entries new since the last one, not
+ * every write of the run again (at 10,000 writes/s that was millions per window).
+ */
+export class Timeline {
+  readonly seq: SequencedEntry[] = [];
+  readonly index = new Map<string, number>();
+  /** prefix[j]: the bytes entries 0..j−1 add to a canonical body (each its own, plus a comma after the first). */
+  readonly prefix: number[] = [0];
+  /** How many leading entries are initial (acked at -Infinity): before the first write the stream held all of them. */
+  initial = 0;
+
+  static of(seq: readonly SequencedEntry[]): Timeline {
+    return new Timeline().add(seq);
+  }
+
+  add(entries: readonly SequencedEntry[]): this {
+    const empty = canonicalBody([]).length;
+    for (const e of entries) {
+      if (e.acked_ms === -Infinity && this.initial === this.seq.length) this.initial++;
+      this.index.set(e.id, this.seq.length);
+      this.seq.push(e);
+      this.prefix.push(this.prefix[this.prefix.length - 1]! + Buffer.byteLength(canonicalBody([e])) - empty);
+    }
+    return this;
+  }
+
+  /** Last index whose entry passes `test`, which holds up to some index and not after (the times never decrease), or -1. */
+  lastIndex(test: (e: SequencedEntry) => boolean): number {
+    let [lo, hi] = [-1, this.seq.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (test(this.seq[mid]!)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
 }
+
+const timelineOf = (seq: Timeline | readonly SequencedEntry[]) => (seq instanceof Timeline ? seq : Timeline.of(seq));
 
 /**
  * First index of the snapshot ending at j. The first write trims to maxlen, but until then the
@@ -91,8 +126,8 @@ interface Context {
   index: Map<string, number>;
 }
 
-function contextOf(seq: readonly SequencedEntry[], maxlen: number): Context {
-  return { seq, maxlen, initial: initialCount(seq), index: new Map(seq.map((e, i) => [e.id, i])) };
+function contextOf(t: Timeline, maxlen: number): Context {
+  return { seq: t.seq, maxlen, initial: t.initial, index: t.index };
 }
 
 /** The canonical shape, checked loosely enough to name what is wrong. */
@@ -198,8 +233,8 @@ function staleness(j: number, sent_ms: number, seq: readonly SequencedEntry[]): 
  * Judge every probe against the sequence. boundMs is the staleness the app declared: an exact
  * cache --max-staleness (default 50 ms, for the invalidation's trip), a TTL cache its TTL plus that.
  */
-export function judge(probes: readonly Probe[], seq: readonly SequencedEntry[], maxlen: number, boundMs: number): { results: ProbeResult[]; summary: Summary } {
-  const ctx = contextOf(seq, maxlen);
+export function judge(probes: readonly Probe[], seq: Timeline | readonly SequencedEntry[], maxlen: number, boundMs: number): { results: ProbeResult[]; summary: Summary } {
+  const ctx = contextOf(timelineOf(seq), maxlen);
   const results = probes.map((p) => judgeProbe(p, ctx));
   return { results, summary: summarize(results, boundMs) };
 }
@@ -233,15 +268,14 @@ function summarize(results: readonly ProbeResult[], boundMs: number): Summary {
  * time in [from_ms, to_ms]: the one current at from_ms (last acked by then) up to the last entry
  * Redis may have shown by to_ms (sent by then, when the send time is known; else acked).
  */
-export function snapshotLengths(seq: readonly SequencedEntry[], maxlen: number, from_ms: number, to_ms: number): { min: number; max: number } {
-  const initial = initialCount(seq);
+export function snapshotLengths(seq: Timeline | readonly SequencedEntry[], maxlen: number, from_ms: number, to_ms: number): { min: number; max: number } {
+  const t = timelineOf(seq);
+  const { initial, prefix } = t;
   const empty = canonicalBody([]).length;
-  // Each entry adds its own bytes plus a comma after the first: prefix sums make every window O(1).
-  const prefix = [0];
-  for (const e of seq) prefix.push(prefix[prefix.length - 1]! + Buffer.byteLength(canonicalBody([e])) - empty);
+  // Each entry adds its own bytes plus a comma after the first: the prefix sums make every snapshot O(1).
   const bytes = (start: number, j: number) => (j < start ? empty : empty + prefix[j + 1]! - prefix[start]! + (j - start));
-  let first = Math.max(initial - 1, lastIndex(seq, (e) => e.acked_ms <= from_ms));
-  const last = Math.max(first, lastIndex(seq, (e) => (e.sent_ms ?? e.acked_ms) <= to_ms));
+  let first = Math.max(initial - 1, t.lastIndex((e) => e.acked_ms <= from_ms));
+  const last = Math.max(first, t.lastIndex((e) => (e.sent_ms ?? e.acked_ms) <= to_ms));
   let min = Infinity;
   let max = -Infinity;
   for (; first <= last; first++) {
@@ -250,11 +284,4 @@ export function snapshotLengths(seq: readonly SequencedEntry[], maxlen: number, 
     max = Math.max(max, n);
   }
   return { min, max };
-}
-
-/** Last index whose entry satisfies test (the times are non-decreasing), or -1. */
-function lastIndex(seq: readonly SequencedEntry[], test: (e: SequencedEntry) => boolean): number {
-  let j = -1;
-  while (j + 1 < seq.length && test(seq[j + 1]!)) j++;
-  return j;
 }

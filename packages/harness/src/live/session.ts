@@ -7,7 +7,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnTracked, killTree, type Tracked } from '../proc';
 import { median } from 'simple-statistics';
-import { judge, sequenceOf, snapshotLengths, type Probe, type SequencedEntry, type Summary } from './checker';
+import { judge, sequenceOf, snapshotLengths, Timeline, type Probe, type Summary } from './checker';
 import { nowMs, type WriterHeader, type WrittenEntry } from './writer';
 
 /** Probes per second during a window: enough for percentiles, a few % of the app's load. */
@@ -20,19 +20,27 @@ export interface Live {
   log: string;
   rate: number;
   maxlen: number;
-  /** The sequence so far: initial entries, then every acknowledged write, across pauses. */
-  sequence(): SequencedEntry[];
+  /** The sequence so far: initial entries, then every acknowledged write, across pauses (extended in place). */
+  timeline(): Timeline;
   /** Stops the writer, runs `during` (a Redis restart), then starts a new writer whose log continues the sequence. */
   pause<T>(during: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
-/** The writer's log read as it grows: only the complete lines added since the last call. */
-function logReader(file: string): () => { header: WriterHeader | null; written: WrittenEntry[] } {
+/**
+ * The writer's log read as it grows: its header, and the entries no call has taken yet (each is
+ * kept only until the timeline takes it, so a long run's log is not held twice).
+ */
+function logReader(file: string): () => { header: WriterHeader | null; take(): WrittenEntry[] } {
   let offset = 0;
   let rest = '';
   let header: WriterHeader | null = null;
-  const written: WrittenEntry[] = [];
+  let written: WrittenEntry[] = [];
+  const take = () => {
+    const out = written;
+    written = [];
+    return out;
+  };
   return () => {
     const size = existsSync(file) ? statSync(file).size : 0;
     if (size > offset) {
@@ -49,7 +57,7 @@ function logReader(file: string): () => { header: WriterHeader | null; written: 
         else header = obj;
       }
     }
-    return { header, written };
+    return { header, take };
   };
 }
 
@@ -75,32 +83,34 @@ async function spawnWriter(url: string, key: string, maxlen: number, rate: numbe
  * A later writer's log continues the sequence: its header must be the stream as the earlier
  * writers left it (the last entries, same ids), or Redis lost or changed data while paused.
  */
-function continued(seq: SequencedEntry[], next: { header: WriterHeader; read: ReturnType<typeof logReader> }): SequencedEntry[] {
-  const initial = next.header.initial;
+function checkContinues(seq: readonly { id: string }[], header: WriterHeader): void {
+  const initial = header.initial;
   const tail = seq.slice(seq.length - initial.length);
   if (tail.length !== initial.length || tail.some((e, i) => e.id !== initial[i]!.id)) {
     throw new Error(`after the pause the stream ends at ${initial.at(-1)?.id ?? 'nothing'}, not at ${seq.at(-1)?.id} where the writer's log ended: Redis lost or gained entries`);
   }
-  return [...seq, ...sequenceOf({ initial: [], written: next.read().written })];
 }
 
 /** Starts the writer and waits (at most 10 s) for its log's header: the stream as it was before the first write. */
 export async function startLive(url: string, key: string, maxlen: number, rate: number, seed: number, runDir: string): Promise<Live> {
   const log = join(runDir, 'writer.jsonl');
   const first = await spawnWriter(url, key, maxlen, rate, seed, log);
-  // Writers after a pause: their own logs (writer-2.jsonl, …) and seeds, appended to the first's sequence.
-  const later: Awaited<ReturnType<typeof spawnWriter>>[] = [];
+  // Writers after a pause have their own logs (writer-2.jsonl, …) and seeds, appended to the first's sequence.
+  const timeline = Timeline.of(sequenceOf({ initial: first.header.initial, written: [] }));
+  let read = first.read;
+  let writers = 1;
   const live: Live = {
     writer: first.writer, log, rate, maxlen: first.header.maxlen,
-    sequence: () => later.reduce(continued, sequenceOf({ initial: first.header.initial, written: first.read().written })),
+    timeline: () => timeline.add(sequenceOf({ initial: [], written: read().take() })),
     async pause(during) {
       // SIGTERM: the writer stops sending and logs every ack still due (it waits up to 5 s for them).
       await killTree(live.writer.pid, 6000);
+      live.timeline(); // its whole log, before the next writer's
       const result = await during();
-      const next = await spawnWriter(url, key, maxlen, rate, seed + later.length + 1, join(runDir, `writer-${later.length + 2}.jsonl`));
-      later.push(next);
+      const next = await spawnWriter(url, key, maxlen, rate, seed + writers, join(runDir, `writer-${++writers}.jsonl`));
       live.writer = next.writer;
-      live.sequence(); // throws now, not in a window, if Redis lost writes
+      read = next.read;
+      checkContinues(timeline.seq, next.header); // throws now, not in a window, if Redis lost writes
       return result;
     },
     stop: () => killTree(live.writer.pid),
@@ -158,15 +168,13 @@ const LOG_WAITS_MS = [50, 250, 1000];
 
 /** Judges one window's probes (bound: the staleness the contender declared) and the range of bodies it could have served. */
 export async function judgeWindow(live: Live, probes: Probe[], boundMs: number, from_ms: number, to_ms: number): Promise<LiveWindow> {
-  let seq = live.sequence();
-  let { summary } = judge(probes, seq, live.maxlen, boundMs);
+  let { summary } = judge(probes, live.timeline(), live.maxlen, boundMs);
   for (const ms of LOG_WAITS_MS) {
     if (!summary.invalid['unknown-id']) break;
     await Bun.sleep(ms);
-    seq = live.sequence();
-    ({ summary } = judge(probes, seq, live.maxlen, boundMs));
+    ({ summary } = judge(probes, live.timeline(), live.maxlen, boundMs));
   }
-  const { min, max } = snapshotLengths(seq, live.maxlen, from_ms, to_ms);
+  const { min, max } = snapshotLengths(live.timeline(), live.maxlen, from_ms, to_ms);
   return { ...summary, bytes_min: min, bytes_max: max, writer_alive: !live.writer.hasExited() };
 }
 
