@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { ROOT } from '../../packages/harness/src/contenders';
 import { processTree } from '../../packages/harness/src/proc';
 import { explained, resultsIn, runCli, settle } from '../helpers/cli';
@@ -21,6 +22,9 @@ function killWriter(harness: number): void {
 
 const SHORT = ['--workload', 'live', '--runs', '1', '--windows', '2', '--duration', '1s', '--warmup', '300ms', '--connections', '8'];
 const contender = (json: any, name: string) => json.contenders.find((c: any) => c.name === name);
+/** A writer's log, as the run left it: gzipped, one JSON object a line (the header first). */
+const writerLog = (dir: string, file: string) =>
+  gunzipSync(readFileSync(join(dir, file))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
 const windowsOf = (c: any) => c.runs.flatMap((r: any) => r.windows.map((w: any) => w.live));
 
 describe('--workload live', () => {
@@ -30,7 +34,7 @@ describe('--workload live', () => {
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
-      const log = readFileSync(join(dir, 'writer.jsonl'), 'utf8').trim().split('\n');
+      const log = writerLog(dir, 'writer.jsonl.gz');
       // Over 100 writes happened while the contenders were measured, each judged against them.
       expect(log.length - 1).toBeGreaterThan(100);
       for (const name of caches) {
@@ -112,8 +116,8 @@ describe('--workload live', () => {
         for (const w of ws) expect([w.count > 0, w.valid === w.count, w.over_bound]).toEqual([true, true, 0]);
       }
       // The writer paused around the restart; the second log starts where the first ended.
-      const lines = (file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      const [first, second] = [lines('writer.jsonl'), lines('writer-2.jsonl')];
+      const [first, second] = [writerLog(dir, 'writer.jsonl.gz'), writerLog(dir, 'writer-2.jsonl.gz')];
+      expect(existsSync(join(dir, 'writer.jsonl'))).toBe(false);
       expect(second[0].initial.at(-1).id).toBe(first.at(-1).id);
       expect(second.length).toBeGreaterThan(1);
       expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/Redis restarted 1 time .* 2 of 2 apps served a fresh snapshot again/);

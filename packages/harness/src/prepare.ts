@@ -139,7 +139,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   if (settings.live) {
     // The writer runs from here to the end: every launch, verification and window sees a changing stream.
     session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, results.data.entries, settings.live.write_rate, settings.seed, runDir);
-    info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log}`);
+    info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log} (gzipped when the run ends)`);
   }
   for (const r of results.contenders) {
     if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name)) fail(r, 'failed', `no app manifest defines ${r.name} any more`);
