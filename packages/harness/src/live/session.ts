@@ -33,7 +33,7 @@ export interface Live {
 
 /**
  * A finished log gzipped in place, at the fastest level: kept as the evidence behind every
- * verdict, but a run at 10,000 writes/s logs about 2 GB in 15 min, and gzip makes that 7× smaller.
+ * verdict, but a run at 10,000 writes/s logs about 2 GB in 15 min, and gzip makes that 5.5× smaller.
  */
 async function compressLog(file: string): Promise<void> {
   if (!existsSync(file)) return;
