@@ -12,6 +12,10 @@ export class UsageError extends Error {}
 /** The dimensions --where selects on: the contender's own, and every setting's value. */
 export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
 
+/** The layouts of a round in time (block.ts, schedule.ts). */
+export const LAYOUTS = ['walk', 'runtime'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
   matrix: { type: 'boolean', desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)' },
@@ -23,8 +27,9 @@ export const FLAGS = {
   budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)' },
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
   duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 1s)' },
-  windows: { type: 'string', desc: 'measured windows per launch (in a block, interleaved with the other apps\' windows; default 4)' },
-  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 2s)' },
+  windows: { type: 'string', desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 2); with --layout runtime: measured windows per launch (default 4)' },
+  layout: { type: 'string', desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default walk: every contender alive together, a walk measuring each compared pair in adjacent windows; runtime: one block per runtime, windows shuffled)` },
+  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s with --layout walk, whose windows each get 0.5 s of load first; 2s with --layout runtime)' },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
@@ -80,6 +85,7 @@ export interface CliOptions {
   publish: boolean;
   durationS: number | null;
   windows: number;
+  layout: Layout;
   requests: number | null;
   warmupS: number;
   connections: number[];
@@ -301,6 +307,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   }
   if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
   const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
+  const layout = oneOf('layout', str('layout') ?? 'walk', LAYOUTS);
   const liveOnly = (picked ?? suite).find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
   if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
@@ -324,9 +331,11 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     handicap: handicapFlag(str('handicap'), selected),
     publish: v.publish === true,
     durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? '1s'),
-    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : 4,
+    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'walk' ? 2 : 4,
+    layout,
     requests: seedProfile ? 200 : null,
-    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 2,
+    // Under --layout walk every window is preceded by a short load of its own (block.ts TOUCH_S), so a launch needs less.
+    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : layout === 'walk' ? 1 : 2,
     connections,
     rates,
     rdb: str('rdb') ?? null,

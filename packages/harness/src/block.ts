@@ -15,6 +15,7 @@ import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './s
 import { checkAfterRun, judgeProbe, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
 import { restartPrivateRedis } from './redis';
 import { probeOnce } from './live/session';
+import { walkOrder } from './walk';
 
 export interface BlockSlot {
   r: ContenderResult;
@@ -32,6 +33,14 @@ interface Member extends BlockSlot {
 
 /** Pause before each window, so the previous window's app is idle by the time this one is measured. */
 const SETTLE_MS = 250;
+
+/**
+ * --layout walk: load on the next app for this long before its window, instead of the pause. Its
+ * windows come after idle spells of different lengths (a pair's hub is measured more often than
+ * its leaves), and an app idle for a while starts slower: the first window after 40 s idle was
+ * 10% slower here, and in blocks the later windows of a launch ran 4% under its first.
+ */
+const TOUCH_S = 0.5;
 
 const loadOf = (suite: Suite, point: PointResult): Load => ({ connections: point.connections, rate: point.rate, durationS: suite.settings.duration_s, requests: suite.settings.requests, seedDefaults: false });
 const baseName = (m: BlockSlot, round: number) => `${safe(m.r.name)}/${pointLabel(m.point)}-run${round}`;
@@ -60,9 +69,16 @@ async function launch(suite: Suite, m: Member, round: number): Promise<void> {
   }
 }
 
-/** One measured window of a member, with the CPU every other live member used during it. */
-async function window(suite: Suite, m: Member, others: Member[], round: number, j: number): Promise<'ok' | 'out' | 'redis-died'> {
+/** The short load before a window of --layout walk (its figures are not kept). */
+async function touch(suite: Suite, m: Member, round: number): Promise<void> {
+  const load = { ...loadOf(suite, m.point), durationS: TOUCH_S, requests: null };
+  await runOha({ ...load, url: m.app!.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`, cpuList: suite.settings.placement.loadgen }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
+}
+
+/** One measured window of a member, with the CPU every other live member used during it; `seq` is its place in the block's order. */
+async function window(suite: Suite, m: Member, others: Member[], round: number, seq: number): Promise<'ok' | 'out' | 'redis-died'> {
   const idleBefore = others.map((o) => treeCpuSeconds(o.app!.pid));
+  const j = m.windows.length;
   const rawName = j ? `${baseName(m, round)}-w${j + 1}.json` : `${baseName(m, round)}.json`;
   let measured;
   try {
@@ -74,7 +90,7 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
     return 'out';
   }
   const idle = others.reduce((s, o, i) => s + Math.max(0, treeCpuSeconds(o.app!.pid) - idleBefore[i]!), 0);
-  const run: RunRecord = { ...measured, idle_cpu_s: idle, round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
+  const run: RunRecord = { ...measured, idle_cpu_s: idle, seq, round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
   m.windows.push(run);
   const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r).page, run);
   if (bad?.kind === 'redis-died') return 'redis-died';
@@ -119,10 +135,22 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
 }
 
 /**
- * Measure a block: launch every member, then `windows` cycles, each member once per cycle in an
- * order shuffled from the seed, round and cycle; then stop them all. One outcome per slot, in order.
+ * The members' order in each of the block's `windows` cycles. Without pairs: each member once, in
+ * an order shuffled from the seed, round and cycle. With `pairs` (--layout walk, indices of
+ * compared members): a walk in which every pair is measured in consecutive windows, walked
+ * forward in even cycles and backward in odd ones, so each side goes first equally often.
  */
-export async function measureBlock(suite: Suite, slots: BlockSlot[], round: number, blockIndex: number): Promise<TrialOutcome[]> {
+function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number): Member[][] {
+  if (!pairs) return Array.from({ length: count }, () => shuffled(members, random));
+  const walk = walkOrder(members.map((_, i) => String(i)), pairs.map(([a, b]) => [String(a), String(b)]), random).map((i) => members[Number(i)]!);
+  return Array.from({ length: count }, (_, j) => (j % 2 ? [...walk].reverse() : walk));
+}
+
+/**
+ * Measure a block: launch every member, then `windows` cycles (see cycles); then stop them all.
+ * One outcome per slot, in order.
+ */
+export async function measureBlock(suite: Suite, slots: BlockSlot[], round: number, blockIndex: number, pairs: [number, number][] | null = null): Promise<TrialOutcome[]> {
   const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`, launchS: NaN, bytes: NaN, windows: [] }));
   let redisDied = false;
   try {
@@ -131,14 +159,18 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
       if (m.outcome) await stopApp(suite.session, m.key);
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
-    for (let j = 0; j < (suite.settings.windows ?? 1) && !redisDied; j++) {
+    let seq = 0;
+    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1).entries()) {
+      if (redisDied) break;
       if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
-      for (const m of shuffled(members, random)) {
+      for (const m of order) {
         const live = members.filter((x) => x.app && !x.outcome);
         if (!live.includes(m)) continue;
-        // The app measured before finishes its in-flight work and garbage: not on this one's window.
-        await Bun.sleep(SETTLE_MS);
-        const result = await window(suite, m, live.filter((x) => x !== m), round, j);
+        // The app measured before finishes its in-flight work and garbage: not on this one's window
+        // (under --layout walk, during this one's touch).
+        if (pairs) await touch(suite, m, round);
+        else await Bun.sleep(SETTLE_MS);
+        const result = await window(suite, m, live.filter((x) => x !== m), round, seq++);
         if (result === 'redis-died') {
           redisDied = true;
           break;

@@ -46,7 +46,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
-const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers', 'redis_rtt_ms'] as const;
+const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'layout', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers', 'redis_rtt_ms'] as const;
 
 /** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
 function notPublished(r: Results): string | null {

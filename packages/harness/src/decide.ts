@@ -1,14 +1,11 @@
-// Answers: each comparison of the family (questions.ts) tested on its contenders' measured
-// windows paired by round and window index (paired.ts pairedT: a t on the log ratios with the
-// design effect of windows that share launches). One verdict each: faster, equal within ±h, or
-// undecided with the interval it has.
+// Answers: each comparison of the family (questions.ts) tested on its contenders' rounds: per
+// round, the mean over its paired windows of ln A − ln B, and across rounds a moderated t whose
+// variance borrows from every comparison of the family (moderated.ts). One verdict each: faster,
+// equal within ±h, or undecided with the interval it has.
 import type { Comparison } from './questions';
 import type { ContenderResult, Results } from './results';
 import { median } from 'simple-statistics';
-import { pooledComponents } from './components';
-import { pairedT } from './paired';
-
-type PairedRatio = ReturnType<typeof pairedT>;
+import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from './moderated';
 
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's
@@ -24,13 +21,22 @@ export const DECISION = {
   interimShare: 0.1,
   /** The handicap check is one test, outside the family. */
   handicapLevel: 0.95,
+  /**
+   * The most degrees of freedom the family's prior may lend a comparison (moderated.ts). limma's
+   * prior assumes normal replicates; a round's log ratio is heavier-tailed here (a launch now and
+   * then runs 20% off), and a t on ~90 lent df treats three rounds as if their mean were normal.
+   * Measured on recorded launches, three rounds of ten contenders with every other twice as noisy
+   * (tests/unit/racing.test.ts): P(p < 0.001) under the null was 0.0058 for the noisy pairs at an
+   * uncapped d0, 0.0030 at 16, 0.0010 at 8, 0.0003 at 4. 8 keeps the tail at its nominal level.
+   */
+  maxPriorDf: 12,
 } as const;
 
 export type Verdict = 'faster' | 'equal' | 'undecided';
 
 export interface Answer extends Comparison {
   verdict: Verdict;
-  /** a ÷ b req/s: exp of the mean log ratio, and its t interval (at `level`). */
+  /** a ÷ b req/s: exp of the mean per-round log ratio, and its t interval (at `level`). */
   ratio: number;
   lo: number;
   hi: number;
@@ -40,18 +46,48 @@ export interface Answer extends Comparison {
   rounds: number;
   /** The look that decided it, or the last look for an open one. */
   look: number;
-  /** The design effect its test and interval allowed for (windows of one round are not independent). */
-  design_effect: number;
+  /** The procedure that decided it (results before the moderated t: the paired t with a design effect). */
+  procedure?: string;
+  /** Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's total). */
+  df?: number;
+  /** The posterior sd of one round's ln ratio: how much a round of this comparison varies. */
+  sd?: number;
+  /** Older results: the design effect the paired t on windows allowed for. */
+  design_effect?: number;
   /** Set when there were too few pairs for any interval at the asked level. */
   short?: string;
   /** Set when a contender of it failed or is invalid: it can never be answered. */
   out?: string;
 }
 
-/** Each kept launch's window req/s, by round (older results: the run itself is one window). */
-export function windowsByRound(c: ContenderResult | undefined): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  for (const run of c?.points[0]?.runs ?? []) if (!run.fault) out.set(run.round, run.windows?.map((w) => w.rps) ?? [run.rps]);
+type Win = { rps: number; seq?: number };
+
+/** Each kept launch's windows (req/s and place in its block), by round (older results: the run itself is one window). */
+function launchWindows(c: ContenderResult | undefined): Map<number, Win[]> {
+  const out = new Map<number, Win[]>();
+  for (const run of c?.points[0]?.runs ?? []) if (!run.fault) out.set(run.round, run.windows?.map((w) => ({ rps: w.rps, seq: w.seq })) ?? [{ rps: run.rps }]);
+  return out;
+}
+
+/** Each kept launch's window req/s, by round. */
+export const windowsByRound = (c: ContenderResult | undefined): Map<number, number[]> => new Map([...launchWindows(c)].map(([round, ws]) => [round, ws.map((w) => w.rps)]));
+
+/**
+ * A's and B's windows of one round as pairs: under --layout walk (every window has its place in
+ * the block's order), each A window with a B window measured right before or after it, each
+ * window used once; in older results and other layouts, by window index.
+ */
+function pairUp(xs: Win[], ys: Win[]): [number, number][] {
+  if (![...xs, ...ys].every((w) => w.seq !== undefined)) return xs.slice(0, ys.length).map((x, j) => [x.rps, ys[j]!.rps]);
+  const bySeq = new Map(ys.map((w) => [w.seq!, w]));
+  const used = new Set<number>();
+  const out: [number, number][] = [];
+  for (const x of xs) {
+    const s = [x.seq! - 1, x.seq! + 1].find((k) => bySeq.has(k) && !used.has(k));
+    if (s === undefined) continue;
+    used.add(s);
+    out.push([x.rps, bySeq.get(s)!.rps]);
+  }
   return out;
 }
 
@@ -61,63 +97,38 @@ export interface WindowPairs {
   rounds: number;
   /** ln a − ln b per round, for the clustering of the pairs. */
   byRound: number[][];
+  /** Mean over the paired rounds of var(ln a's windows) + var(ln b's windows): how noisy the pair is inside a launch (NaN under 2 windows). */
+  within: number;
 }
 
-/** A's and B's windows paired by round and window index, in the rounds where both were measured. */
+const sampleVar = (xs: number[]) => {
+  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+};
+
+/** A's and B's windows paired in the rounds where both were measured (pairUp), with how noisy each side is inside a launch. */
 export function windowPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
-  const wa = windowsByRound(a);
-  const wb = windowsByRound(b);
-  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [] };
+  const wa = launchWindows(a);
+  const wb = launchWindows(b);
+  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
+  const within: number[] = [];
   for (const [round, xs] of wa) {
     const ys = wb.get(round);
     if (!ys) continue;
     out.rounds++;
     const d: number[] = [];
-    for (let j = 0; j < Math.min(xs.length, ys.length); j++) {
-      if (!(xs[j]! > 0 && ys[j]! > 0)) continue;
-      out.a.push(xs[j]!);
-      out.b.push(ys[j]!);
-      d.push(Math.log(xs[j]!) - Math.log(ys[j]!));
+    for (const [x, y] of pairUp(xs, ys)) {
+      if (!(x > 0 && y > 0)) continue;
+      out.a.push(x);
+      out.b.push(y);
+      d.push(Math.log(x) - Math.log(y));
     }
     out.byRound.push(d);
+    const logs = (ws: Win[]) => ws.map((w) => Math.log(w.rps)).filter(Number.isFinite);
+    if (xs.length > 1 && ys.length > 1) within.push(sampleVar(logs(xs)) + sampleVar(logs(ys)));
   }
+  out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
   return out;
-}
-
-/**
- * How much less than independent the window pairs are: Kish's design effect 1 + (m − 1)·ICC for
- * rounds of m pairs, with the ICC of ln a − ln b between rounds, from Kalibera & Jones's components
- * pooled over every comparison of the family (one comparison's few rounds estimate it poorly).
- * 1 when each round has one pair, or when rounds vary no more than their windows predict.
- */
-export function designEffect(pairs: WindowPairs[]): { designEffect: number; icc: number } {
-  const nested = pairs.map((p) => p.byRound.filter((d) => d.length >= 2)).filter((rounds) => rounds.length >= 2);
-  if (!nested.length) return { designEffect: 1, icc: 0 };
-  const c = pooledComponents(nested);
-  const [within, between] = [Math.max(0, c.T2(1)), Math.max(0, c.T2(2))];
-  const icc = within + between > 0 ? between / (within + between) : 0;
-  return { designEffect: kish(nested, icc), icc };
-}
-
-/**
- * Each comparison's design effect: the family's pooled one, or the comparison's own where its
- * rounds differ more (a pair whose launches vary more does not borrow the family's smaller
- * clustering; with the pooled one alone the null simulation made 5.3% false claims).
- */
-export function designEffects(pairs: WindowPairs[]): number[] {
-  const pooled = designEffect(pairs).designEffect;
-  return pairs.map((d) => Math.max(pooled, ownDesignEffect(d)));
-}
-
-/**
- * One comparison's design effect. Under two rounds of several windows its launches' spread is
- * unknown, so it takes the worst case, ICC 1: each round counts as one pair (one launch's windows
- * alone decide nothing, however alike they are).
- */
-function ownDesignEffect(d: WindowPairs): number {
-  const clustered = d.byRound.filter((r) => r.length >= 2).length;
-  if (clustered >= 2) return designEffect([d]).designEffect;
-  return d.byRound.length ? kish([d.byRound], 1) : 1;
 }
 
 /** Kish's design effect 1 + (m − 1)·ICC, m the median number of windows per cluster. */
@@ -141,33 +152,51 @@ export function holmLevels(ps: number[], alpha: number): (number | null)[] {
   return out;
 }
 
-const answerOf = (c: Comparison, r: PairedRatio, rounds: number, look: number, de: number, verdict: Verdict): Answer => ({
-  ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n, rounds, look, design_effect: +de.toFixed(3), ...('short' in r && r.short ? { short: r.short } : {}),
+/** Per round, the mean ln A − ln B over the round's paired windows: the replicates a comparison's t rests on. */
+export const roundRatios = (d: WindowPairs) => replicates(d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length));
+
+/** The covariate a comparison's prior scale follows: the log of its within-launch window variance. */
+export const noiseOf = (d: WindowPairs) => Math.log(d.within);
+
+/**
+ * Every comparison's replicates, and the family's prior on their variance, fitted from them all
+ * with their within-launch noise as limma's trend covariate (moderated.ts fitPrior): a comparison
+ * of two noisy contenders is shrunk toward what noisy pairs vary by, not toward the quiet ones.
+ */
+export function familyPrior(data: WindowPairs[]): { reps: Replicates[]; prior: Prior } {
+  const reps = data.map(roundRatios);
+  const prior = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df), data.map(noiseOf));
+  return { reps, prior: { ...prior, d0: Math.min(prior.d0, DECISION.maxPriorDf) } };
+}
+
+const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number, verdict: Verdict): Answer => ({
+  ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs, rounds: r.n, look, procedure: r.procedure, df: r.df, sd: +r.sd.toFixed(4), ...(r.short ? { short: r.short } : {}),
 });
 
 /**
  * One look at the family with the data so far. Answers decided or bounded at an earlier look are
- * kept as they were; the rest are tested again. Rejected by Holm: "faster", with the interval at
- * the level Holm rejected it at (it excludes 1). Otherwise the interval at the Bonferroni level
- * alpha_k / m: "equal" when it lies inside ±margin, else "undecided".
+ * kept as they were; the rest are tested again, each with the family's prior as of this look.
+ * Rejected by Holm: "faster", with the interval at the level Holm rejected it at (it excludes 1).
+ * Otherwise the interval at the Bonferroni level alpha_k / m: "equal" when it lies inside
+ * ±margin, else "undecided".
  */
 export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = []): Answer[] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const m = comparisons.length;
   const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
-  const deOf = designEffects(data);
-  const ratio = (i: number, level: number) => pairedT(data[i]!.a, data[i]!.b, level, deOf[i]!);
-  const ps = data.map((_, i) => ratio(i, 0.95).p);
-  const rejected = holmLevels(ps, alphaK);
+  const { reps, prior } = familyPrior(data);
+  results.prior = { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(3) : null, s0: +Math.sqrt(prior.s02).toFixed(5), comparisons: prior.n, df: prior.df_sum, ...(prior.slope !== undefined ? { slope: +prior.slope.toFixed(3) } : {}) };
+  const ratio = (i: number, level: number) => moderatedT(reps[i]!, prior, level, prior.scale(noiseOf(data[i]!)));
+  const rejected = holmLevels(data.map((_, i) => ratio(i, 0.95).p), alphaK);
   const margin = marginPct / 100;
   return comparisons.map((c, i) => {
     const kept = before.find((x) => x.id === c.id && x.verdict !== 'undecided');
     if (kept) return kept;
-    const d = data[i]!;
-    if (rejected[i] !== null) return answerOf(c, ratio(i, 1 - rejected[i]!), d.rounds, k, deOf[i]!, 'faster');
+    const pairs = data[i]!.a.length;
+    if (rejected[i] !== null) return answerOf(c, ratio(i, 1 - rejected[i]!), pairs, k, 'faster');
     const r = ratio(i, 1 - alphaK / m);
     const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
-    return answerOf(c, r, d.rounds, k, deOf[i]!, inside ? 'equal' : 'undecided');
+    return answerOf(c, r, pairs, k, inside ? 'equal' : 'undecided');
   });
 }
 

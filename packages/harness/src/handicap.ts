@@ -2,8 +2,8 @@
 // per request (packages/stream/src/handicap.ts), calibrated before round 1 to HANDICAP_PCT of the
 // CPU per request of its plain twin, measured in one launch of that twin. The run then reports
 // whether its own comparison of the two saw the difference, and how big it measured it.
-import { DECISION, designEffects, windowPairs } from './decide';
-import { pairedT } from './paired';
+import { DECISION, familyPrior, noiseOf, roundRatios, windowPairs } from './decide';
+import { moderatedT } from './moderated';
 import type { ContenderResult, PointResult, Results } from './results';
 import { fail, info, log, type Suite } from './suite';
 import { measureTrial } from './trial';
@@ -55,18 +55,17 @@ export function handicapEnv(results: Results, name: string): Record<string, stri
   return h ? { HANDICAP: 'on', HANDICAP_US: String(h.us) } : {};
 }
 
-/** After the rounds: the handicapped contender against its twin, paired like every comparison, at 95%. */
+/** After the rounds: the handicapped contender against its twin, tested like every comparison (the family's prior), at 95%. */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   for (const h of results.handicap ?? []) {
     if (!h.compared_with) continue;
     const d = windowPairs(byName.get(h.contender), byName.get(h.compared_with));
     if (!d.a.length) continue;
-    // The same allowance for clustered windows as every answer: the family's, or its own where larger.
-    const family = (results.family?.comparisons ?? []).map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
-    const de = designEffects([...family, d]).at(-1)!;
-    const r = pairedT(d.a, d.b, DECISION.handicapLevel, de);
-    h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: r.n };
+    // The family's prior, as every answer gets it; the check itself is not part of the family it is fitted from.
+    const { prior } = familyPrior((results.family?.comparisons ?? []).map((c) => windowPairs(byName.get(c.a), byName.get(c.b))));
+    const r = moderatedT(roundRatios(d), prior, DECISION.handicapLevel, prior.scale(noiseOf(d)));
+    h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: d.a.length, rounds: r.n, df: r.df };
     h.detected = r.hi < 1;
   }
 }

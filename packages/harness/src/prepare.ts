@@ -27,6 +27,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     rates: opts.rates,
     duration_s: opts.durationS,
     windows: opts.windows,
+    layout: opts.layout,
     requests: opts.requests,
     warmup_s: opts.warmupS,
     runs: opts.runs,

@@ -51,15 +51,22 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   trial_s?: number;
   /** In a block: CPU seconds the other live apps used while this run's windows were measured (should be ~0). */
   idle_cpu_s?: number;
+  /** A window of a block: its place in the block's order (pooled into each WindowRecord). */
+  seq?: number;
   /** The measured windows of this launch, back to back after its warmup; the run's figures pool them. */
   windows?: WindowRecord[];
   /** Set when the app or Redis failed during this run, or CPU steal spoilt it: its figures are not used. */
   fault?: string;
 }
 
-/** One measured window of a launch: the unit the paired comparisons pair (same round, same window index). */
+/**
+ * One measured window of a launch: the unit the paired comparisons pair (same round; adjacent
+ * `seq` under --layout walk, the same window index otherwise).
+ */
 export interface WindowRecord {
   index: number;
+  /** Its place in its block's order of windows (--layout walk; absent in older results). */
+  seq?: number;
   live?: LiveRecord;
   started_at: number;
   ended_at: number;
@@ -153,8 +160,10 @@ export interface Settings {
   rates: string[];
   /** Length of one measured window. */
   duration_s: number | null;
-  /** Measured windows per launch (absent in older results: 1). */
+  /** Measured windows per launch (--layout runtime; absent in older results: 1), or walks per round (--layout walk). */
   windows?: number;
+  /** How a round's windows were laid out in time (absent in older results: runtime blocks). */
+  layout?: 'walk' | 'runtime';
   requests: number | null;
   warmup_s: number;
   /** A fixed count, or 'auto': 3 rounds, then rounds for the contenders of open comparisons (max_runs, budget_s). */
@@ -223,6 +232,14 @@ export interface Results {
   family?: { questions: Question[]; comparisons: Comparison[] };
   /** One answer per comparison of the family (decide.ts), as of the last look. */
   answers?: Answer[];
+  /**
+   * The family's prior on a comparison's per-round variance as of the last look (decide.ts, the
+   * moderated t): s² ~ s0²·χ²(d0)/d0, fitted from `comparisons` comparisons with `df` degrees of
+   * freedom in all. d0 null: infinite (every comparison takes its prior scale). s0 is the scale at
+   * the family's mean within-launch noise; `slope`, how a comparison's log scale follows the log
+   * of its within-launch window variance (the trend covariate).
+   */
+  prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
   /** Contenders in comparisons still undecided after the last look: the racing rounds go to them. */
   open?: string[];
   /** Every look at the family: after which round, at which alpha, who raced on after it; interim ones while racing, then the last (at what they left of alpha). */
@@ -255,7 +272,8 @@ export interface HandicapCheck {
   us: number;
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
   injected_ratio: number;
-  measured?: { ratio: number; lo: number; hi: number; level: number; p: number; pairs: number };
+  /** Its comparison with its twin, as an answer is tested (rounds and df: results since the moderated t). */
+  measured?: { ratio: number; lo: number; hi: number; level: number; p: number; pairs: number; rounds?: number; df?: number };
   detected?: boolean;
 }
 

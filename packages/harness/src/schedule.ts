@@ -6,7 +6,7 @@
 // of comparisons still undecided (racing), until none is open, max_runs, or the budget.
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { pointLabel } from './measure';
-import type { ContenderResult, PointResult, RunRecord } from './results';
+import type { ContenderResult, PointResult, RunRecord, Settings } from './results';
 import { seededRandom, shuffled, summarize } from './stats';
 import { discard, fail, info, log, serversAlive, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
@@ -247,8 +247,13 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
   return true;
 }
 
-/** Consecutive slots of one runtime (roundOrder keeps them together), --self-check twins left out. */
-function blocksOf(order: Slot[]): Slot[][] {
+/**
+ * The round's blocks, --self-check twins left out. --layout walk: one block of every slot, so any
+ * compared pair can be measured side by side. --layout runtime: consecutive slots of one runtime
+ * (roundOrder keeps them together).
+ */
+function blocksOf(order: Slot[], layout: Settings['layout']): Slot[][] {
+  if (layout === 'walk') return order.some((x) => !x.r.self_check_of) ? [order.filter((x) => !x.r.self_check_of)] : [];
   const blocks: Slot[][] = [];
   for (const slot of order.filter((x) => !x.r.self_check_of)) {
     const last = blocks.at(-1);
@@ -258,20 +263,37 @@ function blocksOf(order: Slot[]): Slot[][] {
   return blocks;
 }
 
+/**
+ * --layout walk: the pairs of a block's slots the walk should measure side by side (block.ts): the
+ * family's comparisons, after the first rounds only those still open, and each handicap check;
+ * only slots at the same load pair. Null for --layout runtime.
+ */
+function pairsOf(suite: Suite, block: Slot[], round: number): [number, number][] | null {
+  const { results, settings } = suite;
+  if (settings.layout !== 'walk') return null;
+  const open = (id: string) => round <= FIRST_ROUNDS || !results.answers || results.answers.some((a) => a.id === id && a.verdict === 'undecided');
+  const named = [
+    ...(results.family?.comparisons ?? []).filter((c) => open(c.id)).map((c) => [c.a, c.b]),
+    ...(results.handicap ?? []).flatMap((h) => (h.compared_with ? [[h.contender, h.compared_with]] : [])),
+  ];
+  const same = (x: Slot, y: Slot) => x.point.connections === y.point.connections && x.point.rate === y.point.rate;
+  return named.flatMap(([a, b]) => block.flatMap((x, i) => (x.r.name !== a ? [] : block.flatMap((y, j) => (y.r.name === b && same(x, y) ? [[i, j] as [number, number]] : [])))));
+}
+
 /** Each block of the round alive together, windows interleaved (block.ts); each slot's outcome recorded as a single trial's would be. */
 async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[], round: number, last: number, reserveS: number): Promise<boolean> {
   const todo = (xs: Slot[]) => xs.filter((x) => x.r.status === 'incomplete' && !filled(x.point, round));
-  for (const [b, block] of blocksOf(todo(order)).entries()) {
+  for (const [b, block] of blocksOf(todo(order), suite.settings.layout).entries()) {
+    const what = block.length === 1 ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}` : suite.settings.layout === 'walk' ? `the round's walk (${block.length} contenders)` : `${block[0]!.r.runtime} block (${block.length} contenders)`;
     // Redis may have died during the block before: a verification failing now would blame the contenders.
-    if (!serversAlive(suite)) return redisStopped(suite, block[0]!.r.runtime);
+    if (!serversAlive(suite)) return redisStopped(suite, what);
     const f = forecastAt(suite, slotsNow, round, last, todo(order), reserveS);
-    const what = block.length === 1 ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}` : `${block[0]!.r.runtime} block (${block.length} contenders)`;
     progress({ phase: 'measuring', contender: what, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
     const t0 = Date.now();
-    const outcomes = await measureBlock(suite, block, round, b);
+    const outcomes = await measureBlock(suite, block, round, b, pairsOf(suite, block, round));
     const share = (Date.now() - t0) / 1000 / block.length;
     // Redis died during the block: a failure it caused is not the contender's, so nothing is recorded against them.
-    if (!serversAlive(suite) && !outcomes.some((o) => o.kind === 'redis-died')) return redisStopped(suite, block[0]!.r.runtime);
+    if (!serversAlive(suite) && !outcomes.some((o) => o.kind === 'redis-died')) return redisStopped(suite, what);
     for (const [i, slot] of block.entries()) {
       const outcome = outcomes[i]!;
       if (outcome.kind === 'runs' && !outcome.runs.length) continue; // Redis died before its turn: nothing measured
@@ -286,8 +308,8 @@ async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[]
   return true;
 }
 
-function redisStopped(suite: Suite, runtime: string): false {
-  suite.results.exit_reason = `Redis stopped answering during the ${runtime} block; measuring stopped`;
+function redisStopped(suite: Suite, block: string): false {
+  suite.results.exit_reason = `Redis stopped answering during ${block}; measuring stopped`;
   log(suite.results.exit_reason);
   return false;
 }

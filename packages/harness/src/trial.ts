@@ -79,7 +79,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     after_check: runs.at(-1)!.after_check,
     fault: runs.find((r) => r.fault)?.fault,
     windows: runs.map((r, index) => ({
-      index, started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, redis_calls: r.redis_calls, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
+      index, ...(r.seq !== undefined ? { seq: r.seq } : {}), started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, redis_calls: r.redis_calls, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
       ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
       ...(r.live ? { live: r.live } : {}),
     })),

@@ -66,18 +66,22 @@ export function answerSentence(r: Results, a: Answer): string {
   if (a.verdict === 'equal') return `${where(q)}, ${label(a.a)} and ${label(a.b)} are equal within ±${pct(bound(a))} (${label(a.a)} ÷ ${label(a.b)}: ${interval}).`;
   if (a.short) {
     const sofar = Number.isFinite(a.ratio) ? `${label(a.a)} ÷ ${label(a.b)} is ${a.ratio.toFixed(2)} so far, but ` : '';
-    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided; ${sofar}${a.short} (design effect ${a.design_effect}).`;
+    return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided; ${sofar}${a.short}.`;
   }
   const more = roundsToClose(a, r.settings.target_ci_pct);
   return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;
 }
 
-/** "1.56", or "1.56–2.10": the design effects the answers took (the family's, or a comparison's own where larger). */
-function designEffects(answers: Answer[]): string {
-  const des = answers.map((a) => a.design_effect).filter(Number.isFinite);
-  if (!des.length) return '1';
-  const [lo, hi] = [Math.min(...des), Math.max(...des)];
-  return lo === hi ? `${lo}` : `${lo}–${hi}`;
+/** How the answers were tested: the moderated t and the prior it lent (older results: the paired t with a design effect). */
+function procedureText(r: Results, answers: Answer[]): string {
+  if (!answers.some((a) => a.procedure)) {
+    const des = answers.map((a) => a.design_effect).filter((x): x is number => Number.isFinite(x));
+    const range = des.length ? `${Math.min(...des)}–${Math.max(...des)}` : '1';
+    return `Each is a paired t-test on log req/s of windows paired by round, allowing for the design effect of windows that share a launch (${range})`;
+  }
+  const p = r.prior;
+  const lent = !p ? '' : p.d0 === null ? `: the family's rounds agree, so every comparison takes its pooled sd ${pct(p.s0)} per round on ${p.df} df` : `: the family's prior is sd ${pct(p.s0)} per round worth ${p.d0.toFixed(1)} df, from ${p.comparisons} comparisons`;
+  return `Each is a moderated t (empirical Bayes, after limma) on the per-round mean of ln A − ln B, each comparison's variance shrunk toward the family's${lent}`;
 }
 
 /** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */
@@ -87,7 +91,7 @@ function familyLine(r: Results, answers: Answer[]): string {
   const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;
   const spending = looks.length > 1 ? `${looks.length} looks: ${looks.length - 1} while racing at ${looks.slice(0, -1).map((l) => pctOf(l.alpha)).join(', ')}, then the last at ${pctOf(looks.at(-1)!.alpha)}` : 'one look';
   return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
-    `Each is a paired t-test on log req/s of windows paired by round, its variance and degrees of freedom allowing for the design effect of windows that share a launch (${designEffects(answers)}), with the ratio's t interval; the chance of any false "faster" over the whole family is at most 5% ` +
+    `${procedureText(r, answers)}, with the ratio's t interval; the chance of any false "faster" over the whole family is at most 5% ` +
     `(Holm within each look; ${spending}). "Equal" intervals are at the Bonferroni level of their look.`;
 }
 
@@ -97,7 +101,7 @@ export function handicapLine(r: Results): string {
     const m = h.measured!;
     const seen = h.detected ? 'detected' : 'NOT detected';
     return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs): injected ${signedPct(h.injected_ratio)} req/s, ` +
-      `measured ${signedPct(m.ratio)} (${Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet'}, ${(m.level * 100).toFixed(1)}%, ${m.pairs} window pairs): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
+      `measured ${signedPct(m.ratio)} (${Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet'}, ${(m.level * 100).toFixed(1)}%, ${m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`}): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
   }).join('\n\n');
 }
 

@@ -3,8 +3,8 @@ import { median } from 'simple-statistics';
 import { PERCENTILES } from '../oha';
 import type { ContenderResult, Results } from '../results';
 import { levelLabel, rankIntervals, rankLabel, spread } from '../stats';
-import { DECISION, designEffects, holmLevels, windowPairs } from '../decide';
-import { pairedT } from '../paired';
+import { DECISION, familyPrior, holmLevels, noiseOf, windowPairs } from '../decide';
+import { moderatedT } from '../moderated';
 import { isHandicapped } from '../questions';
 import { clock } from '../progress';
 import { FIRST_ROUNDS } from '../racing';
@@ -29,8 +29,9 @@ const rankings = new WeakMap<Results, RankedContender[]>();
 
 /**
  * Contenders that passed every gate (not ceilings or handicapped twins), with rank intervals from
- * every pair of them compared on their paired windows, Holm-corrected at DECISION.alpha over all
- * pairs. The table reads as an order: sorted by best rank, then worst rank, then median.
+ * every pair of them tested as the answers are (moderated t on per-round log ratios, the prior
+ * fitted over these pairs), Holm-corrected at DECISION.alpha over all pairs. The table reads as an
+ * order: sorted by the estimate (median req/s), the rank interval beside it as text.
  */
 export function ranked(r: Results): RankedContender[] {
   const cached = rankings.get(r);
@@ -38,14 +39,12 @@ export function ranked(r: Results): RankedContender[] {
   const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.ceiling && !isHandicapped(c)).sort((a, b) => b.rps!.median - a.rps!.median);
   const pairs = ok.flatMap((_, i) => ok.slice(i + 1).map((__, k) => [i, i + 1 + k] as [number, number]));
   const data = pairs.map(([i, j]) => windowPairs(ok[i], ok[j]));
-  const des = designEffects(data);
-  const tests = pairs.map(([i, j], k) => ({ i, j, ...pairedT(data[k]!.a, data[k]!.b, 0.95, des[k]!) }));
+  const { reps, prior } = familyPrior(data);
+  const tests = pairs.map(([i, j], k) => ({ i, j, ...moderatedT(reps[k]!, prior, 0.95, prior.scale(noiseOf(data[k]!))) }));
   const levels = holmLevels(tests.map((t) => t.p), DECISION.alpha);
   const decided = tests.flatMap((t, k) => (levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])]));
   const ranks = rankIntervals(ok.length, decided);
-  const out = ok
-    .map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }))
-    .sort((a, b) => a.rankLo - b.rankLo || a.rankHi - b.rankHi || b.rps!.median - a.rps!.median);
+  const out = ok.map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }));
   rankings.set(r, out);
   return out;
 }

@@ -1,0 +1,161 @@
+// The empirical-Bayes moderated t (Smyth, "Linear models and empirical Bayes methods for
+// assessing differential expression", Stat. Appl. Genet. Mol. Biol. 3(1), 2004; limma's
+// fitFDist, squeezeVar and eBayes, without covariates). Use when a family of comparisons each
+// has a few replicates of its own: with 3 rounds a comparison's variance has 2 degrees of
+// freedom, and a t at a family's level (α/45) on 2 df needs a critical value near 30. Each
+// comparison's variance is shrunk toward the family's, s̃² = (d₀·s₀² + d·s²)/(d₀ + d), and its t
+// gets d₀ + d degrees of freedom. d₀ is estimated from how much the comparisons' variances
+// disagree: when they differ more than sampling explains (Next.js against raw servers), d₀ is
+// small and each keeps mostly its own; when they agree, d₀ is large and the family's decides.
+//
+// The unit is one round: d_r, the mean over the round's paired windows of ln A − ln B. Rounds are
+// independent launches, so no design effect is needed; what the windows of one launch share is
+// inside d_r. digamma and trigamma come from stdlib; trigamma's inverse is limma's, solved here
+// by bisection (trigamma is monotone) because stdlib has no tetragamma for limma's Newton step.
+import digamma from '@stdlib/math-base-special-digamma';
+import trigamma from '@stdlib/math-base-special-trigamma';
+import jstat from 'jstat';
+
+/** jStat's Student t (cdf, inv); the package ships no types. */
+const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } = (jstat as any).studentt ?? (jstat as any).jStat.studentt;
+
+/**
+ * The family's prior on a comparison's variance: s² ~ s₀²·χ²(d₀)/d₀. d₀ = Infinity: every variance
+ * is s₀². With a covariate, s₀² differs by comparison (`scale(i)`); without, it is one value.
+ */
+export interface Prior {
+  d0: number;
+  s02: number;
+  /** The prior scale of a comparison with this covariate value (s02 for all without a covariate). */
+  scale: (covariate?: number) => number;
+  /** Comparisons (with d > 0) it was estimated from, and their degrees of freedom added up. */
+  n: number;
+  df_sum: number;
+  /** With a covariate: the fitted log-variance's slope on it (1: the variance scales with the covariate's). */
+  slope?: number;
+}
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/** y with trigamma(y) = x (limma's trigammaInverse, by bisection on log y: 200 halvings reach 1e-12). */
+export function trigammaInverse(x: number): number {
+  if (x > 1e7) return 1 / Math.sqrt(x);
+  if (x < 1e-6) return 1 / x;
+  let [lo, hi] = [Math.log(1e-8), Math.log(1e8)];
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (trigamma(Math.exp(mid)) > x) lo = mid;
+    else hi = mid;
+  }
+  return Math.exp((lo + hi) / 2);
+}
+
+/** Least squares y ≈ intercept + slope·x (x undefined: y ≈ its mean), and the residual sum of squares. */
+function line(y: number[], x?: number[]): { intercept: number; slope: number; rss: number } {
+  const my = mean(y);
+  if (!x) return { intercept: my, slope: 0, rss: y.reduce((s, v) => s + (v - my) ** 2, 0) };
+  const mx = mean(x);
+  const sxx = x.reduce((s, v) => s + (v - mx) ** 2, 0);
+  const slope = sxx > 0 ? x.reduce((s, v, i) => s + (v - mx) * (y[i]! - my), 0) / sxx : 0;
+  const intercept = my - slope * mx;
+  return { intercept, slope, rss: y.reduce((s, v, i) => s + (v - intercept - slope * x[i]!) ** 2, 0) };
+}
+
+/**
+ * limma's fitFDist: d₀ and s₀² by the method of moments on log s². Variances of exactly 0 (a
+ * comparison whose rounds agree to the last digit) are raised to 1e-5 of the median, as limma
+ * does, so a log exists. Under two comparisons with d > 0 (three with a covariate): no prior (d₀ = 0).
+ *
+ * `covariate` (limma's trend): a value per comparison that predicts its log variance, fitted here
+ * by a straight line (limma fits a natural spline of up to 4 df). The answers pass the log of the
+ * comparison's within-launch window variance: in a nested design the windows' spread inside a
+ * launch is independent of how launch means vary, and a noisy contender (Next.js) is noisy at
+ * both levels, so its comparisons get a larger prior scale instead of the quiet pairs' one.
+ *
+ * When the variances agree more than sampling predicts, d₀ is infinite and s₀² the pooled
+ * variance Σd·s²/Σd (limma since 2017 takes mean(s²), the same when every d is equal; the rounds
+ * of racing give comparisons unequal d, and the pooled variance is then the scale's MLE); with a
+ * covariate, exp of the fitted line, as limma does.
+ */
+export function fitPrior(s2: number[], df: number[], covariate?: number[]): Prior {
+  const ok = s2.map((_, i) => i).filter((i) => df[i]! > 0 && Number.isFinite(s2[i]!) && s2[i]! >= 0);
+  const df_sum = ok.reduce((s, i) => s + df[i]!, 0);
+  const trend = !!covariate && ok.length >= 3 && ok.every((i) => Number.isFinite(covariate[i]!));
+  if (ok.length < (trend ? 3 : 2)) return { d0: 0, s02: NaN, scale: () => NaN, n: ok.length, df_sum };
+  const sorted = ok.map((i) => s2[i]!).sort((a, b) => a - b);
+  const m = sorted[sorted.length >> 1]! || 1;
+  const x = ok.map((i) => Math.max(s2[i]!, 1e-5 * m));
+  const e = ok.map((i, k) => Math.log(x[k]!) - digamma(df[i]! / 2) + Math.log(df[i]! / 2));
+  const fit = line(e, trend ? ok.map((i) => covariate![i]!) : undefined);
+  const evar = fit.rss / (e.length - (trend ? 2 : 1)) - mean(ok.map((i) => trigamma(df[i]! / 2)));
+  // The fitted mean log scale at a covariate value (comparisons left out of the fit included), and at the family's mean.
+  const logScale = (c?: number) => fit.intercept + (trend && Number.isFinite(c) ? fit.slope * c! : trend ? fit.slope * mean(ok.map((i) => covariate![i]!)) : 0);
+  const centre = fit.intercept + (trend ? fit.slope * mean(ok.map((i) => covariate![i]!)) : 0);
+  const base = { n: ok.length, df_sum, ...(trend ? { slope: fit.slope } : {}) };
+  if (!(evar > 0)) {
+    const pooled = ok.reduce((s, i, k) => s + df[i]! * x[k]!, 0) / df_sum;
+    return trend ? { d0: Infinity, s02: Math.exp(centre), scale: (c) => Math.exp(logScale(c)), ...base } : { d0: Infinity, s02: pooled, scale: () => pooled, ...base };
+  }
+  const d0 = 2 * trigammaInverse(evar);
+  const shift = digamma(d0 / 2) - Math.log(d0 / 2);
+  return { d0, s02: Math.exp(centre + shift), scale: (c) => Math.exp(logScale(c) + shift), ...base };
+}
+
+/**
+ * squeezeVar: the posterior variance of one comparison, toward its prior scale `s02`, and its
+ * degrees of freedom (capped, as in limma, at the family's total).
+ */
+export function squeeze(s2: number, df: number, prior: Prior, s02 = prior.s02): { s2: number; df: number } {
+  if (!(prior.d0 > 0) || !Number.isFinite(s02)) return { s2: df > 0 ? s2 : NaN, df };
+  if (prior.d0 === Infinity) return { s2: s02, df: prior.df_sum };
+  const post = df > 0 ? (prior.d0 * s02 + df * s2) / (prior.d0 + df) : s02;
+  return { s2: post, df: Math.min(prior.d0 + df, prior.df_sum) };
+}
+
+/** One comparison's replicates summarized: n values (per-round ln ratios), their mean, sample variance on n − 1 df. */
+export interface Replicates {
+  n: number;
+  mean: number;
+  s2: number;
+  df: number;
+}
+
+export function replicates(d: number[]): Replicates {
+  const xs = d.filter(Number.isFinite);
+  const n = xs.length;
+  const m = n ? mean(xs) : NaN;
+  return { n, mean: m, s2: n > 1 ? xs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1) : NaN, df: Math.max(0, n - 1) };
+}
+
+export interface ModeratedRatio {
+  procedure: 'moderated t on per-round log ratios (empirical Bayes)';
+  /** exp(mean ln A − ln B) and its interval at `level`. */
+  ratio: number;
+  lo: number;
+  hi: number;
+  level: number;
+  p: number;
+  /** Rounds (replicates), the comparison's own df, the df its t used, and its posterior sd of one round's ln ratio. */
+  n: number;
+  own_df: number;
+  df: number;
+  sd: number;
+  /** Set when no interval exists: what would fix it. */
+  short?: string;
+}
+
+/** The moderated t of one comparison under the family's prior (its scale `s02`), with its interval at `level`. */
+export function moderatedT(r: Replicates, prior: Prior, level = 0.95, s02 = prior.s02): ModeratedRatio {
+  const procedure = 'moderated t on per-round log ratios (empirical Bayes)' as const;
+  const post = squeeze(r.s2, r.df, prior, s02);
+  if (!(r.n >= 1) || !(post.df >= 1) || !Number.isFinite(post.s2)) {
+    return { procedure, ratio: r.n ? Math.exp(r.mean) : NaN, lo: 0, hi: Infinity, level, p: 1, n: r.n, own_df: r.df, df: post.df, sd: NaN, short: `need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have ${r.n} round(s)` };
+  }
+  const se = Math.sqrt(post.s2 / r.n);
+  const t = se > 0 ? r.mean / se : r.mean === 0 ? 0 : Math.sign(r.mean) * Infinity;
+  const q = studentT.inv(1 - (1 - level) / 2, post.df);
+  return {
+    procedure, ratio: Math.exp(r.mean), lo: Math.exp(r.mean - q * se), hi: Math.exp(r.mean + q * se), level,
+    p: Math.min(1, 2 * (1 - studentT.cdf(Math.abs(t), post.df))), n: r.n, own_df: r.df, df: +post.df.toFixed(2), sd: Math.sqrt(post.s2),
+  };
+}
