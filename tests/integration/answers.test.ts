@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import { explained, resultsIn, runCli } from '../helpers/cli';
 
-const [NR, IO, IOV] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey'];
+const [NR, IO, IOV, GL, NOISY] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey', 'bun-raw-paced-glide', 'bun-raw-paced-bun-redis'];
 const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '200ms'];
 const answer = (json: any, a: string, b: string) => json.answers.find((x: any) => x.a === a && x.b === b) ?? json.answers.find((x: any) => x.a === b && x.b === a);
 const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
@@ -36,6 +36,23 @@ describe('answers from paired windows', () => {
     });
   }, 180_000);
 
+  test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
+    // glide sleeps 22 ms against node-redis's 20; bun-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
+    const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--runs', '8', '--windows', '2', ...PACED]);
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      const gap = answer(json, NR, GL);
+      expect(gap.verdict).toBe('faster');
+      expect(gap.a === NR ? gap.ratio : 1 / gap.ratio).toBeGreaterThan(1);
+      expect(answer(json, NR, NOISY).verdict).not.toBe('faster');
+      // The walk measured each compared pair side by side: every window of the run has its place in the round's order.
+      const windows = json.contenders.flatMap((c: any) => c.runs.flatMap((r: any) => r.windows));
+      expect(windows.every((w: any) => Number.isInteger(w.seq))).toBe(true);
+      expect(json.settings).toMatchObject({ layout: 'walk', windows: 2 });
+    });
+  }, 180_000);
+
   test('after the first rounds, racing measures only contenders of open comparisons', async () => {
     // A bound of ±0.1% can never close the equal pair: it races to --max-runs, the slow one stops early.
     const run = await runCli(['--only', [NR, IO, IOV].join(','), '--runs', 'auto', '--max-runs', '5', '--target-ci', '0.1', '--windows', '6', ...PACED]);
@@ -58,7 +75,7 @@ describe('answers from paired windows', () => {
     });
   }, 240_000);
 
-  test('the handicap burns the calibrated share of its twin\'s CPU per request', async () => {
+  test('the handicap is calibrated on its twin\'s CPU per request and judged like an answer', async () => {
     const run = await runCli(['--only', `${NR},${NR}-handicap`, '--runs', '5', '--windows', '4', '--connections', '50', '--duration', '500ms', '--warmup', '300ms']);
     await explained(run, async () => {
       expect(run.code).toBe(0);
@@ -66,14 +83,12 @@ describe('answers from paired windows', () => {
       const [h] = json.handicap;
       expect(h).toMatchObject({ contender: `${NR}-handicap`, calibrated_on: NR, compared_with: NR, pct: 10 });
       expect(h.us).toBeCloseTo(h.cpu_us_per_req / 10, 0);
-      const cpu = (name: string) => json.contenders.find((c: any) => c.name === name).cpu_us_per_req;
-      const added = cpu(`${NR}-handicap`) - cpu(NR);
-      // CPU per request varies by about ±10% between launches, as much as the burn itself: five
-      // launches a side, and a bound that asks for a clear part of it (0.4 failed once at 0.398).
-      expect(added).toBeGreaterThan(h.us * 0.3);
-      expect(added).toBeLessThan(h.us * 2);
-      // Whether a 10% burn shows in req/s is a benchmark question (README methodology), not a test's: recorded, not asserted.
+      // What the burn costs between launches (CPU per request varies ±10% from one launch to the next) and whether
+      // a 10% burn shows in req/s are the benchmark's figures (README methodology), not a test's: recorded, not
+      // asserted. The burn's own work is tested in one process (tests/unit/handicap.test.ts).
+      expect(h.measured).toMatchObject({ rounds: 5, level: 0.95 });
       expect(Number.isFinite(h.measured.ratio)).toBe(true);
+      expect(typeof h.detected).toBe('boolean');
     });
   }, 180_000);
 });

@@ -55,11 +55,15 @@ describe('npm run compare', () => {
   });
 
   test('says so when the run counts can never give a significant difference', () => {
-    const a = fixture(BASES, 3);
-    const cmp = compare(a, scaled(fixture(BASES, 3, 9), 2, 'a-raw-x'));
+    // One launch a side: no contender has a variance of its own, and none can lend one.
+    const a = fixture(BASES, 1);
+    const cmp = compare(a, scaled(fixture(BASES, 1, 9), 2, 'a-raw-x'));
     expect(cmp.rows.some((r) => r.flagged)).toBe(false);
-    expect(cmp.tooFewRuns).toMatch(/smallest possible p is 0\.100.*no difference can be significant/);
+    expect(cmp.tooFewRuns).toBe('4 contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds');
     expect(renderComparison(cmp)).toContain('Too few runs:');
+    // Three launches a side and a doubled contender: the moderated t flags it, and only it.
+    const three = compare(fixture(BASES, 3), scaled(fixture(BASES, 3, 9), 2, 'a-raw-x'));
+    expect(three.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['a-raw-x']);
   });
 
   test('refuses results from different machines, software or data, naming the difference', () => {
@@ -74,5 +78,15 @@ describe('npm run compare', () => {
     const otherData = structuredClone(a);
     otherData.data.entries = 3390;
     expect(() => compare(a, otherData)).toThrow(/stream entries: 339 in A, 3390 in B/);
+  });
+
+  test('results written before data.servers existed are read as that older format: one Redis, not refused', () => {
+    const older = fixture(BASES, 5);
+    const newer = structuredClone(older);
+    newer.data.servers = [{ name: 'redis', version: '7.0.15' } as any];
+    expect(() => compare(older, newer)).not.toThrow();
+    const valkey = structuredClone(newer);
+    valkey.data.servers = [{ name: 'valkey', version: '9.1.2' } as any];
+    expect(() => compare(newer, valkey)).toThrow(/servers: \["redis 7\.0\.15"\] in A, \["valkey 9\.1\.2"\] in B/);
   });
 });

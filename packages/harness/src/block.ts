@@ -69,9 +69,9 @@ async function launch(suite: Suite, m: Member, round: number): Promise<void> {
   }
 }
 
-/** The short load before a window of --layout walk (its figures are not kept). */
+/** The short load before a window of --layout walk, no longer than the window (its figures are not kept). */
 async function touch(suite: Suite, m: Member, round: number): Promise<void> {
-  const load = { ...loadOf(suite, m.point), durationS: TOUCH_S, requests: null };
+  const load = { ...loadOf(suite, m.point), durationS: Math.min(TOUCH_S, suite.settings.duration_s ?? TOUCH_S), requests: null };
   await runOha({ ...load, url: m.app!.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`, cpuList: suite.settings.placement.loadgen }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
 }
 
@@ -138,12 +138,13 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
  * The members' order in each of the block's `windows` cycles. Without pairs: each member once, in
  * an order shuffled from the seed, round and cycle. With `pairs` (--layout walk, indices of
  * compared members): a walk in which every pair is measured in consecutive windows, walked
- * forward in even cycles and backward in odd ones, so each side goes first equally often.
+ * forward and backward in turn (by cycle, and by round when a round has one), so each side of a
+ * pair goes first equally often.
  */
-function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number): Member[][] {
+function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number, round: number): Member[][] {
   if (!pairs) return Array.from({ length: count }, () => shuffled(members, random));
   const walk = walkOrder(members.map((_, i) => String(i)), pairs.map(([a, b]) => [String(a), String(b)]), random).map((i) => members[Number(i)]!);
-  return Array.from({ length: count }, (_, j) => (j % 2 ? [...walk].reverse() : walk));
+  return Array.from({ length: count }, (_, j) => ((j + round) % 2 ? [...walk].reverse() : walk));
 }
 
 /**
@@ -160,7 +161,7 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
     let seq = 0;
-    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1).entries()) {
+    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round).entries()) {
       if (redisDied) break;
       if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
       for (const m of order) {

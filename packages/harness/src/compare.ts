@@ -1,20 +1,19 @@
 // npm run compare -- A B [--absolute] [--html]: per contender in both runs, the change of its relative
-// index (each window's req/s with its round's drift removed, ÷ the geometric mean of the dynamic
-// contenders both runs share), the two-sample Hodges–Lehmann shift with the Mann–Whitney test over
-// the windows (unpaired: two runs share no rounds; a design effect for windows of one launch), and
-// Holm's correction across every test. The machine's common drift between A and B is reported on
-// its own line, not as a change of every contender. Within one run, answers pair by round (decide.ts).
+// index (each launch's mean log req/s with its round's drift removed, less the mean of the dynamic
+// contenders both runs share), tested as the answers are: a moderated t (moderated.ts) on the two
+// runs' launch means (unpaired: two runs share no rounds), every contender's variance shrunk toward
+// the others', and Holm's correction across every contender. The machine's common drift between A
+// and B is reported on its own line, not as a change of every contender.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { median } from 'simple-statistics';
-import { changeInterval, comparisonHtml } from './report/compare-page';
+import { changeInterval, comparisonHtml, methodLine } from './report/compare-page';
 import { ranked } from './report/table';
 import { readResults, type ContenderResult, type Results } from './results';
 import { keptRuns } from './verdicts';
 import { additiveFit, holm } from './stats';
-import { pooledComponents } from './components';
-import { DECISION, holmLevels, kish, windowsByRound } from './decide';
-import { mannWhitneyShift } from './paired';
+import { DECISION, holmLevels, windowsByRound } from './decide';
+import { fitPrior, moderatedT, type Prior, type Replicates } from './moderated';
 
 const ALPHA = DECISION.alpha;
 
@@ -35,7 +34,8 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['oha', ea.oha, eb.oha],
     ['workload', a.settings.workload, b.settings.workload],
     // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on Redis.
-    ['servers', (a.data.servers ?? []).map((s) => `${s.name} ${s.version}`), (b.data.servers ?? []).map((s) => `${s.name} ${s.version}`)],
+    // Results written before data.servers existed read one Redis, the one the environment's redis_server names (checked above).
+    ...(a.data.servers && b.data.servers ? [['servers', a.data.servers.map((s) => `${s.name} ${s.version}`), b.data.servers.map((s) => `${s.name} ${s.version}`)] as [string, unknown, unknown]] : []),
     ['Redis RTT (ms)', a.settings.redis_rtt_ms ?? 0, b.settings.redis_rtt_ms ?? 0],
     ['stream entries', a.data.entries, b.data.entries],
     ['body bytes', a.data.body_bytes, b.data.body_bytes],
@@ -73,8 +73,8 @@ export interface Comparison {
   /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
   commonShift: number;
   shared: number;
-  /** The design effect the tests allowed for: windows of one launch are not independent. */
-  designEffect: number;
+  /** The prior the contenders' variances were shrunk toward: sd of one launch's index, worth d0 df (null: infinite). */
+  prior: { d0: number | null; s0: number };
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
   rankChanges: string[];
@@ -90,13 +90,16 @@ export function roundAdjusted(r: Results, names: string[]): Map<string, number[]
   return new Map([...launches].map(([n, ls]) => [n, ls.map((l) => l.logs.map((x) => x - (effect.get(l.round) ?? 0)))]));
 }
 
-/** Kish's design effect for windows clustered in launches, from components pooled over both runs' contenders. */
-function windowDesignEffect(runs: Map<string, number[][]>[]): number {
-  const nested = runs.flatMap((m) => [...m.values()]).map((ls) => ls.filter((w) => w.length >= 2)).filter((ls) => ls.length >= 2);
-  if (!nested.length) return 1;
-  const c = pooledComponents(nested);
-  const [within, between] = [Math.max(0, c.T2(1)), Math.max(0, c.T2(2))];
-  return within + between > 0 ? kish(nested, between / (within + between)) : 1;
+/**
+ * B − A over launch means, as the replicates a moderated t takes: the pooled within-run variance
+ * on nA + nB − 2 df, and n = 1/(1/nA + 1/nB) so that s²/n is the variance of the difference.
+ */
+export function twoSample(xa: number[], xb: number[]): Replicates {
+  const [na, nb] = [xa.length, xb.length];
+  const [ma, mb] = [mean(xa), mean(xb)];
+  const df = na + nb - 2;
+  const ss = xa.reduce((s, x) => s + (x - ma) ** 2, 0) + xb.reduce((s, x) => s + (x - mb) ** 2, 0);
+  return { n: na && nb ? 1 / (1 / na + 1 / nb) : 0, mean: mb - ma, s2: df > 0 ? ss / df : NaN, df: Math.max(0, df) };
 }
 
 export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
@@ -111,36 +114,33 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const ref = (w: Map<string, number[][]>) => (dynamic.length ? mean(dynamic.map((n) => mean(w.get(n)!.flat()))) : 0);
   const [refA, refB] = [ref(wa), ref(wb)];
   const [scaleA, scaleB] = mode === 'relative' ? [refA, refB] : [0, 0];
-  const de = windowDesignEffect([wa, wb]);
-
-  const tests = names.map((name) => {
-    const xa = wa.get(name)!.flat().map((x) => x - scaleA);
-    const xb = wb.get(name)!.flat().map((x) => x - scaleB);
-    return { name, xa, xb, p: mannWhitneyShift(xb, xa, 0.95, de).p };
-  });
-  const adjusted = holm(tests.map((t) => t.p));
-  const levels = holmLevels(tests.map((t) => t.p), ALPHA);
-  const rows = tests.map(({ name, xa, xb, p }, i): Row => {
-    const shift = mannWhitneyShift(xb, xa, 1 - (levels[i] ?? ALPHA / tests.length), de);
+  // One value per launch: the mean of its windows' logs (the windows of one launch are not independent).
+  const launchMeans = (w: Map<string, number[][]>, name: string, scale: number) => w.get(name)!.map((l) => mean(l) - scale);
+  const tests = names.map((name) => ({ name, xa: launchMeans(wa, name, scaleA), xb: launchMeans(wb, name, scaleB) }));
+  const reps = tests.map((t) => twoSample(t.xa, t.xb));
+  const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df));
+  const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
+  const ps = reps.map((r) => moderatedT(r, prior, 0.95).p);
+  const adjusted = holm(ps);
+  const levels = holmLevels(ps, ALPHA);
+  const rows = tests.map(({ name, xa, xb }, i): Row => {
+    const t = moderatedT(reps[i]!, prior, 1 - (levels[i] ?? ALPHA / tests.length));
     const rps = (r: Results) => r.contenders.find((c) => c.name === name)!.points[0]!.rps?.median ?? NaN;
     return {
       name, medianA: rps(a), medianB: rps(b), a: Math.exp(mean(xa)), b: Math.exp(mean(xb)),
-      change: Math.exp(shift.shift) - 1, lo: Math.exp(shift.lo) - 1, hi: Math.exp(shift.hi) - 1,
-      p, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA,
+      change: t.ratio - 1, lo: t.lo - 1, hi: t.hi - 1,
+      p: ps[i]!, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA,
     };
   });
-
-  // Holm's first step needs p < alpha / m: say so when even complete separation cannot get there.
-  const separated = (t: (typeof tests)[number]) => mannWhitneyShift(t.xb.map((_, k) => 1 + k), t.xa.map((_, k) => -1 - k), 0.95, de).p;
-  const best = Math.min(...tests.map(separated));
-  const tooFewRuns = tests.length && best * tests.length >= ALPHA
-    ? `with these window counts the smallest possible p is ${best.toFixed(3)}, and ${tests.length} tests need p < ${(ALPHA / tests.length).toFixed(4)}: no difference can be significant; measure more rounds`
+  const short = reps.filter((r) => !(r.df > 0)).length;
+  const tooFewRuns = short && !(prior.d0 > 0)
+    ? `${short} contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds`
     : null;
 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, designEffect: de, tooFewRuns, rankChanges };
+  return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges };
 }
 
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
@@ -165,9 +165,7 @@ export function renderComparison(c: Comparison): string {
   ];
   if (c.tooFewRuns) out.push(`Too few runs: ${c.tooFewRuns}.`);
   if (c.notCompared.length) out.push(`Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`);
-  out.push(
-    `Two-sample Hodges–Lehmann shift and Mann–Whitney U over the windows${c.mode === 'relative' ? ' of the relative index (each window with its round\'s drift removed, ÷ its run\'s reference)' : ' of req/s, round drift removed (--absolute)'}; design effect ${c.designEffect.toFixed(2)} for windows of one launch; Holm-corrected across all ${c.rows.length} tests; ~ = not significant at ${ALPHA}.`,
-  );
+  out.push(`${methodLine(c)}; ~ = not significant at ${ALPHA}.`);
   return out.join('\n');
 }
 

@@ -7,7 +7,8 @@ import { median } from 'simple-statistics';
 import { pooledComponents } from './components';
 import { windowPairs } from './decide';
 import { additiveFit } from './stats';
-import type { DesignRecord, Results } from './results';
+import type { ContenderResult, DesignRecord, Results } from './results';
+import type { Comparison } from './questions';
 
 /** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
 function costsS(results: Results): { window: number; launch: number } {
@@ -46,6 +47,37 @@ function gapVariance(results: Results): DesignRecord['by_gap'] {
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+/** Each launch's windows as (place in the round's order, ln req/s less the launch's mean), by round. */
+function centredWindows(c: ContenderResult | undefined): Map<number, { seq: number; x: number }[]> {
+  const out = new Map<number, { seq: number; x: number }[]>();
+  for (const run of c?.points[0]?.runs ?? []) {
+    const ws = (run.windows ?? []).filter((w) => w.seq !== undefined && w.rps > 0);
+    if (run.fault || ws.length < 2) continue;
+    const m = mean(ws.map((w) => Math.log(w.rps)));
+    out.set(run.round, ws.map((w) => ({ seq: w.seq!, x: Math.log(w.rps) - m })));
+  }
+  return out;
+}
+
+/**
+ * What the walk buys (--layout walk): over the family's comparisons, the variance of (x_a − x_b)
+ * for every window of A and every window of B of one round, by how far apart they were measured.
+ */
+function byDistance(results: Results, comparisons: Comparison[]): DesignRecord['by_distance'] {
+  const byName = new Map(results.contenders.map((c) => [c.name, c]));
+  const buckets: number[][] = [[], [], []];
+  for (const cmp of comparisons) {
+    const [wa, wb] = [centredWindows(byName.get(cmp.a)), centredWindows(byName.get(cmp.b))];
+    for (const [round, xs] of wa) for (const a of xs) for (const b of wb.get(round) ?? []) {
+      const gap = Math.abs(a.seq - b.seq);
+      buckets[gap === 1 ? 0 : gap <= 15 ? 1 : 2]!.push((a.x - b.x) ** 2);
+    }
+  }
+  if (!buckets[0]!.length) return undefined;
+  const v = (xs: number[]) => (xs.length ? +mean(xs).toFixed(5) : NaN);
+  return { adjacent: v(buckets[0]!), near: v(buckets[1]!), far: v(buckets[2]!), pairs: [buckets[0]!.length, buckets[1]!.length, buckets[2]!.length] };
+}
+
 export function designOf(results: Results): DesignRecord | null {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const ok = (n: string) => byName.get(n)?.status === 'ok';
@@ -63,5 +95,6 @@ export function designOf(results: Results): DesignRecord | null {
     comparisons: nested.length,
     first_window_bias: +firstWindowBias(results).toFixed(4),
     by_gap: gapVariance(results),
+    ...(results.settings.layout === 'walk' ? { by_distance: byDistance(results, (results.family?.comparisons ?? []).filter((c) => ok(c.a) && ok(c.b))) } : {}),
   };
 }

@@ -61,13 +61,16 @@ function line(y: number[], x?: number[]): { intercept: number; slope: number; rs
   return { intercept, slope, rss: y.reduce((s, v, i) => s + (v - intercept - slope * x[i]!) ** 2, 0) };
 }
 
+/** The fewest comparisons a trend is fitted from: a slope from a handful of log variances (each ±1.3 at 2 df) would be noise. */
+export const MIN_TREND = 10;
+
 /**
  * limma's fitFDist: d₀ and s₀² by the method of moments on log s². Variances of exactly 0 (a
  * comparison whose rounds agree to the last digit) are raised to 1e-5 of the median, as limma
- * does, so a log exists. Under two comparisons with d > 0 (three with a covariate): no prior (d₀ = 0).
+ * does, so a log exists. Under two comparisons with d > 0: no prior (d₀ = 0).
  *
  * `covariate` (limma's trend): a value per comparison that predicts its log variance, fitted here
- * by a straight line (limma fits a natural spline of up to 4 df). The answers pass the log of the
+ * by a straight line (limma fits a natural spline of up to 4 df), from MIN_TREND comparisons on. The answers pass the log of the
  * comparison's within-launch window variance: in a nested design the windows' spread inside a
  * launch is independent of how launch means vary, and a noisy contender (Next.js) is noisy at
  * both levels, so its comparisons get a larger prior scale instead of the quiet pairs' one.
@@ -80,8 +83,8 @@ function line(y: number[], x?: number[]): { intercept: number; slope: number; rs
 export function fitPrior(s2: number[], df: number[], covariate?: number[]): Prior {
   const ok = s2.map((_, i) => i).filter((i) => df[i]! > 0 && Number.isFinite(s2[i]!) && s2[i]! >= 0);
   const df_sum = ok.reduce((s, i) => s + df[i]!, 0);
-  const trend = !!covariate && ok.length >= 3 && ok.every((i) => Number.isFinite(covariate[i]!));
-  if (ok.length < (trend ? 3 : 2)) return { d0: 0, s02: NaN, scale: () => NaN, n: ok.length, df_sum };
+  const trend = !!covariate && ok.length >= MIN_TREND && ok.every((i) => Number.isFinite(covariate[i]!));
+  if (ok.length < 2) return { d0: 0, s02: NaN, scale: () => NaN, n: ok.length, df_sum };
   const sorted = ok.map((i) => s2[i]!).sort((a, b) => a - b);
   const m = sorted[sorted.length >> 1]! || 1;
   const x = ok.map((i) => Math.max(s2[i]!, 1e-5 * m));

@@ -293,6 +293,12 @@ export interface DesignRecord {
   first_window_bias: number;
   /** Variance of two launches' residual difference, launches of one round under near_s apart against further apart (design.ts). */
   by_gap?: { near_s: number; near: number; far: number; pairs_near: number; pairs_far: number };
+  /**
+   * --layout walk: variance of a compared pair's window ln ratio (each window less its launch's
+   * mean) by how many places apart in the round's order its two windows were: 1 (adjacent, what
+   * the answers pair), 2–15, and 16 or more (design.ts).
+   */
+  by_distance?: { adjacent: number; near: number; far: number; pairs: [number, number, number] };
 }
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */

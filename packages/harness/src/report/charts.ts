@@ -28,7 +28,7 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
       const digits = which === 'rps' ? 0 : 2;
       return { name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`, runtime: c.runtime, median: v.median, lo: v.lo, hi: v.hi, text: v.median.toFixed(digits) };
     });
-  // ranked() is already in rank order; keep that order in every layer.
+  // ranked() is in the order of the estimate (median req/s), the rank interval in each label: keep that order in every layer.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

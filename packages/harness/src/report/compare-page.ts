@@ -4,10 +4,17 @@ import type { Comparison, Row } from '../compare';
 import type { Results } from '../results';
 import { chartDivs, escapeHtml, pageHtml } from './page';
 
+/** How the changes were tested, in one sentence (the page and the text say the same). */
+export function methodLine(c: Comparison): string {
+  const what = c.mode === 'relative' ? 'the relative index (each launch\'s mean log req/s, its round\'s drift removed, less its run\'s reference)' : 'log req/s, round drift removed (--absolute)';
+  const prior = c.prior.d0 === null ? `every contender's variance pooled (sd ${(c.prior.s0 * 100).toFixed(1)}% per launch)` : `each contender's variance shrunk toward sd ${(c.prior.s0 * 100).toFixed(1)}% per launch, worth ${c.prior.d0} df`;
+  return `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}; Holm-corrected across all ${c.rows.length} contenders`;
+}
+
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
 
-/** "−3%…+8%", or why there is none (too few windows on a side for an interval at Holm's level). */
-export const changeInterval = (r: Pick<Row, 'lo' | 'hi'>) => (Number.isFinite(r.hi) && r.lo > -1 ? `${signed(r.lo, 0)}…${signed(r.hi, 0)}` : 'no interval: too few windows');
+/** "−3%…+8%", or why there is none (too few launches on a side, and no variance to borrow). */
+export const changeInterval = (r: Pick<Row, 'lo' | 'hi'>) => (Number.isFinite(r.hi) && r.lo > -1 ? `${signed(r.lo, 0)}…${signed(r.hi, 0)}` : 'no interval: too few launches');
 
 function changeSpec(c: Comparison): object {
   const values = c.rows.map((r) => ({ name: r.name, change: r.change, verdict: r.flagged ? 'changed (Holm p < 0.05)' : 'not significant', p: r.pHolm }));
@@ -34,7 +41,7 @@ export function comparisonHtml(c: Comparison, a: { label: string; results: Resul
     c.tooFewRuns && `Too few runs: ${c.tooFewRuns}.`,
     `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
     c.notCompared.length && `Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`,
-    `Two-sample Hodges–Lehmann shift and Mann–Whitney U over the windows (round drift removed; design effect ${c.designEffect.toFixed(2)} for windows of one launch), Holm-corrected across all ${c.rows.length} tests; ~ = not significant at 0.05.`,
+    `${methodLine(c)}; ~ = not significant at 0.05.`,
   ].filter(Boolean) as string[];
   const shift = c.commonShift - 1;
   const body = `

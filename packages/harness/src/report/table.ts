@@ -167,7 +167,9 @@ export function precisionLine(r: Results): string {
 function methodLine(r: Results): string {
   const s = r.settings;
   const windows = s.windows ?? 1;
-  const load = s.requests !== null ? `${s.requests} requests` : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
+  const walk = s.layout === 'walk';
+  const load = s.requests !== null ? `${s.requests} requests` : walk ? `${windows > 1 ? `${windows} walks` : 'one walk'} of ${s.duration_s}s windows per round` : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
+  const order = walk ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}` : `rounds in blocks per runtime shuffled from seed ${s.seed}`;
   const runs = s.runs === 'auto'
     ? `runs auto (${FIRST_ROUNDS} rounds for every contender, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
     : `${s.runs} runs`;
@@ -179,7 +181,7 @@ function methodLine(r: Results): string {
   return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
     (r.target
       ? `one app started by hand and never relaunched${s.warmup_s ? `, warmed up ${s.warmup_s}s at the same load` : ''}, each run verified before and after${stop}; `
-      : `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, rounds in blocks per runtime shuffled from seed ${s.seed}${stop}; `) +
+      : `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, ${order}${stop}; `) +
     `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;
 }
 
@@ -188,10 +190,16 @@ function designLine(r: Results): string {
   const d = r.design;
   if (!d) return '';
   const sd = (v: number) => `${(Math.sqrt(Math.max(0, v)) * 100).toFixed(1)}%`;
+  const walk = r.settings.layout === 'walk';
+  const distance = d.by_distance
+    ? ` Window pairs of a comparison measured adjacently differ by sd ${sd(d.by_distance.adjacent)}, 2–15 windows apart by ${sd(d.by_distance.near)}, further apart by ${sd(d.by_distance.far)}: what the walk buys.`
+    : '';
   return `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
-    `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}. ` +
+    (walk
+      ? `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more.${distance} `
+      : `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}. `) +
     `The first window of a launch ran ${(d.first_window_bias * 100).toFixed(1)}% against the others (a warmup too short shows as a negative figure).` +
-    (d.by_gap && Number.isFinite(d.by_gap.near) && Number.isFinite(d.by_gap.far)
+    (!walk && d.by_gap && Number.isFinite(d.by_gap.near) && Number.isFinite(d.by_gap.far)
       ? ` Two launches of one round under ${d.by_gap.near_s} s apart differ by sd ${sd(d.by_gap.near)}, further apart by ${sd(d.by_gap.far)} (${d.by_gap.pairs_near} and ${d.by_gap.pairs_far} pairs): what blocks per runtime buy.`
       : '') +
     (d.warnings.length ? ` ${d.warnings.join('; ')}.` : '');
@@ -200,7 +208,7 @@ function designLine(r: Results): string {
 function referenceLine(r: Results): string {
   if (!r.reference) return '';
   return `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
-    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on windows paired by round, Holm-corrected at 5% over all pairs.';
+    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on per-round log ratios (moderated t), Holm-corrected at 5% over all pairs; sorted by median req/s.';
 }
 
 /** What each server the apps read was: the one line that says Redis 7.0 with jemalloc against Valkey 9.1 with libc. */
