@@ -75,8 +75,11 @@ async function touch(suite: Suite, m: Member, round: number): Promise<void> {
   await runOha({ ...load, url: m.app!.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`, cpuList: suite.settings.placement.loadgen }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
 }
 
-/** One measured window of a member, with the CPU every other live member used during it; `seq` is its place in the block's order. */
-async function window(suite: Suite, m: Member, others: Member[], round: number, seq: number): Promise<'ok' | 'out' | 'redis-died'> {
+/**
+ * One measured window of a member, with the CPU every other live member used during it; `seq` is
+ * its place in the walk (null outside --layout walk, where neighbours in time are not compared pairs).
+ */
+async function window(suite: Suite, m: Member, others: Member[], round: number, seq: number | null): Promise<'ok' | 'out' | 'redis-died'> {
   const idleBefore = others.map((o) => treeCpuSeconds(o.app!.pid));
   const j = m.windows.length;
   const rawName = j ? `${baseName(m, round)}-w${j + 1}.json` : `${baseName(m, round)}.json`;
@@ -90,7 +93,7 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
     return 'out';
   }
   const idle = others.reduce((s, o, i) => s + Math.max(0, treeCpuSeconds(o.app!.pid) - idleBefore[i]!), 0);
-  const run: RunRecord = { ...measured, idle_cpu_s: idle, seq, round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
+  const run: RunRecord = { ...measured, idle_cpu_s: idle, ...(seq !== null ? { seq } : {}), round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
   m.windows.push(run);
   const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r).page, run);
   if (bad?.kind === 'redis-died') return 'redis-died';
@@ -171,7 +174,7 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
         // (under --layout walk, during this one's touch).
         if (pairs) await touch(suite, m, round);
         else await Bun.sleep(SETTLE_MS);
-        const result = await window(suite, m, live.filter((x) => x !== m), round, seq++);
+        const result = await window(suite, m, live.filter((x) => x !== m), round, pairs ? seq++ : null);
         if (result === 'redis-died') {
           redisDied = true;
           break;
