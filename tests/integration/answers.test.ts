@@ -38,7 +38,7 @@ describe('answers from paired windows', () => {
 
   test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
     // glide sleeps 22 ms against node-redis's 20; bun-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
-    const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--runs', '8', '--windows', '2', ...PACED]);
+    const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '8', '--windows', '2', ...PACED]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);

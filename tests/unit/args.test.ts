@@ -9,11 +9,11 @@ const contender = (name: string, suites: Selectable['suites'] = ['default', 'mat
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
-  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), one walk of 2 s windows after a 1 s warmup at 50 connections', () => {
+  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), blocks per runtime of 4 windows of 1 s after a 2 s warmup at 50 connections', () => {
     const o = parseCli([], names);
-    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.layout, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 'walk', 1, 2, 1, [50], 'xrange', 'default', 5]);
-    // The runtime blocks keep their own defaults: 4 windows of 1 s per launch after 2 s of warmup.
-    expect(parseCli(['--layout', 'runtime'], names)).toMatchObject({ layout: 'runtime', windows: 4, durationS: 1, warmupS: 2 });
+    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.layout, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 'runtime', 4, 1, 2, [50], 'xrange', 'default', 5]);
+    // The walk has its own defaults: one walk of 2 s windows per round after 1 s of warmup (two walks with --restart-redis).
+    expect(parseCli(['--layout', 'walk'], names)).toMatchObject({ layout: 'walk', windows: 1, durationS: 2, warmupS: 1 });
     expect(() => parseCli(['--layout', 'pairs'], names)).toThrow(/--layout/);
     expect(o.seed).toBeGreaterThan(0);
     expect([o.withSeed, o.selfCheck, o.publish]).toEqual([false, null, false]);
