@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import { explained, resultsIn, runCli } from '../helpers/cli';
 
-const [NR, IO, IOV, GL, NOISY] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey', 'bun-raw-paced-glide', 'bun-raw-paced-bun-redis'];
+const [NR, IO, IOV, GL, NOISY] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey', 'bun-raw-paced-glide', 'bun-raw-noisy-node-redis'];
 const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '200ms'];
 const answer = (json: any, a: string, b: string) => json.answers.find((x: any) => x.a === a && x.b === b) ?? json.answers.find((x: any) => x.a === b && x.b === a);
 const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
@@ -37,7 +37,7 @@ describe('answers from paired windows', () => {
   }, 180_000);
 
   test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
-    // glide sleeps 22 ms against node-redis's 20; bun-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
+    // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
     const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '8', '--windows', '2', ...PACED]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
