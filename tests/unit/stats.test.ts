@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test';
-import { mannWhitneyShift } from '../../packages/harness/src/paired';
 import {
   additiveFit, halfWidth, holm, levelLabel, medianInterval, orderStatCoverage, rankIntervals, rankLabel, seededRandom, shuffled,
   spread, summarize,
@@ -91,24 +90,6 @@ describe('Holm correction', () => {
     adj.forEach((p, i) => expect(p).toBeCloseTo(want[i]!, 12));
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
     expect(holm([])).toEqual([]);
-  });
-});
-
-describe('Mann-Whitney U (paired.ts mannWhitneyShift)', () => {
-  // Reference values: scipy.stats.mannwhitneyu(a, b, method='exact', alternative='two-sided').
-  test('completely separated samples of 5: U=0, p=2/252', () => {
-    const { u, p } = mannWhitneyShift([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]);
-    expect(u).toBe(0);
-    expect(p).toBeCloseTo(2 / 252, 12);
-    expect(mannWhitneyShift([1, 2, 3], [4, 5, 6]).p).toBeCloseTo(0.1, 12);
-  });
-  test('interleaved samples: U=10, p=174/252', () => {
-    const { u, p } = mannWhitneyShift([1, 3, 5, 7, 9], [2, 4, 6, 8, 10]);
-    expect(u).toBe(10);
-    expect(p).toBeCloseTo(174 / 252, 12);
-  });
-  test('identical samples are not significant', () => {
-    expect(mannWhitneyShift([480, 500, 520], [480, 500, 520]).p).toBe(1);
   });
 });
 

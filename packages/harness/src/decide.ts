@@ -4,7 +4,6 @@
 // equal within ±h, or undecided with the interval it has.
 import type { Comparison } from './questions';
 import type { ContenderResult, Results } from './results';
-import { median } from 'simple-statistics';
 import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from './moderated';
 
 /**
@@ -133,8 +132,6 @@ export function windowPairs(a: ContenderResult | undefined, b: ContenderResult |
   return out;
 }
 
-/** Kish's design effect 1 + (m − 1)·ICC, m the median number of windows per cluster. */
-export const kish = (clusters: number[][][], icc: number) => 1 + (median(clusters.flatMap((c) => c.map((w) => w.length))) - 1) * icc;
 
 /** Level of interim look k (1-based): every interim look together spends at most alpha·interimShare. */
 export const interimAlpha = (k: number, alpha: number = DECISION.alpha) => (alpha * DECISION.interimShare) / 2 ** k;
