@@ -307,7 +307,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   }
   if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
   const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
-  // Measured both ways on the default suite (README, "Answers by design"): runtime blocks gave the narrower intervals per minute.
+  // Measured both ways on the default suite (docs/runs.md, "Answers by design"): runtime blocks gave the narrower intervals per minute.
   const layout = oneOf('layout', str('layout') ?? 'runtime', LAYOUTS);
   const liveOnly = (picked ?? suite).find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
   if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
@@ -332,7 +332,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     handicap: handicapFlag(str('handicap'), selected),
     publish: v.publish === true,
     durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? (layout === 'walk' ? '2s' : '1s')),
-    // A walk: one of 2 s windows per round, which fitted 3 rounds in the budget where two walks of 1 s fitted 2 (README methodology);
+    // A walk: one of 2 s windows per round, which fitted 3 rounds in the budget where two walks of 1 s fitted 2 (docs/runs.md);
     // --restart-redis restarts Redis between a block's first and second walk.
     windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 4 : v['restart-redis'] === true ? 2 : 1,
     layout,
