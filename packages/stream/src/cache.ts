@@ -3,7 +3,7 @@
 // (tail: once the follower has seen the write, a fraction of a ms after XADD returns). ttl is
 // stale by design, by up to CACHE_TTL_MS. csc lives in the node-redis adapter (the client's own cache).
 import { PAGE, toJson, type Entries } from './canonical.ts';
-import type { Adapter, StreamOptions } from './index.ts';
+import type { Adapter, Follow, Follower, StreamOptions } from './contract.ts';
 import { SETTINGS } from './settings.ts';
 
 export type CacheName = (typeof SETTINGS.cache.values)[number];
@@ -53,29 +53,6 @@ export function checkCache({ client, settings }: StreamOptions): void {
     throw new Error(`CACHE=${settings.cache} is not available with REDIS_CLIENT=${client}: ${NO_CSC[client] ?? `only ${only.join(', ')} has it`}`);
   }
 }
-
-/**
- * A dedicated connection that follows the stream (CACHE=tail, tail-body); each client module makes its own.
- * It reads with XREVRANGE (newest first), never XRANGE, so that INFO commandstats tells a follower's
- * reads from the XRANGEs that requests make: an idle app's follower must not count as another's reads.
- */
-export interface Follower {
-  /** XREVRANGE key + - */
-  all(): Promise<Entries>;
-  /** XREAD COUNT 1 BLOCK 0 STREAMS key id: settles once an entry after `id` exists. */
-  wait(id: string): Promise<unknown>;
-  /**
-   * MULTI, XREVRANGE key + (id, XLEN key, EXEC: the entries after `id` and the length, at one instant.
-   * Called while a `wait` is still blocked: a client that can queue it on the same connection
-   * sends it at once, so Redis runs it right after the wake-up.
-   */
-  after(id: string): Promise<{ entries: Entries; length: number }>;
-  /** Closes the connection, without reconnecting. */
-  close(): void | Promise<void>;
-}
-
-/** Opens a follower; the client calls `dropped` when it sees the connection go. */
-export type Follow = (dropped: () => void) => Promise<Follower>;
 
 /** tail-body serves this instead of building a body per request. */
 export interface CachedAdapter extends Adapter {

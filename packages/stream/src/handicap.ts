@@ -1,7 +1,7 @@
 // HANDICAP=on: a known cost injected between adapter and app, so a run can check that it
 // detects a difference of known size (the harness sets HANDICAP_US to 10% of the plain twin's
 // CPU per request). Apps do not change: openStream wraps the source they read from.
-import type { StreamSource } from './index.ts';
+import type { StreamSource } from './contract.ts';
 
 let sink = 1;
 

@@ -1,50 +1,20 @@
 // One small interface over every Redis client: open once, then per request exactly one Redis
 // read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
-import { toBody, toJson, STREAM_KEY, WORKLOADS, type Entries, type StreamBody, type Workload } from './canonical.ts';
-import { cacheTtlMs, checkCache, withCache, type Follow } from './cache.ts';
+import { toBody, toJson, STREAM_KEY, WORKLOADS } from './canonical.ts';
+import { cacheTtlMs, checkCache, withCache } from './cache.ts';
+import type { Adapter, StreamOptions, StreamSource } from './contract.ts';
 import { CLIENTS, type ClientName } from './clients.ts';
 import { withHandicap } from './handicap.ts';
 import { startWorkers } from './workers.ts';
-import { settingsFromEnv, type SettingValues } from './settings.ts';
+import { settingsFromEnv } from './settings.ts';
 
 export * from './canonical.ts';
 export * from './clients.ts';
 export * from './settings.ts';
-export { CACHES, DEFAULT_CACHE_TTL_MS, cacheTtlMs, stalenessBoundMs, type CacheDef, type CacheName, type Follow, type Follower } from './cache.ts';
+export { CACHES, DEFAULT_CACHE_TTL_MS, cacheTtlMs, stalenessBoundMs, type CacheDef, type CacheName } from './cache.ts';
+export type * from './contract.ts';
 export { burn, withHandicap } from './handicap.ts';
 export { REUSE_PORT, startWorkers } from './workers.ts';
-
-/** What each client module provides: one Redis read of the workload, in the client's own reply shape. */
-export interface Adapter {
-  entries(): Promise<Entries>;
-  close(): Promise<void>;
-  /** CACHE=tail, tail-body: opens a dedicated connection that follows the stream. */
-  follow?: Follow;
-}
-
-export interface StreamSource {
-  /** The plain transform: the reply as plain objects, for the framework's own JSON path. */
-  read(): Promise<StreamBody>;
-  /** The direct transform: the contract string built by hand. */
-  readJson(): Promise<string>;
-  /** TRANSFORM=direct: apps send readJson() as it is. */
-  direct: boolean;
-  close(): Promise<void>;
-}
-
-export interface StreamOptions {
-  client: ClientName;
-  url: string;
-  workload: Workload;
-  key: string;
-  settings: SettingValues;
-  /** HANDICAP=on: µs of CPU burnt per request (HANDICAP_US); 0 when the handicap is off. */
-  handicapUs: number;
-  /** CACHE=ttl: ms a Redis read is served again (CACHE_TTL_MS); DEFAULT_CACHE_TTL_MS when absent. */
-  cacheTtlMs?: number;
-  /** REDIS_CLUSTER=1: `url` is one node of a Redis Cluster, and the adapter opens the client's cluster client. Default false. */
-  cluster?: boolean;
-}
 
 const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter> }>> = {
   'node-redis': () => import('./clients/node-redis.ts'),

@@ -1,9 +1,8 @@
 // Bun's built-in client (Bun only). It auto-pipelines by default; the reply shape is ioredis's.
 // Reached through the Bun global, so bundlers for other runtimes have no 'bun' module to resolve.
 import { workloadCommand, type Entries } from '../canonical.ts';
-import type { Follower } from '../cache.ts';
 import { noCluster } from '../clients.ts';
-import type { Adapter, StreamOptions } from '../index.ts';
+import type { Adapter, Follower, StreamOptions } from '../contract.ts';
 
 type RedisClient = import('bun').RedisClient;
 

@@ -2,8 +2,7 @@
 // ([{key: id, value: [[field, value], …]}]); the typed xrange() returns an object keyed by id.
 import { Batch, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { workloadCommand, type Entries } from '../canonical.ts';
-import type { Follower } from '../cache.ts';
-import type { Adapter, StreamOptions } from '../index.ts';
+import type { Adapter, Follower, StreamOptions } from '../contract.ts';
 
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const { hostname, port } = new URL(url);

@@ -1,7 +1,6 @@
 // ioredis and iovalkey share one API; each client module passes its own library.
 import { PAGE, type Entries } from '../canonical.ts';
-import type { Follower } from '../cache.ts';
-import type { Adapter, StreamOptions } from '../index.ts';
+import type { Adapter, Follower, StreamOptions } from '../contract.ts';
 
 type RedisCtor = new (url: string, opts: object) => any;
 type ClusterCtor = new (nodes: { host: string; port: number }[], opts: object) => any;

@@ -1,7 +1,6 @@
 import { createClient, createClientPool, createCluster } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
-import type { Follower } from '../cache.ts';
-import type { Adapter, StreamOptions } from '../index.ts';
+import type { Adapter, Follower, StreamOptions } from '../contract.ts';
 import type { SettingValues } from '../settings.ts';
 
 type Client = ReturnType<typeof createClient>;
