@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
-import { withDashValues } from '../packages/harness/src/args';
-import { startOrphanGuard } from '../packages/harness/src/proc';
-import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/redis';
-import { seededRandom } from '../packages/harness/src/stats';
+import { withDashValues } from '../packages/harness/src/cli/args';
+import { startOrphanGuard } from '../packages/harness/src/system/proc';
+import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/topology/redis';
+import { seededRandom } from '../packages/harness/src/stats/stats';
 
 const options = { entries: { type: 'string', default: '339' }, out: { type: 'string', default: 'dump.rdb' } } as const;
 let values;

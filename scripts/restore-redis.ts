@@ -4,10 +4,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
-import { withDashValues } from '../packages/harness/src/args';
-import { ROOT } from '../packages/harness/src/contenders';
-import { startOrphanGuard } from '../packages/harness/src/proc';
-import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/redis';
+import { withDashValues } from '../packages/harness/src/cli/args';
+import { ROOT } from '../packages/harness/src/model/contenders';
+import { startOrphanGuard } from '../packages/harness/src/system/proc';
+import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/topology/redis';
 
 let values;
 try {

@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { isAlive, processTree } from '../../packages/harness/src/proc';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { isAlive, processTree } from '../../packages/harness/src/system/proc';
 
 export const FAKE_APPS = join(ROOT, 'tests/fixtures/apps');
-export const CLI = join(ROOT, 'packages/harness/src/cli.ts');
+export const CLI = join(ROOT, 'packages/harness/src/cli/bench.ts');
 
 /** pid + start time, so a reused pid is never mistaken for a survivor. */
 type ProcId = { pid: number; start: string; cmd: string };

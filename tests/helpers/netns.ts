@@ -4,7 +4,7 @@
 // them removes them, and with them every link and address.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { killTree, spawnTracked, type Tracked } from '../../packages/harness/src/proc';
+import { killTree, spawnTracked, type Tracked } from '../../packages/harness/src/system/proc';
 
 export type Host = 'load' | 'app' | 'redis';
 

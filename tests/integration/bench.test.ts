@@ -2,8 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, renderComparison } from '../../packages/harness/src/compare';
-import { readResults } from '../../packages/harness/src/results';
+import { compare, renderComparison } from '../../packages/harness/src/answers/compare';
+import { readResults } from '../../packages/harness/src/model/results';
 import { resultsIn, runCli, settle } from '../helpers/cli';
 
 const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes

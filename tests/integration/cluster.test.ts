@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CLIENTS, CLUSTER_CLIENTS, DEFAULT_SETTINGS, STREAM_KEY, noCluster, openStream, streamOptionsFromEnv, type ClientName, type SettingValues } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { portTaken } from '../../packages/harness/src/net';
-import { isAlive } from '../../packages/harness/src/proc';
-import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/redis';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { portTaken } from '../../packages/harness/src/system/net';
+import { isAlive } from '../../packages/harness/src/system/proc';
+import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/topology/redis';
 import { clusterCommandStats, startCluster, type ClusterNode, type ClusterTarget } from '../../packages/harness/src/topology/cluster';
 
 const RDB = join(ROOT, 'dump.rdb');

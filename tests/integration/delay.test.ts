@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Socket, TCPSocketListener } from 'bun';
-import { freePort } from '../../packages/harness/src/net';
-import { isAlive, processTree, rssMb } from '../../packages/harness/src/proc';
-import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/redis';
+import { freePort } from '../../packages/harness/src/system/net';
+import { isAlive, processTree, rssMb } from '../../packages/harness/src/system/proc';
+import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 import { measureRtt, startDelayProxy, type DelayProxy } from '../../packages/harness/src/topology/delay';
 
 const KEY = 'OPTIONS:test:STREAM';

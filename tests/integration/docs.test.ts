@@ -8,10 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { freePort } from '../../packages/harness/src/net';
-import { isAlive, processTree } from '../../packages/harness/src/proc';
-import { goldenBody, useExistingRedis } from '../../packages/harness/src/redis';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { freePort } from '../../packages/harness/src/system/net';
+import { isAlive, processTree } from '../../packages/harness/src/system/proc';
+import { goldenBody, useExistingRedis } from '../../packages/harness/src/topology/redis';
 
 /** The shell lines of the README section's sh block, each with the URL its comment names (an app that serves no /). */
 export function readmeCommands(section = 'Running one app by hand'): { line: string; url: string | null }[] {

@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { isAlive, processTree } from '../../packages/harness/src/proc';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { isAlive, processTree } from '../../packages/harness/src/system/proc';
 import { explained, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
 const fake = (v: string) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`;

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/contenders';
+import { ROOT } from '../../packages/harness/src/model/contenders';
 
-const CLI = join(ROOT, 'packages/harness/src/report/cli.ts');
+const CLI = join(ROOT, 'packages/harness/src/cli/report.ts');
 const FIXTURE = join(ROOT, 'tests/fixtures/results/results.json');
 
 function resultsFolder(runs: string[]): string {

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { summarizeOha } from '../../packages/harness/src/oha';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { summarizeOha } from '../../packages/harness/src/measure/oha';
 import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 
 const GOOD = 'bun-fake-good-node-redis';

@@ -7,8 +7,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { killTree, type Tracked } from '../../packages/harness/src/proc';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { killTree, type Tracked } from '../../packages/harness/src/system/proc';
 import { CLI, resultsIn } from '../helpers/cli';
 import { leftNamespaces, makeThreeHosts, netnsUnavailable, removeThreeHosts, runIn, startIn, type ThreeHosts } from '../helpers/netns';
 

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { AppError, buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/apps';
-import { loadContenders, ROOT } from '../../packages/harness/src/contenders';
-import { freePort } from '../../packages/harness/src/net';
-import { appEnvironment } from '../../packages/harness/src/prepare';
-import { isAlive, processTree } from '../../packages/harness/src/proc';
-import { cli, commandStats, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/redis';
+import { AppError, buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
+import { loadContenders, ROOT } from '../../packages/harness/src/model/contenders';
+import { freePort } from '../../packages/harness/src/system/net';
+import { appEnvironment } from '../../packages/harness/src/run/prepare';
+import { isAlive, processTree } from '../../packages/harness/src/system/proc';
+import { cli, commandStats, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 
 const contenders = loadContenders();
 const REQUESTS = 200;

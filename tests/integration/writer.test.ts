@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { freePort } from '../../packages/harness/src/net';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { freePort } from '../../packages/harness/src/system/net';
 import { canonicalBody, judge, sequenceOf } from '../../packages/harness/src/live/checker';
 import { dueAt, nowMs, readWriterLog } from '../../packages/harness/src/live/writer';
-import { cli, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/redis';
+import { cli, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 
 const WRITER = join(ROOT, 'packages/harness/src/live/writer.ts');
 let redis: RedisTarget;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_SETTINGS } from '@bench/stream';
-import { parseCli, parseDuration, privateRedisNeeded, UsageError, type Selectable } from '../../packages/harness/src/args';
+import { parseCli, parseDuration, privateRedisNeeded, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
 
 const contender = (name: string, suites: Selectable['suites'] = ['default', 'matrix', 'seed'], settings = {}): Selectable => {
   const [runtime, framework, ...client] = name.split('-');

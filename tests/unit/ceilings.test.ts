@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { parseRedisBenchmarkCsv } from '../../packages/harness/src/ceilings';
-import type { ContenderResult, Results } from '../../packages/harness/src/results';
+import { parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
+import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { breakdownTable } from '../../packages/harness/src/report/ceilings';
-import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/verdicts';
+import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
 const RECORDED = `"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"

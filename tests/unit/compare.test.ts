@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { compare, CompareRefused, renderComparison } from '../../packages/harness/src/compare';
-import type { Results } from '../../packages/harness/src/results';
-import { seededRandom, summarize } from '../../packages/harness/src/stats';
+import { compare, CompareRefused, renderComparison } from '../../packages/harness/src/answers/compare';
+import type { Results } from '../../packages/harness/src/model/results';
+import { seededRandom, summarize } from '../../packages/harness/src/stats/stats';
 
 /** A results.json with these contenders, each with `n` runs around its base req/s (seeded noise of ±4%). */
 function fixture(bases: Record<string, number>, n: number, seed = 1): Results {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { Components, pooledComponents } from '../../packages/harness/src/components';
+import { Components, pooledComponents } from '../../packages/harness/src/stats/components';
 
 // Data and expected values from libkalibera's own tests (softdevteam/libkalibera,
 // python/tests/test_data.py). libkalibera keys its data by index tuples, highest level first,

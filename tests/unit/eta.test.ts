@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { forecast, TrialClock } from '../../packages/harness/src/eta';
-import { clock, progressLine } from '../../packages/harness/src/progress';
+import { forecast, TrialClock } from '../../packages/harness/src/run/eta';
+import { clock, progressLine } from '../../packages/harness/src/system/progress';
 
 describe('the ETA', () => {
   test('a contender\'s trial time is its own mean, else the mean of every trial so far, else the guess', () => {

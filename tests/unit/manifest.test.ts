@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLIENTS, SETTINGS } from '@bench/stream';
 import schema from '../../packages/harness/manifest.schema.json';
-import { generate, loadSuite, ManifestError, readManifest, type AppManifest } from '../../packages/harness/src/contenders';
-import { RUNTIME_NAMES } from '../../packages/harness/src/runtimes';
+import { generate, loadSuite, ManifestError, readManifest, type AppManifest } from '../../packages/harness/src/model/contenders';
+import { RUNTIME_NAMES } from '../../packages/harness/src/system/runtimes';
 
 export const SEED_NAMES = [
   'bun-elysia-ioredis', 'bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-raw-node-redis', 'bun-stric-node-redis',

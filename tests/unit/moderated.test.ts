@@ -3,7 +3,7 @@
 // (tests/fixtures/limma_reference.py), not from this code.
 import { describe, expect, test } from 'bun:test';
 import trigamma from '@stdlib/math-base-special-trigamma';
-import { fitPrior, moderatedT, replicates, squeeze, trigammaInverse } from '../../packages/harness/src/moderated';
+import { fitPrior, moderatedT, replicates, squeeze, trigammaInverse } from '../../packages/harness/src/stats/moderated';
 
 /** Five comparisons' per-round ln ratios: four alike, one (the last) far noisier. */
 const ROUNDS = [[0.1, 0.02, 0.07], [-0.05, 0.04, -0.01, 0.03], [0.2, 0.26, 0.15], [0.01, -0.12, 0.05], [0.3, 0.05, -0.2]];

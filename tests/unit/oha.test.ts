@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/oha';
+import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/measure/oha';
 
 // A real oha 1.16.0 --output-format json result (284 responses in 2.34 s).
 const real = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/oha-ok.json'), 'utf8')) as OhaJson;

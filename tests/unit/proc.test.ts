@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { isAlive, killTree, machineCpuTicks, processTree, rssMb, selfCpuSeconds, spawnTracked, treeCpuSeconds } from '../../packages/harness/src/proc';
+import { isAlive, killTree, machineCpuTicks, processTree, rssMb, selfCpuSeconds, spawnTracked, treeCpuSeconds } from '../../packages/harness/src/system/proc';
 
 // A parent shell whose child burns CPU for a while, then sleeps: a two-level tree.
 const busyTree = (seconds: number) =>

@@ -6,14 +6,14 @@
 // not lend a noisy pair the quiet pairs' variance).
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { DECISION, familyPrior, holmLevels, interimAlpha, lastAlpha, look, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/decide';
-import { moderatedT } from '../../packages/harness/src/moderated';
-import { ROOT } from '../../packages/harness/src/contenders';
-import { readResults } from '../../packages/harness/src/results';
-import { FIRST_ROUNDS } from '../../packages/harness/src/racing';
-import type { Comparison } from '../../packages/harness/src/questions';
-import type { ContenderResult, Results } from '../../packages/harness/src/results';
-import { seededRandom } from '../../packages/harness/src/stats';
+import { DECISION, familyPrior, holmLevels, interimAlpha, lastAlpha, look, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/answers/decide';
+import { moderatedT } from '../../packages/harness/src/stats/moderated';
+import { ROOT } from '../../packages/harness/src/model/contenders';
+import { readResults } from '../../packages/harness/src/model/results';
+import { FIRST_ROUNDS } from '../../packages/harness/src/answers/racing';
+import type { Comparison } from '../../packages/harness/src/model/questions';
+import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 const PUBLISHED = process.env.NULL_RESULTS ?? join(ROOT, 'results/latest/results.json');
 const published = readResults(PUBLISHED);

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
-import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/results';
-import { seededRandom } from '../../packages/harness/src/stats';
+import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 const lat = (base: number) => ({ p10: base, p25: base + 1, p50: base + 2, p75: base + 3, p90: base + 4, p95: base + 5, p99: base + 6, p99_9: base + 7 });
 /** n rounds of 4 windows each, ±5% seeded noise around rps: what the rank intervals are computed from. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import type { Results } from '../../packages/harness/src/results';
-import { linearFit, scalingOf, scalingTable } from '../../packages/harness/src/scaling';
+import type { Results } from '../../packages/harness/src/model/results';
+import { linearFit, scalingOf, scalingTable } from '../../packages/harness/src/answers/scaling';
 
 describe('linear fit', () => {
   test('points on a line: its slope and intercept, R² = 1', () => {

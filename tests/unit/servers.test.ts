@@ -1,8 +1,8 @@
 // --servers: which contenders get a twin on the second server, and the questions the twins add.
 import { describe, expect, test } from 'bun:test';
-import { loadContenders } from '../../packages/harness/src/contenders';
-import { familyOf } from '../../packages/harness/src/questions';
-import { serverTwins } from '../../packages/harness/src/servers';
+import { loadContenders } from '../../packages/harness/src/model/contenders';
+import { familyOf } from '../../packages/harness/src/model/questions';
+import { serverTwins } from '../../packages/harness/src/topology/servers';
 
 const all = loadContenders();
 const pick = (...names: string[]) => names.map((n) => all.find((c) => c.name === n)!);

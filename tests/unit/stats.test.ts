@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import {
   additiveFit, halfWidth, holm, levelLabel, medianInterval, orderStatCoverage, rankIntervals, rankLabel, seededRandom, shuffled,
   spread, summarize,
-} from '../../packages/harness/src/stats';
+} from '../../packages/harness/src/stats/stats';
 
 /** Exact coverage of [x(k), x(n-k+1)], in rationals (BigInt), independent of the code under test. */
 function exactCoverage(n: number, k: number): number {

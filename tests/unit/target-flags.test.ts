@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseCli, UsageError } from '../../packages/harness/src/args';
+import { parseCli, UsageError } from '../../packages/harness/src/cli/args';
 
 const usage = (argv: string[]) => {
   try {

@@ -2,8 +2,8 @@
 // (every response, the prober's included, reached Redis), since an idle neighbour's reads add to
 // Redis's per-command count and cannot be told from the measured app's.
 import { describe, expect, test } from 'bun:test';
-import { finalizePoint } from '../../packages/harness/src/verdicts';
-import type { PointResult, RunRecord, Settings } from '../../packages/harness/src/results';
+import { finalizePoint } from '../../packages/harness/src/answers/verdicts';
+import type { PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
 
 const run = (ok: number, calls: number, probes?: number) =>
   ({

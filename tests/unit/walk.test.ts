@@ -1,8 +1,8 @@
 // The walk: every compared pair measured in adjacent windows, every contender at least once, and
 // no more windows than the edges plus one per open trail.
 import { describe, expect, test } from 'bun:test';
-import { seededRandom } from '../../packages/harness/src/stats';
-import { walkOrder } from '../../packages/harness/src/walk';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
+import { walkOrder } from '../../packages/harness/src/run/walk';
 
 const adjacent = (walk: string[], a: string, b: string) => walk.some((x, i) => (x === a && walk[i + 1] === b) || (x === b && walk[i + 1] === a));
 

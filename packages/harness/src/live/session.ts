@@ -7,7 +7,7 @@ import { closeSync, createReadStream, createWriteStream, existsSync, openSync, r
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { spawnTracked, killTree, type Tracked } from '../proc';
+import { spawnTracked, killTree, type Tracked } from '../system/proc';
 import { median } from 'simple-statistics';
 import { judge, sequenceOf, snapshotLengths, Timeline, type Probe, type Summary } from './checker';
 import { nowMs, type WriterHeader, type WrittenEntry } from './writer';

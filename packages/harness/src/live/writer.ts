@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createClient } from 'redis';
 import { STREAM_KEY } from '@bench/stream';
-import { seededRandom } from '../stats';
+import { seededRandom } from '../stats/stats';
 import type { Entry } from './checker';
 
 export type { Entry };

@@ -2,8 +2,8 @@
 // (Redis alone; each runtime and client with no HTTP; each runtime and framework serving a
 // precomputed body) and each contender's efficiency, its median ÷ the lowest ceiling that applies.
 import { median } from 'simple-statistics';
-import type { Results } from '../results';
-import { levelLabel } from '../stats';
+import type { Results } from '../model/results';
+import { levelLabel } from '../stats/stats';
 import { ranked } from './table';
 
 /** "Redis" for the default server, the server's own name (valkey) for another. */

@@ -2,7 +2,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
-import type { Results } from '../results';
+import type { Results } from '../model/results';
 import { breakdownSpec } from './ceilings';
 import { LAT, ranked } from './table';
 import { liveTimeSpec } from './live';

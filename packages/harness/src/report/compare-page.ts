@@ -1,7 +1,7 @@
 // npm run compare -- A B --html: the comparison as a page beside B's results — the machine check,
 // the common-mode shift, and per contender the change, its significance and the rank intervals.
-import type { Comparison, Row } from '../compare';
-import type { Results } from '../results';
+import type { Comparison, Row } from '../answers/compare';
+import type { Results } from '../model/results';
 import { chartDivs, escapeHtml, pageHtml } from './page';
 
 /** How the changes were tested, in one sentence (the page and the text say the same). */

@@ -3,7 +3,7 @@
 // a rank compares contenders measured together; across distances, a contender "changes rank" only
 // when its rank intervals at the two distances do not overlap.
 import type * as vl from 'vega-lite';
-import type { Results } from '../results';
+import type { Results } from '../model/results';
 import { ranked } from './table';
 
 export interface DistancePoint {

@@ -1,9 +1,9 @@
 // report.html of one run, from its results.json only: the environment and method, what was
 // left out, a sortable and filterable table of every contender, a heatmap per runtime, and the
 // Vega-Lite charts (the PNGs beside it and in the README come from the same specs).
-import type { ContenderResult, Results } from '../results';
-import { scalingSpec, scalingTable } from '../scaling';
-import { levelLabel } from '../stats';
+import type { ContenderResult, Results } from '../model/results';
+import { scalingSpec, scalingTable } from '../answers/scaling';
+import { levelLabel } from '../stats/stats';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { charts } from './charts';
 import { gridTables } from './matrix';

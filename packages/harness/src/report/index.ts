@@ -2,9 +2,9 @@
 // Nothing here reaches back into a run.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../contenders';
-import { readResults, resultsFile, writeJsonAtomic, type Results } from '../results';
-import { scalingSpec, scalingTable, type Scaling } from '../scaling';
+import { ROOT } from '../model/contenders';
+import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
+import { scalingSpec, scalingTable, type Scaling } from '../answers/scaling';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';

@@ -5,8 +5,8 @@
 // must be 0 for an exact cache; and the writer's own cost in Redis.
 import { median } from 'simple-statistics';
 import type * as vl from 'vega-lite';
-import type { ContenderResult, LiveRecord, Results } from '../results';
-import { keptRuns } from '../verdicts';
+import type { ContenderResult, LiveRecord, Results } from '../model/results';
+import { keptRuns } from '../answers/verdicts';
 import { PROBE_RATE } from '../live/session';
 
 const fmt = (x: number | undefined | null, digits = 0) => (x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits));

@@ -1,7 +1,7 @@
 // Per runtime, a framework × client grid of one results.json; the answers themselves are in answers.ts.
 import { CLIENTS } from '@bench/stream';
-import { rowOf } from '../questions';
-import type { ContenderResult, Results } from '../results';
+import { rowOf } from '../model/questions';
+import type { ContenderResult, Results } from '../model/results';
 import { ranked, type RankedContender } from './table';
 
 const fmt0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');

@@ -2,7 +2,7 @@
 // runs. A run without report.html gets one made from its results.json on request (nothing written).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
-import { readResults, resultsFile, type Results } from '../results';
+import { readResults, resultsFile, type Results } from '../model/results';
 import { reportHtml } from './html';
 import { escapeHtml } from './page';
 

@@ -1,13 +1,13 @@
 // Markdown tables from a results.json.
 import { median } from 'simple-statistics';
-import { PERCENTILES } from '../oha';
-import type { ContenderResult, Results } from '../results';
-import { levelLabel, rankIntervals, rankLabel, spread } from '../stats';
-import { DECISION, familyPrior, holmLevels, noiseOf, windowPairs } from '../decide';
-import { moderatedT } from '../moderated';
-import { isHandicapped } from '../questions';
-import { clock } from '../progress';
-import { FIRST_ROUNDS } from '../racing';
+import { PERCENTILES } from '../measure/oha';
+import type { ContenderResult, Results } from '../model/results';
+import { levelLabel, rankIntervals, rankLabel, spread } from '../stats/stats';
+import { DECISION, familyPrior, holmLevels, noiseOf, windowPairs } from '../answers/decide';
+import { moderatedT } from '../stats/moderated';
+import { isHandicapped } from '../model/questions';
+import { clock } from '../system/progress';
+import { FIRST_ROUNDS } from '../answers/racing';
 import { answersOf } from './answers';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));

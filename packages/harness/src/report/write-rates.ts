@@ -2,7 +2,7 @@
 // served at each rate and each cache's gain over its uncached twin, so where caching stops paying
 // (a gain of 2× or less, or the cache no longer exact) reads off one table and one chart.
 import type * as vl from 'vega-lite';
-import type { ContenderResult, Results } from '../results';
+import type { ContenderResult, Results } from '../model/results';
 
 export interface WriteRatePoint {
   rate: number;

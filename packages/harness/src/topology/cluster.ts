@@ -4,9 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, portTaken } from '../net';
-import { killTree, scratchDir, spawnTracked, type Tracked } from '../proc';
-import { cli, commandStats, redisFailureReason, RedisError, startPrivateRedis, type CommandStat, type RedisTarget } from '../redis';
+import { freePort, portTaken } from '../system/net';
+import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
+import { cli, commandStats, redisFailureReason, RedisError, startPrivateRedis, type CommandStat, type RedisTarget } from './redis';
 
 export type NodeRole = 'primary' | 'replica';
 

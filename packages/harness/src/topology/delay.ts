@@ -1,8 +1,8 @@
 // Redis "at a network distance": the harness side of delay-proxy.ts (start it, measure the RTT
 // that clients then see, read --rtt flag values).
 import { join } from 'node:path';
-import { pinned } from '../placement';
-import { killTree, spawnTracked, treeCpuSeconds, type Tracked } from '../proc';
+import { pinned } from '../system/placement';
+import { killTree, spawnTracked, treeCpuSeconds, type Tracked } from '../system/proc';
 
 const PROXY_SCRIPT = join(import.meta.dir, 'delay-proxy.ts');
 

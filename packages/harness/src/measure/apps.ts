@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, type Contender } from './contenders';
-import { pinned } from './placement';
-import { killTree, processTree, spawnTracked, type Tracked } from './proc';
+import { ROOT, type Contender } from '../model/contenders';
+import { pinned } from '../system/placement';
+import { killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
   constructor(message: string, readonly output: string[] = []) {

@@ -3,15 +3,15 @@
 // dynamic contenders' medians of this run), the family's answers, the handicap check and the design.
 import { STREAM_KEY, workloadCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
-import { PERCENTILES, type Latency } from './oha';
-import { RedisError } from './redis';
-import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
-import { geometricMean, halfWidth, summarize } from './stats';
+import { PERCENTILES, type Latency } from '../measure/oha';
+import { RedisError } from '../topology/redis';
+import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
+import { geometricMean, halfWidth, summarize } from '../stats/stats';
 import { finalLook } from './racing';
-import { isHandicapped } from './questions';
+import { isHandicapped } from '../model/questions';
 import { judgeHandicap } from './handicap';
 import { designOf } from './design';
-import type { Suite } from './suite';
+import type { Suite } from '../run/suite';
 
 /** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
 /** Contenders that need not read Redis once per response: pages built ahead, ceilings, and caches (their calls per response are reported). */

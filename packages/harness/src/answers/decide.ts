@@ -2,9 +2,9 @@
 // round, the mean over its paired windows of ln A − ln B, and across rounds a moderated t whose
 // variance borrows from every comparison of the family (moderated.ts). One verdict each: faster,
 // equal within ±h, or undecided with the interval it has.
-import type { Comparison } from './questions';
-import type { ContenderResult, Results } from './results';
-import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from './moderated';
+import type { Comparison } from '../model/questions';
+import type { ContenderResult, Results } from '../model/results';
+import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from '../stats/moderated';
 
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's

@@ -7,13 +7,13 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { median } from 'simple-statistics';
-import { changeInterval, comparisonHtml, methodLine } from './report/compare-page';
-import { ranked } from './report/table';
-import { readResults, type ContenderResult, type Results } from './results';
+import { changeInterval, comparisonHtml, methodLine } from '../report/compare-page';
+import { ranked } from '../report/table';
+import { readResults, type ContenderResult, type Results } from '../model/results';
 import { keptRuns } from './verdicts';
-import { additiveFit, holm } from './stats';
+import { additiveFit, holm } from '../stats/stats';
 import { DECISION, holmLevels, windowsByRound } from './decide';
-import { fitPrior, moderatedT, type Prior, type Replicates } from './moderated';
+import { fitPrior, moderatedT, type Prior, type Replicates } from '../stats/moderated';
 
 const ALPHA = DECISION.alpha;
 

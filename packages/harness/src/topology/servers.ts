@@ -4,12 +4,12 @@
 // every contender that reads per request gets a twin on each further server, under its own name,
 // so each round measures them all in its shuffled order and the comparison is paired by round.
 import { CLIENT_DEFS, noCluster, type ClientName } from '@bench/stream';
-import type { Contender, Unsupported } from './contenders';
+import type { Contender, Unsupported } from '../model/contenders';
 import { cli, startPrivateRedis, type RedisTarget } from './redis';
-import type { Results } from './results';
-import { info, type Session } from './suite';
-import { startCluster } from './topology/cluster';
-import { measureRtt, startDelayProxy, type DelayProxy } from './topology/delay';
+import type { Results } from '../model/results';
+import { info, type Session } from '../run/suite';
+import { startCluster } from './cluster';
+import { measureRtt, startDelayProxy, type DelayProxy } from './delay';
 
 export const SERVERS = {
   redis: { binary: 'redis-server', install: 'apt-get install redis-server, or run npm run bench to set it up', cluster: false },

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { ROOT, type Contender } from './contenders';
-import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from './runtimes';
+import { ROOT, type Contender } from '../model/contenders';
+import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from '../system/runtimes';
 
 function firstLine(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 10_000 });

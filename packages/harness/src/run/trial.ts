@@ -1,18 +1,18 @@
 // Phase 2, launch and verify: a trial is one fresh process of a contender, verified byte for
 // byte, warmed up at the measured load (not counted), measured, checked again and stopped.
 // Only that app, Redis and oha run while it is measured.
-import { AppError, startApp, type RunningApp } from './apps';
-import { measureRun, pointLabel, type Load } from './measure';
-import { freePort } from './net';
+import { AppError, startApp, type RunningApp } from '../measure/apps';
+import { measureRun, pointLabel, type Load } from '../measure/measure';
+import { freePort } from '../system/net';
 import { median } from 'simple-statistics';
-import { PERCENTILES, runOha, type Latency } from './oha';
-import type { ContenderResult, PointResult, RunRecord } from './results';
+import { PERCENTILES, runOha, type Latency } from '../measure/oha';
+import type { ContenderResult, PointResult, RunRecord } from '../model/results';
 import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './suite';
-import { verifyContract, type Verdict } from './verify';
+import { verifyContract, type Verdict } from '../measure/verify';
 import { stalenessBoundMs } from '@bench/stream';
-import type { Contender } from './contenders';
-import { judgeWindow, liveFault, poolLive, probeOnce } from './live/session';
-import type { Probe } from './live/checker';
+import type { Contender } from '../model/contenders';
+import { judgeWindow, liveFault, poolLive, probeOnce } from '../live/session';
+import type { Probe } from '../live/checker';
 
 /** The contender is out: it failed (crash, hang, start) or is invalid (wrong body, before or after a run). */
 type Out = { kind: 'out'; status: 'failed' | 'invalid'; reason: string; output?: string[] };

@@ -3,20 +3,20 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseCli, privateRedisNeeded, usage, UsageError, type CliOptions } from './args';
-import { settingsFrom, timestamp } from './prepare';
-import { rdbFor, scalingOf } from './scaling';
-import { runBench } from './bench';
+import { settingsFrom, timestamp } from '../run/prepare';
+import { rdbFor, scalingOf } from '../answers/scaling';
+import { runBench } from '../run/bench';
 import { runTarget } from './target';
-import { endProgress, setProgressMode } from './progress';
-import { info, log, stopAll, type Session } from './suite';
-import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from './contenders';
-import { killAllSync, startOrphanGuard } from './proc';
-import { publishReport, writeDistanceReport, writeReport, writeScalingReport, writeWriteRateReport } from './report/index';
-import { writeRatePoints } from './report/write-rates';
-import { distancePoints, rttLabel } from './report/distance';
-import { selfCheckTable } from './report/table';
-import type { RedisTarget } from './redis';
-import { publishLatest, resultsFile, writeJsonAtomic, type Results } from './results';
+import { endProgress, setProgressMode } from '../system/progress';
+import { info, log, stopAll, type Session } from '../run/suite';
+import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from '../model/contenders';
+import { killAllSync, startOrphanGuard } from '../system/proc';
+import { publishReport, writeDistanceReport, writeReport, writeScalingReport, writeWriteRateReport } from '../report/index';
+import { writeRatePoints } from '../report/write-rates';
+import { distancePoints, rttLabel } from '../report/distance';
+import { selfCheckTable } from '../report/table';
+import type { RedisTarget } from '../topology/redis';
+import { publishLatest, resultsFile, writeJsonAtomic, type Results } from '../model/results';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
 

@@ -2,20 +2,20 @@
 // the private Redis and its golden body, and one build of every app that needs one.
 import { relative, resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
-import { AppError, buildApp, dataKey } from './apps';
-import { privateRedisNeeded, type CliOptions } from './args';
-import { ROOT, type Contender, type Unsupported } from './contenders';
-import { captureEnvironment, gitState, loadAverage1m } from './environment';
-import { resolvePlacement } from './placement';
-import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from './redis';
-import { serverRecord, serverTwins, startProxies, startServers, type ServerName } from './servers';
-import type { DelayProxy } from './topology/delay';
-import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from './results';
+import { AppError, buildApp, dataKey } from '../measure/apps';
+import { privateRedisNeeded, type CliOptions } from '../cli/args';
+import { ROOT, type Contender, type Unsupported } from '../model/contenders';
+import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
+import { resolvePlacement } from '../system/placement';
+import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from '../topology/redis';
+import { serverRecord, serverTwins, startProxies, startServers, type ServerName } from '../topology/servers';
+import type { DelayProxy } from '../topology/delay';
+import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from '../model/results';
 import { fail, info, log, type Session, type Suite } from './suite';
-import { progress } from './progress';
-import { handicapEnv } from './handicap';
-import { familyOf } from './questions';
-import { startLive } from './live/session';
+import { progress } from '../system/progress';
+import { handicapEnv } from '../answers/handicap';
+import { familyOf } from '../model/questions';
+import { startLive } from '../live/session';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';

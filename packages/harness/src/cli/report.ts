@@ -6,12 +6,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withDashValues } from '../args';
-import { ROOT } from '../contenders';
-import { readResults, resultsFile } from '../results';
-import { checkReport } from './browser';
-import { publishReport, writeReport } from './index';
-import { serveResults } from './serve';
+import { withDashValues } from './args';
+import { ROOT } from '../model/contenders';
+import { readResults, resultsFile } from '../model/results';
+import { checkReport } from '../report/browser';
+import { publishReport, writeReport } from '../report/index';
+import { serveResults } from '../report/serve';
 
 const USAGE = 'usage: npm run report -- [DIR] | --open DIR | --check DIR | --serve [--port N] [--dir results]';
 

@@ -6,20 +6,20 @@
 import { resolve } from 'node:path';
 import { STREAM_KEY, type Workload } from '@bench/stream';
 import type { CliOptions } from './args';
-import { ROOT } from './contenders';
-import { captureEnvironment } from './environment';
-import { measureRun, pointLabel, type Load, type RunContext } from './measure';
-import { runOha } from './oha';
-import { resolvePlacement } from './placement';
-import { settingsFrom, timestamp } from './prepare';
-import { FIRST_ROUNDS } from './racing';
-import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from './redis';
-import { resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type RunRecord } from './results';
-import { fail, info, log, redisAlive, type Session } from './suite';
-import { bodyAfterRun, pooled, safe } from './trial';
-import { finalizePoint, promoteHeadline } from './verdicts';
-import { verifyContract } from './verify';
-import { writeReport } from './report/index';
+import { ROOT } from '../model/contenders';
+import { captureEnvironment } from '../measure/environment';
+import { measureRun, pointLabel, type Load, type RunContext } from '../measure/measure';
+import { runOha } from '../measure/oha';
+import { resolvePlacement } from '../system/placement';
+import { settingsFrom, timestamp } from '../run/prepare';
+import { FIRST_ROUNDS } from '../answers/racing';
+import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from '../topology/redis';
+import { resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type RunRecord } from '../model/results';
+import { fail, info, log, redisAlive, type Session } from '../run/suite';
+import { bodyAfterRun, pooled, safe } from '../run/trial';
+import { finalizePoint, promoteHeadline } from '../answers/verdicts';
+import { verifyContract } from '../measure/verify';
+import { writeReport } from '../report/index';
 
 /** No process here: /proc has no pid -1, so measureRun finds no tree (its CPU and RSS read 0; blanked below). */
 const REMOTE_PID = -1;

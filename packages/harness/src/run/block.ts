@@ -4,17 +4,17 @@
 // machine's drift over minutes is the largest noise here, and it cancels in a ratio only when
 // both sides see it. While one app is measured the others sit idle; each window records the CPU
 // the idle ones used meanwhile (`idle_cpu_s`), which must stay near zero.
-import { AppError, startApp, type RunningApp } from './apps';
-import { measureRun, pointLabel, type Load } from './measure';
-import { freePort } from './net';
-import { runOha } from './oha';
-import { treeCpuSeconds } from './proc';
-import type { ContenderResult, PointResult, RunRecord } from './results';
-import { seededRandom, shuffled } from './stats';
+import { AppError, startApp, type RunningApp } from '../measure/apps';
+import { measureRun, pointLabel, type Load } from '../measure/measure';
+import { freePort } from '../system/net';
+import { runOha } from '../measure/oha';
+import { treeCpuSeconds } from '../system/proc';
+import type { ContenderResult, PointResult, RunRecord } from '../model/results';
+import { seededRandom, shuffled } from '../stats/stats';
 import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './suite';
 import { checkAfterRun, judgeProbe, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
-import { restartPrivateRedis } from './redis';
-import { probeOnce } from './live/session';
+import { restartPrivateRedis } from '../topology/redis';
+import { probeOnce } from '../live/session';
 import { walkOrder } from './walk';
 
 export interface BlockSlot {

@@ -9,7 +9,7 @@
 // node (the classic reduction of an open trail cover): the circuit, cut at the virtual node, is
 // the fewest trails that cover every edge once, odd/2 per component. Trails are joined end to
 // start, so a walk of E edges takes E + trails windows; nodes with no edge are measured once.
-import { shuffled } from './stats';
+import { shuffled } from '../stats/stats';
 
 const VIRTUAL = '\u0000';
 

@@ -1,14 +1,14 @@
 // What the phases of a benchmark share: the results being written, the private Redis, the
 // golden body, and the processes a signal handler must take down.
-import type { RunningApp } from './apps';
-import type { Contender } from './contenders';
-import type { RunContext } from './measure';
-import type { Live } from './live/session';
-import { isAlive } from './proc';
-import { cli, type RedisTarget } from './redis';
-import type { ContenderResult, PointResult, Results, RunRecord, Settings } from './results';
+import type { RunningApp } from '../measure/apps';
+import type { Contender } from '../model/contenders';
+import type { RunContext } from '../measure/measure';
+import type { Live } from '../live/session';
+import { isAlive } from '../system/proc';
+import { cli, type RedisTarget } from '../topology/redis';
+import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
 
-export { info, log } from './progress';
+export { info, log } from '../system/progress';
 
 /** Everything a signal handler needs to save partial results and clean up. */
 export interface Session {

@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
 import { removeClientLeftovers } from './apps';
-import { ROOT } from './contenders';
-import { killTree, spawnTracked } from './proc';
-import { commandStats, RedisError, type RedisTarget } from './redis';
-import { scriptCommand, type RuntimeName } from './runtimes';
+import { ROOT } from '../model/contenders';
+import { killTree, spawnTracked } from '../system/proc';
+import { commandStats, RedisError, type RedisTarget } from '../topology/redis';
+import { scriptCommand, type RuntimeName } from '../system/runtimes';
 
 export interface RedisCeiling {
   command: string;

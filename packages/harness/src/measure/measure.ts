@@ -4,12 +4,12 @@ import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
 import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { runOha } from './oha';
-import { cpuCount, type Placement } from './placement';
-import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from './proc';
-import { commandStats, serverPids, type RedisTarget } from './redis';
-import { judgeWindow, startProber, type Live } from './live/session';
-import { nowMs } from './live/writer';
-import type { RunRecord } from './results';
+import { cpuCount, type Placement } from '../system/placement';
+import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from '../system/proc';
+import { commandStats, serverPids, type RedisTarget } from '../topology/redis';
+import { judgeWindow, startProber, type Live } from '../live/session';
+import { nowMs } from '../live/writer';
+import type { RunRecord } from '../model/results';
 
 export interface LoadPoint {
   connections: number;

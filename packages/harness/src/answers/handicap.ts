@@ -3,10 +3,10 @@
 // CPU per request of its plain twin, measured in one launch of that twin. The run then reports
 // whether its own comparison of the two saw the difference, and how big it measured it.
 import { DECISION, familyPrior, noiseOf, roundRatios, windowPairs } from './decide';
-import { moderatedT } from './moderated';
-import type { ContenderResult, PointResult, Results } from './results';
-import { fail, info, log, type Suite } from './suite';
-import { measureTrial } from './trial';
+import { moderatedT } from '../stats/moderated';
+import type { ContenderResult, PointResult, Results } from '../model/results';
+import { fail, info, log, type Suite } from '../run/suite';
+import { measureTrial } from '../run/trial';
 
 const HANDICAP_PCT = 10;
 

@@ -6,11 +6,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { CLIENT_DEFS, DEFAULT_SETTINGS, SETTINGS, type ClientName, type SettingDef, type SettingName, type SettingValues } from '@bench/stream';
-import schema from '../manifest.schema.json';
-import type { RuntimeName } from './runtimes';
-import type { ServerName } from './servers';
+import schema from '../../manifest.schema.json';
+import type { RuntimeName } from '../system/runtimes';
+import type { ServerName } from '../topology/servers';
 
-export const ROOT = resolve(import.meta.dir, '../../..');
+export const ROOT = resolve(import.meta.dir, '../../../..');
 /** BENCH_APPS_DIR points the harness at another set of apps (the fault tests' fake contenders). */
 export const APPS_DIR = process.env.BENCH_APPS_DIR ? resolve(process.env.BENCH_APPS_DIR) : join(ROOT, 'apps');
 

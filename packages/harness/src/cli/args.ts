@@ -1,11 +1,11 @@
 // Command-line flags → validated settings. Any bad input is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
 import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
-import { matchesPattern, type Contender, type SuiteName } from './contenders';
-import { PLACEMENTS, type PlacementName } from './placement';
+import { matchesPattern, type Contender, type SuiteName } from '../model/contenders';
+import { PLACEMENTS, type PlacementName } from '../system/placement';
 import { targetFlags } from './target-flags';
-import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from './servers';
-import { parseRtt } from './topology/delay';
+import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../topology/servers';
+import { parseRtt } from '../topology/delay';
 
 export class UsageError extends Error {}
 

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { workloadCommand, type Workload } from '@bench/stream';
-import { freePort, portTaken } from './net';
-import { pinned } from './placement';
-import { killTree, scratchDir, spawnTracked, type Tracked } from './proc';
+import { freePort, portTaken } from '../system/net';
+import { pinned } from '../system/placement';
+import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
 
 export class RedisError extends Error {}
 

@@ -1,8 +1,8 @@
 // oha runner and the reading of its JSON output (--output-format json; times in seconds).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { killTree, selfCpuSeconds, spawnTracked } from './proc';
-import { pinned } from './placement';
+import { killTree, selfCpuSeconds, spawnTracked } from '../system/proc';
+import { pinned } from '../system/placement';
 
 export const PERCENTILES = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'] as const;
 export type Percentile = (typeof PERCENTILES)[number];

@@ -2,16 +2,16 @@
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
-import type { ClientCeiling, RedisCeiling } from './ceilings';
-import type { Scaling } from './scaling';
-import type { ServerRecord } from './servers';
-import type { Answer } from './decide';
+import type { ClientCeiling, RedisCeiling } from '../measure/ceilings';
+import type { Scaling } from '../answers/scaling';
+import type { ServerRecord } from '../topology/servers';
+import type { Answer } from '../answers/decide';
 import type { Comparison, Question } from './questions';
-import type { Breakdown } from './verdicts';
-import type { Environment } from './environment';
-import type { LiveWindow } from './live/session';
-import type { Latency, OhaRun } from './oha';
-import type { Interval, Summary } from './stats';
+import type { Breakdown } from '../answers/verdicts';
+import type { Environment } from '../measure/environment';
+import type { LiveWindow } from '../live/session';
+import type { Latency, OhaRun } from '../measure/oha';
+import type { Interval, Summary } from '../stats/stats';
 
 export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 

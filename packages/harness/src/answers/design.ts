@@ -4,11 +4,11 @@
 // their rule picks at this run's costs. Every run records it, so the defaults (--windows,
 // --duration, --warmup) can be checked against the machine they run on.
 import { median } from 'simple-statistics';
-import { pooledComponents } from './components';
+import { pooledComponents } from '../stats/components';
 import { windowPairs } from './decide';
-import { additiveFit } from './stats';
-import type { ContenderResult, DesignRecord, Results } from './results';
-import type { Comparison } from './questions';
+import { additiveFit } from '../stats/stats';
+import type { ContenderResult, DesignRecord, Results } from '../model/results';
+import type { Comparison } from '../model/questions';
 
 /** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
 function costsS(results: Results): { window: number; launch: number } {

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { linearRegression, linearRegressionLine, rSquared } from 'simple-statistics';
-import { ROOT } from './contenders';
-import type { Results } from './results';
+import { ROOT } from '../model/contenders';
+import type { Results } from '../model/results';
 
 export interface LinearFit {
   slope: number;

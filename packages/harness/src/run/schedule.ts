@@ -5,20 +5,20 @@
 // the family of questions is looked at (decide.ts), and later rounds go only to the contenders
 // of comparisons still undecided (racing), until none is open, max_runs, or the budget.
 import { DEFAULT_SETTINGS } from '@bench/stream';
-import { pointLabel } from './measure';
-import type { ContenderResult, PointResult, RunRecord, Settings } from './results';
-import { seededRandom, shuffled, summarize } from './stats';
+import { pointLabel } from '../measure/measure';
+import type { ContenderResult, PointResult, RunRecord, Settings } from '../model/results';
+import { seededRandom, shuffled, summarize } from '../stats/stats';
 import { discard, fail, info, log, serversAlive, type Suite } from './suite';
 import { measureTrial, seedTrial, type TrialOutcome } from './trial';
 import { measureBlock } from './block';
 import { forecast, TrialClock } from './eta';
-import { progress } from './progress';
-import { buildProbe, measureClientCeiling, measureRedisCeiling } from './ceilings';
+import { progress } from '../system/progress';
+import { buildProbe, measureClientCeiling, measureRedisCeiling } from '../measure/ceilings';
 import { appEnvironment } from './prepare';
-import type { RuntimeName } from './runtimes';
-import { finalizePoint, keptRuns, noReadPerRequest } from './verdicts';
-import { lookAt, FIRST_ROUNDS } from './racing';
-import { calibrateHandicap } from './handicap';
+import type { RuntimeName } from '../system/runtimes';
+import { finalizePoint, keptRuns, noReadPerRequest } from '../answers/verdicts';
+import { lookAt, FIRST_ROUNDS } from '../answers/racing';
+import { calibrateHandicap } from '../answers/handicap';
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;

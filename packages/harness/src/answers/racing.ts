@@ -5,8 +5,8 @@
 // round does not inflate the error rate; the null simulation in tests/unit/racing.test.ts
 // measures it.
 import { interimAlpha, lastAlpha, look, openContenders, DECISION, type Answer } from './decide';
-import type { Results } from './results';
-import { info, type Suite } from './suite';
+import type { Results } from '../model/results';
+import { info, type Suite } from '../run/suite';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;
