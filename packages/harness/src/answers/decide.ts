@@ -5,6 +5,7 @@
 import type { Comparison } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from '../stats/moderated';
+import { type Answer, type Verdict } from '../model/results';
 
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's
@@ -32,34 +33,6 @@ export const DECISION = {
    */
   maxPriorDf: 12,
 } as const;
-
-export type Verdict = 'faster' | 'equal' | 'undecided';
-
-export interface Answer extends Comparison {
-  verdict: Verdict;
-  /** a ÷ b req/s: exp of the mean per-round log ratio, and its t interval (at `level`). */
-  ratio: number;
-  lo: number;
-  hi: number;
-  level: number;
-  p: number;
-  pairs: number;
-  rounds: number;
-  /** The look that decided it, or the last look for an open one. */
-  look: number;
-  /** The procedure that decided it (results before the moderated t: the paired t with a design effect). */
-  procedure?: string;
-  /** Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's total). */
-  df?: number;
-  /** The posterior sd of one round's ln ratio: how much a round of this comparison varies. */
-  sd?: number;
-  /** Older results: the design effect the paired t on windows allowed for. */
-  design_effect?: number;
-  /** Set when there were too few pairs for any interval at the asked level. */
-  short?: string;
-  /** Set when a contender of it failed or is invalid: it can never be answered. */
-  out?: string;
-}
 
 type Win = { rps: number; seq?: number };
 
@@ -131,7 +104,6 @@ export function windowPairs(a: ContenderResult | undefined, b: ContenderResult |
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
   return out;
 }
-
 
 /** Level of interim look k (1-based): every interim look together spends at most alpha·interimShare. */
 export const interimAlpha = (k: number, alpha: number = DECISION.alpha) => (alpha * DECISION.interimShare) / 2 ** k;

@@ -4,9 +4,10 @@
 // last look, after the rounds, spends the rest (decide.ts DECISION), so looking after every
 // round does not inflate the error rate; the null simulation in tests/unit/racing.test.ts
 // measures it.
-import { interimAlpha, lastAlpha, look, openContenders, DECISION, type Answer } from './decide';
+import { interimAlpha, lastAlpha, look, openContenders, DECISION} from './decide';
 import type { Results } from '../model/results';
 import { info, type Suite } from '../run/suite';
+import { type Answer } from '../model/results';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;

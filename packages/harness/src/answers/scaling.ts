@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import { linearRegression, linearRegressionLine, rSquared } from 'simple-statistics';
 import { ROOT } from '../model/contenders';
 import type { Results } from '../model/results';
-
-export interface LinearFit {
-  slope: number;
-  intercept: number;
-  r2: number;
-}
+import { type LinearFit, type Scaling } from '../model/results';
 
 /** Least squares through (x, y), and how much of y's variance it explains (R²). */
 export function linearFit(points: [number, number][]): LinearFit | null {
@@ -33,26 +28,6 @@ export function rdbFor(entries: number): string {
   if (made.status !== 0) throw new Error(`npm run make-rdb -- --entries ${entries} failed: ${(made.stderr || made.stdout).trim().split('\n').at(-1)}`);
   renameSync(tmp, file);
   return file;
-}
-
-export interface ScalingPoint {
-  entries: number;
-  rps: number;
-  cpu_us_per_req: number;
-}
-
-export interface ScalingRow {
-  name: string;
-  points: ScalingPoint[];
-  /** CPU µs per request = intercept + slope × entries. */
-  cpu_fit: LinearFit | null;
-}
-
-export interface Scaling {
-  schema: 'scaling-1';
-  /** Sub-run directory of each size, relative to the scaling run's directory. */
-  runs: { entries: number; dir: string }[];
-  contenders: ScalingRow[];
 }
 
 /** Per contender measured on every size: its medians, and the fit of CPU per request against entries. */

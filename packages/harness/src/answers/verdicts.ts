@@ -3,7 +3,6 @@
 // dynamic contenders' medians of this run), the family's answers, the handicap check and the design.
 import { STREAM_KEY, workloadCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
-import { PERCENTILES, type Latency } from '../measure/oha';
 import { RedisError } from '../topology/redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
 import { geometricMean, halfWidth, summarize } from '../stats/stats';
@@ -12,6 +11,7 @@ import { isHandicapped } from '../model/questions';
 import { judgeHandicap } from './handicap';
 import { designOf } from './design';
 import type { Suite } from '../run/suite';
+import { type Breakdown, type Latency, PERCENTILES } from '../model/results';
 
 /** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
 /** Contenders that need not read Redis once per response: pages built ahead, ceilings, and caches (their calls per response are reported). */
@@ -127,24 +127,6 @@ export function setCeilingFigures(results: Results): void {
     const breakdown = c.status === 'ok' && !noReadPerRequest(c) ? breakdownOf(results, c) : null;
     if (breakdown) c.points[0]!.breakdown = breakdown;
   }
-}
-
-/**
- * CPU µs per request, split: Redis (its own usec_per_call, another process), the client (the
- * client ceiling's CPU per read less its plain transform), the transform (tinybench on a recorded
- * reply), HTTP and framework (the HTTP ceiling's CPU per request) and what is left over. The app's
- * parts plus the leftover are its measured CPU per request. The model: one core runs the app, so
- * it predicts 1e6 ÷ (client + transform + HTTP) req/s, or Redis's 1e6 ÷ its µs per call if lower.
- */
-export interface Breakdown {
-  redis_us: number;
-  client_us: number;
-  transform_us: number;
-  http_us: number;
-  leftover_us: number;
-  measured_us: number;
-  predicted_rps: number;
-  measured_rps: number;
 }
 
 export function breakdownOf(results: Results, c: ContenderResult): Breakdown | null {

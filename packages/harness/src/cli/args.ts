@@ -4,8 +4,8 @@ import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
 import { matchesPattern, type Contender, type SuiteName } from '../model/contenders';
 import { PLACEMENTS, type PlacementName } from '../system/placement';
 import { targetFlags } from './target-flags';
-import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../topology/servers';
 import { parseRtt } from '../topology/delay';
+import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../model/servers';
 
 export class UsageError extends Error {}
 

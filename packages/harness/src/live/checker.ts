@@ -7,6 +7,7 @@
 // app, cached or not, must serve exactly one of those snapshots; the only question is how old.
 import { max, quantile } from 'simple-statistics';
 import { toJson } from '@bench/stream';
+import { type Failure, type LiveSummary as Summary } from '../model/results';
 
 export interface Entry {
   id: string;
@@ -30,27 +31,9 @@ export interface Probe {
   body: string;
 }
 
-/**
- * Why a body is not a snapshot that ever existed. `shape`: JSON, but not the canonical shape
- * or not its exact bytes (spacing, key order); the others are as named in the issue.
- */
-export type Failure = 'status' | 'not-json' | 'shape' | 'unknown-id' | 'torn' | 'reordered' | 'fields';
-
 export type ProbeResult =
   | { ok: true; sent_ms: number; last_index: number; staleness_ms: number }
   | { ok: false; sent_ms: number; kind: Failure; reason: string };
-
-export interface Summary {
-  count: number;
-  valid: number;
-  invalid: Partial<Record<Failure, number>>;
-  first_invalid: { sent_ms: number; kind: Failure; reason: string } | null;
-  /** Over valid reads only; null when there are none. */
-  staleness_ms: { p50: number; p99: number; max: number } | null;
-  bound_ms: number;
-  over_bound: number;
-  first_over_bound: { sent_ms: number; staleness_ms: number } | null;
-}
 
 /** The contract body for these entries, byte-identical to what a correct app sends (same code path). */
 export function canonicalBody(entries: readonly Entry[]): string {

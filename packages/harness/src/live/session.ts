@@ -9,8 +9,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { spawnTracked, killTree, type Tracked } from '../system/proc';
 import { median } from 'simple-statistics';
-import { judge, sequenceOf, snapshotLengths, Timeline, type Probe, type Summary } from './checker';
+import { judge, sequenceOf, snapshotLengths, Timeline, type Probe } from './checker';
 import { nowMs, type WriterHeader, type WrittenEntry } from './writer';
+import { type LiveWindow } from '../model/results';
 
 /** Probes per second during a window: enough for percentiles, a few % of the app's load. */
 export const PROBE_RATE = 20;
@@ -166,16 +167,6 @@ export function startProber(url: string): { stop(): Promise<Probe[]> } {
       return probes;
     },
   };
-}
-
-/** What a live window records: the checker's summary, and the bytes check's range. */
-export interface LiveWindow extends Omit<Summary, 'first_invalid' | 'first_over_bound'> {
-  first_invalid: Summary['first_invalid'];
-  first_over_bound: Summary['first_over_bound'];
-  /** Canonical body sizes of every snapshot that existed during the window. */
-  bytes_min: number;
-  bytes_max: number;
-  writer_alive: boolean;
 }
 
 /**

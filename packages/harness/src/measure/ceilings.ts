@@ -10,20 +10,7 @@ import { ROOT } from '../model/contenders';
 import { killTree, spawnTracked } from '../system/proc';
 import { commandStats, RedisError, type RedisTarget } from '../topology/redis';
 import { scriptCommand, type RuntimeName } from '../system/runtimes';
-
-export interface RedisCeiling {
-  command: string;
-  connections: number;
-  requests: number;
-  rps: number;
-  avg_latency_ms: number;
-  p50_latency_ms: number;
-  p99_latency_ms: number;
-  /** Inside Redis, from INFO commandstats over the benchmark. */
-  usec_per_call: number;
-  /** --servers: the server it measured (absent: the run's only one). */
-  server?: string;
-}
+import { type ClientCeiling, type RedisCeiling } from '../model/results';
 
 /** redis-benchmark --csv: a header line, then one quoted row per test. */
 export function parseRedisBenchmarkCsv(csv: string): Omit<RedisCeiling, 'command' | 'connections' | 'requests' | 'usec_per_call'> {
@@ -55,19 +42,6 @@ export function measureRedisCeiling(target: RedisTarget, workload: Workload, con
   const after = commandStats(target)[name] ?? { calls: 0, usec: 0 };
   const calls = after.calls - before.calls;
   return { command: command.join(' '), connections, requests, ...result, usec_per_call: calls ? (after.usec - before.usec) / calls : NaN };
-}
-
-export interface ClientCeiling {
-  runtime: string;
-  client: string;
-  concurrency: number;
-  seconds: number;
-  /** Reads completed per second, each one Redis read and the body built (the plain transform). */
-  rps: number;
-  /** CPU of the probe process per read: the client's work and the transform, with no HTTP. */
-  cpu_us_per_read: number;
-  /** Each transform alone on a recorded reply of this client, median µs per operation (tinybench). */
-  transform_us?: { plain: number; direct: number };
 }
 
 const PROBE_DIR = join(ROOT, 'packages/harness');

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, type Contender } from '../model/contenders';
+import type { Environment } from '../model/results';
 import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from '../system/runtimes';
 
 function firstLine(cmd: string, args: string[]): string {
@@ -41,7 +42,7 @@ export function gitState(): { commit: string; dirty: boolean } {
   return { commit: git(['rev-parse', 'HEAD']) || 'unknown', dirty: git(['status', '--porcelain']).length > 0 };
 }
 
-export function captureEnvironment(contenders: Contender[]) {
+export function captureEnvironment(contenders: Contender[]): Environment {
   const cpus = os.cpus();
   const git = gitState();
   const apps = new Map(contenders.map((c) => [c.app, c.appDir]));
@@ -65,4 +66,3 @@ export function captureEnvironment(contenders: Contender[]) {
   };
 }
 
-export type Environment = ReturnType<typeof captureEnvironment>;

@@ -3,24 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { killTree, selfCpuSeconds, spawnTracked } from '../system/proc';
 import { pinned } from '../system/placement';
-
-export const PERCENTILES = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'] as const;
-export type Percentile = (typeof PERCENTILES)[number];
-export type Latency = Record<Percentile, number>;
-
-export interface OhaRun {
-  /** Successful (2xx) responses per measured second; oha's own requestsPerSec counts aborted ones too. */
-  rps: number;
-  ok: number;
-  seconds: number;
-  errors: { non_2xx: number; aborted: number; other: number };
-  errorMessages: Record<string, number>;
-  latency_ms: Latency;
-  /** Body bytes oha received over every response (its summary.totalData). */
-  total_bytes: number;
-  /** Every response, whatever its status. */
-  responses: number;
-}
+import { type Latency, type OhaRun, PERCENTILES } from '../model/results';
 
 export interface OhaJson {
   summary: { total: number; requestsPerSec: number; successRate: number; totalData: number; sizePerRequest: number | null };

@@ -8,7 +8,7 @@ import Ajv from 'ajv';
 import { CLIENT_DEFS, DEFAULT_SETTINGS, SETTINGS, type ClientName, type SettingDef, type SettingName, type SettingValues } from '@bench/stream';
 import schema from '../../manifest.schema.json';
 import type { RuntimeName } from '../system/runtimes';
-import type { ServerName } from '../topology/servers';
+import { type ServerName } from './servers';
 
 export const ROOT = resolve(import.meta.dir, '../../../..');
 /** BENCH_APPS_DIR points the harness at another set of apps (the fault tests' fake contenders). */

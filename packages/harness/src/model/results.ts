@@ -1,17 +1,11 @@
-// results.json: the one file everything downstream (tables, charts, README, compare) reads.
+// results.json: the one file everything downstream (tables, charts, README, compare) reads. Every
+// record type it holds is written out here; the phases that fill them in import them from here,
+// and this file imports nothing of theirs.
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
-import type { ClientCeiling, RedisCeiling } from '../measure/ceilings';
-import type { Scaling } from '../answers/scaling';
-import type { ServerRecord } from '../topology/servers';
-import type { Answer } from '../answers/decide';
 import type { Comparison, Question } from './questions';
-import type { Breakdown } from '../answers/verdicts';
-import type { Environment } from '../measure/environment';
-import type { LiveWindow } from '../live/session';
-import type { Latency, OhaRun } from '../measure/oha';
-import type { Interval, Summary } from '../stats/stats';
+import type { ServerRecord } from './servers';
 
 export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
@@ -337,3 +331,188 @@ export function publishLatest(runDir: string, latestDir: string): void {
 }
 
 export const resultsFile = (dir: string) => join(dir, 'results.json');
+
+
+export const PERCENTILES = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'] as const;
+
+export type Percentile = (typeof PERCENTILES)[number];
+
+export type Latency = Record<Percentile, number>;
+
+export interface OhaRun {
+  /** Successful (2xx) responses per measured second; oha's own requestsPerSec counts aborted ones too. */
+  rps: number;
+  ok: number;
+  seconds: number;
+  errors: { non_2xx: number; aborted: number; other: number };
+  errorMessages: Record<string, number>;
+  latency_ms: Latency;
+  /** Body bytes oha received over every response (its summary.totalData). */
+  total_bytes: number;
+  /** Every response, whatever its status. */
+  responses: number;
+}
+
+export interface RedisCeiling {
+  command: string;
+  connections: number;
+  requests: number;
+  rps: number;
+  avg_latency_ms: number;
+  p50_latency_ms: number;
+  p99_latency_ms: number;
+  /** Inside Redis, from INFO commandstats over the benchmark. */
+  usec_per_call: number;
+  /** --servers: the server it measured (absent: the run's only one). */
+  server?: string;
+}
+
+export interface ClientCeiling {
+  runtime: string;
+  client: string;
+  concurrency: number;
+  seconds: number;
+  /** Reads completed per second, each one Redis read and the body built (the plain transform). */
+  rps: number;
+  /** CPU of the probe process per read: the client's work and the transform, with no HTTP. */
+  cpu_us_per_read: number;
+  /** Each transform alone on a recorded reply of this client, median µs per operation (tinybench). */
+  transform_us?: { plain: number; direct: number };
+}
+
+export interface LinearFit {
+  slope: number;
+  intercept: number;
+  r2: number;
+}
+
+export interface ScalingPoint {
+  entries: number;
+  rps: number;
+  cpu_us_per_req: number;
+}
+
+export interface ScalingRow {
+  name: string;
+  points: ScalingPoint[];
+  /** CPU µs per request = intercept + slope × entries. */
+  cpu_fit: LinearFit | null;
+}
+
+export interface Scaling {
+  schema: 'scaling-1';
+  /** Sub-run directory of each size, relative to the scaling run's directory. */
+  runs: { entries: number; dir: string }[];
+  contenders: ScalingRow[];
+}
+
+/**
+ * CPU µs per request, split: Redis (its own usec_per_call, another process), the client (the
+ * client ceiling's CPU per read less its plain transform), the transform (tinybench on a recorded
+ * reply), HTTP and framework (the HTTP ceiling's CPU per request) and what is left over. The app's
+ * parts plus the leftover are its measured CPU per request. The model: one core runs the app, so
+ * it predicts 1e6 ÷ (client + transform + HTTP) req/s, or Redis's 1e6 ÷ its µs per call if lower.
+ */
+export interface Breakdown {
+  redis_us: number;
+  client_us: number;
+  transform_us: number;
+  http_us: number;
+  leftover_us: number;
+  measured_us: number;
+  predicted_rps: number;
+  measured_rps: number;
+}
+
+export type Verdict = 'faster' | 'equal' | 'undecided';
+
+export interface Answer extends Comparison {
+  verdict: Verdict;
+  /** a ÷ b req/s: exp of the mean per-round log ratio, and its t interval (at `level`). */
+  ratio: number;
+  lo: number;
+  hi: number;
+  level: number;
+  p: number;
+  pairs: number;
+  rounds: number;
+  /** The look that decided it, or the last look for an open one. */
+  look: number;
+  /** The procedure that decided it (results before the moderated t: the paired t with a design effect). */
+  procedure?: string;
+  /** Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's total). */
+  df?: number;
+  /** The posterior sd of one round's ln ratio: how much a round of this comparison varies. */
+  sd?: number;
+  /** Older results: the design effect the paired t on windows allowed for. */
+  design_effect?: number;
+  /** Set when there were too few pairs for any interval at the asked level. */
+  short?: string;
+  /** Set when a contender of it failed or is invalid: it can never be answered. */
+  out?: string;
+}
+
+/**
+ * Why a body is not a snapshot that ever existed. `shape`: JSON, but not the canonical shape
+ * or not its exact bytes (spacing, key order); the others are as named in the issue.
+ */
+export type Failure = 'status' | 'not-json' | 'shape' | 'unknown-id' | 'torn' | 'reordered' | 'fields';
+
+export interface LiveSummary {
+  count: number;
+  valid: number;
+  invalid: Partial<Record<Failure, number>>;
+  first_invalid: { sent_ms: number; kind: Failure; reason: string } | null;
+  /** Over valid reads only; null when there are none. */
+  staleness_ms: { p50: number; p99: number; max: number } | null;
+  bound_ms: number;
+  over_bound: number;
+  first_over_bound: { sent_ms: number; staleness_ms: number } | null;
+}
+
+/** What a live window records: the checker's summary, and the bytes check's range. */
+export interface LiveWindow extends Omit<LiveSummary, 'first_invalid' | 'first_over_bound'> {
+  first_invalid: LiveSummary['first_invalid'];
+  first_over_bound: LiveSummary['first_over_bound'];
+  /** Canonical body sizes of every snapshot that existed during the window. */
+  bytes_min: number;
+  bytes_max: number;
+  writer_alive: boolean;
+}
+
+/** An interval with its exact coverage (0.9375 means a 93.75% interval): stats.ts's Interval. */
+export interface Interval {
+  lo: number;
+  hi: number;
+  level: number;
+}
+
+/** A median with its interval over n runs: stats.ts's Summary. */
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  ci: Interval;
+  n: number;
+}
+
+/** What a result was measured on (measure/environment.ts captures it). */
+export interface Environment {
+  cpu_model: string;
+  logical_cpus: number;
+  memory_gb: number;
+  kernel: string;
+  load_average_1m_before: number;
+  node: string;
+  /** The Node that ran npm; apps run on `node` above. */
+  system_node: string;
+  bun: string;
+  /** Every runtime a manifest may name, by its executable on PATH (scripts/setup.sh pins each). */
+  runtimes: Record<string, string>;
+  redis_server: string;
+  oha: string;
+  git_commit: string;
+  git_dirty: boolean;
+  /** Exact installed version of every package each app depends on. */
+  packages: Record<string, Record<string, string>>;
+}

@@ -1,8 +1,9 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
-import { bound, DECISION, look, sides, type Answer } from '../answers/decide';
+import { bound, DECISION, look, sides} from '../answers/decide';
 import { familyOf, rowOf, type Comparison, type Question } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
+import { type Answer } from '../model/results';
 
 const computed = new WeakMap<Results, { questions: Question[]; comparisons: Comparison[]; answers: Answer[] }>();
 

@@ -4,7 +4,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../model/contenders';
 import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
-import { scalingSpec, scalingTable, type Scaling } from '../answers/scaling';
+import { scalingSpec, scalingTable} from '../answers/scaling';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
@@ -15,6 +15,7 @@ import { liveTable } from './live';
 import { distanceSpec, distanceTable, type DistancePoint } from './distance';
 import { writeRateSpec, writeRateTable, type WriteRatePoint } from './write-rates';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
+import { type Scaling } from '../model/results';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [

@@ -1,6 +1,5 @@
 // Markdown tables from a results.json.
 import { median } from 'simple-statistics';
-import { PERCENTILES } from '../measure/oha';
 import type { ContenderResult, Results } from '../model/results';
 import { levelLabel, rankIntervals, rankLabel, spread } from '../stats/stats';
 import { DECISION, familyPrior, holmLevels, noiseOf, windowPairs } from '../answers/decide';
@@ -9,6 +8,7 @@ import { isHandicapped } from '../model/questions';
 import { clock } from '../system/progress';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { answersOf } from './answers';
+import { PERCENTILES } from '../model/results';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */

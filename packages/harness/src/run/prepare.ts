@@ -8,7 +8,7 @@ import { ROOT, type Contender, type Unsupported } from '../model/contenders';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from '../topology/redis';
-import { serverRecord, serverTwins, startProxies, startServers, type ServerName } from '../topology/servers';
+import { serverRecord, serverTwins, startProxies, startServers} from '../topology/servers';
 import type { DelayProxy } from '../topology/delay';
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from '../model/results';
 import { fail, info, log, type Session, type Suite } from './suite';
@@ -16,6 +16,7 @@ import { progress } from '../system/progress';
 import { handicapEnv } from '../answers/handicap';
 import { familyOf } from '../model/questions';
 import { startLive } from '../live/session';
+import { type ServerName } from '../model/servers';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';

