@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { launchChromium, openReport } from '../../packages/harness/src/report/browser';
 import { writeReport } from '../../packages/harness/src/report/index';
 
@@ -99,7 +99,7 @@ describe('the compare page in Chromium', () => {
     const b = mkdtempSync(join(tmpdir(), 'compare-b-'));
     const shifted = { ...fixture, contenders: fixture.contenders.map((c: any) => ({ ...c, runs: c.runs.map((r: any) => ({ ...r, rps: r.rps * 1.1 })), points: c.points.map((p: any) => ({ ...p, runs: p.runs.map((r: any) => ({ ...r, rps: r.rps * 1.1 })) })) })) };
     writeFileSync(join(b, 'results.json'), JSON.stringify(shifted));
-    const proc = Bun.spawnSync(['bun', join(ROOT, 'packages/harness/src/answers/compare.ts'), dir, b, '--html'], { cwd: ROOT });
+    const proc = Bun.spawnSync(['bun', join(ROOT, 'packages/harness/src/cli/compare.ts'), dir, b, '--html'], { cwd: ROOT });
     expect(proc.exitCode).toBe(0);
     const page = proc.stdout.toString().match(/^comparison page: (.+)$/m)![1]!;
     const { page: p, errors, requests } = await watched();

@@ -34,7 +34,7 @@ export function importGraph(dirs: string[]): Map<string, string[]> {
     const targets = new Set<string>();
     for (const m of code(readFileSync(file, 'utf8')).matchAll(SPECIFIER)) {
       const to = resolveSpecifier(file, (m[1] ?? m[2])!);
-      if (to) targets.add(relative(ROOT, to));
+      if (to?.endsWith('.ts')) targets.add(relative(ROOT, to));
     }
     graph.set(relative(ROOT, file), [...targets].sort());
   }

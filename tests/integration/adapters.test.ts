@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CLIENT_DEFS, CLIENTS, SETTINGS, STREAM_KEY, WORKLOADS, type SettingDef } from '@bench/stream';
 import { removeClientLeftovers } from '../../packages/harness/src/measure/apps';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
-import { DENO_RUN, RUNTIME_NAMES } from '../../packages/harness/src/system/runtimes';
+import { DENO_RUN, RUNTIME_NAMES } from '../../packages/harness/src/model/runtimes';
 
 const PROBE_DIR = join(ROOT, 'tests/fixtures/contract');
 /** How each runtime runs the probe: Node runs the bundle scripts/build-node-app.ts makes, as the Node apps do. */

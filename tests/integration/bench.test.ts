@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, renderComparison } from '../../packages/harness/src/answers/compare';
+import { compare } from '../../packages/harness/src/answers/compare';
+import { renderComparison } from '../../packages/harness/src/report/compare';
 import { readResults } from '../../packages/harness/src/model/results';
 import { resultsIn, runCli, settle } from '../helpers/cli';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { CLIENTS, DEFAULT_SETTINGS, SETTINGS, STREAM_KEY, openStream, stalenessBoundMs, type CacheName, type ClientName, type StreamSource, type Workload } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 
 const RDB = join(ROOT, 'dump.rdb');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CLIENTS, CLUSTER_CLIENTS, DEFAULT_SETTINGS, STREAM_KEY, noCluster, openStream, streamOptionsFromEnv, type ClientName, type SettingValues } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { portTaken } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/topology/redis';

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
 import { isAlive, processTree } from '../../packages/harness/src/system/proc';
 import { goldenBody, useExistingRedis } from '../../packages/harness/src/topology/redis';

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { isAlive, processTree } from '../../packages/harness/src/system/proc';
 import { explained, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 

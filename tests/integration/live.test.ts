@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { processTree } from '../../packages/harness/src/system/proc';
 import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 
 const CLI = join(ROOT, 'packages/harness/src/cli/report.ts');
 const FIXTURE = join(ROOT, 'tests/fixtures/results/results.json');

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { goldenBody, startPrivateRedis, streamInfo } from '../../packages/harness/src/topology/redis';
 import { runCli, settle } from '../helpers/cli';
 

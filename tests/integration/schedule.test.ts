@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { summarizeOha } from '../../packages/harness/src/measure/oha';
 import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 

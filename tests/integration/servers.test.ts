@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { explained, resultsIn, runCli, settle, survivors } from '../helpers/cli';
 
 const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { killTree, type Tracked } from '../../packages/harness/src/system/proc';
 import { CLI, resultsIn } from '../helpers/cli';
 import { leftNamespaces, makeThreeHosts, netnsUnavailable, removeThreeHosts, runIn, startIn, type ThreeHosts } from '../helpers/netns';

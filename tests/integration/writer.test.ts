@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
 import { canonicalBody, judge, sequenceOf } from '../../packages/harness/src/live/checker';
 import { dueAt, nowMs, readWriterLog } from '../../packages/harness/src/live/writer';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_SETTINGS } from '@bench/stream';
-import { parseCli, parseDuration, privateRedisNeeded, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
+import { parseCli, parseDuration, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
+import { privateRedisNeeded } from '../../packages/harness/src/run/options';
 
 const contender = (name: string, suites: Selectable['suites'] = ['default', 'matrix', 'seed'], settings = {}): Selectable => {
   const [runtime, framework, ...client] = name.split('-');

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { compare, CompareRefused, renderComparison } from '../../packages/harness/src/answers/compare';
+import { compare, CompareRefused } from '../../packages/harness/src/answers/compare';
+import { renderComparison } from '../../packages/harness/src/report/compare';
 import type { Results } from '../../packages/harness/src/model/results';
 import { seededRandom, summarize } from '../../packages/harness/src/stats/stats';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CLIENTS, SETTINGS } from '@bench/stream';
 import schema from '../../packages/harness/manifest.schema.json';
 import { generate, loadSuite, ManifestError, readManifest, type AppManifest } from '../../packages/harness/src/model/contenders';
-import { RUNTIME_NAMES } from '../../packages/harness/src/system/runtimes';
+import { RUNTIME_NAMES } from '../../packages/harness/src/model/runtimes';
 
 export const SEED_NAMES = [
   'bun-elysia-ioredis', 'bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-raw-node-redis', 'bun-stric-node-redis',

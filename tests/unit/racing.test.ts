@@ -8,7 +8,7 @@ import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { DECISION, familyPrior, holmLevels, interimAlpha, lastAlpha, look, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/answers/decide';
 import { moderatedT } from '../../packages/harness/src/stats/moderated';
-import { ROOT } from '../../packages/harness/src/model/contenders';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { readResults } from '../../packages/harness/src/model/results';
 import { FIRST_ROUNDS } from '../../packages/harness/src/answers/racing';
 import type { Comparison } from '../../packages/harness/src/model/questions';

@@ -1,15 +1,11 @@
-// npm run compare -- A B [--absolute] [--html]: per contender in both runs, the change of its relative
+// Two runs compared (npm run compare, cli/compare.ts): per contender in both runs, the change of its relative
 // index (each launch's mean log req/s with its round's drift removed, less the mean of the dynamic
 // contenders both runs share), tested as the answers are: a moderated t (moderated.ts) on the two
 // runs' launch means (unpaired: two runs share no rounds), every contender's variance shrunk toward
 // the others', and Holm's correction across every contender. The machine's common drift between A
 // and B is reported on its own line, not as a change of every contender.
-import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { median } from 'simple-statistics';
-import { changeInterval, comparisonHtml, methodLine } from '../report/compare-page';
-import { ranked } from '../report/table';
-import { readResults, type ContenderResult, type Results } from '../model/results';
+import type { ContenderResult, Results } from '../model/results';
+import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
 import { additiveFit, holm } from '../stats/stats';
 import { DECISION, holmLevels, windowsByRound } from './decide';
@@ -141,61 +137,4 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
   return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges };
-}
-
-const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
-
-export function renderComparison(c: Comparison): string {
-  const what = c.mode === 'relative' ? 'index' : 'req/s';
-  const digits = c.mode === 'relative' ? 3 : 0;
-  const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change (interval)', 'p (Holm)', ''];
-  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${changeInterval(r)})`, r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
-  const shift = c.commonShift - 1;
-  const changes = c.rows.map((r) => Math.abs(r.change));
-  const out = [
-    `Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} overall (geometric mean of the ${c.shared} dynamic contenders both runs share).`,
-    '',
-    line(head),
-    ...body.map(line),
-    '',
-    changes.length ? `|change| of the ${what}: median ${(median(changes) * 100).toFixed(1)}%, max ${(Math.max(...changes) * 100).toFixed(1)}%; ${c.rows.filter((r) => r.flagged).length} of ${c.rows.length} flagged as changed.` : 'No contender is in both runs.',
-    `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
-  ];
-  if (c.tooFewRuns) out.push(`Too few runs: ${c.tooFewRuns}.`);
-  if (c.notCompared.length) out.push(`Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`);
-  out.push(`${methodLine(c)}; ~ = not significant at ${ALPHA}.`);
-  return out.join('\n');
-}
-
-/** A results.json, or a directory holding one. */
-const resultsPath = (p: string) => (existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p);
-
-/** --html: the page goes beside B's results.json, named after A's run. */
-function writePage(c: Comparison, fileA: string, fileB: string): string {
-  const label = (f: string) => basename(dirname(resolve(f)));
-  const out = join(dirname(resolve(fileB)), `compare-${label(fileA)}.html`);
-  writeFileSync(out, comparisonHtml(c, { label: label(fileA), results: readResults(fileA) }, { label: label(fileB), results: readResults(fileB) }));
-  return out;
-}
-
-if (import.meta.main) {
-  const args = process.argv.slice(2);
-  const files = args.filter((x) => !x.startsWith('--'));
-  const flags = args.filter((x) => x.startsWith('--'));
-  if (files.length !== 2 || flags.some((f) => f !== '--absolute' && f !== '--html')) {
-    console.error('usage: npm run compare -- A B [--absolute] [--html]   (A, B: results directories or results.json files)');
-    process.exit(2);
-  }
-  try {
-    const mode = flags.includes('--absolute') ? 'absolute' : 'relative';
-    const [fileA, fileB] = files.map(resultsPath) as [string, string];
-    const comparison = compare(readResults(fileA), readResults(fileB), mode);
-    console.log(renderComparison(comparison));
-    if (flags.includes('--html')) console.log(`comparison page: ${writePage(comparison, fileA, fileB)}`);
-  } catch (e) {
-    console.error(`error: ${(e as Error).message}`);
-    process.exit(2);
-  }
 }

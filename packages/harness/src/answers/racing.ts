@@ -4,10 +4,9 @@
 // last look, after the rounds, spends the rest (decide.ts DECISION), so looking after every
 // round does not inflate the error rate; the null simulation in tests/unit/racing.test.ts
 // measures it.
-import { interimAlpha, lastAlpha, look, openContenders, DECISION} from './decide';
-import type { Results } from '../model/results';
-import { info, type Suite } from '../run/suite';
-import { type Answer } from '../model/results';
+import { interimAlpha, lastAlpha, look, openContenders, DECISION } from './decide';
+import type { Answer, Results } from '../model/results';
+import { info } from '../system/progress';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;
@@ -32,8 +31,8 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
 }
 
 /** The interim look after `round` (--runs auto, from FIRST_ROUNDS on): new answers, and who is still racing. */
-export function lookAt(suite: Suite, round: number): void {
-  const { results, settings } = suite;
+export function lookAt(results: Results, round: number): void {
+  const { settings } = results;
   // A resumed run passes its measured rounds again: each round is looked at once, and none after the last look.
   if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family || results.looks?.some((l) => l.round === round || l.last)) return;
   const alpha = interimAlpha(round - FIRST_ROUNDS + 1);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { linearRegression, linearRegressionLine, rSquared } from 'simple-statistics';
-import { ROOT } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import type { Results } from '../model/results';
 import { type LinearFit, type Scaling } from '../model/results';
 

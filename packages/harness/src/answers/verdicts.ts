@@ -3,14 +3,12 @@
 // dynamic contenders' medians of this run), the family's answers, the handicap check and the design.
 import { STREAM_KEY, workloadCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
-import { RedisError } from '../topology/redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
 import { geometricMean, halfWidth, summarize } from '../stats/stats';
 import { finalLook } from './racing';
 import { isHandicapped } from '../model/questions';
 import { judgeHandicap } from './handicap';
 import { designOf } from './design';
-import type { Suite } from '../run/suite';
 import { type Breakdown, type Latency, PERCENTILES } from '../model/results';
 
 /** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
@@ -146,8 +144,12 @@ export function breakdownOf(results: Results, c: ContenderResult): Breakdown | n
   };
 }
 
-export function verdicts(suite: Suite, ok: boolean): number {
-  const { results, settings } = suite;
+/**
+ * The verdicts of a finished (ok) or stopped run, into its results: each contender's gates and
+ * status, the reference, the ceilings' figures, the last look, the handicap check and the design.
+ */
+export function judgeRun(results: Results, ok: boolean): void {
+  const { settings } = results;
   for (const r of results.contenders) {
     if (r.status !== 'incomplete') continue;
     if (!ok) {
@@ -170,7 +172,4 @@ export function verdicts(suite: Suite, ok: boolean): number {
   for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
   results.complete = ok && results.contenders.every((r) => r.status !== 'incomplete');
   results.finished_at = new Date().toISOString();
-  suite.save();
-  if (!ok) throw new RedisError(results.exit_reason ?? 'measuring stopped');
-  return results.contenders.every((r) => r.status === 'ok') ? 0 : 1;
 }

@@ -6,15 +6,13 @@ import { PLACEMENTS, type PlacementName } from '../system/placement';
 import { targetFlags } from './target-flags';
 import { parseRtt } from '../topology/delay';
 import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../model/servers';
+import { LAYOUTS, privateRedisNeeded, type CliOptions, type Layout } from '../run/options';
 
 export class UsageError extends Error {}
 
 /** The dimensions --where selects on: the contender's own, and every setting's value. */
 export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
 
-/** The layouts of a round in time (block.ts, schedule.ts). */
-export const LAYOUTS = ['runtime', 'walk'] as const;
-export type Layout = (typeof LAYOUTS)[number];
 
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
@@ -65,61 +63,6 @@ export function usage(): string {
   return ['usage: npm run bench -- [flags]', '', ...lines].join('\n');
 }
 
-export interface CliOptions {
-  list: boolean;
-  help: boolean;
-  /** The suite the run starts from: default, matrix (--matrix) or seed (--profile seed). */
-  suite: SuiteName;
-  /** Names picked by --only/--where (a part of the suite), or null: the whole suite. */
-  only: string[] | null;
-  /** The contenders to measure, in manifest order. */
-  selected: string[];
-  runs: number | 'auto';
-  targetCiPct: number;
-  maxRuns: number;
-  budgetS: number;
-  seed: number;
-  withSeed: boolean;
-  selfCheck: string[] | null;
-  handicap: string | null;
-  publish: boolean;
-  durationS: number | null;
-  windows: number;
-  layout: Layout;
-  requests: number | null;
-  warmupS: number;
-  connections: number[];
-  rates: string[];
-  rdb: string | null;
-  /** --entries: stream sizes to run on, one complete run each (null: one run on --rdb). */
-  entries: number[] | null;
-  /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
-  runName?: string;
-  workload: (typeof WORKLOADS)[number];
-  /** --workload live: the writer's XADDs per second (a sweep: one run per rate, ascending), and the staleness an exact cache may show. */
-  writeRate: number;
-  writeRates: number[];
-  maxStalenessMs: number;
-  /** --restart-redis: the fault drill of a live run (block.ts). */
-  restartRedis: boolean;
-  profile: 'default' | 'seed';
-  placement: PlacementName;
-  startTimeoutS: number;
-  redisPort: number | null;
-  /** --target: an app started by hand, measured alone (target.ts); null: the suite. */
-  target: string | null;
-  targetName: string | null;
-  /** --redis-rtt: the RTT of the delay proxy in ms (0: none), and every RTT of a sweep (one run each, ascending). */
-  redisRttMs: number;
-  redisRtts: number[];
-  /** --server / --servers: the private servers, the first one for the ceilings and the names without a suffix. */
-  servers: ServerName[];
-  out: string;
-  resume: string | null;
-  strict: boolean;
-  quiet: boolean;
-  maxStealPct: number;
-}
 
 /** "10s", "500ms", "1m", "2.5s" → seconds. */
 export function parseDuration(flag: string, value: string, { allowZero = false } = {}): number {
@@ -226,13 +169,6 @@ function serversFlag(one: string | undefined, many: string | undefined, topology
   return cluster ? [...list, ...CLUSTER_SERVERS] : list;
 }
 
-/** Why a run with these flags cannot read the Redis that REDIS_URL names, or null: they need private servers. */
-export function privateRedisNeeded(o: { live: boolean; entries: boolean; servers: readonly string[] }): string | null {
-  if (o.live) return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
-  if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
-  if (o.servers.length > 1 || o.servers[0] !== 'redis') return '--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it';
-  return null;
-}
 
 /** --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy cannot stand in for. */
 function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs: number; redisRtts: number[] } {

@@ -2,14 +2,16 @@
 // errors and signals.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseCli, privateRedisNeeded, usage, UsageError, type CliOptions } from './args';
+import { parseCli, usage, UsageError } from './args';
+import { privateRedisNeeded, type CliOptions } from '../run/options';
 import { settingsFrom, timestamp } from '../run/prepare';
 import { rdbFor, scalingOf } from '../answers/scaling';
 import { runBench } from '../run/bench';
 import { runTarget } from './target';
 import { endProgress, setProgressMode } from '../system/progress';
 import { info, log, stopAll, type Session } from '../run/suite';
-import { loadSuite, ManifestError, ROOT, type Contender, type Unsupported } from '../model/contenders';
+import { loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import { killAllSync, startOrphanGuard } from '../system/proc';
 import { publishReport, writeDistanceReport, writeReport, writeScalingReport, writeWriteRateReport } from '../report/index';
 import { writeRatePoints } from '../report/write-rates';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './args';
-import { ROOT } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results';
 import { checkReport } from '../report/browser';
 import { publishReport, writeReport } from '../report/index';

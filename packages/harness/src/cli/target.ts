@@ -5,8 +5,8 @@
 // memory live where this host cannot see them: null in results.json, "not measured" in the report.
 import { resolve } from 'node:path';
 import { STREAM_KEY, type Workload } from '@bench/stream';
-import type { CliOptions } from './args';
-import { ROOT } from '../model/contenders';
+import type { CliOptions } from '../run/options';
+import { ROOT } from '../system/paths';
 import { captureEnvironment } from '../measure/environment';
 import { measureRun, pointLabel, type Load, type RunContext } from '../measure/measure';
 import { runOha } from '../measure/oha';

@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, type Contender } from '../model/contenders';
+import { type Contender } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
 import { killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 

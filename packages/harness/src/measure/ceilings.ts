@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
 import { removeClientLeftovers } from './apps';
-import { ROOT } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import { killTree, spawnTracked } from '../system/proc';
 import { commandStats, RedisError, type RedisTarget } from '../topology/redis';
-import { scriptCommand, type RuntimeName } from '../system/runtimes';
+import { scriptCommand, type RuntimeName } from '../model/runtimes';
 import { type ClientCeiling, type RedisCeiling } from '../model/results';
 
 /** redis-benchmark --csv: a header line, then one quoted row per test. */

@@ -3,9 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { ROOT, type Contender } from '../model/contenders';
+import { type Contender } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import type { Environment } from '../model/results';
-import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from '../system/runtimes';
+import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from '../model/runtimes';
 
 function firstLine(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 10_000 });

@@ -7,10 +7,10 @@ import { join, relative, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { CLIENT_DEFS, DEFAULT_SETTINGS, SETTINGS, type ClientName, type SettingDef, type SettingName, type SettingValues } from '@bench/stream';
 import schema from '../../manifest.schema.json';
-import type { RuntimeName } from '../system/runtimes';
-import { type ServerName } from './servers';
+import type { RuntimeName } from './runtimes';
+import type { ServerName } from './servers';
+import { ROOT } from '../system/paths';
 
-export const ROOT = resolve(import.meta.dir, '../../../..');
 /** BENCH_APPS_DIR points the harness at another set of apps (the fault tests' fake contenders). */
 export const APPS_DIR = process.env.BENCH_APPS_DIR ? resolve(process.env.BENCH_APPS_DIR) : join(ROOT, 'apps');
 

@@ -4,7 +4,7 @@
 import { median } from 'simple-statistics';
 import type { Results } from '../model/results';
 import { levelLabel } from '../stats/stats';
-import { ranked } from './table';
+import { ranked } from '../answers/ranking';
 
 /** "Redis" for the default server, the server's own name (valkey) for another. */
 const serverLabel = (s: string | undefined) => (!s || s === 'redis' ? 'Redis' : s);

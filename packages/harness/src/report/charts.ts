@@ -4,7 +4,8 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { Results } from '../model/results';
 import { breakdownSpec } from './ceilings';
-import { LAT, ranked } from './table';
+import { LAT } from './table';
+import { ranked } from '../answers/ranking';
 import { liveTimeSpec } from './live';
 
 const FONT = 'DejaVu Sans';

@@ -4,7 +4,7 @@
 // when its rank intervals at the two distances do not overlap.
 import type * as vl from 'vega-lite';
 import type { Results } from '../model/results';
-import { ranked } from './table';
+import { ranked } from '../answers/ranking';
 
 export interface DistancePoint {
   /** The RTT asked for, and the one redis-cli --latency measured through the proxy (null at 0: no proxy). */

@@ -9,7 +9,8 @@ import { charts } from './charts';
 import { gridTables } from './matrix';
 import { answersOf, answersSection, settingsTable } from './answers';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
-import { costTable, describeRun, pointsTable, problems, ranked, seedMethodTable, selfCheckTable } from './table';
+import { costTable, describeRun, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
+import { ranked } from '../answers/ranking';
 
 const num = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
 const settingOf = (c: ContenderResult) => (c.ceiling ? 'precomputed' : c.tuned?.length ? c.tuned.join(' ') : 'defaults');

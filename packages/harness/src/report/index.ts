@@ -2,7 +2,7 @@
 // Nothing here reaches back into a run.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../model/contenders';
+import { ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
 import { scalingSpec, scalingTable} from '../answers/scaling';
 import { screenshotReport } from './browser';

@@ -2,7 +2,7 @@
 import { CLIENTS } from '@bench/stream';
 import { rowOf } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
-import { ranked, type RankedContender } from './table';
+import { ranked, type RankedContender } from '../answers/ranking';
 
 const fmt0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
 const unique = <T>(xs: T[]) => [...new Set(xs)];

@@ -15,10 +15,10 @@ import { forecast, TrialClock } from './eta';
 import { progress } from '../system/progress';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from '../measure/ceilings';
 import { appEnvironment } from './prepare';
-import type { RuntimeName } from '../system/runtimes';
+import type { RuntimeName } from '../model/runtimes';
 import { finalizePoint, keptRuns, noReadPerRequest } from '../answers/verdicts';
 import { lookAt, FIRST_ROUNDS } from '../answers/racing';
-import { calibrateHandicap } from '../answers/handicap';
+import { calibrateHandicap } from './calibrate';
 
 /** How often one run is measured again (in later passes over its round) when CPU steal spoilt it. */
 const STEAL_RETRIES = 2;
@@ -240,7 +240,7 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     // The ETA's accuracy, checked against the real end: what it said once the first round was done.
     if (round === 1 && phase === 1) state.eta_after_round_1_s = +((Date.now() - suite.startedAt) / 1000 + forecastAt(suite, slotsNow, round, last, [], reserveS).etaS).toFixed(1);
     state.rounds = Math.max(state.rounds, round);
-    if (phase === 1) lookAt(suite, round);
+    if (phase === 1) lookAt(suite.results, round);
     state.measuring_s = (Date.now() - suite.startedAt) / 1000;
     suite.save();
   }

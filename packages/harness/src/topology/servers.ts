@@ -7,7 +7,7 @@ import { CLIENT_DEFS, noCluster, type ClientName } from '@bench/stream';
 import type { Contender, Unsupported } from '../model/contenders';
 import { cli, startPrivateRedis, type RedisTarget } from './redis';
 import type { Results } from '../model/results';
-import { info, type Session } from '../run/suite';
+import { info } from '../system/progress';
 import { startCluster } from './cluster';
 import { measureRtt, startDelayProxy, type DelayProxy } from './delay';
 import { SERVERS, type ServerName, type ServerRecord, serverSuffix } from '../model/servers';
@@ -67,7 +67,7 @@ const RTT_TOLERANCE_MS = 0.05;
  * the hop and a client woken after a longer sleep add their own fraction of a millisecond. A
  * resumed run keeps the delay it recorded, so every launch of it saw the same distance.
  */
-export async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: Session): Promise<Record<string, DelayProxy>> {
+export async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: ServerRegistry): Promise<Record<string, DelayProxy>> {
   const asked = results.settings.redis_rtt_ms ?? 0;
   if (asked <= 0) return {};
   const [first, ...rest] = Object.entries(servers);
@@ -95,7 +95,13 @@ export async function startProxies(servers: Record<string, RedisTarget>, results
 }
 
 /** One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes --redis-port. Each is stopped with the session. */
-export async function startServers(names: ServerName[], rdb: string, port: number | null, cpuList: string | null, session: Session): Promise<Record<string, RedisTarget>> {
+/** Where what is started here is registered, so that the run's signal handlers stop it (the run's Session). */
+export interface ServerRegistry {
+  redis: RedisTarget | null;
+  topology?: { stop(): Promise<void> }[];
+}
+
+export async function startServers(names: ServerName[], rdb: string, port: number | null, cpuList: string | null, session: ServerRegistry): Promise<Record<string, RedisTarget>> {
   const out: Record<string, RedisTarget> = {};
   for (const [i, name] of names.entries()) {
     const shared = SERVERS[name].cluster ? Object.entries(out).find(([n]) => SERVERS[n as ServerName].cluster)?.[1] : undefined;

@@ -1,6 +1,9 @@
-// npm run compare -- A B --html: the comparison as a page beside B's results — the machine check,
-// the common-mode shift, and per contender the change, its significance and the rank intervals.
+// Two runs compared, shown: as text (npm run compare -- A B) and as a page beside B's results
+// (--html) — the machine check, the common-mode shift, and per contender the change, its
+// significance and the rank intervals.
+import { median } from 'simple-statistics';
 import type { Comparison, Row } from '../answers/compare';
+import { DECISION } from '../answers/decide';
 import type { Results } from '../model/results';
 import { chartDivs, escapeHtml, pageHtml } from './page';
 
@@ -56,4 +59,28 @@ ${chartDivs(['chart-change'])}
 <ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>
 `;
   return pageHtml({ title: `Compare ${a.label} and ${b.label}`, body, charts: c.rows.length ? { 'chart-change': changeSpec(c) } : {} });
+}
+
+export function renderComparison(c: Comparison): string {
+  const what = c.mode === 'relative' ? 'index' : 'req/s';
+  const digits = c.mode === 'relative' ? 3 : 0;
+  const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change (interval)', 'p (Holm)', ''];
+  const body = c.rows.map((r) => [r.name, r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${changeInterval(r)})`, r.pHolm.toFixed(3), r.flagged ? 'changed' : '~']);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
+  const shift = c.commonShift - 1;
+  const changes = c.rows.map((r) => Math.abs(r.change));
+  const out = [
+    `Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} overall (geometric mean of the ${c.shared} dynamic contenders both runs share).`,
+    '',
+    line(head),
+    ...body.map(line),
+    '',
+    changes.length ? `|change| of the ${what}: median ${(median(changes) * 100).toFixed(1)}%, max ${(Math.max(...changes) * 100).toFixed(1)}%; ${c.rows.filter((r) => r.flagged).length} of ${c.rows.length} flagged as changed.` : 'No contender is in both runs.',
+    `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+  ];
+  if (c.tooFewRuns) out.push(`Too few runs: ${c.tooFewRuns}.`);
+  if (c.notCompared.length) out.push(`Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`);
+  out.push(`${methodLine(c)}; ~ = not significant at ${DECISION.alpha}.`);
+  return out.join('\n');
 }

@@ -1,0 +1,53 @@
+// The handicap check, set up: a handicapped contender burns a fixed CPU time per request
+// (packages/stream/src/handicap.ts), calibrated before round 1 to HANDICAP_PCT of the CPU per
+// request of its plain twin, measured in one launch of that twin (answers/handicap.ts judges it).
+import type { ContenderResult, PointResult, Results } from '../model/results';
+import { fail, info, log, type Suite } from './suite';
+import { measureTrial } from './trial';
+
+const HANDICAP_PCT = 10;
+
+/** The contenders to handicap: twins with the setting on (calibrated on their plain twin), and --handicap's (on itself). */
+function targets(suite: Suite): { contender: string; calibratedOn: string; comparedWith: string | null }[] {
+  const { results, settings } = suite;
+  const plainTwin = (r: ContenderResult) => [...suite.byName.values()].find((c) => !c.tuned.length && !c.ceiling && c.runtime === r.runtime && c.framework === r.framework && c.variant === r.variant && c.client === r.client);
+  const out = results.contenders.filter((r) => r.settings?.handicap === 'on' && !r.self_check_of).flatMap((r) => {
+    const twin = plainTwin(r);
+    return twin ? [{ contender: r.name, calibratedOn: twin.name, comparedWith: results.contenders.some((x) => x.name === twin.name) ? twin.name : null }] : [];
+  });
+  if (settings.handicap) out.push({ contender: settings.handicap, calibratedOn: settings.handicap, comparedWith: null });
+  return out;
+}
+
+/** One launch of the calibrating contender (round 0, not a run of anyone): its CPU µs per request. */
+async function calibrationCpu(suite: Suite, name: string): Promise<number | null> {
+  const point: PointResult = { connections: suite.settings.connections[0]!, rate: null, rate_spec: null, status: 'incomplete', runs: [] };
+  const outcome = await measureTrial(suite, { name } as ContenderResult, point, 0, 0);
+  const run = outcome.runs[0];
+  return outcome.kind === 'runs' && run && Number.isFinite(run.cpu_us_per_req) ? run.cpu_us_per_req : null;
+}
+
+/** Before round 1: calibrate each handicap (resumed runs keep theirs); a failed calibration fails its contender. */
+export async function calibrateHandicap(suite: Suite): Promise<void> {
+  const { results } = suite;
+  for (const t of targets(suite)) {
+    if (results.handicap?.some((h) => h.contender === t.contender)) continue;
+    const cpu = await calibrationCpu(suite, t.calibratedOn);
+    if (cpu === null) {
+      log(`handicap: the calibration launch of ${t.calibratedOn} failed; ${t.contender} is not measured`);
+      const r = results.contenders.find((x) => x.name === t.contender);
+      if (r) fail(r, 'failed', `handicap calibration on ${t.calibratedOn} failed`);
+      continue;
+    }
+    const us = +((cpu * HANDICAP_PCT) / 100).toFixed(1);
+    (results.handicap ??= []).push({ contender: t.contender, calibrated_on: t.calibratedOn, compared_with: t.comparedWith, pct: HANDICAP_PCT, cpu_us_per_req: cpu, us, injected_ratio: 1 / (1 + HANDICAP_PCT / 100) });
+    info(`handicap: ${t.contender} burns ${us} µs per request (${HANDICAP_PCT}% of ${t.calibratedOn}'s ${cpu.toFixed(0)} µs CPU per request)`);
+    suite.save();
+  }
+}
+
+/** The environment that turns a contender's handicap on, once calibrated. */
+export function handicapEnv(results: Results, name: string): Record<string, string> {
+  const h = results.handicap?.find((x) => x.contender === name);
+  return h ? { HANDICAP: 'on', HANDICAP_US: String(h.us) } : {};
+}

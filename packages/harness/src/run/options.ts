@@ -1,0 +1,74 @@
+// What a run is asked to do: the options the command line parsed (cli/args.ts), which every
+// phase of the run reads.
+import type { WORKLOADS } from '@bench/stream';
+import type { SuiteName } from '../model/contenders';
+import type { ServerName } from '../model/servers';
+import type { PlacementName } from '../system/placement';
+
+/** The layouts of a round in time (block.ts, schedule.ts). */
+export const LAYOUTS = ['runtime', 'walk'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+export interface CliOptions {
+  list: boolean;
+  help: boolean;
+  /** The suite the run starts from: default, matrix (--matrix) or seed (--profile seed). */
+  suite: SuiteName;
+  /** Names picked by --only/--where (a part of the suite), or null: the whole suite. */
+  only: string[] | null;
+  /** The contenders to measure, in manifest order. */
+  selected: string[];
+  runs: number | 'auto';
+  targetCiPct: number;
+  maxRuns: number;
+  budgetS: number;
+  seed: number;
+  withSeed: boolean;
+  selfCheck: string[] | null;
+  handicap: string | null;
+  publish: boolean;
+  durationS: number | null;
+  windows: number;
+  layout: Layout;
+  requests: number | null;
+  warmupS: number;
+  connections: number[];
+  rates: string[];
+  rdb: string | null;
+  /** --entries: stream sizes to run on, one complete run each (null: one run on --rdb). */
+  entries: number[] | null;
+  /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
+  runName?: string;
+  workload: (typeof WORKLOADS)[number];
+  /** --workload live: the writer's XADDs per second (a sweep: one run per rate, ascending), and the staleness an exact cache may show. */
+  writeRate: number;
+  writeRates: number[];
+  maxStalenessMs: number;
+  /** --restart-redis: the fault drill of a live run (block.ts). */
+  restartRedis: boolean;
+  profile: 'default' | 'seed';
+  placement: PlacementName;
+  startTimeoutS: number;
+  redisPort: number | null;
+  /** --target: an app started by hand, measured alone (target.ts); null: the suite. */
+  target: string | null;
+  targetName: string | null;
+  /** --redis-rtt: the RTT of the delay proxy in ms (0: none), and every RTT of a sweep (one run each, ascending). */
+  redisRttMs: number;
+  redisRtts: number[];
+  /** --server / --servers: the private servers, the first one for the ceilings and the names without a suffix. */
+  servers: ServerName[];
+  out: string;
+  resume: string | null;
+  strict: boolean;
+  quiet: boolean;
+  maxStealPct: number;
+}
+
+/** Why a run with these flags cannot read the Redis that REDIS_URL names, or null: they need private servers. */
+export function privateRedisNeeded(o: { live: boolean; entries: boolean; servers: readonly string[] }): string | null {
+  if (o.live) return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
+  if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
+  if (o.servers.length > 1 || o.servers[0] !== 'redis') return '--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it';
+  return null;
+}
