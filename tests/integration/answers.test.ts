@@ -87,7 +87,7 @@ describe('answers from paired windows', () => {
       expect(h).toMatchObject({ contender: `${NR}-handicap`, calibrated_on: NR, compared_with: NR, pct: 10 });
       expect(h.us).toBeCloseTo(h.cpu_us_per_req / 10, 0);
       // What the burn costs between launches (CPU per request varies ±10% from one launch to the next) and whether
-      // a 10% burn shows in req/s are the benchmark's figures (docs/runs.md), not a test's: recorded, not
+      // a 10% burn shows in req/s are the benchmark's figures (docs/runs/), not a test's: recorded, not
       // asserted. The burn's own work is tested in one process (tests/unit/handicap.test.ts).
       expect(h.measured).toMatchObject({ rounds: 5, level: 0.95 });
       expect(Number.isFinite(h.measured.ratio)).toBe(true);

@@ -204,20 +204,20 @@ function restartFlag(on: boolean, workload: string, windows: string | undefined,
   return true;
 }
 
-export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
-  let parsed;
+type FlagValues = Record<string, string | boolean | undefined>;
+
+/** The flags as given; an unknown flag or a missing value is a UsageError naming the accepted ones. */
+function readFlags(argv: string[]): FlagValues {
   try {
-    parsed = parseArgs({ args: withDashValues(argv, FLAGS), options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false });
+    return parseArgs({ args: withDashValues(argv, FLAGS), options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false }).values as FlagValues;
   } catch (e) {
     throw new UsageError(`${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS).map((f) => `--${f}`).join(' ')}`);
   }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
-  const target = targetFlags(v);
-  if (typeof target === 'string') throw new UsageError(target);
-  const str = (k: string) => v[k] as string | undefined;
-  const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
-  const seedProfile = profile === 'seed';
+}
 
+/** Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check. */
+function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
+  const str = (k: string) => v[k] as string | undefined;
   const live = str('workload') === 'live';
   if (live && (v.matrix || seedProfile)) throw new UsageError('--workload live measures its own suite (each raw server with the caches): leave out --matrix and --profile seed');
   const suiteName: SuiteName = live ? 'live' : v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default';
@@ -231,51 +231,79 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   const selected = (picked ?? suite).map((c) => c.name);
   const selfCheck = str('self-check') !== undefined ? only(str('self-check')!, all, suite).map((c) => c.name) : null;
   if (selfCheck && selfCheck.some((n) => !selected.includes(n))) throw new UsageError('--self-check names a contender that the run leaves out: it is measured inside the suite too');
-  const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');
-  const runs = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
-  if (seedProfile && (runs === 'auto' || v['with-seed'] || selfCheck)) throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
-  const connections = (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c));
-  const rates = str('rate') ? str('rate')!.split(',').map((r) => r.trim()) : [];
+  return { suiteName, measured: picked ?? suite, only: picked && picked.map((c) => c.name), selected, selfCheck };
+}
+
+/** --rate 300,50%: req/s, or a share of each contender's max. */
+function ratesFlag(value: string | undefined): string[] {
+  const rates = value ? value.split(',').map((r) => r.trim()) : [];
   for (const r of rates) {
     const pct = /^(\d+(?:\.\d+)?)%$/.exec(r);
     const ok = pct ? Number(pct[1]) > 0 && Number(pct[1]) <= 200 : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0;
     if (!ok) throw new UsageError(`--rate "${r}" is not accepted; use req/s like 300, or a share of each contender's max like 50%`);
   }
-  if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
-  const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
-  // Measured both ways on the default suite (docs/runs.md, "Answers by design"): runtime blocks gave the narrower intervals per minute.
+  return rates;
+}
+
+/** A launch's time: its windows, how long each is, and the warmup before them, by layout. */
+function timingFlags(v: FlagValues, seedProfile: boolean) {
+  const str = (k: string) => v[k] as string | undefined;
+  // Measured both ways on the default suite (docs/runs/answers-by-design.md): runtime blocks gave the narrower intervals per minute.
   const layout = oneOf('layout', str('layout') ?? 'runtime', LAYOUTS);
-  const liveOnly = (picked ?? suite).find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
-  if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
-  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
+  return {
+    layout,
+    durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? (layout === 'walk' ? '2s' : '1s')),
+    // A walk: one of 2 s windows per round, which fitted 3 rounds in the budget where two walks of 1 s fitted 2 (docs/runs/answers-by-design.md);
+    // --restart-redis restarts Redis between a block's first and second walk.
+    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 4 : v['restart-redis'] === true ? 2 : 1,
+    requests: seedProfile ? 200 : null,
+    // Under --layout walk every window is preceded by a short load of its own (block.ts TOUCH_S), so a launch needs less.
+    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : layout === 'walk' ? 1 : 2,
+  };
+}
+
+/** One sweep at a time (--entries, --write-rate a,b, --redis-rtt a,b), and a sweep resumes one value at a time. */
+function checkSweeps(str: (k: string) => string | undefined): void {
   const sweeps = [str('entries') !== undefined && '--entries', (str('write-rate') ?? '').includes(',') && '--write-rate a,b', (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b'].filter(Boolean);
   if (sweeps.length > 1) throw new UsageError(`${sweeps.join(' and ')} are both sweeps: run one sweep at a time`);
   if (sweeps.length && str('resume') !== undefined) throw new UsageError(`${sweeps[0]} runs one complete run per value: resume one of them with --resume <run>/<value>`);
+}
 
+export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
+  const v = readFlags(argv);
+  const target = targetFlags(v);
+  if (typeof target === 'string') throw new UsageError(target);
+  const str = (k: string) => v[k] as string | undefined;
+  const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
+  const seedProfile = profile === 'seed';
+  const picked = selection(v, all, seedProfile);
+  const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');
+  const runs = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
+  if (seedProfile && (runs === 'auto' || v['with-seed'] || picked.selfCheck)) throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
+  const rates = ratesFlag(str('rate'));
+  if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
+  const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
+  const liveOnly = picked.measured.find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
+  if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
+  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
+  checkSweeps(str);
   return {
     list: v.list === true,
     help: v.help === true,
-    suite: suiteName,
-    only: picked && picked.map((c) => c.name),
-    selected,
+    suite: picked.suiteName,
+    only: picked.only,
+    selected: picked.selected,
     runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
     maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : 15,
     budgetS: parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m')),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
-    selfCheck,
-    handicap: handicapFlag(str('handicap'), selected),
+    selfCheck: picked.selfCheck,
+    handicap: handicapFlag(str('handicap'), picked.selected),
     publish: v.publish === true,
-    durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? (layout === 'walk' ? '2s' : '1s')),
-    // A walk: one of 2 s windows per round, which fitted 3 rounds in the budget where two walks of 1 s fitted 2 (docs/runs.md);
-    // --restart-redis restarts Redis between a block's first and second walk.
-    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 4 : v['restart-redis'] === true ? 2 : 1,
-    layout,
-    requests: seedProfile ? 200 : null,
-    // Under --layout walk every window is preceded by a short load of its own (block.ts TOUCH_S), so a launch needs less.
-    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : layout === 'walk' ? 1 : 2,
-    connections,
+    ...timingFlags(v, seedProfile),
+    connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),
     rates,
     rdb: str('rdb') ?? null,
     entries: str('entries') !== undefined ? entriesList(str('entries')!, [str('rdb') && '--rdb', str('resume') && '--resume', seedProfile && '--profile seed']) : null,

@@ -40,31 +40,65 @@ export interface RunContext {
 type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_check' | 'windows';
 
 /** `boundMs`: with --workload live, the staleness the contender declared (its reads are probed and judged against it). */
-export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0): Promise<Omit<RunRecord, TrialFields>> {
-  const { redis } = ctx;
-  // The command Redis counts in INFO commandstats (xrange-count is an XRANGE).
-  const command = workloadCommand(ctx.workload as Workload, STREAM_KEY)[0]!.toLowerCase();
-  const rawFile = join(ctx.runDir, 'raw', rawName);
+/** Peak RSS of the app's process tree: sampled every 500 ms (its pids refreshed rarely: a /proc scan is not free). */
+function rssSampler(appPid: number) {
+  let pids = processTree(appPid);
+  let peak = rssMb(pids);
+  let samples = 0;
+  const timer = setInterval(() => {
+    if (++samples % 10 === 0) pids = processTree(appPid);
+    peak = Math.max(peak, rssMb(pids));
+  }, 500);
+  return {
+    stop: () => clearInterval(timer),
+    peak: () => Math.max(peak, rssMb(processTree(appPid))),
+  };
+}
 
-  const loadAverage = loadAverage1m();
+/** The counters a window is judged by, read at its start; `since()` gives what each side used over the window. */
+function countersFrom(ctx: RunContext, appPid: number, command: string) {
+  const { redis } = ctx;
   const statsBefore = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
   const redisPids = serverPids(redis);
   const redisCpu = () => redisPids!.reduce((s, pid) => s + treeCpuSeconds(pid), 0);
   const redisCpuBefore = redisPids ? redisCpu() : null;
   const proxyCpuBefore = ctx.proxy ? treeCpuSeconds(ctx.proxy.pid) : null;
-  let pids = processTree(appPid);
-  let peakRss = rssMb(pids);
   const appCpuBefore = treeCpuSeconds(appPid);
   const harnessBefore = selfCpuSeconds().self;
   const machineBefore = machineCpuTicks();
   const t0 = performance.now();
+  return () => {
+    const wall = (performance.now() - t0) / 1000;
+    const harnessCpu = selfCpuSeconds().self - harnessBefore;
+    const machineAfter = machineCpuTicks();
+    // If Redis died during the run its counters are gone: keep the run (the caller discards it).
+    let statsAfter = { calls: NaN, usec: NaN };
+    try {
+      statsAfter = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
+    } catch {}
+    const calls = statsAfter.calls - statsBefore.calls;
+    return {
+      wall,
+      appCpu: treeCpuSeconds(appPid) - appCpuBefore,
+      redisCpuS: redisCpuBefore === null ? null : redisCpu() - redisCpuBefore,
+      proxyCpuS: proxyCpuBefore === null ? null : treeCpuSeconds(ctx.proxy!.pid) - proxyCpuBefore,
+      calls,
+      usPerCall: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
+      harnessCpuPct: (harnessCpu / wall) * 100,
+      stealPct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
+    };
+  };
+}
+
+export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0): Promise<Omit<RunRecord, TrialFields>> {
+  const { redis } = ctx;
+  // The command Redis counts in INFO commandstats (xrange-count is an XRANGE).
+  const command = workloadCommand(ctx.workload as Workload, STREAM_KEY)[0]!.toLowerCase();
+  const rawFile = join(ctx.runDir, 'raw', rawName);
+  const loadAverage = loadAverage1m();
+  const since = countersFrom(ctx, appPid, command);
+  const rss = rssSampler(appPid);
   const startedAt = Date.now();
-  // Peak RSS: sample the tree's pids (found once, refreshed rarely: a /proc scan is not free).
-  let samples = 0;
-  const sampler = setInterval(() => {
-    if (++samples % 10 === 0) pids = processTree(appPid);
-    peakRss = Math.max(peakRss, rssMb(pids));
-  }, 500);
   const writesBefore = ctx.live ? writerCounters(redis, ctx.live) : null;
   const prober = ctx.live ? startProber(url) : null;
   const fromMs = nowMs();
@@ -75,45 +109,35 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     await prober?.stop();
     throw e;
   } finally {
-    clearInterval(sampler);
+    rss.stop();
   }
   const endedAtMs = nowMs();
   const writes = ctx.live ? writerCost(redis, ctx.live, writesBefore!) : null;
   const probes = prober ? await prober.stop() : [];
-  const wall = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
-  const harnessCpu = selfCpuSeconds().self - harnessBefore;
-  const machineAfter = machineCpuTicks();
-  const appCpu = treeCpuSeconds(appPid) - appCpuBefore;
-  peakRss = Math.max(peakRss, rssMb(processTree(appPid)));
-  const redisCpuS = redisCpuBefore === null ? null : redisCpu() - redisCpuBefore;
-  // If Redis died during the run its counters are gone: keep the run (the caller discards it).
-  let statsAfter = { calls: NaN, usec: NaN };
-  try {
-    statsAfter = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
-  } catch {}
-  const calls = statsAfter.calls - statsBefore.calls;
+  const used = since();
   const { run, cpuSeconds } = oha;
   const { errorMessages, ...rest } = run;
+  // The prober's reads (live) cost the app CPU and Redis calls too: they count as requests served.
+  const served = run.ok + probes.length;
   return {
     ...rest,
     error_messages: errorMessages,
-    app_cpu_s: appCpu,
-    // The prober's reads (live) cost the app CPU and Redis calls too: they count as requests served.
-    cpu_us_per_req: run.ok ? (appCpu * 1e6) / (run.ok + probes.length) : NaN,
-    rss_mb: peakRss,
-    redis_calls: calls,
-    redis_calls_per_req: run.ok ? calls / (run.ok + probes.length) : NaN,
-    redis_us_per_call: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
-    redis_cpu_s: redisCpuS,
-    ...(proxyCpuBefore !== null ? { proxy_cpu_s: treeCpuSeconds(ctx.proxy!.pid) - proxyCpuBefore } : {}),
+    app_cpu_s: used.appCpu,
+    cpu_us_per_req: run.ok ? (used.appCpu * 1e6) / served : NaN,
+    rss_mb: rss.peak(),
+    redis_calls: used.calls,
+    redis_calls_per_req: run.ok ? used.calls / served : NaN,
+    redis_us_per_call: used.usPerCall,
+    redis_cpu_s: used.redisCpuS,
+    ...(used.proxyCpuS !== null ? { proxy_cpu_s: used.proxyCpuS } : {}),
     loadgen_cpu_s: cpuSeconds,
     // oha may use its CPUs minus what the app and Redis took from them (unpinned: the whole machine).
     loadgen_saturated:
-      cpuSeconds / wall >= 0.9 * (ctx.placement.loadgen ? cpuCount(ctx.placement.loadgen) : cpuCount(null) - (appCpu + (redisCpuS ?? 0)) / wall),
-    harness_cpu_pct: (harnessCpu / wall) * 100,
+      cpuSeconds / used.wall >= 0.9 * (ctx.placement.loadgen ? cpuCount(ctx.placement.loadgen) : cpuCount(null) - (used.appCpu + (used.redisCpuS ?? 0)) / used.wall),
+    harness_cpu_pct: used.harnessCpuPct,
     load_average_1m: loadAverage,
-    cpu_steal_pct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
+    cpu_steal_pct: used.stealPct,
     raw: relative(ctx.runDir, rawFile),
     started_at: startedAt,
     ended_at: endedAt,

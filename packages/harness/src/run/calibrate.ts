@@ -2,7 +2,8 @@
 // (packages/stream/src/handicap.ts), calibrated before round 1 to HANDICAP_PCT of the CPU per
 // request of its plain twin, measured in one launch of that twin (answers/handicap.ts judges it).
 import type { ContenderResult, PointResult, Results } from '../model/results';
-import { fail, info, log, type Suite } from './suite';
+import { fail, type Suite } from './suite';
+import { info, log } from '../system/progress';
 import { measureTrial } from './trial';
 
 const HANDICAP_PCT = 10;

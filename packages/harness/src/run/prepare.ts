@@ -12,8 +12,8 @@ import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget }
 import { serverRecord, serverTwins, startProxies, startServers} from '../topology/servers';
 import type { DelayProxy } from '../topology/delay';
 import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from '../model/results';
-import { fail, info, log, type Session, type Suite } from './suite';
-import { progress } from '../system/progress';
+import { fail, type Session, type Suite } from './suite';
+import { info, log, progress } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { familyOf } from '../model/questions';
 import { startLive } from '../live/session';

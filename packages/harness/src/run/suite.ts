@@ -8,8 +8,6 @@ import { isAlive } from '../system/proc';
 import { cli, type RedisTarget } from '../topology/redis';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
 
-export { info, log } from '../system/progress';
-
 /** Everything a signal handler needs to save partial results and clean up. */
 export interface Session {
   results: Results | null;
