@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { Results } from '../../packages/harness/src/model/results';
-import { linearFit, scalingOf, scalingTable } from '../../packages/harness/src/answers/scaling';
+import { linearFit, scalingOf } from '../../packages/harness/src/answers/scaling';
+import { scalingTable } from '../../packages/harness/src/report/scaling';
 
 describe('linear fit', () => {
   test('points on a line: its slope and intercept, R² = 1', () => {

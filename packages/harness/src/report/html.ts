@@ -2,7 +2,7 @@
 // left out, a sortable and filterable table of every contender, a heatmap per runtime, and the
 // Vega-Lite charts (the PNGs beside it and in the README come from the same specs).
 import type { ContenderResult, Results } from '../model/results';
-import { scalingSpec, scalingTable } from '../answers/scaling';
+import { scalingSpec, scalingTable } from './scaling';
 import { levelLabel } from '../stats/stats';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { charts } from './charts';

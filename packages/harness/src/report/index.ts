@@ -4,7 +4,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
-import { scalingSpec, scalingTable} from '../answers/scaling';
+import { scalingSpec, scalingTable } from './scaling';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';

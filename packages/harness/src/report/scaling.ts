@@ -1,0 +1,38 @@
+// --entries: the scaling run's table and chart, from its scaling.json (answers/scaling.ts).
+import type { Scaling } from '../model/results';
+
+const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+
+/** One row per contender: its medians on each size, and the fit of CPU per request against entries. */
+export function scalingTable(s: Scaling): string {
+  const sizes = s.runs.map((r) => r.entries);
+  const head = `| contender | ${sizes.map((n) => `${n} entries: req/s, CPU µs/req`).join(' | ')} | µs per entry | intercept µs | R² |\n|---|${sizes.map(() => '---:').join('|')}|---:|---:|---:|`;
+  const rows = s.contenders.map((c) => {
+    const cells = sizes.map((n) => {
+      const p = c.points.find((x) => x.entries === n);
+      return p ? `${fmt(p.rps)}, ${fmt(p.cpu_us_per_req)}` : '–';
+    });
+    const f = c.cpu_fit;
+    return `| ${c.name} | ${cells.join(' | ')} | ${f ? fmt(f.slope, 2) : '–'} | ${f ? fmt(f.intercept) : '–'} | ${f ? fmt(f.r2, 3) : '–'} |`;
+  });
+  return `**Cost against the stream's size** (medians of each size's run; CPU µs per request = intercept + µs per entry × entries, least squares)\n\n${[head, ...rows].join('\n')}\n`;
+}
+
+/** CPU µs per request against entries, one line per contender. */
+export function scalingSpec(s: Scaling): object {
+  const values = s.contenders.flatMap((c) => c.points.map((p) => ({ name: c.name, entries: p.entries, cpu: p.cpu_us_per_req })));
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'CPU per request against the number of stream entries', anchor: 'start' },
+    width: 560,
+    height: 320,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'entries', type: 'quantitative', scale: { type: 'log' }, title: 'stream entries (log scale)' },
+      y: { field: 'cpu', type: 'quantitative', scale: { type: 'log' }, title: 'app CPU µs per request (log scale)' },
+      color: { field: 'name', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2, labelLimit: 400 } },
+    },
+    config: { font: 'DejaVu Sans', view: { stroke: null } },
+  };
+}
