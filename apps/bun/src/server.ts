@@ -1,16 +1,31 @@
-import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, streamFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
 
-const stream = await streamFromEnv();
+// WORKERS=2: each worker binds the port too.
+const server = { hostname: HOST, port: listenPort(), reusePort: REUSE_PORT, fetch: () => new Response('Not Found', { status: 404 }) };
 
-Bun.serve({
-  hostname: HOST,
-  port: listenPort(),
-  // WORKERS=2: each worker binds the port too.
-  reusePort: REUSE_PORT,
-  routes: {
-    '/': stream.direct
-      ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })
-      : async () => Response.json(await stream.read()),
-  },
-  fetch: () => new Response('Not Found', { status: 404 }),
-});
+if (process.env.WORKLOAD === 'upsert') {
+  // POST /items/:id: the record in the body written to item:{id}.
+  const upsert = await upsertRouteFromEnv();
+  Bun.serve({
+    ...server,
+    routes: {
+      '/items/:id': {
+        POST: async (req) => {
+          const { status, json } = await upsert(req.params.id, await req.text());
+          return new Response(json, { status, headers: JSON_HEADERS });
+        },
+      },
+    },
+  });
+} else {
+  // GET /: the stream as JSON.
+  const stream = await streamFromEnv();
+  Bun.serve({
+    ...server,
+    routes: {
+      '/': stream.direct
+        ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })
+        : async () => Response.json(await stream.read()),
+    },
+  });
+}

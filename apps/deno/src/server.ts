@@ -1,10 +1,25 @@
-import { HOST, JSON_HEADERS, listenPort, streamFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
 
-const stream = await streamFromEnv();
-const handler = stream.direct
-  ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })
-  : async () => Response.json(await stream.read());
+/** GET /: the stream as JSON. */
+async function readHandler() {
+  const stream = await streamFromEnv();
+  const body = stream.direct
+    ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })
+    : async () => Response.json(await stream.read());
+  return (req: Request) => (new URL(req.url).pathname === '/' ? body() : new Response('Not Found', { status: 404 }));
+}
 
-Deno.serve({ hostname: HOST, port: listenPort(), onListen: () => {} }, (req) =>
-  new URL(req.url).pathname === '/' ? handler() : new Response('Not Found', { status: 404 }),
-);
+/** WORKLOAD=upsert, POST /items/:id: the record in the body written to item:{id}. */
+async function upsertHandler() {
+  const upsert = await upsertRouteFromEnv();
+  const route = new URLPattern({ pathname: '/items/:id' });
+  return async (req: Request) => {
+    const id = route.exec(req.url)?.pathname.groups.id;
+    if (req.method !== 'POST' || !id) return new Response('Not Found', { status: 404 });
+    const { status, json } = await upsert(id, await req.text());
+    return new Response(json, { status, headers: JSON_HEADERS });
+  };
+}
+
+const handler = Deno.env.get('WORKLOAD') === 'upsert' ? await upsertHandler() : await readHandler();
+Deno.serve({ hostname: HOST, port: listenPort(), onListen: () => {} }, handler);

@@ -3,14 +3,20 @@
 // plain (objects, then the framework's own JSON path) and direct (the string built by hand).
 
 export const STREAM_KEY = 'OPTIONS:test:STREAM';
-/** live: the xrange read while a writer appends to the capped stream (the harness runs the writer and checks freshness). */
-export const WORKLOADS = ['xrange', 'xread', 'xrange-count', 'live'] as const;
+/**
+ * live: the xrange read while a writer appends to the capped stream (the harness runs the writer
+ * and checks freshness). upsert: no read; POST /items/:id writes a record (writes/upsert.ts).
+ */
+export const WORKLOADS = ['xrange', 'xread', 'xrange-count', 'live', 'upsert'] as const;
 export type Workload = (typeof WORKLOADS)[number];
+/** The workloads that read the stream per request. */
+export type ReadWorkload = Exclude<Workload, 'upsert'>;
+export const isRead = (w: Workload): w is ReadWorkload => w !== 'upsert';
 /** xrange-count reads one page: the first PAGE entries. */
 export const PAGE = 100;
 
 /** The one Redis command each workload sends per request (the harness's golden body and ceiling use it too). */
-export function workloadCommand(workload: Workload, key: string): string[] {
+export function workloadCommand(workload: ReadWorkload, key: string): string[] {
   switch (workload) {
     case 'xrange':
     case 'live':
@@ -20,6 +26,15 @@ export function workloadCommand(workload: Workload, key: string): string[] {
     case 'xrange-count':
       return ['XRANGE', key, '-', '+', 'COUNT', String(PAGE)];
   }
+}
+
+/**
+ * The command INFO commandstats counts once per request (lower case, as it names them): the read,
+ * or under upsert the write strategy's (watch: one WATCH per attempt, so retries show as more).
+ */
+export function perRequestCommand(workload: Workload, write: string): string {
+  if (isRead(workload)) return workloadCommand(workload, 'key')[0]!.toLowerCase();
+  return ({ lua: 'evalsha', function: 'fcall', watch: 'watch', ping: 'ping' } as Record<string, string>)[write] ?? 'evalsha';
 }
 
 /** The canonical shape, as plain objects. */

@@ -59,3 +59,25 @@ export interface Follower {
 
 /** Opens a follower; the client calls `dropped` when it sees the connection go. */
 export type Follow = (dropped: () => void) => Promise<Follower>;
+
+/**
+ * What a client module provides for the upsert workload (writes/): commands on its shared
+ * connection, and connections of its own for the WATCH strategy.
+ */
+export interface WriteConnection {
+  /** One command on the shared (multiplexed) connection; its reply as the client gives it. */
+  call(args: string[]): Promise<unknown>;
+  /** A new connection for one transaction at a time: nothing else is sent on it. */
+  dedicated(): Promise<TxConnection>;
+  close(): Promise<void>;
+}
+
+/** A connection of its own, for WATCH … EXEC: each client through its own transaction API. */
+export interface TxConnection {
+  watch(key: string): Promise<void>;
+  hget(key: string, field: string): Promise<string | null>;
+  unwatch(): Promise<void>;
+  /** MULTI, HSET key fields, HINCRBY key applied 1, EXEC: false when EXEC was aborted (a watched key changed). */
+  commit(key: string, fields: Record<string, string>): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,8 +1,9 @@
 // One small interface over every Redis client: open once, then per request exactly one Redis
 // read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
-import { toBody, toJson, STREAM_KEY, WORKLOADS } from './canonical.ts';
+import { isRead, toBody, toJson, STREAM_KEY, WORKLOADS } from './canonical.ts';
 import { cacheTtlMs, checkCache, withCache } from './cache.ts';
-import type { Adapter, StreamOptions, StreamSource } from './contract.ts';
+import type { Adapter, StreamOptions, StreamSource, WriteConnection } from './contract.ts';
+import { parseUpsertBody, UPSERT_STATUS, versionClock, writerFor, type Writer } from './writes/index.ts';
 import { CLIENTS, type ClientName } from './clients.ts';
 import { withHandicap } from './handicap.ts';
 import { startWorkers } from './workers.ts';
@@ -15,8 +16,9 @@ export { CACHES, DEFAULT_CACHE_TTL_MS, cacheTtlMs, stalenessBoundMs, type CacheD
 export type * from './contract.ts';
 export { burn, withHandicap } from './handicap.ts';
 export { REUSE_PORT, startWorkers } from './workers.ts';
+export * from './writes/index.ts';
 
-const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter> }>> = {
+const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter>; openWrites(o: StreamOptions): Promise<WriteConnection> }>> = {
   'node-redis': () => import('./clients/node-redis.ts'),
   ioredis: () => import('./clients/ioredis.ts'),
   iovalkey: () => import('./clients/iovalkey.ts'),
@@ -27,6 +29,7 @@ const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promi
 export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
   const load = ADAPTERS[opts.client];
   if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
+  if (!isRead(opts.workload)) throw new Error('WORKLOAD=upsert reads nothing per request: the app opens a writer (writerFromEnv)');
   checkCache(opts);
   checkCluster(opts);
   return (await load()).open(opts);
@@ -102,6 +105,31 @@ export async function streamFromEnv(defaultClient?: ClientName): Promise<StreamS
   const opts = streamOptionsFromEnv(defaultClient);
   await startWorkers(Number(opts.settings.workers));
   return openStream(opts);
+}
+
+/** The upsert workload's writer: the client's write connection under the strategy WRITE names. */
+export async function openWriter(opts: StreamOptions): Promise<Writer> {
+  const load = ADAPTERS[opts.client];
+  if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
+  return writerFor(await (await load()).openWrites(opts), opts.settings.write);
+}
+
+/**
+ * What an app's POST /items/:id route does with the request's id and body text: the upsert
+ * (the version from the body, or the app's clock), answered with the branch in the status
+ * (created 201, updated 200, ignored 202, 409 when WATCH gave up) and in the body.
+ */
+export async function upsertRouteFromEnv(defaultClient?: ClientName): Promise<(id: string, body: string) => Promise<{ status: number; json: string }>> {
+  const opts = streamOptionsFromEnv(defaultClient);
+  await startWorkers(Number(opts.settings.workers));
+  const writer = await openWriter(opts);
+  const clock = versionClock();
+  return async (id, text) => {
+    const body = parseUpsertBody(text);
+    if (!body || !id) return { status: 400, json: '{"error":"want a JSON object of string fields, and a positive integer version if any"}' };
+    const reply = await writer.upsert(id, body.fields, body.version ?? clock());
+    return { status: UPSERT_STATUS[reply.result], json: JSON.stringify(reply) };
+  };
 }
 
 /**

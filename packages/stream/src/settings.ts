@@ -75,6 +75,13 @@ export const SETTINGS = {
       'Bun.serve apps pass REUSE_PORT) and the kernel spreads the connections; Deno: node:cluster works only with --allow-run ' +
       'and --unstable-net, which the Deno start commands have not got; Next: next start runs its own server, so not there',
   },
+  write: {
+    env: 'WRITE', values: ['lua', 'watch', 'function', 'ping'], default: 'lua', suffix: { watch: 'watch', function: 'function', ping: 'ping' }, clients: null,
+    workloads: ['upsert'],
+    about: 'how the upsert workload writes (writes/): lua: one script by EVALSHA (the default); watch: WATCH, HGET, MULTI, HSET, HINCRBY, ' +
+      'EXEC on a pooled connection of its own, retried up to 10 times, then 409; function: the same script as a Redis 7 function (FCALL); ' +
+      'ping: one PING per request and nothing written, the floor',
+  },
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

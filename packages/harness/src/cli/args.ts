@@ -4,6 +4,7 @@ import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
 import { matchesPattern, type Contender, type SuiteName } from '../model/contenders';
 import { PLACEMENTS, type PlacementName } from '../system/placement';
 import { targetFlags } from './target-flags';
+import { KEY_SPACES } from '../measure/upsert';
 import { parseRtt } from '../topology/delay';
 import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../model/servers';
 import { LAYOUTS, privateRedisNeeded, type CliOptions, type Layout } from '../run/options';
@@ -33,6 +34,7 @@ export const FLAGS = {
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
   entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
   workload: { type: 'string', desc: `Redis read per request: ${WORKLOADS.join(' | ')} (default xrange)` },
+  keys: { type: 'string', desc: 'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)' },
   'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)' },
   'restart-redis': { type: 'boolean', desc: 'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN SAVE, then again from its RDB) after its first windows; every app must serve a fresh snapshot within 10 s, and its later windows are checked like the others' },
   'max-staleness': { type: 'string', desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)' },
@@ -195,6 +197,16 @@ function liveFlags(workload: string, rate: string | undefined, staleness: string
   return { writeRate: writeRates[0]!, writeRates, maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000 };
 }
 
+/** --keys: only with --workload upsert; powers of ten, so that oha's URL regex of digits draws the keys uniformly. */
+function keysFlag(workload: string, value: string | undefined): { upsertKeys: number | null; upsertKeysList: number[] } {
+  if (value !== undefined && workload !== 'upsert') throw new UsageError('--keys needs --workload upsert: only the upsert workload writes keys');
+  if (workload !== 'upsert') return { upsertKeys: null, upsertKeysList: [] };
+  const list = [...new Set((value ?? '100').split(',').map((k) => Number(k.trim())))].sort((a, b) => a - b);
+  const bad = list.find((k) => !(KEY_SPACES as readonly number[]).includes(k));
+  if (bad !== undefined) throw new UsageError(`--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} (a power of ten, so the URL regex draws keys uniformly)`);
+  return { upsertKeys: list[0]!, upsertKeysList: list };
+}
+
 /** --restart-redis: a live run's fault drill, between two windows of one launch, on a Redis the harness owns. */
 function restartFlag(on: boolean, workload: string, windows: string | undefined, rtt: string | undefined): boolean {
   if (!on) return false;
@@ -218,9 +230,9 @@ function readFlags(argv: string[]): FlagValues {
 /** Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check. */
 function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   const str = (k: string) => v[k] as string | undefined;
-  const live = str('workload') === 'live';
-  if (live && (v.matrix || seedProfile)) throw new UsageError('--workload live measures its own suite (each raw server with the caches): leave out --matrix and --profile seed');
-  const suiteName: SuiteName = live ? 'live' : v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default';
+  const own = str('workload') === 'live' || str('workload') === 'upsert' ? (str('workload') as 'live' | 'upsert') : null;
+  if (own && (v.matrix || seedProfile)) throw new UsageError(`--workload ${own} measures its own suite (${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): leave out --matrix and --profile seed`);
+  const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
   if (v.matrix && seedProfile) throw new UsageError('--matrix and --profile seed exclude each other: the seed profile measures the seed\'s contenders');
   const suite = all.filter((c) => c.suites.includes(suiteName));
   let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
@@ -264,7 +276,7 @@ function timingFlags(v: FlagValues, seedProfile: boolean) {
 
 /** One sweep at a time (--entries, --write-rate a,b, --redis-rtt a,b), and a sweep resumes one value at a time. */
 function checkSweeps(str: (k: string) => string | undefined): void {
-  const sweeps = [str('entries') !== undefined && '--entries', (str('write-rate') ?? '').includes(',') && '--write-rate a,b', (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b'].filter(Boolean);
+  const sweeps = [str('entries') !== undefined && '--entries', (str('keys') ?? '').includes(',') && '--keys a,b', (str('write-rate') ?? '').includes(',') && '--write-rate a,b', (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b'].filter(Boolean);
   if (sweeps.length > 1) throw new UsageError(`${sweeps.join(' and ')} are both sweeps: run one sweep at a time`);
   if (sweeps.length && str('resume') !== undefined) throw new UsageError(`${sweeps[0]} runs one complete run per value: resume one of them with --resume <run>/<value>`);
 }
@@ -283,9 +295,12 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   const rates = ratesFlag(str('rate'));
   if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
   const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
-  const liveOnly = picked.measured.find((c) => Object.entries(c.settings).some(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)));
-  if (liveOnly) throw new UsageError(`${liveOnly.name} caches the stream: it is measured with --workload live only`);
+  for (const c of picked.measured) {
+    const [k] = Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)) ?? [];
+    if (k) throw new UsageError(`${c.name} is measured with --workload ${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`);
+  }
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
+  if (workload === 'upsert' && servers.includes('cluster')) throw new UsageError('--topology cluster with --workload upsert: the accounting reads every key back in one script, which a cluster cannot run across slots; measure upsert on --server or --servers');
   checkSweeps(str);
   return {
     list: v.list === true,
@@ -309,6 +324,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     entries: str('entries') !== undefined ? entriesList(str('entries')!, [str('rdb') && '--rdb', str('resume') && '--resume', seedProfile && '--profile seed']) : null,
     workload,
     ...liveFlags(workload, str('write-rate'), str('max-staleness')),
+    ...keysFlag(workload, str('keys')),
     restartRedis: restartFlag(v['restart-redis'] === true, workload, str('windows'), str('redis-rtt')),
     profile,
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),

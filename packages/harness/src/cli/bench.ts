@@ -113,6 +113,15 @@ async function runWriteRates(opts: CliOptions, contenders: Contender[], unsuppor
   return code;
 }
 
+/** --keys 1,100,10000: one complete upsert run per key space in <run>/keys-<k>/, each with its own report. */
+async function runKeySpaces(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
+  const { parent, code } = await runSweep(opts, contenders, unsupported, opts.upsertKeysList, (keys) => ({
+    dir: `keys-${keys}`, say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`, opts: { upsertKeys: keys, upsertKeysList: [keys] },
+  }));
+  log(`results in ${parent}: one run per key space in keys-<k>/, each with its report (not published)`);
+  return code;
+}
+
 /** --redis-rtt 0,1ms,5ms: one complete run per RTT in <run>/rtt-<x>/, then req/s and rank at each distance. */
 async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
   const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.redisRtts, (rttMs) => ({
@@ -156,6 +165,7 @@ async function main(): Promise<number> {
     if (opts.target) return await runTarget(opts, session);
     if (opts.entries) return await runScaling(opts, contenders, unsupported);
     if (opts.writeRates.length > 1) return await runWriteRates(opts, contenders, unsupported);
+    if (opts.upsertKeysList.length > 1) return await runKeySpaces(opts, contenders, unsupported);
     if (opts.redisRtts.length > 1) return await runRedisRtts(opts, contenders, unsupported);
     const code = await runBench(opts, contenders, unsupported, session);
     endProgress();

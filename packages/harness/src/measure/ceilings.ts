@@ -4,7 +4,7 @@
 // reading and building the body in a loop, with no HTTP. (The HTTP ceilings are contenders.)
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
+import { STREAM_KEY, workloadCommand, type ReadWorkload } from '@bench/stream';
 import { removeClientLeftovers } from './apps';
 import { ROOT } from '../system/paths';
 import { killTree, spawnTracked } from '../system/proc';
@@ -23,7 +23,7 @@ export function parseRedisBenchmarkCsv(csv: string): Omit<RedisCeiling, 'command
 }
 
 /** Runs redis-benchmark against the target for about `seconds`, sized from a short first pass. */
-export function measureRedisCeiling(target: RedisTarget, workload: Workload, connections: number, seconds: number): RedisCeiling {
+export function measureRedisCeiling(target: RedisTarget, workload: ReadWorkload, connections: number, seconds: number): RedisCeiling {
   const command = workloadCommand(workload, STREAM_KEY);
   const { hostname, port } = new URL(target.url);
   const bench = (requests: number) => {

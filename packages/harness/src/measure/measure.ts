@@ -1,6 +1,6 @@
 // One measured oha run against one running app, with every counter around it: CPU of the
 // app's process tree, Redis's own command counters, steal, RSS, and the harness's own CPU.
-import { STREAM_KEY, workloadCommand, type Workload } from '@bench/stream';
+import { perRequestCommand, type Workload } from '@bench/stream';
 import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { runOha } from './oha';
@@ -10,6 +10,7 @@ import { commandStats, serverPids, type RedisTarget } from '../topology/redis';
 import { judgeWindow, startProber, type Live } from '../live/session';
 import { nowMs } from '../live/writer';
 import type { RunRecord } from '../model/results';
+import { upsertAround } from './upsert';
 
 export interface LoadPoint {
   connections: number;
@@ -26,7 +27,10 @@ export interface Load extends LoadPoint {
 }
 
 export interface RunContext {
-  workload: string;
+  workload: Workload;
+  /** --workload upsert: the contender's write strategy (WRITE), and the key space K of each window. */
+  write?: string;
+  upsertKeys?: number;
   /** --workload live: the writer whose log the prober's reads are judged against. */
   live?: Live;
   placement: Placement;
@@ -58,7 +62,8 @@ function rssSampler(appPid: number) {
 /** The counters a window is judged by, read at its start; `since()` gives what each side used over the window. */
 function countersFrom(ctx: RunContext, appPid: number, command: string) {
   const { redis } = ctx;
-  const statsBefore = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
+  const allBefore = commandStats(redis);
+  const statsBefore = allBefore[command] ?? { calls: 0, usec: 0 };
   const redisPids = serverPids(redis);
   const redisCpu = () => redisPids!.reduce((s, pid) => s + treeCpuSeconds(pid), 0);
   const redisCpuBefore = redisPids ? redisCpu() : null;
@@ -73,8 +78,10 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
     const machineAfter = machineCpuTicks();
     // If Redis died during the run its counters are gone: keep the run (the caller discards it).
     let statsAfter = { calls: NaN, usec: NaN };
+    let allAfter: typeof allBefore = {};
     try {
-      statsAfter = commandStats(redis)[command] ?? { calls: 0, usec: 0 };
+      allAfter = commandStats(redis);
+      statsAfter = allAfter[command] ?? { calls: 0, usec: 0 };
     } catch {}
     const calls = statsAfter.calls - statsBefore.calls;
     return {
@@ -86,14 +93,16 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
       usPerCall: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
       harnessCpuPct: (harnessCpu / wall) * 100,
       stealPct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
+      /** Every command the server counted over the window (the upsert strategies send several). */
+      commands: Object.fromEntries(Object.entries(allAfter).flatMap(([name, s]) => (s.calls > (allBefore[name]?.calls ?? 0) ? [[name, s.calls - (allBefore[name]?.calls ?? 0)]] : []))),
     };
   };
 }
 
 export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0): Promise<Omit<RunRecord, TrialFields>> {
   const { redis } = ctx;
-  // The command Redis counts in INFO commandstats (xrange-count is an XRANGE).
-  const command = workloadCommand(ctx.workload as Workload, STREAM_KEY)[0]!.toLowerCase();
+  // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; upsert: its strategy's).
+  const command = perRequestCommand(ctx.workload, ctx.write ?? 'lua');
   const rawFile = join(ctx.runDir, 'raw', rawName);
   const loadAverage = loadAverage1m();
   const since = countersFrom(ctx, appPid, command);
@@ -101,12 +110,14 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const startedAt = Date.now();
   const writesBefore = ctx.live ? writerCounters(redis, ctx.live) : null;
   const prober = ctx.live ? startProber(url) : null;
+  const upsert = ctx.upsertKeys ? upsertAround(redis, url, ctx.upsertKeys, ctx.write ?? 'lua', load.durationS) : null;
   const fromMs = nowMs();
   let oha;
   try {
-    oha = await runOha({ ...load, url, outFile: rawFile, cpuList: ctx.placement.loadgen });
+    oha = await runOha({ ...load, url: upsert?.request.url ?? url, request: upsert?.request, outFile: rawFile, cpuList: ctx.placement.loadgen });
   } catch (e) {
     await prober?.stop();
+    await upsert?.stop();
     throw e;
   } finally {
     rss.stop();
@@ -114,12 +125,14 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const endedAtMs = nowMs();
   const writes = ctx.live ? writerCost(redis, ctx.live, writesBefore!) : null;
   const probes = prober ? await prober.stop() : [];
+  const acked = upsert ? await upsert.stop() : [];
   const endedAt = Date.now();
   const used = since();
   const { run, cpuSeconds } = oha;
+  const written = upsert?.account(acked, oha.raw.statusCodeDistribution ?? {}, run.errors.aborted + run.errors.other);
   const { errorMessages, ...rest } = run;
-  // The prober's reads (live) cost the app CPU and Redis calls too: they count as requests served.
-  const served = run.ok + probes.length;
+  // The prober's requests (live, upsert) cost the app CPU and Redis calls too: they count as requests served.
+  const served = run.ok + probes.length + acked.length;
   return {
     ...rest,
     error_messages: errorMessages,
@@ -142,6 +155,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     started_at: startedAt,
     ended_at: endedAt,
     ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writes! } } : {}),
+    ...(written ? { upsert: written, redis_commands: used.commands } : {}),
   };
 }
 

@@ -52,6 +52,8 @@ export interface OhaOptions {
   rate?: number | null;
   /** The seed profile runs oha exactly as the original did: no extra flags. */
   seedDefaults?: boolean;
+  /** --workload upsert: POST a JSON body, the URL a regex oha draws each request's URL from. */
+  request?: { method: string; body: string; randRegex: boolean } | null;
   outFile: string;
   cpuList?: string | null;
 }
@@ -62,7 +64,8 @@ export function ohaArgs(o: OhaOptions): string[] {
   // -w: let requests in flight at the deadline finish, so none is counted as aborted;
   // -t: a hung app turns into counted errors instead of a run that never ends.
   const rigor = o.seedDefaults ? [] : ['--disable-compression', '-w', '-t', '20s'];
-  return [o.url, ...load, '-c', String(o.connections), ...open, ...rigor, '--no-tui', '--output-format', 'json', '-o', o.outFile];
+  const request = o.request ? ['-m', o.request.method, '-T', 'application/json', '-d', o.request.body, ...(o.request.randRegex ? ['--rand-regex-url'] : [])] : [];
+  return [o.url, ...load, '-c', String(o.connections), ...open, ...rigor, ...request, '--no-tui', '--output-format', 'json', '-o', o.outFile];
 }
 
 /** Runs one oha process; returns its raw JSON, the summary and the CPU oha itself used. */

@@ -28,12 +28,15 @@ export interface AppManifest {
   buildOutputs?: string[];
   chartGroup?: string;
   /** Which of its contenders are in the default suite, and the seed's: patterns pick default-settings ones, an exact name any (a tuned one too). */
-  suites?: { default?: string[]; seed?: string[]; live?: string[] };
+  suites?: { default?: string[]; seed?: string[]; live?: string[]; upsert?: string[] };
   unsupported?: { runtime?: string; client?: string; reason: string }[];
 }
 
-/** live: --workload live's suite (each raw server with the caches), the only one that measures live-only settings. */
-export const SUITES = ['default', 'matrix', 'seed', 'live'] as const;
+/**
+ * live: --workload live's suite (each raw server with the caches), the only one that measures
+ * live-only settings; upsert: --workload upsert's (the write strategies), likewise for the write setting.
+ */
+export const SUITES = ['default', 'matrix', 'seed', 'live', 'upsert'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface Contender {
@@ -112,16 +115,17 @@ const picks = (entry: string, name: string, plain: boolean) => (entry.includes('
 
 /**
  * The default settings, then each listed setting that applies to the client flipped alone to each
- * other value. `liveOnly`: the value is measured in the live workload only (a cache, say).
+ * other value. `onlyIn`: the workloads (and so the suites) the value is measured in (a cache: live;
+ * a write strategy: upsert); null: every workload.
  */
-function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[]; liveOnly: boolean }[] {
-  const combos = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [] as string[], liveOnly: false }];
+function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[]; onlyIn: readonly string[] | null }[] {
+  const combos: { settings: SettingValues; tuned: string[]; onlyIn: readonly string[] | null }[] = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [], onlyIn: null }];
   for (const name of names) {
     const def: SettingDef = SETTINGS[name as SettingName];
     if (def.clients && !def.clients.includes(client)) continue;
     // precomputed is no alternative but a ceiling: one per runtime and framework, not per client.
     for (const value of def.values.filter((v) => v !== def.default && v !== 'precomputed' && (def.valueClients?.[v]?.includes(client) ?? true))) {
-      combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!], liveOnly: !!def.workloads && !def.workloads.includes('xrange') });
+      combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!], onlyIn: def.workloads ?? null });
     }
   }
   return combos;
@@ -163,7 +167,7 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
   const runtimes = new Set([...Object.keys(m.runtimes), ...(m.unsupported ?? []).flatMap((u) => (u.runtime ? [u.runtime] : []))]);
   // No variants: one contender per runtime and client, named without a variant.
   const variants: Partial<Variant>[] = m.variants ?? [{}];
-  const inSuite = (suite: 'default' | 'seed' | 'live', name: string, plain: boolean) => (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
+  const inSuite = (suite: 'default' | 'seed' | 'live' | 'upsert', name: string, plain: boolean) => (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
   for (const runtime of runtimes) {
     for (const v of variants) {
       for (const client of v.clients ?? m.clients) {
@@ -173,11 +177,11 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
           continue;
         }
         const rt = m.runtimes[runtime as RuntimeName]!;
-        for (const { settings, tuned, liveOnly } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
+        for (const { settings, tuned, onlyIn } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
           const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
           const plain = tuned.length === 0;
-          const named = (['default', 'seed', 'live'] as const).filter((x) => inSuite(x, name, plain));
-          const suites: SuiteName[] = liveOnly ? named.filter((x) => x === 'live') : ['matrix', ...named];
+          const named = (['default', 'seed', 'live', 'upsert'] as const).filter((x) => inSuite(x, name, plain));
+          const suites: SuiteName[] = onlyIn ? named.filter((x) => onlyIn.includes(x)) : ['matrix', ...named];
           contenders.push({
             name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites, ceiling: null,
             path: (v.path ?? '/').replaceAll('{client}', client),

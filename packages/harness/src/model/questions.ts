@@ -21,7 +21,7 @@ export interface Member {
   server?: string;
 }
 
-export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache' | 'server';
+export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache' | 'write' | 'server';
 
 export interface Question {
   id: string;
@@ -49,6 +49,11 @@ const onServer = (m: Member) => dynamic(m) && !!m.server;
 /** A cache is one setting with several answers to "which one": they form one question with their uncached twin. */
 const CACHE_SUFFIXES = new Set<string>(Object.values(SETTINGS.cache.suffix));
 const cached = (m: Member) => dynamic(m) && !m.server && m.tuned?.length === 1 && CACHE_SUFFIXES.has(m.tuned[0]!);
+/** The write strategies are one question too ("lua, watch or function"); the PING floor is shown beside it, in none. */
+const FLOOR = SETTINGS.write.suffix.ping;
+const WRITE_SUFFIXES = new Set<string>(Object.values(SETTINGS.write.suffix).filter((s) => s !== FLOOR));
+const written = (m: Member) => dynamic(m) && !m.server && m.tuned?.length === 1 && WRITE_SUFFIXES.has(m.tuned[0]!);
+const floor = (m: Member) => !!m.tuned?.includes(FLOOR);
 /** "raw", "next route-dynamic": a framework row. */
 export const rowOf = (m: Pick<Member, 'framework' | 'variant'>) => (m.variant ? `${m.framework} ${m.variant}` : m.framework);
 
@@ -72,7 +77,11 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
     const twin = ps.find((x) => x.name === key);
     if (twin) questions.push({ id: `cache: ${twin.name}`, kind: 'cache', about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: cache`, members: [twin.name, ...xs.map((x) => x.name)] });
   }
-  for (const m of members.filter((x) => dynamic(x) && !x.server && x.tuned?.length === 1 && !cached(x))) {
+  for (const [key, xs] of groups(members.filter(written), (m) => twinOf(m)?.name ?? '')) {
+    const twin = ps.find((x) => x.name === key);
+    if (twin) questions.push({ id: `write: ${twin.name}`, kind: 'write', about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: lua, watch or function`, members: [twin.name, ...xs.map((x) => x.name)] });
+  }
+  for (const m of members.filter((x) => dynamic(x) && !x.server && x.tuned?.length === 1 && !cached(x) && !written(x) && !floor(x))) {
     const twin = twinOf(m);
     if (twin) questions.push({ id: `setting: ${m.name}`, kind: 'setting', about: `${m.runtime} ${rowOf(m)} ${m.client}: ${m.tuned![0]}`, members: [m.name, twin.name] });
   }

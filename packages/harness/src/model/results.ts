@@ -13,6 +13,10 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   round: number;
   /** --workload live: what the prober's reads were, judged (per window; pooled runs keep each window's). */
   live?: LiveRecord;
+  /** --workload upsert: the window's accounting (pooled: summed; each window keeps its own). */
+  upsert?: UpsertWindow;
+  /** --workload upsert: every command the server counted over the run, by name (calls). */
+  redis_commands?: Record<string, number>;
   /** The app process this run measured: every run is a fresh launch. */
   pid: number;
   /** Seconds from launch to the first answer (recorded, never measured against anyone). */
@@ -62,6 +66,7 @@ export interface WindowRecord {
   /** Its place in its block's order of windows (--layout walk; absent in older results). */
   seq?: number;
   live?: LiveRecord;
+  upsert?: UpsertWindow;
   started_at: number;
   ended_at: number;
   rps: number;
@@ -147,7 +152,7 @@ export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number; 
 
 export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
-  suite?: 'default' | 'matrix' | 'seed' | 'live';
+  suite?: 'default' | 'matrix' | 'seed' | 'live' | 'upsert';
   profile: 'default' | 'seed';
   workload: Workload;
   connections: number[];
@@ -184,6 +189,8 @@ export interface Settings {
   strict: boolean;
   /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL plus this). */
   live?: { write_rate: number; max_staleness_ms: number; restart_redis?: boolean };
+  /** --workload upsert: the key space K each window writes to (--keys). */
+  upsert?: { keys: number };
   /** --redis-rtt: the round-trip time of the delay proxy between the apps and Redis, in ms (absent or 0: no proxy). */
   redis_rtt_ms?: number;
   /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
@@ -515,4 +522,25 @@ export interface Environment {
   git_dirty: boolean;
   /** Exact installed version of every package each app depends on. */
   packages: Record<string, Record<string, string>>;
+}
+
+/** --workload upsert, per window: the branches the responses said, and the accounting of the keys read back after it (measure/accounting.ts). */
+export interface UpsertWindow {
+  /** K: the size of the window's key space, and the prefix of its ids. */
+  keys: number;
+  prefix: string;
+  /** Responses by what they said (oha's and the prober's): 201 created, 200 updated (pong for the PING floor), 202 ignored, 409 conflict, other errors. */
+  branches: { created: number; updated: number; ignored: number; conflict: number; pong: number; error: number };
+  /** Responses that said created or updated; the sum of the keys' applied counters; the keys that exist. */
+  acked_applied: number;
+  applied: number;
+  keys_written: number;
+  /** Requests with no answer to count (errors, timeouts): each may or may not have written. */
+  unanswered: number;
+  lost: number;
+  invented: number;
+  /** Keys holding a version older than one the prober saw acknowledged. */
+  stale: number;
+  /** Every check that failed, naming the key and the counts; null when the window accounts for every write. */
+  problem: string | null;
 }

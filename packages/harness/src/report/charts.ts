@@ -7,6 +7,7 @@ import { breakdownSpec } from './ceilings';
 import { LAT } from './table';
 import { ranked } from '../answers/ranking';
 import { liveTimeSpec } from './live';
+import { upsertTimeSpec } from './upsert';
 
 const FONT = 'DejaVu Sans';
 
@@ -89,11 +90,13 @@ export function charts(r: Results): Record<string, vl.TopLevelSpec> {
   const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
   const breakdown = breakdownSpec(r);
   const live = liveTimeSpec(r, config);
+  const upsert = upsertTimeSpec(r, config);
   return {
     'req-sec.png': reqSecSpec(r),
     'relative-index.png': relativeSpec(r),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(r, g)])),
     ...(breakdown ? { 'breakdown.png': breakdown as vl.TopLevelSpec } : {}),
     ...(live ? { 'live-over-time.png': live } : {}),
+    ...(upsert ? { 'upsert-over-time.png': upsert } : {}),
   };
 }

@@ -12,6 +12,7 @@ import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from '.
 import { gridTables } from './matrix';
 import { answersSection, settingsTable } from './answers';
 import { liveTable } from './live';
+import { upsertTable } from './upsert';
 import { distanceSpec, distanceTable, type DistancePoint } from './distance';
 import { writeRateSpec, writeRateTable, type WriteRatePoint } from './write-rates';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
@@ -21,6 +22,7 @@ export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
     answersSection(r),
     liveTable(r),
+    upsertTable(r),
     gridTables(r),
     settingsTable(r),
     '**Every contender**',

@@ -96,7 +96,7 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
   const idle = others.reduce((s, o, i) => s + Math.max(0, treeCpuSeconds(o.app!.pid) - idleBefore[i]!), 0);
   const run: RunRecord = { ...measured, idle_cpu_s: idle, ...(seq !== null ? { seq } : {}), round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
   m.windows.push(run);
-  const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r).page, run);
+  const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r), run);
   if (bad?.kind === 'redis-died') return 'redis-died';
   if (bad) m.outcome = { ...bad, runs: [] };
   return bad ? 'out' : 'ok';

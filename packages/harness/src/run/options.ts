@@ -44,6 +44,9 @@ export interface CliOptions {
   writeRate: number;
   writeRates: number[];
   maxStalenessMs: number;
+  /** --workload upsert: the key space of each window (--keys), and every K of a sweep (one run each, ascending). */
+  upsertKeys: number | null;
+  upsertKeysList: number[];
   /** --restart-redis: the fault drill of a live run (block.ts). */
   restartRedis: boolean;
   profile: 'default' | 'seed';

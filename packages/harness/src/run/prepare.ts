@@ -52,6 +52,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     handicap: opts.handicap,
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
+    ...(opts.upsertKeys ? { upsert: { keys: opts.upsertKeys } } : {}),
     ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs, ...(opts.restartRedis ? { restart_redis: true } : {}) } } : {}),
   };
 }
@@ -129,7 +130,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const suite: Suite = {
     results, settings, runDir, redis, servers, proxies, golden, session, startedAt,
     byName: new Map([...all, ...serverTwins(all, serverNamesOf(settings)).twins].map((c) => [c.name, c])),
-    ctx: { workload: settings.workload, placement: settings.placement, redis, runDir, proxy: proxies[serverNamesOf(settings)[0]!] },
+    ctx: { workload: settings.workload, placement: settings.placement, redis, runDir, proxy: proxies[serverNamesOf(settings)[0]!], ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}) },
     // Known to the signal handlers from the first save on: before that there is nothing to keep.
     save() {
       writeJsonAtomic(resultsFile(runDir), results);

@@ -4,7 +4,7 @@
 // With --runs auto every contender gets the design's first rounds; after each of those rounds
 // the family of questions is looked at (decide.ts), and later rounds go only to the contenders
 // of comparisons still undecided (racing), until none is open, max_runs, or the budget.
-import { DEFAULT_SETTINGS } from '@bench/stream';
+import { DEFAULT_SETTINGS, isRead } from '@bench/stream';
 import { pointLabel } from '../measure/measure';
 import type { ContenderResult, PointResult, RunRecord, Settings } from '../model/results';
 import { seededRandom, shuffled, summarize } from '../stats/stats';
@@ -71,7 +71,7 @@ async function timedCeilings(suite: Suite, work: () => Promise<unknown>): Promis
 /** Redis alone, on the contenders' command and connection count; once before the rounds and once after. */
 function redisCeiling(suite: Suite): void {
   const { settings, results } = suite;
-  if (settings.profile === 'seed' || !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))) return;
+  if (settings.profile === 'seed' || !isRead(settings.workload) || !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))) return;
   const several = Object.keys(suite.servers).length > 1;
   for (const [server, target] of Object.entries(suite.servers)) {
     // redis-benchmark reads one node: a cluster has no single-server ceiling to compare with.
@@ -106,7 +106,7 @@ const REPORT_RESERVE_S = 10;
 /** Seconds the ceilings after the rounds take (a guess: each probe's start, warmup, run and transform bench), kept out of the rounds' budget. */
 function ceilingReserveS(suite: Suite): number {
   const s = suite.settings;
-  if (s.profile === 'seed') return 0;
+  if (s.profile === 'seed' || !isRead(s.workload)) return 0;
   const run = s.duration_s ?? 3;
   return run + 2 + (s.live ? 0 : clientPairs(suite).length * (s.warmup_s + run + 2));
 }
@@ -114,8 +114,8 @@ function ceilingReserveS(suite: Suite): number {
 /** Each runtime × client of the run's dynamic contenders alone, with no HTTP: the client ceiling. */
 async function clientCeilings(suite: Suite): Promise<void> {
   const { settings, results } = suite;
-  // The probes check each body against the golden one, which a live stream does not keep.
-  if (settings.profile === 'seed' || settings.live) return;
+  // The probes check each body against the golden one, which a live stream does not keep; the ceilings measure reads.
+  if (settings.profile === 'seed' || settings.live || !isRead(settings.workload)) return;
   const pairs = clientPairs(suite);
   if (pairs.some((r) => r.runtime.startsWith('node'))) await buildProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));
   for (const [i, r] of pairs.entries()) {

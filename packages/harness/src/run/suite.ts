@@ -85,8 +85,11 @@ export async function stopAll(session: Session): Promise<void> {
 export const serverOf = (suite: Suite, c: Pick<Contender, 'server'>) => (c.server ? suite.servers[c.server]! : suite.redis);
 
 /** A contender's measuring context: the counters of the server it reads. */
-export const ctxFor = (suite: Suite, c: Pick<Contender, 'server'>): RunContext =>
-  c.server ? { ...suite.ctx, redis: serverOf(suite, c), proxy: suite.proxies[c.server] } : suite.ctx;
+export const ctxFor = (suite: Suite, c: Pick<Contender, 'server' | 'settings'>): RunContext => ({
+  ...suite.ctx,
+  ...(c.server ? { redis: serverOf(suite, c), proxy: suite.proxies[c.server] } : {}),
+  write: c.settings.write,
+});
 
 /** Every server the run started still answers. */
 export const serversAlive = (suite: Suite) =>

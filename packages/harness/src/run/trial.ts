@@ -15,6 +15,10 @@ import type { Contender } from '../model/contenders';
 import { judgeWindow, liveFault, poolLive, probeOnce } from '../live/session';
 import type { Probe } from '../live/checker';
 import { type Latency, PERCENTILES } from '../model/results';
+import { poolUpsert, verifyUpsert } from '../measure/upsert';
+
+/** The server's command counts of a launch's windows, summed. */
+const sumCommands = (runs: RunRecord[]) => runs.reduce<Record<string, number>>((m, r) => { for (const [k, n] of Object.entries(r.redis_commands ?? {})) m[k] = (m[k] ?? 0) + n; return m; }, {});
 
 /** The contender is out: it failed (crash, hang, start) or is invalid (wrong body, before or after a run). */
 type Out = { kind: 'out'; status: 'failed' | 'invalid'; reason: string; output?: string[] };
@@ -74,6 +78,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
     ...(runs.every((r) => r.proxy_cpu_s !== undefined) ? { proxy_cpu_s: sum(runs, (r) => r.proxy_cpu_s!) } : {}),
     ...(runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
+    ...(runs.every((r) => r.upsert) ? { upsert: poolUpsert(runs.map((r) => r.upsert!)), redis_commands: sumCommands(runs) } : {}),
     loadgen_saturated: runs.some((r) => r.loadgen_saturated),
     harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
     cpu_steal_pct: seconds > 0 ? sum(runs, (r) => r.cpu_steal_pct * r.seconds) / seconds : first.cpu_steal_pct,
@@ -84,6 +89,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
       index, ...(r.seq !== undefined ? { seq: r.seq } : {}), started_at: r.started_at, ended_at: r.ended_at, rps: r.rps, ok: r.ok, redis_calls: r.redis_calls, cpu_us_per_req: r.cpu_us_per_req, cpu_steal_pct: r.cpu_steal_pct, raw: r.raw,
       ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
       ...(r.live ? { live: r.live } : {}),
+      ...(r.upsert ? { upsert: r.upsert } : {}),
     })),
   };
 }
@@ -126,7 +132,7 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
       }
       const run: RunRecord = { ...measured, round: m.round, pid: app.pid, launch_s: launchS, expected_bytes: verdict.bytes!, after_check: 'ok' };
       runs.push(run);
-      const bad = await checkAfterRun(suite, app, c.page, run);
+      const bad = await checkAfterRun(suite, app, c, run);
       if (bad) return { ...bad, runs };
     }
     return { kind: 'runs', runs };
@@ -141,6 +147,7 @@ export const liveBoundMs = (suite: Suite, c: Contender) =>
 
 /** The gate before measuring: the golden body, byte for byte; under --workload live, a read the checker finds a snapshot fresh enough. */
 export async function verifyFor(suite: Suite, url: string, c: Contender): Promise<Verdict> {
+  if (suite.settings.workload === 'upsert') return verifyUpsert(url, ctxFor(suite, c).redis, c.settings.write);
   if (!suite.ctx.live) return verifyContract(url, suite.golden, c.page);
   const probe = await probeOnce(url);
   if (probe.status === 0) return { ok: false, reason: `request failed: ${probe.body}` };
@@ -157,22 +164,28 @@ export async function judgeProbe(suite: Suite, c: Contender, probe: Probe): Prom
  * After a measured run: Redis still up, the app still alive and answering, every response the
  * verified size (oha's byte count), and the body byte-identical once more. Under --workload live
  * the body changes: the prober's reads were judged (live/session.ts), and oha's bytes per
- * response must be some snapshot's size.
+ * response must be some snapshot's size. Under --workload upsert: the window's accounting, and the
+ * scripted check once more.
  */
-export async function checkAfterRun(suite: Suite, app: RunningApp, page: boolean, run: RunRecord): Promise<Out | RedisDied | null> {
+export async function checkAfterRun(suite: Suite, app: RunningApp, c: Contender, run: RunRecord): Promise<Out | RedisDied | null> {
   if (!serversAlive(suite)) return { kind: 'redis-died' };
   const out = (status: 'failed' | 'invalid', reason: string): Out => {
     run.fault = reason;
     return { kind: 'out', status, reason, output: status === 'failed' ? app.process.tail() : undefined };
   };
   if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}`);
+  if (run.upsert) {
+    if (run.upsert.problem) return out('invalid', `run ${run.round}, keys item:{${run.upsert.prefix}…}: ${run.upsert.problem}`);
+    const again = await verifyUpsert(app.url, ctxFor(suite, c).redis, c.settings.write);
+    return again.ok ? null : out(again.reason!.startsWith('request failed') ? 'failed' : 'invalid', `run ${run.round}: after the run, ${again.reason}`);
+  }
   if (run.live) {
     const again = await probeOnce(app.url);
     if (again.status === 0) return out('failed', `app stopped answering during run ${run.round} (${again.body})`);
     const fault = liveFault(run.live, run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null);
     return fault ? out('invalid', `run ${run.round}: ${fault}`) : null;
   }
-  const fault = await bodyAfterRun(app.url, suite.golden, page, run);
+  const fault = await bodyAfterRun(app.url, suite.golden, c.page, run);
   return fault ? out(fault.status, fault.reason) : null;
 }
 

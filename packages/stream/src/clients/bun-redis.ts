@@ -1,8 +1,8 @@
 // Bun's built-in client (Bun only). It auto-pipelines by default; the reply shape is ioredis's.
 // Reached through the Bun global, so bundlers for other runtimes have no 'bun' module to resolve.
-import { workloadCommand, type Entries } from '../canonical.ts';
+import { workloadCommand, type Entries, type ReadWorkload } from '../canonical.ts';
 import { noCluster } from '../clients.ts';
-import type { Adapter, Follower, StreamOptions } from '../contract.ts';
+import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 
 type RedisClient = import('bun').RedisClient;
 
@@ -15,7 +15,7 @@ export async function open({ url, workload, key, cluster }: StreamOptions): Prom
   if (!RedisClient) throw new Error("REDIS_CLIENT=bun-redis is Bun's built-in client: run this app on Bun");
   const client = new RedisClient(url);
   await client.connect();
-  const [command, ...args] = workloadCommand(workload, key);
+  const [command, ...args] = workloadCommand(workload as ReadWorkload, key);
   const entries =
     workload === 'xread'
       ? async () => ({ shape: 'flat' as const, entries: xreadEntries(await client.send(command!, args), key) })
@@ -45,5 +45,38 @@ async function follow(c: RedisClient, key: string, dropped: () => void): Promise
       return { entries: flat(entries), length: Number(length) };
     },
     close: () => c.close(),
+  };
+}
+
+/**
+ * The upsert workload: commands through send() on one client, and for WATCH a client of its own
+ * per pooled connection (no auto-pipelining), its transaction sent command by command: EXEC
+ * answers null when the watched key changed.
+ */
+export async function openWrites({ url, cluster }: StreamOptions): Promise<WriteConnection> {
+  if (cluster) throw new Error(`REDIS_CLUSTER=1: ${noCluster('bun-redis')}`);
+  const { RedisClient } = (globalThis as { Bun?: typeof import('bun') }).Bun ?? {};
+  if (!RedisClient) throw new Error("REDIS_CLIENT=bun-redis is Bun's built-in client: run this app on Bun");
+  const client = new RedisClient(url);
+  await client.connect();
+  return {
+    call: ([command, ...args]) => client.send(command!, args),
+    dedicated: async () => {
+      const c = new RedisClient(url, { enableAutoPipelining: false });
+      await c.connect();
+      return {
+        watch: async (key) => void (await c.send('WATCH', [key])),
+        hget: async (key, field) => ((await c.send('HGET', [key, field])) as string | null) ?? null,
+        unwatch: async () => void (await c.send('UNWATCH', [])),
+        commit: async (key, fields) => {
+          await c.send('MULTI', []);
+          await c.send('HSET', [key, ...Object.entries(fields).flat()]);
+          await c.send('HINCRBY', [key, 'applied', '1']);
+          return (await c.send('EXEC', [])) !== null;
+        },
+        close: async () => c.close(),
+      };
+    },
+    close: async () => client.close(),
   };
 }

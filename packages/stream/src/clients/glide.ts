@@ -1,8 +1,8 @@
 // valkey-glide: a Rust core behind a native binding. customCommand keeps the stream order
 // ([{key: id, value: [[field, value], …]}]); the typed xrange() returns an object keyed by id.
 import { Batch, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
-import { workloadCommand, type Entries } from '../canonical.ts';
-import type { Adapter, Follower, StreamOptions } from '../contract.ts';
+import { workloadCommand, type Entries, type ReadWorkload } from '../canonical.ts';
+import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const { hostname, port } = new URL(url);
@@ -12,7 +12,7 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
   const client = cluster
     ? await GlideClusterClient.createClient({ addresses, readFrom: settings.replicas === 'on' ? 'preferReplica' : 'primary' })
     : await GlideClient.createClient({ addresses });
-  const command = workloadCommand(workload, key);
+  const command = workloadCommand(workload as ReadWorkload, key);
   // customCommand is typed per client (the cluster one may answer per node); a keyed read answers once.
   const send = (args: string[]) => (client as GlideClient).customCommand(args);
   const entries =
@@ -56,5 +56,31 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
       // Glide lets a closed client's connection go only once nothing is pending on it: end the XREAD.
       await main.customCommand(['CLIENT', 'UNBLOCK', clientId]).catch(() => {});
     },
+  };
+}
+
+/**
+ * The upsert workload: commands through customCommand on one client, and for WATCH a client of
+ * its own per pooled connection (glide's transactions: watch(), then exec() of an atomic Batch,
+ * which answers null when the watched key changed).
+ */
+export async function openWrites({ url, cluster }: StreamOptions): Promise<WriteConnection> {
+  if (cluster) throw new Error('WORKLOAD=upsert is measured on a single server: REDIS_CLUSTER=1 is not supported for it yet');
+  const { hostname, port } = new URL(url);
+  const addresses = [{ host: hostname, port: Number(port || 6379) }];
+  const client = await GlideClient.createClient({ addresses });
+  return {
+    call: (args) => client.customCommand(args),
+    dedicated: async () => {
+      const c = await GlideClient.createClient({ addresses });
+      return {
+        watch: async (key) => void (await c.watch([key])),
+        hget: async (key, field) => ((await c.hget(key, field)) as string | null) ?? null,
+        unwatch: async () => void (await c.unwatch()),
+        commit: async (key, fields) => (await c.exec(new Batch(true).hset(key, fields).hincrBy(key, 'applied', 1), true)) !== null,
+        close: async () => c.close(),
+      };
+    },
+    close: async () => client.close(),
   };
 }

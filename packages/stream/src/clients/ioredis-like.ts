@@ -1,6 +1,6 @@
 // ioredis and iovalkey share one API; each client module passes its own library.
 import { PAGE, type Entries } from '../canonical.ts';
-import type { Adapter, Follower, StreamOptions } from '../contract.ts';
+import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 
 type RedisCtor = new (url: string, opts: object) => any;
 type ClusterCtor = new (nodes: { host: string; port: number }[], opts: object) => any;
@@ -59,5 +59,33 @@ async function follow(parent: any, key: string, dropped: () => void): Promise<Fo
       return { entries: flat(replies[0]![1]), length: Number(replies[1]![1]) };
     },
     close: () => c.disconnect(),
+  };
+}
+
+/**
+ * The upsert workload: commands through call() on one client, and for WATCH a duplicate client
+ * per pooled connection (ioredis's advice: a connection of its own per transaction), its
+ * transaction through multi(): exec() answers null when the watched key changed.
+ */
+export async function writesWith(Redis: RedisCtor, label: string, { url, settings, cluster }: StreamOptions): Promise<WriteConnection> {
+  if (cluster) throw new Error('WORKLOAD=upsert is measured on a single server: REDIS_CLUSTER=1 is not supported for it yet');
+  const client = new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
+  client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
+  await client.connect();
+  return {
+    call: ([command, ...args]) => client.call(command!, ...args),
+    dedicated: async () => {
+      const c = client.duplicate({ enableAutoPipelining: false, lazyConnect: true });
+      c.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
+      await c.connect();
+      return {
+        watch: async (key) => void (await c.watch(key)),
+        hget: (key, field) => c.hget(key, field),
+        unwatch: async () => void (await c.unwatch()),
+        commit: async (key, fields) => (await c.multi().hset(key, fields).hincrby(key, 'applied', 1).exec()) !== null,
+        close: async () => void (await c.quit()),
+      };
+    },
+    close: async () => void (await client.quit()),
   };
 }

@@ -1,6 +1,6 @@
 import { createClient, createClientPool, createCluster } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
-import type { Adapter, Follower, StreamOptions } from '../contract.ts';
+import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import type { SettingValues } from '../settings.ts';
 
 type Client = ReturnType<typeof createClient>;
@@ -86,5 +86,41 @@ async function follow(parent: Client, key: string, dropped: () => void): Promise
       return { entries: object(entries), length: Number(length) };
     },
     close: () => c.destroy(),
+  };
+}
+
+/**
+ * The upsert workload: commands through sendCommand on one client (auto-pipelined, as reads are),
+ * and for WATCH a duplicate client per pooled connection, its transaction through multi(): exec()
+ * throws WatchError when the watched key changed.
+ */
+export async function openWrites({ url, settings, cluster }: StreamOptions): Promise<WriteConnection> {
+  if (cluster) throw new Error('WORKLOAD=upsert is measured on a single server: REDIS_CLUSTER=1 is not supported for it yet');
+  const client = createClient({ url, ...shared(settings) });
+  client.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
+  await client.connect();
+  return {
+    call: (args) => client.sendCommand(args),
+    dedicated: async () => {
+      const c = client.duplicate();
+      c.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
+      await c.connect();
+      return {
+        watch: async (key) => void (await c.watch(key)),
+        hget: async (key, field) => ((await c.hGet(key, field)) as string | null) ?? null,
+        unwatch: async () => void (await c.unwatch()),
+        commit: async (key, fields) => {
+          try {
+            await c.multi().hSet(key, fields).hIncrBy(key, 'applied', 1).exec();
+            return true;
+          } catch (e) {
+            if ((e as Error).constructor?.name === 'WatchError') return false;
+            throw e;
+          }
+        },
+        close: async () => void c.destroy(),
+      };
+    },
+    close: async () => void (await client.close()),
   };
 }

@@ -1,0 +1,66 @@
+// The upsert workload's accounting of one window: nothing lost, nothing invented. Every applied
+// write increments its key's `applied` counter in the same atomic step as the write, so the
+// counters summed over the window's keys must equal the responses that said created (201) or
+// updated (200); each key is created once (201s = keys that exist); and no key may hold a version
+// older than one the app acknowledged as applied (the prober's writes, whose versions are known).
+// A response that never came (5xx, a timeout) may or may not have written: it widens the bounds.
+import type { UpsertWindow } from '../model/results';
+
+/** One of the prober's writes, as acknowledged. */
+export interface Acked {
+  id: string;
+  status: number;
+  result: string | null;
+  version: number | null;
+}
+
+type Branches = UpsertWindow['branches'];
+
+/** Responses by branch, from status codes (oha's distribution, and the prober's). */
+function branchesOf(statuses: Record<string, number>, probes: Acked[], write: string): Branches {
+  const b: Branches = { created: 0, updated: 0, ignored: 0, conflict: 0, pong: 0, error: 0 };
+  const add = (status: number, n: number) => {
+    if (status === 201) b.created += n;
+    else if (status === 200 && write === 'ping') b.pong += n;
+    else if (status === 200) b.updated += n;
+    else if (status === 202) b.ignored += n;
+    else if (status === 409) b.conflict += n;
+    else b.error += n;
+  };
+  for (const [code, n] of Object.entries(statuses)) add(Number(code), n);
+  for (const p of probes) add(p.status, 1);
+  return b;
+}
+
+/** The stored version of each key, against the newest version the prober saw acknowledged as applied. */
+function staleKeys(probes: Acked[], stored: Map<string, { applied: number; version: number }>): { id: string; acked: number; stored: number | null }[] {
+  const newest = new Map<string, number>();
+  for (const p of probes) if ((p.result === 'created' || p.result === 'updated') && p.version !== null) newest.set(p.id, Math.max(newest.get(p.id) ?? 0, p.version));
+  return [...newest].flatMap(([id, acked]) => {
+    const s = stored.get(id);
+    return !s || s.version < acked ? [{ id, acked, stored: s?.version ?? null }] : [];
+  });
+}
+
+/**
+ * `statuses`: oha's status code distribution; `unanswered`: requests with no status (timeouts,
+ * connection errors); `stored`: every key of the window's space that exists, as read back.
+ */
+export function account(statuses: Record<string, number>, probes: Acked[], stored: { id: string; applied: number; version: number }[], write: string, unanswered = 0): Omit<UpsertWindow, 'keys' | 'prefix'> {
+  const branches = branchesOf(statuses, probes, write);
+  const unknown = branches.error + unanswered;
+  const acked = branches.created + branches.updated;
+  const applied = stored.reduce((s, k) => s + k.applied, 0);
+  const byId = new Map(stored.map((k) => [k.id, k]));
+  const stale = staleKeys(probes, byId);
+  // An acknowledged write overwritten by an older version is lost too: its value is gone.
+  const lost = Math.max(0, acked - applied) + stale.length;
+  const invented = Math.max(0, applied - acked - unknown);
+  const problems = [
+    acked > applied && `lost updates: ${acked} writes acknowledged as created or updated, ${applied} applied (sum of applied over ${stored.length} keys): ${acked - applied} lost`,
+    invented && `invented writes: ${applied} applied over ${stored.length} keys, ${acked} acknowledged, ${unknown} unanswered: ${invented} never acknowledged`,
+    (branches.created > stored.length || branches.created + unknown < stored.length) && `${branches.created} responses said created, but ${stored.length} keys exist`,
+    stale.length && `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} overwritten by an older version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}, the harness's write of version ${stale[0]!.acked} was acknowledged as applied)`,
+  ].filter(Boolean) as string[];
+  return { branches, acked_applied: acked, applied, keys_written: stored.length, unanswered: unknown, lost, invented, stale: stale.length, problem: problems.length ? problems.join('; ') : null };
+}
