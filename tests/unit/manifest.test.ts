@@ -50,8 +50,14 @@ describe('manifest schema', () => {
     ]);
     // A cache is measured by --workload live only: never in the matrix; the live suite is each raw server with node-redis and every cache.
     const cached = (c: (typeof contenders)[number]) => c.settings.cache !== 'none';
-    expect(contenders.every((c) => c.suites.includes('matrix') !== cached(c))).toBe(true);
+    // Likewise a write strategy other than the default: --workload upsert only.
+    const written = (c: (typeof contenders)[number]) => c.settings.write !== 'lua';
+    expect(contenders.every((c) => c.suites.includes('matrix') !== (cached(c) || written(c)))).toBe(true);
     expect(contenders.filter(cached).every((c) => c.suites.every((s) => s === 'live'))).toBe(true);
+    expect(contenders.filter(written).every((c) => c.suites.every((s) => s === 'upsert'))).toBe(true);
+    // The upsert suite: every raw server × client with lua and watch, and one stack per runtime with function and the PING floor.
+    expect(inSuite('upsert').filter((n) => n.endsWith('-watch')).length).toBe(inSuite('upsert').filter((n) => !/-(watch|function|ping)$/.test(n)).length);
+    expect(inSuite('upsert').filter((n) => /-(function|ping)$/.test(n))).toEqual(['bun-raw-bun-redis-function', 'bun-raw-bun-redis-ping', 'deno-raw-node-redis-function', 'deno-raw-node-redis-ping', 'node-raw-node-redis-function', 'node-raw-node-redis-ping']);
     expect(inSuite('live').filter((n) => n.includes('-node-redis'))).toEqual(['bun', 'deno', 'node'].flatMap((rt) => ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `${rt}-raw-node-redis${s}`)));
     // csc is node-redis's own cache: no other client gets it.
     expect(contenders.filter((c) => c.settings.cache === 'csc').every((c) => c.client === 'node-redis')).toBe(true);
@@ -74,7 +80,7 @@ describe('manifest schema', () => {
     ['the old format', { ...base, contenders: [] }, /\(top level\) must NOT have additional properties "contenders"/],
     ['an unknown client', { ...base, clients: ['redix'] }, /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis, iovalkey, bun-redis, glide\)/],
     ['an unknown runtime', { ...base, runtimes: { nodejs: { start: ['node'] } } }, /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, node20, bun, deno\)/],
-    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap, cache, pool, workers\)/],
+    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap, cache, pool, workers, write\)/],
     ['a suite that is not one', { ...base, suites: { fast: [] } }, /\/suites must NOT have additional properties "fast"/],
     ['a variant name with spaces', { ...base, variants: [{ name: 'page static' }] }, /\/variants\/0\/name must match pattern/],
     ['not JSON at all', '{ "framework": ', /not valid JSON/],

@@ -33,7 +33,7 @@ export const FLAGS = {
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
   entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
-  workload: { type: 'string', desc: `Redis read per request: ${WORKLOADS.join(' | ')} (default xrange)` },
+  workload: { type: 'string', desc: `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while a writer appends; upsert: POST /items/:id writes, the write strategies' suite)` },
   keys: { type: 'string', desc: 'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)' },
   'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)' },
   'restart-redis': { type: 'boolean', desc: 'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN SAVE, then again from its RDB) after its first windows; every app must serve a fresh snapshot within 10 s, and its later windows are checked like the others' },

@@ -132,6 +132,27 @@ async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupport
   return code;
 }
 
+/** One run: measured, reported, and published when it is a complete default run. */
+async function runAndPublish(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
+  const code = await runBench(opts, contenders, unsupported, session);
+  endProgress();
+  const runDir = session.runDir!;
+  const results = session.results!;
+  await writeReport(runDir);
+  if (results.settings.self_check) console.log(selfCheckTable(results));
+  const why = notPublished(results);
+  if (why) {
+    log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
+    return code;
+  }
+  const outDir = dirname(runDir);
+  publishLatest(runDir, join(outDir, 'latest'));
+  // README and screenshots/ follow the project's own results folder only.
+  if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'));
+  log(`results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`);
+  return code;
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -154,7 +175,7 @@ async function main(): Promise<number> {
     return 0;
   }
   // Refused before anything starts: not even a tool's version is asked for.
-  const external = process.env.REDIS_URL && !opts.target && privateRedisNeeded({ live: opts.workload === 'live', entries: !!opts.entries, servers: opts.servers });
+  const external = process.env.REDIS_URL && !opts.target && privateRedisNeeded({ live: opts.workload === 'live', upsert: opts.workload === 'upsert', entries: !!opts.entries, servers: opts.servers });
   if (external) {
     log(`error: ${external}`);
     return 2;
@@ -167,23 +188,7 @@ async function main(): Promise<number> {
     if (opts.writeRates.length > 1) return await runWriteRates(opts, contenders, unsupported);
     if (opts.upsertKeysList.length > 1) return await runKeySpaces(opts, contenders, unsupported);
     if (opts.redisRtts.length > 1) return await runRedisRtts(opts, contenders, unsupported);
-    const code = await runBench(opts, contenders, unsupported, session);
-    endProgress();
-    const runDir = session.runDir!;
-    const results = session.results!;
-    await writeReport(runDir);
-    if (results.settings.self_check) console.log(selfCheckTable(results));
-    const why = notPublished(results);
-    if (why) {
-      log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
-      return code;
-    }
-    const outDir = dirname(runDir);
-    publishLatest(runDir, join(outDir, 'latest'));
-    // README and screenshots/ follow the project's own results folder only.
-    if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'));
-    log(`results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`);
-    return code;
+    return await runAndPublish(opts, contenders, unsupported);
   } catch (e) {
     endProgress();
     log(`error: ${(e as Error).message}`);

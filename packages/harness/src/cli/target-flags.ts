@@ -45,6 +45,7 @@ export function targetFlags(values: Record<string, string | boolean | undefined>
   const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);
   if (clash) return `--${clash} does not go with --target (${NOT_WITH_TARGET[clash]}): leave it out`;
   if (values.workload === 'live') return '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target';
+  if (values.workload === 'upsert') return '--workload upsert launches the apps it accounts for: measure it without --target';
   let url: URL;
   try {
     url = new URL(raw);

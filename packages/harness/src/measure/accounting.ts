@@ -2,7 +2,8 @@
 // write increments its key's `applied` counter in the same atomic step as the write, so the
 // counters summed over the window's keys must equal the responses that said created (201) or
 // updated (200); each key is created once (201s = keys that exist); and no key may hold a version
-// older than one the app acknowledged as applied (the prober's writes, whose versions are known).
+// older than one the app acknowledged as applied (the prober's writes, whose versions are known,
+// checked right after each acknowledgement and at the end of the window).
 // A response that never came (5xx, a timeout) may or may not have written: it widens the bounds.
 import type { UpsertWindow } from '../model/results';
 
@@ -12,6 +13,8 @@ export interface Acked {
   status: number;
   result: string | null;
   version: number | null;
+  /** The key's version read from the server once its burst was acknowledged. */
+  seen?: number | null;
 }
 
 type Branches = UpsertWindow['branches'];
@@ -32,14 +35,21 @@ function branchesOf(statuses: Record<string, number>, probes: Acked[], write: st
   return b;
 }
 
-/** The stored version of each key, against the newest version the prober saw acknowledged as applied. */
+/**
+ * The prober's acknowledged writes that were lost: once a burst was acknowledged its key held an
+ * older version than the burst's newest applied one, or at the end of the window a key holds one
+ * older than the newest acknowledged.
+ */
 function staleKeys(probes: Acked[], stored: Map<string, { applied: number; version: number }>): { id: string; acked: number; stored: number | null }[] {
+  const applied = probes.filter((p) => (p.result === 'created' || p.result === 'updated') && p.version !== null);
+  const right = applied.flatMap((p) => (p.seen !== undefined && (p.seen ?? 0) < p.version! ? [{ id: p.id, acked: p.version!, stored: p.seen ?? null }] : []));
   const newest = new Map<string, number>();
-  for (const p of probes) if ((p.result === 'created' || p.result === 'updated') && p.version !== null) newest.set(p.id, Math.max(newest.get(p.id) ?? 0, p.version));
-  return [...newest].flatMap(([id, acked]) => {
+  for (const p of applied) newest.set(p.id, Math.max(newest.get(p.id) ?? 0, p.version!));
+  const atEnd = [...newest].flatMap(([id, acked]) => {
     const s = stored.get(id);
     return !s || s.version < acked ? [{ id, acked, stored: s?.version ?? null }] : [];
   });
+  return [...right, ...atEnd];
 }
 
 /**

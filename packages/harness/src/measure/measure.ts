@@ -110,7 +110,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const startedAt = Date.now();
   const writesBefore = ctx.live ? writerCounters(redis, ctx.live) : null;
   const prober = ctx.live ? startProber(url) : null;
-  const upsert = ctx.upsertKeys ? upsertAround(redis, url, ctx.upsertKeys, ctx.write ?? 'lua', load.durationS) : null;
+  const upsert = ctx.upsertKeys ? upsertAround(redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null;
   const fromMs = nowMs();
   let oha;
   try {

@@ -1,8 +1,9 @@
 // --workload upsert, around each window: the keys it writes (a fresh key space per window, K keys
-// drawn at random by oha's --rand-regex-url), a prober whose acknowledged versions are known, and
-// afterwards the accounting: every key read back, the sum of its `applied` counters against the
+// drawn at random by oha's --rand-regex-url), a prober whose concurrent writes have known versions,
+// checked on the server right away, and afterwards the accounting: every key read back, the sum of its `applied` counters against the
 // 2xx responses that said created or updated, and no key older than a version the app
 // acknowledged. Nothing lost, nothing invented.
+import { RedisClient } from 'bun';
 import { RECORD_FIELDS, type UpsertReply } from '@bench/stream';
 import type { UpsertWindow } from '../model/results';
 import { cli, type RedisTarget } from '../topology/redis';
@@ -22,7 +23,9 @@ export function keySpace(keys: number) {
   const prefix = `${RUN_TAG}w${++windows}k`;
   const regex = digits ? `${prefix}[0-9]{${digits}}` : prefix;
   const idAt = (i: number) => (digits ? `${prefix}${String(i).padStart(digits, '0')}` : prefix);
-  return { prefix, digits, keys, idAt, regex };
+  /** The prober's key: outside what the regex draws. */
+  const probeId = `${prefix}p`;
+  return { prefix, digits, keys, idAt, regex, probeId };
 }
 export type KeySpace = ReturnType<typeof keySpace>;
 
@@ -43,31 +46,32 @@ export async function postUpsert(url: string, id: string, body: object = JSON.pa
   return { status: res.status, reply, text };
 }
 
-/**
- * How far ahead of the clock the prober's versions are (µs): the app's requests of the next
- * millisecond carry older versions, so a strategy that lets one of them overwrite the prober's
- * acknowledged write (WATCH on a shared connection: another request's EXEC clears its WATCH)
- * leaves an older version behind, which the accounting sees. Correct strategies answer those
- * requests "ignored"; at K = 1 that is about 2% of them (20 probes/s × 1 ms).
- */
-export const PROBE_LEAD_US = 1000;
+/** Concurrent writes of one probe, to one key of the prober's own. */
+export const PROBE_BURST = 3;
 
 /**
- * Sequential writes of the harness's own during a window, to random keys of its key space, each
- * with a version just ahead of the clock, each acknowledged version recorded: after the window no
- * key may hold an older one.
+ * The harness's own writes during a window: 20 times a second, PROBE_BURST concurrent writes to a
+ * key of the prober's own (outside oha's key space, so the load is not disturbed), with versions
+ * v+1 … v+PROBE_BURST sent in a shuffled order. Whatever order they commit in, the newest must be
+ * applied and stay: once all are acknowledged the key is read straight from the server (HMGET on a
+ * connection of the harness's own) and must hold the newest acknowledged version. A strategy whose
+ * transaction can commit on a version read before another request's write (WATCH on a shared
+ * connection: another request's EXEC clears its WATCH) leaves an older one there, and the
+ * accounting names the key.
  */
-export function startUpsertProber(url: string, space: KeySpace, durationS: number | null, everyMs = 50) {
+export function startUpsertProber(url: string, redisUrl: string, space: KeySpace, everyMs = 50) {
   const acked: Acked[] = [];
   let stopped = false;
-  const sentinel = durationS ? setTimeout(() => void sentinels(url, space, acked), Math.max(0, durationS * 1000 - SENTINEL_BEFORE_END_MS)) : null;
+  const reader = new RedisClient(redisUrl);
   const loop = (async () => {
     while (!stopped) {
-      const id = space.idAt(Math.floor(Math.random() * space.keys));
       const t0 = Date.now();
       try {
-        const { status, reply } = await postUpsert(url, id, { ...JSON.parse(UPSERT_BODY), version: Date.now() * 1000 + PROBE_LEAD_US });
-        acked.push({ id, status, result: reply?.result ?? null, version: reply?.version ?? null });
+        const base = Date.now() * 1000;
+        const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
+        const replies = await Promise.all(versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })));
+        const [seen] = (await reader.send('HMGET', [`item:{${space.probeId}}`, 'version'])) as (string | null)[];
+        for (const { status, reply } of replies) acked.push({ id: space.probeId, status, result: reply?.result ?? null, version: reply?.version ?? null, seen: seen === null ? null : Number(seen) });
       } catch {}
       await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
     }
@@ -75,39 +79,14 @@ export function startUpsertProber(url: string, space: KeySpace, durationS: numbe
   return {
     stop: async () => {
       stopped = true;
-      if (sentinel) clearTimeout(sentinel);
       await loop;
-      await pendingSentinels;
+      reader.close();
       return acked;
     },
   };
 }
 
-/** When the sentinels go: late enough that nothing after them is legitimately newer, early enough to race oha's last requests. */
-const SENTINEL_BEFORE_END_MS = 150;
-/** A sentinel's lead: ahead of every version the window's requests can carry. */
-const SENTINEL_LEAD_US = 60_000_000;
-let pendingSentinels: Promise<unknown> = Promise.resolve();
-
-/**
- * Near the end of the window, a write to each of the first few keys (at most 5) with a version
- * ahead of any the window's requests carry: every request still in flight must come out ignored
- * against it, so the key must end the window holding exactly it. A strategy whose transaction can
- * commit on a version it read before the sentinel's (WATCH on a shared connection) overwrites it
- * with an older one, and the accounting names that key.
- */
-function sentinels(url: string, space: KeySpace, acked: Acked[]): void {
-  const version = Date.now() * 1000 + SENTINEL_LEAD_US;
-  const ids = Array.from({ length: Math.min(space.keys, 5) }, (_, i) => space.idAt(i));
-  pendingSentinels = Promise.all(ids.map(async (id) => {
-    try {
-      const { status, reply } = await postUpsert(url, id, { ...JSON.parse(UPSERT_BODY), version });
-      acked.push({ id, status, result: reply?.result ?? null, version: reply?.version ?? null });
-    } catch {}
-  }));
-}
-
-/** Every key of the space read back on the server: [id, applied, version] of each key that exists (one EVAL, in pages). */
+/** Every key of the space read back on the server, and the prober's: [id, applied, version] of each key that exists (one EVAL, in pages). */
 export function readBack(redis: RedisTarget, space: KeySpace): { id: string; applied: number; version: number }[] {
   const script = `local out = {}
 for i = tonumber(ARGV[3]), tonumber(ARGV[4]) do
@@ -118,6 +97,8 @@ for i = tonumber(ARGV[3]), tonumber(ARGV[4]) do
 end
 return table.concat(out, '\\n')`;
   const rows: { id: string; applied: number; version: number }[] = [];
+  const [applied, version] = cli(redis, ['HMGET', `item:{${space.probeId}}`, 'applied', 'version']).trim().split('\n');
+  if (applied) rows.push({ id: space.probeId, applied: Number(applied), version: Number(version) });
   for (let from = 0; from < space.keys; from += 5000) {
     const text = cli(redis, ['EVAL', script, '0', space.prefix, String(space.digits), String(from), String(Math.min(space.keys, from + 5000) - 1)]);
     for (const line of text.split('\n')) {
@@ -132,9 +113,9 @@ return table.concat(out, '\\n')`;
  * One window's writes: a fresh key space, oha's request into it, the prober started; afterwards
  * the accounting from oha's status counts, the prober's writes and the keys read back.
  */
-export function upsertAround(redis: RedisTarget, url: string, keys: number, write: string, durationS: number | null) {
+export function upsertAround(redis: RedisTarget, url: string, keys: number, write: string) {
   const space = keySpace(keys);
-  const prober = startUpsertProber(url, space, durationS);
+  const prober = startUpsertProber(url, redis.url, space);
   return {
     request: upsertRequest(url, space),
     /** The prober's writes, once it stopped. */

@@ -36,6 +36,7 @@ function labelIn(q: Question, c: ContenderResult | undefined, name: string, firs
   if (q.kind === 'client') return c.client;
   if (q.kind === 'framework') return c.framework === 'raw' ? 'the raw server' : rowOf(c);
   if (q.kind === 'cache') return c.tuned?.length ? `the ${c.tuned[0]} cache` : 'no cache';
+  if (q.kind === 'write') return c.settings?.write ?? 'lua';
   return c.tuned?.length ? `with ${c.tuned.join(', ')}` : 'with defaults';
 }
 

@@ -46,7 +46,8 @@ export function upsertTable(r: Results): string {
   const head = '| contender | write | req/s | latency p50 / p90 / p99 / p99.9 (ms) | app CPU µs/req | Redis CPU µs/req | Redis calls per request | retries/req | 409s | created / updated / ignored | accounting | notes |\n|---|---|---:|---|---:|---:|---|---:|---:|---|---|---|';
   return `**Upsert: ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'} per window, every acknowledged write accounted for**\n\n${[head, ...rows].join('\n')}\n\n` +
     'Each window writes a fresh key space (oha draws each request\'s key at random); afterwards every key is read back: the sum of its `applied` counters must equal the 201s and 200s, ' +
-    'each key must have been created once, and none may hold a version older than one the harness\'s own writes saw acknowledged. A 409 is WATCH giving up after 10 retries. ' +
+    'each key must have been created once, and none may hold a version older than one acknowledged as applied (the harness\'s own concurrent writes, 20 bursts a second to a key of its own, ' +
+    'are read back as soon as they are acknowledged). A 409 is WATCH giving up after 10 retries; retries per request are WATCHes per request − 1. ' +
     'ping: the floor, one PING per request and nothing written.';
 }
 

@@ -163,7 +163,7 @@ async function openServers(opts: CliOptions, results: Results, session: Session)
   const externalUrl = process.env.REDIS_URL;
   const serverNames = serverNamesOf(settings);
   // A resumed run's settings come from its results.json, so they are checked here too.
-  const refused = externalUrl && privateRedisNeeded({ live: !!settings.live, entries: false, servers: serverNames });
+  const refused = externalUrl && privateRedisNeeded({ live: !!settings.live, upsert: !!settings.upsert, entries: false, servers: serverNames });
   if (refused) throw new Error(refused);
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const servers = externalUrl ? { redis: useExistingRedis(externalUrl) } : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);

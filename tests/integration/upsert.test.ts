@@ -1,0 +1,98 @@
+// --workload upsert through the harness, as a user runs it: two clients × two strategies on one hot
+// key with short windows come out valid with nothing lost; the naive watch-shared fixture is
+// caught as invalid, with its lost count named; a Redis killed in the middle of a window stops
+// the run, which says so and keeps what it measured.
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/system/paths';
+import { isAlive, processTree } from '../../packages/harness/src/system/proc';
+import { explained, resultsIn, runCli, settle } from '../helpers/cli';
+
+const SHORT = ['--workload', 'upsert', '--keys', '1', '--runs', '1', '--duration', '1s', '--warmup', '0s', '--windows', '2'];
+const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };
+const byName = (json: any) => Object.fromEntries(json.contenders.map((c: any) => [c.name, c]));
+
+describe('--workload upsert', () => {
+  test('node-redis and ioredis, lua and watch, one hot key: valid, every acknowledged write accounted for', async () => {
+    const names = ['node-raw-node-redis', 'node-raw-node-redis-watch', 'bun-raw-ioredis', 'bun-raw-ioredis-watch'];
+    const run = await runCli(['--only', names.join(','), ...SHORT], { env: real });
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      const { dir, json } = resultsIn(run.outDir);
+      expect(json.settings.upsert).toEqual({ keys: 1 });
+      for (const name of names) {
+        const c = byName(json)[name];
+        expect(c.status).toBe('ok');
+        const windows = c.points[0].runs.flatMap((r: any) => r.windows);
+        expect(windows.length).toBe(2);
+        for (const w of windows) {
+          expect(w.upsert).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null, keys_written: 1 });
+          expect(w.upsert.applied).toBe(w.upsert.acked_applied);
+          expect(w.upsert.branches.created).toBe(1);
+        }
+        // The server's counters prove the strategy: one EVALSHA per request for lua; WATCH's path for watch.
+        const commands = c.points[0].runs[0].redis_commands;
+        if (name.endsWith('-watch')) expect(Object.keys(commands)).toEqual(expect.arrayContaining(['watch', 'hget', 'multi', 'exec']));
+        else expect(commands.evalsha).toBeGreaterThan(0);
+      }
+      // The write question: lua against watch, per stack.
+      expect(json.family.questions.filter((q: any) => q.kind === 'write').map((q: any) => q.members)).toEqual([
+        ['bun-raw-ioredis', 'bun-raw-ioredis-watch'],
+        ['node-raw-node-redis', 'node-raw-node-redis-watch'],
+      ]);
+      const md = readFileSync(join(dir, 'results.md'), 'utf8');
+      expect(md).toContain('**Upsert: 1 key per window, every acknowledged write accounted for**');
+      expect(md).toMatch(/\| node-raw-node-redis-watch \| watch \| \d+ \|/);
+    });
+  }, 240_000);
+
+  test('the naive watch-shared fixture (WATCH on the shared connection) is invalid, its lost updates counted and its key named', async () => {
+    const run = await runCli(['--only', 'bun-naive-ioredis-watch', ...SHORT]);
+    await explained(run, async () => {
+      const c = byName(resultsIn(run.outDir).json)['bun-naive-ioredis-watch'];
+      expect(c.status).toBe('invalid');
+      expect(c.reason).toMatch(/lost updates: \d+ acknowledged writes? overwritten by an older version \(key item:\{\w+\} holds version \d+/);
+      expect(run.stderr).toContain('bun-naive-ioredis-watch: INVALID');
+    });
+  }, 120_000);
+
+  test('Redis killed in the middle of a window: the run stops, says so, keeps its results, leaves nothing running', async () => {
+    let killed = false;
+    let watching = false;
+    /** The second window of the first launch: an oha writing a -w2 file (bounded: 300 polls of 50 ms). */
+    const secondWindow = async (harness: number): Promise<boolean> => {
+      for (let i = 0; i < 300; i++) {
+        const cmds = processTree(harness).map((pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } });
+        if (cmds.some((c) => c.split('\0')[0]!.endsWith('oha') && c.includes('-w2.json'))) return true;
+        await Bun.sleep(50);
+      }
+      return false;
+    };
+    const args = ['--only', 'node-raw-node-redis,node-raw-node-redis-watch', '--workload', 'upsert', '--keys', '1', '--runs', '1', '--duration', '2s', '--warmup', '0s', '--windows', '2'];
+    const run = await runCli(args, {
+      env: real,
+      onLine: (line, ctl) => {
+        if (watching || !line.startsWith('progress: measuring')) return;
+        const redis = ctl.seen.find((p) => /^redis-server 127\.0\.0\.1:\d+/.test(p.cmd) && isAlive(p.pid));
+        if (!redis) return;
+        watching = true;
+        void secondWindow(ctl.pid).then((inWindow) => {
+          if (!inWindow) return;
+          killed = true;
+          setTimeout(() => process.kill(redis.pid, 'SIGKILL'), 700);
+        });
+      },
+    });
+    await explained(run, async () => {
+      expect(killed).toBe(true);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('Redis stopped answering');
+      const { json } = resultsIn(run.outDir);
+      expect(json.complete).toBe(false);
+      expect(json.exit_reason).toContain('Redis stopped answering');
+      expect(json.contenders.some((c: any) => c.reason?.includes('Redis died'))).toBe(true);
+      expect(await settle(run.seen)).toEqual([]);
+    });
+  }, 180_000);
+});

@@ -1,0 +1,95 @@
+// The write strategies (packages/stream/src/writes) on every client, against a private Redis:
+// each branch of the upsert once, with known versions; the PING floor writes nothing; WATCH's
+// retries are bounded; and concurrent upserts on one hot key are all accounted for.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { CLIENTS, DEFAULT_SETTINGS, openWriter, STREAM_KEY, WATCH_RETRIES, watchUpsert, type SettingValues, type TxConnection } from '@bench/stream';
+import { ROOT } from '../../packages/harness/src/system/paths';
+import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
+
+let redis: RedisTarget;
+beforeAll(async () => {
+  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const RECORD = { name: 'n', color: 'red', size: 'L', note: 'a note' };
+const writerOf = (client: (typeof CLIENTS)[number], write: SettingValues['write']) =>
+  openWriter({ client, url: redis.url, workload: 'upsert', key: STREAM_KEY, settings: { ...DEFAULT_SETTINGS, write }, handicapUs: 0 });
+const stored = (id: string) => cli(redis, ['HGETALL', `item:{${id}}`]).trim().split('\n');
+let ids = 0;
+
+describe('write strategies on every client', () => {
+  for (const client of CLIENTS) {
+    for (const write of ['lua', 'watch', 'function'] as const) {
+      test(`${client}, ${write}: created, updated, ignored (an older version), and the hash holds the newest with applied = 2`, async () => {
+        const writer = await writerOf(client, write);
+        const id = `${client}-${write}-${++ids}`;
+        try {
+          expect((await writer.upsert(id, RECORD, 1000)).result).toBe('created');
+          expect((await writer.upsert(id, { ...RECORD, color: 'blue' }, 2000)).result).toBe('updated');
+          expect((await writer.upsert(id, { ...RECORD, color: 'green' }, 1500)).result).toBe('ignored');
+        } finally {
+          await writer.close();
+        }
+        const h = stored(id);
+        const field = (f: string) => h[h.indexOf(f) + 1];
+        expect([field('version'), field('applied'), field('color'), field('note')]).toEqual(['2000', '2', 'blue', 'a note']);
+      }, 30_000);
+    }
+  }
+
+  test('ping: pong, and nothing written', async () => {
+    const writer = await writerOf('node-redis', 'ping');
+    const id = `ping-${++ids}`;
+    try {
+      expect(await writer.upsert(id, RECORD, 1000)).toEqual({ result: 'pong', version: 1000, retries: 0 });
+    } finally {
+      await writer.close();
+    }
+    expect(cli(redis, ['EXISTS', `item:{${id}}`]).trim()).toBe('0');
+  });
+
+  test('lua: a server that lost its scripts (SCRIPT FLUSH) is given the script again', async () => {
+    const writer = await writerOf('ioredis', 'lua');
+    const id = `flush-${++ids}`;
+    try {
+      expect((await writer.upsert(id, RECORD, 1)).result).toBe('created');
+      cli(redis, ['SCRIPT', 'FLUSH']);
+      expect((await writer.upsert(id, RECORD, 2)).result).toBe('updated');
+    } finally {
+      await writer.close();
+    }
+  });
+
+  test('watch: retries are bounded; a transaction that never commits answers conflict after WATCH_RETRIES + 1 tries', async () => {
+    let watches = 0;
+    const never: TxConnection = { watch: async () => void watches++, hget: async () => null, unwatch: async () => {}, commit: async () => false, close: async () => {} };
+    expect(await watchUpsert(never, 'x', RECORD, 5)).toEqual({ result: 'conflict', version: 5, retries: WATCH_RETRIES + 1 });
+    expect(watches).toBe(WATCH_RETRIES + 1);
+  });
+
+  for (const client of ['node-redis', 'ioredis', 'bun-redis', 'glide'] as const) {
+    test(`${client}, watch: 200 concurrent upserts on one key, every applied write counted, the newest version kept`, async () => {
+      const writer = await writerOf(client, 'watch');
+      const id = `hot-${client}-${++ids}`;
+      let replies;
+      try {
+        replies = await Promise.all(Array.from({ length: 200 }, (_, i) => writer.upsert(id, RECORD, 1000 + i)));
+      } finally {
+        await writer.close();
+      }
+      const n = (r: string) => replies.filter((x) => x.result === r).length;
+      const h = stored(id);
+      const field = (f: string) => Number(h[h.indexOf(f) + 1]);
+      expect(n('created')).toBe(1);
+      expect(field('applied')).toBe(n('created') + n('updated'));
+      expect(n('created') + n('updated') + n('ignored') + n('conflict')).toBe(200);
+      // The newest applied version is the one stored: nothing older overwrote it.
+      expect(field('version')).toBe(Math.max(...replies.filter((x) => x.result === 'created' || x.result === 'updated').map((x) => x.version)));
+      expect(replies.some((x) => x.retries > 0)).toBe(true);
+    }, 60_000);
+  }
+});
