@@ -151,3 +151,42 @@ export async function settle(seen: ProcId[], ms = 5000): Promise<ProcId[]> {
   while (survivors(seen).length && Date.now() < deadline) await Bun.sleep(100);
   return survivors(seen);
 }
+
+/** Resolves true once an oha among the harness's processes writes a file whose name holds `marker` (bounded: 300 polls of 50 ms). */
+async function ohaWriting(harness: number, marker: string): Promise<boolean> {
+  for (let i = 0; i < 300; i++) {
+    const cmds = processTree(harness).map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        return '';
+      }
+    });
+    if (cmds.some((c) => c.split('\0')[0]!.endsWith('oha') && c.includes(marker))) return true;
+    await Bun.sleep(50);
+  }
+  return false;
+}
+
+/**
+ * A runCli onLine handler that kills the private Redis (SIGKILL) 700 ms into the measured window
+ * whose oha writes a file holding `marker`, watching from the first line `ready` accepts.
+ */
+export function redisKiller(ready: (line: string) => boolean, marker: string) {
+  let watching = false;
+  let killed = false;
+  return {
+    killed: () => killed,
+    onLine: (line: string, ctl: { pid: number; seen: ProcId[] }) => {
+      if (watching || !ready(line)) return;
+      const redis = ctl.seen.find((p) => /^redis-server 127\.0\.0\.1:\d+/.test(p.cmd) && isAlive(p.pid));
+      if (!redis) return;
+      watching = true;
+      void ohaWriting(ctl.pid, marker).then((inWindow) => {
+        if (!inWindow) return;
+        killed = true;
+        setTimeout(() => process.kill(redis.pid, 'SIGKILL'), 700);
+      });
+    },
+  };
+}

@@ -5,8 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { isAlive, processTree } from '../../packages/harness/src/system/proc';
-import { explained, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
+import { explained, redisKiller, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
 const fake = (v: string) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`;
 const byName = (json: any) => Object.fromEntries(json.contenders.map((c: any) => [c.name, c]));
@@ -82,32 +81,11 @@ async function checkFaults(run: CliRun) {
 
 describe('Redis dies mid-run', () => {
   test('measuring stops, the contender is marked, partial results are saved, exit non-zero', async () => {
-    let killed = false;
-    let watching = false;
-    /** Round 2's first measured window: an oha writing a -run2 file (bounded: 300 polls of 50 ms). */
-    const windowOfRound2 = async (harness: number): Promise<boolean> => {
-      for (let i = 0; i < 300; i++) {
-        const cmds = processTree(harness).map((pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } });
-        if (cmds.some((c) => c.split('\0')[0]!.endsWith('oha') && c.includes('-run2'))) return true;
-        await Bun.sleep(50);
-      }
-      return false;
-    };
-    const run = await runCli(['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'], {
-      onLine: (line, ctl) => {
-        if (watching || !line.includes('run 1/3')) return;
-        const redis = ctl.seen.find((p) => /^redis-server 127\.0\.0\.1:\d+/.test(p.cmd) && isAlive(p.pid));
-        if (!redis) return;
-        watching = true;
-        // Well inside a 2 s window of round 2, not in the launches before it (a verification failing there is not a window's).
-        void windowOfRound2(ctl.pid).then((inWindow) => {
-          if (!inWindow) return;
-          killed = true;
-          setTimeout(() => process.kill(redis.pid, 'SIGKILL'), 700);
-        });
-      },
-    });
-    expect(killed).toBe(true);
+    // Well inside round 2's first 2 s window (its oha writes a -run2 file), not in the launches
+    // before it (a verification failing there is not a window's).
+    const killer = redisKiller((line) => line.includes('run 1/3'), '-run2');
+    const run = await runCli(['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'], { onLine: killer.onLine });
+    expect(killer.killed()).toBe(true);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Redis stopped answering');
     const { json } = resultsIn(run.outDir);

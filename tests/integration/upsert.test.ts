@@ -6,8 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { isAlive, processTree } from '../../packages/harness/src/system/proc';
-import { explained, resultsIn, runCli, settle } from '../helpers/cli';
+import { explained, redisKiller, resultsIn, runCli, settle } from '../helpers/cli';
 
 const SHORT = ['--workload', 'upsert', '--keys', '1', '--runs', '1', '--duration', '1s', '--warmup', '0s', '--windows', '2'];
 const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };
@@ -58,34 +57,12 @@ describe('--workload upsert', () => {
   }, 120_000);
 
   test('Redis killed in the middle of a window: the run stops, says so, keeps its results, leaves nothing running', async () => {
-    let killed = false;
-    let watching = false;
-    /** The second window of the first launch: an oha writing a -w2 file (bounded: 300 polls of 50 ms). */
-    const secondWindow = async (harness: number): Promise<boolean> => {
-      for (let i = 0; i < 300; i++) {
-        const cmds = processTree(harness).map((pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } });
-        if (cmds.some((c) => c.split('\0')[0]!.endsWith('oha') && c.includes('-w2.json'))) return true;
-        await Bun.sleep(50);
-      }
-      return false;
-    };
+    // The second window of the first launch: an oha writing a -w2 file.
+    const killer = redisKiller((line) => line.startsWith('progress: measuring'), '-w2.json');
     const args = ['--only', 'node-raw-node-redis,node-raw-node-redis-watch', '--workload', 'upsert', '--keys', '1', '--runs', '1', '--duration', '2s', '--warmup', '0s', '--windows', '2'];
-    const run = await runCli(args, {
-      env: real,
-      onLine: (line, ctl) => {
-        if (watching || !line.startsWith('progress: measuring')) return;
-        const redis = ctl.seen.find((p) => /^redis-server 127\.0\.0\.1:\d+/.test(p.cmd) && isAlive(p.pid));
-        if (!redis) return;
-        watching = true;
-        void secondWindow(ctl.pid).then((inWindow) => {
-          if (!inWindow) return;
-          killed = true;
-          setTimeout(() => process.kill(redis.pid, 'SIGKILL'), 700);
-        });
-      },
-    });
+    const run = await runCli(args, { env: real, onLine: killer.onLine });
     await explained(run, async () => {
-      expect(killed).toBe(true);
+      expect(killer.killed()).toBe(true);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('Redis stopped answering');
       const { json } = resultsIn(run.outDir);
