@@ -4,6 +4,7 @@
 // the branch each response said; and the accounting, which must show nothing lost. A chart puts
 // each window's calls per second on the run's time axis, a line per strategy: the original's
 // per-minute table at our window scale.
+import { median } from 'simple-statistics';
 import type * as vl from 'vega-lite';
 import type { ContenderResult, Results, UpsertWindow } from '../model/results';
 import { keptRuns } from '../answers/verdicts';
@@ -48,19 +49,37 @@ export function upsertTable(r: Results): string {
     'Each window writes a fresh key space (oha draws each request\'s key at random); afterwards every key is read back: the sum of its `applied` counters must equal the 201s and 200s, ' +
     'each key must have been created once, and none may hold a version older than one acknowledged as applied (the harness\'s own concurrent writes, 20 bursts a second to a key of its own, ' +
     'are read back as soon as they are acknowledged). A 409 is WATCH giving up after 10 retries; retries per request are WATCHes per request − 1. ' +
-    'ping: the floor, one PING per request and nothing written.';
+    `ping: the floor, one PING per request and nothing written.\n\n${perMinuteTable(r)}`;
+}
+
+/** Every measured window of the run: its strategy, its start (s into the run) and its calls per second. */
+function windowRates(r: Results) {
+  const t0 = Date.parse(r.started_at);
+  return r.contenders.flatMap((c) => keptRuns(c.points[0]!).flatMap((run) => (run.windows ?? []).flatMap((w) =>
+    w.upsert ? [{ write: c.settings?.write ?? 'lua', name: c.name, t: Math.round((w.started_at - t0) / 1000), rps: w.rps }] : [])));
+}
+
+/** The original's per-minute table at our window scale: each minute of the run, each strategy's median calls/s over the windows in it. */
+function perMinuteTable(r: Results): string {
+  const values = windowRates(r);
+  const writes = [...new Set(values.map((v) => v.write))].sort();
+  const minutes = [...new Set(values.map((v) => Math.floor(v.t / 60)))].sort((a, b) => a - b);
+  const cell = (m: number, w: string) => {
+    const xs = values.filter((v) => v.write === w && Math.floor(v.t / 60) === m).map((v) => v.rps);
+    return xs.length ? fmt(median(xs)) : '–';
+  };
+  const head = `| minute of the run | ${writes.map((w) => `${w} calls/s`).join(' | ')} |\n|---:|${writes.map(() => '---:').join('|')}|`;
+  return `**Calls per second by minute** (median over each strategy's windows in that minute; a window is one launch's ${r.settings.duration_s ?? '–'} s)\n\n${[head, ...minutes.map((m) => `| ${m + 1} | ${writes.map((w) => cell(m, w)).join(' | ')} |`)].join('\n')}`;
 }
 
 /** Each window's answered requests per second on the run's time axis, a line per write strategy (the strategies' medians per window). */
 export function upsertTimeSpec(r: Results, config: object): vl.TopLevelSpec | null {
   if (!r.settings.upsert) return null;
-  const t0 = Date.parse(r.started_at);
-  const values = r.contenders.flatMap((c) => keptRuns(c.points[0]!).flatMap((run) => (run.windows ?? []).flatMap((w) =>
-    w.upsert ? [{ write: c.settings?.write ?? 'lua', name: c.name, t: Math.round((w.started_at - t0) / 1000), rps: w.rps }] : [])));
+  const values = windowRates(r);
   if (!values.length) return null;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config, data: { values },
-    title: `Upsert, ${r.settings.upsert.keys} keys: calls per second of each window through the run, a line per strategy (its contenders' median per 10 s)`,
+    title: `Upsert, ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}: calls per second of each window through the run, a line per strategy (its contenders' median per 10 s)`,
     width: 720, height: 260,
     transform: [{ calculate: 'floor(datum.t / 10) * 10', as: 'bin' }],
     mark: { type: 'line', point: true },
