@@ -115,11 +115,12 @@ export async function openWriter(opts: StreamOptions): Promise<Writer> {
 }
 
 /**
- * What an app's POST /items/:id route does with the request's id and body text: the upsert
+ * What an app's POST /items/:id route does with the request's id and body (its text, or the object
+ * the framework parsed): the upsert
  * (the version from the body, or the app's clock), answered with the branch in the status
  * (created 201, updated 200, ignored 202, 409 when WATCH gave up) and in the body.
  */
-export async function upsertRouteFromEnv(defaultClient?: ClientName): Promise<(id: string, body: string) => Promise<{ status: number; json: string }>> {
+export async function upsertRouteFromEnv(defaultClient?: ClientName): Promise<(id: string, body: unknown) => Promise<{ status: number; json: string }>> {
   const opts = streamOptionsFromEnv(defaultClient);
   await startWorkers(Number(opts.settings.workers));
   const writer = await openWriter(opts);

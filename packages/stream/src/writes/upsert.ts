@@ -51,13 +51,18 @@ export function versionClock(): () => number {
 /** How a reply is answered over HTTP: the branch in the status (oha counts statuses) and in the body. */
 export const UPSERT_STATUS: Record<UpsertReply['result'], number> = { created: 201, updated: 200, ignored: 202, conflict: 409, pong: 200 };
 
-/** The body of the request: the record's fields (strings), and `version` to set one (the harness's checks use it). */
-export function parseUpsertBody(text: string): { fields: Record<string, string>; version: number | null } | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return null;
+/**
+ * The body of the request, as text or as the object a framework parsed it into: the record's
+ * fields (strings), and `version` to set one (the harness's checks use it).
+ */
+export function parseUpsertBody(input: unknown): { fields: Record<string, string>; version: number | null } | null {
+  let body = input;
+  if (typeof input === 'string') {
+    try {
+      body = JSON.parse(input);
+    } catch {
+      return null;
+    }
   }
   if (!body || typeof body !== 'object') return null;
   const b = body as Record<string, unknown>;
