@@ -1,8 +1,8 @@
 // --workload upsert, around each window: the keys it writes (a fresh key space per window, K keys
-// drawn at random by oha's --rand-regex-url), a prober whose concurrent writes have known versions,
-// checked on the server right away, and afterwards the accounting: every key read back, the sum of its `applied` counters against the
-// 2xx responses that said created or updated, and no key older than a version the app
-// acknowledged. Nothing lost, nothing invented.
+// drawn at random by oha's --rand-regex-url), a prober whose concurrent writes have known versions
+// and are checked on the server right away, and afterwards the accounting: every key read back,
+// the sum of its `applied` counters against the 2xx responses that said created or updated, and
+// no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
 import { RECORD_FIELDS, type UpsertReply } from '@bench/stream';
 import type { UpsertWindow } from '../model/results';
