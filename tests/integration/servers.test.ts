@@ -34,7 +34,8 @@ describe('servers', () => {
       expect(answer).toMatchObject({ a: 'node-raw-node-redis', b: 'node-raw-node-redis-on-valkey', pairs: 2 });
       expect(json.ceilings.redis.map((c: any) => c.server).sort()).toEqual(['redis', 'redis', 'valkey', 'valkey']);
       const md = readFileSync(join(dir, 'results.md'), 'utf8');
-      expect(md).toContain('On bun raw bun-redis, redis against valkey:');
+      // The answer is named by server; whether it is decided, equal or open depends on the machine's noise.
+      expect(md).toMatch(/On bun raw bun-redis, (redis|valkey) (against|and|is faster than|serves) /);
       expect(md).toContain('Servers the apps read: redis 7.');
       expect(md).toContain('valkey 9.1.2 (libc malloc)');
       expect(md).toMatch(/\| valkey alone: redis-benchmark/);
