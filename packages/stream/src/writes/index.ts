@@ -1,6 +1,6 @@
 // The writer an app's upsert route uses: the client's write connection (its module's
 // openWrites) under the strategy WRITE names.
-import type { StreamOptions, WriteConnection } from '../contract.ts';
+import type { WriteConnection } from '../contract.ts';
 import { functionWriter } from './function.ts';
 import { luaWriter } from './lua.ts';
 import type { Writer } from './upsert.ts';
@@ -24,5 +24,3 @@ export async function writerFor(conn: WriteConnection, write: keyof typeof STRAT
     throw e;
   }
 }
-
-export type { StreamOptions };

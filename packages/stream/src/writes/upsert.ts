@@ -4,7 +4,6 @@
 // atomic step, which is what makes a lost update countable (the harness sums them after each
 // window). The strategies (WRITE=lua|watch|function, and the PING floor) are one file each here;
 // each client module provides the connections they run on (WriteConnection).
-import type { WriteConnection } from '../contract.ts';
 
 export type Branch = 'created' | 'updated' | 'ignored';
 /** What one request did: a branch; `conflict` when WATCH lost every retry; `pong` for the PING floor. */
@@ -72,5 +71,3 @@ export function parseUpsertBody(input: unknown): { fields: Record<string, string
   if (version !== null && !(Number.isSafeInteger(version) && version > 0)) return null;
   return { fields, version };
 }
-
-export type { WriteConnection };
