@@ -14,6 +14,7 @@ import { runOha } from '../../packages/harness/src/measure/oha';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../../packages/harness/src/topology/redis';
 import { verifyContract } from '../../packages/harness/src/measure/verify';
+import { verifyUpsert } from '../../packages/harness/src/measure/upsert';
 
 const contenders = loadContenders();
 const RDB = process.env.BENCH_TEST_RDB ? resolve(process.env.BENCH_TEST_RDB) : join(ROOT, 'dump.rdb');
@@ -33,10 +34,10 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>): Promise<T> {
+async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>, workload = 'xrange'): Promise<T> {
   const c = contenders.find((x) => x.name === name)!;
   // A handicapped twin needs its calibrated µs; any fixed one shows it still serves the golden body.
-  const env = { ...appEnvironment(c, redis.url, 'xrange'), ...c.env, ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}) };
+  const env = { ...appEnvironment(c, redis.url, workload), ...c.env, ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}) };
   // One build per app and build command, as the bench does.
   const buildKey = `${c.app} ${JSON.stringify(c.build)}`;
   if (!built.has(buildKey)) built.set(buildKey, buildApp(c, env, dataKey(golden, 'xrange')));
@@ -84,6 +85,16 @@ describe('every contender passes the contract', () => {
       await app.stop();
     }
   }, 60_000);
+});
+
+describe('every stack of the upsert suite passes the upsert check', () => {
+  // One contender per stack (the default strategy, lua): the route is the app's; the strategies are tested in writes.test.
+  for (const c of contenders.filter((x) => x.suites.includes('upsert') && !x.tuned.length)) {
+    test(`${c.name}: POST ${c.path === '/' ? '' : c.path}/items/:id created, updated, ignored, and the hash holds the newest with applied = 3`, async () => {
+      const verdict = await withApp(c.name, (app) => verifyUpsert(app.url, redis, c.settings.write), 'upsert');
+      expect(verdict.reason ?? 'ok').toBe('ok');
+    }, 240_000);
+  }
 });
 
 describe('load', () => {

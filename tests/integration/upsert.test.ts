@@ -1,6 +1,7 @@
 // --workload upsert through the harness, as a user runs it: two clients × two strategies on one hot
 // key with short windows come out valid with nothing lost; the naive watch-shared fixture is
-// caught as invalid, with its lost count named; a Redis killed in the middle of a window stops
+// caught as invalid, with its lost count named; on a cluster, the scripts are accounted for over
+// every primary, and on Valkey beside Redis; a Redis killed in the middle of a window stops
 // the run, which says so and keeps what it measured.
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
@@ -46,6 +47,40 @@ describe('--workload upsert', () => {
       expect(md).toMatch(/\| node-raw-node-redis-watch \| watch \| \d+ \|/);
     });
   }, 240_000);
+
+  test('--topology cluster: lua and function on a 6-node cluster, 100 keys spread over the primaries, every write accounted for; watch is listed as not measured', async () => {
+    const names = ['node-raw-ioredis', 'node-raw-ioredis-watch', 'node-raw-node-redis-function'];
+    const run = await runCli(['--only', names.join(','), '--topology', 'cluster', ...SHORT.slice(0, 2), '--keys', '100', ...SHORT.slice(4)], { env: real });
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      const json = resultsIn(run.outDir).json;
+      expect(json.data.servers.map((s: any) => s.name)).toEqual(['redis', 'cluster']);
+      expect(json.unsupported).toEqual([{ name: 'node-raw-ioredis-watch-on-cluster', reason: expect.stringMatching(/^watch: WATCH needs a connection of its own/) }]);
+      for (const name of ['node-raw-ioredis-on-cluster', 'node-raw-node-redis-function-on-cluster']) {
+        const c = byName(json)[name];
+        expect(c.status).toBe('ok');
+        for (const w of c.points[0].runs.flatMap((r: any) => r.windows)) expect(w.upsert).toMatchObject({ keys: 100, lost: 0, invented: 0, stale: 0, problem: null });
+        // The write commands were counted on the nodes: the script per request, on the cluster.
+        const commands = c.points[0].runs[0].redis_commands;
+        expect(commands[name.includes('function') ? 'fcall' : 'evalsha']).toBeGreaterThan(0);
+      }
+    });
+  }, 240_000);
+
+  test('--servers redis,valkey: each contender on both, every write accounted for, and a server question', async () => {
+    const run = await runCli(['--only', 'bun-raw-node-redis', '--servers', 'redis,valkey', ...SHORT], { env: real });
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      const json = resultsIn(run.outDir).json;
+      expect(json.data.servers.map((s: any) => s.name)).toEqual(['redis', 'valkey']);
+      for (const name of ['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey']) {
+        const c = byName(json)[name];
+        expect(c.status).toBe('ok');
+        for (const w of c.points[0].runs.flatMap((r: any) => r.windows)) expect(w.upsert).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null });
+      }
+      expect(json.family.questions.filter((q: any) => q.kind === 'server').map((q: any) => q.members)).toEqual([['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey']]);
+    });
+  }, 180_000);
 
   test('the naive watch-shared fixture (WATCH on the shared connection) is invalid, its lost updates counted and its key named', async () => {
     const run = await runCli(['--only', 'bun-naive-ioredis-watch', ...SHORT]);

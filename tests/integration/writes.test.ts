@@ -1,11 +1,13 @@
 // The write strategies (packages/stream/src/writes) on every client, against a private Redis:
 // each branch of the upsert once, with known versions; the PING floor writes nothing; WATCH's
-// retries are bounded; and concurrent upserts on one hot key are all accounted for.
+// retries are bounded; and concurrent upserts on one hot key are all accounted for. On a private
+// cluster: lua and function on every cluster client, keys on every primary; watch refused.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { CLIENTS, DEFAULT_SETTINGS, openWriter, STREAM_KEY, WATCH_RETRIES, watchUpsert, type SettingValues, type TxConnection } from '@bench/stream';
+import { CLIENTS, CLUSTER_CLIENTS, DEFAULT_SETTINGS, NO_CLUSTER_WATCH, openWriter, STREAM_KEY, WATCH_RETRIES, watchUpsert, type ClientName, type SettingValues, type TxConnection } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
+import { byPrimary, startCluster, type ClusterTarget } from '../../packages/harness/src/topology/cluster';
 
 let redis: RedisTarget;
 beforeAll(async () => {
@@ -91,5 +93,48 @@ describe('write strategies on every client', () => {
       expect(field('version')).toBe(Math.max(...replies.filter((x) => x.result === 'created' || x.result === 'updated').map((x) => x.version)));
       expect(replies.some((x) => x.retries > 0)).toBe(true);
     }, 60_000);
+  }
+});
+
+describe('write strategies on a cluster', () => {
+  let cluster: ClusterTarget;
+  beforeAll(async () => {
+    cluster = await startCluster(join(ROOT, 'dump.rdb'));
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  const onCluster = (client: ClientName, write: SettingValues['write']) =>
+    openWriter({ client, url: cluster.url, workload: 'upsert', key: STREAM_KEY, settings: { ...DEFAULT_SETTINGS, write }, handicapUs: 0, cluster: true });
+  // Ids whose keys fall on every primary: each is routed to its slot's node.
+  const spread = Array.from({ length: 12 }, (_, i) => `spread-${i}`);
+
+  for (const client of CLUSTER_CLIENTS) {
+    for (const write of ['lua', 'function'] as const) {
+      test(`${client}, ${write}: each branch on keys of every primary, each stored on its own node`, async () => {
+        const writer = await onCluster(client, write);
+        const ids = spread.map((id) => `${client}-${write}-${id}`);
+        try {
+          for (const id of ids) {
+            expect((await writer.upsert(id, RECORD, 1000)).result).toBe('created');
+            expect((await writer.upsert(id, RECORD, 2000)).result).toBe('updated');
+            expect((await writer.upsert(id, RECORD, 1500)).result).toBe('ignored');
+          }
+        } finally {
+          await writer.close();
+        }
+        const byNode = byPrimary(cluster, ids, (id) => `item:{${id}}`);
+        expect(byNode.size).toBe(3);
+        for (const [url, own] of byNode) for (const id of own) expect(cli({ url }, ['HMGET', `item:{${id}}`, 'version', 'applied']).trim().split('\n')).toEqual(['2000', '2']);
+      }, 30_000);
+    }
+    test(`${client}, watch: refused with its reason (no WATCH connection to a key's primary here)`, async () => {
+      const writer = await onCluster(client, 'watch');
+      try {
+        await expect(writer.upsert('w', RECORD, 1)).rejects.toThrow(NO_CLUSTER_WATCH);
+      } finally {
+        await writer.close();
+      }
+    }, 30_000);
   }
 });

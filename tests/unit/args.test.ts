@@ -150,12 +150,12 @@ describe('flags', () => {
     expect(privateRedisNeeded({ live: false, entries: false, servers: ['valkey'] })).toMatch(/^--server, --servers and --topology cluster start private servers/);
     expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis', 'cluster'] })).toMatch(/^--server, --servers and --topology cluster/);
     expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis'] })).toBeNull();
-    // The upsert workload: its key spaces, its own suite, single servers, its private Redis.
+    // The upsert workload: its key spaces, its own suite, any servers (a cluster too), its private Redis.
     expect(parseCli(['--workload', 'upsert'], names)).toMatchObject({ suite: 'upsert', upsertKeys: 100, upsertKeysList: [100] });
     expect(parseCli(['--workload', 'upsert', '--keys', '10000,1,100'], names)).toMatchObject({ upsertKeys: 1, upsertKeysList: [1, 100, 10000] });
     expect(() => parseCli(['--keys', '10'], names)).toThrow(/^--keys needs --workload upsert/);
     expect(() => parseCli(['--workload', 'upsert', '--keys', '50'], names)).toThrow(/^--keys "50": each value must be one of 1, 10, 100, 1000, 10000/);
-    expect(() => parseCli(['--workload', 'upsert', '--topology', 'cluster'], names)).toThrow(/^--topology cluster with --workload upsert/);
+    expect(parseCli(['--workload', 'upsert', '--topology', 'cluster'], names)).toMatchObject({ servers: ['redis', 'cluster'] });
     expect(() => parseCli(['--workload', 'upsert', '--matrix'], names)).toThrow(/^--workload upsert measures its own suite/);
     expect(() => parseCli(['--workload', 'upsert', '--keys', '1,100', '--write-rate', '10,100'], names)).toThrow(/--write-rate needs --workload live|both sweeps/);
     expect(privateRedisNeeded({ live: false, upsert: true, entries: false, servers: ['redis'] })).toMatch(/^--workload upsert writes keys of its own/);

@@ -55,10 +55,10 @@ describe('manifest schema', () => {
     expect(contenders.every((c) => c.suites.includes('matrix') !== (cached(c) || written(c)))).toBe(true);
     expect(contenders.filter(cached).every((c) => c.suites.every((s) => s === 'live'))).toBe(true);
     expect(contenders.filter(written).every((c) => c.suites.every((s) => s === 'upsert'))).toBe(true);
-    // The upsert suite: every raw server × client with lua and watch, one stack per runtime with function and the PING floor, and each framework with node-redis.
+    // The upsert suite: every raw server × client with lua and watch, one stack per runtime with function and the PING floor, each framework with node-redis, and Next.js's route handler with both its clients.
     const raw = inSuite('upsert').filter((n) => n.includes('-raw-'));
     expect(raw.filter((n) => n.endsWith('-watch')).length).toBe(raw.filter((n) => !/-(watch|function|ping)$/.test(n)).length);
-    expect(inSuite('upsert').filter((n) => !n.includes('-raw-'))).toEqual(['bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-stric-node-redis', 'deno-hono-node-redis', 'node-elysia-node-redis', 'node-express-node-redis', 'node-fastify-node-redis', 'node-hono-node-redis']);
+    expect(inSuite('upsert').filter((n) => !n.includes('-raw-'))).toEqual(['bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-stric-node-redis', 'deno-hono-node-redis', 'node-elysia-node-redis', 'node-express-node-redis', 'node-fastify-node-redis', 'node-hono-node-redis', 'node-next-route-dynamic-ioredis', 'node-next-route-dynamic-node-redis']);
     expect(inSuite('upsert').filter((n) => /-(function|ping)$/.test(n))).toEqual(['bun-raw-bun-redis-function', 'bun-raw-bun-redis-ping', 'deno-raw-node-redis-function', 'deno-raw-node-redis-ping', 'node-raw-node-redis-function', 'node-raw-node-redis-ping']);
     expect(inSuite('live').filter((n) => n.includes('-node-redis'))).toEqual(['bun', 'deno', 'node'].flatMap((rt) => ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `${rt}-raw-node-redis${s}`)));
     // csc is node-redis's own cache: no other client gets it.

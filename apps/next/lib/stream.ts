@@ -1,4 +1,4 @@
-import { JSON_HEADERS, openStream, streamOptionsFromEnv, type ClientName, type StreamSource } from '@bench/stream';
+import { isRead, JSON_HEADERS, openStream, streamOptionsFromEnv, type ClientName, type StreamSource } from '@bench/stream';
 
 // One connection per client per server process, shared by every request.
 const sources = new Map<ClientName, Promise<StreamSource>>();
@@ -6,7 +6,9 @@ const sources = new Map<ClientName, Promise<StreamSource>>();
 export function streamFor(client: ClientName): Promise<StreamSource> {
   let source = sources.get(client);
   if (!source) {
-    source = openStream({ ...streamOptionsFromEnv(client), client });
+    const opts = streamOptionsFromEnv(client);
+    // Under WORKLOAD=upsert only the write route is measured, but the build still prerenders the static pages from the stream.
+    source = openStream({ ...opts, client, workload: isRead(opts.workload) ? opts.workload : 'xrange' });
     sources.set(client, source);
   }
   return source;

@@ -65,8 +65,10 @@ export type Follow = (dropped: () => void) => Promise<Follower>;
  * connection, and connections of its own for the WATCH strategy.
  */
 export interface WriteConnection {
-  /** One command on the shared (multiplexed) connection; its reply as the client gives it. */
+  /** One command on the shared (multiplexed) connection; its reply as the client gives it. On a cluster, routed by routingKey. */
   call(args: string[]): Promise<unknown>;
+  /** REDIS_CLUSTER=1: one command on every primary (FUNCTION LOAD); a single server has call(). */
+  everyPrimary?(args: string[]): Promise<void>;
   /** A new connection for one transaction at a time: nothing else is sent on it. */
   dedicated(): Promise<TxConnection>;
   close(): Promise<void>;

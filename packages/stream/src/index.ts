@@ -120,9 +120,16 @@ export async function openWriter(opts: StreamOptions): Promise<Writer> {
  * (the version from the body, or the app's clock), answered with the branch in the status
  * (created 201, updated 200, ignored 202, 409 when WATCH gave up) and in the body.
  */
-export async function upsertRouteFromEnv(defaultClient?: ClientName): Promise<(id: string, body: unknown) => Promise<{ status: number; json: string }>> {
+export async function upsertRouteFromEnv(defaultClient?: ClientName): Promise<UpsertRoute> {
   const opts = streamOptionsFromEnv(defaultClient);
   await startWorkers(Number(opts.settings.workers));
+  return upsertRoute(opts);
+}
+
+export type UpsertRoute = (id: string, body: unknown) => Promise<{ status: number; json: string }>;
+
+/** The route of upsertRouteFromEnv for given options (Next.js serves two clients from one process). */
+export async function upsertRoute(opts: StreamOptions): Promise<UpsertRoute> {
   const writer = await openWriter(opts);
   const clock = versionClock();
   return async (id, text) => {

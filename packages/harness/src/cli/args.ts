@@ -161,14 +161,16 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
 const notIn = (def: SettingDef, value: string, workload: string) => value !== def.default && !!def.workloads && !def.workloads.includes(workload);
 
 /** --server valkey: one server; --servers redis,valkey: each contender against each, paired by round; --topology cluster: the cluster twins too. */
-function serversFlag(one: string | undefined, many: string | undefined, topology: string | undefined, live: boolean): ServerName[] {
+function serversFlag(one: string | undefined, many: string | undefined, topology: string | undefined, workload: string): ServerName[] {
+  const live = workload === 'live';
   if (one !== undefined && many !== undefined) throw new UsageError('--server and --servers exclude each other: --server picks one, --servers measures against several');
   const list = many === undefined ? [oneOf('server', one ?? 'redis', SINGLE_SERVERS)] : [...new Set(many.split(',').map((s) => oneOf('servers', s.trim(), SINGLE_SERVERS)))];
   if (many !== undefined && list.length < 2) throw new UsageError(`--servers "${many}" names one server; name two or more, like redis,valkey (or use --server)`);
   const cluster = oneOf('topology', topology ?? 'single', ['single', 'cluster'] as const) === 'cluster';
   if (cluster && (list.length > 1 || list[0] !== 'redis')) throw new UsageError('--topology cluster pairs each contender on a single Redis with itself on a Redis cluster: leave out --server and --servers');
   if (live && (list.length > 1 || cluster)) throw new UsageError('--servers or --topology cluster with --workload live: the writer changes one stream; measure the live workload on one --server');
-  return cluster ? [...list, ...CLUSTER_SERVERS] : list;
+  // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
+  return cluster ? [...list, ...(workload === 'upsert' ? ['cluster' as const] : CLUSTER_SERVERS)] : list;
 }
 
 
@@ -299,8 +301,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     const [k] = Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)) ?? [];
     if (k) throw new UsageError(`${c.name} is measured with --workload ${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`);
   }
-  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload === 'live');
-  if (workload === 'upsert' && servers.includes('cluster')) throw new UsageError('--topology cluster with --workload upsert: the accounting reads every key back in one script, which a cluster cannot run across slots; measure upsert on --server or --servers');
+  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
   return {
     list: v.list === true,

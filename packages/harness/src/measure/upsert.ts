@@ -4,8 +4,9 @@
 // the sum of its `applied` counters against the 2xx responses that said created or updated, and
 // no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
-import { RECORD_FIELDS, type UpsertReply } from '@bench/stream';
+import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
 import type { UpsertWindow } from '../model/results';
+import { byPrimary, type ClusterTarget } from '../topology/cluster';
 import { cli, type RedisTarget } from '../topology/redis';
 import { account, type Acked } from './accounting';
 
@@ -59,10 +60,11 @@ export const PROBE_BURST = 3;
  * connection: another request's EXEC clears its WATCH) leaves an older one there, and the
  * accounting names the key.
  */
-export function startUpsertProber(url: string, redisUrl: string, space: KeySpace, everyMs = 50) {
+export function startUpsertProber(url: string, redis: RedisTarget, space: KeySpace, everyMs = 50) {
   const acked: Acked[] = [];
   let stopped = false;
-  const reader = new RedisClient(redisUrl);
+  // On a cluster, the primary that owns the prober's key.
+  const reader = new RedisClient(redis.nodes ? [...byPrimary(redis as ClusterTarget, [space.probeId], itemKey).keys()][0]! : redis.url);
   const loop = (async () => {
     while (!stopped) {
       const t0 = Date.now();
@@ -70,7 +72,7 @@ export function startUpsertProber(url: string, redisUrl: string, space: KeySpace
         const base = Date.now() * 1000;
         const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
         const replies = await Promise.all(versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })));
-        const [seen] = (await reader.send('HMGET', [`item:{${space.probeId}}`, 'version'])) as (string | null)[];
+        const [seen] = (await reader.send('HMGET', [itemKey(space.probeId), 'version'])) as (string | null)[];
         for (const { status, reply } of replies) acked.push({ id: space.probeId, status, result: reply?.result ?? null, version: reply?.version ?? null, seen: seen === null ? null : Number(seen) });
       } catch {}
       await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
@@ -86,24 +88,32 @@ export function startUpsertProber(url: string, redisUrl: string, space: KeySpace
   };
 }
 
-/** Every key of the space read back on the server, and the prober's: [id, applied, version] of each key that exists (one EVAL, in pages). */
-export function readBack(redis: RedisTarget, space: KeySpace): { id: string; applied: number; version: number }[] {
-  const script = `local out = {}
-for i = tonumber(ARGV[3]), tonumber(ARGV[4]) do
-  local id = ARGV[1]
-  if tonumber(ARGV[2]) > 0 then id = id .. string.format('%0' .. ARGV[2] .. 'd', i) end
+/** The read-back script: [id, applied, version] of each id in ARGV whose key exists, a line each. */
+const READ_BACK = `local out = {}
+for _, id in ipairs(ARGV) do
   local v = redis.call('HMGET', 'item:{' .. id .. '}', 'applied', 'version')
   if v[1] then table.insert(out, id .. ' ' .. v[1] .. ' ' .. v[2]) end
 end
 return table.concat(out, '\\n')`;
+/** Ids per EVAL: a few tens of KB of arguments. */
+const READ_BACK_PAGE = 2000;
+
+/**
+ * Every key of the space read back on the server, and the prober's: [id, applied, version] of each
+ * key that exists, by EVAL in pages of ids. On a cluster each primary runs it on the keys it owns
+ * (a script may touch only its own node's keys).
+ */
+export function readBack(redis: RedisTarget, space: KeySpace): { id: string; applied: number; version: number }[] {
+  const ids = [...Array.from({ length: space.keys }, (_, i) => space.idAt(i)), space.probeId];
+  const groups = redis.nodes ? byPrimary(redis as ClusterTarget, ids, itemKey) : new Map([[redis.url, ids]]);
   const rows: { id: string; applied: number; version: number }[] = [];
-  const [applied, version] = cli(redis, ['HMGET', `item:{${space.probeId}}`, 'applied', 'version']).trim().split('\n');
-  if (applied) rows.push({ id: space.probeId, applied: Number(applied), version: Number(version) });
-  for (let from = 0; from < space.keys; from += 5000) {
-    const text = cli(redis, ['EVAL', script, '0', space.prefix, String(space.digits), String(from), String(Math.min(space.keys, from + 5000) - 1)]);
-    for (const line of text.split('\n')) {
-      const [id, applied, version] = line.trim().split(' ');
-      if (id && applied) rows.push({ id, applied: Number(applied), version: Number(version) });
+  for (const [url, own] of groups) {
+    for (let from = 0; from < own.length; from += READ_BACK_PAGE) {
+      const text = cli({ url }, ['EVAL', READ_BACK, '0', ...own.slice(from, from + READ_BACK_PAGE)]);
+      for (const line of text.split('\n')) {
+        const [id, applied, version] = line.trim().split(' ');
+        if (id && applied) rows.push({ id, applied: Number(applied), version: Number(version) });
+      }
     }
   }
   return rows;
@@ -115,7 +125,7 @@ return table.concat(out, '\\n')`;
  */
 export function upsertAround(redis: RedisTarget, url: string, keys: number, write: string) {
   const space = keySpace(keys);
-  const prober = startUpsertProber(url, redis.url, space);
+  const prober = startUpsertProber(url, redis, space);
   return {
     request: upsertRequest(url, space),
     /** The prober's writes, once it stopped. */

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import keySlot from 'cluster-key-slot';
 import { freePort, portTaken } from '../system/net';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
 import { cli, commandStats, redisFailureReason, RedisError, startPrivateRedis, type CommandStat, type RedisTarget } from './redis';
@@ -238,4 +239,22 @@ export function clusterCommandStats(target: ClusterTarget): { total: Record<stri
     }
   }
   return { total, nodes };
+}
+
+/**
+ * Which primary holds each key: `key(id)` names the key of each id, and each id is filed under the
+ * URL of the primary that owns its slot (CLUSTER NODES now, so a resharded cluster is read right).
+ */
+export function byPrimary(target: ClusterTarget, ids: string[], key: (id: string) => string): Map<string, string[]> {
+  const layout = clusterNodes(target).filter((l) => l.role === 'primary');
+  const urlOf = (port: number) => target.nodes.find((n) => n.port === port)?.url ?? `redis://127.0.0.1:${port}`;
+  const out = new Map<string, string[]>();
+  for (const id of ids) {
+    const slot = keySlot(key(id));
+    const owner = layout.find((l) => l.slots.some(([a, b]) => slot >= a && slot <= b));
+    if (!owner) throw new RedisError(`cluster: no primary owns slot ${slot} (key ${key(id)})`);
+    const url = urlOf(owner.port);
+    (out.get(url) ?? out.set(url, []).get(url)!).push(id);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
 // scripts/setup.sh installs both servers. With --servers redis,valkey or --topology cluster,
 // every contender that reads per request gets a twin on each further server, under its own name,
 // so each round measures them all in its shuffled order and the comparison is paired by round.
-import { CLIENT_DEFS, noCluster, type ClientName } from '@bench/stream';
+import { CLIENT_DEFS, NO_CLUSTER_WATCH, noCluster, type ClientName } from '@bench/stream';
 import type { Contender, Unsupported } from '../model/contenders';
 import { cli, startPrivateRedis, type RedisTarget } from './redis';
 import type { Results } from '../model/results';
@@ -25,10 +25,11 @@ function serverEnv(server: ServerName): { env: Record<string, string>; replicas:
   return { env: { REDIS_CLUSTER: '1' }, replicas: server === 'cluster-replicas' ? 'on' : null };
 }
 
-/** Why a contender has no cluster twin: its client has no cluster mode, or a setting (the pool) is measured alone. */
+/** Why a contender has no cluster twin: its client has no cluster mode, or a setting (the pool, WATCH) is measured on a single server. */
 function clusterBlock(c: Contender): string | null {
   const why = c.client in CLIENT_DEFS ? noCluster(c.client as ClientName) : null;
   if (why) return `${c.client}: ${why}`;
+  if (c.settings.write === 'watch') return `watch: ${NO_CLUSTER_WATCH}`;
   return c.settings.pool === 'on' ? 'pool: node-redis\'s client pool is measured on a single server only' : null;
 }
 

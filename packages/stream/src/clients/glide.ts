@@ -3,6 +3,7 @@
 import { Batch, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { workloadCommand, type Entries, type ReadWorkload } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
+import { NO_CLUSTER_WATCH } from '../writes/upsert.ts';
 
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const { hostname, port } = new URL(url);
@@ -65,9 +66,20 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
  * which answers null when the watched key changed).
  */
 export async function openWrites({ url, cluster }: StreamOptions): Promise<WriteConnection> {
-  if (cluster) throw new Error('WORKLOAD=upsert is measured on a single server: REDIS_CLUSTER=1 is not supported for it yet');
   const { hostname, port } = new URL(url);
   const addresses = [{ host: hostname, port: Number(port || 6379) }];
+  if (cluster) {
+    // glide routes a command by its key's slot (EVALSHA's and FCALL's keys included); no WATCH here.
+    const c = await GlideClusterClient.createClient({ addresses });
+    return {
+      call: (args) => c.customCommand(args),
+      everyPrimary: async (args) => void (await c.customCommand(args, { route: 'allPrimaries' })),
+      dedicated: async () => {
+        throw new Error(NO_CLUSTER_WATCH);
+      },
+      close: async () => c.close(),
+    };
+  }
   const client = await GlideClient.createClient({ addresses });
   return {
     call: (args) => client.customCommand(args),

@@ -1,6 +1,7 @@
 // ioredis and iovalkey share one API; each client module passes its own library.
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
+import { NO_CLUSTER_WATCH } from '../writes/upsert.ts';
 
 type RedisCtor = new (url: string, opts: object) => any;
 type ClusterCtor = new (nodes: { host: string; port: number }[], opts: object) => any;
@@ -67,8 +68,8 @@ async function follow(parent: any, key: string, dropped: () => void): Promise<Fo
  * per pooled connection (ioredis's advice: a connection of its own per transaction), its
  * transaction through multi(): exec() answers null when the watched key changed.
  */
-export async function writesWith(Redis: RedisCtor, label: string, { url, settings, cluster }: StreamOptions): Promise<WriteConnection> {
-  if (cluster) throw new Error('WORKLOAD=upsert is measured on a single server: REDIS_CLUSTER=1 is not supported for it yet');
+export async function writesWith(Redis: RedisCtor, Cluster: ClusterCtor, label: string, { url, settings, cluster }: StreamOptions): Promise<WriteConnection> {
+  if (cluster) return clusterWritesWith(Cluster, label, url, settings);
   const client = new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
   await client.connect();
@@ -85,6 +86,23 @@ export async function writesWith(Redis: RedisCtor, label: string, { url, setting
         commit: async (key, fields) => (await c.multi().hset(key, fields).hincrby(key, 'applied', 1).exec()) !== null,
         close: async () => void (await c.quit()),
       };
+    },
+    close: async () => void (await client.quit()),
+  };
+}
+
+/** REDIS_CLUSTER=1: call() routes each command by its keys' slot (ioredis finds EVALSHA's and FCALL's keys); no WATCH. */
+async function clusterWritesWith(Cluster: ClusterCtor, label: string, url: string, settings: StreamOptions['settings']): Promise<WriteConnection> {
+  const client = clusterClient(Cluster, url, settings);
+  client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
+  await client.connect();
+  return {
+    call: ([command, ...args]) => client.call(command!, ...args),
+    everyPrimary: async ([command, ...args]) => {
+      for (const node of client.nodes('master')) await node.call(command!, ...args);
+    },
+    dedicated: async () => {
+      throw new Error(NO_CLUSTER_WATCH);
     },
     close: async () => void (await client.quit()),
   };

@@ -2,6 +2,7 @@ import { createClient, createClientPool, createCluster } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import type { SettingValues } from '../settings.ts';
+import { NO_CLUSTER_WATCH, routingKey } from '../writes/upsert.ts';
 
 type Client = ReturnType<typeof createClient>;
 /** What a read needs, which the cluster client has too (it routes each command by its key's slot). */
@@ -95,7 +96,7 @@ async function follow(parent: Client, key: string, dropped: () => void): Promise
  * throws WatchError when the watched key changed.
  */
 export async function openWrites({ url, settings, cluster }: StreamOptions): Promise<WriteConnection> {
-  if (cluster) throw new Error('WORKLOAD=upsert is measured on a single server: REDIS_CLUSTER=1 is not supported for it yet');
+  if (cluster) return clusterWrites(url, settings);
   const client = createClient({ url, ...shared(settings) });
   client.on('error', (err: Error) => console.error(`node-redis: ${err.message}`));
   await client.connect();
@@ -122,5 +123,20 @@ export async function openWrites({ url, settings, cluster }: StreamOptions): Pro
       };
     },
     close: async () => void (await client.close()),
+  };
+}
+
+/** REDIS_CLUSTER=1: each command routed by its key's slot (sendCommand's first key); no WATCH. */
+async function clusterWrites(url: string, settings: SettingValues): Promise<WriteConnection> {
+  const c = (await connectCluster(url, settings)) as unknown as ReturnType<typeof createCluster>;
+  return {
+    call: (args) => c.sendCommand(routingKey(args), false, args),
+    everyPrimary: async (args) => {
+      for (const primary of c.masters) await (await c.nodeClient(primary)).sendCommand(args);
+    },
+    dedicated: async () => {
+      throw new Error(NO_CLUSTER_WATCH);
+    },
+    close: async () => void (await c.close()),
   };
 }

@@ -8,7 +8,9 @@ const LIBRARY = `#!lua name=bench_upsert\nredis.register_function('${FUNCTION_NA
 
 export async function functionWriter(conn: WriteConnection): Promise<Writer> {
   try {
-    await conn.call(['FUNCTION', 'LOAD', 'REPLACE', LIBRARY]);
+    // A cluster keeps functions per node: every primary gets the library.
+    const load = ['FUNCTION', 'LOAD', 'REPLACE', LIBRARY];
+    await (conn.everyPrimary ? conn.everyPrimary(load) : conn.call(load));
   } catch (e) {
     throw new Error(`WRITE=function needs FUNCTION LOAD (Redis 7 or Valkey 7.2 and later): ${(e as Error).message}`);
   }

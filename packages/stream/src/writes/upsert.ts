@@ -35,6 +35,17 @@ if cur then return 'updated' end
 return 'created'
 `;
 
+/**
+ * REDIS_CLUSTER=1: the key a write command is routed by (EVAL, EVALSHA, FCALL: the first of
+ * `numkeys` keys), none for PING or SCRIPT LOAD (any node).
+ */
+export function routingKey(args: string[]): string | undefined {
+  return /^(EVAL|EVALSHA|FCALL)$/i.test(args[0] ?? '') && Number(args[2]) > 0 ? args[3] : undefined;
+}
+
+/** What the cluster write connections answer for WATCH (and what the harness lists as not measured). */
+export const NO_CLUSTER_WATCH = 'WATCH needs a connection of its own to the key\'s primary, which the write connections here do not open on a cluster';
+
 /** The arguments after the key: the version, then field, value pairs. */
 export const upsertArgs = (fields: Record<string, string>, version: number) => [String(version), ...Object.entries(fields).flat()];
 
