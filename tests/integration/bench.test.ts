@@ -11,12 +11,14 @@ const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes
 const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
 
 describe('npm run bench', () => {
-  test('--list prints the default suite, one per line; --list --matrix every supported combination; --profile seed the seed\'s fourteen', async () => {
+  test('--list prints the default suite, one per line (--ceilings adds the HTTP ceilings); --list --matrix every supported combination; --profile seed the seed\'s fourteen', async () => {
     const lines = async (args: string[]) => (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
     const suite = await lines([]);
-    expect(suite.filter((n) => !n.endsWith('-precomputed'))).toHaveLength(27); // 26 and the handicapped twin
+    expect(suite).toHaveLength(27); // 26 and the handicapped twin
     expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-node-redis-handicap']);
-    expect(suite.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11); // the HTTP ceiling of each stack in it
+    const withCeilings = await lines(['--ceilings']);
+    expect(withCeilings.filter((n) => !n.endsWith('-precomputed'))).toEqual(suite);
+    expect(withCeilings.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11); // the HTTP ceiling of each stack in it
     const matrix = await lines(['--matrix']);
     expect(matrix.length).toBeGreaterThan(90);
     expect(matrix).toContain('node20-raw-node-redis');

@@ -12,7 +12,7 @@ const SHORT = ['--runs', '2', '--windows', '1', '--duration', '1s', '--warmup', 
 
 describe('servers', () => {
   test('--servers redis,valkey: each contender and its -on-valkey twin verified, one read per request counted on its own server, paired answers', async () => {
-    const run = await runCli(['--servers', 'redis,valkey', '--only', 'node-raw-node-redis,bun-raw-bun-redis', ...SHORT], { env: real });
+    const run = await runCli(['--servers', 'redis,valkey', '--ceilings', '--only', 'node-raw-node-redis,bun-raw-bun-redis', ...SHORT], { env: real });
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
@@ -45,7 +45,7 @@ describe('servers', () => {
   }, 240_000);
 
   test('--topology cluster: each contender against itself on a 6-node cluster, from primaries and from replicas, reads counted over every node', async () => {
-    const run = await runCli(['--topology', 'cluster', '--only', 'node-raw-ioredis,bun-raw-bun-redis', ...SHORT], { env: real });
+    const run = await runCli(['--topology', 'cluster', '--ceilings', '--only', 'node-raw-ioredis,bun-raw-bun-redis', ...SHORT], { env: real });
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);

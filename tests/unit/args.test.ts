@@ -57,6 +57,14 @@ describe('flags', () => {
     expect(parseCli(['--matrix', '--where', 'transform=direct'], all).selected).toEqual(['bun-raw-ioredis-direct']);
     expect(() => parseCli(['--matrix', '--profile', 'seed'], all)).toThrow(/exclude each other/);
   });
+
+  test('ceilings: off in the default run (its budget goes to the answers), on with --ceilings or --matrix; --only may name an HTTP ceiling', () => {
+    const all = [contender('bun-raw-ioredis', ['default', 'matrix']), { ...contender('bun-raw-precomputed', ['default', 'matrix']), ceiling: 'http' as const }];
+    expect(parseCli([], all)).toMatchObject({ ceilings: false, selected: ['bun-raw-ioredis'] });
+    expect(parseCli(['--ceilings'], all)).toMatchObject({ ceilings: true, selected: ['bun-raw-ioredis', 'bun-raw-precomputed'] });
+    expect(parseCli(['--matrix'], all)).toMatchObject({ ceilings: true, selected: ['bun-raw-ioredis', 'bun-raw-precomputed'] });
+    expect(parseCli(['--only', 'bun-raw-precomputed'], all)).toMatchObject({ ceilings: false, selected: ['bun-raw-precomputed'] });
+  });
   test('--entries: distinct sizes, smallest first; it generates its own data', () => {
     expect(parseCli(['--entries', '33900,339,3390,339'], names).entries).toEqual([339, 3390, 33900]);
     expect(parseCli([], names).entries).toBeNull();

@@ -51,6 +51,7 @@ export const FLAGS = {
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
   'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
+  ceilings: { type: 'boolean', desc: 'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes (on with --matrix; about 2.5 min of a default run, which goes to the answers without it)' },
   'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
   handicap: { type: 'string', desc: 'burn 10% more CPU per request in this one contender (calibrated on itself before round 1), under its own name: a known change for npm run compare to find' },
   'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
@@ -99,7 +100,7 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-export type Selectable = Pick<Contender, 'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'>;
+export type Selectable = Pick<Contender, 'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'> & Partial<Pick<Contender, 'ceiling'>>;
 
 const dimension = (c: Selectable, key: string): string | null =>
   key in SETTINGS ? (c.settings as Record<string, string>)[key]! : (c as unknown as Record<string, string | null>)[key]!;
@@ -229,6 +230,9 @@ function readFlags(argv: string[]): FlagValues {
   }
 }
 
+/** --ceilings, or --matrix (the whole grid, with its ceilings and cost breakdown). */
+const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix === true;
+
 /** Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check. */
 function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   const str = (k: string) => v[k] as string | undefined;
@@ -236,7 +240,8 @@ function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   if (own && (v.matrix || seedProfile)) throw new UsageError(`--workload ${own} measures its own suite (${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): leave out --matrix and --profile seed`);
   const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
   if (v.matrix && seedProfile) throw new UsageError('--matrix and --profile seed exclude each other: the seed profile measures the seed\'s contenders');
-  const suite = all.filter((c) => c.suites.includes(suiteName));
+  // The HTTP ceilings join their stacks' suites; without --ceilings (or --matrix) only a name in --only picks one.
+  const suite = all.filter((c) => c.suites.includes(suiteName) && (!c.ceiling || ceilingsOn(v)));
   let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
   if (str('where') !== undefined) {
     picked = where(str('where')!, picked ?? suite);
@@ -315,6 +320,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     budgetS: parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m')),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
+    ceilings: ceilingsOn(v),
     selfCheck: picked.selfCheck,
     handicap: handicapFlag(str('handicap'), picked.selected),
     publish: v.publish === true,

@@ -176,6 +176,8 @@ export interface Settings {
   /** Seed of the shuffled order of every round (--seed repeats it). */
   seed: number;
   with_seed: boolean;
+  /** --ceilings (or --matrix): redis-benchmark and the client ceilings were measured (absent in older results: they were). */
+  ceilings?: boolean;
   self_check: string[] | null;
   publish: boolean;
   headline: 'median' | 'third';

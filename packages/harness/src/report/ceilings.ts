@@ -15,7 +15,11 @@ export function ceilingsTable(r: Results): string {
   const redis = r.ceilings?.redis ?? [];
   const http = r.contenders.filter((c) => c.ceiling === 'http' && !c.self_check_of);
   const clients = [...(r.ceilings?.client ?? [])].sort((a, b) => b.rps - a.rps);
-  if (!redis.length && !http.length && !clients.length) return '';
+  if (!redis.length && !http.length && !clients.length) {
+    return r.settings.ceilings === false && !r.settings.live && !r.settings.upsert
+      ? '**Ceilings not measured.** `npm run bench -- --ceilings` adds them (Redis alone, each runtime + client with no HTTP, each stack serving a precomputed body), with each contender\'s efficiency and where its CPU goes.'
+      : '';
+  }
   const rows: string[] = [];
   // One row per server (--servers), each from its own measurements.
   for (const server of [...new Set(redis.map((x) => x.server))]) {

@@ -24,6 +24,8 @@ export interface CliOptions {
   budgetS: number;
   seed: number;
   withSeed: boolean;
+  /** --ceilings (or --matrix): redis-benchmark, the client ceilings and the HTTP ceilings of the suite. */
+  ceilings: boolean;
   selfCheck: string[] | null;
   handicap: string | null;
   publish: boolean;

@@ -39,6 +39,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     ci_level: 0.95,
     seed: opts.seed,
     with_seed: opts.withSeed,
+    ceilings: opts.ceilings,
     self_check: opts.selfCheck,
     publish: opts.publish,
     headline: seed ? 'third' : 'median',

@@ -42,11 +42,12 @@ export async function schedule(suite: Suite): Promise<boolean> {
   const live = () => results.contenders.filter((r) => r.status === 'incomplete');
   if (settings.profile === 'seed') return seedProfile(suite);
   const closed = () => live().flatMap((r) => r.points.filter((p) => p.rate === null).map((point) => ({ r, point })));
-  await timedCeilings(suite, async () => redisCeiling(suite));
+  const ceilings = settings.ceilings !== false;
+  if (ceilings) await timedCeilings(suite, async () => redisCeiling(suite));
   await calibrateHandicap(suite);
-  let ok = await rounds(suite, closed, 1, ceilingReserveS(suite) + REPORT_RESERVE_S);
-  if (ok) await timedCeilings(suite, async () => redisCeiling(suite));
-  if (ok) await timedCeilings(suite, () => clientCeilings(suite));
+  let ok = await rounds(suite, closed, 1, (ceilings ? ceilingReserveS(suite) : 0) + REPORT_RESERVE_S);
+  if (ok && ceilings) await timedCeilings(suite, async () => redisCeiling(suite));
+  if (ok && ceilings) await timedCeilings(suite, () => clientCeilings(suite));
   if (ok && settings.rates.length) {
     addOpenLoopPoints(suite);
     ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
