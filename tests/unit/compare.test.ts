@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { compare, CompareRefused } from '../../packages/harness/src/answers/compare';
+import { answersAgreement, compare, CompareRefused } from '../../packages/harness/src/answers/compare';
 import { renderComparison } from '../../packages/harness/src/report/compare';
 import type { Results } from '../../packages/harness/src/model/results';
 import { seededRandom, summarize } from '../../packages/harness/src/stats/stats';
@@ -90,5 +90,15 @@ describe('npm run compare', () => {
     const valkey = structuredClone(newer);
     valkey.data.servers = [{ name: 'valkey', version: '9.1.2' } as any];
     expect(() => compare(newer, valkey)).toThrow(/servers: \["redis 7\.0\.15"\] in A, \["valkey 9\.1\.2"\] in B/);
+  });
+});
+
+describe('answers both runs gave (the A/A check)', () => {
+  test('the same, differing (decided in one only) and flipped (faster both times, in opposite directions) are told apart', () => {
+    const answer = (id: string, verdict: string, ratio: number) => ({ id, question: 'q', a: id.split(' vs ')[0], b: id.split(' vs ')[1], verdict, ratio, lo: ratio * 0.9, hi: ratio * 1.1 });
+    const a = { answers: [answer('x vs y', 'faster', 1.3), answer('x vs z', 'undecided', 1.05), answer('y vs z', 'faster', 0.8), answer('w vs x', 'equal', 1.0)] } as unknown as Results;
+    const b = { answers: [answer('x vs y', 'faster', 1.25), answer('x vs z', 'faster', 1.2), answer('y vs z', 'faster', 1.3)] } as unknown as Results;
+    expect(answersAgreement(a, b)).toEqual({ both: 3, same: 1, differ: ['x vs z (undecided → faster)'], flipped: ['y vs z'] });
+    expect(answersAgreement(a, a)).toEqual({ both: 4, same: 4, differ: [], flipped: [] });
   });
 });

@@ -74,6 +74,27 @@ export interface Comparison {
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
   rankChanges: string[];
+  answers: Agreement;
+}
+
+/** The two runs' "what to pick" answers to the comparisons both asked (an A/A check: no answer may flip). */
+export interface Agreement {
+  both: number;
+  same: number;
+  /** Decided in one run and not in the other, or "equal" in one and "faster" in the other. */
+  differ: string[];
+  /** "faster" in both runs, in opposite directions. */
+  flipped: string[];
+}
+
+const direction = (verdict: string, ratio: number) => (verdict === 'faster' ? (ratio > 1 ? 'a' : 'b') : verdict);
+
+export function answersAgreement(a: Results, b: Results): Agreement {
+  const inB = new Map((b.answers ?? []).map((x) => [x.id, x]));
+  const pairs = (a.answers ?? []).flatMap((x) => (inB.has(x.id) ? [[x, inB.get(x.id)!] as const] : []));
+  const flipped = pairs.filter(([x, y]) => x.verdict === 'faster' && y.verdict === 'faster' && direction(x.verdict, x.ratio) !== direction(y.verdict, y.ratio)).map(([x]) => x.id);
+  const differ = pairs.filter(([x, y]) => x.verdict !== y.verdict).map(([x, y]) => `${x.id} (${x.verdict} → ${y.verdict})`);
+  return { both: pairs.length, same: pairs.length - differ.length - flipped.length, differ, flipped };
 }
 
 const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && keptRuns(c.points[0]!).length > 0;
@@ -136,5 +157,5 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges };
+  return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges, answers: answersAgreement(a, b) };
 }

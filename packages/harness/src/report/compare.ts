@@ -14,6 +14,13 @@ export function methodLine(c: Comparison): string {
   return `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}; Holm-corrected across all ${c.rows.length} contenders`;
 }
 
+/** The answers both runs gave: the same, different (decided in one only, or equal in one), flipped (opposite "faster"). */
+export function agreementLine(c: Comparison): string {
+  const { both, same, differ, flipped } = c.answers;
+  if (!both) return 'Answers: no comparison of "what to pick" is in both runs.';
+  return `Answers to the ${both} comparisons both runs asked: ${same} the same, ${differ.length} differ${differ.length ? ` (${differ.join('; ')})` : ''}, ${flipped.length} flipped direction${flipped.length ? ` (${flipped.join('; ')})` : ''}.`;
+}
+
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
 
 /** "−3%…+8%", or why there is none (too few launches on a side, and no variance to borrow). */
@@ -43,6 +50,7 @@ export function comparisonHtml(c: Comparison, a: { label: string; results: Resul
   const notes = [
     c.tooFewRuns && `Too few runs: ${c.tooFewRuns}.`,
     `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+    agreementLine(c),
     c.notCompared.length && `Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`,
     `${methodLine(c)}; ~ = not significant at 0.05.`,
   ].filter(Boolean) as string[];
@@ -78,6 +86,7 @@ export function renderComparison(c: Comparison): string {
     '',
     changes.length ? `|change| of the ${what}: median ${(median(changes) * 100).toFixed(1)}%, max ${(Math.max(...changes) * 100).toFixed(1)}%; ${c.rows.filter((r) => r.flagged).length} of ${c.rows.length} flagged as changed.` : 'No contender is in both runs.',
     `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
+    agreementLine(c),
   ];
   if (c.tooFewRuns) out.push(`Too few runs: ${c.tooFewRuns}.`);
   if (c.notCompared.length) out.push(`Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`);
