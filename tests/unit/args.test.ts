@@ -10,9 +10,9 @@ const contender = (name: string, suites: Selectable['suites'] = ['default', 'mat
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
-  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), blocks per runtime of 4 windows of 1 s after a 2 s warmup at 50 connections', () => {
+  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), blocks per runtime of 2 windows of 1 s after a 1 s warmup at 50 connections', () => {
     const o = parseCli([], names);
-    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.layout, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 'runtime', 4, 1, 2, [50], 'xrange', 'default', 5]);
+    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.layout, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 'runtime', 2, 1, 1, [50], 'xrange', 'default', 5]);
     // The walk has its own defaults: one walk of 2 s windows per round after 1 s of warmup (two walks with --restart-redis).
     expect(parseCli(['--layout', 'walk'], names)).toMatchObject({ layout: 'walk', windows: 1, durationS: 2, warmupS: 1 });
     expect(() => parseCli(['--layout', 'pairs'], names)).toThrow(/--layout/);

@@ -26,9 +26,9 @@ export const FLAGS = {
   budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)' },
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
   duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 2s with --layout walk, 1s with --layout runtime)' },
-  windows: { type: 'string', desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 4)' },
+  windows: { type: 'string', desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)' },
   layout: { type: 'string', desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block per runtime, windows shuffled per cycle; walk: every contender alive together, a walk measuring each compared pair in adjacent windows)` },
-  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s with --layout walk, whose windows each get 0.5 s of load first; 2s with --layout runtime)' },
+  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)' },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
@@ -274,10 +274,11 @@ function timingFlags(v: FlagValues, seedProfile: boolean) {
     durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? (layout === 'walk' ? '2s' : '1s')),
     // A walk: one of 2 s windows per round, which fitted 3 rounds in the budget where two walks of 1 s fitted 2 (docs/runs/answers-by-design.md);
     // --restart-redis restarts Redis between a block's first and second walk.
-    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 4 : v['restart-redis'] === true ? 2 : 1,
+    // Runtime blocks: 2 windows per launch after a 1 s warmup. Twice the launches of 4 windows after 2 s gave 9 rounds where
+    // those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md, 2026-11-24).
+    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 2 : v['restart-redis'] === true ? 2 : 1,
     requests: seedProfile ? 200 : null,
-    // Under --layout walk every window is preceded by a short load of its own (block.ts TOUCH_S), so a launch needs less.
-    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : layout === 'walk' ? 1 : 2,
+      warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
   };
 }
 
