@@ -278,7 +278,7 @@ function timingFlags(v: FlagValues, seedProfile: boolean) {
     // those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md, 2026-11-24).
     windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 2 : v['restart-redis'] === true ? 2 : 1,
     requests: seedProfile ? 200 : null,
-      warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
+    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
   };
 }
 

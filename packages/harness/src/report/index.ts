@@ -1,6 +1,6 @@
 // Reports read one results.json and write markdown, charts and the README section.
 // Nothing here reaches back into a run.
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
@@ -97,7 +97,11 @@ export function spliceReadme(readme: string, section: string): string {
 /** Copy a run's charts to screenshots/ and its tables into README.md. */
 export async function publishReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
-  for (const file of Object.keys(charts(r))) copyFileSync(join(runDir, file), join(ROOT, 'screenshots', file));
+  const files = Object.keys(charts(r));
+  // screenshots/ holds this run's charts only: one an earlier run drew (the breakdown, without --ceilings) would show its figures.
+  const shots = join(ROOT, 'screenshots');
+  for (const old of readdirSync(shots).filter((f) => f.endsWith('.png') && !files.includes(f))) rmSync(join(shots, old));
+  for (const file of files) copyFileSync(join(runDir, file), join(shots, file));
   const readmePath = join(ROOT, 'README.md');
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(r)));
 }
