@@ -28,8 +28,9 @@ describe('each run is its own fresh launch', () => {
         for (const r of c.runs) {
           // The run counts only its own oha processes: one per measured window.
           expect(r.windows).toHaveLength(2);
-          // While it was measured, the other app of its block idled: under 5% of one CPU.
-          expect(r.idle_cpu_s).toBeLessThan(0.05 * r.seconds);
+          // While it was measured, the other app of its block idled: under 10% of one CPU (a busy one
+          // would use most of it). /proc counts CPU in 10 ms ticks, a few of them per 1 s run here.
+          expect(r.idle_cpu_s).toBeLessThan(0.1 * r.seconds);
           expect(r.windows.reduce((n: number, w: any) => n + rawOk(dir, w.raw), 0)).toBe(r.ok);
           const warmup = rawOk(dir, r.raw.replace('.json', '-warmup.json'));
           expect(warmup).toBeGreaterThan(0);
