@@ -242,7 +242,8 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
     if (round === 1 && phase === 1) state.eta_after_round_1_s = +((Date.now() - suite.startedAt) / 1000 + forecastAt(suite, slotsNow, round, last, [], reserveS).etaS).toFixed(1);
     state.rounds = Math.max(state.rounds, round);
     if (phase === 1) lookAt(suite.results, round);
-    state.measuring_s = (Date.now() - suite.startedAt) / 1000;
+    // Rounded as ended_s is, so the two keep their order (ended_s ≥ measuring_s).
+    state.measuring_s = +((Date.now() - suite.startedAt) / 1000).toFixed(1);
     suite.save();
   }
   return true;
