@@ -3,7 +3,7 @@
 import { Batch, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { workloadCommand, type Entries, type ReadWorkload } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
-import { NO_CLUSTER_WATCH } from '../writes/upsert.ts';
+import { refuseClusterWatch } from '../writes/upsert.ts';
 
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const { hostname, port } = new URL(url);
@@ -74,9 +74,7 @@ export async function openWrites({ url, cluster }: StreamOptions): Promise<Write
     return {
       call: (args) => c.customCommand(args),
       everyPrimary: async (args) => void (await c.customCommand(args, { route: 'allPrimaries' })),
-      dedicated: async () => {
-        throw new Error(NO_CLUSTER_WATCH);
-      },
+      dedicated: refuseClusterWatch,
       close: async () => c.close(),
     };
   }

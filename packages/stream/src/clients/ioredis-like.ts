@@ -1,7 +1,7 @@
 // ioredis and iovalkey share one API; each client module passes its own library.
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
-import { NO_CLUSTER_WATCH } from '../writes/upsert.ts';
+import { refuseClusterWatch } from '../writes/upsert.ts';
 
 type RedisCtor = new (url: string, opts: object) => any;
 type ClusterCtor = new (nodes: { host: string; port: number }[], opts: object) => any;
@@ -101,9 +101,7 @@ async function clusterWritesWith(Cluster: ClusterCtor, label: string, url: strin
     everyPrimary: async ([command, ...args]) => {
       for (const node of client.nodes('master')) await node.call(command!, ...args);
     },
-    dedicated: async () => {
-      throw new Error(NO_CLUSTER_WATCH);
-    },
+    dedicated: refuseClusterWatch,
     close: async () => void (await client.quit()),
   };
 }

@@ -2,7 +2,7 @@ import { createClient, createClientPool, createCluster } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import type { SettingValues } from '../settings.ts';
-import { NO_CLUSTER_WATCH, routingKey } from '../writes/upsert.ts';
+import { refuseClusterWatch, routingKey } from '../writes/upsert.ts';
 
 type Client = ReturnType<typeof createClient>;
 /** What a read needs, which the cluster client has too (it routes each command by its key's slot). */
@@ -134,9 +134,7 @@ async function clusterWrites(url: string, settings: SettingValues): Promise<Writ
     everyPrimary: async (args) => {
       for (const primary of c.masters) await (await c.nodeClient(primary)).sendCommand(args);
     },
-    dedicated: async () => {
-      throw new Error(NO_CLUSTER_WATCH);
-    },
+    dedicated: refuseClusterWatch,
     close: async () => void (await c.close()),
   };
 }

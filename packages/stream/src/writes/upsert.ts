@@ -45,6 +45,10 @@ export function routingKey(args: string[]): string | undefined {
 
 /** What the cluster write connections answer for WATCH (and what the harness lists as not measured). */
 export const NO_CLUSTER_WATCH = 'WATCH needs a connection of its own to the key\'s primary, which the write connections here do not open on a cluster';
+/** A cluster write connection's dedicated(): refused, with NO_CLUSTER_WATCH. */
+export const refuseClusterWatch = async (): Promise<never> => {
+  throw new Error(NO_CLUSTER_WATCH);
+};
 
 /** The arguments after the key: the version, then field, value pairs. */
 export const upsertArgs = (fields: Record<string, string>, version: number) => [String(version), ...Object.entries(fields).flat()];
