@@ -15,7 +15,7 @@ describe('npm run bench', () => {
     const lines = async (args: string[]) => (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
     const suite = await lines([]);
     expect(suite).toHaveLength(27); // 26 and the handicapped twin
-    expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-node-redis-handicap']);
+    expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-ioredis-handicap']);
     const withCeilings = await lines(['--ceilings']);
     expect(withCeilings.filter((n) => !n.endsWith('-precomputed'))).toEqual(suite);
     expect(withCeilings.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11); // the HTTP ceiling of each stack in it

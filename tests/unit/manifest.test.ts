@@ -32,12 +32,12 @@ describe('manifest schema', () => {
     expect(extra).toEqual([
       'bun-raw-bun-redis', 'bun-raw-glide', 'bun-raw-ioredis', 'bun-raw-iovalkey',
       'deno-hono-node-redis', 'deno-raw-glide', 'deno-raw-ioredis', 'deno-raw-iovalkey', 'deno-raw-node-redis',
-      'node-express-node-redis', 'node-raw-glide', 'node-raw-iovalkey', 'node-raw-node-redis-handicap',
+      'node-express-node-redis', 'node-raw-glide', 'node-raw-ioredis-handicap', 'node-raw-iovalkey',
     ]);
     // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings
     // and the one handicap contender, the known cost every default run checks that it detects.
     const tunedInSuites = contenders.filter((x) => x.suites.some((s) => s === 'default' || s === 'seed') && !x.ceiling && x.tuned.length);
-    expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([['node-raw-node-redis-handicap', ['handicap'], ['matrix', 'default']]]);
+    expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([['node-raw-ioredis-handicap', ['handicap'], ['matrix', 'default']]]);
     expect(tunedInSuites[0]!.settings).toMatchObject({ handicap: 'on', transform: 'plain' });
     // The handicap has a twin of each node raw contender in the matrix, not of node20 (which varies no setting).
     expect(contenders.filter((c) => c.tuned.includes('handicap')).map((c) => c.name).sort()).toEqual([

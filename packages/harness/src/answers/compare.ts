@@ -1,9 +1,12 @@
 // Two runs compared (npm run compare, cli/compare.ts): per contender in both runs, the change of its relative
-// index (each launch's mean log req/s with its round's drift removed, less the mean of the dynamic
-// contenders both runs share), tested as the answers are: a moderated t (moderated.ts) on the two
-// runs' launch means (unpaired: two runs share no rounds), every contender's variance shrunk toward
-// the others', and Holm's correction across every contender. The machine's common drift between A
-// and B is reported on its own line, not as a change of every contender.
+// index (each launch's mean log req/s with its block's drift removed, less the mean of its runtime's
+// dynamic contenders both runs share), tested as the answers are: a moderated t (moderated.ts) on the
+// two runs' launch means (unpaired: two runs share no rounds), every contender's variance shrunk
+// toward the others', and Holm's correction across every contender. The index is taken within a
+// runtime because a run measures each runtime in a block of its own: between two runs a whole
+// runtime moved by 8% against the others (2026-11-24, docs/runs/answers-by-design.md), and against
+// the whole run's reference that read as a change of each of its contenders. Each runtime's shift,
+// and the machine's, are reported on their own lines, not as a change of every contender.
 import type { ContenderResult, Results } from '../model/results';
 import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
@@ -69,6 +72,8 @@ export interface Comparison {
   /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
   commonShift: number;
   shared: number;
+  /** Per reference group (a runtime; "*" for contenders alone in theirs): B's reference ÷ A's, and how many dynamic contenders it rests on. */
+  shifts: { group: string; shift: number; shared: number }[];
   /** The prior the contenders' variances were shrunk toward: sd of one launch's index, worth d0 df (null: infinite). */
   prior: { d0: number | null; s0: number };
   /** Set when no difference could reach significance at these run counts. */
@@ -100,11 +105,28 @@ export function answersAgreement(a: Results, b: Results): Agreement {
 const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && keptRuns(c.points[0]!).length > 0;
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
-/** Each contender's launches as log window req/s with the run's round effects removed (a contender + round additive fit on the launch means). */
-export function roundAdjusted(r: Results, names: string[]): Map<string, number[][]> {
+/**
+ * Each contender's launches as log window req/s with its block's effect removed: a contender + round
+ * additive fit on the launch means of each group apart (`groupOf`), so a round's drift is removed
+ * per runtime block.
+ */
+export function roundAdjusted(r: Results, names: string[], groupOf: (name: string) => string = () => '*'): Map<string, number[][]> {
   const launches = new Map(names.map((n) => [n, [...windowsByRound(r.contenders.find((c) => c.name === n))].map(([round, w]) => ({ round, logs: w.map(Math.log) }))]));
-  const { effect } = additiveFit([...launches].flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))));
-  return new Map([...launches].map(([n, ls]) => [n, ls.map((l) => l.logs.map((x) => x - (effect.get(l.round) ?? 0)))]));
+  const out = new Map<string, number[][]>();
+  for (const group of new Set(names.map(groupOf))) {
+    const members = [...launches].filter(([n]) => groupOf(n) === group);
+    const { effect } = additiveFit(members.flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))));
+    for (const [n, ls] of members) out.set(n, ls.map((l) => l.logs.map((x) => x - (effect.get(l.round) ?? 0))));
+  }
+  return new Map(names.map((n) => [n, out.get(n)!]));
+}
+
+/** The group a contender's index is taken within: its runtime when 2 or more of that runtime's dynamic contenders are in both runs, else "*" (the rest together). */
+function referenceGroups(both: ContenderResult[], mode: 'relative' | 'absolute'): (name: string) => string {
+  const dynamic = both.filter((c) => !c.static && !c.ceiling);
+  const own = (c: ContenderResult) => dynamic.filter((x) => x.runtime === c.runtime).length >= 2;
+  const groups = new Map(both.map((c) => [c.name, mode === 'relative' && own(c) ? c.runtime : '*']));
+  return (name) => groups.get(name) ?? '*';
 }
 
 /**
@@ -126,14 +148,18 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
   const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
   const names = both.map((c) => c.name);
-  const [wa, wb] = [roundAdjusted(a, names), roundAdjusted(b, names)];
+  const groupOf = referenceGroups(both, mode);
+  const [wa, wb] = [roundAdjusted(a, names, groupOf), roundAdjusted(b, names, groupOf)];
   const dynamic = both.filter((c) => !c.static && !c.ceiling).map((c) => c.name);
-  const ref = (w: Map<string, number[][]>) => (dynamic.length ? mean(dynamic.map((n) => mean(w.get(n)!.flat()))) : 0);
-  const [refA, refB] = [ref(wa), ref(wb)];
-  const [scaleA, scaleB] = mode === 'relative' ? [refA, refB] : [0, 0];
+  const ref = (w: Map<string, number[][]>, group?: string) => {
+    const of = dynamic.filter((n) => group === undefined || groupOf(n) === group);
+    return of.length ? mean(of.map((n) => mean(w.get(n)!.flat()))) : 0;
+  };
+  const groups = [...new Set(names.map(groupOf))].sort();
+  const shifts = groups.map((group) => ({ group, shift: Math.exp(ref(wb, group) - ref(wa, group)), shared: dynamic.filter((n) => groupOf(n) === group).length }));
   // One value per launch: the mean of its windows' logs (the windows of one launch are not independent).
-  const launchMeans = (w: Map<string, number[][]>, name: string, scale: number) => w.get(name)!.map((l) => mean(l) - scale);
-  const tests = names.map((name) => ({ name, xa: launchMeans(wa, name, scaleA), xb: launchMeans(wb, name, scaleB) }));
+  const launchMeans = (w: Map<string, number[][]>, name: string) => w.get(name)!.map((l) => mean(l) - (mode === 'relative' ? ref(w, groupOf(name)) : 0));
+  const tests = names.map((name) => ({ name, xa: launchMeans(wa, name), xb: launchMeans(wb, name) }));
   const reps = tests.map((t) => twoSample(t.xa, t.xb));
   const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df));
   const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
@@ -157,5 +183,5 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(refB - refA), shared: dynamic.length, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges, answers: answersAgreement(a, b) };
+  return { mode, rows, notCompared, commonShift: Math.exp(ref(wb) - ref(wa)), shared: dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges, answers: answersAgreement(a, b) };
 }

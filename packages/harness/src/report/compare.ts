@@ -9,9 +9,17 @@ import { chartDivs, escapeHtml, pageHtml } from './page';
 
 /** How the changes were tested, in one sentence (the page and the text say the same). */
 export function methodLine(c: Comparison): string {
-  const what = c.mode === 'relative' ? 'the relative index (each launch\'s mean log req/s, its round\'s drift removed, less its run\'s reference)' : 'log req/s, round drift removed (--absolute)';
+  const what = c.mode === 'relative' ? 'the relative index (each launch\'s mean log req/s, its runtime block\'s drift removed, less its runtime\'s reference)' : 'log req/s, round drift removed (--absolute)';
   const prior = c.prior.d0 === null ? `every contender's variance pooled (sd ${(c.prior.s0 * 100).toFixed(1)}% per launch)` : `each contender's variance shrunk toward sd ${(c.prior.s0 * 100).toFixed(1)}% per launch, worth ${c.prior.d0} df`;
   return `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}; Holm-corrected across all ${c.rows.length} contenders`;
+}
+
+/** Each runtime's own shift, when indices are taken within runtimes: a move of a whole runtime is not a change of its contenders. */
+export function shiftsLine(c: Comparison): string | null {
+  const own = c.shifts.filter((x) => x.group !== '*');
+  if (c.mode !== 'relative' || !own.length) return null;
+  const each = c.shifts.map((x) => `${x.group === '*' ? 'the rest' : x.group} ${signed(x.shift - 1)} (${x.shared} dynamic)`);
+  return `Runtime shifts, B against A (each contender's index is taken within its runtime, so these are not changes of its contenders): ${each.join(', ')}.`;
 }
 
 /** The answers both runs gave: the same, different (decided in one only, or equal in one), flipped (opposite "faster"). */
@@ -60,6 +68,7 @@ export function comparisonHtml(c: Comparison, a: { label: string; results: Resul
 <h2>Machine check</h2>
 <p>Passed: both runs were measured on ${escapeHtml(env.cpu_model)} with ${env.logical_cpus} CPUs, with the same runtimes, Redis, oha, client and framework versions, workload and data (${a.results.data.entries} entries, ${a.results.data.body_bytes} bytes per body).</p>
 <p>Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} overall (geometric mean of the ${c.shared} dynamic contenders both runs share).</p>
+${shiftsLine(c) ? `<p>${escapeHtml(shiftsLine(c)!)}</p>` : ''}
 <h2>Per contender</h2>
 <table id="comparison"><thead><tr><th>contender</th><th class="num">req/s A</th><th class="num">req/s B</th><th class="num">${what} A</th><th class="num">${what} B</th><th class="num">change</th><th class="num">p (Holm)</th><th></th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
@@ -80,6 +89,7 @@ export function renderComparison(c: Comparison): string {
   const changes = c.rows.map((r) => Math.abs(r.change));
   const out = [
     `Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} overall (geometric mean of the ${c.shared} dynamic contenders both runs share).`,
+    ...(shiftsLine(c) ? [shiftsLine(c)!] : []),
     '',
     line(head),
     ...body.map(line),

@@ -138,6 +138,14 @@ async function clientCeilings(suite: Suite): Promise<void> {
 }
 
 /**
+ * The handicap checks' contenders (each handicapped one and its twin): due in every round while
+ * any comparison races. A check is the run's proof that it sees a known 10% and sizes it within a
+ * few points; stopped with its plain twin's answers, it kept 3–5 rounds, too few for that, and
+ * --handicap's contender keeps its launches for compare to find it by.
+ */
+const handicapNames = (results: Suite['results']) => (results.handicap ?? []).flatMap((h) => [h.contender, h.compared_with ?? h.contender]);
+
+/**
  * Slots due in a round; a --self-check pair stays due together, so "alone" always follows its
  * original. HTTP ceilings run in round 1 only. After the first rounds, --runs auto races: only
  * the contenders of open comparisons (open-loop points race on the same answers).
@@ -149,11 +157,9 @@ function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
   if (round > s.max_runs) return [];
   // Before the first look (and in runs without a family) everything counts as open.
   if (round <= FIRST_ROUNDS || !suite.results.open) return slots;
-  const open = suite.results.open;
+  const open = suite.results.open.length ? [...suite.results.open, ...handicapNames(suite.results)] : [];
   const partner = (x: Slot) => slots.find((y) => y.point.connections === x.point.connections && y.point.rate === x.point.rate && (y.r.self_check_of === x.r.name || x.r.self_check_of === y.r.name));
-  // The handicapped twin races with its plain twin, so its check sees what that contender gets.
-  const handicapOf = (x: Slot) => suite.results.handicap?.find((h) => h.contender === x.r.name)?.compared_with;
-  const isOpen = (x?: Slot) => !!x && (open.includes(x.r.name) || open.includes(handicapOf(x) ?? ''));
+  const isOpen = (x?: Slot) => !!x && open.includes(x.r.name);
   return slots.filter((x) => isOpen(x) || isOpen(partner(x)));
 }
 
