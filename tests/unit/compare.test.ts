@@ -10,7 +10,7 @@ function fixture(bases: Record<string, number>, n: number, seed = 1): Results {
   const contenders = Object.entries(bases).map(([name, base]) => {
     const runs = Array.from({ length: n }, (_, i) => ({ round: i + 1, rps: base * (0.96 + 0.08 * rand()) }));
     const points = [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs, rps: summarize(runs.map((r) => r.rps)) }];
-    return { name, status: 'ok', static: name.includes('static'), points, runs, rps: points[0]!.rps };
+    return { name, runtime: name.split('-')[0], status: 'ok', static: name.includes('static'), points, runs, rps: points[0]!.rps };
   });
   return {
     schema: 2,
@@ -21,10 +21,10 @@ function fixture(bases: Record<string, number>, n: number, seed = 1): Results {
   } as unknown as Results;
 }
 
-/** The same runs, every req/s multiplied by `factor` (the whole machine faster or slower). */
+/** The same runs, every req/s multiplied by `factor` (the whole machine faster or slower), or only those whose name starts with `only`. */
 function scaled(r: Results, factor: number, only?: string): Results {
   const copy = structuredClone(r);
-  for (const c of copy.contenders) for (const run of c.points[0]!.runs) if (!only || c.name === only) run.rps *= factor;
+  for (const c of copy.contenders) for (const run of c.points[0]!.runs) if (!only || c.name.startsWith(only)) run.rps *= factor;
   return copy;
 }
 
@@ -53,6 +53,27 @@ describe('npm run compare', () => {
     const flagged = cmp.rows.filter((r) => r.flagged).map((r) => r.name);
     expect(flagged).toContain('b-raw-y');
     for (const r of cmp.rows) expect(r.pHolm).toBeGreaterThanOrEqual(r.p);
+  });
+
+  test('a whole runtime that moved is its runtime\'s shift, not a change of its contenders; one contender that moved within it is flagged', () => {
+    // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a block of its own.
+    const bases = {
+      'bun-raw-x': 700, 'bun-raw-y': 650, 'bun-raw-z': 800, 'bun-hono-x': 600, 'bun-elysia-x': 720,
+      'node-raw-x': 640, 'node-raw-y': 330, 'node-raw-z': 700, 'node-express-x': 560, 'node-fastify-x': 580,
+    };
+    const a = fixture(bases, 9);
+    const bunSlower = scaled(fixture(bases, 9, 3), 0.88, 'bun-');
+    const cmp = compare(a, bunSlower);
+    expect(cmp.rows.filter((r) => r.flagged)).toEqual([]);
+    expect(cmp.shifts.map((x) => [x.group, x.shared])).toEqual([['bun', 5], ['node', 5]]);
+    expect(cmp.shifts[0]!.shift).toBeGreaterThan(0.84);
+    expect(cmp.shifts[0]!.shift).toBeLessThan(0.92);
+    expect(renderComparison(cmp)).toMatch(/Runtime shifts, B against A \(each contender's index is taken within its runtime, so these are not changes of its contenders\): bun -1\d\.\d% \(5 dynamic\), node [+-]\d\.\d% \(5 dynamic\)\./);
+    // Against the whole run's reference (one group, as --absolute takes it), the same runtime's move is a change of each of its contenders.
+    expect(compare(a, bunSlower, 'absolute').rows.filter((r) => r.flagged).map((r) => r.name).sort()).toEqual(['bun-elysia-x', 'bun-hono-x', 'bun-raw-x', 'bun-raw-y', 'bun-raw-z']);
+    // 10% off one contender, and nothing else: that one alone is flagged.
+    const handicapped = compare(a, scaled(fixture(bases, 9, 3), 1 / 1.1, 'node-raw-y'));
+    expect(handicapped.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-y']);
   });
 
   test('says so when the run counts can never give a significant difference', () => {

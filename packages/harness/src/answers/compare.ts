@@ -1,12 +1,13 @@
-// Two runs compared (npm run compare, cli/compare.ts): per contender in both runs, the change of its relative
-// index (each launch's mean log req/s with its block's drift removed, less the mean of its runtime's
-// dynamic contenders both runs share), tested as the answers are: a moderated t (moderated.ts) on the
-// two runs' launch means (unpaired: two runs share no rounds), every contender's variance shrunk
-// toward the others', and Holm's correction across every contender. The index is taken within a
-// runtime because a run measures each runtime in a block of its own: between two runs a whole
-// runtime moved by 8% against the others (2026-11-24, docs/runs/answers-by-design.md), and against
-// the whole run's reference that read as a change of each of its contenders. Each runtime's shift,
-// and the machine's, are reported on their own lines, not as a change of every contender.
+// Two runs compared (npm run compare, cli/compare.ts): per contender in both runs, the change of its
+// relative index, tested as the answers are: a moderated t (moderated.ts) on the two runs' launch
+// means (unpaired: two runs share no rounds), every contender's variance shrunk toward the others',
+// and Holm's correction across every contender. A launch's index is its mean log req/s with its
+// block's drift removed, less its runtime's reference; B's less that runtime's shift too (the mean
+// move of its contenders, those flagged left out, as TMM normalisation leaves out the genes that
+// changed). The index is taken within a runtime because a run measures each runtime in a block of
+// its own: between two runs a whole runtime moved by 8% against the others (2026-11-24,
+// docs/runs/answers-by-design.md), and against the whole run's reference that read as a change of
+// each of its contenders. The machine's and each runtime's shift are reported on their own lines.
 import type { ContenderResult, Results } from '../model/results';
 import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
@@ -141,25 +142,37 @@ export function twoSample(xa: number[], xb: number[]): Replicates {
   return { n: na && nb ? 1 / (1 / na + 1 / nb) : 0, mean: mb - ma, s2: df > 0 ? ss / df : NaN, df: Math.max(0, df) };
 }
 
-export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
-  const diffs = setupDifferences(a, b);
-  if (diffs.length) throw new CompareRefused(`A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`);
-  const inB = new Map(b.contenders.map((c) => [c.name, c]));
-  const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
-  const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
-  const names = both.map((c) => c.name);
-  const groupOf = referenceGroups(both, mode);
-  const [wa, wb] = [roundAdjusted(a, names, groupOf), roundAdjusted(b, names, groupOf)];
-  const dynamic = both.filter((c) => !c.static && !c.ceiling).map((c) => c.name);
-  const ref = (w: Map<string, number[][]>, group?: string) => {
-    const of = dynamic.filter((n) => group === undefined || groupOf(n) === group);
-    return of.length ? mean(of.map((n) => mean(w.get(n)!.flat()))) : 0;
-  };
-  const groups = [...new Set(names.map(groupOf))].sort();
-  const shifts = groups.map((group) => ({ group, shift: Math.exp(ref(wb, group) - ref(wa, group)), shared: dynamic.filter((n) => groupOf(n) === group).length }));
+/** Both runs' launches, each contender's index group and its dynamic ones: what the tests and the shifts are taken from. */
+interface Indexed {
+  names: string[];
+  groupOf: (name: string) => string;
+  wa: Map<string, number[][]>;
+  wb: Map<string, number[][]>;
+  dynamic: string[];
+}
+
+const level = (w: Map<string, number[][]>, n: string) => mean(w.get(n)!.flat());
+const dynamicOf = (ix: Indexed, group?: string) => ix.dynamic.filter((n) => group === undefined || ix.groupOf(n) === group);
+const ref = (ix: Indexed, w: Map<string, number[][]>, group?: string) => (dynamicOf(ix, group).length ? mean(dynamicOf(ix, group).map((n) => level(w, n))) : 0);
+
+/**
+ * Each group's shift, B against A: the mean move of its dynamic contenders, less those `left` out
+ * (the ones flagged as changed, so that a contender that really moved does not move the others'
+ * reference by a fifth of that in a runtime of five), unless fewer than 2 would remain.
+ */
+function groupShifts(ix: Indexed, left: Set<string>): Map<string, number> {
+  return new Map([...new Set(ix.names.map(ix.groupOf))].map((g) => {
+    const all = dynamicOf(ix, g);
+    const kept = all.filter((n) => !left.has(n)).length >= 2 ? all.filter((n) => !left.has(n)) : all;
+    return [g, kept.length ? mean(kept.map((n) => level(ix.wb, n) - level(ix.wa, n))) : 0];
+  }));
+}
+
+/** Every contender's change tested: the moderated t on its launch means (relative: against its group's reference, B's less the group's shift). */
+function tested(a: Results, b: Results, ix: Indexed, shift: Map<string, number>, mode: Comparison['mode']) {
   // One value per launch: the mean of its windows' logs (the windows of one launch are not independent).
-  const launchMeans = (w: Map<string, number[][]>, name: string) => w.get(name)!.map((l) => mean(l) - (mode === 'relative' ? ref(w, groupOf(name)) : 0));
-  const tests = names.map((name) => ({ name, xa: launchMeans(wa, name), xb: launchMeans(wb, name) }));
+  const launchMeans = (w: Map<string, number[][]>, name: string, less: number) => w.get(name)!.map((l) => mean(l) - (mode === 'relative' ? ref(ix, ix.wa, ix.groupOf(name)) + less : 0));
+  const tests = ix.names.map((name) => ({ name, xa: launchMeans(ix.wa, name, 0), xb: launchMeans(ix.wb, name, mode === 'relative' ? shift.get(ix.groupOf(name))! : 0) }));
   const reps = tests.map((t) => twoSample(t.xa, t.xb));
   const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df));
   const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
@@ -175,6 +188,33 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
       p: ps[i]!, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA,
     };
   });
+  return { rows, reps, prior };
+}
+
+/** At most this many passes of flagging and leaving the flagged out of their group's shift. */
+const SHIFT_PASSES = 3;
+
+export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
+  const diffs = setupDifferences(a, b);
+  if (diffs.length) throw new CompareRefused(`A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`);
+  const inB = new Map(b.contenders.map((c) => [c.name, c]));
+  const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
+  const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
+  const names = both.map((c) => c.name);
+  const groupOf = referenceGroups(both, mode);
+  const ix: Indexed = { names, groupOf, wa: roundAdjusted(a, names, groupOf), wb: roundAdjusted(b, names, groupOf), dynamic: both.filter((c) => !c.static && !c.ceiling).map((c) => c.name) };
+  let left = new Set<string>();
+  let shift = groupShifts(ix, left);
+  let result = tested(a, b, ix, shift, mode);
+  for (let pass = 1; pass < SHIFT_PASSES && mode === 'relative'; pass++) {
+    const flagged = new Set(result.rows.filter((r) => r.flagged).map((r) => r.name));
+    if ([...flagged].every((n) => left.has(n)) && flagged.size === left.size) break;
+    left = flagged;
+    shift = groupShifts(ix, left);
+    result = tested(a, b, ix, shift, mode);
+  }
+  const { rows, reps, prior } = result;
+  const shifts = [...shift].sort(([x], [y]) => x.localeCompare(y)).map(([group, s]) => ({ group, shift: Math.exp(s), shared: dynamicOf(ix, group).length }));
   const short = reps.filter((r) => !(r.df > 0)).length;
   const tooFewRuns = short && !(prior.d0 > 0)
     ? `${short} contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds`
@@ -183,5 +223,5 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(ref(wb) - ref(wa)), shared: dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges, answers: answersAgreement(a, b) };
+  return { mode, rows, notCompared, commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)), shared: ix.dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges, answers: answersAgreement(a, b) };
 }
