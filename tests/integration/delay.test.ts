@@ -294,7 +294,10 @@ describe('connection ends', () => {
   test('a target that refuses: the client is closed, the proxy carries on', async () => {
     const p = await proxy(0.2, `redis://127.0.0.1:${await freePort()}`);
     const closed = new Promise<boolean>((done) => {
-      Bun.connect({ hostname: '127.0.0.1', port: portOf(p.url), socket: { close: () => done(true), data() {} } });
+      // The proxy may reset the connection before Bun finishes opening it: that is the client closed too.
+      Bun.connect({ hostname: '127.0.0.1', port: portOf(p.url), socket: { close: () => done(true), data() {} } }).catch(
+        () => done(true),
+      );
     });
     expect(await Promise.race([closed, Bun.sleep(5000).then(() => false)])).toBe(true);
     expect(isAlive(p.pid)).toBe(true);
