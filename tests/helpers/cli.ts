@@ -152,41 +152,41 @@ export async function settle(seen: ProcId[], ms = 5000): Promise<ProcId[]> {
   return survivors(seen);
 }
 
-/** Resolves true once an oha among the harness's processes writes a file whose name holds `marker` (bounded: 300 polls of 50 ms). */
-async function ohaWriting(harness: number, marker: string): Promise<boolean> {
+/** The first of the harness's processes whose /proc cmdline (NULs as spaces) `match` accepts (bounded: 300 polls of 50 ms). */
+async function inTree(harness: number, match: (cmd: string) => boolean): Promise<number | null> {
   for (let i = 0; i < 300; i++) {
-    const cmds = processTree(harness).map((pid) => {
+    for (const pid of processTree(harness)) {
+      let cmd = '';
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        return '';
-      }
-    });
-    if (cmds.some((c) => c.split('\0')[0]!.endsWith('oha') && c.includes(marker))) return true;
+        cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      } catch {}
+      if (cmd && match(cmd)) return pid;
+    }
     await Bun.sleep(50);
   }
-  return false;
+  return null;
 }
 
 /**
  * A runCli onLine handler that kills the private Redis (SIGKILL) 700 ms into the measured window
- * whose oha writes a file holding `marker`, watching from the first line `ready` accepts.
+ * whose oha writes a file holding `marker`, watching from the first line `ready` accepts. Redis and
+ * the oha are looked for in /proc from then on: the run's lines can all come before Redis is up.
  */
 export function redisKiller(ready: (line: string) => boolean, marker: string) {
   let watching = false;
   let killed = false;
+  const kill = async (harness: number) => {
+    const redis = await inTree(harness, (cmd) => /^redis-server 127\.0\.0\.1:\d+/.test(cmd));
+    if (redis === null || (await inTree(harness, (cmd) => cmd.split(' ')[0]!.endsWith('oha') && cmd.includes(marker))) === null) return;
+    killed = true;
+    setTimeout(() => process.kill(redis, 'SIGKILL'), 700);
+  };
   return {
     killed: () => killed,
-    onLine: (line: string, ctl: { pid: number; seen: ProcId[] }) => {
+    onLine: (line: string, ctl: { pid: number }) => {
       if (watching || !ready(line)) return;
-      const redis = ctl.seen.find((p) => /^redis-server 127\.0\.0\.1:\d+/.test(p.cmd) && isAlive(p.pid));
-      if (!redis) return;
       watching = true;
-      void ohaWriting(ctl.pid, marker).then((inWindow) => {
-        if (!inWindow) return;
-        killed = true;
-        setTimeout(() => process.kill(redis.pid, 'SIGKILL'), 700);
-      });
+      void kill(ctl.pid);
     },
   };
 }
