@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
+import { burnUs } from '../../packages/harness/src/run/calibrate';
 
 const body: StreamBody = { entries: [{ id: '1-0', fields: { a: '1' } }] };
 
@@ -64,5 +65,18 @@ describe('streamOptionsFromEnv and HANDICAP', () => {
     delete process.env.HANDICAP;
     process.env.HANDICAP_US = 'abc';
     expect(streamOptionsFromEnv()).toMatchObject({ settings: { handicap: 'off' }, handicapUs: 0 });
+  });
+});
+
+describe('burnUs: the burn that makes the twin\'s request 10% longer on its event loop', () => {
+  test('a loop busy 93% of 1,400 µs: the burn fills its 98 µs idle, then adds 140 µs', () => {
+    expect(burnUs({ wallUs: 1400, mainUs: 1302, cpuUs: 1490 }, 10)).toBe(238);
+  });
+  test('a saturated loop (busy all the time, or ticks reading a little over): 10% of the wall time', () => {
+    expect(burnUs({ wallUs: 1400, mainUs: 1400, cpuUs: 1490 }, 10)).toBe(140);
+    expect(burnUs({ wallUs: 1400, mainUs: 1420, cpuUs: 1490 }, 10)).toBe(140);
+  });
+  test('a loop mostly idle (bound by something else): at most twice 10% of the wall time', () => {
+    expect(burnUs({ wallUs: 20_000, mainUs: 400, cpuUs: 500 }, 10)).toBe(4000);
   });
 });

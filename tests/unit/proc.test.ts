@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { isAlive, killTree, machineCpuTicks, processTree, rssMb, selfCpuSeconds, spawnTracked, treeCpuSeconds } from '../../packages/harness/src/system/proc';
+import { busiestThreadSeconds, CLOCK_TICKS, isAlive, killTree, machineCpuTicks, processTree, rssMb, selfCpuSeconds, spawnTracked, threadTicks, treeCpuSeconds } from '../../packages/harness/src/system/proc';
 
 // A parent shell whose child burns CPU for a while, then sleeps: a two-level tree.
 const busyTree = (seconds: number) =>
@@ -20,6 +20,27 @@ describe('/proc accounting', () => {
     expect(used).toBeLessThan(wall * 1.3);
     expect(rssMb(processTree(t.pid))).toBeGreaterThan(0.5);
     await killTree(t.pid);
+  });
+
+  test('the busiest thread is the busy grandchild: its own CPU, within the tree\'s', async () => {
+    const t = busyTree(3);
+    await Bun.sleep(300);
+    const pids = processTree(t.pid);
+    const [threadsBefore, treeBefore] = [threadTicks(pids), treeCpuSeconds(t.pid)];
+    expect([...threadsBefore.keys()]).toContain(`${t.pid}/${t.pid}`);
+    await Bun.sleep(500);
+    const busiest = busiestThreadSeconds(threadsBefore, threadTicks(pids));
+    const tree = treeCpuSeconds(t.pid) - treeBefore;
+    expect(busiest).toBeGreaterThan(0.2);
+    expect(busiest).toBeLessThanOrEqual(tree + 0.02);
+    await killTree(t.pid);
+  });
+
+  test('busiestThreadSeconds: the largest growth between readings; a thread born since counts from zero', () => {
+    const before = new Map([['1/1', 100], ['1/2', 50]]);
+    const after = new Map([['1/1', 130], ['1/2', 95], ['1/3', 20]]);
+    expect(busiestThreadSeconds(before, after)).toBe(45 / CLOCK_TICKS);
+    expect(busiestThreadSeconds(before, new Map([...after, ['1/4', 60]]))).toBe(60 / CLOCK_TICKS);
   });
 
   test('killTree takes down the whole process group, grandchildren included', async () => {

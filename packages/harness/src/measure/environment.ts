@@ -38,9 +38,13 @@ export function loadAverage1m(): number {
   return os.loadavg()[0]!;
 }
 
+/** What the run publishes (results, screenshots, the README's section) and prose: changes there do not change what was measured. */
+const NOT_MEASURED = [':(exclude)results', ':(exclude)screenshots', ':(exclude)docs', ':(exclude)*.md'];
+
+/** The commit measured, and whether the code differs from it (the run's own published output does not count). */
 export function gitState(): { commit: string; dirty: boolean } {
   const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
-  return { commit: git(['rev-parse', 'HEAD']) || 'unknown', dirty: git(['status', '--porcelain']).length > 0 };
+  return { commit: git(['rev-parse', 'HEAD']) || 'unknown', dirty: git(['status', '--porcelain', '--', '.', ...NOT_MEASURED]).length > 0 };
 }
 
 export function captureEnvironment(contenders: Contender[]): Environment {

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { runOha } from './oha';
 import { cpuCount, type Placement } from '../system/placement';
-import { machineCpuTicks, processTree, rssMb, selfCpuSeconds, treeCpuSeconds } from '../system/proc';
+import { busiestThreadSeconds, machineCpuTicks, processTree, rssMb, selfCpuSeconds, threadTicks, treeCpuSeconds } from '../system/proc';
 import { commandStats, serverPids, type RedisTarget } from '../topology/redis';
 import { judgeWindow, startProber, type Live } from '../live/session';
 import { nowMs } from '../live/writer';
@@ -69,6 +69,8 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
   const redisCpuBefore = redisPids ? redisCpu() : null;
   const proxyCpuBefore = ctx.proxy ? treeCpuSeconds(ctx.proxy.pid) : null;
   const appCpuBefore = treeCpuSeconds(appPid);
+  const appThreads = processTree(appPid);
+  const threadsBefore = threadTicks(appThreads);
   const harnessBefore = selfCpuSeconds().self;
   const machineBefore = machineCpuTicks();
   const t0 = performance.now();
@@ -87,6 +89,7 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
     return {
       wall,
       appCpu: treeCpuSeconds(appPid) - appCpuBefore,
+      mainThreadCpu: busiestThreadSeconds(threadsBefore, threadTicks(appThreads)),
       redisCpuS: redisCpuBefore === null ? null : redisCpu() - redisCpuBefore,
       proxyCpuS: proxyCpuBefore === null ? null : treeCpuSeconds(ctx.proxy!.pid) - proxyCpuBefore,
       calls,
@@ -138,6 +141,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     error_messages: errorMessages,
     app_cpu_s: used.appCpu,
     cpu_us_per_req: run.ok ? (used.appCpu * 1e6) / served : NaN,
+    main_thread_cpu_s: used.mainThreadCpu,
     rss_mb: rss.peak(),
     redis_calls: used.calls,
     redis_calls_per_req: run.ok ? used.calls / served : NaN,

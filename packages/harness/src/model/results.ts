@@ -27,6 +27,8 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   error_messages: Record<string, number>;
   app_cpu_s: number;
   cpu_us_per_req: number;
+  /** CPU seconds of the app's busiest thread (its event loop) over the run: how much of the wall time it was busy (absent in older results). */
+  main_thread_cpu_s?: number;
   rss_mb: number;
   redis_calls: number;
   redis_calls_per_req: number;
@@ -271,7 +273,11 @@ export interface HandicapCheck {
   calibrated_on: string;
   compared_with: string | null;
   pct: number;
+  /** The calibrating launch, per request: the tree's CPU, and (since the burn is sized on them) wall time and the busiest thread's CPU. */
   cpu_us_per_req: number;
+  wall_us_per_req?: number;
+  main_thread_us_per_req?: number;
+  /** µs of CPU burnt per request: the wall time grown by pct, less the event loop's busy time (older runs: pct of cpu_us_per_req). */
   us: number;
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
   injected_ratio: number;

@@ -102,7 +102,10 @@ export function handicapLine(r: Results): string {
   return (r.handicap ?? []).filter((h) => h.measured).map((h) => {
     const m = h.measured!;
     const seen = h.detected ? 'detected' : 'NOT detected';
-    return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs): injected ${signedPct(h.injected_ratio)} req/s, ` +
+    const sized = h.wall_us_per_req !== undefined && h.main_thread_us_per_req !== undefined
+      ? `${h.calibrated_on}'s ${h.wall_us_per_req.toFixed(0)} µs per request grown by ${h.pct}%, less the ${h.main_thread_us_per_req.toFixed(0)} µs its event loop was busy`
+      : `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
+    return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sized}): injected ${signedPct(h.injected_ratio)} req/s, ` +
       `measured ${signedPct(m.ratio)} (${Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet'}, ${(m.level * 100).toFixed(1)}%, ${m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`}): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
   }).join('\n\n');
 }

@@ -71,6 +71,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     latency_ms: Object.fromEntries(PERCENTILES.map((p) => [p, middle((r) => r.latency_ms[p])])) as Latency,
     total_bytes: sum(runs, (r) => r.total_bytes), responses: sum(runs, (r) => r.responses),
     app_cpu_s: appCpu, cpu_us_per_req: ok ? (appCpu * 1e6) / served : NaN,
+    ...(runs.every((r) => r.main_thread_cpu_s !== undefined) ? { main_thread_cpu_s: sum(runs, (r) => r.main_thread_cpu_s!) } : {}),
     rss_mb: Math.max(...runs.map((r) => r.rss_mb)),
     redis_calls: calls, redis_calls_per_req: ok ? calls / served : NaN,
     redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,

@@ -150,6 +150,37 @@ export function treeCpuSeconds(root: number): number {
   return ticks / CLOCK_TICKS;
 }
 
+/**
+ * CPU ticks (user+sys) of each thread of a set of processes, by "pid/tid": one thread's own
+ * time, where treeCpuSeconds sums them all (an event loop's thread among GC and I/O helpers).
+ */
+export function threadTicks(pids: number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+        out.set(`${pid}/${tid}`, +f[11]! + +f[12]!);
+      } catch {}
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of the thread that used the most between two threadTicks readings. */
+export function busiestThreadSeconds(before: Map<string, number>, after: Map<string, number>): number {
+  let most = 0;
+  for (const [id, ticks] of after) most = Math.max(most, ticks - (before.get(id) ?? 0));
+  return most / CLOCK_TICKS;
+}
+
 /** Resident memory of a set of processes (e.g. a process tree), in MB. */
 export function rssMb(pids: number[]): number {
   let kb = 0;
