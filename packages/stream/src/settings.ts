@@ -41,8 +41,8 @@ export const SETTINGS = {
   },
   handicap: {
     env: 'HANDICAP', values: ['off', 'on'], default: 'off', suffix: { on: 'handicap' }, clients: null,
-    about: 'a known cost: burns HANDICAP_US µs of CPU per request (the harness calibrates it to 10% of the plain twin\'s CPU per request), ' +
-      'so a run can check that it detects a 10% difference',
+    about: 'a known cost: burns HANDICAP_US µs of CPU per request (the harness calibrates it so the plain twin\'s requests take 10% longer ' +
+      'on its event loop), so a run can check that it detects a 10% difference',
   },
   cache: {
     env: 'CACHE', values: ['none', 'csc', 'tail', 'tail-body', 'ttl'], default: 'none',

@@ -53,7 +53,7 @@ export const FLAGS = {
   'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
   ceilings: { type: 'boolean', desc: 'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes (on with --matrix; about 2.5 min of a default run, which goes to the answers without it)' },
   'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
-  handicap: { type: 'string', desc: 'burn 10% more CPU per request in this one contender (calibrated on itself before round 1), under its own name: a known change for npm run compare to find' },
+  handicap: { type: 'string', desc: 'burn CPU per request in this one contender so its requests take 10% longer (calibrated on itself before round 1), under its own name: a known change for npm run compare to find' },
   'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
   publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
   quiet: { type: 'boolean', desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only' },
