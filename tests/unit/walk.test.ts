@@ -2,9 +2,35 @@
 // no more windows than the edges plus one per open trail.
 import { describe, expect, test } from 'bun:test';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
-import { walkOrder } from '../../packages/harness/src/run/walk';
+import { glued, walkOrder } from '../../packages/harness/src/run/walk';
 
 const adjacent = (walk: string[], a: string, b: string) => walk.some((x, i) => (x === a && walk[i + 1] === b) || (x === b && walk[i + 1] === a));
+
+describe('glued: the handicap check side by side in a shuffled block', () => {
+  test('the second of each pair moves next to the first, after or before it; the rest keep their order', () => {
+    const order = ['a', 'twin', 'b', 'c', 'plain', 'd'];
+    expect(glued(order, [['plain', 'twin']], false)).toEqual(['a', 'b', 'c', 'plain', 'twin', 'd']);
+    expect(glued(order, [['plain', 'twin']], true)).toEqual(['a', 'b', 'c', 'twin', 'plain', 'd']);
+    expect(glued(['twin', 'plain'], [['plain', 'twin']], false)).toEqual(['plain', 'twin']);
+    expect(order).toEqual(['a', 'twin', 'b', 'c', 'plain', 'd']); // not mutated
+  });
+
+  test('a pair with a member missing from the block leaves the order as it was', () => {
+    expect(glued(['a', 'twin', 'b'], [['plain', 'twin']], false)).toEqual(['a', 'twin', 'b']);
+  });
+
+  test('shuffled blocks of 2 to 14: every pair adjacent in every order, each member once', () => {
+    const random = seededRandom(11);
+    for (let i = 0; i < 200; i++) {
+      const n = 2 + Math.floor(random() * 13);
+      const members = Array.from({ length: n }, (_, k) => `m${k}`);
+      const pairs: [string, string][] = n >= 4 && random() < 0.5 ? [['m0', 'm1'], ['m2', 'm3']] : [['m0', 'm1']];
+      const order = glued([...members].sort(() => random() - 0.5), pairs, random() < 0.5);
+      expect([...order].sort()).toEqual([...members].sort());
+      for (const [a, b] of pairs) expect(adjacent(order, a, b)).toBe(true);
+    }
+  });
+});
 
 describe('walkOrder', () => {
   test('random graphs: each edge adjacent, each node present, at most E + odd/2 + isolated + components windows', () => {

@@ -16,7 +16,7 @@ import { log } from '../system/progress';
 import { checkAfterRun, judgeProbe, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
 import { restartPrivateRedis } from '../topology/redis';
 import { probeOnce } from '../live/session';
-import { walkOrder } from './walk';
+import { glued, walkOrder } from './walk';
 
 export interface BlockSlot {
   r: ContenderResult;
@@ -140,15 +140,26 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
 
 /**
  * The members' order in each of the block's `windows` cycles. Without pairs: each member once, in
- * an order shuffled from the seed, round and cycle. With `pairs` (--layout walk, indices of
+ * an order shuffled from the seed, round and cycle, each handicap check's two apps side by side
+ * (which goes first alternates by cycle and round). With `pairs` (--layout walk, indices of
  * compared members): a walk in which every pair is measured in consecutive windows, walked
  * forward and backward in turn (by cycle, and by round when a round has one), so each side of a
  * pair goes first equally often.
  */
-function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number, round: number): Member[][] {
-  if (!pairs) return Array.from({ length: count }, () => shuffled(members, random));
+function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number, round: number, checks: [Member, Member][]): Member[][] {
+  if (!pairs) return Array.from({ length: count }, (_, j) => glued(shuffled(members, random), checks, (j + round) % 2 === 1));
   const walk = walkOrder(members.map((_, i) => String(i)), pairs.map(([a, b]) => [String(a), String(b)]), random).map((i) => members[Number(i)]!);
   return Array.from({ length: count }, (_, j) => ((j + round) % 2 ? [...walk].reverse() : walk));
+}
+
+/** Each handicap check's plain twin and handicapped app at one load point, where both are members of the block. */
+function handicapPairs(suite: Suite, members: Member[]): [Member, Member][] {
+  return (suite.results.handicap ?? []).flatMap((h) =>
+    members.flatMap((twin): [Member, Member][] => {
+      const plain = members.find((m) => m.r.name === h.compared_with && pointLabel(m.point) === pointLabel(twin.point));
+      return twin.r.name === h.contender && plain ? [[plain, twin]] : [];
+    }),
+  );
 }
 
 /**
@@ -165,7 +176,7 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
     let seq = 0;
-    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round).entries()) {
+    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round, handicapPairs(suite, members)).entries()) {
       if (redisDied) break;
       if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
       for (const m of order) {

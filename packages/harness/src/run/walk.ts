@@ -64,3 +64,20 @@ export function walkOrder(nodes: string[], edges: [string, string][], random: ()
   for (const n of shuffled(nodes, random)) if (!walk.includes(n)) walk.push(n);
   return walk;
 }
+
+/**
+ * `order` with the second of each pair moved next to the first: after it, or before it when
+ * `before`. Outside the walk, a runtime block's windows are shuffled, so the handicap check's two
+ * apps were about half a block apart; side by side they share the machine's bursts. In a block of
+ * those two alone (2026-11-25), their per-round ln ratio varied by sd 2.6–4.5 points against
+ * 6–11 in the 13-app Node block.
+ */
+export function glued<T>(order: T[], pairs: [T, T][], before: boolean): T[] {
+  let out = [...order];
+  for (const [first, second] of pairs) {
+    if (!out.includes(first) || !out.includes(second)) continue;
+    out = out.filter((x) => x !== second);
+    out.splice(out.indexOf(first) + (before ? 0 : 1), 0, second);
+  }
+  return out;
+}
