@@ -33,7 +33,8 @@ export interface TwinCost {
  * 0.93 of the time): sized on CPU alone, 10% of the CPU per request slowed the twin by 4.7–7.4%,
  * not 9.1%. So: the wall time grown by pct, minus what the loop already spends. At least pct% of
  * the wall time (a saturated loop), at most twice that (a loop mostly idle is bound by something
- * a burn does not measure).
+ * a burn does not measure). It overshoots when the pair is measured side by side (−12% to −15%
+ * measured: a loop is busy at most about 0.97 of the time): docs/runs/answers-by-design.md.
  */
 export function burnUs(twin: TwinCost, pct: number): number {
   const p = pct / 100;
