@@ -6,7 +6,7 @@
 // not lend a noisy pair the quiet pairs' variance).
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { DECISION, familyPrior, holmLevels, interimAlpha, lastAlpha, look, openContenders, windowPairs, windowsByRound } from '../../packages/harness/src/answers/decide';
+import { DECISION, familyPrior, holmLevels, interimAlpha, lastAlpha, look, MIN_STRATUM, openContenders, windowPairs, windowsByRound, type WindowPairs } from '../../packages/harness/src/answers/decide';
 import { moderatedT } from '../../packages/harness/src/stats/moderated';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { readResults } from '../../packages/harness/src/model/results';
@@ -41,10 +41,15 @@ type Pool = ReturnType<typeof nullPool>;
 /** Contender i's launch, `noisy` of every `every` contenders with their log deviations doubled (twice the sd at every level). */
 const noiseOf = (i: number, every: number) => (every && i % every === 0 ? 2 : 1);
 
-/** One simulated --runs auto run: FIRST_ROUNDS rounds for all, then rounds for the open ones, an interim look after each, then the last look. */
-function simulate(random: () => number, k: number, maxRounds: number, pool: Pool, noisyEvery = 0) {
+/**
+ * One simulated --runs auto run: FIRST_ROUNDS rounds for all, then rounds for the open ones, an
+ * interim look after each, then the last look. `sideBySide`: the k neighbours (c0–c1, …, c9–c0)
+ * are side-by-side comparisons, the layout a covariate of the family's prior, as twin questions are.
+ */
+function simulate(random: () => number, k: number, maxRounds: number, pool: Pool, noisyEvery = 0, sideBySide = false) {
   const names = Array.from({ length: k }, (_, i) => `c${i}`);
-  const comparisons: Comparison[] = names.flatMap((a, i) => names.slice(i + 1).map((b) => ({ id: `${a} vs ${b}`, question: 'q', a, b })));
+  const neighbours = (i: number, j: number) => j - i === 1 || j - i === k - 1;
+  const comparisons: Comparison[] = names.flatMap((a, i) => names.slice(i + 1).map((b, d) => ({ id: `${a} vs ${b}`, question: 'q', a, b, ...(sideBySide && neighbours(i, i + 1 + d) ? { side_by_side: true as const } : {}) })));
   const data = new Map(names.map((n) => [n, new Map<number, number[]>()]));
   let answers = [] as ReturnType<typeof look>;
   let due = new Set(names);
@@ -65,14 +70,14 @@ function simulate(random: () => number, k: number, maxRounds: number, pool: Pool
 
 describe('racing under the null, on recorded runs', () => {
   /** 1,000 simulated runs of ten contenders: 45 comparisons, the default family's size, so Holm's first steps reach the tails the run's do. */
-  function nullRate(seed: number, noisyEvery: number, what: string): number {
+  function nullRate(seed: number, noisyEvery: number, what: string, sideBySide = false): number {
     const pool = nullPool();
     const random = seededRandom(seed);
     const runs = 1000;
     let falseRuns = 0;
     let claims = 0;
     for (let i = 0; i < runs; i++) {
-      const wrong = simulate(random, 10, 8, pool, noisyEvery).filter((a) => a.verdict === 'faster').length;
+      const wrong = simulate(random, 10, 8, pool, noisyEvery, sideBySide).filter((a) => a.verdict === 'faster').length;
       claims += wrong;
       if (wrong) falseRuns++;
     }
@@ -87,6 +92,10 @@ describe('racing under the null, on recorded runs', () => {
 
   test('uneven noise: with every other contender twice as noisy, still at most 5%', () => {
     expect(nullRate(2027, 2, ', every other contender twice as noisy')).toBeLessThanOrEqual(0.05);
+  }, 120_000);
+
+  test('the layout a covariate of the prior (10 comparisons side by side, 35 apart), every other contender twice as noisy: at most 5%', () => {
+    expect(nullRate(2028, 2, ', 10 of 45 comparisons side by side (the layout a covariate of the prior), every other contender twice as noisy', true)).toBeLessThanOrEqual(0.05);
   }, 120_000);
 
   test('the handicap check, simulated: a 10% slower twin over 5 rounds is seen more often than chance', () => {
@@ -123,6 +132,29 @@ describe('racing under the null, on recorded runs', () => {
     const [four] = look(fakeResults(['a', 'b'], new Map([['a', series(125, 4)], ['b', series(100, 4)]])), cmp, 1, 0.05, 10);
     expect(four!.verdict).toBe('faster');
     expect(four!.ratio).toBeCloseTo(1.25, 1);
+  });
+
+  test('the layout as a covariate of the prior: a quiet side-by-side group gets its own scale; under MIN_STRATUM comparisons, none', () => {
+    // Per-round ln ratios of sd about 2% (side by side) and 10% (apart), 6 rounds each, the same
+    // within-launch noise (the trend on it does not tell them apart).
+    const wiggle = (sd: number, seed: number) => [1, -1, 0.5, -0.5, 1.5, -1.5].map((x, r) => sd * x * (1 + ((seed + r) % 3) / 4));
+    const pairs = (sd: number, seed: number): WindowPairs => ({ a: [], b: [], rounds: 6, byRound: wiggle(sd, seed).map((d) => [d]), within: 0.01 });
+    const family = (near: number) => {
+      const data = [...Array.from({ length: near }, (_, i) => pairs(0.02, i)), ...Array.from({ length: 8 }, (_, i) => pairs(0.1, i))];
+      return { data, fitted: familyPrior(data, data.map((_, i) => i < near)) };
+    };
+    const { data, fitted } = family(MIN_STRATUM);
+    expect(fitted.split).toBe(true);
+    expect(Math.sqrt(fitted.prior.scale(fitted.covariates[0]))).toBeLessThan(0.04);
+    expect(Math.sqrt(fitted.prior.scale(fitted.covariates.at(-1)))).toBeGreaterThan(0.08);
+    // The quiet comparison's interval, against what one scale for the family would give it.
+    const one = familyPrior(data);
+    const own = moderatedT(fitted.reps[0]!, fitted.prior, 0.95, fitted.prior.scale(fitted.covariates[0]));
+    const pooled = moderatedT(one.reps[0]!, one.prior, 0.95, one.prior.scale(one.covariates[0]));
+    expect(Math.log(own.hi / own.lo)).toBeLessThan(0.8 * Math.log(pooled.hi / pooled.lo));
+    const few = family(MIN_STRATUM - 1).fitted;
+    expect(few.split).toBe(false);
+    expect(few.covariates.every((c) => c.length === 1)).toBe(true);
   });
 
   test('Holm across a family: step-down levels, stopping at the first p it cannot reject', () => {

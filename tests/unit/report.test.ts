@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
+import { picks } from '../../packages/harness/src/report/answers';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
@@ -57,5 +58,27 @@ describe('tables', () => {
     const readme = `# t\n${README_START}\nold\n${README_END}\nafter\n`;
     expect(spliceReadme(readme, 'new\n')).toBe(`# t\n${README_START}\nnew\n${README_END}\nafter\n`);
     expect(() => spliceReadme('# no markers', 'x')).toThrow(/markers/);
+  });
+});
+
+describe('picks: the fastest per question, read off the pairwise answers', () => {
+  const answer = (a: string, b: string, verdict: string, ratio: number) => ({ id: `${a} vs ${b}`, question: 'client: bun', a, b, verdict, ratio, lo: ratio * 0.9, hi: ratio * 1.1, level: 0.99, p: 0.001, pairs: 18, rounds: 9 });
+  const withAnswers = (answers: unknown[]) => ({
+    ...results,
+    contenders: ['bun-raw-bun-redis', 'bun-raw-ioredis', 'bun-raw-glide'].map((n) => contender(n, 500, { client: n.split('-').slice(2).join('-') })),
+    family: { questions: [{ id: 'client: bun', kind: 'client', about: 'bun (raw server)', members: ['bun-raw-bun-redis', 'bun-raw-ioredis', 'bun-raw-glide'] }], comparisons: [] },
+    answers,
+  }) as unknown as Results;
+
+  test('one member beats each other directly: the fastest, decided against each', () => {
+    const r = withAnswers([answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3), answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4), answer('bun-raw-ioredis', 'bun-raw-glide', 'undecided', 1.05)]);
+    expect(picks(r)).toEqual(['On bun (raw server): **bun-redis** is the fastest (decided faster than each of the other 2).']);
+  });
+
+  test('beaten through another: still the fastest, said so; two unbeaten: not decided between them', () => {
+    const chain = withAnswers([answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3), answer('bun-raw-bun-redis', 'bun-raw-glide', 'undecided', 1.4), answer('bun-raw-ioredis', 'bun-raw-glide', 'faster', 1.1)]);
+    expect(picks(chain)).toEqual(['On bun (raw server): **bun-redis** is the fastest (each of the other 2 was decided slower than another).']);
+    const tie = withAnswers([answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'undecided', 1.02), answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4), answer('bun-raw-ioredis', 'bun-raw-glide', 'equal', 1.01)]);
+    expect(picks(tie)).toEqual(['On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; glide is decided slower than one of them.']);
   });
 });

@@ -2,7 +2,7 @@
 // no more windows than the edges plus one per open trail.
 import { describe, expect, test } from 'bun:test';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
-import { glued, walkOrder } from '../../packages/harness/src/run/walk';
+import { clustered, glued, walkOrder } from '../../packages/harness/src/run/walk';
 
 const adjacent = (walk: string[], a: string, b: string) => walk.some((x, i) => (x === a && walk[i + 1] === b) || (x === b && walk[i + 1] === a));
 
@@ -28,6 +28,35 @@ describe('glued: the handicap check side by side in a shuffled block', () => {
       const order = glued([...members].sort(() => random() - 0.5), pairs, random() < 0.5);
       expect([...order].sort()).toEqual([...members].sort());
       for (const [a, b] of pairs) expect(adjacent(order, a, b)).toBe(true);
+    }
+  });
+});
+
+describe('clustered: a runtime block\'s twin questions side by side', () => {
+  test('each group at its first member\'s place, the member with the most edges in its middle, the rest in their order', () => {
+    // raw is compared with express, fastify and next; ioredis and glide with nothing here.
+    const order = ['express', 'ioredis', 'next', 'raw', 'glide', 'fastify'];
+    const edges: [string, string][] = [['express', 'raw'], ['fastify', 'raw'], ['next', 'raw']];
+    expect(clustered(order, edges)).toEqual(['express', 'raw', 'next', 'fastify', 'ioredis', 'glide']);
+    expect(clustered(['b', 'a'], [['a', 'b']])).toEqual(['b', 'a']);
+    expect(clustered(order, [])).toEqual(order);
+    expect(order).toEqual(['express', 'ioredis', 'next', 'raw', 'glide', 'fastify']); // not mutated
+  });
+
+  test('shuffled blocks: each member once, every group contiguous, a hub next to its first two partners', () => {
+    const random = seededRandom(12);
+    for (let i = 0; i < 200; i++) {
+      const n = 4 + Math.floor(random() * 11);
+      const members = Array.from({ length: n }, (_, k) => `m${k}`);
+      // m0 a hub with up to 3 partners, m1–m2 a pair of their own when there is room.
+      const partners = members.slice(3, 3 + 1 + Math.floor(random() * 3));
+      const edges: [string, string][] = [...partners.map((p): [string, string] => ['m0', p]), ['m1', 'm2']];
+      const order = clustered([...members].sort(() => random() - 0.5), edges);
+      expect([...order].sort()).toEqual([...members].sort());
+      const places = ['m0', ...partners].map((x) => order.indexOf(x)).sort((a, b) => a - b);
+      expect(places.at(-1)! - places[0]!).toBe(partners.length);
+      expect(adjacent(order, 'm1', 'm2')).toBe(true);
+      expect(partners.filter((p) => adjacent(order, 'm0', p)).length).toBe(Math.min(2, partners.length));
     }
   });
 });

@@ -37,7 +37,18 @@ export interface Comparison {
   question: string;
   a: string;
   b: string;
+  /**
+   * Its two contenders are measured side by side in every cycle of their runtime's block
+   * (run/block.ts): a twin question (a framework against its raw server, a setting, a cache, a
+   * write strategy, a server), whose members share a runtime. Such comparisons vary less per
+   * round than those of apps half a block apart, so their variance gets a prior of their own
+   * (answers/decide.ts).
+   */
+  side_by_side?: true;
 }
+
+/** The questions whose members share a runtime and differ in one thing: measured side by side. */
+const SIDE_BY_SIDE = new Set<QuestionKind>(['framework', 'setting', 'cache', 'write', 'server']);
 
 /** The handicap setting is the run's own check, never an answer; ceilings and static pages read Redis at most once. */
 export const HANDICAP = 'handicap';
@@ -91,7 +102,7 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
     if (first) questions.push({ id: `server: ${base}`, kind: 'server', about: `${first.runtime} ${rowOf(first)} ${first.client}${first.tuned?.length ? ` ${first.tuned.join(' ')}` : ''}: server`, members: [base, ...xs.map((x) => x.name)] });
   }
   const comparisons = questions.flatMap((q) =>
-    q.members.flatMap((a, i) => q.members.slice(i + 1).map((b) => ({ id: `${a} vs ${b}`, question: q.id, a, b }))),
+    q.members.flatMap((a, i) => q.members.slice(i + 1).map((b): Comparison => ({ id: `${a} vs ${b}`, question: q.id, a, b, ...(SIDE_BY_SIDE.has(q.kind) ? { side_by_side: true as const } : {}) }))),
   );
   return { questions, comparisons };
 }

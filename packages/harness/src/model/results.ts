@@ -245,6 +245,8 @@ export interface Results {
    * of its within-launch window variance (the trend covariate).
    */
   prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
+  /** When the layout is a covariate of the prior (answers/decide.ts familyPrior): the prior at the side-by-side layout; `prior` is then at the other. */
+  prior_side_by_side?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
   /** Contenders in comparisons still undecided after the last look: the racing rounds go to them. */
   open?: string[];
   /** Every look at the family: after which round, at which alpha, who raced on after it; interim ones while racing, then the last (at what they left of alpha). */

@@ -81,9 +81,13 @@ function procedureText(r: Results, answers: Answer[]): string {
     const range = des.length ? `${Math.min(...des)}–${Math.max(...des)}` : '1';
     return `Each is a paired t-test on log req/s of windows paired by round, allowing for the design effect of windows that share a launch (${range})`;
   }
-  const p = r.prior;
-  const lent = !p ? '' : p.d0 === null ? `: the family's rounds agree, so every comparison takes its pooled sd ${pct(p.s0)} per round on ${p.df} df` : `: the family's prior is sd ${pct(p.s0)} per round worth ${p.d0.toFixed(1)} df, from ${p.comparisons} comparisons`;
-  return `Each is a moderated t (empirical Bayes, after limma) on the per-round mean of ln A − ln B, each comparison's variance shrunk toward the family's${lent}`;
+  const near = r.prior_side_by_side;
+  const prior = (p: NonNullable<Results['prior']>) =>
+    p.d0 === null ? `rounds agree, so each takes their pooled sd ${pct(p.s0)} per round on ${p.df} df` : `prior is sd ${pct(p.s0)} per round worth ${p.d0.toFixed(1)} df, from ${p.comparisons} comparisons`;
+  const priors = !r.prior ? '' : near
+    ? `, one prior for the comparisons measured side by side (a framework against its raw server, a setting against its default) and one for the rest: side by side the ${prior(near)}; apart the ${prior(r.prior)}`
+    : `: the family's ${prior(r.prior)}`;
+  return `Each is a moderated t (empirical Bayes, after limma) on the per-round mean of ln A − ln B, each comparison's variance shrunk toward the family's${priors}`;
 }
 
 /** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */
@@ -102,12 +106,44 @@ export function handicapLine(r: Results): string {
   return (r.handicap ?? []).filter((h) => h.measured).map((h) => {
     const m = h.measured!;
     const seen = h.detected ? 'detected' : 'NOT detected';
-    const sized = h.wall_us_per_req !== undefined && h.main_thread_us_per_req !== undefined
-      ? `${h.calibrated_on}'s ${h.wall_us_per_req.toFixed(0)} µs per request grown by ${h.pct}%, less the ${h.main_thread_us_per_req.toFixed(0)} µs its event loop was busy`
-      : `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
+    // Three sizings over the project's results: 10% of the wall time per request (now), the wall time grown by 10% less
+    // the loop's busy time, and 10% of the CPU per request.
+    const wall = h.wall_us_per_req;
+    const sized = wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1
+      ? `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`
+      : wall !== undefined && h.main_thread_us_per_req !== undefined
+        ? `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, less the ${h.main_thread_us_per_req.toFixed(0)} µs its event loop was busy`
+        : `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
     return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sized}): injected ${signedPct(h.injected_ratio)} req/s, ` +
       `measured ${signedPct(m.ratio)} (${Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet'}, ${(m.level * 100).toFixed(1)}%, ${m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`}): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
   }).join('\n\n');
+}
+
+/** "a, b and c" */
+const listed = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : xs[0] ?? '');
+
+/**
+ * What a user acts on, per question of three or more (which client on a runtime, which runtime for
+ * a stack): the members no other was decided faster than, after the same tested comparisons as
+ * below (a comparison with the best, after Hsu, read off the family's pairwise answers, so it
+ * carries their error rate). One left: the fastest; several: the fastest is among them.
+ */
+export function picks(r: Results): string[] {
+  const { questions, answers } = answersOf(r);
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  return questions.filter((q) => q.members.length > 2).flatMap((q) => {
+    const mine = answers.filter((a) => a.question === q.id);
+    if (!mine.length || mine.some((a) => a.out)) return [];
+    const beaten = new Set(mine.filter((a) => a.verdict === 'faster').map((a) => sides(a).loser));
+    const best = q.members.filter((m) => !beaten.has(m));
+    const label = (n: string) => labelIn(q, byName.get(n), n, r.settings.servers?.[0]);
+    const rest = q.members.filter((m) => beaten.has(m)).map(label);
+    const slower = rest.length ? `; ${listed(rest)} ${rest.length > 1 ? 'are' : 'is'} decided slower than ${best.length > 1 ? 'one of them' : 'it'}` : '';
+    const direct = best.length === 1 && mine.filter((a) => a.verdict === 'faster' && sides(a).winner === best[0]).length === q.members.length - 1;
+    return [best.length === 1
+      ? `${where(q)}: **${label(best[0]!)}** is the fastest (${direct ? `decided faster than each of the other ${q.members.length - 1}` : `each of the other ${q.members.length - 1} was decided slower than another`}).`
+      : `${where(q)}: the fastest is one of ${listed(best.map((b) => `**${label(b)}**`))}, not decided between them${slower}.`];
+  });
 }
 
 /** The README's and report's opening: decided answers, then equivalences, then the open ones. */
@@ -118,9 +154,11 @@ export function answersSection(r: Results): string {
   const decided = answers.filter((a) => a.verdict === 'faster' && !a.out).sort((x, y) => Math.abs(Math.log(y.ratio)) - Math.abs(Math.log(x.ratio)));
   const equal = answers.filter((a) => a.verdict === 'equal' && !a.out);
   const open = answers.filter((a) => a.verdict === 'undecided' || a.out);
+  const best = picks(r);
   return [
     '**What to pick** (default settings)',
     familyLine(r, answers),
+    best.length && `**The fastest, per question**\n\n${best.map((x) => `- ${x}`).join('\n')}`,
     decided.length && `**Decided**\n\n${list(decided)}`,
     equal.length && `**Equal within a bound**\n\n${list(equal)}`,
     open.length && `**Open**\n\n${list(open)}`,

@@ -135,7 +135,9 @@ function methodLine(r: Results): string {
   const windows = s.windows ?? 1;
   const walk = s.layout === 'walk';
   const load = s.requests !== null ? `${s.requests} requests` : walk ? `${windows > 1 ? `${windows} walks` : 'one walk'} of ${s.duration_s}s windows per round` : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
-  const order = walk ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}` : `rounds in blocks per runtime shuffled from seed ${s.seed}`;
+  // Results whose family marks side-by-side comparisons were measured with those pairs together (run/block.ts).
+  const twins = r.family?.comparisons.some((c) => c.side_by_side) ? ', the members of each twin question (a framework and its raw server, a setting and its default) side by side' : '';
+  const order = walk ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}` : `rounds in blocks per runtime shuffled from seed ${s.seed}${twins}`;
   const runs = s.runs === 'auto'
     ? `runs auto (${FIRST_ROUNDS} rounds for every contender, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
     : `${s.runs} runs`;

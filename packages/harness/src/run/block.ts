@@ -1,8 +1,8 @@
 // A block of one round: the contenders of one runtime launched together, each verified and warmed
 // up, then their measured windows interleaved (every cycle measures each once, in an order
-// shuffled from the seed), so the windows a question pairs lie seconds apart, not minutes: the
-// machine's drift over minutes is the largest noise here, and it cancels in a ratio only when
-// both sides see it. While one app is measured the others sit idle; each window records the CPU
+// shuffled from the seed, with each twin question's members side by side), so the windows a
+// question pairs lie seconds apart, not minutes: the machine's drift over minutes is the largest
+// noise here, and it cancels in a ratio only when both sides see it. While one app is measured the others sit idle; each window records the CPU
 // the idle ones used meanwhile (`idle_cpu_s`), which must stay near zero.
 import { AppError, startApp, type RunningApp } from '../measure/apps';
 import { measureRun, pointLabel, type Load } from '../measure/measure';
@@ -16,7 +16,7 @@ import { log } from '../system/progress';
 import { checkAfterRun, judgeProbe, liveBoundMs, pooled, safe, verifyFor, type TrialOutcome } from './trial';
 import { restartPrivateRedis } from '../topology/redis';
 import { probeOnce } from '../live/session';
-import { glued, walkOrder } from './walk';
+import { clustered, glued, walkOrder } from './walk';
 
 export interface BlockSlot {
   r: ContenderResult;
@@ -140,27 +140,32 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
 
 /**
  * The members' order in each of the block's `windows` cycles. Without pairs: each member once, in
- * an order shuffled from the seed, round and cycle, each handicap check's two apps side by side
- * (which goes first alternates by cycle and round). With `pairs` (--layout walk, indices of
- * compared members): a walk in which every pair is measured in consecutive windows, walked
- * forward and backward in turn (by cycle, and by round when a round has one), so each side of a
- * pair goes first equally often.
+ * an order shuffled from the seed, round and cycle, then the members of each twin question
+ * (`side_by_side` comparisons: a framework and its raw server, a setting and its default) brought
+ * together, and each handicap check's two apps side by side (which goes first alternates by cycle
+ * and round). With `pairs` (--layout walk, indices of compared members): a walk in which every
+ * pair is measured in consecutive windows, walked forward and backward in turn (by cycle, and by
+ * round when a round has one), so each side of a pair goes first equally often.
  */
-function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number, round: number, checks: [Member, Member][]): Member[][] {
-  if (!pairs) return Array.from({ length: count }, (_, j) => glued(shuffled(members, random), checks, (j + round) % 2 === 1));
+function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number, round: number, twins: [Member, Member][], checks: [Member, Member][]): Member[][] {
+  if (!pairs) return Array.from({ length: count }, (_, j) => glued(clustered(shuffled(members, random), [...twins, ...checks]), checks, (j + round) % 2 === 1));
   const walk = walkOrder(members.map((_, i) => String(i)), pairs.map(([a, b]) => [String(a), String(b)]), random).map((i) => members[Number(i)]!);
   return Array.from({ length: count }, (_, j) => ((j + round) % 2 ? [...walk].reverse() : walk));
 }
 
-/** Each handicap check's plain twin and handicapped app at one load point, where both are members of the block. */
-function handicapPairs(suite: Suite, members: Member[]): [Member, Member][] {
-  return (suite.results.handicap ?? []).flatMap((h) =>
-    members.flatMap((twin): [Member, Member][] => {
-      const plain = members.find((m) => m.r.name === h.compared_with && pointLabel(m.point) === pointLabel(twin.point));
-      return twin.r.name === h.contender && plain ? [[plain, twin]] : [];
-    }),
-  );
+/** The members of `name` and `other` at one load point, where both are in the block. */
+function pairsOf(members: Member[], name: string, other: string | null): [Member, Member][] {
+  return members.flatMap((m): [Member, Member][] => {
+    const o = members.find((x) => x.r.name === other && pointLabel(x.point) === pointLabel(m.point));
+    return m.r.name === name && o ? [[o, m]] : [];
+  });
 }
+
+/** Each side-by-side comparison of the family (model/questions.ts) whose two contenders are members of the block. */
+const twinPairs = (suite: Suite, members: Member[]) => (suite.results.family?.comparisons ?? []).filter((c) => c.side_by_side).flatMap((c) => pairsOf(members, c.a, c.b));
+
+/** Each handicap check's plain twin and handicapped app at one load point, where both are members of the block. */
+const handicapPairs = (suite: Suite, members: Member[]) => (suite.results.handicap ?? []).flatMap((h) => pairsOf(members, h.contender, h.compared_with));
 
 /**
  * Measure a block: launch every member, then `windows` cycles (see cycles); then stop them all.
@@ -176,7 +181,7 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
     let seq = 0;
-    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round, handicapPairs(suite, members)).entries()) {
+    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round, twinPairs(suite, members), handicapPairs(suite, members)).entries()) {
       if (redisDied) break;
       if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
       for (const m of order) {

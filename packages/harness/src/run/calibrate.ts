@@ -28,18 +28,15 @@ export interface TwinCost {
 }
 
 /**
- * The burn that makes a request take `pct`% longer on the twin's event loop. A burn first fills the
- * time the loop sat idle (waiting for Redis or the next request; node-raw-ioredis's loop is busy
- * 0.93 of the time): sized on CPU alone, 10% of the CPU per request slowed the twin by 4.7–7.4%,
- * not 9.1%. So: the wall time grown by pct, minus what the loop already spends. At least pct% of
- * the wall time (a saturated loop), at most twice that (a loop mostly idle is bound by something
- * a burn does not measure). It overshoots when the pair is measured side by side (−12% to −15%
- * measured: a loop is busy at most about 0.97 of the time): docs/runs/answers-by-design.md.
+ * The burn that makes a request take `pct`% longer on the twin's event loop: `pct`% of the twin's
+ * wall time per request. The pair is measured side by side (run/block.ts), and there the burn
+ * added about its own length to each request's wall time: burns of 339–476 µs slowed the twin by
+ * −12% to −15% where 1.1·W − B had been meant to give −9.1% (the loop's idle time is not filled
+ * first, as it was when the two were half a block apart); docs/runs/answers-by-design.md.
+ * `mainUs` (the loop's busy time) is recorded beside it, not used.
  */
 export function burnUs(twin: TwinCost, pct: number): number {
-  const p = pct / 100;
-  const fill = twin.wallUs * (1 + p) - twin.mainUs;
-  return +Math.min(2 * p * twin.wallUs, Math.max(p * twin.wallUs, fill)).toFixed(1);
+  return +((pct / 100) * twin.wallUs).toFixed(1);
 }
 
 /** One launch of the calibrating contender (round 0, not a run of anyone): its costs per request. */

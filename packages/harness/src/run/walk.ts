@@ -81,3 +81,29 @@ export function glued<T>(order: T[], pairs: [T, T][], before: boolean): T[] {
   }
   return out;
 }
+
+/**
+ * `order` with each group of compared members brought together: the connected components of
+ * `edges`, each at the place of its first member in `order`, its members in their order there but
+ * the one with the most edges (a raw server and the frameworks compared with it) moved to the
+ * middle, next to as many as it can be. A runtime block's windows are otherwise shuffled, so a
+ * framework and its raw server were about a third of a 13-app block apart.
+ */
+export function clustered<T>(order: T[], edges: [T, T][]): T[] {
+  const parent = new Map(order.map((x) => [x, x]));
+  const root = (x: T): T => (parent.get(x) === x ? x : root(parent.get(x)!));
+  const degree = new Map<T, number>();
+  for (const [a, b] of edges) {
+    if (!parent.has(a) || !parent.has(b) || a === b) continue;
+    parent.set(root(a), root(b));
+    for (const x of [a, b]) degree.set(x, (degree.get(x) ?? 0) + 1);
+  }
+  const groups = new Map<T, T[]>();
+  for (const x of order) (groups.get(root(x)) ?? groups.set(root(x), []).get(root(x))!).push(x);
+  return [...groups.values()].flatMap((g) => {
+    const hub = g.reduce((best, x) => ((degree.get(x) ?? 0) > (degree.get(best) ?? 0) ? x : best));
+    const rest = g.filter((x) => x !== hub);
+    rest.splice(Math.floor(rest.length / 2), 0, hub);
+    return rest;
+  });
+}

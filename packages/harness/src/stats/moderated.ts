@@ -26,13 +26,14 @@ const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number)
 export interface Prior {
   d0: number;
   s02: number;
-  /** The prior scale of a comparison with this covariate value (s02 for all without a covariate). */
-  scale: (covariate?: number) => number;
+  /** The prior scale of a comparison with these covariate values (s02 for all without a covariate). */
+  scale: (covariate?: number | number[]) => number;
   /** Comparisons (with d > 0) it was estimated from, and their degrees of freedom added up. */
   n: number;
   df_sum: number;
-  /** With a covariate: the fitted log-variance's slope on it (1: the variance scales with the covariate's). */
+  /** With a covariate: the fitted log-variance's slope on the first (1: the variance scales with the covariate's), and on each when several. */
   slope?: number;
+  slopes?: number[];
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -50,15 +51,34 @@ export function trigammaInverse(x: number): number {
   return Math.exp((lo + hi) / 2);
 }
 
-/** Least squares y ≈ intercept + slope·x (x undefined: y ≈ its mean), and the residual sum of squares. */
-function line(y: number[], x?: number[]): { intercept: number; slope: number; rss: number } {
+/**
+ * Least squares y ≈ intercept + Σ slope_k·x_k (no columns: y ≈ its mean), and the residual sum of
+ * squares, by the normal equations of the centred columns (two at most here: a Gauss–Jordan
+ * elimination is enough). A column that does not vary, or repeats another, gets slope 0.
+ */
+function ols(y: number[], x: number[][]): { intercept: number; slopes: number[]; rss: number } {
+  const p = x[0]?.length ?? 0;
   const my = mean(y);
-  if (!x) return { intercept: my, slope: 0, rss: y.reduce((s, v) => s + (v - my) ** 2, 0) };
-  const mx = mean(x);
-  const sxx = x.reduce((s, v) => s + (v - mx) ** 2, 0);
-  const slope = sxx > 0 ? x.reduce((s, v, i) => s + (v - mx) * (y[i]! - my), 0) / sxx : 0;
-  const intercept = my - slope * mx;
-  return { intercept, slope, rss: y.reduce((s, v, i) => s + (v - intercept - slope * x[i]!) ** 2, 0) };
+  const mx = Array.from({ length: p }, (_, k) => mean(x.map((r) => r[k]!)));
+  const a = Array.from({ length: p }, (_, j) => [
+    ...Array.from({ length: p }, (_, k) => x.reduce((s, r) => s + (r[j]! - mx[j]!) * (r[k]! - mx[k]!), 0)),
+    x.reduce((s, r, i) => s + (r[j]! - mx[j]!) * (y[i]! - my), 0),
+  ]);
+  const slopes = new Array<number>(p).fill(0);
+  const live: number[] = [];
+  for (let j = 0; j < p; j++) {
+    if (!(Math.abs(a[j]![j]!) > 1e-12 * (1 + Math.abs(a[j]![p]!)))) continue;
+    live.push(j);
+    for (let i = 0; i < p; i++) {
+      if (i === j) continue;
+      const f = a[i]![j]! / a[j]![j]!;
+      for (let k = 0; k <= p; k++) a[i]![k]! -= f * a[j]![k]!;
+    }
+  }
+  for (const j of live) slopes[j] = a[j]![p]! / a[j]![j]!;
+  const intercept = my - slopes.reduce((s, b, k) => s + b * mx[k]!, 0);
+  const fit = (r: number[]) => intercept + slopes.reduce((s, b, k) => s + b * r[k]!, 0);
+  return { intercept, slopes, rss: y.reduce((s, v, i) => s + (v - fit(x[i]!)) ** 2, 0) };
 }
 
 /** The fewest comparisons a trend is fitted from: a slope from a handful of log variances (each ±1.3 at 2 df) would be noise. */
@@ -69,32 +89,41 @@ export const MIN_TREND = 10;
  * comparison whose rounds agree to the last digit) are raised to 1e-5 of the median, as limma
  * does, so a log exists. Under two comparisons with d > 0: no prior (d₀ = 0).
  *
- * `covariate` (limma's trend): a value per comparison that predicts its log variance, fitted here
- * by a straight line (limma fits a natural spline of up to 4 df), from MIN_TREND comparisons on. The answers pass the log of the
- * comparison's within-launch window variance: in a nested design the windows' spread inside a
- * launch is independent of how launch means vary, and a noisy contender (Next.js) is noisy at
- * both levels, so its comparisons get a larger prior scale instead of the quiet pairs' one.
+ * `covariate` (limma's trend): a value, or a few, per comparison that predict its log variance,
+ * fitted here by least squares (limma fits a natural spline of up to 4 df on one covariate), from
+ * MIN_TREND comparisons on. The answers pass the log of the comparison's within-launch window
+ * variance: in a nested design the windows' spread inside a launch is independent of how launch
+ * means vary, and a noisy contender (Next.js) is noisy at both levels, so its comparisons get a
+ * larger prior scale instead of the quiet pairs' one. They add 1 for a comparison measured side by
+ * side, 0 for one apart, when the family has both (answers/decide.ts): one d₀ from the whole
+ * family, each kind of layout its own scale.
  *
  * When the variances agree more than sampling predicts, d₀ is infinite and s₀² the pooled
  * variance Σd·s²/Σd (limma since 2017 takes mean(s²), the same when every d is equal; the rounds
  * of racing give comparisons unequal d, and the pooled variance is then the scale's MLE); with a
  * covariate, exp of the fitted line, as limma does.
  */
-export function fitPrior(s2: number[], df: number[], covariate?: number[]): Prior {
+export function fitPrior(s2: number[], df: number[], covariate?: number[] | number[][]): Prior {
+  const rows = covariate?.map((c) => (Array.isArray(c) ? c : [c]));
   const ok = s2.map((_, i) => i).filter((i) => df[i]! > 0 && Number.isFinite(s2[i]!) && s2[i]! >= 0);
   const df_sum = ok.reduce((s, i) => s + df[i]!, 0);
-  const trend = !!covariate && ok.length >= MIN_TREND && ok.every((i) => Number.isFinite(covariate[i]!));
+  const trend = !!rows && ok.length >= MIN_TREND && ok.every((i) => rows[i]!.every(Number.isFinite));
   if (ok.length < 2) return { d0: 0, s02: NaN, scale: () => NaN, n: ok.length, df_sum };
   const sorted = ok.map((i) => s2[i]!).sort((a, b) => a - b);
   const m = sorted[sorted.length >> 1]! || 1;
   const x = ok.map((i) => Math.max(s2[i]!, 1e-5 * m));
   const e = ok.map((i, k) => Math.log(x[k]!) - digamma(df[i]! / 2) + Math.log(df[i]! / 2));
-  const fit = line(e, trend ? ok.map((i) => covariate![i]!) : undefined);
-  const evar = fit.rss / (e.length - (trend ? 2 : 1)) - mean(ok.map((i) => trigamma(df[i]! / 2)));
-  // The fitted mean log scale at a covariate value (comparisons left out of the fit included), and at the family's mean.
-  const logScale = (c?: number) => fit.intercept + (trend && Number.isFinite(c) ? fit.slope * c! : trend ? fit.slope * mean(ok.map((i) => covariate![i]!)) : 0);
-  const centre = fit.intercept + (trend ? fit.slope * mean(ok.map((i) => covariate![i]!)) : 0);
-  const base = { n: ok.length, df_sum, ...(trend ? { slope: fit.slope } : {}) };
+  const cov = trend ? ok.map((i) => rows![i]!) : ok.map(() => []);
+  const fit = ols(e, cov);
+  const evar = fit.rss / (e.length - 1 - fit.slopes.length) - mean(ok.map((i) => trigamma(df[i]! / 2)));
+  // The fitted mean log scale at a covariate value (a value missing or not finite: the family's mean there).
+  const centreOf = (k: number) => mean(cov.map((r) => r[k]!));
+  const logScale = (c?: number | number[]) => {
+    const at = c === undefined ? [] : Array.isArray(c) ? c : [c];
+    return fit.intercept + fit.slopes.reduce((s, b, k) => s + b * (Number.isFinite(at[k]) ? at[k]! : centreOf(k)), 0);
+  };
+  const centre = logScale();
+  const base = { n: ok.length, df_sum, ...(trend ? { slope: fit.slopes[0]!, ...(fit.slopes.length > 1 ? { slopes: fit.slopes } : {}) } : {}) };
   if (!(evar > 0)) {
     const pooled = ok.reduce((s, i, k) => s + df[i]! * x[k]!, 0) / df_sum;
     return trend ? { d0: Infinity, s02: Math.exp(centre), scale: (c) => Math.exp(logScale(c)), ...base } : { d0: Infinity, s02: pooled, scale: () => pooled, ...base };
