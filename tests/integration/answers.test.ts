@@ -4,7 +4,7 @@
 // calibrated on its twin and judged like an answer.
 import { describe, expect, test } from 'bun:test';
 import { explained, resultsIn, runCli } from '../helpers/cli';
-import { burnUs } from '../../packages/harness/src/run/calibrate';
+import { burnUs } from '../../packages/harness/src/answers/handicap';
 
 const [NR, IO, IOV, GL, NOISY] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey', 'bun-raw-paced-glide', 'bun-raw-noisy-node-redis'];
 const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '200ms'];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
-import { burnUs } from '../../packages/harness/src/run/calibrate';
+import { burnUs, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
 
 const body: StreamBody = { entries: [{ id: '1-0', fields: { a: '1' } }] };
 
@@ -69,9 +69,13 @@ describe('streamOptionsFromEnv and HANDICAP', () => {
 });
 
 describe('burnUs: the burn that makes the twin\'s request 10% longer', () => {
-  test('10% of the wall time per request, whatever share of it the loop was busy', () => {
-    expect(burnUs({ wallUs: 1400, mainUs: 1302, cpuUs: 1490 }, 10)).toBe(140);
-    expect(burnUs({ wallUs: 1400, mainUs: 1420, cpuUs: 1490 }, 10)).toBe(140);
-    expect(burnUs({ wallUs: 2234.56, mainUs: 400, cpuUs: 500 }, 10)).toBe(223.5);
+  test('a loop busy 1,996 of 2,184 µs per request: (1.1 × 0.975 × 2,184) − 1,996 µs', () => {
+    expect(burnUs({ wallUs: 2184, mainUs: 1996, cpuUs: 2300 }, 10)).toBe(346.3);
+    // The model's own check: with the burn the loop is busy MAX_BUSY of a wall time 10% longer.
+    expect((1996 + 346.3) / MAX_BUSY / 2184).toBeCloseTo(1.1, 3);
+  });
+  test('a loop reading busier than it can be: half of 10% of the wall time; one mostly idle: at most twice 10%', () => {
+    expect(burnUs({ wallUs: 1400, mainUs: 1500, cpuUs: 1590 }, 10)).toBe(70);
+    expect(burnUs({ wallUs: 20_000, mainUs: 400, cpuUs: 500 }, 10)).toBe(4000);
   });
 });

@@ -161,10 +161,15 @@ export function familyPrior(data: WindowPairs[], sideBySide: boolean[] = []): Fa
   return { reps, prior: { ...prior, d0: Math.min(prior.d0, DECISION.maxPriorDf) }, covariates, split };
 }
 
-/** A prior as results.json records it, at the family's mean within-launch noise (and, split, at one layout). */
-function priorRecord(p: Prior, layout?: 0 | 1) {
+/**
+ * A prior as results.json records it, at the family's mean within-launch noise; split, at one
+ * layout (1 side by side, 0 apart) with that layout's share of the comparisons and their df.
+ */
+function priorRecord(f: FamilyPrior, layout?: 0 | 1) {
+  const p = f.prior;
   const s0 = Math.sqrt(layout === undefined ? p.s02 : p.scale([NaN, layout]));
-  return { d0: Number.isFinite(p.d0) ? +p.d0.toFixed(3) : null, s0: +s0.toFixed(5), comparisons: p.n, df: p.df_sum, ...(p.slope !== undefined ? { slope: +p.slope.toFixed(3) } : {}) };
+  const mine = f.reps.filter((r, i) => r.df > 0 && (layout === undefined || f.covariates[i]![1] === layout));
+  return { d0: Number.isFinite(p.d0) ? +p.d0.toFixed(3) : null, s0: +s0.toFixed(5), comparisons: mine.length, df: mine.reduce((s, r) => s + r.df, 0), ...(p.slope !== undefined ? { slope: +p.slope.toFixed(3) } : {}) };
 }
 
 const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number, verdict: Verdict): Answer => ({
@@ -175,16 +180,18 @@ const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number,
  * One look at the family with the data so far. Answers decided or bounded at an earlier look are
  * kept as they were; the rest are tested again, each with the family's prior as of this look.
  * Rejected by Holm: "faster", with the interval at the level Holm rejected it at (it excludes 1).
- * Otherwise the interval at the Bonferroni level alpha_k / m: "equal" when it lies inside
- * ±margin, else "undecided".
+ * Otherwise "equal" when two one-sided tests at the Bonferroni level alpha_k / m each (Schuirmann
+ * 1987) put the ratio inside ±margin, that is its interval at 1 − 2·alpha_k / m lies inside; else
+ * "undecided" with that interval. The chance of any false "equal" over the looks is at most alpha.
  */
 export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = []): Answer[] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const m = comparisons.length;
   const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
-  const { reps, prior, covariates, split } = familyPrior(data, comparisons.map((c) => !!c.side_by_side));
-  results.prior = priorRecord(prior, split ? 0 : undefined);
-  if (split) results.prior_side_by_side = priorRecord(prior, 1);
+  const fitted = familyPrior(data, comparisons.map((c) => !!c.side_by_side));
+  const { reps, prior, covariates, split } = fitted;
+  results.prior = priorRecord(fitted, split ? 0 : undefined);
+  if (split) results.prior_side_by_side = priorRecord(fitted, 1);
   else delete results.prior_side_by_side;
   const ratio = (i: number, level: number) => moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
   const rejected = holmLevels(data.map((_, i) => ratio(i, 0.95).p), alphaK);
@@ -194,7 +201,8 @@ export function look(results: Results, comparisons: Comparison[], k: number, alp
     if (kept) return kept;
     const pairs = data[i]!.a.length;
     if (rejected[i] !== null) return answerOf(c, ratio(i, 1 - rejected[i]!), pairs, k, 'faster');
-    const r = ratio(i, 1 - alphaK / m);
+    // Equal: Schuirmann's two one-sided tests, each at alpha_k / m, so the interval at 1 − 2·alpha_k / m.
+    const r = ratio(i, 1 - (2 * alphaK) / m);
     const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
     return answerOf(c, r, pairs, k, inside ? 'equal' : 'undecided');
   });

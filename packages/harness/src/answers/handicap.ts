@@ -1,9 +1,38 @@
-// The handicap check, judged: a known effect in every run (run/calibrate.ts sets it up). After the
-// rounds, the run reports whether its own comparison of the handicapped contender and its twin saw
-// the difference, and how big it measured it.
+// The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
+// twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
+// handicapped contender and its twin saw the difference, and how big it measured it.
 import { DECISION, familyPrior, noiseOf, roundRatios, windowPairs } from './decide';
 import { moderatedT } from '../stats/moderated';
 import type { Results } from '../model/results';
+
+/** What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU, the whole tree's CPU (µs). */
+export interface TwinCost {
+  wallUs: number;
+  mainUs: number;
+  cpuUs: number;
+}
+
+/**
+ * The share of the time an event loop can be kept busy: the twin's main thread, with the pair
+ * measured side by side, was busy 0.97–0.98 of the time (docs/runs/answers-by-design.md), never 1.
+ */
+export const MAX_BUSY = 0.975;
+
+/**
+ * The burn that makes a request take `pct`% longer on the twin's event loop. The loop of the plain
+ * twin is busy B of its W per request; with the burn it is busy B + burn, at most MAX_BUSY of the
+ * time, so its wall time per request becomes (B + burn) / MAX_BUSY. Set to (1 + pct)·W:
+ * burn = (1 + pct)·MAX_BUSY·W − B. Measured side by side on node-raw-ioredis, this model predicts
+ * −11.4%, −11.3% and −3.8% for the three burns tried (339, 366 and 218 µs) where the runs read
+ * −12.1%, −13.5% and −3.0%; 1.1·W − B (no MAX_BUSY) overshot, 0.1·W undershot. Kept within
+ * pct/2 and 2·pct of the wall time: a loop mostly idle is bound by something a burn does not
+ * measure, and one that reads busier than MAX_BUSY still gets a burn.
+ */
+export function burnUs(twin: TwinCost, pct: number): number {
+  const p = pct / 100;
+  const fill = (1 + p) * MAX_BUSY * twin.wallUs - twin.mainUs;
+  return +Math.min(2 * p * twin.wallUs, Math.max((p / 2) * twin.wallUs, fill)).toFixed(1);
+}
 
 /** After the rounds: the handicapped contender against its twin, tested like every side-by-side comparison (the family's prior), at 95%. */
 export function judgeHandicap(results: Results): void {

@@ -245,7 +245,11 @@ export interface Results {
    * of its within-launch window variance (the trend covariate).
    */
   prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
-  /** When the layout is a covariate of the prior (answers/decide.ts familyPrior): the prior at the side-by-side layout; `prior` is then at the other. */
+  /**
+   * When the layout is a covariate of the prior (answers/decide.ts familyPrior): the prior at the
+   * side-by-side layout, with those comparisons and their df; `prior` is then at the other layout,
+   * with the others. d0 is the family's, one for both.
+   */
   prior_side_by_side?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
   /** Contenders in comparisons still undecided after the last look: the racing rounds go to them. */
   open?: string[];

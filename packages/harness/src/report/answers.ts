@@ -1,6 +1,7 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
-import { bound, DECISION, look, sides} from '../answers/decide';
+import { bound, DECISION, look, sides } from '../answers/decide';
+import { burnUs, MAX_BUSY } from '../answers/handicap';
 import { familyOf, rowOf, type Comparison, type Question } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 import { type Answer } from '../model/results';
@@ -85,7 +86,7 @@ function procedureText(r: Results, answers: Answer[]): string {
   const prior = (p: NonNullable<Results['prior']>) =>
     p.d0 === null ? `rounds agree, so each takes their pooled sd ${pct(p.s0)} per round on ${p.df} df` : `prior is sd ${pct(p.s0)} per round worth ${p.d0.toFixed(1)} df, from ${p.comparisons} comparisons`;
   const priors = !r.prior ? '' : near
-    ? `, one prior for the comparisons measured side by side (a framework against its raw server, a setting against its default) and one for the rest: side by side the ${prior(near)}; apart the ${prior(r.prior)}`
+    ? `, the prior's scale following whether a comparison's two apps are measured side by side (a framework against its raw server, a setting against its default): side by side the ${prior(near)}; apart the ${prior(r.prior)}`
     : `: the family's ${prior(r.prior)}`;
   return `Each is a moderated t (empirical Bayes, after limma) on the per-round mean of ln A − ln B, each comparison's variance shrunk toward the family's${priors}`;
 }
@@ -98,7 +99,7 @@ function familyLine(r: Results, answers: Answer[]): string {
   const spending = looks.length > 1 ? `${looks.length} looks: ${looks.length - 1} while racing at ${looks.slice(0, -1).map((l) => pctOf(l.alpha)).join(', ')}, then the last at ${pctOf(looks.at(-1)!.alpha)}` : 'one look';
   return `${answers.length} comparisons in ${answersOf(r).questions.length} questions, fixed before measuring: ${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
     `${procedureText(r, answers)}, with the ratio's t interval; the chance of any false "faster" over the whole family is at most 5% ` +
-    `(Holm within each look; ${spending}). "Equal" intervals are at the Bonferroni level of their look.`;
+    `(Holm within each look; ${spending}). "Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): its interval, and an open one's, at 1 − 2α/m.`;
 }
 
 /** The run's own check that it can see a 10% difference. */
@@ -106,14 +107,16 @@ export function handicapLine(r: Results): string {
   return (r.handicap ?? []).filter((h) => h.measured).map((h) => {
     const m = h.measured!;
     const seen = h.detected ? 'detected' : 'NOT detected';
-    // Three sizings over the project's results: 10% of the wall time per request (now), the wall time grown by 10% less
-    // the loop's busy time, and 10% of the CPU per request.
+    // The sizings over the project's results: (1.1 × MAX_BUSY × W) − B (now), 1.1·W − B, 10% of W, 10% of the CPU per request.
     const wall = h.wall_us_per_req;
-    const sized = wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1
-      ? `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`
-      : wall !== undefined && h.main_thread_us_per_req !== undefined
-        ? `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, less the ${h.main_thread_us_per_req.toFixed(0)} µs its event loop was busy`
-        : `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
+    const busy = h.main_thread_us_per_req;
+    const sized = wall !== undefined && busy !== undefined && Math.abs(h.us - burnUs({ wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req }, h.pct)) < 0.1
+      ? `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, at most ${MAX_BUSY} of it busy, less the ${busy.toFixed(0)} µs its event loop was busy`
+      : wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1
+        ? `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`
+        : wall !== undefined && busy !== undefined
+          ? `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, less the ${busy.toFixed(0)} µs its event loop was busy`
+          : `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
     return `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sized}): injected ${signedPct(h.injected_ratio)} req/s, ` +
       `measured ${signedPct(m.ratio)} (${Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet'}, ${(m.level * 100).toFixed(1)}%, ${m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`}): ${seen}; off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`;
   }).join('\n\n');

@@ -5,6 +5,7 @@ import type { ContenderResult, PointResult, Results } from '../model/results';
 import { fail, type Suite } from './suite';
 import { info, log } from '../system/progress';
 import { measureTrial } from './trial';
+import { burnUs, type TwinCost } from '../answers/handicap';
 
 const HANDICAP_PCT = 10;
 
@@ -18,25 +19,6 @@ function targets(suite: Suite): { contender: string; calibratedOn: string; compa
   });
   if (settings.handicap) out.push({ contender: settings.handicap, calibratedOn: settings.handicap, comparedWith: null });
   return out;
-}
-
-/** What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU, the whole tree's CPU (µs). */
-export interface TwinCost {
-  wallUs: number;
-  mainUs: number;
-  cpuUs: number;
-}
-
-/**
- * The burn that makes a request take `pct`% longer on the twin's event loop: `pct`% of the twin's
- * wall time per request. The pair is measured side by side (run/block.ts), and there the burn
- * added about its own length to each request's wall time: burns of 339–476 µs slowed the twin by
- * −12% to −15% where 1.1·W − B had been meant to give −9.1% (the loop's idle time is not filled
- * first, as it was when the two were half a block apart); docs/runs/answers-by-design.md.
- * `mainUs` (the loop's busy time) is recorded beside it, not used.
- */
-export function burnUs(twin: TwinCost, pct: number): number {
-  return +((pct / 100) * twin.wallUs).toFixed(1);
 }
 
 /** One launch of the calibrating contender (round 0, not a run of anyone): its costs per request. */

@@ -31,9 +31,8 @@ export interface Prior {
   /** Comparisons (with d > 0) it was estimated from, and their degrees of freedom added up. */
   n: number;
   df_sum: number;
-  /** With a covariate: the fitted log-variance's slope on the first (1: the variance scales with the covariate's), and on each when several. */
+  /** With a covariate: the fitted log-variance's slope on the first (1: the variance scales with the covariate's). */
   slope?: number;
-  slopes?: number[];
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -123,7 +122,7 @@ export function fitPrior(s2: number[], df: number[], covariate?: number[] | numb
     return fit.intercept + fit.slopes.reduce((s, b, k) => s + b * (Number.isFinite(at[k]) ? at[k]! : centreOf(k)), 0);
   };
   const centre = logScale();
-  const base = { n: ok.length, df_sum, ...(trend ? { slope: fit.slopes[0]!, ...(fit.slopes.length > 1 ? { slopes: fit.slopes } : {}) } : {}) };
+  const base = { n: ok.length, df_sum, ...(trend ? { slope: fit.slopes[0]! } : {}) };
   if (!(evar > 0)) {
     const pooled = ok.reduce((s, i, k) => s + df[i]! * x[k]!, 0) / df_sum;
     return trend ? { d0: Infinity, s02: Math.exp(centre), scale: (c) => Math.exp(logScale(c)), ...base } : { d0: Infinity, s02: pooled, scale: () => pooled, ...base };
