@@ -16,21 +16,36 @@ function spin(n: number): void {
   sink = x;
 }
 
+/** The calling thread's CPU time in µs (the whole process's where a runtime has no per-thread figure). */
+function cpuUs(): number {
+  const p = process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage };
+  const u = p.threadCpuUsage?.() ?? process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** CPU time the rate is timed over: a few hundred of the kernel's 4–10 ms ticks of thread CPU, so ±2% at most. */
+const TIMING_CPU_US = 300_000;
+
 /**
- * Steps per µs, from the fastest of a few timed spins at startup (the fastest is the one no
- * other process preempted). Work, not a clock, is then what each request burns: an earlier
- * busy-wait on wall time burnt less CPU than asked whenever the app was descheduled during it,
- * and process.threadCpuUsage() ticks in 4–10 ms steps on this kernel, too coarse to spin on.
+ * Steps per µs of the thread's CPU, from spinning for TIMING_CPU_US of it (at most 3 s of wall
+ * time) when the handicap is set up. CPU time does not count the moments the thread was
+ * descheduled, so the rate is not thrown off by preemption; the fastest of twelve 0.3 ms spins
+ * timed on the wall clock picked a burst of the machine's speed: with burns of 403 and 417 µs
+ * asked, the twin's main thread then used 69 to 700 µs more per request than its plain twin's in
+ * the same round, and one run read −15% for the −9.1% meant (docs/runs/answers-by-design.md).
+ * Work, not a clock, is then what each request burns, so the burn slows with the machine as the
+ * app's own work does.
  */
 function stepsPerUs(): number {
-  const n = 200_000;
-  let best = Infinity;
-  for (let i = 0; i < 12; i++) {
-    const t0 = performance.now();
-    spin(n);
-    best = Math.min(best, performance.now() - t0);
+  const chunk = 100_000;
+  const wall = performance.now();
+  const t0 = cpuUs();
+  let steps = 0;
+  while (cpuUs() - t0 < TIMING_CPU_US && performance.now() - wall < 3000) {
+    spin(chunk);
+    steps += chunk;
   }
-  return n / Math.max(best * 1000, 1);
+  return steps / Math.max(cpuUs() - t0, 1);
 }
 
 let rate: number | undefined;
@@ -48,6 +63,8 @@ export function burn(us: number): void {
 
 /** The source with `us` µs of CPU burnt before each read (read and readJson alike). */
 export function withHandicap(source: StreamSource, us: number): StreamSource {
+  // Timed once, when the app starts, not on its first request.
+  rate ??= stepsPerUs();
   return {
     ...source,
     read: () => {

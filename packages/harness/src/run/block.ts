@@ -2,8 +2,9 @@
 // up, then their measured windows interleaved (every cycle measures each once, in an order
 // shuffled from the seed, with each twin question's members side by side), so the windows a
 // question pairs lie seconds apart, not minutes: the machine's drift over minutes is the largest
-// noise here, and it cancels in a ratio only when both sides see it. While one app is measured the others sit idle; each window records the CPU
-// the idle ones used meanwhile (`idle_cpu_s`), which must stay near zero.
+// noise here, and it cancels in a ratio only when both sides see it. While one app is measured
+// the others sit idle; each window records the CPU the idle ones used meanwhile (`idle_cpu_s`),
+// which must stay near zero.
 import { AppError, startApp, type RunningApp } from '../measure/apps';
 import { measureRun, pointLabel, type Load } from '../measure/measure';
 import { freePort } from '../system/net';
