@@ -27,7 +27,7 @@ export const FLAGS = {
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
   duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 2s with --layout walk, 1s with --layout runtime)' },
   windows: { type: 'string', desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)' },
-  layout: { type: 'string', desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block per runtime, windows shuffled per cycle; walk: every contender alive together, a walk measuring each compared pair in adjacent windows)` },
+  layout: { type: 'string', desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block per runtime, windows shuffled per cycle, each twin question's members side by side; walk: every contender alive together, a walk measuring each compared pair in adjacent windows)` },
   warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)' },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
