@@ -111,7 +111,7 @@ export function handicapLine(r: Results): string {
     const wall = h.wall_us_per_req;
     const busy = h.main_thread_us_per_req;
     const sized = wall !== undefined && busy !== undefined && Math.abs(h.us - burnUs({ wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req }, h.pct)) < 0.1
-      ? `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, at most ${MAX_BUSY} of it busy, less the ${busy.toFixed(0)} µs its event loop was busy`
+      ? `${(1 + h.pct / 100).toFixed(1)} × ${MAX_BUSY} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request, less the ${busy.toFixed(0)} µs its event loop was busy`
       : wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1
         ? `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`
         : wall !== undefined && busy !== undefined
