@@ -146,8 +146,9 @@ export interface FamilyPrior {
  * of two noisy contenders is shrunk toward what noisy pairs vary by, not toward the quiet ones.
  * When `sideBySide` marks at least MIN_STRATUM comparisons with rounds, and as many are apart, the
  * layout is a second covariate: side by side (model/questions.ts), a pair's per-round ln ratio
- * varies less than half a block apart (the handicap check's pair: sd 4.9–7.6 points against
- * 6–11), and one scale for both would pull a quiet side-by-side pair toward the others. One d₀
+ * can vary less than half a block apart (the handicap check's pair: sd 4.9–7.6 points against
+ * 6–11; the twin questions on 2026-11-25: at most a tenth less, and not in every run), and one
+ * scale for both would pull a quiet side-by-side pair toward the others. One d₀
  * for the whole family: in the null simulation with 10 of 45 comparisons side by side and uneven
  * noise (tests/unit/racing.test.ts), a prior fitted per layout made false claims in 4.7% of runs,
  * this fit in 3.9%, as many as one scale for all.

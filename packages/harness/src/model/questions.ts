@@ -40,9 +40,9 @@ export interface Comparison {
   /**
    * Its two contenders are measured side by side in every cycle of their runtime's block
    * (run/block.ts): a twin question (a framework against its raw server, a setting, a cache, a
-   * write strategy, a server), whose members share a runtime. Such comparisons vary less per
-   * round than those of apps half a block apart, so their variance gets a prior of their own
-   * (answers/decide.ts).
+   * write strategy, a server), whose members share a runtime. Whether such a pair varies less per
+   * round than apps half a block apart is for each run to show: the layout is a covariate of the
+   * family's prior (answers/decide.ts).
    */
   side_by_side?: true;
 }
