@@ -76,6 +76,19 @@ describe('npm run compare', () => {
     expect(handicapped.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-y']);
   });
 
+  test('a contender that moved reads its whole move: its own move is left out of its reference', () => {
+    // B is A with node-raw-y 3% slower (too little to flag; a flagged one is left out of every reference anyway).
+    const bases = { 'node-raw-x': 640, 'node-raw-y': 330, 'node-raw-z': 700, 'node-express-x': 560, 'node-fastify-x': 580 };
+    const a = fixture(bases, 9);
+    const cmp = compare(a, scaled(a, 1 / 1.03, 'node-raw-y'));
+    const y = cmp.rows.find((r) => r.name === 'node-raw-y')!;
+    expect(y.flagged).toBe(false);
+    // Counted in its own reference (a fifth of its move), it would read 1.03^(-4/5) − 1 = −2.3%.
+    expect(y.change).toBeCloseTo(1 / 1.03 - 1, 9);
+    // Each other one has it among its four references until it is flagged: a quarter of its move, the other way.
+    for (const r of cmp.rows.filter((r) => r.name !== 'node-raw-y')) expect(Math.log(1 + r.change)).toBeCloseTo(Math.log(1.03) / 4, 9);
+  });
+
   test('says so when the run counts can never give a significant difference', () => {
     // One launch a side: no contender has a variance of its own, and none can lend one.
     const a = fixture(BASES, 1);

@@ -1,0 +1,48 @@
+// How often `npm run compare` finds a known 10% change, on recorded default runs: for each pair of
+// runs (A earlier, B later) and each contender of B, that contender's windows in B are slowed to
+// 1/1.1 (its requests 10% longer, as --handicap asks), and compare is run. Prints, per contender and
+// in all, how often that one was flagged, how often another was, and the median measured change.
+// Usage: bash scripts/with-tools.sh bun scripts/compare-power.ts results/<run>/ results/<run>/ …
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compare } from '../packages/harness/src/answers/compare';
+import type { Results } from '../packages/harness/src/model/results';
+
+const FACTOR = 1 / 1.1;
+const dirs = process.argv.slice(2);
+if (dirs.length < 2) {
+  console.error('compare-power: name two or more run directories (results/<run>/), each with a results.json');
+  process.exit(2);
+}
+const runs: Results[] = dirs.map((d) => JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')));
+// The handicap twin is calibrated anew in every run: its level is not the same contender's from run to run.
+const tried = (r: Results) => r.contenders.filter((c) => c.status === 'ok' && !c.self_check_of && c.settings?.handicap !== 'on').map((c) => c.name);
+
+function slowed(r: Results, name: string): Results {
+  const copy = structuredClone(r);
+  for (const run of copy.contenders.find((c) => c.name === name)!.points[0]!.runs) for (const w of run.windows ?? []) w.rps *= FACTOR;
+  return copy;
+}
+
+const per = new Map<string, { found: number; other: number; changes: number[] }>();
+for (let i = 0; i < runs.length; i++) {
+  for (let j = i + 1; j < runs.length; j++) {
+    for (const name of tried(runs[j]!)) {
+      const rows = compare(runs[i]!, slowed(runs[j]!, name)).rows;
+      const row = rows.find((r) => r.name === name);
+      if (!row) continue;
+      const e = per.get(name) ?? { found: 0, other: 0, changes: [] };
+      e.found += +row.flagged;
+      e.other += +rows.some((r) => r.flagged && r.name !== name && tried(runs[j]!).includes(r.name));
+      e.changes.push(row.change);
+      per.set(name, e);
+    }
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const line = (what: string, found: number, other: number, changes: number[]) =>
+  `${what.padEnd(36)} found ${String(found).padStart(3)}/${changes.length} (${pct(found / changes.length)}), another flagged ${other}, median change ${pct(median(changes))}`;
+for (const [name, e] of per) console.log(line(name, e.found, e.other, e.changes));
+const all = [...per.values()];
+console.log(line(`all (${FACTOR.toFixed(3)} injected: ${pct(FACTOR - 1)})`, all.reduce((s, e) => s + e.found, 0), all.reduce((s, e) => s + e.other, 0), all.flatMap((e) => e.changes)));
