@@ -5,7 +5,7 @@
 // Usage: bash scripts/with-tools.sh bun scripts/compare-power.ts results/<run>/ results/<run>/ …
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare } from '../packages/harness/src/answers/compare';
+import { compare, CompareRefused } from '../packages/harness/src/answers/compare';
 import type { Results } from '../packages/harness/src/model/results';
 
 const FACTOR = 1 / 1.1;
@@ -14,7 +14,15 @@ if (dirs.length < 2) {
   console.error('compare-power: name two or more run directories (results/<run>/), each with a results.json');
   process.exit(2);
 }
-const runs: Results[] = dirs.map((d) => JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')));
+function load(dir: string): Results {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+  } catch (e) {
+    console.error(`compare-power: cannot read ${join(dir, 'results.json')} (${(e as Error).message.split('\n')[0]}); name run directories that hold one`);
+    process.exit(2);
+  }
+}
+const runs = dirs.map(load);
 // The handicap twin is calibrated anew in every run: its level is not the same contender's from run to run.
 const tried = (r: Results) => r.contenders.filter((c) => c.status === 'ok' && !c.self_check_of && c.settings?.handicap !== 'on').map((c) => c.name);
 
@@ -24,11 +32,21 @@ function slowed(r: Results, name: string): Results {
   return copy;
 }
 
+function compared(i: number, j: number, name: string) {
+  try {
+    return compare(runs[i]!, slowed(runs[j]!, name)).rows;
+  } catch (e) {
+    if (!(e instanceof CompareRefused)) throw e;
+    console.error(`compare-power: ${dirs[i]} and ${dirs[j]}: ${e.message}`);
+    process.exit(2);
+  }
+}
+
 const per = new Map<string, { found: number; other: number; changes: number[] }>();
 for (let i = 0; i < runs.length; i++) {
   for (let j = i + 1; j < runs.length; j++) {
     for (const name of tried(runs[j]!)) {
-      const rows = compare(runs[i]!, slowed(runs[j]!, name)).rows;
+      const rows = compared(i, j, name);
       const row = rows.find((r) => r.name === name);
       if (!row) continue;
       const e = per.get(name) ?? { found: 0, other: 0, changes: [] };

@@ -17,6 +17,10 @@ describe('flags', () => {
     expect(parseCli(['--layout', 'walk'], names)).toMatchObject({ layout: 'walk', windows: 1, durationS: 2, warmupS: 1 });
     expect(() => parseCli(['--layout', 'pairs'], names)).toThrow(/--layout/);
     expect(o.seed).toBeGreaterThan(0);
+    // A longer budget raises the round cap with it (15 per 15 min), unless --max-runs says otherwise.
+    expect(parseCli(['--budget', '45m'], names)).toMatchObject({ budgetS: 2700, maxRuns: 45 });
+    expect(parseCli(['--budget', '45m', '--max-runs', '20'], names)).toMatchObject({ maxRuns: 20 });
+    expect(parseCli(['--budget', '5m'], names)).toMatchObject({ maxRuns: 15 });
     expect([o.withSeed, o.selfCheck, o.publish]).toEqual([false, null, false]);
     expect(parseCli(['--seed', '7', '--runs', '4', '--self-check', 'a-raw-x', '--with-seed'], names)).toMatchObject({ seed: 7, runs: 4, selfCheck: ['a-raw-x'], withSeed: true });
   });

@@ -89,6 +89,24 @@ describe('npm run compare', () => {
     for (const r of cmp.rows.filter((r) => r.name !== 'node-raw-y')) expect(Math.log(1 + r.change)).toBeCloseTo(Math.log(1.03) / 4, 9);
   });
 
+  test('a run that moves each contender a little beyond its launches\' noise flags none of them; the one that moved 30% is flagged', () => {
+    // Twelve contenders of one runtime; in B each is off by a factor drawn once for the run (±8%, seeded), as
+    // deno-hono-node-redis ran 13% off in every launch of one run on 2026-11-25, and node-raw-k 30% slower.
+    const bases = Object.fromEntries('abcdefghijkl'.split('').map((k, i) => [`node-raw-${k}`, 500 + 40 * i]));
+    const a = fixture(bases, 9);
+    const b = fixture(bases, 9, 4);
+    const rand = seededRandom(7);
+    for (const c of b.contenders) {
+      const f = (c.name === 'node-raw-k' ? 1 / 1.3 : 1) * Math.exp(0.08 * (2 * rand() - 1));
+      for (const run of c.points[0]!.runs) run.rps *= f;
+    }
+    const cmp = compare(a, b);
+    expect(cmp.runEffect.on).toBe(12);
+    expect(cmp.runEffect.sd).toBeGreaterThan(0.02);
+    expect(cmp.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-k']);
+    expect(renderComparison(cmp)).toMatch(/plus what a run adds beyond its launches' noise \(sd \d\.\d% per change, from the 12 dynamic contenders' changes\)/);
+  });
+
   test('says so when the run counts can never give a significant difference', () => {
     // One launch a side: no contender has a variance of its own, and none can lend one.
     const a = fixture(BASES, 1);

@@ -1,19 +1,23 @@
 // Two runs compared (npm run compare, cli/compare.ts): per contender in both runs, the change of its
 // relative index, tested as the answers are: a moderated t (moderated.ts) on the two runs' launch
 // means (unpaired: two runs share no rounds), every contender's variance shrunk toward the others',
-// and Holm's correction across every contender. A launch's index is its mean log req/s with its
-// block's drift removed, less its runtime's reference; B's less that runtime's shift too (the mean
-// move of its contenders, those flagged left out, as TMM normalisation leaves out the genes that
-// changed). The index is taken within a runtime because a run measures each runtime in a block of
-// its own: between two runs a whole runtime moved by 8% against the others (2026-11-24,
+// plus the variance a whole run adds (run-effect.ts: a contender can run 13% off in every launch
+// of one run, which its launches' spread cannot show), and Holm's correction across every
+// contender. A launch's index is its mean log req/s with its block's drift removed, less its
+// runtime's reference; B's less its own reference shift too (the mean move of the other
+// contenders of its runtime, those flagged left out, as TMM normalisation leaves out the genes
+// that changed). The index is taken within a runtime because a run measures each runtime in a
+// block of its own: between two runs a whole runtime moved by 8% against the others (2026-11-24,
 // docs/runs/answers-by-design.md), and against the whole run's reference that read as a change of
 // each of its contenders. The machine's and each runtime's shift are reported on their own lines.
+import jstat from 'jstat';
 import type { ContenderResult, Results } from '../model/results';
 import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
 import { additiveFit, holm } from '../stats/stats';
 import { DECISION, holmLevels, windowsByRound } from './decide';
 import { fitPrior, moderatedT, type Prior, type Replicates } from '../stats/moderated';
+import { runEffectVariance } from '../stats/run-effect';
 
 const ALPHA = DECISION.alpha;
 
@@ -77,6 +81,8 @@ export interface Comparison {
   shifts: { group: string; shift: number; shared: number }[];
   /** The prior the contenders' variances were shrunk toward: sd of one launch's index, worth d0 df (null: infinite). */
   prior: { d0: number | null; s0: number };
+  /** What a run adds to a change beyond its launches' noise (stats/run-effect.ts): sd in ln, from `on` dynamic contenders' changes. */
+  runEffect: { sd: number; on: number };
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
   rankChanges: string[];
@@ -195,11 +201,17 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
   });
   const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df));
   const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
-  const ps = reps.map((r) => moderatedT(r, prior, 0.95).p);
+  const within = reps.map((r) => moderatedT(r, prior, 0.95));
+  const se2 = within.map((t) => (t.sd * t.sd) / t.n);
+  const dyn = tests.map((t, i) => (ix.dynamic.includes(t.name) ? i : -1)).filter((i) => i >= 0);
+  // --absolute keeps the machine's shift in every change, so most contenders moved: no run effect is estimated there.
+  const tau2 = relative ? runEffectVariance(dyn.map((i) => reps[i]!.mean), dyn.map((i) => se2[i]!)) : 0;
+  const test = (i: number, level: number) => withRunEffect(reps[i]!.mean, se2[i]! + tau2, within[i]!.df, level);
+  const ps = reps.map((_, i) => test(i, 0.95).p);
   const adjusted = holm(ps);
   const levels = holmLevels(ps, ALPHA);
   const rows = tests.map(({ name, xa, xb }, i): Row => {
-    const t = moderatedT(reps[i]!, prior, 1 - (levels[i] ?? ALPHA / tests.length));
+    const t = test(i, 1 - (levels[i] ?? ALPHA / tests.length));
     const rps = (r: Results) => r.contenders.find((c) => c.name === name)!.points[0]!.rps?.median ?? NaN;
     return {
       name, medianA: rps(a), medianB: rps(b), a: Math.exp(mean(xa)), b: Math.exp(mean(xb)),
@@ -207,7 +219,19 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
       p: ps[i]!, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA,
     };
   });
-  return { rows, reps, prior };
+  return { rows, reps, prior, runEffect: { sd: Math.sqrt(tau2), on: dyn.length } };
+}
+
+/**
+ * A change's t with the run effect added to its within-run variance: on the moderated t's df (τ²,
+ * estimated from the whole family, is taken as known). No interval without a finite variance.
+ */
+function withRunEffect(mean: number, variance: number, df: number, level: number) {
+  if (!(variance >= 0) || !Number.isFinite(variance) || !(df >= 1)) return { ratio: Math.exp(mean), lo: 0, hi: Infinity, p: 1 };
+  if (variance === 0) return { ratio: Math.exp(mean), lo: Math.exp(mean), hi: Math.exp(mean), p: mean === 0 ? 1 : 0 };
+  const se = Math.sqrt(variance);
+  const q = jstat.studentt.inv(1 - (1 - level) / 2, df);
+  return { ratio: Math.exp(mean), lo: Math.exp(mean - q * se), hi: Math.exp(mean + q * se), p: Math.min(1, 2 * (1 - jstat.studentt.cdf(Math.abs(mean / se), df))) };
 }
 
 /** At most this many passes of flagging and leaving the flagged out of their group's shift. */
@@ -230,7 +254,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     left = flagged;
     result = tested(a, b, ix, left, mode);
   }
-  const { rows, reps, prior } = result;
+  const { rows, reps, prior, runEffect } = result;
   const shifts = [...groupShifts(ix, left)].sort(([x], [y]) => x.localeCompare(y)).map(([group, s]) => ({ group, shift: Math.exp(s), shared: dynamicOf(ix, group).length }));
   const short = reps.filter((r) => !(r.df > 0)).length;
   const tooFewRuns = short && !(prior.d0 > 0)
@@ -240,5 +264,5 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)), shared: ix.dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, rankChanges, answers: answersAgreement(a, b) };
+  return { mode, rows, notCompared, commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)), shared: ix.dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on }, rankChanges, answers: answersAgreement(a, b) };
 }

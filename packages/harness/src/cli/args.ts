@@ -22,7 +22,7 @@ export const FLAGS = {
   where: { type: 'string', desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})` },
   runs: { type: 'string', desc: 'auto (default): 3 rounds for every contender, then rounds only for contenders of "what to pick" comparisons still open; or a fixed count (seed profile 3)' },
   'target-ci': { type: 'string', desc: 'an answer "equal" needs its whole ratio interval within ± this, in %; with --runs auto, comparisons race until decided or within it (default 10)' },
-  'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15)' },
+  'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget)' },
   budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)' },
   seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
   duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 2s with --layout walk, 1s with --layout runtime)' },
@@ -134,6 +134,13 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
   const sizes = spec.split(',').map((n) => positiveInt('entries', n.trim()));
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
+
+/**
+ * Racing's round cap when --max-runs is not given: 15 per 15 minutes of budget. A fixed 15 left a
+ * 45-minute budget half unused (15 rounds ended after 22 min on 2026-11-25, 15 of 45 comparisons
+ * still open); the budget, not the cap, is what a longer run is asked for.
+ */
+export const defaultMaxRuns = (budgetS: number) => Math.max(15, Math.ceil((15 * budgetS) / 900));
 
 /** --handicap NAME: one contender the run measures. */
 function handicapFlag(name: string | undefined, selected: string[]): string | null {
@@ -317,7 +324,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     selected: picked.selected,
     runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
-    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : 15,
+    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : defaultMaxRuns(parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m'))),
     budgetS: parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m')),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,

@@ -5,13 +5,19 @@ import { median } from 'simple-statistics';
 import type { Comparison, Row } from '../answers/compare';
 import { DECISION } from '../answers/decide';
 import type { Results } from '../model/results';
+import { MIN_FOR_RUN_EFFECT } from '../stats/run-effect';
 import { chartDivs, escapeHtml, pageHtml } from './page';
 
 /** How the changes were tested, in one sentence (the page and the text say the same). */
 export function methodLine(c: Comparison): string {
   const what = c.mode === 'relative' ? 'the relative index (each launch\'s mean log req/s, its runtime block\'s drift removed, less its runtime\'s reference)' : 'log req/s, round drift removed (--absolute)';
   const prior = c.prior.d0 === null ? `every contender's variance pooled (sd ${(c.prior.s0 * 100).toFixed(1)}% per launch)` : `each contender's variance shrunk toward sd ${(c.prior.s0 * 100).toFixed(1)}% per launch, worth ${c.prior.d0} df`;
-  return `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}; Holm-corrected across all ${c.rows.length} contenders`;
+  const run = c.runEffect.sd > 0
+    ? `, plus what a run adds beyond its launches' noise (sd ${(c.runEffect.sd * 100).toFixed(1)}% per change, from the ${c.runEffect.on} dynamic contenders' changes)`
+    : c.mode !== 'relative' ? ''
+    : c.runEffect.on < MIN_FOR_RUN_EFFECT ? `; no run effect estimated (${c.runEffect.on} dynamic contenders, fewer than ${MIN_FOR_RUN_EFFECT})`
+    : `; the ${c.runEffect.on} dynamic contenders' changes showed no run effect beyond their launches' noise`;
+  return `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}${run}; Holm-corrected across all ${c.rows.length} contenders`;
 }
 
 /** Each runtime's own shift, when indices are taken within runtimes: a move of a whole runtime is not a change of its contenders. */
