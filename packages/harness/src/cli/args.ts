@@ -316,6 +316,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   }
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
+  const budgetS = parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m'));
   return {
     list: v.list === true,
     help: v.help === true,
@@ -324,8 +325,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     selected: picked.selected,
     runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
-    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : defaultMaxRuns(parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m'))),
-    budgetS: parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m')),
+    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : defaultMaxRuns(budgetS),
+    budgetS,
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     ceilings: ceilingsOn(v),

@@ -8,16 +8,12 @@
 // added variance, as a random-effects τ² is, rather than as a factor). Assumes most contenders
 // did not change, and the rest are at most half of them.
 import jstat from 'jstat';
+import { median } from 'simple-statistics';
 
 /** χ²₁'s median: a z² that large is as likely as not under the null. */
 export const CHI2_1_MEDIAN = jstat.chisquare.inv(0.5, 1);
 /** Fewer changes than this give no estimate (τ² = 0): a median of a handful says little. */
 export const MIN_FOR_RUN_EFFECT = 8;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /**
  * τ² for changes `d` (ln B − ln A, each against its reference) with within-run variances `se2`:
