@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, CompareRefused } from '../packages/harness/src/answers/compare';
 import type { Results } from '../packages/harness/src/model/results';
+import { summarize } from '../packages/harness/src/stats/stats';
 
 const FACTOR = 1 / 1.1;
 const dirs = process.argv.slice(2);
@@ -57,10 +58,9 @@ for (let i = 0; i < runs.length; i++) {
     }
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const line = (what: string, found: number, other: number, changes: number[]) =>
-  `${what.padEnd(36)} found ${String(found).padStart(3)}/${changes.length} (${pct(found / changes.length)}), another flagged ${other}, median change ${pct(median(changes))}`;
+  `${what.padEnd(36)} found ${String(found).padStart(3)}/${changes.length} (${pct(found / changes.length)}), another flagged ${other}, median change ${pct(summarize(changes).median)}`;
 for (const [name, e] of per) console.log(line(name, e.found, e.other, e.changes));
 const all = [...per.values()];
 console.log(line(`all (${FACTOR.toFixed(3)} injected: ${pct(FACTOR - 1)})`, all.reduce((s, e) => s + e.found, 0), all.reduce((s, e) => s + e.other, 0), all.flatMap((e) => e.changes)));
