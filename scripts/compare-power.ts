@@ -1,7 +1,9 @@
 // How often `npm run compare` finds a known 10% change, on recorded default runs: for each pair of
 // runs (A earlier, B later) and each contender of B, that contender's windows in B are slowed to
-// 1/1.1 (its requests 10% longer, as --handicap asks), and compare is run. Prints, per contender and
-// in all, how often that one was flagged, how often another was, and the median measured change.
+// 1/1.1 (its requests 10% longer, as --handicap asks), and compare is run. Prints, per pair of runs,
+// how far apart they began, the run effect and what they flag as they are (A/A), and how often the
+// slowed one was found; then per contender and in all, how often that one was flagged, how often
+// another was, and the median measured change.
 // Usage: bash scripts/with-tools.sh bun scripts/compare-power.ts results/<run>/ results/<run>/ …
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,18 +46,24 @@ function compared(i: number, j: number, name: string) {
 }
 
 const per = new Map<string, { found: number; other: number; changes: number[] }>();
+const minutesApart = (i: number, j: number) => (Date.parse(runs[j]!.started_at) - Date.parse(runs[i]!.started_at)) / 60_000;
 for (let i = 0; i < runs.length; i++) {
   for (let j = i + 1; j < runs.length; j++) {
+    const aa = compare(runs[i]!, runs[j]!);
+    let found = 0;
     for (const name of tried(runs[j]!)) {
       const rows = compared(i, j, name);
       const row = rows.find((r) => r.name === name);
       if (!row) continue;
       const e = per.get(name) ?? { found: 0, other: 0, changes: [] };
       e.found += +row.flagged;
+      found += +row.flagged;
       e.other += +rows.some((r) => r.flagged && r.name !== name && tried(runs[j]!).includes(r.name));
       e.changes.push(row.change);
       per.set(name, e);
     }
+    const flaggedAA = aa.rows.filter((r) => r.flagged).map((r) => r.name);
+    console.log(`${dirs[i]} → ${dirs[j]}: ${minutesApart(i, j).toFixed(0)} min apart, run effect ${(100 * aa.runEffect.sd).toFixed(1)}% per change, flagged half the time from ±${(100 * summarize(aa.rows.map((r) => r.detectable)).median).toFixed(0)}% (median), A/A flagged ${flaggedAA.length ? flaggedAA.join(', ') : 'none'}, found ${found}/${tried(runs[j]!).length}`);
   }
 }
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

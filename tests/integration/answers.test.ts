@@ -2,7 +2,10 @@
 // node-redis and ioredis alike, iovalkey 30% slower): the gap is decided, the equal pair comes out
 // equal within a bound, racing gives rounds only to open comparisons, and the handicap is
 // calibrated on its twin and judged like an answer.
-import { describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { explained, resultsIn, runCli } from '../helpers/cli';
 import { burnUs } from '../../packages/harness/src/answers/handicap';
 
@@ -12,6 +15,11 @@ const answer = (json: any, a: string, b: string) => json.answers.find((x: any) =
 const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
 
 describe('answers from paired windows', () => {
+  // The noisy fixture counts its launches in a file per harness process (its src/server.ts): none is left behind.
+  afterAll(() => {
+    for (const f of readdirSync(tmpdir()).filter((x) => x.startsWith('paced-noisy-launches-'))) rmSync(join(tmpdir(), f), { force: true });
+  });
+
   test('a 30% gap is decided with its ratio over ten rounds; equal contenders come out within a bound', async () => {
     // Ten rounds of two windows: the paced apps differ little within a launch and more between launches, so
     // the design effect can near 2, and a 30% gap needs about 16 pairs to be decided at Holm's 5%/3.

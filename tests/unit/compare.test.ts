@@ -107,6 +107,27 @@ describe('npm run compare', () => {
     expect(renderComparison(cmp)).toMatch(/plus what a run adds beyond its launches' noise \(sd \d\.\d% per change, from the 12 dynamic contenders' changes\)/);
   });
 
+  test('says what change the two runs could find: flagged at Holm\'s first step exactly beyond it, and smaller with more launches', () => {
+    const bases = { 'node-raw-x': 640, 'node-raw-y': 330, 'node-raw-z': 700, 'node-express-x': 560, 'node-fastify-x': 580 };
+    const a = fixture(bases, 9);
+    const b = fixture(bases, 9, 5);
+    const y = (cmp: ReturnType<typeof compare>) => cmp.rows.find((r) => r.name === 'node-raw-y')!;
+    const d = y(compare(a, b)).detectable;
+    expect(d).toBeGreaterThan(0);
+    expect(d).toBeLessThan(0.2);
+    // The most significant contender is tested at alpha / 5 first: a move a little beyond `detectable`
+    // (on top of the change it already had) is flagged, a little short of it is not.
+    const base = y(compare(a, b)).change;
+    const moved = (to: number) => compare(a, scaled(b, (1 + to) / (1 + base), 'node-raw-y'));
+    expect(y(moved(-d * 1.1)).flagged).toBe(true);
+    expect(y(moved(-d * 0.9)).flagged).toBe(false);
+    // Four times the launches a side: about half the detectable change.
+    const more = y(compare(fixture(bases, 36), fixture(bases, 36, 5))).detectable;
+    expect(more / d).toBeGreaterThan(0.35);
+    expect(more / d).toBeLessThan(0.65);
+    expect(renderComparison(compare(a, b))).toMatch(/What these runs could find: a change of ±\d+% in one contender is flagged about half the time \(median over 5 contenders; ±\d+% to ±\d+%\)/);
+  });
+
   test('says so when the run counts can never give a significant difference', () => {
     // One launch a side: no contender has a variance of its own, and none can lend one.
     const a = fixture(BASES, 1);

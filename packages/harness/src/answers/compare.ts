@@ -68,6 +68,11 @@ export interface Row {
   p: number;
   pHolm: number;
   flagged: boolean;
+  /**
+   * The change these two runs would flag about half the time: the half-width, as a share, of the
+   * interval at Holm's first level (alpha over every contender). Smaller changes mostly pass unseen.
+   */
+  detectable: number;
 }
 
 export interface Comparison {
@@ -206,6 +211,8 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
   // --absolute keeps the machine's shift in every change, so most contenders moved: no run effect is estimated there.
   const tau2 = relative ? runEffectVariance(dyn.map((i) => reps[i]!.mean), dyn.map((i) => se2[i]!)) : 0;
   const test = (i: number, level: number) => withRunEffect(reps[i]!.mean, se2[i]! + tau2, within[i]!.df, level);
+  // The half-width at Holm's first step (alpha over all): a change that large has p = alpha / m.
+  const detectableOf = (i: number) => withRunEffect(0, se2[i]! + tau2, within[i]!.df, 1 - ALPHA / tests.length).hi - 1;
   const ps = reps.map((_, i) => test(i, 0.95).p);
   const adjusted = holm(ps);
   const levels = holmLevels(ps, ALPHA);
@@ -215,7 +222,7 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
     return {
       name, medianA: rps(a), medianB: rps(b), a: Math.exp(mean(xa)), b: Math.exp(mean(xb)),
       change: t.ratio - 1, lo: t.lo - 1, hi: t.hi - 1,
-      p: ps[i]!, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA,
+      p: ps[i]!, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA, detectable: detectableOf(i),
     };
   });
   return { rows, reps, prior, runEffect: { sd: Math.sqrt(tau2), on: dyn.length } };

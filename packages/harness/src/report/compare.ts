@@ -35,6 +35,18 @@ export function agreementLine(c: Comparison): string {
   return `Answers to the ${both} comparisons both runs asked: ${same} the same, ${differ.length} differ${differ.length ? ` (${differ.join('; ')})` : ''}, ${flipped.length} flipped direction${flipped.length ? ` (${flipped.join('; ')})` : ''}.`;
 }
 
+/**
+ * What the two runs could find: the change each contender would be flagged at about half the time
+ * (answers/compare.ts Row.detectable), as the median over contenders and its range. No flag below
+ * that is no evidence of sameness.
+ */
+export function detectableLine(c: Comparison): string | null {
+  const d = c.rows.map((r) => r.detectable).filter((x) => Number.isFinite(x) && x > 0);
+  if (!d.length) return null;
+  const pct = (x: number) => `±${(x * 100).toFixed(0)}%`;
+  return `What these runs could find: a change of ${pct(median(d))} in one contender is flagged about half the time (median over ${d.length} contenders; ${pct(Math.min(...d))} to ${pct(Math.max(...d))}); smaller changes mostly pass unflagged, so "~" is not "the same".`;
+}
+
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;
 
 /** "−3%…+8%", or why there is none (too few launches on a side, and no variance to borrow). */
@@ -63,6 +75,7 @@ export function comparisonHtml(c: Comparison, a: { label: string; results: Resul
   const rows = c.rows.map((r) => `<tr><td>${escapeHtml(r.name)}</td>${[r.medianA.toFixed(0), r.medianB.toFixed(0), r.a.toFixed(digits), r.b.toFixed(digits), `${signed(r.change)} (${changeInterval(r)})`, r.pHolm.toFixed(3)].map((x) => `<td class="num">${x}</td>`).join('')}<td>${r.flagged ? '<b>changed</b>' : '~'}</td></tr>`);
   const notes = [
     c.tooFewRuns && `Too few runs: ${c.tooFewRuns}.`,
+    detectableLine(c),
     `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
     agreementLine(c),
     c.notCompared.length && `Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`,
@@ -101,6 +114,7 @@ export function renderComparison(c: Comparison): string {
     ...body.map(line),
     '',
     changes.length ? `|change| of the ${what}: median ${(median(changes) * 100).toFixed(1)}%, max ${(Math.max(...changes) * 100).toFixed(1)}%; ${c.rows.filter((r) => r.flagged).length} of ${c.rows.length} flagged as changed.` : 'No contender is in both runs.',
+    ...(detectableLine(c) ? [detectableLine(c)!] : []),
     `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`,
     agreementLine(c),
   ];
