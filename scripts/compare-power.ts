@@ -35,9 +35,10 @@ function slowed(r: Results, name: string): Results {
   return copy;
 }
 
-function compared(i: number, j: number, name: string) {
+/** Run i against run j, with `name` slowed in j (none: the pair as it is). */
+function compared(i: number, j: number, name?: string) {
   try {
-    return compare(runs[i]!, slowed(runs[j]!, name)).rows;
+    return compare(runs[i]!, name ? slowed(runs[j]!, name) : runs[j]!);
   } catch (e) {
     if (!(e instanceof CompareRefused)) throw e;
     console.error(`compare-power: ${dirs[i]} and ${dirs[j]}: ${e.message}`);
@@ -49,10 +50,10 @@ const per = new Map<string, { found: number; other: number; changes: number[] }>
 const minutesApart = (i: number, j: number) => (Date.parse(runs[j]!.started_at) - Date.parse(runs[i]!.started_at)) / 60_000;
 for (let i = 0; i < runs.length; i++) {
   for (let j = i + 1; j < runs.length; j++) {
-    const aa = compare(runs[i]!, runs[j]!);
+    const aa = compared(i, j);
     let found = 0;
     for (const name of tried(runs[j]!)) {
-      const rows = compared(i, j, name);
+      const { rows } = compared(i, j, name);
       const row = rows.find((r) => r.name === name);
       if (!row) continue;
       const e = per.get(name) ?? { found: 0, other: 0, changes: [] };
