@@ -115,8 +115,8 @@ describe('npm run compare', () => {
     const d = y(compare(a, b)).detectable;
     expect(d).toBeGreaterThan(0);
     expect(d).toBeLessThan(0.2);
-    // The most significant contender is tested at alpha / 5 first: a move a little beyond `detectable`
-    // (on top of the change it already had) is flagged, a little short of it is not.
+    // The most significant contender is tested at alpha / 5 first: node-raw-y's change set a little
+    // beyond `detectable` is flagged, a little short of it is not (its variance does not move with it).
     const base = y(compare(a, b)).change;
     const moved = (to: number) => compare(a, scaled(b, (1 + to) / (1 + base), 'node-raw-y'));
     expect(y(moved(-d * 1.1)).flagged).toBe(true);
