@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { answersAgreement, compare, CompareRefused } from '../../packages/harness/src/answers/compare';
+import { answersAgreement, compare, CompareRefused, type Comparison } from '../../packages/harness/src/answers/compare';
 import { renderComparison } from '../../packages/harness/src/report/compare';
-import type { Results } from '../../packages/harness/src/model/results';
+import type { Results, WindowRecord } from '../../packages/harness/src/model/results';
 import { seededRandom, summarize } from '../../packages/harness/src/stats/stats';
 
 /** A results.json with these contenders, each with `n` runs around its base req/s (seeded noise of ±4%). */
@@ -126,6 +126,48 @@ describe('npm run compare', () => {
     expect(more / d).toBeGreaterThan(0.35);
     expect(more / d).toBeLessThan(0.65);
     expect(renderComparison(compare(a, b))).toMatch(/What these runs could find: a change of ±\d+% in one contender is flagged about half the time \(median over 5 contenders; ±\d+% to ±\d+%\)/);
+  });
+
+  test('the prior follows each contender\'s within-launch noise: noisy pages neither borrow the servers\' variance nor spoil their prior', () => {
+    // Eleven raw servers whose noise grows from 1% to 3% (nine launches), and three Next.js pages
+    // twenty times as noisy with three launches each, as the default suite has them. One server and
+    // one page move +20% in B.
+    const names = [...Array.from({ length: 11 }, (_, i) => `node-raw-q${i}`), ...['a', 'b', 'x'].map((p) => `node-next-route-dynamic-${p}`)];
+    const sigma = (n: string, i: number) => (n.includes('next') ? 0.2 : 0.01 + 0.002 * i);
+    const windowed = (seed: number, moved: number): Results => {
+      const rand = seededRandom(seed);
+      const z = () => 2 * rand() - 1;
+      const r = fixture(Object.fromEntries(names.map((n) => [n, 500])), 9, seed);
+      r.contenders.forEach((c, i) => {
+        const s = sigma(c.name, i);
+        const m = ['node-next-route-dynamic-x', 'node-raw-q0'].includes(c.name) ? moved : 1;
+        c.points[0]!.runs = c.points[0]!.runs.slice(0, c.name.includes('next') ? 3 : 9).map((run) => {
+          const level = 500 * m * Math.exp(s * z());
+          const swing = 2 * s * z();
+          return { ...run, rps: level, windows: [{ rps: level * Math.exp(swing) }, { rps: level * Math.exp(-swing) }] as WindowRecord[] };
+        });
+      });
+      return r;
+    };
+    const cmp = compare(windowed(1, 1), windowed(2, 1.2));
+    const row = (c: Comparison, n: string) => c.rows.find((r) => r.name === n)!;
+    expect(cmp.prior.trend).toBe(true);
+    expect(row(cmp, 'node-raw-q0').flagged).toBe(true);
+    expect(row(cmp, 'node-next-route-dynamic-x').flagged).toBe(false);
+    expect(row(cmp, 'node-next-route-dynamic-x').detectable).toBeGreaterThan(5 * row(cmp, 'node-raw-q0').detectable);
+    expect(renderComparison(cmp)).toContain('per launch at the mean within-launch noise, following each contender\'s, worth');
+    // The same launch means without their windows: no noise to follow, so one prior for all. The
+    // pages' spread makes it worth about one df, and the quiet servers' intervals widen.
+    const bare = (r: Results) => {
+      const copy = structuredClone(r);
+      for (const c of copy.contenders) for (const run of c.points[0]!.runs) delete (run as { windows?: unknown }).windows;
+      return copy;
+    };
+    const flat = compare(bare(windowed(1, 1)), bare(windowed(2, 1.2)));
+    expect(flat.prior.trend).toBe(false);
+    expect(row(flat, 'node-raw-q0').change).toBeCloseTo(row(cmp, 'node-raw-q0').change, 9);
+    expect(flat.prior.d0!).toBeLessThan(cmp.prior.d0! / 4);
+    expect(row(flat, 'node-raw-q5').detectable).toBeGreaterThan(row(cmp, 'node-raw-q5').detectable);
   });
 
   test('says so when the run counts can never give a significant difference', () => {

@@ -84,8 +84,12 @@ export interface Comparison {
   shared: number;
   /** Per reference group (a runtime; "*" for contenders alone in theirs): B's reference ÷ A's, and how many dynamic contenders it rests on. */
   shifts: { group: string; shift: number; shared: number }[];
-  /** The prior the contenders' variances were shrunk toward: sd of one launch's index, worth d0 df (null: infinite). */
-  prior: { d0: number | null; s0: number };
+  /**
+   * The prior the contenders' variances were shrunk toward: sd of one launch's index, worth d0 df
+   * (null: infinite); with `trend`, its scale follows each contender's within-launch noise and s0
+   * is the scale at the family's mean noise.
+   */
+  prior: { d0: number | null; s0: number; trend: boolean };
   /** What a run adds to a change beyond its launches' noise (stats/run-effect.ts): sd in ln, from `on` dynamic contenders' changes. */
   runEffect: { sd: number; on: number };
   /** Set when no difference could reach significance at these run counts. */
@@ -203,9 +207,12 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
     const r = twoSample(t.xa, t.xb);
     return t.on > 0 ? { ...r, n: (r.n * t.on) / (t.on + 1) } : r;
   });
-  const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df));
+  // The prior's scale follows each contender's within-launch noise, as the answers' does (decide.ts
+  // noiseOf): a Next.js page with three launches a side is not lent the quiet raw servers' variance.
+  const noise = tests.map((t) => windowNoise([...ix.wa.get(t.name)!, ...ix.wb.get(t.name)!]));
+  const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df), noise);
   const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
-  const within = reps.map((r) => moderatedT(r, prior, 0.95));
+  const within = reps.map((r, i) => moderatedT(r, prior, 0.95, prior.scale(noise[i])));
   const se2 = within.map((t) => (t.sd * t.sd) / t.n);
   const dyn = tests.map((t, i) => (ix.dynamic.includes(t.name) ? i : -1)).filter((i) => i >= 0);
   // --absolute keeps the machine's shift in every change, so most contenders moved: no run effect is estimated there.
@@ -226,6 +233,17 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
     };
   });
   return { rows, reps, prior, runEffect: { sd: Math.sqrt(tau2), on: dyn.length } };
+}
+
+/**
+ * The log of a contender's pooled within-launch variance of log window req/s, over the launches of
+ * both runs (NaN with no launch of two windows): the covariate of compare's prior, as of the answers'.
+ */
+export function windowNoise(launches: number[][]): number {
+  const many = launches.filter((l) => l.length > 1);
+  const df = many.reduce((s, l) => s + l.length - 1, 0);
+  const ss = many.reduce((s, l) => s + l.reduce((t, x) => t + (x - mean(l)) ** 2, 0), 0);
+  return df > 0 && ss > 0 ? Math.log(ss / df) : NaN;
 }
 
 /**
@@ -270,5 +288,5 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
   const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)), shared: ix.dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4) }, tooFewRuns, runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on }, rankChanges, answers: answersAgreement(a, b) };
+  return { mode, rows, notCompared, commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)), shared: ix.dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4), trend: prior.slope !== undefined }, tooFewRuns, runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on }, rankChanges, answers: answersAgreement(a, b) };
 }

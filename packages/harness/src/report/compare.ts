@@ -11,7 +11,8 @@ import { chartDivs, escapeHtml, pageHtml } from './page';
 /** How the changes were tested, in one sentence (the page and the text say the same). */
 export function methodLine(c: Comparison): string {
   const what = c.mode === 'relative' ? 'the relative index (each launch\'s mean log req/s, its runtime block\'s drift removed, less its runtime\'s reference)' : 'log req/s, round drift removed (--absolute)';
-  const prior = c.prior.d0 === null ? `every contender's variance pooled (sd ${(c.prior.s0 * 100).toFixed(1)}% per launch)` : `each contender's variance shrunk toward sd ${(c.prior.s0 * 100).toFixed(1)}% per launch, worth ${c.prior.d0} df`;
+  const sd = `sd ${(c.prior.s0 * 100).toFixed(1)}% per launch${c.prior.trend ? ' at the mean within-launch noise, following each contender\'s' : ''}`;
+  const prior = c.prior.d0 === null ? `every contender's variance pooled (${sd})` : `each contender's variance shrunk toward ${sd}, worth ${c.prior.d0} df`;
   const run = c.runEffect.sd > 0
     ? `, plus what a run adds beyond its launches' noise (sd ${(c.runEffect.sd * 100).toFixed(1)}% per change, from the ${c.runEffect.on} dynamic contenders' changes)`
     : c.mode !== 'relative' ? ''
