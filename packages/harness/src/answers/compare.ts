@@ -237,9 +237,10 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
 
 /**
  * The log of a contender's pooled within-launch variance of log window req/s, over the launches of
- * both runs (NaN with no launch of two windows): the covariate of compare's prior, as of the answers'.
+ * both runs: the covariate of compare's prior, as of the answers'. NaN with no launch of two
+ * windows (older results), and then fitPrior fits no trend: one scale for all.
  */
-export function windowNoise(launches: number[][]): number {
+function windowNoise(launches: number[][]): number {
   const many = launches.filter((l) => l.length > 1);
   const df = many.reduce((s, l) => s + l.length - 1, 0);
   const ss = many.reduce((s, l) => s + l.reduce((t, x) => t + (x - mean(l)) ** 2, 0), 0);
