@@ -118,7 +118,7 @@ export function answersAgreement(a: Results, b: Results): Agreement {
   return { both: pairs.length, same: pairs.length - differ.length - flipped.length, differ, flipped };
 }
 
-const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && keptRuns(c.points[0]!).length > 0;
+const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && !c.base_of && keptRuns(c.points[0]!).length > 0;
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
@@ -267,7 +267,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   if (diffs.length) throw new CompareRefused(`A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`);
   const inB = new Map(b.contenders.map((c) => [c.name, c]));
   const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
-  const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
+  const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !c.base_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
   const names = both.map((c) => c.name);
   const groupOf = referenceGroups(both, mode);
   const ix: Indexed = { names, groupOf, wa: roundAdjusted(a, names, groupOf), wb: roundAdjusted(b, names, groupOf), dynamic: both.filter((c) => !c.static && !c.ceiling).map((c) => c.name) };

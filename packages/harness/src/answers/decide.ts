@@ -185,15 +185,15 @@ const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number,
  * 1987) put the ratio inside ±margin, that is its interval at 1 − 2·alpha_k / m lies inside; else
  * "undecided" with that interval. The chance of any false "equal" over the looks is at most alpha.
  */
-export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = []): Answer[] {
+export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = [], sink: Pick<Results, 'prior' | 'prior_side_by_side'> = results): Answer[] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const m = comparisons.length;
   const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
   const fitted = familyPrior(data, comparisons.map((c) => !!c.side_by_side));
   const { reps, prior, covariates, split } = fitted;
-  results.prior = priorRecord(fitted, split ? 0 : undefined);
-  if (split) results.prior_side_by_side = priorRecord(fitted, 1);
-  else delete results.prior_side_by_side;
+  sink.prior = priorRecord(fitted, split ? 0 : undefined);
+  if (split) sink.prior_side_by_side = priorRecord(fitted, 1);
+  else delete sink.prior_side_by_side;
   const ratio = (i: number, level: number) => moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
   const rejected = holmLevels(data.map((_, i) => ratio(i, 0.95).p), alphaK);
   const margin = marginPct / 100;

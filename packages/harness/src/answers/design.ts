@@ -11,6 +11,9 @@ import type { ContenderResult, DesignRecord, Results } from '../model/results';
 import type { Comparison } from '../model/questions';
 
 /** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
+/** The comparisons whose window pairs show the design: the family's and the changes'. */
+const comparisonsOf = (results: Results): Comparison[] => [...(results.family?.comparisons ?? []), ...(results.changes?.comparisons ?? [])];
+
 function costsS(results: Results): { window: number; launch: number } {
   const runs = results.contenders.flatMap((c) => c.points.flatMap((p) => p.runs)).filter((r) => r.trial_s && (r.windows?.length ?? 0) > 0);
   if (!runs.length) return { window: NaN, launch: NaN };
@@ -81,7 +84,7 @@ function byDistance(results: Results, comparisons: Comparison[]): DesignRecord['
 export function designOf(results: Results): DesignRecord | null {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const ok = (n: string) => byName.get(n)?.status === 'ok';
-  const nested = (results.family?.comparisons ?? []).filter((c) => ok(c.a) && ok(c.b))
+  const nested = comparisonsOf(results).filter((c) => ok(c.a) && ok(c.b))
     .map((c) => windowPairs(byName.get(c.a), byName.get(c.b)).byRound.filter((d) => d.length >= 2))
     .filter((rounds) => rounds.length >= 2);
   if (!nested.length) return null;
@@ -95,6 +98,6 @@ export function designOf(results: Results): DesignRecord | null {
     comparisons: nested.length,
     first_window_bias: +firstWindowBias(results).toFixed(4),
     by_gap: gapVariance(results),
-    ...(results.settings.layout === 'walk' ? { by_distance: byDistance(results, (results.family?.comparisons ?? []).filter((c) => ok(c.a) && ok(c.b))) } : {}),
+    ...(results.settings.layout === 'walk' ? { by_distance: byDistance(results, comparisonsOf(results).filter((c) => ok(c.a) && ok(c.b))) } : {}),
   };
 }

@@ -4,6 +4,7 @@
 import { DECISION, familyPrior, noiseOf, roundRatios, windowPairs } from './decide';
 import { moderatedT } from '../stats/moderated';
 import type { Results } from '../model/results';
+import { isBase } from '../model/questions';
 
 /** What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU, the whole tree's CPU (µs). */
 export interface TwinCost {
@@ -43,7 +44,8 @@ export function judgeHandicap(results: Results): void {
     if (!d.a.length) continue;
     // The family's prior, at the side-by-side layout when the family is split by it (the pair is measured side by side);
     // the check itself is not part of the family it is fitted from.
-    const family = results.family?.comparisons ?? [];
+    // A --handicap pair (its twin <name>@base) is one of the changes: their prior, not the family's.
+    const family = (isBase(h.compared_with) ? results.changes?.comparisons : results.family?.comparisons) ?? [];
     const { prior, split } = familyPrior(family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))), family.map((c) => !!c.side_by_side));
     const r = moderatedT(roundRatios(d), prior, DECISION.handicapLevel, prior.scale(split ? [noiseOf(d), 1] : noiseOf(d)));
     h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: d.a.length, rounds: r.n, df: r.df };

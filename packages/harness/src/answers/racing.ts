@@ -20,12 +20,24 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
   });
 }
 
-/** Look at the family at `alpha`, keep what earlier looks decided, record the look and who is still open. */
+/**
+ * Look at the family at `alpha`, keep what earlier looks decided, record the look and who is still
+ * open; the changes (--against, --handicap) likewise, as a family of their own with its own prior
+ * and the --equal bound, at the same alpha. The rounds go to the contenders open in either.
+ */
 function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
   const k = (results.looks?.length ?? 0) + 1;
   const answers = outOfRace(results, look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []));
   results.answers = answers;
-  results.open = [...openContenders(answers.filter((a) => !a.out))];
+  const open = openContenders(answers.filter((a) => !a.out));
+  const ch = results.changes;
+  if (ch?.comparisons.length) {
+    ch.answers = outOfRace(results, look(results, ch.comparisons, k, alpha, results.settings.against!.equal_pct, ch.answers ?? [], ch));
+    const chOpen = [...openContenders(ch.answers.filter((a) => !a.out))];
+    (ch.looks ??= []).push({ round, alpha, open: chOpen, ...(last ? { last } : {}) });
+    for (const n of chOpen) open.add(n);
+  }
+  results.open = [...open];
   (results.looks ??= []).push({ round, alpha, open: results.open, ...(last ? { last } : {}) });
   return answers;
 }
@@ -37,8 +49,14 @@ export function lookAt(results: Results, round: number): void {
   if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family || results.looks?.some((l) => l.round === round || l.last)) return;
   const alpha = interimAlpha(round - FIRST_ROUNDS + 1);
   const answers = lookOnce(results, round, alpha, false);
-  const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
-  info(`look ${results.looks!.length} after round ${round} (α ${alpha.toPrecision(2)} over ${answers.length} comparisons): ${n('faster')} decided, ${n('equal')} equal within ±${settings.target_ci_pct}%, ${n('undecided')} open`);
+  const n = (xs: Answer[], v: string) => xs.filter((a) => a.verdict === v && !a.out).length;
+  const about = (xs: Answer[], bound: number) => `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
+  const ch = results.changes?.answers ?? [];
+  const parts = [
+    answers.length && `${answers.length} comparisons: ${about(answers, settings.target_ci_pct)}`,
+    ch.length && `${ch.length} change${ch.length > 1 ? 's' : ''}: ${about(ch, settings.against!.equal_pct)}`,
+  ];
+  info(`look ${results.looks!.length} after round ${round} (α ${alpha.toPrecision(2)}): ${parts.filter(Boolean).join('; ')}`);
 }
 
 /** After the rounds, the last look: at what the interim looks left of alpha (a fixed --runs: its only look, at alpha). */
@@ -46,9 +64,13 @@ export function finalLook(results: Results): void {
   if (!results.family) return;
   if (results.looks?.some((l) => l.last)) {
     results.answers = outOfRace(results, results.answers ?? []);
+    if (results.changes?.answers) results.changes.answers = outOfRace(results, results.changes.answers);
     return;
   }
-  if (results.settings.runs !== 'auto') [results.answers, results.looks] = [undefined, []];
+  if (results.settings.runs !== 'auto') {
+    [results.answers, results.looks] = [undefined, []];
+    if (results.changes) [results.changes.answers, results.changes.looks] = [undefined, []];
+  }
   const alpha = lastAlpha((results.looks ?? []).map((l) => l.alpha), DECISION.alpha);
   lookOnce(results, results.schedule?.rounds ?? 0, alpha, true);
 }

@@ -24,7 +24,7 @@ const rankings = new WeakMap<Results, RankedContender[]>();
 export function ranked(r: Results): RankedContender[] {
   const cached = rankings.get(r);
   if (cached) return cached;
-  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.ceiling && !isHandicapped(c)).sort((a, b) => b.rps!.median - a.rps!.median);
+  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.base_of && !c.ceiling && !isHandicapped(c)).sort((a, b) => b.rps!.median - a.rps!.median);
   const pairs = ok.flatMap((_, i) => ok.slice(i + 1).map((__, k) => [i, i + 1 + k] as [number, number]));
   const data = pairs.map(([i, j]) => windowPairs(ok[i], ok[j]));
   const { reps, prior } = familyPrior(data);

@@ -89,7 +89,7 @@ export function promoteHeadline(r: ContenderResult): void {
  * common drift, which is what a relative index must remove.
  */
 export function setReference(results: Results): void {
-  const members = results.contenders.filter((c) => c.status === 'ok' && !noReadPerRequest(c) && !c.self_check_of && !isHandicapped(c) && Number.isFinite(c.points[0]?.rps?.median));
+  const members = results.contenders.filter((c) => c.status === 'ok' && !noReadPerRequest(c) && !c.self_check_of && !c.base_of && !isHandicapped(c) && Number.isFinite(c.points[0]?.rps?.median));
   if (!members.length) return;
   const value = geometricMean(members.map((c) => c.points[0]!.rps!.median));
   results.reference = { kind: 'geomean-dynamic', members: members.map((c) => c.name), value };

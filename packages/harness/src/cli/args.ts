@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
 import { matchesPattern, type Contender, type SuiteName } from '../model/contenders';
+import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS, type PlacementName } from '../system/placement';
 import { targetFlags } from './target-flags';
 import { KEY_SPACES } from '../measure/upsert';
@@ -53,7 +54,9 @@ export const FLAGS = {
   'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
   ceilings: { type: 'boolean', desc: 'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes (on with --matrix; about 2.5 min of a default run, which goes to the answers without it)' },
   'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
-  handicap: { type: 'string', desc: 'burn CPU per request in this one contender so its requests take 10% longer (calibrated on itself before round 1), under its own name: a known change for npm run compare to find' },
+  handicap: { type: 'string', desc: 'NAME or NAME:3%: burn CPU per request in this contender so its requests take that much longer (default 10%; calibrated on itself before round 1), under its own name, measured side by side with its plain twin NAME@base: a known change to find' },
+  against: { type: 'string', desc: 'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is measured side by side with its twin from there, named <name>@base, in one run; the answer per pair is head faster, slower or equal within --equal (default budget 10m)' },
+  equal: { type: 'string', desc: 'with --against or --handicap: a change is "equal" when its whole interval lies within ± this, in % (default 2)' },
   'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
   publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
   quiet: { type: 'boolean', desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only' },
@@ -142,11 +145,47 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
  */
 export const defaultMaxRuns = (budgetS: number) => Math.max(15, Math.ceil((15 * budgetS) / 900));
 
-/** --handicap NAME: one contender the run measures. */
-function handicapFlag(name: string | undefined, selected: string[]): string | null {
-  if (name === undefined) return null;
+
+/** Windows per launch in a run of pairs only (--against, or --handicap on one contender). */
+export const PAIR_WINDOWS = 4;
+
+/** The round cap of a run of pairs only: a pair's round takes seconds, so the budget decides. */
+export const AGAINST_MAX_RUNS = 1000;
+
+/** --handicap NAME or NAME:3%: one contender the run measures, and how much longer its requests should take (0.5–100%). */
+export function handicapFlag(spec: string | undefined, selected: string[]): { name: string; pct: number } | null {
+  if (spec === undefined) return null;
+  const m = /^(.+?)(?::(\d+(?:\.\d+)?)%?)?$/.exec(spec.trim());
+  const name = m?.[1] ?? spec;
+  const pct = m?.[2] !== undefined ? Number(m[2]) : HANDICAP_PCT;
   if (!selected.includes(name)) throw new UsageError(`--handicap "${name}" is not a contender of this run; name one from --list`);
-  return name;
+  if (!(pct >= 0.5 && pct <= 100)) throw new UsageError(`--handicap "${spec}": the size must be from 0.5% to 100%, like ${name}:3%`);
+  return { name, pct };
+}
+
+/** Flags a side-by-side pair cannot be measured with, and why. */
+const NOT_WITH_AGAINST: [string, string][] = [
+  ['target', 'an app started by hand has no other side to build'],
+  ['profile', 'the seed profile measures one process per contender, not pairs'],
+  ['entries', 'a scaling sweep runs once per stream size'],
+  ['servers', 'each pair reads one server'],
+  ['topology', 'each pair reads one server'],
+  ['self-check', 'the pair is the check'],
+  ['with-seed', 'the seed method measures one process per contender'],
+  ['resume', 'the other side is resolved afresh; start a new run'],
+];
+
+/** --against and --equal: refused with a flag they cannot pair; --equal needs a pair to bound. */
+function againstFlags(v: FlagValues): { against: string | null; equalPct: number } {
+  const against = v.against as string | undefined;
+  const paired = against !== undefined || v.handicap !== undefined;
+  if (v.equal !== undefined && !paired) throw new UsageError('--equal bounds a change: use it with --against or --handicap');
+  if (against !== undefined) {
+    if (!against.trim()) throw new UsageError('--against needs a git ref or a folder of apps, like --against HEAD~1');
+    const clash = NOT_WITH_AGAINST.find(([k]) => v[k] !== undefined && v[k] !== false && !(k === 'profile' && v[k] === 'default'));
+    if (clash) throw new UsageError(`--against cannot be combined with --${clash[0]}: ${clash[1]}`);
+  }
+  return { against: against ?? null, equalPct: v.equal !== undefined ? positiveNumber('equal', v.equal as string) : 2 };
 }
 
 /**
@@ -272,7 +311,7 @@ function ratesFlag(value: string | undefined): string[] {
 }
 
 /** A launch's time: its windows, how long each is, and the warmup before them, by layout. */
-function timingFlags(v: FlagValues, seedProfile: boolean) {
+function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   const str = (k: string) => v[k] as string | undefined;
   // Measured both ways on the default suite (docs/runs/answers-by-design.md): runtime blocks gave the narrower intervals per minute.
   const layout = oneOf('layout', str('layout') ?? 'runtime', LAYOUTS);
@@ -283,7 +322,9 @@ function timingFlags(v: FlagValues, seedProfile: boolean) {
     // --restart-redis restarts Redis between a block's first and second walk.
     // Runtime blocks: 2 windows per launch after a 1 s warmup. Twice the launches of 4 windows after 2 s gave 9 rounds where
     // those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md, 2026-11-24).
-    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? 2 : v['restart-redis'] === true ? 2 : 1,
+    // A pair (--against, --handicap alone): two apps a launch, whose start costs more than a window, and within a launch
+    // the windows vary more than between launches (FACTS: 9–13% against 0–5%): 4 windows a launch.
+    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? (pair ? PAIR_WINDOWS : 2) : v['restart-redis'] === true ? 2 : 1,
     requests: seedProfile ? 200 : null,
     warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
   };
@@ -316,7 +357,11 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   }
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
-  const budgetS = parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : '15m'));
+  const { against, equalPct } = againstFlags(v);
+  const handicap = handicapFlag(str('handicap'), picked.selected);
+  // A run of pairs only: --against, or --handicap on the one contender selected. Its rounds take seconds, and 10 minutes decide a pair to ±2% on a quiet machine.
+  const pairOnly = against !== null || (!!handicap && picked.selected.length === 1);
+  const budgetS = parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : pairOnly ? '10m' : '15m'));
   return {
     list: v.list === true,
     help: v.help === true,
@@ -325,15 +370,18 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     selected: picked.selected,
     runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
-    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : defaultMaxRuns(budgetS),
+    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : pairOnly ? AGAINST_MAX_RUNS : defaultMaxRuns(budgetS),
     budgetS,
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     ceilings: ceilingsOn(v),
     selfCheck: picked.selfCheck,
-    handicap: handicapFlag(str('handicap'), picked.selected),
+    handicap: handicap?.name ?? null,
+    handicapPct: handicap?.pct ?? HANDICAP_PCT,
+    against,
+    equalPct,
     publish: v.publish === true,
-    ...timingFlags(v, seedProfile),
+    ...timingFlags(v, seedProfile, pairOnly),
     connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),
     rates,
     rdb: str('rdb') ?? null,

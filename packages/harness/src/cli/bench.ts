@@ -11,7 +11,8 @@ import { runBench } from '../run/bench';
 import { runTarget } from './target';
 import { endProgress, info, log, setProgressMode } from '../system/progress';
 import { stopAll, type Session } from '../run/suite';
-import { loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
+import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
+import { AgainstError, resolveAgainst, selfSide } from '../run/against';
 import { ROOT } from '../system/paths';
 import { killAllSync, startOrphanGuard } from '../system/proc';
 import { publishReport, writeDistanceReport, writeReport, writeScalingReport, writeWriteRateReport } from '../report/index';
@@ -59,6 +60,7 @@ function notPublished(r: Results): string | null {
   if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';
   if (s.handicap) return '--handicap slows a contender on purpose';
+  if (s.against) return '--against measures a change, not the suite';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
   const defaults = settingsFrom(parseCli([], []));
   // A key older results lack was at its default then.
@@ -159,8 +161,10 @@ async function main(): Promise<number> {
   try {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
+    // --against: the ref or folder is checked now, before anything starts; --handicap alone pairs with this checkout's own apps.
+    opts.otherSide = opts.against !== null ? resolveAgainst(opts.against, APPS_DIR) : opts.handicap ? selfSide(APPS_DIR) : null;
   } catch (e) {
-    if (!(e instanceof UsageError || e instanceof ManifestError)) throw e;
+    if (!(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError)) throw e;
     log(`error: ${e.message}`);
     return 2;
   }

@@ -2,7 +2,7 @@
 // first answer, stop with its whole process tree.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
@@ -26,17 +26,24 @@ function hashTree(dir: string, h: ReturnType<typeof createHash>, skip: Set<strin
 /** What a build depends on besides sources: the data (static pages embed it) and the workload. */
 export const dataKey = (golden: string, workload: string) => createHash('sha256').update(golden).update(workload).digest('hex');
 
+/** The packages/stream sources an app builds with: its own checkout's (an --against worktree), else this one's. */
+function streamSources(appDir: string): string {
+  const theirs = resolve(appDir, '../../packages/stream/src');
+  return existsSync(theirs) ? theirs : join(ROOT, 'packages/stream/src');
+}
+
 /** Builds the app unless its sources, the shared stream package and the data are unchanged. */
 export async function buildApp(c: Contender, env: Record<string, string>, dataKey: string, timeoutMs = 300_000): Promise<'built' | 'cached' | 'none'> {
   if (!c.build) return 'none';
   const h = createHash('sha256').update(dataKey).update(JSON.stringify(c.build));
   // What the build writes (the manifest's buildOutputs) is not a source of it.
   hashTree(c.appDir, h, new Set(['node_modules', ...c.buildOutputs]));
-  hashTree(join(ROOT, 'packages/stream/src'), h, new Set());
+  hashTree(streamSources(c.appDir), h, new Set());
   const key = h.digest('hex');
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
-  // One stamp per app and build command: runtimes that share a build share its output.
-  const stamp = join(stampDir, `build-${c.app}-${createHash('sha256').update(JSON.stringify(c.build)).digest('hex').slice(0, 12)}.stamp`);
+  // One stamp per app folder and build command: runtimes that share a build share its output; an
+  // --against twin's folder (another checkout) has its own.
+  const stamp = join(stampDir, `build-${c.app}-${createHash('sha256').update(c.appDir).update(JSON.stringify(c.build)).digest('hex').slice(0, 12)}.stamp`);
   const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 

@@ -17,6 +17,8 @@ export interface Member {
   static?: boolean;
   ceiling?: 'http' | null;
   self_check_of?: string;
+  /** --against, --handicap: the twin from the other side of this contender (never a member of the family). */
+  base_of?: string;
   /** --servers: the twin that reads this server. */
   server?: string;
 }
@@ -52,8 +54,10 @@ const SIDE_BY_SIDE = new Set<QuestionKind>(['framework', 'setting', 'cache', 'wr
 
 /** The handicap setting is the run's own check, never an answer; ceilings and static pages read Redis at most once. */
 export const HANDICAP = 'handicap';
+/** The handicap's default size: requests take this % longer. */
+export const HANDICAP_PCT = 10;
 export const isHandicapped = (m: Pick<Member, 'tuned'>) => !!m.tuned?.includes(HANDICAP);
-const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !isHandicapped(m);
+const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !m.base_of && !isHandicapped(m);
 const plain = (m: Member) => dynamic(m) && !m.tuned?.length;
 /** A --servers twin: the same contender reading another server. */
 const onServer = (m: Member) => dynamic(m) && !!m.server;
@@ -105,4 +109,16 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
     q.members.flatMap((a, i) => q.members.slice(i + 1).map((b): Comparison => ({ id: `${a} vs ${b}`, question: q.id, a, b, ...(SIDE_BY_SIDE.has(q.kind) ? { side_by_side: true as const } : {}) }))),
   );
   return { questions, comparisons };
+}
+
+/** An --against (or --handicap) twin from the other side: its name ends in BASE. */
+export const BASE = '@base';
+export const baseName = (name: string) => `${name}${BASE}`;
+export const isBase = (name: string | null | undefined) => !!name?.endsWith(BASE);
+
+/** The changes family: each contender against its twin from the other side, this side first, measured side by side. */
+export function changeComparisons(names: string[]): Comparison[] {
+  return names
+    .filter((n) => !isBase(n) && names.includes(baseName(n)))
+    .map((n) => ({ id: `${n} vs ${baseName(n)}`, question: `change: ${n}`, a: n, b: baseName(n), side_by_side: true as const }));
 }

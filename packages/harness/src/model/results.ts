@@ -137,6 +137,8 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   output?: string[];
   /** --self-check: this entry measures the named contender alone (right after its own run, as --only does). */
   self_check_of?: string;
+  /** --against, --handicap: this entry is the named contender's twin from the other side (<name>@base). */
+  base_of?: string;
   /** --with-seed: the seed's method on this contender in the same invocation (third of three 200-request runs). */
   seed_method?: { rps: number[]; headline: number };
   points: PointResult[];
@@ -199,8 +201,27 @@ export interface Settings {
   redis_rtt_ms?: number;
   /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
   servers?: string[];
-  /** --handicap: this contender burns a calibrated 10% more CPU per request, under its own name (compare's power check). */
+  /** --handicap: this contender burns a calibrated handicap_pct% (absent: 10%) more time per request, under its own name, beside its plain twin <name>@base. */
   handicap?: string | null;
+  handicap_pct?: number;
+  /**
+   * --against (or --handicap's plain twin, kind self): where each contender's twin <name>@base came
+   * from (a git ref's commit, or a folder of apps), and the bound within which a change is "equal".
+   */
+  against?: { spec: string; kind: 'ref' | 'dir' | 'self'; commit: string | null; apps_dir: string; equal_pct: number };
+}
+
+/**
+ * The changes family (--against, --handicap): each contender against its twin from the other
+ * side, measured side by side in every cycle of its block, decided like the answers (the moderated
+ * t over rounds, Holm over the pairs at every look, α spent over looks) but as a family of its own,
+ * with its own prior and the --equal bound. `a` is this checkout's side (head), `b` the other (base).
+ */
+export interface Changes {
+  comparisons: Comparison[];
+  answers?: Answer[];
+  prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
+  looks?: { round: number; alpha: number; open: string[]; last?: boolean }[];
 }
 
 export interface Results {
@@ -255,6 +276,8 @@ export interface Results {
   open?: string[];
   /** Every look at the family: after which round, at which alpha, who raced on after it; interim ones while racing, then the last (at what they left of alpha). */
   looks?: { round: number; alpha: number; open: string[]; last?: boolean }[];
+  /** --against, --handicap: each contender against its twin from the other side, decided (Changes). */
+  changes?: Changes;
   /** The handicap check: the CPU burnt per request, calibrated before round 1, and whether the run saw it. */
   handicap?: HandicapCheck[];
   /** Where the variance lives in this run (Kalibera & Jones), and the design it would choose. */

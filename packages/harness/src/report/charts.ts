@@ -8,6 +8,7 @@ import { LAT } from './table';
 import { ranked } from '../answers/ranking';
 import { liveTimeSpec } from './live';
 import { upsertTimeSpec } from './upsert';
+import { changesSpec } from './changes';
 
 const FONT = 'DejaVu Sans';
 
@@ -91,7 +92,9 @@ export function charts(r: Results): Record<string, vl.TopLevelSpec> {
   const breakdown = breakdownSpec(r);
   const live = liveTimeSpec(r, config);
   const upsert = upsertTimeSpec(r, config);
+  const changes = changesSpec(r, config);
   return {
+    ...(changes ? { 'changes.png': changes } : {}),
     'req-sec.png': reqSecSpec(r),
     'relative-index.png': relativeSpec(r),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(r, g)])),

@@ -45,7 +45,7 @@ export function detectableLine(c: Comparison): string | null {
   const d = c.rows.map((r) => r.detectable).filter((x) => Number.isFinite(x) && x > 0);
   if (!d.length) return null;
   const pct = (x: number) => `±${(x * 100).toFixed(0)}%`;
-  return `What these runs could find: a change of ${pct(median(d))} in one contender is flagged about half the time (median over ${d.length} contenders; ${pct(Math.min(...d))} to ${pct(Math.max(...d))}); smaller changes mostly pass unflagged, so "~" is not "the same".`;
+  return `What these runs could find: a change of ${pct(median(d))} in one contender is flagged about half the time (median over ${d.length} contenders; ${pct(Math.min(...d))} to ${pct(Math.max(...d))}); smaller changes mostly pass unflagged, so "~" is not "the same".${median(d) > 0.1 ? ' To see a 10% change, measure both versions side by side in one run: `npm run bench -- --against <ref or folder>` (README, "Check your own change").' : ''}`;
 }
 
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(digits)}%`;

@@ -8,6 +8,7 @@ import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { charts } from './charts';
 import { gridTables } from './matrix';
 import { answersOf, answersSection, settingsTable } from './answers';
+import { changesSection } from './changes';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
 import { costTable, describeRun, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 import { ranked } from '../answers/ranking';
@@ -187,15 +188,16 @@ export function reportHtml(r: Results): string {
   const title = `Redis stream → JSON benchmark: ${r.started_at}`;
   const body = `
 <h1>${escapeHtml(title)}</h1>
-<nav><a href="#pick">what to pick</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="#method">method</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
+<nav>${r.changes ? '<a href="#changes">changes</a>' : ''}<a href="#pick">what to pick</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="#method">method</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
 <p class="${r.complete ? 'note' : 'bad'}">${r.complete ? 'A complete run.' : `Not complete: ${escapeHtml(r.exit_reason ?? 'stopped early')}.`}</p>
+${r.changes ? `<h2 id="changes">Changes</h2>\n${md(changesSection(r)) || '<p class="note">No pair measured.</p>'}\n${chartDivs(ids.filter((id) => id === 'chart-changes'))}` : ''}
 <h2 id="pick">What to pick</h2>
-${md(answersSection(r)) || '<p class="note">Too few contenders for a summary.</p>'}
+${md(answersSection(r)) || `<p class="note">${r.changes && !r.family?.comparisons.length ? 'An --against run answers the changes only.' : 'Too few contenders for a summary.'}</p>`}
 <h2 id="contenders-section">Every contender</h2>
 <p class="note">Click a header to sort; pick values to filter. Rank: the best and worst rank consistent with the decided comparisons ("2–5").</p>
 ${contendersTable(r)}
 <h2 id="charts">Charts</h2>
-${chartDivs(ids)}
+${chartDivs(ids.filter((id) => id !== 'chart-changes'))}
 <h2 id="tables">Tables</h2>
 ${md(gridTables(r), settingsTable(r), '**Spread, cost per request and proof of Redis reads**', costTable(r), ceilingsTable(r), efficiencyTable(r), breakdownTable(r), r.scaling && scalingTable(r.scaling), pointsTable(r), seedMethodTable(r), selfCheckTable(r))}
 <h2 id="left-out">Left out, and why</h2>

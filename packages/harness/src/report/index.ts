@@ -11,6 +11,7 @@ import { reportHtml } from './html';
 import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { gridTables } from './matrix';
 import { answersSection, settingsTable } from './answers';
+import { changesSection } from './changes';
 import { liveTable } from './live';
 import { upsertTable } from './upsert';
 import { distanceSpec, distanceTable, type DistancePoint } from './distance';
@@ -20,6 +21,7 @@ import { type Scaling } from '../model/results';
 
 export function markdown(r: Results, imageDir: string | null): string {
   const parts = [
+    changesSection(r),
     answersSection(r),
     liveTable(r),
     upsertTable(r),

@@ -13,7 +13,7 @@ const byClientOrder = (a: string, b: string) => CLIENTS.indexOf(a as never) - CL
 function cell(r: Results, ok: RankedContender[], runtime: string, row: string, client: string): string {
   const c = ok.find((x) => x.runtime === runtime && rowOf(x) === row && x.client === client);
   if (c) return `${fmt0(c.rps!.median)} (${c.rank})${c.static ? ' static' : ''}`;
-  const bad = r.contenders.find((x) => isPlain(x) && !x.self_check_of && x.runtime === runtime && rowOf(x) === row && x.client === client);
+  const bad = r.contenders.find((x) => isPlain(x) && !x.self_check_of && !x.base_of && x.runtime === runtime && rowOf(x) === row && x.client === client);
   if (bad) return bad.status;
   const name = [runtime, row.replace(' ', '-'), client].join('-');
   return r.unsupported?.some((u) => u.name === name) ? 'unsupported' : '';
@@ -22,7 +22,7 @@ function cell(r: Results, ok: RankedContender[], runtime: string, row: string, c
 /** Per runtime, a framework × client grid of median req/s (default settings) with rank intervals. */
 export function gridTables(r: Results): string {
   const ok = ranked(r).filter(isPlain);
-  const all = r.contenders.filter((c) => isPlain(c) && !c.self_check_of);
+  const all = r.contenders.filter((c) => isPlain(c) && !c.self_check_of && !c.base_of);
   const out: string[] = [];
   for (const runtime of unique(all.map((c) => c.runtime))) {
     const mine = all.filter((c) => c.runtime === runtime);

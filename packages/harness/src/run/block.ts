@@ -162,8 +162,9 @@ function pairsOf(members: Member[], name: string, other: string | null): [Member
   });
 }
 
-/** Each side-by-side comparison of the family (model/questions.ts) whose two contenders are members of the block. */
-const twinPairs = (suite: Suite, members: Member[]) => (suite.results.family?.comparisons ?? []).filter((c) => c.side_by_side).flatMap((c) => pairsOf(members, c.a, c.b));
+/** Each side-by-side comparison of the family (model/questions.ts) or of the changes (--against) whose two contenders are members of the block. */
+const twinPairs = (suite: Suite, members: Member[]) =>
+  [...(suite.results.family?.comparisons ?? []), ...(suite.results.changes?.comparisons ?? [])].filter((c) => c.side_by_side).flatMap((c) => pairsOf(members, c.a, c.b));
 
 /** Each handicap check's plain twin and handicapped app at one load point, where both are members of the block. */
 const handicapPairs = (suite: Suite, members: Member[]) => (suite.results.handicap ?? []).flatMap((h) => pairsOf(members, h.contender, h.compared_with));

@@ -6,18 +6,20 @@ import { fail, type Suite } from './suite';
 import { info, log } from '../system/progress';
 import { measureTrial } from './trial';
 import { burnUs, type TwinCost } from '../answers/handicap';
+import { baseName, HANDICAP_PCT } from '../model/questions';
 
-const HANDICAP_PCT = 10;
-
-/** The contenders to handicap: twins with the setting on (calibrated on their plain twin), and --handicap's (on itself). */
-function targets(suite: Suite): { contender: string; calibratedOn: string; comparedWith: string | null }[] {
+/** The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on itself, by its size, beside its twin <name>@base). */
+function targets(suite: Suite): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {
   const { results, settings } = suite;
   const plainTwin = (r: ContenderResult) => [...suite.byName.values()].find((c) => !c.tuned.length && !c.ceiling && c.runtime === r.runtime && c.framework === r.framework && c.variant === r.variant && c.client === r.client);
   const out = results.contenders.filter((r) => r.settings?.handicap === 'on' && !r.self_check_of).flatMap((r) => {
     const twin = plainTwin(r);
-    return twin ? [{ contender: r.name, calibratedOn: twin.name, comparedWith: results.contenders.some((x) => x.name === twin.name) ? twin.name : null }] : [];
+    return twin ? [{ contender: r.name, calibratedOn: twin.name, comparedWith: results.contenders.some((x) => x.name === twin.name) ? twin.name : null, pct: HANDICAP_PCT }] : [];
   });
-  if (settings.handicap) out.push({ contender: settings.handicap, calibratedOn: settings.handicap, comparedWith: null });
+  if (settings.handicap) {
+    const twin = baseName(settings.handicap);
+    out.push({ contender: settings.handicap, calibratedOn: settings.handicap, comparedWith: results.contenders.some((x) => x.name === twin) ? twin : null, pct: settings.handicap_pct ?? HANDICAP_PCT });
+  }
   return out;
 }
 
@@ -42,10 +44,10 @@ export async function calibrateHandicap(suite: Suite): Promise<void> {
       if (r) fail(r, 'failed', `handicap calibration on ${t.calibratedOn} failed`);
       continue;
     }
-    const us = burnUs(twin, HANDICAP_PCT);
+    const us = burnUs(twin, t.pct);
     (results.handicap ??= []).push({
-      contender: t.contender, calibrated_on: t.calibratedOn, compared_with: t.comparedWith, pct: HANDICAP_PCT,
-      cpu_us_per_req: twin.cpuUs, wall_us_per_req: twin.wallUs, main_thread_us_per_req: twin.mainUs, us, injected_ratio: 1 / (1 + HANDICAP_PCT / 100),
+      contender: t.contender, calibrated_on: t.calibratedOn, compared_with: t.comparedWith, pct: t.pct,
+      cpu_us_per_req: twin.cpuUs, wall_us_per_req: twin.wallUs, main_thread_us_per_req: twin.mainUs, us, injected_ratio: 1 / (1 + t.pct / 100),
     });
     info(`handicap: ${t.contender} burns ${us} µs per request (${t.calibratedOn}: ${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it)`);
     suite.save();

@@ -4,6 +4,7 @@ import type { WORKLOADS } from '@bench/stream';
 import type { SuiteName } from '../model/contenders';
 import type { ServerName } from '../model/servers';
 import type { PlacementName } from '../system/placement';
+import type { OtherSide } from './against';
 
 /** The layouts of a round in time (block.ts, schedule.ts). */
 export const LAYOUTS = ['runtime', 'walk'] as const;
@@ -27,7 +28,15 @@ export interface CliOptions {
   /** --ceilings (or --matrix): redis-benchmark, the client ceilings and the HTTP ceilings of the suite. */
   ceilings: boolean;
   selfCheck: string[] | null;
+  /** --handicap: the contender that burns CPU per request, and how much longer its requests should take (%). */
   handicap: string | null;
+  handicapPct: number;
+  /** --against: a git ref or a folder of apps whose twins are measured side by side (null: none). */
+  against: string | null;
+  /** --equal: a change is equal when its interval lies within ± this %. */
+  equalPct: number;
+  /** --against resolved (cli/bench.ts), or the checkout itself for --handicap's plain twin; null: no pairs. */
+  otherSide?: OtherSide | null;
   publish: boolean;
   durationS: number | null;
   windows: number;

@@ -15,8 +15,9 @@ import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type P
 import { fail, type Session, type Suite } from './suite';
 import { info, log, progress } from '../system/progress';
 import { handicapEnv } from './calibrate';
-import { familyOf } from '../model/questions';
+import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
+import { baseTwins, checkOut } from './against';
 import { type ServerName } from '../model/servers';
 
 export function settingsFrom(opts: CliOptions): Settings {
@@ -51,6 +52,8 @@ export function settingsFrom(opts: CliOptions): Settings {
     only: opts.only,
     strict: opts.strict,
     handicap: opts.handicap,
+    ...(opts.handicap ? { handicap_pct: opts.handicapPct } : {}),
+    ...(opts.otherSide ? { against: { spec: opts.otherSide.spec, kind: opts.otherSide.kind, commit: opts.otherSide.commit, apps_dir: opts.otherSide.appsDir, equal_pct: opts.equalPct } } : {}),
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
     ...(opts.upsertKeys ? { upsert: { keys: opts.upsertKeys } } : {}),
@@ -68,6 +71,7 @@ export function appEnvironment(c: Contender, redisUrl: string, workload: string)
 export const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 
 function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
+  const baseOf = isBase(c.name) ? c.name.slice(0, -BASE.length) : null;
   const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
   return {
     name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
@@ -75,14 +79,28 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
     static: c.static, page: c.page, path: c.path, chart_group: c.chartGroup, status: 'incomplete', points, runs: points[0]!.runs,
     ...(c.server ? { server: c.server } : {}),
     ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
+    ...(baseOf ? { base_of: baseOf } : {}),
   };
+}
+
+/**
+ * The other side's twins (<name>@base): of every selected contender with --against, of the
+ * handicapped one alone with --handicap. With --against the run answers the changes only: the
+ * "what to pick" family is left out.
+ */
+function pairsOf(opts: CliOptions, chosen: Contender[]): { twins: Contender[]; missing: Unsupported[]; pickFamily: boolean } {
+  const side = opts.otherSide;
+  if (!side) return { twins: [], missing: [], pickFamily: true };
+  const paired = side.kind === 'self' ? chosen.filter((c) => c.name === opts.handicap) : chosen;
+  return { ...baseTwins(side, paired), pickFamily: side.kind === 'self' };
 }
 
 function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupported[]): { results: Results; runDir: string } {
   const settings = settingsFrom(opts);
   const chosen = all.filter((c) => opts.selected.includes(c.name));
   const onServers = serverTwins(chosen, opts.servers);
-  const selected = [...chosen, ...onServers.twins];
+  const pairs = pairsOf(opts, chosen);
+  const selected = [...chosen, ...onServers.twins, ...pairs.twins];
   const twins = selected.filter((c) => settings.self_check?.includes(c.name)).map((c) => newContenderResult(c, settings, c.name));
   const results: Results = {
     schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
@@ -90,9 +108,10 @@ function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupport
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
     contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
     // Fixed before anything is measured, so the family cannot be chosen after seeing the data.
-    family: familyOf(selected),
+    family: pairs.pickFamily ? familyOf(selected.filter((c) => !isBase(c.name))) : { questions: [], comparisons: [] },
+    ...(opts.otherSide ? { changes: { comparisons: changeComparisons(selected.map((c) => c.name)) } } : {}),
     // Named by a manifest but not measured: listed with the reason, never silently dropped.
-    unsupported: [...(opts.only ? [] : unsupported), ...onServers.unsupported],
+    unsupported: [...(opts.only ? [] : unsupported), ...onServers.unsupported, ...pairs.missing],
   };
   return { results, runDir: resolve(ROOT, opts.out, opts.runName ?? timestamp()) };
 }
@@ -120,8 +139,18 @@ function checkLoad(results: Results, strict: boolean): void {
   results.environment.load_warning = warning;
 }
 
+/** The other side's twins that the run measures. */
+function otherSide(opts: CliOptions, results: Results, all: Contender[]): Contender[] {
+  const side = opts.otherSide;
+  if (!side) return [];
+  const wanted = results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : []));
+  return baseTwins(side, all.filter((c) => wanted.includes(c.name))).twins;
+}
+
 export async function prepare(opts: CliOptions, all: Contender[], unsupported: Unsupported[], session: Session): Promise<Suite> {
   const startedAt = Date.now();
+  // --against a ref: its worktree checked out and installed before its apps are read.
+  if (opts.otherSide) checkOut(opts.otherSide, info);
   const { results, runDir } = opts.resume ? resumedResults(opts.resume) : freshResults(opts, all, unsupported);
   const settings = results.settings;
   checkLoad(results, opts.strict);
@@ -130,7 +159,7 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
 
   const suite: Suite = {
     results, settings, runDir, redis, servers, proxies, golden, session, startedAt,
-    byName: new Map([...all, ...serverTwins(all, serverNamesOf(settings)).twins].map((c) => [c.name, c])),
+    byName: new Map([...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...otherSide(opts, results, all)].map((c) => [c.name, c])),
     ctx: { workload: settings.workload, placement: settings.placement, redis, runDir, proxy: proxies[serverNamesOf(settings)[0]!], ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}) },
     // Known to the signal handlers from the first save on: before that there is nothing to keep.
     save() {

@@ -279,9 +279,10 @@ function blocksOf(order: Slot[], layout: Settings['layout']): Slot[][] {
 function pairsOf(suite: Suite, block: Slot[], round: number): [number, number][] | null {
   const { results, settings } = suite;
   if (settings.layout !== 'walk') return null;
-  const open = (id: string) => round <= FIRST_ROUNDS || !results.answers || results.answers.some((a) => a.id === id && a.verdict === 'undecided');
+  const answers = [...(results.answers ?? []), ...(results.changes?.answers ?? [])];
+  const open = (id: string) => round <= FIRST_ROUNDS || !results.answers || answers.some((a) => a.id === id && a.verdict === 'undecided');
   const named = [
-    ...(results.family?.comparisons ?? []).filter((c) => open(c.id)).map((c) => [c.a, c.b]),
+    ...[...(results.family?.comparisons ?? []), ...(results.changes?.comparisons ?? [])].filter((c) => open(c.id)).map((c) => [c.a, c.b]),
     ...(results.handicap ?? []).flatMap((h) => (h.compared_with ? [[h.contender, h.compared_with]] : [])),
   ];
   const same = (x: Slot, y: Slot) => x.point.connections === y.point.connections && x.point.rate === y.point.rate;

@@ -1,0 +1,85 @@
+// The "Changes" section of a run with --against (or --handicap's pair): per contender, this side
+// (head) against its twin from the other side (base), as the changes family decided it, and a
+// forest plot of every pair's ratio with its interval and the ±--equal band.
+import type * as vl from 'vega-lite';
+import type { Answer, Results } from '../model/results';
+
+const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
+const signed = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
+const finite = (a: Answer) => Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0;
+
+/** Where the other side came from, in words. */
+export function otherSideText(r: Results): string {
+  const a = r.settings.against;
+  if (!a) return '';
+  if (a.kind === 'self') return `its plain twin from this checkout (\`--handicap ${r.settings.handicap}:${r.settings.handicap_pct ?? 10}%\`)`;
+  return a.kind === 'ref' ? `\`${a.spec}\` (commit ${a.commit?.slice(0, 12)})` : `the apps in \`${a.apps_dir}\``;
+}
+
+/**
+ * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with
+ * its interval and the change it could detect (the interval's half-width).
+ */
+export function changeSentence(a: Answer, equalPct: number): string {
+  const name = a.a;
+  if (a.out) return `${name}: not answered (${a.out})`;
+  if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
+  const interval = `${signed(a.lo)}…${signed(a.hi)}, ${(a.level * 100).toFixed(1)}%, ${a.rounds} rounds`;
+  if (a.verdict === 'faster') return `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** than base (${interval})`;
+  if (a.verdict === 'equal') return `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** (${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`;
+  const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
+  return `${name}: open, ${signed(a.ratio)} (${interval}); as measured it could detect a change of about ±${pct(Math.expm1(half))}, and "equal" needs its interval within ±${equalPct}%`;
+}
+
+/** The section: what was compared, then one line per pair (slower and faster first, then equal, then open). */
+export function changesSection(r: Results): string {
+  const answers = r.changes?.answers ?? [];
+  if (!answers.length) return '';
+  const equalPct = r.settings.against!.equal_pct;
+  const order = (a: Answer) => (a.out ? 3 : a.verdict === 'faster' ? 0 : a.verdict === 'equal' ? 1 : 2);
+  const sorted = [...answers].sort((x, y) => order(x) - order(y) || x.a.localeCompare(y.a));
+  const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
+  const head = `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
+    `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ${n('undecided')} open, of ${answers.length}. ` +
+    `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the looks).`;
+  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n')].join('\n\n');
+}
+
+/** The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band, decided / equal / open told apart. */
+export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null {
+  const answers = (r.changes?.answers ?? []).filter((a) => !a.out && finite(a));
+  if (!answers.length) return null;
+  const e = r.settings.against!.equal_pct / 100;
+  const state = (a: Answer) => (a.verdict === 'faster' ? (a.ratio < 1 ? 'decided: head slower' : 'decided: head faster') : a.verdict === 'equal' ? 'equal within the bound' : 'open');
+  const values = answers.map((a) => ({ name: a.a, ratio: a.ratio, lo: a.lo, hi: a.hi, state: state(a), text: signed(a.ratio) }));
+  const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo));
+  const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi));
+  const x = { type: 'quantitative' as const, scale: { type: 'log' as const, domain: [lo, hi], nice: false }, title: 'head ÷ base req/s (log scale)' };
+  const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: `Changes: head against ${otherSideText(r).replaceAll('`', '')}`, subtitle: `each pair's ratio and interval; shaded: equal within ±${r.settings.against!.equal_pct}%` },
+    width: 520,
+    height: { step: 22 },
+    layer: [
+      { data: { values: [{ a: 1 / (1 + e), b: 1 + e }] }, mark: { type: 'rect', color: '#d9ead3', opacity: 0.7 }, encoding: { x: { field: 'a', ...x }, x2: { field: 'b' } } },
+      { data: { values: [{ one: 1 }] }, mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { field: 'one', ...x } } },
+      {
+        data: { values },
+        encoding: { y },
+        layer: [
+          { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS } } },
+          { mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } }, encoding: { x: { field: 'ratio', ...x }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS } } },
+          { mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 }, encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } } },
+        ],
+      },
+    ],
+    config,
+  } as vl.TopLevelSpec;
+}
+
+/** One colour per state, the same in every run. */
+const STATE_COLOURS = {
+  domain: ['decided: head slower', 'decided: head faster', 'equal within the bound', 'open'],
+  range: ['#c0392b', '#1f77b4', '#2e8b57', '#999999'],
+};

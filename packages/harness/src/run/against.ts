@@ -1,0 +1,106 @@
+// --against: the other version of the apps, measured side by side with this checkout's in one run.
+// A git ref is checked out into a worktree under the cache and installed from its own lockfile;
+// a directory is another folder of apps (a user's own). Either way every selected contender gets
+// a twin named <name>@base, built and started from the other side, and the harness of this
+// checkout measures both.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
+import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
+import { baseName } from '../model/questions';
+
+
+/** What --against names, resolved: where the other side's apps are, and the commit they come from. */
+export interface OtherSide {
+  /** As given on the command line. */
+  spec: string;
+  kind: 'ref' | 'dir' | 'self';
+  /** The commit of a ref (null for a directory). */
+  commit: string | null;
+  /** The git repository the ref was resolved in, and the worktree it is checked out into. */
+  repo: string | null;
+  worktree: string | null;
+  appsDir: string;
+}
+
+export class AgainstError extends Error {}
+
+const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'redis-stream-bench');
+
+const git = (cwd: string, args: string[]) => spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
+const hasApps = (dir: string) => existsSync(dir) && readdirSync(dir).some((d) => existsSync(join(dir, d, 'bench.json')));
+
+/**
+ * --against SPEC: a directory of apps (or a checkout holding apps/), else a git ref of the
+ * repository that holds this run's apps. Only names are checked here; nothing is installed.
+ */
+export function resolveAgainst(spec: string, appsDir: string): OtherSide {
+  const asDir = resolve(spec);
+  if (existsSync(asDir) && statSync(asDir).isDirectory()) {
+    const apps = hasApps(asDir) ? asDir : join(asDir, 'apps');
+    if (!hasApps(apps)) throw new AgainstError(`--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`);
+    return { spec, kind: 'dir', commit: null, repo: null, worktree: null, appsDir: apps };
+  }
+  const top = git(appsDir, ['rev-parse', '--show-toplevel']);
+  if (top.status !== 0) throw new AgainstError(`--against "${spec}": no such folder, and ${appsDir} is not in a git repository to find it as a ref in`);
+  const repo = top.stdout.trim();
+  const rev = git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]);
+  if (rev.status !== 0) throw new AgainstError(`--against "${spec}": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps`);
+  const commit = rev.stdout.trim();
+  const worktree = join(CACHE, 'against', `${basename(repo)}-${commit.slice(0, 12)}`);
+  return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, appsDir)) };
+}
+
+/** --handicap without --against: the other side is this checkout's own apps (the plain twin beside the handicapped one). */
+export const selfSide = (appsDir: string): OtherSide => ({ spec: '.', kind: 'self', commit: null, repo: null, worktree: null, appsDir });
+
+const lastLine = (s: string) => s.trim().split('\n').filter(Boolean).at(-1) ?? '';
+
+/**
+ * A ref's worktree, checked out and installed from that ref's own lockfile (once: a stamp of the
+ * lockfile marks it done). Errors are one line: what failed, where, and the fix.
+ */
+export function checkOut(side: OtherSide, log: (s: string) => void): void {
+  if (side.kind !== 'ref') return;
+  const wt = side.worktree!;
+  if (!existsSync(join(wt, '.git'))) {
+    mkdirSync(join(CACHE, 'against'), { recursive: true });
+    git(side.repo!, ['worktree', 'prune']);
+    log(`--against ${side.spec}: checking out ${side.commit!.slice(0, 12)} into ${wt}`);
+    const add = git(side.repo!, ['worktree', 'add', '--force', '--detach', wt, side.commit!]);
+    if (add.status !== 0) throw new AgainstError(`--against ${side.spec}: git worktree add failed: ${lastLine(add.stderr)}; remove ${wt} and try again`);
+  }
+  const lock = join(wt, 'bun.lock');
+  if (!existsSync(lock)) return;
+  const stamp = join(wt, 'node_modules', '.bench-against-stamp');
+  const want = readFileSync(lock, 'utf8').length + ':' + statSync(lock).mtimeMs;
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
+  log(`--against ${side.spec}: installing its dependencies (bun install --frozen-lockfile in ${wt})`);
+  const install = spawnSync('bun', ['install', '--frozen-lockfile'], { cwd: wt, encoding: 'utf8' });
+  if (install.status !== 0) {
+    throw new AgainstError(`--against ${side.spec}: bun install --frozen-lockfile failed in ${wt}: ${lastLine(install.stderr || install.stdout)}; that commit's bun.lock must match its package.json files`);
+  }
+  writeFileSync(stamp, want);
+}
+
+/**
+ * The other side's twin of each selected contender, named <name>@base, or why it has none (its
+ * manifest does not generate that name). The twin keeps its own app folder, build and start.
+ */
+export function baseTwins(side: OtherSide, selected: Contender[]): { twins: Contender[]; missing: Unsupported[] } {
+  let theirs: Contender[];
+  try {
+    theirs = loadSuite(side.appsDir).contenders;
+  } catch (e) {
+    throw new AgainstError(`--against ${side.spec}: its apps cannot be read: ${(e as Error).message}`);
+  }
+  const twins: Contender[] = [];
+  const missing: Unsupported[] = [];
+  for (const c of selected) {
+    const t = theirs.find((x) => x.name === c.name);
+    if (t) twins.push({ ...t, name: baseName(c.name), suites: c.suites });
+    else missing.push({ name: baseName(c.name), reason: `--against ${side.spec} has no contender ${c.name}` });
+  }
+  return { twins, missing };
+}
