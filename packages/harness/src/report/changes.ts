@@ -8,6 +8,9 @@ const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
 const signed = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
 const finite = (a: Answer) => Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0;
 
+/** An interval's level: "95.5%", or for the strict levels of early looks "1 − 2.4e-9". */
+const levelText = (level: number) => (1 - level >= 0.001 ? `${(level * 100).toFixed(1)}%` : `1 − ${(1 - level).toExponential(1)}`);
+
 /** Where the other side came from, in words. */
 export function otherSideText(r: Results): string {
   const a = r.settings.against;
@@ -24,7 +27,7 @@ export function changeSentence(a: Answer, equalPct: number): string {
   const name = a.a;
   if (a.out) return `${name}: not answered (${a.out})`;
   if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
-  const interval = `${signed(a.lo)}…${signed(a.hi)}, ${(a.level * 100).toFixed(1)}%, ${a.rounds} rounds`;
+  const interval = `${signed(a.lo)}…${signed(a.hi)}, ${levelText(a.level)}, ${a.rounds} rounds`;
   if (a.verdict === 'faster') return `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** than base (${interval})`;
   if (a.verdict === 'equal') return `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** (${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`;
   const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;

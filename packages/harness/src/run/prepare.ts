@@ -221,16 +221,20 @@ async function buildAll(suite: Suite): Promise<void> {
   const todo = suite.results.contenders.filter((r) => r.status === 'incomplete');
   // One build per app and build command: runtimes that declare the same build share it; clients and settings never differ.
   const contenders = todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!).filter((c) => c.build);
-  const builds = new Map(contenders.map((c) => [`${c.app} ${JSON.stringify(c.build)}`, c]));
+  // Keyed by app folder: an --against twin's app of the same name is another folder, built apart.
+  const builds = new Map(contenders.map((c) => [`${c.appDir} ${JSON.stringify(c.build)}`, c]));
   for (const c of builds.values()) {
-    const what = `${c.app} (${c.build!.join(' ')})`;
+    const what = `${c.app}${isBase(c.name) ? ` of ${suite.settings.against?.spec}` : ''} (${c.build!.join(' ')})`;
     info(`build apps/${what} …`);
     progress({ phase: 'building', contender: `apps/${c.app}`, etaS: null });
     try {
       info(`build apps/${what}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
     } catch (e) {
       const err = e as AppError;
-      for (const r of todo) if (r.app === c.app && JSON.stringify(suite.byName.get(r.self_check_of ?? r.name)?.build) === JSON.stringify(c.build)) fail(r, 'failed', err.message, err.output);
+      for (const r of todo) {
+        const theirs = suite.byName.get(r.self_check_of ?? r.name);
+        if (theirs?.appDir === c.appDir && JSON.stringify(theirs.build) === JSON.stringify(c.build)) fail(r, 'failed', err.message, err.output);
+      }
       log(`build apps/${what}: FAILED: ${err.message}`);
     }
   }

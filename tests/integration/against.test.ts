@@ -1,0 +1,148 @@
+// --against on the paced fakes (a fixed sleep per request): a folder whose app sleeps 5% longer
+// is decided apart, an unchanged one equal within the bound; a temporary git repository with two
+// commits of a tiny app is checked out, both sides named; and each bad input gets its one line.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { explained, FAKE_APPS, resultsIn, runCli, settle, started } from '../helpers/cli';
+import { ROOT } from '../../packages/harness/src/system/paths';
+
+const [NR, IO] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis'];
+const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '200ms'];
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+/** A folder holding a copy of the paced app, its sleep per client set to `pace`; its imports resolve through this checkout's node_modules. */
+function pacedCopy(root: string, pace: string, extra: (m: Record<string, unknown>) => void = () => {}): string {
+  mkdirSync(root, { recursive: true });
+  cpSync(join(FAKE_APPS, 'paced'), join(root, 'paced'), { recursive: true });
+  const file = join(root, 'paced/bench.json');
+  const m = JSON.parse(readFileSync(file, 'utf8'));
+  m.env.PACE_MS = pace;
+  extra(m);
+  writeFileSync(file, JSON.stringify(m, null, 2));
+  return root;
+}
+
+function tempDir(): string {
+  const t = mkdtempSync(join(tmpdir(), 'bench-against-'));
+  temps.push(t);
+  return t;
+}
+
+const change = (json: any, name: string) => json.changes.answers.find((a: any) => a.a === name);
+
+describe('--against a folder of apps', () => {
+  test('base sleeps 5% longer for node-redis: decided, head faster; ioredis unchanged: equal within ±8%', async () => {
+    const dir = tempDir();
+    const base = pacedCopy(join(dir, 'apps'), 'node-redis=21,ioredis=20,iovalkey=26,glide=22');
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    const run = await runCli(['--only', `${NR},${IO}`, '--against', base, '--equal', '8', '--budget', '120s', ...PACED], { timeoutMs: 220_000 });
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      const { json, dir: out } = resultsIn(run.outDir);
+      expect(json.contenders.map((c: any) => c.name).sort()).toEqual([IO, `${IO}@base`, NR, `${NR}@base`]);
+      expect(json.contenders.find((c: any) => c.name === `${NR}@base`).base_of).toBe(NR);
+      expect(json.settings.against).toMatchObject({ kind: 'dir', commit: null, equal_pct: 4, apps_dir: base });
+      // An --against run answers the changes only.
+      expect(json.family.comparisons).toEqual([]);
+      const gap = change(json, NR);
+      expect(gap.verdict).toBe('faster');
+      expect(gap.ratio).toBeGreaterThan(1);
+      expect(gap.lo).toBeGreaterThan(1);
+      const same = change(json, IO);
+      expect(same.verdict).toBe('equal');
+      const md = readFileSync(join(out, 'results.md'), 'utf8');
+      expect(md.startsWith('**Changes**: this checkout (head) against the apps in')).toBe(true);
+      expect(md).toContain(`- ${NR}: **head is `);
+      expect(md).toContain(`- ${IO}: head and base are **equal within ±`);
+      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('id="chart-changes"');
+    });
+  }, 240_000);
+});
+
+const git = (cwd: string, ...args: string[]) => {
+  const r = spawnSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+};
+
+describe('--against a git ref', () => {
+  const repo = tempDir();
+  const cache = tempDir();
+  // Commit 1 sleeps 24 ms for node-redis, commit 2 (HEAD) 20 ms; node_modules is a committed symlink to this checkout's.
+  pacedCopy(join(repo, 'apps'), 'node-redis=24,ioredis=20,iovalkey=26,glide=22');
+  symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+  git(repo, 'init', '-q');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'slow');
+  const first = git(repo, 'rev-parse', 'HEAD');
+  pacedCopy(join(repo, 'apps'), 'node-redis=20,ioredis=20,iovalkey=26,glide=22');
+  git(repo, 'commit', '-qam', 'fast');
+  const env = { BENCH_APPS_DIR: join(repo, 'apps'), XDG_CACHE_HOME: cache };
+
+  test('HEAD~1 is checked out into a worktree under the cache, both sides built and named, the pair answered', async () => {
+    const run = await runCli(['--only', NR, '--against', 'HEAD~1', '--runs', '3', ...PACED], { env, timeoutMs: 120_000 });
+    await explained(run, async () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      expect(json.settings.against).toMatchObject({ spec: 'HEAD~1', kind: 'ref', commit: first });
+      expect(json.settings.against.apps_dir).toStartWith(join(cache, 'redis-stream-bench/against/'));
+      expect(json.contenders.map((c: any) => [c.name, c.status])).toEqual([[NR, 'ok'], [`${NR}@base`, 'ok']]);
+      // 20 ms against 24 ms of sleep: head is faster in every round.
+      expect(change(json, NR).ratio).toBeGreaterThan(1.05);
+      expect(run.stderr).toContain(`--against HEAD~1: checking out ${first.slice(0, 12)}`);
+    });
+  }, 130_000);
+
+  test('a bad ref, a folder without apps, and a ref whose install fails: one line each, nothing left running', async () => {
+    const bad = await runCli(['--only', NR, '--against', 'no-such-ref'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('error: --against "no-such-ref": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps');
+    expect(started(bad.seen)).toEqual([]);
+    const empty = tempDir();
+    const noApps = await runCli(['--only', NR, '--against', empty], { env });
+    expect(noApps.code).toBe(2);
+    expect(noApps.stderr.trim()).toBe(`error: --against "${empty}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`);
+    // A commit whose lockfile does not parse: its install fails before anything starts.
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ name: 'tiny', private: true, dependencies: { 'left-pad': '1.3.0' } }));
+    writeFileSync(join(repo, 'bun.lock'), '{ not a lockfile');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'broken lockfile');
+    git(repo, 'tag', 'broken');
+    git(repo, 'rm', '-q', 'package.json', 'bun.lock');
+    git(repo, 'commit', '-qm', 'no lockfile');
+    const install = await runCli(['--only', NR, '--against', 'broken'], { env, timeoutMs: 60_000 });
+    await explained(install, async () => {
+      expect(install.code).toBe(1);
+      const lines = install.stderr.trim().split('\n').filter((l) => l.startsWith('error: '));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: --against broken: bun install --frozen-lockfile failed in .+: .+; that commit's bun\.lock must match its package\.json files$/);
+      expect(started(install.seen)).toEqual([]);
+      expect(await settle(install.seen)).toEqual([]);
+    });
+  }, 90_000);
+});
+
+describe('one side fails', () => {
+  test('a base whose app serves another body is marked invalid, its pair not answered; head is measured', async () => {
+    const dir = tempDir();
+    // The base's ioredis contender sends its body through the naive fixture's broken path: here, a changed stream key.
+    const base = pacedCopy(join(dir, 'apps'), 'node-redis=20,ioredis=20,iovalkey=26,glide=22', (m) => (m.env = { ...(m.env as object), STREAM_KEY: 'no:such:stream' }));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    const run = await runCli(['--only', NR, '--against', base, '--runs', '3', ...PACED], { timeoutMs: 120_000 });
+    await explained(run, async () => {
+      expect(run.code).toBe(1);
+      const { json } = resultsIn(run.outDir);
+      const status = Object.fromEntries(json.contenders.map((c: any) => [c.name, c.status]));
+      expect(status[NR]).toBe('ok');
+      expect(['invalid', 'failed']).toContain(status[`${NR}@base`]);
+      expect(change(json, NR).out).toMatch(new RegExp(`^${NR}@base is (invalid|failed)$`));
+      expect(run.stderr).toMatch(new RegExp(`${NR}@base: (INVALID|FAILED): `));
+    });
+  }, 130_000);
+});

@@ -1,0 +1,133 @@
+// --against and --handicap NAME:PCT: the flags, the changes family, and the pair's test with its
+// stopping rule on a worked example (synthetic window pairs of a known ratio).
+import { describe, expect, test } from 'bun:test';
+import { AGAINST_MAX_RUNS, handicapFlag, PAIR_WINDOWS, parseCli, UsageError } from '../../packages/harness/src/cli/args';
+import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
+import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
+import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
+import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
+
+const all = [
+  { name: 'node-raw-node-redis', runtime: 'node', framework: 'raw', client: 'node-redis', variant: null, settings: {}, suites: ['default', 'matrix'] },
+  { name: 'bun-raw-ioredis', runtime: 'bun', framework: 'raw', client: 'ioredis', variant: null, settings: {}, suites: ['default', 'matrix'] },
+] as never[];
+
+const usage = (argv: string[]) => {
+  try {
+    parseCli(argv, all);
+  } catch (e) {
+    expect(e).toBeInstanceOf(UsageError);
+    return (e as Error).message;
+  }
+  throw new Error(`${argv.join(' ')} was accepted`);
+};
+
+describe('the flags', () => {
+  test('--handicap NAME:3% sizes the burn; NAME alone is 10%; a size out of 0.5–100% or an unknown name is refused', () => {
+    expect(handicapFlag('node-raw-node-redis:3%', ['node-raw-node-redis'])).toEqual({ name: 'node-raw-node-redis', pct: 3 });
+    expect(handicapFlag('node-raw-node-redis:2.5', ['node-raw-node-redis'])).toEqual({ name: 'node-raw-node-redis', pct: 2.5 });
+    expect(handicapFlag('node-raw-node-redis', ['node-raw-node-redis'])).toEqual({ name: 'node-raw-node-redis', pct: 10 });
+    expect(handicapFlag(undefined, [])).toBeNull();
+    expect(() => handicapFlag('node-raw-node-redis:0.1%', ['node-raw-node-redis'])).toThrow('the size must be from 0.5% to 100%, like node-raw-node-redis:3%');
+    expect(() => handicapFlag('nope:3%', ['node-raw-node-redis'])).toThrow('--handicap "nope" is not a contender of this run');
+  });
+
+  test('--against: 10 minutes of budget, 4 windows a launch, the budget (not a round cap) ends it, ±2% unless --equal says otherwise', () => {
+    const o = parseCli(['--only', 'node-raw-node-redis', '--against', 'HEAD'], all);
+    expect(o).toMatchObject({ against: 'HEAD', equalPct: 2, budgetS: 600, windows: PAIR_WINDOWS, maxRuns: AGAINST_MAX_RUNS });
+    expect(parseCli(['--against', 'HEAD', '--equal', '1%', '--budget', '30m'], all)).toMatchObject({ equalPct: 1, budgetS: 1800 });
+    // --handicap on the one contender selected is a pair too; on the suite it keeps the suite's defaults.
+    expect(parseCli(['--only', 'node-raw-node-redis', '--handicap', 'node-raw-node-redis:3%'], all)).toMatchObject({ handicap: 'node-raw-node-redis', handicapPct: 3, budgetS: 600, windows: PAIR_WINDOWS });
+    expect(parseCli(['--handicap', 'node-raw-node-redis'], all)).toMatchObject({ handicapPct: 10, budgetS: 900, windows: 2 });
+  });
+
+  test('--against with a flag it cannot pair, and --equal without a pair, get one line naming the cause', () => {
+    expect(usage(['--against', 'HEAD', '--target', 'http://127.0.0.1:3000/'])).toMatch(/^--against cannot be combined with --target: /);
+    expect(usage(['--against', 'HEAD', '--profile', 'seed', '--runs', '3'])).toMatch(/^--against cannot be combined with --profile: /);
+    expect(usage(['--against', 'HEAD', '--servers', 'redis,valkey'])).toMatch(/^--against cannot be combined with --servers: /);
+    expect(usage(['--against', 'HEAD', '--resume', 'results/x'])).toMatch(/^--against cannot be combined with --resume: /);
+    expect(usage(['--against', ''])).toMatch(/^--against needs a git ref or a folder of apps/);
+    expect(usage(['--equal', '2'])).toBe('--equal bounds a change: use it with --against or --handicap');
+    expect(usage(['--against', 'HEAD', '--equal', '-1'])).toMatch(/^--equal "-1" must be a number above 0/);
+  });
+});
+
+describe('the changes family', () => {
+  test('each contender with a twin from the other side, this side first, side by side; a twin alone is no pair', () => {
+    expect(baseName('a')).toBe('a@base');
+    expect(isBase('a@base') && !isBase('a')).toBe(true);
+    expect(changeComparisons(['a', 'a@base', 'b', 'c@base'])).toEqual([{ id: 'a vs a@base', question: 'change: a', a: 'a', b: 'a@base', side_by_side: true }]);
+  });
+});
+
+/** A run of one pair, head = base × `ratio`, every window off by a seeded log-normal of sd `sd`, `windows` pairs a round. */
+function pairRun(ratio: number, sd: number, seed: number, windows = 4) {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const contenders = ['a', 'a@base'].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })) as unknown as ContenderResult[];
+  const results = {
+    contenders,
+    settings: { runs: 'auto', target_ci_pct: 10, against: { spec: 'HEAD', kind: 'ref', commit: 'f'.repeat(40), apps_dir: '/x', equal_pct: 2 } },
+    family: { questions: [], comparisons: [] },
+    changes: { comparisons: changeComparisons(['a', 'a@base']) },
+  } as unknown as Results;
+  const addRound = (round: number) => {
+    for (const [i, c] of contenders.entries()) {
+      const scale = i === 0 ? ratio : 1;
+      const ws = Array.from({ length: windows }, () => ({ rps: 1000 * scale * Math.exp(sd * normal()) }));
+      c.points[0]!.runs.push({ round, rps: 1000 * scale, windows: ws } as never);
+    }
+  };
+  return { results, addRound };
+}
+
+/** Rounds with a look after each, until the pair is no longer open or `max` rounds, then the last look. */
+function race(ratio: number, sd: number, seed: number, max: number) {
+  const { results, addRound } = pairRun(ratio, sd, seed);
+  let round = 0;
+  while (round < max) {
+    addRound(++round);
+    lookAt(results, round);
+    if (round >= 3 && !results.open?.length) break;
+  }
+  finalLook(results);
+  return { results, answer: results.changes!.answers![0]!, rounds: round };
+}
+
+describe('the pair test and its stopping rule (worked example)', () => {
+  test('a 3% slow-down, windows off by sd 2%: decided slower at an interim look, within a point of 3%, and the pair stops racing', () => {
+    const { results, answer, rounds } = race(0.97, 0.02, 7, 60);
+    expect(answer.verdict).toBe('faster');
+    expect(answer.ratio).toBeGreaterThan(0.96);
+    expect(answer.ratio).toBeLessThan(0.98);
+    expect(answer.hi).toBeLessThan(1);
+    // Decided before the cap: the last interim look left nothing open, and the last look kept it.
+    expect(rounds).toBeLessThan(60);
+    const interim = results.changes!.looks!.filter((l) => !l.last);
+    expect(interim.at(-1)!.open).toEqual([]);
+    expect(results.open).toEqual([]);
+    expect(changeSentence(answer, 2)).toMatch(/^a: \*\*head is [23]\.\d% slower\*\* than base \(−\d\.\d%…−\d\.\d%, (\d+\.\d%|1 − \d\.\de-\d+), \d+ rounds\)$/);
+  });
+
+  test('no change, the same noise: equal within ±2% before the cap; a pair still open says what it could detect', () => {
+    const { answer } = race(1, 0.02, 11, 60);
+    expect(answer.verdict).toBe('equal');
+    expect(Math.max(answer.hi - 1, 1 / answer.lo - 1)).toBeLessThanOrEqual(0.02);
+    expect(changeSentence(answer, 2)).toMatch(/^a: head and base are \*\*equal within ±\d\.\d%\*\* /);
+    // Five rounds of sd 10%: far too few for ±2%; the last look leaves it open (this seed draws no false claim, as 95% of them do).
+    const open = race(1, 0.1, 5, 5).answer;
+    expect(open.verdict).toBe('undecided');
+    expect(changeSentence(open, 2)).toMatch(/^a: open, [+−]\d+\.?\d*% \(.*\); as measured it could detect a change of about ±\d+\.?\d*%, and "equal" needs its interval within ±2%$/);
+  });
+
+  test('the report: one line per pair, and a forest plot with the ±--equal band and decided, equal and open apart', () => {
+    const { results } = race(0.97, 0.02, 7, 60);
+    expect(changesSection(results)).toMatch(/^\*\*Changes\*\*: this checkout \(head\) against `HEAD` \(commit ffffffffffff\) \(base\)/);
+    const spec = changesSpec(results, {}) as unknown as { layer: { data: { values: Record<string, unknown>[] } }[] };
+    expect(spec.layer[0]!.data.values).toEqual([{ a: 1 / 1.02, b: 1.02 }]);
+    expect(spec.layer[2]!.data.values[0]).toMatchObject({ name: 'a', state: 'decided: head slower' });
+    const out = { ...(results.changes!.answers![0] as Answer), out: 'a@base is failed' };
+    expect(changeSentence(out, 2)).toBe('a: not answered (a@base is failed)');
+  });
+});
