@@ -177,6 +177,12 @@ const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number,
   ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs, rounds: r.n, look, procedure: r.procedure, df: r.df, sd: +r.sd.toFixed(4), ...(r.short ? { short: r.short } : {}),
 });
 
+/** Another family than the answers' (the changes): where its prior is recorded, and the window pairs each comparison rests on (its pair design's). */
+export interface LookOf {
+  sink?: Pick<Results, 'prior' | 'prior_side_by_side'>;
+  pairs?: (c: Comparison) => WindowPairs;
+}
+
 /**
  * One look at the family with the data so far. Answers decided or bounded at an earlier look are
  * kept as they were; the rest are tested again, each with the family's prior as of this look.
@@ -185,10 +191,11 @@ const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number,
  * 1987) put the ratio inside ±margin, that is its interval at 1 − 2·alpha_k / m lies inside; else
  * "undecided" with that interval. The chance of any false "equal" over the looks is at most alpha.
  */
-export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = [], sink: Pick<Results, 'prior' | 'prior_side_by_side'> = results): Answer[] {
+export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = [], of: LookOf = {}): Answer[] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const m = comparisons.length;
-  const data = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
+  const sink = of.sink ?? results;
+  const data = comparisons.map((c) => (of.pairs ? of.pairs(c) : windowPairs(byName.get(c.a), byName.get(c.b))));
   const fitted = familyPrior(data, comparisons.map((c) => !!c.side_by_side));
   const { reps, prior, covariates, split } = fitted;
   sink.prior = priorRecord(fitted, split ? 0 : undefined);

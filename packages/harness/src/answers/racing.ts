@@ -7,6 +7,7 @@
 import { interimAlpha, lastAlpha, look, openContenders, DECISION } from './decide';
 import type { Answer, Results } from '../model/results';
 import { info } from '../system/progress';
+import { chooseDesign, designPairs } from './pair-design';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;
@@ -32,7 +33,10 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
   const open = openContenders(answers.filter((a) => !a.out));
   const ch = results.changes;
   if (ch?.comparisons.length) {
-    ch.answers = outOfRace(results, look(results, ch.comparisons, k, alpha, results.settings.against!.equal_pct, ch.answers ?? [], ch));
+    // The pair design first: a look after the rounds measured both ways chooses it, and the decision rests on its pairs.
+    const design = chooseDesign(results, round);
+    if (design) ch.design = design;
+    ch.answers = outOfRace(results, look(results, ch.comparisons, k, alpha, results.settings.against!.equal_pct, ch.answers ?? [], { sink: ch, pairs: (c) => designPairs(results, c.a, c.b) }));
     const chOpen = [...openContenders(ch.answers.filter((a) => !a.out))];
     (ch.looks ??= []).push({ round, alpha, open: chOpen, ...(last ? { last } : {}) });
     for (const n of chOpen) open.add(n);

@@ -56,6 +56,7 @@ export const FLAGS = {
   'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
   handicap: { type: 'string', desc: 'NAME or NAME:3%: burn CPU per request in this contender so its requests take that much longer (default 10%; calibrated on itself before round 1), under its own name, measured side by side with its plain twin NAME@base: a known change to find' },
   against: { type: 'string', desc: 'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is measured side by side with its twin from there, named <name>@base, in one run; the answer per pair is head faster, slower or equal within --equal (default budget 10m)' },
+  pair: { type: 'string', desc: 'with --against or --handicap: how each pair is measured: auto (default: both ways in the first rounds, then the design with the narrower interval per minute), alternate (each app alone, adjacent windows) or duet (both under load at once, each with its own oha)' },
   equal: { type: 'string', desc: 'with --against or --handicap: a change is "equal" when its whole interval lies within ± this, in % (default 2)' },
   'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
   publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
@@ -176,16 +177,21 @@ const NOT_WITH_AGAINST: [string, string][] = [
 ];
 
 /** --against and --equal: refused with a flag they cannot pair; --equal needs a pair to bound. */
-function againstFlags(v: FlagValues): { against: string | null; equalPct: number } {
+function againstFlags(v: FlagValues): { against: string | null; equalPct: number; pair: 'auto' | 'alternate' | 'duet' } {
   const against = v.against as string | undefined;
   const paired = against !== undefined || v.handicap !== undefined;
   if (v.equal !== undefined && !paired) throw new UsageError('--equal bounds a change: use it with --against or --handicap');
+  if (v.pair !== undefined && !paired) throw new UsageError('--pair is how a change\'s pair is measured: use it with --against or --handicap');
   if (against !== undefined) {
     if (!against.trim()) throw new UsageError('--against needs a git ref or a folder of apps, like --against HEAD~1');
     const clash = NOT_WITH_AGAINST.find(([k]) => v[k] !== undefined && v[k] !== false && !(k === 'profile' && v[k] === 'default'));
     if (clash) throw new UsageError(`--against cannot be combined with --${clash[0]}: ${clash[1]}`);
   }
-  return { against: against ?? null, equalPct: v.equal !== undefined ? positiveNumber('equal', v.equal as string) : 2 };
+  return {
+    against: against ?? null,
+    equalPct: v.equal !== undefined ? positiveNumber('equal', v.equal as string) : 2,
+    pair: oneOf('pair', (v.pair as string | undefined) ?? 'auto', ['auto', 'alternate', 'duet'] as const),
+  };
 }
 
 /**
@@ -357,7 +363,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   }
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
-  const { against, equalPct } = againstFlags(v);
+  const { against, equalPct, pair } = againstFlags(v);
   const handicap = handicapFlag(str('handicap'), picked.selected);
   // A run of pairs only: --against, or --handicap on the one contender selected. Its rounds take seconds, and 10 minutes decide a pair to ±2% on a quiet machine.
   const pairOnly = against !== null || (!!handicap && picked.selected.length === 1);
@@ -380,6 +386,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     handicapPct: handicap?.pct ?? HANDICAP_PCT,
     against,
     equalPct,
+    pair,
     publish: v.publish === true,
     ...timingFlags(v, seedProfile, pairOnly),
     connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),

@@ -55,8 +55,27 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   seq?: number;
   /** The measured windows of this launch, back to back after its warmup; the run's figures pool them. */
   windows?: WindowRecord[];
+  /**
+   * --against, --handicap (the pair designs): windows in which this app and its twin from the other
+   * side were under load at the same moments (duet), each with its own oha. Kept out of the run's
+   * figures, which come from windows where the app ran alone; the n-th of each side pair up.
+   */
+  duet?: DuetWindow[];
   /** Set when the app or Redis failed during this run, or CPU steal spoilt it: its figures are not used. */
   fault?: string;
+}
+
+/** One duet window of a launch: this app's side of it (the partner's is the same index of its own run). */
+export interface DuetWindow {
+  partner: string;
+  started_at: number;
+  ended_at: number;
+  rps: number;
+  ok: number;
+  cpu_us_per_req: number;
+  /** Redis's calls over the window, both apps' together: with the partner's ok, one read per request is checked. */
+  redis_calls: number;
+  raw: string;
 }
 
 /**
@@ -208,7 +227,7 @@ export interface Settings {
    * --against (or --handicap's plain twin, kind self): where each contender's twin <name>@base came
    * from (a git ref's commit, or a folder of apps), and the bound within which a change is "equal".
    */
-  against?: { spec: string; kind: 'ref' | 'dir' | 'self'; commit: string | null; apps_dir: string; equal_pct: number };
+  against?: { spec: string; kind: 'ref' | 'dir' | 'self'; commit: string | null; apps_dir: string; equal_pct: number; pair: 'auto' | PairMode };
 }
 
 /**
@@ -222,6 +241,42 @@ export interface Changes {
   answers?: Answer[];
   prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
   looks?: { round: number; alpha: number; open: string[]; last?: boolean }[];
+  /** The pair design: both measured in the first rounds, then the one with the narrower interval per minute (answers/pair-design.ts). */
+  design?: PairDesign;
+}
+
+/** The two ways a pair is measured: alternating (each app alone, the two windows adjacent) or duet (both under load at once). */
+export type PairMode = 'alternate' | 'duet';
+
+/** What one design showed over the changes: the sd of a round's mean ln ratio, and what a round of it costs. */
+export interface PairDesignFigures {
+  /** sd of one window pair's ln ratio, and of a round's mean ln ratio, pooled over the pairs (rounds − 1 df each). */
+  sd_pair: number;
+  sd_round: number;
+  df: number;
+  pairs: number;
+  /** Seconds of measuring one window pair costs (alternating: two windows; duet: one). */
+  cost_pair_s: number;
+  /** The variance of a mean per second spent on it, sd_round² × seconds a round of this design takes: lower is better. */
+  var_per_s: number;
+}
+
+export interface PairDesign {
+  /** --pair: auto (measure both, then choose), or one forced. */
+  asked: 'auto' | PairMode;
+  /** The design the decisions use; null before there are rounds of both. */
+  chosen: PairMode | null;
+  /** After which round it was chosen, and why. */
+  round: number | null;
+  why: string;
+  alternate?: PairDesignFigures;
+  duet?: PairDesignFigures;
+  /**
+   * The bias check, over the rounds measured both ways: the mean of (duet − alternating) per-round
+   * ln ratio with its 95% t interval. When the interval excludes 0 the designs disagree, and
+   * alternating (each app alone, as the absolute figures are) is used.
+   */
+  bias?: { mean: number; lo: number; hi: number; rounds: number; agree: boolean };
 }
 
 export interface Results {

@@ -2,7 +2,7 @@
 // (head) against its twin from the other side (base), as the changes family decided it, and a
 // forest plot of every pair's ratio with its interval and the ±--equal band.
 import type * as vl from 'vega-lite';
-import type { Answer, Results } from '../model/results';
+import type { Answer, PairDesignFigures, Results } from '../model/results';
 
 const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
 const signed = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
@@ -45,7 +45,20 @@ export function changesSection(r: Results): string {
   const head = `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ${n('undecided')} open, of ${answers.length}. ` +
     `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the looks).`;
-  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n')].join('\n\n');
+  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), designLine(r)].filter(Boolean).join('\n\n');
+}
+
+const sdText = (f: PairDesignFigures | undefined) => (f ? `sd ${pct(f.sd_pair)} per window pair, ${pct(f.sd_round)} per round (${f.pairs} pairs)` : 'not measured');
+
+/** How the pairs were measured: the design, what each design showed, and the bias check. */
+export function designLine(r: Results): string {
+  const d = r.changes?.design;
+  if (!d) return '';
+  const chosen = d.chosen === null ? 'none yet' : `**${d.chosen === 'duet' ? 'duet' : 'alternating'}**${d.round !== null ? ` (chosen after round ${d.round})` : ''}: ${d.why}`;
+  const bias = d.bias
+    ? `Bias check, over ${d.bias.rounds} pair-rounds measured both ways: duet − alternating ${signed(Math.exp(d.bias.mean))} (${signed(Math.exp(d.bias.lo))}…${signed(Math.exp(d.bias.hi))}, 95%): ${d.bias.agree ? 'they agree' : '**they disagree**; the decisions use the alternating pairs'}.`
+    : '';
+  return `**Pair design**: ${chosen}. Alternating (each app alone, the two windows adjacent): ${sdText(d.alternate)}. Duet (both under load at once): ${sdText(d.duet)}. ${bias}`.trim();
 }
 
 /** The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band, decided / equal / open told apart. */
@@ -55,8 +68,8 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
   const e = r.settings.against!.equal_pct / 100;
   const state = (a: Answer) => (a.verdict === 'faster' ? (a.ratio < 1 ? 'decided: head slower' : 'decided: head faster') : a.verdict === 'equal' ? 'equal within the bound' : 'open');
   const values = answers.map((a) => ({ name: a.a, ratio: a.ratio, lo: a.lo, hi: a.hi, state: state(a), text: signed(a.ratio) }));
-  const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo));
-  const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi));
+  const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.01;
+  const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.01;
   const x = { type: 'quantitative' as const, scale: { type: 'log' as const, domain: [lo, hi], nice: false }, title: 'head ÷ base req/s (log scale)' };
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
@@ -71,8 +84,8 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
         data: { values },
         encoding: { y },
         layer: [
-          { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS } } },
-          { mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } }, encoding: { x: { field: 'ratio', ...x }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS } } },
+          { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS, legend: { labelLimit: 300 } } } },
+          { mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } }, encoding: { x: { field: 'ratio', ...x }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS, legend: { labelLimit: 300 } } } },
           { mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 }, encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } } },
         ],
       },

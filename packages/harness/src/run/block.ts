@@ -10,7 +10,8 @@ import { measureRun, pointLabel, type Load } from '../measure/measure';
 import { freePort } from '../system/net';
 import { runOha } from '../measure/oha';
 import { treeCpuSeconds } from '../system/proc';
-import type { ContenderResult, PointResult, RunRecord } from '../model/results';
+import type { ContenderResult, DuetWindow, PairMode, PointResult, RunRecord } from '../model/results';
+import { FIRST_ROUNDS } from '../answers/racing';
 import { seededRandom, shuffled } from '../stats/stats';
 import { contenderOf, ctxFor, serversAlive, stopApp, type Suite } from './suite';
 import { log } from '../system/progress';
@@ -30,6 +31,8 @@ interface Member extends BlockSlot {
   launchS: number;
   bytes: number;
   windows: RunRecord[];
+  /** Its side of each duet window with its twin (--against, --handicap). */
+  duet: DuetWindow[];
   outcome?: TrialOutcome;
 }
 
@@ -103,6 +106,49 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
   return bad ? 'out' : 'ok';
 }
 
+/**
+ * One duet window of a change's pair: both apps under load at the same moments, each with its own
+ * oha at the run's load, each with its counters. Each side is checked after it as any window is.
+ */
+async function duetWindow(suite: Suite, pair: [Member, Member], round: number): Promise<'ok' | 'out' | 'redis-died'> {
+  const measured = await Promise.allSettled(pair.map((m) => {
+    const c = contenderOf(suite, m.r);
+    return measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), `${baseName(m, round)}-duet${m.duet.length + 1}.json`);
+  }));
+  if (measured.some((x) => x.status === 'rejected') && !serversAlive(suite)) return 'redis-died';
+  let result: 'ok' | 'out' | 'redis-died' = 'ok';
+  for (const [i, m] of pair.entries()) {
+    const x = measured[i]!;
+    if (x.status === 'rejected') {
+      m.outcome = { kind: 'out', status: 'failed', reason: `run ${round} (duet): ${(x.reason as Error).message}`, output: m.app!.process.tail(), runs: [] };
+      result = 'out';
+      continue;
+    }
+    const run = x.value;
+    m.duet.push({ partner: pair[1 - i]!.r.name, started_at: run.started_at, ended_at: run.ended_at, rps: run.rps, ok: run.ok, cpu_us_per_req: run.cpu_us_per_req, redis_calls: run.redis_calls, raw: run.raw });
+    const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r), { ...run, round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' });
+    if (bad?.kind === 'redis-died') return 'redis-died';
+    if (bad) {
+      m.outcome = { ...bad, runs: [] };
+      result = 'out';
+    }
+  }
+  return result;
+}
+
+/**
+ * How a change's pair is measured in cycle `j` of a round: 'alone' (each app alone, adjacent),
+ * 'both' (alone, then a duet window), or 'duet' (a duet window only). Until a design is chosen
+ * (--pair auto, the first rounds) every cycle measures both ways; once chosen duet, a launch's
+ * first cycle still measures each alone, where its absolute req/s and latency come from.
+ */
+export function pairMode(asked: 'auto' | PairMode, chosen: PairMode | null | undefined, round: number, j: number): 'alone' | 'both' | 'duet' {
+  const design = asked === 'auto' ? (round <= FIRST_ROUNDS ? null : chosen ?? null) : asked;
+  if (design === null) return 'both';
+  if (design === 'alternate') return 'alone';
+  return j === 0 ? 'both' : 'duet';
+}
+
 /** How long an app may take to serve a fresh snapshot after Redis restarts (--restart-redis). */
 const RECOVER_MS = 10_000;
 
@@ -174,7 +220,10 @@ const handicapPairs = (suite: Suite, members: Member[]) => (suite.results.handic
  * One outcome per slot, in order.
  */
 export async function measureBlock(suite: Suite, slots: BlockSlot[], round: number, blockIndex: number, pairs: [number, number][] | null = null): Promise<TrialOutcome[]> {
-  const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`, launchS: NaN, bytes: NaN, windows: [] }));
+  const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`, launchS: NaN, bytes: NaN, windows: [], duet: [] }));
+  const changes = suite.results.changes;
+  const duets = (changes?.comparisons ?? []).flatMap((c) => pairsOf(members, c.a, c.b));
+  const partnerIn = (m: Member) => duets.find((p) => p.includes(m));
   let redisDied = false;
   try {
     for (const m of members) {
@@ -186,20 +235,35 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
     for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round, twinPairs(suite, members), handicapPairs(suite, members)).entries()) {
       if (redisDied) break;
       if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
+      const mode = pairMode(suite.settings.against?.pair ?? 'alternate', changes?.design?.chosen, round, j);
       for (const m of order) {
         const live = members.filter((x) => x.app && !x.outcome);
         if (!live.includes(m)) continue;
-        // The app measured before finishes its in-flight work and garbage: not on this one's window
-        // (under --layout walk, during this one's touch).
-        if (pairs) await touch(suite, m, round);
-        else await Bun.sleep(SETTLE_MS);
-        const result = await window(suite, m, live.filter((x) => x !== m), round, pairs ? seq++ : null);
+        const pair = partnerIn(m);
+        const inDuet = pair && pair.every((x) => live.includes(x));
+        if (!(inDuet && mode === 'duet')) {
+          // The app measured before finishes its in-flight work and garbage: not on this one's window
+          // (under --layout walk, during this one's touch).
+          if (pairs) await touch(suite, m, round);
+          else await Bun.sleep(SETTLE_MS);
+          const result = await window(suite, m, live.filter((x) => x !== m), round, pairs ? seq++ : null);
+          if (result === 'redis-died') {
+            redisDied = true;
+            break;
+          }
+          // An app out of the race stops now: alive, it could use CPU no window accounts for.
+          if (result === 'out') await stopApp(suite.session, m.key);
+        }
+        // The pair's duet window, after the second of its two (adjacent) members in this cycle.
+        if (!inDuet || mode === 'alone' || order.indexOf(m) !== Math.max(...pair.map((x) => order.indexOf(x)))) continue;
+        if (pair.some((x) => x.outcome)) continue;
+        await Bun.sleep(SETTLE_MS);
+        const result = await duetWindow(suite, pair, round);
         if (result === 'redis-died') {
           redisDied = true;
           break;
         }
-        // An app out of the race stops now: alive, it could use CPU no window accounts for.
-        if (result === 'out') await stopApp(suite.session, m.key);
+        for (const x of pair) if (x.outcome) await stopApp(suite.session, x.key);
       }
     }
   } finally {
@@ -208,7 +272,7 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
   // When Redis died, the members measured in this round lose their run (measured again on --resume);
   // a member not measured yet has nothing to report.
   return members.map((m): TrialOutcome => {
-    const runs = m.windows.length ? [pooled(m.windows)] : [];
+    const runs = m.windows.length ? [{ ...pooled(m.windows), ...(m.duet.length ? { duet: m.duet } : {}) }] : [];
     if (redisDied && !m.outcome) return runs.length ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
     return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };
   });

@@ -35,6 +35,8 @@ export interface CliOptions {
   against: string | null;
   /** --equal: a change is equal when its interval lies within ± this %. */
   equalPct: number;
+  /** --pair: how each pair is measured (auto: both ways first, then the narrower per minute). */
+  pair: 'auto' | 'alternate' | 'duet';
   /** --against resolved (cli/bench.ts), or the checkout itself for --handicap's plain twin; null: no pairs. */
   otherSide?: OtherSide | null;
   publish: boolean;

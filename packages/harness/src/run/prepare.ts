@@ -53,7 +53,7 @@ export function settingsFrom(opts: CliOptions): Settings {
     strict: opts.strict,
     handicap: opts.handicap,
     ...(opts.handicap ? { handicap_pct: opts.handicapPct } : {}),
-    ...(opts.otherSide ? { against: { spec: opts.otherSide.spec, kind: opts.otherSide.kind, commit: opts.otherSide.commit, apps_dir: opts.otherSide.appsDir, equal_pct: opts.equalPct } } : {}),
+    ...(opts.otherSide ? { against: { spec: opts.otherSide.spec, kind: opts.otherSide.kind, commit: opts.otherSide.commit, apps_dir: opts.otherSide.appsDir, equal_pct: opts.equalPct, pair: opts.pair } } : {}),
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
     ...(opts.upsertKeys ? { upsert: { keys: opts.upsertKeys } } : {}),

@@ -1,0 +1,138 @@
+// The pair design of the changes (--against, --handicap): alternating windows (each app alone, the
+// two adjacent in time) or duet windows (both under load at the same moments: Bulej et al., ICPE
+// 2020). With --pair auto both are measured in the first rounds; then the design whose mean ln
+// ratio narrows fastest per second of measuring is used, unless the bias check finds the two
+// disagree. Two apps sharing two CPUs under load may not split them as each runs alone, so a duet
+// ratio is trusted only while it agrees with the alternating one.
+import jstat from 'jstat';
+import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
+import { windowPairs, type WindowPairs } from './decide';
+
+/** Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). */
+export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
+  const byRound = (c: ContenderResult | undefined) => new Map((c?.points[0]?.runs ?? []).filter((r) => !r.fault && r.duet?.length).map((r) => [r.round, r.duet!]));
+  const wa = byRound(a);
+  const wb = byRound(b);
+  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
+  const within: number[] = [];
+  for (const [round, xs] of wa) {
+    const ys = wb.get(round);
+    if (!ys) continue;
+    const d: number[] = [];
+    for (const [j, x] of xs.entries()) {
+      const y = ys[j];
+      if (!(x.rps > 0 && y && y.rps > 0)) continue;
+      out.a.push(x.rps);
+      out.b.push(y.rps);
+      d.push(Math.log(x.rps) - Math.log(y.rps));
+    }
+    if (!d.length) continue;
+    out.rounds++;
+    out.byRound.push(d);
+    if (d.length > 1) within.push(variance(d));
+  }
+  // The trend covariate of the prior: how much a window pair varies within a launch.
+  out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
+  return out;
+}
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
+
+/** A design's figures over the changes' pairs: sd per window pair and per round (pooled, rounds − 1 df each), and its cost. */
+function figures(data: WindowPairs[], windowS: number, pairsPerRound: number, windowsPerPair: number): PairDesignFigures | undefined {
+  let ssRound = 0;
+  let dfRound = 0;
+  let ssPair = 0;
+  let dfPair = 0;
+  let pairs = 0;
+  for (const d of data) {
+    const rounds = d.byRound.filter((r) => r.length);
+    const means = rounds.map(mean);
+    if (means.length > 1) {
+      ssRound += variance(means) * (means.length - 1);
+      dfRound += means.length - 1;
+    }
+    for (const r of rounds) {
+      pairs += r.length;
+      if (r.length > 1) {
+        ssPair += variance(r) * (r.length - 1);
+        dfPair += r.length - 1;
+      }
+    }
+  }
+  if (!dfRound) return undefined;
+  const sdRound = Math.sqrt(ssRound / dfRound);
+  const costPair = windowsPerPair * windowS;
+  return { sd_pair: dfPair ? +Math.sqrt(ssPair / dfPair).toFixed(4) : NaN, sd_round: +sdRound.toFixed(4), df: dfRound, pairs, cost_pair_s: +costPair.toFixed(2), var_per_s: +(sdRound ** 2 * costPair * pairsPerRound).toExponential(3) };
+}
+
+/** Per round, the mean ln(a ÷ b) over the window pairs `of` gives (alone windows by index, or duet windows). */
+function roundMeans(a: ContenderResult | undefined, b: ContenderResult | undefined, of: (r: RunRecord) => { rps: number }[] | undefined): Map<number, number> {
+  const theirs = new Map((b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r) ?? []]));
+  const out = new Map<number, number>();
+  for (const r of (a?.points[0]?.runs ?? []).filter((x) => !x.fault)) {
+    const ys = theirs.get(r.round) ?? [];
+    const d = (of(r) ?? []).flatMap((x, j) => (x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps) - Math.log(ys[j]!.rps)] : []));
+    if (d.length) out.set(r.round, mean(d));
+  }
+  return out;
+}
+
+/** The bias check: per round measured both ways, duet − alternating mean ln ratio, over every pair; its mean and 95% t interval. */
+function biasCheck(pairs: [ContenderResult | undefined, ContenderResult | undefined][]): PairDesign['bias'] {
+  const d: number[] = [];
+  for (const [a, b] of pairs) {
+    const alone = roundMeans(a, b, (r) => r.windows);
+    for (const [round, duet] of roundMeans(a, b, (r) => r.duet)) if (alone.has(round)) d.push(duet - alone.get(round)!);
+  }
+  if (d.length < 2) return undefined;
+  const m = mean(d);
+  const half = jstat.studentt.inv(0.975, d.length - 1) * Math.sqrt(variance(d) / d.length);
+  return { mean: +m.toFixed(4), lo: +(m - half).toFixed(4), hi: +(m + half).toFixed(4), rounds: d.length, agree: m - half <= 0 && m + half >= 0 };
+}
+
+/** Seconds a window costs: its length and the pause before it (run/block.ts SETTLE_MS). */
+const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
+
+/**
+ * The design after `round` (from the rounds so far): forced by --pair, or (auto) the one with the
+ * lower variance per second once both have rounds, alternating when the bias check says they disagree.
+ */
+export function chooseDesign(r: Results, round: number): PairDesign | undefined {
+  const ch = r.changes;
+  const asked = r.settings.against?.pair ?? 'alternate';
+  if (!ch?.comparisons.length) return undefined;
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  const alt = ch.comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
+  const duet = ch.comparisons.map((c) => duetPairs(byName.get(c.a), byName.get(c.b)));
+  const k = r.settings.windows ?? 1;
+  const f = { alternate: figures(alt, windowCostS(r), k, 2), duet: figures(duet, windowCostS(r), k, 1) };
+  const bias = biasCheck(ch.comparisons.map((c) => [byName.get(c.a), byName.get(c.b)]));
+  const base = { asked, ...(f.alternate ? { alternate: f.alternate } : {}), ...(f.duet ? { duet: f.duet } : {}), ...(bias ? { bias } : {}) };
+  if (asked !== 'auto') return { ...base, chosen: asked, round: null, why: `--pair ${asked}` };
+  // Once chosen it stays, with the figures it was chosen on (later rounds measure mostly the chosen design);
+  // the bias check goes on over every round measured both ways (each launch's first cycle).
+  if (ch.design?.chosen) return { ...ch.design, ...(bias ? { bias } : {}) };
+  if (!f.alternate || !f.duet) return { ...base, chosen: null, round: null, why: 'not yet measured both ways' };
+  const pick: PairMode = bias && !bias.agree ? 'alternate' : f.duet.var_per_s < f.alternate.var_per_s ? 'duet' : 'alternate';
+  const ratio = f.alternate.var_per_s / f.duet.var_per_s;
+  const why = bias && !bias.agree
+    ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)}): alternating, each app alone`
+    : `${pick} narrows the interval ${pick === 'duet' ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× faster per second (variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
+  return { ...base, chosen: pick, round, why };
+}
+
+const pctOf = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
+
+/**
+ * The window pairs a change's decision uses: the chosen design's (alternating until one is chosen).
+ * A duet chosen under --pair auto whose bias check later disagrees gives way to the alternating
+ * pairs, which every launch keeps measuring in its first cycle.
+ */
+export function designPairs(r: Results, a: string, b: string): WindowPairs {
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  const d = r.changes?.design;
+  const duet = d?.chosen === 'duet' && (d.asked === 'duet' || (d.bias?.agree ?? true));
+  return duet ? duetPairs(byName.get(a), byName.get(b)) : windowPairs(byName.get(a), byName.get(b));
+}
