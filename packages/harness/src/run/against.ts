@@ -4,7 +4,7 @@
 // a twin named <name>@base, built and started from the other side, and the harness of this
 // checkout measures both.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
@@ -55,6 +55,17 @@ export function resolveAgainst(spec: string, appsDir: string): OtherSide {
 /** --handicap without --against: the other side is this checkout's own apps (the plain twin beside the handicapped one). */
 export const selfSide = (appsDir: string): OtherSide => ({ spec: '.', kind: 'self', commit: null, repo: null, worktree: null, appsDir });
 
+/** Worktrees kept under the cache besides the one being made: the most recently used. */
+const KEEP_WORKTREES = 3;
+
+/** Each ref's worktree holds an install of its own: keep the few used last, remove the rest (and git's records of them). */
+function dropOldWorktrees(repo: string): void {
+  const dir = join(CACHE, 'against');
+  const all = readdirSync(dir).map((d) => join(dir, d)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  for (const old of all.slice(KEEP_WORKTREES)) rmSync(old, { recursive: true, force: true });
+  git(repo, ['worktree', 'prune']);
+}
+
 const lastLine = (s: string) => s.trim().split('\n').filter(Boolean).at(-1) ?? '';
 
 /**
@@ -66,11 +77,13 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
   const wt = side.worktree!;
   if (!existsSync(join(wt, '.git'))) {
     mkdirSync(join(CACHE, 'against'), { recursive: true });
-    git(side.repo!, ['worktree', 'prune']);
+    dropOldWorktrees(side.repo!);
     log(`--against ${side.spec}: checking out ${side.commit!.slice(0, 12)} into ${wt}`);
     const add = git(side.repo!, ['worktree', 'add', '--force', '--detach', wt, side.commit!]);
     if (add.status !== 0) throw new AgainstError(`--against ${side.spec}: git worktree add failed: ${lastLine(add.stderr)}; remove ${wt} and try again`);
   }
+  // Used now: the last to be dropped.
+  utimesSync(wt, new Date(), new Date());
   const lock = join(wt, 'bun.lock');
   if (!existsSync(lock)) return;
   const stamp = join(wt, 'node_modules', '.bench-against-stamp');
