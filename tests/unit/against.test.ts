@@ -6,6 +6,8 @@ import { baseName, changeComparisons, isBase } from '../../packages/harness/src/
 import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
 import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
+import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
+import { pairMode } from '../../packages/harness/src/run/block';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
 
 const all = [
@@ -129,5 +131,55 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(spec.layer[2]!.data.values[0]).toMatchObject({ name: 'a', state: 'decided: head slower' });
     const out = { ...(results.changes!.answers![0] as Answer), out: 'a@base is failed' };
     expect(changeSentence(out, 2)).toBe('a: not answered (a@base is failed)');
+  });
+});
+
+/** Three rounds of one pair measured both ways: alternating windows off by sd `alt`, duet windows by sd `duet`, the duet ratio times `bias`. */
+function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const runs = (side: number) => [1, 2, 3].map((round) => ({
+    round, rps: 1000,
+    windows: Array.from({ length: 4 }, () => ({ rps: 1000 * Math.exp(alt * normal()) })),
+    duet: Array.from({ length: 4 }, () => ({ rps: 1000 * (side === 0 ? bias : 1) * Math.exp(duet * normal()) })),
+  }));
+  const contenders = ['a', 'a@base'].map((name, side) => ({ name, status: 'incomplete', points: [{ runs: runs(side) }] }));
+  return {
+    contenders,
+    settings: { runs: 'auto', windows: 4, duration_s: 1, against: { pair: 'auto', equal_pct: 2 } },
+    changes: { comparisons: changeComparisons(['a', 'a@base']) },
+  } as unknown as Results;
+}
+
+describe('the pair design', () => {
+  test('auto measures both ways until a design is chosen; a chosen duet keeps each launch\'s first cycle both ways', () => {
+    expect([1, 2, 3].map((round) => pairMode('auto', null, round, 1))).toEqual(['both', 'both', 'both']);
+    expect(pairMode('auto', 'duet', 4, 0)).toBe('both');
+    expect(pairMode('auto', 'duet', 4, 1)).toBe('duet');
+    expect(pairMode('auto', 'alternate', 4, 0)).toBe('alone');
+    expect(pairMode('alternate', null, 1, 0)).toBe('alone');
+    expect(pairMode('duet', null, 1, 2)).toBe('duet');
+  });
+
+  test('duet half as noisy per window pair and half the cost: chosen, with its figures; the decision rests on its pairs', () => {
+    const r = bothWays(0.1, 0.05);
+    const d = chooseDesign(r, 3)!;
+    expect(d).toMatchObject({ asked: 'auto', chosen: 'duet', round: 3 });
+    expect(d.duet!.var_per_s).toBeLessThan(d.alternate!.var_per_s / 4);
+    expect(d.alternate!.cost_pair_s).toBe(2.5);
+    expect(d.duet!.cost_pair_s).toBe(1.25);
+    expect(d.bias!.agree).toBe(true);
+    expect(d.why).toMatch(/^duet narrows the interval \d+\.\d\d× faster per second/);
+    r.changes!.design = d;
+    expect(designPairs(r, 'a', 'a@base').a).toHaveLength(12);
+  });
+
+  test('a duet that reads 20% lower than alternating fails the bias check: alternating is used, and says why', () => {
+    const r = bothWays(0.02, 0.01, 0.8);
+    const d = chooseDesign(r, 3)!;
+    expect(d.bias!.agree).toBe(false);
+    expect(d.bias!.mean).toBeCloseTo(Math.log(0.8), 1);
+    expect(d.chosen).toBe('alternate');
+    expect(d.why).toMatch(/^the designs disagree \(duet − alternating −2\d\.\d%, /);
   });
 });

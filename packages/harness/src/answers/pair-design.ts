@@ -67,6 +67,30 @@ function figures(data: WindowPairs[], windowS: number, pairsPerRound: number, wi
   return { sd_pair: dfPair ? +Math.sqrt(ssPair / dfPair).toFixed(4) : NaN, sd_round: +sdRound.toFixed(4), df: dfRound, pairs, cost_pair_s: +costPair.toFixed(2), var_per_s: +(sdRound ** 2 * costPair * pairsPerRound).toExponential(3) };
 }
 
+/**
+ * CPU per request as the detector instead of req/s: the sd of a window pair's ln(a ÷ b) CPU µs per
+ * request, and of a round's mean, pooled over the pairs. A change in an app's own work moves both
+ * by about as much, so the lower sd is the better detector.
+ */
+function cpuSd(pairs: [ContenderResult | undefined, ContenderResult | undefined][], of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) {
+  let ss = 0;
+  let df = 0;
+  let ssRound = 0;
+  let dfRound = 0;
+  for (const [a, b] of pairs) {
+    const theirs = new Map((b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r) ?? []]));
+    const means: number[] = [];
+    for (const r of (a?.points[0]?.runs ?? []).filter((x) => !x.fault)) {
+      const ys = theirs.get(r.round) ?? [];
+      const d = (of(r) ?? []).flatMap((x, j) => (x.cpu_us_per_req! > 0 && ys[j]?.cpu_us_per_req! > 0 ? [Math.log(x.cpu_us_per_req!) - Math.log(ys[j]!.cpu_us_per_req!)] : []));
+      if (d.length > 1) [ss, df] = [ss + variance(d) * (d.length - 1), df + d.length - 1];
+      if (d.length) means.push(mean(d));
+    }
+    if (means.length > 1) [ssRound, dfRound] = [ssRound + variance(means) * (means.length - 1), dfRound + means.length - 1];
+  }
+  return df && dfRound ? { sd_pair_cpu: +Math.sqrt(ss / df).toFixed(4), sd_round_cpu: +Math.sqrt(ssRound / dfRound).toFixed(4) } : {};
+}
+
 /** Per round, the mean ln(a ÷ b) over the window pairs `of` gives (alone windows by index, or duet windows). */
 function roundMeans(a: ContenderResult | undefined, b: ContenderResult | undefined, of: (r: RunRecord) => { rps: number }[] | undefined): Map<number, number> {
   const theirs = new Map((b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r) ?? []]));
@@ -107,8 +131,10 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   const alt = ch.comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
   const duet = ch.comparisons.map((c) => duetPairs(byName.get(c.a), byName.get(c.b)));
   const k = r.settings.windows ?? 1;
-  const f = { alternate: figures(alt, windowCostS(r), k, 2), duet: figures(duet, windowCostS(r), k, 1) };
-  const bias = biasCheck(ch.comparisons.map((c) => [byName.get(c.a), byName.get(c.b)]));
+  const sides = ch.comparisons.map((c): [ContenderResult | undefined, ContenderResult | undefined] => [byName.get(c.a), byName.get(c.b)]);
+  const withCpu = (x: PairDesignFigures | undefined, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) => x && { ...x, ...cpuSd(sides, of) };
+  const f = { alternate: withCpu(figures(alt, windowCostS(r), k, 2), (x) => x.windows), duet: withCpu(figures(duet, windowCostS(r), k, 1), (x) => x.duet) };
+  const bias = biasCheck(sides);
   const base = { asked, ...(f.alternate ? { alternate: f.alternate } : {}), ...(f.duet ? { duet: f.duet } : {}), ...(bias ? { bias } : {}) };
   if (asked !== 'auto') return { ...base, chosen: asked, round: null, why: `--pair ${asked}` };
   // Once chosen it stays, with the figures it was chosen on (later rounds measure mostly the chosen design);

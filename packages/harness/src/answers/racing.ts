@@ -35,7 +35,7 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
   if (ch?.comparisons.length) {
     // The pair design first: a look after the rounds measured both ways chooses it, and the decision rests on its pairs.
     const design = chooseDesign(results, round);
-    if (design?.chosen && !ch.design?.chosen) info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
+    if (design?.chosen && design.asked === 'auto' && !ch.design?.chosen) info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
     if (design) ch.design = design;
     ch.answers = outOfRace(results, look(results, ch.comparisons, k, alpha, results.settings.against!.equal_pct, ch.answers ?? [], { sink: ch, pairs: (c) => designPairs(results, c.a, c.b) }));
     const chOpen = [...openContenders(ch.answers.filter((a) => !a.out))];

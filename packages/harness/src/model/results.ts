@@ -259,6 +259,9 @@ export interface PairDesignFigures {
   cost_pair_s: number;
   /** The variance of a mean per second spent on it, sd_round² × seconds a round of this design takes: lower is better. */
   var_per_s: number;
+  /** The same sds for CPU µs per request instead of req/s: which of the two is the quieter detector. */
+  sd_pair_cpu?: number;
+  sd_round_cpu?: number;
 }
 
 export interface PairDesign {

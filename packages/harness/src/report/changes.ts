@@ -48,7 +48,8 @@ export function changesSection(r: Results): string {
   return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), designLine(r)].filter(Boolean).join('\n\n');
 }
 
-const sdText = (f: PairDesignFigures | undefined) => (f ? `sd ${pct(f.sd_pair)} per window pair, ${pct(f.sd_round)} per round (${f.pairs} pairs)` : 'not measured');
+const sdText = (f: PairDesignFigures | undefined) =>
+  f ? `sd ${pct(f.sd_pair)} per window pair, ${pct(f.sd_round)} per round (${f.pairs} pairs)${f.sd_pair_cpu !== undefined ? `; CPU per request: ${pct(f.sd_pair_cpu)} and ${pct(f.sd_round_cpu!)}` : ''}` : 'not measured';
 
 /** How the pairs were measured: the design, what each design showed, and the bias check. */
 export function designLine(r: Results): string {
