@@ -3,6 +3,7 @@
 // forest plot of every pair's ratio with its interval and the ±--equal band.
 import type * as vl from 'vega-lite';
 import type { Answer, PairDesignFigures, Results } from '../model/results';
+import { handicapLine } from './answers';
 
 const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
 const signed = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
@@ -45,11 +46,17 @@ export function changesSection(r: Results): string {
   const head = `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ${n('undecided')} open, of ${answers.length}. ` +
     `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the looks).`;
-  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), designLine(r)].filter(Boolean).join('\n\n');
+  // Without the "what to pick" section (one contender), the handicap check's line goes here.
+  const check = r.answers?.length ? '' : handicapLine(r);
+  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)].filter(Boolean).join('\n\n');
 }
 
 const sdText = (f: PairDesignFigures | undefined) =>
-  f ? `sd ${pct(f.sd_pair)} per window pair, ${pct(f.sd_round)} per round (${f.pairs} pairs)${f.sd_pair_cpu !== undefined ? `; CPU per request: ${pct(f.sd_pair_cpu)} and ${pct(f.sd_round_cpu!)}` : ''}` : 'not measured';
+  f
+    ? `sd ${sdPct(f.sd_pair)} per window pair within a launch, ${sdPct(f.sd_round)} per round (${f.pairs} pairs)${f.sd_pair_cpu !== undefined ? `; of CPU per request: ${sdPct(f.sd_pair_cpu)} and ${sdPct(f.sd_round_cpu)}` : ''}`
+    : 'not measured';
+/** An sd as a %, or "–" where there was nothing to estimate it from (one pair a launch). */
+const sdPct = (x: number | null | undefined) => (Number.isFinite(x) ? pct(x!) : '–');
 
 /** How the pairs were measured: the design, what each design showed, and the bias check. */
 export function designLine(r: Results): string {
