@@ -113,3 +113,26 @@ describe('the compare page in Chromium', () => {
     await p.close();
   }, 60_000);
 });
+
+describe('an --against run in Chromium', () => {
+  test('the Changes section comes first, with its forest plot drawn: every pair named, the ±--equal band', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'against-'));
+    cpSync(join(ROOT, 'tests/fixtures/results/against.json'), join(d, 'results.json'));
+    await writeReport(d);
+    const { page, errors, requests } = await watched();
+    const { drawn, failed } = await openReport(page, join(d, 'report.html'));
+    expect(failed).toBeNull();
+    const ids = await page.$$eval('div.chart', (divs) => divs.map((x) => x.id));
+    expect(ids[0]).toBe('chart-changes');
+    expect(drawn).toBe(ids.length);
+    expect(await page.$eval('h2', (h) => h.id)).toBe('changes');
+    expect(await page.textContent('#chart-changes')).toContain('shaded: equal within ±');
+    // One point per pair in the plot, each pair named on its axis.
+    const pairs = JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')).changes.answers.map((a: { a: string }) => a.a) as string[];
+    const text = (await page.textContent('#chart-changes')) ?? '';
+    for (const name of pairs) expect(text).toContain(name);
+    expect(errors).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

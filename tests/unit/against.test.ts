@@ -1,6 +1,9 @@
 // --against and --handicap NAME:PCT: the flags, the changes family, and the pair's test with its
 // stopping rule on a worked example (synthetic window pairs of a known ratio).
 import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { AGAINST_MAX_RUNS, handicapFlag, PAIR_WINDOWS, parseCli, UsageError } from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
 import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
@@ -181,5 +184,42 @@ describe('the pair design', () => {
     expect(d.bias!.mean).toBeCloseTo(Math.log(0.8), 1);
     expect(d.chosen).toBe('alternate');
     expect(d.why).toMatch(/^the designs disagree \(duet − alternating −2\d\.\d%, /);
+  });
+});
+
+describe('the error rate, sequential looks included', () => {
+  // Rounds of three recorded A/A runs of node-raw-node-redis against itself (docs/runs/against.md
+  // A, B, D; scripts/pair-noise.ts --rounds), each a list of window-pair ln ratios centred on its
+  // run's mean: drawn with replacement, a round keeps its launch's own offset (the largest noise).
+  const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs/aa-rounds.json'), 'utf8')) as { recorded: { rounds: number[][] }[] };
+  const pool = recorded.flatMap((r) => r.rounds);
+
+  test('under the null, 2000 simulated 40-round runs with a look after every round claim a change in at most 5%', () => {
+    const random = seededRandom(2026);
+    const runs = 2000;
+    let claims = 0;
+    let equal = 0;
+    for (let s = 0; s < runs; s++) {
+      const contenders = ['a', 'a@base'].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })) as unknown as ContenderResult[];
+      const results = {
+        contenders,
+        settings: { runs: 'auto', target_ci_pct: 10, against: { pair: 'alternate', equal_pct: 2 } },
+        family: { questions: [], comparisons: [] },
+        changes: { comparisons: changeComparisons(['a', 'a@base']) },
+      } as unknown as Results;
+      for (let round = 1; round <= 40; round++) {
+        const d = pool[Math.floor(random() * pool.length)]!;
+        contenders[0]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })) } as never);
+        contenders[1]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+        lookAt(results, round);
+        if (round >= 3 && !results.open?.length) break;
+      }
+      finalLook(results);
+      const v = results.changes!.answers![0]!.verdict;
+      if (v === 'faster') claims++;
+      if (v === 'equal') equal++;
+    }
+    console.log(`against null simulation: ${claims} of ${runs} runs claimed a change (${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`);
+    expect(claims / runs).toBeLessThanOrEqual(0.05);
   });
 });

@@ -1,0 +1,48 @@
+// The noise of each change's pair, per design, over a whole --against (or --handicap) run: window
+// pairs, sd of a pair's ln ratio, sd of a round's mean, the mean and its standard error. The run's
+// own `changes.design` holds the figures it chose on (after round 3); this reads every round.
+//   bash scripts/with-tools.sh bun scripts/pair-noise.ts results/<run> [results/<run> …]
+// With --rounds FILE: also write each pair's rounds of the chosen design, as lists of window-pair
+// ln ratios, centred on the run's mean (an A/A's rounds under the exact null), for the null
+// simulation of tests/unit/against.test.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readResults, type RunRecord } from '../packages/harness/src/model/results';
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const sd = (xs: number[]) => Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
+const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf('--rounds');
+const roundsFile = roundsAt >= 0 ? args.splice(roundsAt, 2)[1] : null;
+const recorded: { run: string; design: string; rounds: number[][] }[] = [];
+
+for (const dir of args) {
+  const r = readResults(join(dir, 'results.json'));
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  for (const c of r.changes?.comparisons ?? []) {
+    const base = new Map((byName.get(c.b)?.points[0]?.runs ?? []).map((x) => [x.round, x]));
+    for (const [design, of] of [['alternating', (x: RunRecord) => x.windows], ['duet', (x: RunRecord) => x.duet]] as const) {
+      const pairs: number[] = [];
+      const rounds: number[] = [];
+      const lists: number[][] = [];
+      for (const h of byName.get(c.a)?.points[0]?.runs ?? []) {
+        const ys = of(base.get(h.round) ?? ({} as RunRecord)) ?? [];
+        const d = (of(h) ?? []).flatMap((x, j) => (x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps / ys[j]!.rps)] : []));
+        pairs.push(...d);
+        if (d.length) [rounds.push(mean(d)), lists.push(d)];
+      }
+      if (rounds.length < 2) continue;
+      const chosen = (r.changes?.design?.chosen ?? 'alternate') === 'duet' ? 'duet' : 'alternating';
+      const m = mean(pairs);
+      if (design === chosen) recorded.push({ run: r.started_at, design, rounds: lists.map((l) => l.map((x) => +(x - m).toFixed(5))) });
+      console.log(`${dir}\t${c.a}\t${design}\tpairs ${pairs.length}\tsd/pair ${pct(sd(pairs))}\trounds ${rounds.length}\tsd/round ${pct(sd(rounds))}\tmean ${pct(mean(rounds))}\tse ${pct(sd(rounds) / Math.sqrt(rounds.length))}`);
+    }
+  }
+}
+
+if (roundsFile) {
+  writeFileSync(roundsFile, JSON.stringify({ generated_by: 'scripts/pair-noise.ts --rounds', recorded }) + '\n');
+  console.log(`${roundsFile}: ${recorded.length} runs, ${recorded.reduce((n, x) => n + x.rounds.length, 0)} rounds`);
+}
