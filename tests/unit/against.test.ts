@@ -9,6 +9,7 @@ import { baseName, changeComparisons, isBase } from '../../packages/harness/src/
 import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
 import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
+import { setProgressMode } from '../../packages/harness/src/system/progress';
 import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
 import { pairMode } from '../../packages/harness/src/run/block';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
@@ -197,6 +198,8 @@ describe('the error rate, sequential looks included', () => {
   test('under the null, 2000 simulated 40-round runs with a look after every round claim a change in at most 5%', () => {
     const random = seededRandom(2026);
     const runs = 2000;
+    // 80,000 looks: their progress lines are left out.
+    setProgressMode('quiet');
     let claims = 0;
     let equal = 0;
     for (let s = 0; s < runs; s++) {
@@ -219,7 +222,8 @@ describe('the error rate, sequential looks included', () => {
       if (v === 'faster') claims++;
       if (v === 'equal') equal++;
     }
+    setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
     console.log(`against null simulation: ${claims} of ${runs} runs claimed a change (${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`);
     expect(claims / runs).toBeLessThanOrEqual(0.05);
-  });
+  }, 120_000);
 });
