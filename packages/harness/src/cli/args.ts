@@ -146,7 +146,6 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
  */
 export const defaultMaxRuns = (budgetS: number) => Math.max(15, Math.ceil((15 * budgetS) / 900));
 
-
 /** Windows per launch in a run of pairs only (--against, or --handicap on one contender). */
 export const PAIR_WINDOWS = 4;
 
@@ -328,8 +327,8 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
     // --restart-redis restarts Redis between a block's first and second walk.
     // Runtime blocks: 2 windows per launch after a 1 s warmup. Twice the launches of 4 windows after 2 s gave 9 rounds where
     // those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md, 2026-11-24).
-    // A pair (--against, --handicap alone): two apps a launch, whose start costs more than a window, and within a launch
-    // the windows vary more than between launches (FACTS: 9–13% against 0–5%): 4 windows a launch.
+    // A run of pairs only: a pair's launch (2.7 s) costs more than a window (1.1 s), and a launch adds noise of its own;
+    // Kalibera & Jones's optimum for these costs and variances was 3–4 windows a launch (docs/runs/against.md).
     windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? (pair ? PAIR_WINDOWS : 2) : v['restart-redis'] === true ? 2 : 1,
     requests: seedProfile ? 200 : null,
     warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
@@ -365,7 +364,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   checkSweeps(str);
   const { against, equalPct, pair } = againstFlags(v);
   const handicap = handicapFlag(str('handicap'), picked.selected);
-  // A run of pairs only: --against, or --handicap on the one contender selected. Its rounds take seconds, and 10 minutes decide a pair to ±2% on a quiet machine.
+  // A run of pairs only: --against, or --handicap on the one contender selected. A round of one pair takes about 10 s:
+  // the budget, not a round cap, ends it.
   const pairOnly = against !== null || (!!handicap && picked.selected.length === 1);
   const budgetS = parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : pairOnly ? '10m' : '15m'));
   return {

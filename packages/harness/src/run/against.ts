@@ -4,12 +4,12 @@
 // a twin named <name>@base, built and started from the other side, and the harness of this
 // checkout measures both.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
 import { baseName } from '../model/questions';
-
 
 /** What --against names, resolved: where the other side's apps are, and the commit they come from. */
 export interface OtherSide {
@@ -69,8 +69,8 @@ function dropOldWorktrees(repo: string): void {
 const lastLine = (s: string) => s.trim().split('\n').filter(Boolean).at(-1) ?? '';
 
 /**
- * A ref's worktree, checked out and installed from that ref's own lockfile (once: a stamp of the
- * lockfile marks it done). Errors are one line: what failed, where, and the fix.
+ * A ref's worktree, checked out and installed from that ref's own lockfile (once: the lockfile's
+ * hash, stamped in its node_modules, marks it done). Errors are one line: what failed, where, and the fix.
  */
 export function checkOut(side: OtherSide, log: (s: string) => void): void {
   if (side.kind !== 'ref') return;
@@ -87,7 +87,7 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
   const lock = join(wt, 'bun.lock');
   if (!existsSync(lock)) return;
   const stamp = join(wt, 'node_modules', '.bench-against-stamp');
-  const want = readFileSync(lock, 'utf8').length + ':' + statSync(lock).mtimeMs;
+  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
   log(`--against ${side.spec}: installing its dependencies (bun install --frozen-lockfile in ${wt})`);
   const install = spawnSync('bun', ['install', '--frozen-lockfile'], { cwd: wt, encoding: 'utf8' });
