@@ -1,4 +1,4 @@
-// --against on the paced fakes (a fixed sleep per request): a folder whose app sleeps 5% longer
+// --against on the paced fakes (a fixed sleep per request): a folder whose app sleeps 20% longer
 // is decided apart, an unchanged one equal within the bound; a temporary git repository with two
 // commits of a tiny app is checked out, both sides named; and each bad input gets its one line.
 import { afterAll, describe, expect, test } from 'bun:test';
@@ -45,8 +45,8 @@ function baseFolder(pace: string, extra?: (m: Record<string, unknown>) => void):
 }
 
 describe('--against a folder of apps', () => {
-  test('base sleeps 5% longer: the gap is decided, head faster, named and reported', async () => {
-    const base = baseFolder('node-redis=21,ioredis=20,iovalkey=26,glide=22');
+  test('base sleeps 20% longer: the gap is decided, head faster, named and reported', async () => {
+    const base = baseFolder('node-redis=24,ioredis=20,iovalkey=26,glide=22');
     const run = await runCli(['--only', NR, '--against', base, '--budget', '90s', ...PACED], { timeoutMs: 180_000 });
     await explained(run, async () => {
       expect(run.code).toBe(0);
