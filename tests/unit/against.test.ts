@@ -12,6 +12,7 @@ import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
 import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
 import { pairMode } from '../../packages/harness/src/run/block';
+import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
 
 const all = [
@@ -163,6 +164,31 @@ describe('the pair design', () => {
     expect(pairMode('auto', 'alternate', 4, 0)).toBe('alone');
     expect(pairMode('alternate', null, 1, 0)).toBe('alone');
     expect(pairMode('duet', null, 1, 2)).toBe('duet');
+  });
+
+  test('a duet\'s two sides start and end their windows together; a side that fails does not hold the other', async () => {
+    const order: string[] = [];
+    const side = async (meet: ReturnType<typeof meeting>, name: string, setupMs: number, fail = false) => {
+      try {
+        await Bun.sleep(setupMs);
+        await meet.at('start');
+        order.push(`${name} starts`);
+        if (fail) throw new Error('oha failed');
+        await Bun.sleep(setupMs);
+        await meet.at('end');
+        order.push(`${name} ends`);
+      } finally {
+        meet.leave();
+      }
+    };
+    const meet = meeting(2);
+    await Promise.all([side(meet, 'a', 1), side(meet, 'b', 30)]);
+    expect(order).toEqual(['a starts', 'b starts', 'a ends', 'b ends']);
+    order.length = 0;
+    const failing = meeting(2);
+    const outcome = await Promise.allSettled([side(failing, 'a', 1, true), side(failing, 'b', 30)]);
+    expect(outcome.map((x) => x.status)).toEqual(['rejected', 'fulfilled']);
+    expect(order).toEqual(['a starts', 'b starts', 'b ends']);
   });
 
   test('duet half as noisy per window pair and half the cost: chosen, with its figures; the decision rests on its pairs', () => {

@@ -102,7 +102,41 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
   };
 }
 
-export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0): Promise<Omit<RunRecord, TrialFields>> {
+/**
+ * Where the windows of a duet meet: each side reads its counters, then waits at 'start' so both
+ * ohas start at the same moment, and waits at 'end' before reading them again, so neither side
+ * runs alone at either end of the window. A side that fails leaves, and the meeting goes on
+ * without it.
+ */
+export function meeting(parties: number) {
+  const gates = new Map<string, { count: number; open: () => void; opened: Promise<void> }>();
+  let left = 0;
+  const check = (g: { count: number; open: () => void }) => g.count + left >= parties && g.open();
+  const gate = (name: string) => {
+    let g = gates.get(name);
+    if (!g) {
+      let open!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      gates.set(name, (g = { count: 0, open, opened }));
+    }
+    return g;
+  };
+  return {
+    at: (name: 'start' | 'end') => {
+      const g = gate(name);
+      g.count++;
+      check(g);
+      return g.opened;
+    },
+    leave: () => {
+      left++;
+      for (const g of gates.values()) check(g);
+    },
+  };
+}
+export type Meeting = ReturnType<typeof meeting>;
+
+export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0, meet?: Meeting): Promise<Omit<RunRecord, TrialFields>> {
   const { redis } = ctx;
   // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; upsert: its strategy's).
   const command = perRequestCommand(ctx.workload, ctx.write ?? 'lua');
@@ -114,6 +148,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const writesBefore = ctx.live ? writerCounters(redis, ctx.live) : null;
   const prober = ctx.live ? startProber(url) : null;
   const upsert = ctx.upsertKeys ? upsertAround(redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null;
+  await meet?.at('start');
   const fromMs = nowMs();
   let oha;
   try {
@@ -125,6 +160,7 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   } finally {
     rss.stop();
   }
+  await meet?.at('end');
   const endedAtMs = nowMs();
   const writes = ctx.live ? writerCost(redis, ctx.live, writesBefore!) : null;
   const probes = prober ? await prober.stop() : [];

@@ -6,7 +6,7 @@
 // the others sit idle; each window records the CPU the idle ones used meanwhile (`idle_cpu_s`),
 // which must stay near zero.
 import { AppError, startApp, type RunningApp } from '../measure/apps';
-import { measureRun, pointLabel, type Load } from '../measure/measure';
+import { measureRun, meeting, pointLabel, type Load } from '../measure/measure';
 import { freePort } from '../system/net';
 import { runOha } from '../measure/oha';
 import { treeCpuSeconds } from '../system/proc';
@@ -111,9 +111,14 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
  * oha at the run's load, each with its counters. Each side is checked after it as any window is.
  */
 async function duetWindow(suite: Suite, pair: [Member, Member], round: number): Promise<'ok' | 'out' | 'redis-died'> {
-  const measured = await Promise.allSettled(pair.map((m) => {
+  const meet = meeting(pair.length);
+  const measured = await Promise.allSettled(pair.map(async (m) => {
     const c = contenderOf(suite, m.r);
-    return measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), `${baseName(m, round)}-duet${m.duet.length + 1}.json`);
+    try {
+      return await measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), `${baseName(m, round)}-duet${m.duet.length + 1}.json`, 0, meet);
+    } finally {
+      meet.leave();
+    }
   }));
   if (measured.some((x) => x.status === 'rejected') && !serversAlive(suite)) return 'redis-died';
   let result: 'ok' | 'out' | 'redis-died' = 'ok';
