@@ -2,15 +2,12 @@
 // left out, a sortable and filterable table of every contender, a heatmap per runtime, and the
 // Vega-Lite charts (the PNGs beside it and in the README come from the same specs).
 import type { ContenderResult, Results } from '../model/results';
-import { scalingSpec, scalingTable } from './scaling';
+import { scalingSpec } from './scaling';
+import { type Place, sectionsOf } from './sections';
 import { levelLabel } from '../stats/stats';
-import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { charts } from './charts';
-import { gridTables } from './matrix';
-import { answersOf, answersSection, settingsTable } from './answers';
-import { changesSection } from './changes';
+import { answersOf } from './answers';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
-import { costTable, describeRun, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 import { ranked } from '../answers/ranking';
 
 const num = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
@@ -177,33 +174,45 @@ function environmentTable(r: Results): string {
 
 function leftOut(r: Results): string {
   const unsupported = (r.unsupported ?? []).map((u) => `<li>${escapeHtml(u.name)}: ${escapeHtml(u.reason)}</li>`).join('');
-  const notRanked = problems(r);
-  return [notRanked ? markdownHtml(notRanked) : '<p>Every contender measured passed every gate.</p>', unsupported && `<p>Not measured (unsupported):</p><ul>${unsupported}</ul>`].filter(Boolean).join('\n');
+  const notRanked = sectionsOf(r, (s) => s.place === 'left-out', false);
+  const gates = notRanked.length
+    ? notRanked.map((s) => `<div data-section="${s.id}">\n${markdownHtml(s.md)}\n</div>`).join('\n')
+    : '<p>Every contender measured passed every gate.</p>';
+  return [gates, unsupported && `<p>Not measured (unsupported):</p><ul>${unsupported}</ul>`].filter(Boolean).join('\n');
 }
 
 export function reportHtml(r: Results): string {
   const chartsById = reportCharts(r);
   const ids = Object.keys(chartsById);
-  const md = (...parts: (string | null | undefined | false)[]) => parts.filter(Boolean).map((p) => markdownHtml(p as string)).join('\n');
+  const shown = sectionsOf(r);
+  // Each section in a div named after it (data-section), so a test can find every one.
+  const at = (place: Place) =>
+    shown
+      .filter((s) => s.place === place)
+      .map((s) => `<div data-section="${s.id}">\n${markdownHtml(s.md)}\n</div>`)
+      .join('\n');
   const title = `Redis stream → JSON benchmark: ${r.started_at}`;
+  const againstOnly = r.changes && !r.family?.comparisons.length;
   const body = `
 <h1>${escapeHtml(title)}</h1>
 <nav>${r.changes ? '<a href="#changes">changes</a>' : ''}<a href="#pick">what to pick</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="#method">method</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
 <p class="${r.complete ? 'note' : 'bad'}">${r.complete ? 'A complete run.' : `Not complete: ${escapeHtml(r.exit_reason ?? 'stopped early')}.`}</p>
-${r.changes ? `<h2 id="changes">Changes</h2>\n${md(changesSection(r)) || '<p class="note">No pair measured.</p>'}\n${chartDivs(ids.filter((id) => id === 'chart-changes'))}` : ''}
+${r.changes ? `<h2 id="changes">Changes</h2>\n${at('changes') || '<p class="note">No pair measured.</p>'}\n${chartDivs(ids.filter((id) => id === 'chart-changes'))}` : ''}
 <h2 id="pick">What to pick</h2>
-${md(answersSection(r)) || `<p class="note">${r.changes && !r.family?.comparisons.length ? 'An --against run answers the changes only.' : 'Too few contenders for a summary.'}</p>`}
+${at('pick') || `<p class="note">${againstOnly ? 'An --against run answers the changes only.' : 'Too few contenders for a summary.'}</p>`}
 <h2 id="contenders-section">Every contender</h2>
 <p class="note">Click a header to sort; pick values to filter. Rank: the best and worst rank consistent with the decided comparisons ("2–5").</p>
+<div data-section="contenders">
 ${contendersTable(r)}
+</div>
 <h2 id="charts">Charts</h2>
 ${chartDivs(ids.filter((id) => id !== 'chart-changes'))}
 <h2 id="tables">Tables</h2>
-${md(gridTables(r), settingsTable(r), '**Spread, cost per request and proof of Redis reads**', costTable(r), ceilingsTable(r), efficiencyTable(r), breakdownTable(r), r.scaling && scalingTable(r.scaling), pointsTable(r), seedMethodTable(r), selfCheckTable(r))}
+${at('tables')}
 <h2 id="left-out">Left out, and why</h2>
 ${leftOut(r)}
 <h2 id="method">Method and environment</h2>
-${md(describeRun(r))}
+${at('method')}
 ${environmentTable(r)}
 `;
   return pageHtml({ title, body, charts: chartsById, script: TABLE_SCRIPT });

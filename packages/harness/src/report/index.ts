@@ -5,53 +5,28 @@ import { join } from 'node:path';
 import { ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
 import { scalingSpec, scalingTable } from './scaling';
+import { sectionsOf } from './sections';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
-import { breakdownSpec, breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
-import { gridTables } from './matrix';
-import { answersSection, settingsTable } from './answers';
-import { changesSection } from './changes';
-import { liveTable } from './live';
-import { upsertTable } from './upsert';
 import { distanceSpec, distanceTable, type DistancePoint } from './distance';
 import { writeRateSpec, writeRateTable, type WriteRatePoint } from './write-rates';
-import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 import { type Scaling } from '../model/results';
 
 export function markdown(r: Results, imageDir: string | null): string {
-  const parts = [
-    changesSection(r),
-    answersSection(r),
-    liveTable(r),
-    upsertTable(r),
-    gridTables(r),
-    settingsTable(r),
-    '**Every contender**',
-    headlineTable(r),
-    '**Spread, cost per request and proof of Redis reads**',
-    costTable(r),
-    ceilingsTable(r),
-    efficiencyTable(r),
-    breakdownTable(r),
-    r.scaling && scalingTable(r.scaling),
-    pointsTable(r),
-    seedMethodTable(r),
-    selfCheckTable(r),
-    problems(r) && `**Not ranked**\n\n${problems(r)}`,
-    describeRun(r),
-    imageDir !== null && Object.keys(charts(r)).map((f) => `![${f}](${imageDir}${f})`).join('\n'),
-  ];
-  return parts.filter(Boolean).join('\n\n') + '\n';
+  const images = imageDir !== null && Object.keys(charts(r)).map((f) => `![${f}](${imageDir}${f})`).join('\n');
+  return [...sectionsOf(r).map((s) => s.md), images].filter(Boolean).join('\n\n') + '\n';
 }
 
 /** The README's part: the answers first, then the headline table, the charts and the run; the rest is in report.html. */
 export function readmeSection(r: Results): string {
+  const [answers, ...rest] = sectionsOf(r, (s) => s.readme, false).map((s) => s.md);
+  const run = rest.pop();
   const parts = [
-    answersSection(r),
-    headlineTable(r),
+    answers,
+    ...rest,
     Object.keys(charts(r)).map((f) => `![${f}](screenshots/${f})`).join('\n'),
-    describeRun(r),
+    run,
     'Every table and interactive chart of this run — sortable, filterable, with each run\'s raw oha JSON — is in [results/latest/report.html](results/latest/report.html) (`npm run report -- --open results/latest` prints its path).',
   ];
   return parts.filter(Boolean).join('\n\n') + '\n';

@@ -6,7 +6,7 @@
 // the others sit idle; each window records the CPU the idle ones used meanwhile (`idle_cpu_s`),
 // which must stay near zero.
 import { AppError, startApp, type RunningApp } from '../measure/apps';
-import { measureRun, meeting, pointLabel, type Load } from '../measure/measure';
+import { measureRun, meeting, pointLabel, type Load, type Meeting } from '../measure/measure';
 import { freePort } from '../system/net';
 import { runOha } from '../measure/oha';
 import { treeCpuSeconds } from '../system/proc';
@@ -50,8 +50,19 @@ const TOUCH_S = 0.5;
 const loadOf = (suite: Suite, point: PointResult): Load => ({ connections: point.connections, rate: point.rate, durationS: suite.settings.duration_s, requests: suite.settings.requests, seedDefaults: false });
 const baseName = (m: BlockSlot, round: number) => `${safe(m.r.name)}/${pointLabel(m.point)}-run${round}`;
 
-/** Start and verify one member; on failure its outcome is set and it takes no further part. */
-async function launch(suite: Suite, m: Member, round: number): Promise<void> {
+/**
+ * Start, verify and warm up one member; on failure its outcome is set and it takes no further
+ * part. A change's two sides meet before their warmups, which then run at the same moments.
+ */
+async function launch(suite: Suite, m: Member, round: number, meet?: Meeting): Promise<void> {
+  try {
+    await launchOne(suite, m, round, meet);
+  } finally {
+    meet?.leave();
+  }
+}
+
+async function launchOne(suite: Suite, m: Member, round: number, meet?: Meeting): Promise<void> {
   const c = contenderOf(suite, m.r);
   const t0 = Date.now();
   try {
@@ -70,6 +81,7 @@ async function launch(suite: Suite, m: Member, round: number): Promise<void> {
   const s = suite.settings;
   if (s.warmup_s > 0) {
     const load = { ...loadOf(suite, m.point), durationS: s.warmup_s, requests: null };
+    await meet?.at('start');
     await runOha({ ...load, url: m.app.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-warmup.json`, cpuList: s.placement.loadgen }).catch((e) => log(`${m.r.name}: warmup failed: ${(e as Error).message}`));
   }
 }
@@ -237,7 +249,8 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
       const pair = partnerIn(m);
       if (pair && pair[0] !== m) continue;
       const group = pair ?? [m];
-      await Promise.all(group.map((x) => launch(suite, x, round)));
+      const meet = pair ? meeting(pair.length) : undefined;
+      await Promise.all(group.map((x) => launch(suite, x, round, meet)));
       for (const x of group) if (x.outcome) await stopApp(suite.session, x.key);
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
