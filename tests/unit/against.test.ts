@@ -75,7 +75,7 @@ function pairRun(ratio: number, sd: number, seed: number, windows = 4) {
   const contenders = ['a', 'a@base'].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })) as unknown as ContenderResult[];
   const results = {
     contenders,
-    settings: { runs: 'auto', target_ci_pct: 10, against: { spec: 'HEAD', kind: 'ref', commit: 'f'.repeat(40), apps_dir: '/x', equal_pct: 2 } },
+    settings: { runs: 'auto', target_ci_pct: 10, max_runs: 60, against: { spec: 'HEAD', kind: 'ref', commit: 'f'.repeat(40), apps_dir: '/x', equal_pct: 2 } },
     family: { questions: [], comparisons: [] },
     changes: { comparisons: changeComparisons(['a', 'a@base']) },
   } as unknown as Results;
@@ -217,7 +217,8 @@ describe('the pair design', () => {
 describe('the error rate, sequential looks included', () => {
   // Rounds of three recorded A/A runs of node-raw-node-redis against itself (docs/runs/against.md
   // A, B, D; scripts/pair-noise.ts --rounds), each a list of window-pair ln ratios centred on its
-  // run's mean: drawn with replacement, a round keeps its launch's own offset (the largest noise).
+  // run's mean: drawn with replacement, a round keeps its launch's own offset (the largest noise),
+  // and its sign is a coin: under the null the two sides are alike, so which is head is arbitrary.
   const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs/aa-rounds.json'), 'utf8')) as { recorded: { rounds: number[][] }[] };
   const pool = recorded.flatMap((r) => r.rounds);
 
@@ -232,12 +233,13 @@ describe('the error rate, sequential looks included', () => {
       const contenders = ['a', 'a@base'].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })) as unknown as ContenderResult[];
       const results = {
         contenders,
-        settings: { runs: 'auto', target_ci_pct: 10, against: { pair: 'alternate', equal_pct: 2 } },
+        settings: { runs: 'auto', target_ci_pct: 10, max_runs: 40, against: { pair: 'alternate', equal_pct: 2 } },
         family: { questions: [], comparisons: [] },
         changes: { comparisons: changeComparisons(['a', 'a@base']) },
       } as unknown as Results;
       for (let round = 1; round <= 40; round++) {
-        const d = pool[Math.floor(random() * pool.length)]!;
+        const sign = random() < 0.5 ? -1 : 1;
+        const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
         contenders[0]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })) } as never);
         contenders[1]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
         lookAt(results, round);

@@ -5,6 +5,7 @@
 import type { Comparison } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from '../stats/moderated';
+import { signedRank, type RankRatio } from '../stats/signed-rank';
 import { type Answer, type Verdict } from '../model/results';
 
 /**
@@ -108,6 +109,17 @@ export function windowPairs(a: ContenderResult | undefined, b: ContenderResult |
 /** Level of interim look k (1-based): every interim look together spends at most alpha·interimShare. */
 export const interimAlpha = (k: number, alpha: number = DECISION.alpha) => (alpha * DECISION.interimShare) / 2 ** k;
 
+/**
+ * The changes' interim looks (--against, --handicap NAME:PCT) spend their tenth of alpha over the
+ * run's time instead: by the share `t` of its budget (or of its round cap) used so far, alpha·share·t²
+ * in all (Lan & DeMets 1983, a power family). A geometric share per look, as the answers' looks
+ * have, leaves a pair looked at after every one of 60 rounds nothing to stop with after the first
+ * dozen; an exact rank test cannot go below 2^(1−n) either. A schedule set by the clock and not
+ * by the data keeps the Bonferroni bound over the looks.
+ */
+export const changesInterimAlpha = (t: number, tBefore: number, alpha: number = DECISION.alpha) =>
+  alpha * DECISION.interimShare * (Math.min(1, t) ** 2 - Math.min(1, tBefore) ** 2);
+
 /** Level of the last look: what the looks before it left of alpha. */
 export const lastAlpha = (spent: number[], alpha: number = DECISION.alpha) => alpha - spent.reduce((s, x) => s + x, 0);
 
@@ -125,6 +137,9 @@ export function holmLevels(ps: number[], alpha: number): (number | null)[] {
 
 /** Per round, the mean ln A − ln B over the round's paired windows: the replicates a comparison's t rests on. */
 export const roundRatios = (d: WindowPairs) => replicates(d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length));
+
+/** Per round, the mean ln A − ln B over the round's paired windows, as a list (the signed-rank test's data). */
+export const roundMeans = (d: WindowPairs) => d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length);
 
 /** The covariate a comparison's prior scale follows: the log of its within-launch window variance. */
 export const noiseOf = (d: WindowPairs) => Math.log(d.within);
@@ -173,14 +188,20 @@ function priorRecord(f: FamilyPrior, layout?: 0 | 1) {
   return { d0: Number.isFinite(p.d0) ? +p.d0.toFixed(3) : null, s0: +s0.toFixed(5), comparisons: mine.length, df: mine.reduce((s, r) => s + r.df, 0), ...(p.slope !== undefined ? { slope: +p.slope.toFixed(3) } : {}) };
 }
 
-const answerOf = (c: Comparison, r: ModeratedRatio, pairs: number, look: number, verdict: Verdict): Answer => ({
+const answerOf = (c: Comparison, r: ModeratedRatio | RankRatio, pairs: number, look: number, verdict: Verdict): Answer => ({
   ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs, rounds: r.n, look, procedure: r.procedure, df: r.df, sd: +r.sd.toFixed(4), ...(r.short ? { short: r.short } : {}),
 });
 
-/** Another family than the answers' (the changes): where its prior is recorded, and the window pairs each comparison rests on (its pair design's). */
+/**
+ * Another family than the answers' (the changes): where its prior is recorded, the window pairs
+ * each comparison rests on (its pair design's), and its procedure: the moderated t (the answers'
+ * family: many comparisons lend each other a variance) or the signed-rank test (a pair measured
+ * side by side, with its own rounds only; stats/signed-rank.ts says why).
+ */
 export interface LookOf {
   sink?: Pick<Results, 'prior' | 'prior_side_by_side'>;
   pairs?: (c: Comparison) => WindowPairs;
+  procedure?: 'moderated-t' | 'signed-rank';
 }
 
 /**
@@ -201,7 +222,8 @@ export function look(results: Results, comparisons: Comparison[], k: number, alp
   sink.prior = priorRecord(fitted, split ? 0 : undefined);
   if (split) sink.prior_side_by_side = priorRecord(fitted, 1);
   else delete sink.prior_side_by_side;
-  const ratio = (i: number, level: number) => moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
+  const ratio = (i: number, level: number): ModeratedRatio | RankRatio =>
+    of.procedure === 'signed-rank' ? signedRank(roundMeans(data[i]!), level) : moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
   const rejected = holmLevels(data.map((_, i) => ratio(i, 0.95).p), alphaK);
   const margin = marginPct / 100;
   return comparisons.map((c, i) => {

@@ -1,8 +1,10 @@
 // The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
-import { DECISION, familyPrior, noiseOf, roundRatios, windowPairs } from './decide';
+import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, windowPairs } from './decide';
+import { designPairs } from './pair-design';
 import { moderatedT } from '../stats/moderated';
+import { signedRank } from '../stats/signed-rank';
 import type { Results } from '../model/results';
 import { isBase } from '../model/questions';
 
@@ -40,14 +42,19 @@ export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   for (const h of results.handicap ?? []) {
     if (!h.compared_with) continue;
-    const d = windowPairs(byName.get(h.contender), byName.get(h.compared_with));
+    // A --handicap pair (its twin <name>@base) is one of the changes: tested as they are, on its pair design's
+    // rounds with the signed-rank test. The default run's check: with the family's prior, at the side-by-side
+    // layout when the family is split by it; the check itself is not part of the family it is fitted from.
+    const change = isBase(h.compared_with);
+    const d = change ? designPairs(results, h.contender, h.compared_with) : windowPairs(byName.get(h.contender), byName.get(h.compared_with));
     if (!d.a.length) continue;
-    // The family's prior, at the side-by-side layout when the family is split by it (the pair is measured side by side);
-    // the check itself is not part of the family it is fitted from.
-    // A --handicap pair (its twin <name>@base) is one of the changes: their prior, not the family's.
-    const family = (isBase(h.compared_with) ? results.changes?.comparisons : results.family?.comparisons) ?? [];
-    const { prior, split } = familyPrior(family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))), family.map((c) => !!c.side_by_side));
-    const r = moderatedT(roundRatios(d), prior, DECISION.handicapLevel, prior.scale(split ? [noiseOf(d), 1] : noiseOf(d)));
+    const family = results.family?.comparisons ?? [];
+    const fit = () => familyPrior(family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))), family.map((c) => !!c.side_by_side));
+    const moderated = () => {
+      const { prior, split } = fit();
+      return moderatedT(roundRatios(d), prior, DECISION.handicapLevel, prior.scale(split ? [noiseOf(d), 1] : noiseOf(d)));
+    };
+    const r = change ? signedRank(roundMeans(d), DECISION.handicapLevel) : moderated();
     h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: d.a.length, rounds: r.n, df: r.df };
     h.detected = r.hi < 1;
   }

@@ -4,7 +4,8 @@
 // last look, after the rounds, spends the rest (decide.ts DECISION), so looking after every
 // round does not inflate the error rate; the null simulation in tests/unit/racing.test.ts
 // measures it.
-import { interimAlpha, lastAlpha, look, openContenders, DECISION } from './decide';
+import { changesInterimAlpha, interimAlpha, lastAlpha, look, openContenders, DECISION } from './decide';
+import type { Comparison } from '../model/questions';
 import type { Answer, Results } from '../model/results';
 import { info } from '../system/progress';
 import { chooseDesign, designPairs } from './pair-design';
@@ -26,6 +27,13 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
  * open; the changes (--against, --handicap) likewise, as a family of their own with its own prior
  * and the --equal bound, at the same alpha. The rounds go to the contenders open in either.
  */
+/** How far the run is through what it may use: its budget's share of the time, or its round cap's share of the rounds. */
+function runShare(results: Results, round: number): number {
+  const { budget_s, max_runs } = results.settings;
+  if (budget_s > 0 && results.started_at) return (Date.now() - Date.parse(results.started_at)) / 1000 / budget_s;
+  return max_runs > 0 ? round / max_runs : 1;
+}
+
 function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
   const k = (results.looks?.length ?? 0) + 1;
   const answers = outOfRace(results, look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []));
@@ -37,9 +45,13 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
     const design = chooseDesign(results, round);
     if (design?.chosen && design.asked === 'auto' && !ch.design?.chosen) info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
     if (design) ch.design = design;
-    ch.answers = outOfRace(results, look(results, ch.comparisons, k, alpha, results.settings.against!.equal_pct, ch.answers ?? [], { sink: ch, pairs: (c) => designPairs(results, c.a, c.b) }));
+    const t = runShare(results, round);
+    const before = ch.looks ?? [];
+    const chAlpha = last ? lastAlpha(before.map((l) => l.alpha)) : changesInterimAlpha(t, before.at(-1)?.share ?? 0);
+    const of = { sink: ch, pairs: (c: Comparison) => designPairs(results, c.a, c.b), procedure: 'signed-rank' as const };
+    ch.answers = outOfRace(results, look(results, ch.comparisons, k, chAlpha, results.settings.against!.equal_pct, ch.answers ?? [], of));
     const chOpen = [...openContenders(ch.answers.filter((a) => !a.out))];
-    (ch.looks ??= []).push({ round, alpha, open: chOpen, ...(last ? { last } : {}) });
+    (ch.looks ??= []).push({ round, alpha: chAlpha, share: +Math.min(1, t).toFixed(4), open: chOpen, ...(last ? { last } : {}) });
     for (const n of chOpen) open.add(n);
   }
   results.open = [...open];

@@ -232,15 +232,17 @@ export interface Settings {
 
 /**
  * The changes family (--against, --handicap): each contender against its twin from the other
- * side, measured side by side in every cycle of its block, decided like the answers (the moderated
- * t over rounds, Holm over the pairs at every look, α spent over looks) but as a family of its own,
- * with its own prior and the --equal bound. `a` is this checkout's side (head), `b` the other (base).
+ * side, measured side by side in every cycle of its block, decided as a family of its own: the
+ * signed-rank test over rounds (stats/signed-rank.ts), Holm over the pairs at every look, α spent
+ * over the looks by the run's time, and the --equal bound. `a` is this checkout's side (head), `b`
+ * the other (base). `prior` is what the moderated t would have lent (recorded, not used).
  */
 export interface Changes {
   comparisons: Comparison[];
   answers?: Answer[];
   prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
-  looks?: { round: number; alpha: number; open: string[]; last?: boolean }[];
+  /** Each look at the changes: its level, the share of the run's budget (or round cap) used by then, who stayed open. */
+  looks?: { round: number; alpha: number; share?: number; open: string[]; last?: boolean }[];
   /** The pair design: both measured in the first rounds, then the one with the narrower interval per minute (answers/pair-design.ts). */
   design?: PairDesign;
 }

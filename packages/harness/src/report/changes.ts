@@ -45,7 +45,8 @@ export function changesSection(r: Results): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
   const head = `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ${n('undecided')} open, of ${answers.length}. ` +
-    `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the looks).`;
+    `Each pair is tested on its per-round ratios with Wilcoxon's signed-rank test (the ratio: Hodges–Lehmann's estimate). ` +
+    `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the run's time).`;
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
   const check = r.answers?.length ? '' : handicapLine(r);
   return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)].filter(Boolean).join('\n\n');

@@ -1,0 +1,68 @@
+// The signed-rank procedure of a change's pair (stats/signed-rank.ts): its null distribution, its
+// p-value on a textbook example, and its interval as the inverted test.
+import { describe, expect, test } from 'bun:test';
+import { signedRank, signedRankCdf } from '../../packages/harness/src/stats/signed-rank';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
+
+describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
+  test('the null distribution equals the enumeration of every sign pattern (n = 8)', () => {
+    const n = 8;
+    const counts = new Array((n * (n + 1)) / 2 + 1).fill(0);
+    for (let mask = 0; mask < 2 ** n; mask++) {
+      let w = 0;
+      for (let r = 1; r <= n; r++) if (mask & (1 << (r - 1))) w += r;
+      counts[w]++;
+    }
+    let acc = 0;
+    const cdf = signedRankCdf(n);
+    for (const [w, c] of counts.entries()) {
+      acc += c / 2 ** n;
+      expect(cdf[w]).toBeCloseTo(acc, 12);
+    }
+  });
+
+  test("Hollander & Wolfe's depression scores: V = 40, two-sided p = 0.03906 (as R's wilcox.test)", () => {
+    const x = [1.83, 0.5, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.3];
+    const y = [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29];
+    const r = signedRank(x.map((v, i) => v - y[i]!));
+    expect(r.p).toBeCloseTo(0.0390625, 6);
+    expect(r.n).toBe(9);
+  });
+
+  test('the interval is the inverted test: shifts inside it are not rejected, shifts outside are', () => {
+    const random = seededRandom(7);
+    const xs = Array.from({ length: 25 }, () => (random() - 0.5) * 0.2 + (random() < 0.15 ? 0.3 : 0));
+    const r = signedRank(xs, 0.9);
+    const lo = Math.log(r.lo);
+    const hi = Math.log(r.hi);
+    const p = (shift: number) => signedRank(xs.map((x) => x - shift)).p;
+    for (const inside of [lo + 1e-6, (lo + hi) / 2, hi - 1e-6]) expect(p(inside)).toBeGreaterThan(0.1);
+    for (const outside of [lo - 1e-3, hi + 1e-3]) expect(p(outside)).toBeLessThanOrEqual(0.1);
+    expect(Math.log(r.ratio)).toBeGreaterThan(lo);
+    expect(Math.log(r.ratio)).toBeLessThan(hi);
+  });
+
+  test('a few launches 25% off move the interval little; they move the mean\'s t interval a lot', () => {
+    const random = seededRandom(11);
+    const core = Array.from({ length: 60 }, () => (random() - 0.5) * 0.08);
+    const spoilt = core.map((x, i) => (i % 10 === 3 ? x - 0.25 : i % 10 === 7 ? x + 0.25 : x));
+    const width = (xs: number[]) => {
+      const r = signedRank(xs, 0.91);
+      return Math.log(r.hi) - Math.log(r.lo);
+    };
+    const sd = (xs: number[]) => {
+      const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+      return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
+    };
+    // One launch in five 25% off: the rank interval widens by about 1.6×, a t interval (∝ sd) by over 3×.
+    expect(width(spoilt) / width(core)).toBeLessThan(1.7);
+    expect(sd(spoilt) / sd(core)).toBeGreaterThan(3);
+  });
+
+  test('too few rounds for the level: no interval, and says so', () => {
+    const r = signedRank([0.01, 0.02, -0.01], 0.95);
+    expect(r.hi).toBe(Infinity);
+    expect(r.short).toMatch(/3 round\(s\) cannot reach it/);
+    expect(r.p).toBeGreaterThan(0.25);
+  });
+});
