@@ -45,6 +45,8 @@ describe('--workload upsert', () => {
       const md = readFileSync(join(dir, 'results.md'), 'utf8');
       expect(md).toContain('**Upsert: 1 key per window, every acknowledged write accounted for**');
       expect(md).toMatch(/\| node-raw-node-redis-watch \| watch \| \d+ \|/);
+      // report.html holds every table of results.md: the upsert table too.
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-section="upsert"');
     });
   }, 240_000);
 
