@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/measure/oha';
+import { unmeasuredTarget } from '../../packages/harness/src/measure/measure';
 
 // A real oha 1.16.0 --output-format json result (284 responses in 2.34 s).
 const real = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/oha-ok.json'), 'utf8')) as OhaJson;
@@ -41,5 +42,18 @@ describe('oha JSON', () => {
     expect(ohaArgs({ ...base, durationS: 10, requests: null })).toEqual(['http://127.0.0.1:1/', '-z', '10000ms', '-c', '50', '--disable-compression', '-w', '-t', '20s', '--no-tui', '--output-format', 'json', '-o', '/tmp/x.json']);
     expect(ohaArgs({ ...base, durationS: 10, requests: null, rate: 300 })).toContain('--latency-correction');
     expect(ohaArgs({ ...base, durationS: null, requests: 200, seedDefaults: true })).toEqual(['http://127.0.0.1:1/', '-n', '200', '-c', '50', '--no-tui', '--output-format', 'json', '-o', '/tmp/x.json']);
+  });
+});
+
+describe('a load that is not measured (warmup, touch)', () => {
+  const ctx = { workload: 'xrange', placement: { name: 'none', app: null, redis: null, loadgen: null }, redis: { url: 'redis://127.0.0.1:1' }, runDir: '/tmp' } as never;
+  test('a read workload warms up on the route itself', () => {
+    expect(unmeasuredTarget(ctx, 'http://127.0.0.1:3000/')).toEqual({ url: 'http://127.0.0.1:3000/' });
+  });
+  test('--workload upsert warms up with its POSTs into a key space of their own, not GET /', () => {
+    const t = unmeasuredTarget({ ...(ctx as object), workload: 'upsert', upsertKeys: 100 } as never, 'http://127.0.0.1:3000/');
+    expect(t.request).toMatchObject({ method: 'POST', randRegex: true });
+    expect(t.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/items\/\w+k\[0-9\]\{2\}$/);
+    expect(ohaArgs({ connections: 50, rate: null, durationS: 1, requests: null, seedDefaults: false, url: t.url, request: t.request, outFile: '/tmp/x.json' })).toContain('POST');
   });
 });

@@ -69,11 +69,12 @@ export function lookAt(results: Results, round: number): void {
   const n = (xs: Answer[], v: string) => xs.filter((a) => a.verdict === v && !a.out).length;
   const about = (xs: Answer[], bound: number) => `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
   const ch = results.changes?.answers ?? [];
+  const chAlpha = results.changes?.looks?.at(-1)?.alpha ?? 0;
   const parts = [
-    answers.length && `${answers.length} comparisons: ${about(answers, settings.target_ci_pct)}`,
-    ch.length && `${ch.length} change${ch.length > 1 ? 's' : ''}: ${about(ch, settings.against!.equal_pct)}`,
+    answers.length && `${answers.length} comparisons (α ${alpha.toPrecision(2)}): ${about(answers, settings.target_ci_pct)}`,
+    ch.length && `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ${about(ch, settings.against!.equal_pct)}`,
   ];
-  info(`look ${results.looks!.length} after round ${round} (α ${alpha.toPrecision(2)}): ${parts.filter(Boolean).join('; ')}`);
+  info(`look ${results.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
 }
 
 /** After the rounds, the last look: at what the interim looks left of alpha (a fixed --runs: its only look, at alpha). */

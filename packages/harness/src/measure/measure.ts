@@ -10,7 +10,7 @@ import { commandStats, serverPids, type RedisTarget } from '../topology/redis';
 import { judgeWindow, startProber, type Live } from '../live/session';
 import { nowMs } from '../live/writer';
 import type { RunRecord } from '../model/results';
-import { upsertAround } from './upsert';
+import { keySpace, upsertAround, upsertRequest } from './upsert';
 
 export interface LoadPoint {
   connections: number;
@@ -100,6 +100,17 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
       commands: Object.fromEntries(Object.entries(allAfter).flatMap(([name, s]) => (s.calls > (allBefore[name]?.calls ?? 0) ? [[name, s.calls - (allBefore[name]?.calls ?? 0)]] : []))),
     };
   };
+}
+
+/**
+ * What oha sends in a load that is not measured (a launch's warmup, --layout walk's touch): the
+ * windows' own request, so a write path is warm before its first window as a read path is
+ * (--workload upsert: its POSTs, into a key space of their own that no window accounts).
+ */
+export function unmeasuredTarget(ctx: RunContext, url: string): { url: string; request?: { method: string; body: string; randRegex: boolean } } {
+  if (!ctx.upsertKeys) return { url };
+  const request = upsertRequest(url, keySpace(ctx.upsertKeys));
+  return { url: request.url, request };
 }
 
 /**

@@ -6,7 +6,7 @@
 // the others sit idle; each window records the CPU the idle ones used meanwhile (`idle_cpu_s`),
 // which must stay near zero.
 import { AppError, startApp, type RunningApp } from '../measure/apps';
-import { measureRun, meeting, pointLabel, type Load, type Meeting } from '../measure/measure';
+import { measureRun, meeting, pointLabel, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { freePort } from '../system/net';
 import { runOha } from '../measure/oha';
 import { treeCpuSeconds } from '../system/proc';
@@ -82,14 +82,14 @@ async function launchOne(suite: Suite, m: Member, round: number, meet?: Meeting)
   if (s.warmup_s > 0) {
     const load = { ...loadOf(suite, m.point), durationS: s.warmup_s, requests: null };
     await meet?.at('start');
-    await runOha({ ...load, url: m.app.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-warmup.json`, cpuList: s.placement.loadgen }).catch((e) => log(`${m.r.name}: warmup failed: ${(e as Error).message}`));
+    await runOha({ ...load, ...unmeasuredTarget(ctxFor(suite, c), m.app.url), outFile: `${suite.runDir}/raw/${baseName(m, round)}-warmup.json`, cpuList: s.placement.loadgen }).catch((e) => log(`${m.r.name}: warmup failed: ${(e as Error).message}`));
   }
 }
 
 /** The short load before a window of --layout walk, no longer than the window (its figures are not kept). */
 async function touch(suite: Suite, m: Member, round: number): Promise<void> {
   const load = { ...loadOf(suite, m.point), durationS: Math.min(TOUCH_S, suite.settings.duration_s ?? TOUCH_S), requests: null };
-  await runOha({ ...load, url: m.app!.url, outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`, cpuList: suite.settings.placement.loadgen }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
+  await runOha({ ...load, ...unmeasuredTarget(ctxFor(suite, contenderOf(suite, m.r)), m.app!.url), outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`, cpuList: suite.settings.placement.loadgen }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
 }
 
 /**
@@ -124,14 +124,15 @@ async function window(suite: Suite, m: Member, others: Member[], round: number, 
  */
 async function duetWindow(suite: Suite, pair: [Member, Member], round: number): Promise<'ok' | 'out' | 'redis-died'> {
   const meet = meeting(pair.length);
-  const measured = await Promise.allSettled(pair.map(async (m) => {
+  // Which side reads its counters and spawns its oha first alternates by window and round: neither side always leads.
+  const first = (pair[0]!.duet.length + round) % 2;
+  const started = new Map<Member, ReturnType<typeof measureRun>>();
+  for (const m of [pair[first]!, pair[1 - first]!]) {
     const c = contenderOf(suite, m.r);
-    try {
-      return await measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), `${baseName(m, round)}-duet${m.duet.length + 1}.json`, 0, meet);
-    } finally {
-      meet.leave();
-    }
-  }));
+    const run = measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), `${baseName(m, round)}-duet${m.duet.length + 1}.json`, 0, meet);
+    started.set(m, run.finally(() => meet.leave()));
+  }
+  const measured = await Promise.allSettled(pair.map((m) => started.get(m)!));
   if (measured.some((x) => x.status === 'rejected') && !serversAlive(suite)) return 'redis-died';
   let result: 'ok' | 'out' | 'redis-died' = 'ok';
   for (const [i, m] of pair.entries()) {
@@ -250,7 +251,8 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
       if (pair && pair[0] !== m) continue;
       const group = pair ?? [m];
       const meet = pair ? meeting(pair.length) : undefined;
-      await Promise.all(group.map((x) => launch(suite, x, round, meet)));
+      // Which side starts first alternates by round.
+      await Promise.all((round % 2 ? [...group].reverse() : group).map((x) => launch(suite, x, round, meet)));
       for (const x of group) if (x.outcome) await stopApp(suite.session, x.key);
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);

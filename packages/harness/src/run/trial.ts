@@ -2,7 +2,7 @@
 // byte, warmed up at the measured load (not counted), measured, checked again and stopped.
 // Only that app, Redis and oha run while it is measured.
 import { AppError, startApp, type RunningApp } from '../measure/apps';
-import { measureRun, pointLabel, type Load } from '../measure/measure';
+import { measureRun, pointLabel, unmeasuredTarget, type Load } from '../measure/measure';
 import { freePort } from '../system/net';
 import { median } from 'simple-statistics';
 import { runOha} from '../measure/oha';
@@ -119,7 +119,7 @@ async function trial(suite: Suite, r: ContenderResult, measurements: Measurement
     const verdict = await verifyFor(suite, app.url, c);
     if (!verdict.ok) return { kind: 'out', status: 'invalid', reason: verdict.reason!, runs };
     if (warmup) {
-      await runOha({ ...warmup, url: app.url, outFile: `${suite.runDir}/raw/${warmupName}`, cpuList: suite.settings.placement.loadgen }).catch((e) =>
+      await runOha({ ...warmup, ...unmeasuredTarget(ctxFor(suite, c), app.url), outFile: `${suite.runDir}/raw/${warmupName}`, cpuList: suite.settings.placement.loadgen }).catch((e) =>
         log(`${r.name}: warmup failed: ${(e as Error).message}`),
       );
     }
