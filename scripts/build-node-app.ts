@@ -16,7 +16,13 @@ const npmDeps = (dir: string) =>
 const external = [...npmDeps('.'), ...npmDeps(resolve(import.meta.dir, '../packages/stream'))];
 
 rmSync(outFile, { force: true });
-const out = await Bun.build({ entrypoints: [entry], target: 'node', outdir: dirname(outFile), naming: basename(outFile), external });
+const out = await Bun.build({
+  entrypoints: [entry],
+  target: 'node',
+  outdir: dirname(outFile),
+  naming: basename(outFile),
+  external,
+});
 if (!out.success) {
   for (const log of out.logs) console.error(log);
   process.exit(1);

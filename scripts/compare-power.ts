@@ -21,17 +21,21 @@ function load(dir: string): Results {
   try {
     return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
   } catch (e) {
-    console.error(`compare-power: cannot read ${join(dir, 'results.json')} (${(e as Error).message.split('\n')[0]}); name run directories that hold one`);
+    console.error(
+      `compare-power: cannot read ${join(dir, 'results.json')} (${(e as Error).message.split('\n')[0]}); name run directories that hold one`,
+    );
     process.exit(2);
   }
 }
 const runs = dirs.map(load);
 // The handicap twin is calibrated anew in every run: its level is not the same contender's from run to run.
-const tried = (r: Results) => r.contenders.filter((c) => c.status === 'ok' && !c.self_check_of && c.settings?.handicap !== 'on').map((c) => c.name);
+const tried = (r: Results) =>
+  r.contenders.filter((c) => c.status === 'ok' && !c.self_check_of && c.settings?.handicap !== 'on').map((c) => c.name);
 
 function slowed(r: Results, name: string): Results {
   const copy = structuredClone(r);
-  for (const run of copy.contenders.find((c) => c.name === name)!.points[0]!.runs) for (const w of run.windows ?? []) w.rps *= FACTOR;
+  for (const run of copy.contenders.find((c) => c.name === name)!.points[0]!.runs)
+    for (const w of run.windows ?? []) w.rps *= FACTOR;
   return copy;
 }
 
@@ -47,7 +51,8 @@ function compared(i: number, j: number, name?: string) {
 }
 
 const per = new Map<string, { found: number; other: number; changes: number[] }>();
-const minutesApart = (i: number, j: number) => (Date.parse(runs[j]!.started_at) - Date.parse(runs[i]!.started_at)) / 60_000;
+const minutesApart = (i: number, j: number) =>
+  (Date.parse(runs[j]!.started_at) - Date.parse(runs[i]!.started_at)) / 60_000;
 for (let i = 0; i < runs.length; i++) {
   for (let j = i + 1; j < runs.length; j++) {
     const aa = compared(i, j);
@@ -64,7 +69,9 @@ for (let i = 0; i < runs.length; i++) {
       per.set(name, e);
     }
     const flaggedAA = aa.rows.filter((r) => r.flagged).map((r) => r.name);
-    console.log(`${dirs[i]} → ${dirs[j]}: ${minutesApart(i, j).toFixed(0)} min apart, run effect ${(100 * aa.runEffect.sd).toFixed(1)}% per change, flagged half the time from ±${(100 * summarize(aa.rows.map((r) => r.detectable)).median).toFixed(0)}% (median), A/A flagged ${flaggedAA.length ? flaggedAA.join(', ') : 'none'}, found ${found}/${tried(runs[j]!).length}`);
+    console.log(
+      `${dirs[i]} → ${dirs[j]}: ${minutesApart(i, j).toFixed(0)} min apart, run effect ${(100 * aa.runEffect.sd).toFixed(1)}% per change, flagged half the time from ±${(100 * summarize(aa.rows.map((r) => r.detectable)).median).toFixed(0)}% (median), A/A flagged ${flaggedAA.length ? flaggedAA.join(', ') : 'none'}, found ${found}/${tried(runs[j]!).length}`,
+    );
   }
 }
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -72,4 +79,11 @@ const line = (what: string, found: number, other: number, changes: number[]) =>
   `${what.padEnd(36)} found ${String(found).padStart(3)}/${changes.length} (${pct(found / changes.length)}), another flagged ${other}, median change ${pct(summarize(changes).median)}`;
 for (const [name, e] of per) console.log(line(name, e.found, e.other, e.changes));
 const all = [...per.values()];
-console.log(line(`all (${FACTOR.toFixed(3)} injected: ${pct(FACTOR - 1)})`, all.reduce((s, e) => s + e.found, 0), all.reduce((s, e) => s + e.other, 0), all.flatMap((e) => e.changes)));
+console.log(
+  line(
+    `all (${FACTOR.toFixed(3)} injected: ${pct(FACTOR - 1)})`,
+    all.reduce((s, e) => s + e.found, 0),
+    all.reduce((s, e) => s + e.other, 0),
+    all.flatMap((e) => e.changes),
+  ),
+);

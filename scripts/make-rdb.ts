@@ -31,7 +31,11 @@ const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
 // Value pools shaped like the original data: ~60 heights, ~190 widths (integers and 1/64 fractions).
 const heights = Array.from(new Set(Array.from({ length: 80 }, () => String(Math.floor(rand() * 400))))).slice(0, 60);
 const widths = Array.from(
-  new Set(Array.from({ length: 260 }, () => String(Math.floor(rand() * 400) + (rand() < 0.35 ? Math.floor(rand() * 64) / 64 : 0)))),
+  new Set(
+    Array.from({ length: 260 }, () =>
+      String(Math.floor(rand() * 400) + (rand() < 0.35 ? Math.floor(rand() * 64) / 64 : 0)),
+    ),
+  ),
 ).slice(0, 190);
 
 const lines: string[] = [];
@@ -39,12 +43,18 @@ let ms = 1_690_000_000_000;
 for (let i = 0; i < count; i++) {
   ms += 1 + Math.floor(rand() * 5000);
   const fields = [
-    'color', pick(['violet', 'red', 'teal', 'blue']),
-    'font', pick(['eczar', 'karla', 'andada']),
-    'alignment', pick(['top', 'center']),
-    'position', pick(['left', 'center', 'right']),
-    'height', pick(heights),
-    'width', pick(widths),
+    'color',
+    pick(['violet', 'red', 'teal', 'blue']),
+    'font',
+    pick(['eczar', 'karla', 'andada']),
+    'alignment',
+    pick(['top', 'center']),
+    'position',
+    pick(['left', 'center', 'right']),
+    'height',
+    pick(heights),
+    'width',
+    pick(widths),
   ];
   lines.push(['XADD', STREAM_KEY, `${ms}-0`, ...fields].join(' '));
 }
@@ -52,7 +62,7 @@ for (let i = 0; i < count; i++) {
 startOrphanGuard();
 const redis = await startPrivateRedis(null);
 try {
-  const fed = spawnSync('redis-cli', ['-u', redis.url], { input: lines.join('\n') + '\n', encoding: 'utf8' });
+  const fed = spawnSync('redis-cli', ['-u', redis.url], { input: `${lines.join('\n')}\n`, encoding: 'utf8' });
   if (fed.status !== 0 || /ERR/.test(fed.stdout)) throw new Error(`loading entries failed: ${fed.stdout}${fed.stderr}`);
   cli(redis, ['SAVE']);
   copyFileSync(join(redis.server!.dir, 'dump.rdb'), values.out!);

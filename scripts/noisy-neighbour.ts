@@ -22,7 +22,10 @@ const threads = Number(values.threads);
 
 if (process.env.NEIGHBOUR_CHILD === undefined && threads > 1) {
   for (let i = 1; i < threads; i++) {
-    Bun.spawn([process.execPath, import.meta.path, ...process.argv.slice(2), '--seed', String(Number(values.seed) + i)], { env: { ...process.env, NEIGHBOUR_CHILD: '1' }, stdout: 'inherit', stderr: 'inherit' });
+    Bun.spawn(
+      [process.execPath, import.meta.path, ...process.argv.slice(2), '--seed', String(Number(values.seed) + i)],
+      { env: { ...process.env, NEIGHBOUR_CHILD: '1' }, stdout: 'inherit', stderr: 'inherit' },
+    );
   }
 }
 

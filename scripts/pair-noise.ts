@@ -23,26 +23,34 @@ for (const dir of args) {
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
   for (const c of r.changes?.comparisons ?? []) {
     const base = new Map((byName.get(c.b)?.points[0]?.runs ?? []).map((x) => [x.round, x]));
-    for (const [design, of] of [['alternating', (x: RunRecord) => x.windows], ['duet', (x: RunRecord) => x.duet]] as const) {
+    for (const [design, of] of [
+      ['alternating', (x: RunRecord) => x.windows],
+      ['duet', (x: RunRecord) => x.duet],
+    ] as const) {
       const pairs: number[] = [];
       const rounds: number[] = [];
       const lists: number[][] = [];
       for (const h of byName.get(c.a)?.points[0]?.runs ?? []) {
         const ys = of(base.get(h.round) ?? ({} as RunRecord)) ?? [];
-        const d = (of(h) ?? []).flatMap((x, j) => (x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps / ys[j]!.rps)] : []));
+        const d = (of(h) ?? []).flatMap((x, j) =>
+          x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps / ys[j]!.rps)] : [],
+        );
         pairs.push(...d);
         if (d.length) [rounds.push(mean(d)), lists.push(d)];
       }
       if (rounds.length < 2) continue;
       const chosen = (r.changes?.design?.chosen ?? 'alternate') === 'duet' ? 'duet' : 'alternating';
       const m = mean(pairs);
-      if (design === chosen) recorded.push({ run: r.started_at, design, rounds: lists.map((l) => l.map((x) => +(x - m).toFixed(5))) });
-      console.log(`${dir}\t${c.a}\t${design}\tpairs ${pairs.length}\tsd/pair ${pct(sd(pairs))}\trounds ${rounds.length}\tsd/round ${pct(sd(rounds))}\tmean ${pct(mean(rounds))}\tse ${pct(sd(rounds) / Math.sqrt(rounds.length))}`);
+      if (design === chosen)
+        recorded.push({ run: r.started_at, design, rounds: lists.map((l) => l.map((x) => +(x - m).toFixed(5))) });
+      console.log(
+        `${dir}\t${c.a}\t${design}\tpairs ${pairs.length}\tsd/pair ${pct(sd(pairs))}\trounds ${rounds.length}\tsd/round ${pct(sd(rounds))}\tmean ${pct(mean(rounds))}\tse ${pct(sd(rounds) / Math.sqrt(rounds.length))}`,
+      );
     }
   }
 }
 
 if (roundsFile) {
-  writeFileSync(roundsFile, JSON.stringify({ generated_by: 'scripts/pair-noise.ts --rounds', recorded }) + '\n');
+  writeFileSync(roundsFile, `${JSON.stringify({ generated_by: 'scripts/pair-noise.ts --rounds', recorded })}\n`);
   console.log(`${roundsFile}: ${recorded.length} runs, ${recorded.reduce((n, x) => n + x.rounds.length, 0)} rounds`);
 }

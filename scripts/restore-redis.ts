@@ -11,7 +11,10 @@ import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/har
 
 let values;
 try {
-  const options = { port: { type: 'string', default: '6379' }, rdb: { type: 'string', default: resolve(ROOT, 'dump.rdb') } } as const;
+  const options = {
+    port: { type: 'string', default: '6379' },
+    rdb: { type: 'string', default: resolve(ROOT, 'dump.rdb') },
+  } as const;
   ({ values } = parseArgs({ args: withDashValues(process.argv.slice(2), options), options }));
 } catch (e) {
   console.error(`error: ${(e as Error).message}; accepted: --port N --rdb FILE`);

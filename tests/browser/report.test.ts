@@ -34,7 +34,12 @@ async function watched(): Promise<{ page: Page; errors: string[]; requests: stri
 }
 
 const visibleRows = (page: Page) =>
-  page.$$eval('#contenders tbody tr:not([hidden])', (trs) => trs.map((tr) => ({ runtime: (tr as HTMLElement).dataset.runtime!, rps: Number((tr as HTMLTableRowElement).cells[6]!.dataset.v) })));
+  page.$$eval('#contenders tbody tr:not([hidden])', (trs) =>
+    trs.map((tr) => ({
+      runtime: (tr as HTMLElement).dataset.runtime!,
+      rps: Number((tr as HTMLTableRowElement).cells[6]!.dataset.v),
+    })),
+  );
 
 describe('report.html in Chromium', () => {
   test('one self-contained file with its screenshot beside it', () => {
@@ -48,11 +53,25 @@ describe('report.html in Chromium', () => {
     const { page, errors, requests } = await watched();
     const { drawn, failed } = await openReport(page, join(dir, 'report.html'));
     expect(failed).toBeNull();
-    const charts = await page.$$eval('div.chart', (divs) => divs.map((d) => ({ id: d.id, marks: d.querySelectorAll('svg path, svg rect, svg line, svg text').length, canvas: d.querySelectorAll('canvas').length })));
+    const charts = await page.$$eval('div.chart', (divs) =>
+      divs.map((d) => ({
+        id: d.id,
+        marks: d.querySelectorAll('svg path, svg rect, svg line, svg text').length,
+        canvas: d.querySelectorAll('canvas').length,
+      })),
+    );
     expect(charts.length).toBeGreaterThanOrEqual(6);
     expect(drawn).toBe(charts.length);
     for (const c of charts) expect(c.marks + c.canvas, c.id).toBeGreaterThan(0);
-    expect(charts.map((c) => c.id)).toEqual(expect.arrayContaining(['chart-req-sec', 'chart-heatmap', 'chart-settings', 'chart-breakdown', 'chart-server-latency']));
+    expect(charts.map((c) => c.id)).toEqual(
+      expect.arrayContaining([
+        'chart-req-sec',
+        'chart-heatmap',
+        'chart-settings',
+        'chart-breakdown',
+        'chart-server-latency',
+      ]),
+    );
     expect(errors).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
     await page.close();
@@ -71,12 +90,16 @@ describe('report.html in Chromium', () => {
     await page.locator('#contenders th', { hasText: /^rank$/ }).click();
     expect(await page.$eval('#contenders tbody tr td', (td) => td.textContent)).toMatch(/^1(–\d+)?$/); // best rank 1 first, unranked last
 
-    const runtimes = [...new Set(fixture.contenders.filter((c: any) => !c.self_check_of).map((c: any) => c.runtime))] as string[];
+    const runtimes = [
+      ...new Set(fixture.contenders.filter((c: any) => !c.self_check_of).map((c: any) => c.runtime)),
+    ] as string[];
     expect(runtimes.length).toBeGreaterThan(1);
     for (const runtime of runtimes) {
       await page.selectOption('select[data-filter="runtime"]', runtime);
       const shown = await visibleRows(page);
-      expect(shown.length).toBe(fixture.contenders.filter((c: any) => !c.self_check_of && c.runtime === runtime).length);
+      expect(shown.length).toBe(
+        fixture.contenders.filter((c: any) => !c.self_check_of && c.runtime === runtime).length,
+      );
       expect(new Set(shown.map((r) => r.runtime))).toEqual(new Set([runtime]));
     }
     await page.selectOption('select[data-filter="runtime"]', '');
@@ -88,7 +111,9 @@ describe('report.html in Chromium', () => {
     const { page } = await watched();
     await openReport(page, join(dir, 'report.html'));
     const first = fixture.contenders.find((c: any) => c.runs.length);
-    const hrefs = await page.$$eval(`#contenders tr:has(td[data-v="${first.name}"]) a`, (as) => as.map((a) => a.getAttribute('href')));
+    const hrefs = await page.$$eval(`#contenders tr:has(td[data-v="${first.name}"]) a`, (as) =>
+      as.map((a) => a.getAttribute('href')),
+    );
     expect(hrefs).toEqual(first.runs.map((r: any) => r.raw));
     await page.close();
   });
@@ -97,9 +122,18 @@ describe('report.html in Chromium', () => {
 describe('the compare page in Chromium', () => {
   test('--html writes a page with the machine check, every contender and its chart, drawn without errors', async () => {
     const b = mkdtempSync(join(tmpdir(), 'compare-b-'));
-    const shifted = { ...fixture, contenders: fixture.contenders.map((c: any) => ({ ...c, runs: c.runs.map((r: any) => ({ ...r, rps: r.rps * 1.1 })), points: c.points.map((p: any) => ({ ...p, runs: p.runs.map((r: any) => ({ ...r, rps: r.rps * 1.1 })) })) })) };
+    const shifted = {
+      ...fixture,
+      contenders: fixture.contenders.map((c: any) => ({
+        ...c,
+        runs: c.runs.map((r: any) => ({ ...r, rps: r.rps * 1.1 })),
+        points: c.points.map((p: any) => ({ ...p, runs: p.runs.map((r: any) => ({ ...r, rps: r.rps * 1.1 })) })),
+      })),
+    };
     writeFileSync(join(b, 'results.json'), JSON.stringify(shifted));
-    const proc = Bun.spawnSync(['bun', join(ROOT, 'packages/harness/src/cli/compare.ts'), dir, b, '--html'], { cwd: ROOT });
+    const proc = Bun.spawnSync(['bun', join(ROOT, 'packages/harness/src/cli/compare.ts'), dir, b, '--html'], {
+      cwd: ROOT,
+    });
     expect(proc.exitCode).toBe(0);
     const page = proc.stdout.toString().match(/^comparison page: (.+)$/m)![1]!;
     const { page: p, errors, requests } = await watched();
@@ -128,7 +162,9 @@ describe('an --against run in Chromium', () => {
     expect(await page.$eval('h2', (h) => h.id)).toBe('changes');
     expect(await page.textContent('#chart-changes')).toContain('shaded: equal within ±');
     // One point per pair in the plot, each pair named on its axis.
-    const pairs = JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')).changes.answers.map((a: { a: string }) => a.a) as string[];
+    const pairs = JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')).changes.answers.map(
+      (a: { a: string }) => a.a,
+    ) as string[];
     const text = (await page.textContent('#chart-changes')) ?? '';
     for (const name of pairs) expect(text).toContain(name);
     expect(errors).toEqual([]);

@@ -24,7 +24,8 @@ function procId(pid: number): ProcId | null {
 }
 
 /** The processes a run starts to measure: Redis or Valkey, the apps (Bun, Node, Next) and oha; not `x --version` probes. */
-const BENCH_PROCESS = /^(?!\S+ --version$)((redis|valkey)-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
+const BENCH_PROCESS =
+  /^(?!\S+ --version$)((redis|valkey)-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
 /** Contender apps (not Redis, oha or helpers). */
 const APP_PROCESS = /^(bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
@@ -55,7 +56,11 @@ export function listeners(pids: number[]): string[] {
 function decodeAddress(hex: string): string {
   const [addr, port] = hex.split(':');
   const p = parseInt(port!, 16);
-  if (addr!.length === 8) return `${(addr!.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)).join('.')}:${p}`;
+  if (addr!.length === 8)
+    return `${(addr!.match(/../g) ?? [])
+      .reverse()
+      .map((b) => parseInt(b, 16))
+      .join('.')}:${p}`;
   return `[${addr}]:${p}`; // IPv6, raw
 }
 
@@ -75,11 +80,20 @@ export interface CliRun {
 
 export async function runCli(
   args: string[],
-  opts: { env?: Record<string, string>; timeoutMs?: number; outDir?: string; defaultOut?: boolean; onLine?: (line: string, ctl: { pid: number; kill: (sig: NodeJS.Signals) => void; seen: ProcId[] }) => void } = {},
+  opts: {
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    outDir?: string;
+    defaultOut?: boolean;
+    onLine?: (line: string, ctl: { pid: number; kill: (sig: NodeJS.Signals) => void; seen: ProcId[] }) => void;
+  } = {},
 ): Promise<CliRun> {
   const outDir = opts.outDir ?? mkdtempSync(join(tmpdir(), 'bench-test-'));
   // Tests check behaviour, not the machine's noise: no re-measuring for CPU steal.
-  const extra = [...(args.includes('--resume') || opts.defaultOut ? [] : ['--out', outDir]), ...(args.includes('--max-steal') || args.includes('--resume') ? [] : ['--max-steal', '100'])];
+  const extra = [
+    ...(args.includes('--resume') || opts.defaultOut ? [] : ['--out', outDir]),
+    ...(args.includes('--max-steal') || args.includes('--resume') ? [] : ['--max-steal', '100']),
+  ];
   const child = spawn('bun', [CLI, ...args, ...extra], {
     cwd: ROOT,
     env: { ...process.env, BENCH_APPS_DIR: FAKE_APPS, ...opts.env },
@@ -123,15 +137,29 @@ export async function runCli(
     }
   });
   const limit = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 240_000);
-  const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+  const [code, signal] = await new Promise<[number | null, string | null]>((r) =>
+    child.on('exit', (c, s) => r([c, s])),
+  );
   const exitAfterSignalMs = signalledAt === null ? null : Date.now() - signalledAt;
   clearInterval(timer);
   clearTimeout(limit);
-  return { code, signal, stdout, stderr, seen: [...seen.values()], listening: [...listening], outDir, exitAfterSignalMs, peakApps };
+  return {
+    code,
+    signal,
+    stdout,
+    stderr,
+    seen: [...seen.values()],
+    listening: [...listening],
+    outDir,
+    exitAfterSignalMs,
+    peakApps,
+  };
 }
 
 export function resultsIn(outDir: string): { dir: string; json: any } {
-  const dir = readdirSync(outDir).filter((d) => d !== 'latest').map((d) => join(outDir, d))[0]!;
+  const dir = readdirSync(outDir)
+    .filter((d) => d !== 'latest')
+    .map((d) => join(outDir, d))[0]!;
   return { dir, json: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) };
 }
 
@@ -177,7 +205,11 @@ export function redisKiller(ready: (line: string) => boolean, marker: string) {
   let killed = false;
   const kill = async (harness: number) => {
     const redis = await inTree(harness, (cmd) => /^redis-server 127\.0\.0\.1:\d+/.test(cmd));
-    if (redis === null || (await inTree(harness, (cmd) => cmd.split(' ')[0]!.endsWith('oha') && cmd.includes(marker))) === null) return;
+    if (
+      redis === null ||
+      (await inTree(harness, (cmd) => cmd.split(' ')[0]!.endsWith('oha') && cmd.includes(marker))) === null
+    )
+      return;
     killed = true;
     setTimeout(() => process.kill(redis, 'SIGKILL'), 700);
   };

@@ -5,8 +5,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dir, '../..');
-const PACKAGES: Record<string, string> = { '@bench/stream': 'packages/stream/src/index.ts', '@bench/harness': 'packages/harness/src/index.ts' };
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const PACKAGES: Record<string, string> = {
+  '@bench/stream': 'packages/stream/src/index.ts',
+  '@bench/harness': 'packages/harness/src/index.ts',
+};
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -20,7 +24,8 @@ function resolveSpecifier(from: string, spec: string): string | null {
   if (PACKAGES[spec]) return join(ROOT, PACKAGES[spec]!);
   if (!spec.startsWith('.')) return null;
   const base = resolve(dirname(from), spec);
-  for (const path of [base, `${base}.ts`, join(base, 'index.ts')]) if (existsSync(path) && statSync(path).isFile()) return path;
+  for (const path of [base, `${base}.ts`, join(base, 'index.ts')])
+    if (existsSync(path) && statSync(path).isFile()) return path;
   throw new Error(`${relative(ROOT, from)}: cannot resolve ${spec}`);
 }
 

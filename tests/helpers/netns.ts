@@ -18,7 +18,8 @@ const ADDR = { load: '10.213.1.1', app: '10.213.1.2', appToRedis: '10.213.2.1', 
 
 function ip(args: string[]): string {
   const r = spawnSync('ip', args, { encoding: 'utf8', timeout: 10_000 });
-  if (r.error || r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim()}`);
+  if (r.error || r.status !== 0)
+    throw new Error(`ip ${args.join(' ')}: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim()}`);
   return r.stdout;
 }
 
@@ -34,11 +35,16 @@ export function netnsUnavailable(): string | null {
   }
 }
 
-const hostsOf = (tag: string): ThreeHosts => ({ ns: { load: `rsb-load-${tag}`, app: `rsb-app-${tag}`, redis: `rsb-redis-${tag}` }, addr: ADDR });
+const hostsOf = (tag: string): ThreeHosts => ({
+  ns: { load: `rsb-load-${tag}`, app: `rsb-app-${tag}`, redis: `rsb-redis-${tag}` },
+  addr: ADDR,
+});
 
 /** Namespaces an earlier run of this test left when it was killed (its pid is gone): removed with what runs in them. */
 function removeStale(): void {
-  const names = ip(['netns', 'list']).split('\n').map((l) => l.split(' ')[0]!);
+  const names = ip(['netns', 'list'])
+    .split('\n')
+    .map((l) => l.split(' ')[0]!);
   const tags = new Set(names.map((n) => /^rsb-(?:load|app|redis)-(\d+)$/.exec(n)?.[1]).filter((t): t is string => !!t));
   for (const tag of tags) if (!existsSync(`/proc/${tag}`)) deleteNamespaces(hostsOf(tag));
 }
@@ -74,13 +80,30 @@ function link(nsA: string, devA: string, addrA: string, nsB: string, devB: strin
 }
 
 /** Starts a command inside a namespace (ip netns exec execs it: the pid is the command's). */
-export function startIn(h: ThreeHosts, host: Host, cmd: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Tracked {
-  return spawnTracked('ip', ['netns', 'exec', h.ns[host], ...cmd], { cwd: opts.cwd, env: { ...process.env, ...opts.env } });
+export function startIn(
+  h: ThreeHosts,
+  host: Host,
+  cmd: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Tracked {
+  return spawnTracked('ip', ['netns', 'exec', h.ns[host], ...cmd], {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+  });
 }
 
 /** Runs a command inside a namespace to its end, bounded by timeoutMs. */
-export function runIn(h: ThreeHosts, host: Host, cmd: string[], opts: { timeoutMs?: number; env?: Record<string, string> } = {}): { code: number | null; out: string } {
-  const r = spawnSync('ip', ['netns', 'exec', h.ns[host], ...cmd], { encoding: 'utf8', timeout: opts.timeoutMs ?? 10_000, env: { ...process.env, ...opts.env } });
+export function runIn(
+  h: ThreeHosts,
+  host: Host,
+  cmd: string[],
+  opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): { code: number | null; out: string } {
+  const r = spawnSync('ip', ['netns', 'exec', h.ns[host], ...cmd], {
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 10_000,
+    env: { ...process.env, ...opts.env },
+  });
   return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
@@ -92,7 +115,11 @@ export async function removeThreeHosts(h: ThreeHosts, procs: (Tracked | null | u
 
 function deleteNamespaces(h: ThreeHosts): void {
   for (const ns of Object.values(h.ns)) {
-    const pids = spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8', timeout: 5000 }).stdout?.split('\n').filter(Boolean).map(Number) ?? [];
+    const pids =
+      spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8', timeout: 5000 })
+        .stdout?.split('\n')
+        .filter(Boolean)
+        .map(Number) ?? [];
     for (const pid of pids) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -103,4 +130,8 @@ function deleteNamespaces(h: ThreeHosts): void {
 }
 
 /** The namespaces of this tag still present (none, after removeThreeHosts). */
-export const leftNamespaces = (h: ThreeHosts) => ip(['netns', 'list']).split('\n').map((l) => l.split(' ')[0]!).filter((n) => Object.values(h.ns).includes(n));
+export const leftNamespaces = (h: ThreeHosts) =>
+  ip(['netns', 'list'])
+    .split('\n')
+    .map((l) => l.split(' ')[0]!)
+    .filter((n) => Object.values(h.ns).includes(n));

@@ -25,7 +25,10 @@ const golden: Record<string, string> = {};
 beforeAll(async () => {
   redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
   for (const w of WORKLOADS.filter(isRead)) golden[w] = goldenBody(redis, STREAM_KEY, w);
-  const built = spawnSync('bun', [join(ROOT, 'scripts/build-node-app.ts'), 'src/contract.ts'], { cwd: PROBE_DIR, encoding: 'utf8' });
+  const built = spawnSync('bun', [join(ROOT, 'scripts/build-node-app.ts'), 'src/contract.ts'], {
+    cwd: PROBE_DIR,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`building the probe for Node failed: ${built.stderr}`);
 });
 
@@ -43,7 +46,13 @@ const variants = (client: string): Record<string, string>[] => [
 
 function probe(runtime: string, env: Record<string, string>): { direct: string; plain: string } {
   const [cmd, ...args] = PROBE[runtime]!;
-  const r = spawnSync(cmd!, args, { cwd: PROBE_DIR, env: { ...process.env, ...env, REDIS_URL: redis.url, NO_COLOR: '1' }, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd!, args, {
+    cwd: PROBE_DIR,
+    env: { ...process.env, ...env, REDIS_URL: redis.url, NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 30_000,
+    maxBuffer: 64 << 20,
+  });
   removeClientLeftovers(r.pid);
   if (r.status !== 0) throw new Error(`${runtime} probe exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 2000)}`);
   return JSON.parse(r.stdout);
@@ -64,7 +73,10 @@ describe('every adapter on every runtime it claims', () => {
         continue;
       }
       for (const settings of variants(client)) {
-        const label = Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
+        const label =
+          Object.entries(settings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ') || 'defaults';
         test(`${client} on ${runtime} (${label}): every workload, plain and direct, gives the golden body`, () => {
           for (const workload of WORKLOADS.filter(isRead)) {
             const out = probe(runtime, { ...settings, REDIS_CLIENT: client, WORKLOAD: workload, STREAM_KEY });

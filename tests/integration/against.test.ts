@@ -53,7 +53,13 @@ describe('--against a folder of apps', () => {
       const { json, dir: out } = resultsIn(run.outDir);
       expect(json.contenders.map((c: any) => c.name)).toEqual([NR, `${NR}@base`]);
       expect(json.contenders.find((c: any) => c.name === `${NR}@base`).base_of).toBe(NR);
-      expect(json.settings.against).toMatchObject({ kind: 'dir', commit: null, equal_pct: 2, apps_dir: base, pair: 'auto' });
+      expect(json.settings.against).toMatchObject({
+        kind: 'dir',
+        commit: null,
+        equal_pct: 2,
+        apps_dir: base,
+        pair: 'auto',
+      });
       // An --against run answers the changes only; the design was chosen after round 3 and recorded.
       expect(json.family.comparisons).toEqual([]);
       expect(json.changes.design).toMatchObject({ asked: 'auto', round: 3 });
@@ -71,7 +77,9 @@ describe('--against a folder of apps', () => {
 
   test('an unchanged base comes out equal within the bound', async () => {
     const base = baseFolder('node-redis=20,ioredis=20,iovalkey=26,glide=22');
-    const run = await runCli(['--only', IO, '--against', base, '--equal', '10', '--budget', '90s', ...PACED], { timeoutMs: 180_000 });
+    const run = await runCli(['--only', IO, '--against', base, '--equal', '10', '--budget', '90s', ...PACED], {
+      timeoutMs: 180_000,
+    });
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const same = change(resultsIn(run.outDir).json, IO);
@@ -102,13 +110,19 @@ describe('--against a git ref', () => {
   const env = { BENCH_APPS_DIR: join(repo, 'apps'), XDG_CACHE_HOME: cache };
 
   test('HEAD~1 is checked out into a worktree under the cache, both sides built and named, the pair answered', async () => {
-    const run = await runCli(['--only', NR, '--against', 'HEAD~1', '--runs', '3', ...PACED], { env, timeoutMs: 120_000 });
+    const run = await runCli(['--only', NR, '--against', 'HEAD~1', '--runs', '3', ...PACED], {
+      env,
+      timeoutMs: 120_000,
+    });
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
       expect(json.settings.against).toMatchObject({ spec: 'HEAD~1', kind: 'ref', commit: first });
       expect(json.settings.against.apps_dir).toStartWith(join(cache, 'redis-stream-bench/against/'));
-      expect(json.contenders.map((c: any) => [c.name, c.status])).toEqual([[NR, 'ok'], [`${NR}@base`, 'ok']]);
+      expect(json.contenders.map((c: any) => [c.name, c.status])).toEqual([
+        [NR, 'ok'],
+        [`${NR}@base`, 'ok'],
+      ]);
       // 20 ms against 24 ms of sleep: head is faster in every round.
       expect(change(json, NR).ratio).toBeGreaterThan(1.05);
       expect(run.stderr).toContain(`--against HEAD~1: checking out ${first.slice(0, 12)}`);
@@ -118,14 +132,21 @@ describe('--against a git ref', () => {
   test('a bad ref, a folder without apps, and a ref whose install fails: one line each, nothing left running', async () => {
     const bad = await runCli(['--only', NR, '--against', 'no-such-ref'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('error: --against "no-such-ref": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps');
+    expect(bad.stderr.trim()).toBe(
+      'error: --against "no-such-ref": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps',
+    );
     expect(started(bad.seen)).toEqual([]);
     const empty = tempDir();
     const noApps = await runCli(['--only', NR, '--against', empty], { env });
     expect(noApps.code).toBe(2);
-    expect(noApps.stderr.trim()).toBe(`error: --against "${empty}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`);
+    expect(noApps.stderr.trim()).toBe(
+      `error: --against "${empty}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`,
+    );
     // A commit whose lockfile does not parse: its install fails before anything starts.
-    writeFileSync(join(repo, 'package.json'), JSON.stringify({ name: 'tiny', private: true, dependencies: { 'left-pad': '1.3.0' } }));
+    writeFileSync(
+      join(repo, 'package.json'),
+      JSON.stringify({ name: 'tiny', private: true, dependencies: { 'left-pad': '1.3.0' } }),
+    );
     writeFileSync(join(repo, 'bun.lock'), '{ not a lockfile');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'broken lockfile');
@@ -135,9 +156,14 @@ describe('--against a git ref', () => {
     const install = await runCli(['--only', NR, '--against', 'broken'], { env, timeoutMs: 60_000 });
     await explained(install, async () => {
       expect(install.code).toBe(1);
-      const lines = install.stderr.trim().split('\n').filter((l) => l.startsWith('error: '));
+      const lines = install.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('error: '));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error: --against broken: bun install --frozen-lockfile failed in .+: .+; that commit's bun\.lock must match its package\.json files$/);
+      expect(lines[0]).toMatch(
+        /^error: --against broken: bun install --frozen-lockfile failed in .+: .+; that commit's bun\.lock must match its package\.json files$/,
+      );
       expect(started(install.seen)).toEqual([]);
       expect(await settle(install.seen)).toEqual([]);
     });
@@ -147,7 +173,10 @@ describe('--against a git ref', () => {
 describe('one side fails', () => {
   test('a base whose app serves another body is marked invalid, its pair not answered; head is measured', async () => {
     // The base reads another key (an empty stream): its body is not the golden one.
-    const base = baseFolder('node-redis=20,ioredis=20,iovalkey=26,glide=22', (m) => (m.env = { ...(m.env as object), STREAM_KEY: 'no:such:stream' }));
+    const base = baseFolder(
+      'node-redis=20,ioredis=20,iovalkey=26,glide=22',
+      (m) => (m.env = { ...(m.env as object), STREAM_KEY: 'no:such:stream' }),
+    );
     const run = await runCli(['--only', NR, '--against', base, '--runs', '3', ...PACED], { timeoutMs: 120_000 });
     await explained(run, async () => {
       expect(run.code).toBe(1);

@@ -9,21 +9,40 @@ import { join } from 'node:path';
 import { explained, resultsIn, runCli } from '../helpers/cli';
 import { burnUs } from '../../packages/harness/src/answers/handicap';
 
-const [NR, IO, IOV, GL, NOISY] = ['bun-raw-paced-node-redis', 'bun-raw-paced-ioredis', 'bun-raw-paced-iovalkey', 'bun-raw-paced-glide', 'bun-raw-noisy-node-redis'];
+const [NR, IO, IOV, GL, NOISY] = [
+  'bun-raw-paced-node-redis',
+  'bun-raw-paced-ioredis',
+  'bun-raw-paced-iovalkey',
+  'bun-raw-paced-glide',
+  'bun-raw-noisy-node-redis',
+];
 const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '200ms'];
-const answer = (json: any, a: string, b: string) => json.answers.find((x: any) => x.a === a && x.b === b) ?? json.answers.find((x: any) => x.a === b && x.b === a);
-const rounds = (json: any, name: string) => json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
+const answer = (json: any, a: string, b: string) =>
+  json.answers.find((x: any) => x.a === a && x.b === b) ?? json.answers.find((x: any) => x.a === b && x.b === a);
+const rounds = (json: any, name: string) =>
+  json.contenders.find((c: any) => c.name === name).runs.map((r: any) => r.round);
 
 describe('answers from paired windows', () => {
   // The noisy fixture counts its launches in a file per harness process (its src/server.ts): none is left behind.
   afterAll(() => {
-    for (const f of readdirSync(tmpdir()).filter((x) => x.startsWith('paced-noisy-launches-'))) rmSync(join(tmpdir(), f), { force: true });
+    for (const f of readdirSync(tmpdir()).filter((x) => x.startsWith('paced-noisy-launches-')))
+      rmSync(join(tmpdir(), f), { force: true });
   });
 
   test('a 30% gap is decided with its ratio over ten rounds; equal contenders come out within a bound', async () => {
     // Ten rounds of two windows: the paced apps differ little within a launch and more between launches, so
     // the design effect can near 2, and a 30% gap needs about 16 pairs to be decided at Holm's 5%/3.
-    const run = await runCli(['--only', [NR, IO, IOV].join(','), '--runs', '10', '--windows', '2', '--target-ci', '25', ...PACED]);
+    const run = await runCli([
+      '--only',
+      [NR, IO, IOV].join(','),
+      '--runs',
+      '10',
+      '--windows',
+      '2',
+      '--target-ci',
+      '25',
+      ...PACED,
+    ]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
@@ -47,7 +66,10 @@ describe('answers from paired windows', () => {
 
   test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
     // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
-    const run = await runCli(['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '12', '--windows', '2', ...PACED], { timeoutMs: 290_000 });
+    const run = await runCli(
+      ['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '12', '--windows', '2', ...PACED],
+      { timeoutMs: 290_000 },
+    );
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -64,7 +86,22 @@ describe('answers from paired windows', () => {
 
   test('after the first rounds, racing measures only contenders of open comparisons, and the handicap check every round', async () => {
     // A bound of ±0.1% can never close the equal pair: it races to --max-runs, the slow one stops early.
-    const run = await runCli(['--only', [NR, IO, IOV, `${IOV}-handicap`].join(','), '--runs', 'auto', '--max-runs', '5', '--target-ci', '0.1', '--windows', '6', ...PACED], { timeoutMs: 290_000 });
+    const run = await runCli(
+      [
+        '--only',
+        [NR, IO, IOV, `${IOV}-handicap`].join(','),
+        '--runs',
+        'auto',
+        '--max-runs',
+        '5',
+        '--target-ci',
+        '0.1',
+        '--windows',
+        '6',
+        ...PACED,
+      ],
+      { timeoutMs: 290_000 },
+    );
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -88,19 +125,35 @@ describe('answers from paired windows', () => {
       // round while any comparison races, whatever became of the slow one's own comparisons.
       expect(json.handicap[0]).toMatchObject({ contender: `${IOV}-handicap`, compared_with: IOV });
       const last = json.looks.at(-1).round;
-      for (const c of [IOV, `${IOV}-handicap`]) expect(rounds(json, c)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      for (const c of [IOV, `${IOV}-handicap`])
+        expect(rounds(json, c)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     });
   }, 300_000);
 
-  test('the handicap is calibrated on its twin\'s wall and event-loop time per request and judged like an answer', async () => {
-    const run = await runCli(['--only', `${NR},${NR}-handicap`, '--runs', '5', '--windows', '4', '--connections', '50', '--duration', '500ms', '--warmup', '300ms']);
+  test("the handicap is calibrated on its twin's wall and event-loop time per request and judged like an answer", async () => {
+    const run = await runCli([
+      '--only',
+      `${NR},${NR}-handicap`,
+      '--runs',
+      '5',
+      '--windows',
+      '4',
+      '--connections',
+      '50',
+      '--duration',
+      '500ms',
+      '--warmup',
+      '300ms',
+    ]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
       const [h] = json.handicap;
       expect(h).toMatchObject({ contender: `${NR}-handicap`, calibrated_on: NR, compared_with: NR, pct: 10 });
       expect(h.main_thread_us_per_req).toBeGreaterThan(0);
-      expect(h.us).toBe(burnUs({ wallUs: h.wall_us_per_req, mainUs: h.main_thread_us_per_req, cpuUs: h.cpu_us_per_req }, 10));
+      expect(h.us).toBe(
+        burnUs({ wallUs: h.wall_us_per_req, mainUs: h.main_thread_us_per_req, cpuUs: h.cpu_us_per_req }, 10),
+      );
       // What the burn costs between launches (CPU per request varies ±10% from one launch to the next) and whether
       // a 10% burn shows in req/s are the benchmark's figures (docs/runs/), not a test's: recorded, not
       // asserted. The burn's own work is tested in one process (tests/unit/handicap.test.ts).

@@ -11,8 +11,9 @@ const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes
 const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
 
 describe('npm run bench', () => {
-  test('--list prints the default suite, one per line (--ceilings adds the HTTP ceilings); --list --matrix every supported combination; --profile seed the seed\'s fourteen', async () => {
-    const lines = async (args: string[]) => (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
+  test("--list prints the default suite, one per line (--ceilings adds the HTTP ceilings); --list --matrix every supported combination; --profile seed the seed's fourteen", async () => {
+    const lines = async (args: string[]) =>
+      (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
     const suite = await lines([]);
     expect(suite).toHaveLength(27); // 26 and the handicapped twin
     expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-ioredis-handicap']);
@@ -24,47 +25,83 @@ describe('npm run bench', () => {
     expect(matrix).toContain('node20-raw-node-redis');
     expect(matrix).toContain('bun-raw-node-redis-resp2');
     expect(await lines(['--profile', 'seed'])).toHaveLength(14);
-    expect(await lines(['--matrix', '--where', 'runtime=deno,client=ioredis,autopipeline=on'])).toEqual(['deno-raw-ioredis-autopipeline']);
+    expect(await lines(['--matrix', '--where', 'runtime=deno,client=ioredis,autopipeline=on'])).toEqual([
+      'deno-raw-ioredis-autopipeline',
+    ]);
   });
 
   test('a quick --matrix smoke run shows the framework × client grid, the settings table, what to pick, the ceilings and efficiency', async () => {
-    const run = await runCli(['--matrix', '--only', 'bun-raw-node-redis*,bun-raw-ioredis*,bun-raw-precomputed,bun-fake-other-ioredis', '--runs', '2', '--duration', '300ms', '--warmup', '0s']);
+    const run = await runCli([
+      '--matrix',
+      '--only',
+      'bun-raw-node-redis*,bun-raw-ioredis*,bun-raw-precomputed,bun-fake-other-ioredis',
+      '--runs',
+      '2',
+      '--duration',
+      '300ms',
+      '--warmup',
+      '0s',
+    ]);
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
     expect(json.settings.suite).toBe('matrix');
     expect(json.schedule.ceilings_s).toBeGreaterThan(0); // the time the ceilings added, recorded
     expect(json.contenders.map((c: any) => c.name).sort()).toEqual([
-      'bun-fake-other-ioredis', 'bun-raw-ioredis', 'bun-raw-ioredis-autopipeline', 'bun-raw-ioredis-direct', 'bun-raw-node-redis', 'bun-raw-node-redis-direct',
+      'bun-fake-other-ioredis',
+      'bun-raw-ioredis',
+      'bun-raw-ioredis-autopipeline',
+      'bun-raw-ioredis-direct',
+      'bun-raw-node-redis',
+      'bun-raw-node-redis-direct',
       'bun-raw-precomputed',
     ]);
     // Ceilings: Redis alone before and after the rounds; the raw server's HTTP ceiling, not ranked, no Redis read per request.
     expect(json.ceilings.redis).toHaveLength(2);
-    for (const c of json.ceilings.redis) expect(c).toMatchObject({ command: 'XRANGE OPTIONS:test:STREAM - +', connections: 50 });
+    for (const c of json.ceilings.redis)
+      expect(c).toMatchObject({ command: 'XRANGE OPTIONS:test:STREAM - +', connections: 50 });
     for (const c of json.ceilings.redis) expect(c.rps).toBeGreaterThan(0);
     const http = json.contenders.find((c: any) => c.name === 'bun-raw-precomputed');
     expect(http).toMatchObject({ ceiling: 'http', status: 'ok', redis_calls_per_req: 0 });
     expect(json.reference.members).not.toContain('bun-raw-precomputed');
     expect(http.runs).toHaveLength(1); // a denominator, measured in the first round only
     // The client ceiling: each runtime × client of the run alone, no HTTP, every body the golden length.
-    expect(json.ceilings.client.map((c: any) => `${c.runtime} ${c.client}`).sort()).toEqual(['bun ioredis', 'bun node-redis']);
+    expect(json.ceilings.client.map((c: any) => `${c.runtime} ${c.client}`).sort()).toEqual([
+      'bun ioredis',
+      'bun node-redis',
+    ]);
     for (const c of json.ceilings.client) expect(c.rps).toBeGreaterThan(0);
     const eff = json.contenders.find((c: any) => c.name === 'bun-raw-ioredis').efficiency;
     // The lowest of: the median of the two Redis measurements, the HTTP ceiling, the client ceiling.
     const redisMedian = (json.ceilings.redis[0].rps + json.ceilings.redis[1].rps) / 2;
     const client = json.ceilings.client.find((c: any) => c.runtime === 'bun' && c.client === 'ioredis');
     expect(eff.ceiling_rps).toBeCloseTo(Math.min(http.rps.median, redisMedian, client.rps), 6);
-    expect(eff.value).toBeCloseTo(json.contenders.find((c: any) => c.name === 'bun-raw-ioredis').rps.median / eff.ceiling_rps, 6);
-    expect(json.contenders.find((c: any) => c.name === 'bun-raw-ioredis-autopipeline')).toMatchObject({ tuned: ['autopipeline'], settings: { autopipeline: 'on', transform: 'plain' }, status: 'ok' });
+    expect(eff.value).toBeCloseTo(
+      json.contenders.find((c: any) => c.name === 'bun-raw-ioredis').rps.median / eff.ceiling_rps,
+      6,
+    );
+    expect(json.contenders.find((c: any) => c.name === 'bun-raw-ioredis-autopipeline')).toMatchObject({
+      tuned: ['autopipeline'],
+      settings: { autopipeline: 'on', transform: 'plain' },
+      status: 'ok',
+    });
     const md = readFileSync(join(dir, 'results.md'), 'utf8');
     // The grid: one row per framework (fastest first), one column per client, a median in every measured cell.
     expect(md).toContain('**Framework × client, per runtime**');
     expect(md).toMatch(/\| bun \| node-redis \| ioredis \|/);
     expect(md).toMatch(/\| raw \| \d+ \(\d+(–\d+)?\) \| \d+ \(\d+(–\d+)?\) \|/);
-    expect(md).toMatch(/\| fake other \|  \| \d+ \(\d+(–\d+)?\) \|/);
+    expect(md).toMatch(/\| fake other \| {2}\| \d+ \(\d+(–\d+)?\) \|/);
     // Settings: each tuned contender against its default twin, paired by round and window, with its answer.
     expect(md).toContain('**Settings: each against the same stack with defaults**');
-    for (const [setting, client] of [['autopipeline', 'ioredis'], ['direct', 'ioredis'], ['direct', 'node-redis']]) {
-      expect(md).toMatch(new RegExp(`\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–([\\d.]+|∞), [\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|`));
+    for (const [setting, client] of [
+      ['autopipeline', 'ioredis'],
+      ['direct', 'ioredis'],
+      ['direct', 'node-redis'],
+    ]) {
+      expect(md).toMatch(
+        new RegExp(
+          `\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–([\\d.]+|∞), [\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|`,
+        ),
+      );
     }
     // What to pick: every comparison of the family answered in words, with its interval.
     expect(md).toContain('**What to pick**');
@@ -76,18 +113,36 @@ describe('npm run bench', () => {
     expect(md).toMatch(/\| HTTP: bun raw \(bun-raw-precomputed\) \| \d+ \|/);
     expect(md).toMatch(/\| client: bun \+ ioredis, no HTTP \| \d+ \|/);
     // The breakdown: the raw server's HTTP ceiling and its client ceiling were measured, so each raw contender has one.
-    expect(json.contenders.find((c: any) => c.name === 'bun-raw-node-redis').breakdown).toMatchObject({ measured_us: expect.any(Number), predicted_rps: expect.any(Number) });
+    expect(json.contenders.find((c: any) => c.name === 'bun-raw-node-redis').breakdown).toMatchObject({
+      measured_us: expect.any(Number),
+      predicted_rps: expect.any(Number),
+    });
     expect(md).toMatch(/\*\*Cost breakdown per request\*\*/);
-    expect(md).toMatch(/\| bun-raw-ioredis-direct \| \d+ \| -?\d+ \| \d+ \| \d+ \| -?\d+ \| \d+ \| \d+ \| \d+ \| \d+% \|/);
+    expect(md).toMatch(
+      /\| bun-raw-ioredis-direct \| \d+ \| -?\d+ \| \d+ \| \d+ \| -?\d+ \| \d+ \| \d+ \| \d+ \| \d+% \|/,
+    );
     expect(existsSync(join(dir, 'breakdown.png'))).toBe(true);
-    expect(md).toMatch(/\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed|bun \+ ioredis, no HTTP) \| \d+ \| [\d.]+% \|/);
+    expect(md).toMatch(
+      /\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed|bun \+ ioredis, no HTTP) \| \d+ \| [\d.]+% \|/,
+    );
     expect(md).not.toMatch(/\| \d+(–\d+)? \| bun-raw-precomputed/); // never ranked
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 
   test('--max-steal 0: a stolen run is set aside and measured again later in its round, at most twice, then left out', async () => {
     const names = ['good', 'other'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
-    const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--max-steal', '0']);
+    const run = await runCli([
+      '--only',
+      names.join(','),
+      '--runs',
+      '2',
+      '--duration',
+      '1s',
+      '--warmup',
+      '0s',
+      '--max-steal',
+      '0',
+    ]);
     const { json } = resultsIn(run.outDir);
     for (const c of json.contenders) {
       const point = c.points[0];
@@ -108,26 +163,67 @@ describe('npm run bench', () => {
       expect(point.left_out ?? 0).toBe(leftOut);
     }
     // Each round first measures every contender once; re-measuring comes after.
-    const events = run.stderr.split('\n').map((l) => l.match(/^(\S+) c\d+ run (\d)\b/)).filter(Boolean) as RegExpMatchArray[];
+    const events = run.stderr
+      .split('\n')
+      .map((l) => l.match(/^(\S+) c\d+ run (\d)\b/))
+      .filter(Boolean) as RegExpMatchArray[];
     for (const round of ['1', '2']) {
-      const firsts = events.filter((m) => m[2] === round).slice(0, 2).map((m) => m[1]);
+      const firsts = events
+        .filter((m) => m[2] === round)
+        .slice(0, 2)
+        .map((m) => m[1]);
       expect(new Set(firsts).size).toBe(2);
     }
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 
   test('--only node-raw-node-redis --runs 3 --duration 1s --warmup 1s writes every key, then compare X X is all ~', async () => {
-    const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '1s', '--warmup', '1s'], { env: real });
+    const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '1s', '--warmup', '1s'], {
+      env: real,
+    });
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
     expect(json.complete).toBe(true);
     const env = json.environment;
-    for (const k of ['cpu_model', 'logical_cpus', 'memory_gb', 'kernel', 'load_average_1m_before', 'node', 'bun', 'redis_server', 'oha', 'git_commit', 'git_dirty', 'packages']) expect(env).toHaveProperty(k);
+    for (const k of [
+      'cpu_model',
+      'logical_cpus',
+      'memory_gb',
+      'kernel',
+      'load_average_1m_before',
+      'node',
+      'bun',
+      'redis_server',
+      'oha',
+      'git_commit',
+      'git_dirty',
+      'packages',
+    ])
+      expect(env).toHaveProperty(k);
     expect(env.packages.node.redis).toMatch(/^\d+\.\d+\.\d+$/);
-    for (const k of ['placement', 'keep_alive', 'compression', 'connections', 'duration_s', 'windows', 'warmup_s', 'runs', 'seed', 'target_ci_pct']) expect(json.settings).toHaveProperty(k);
+    for (const k of [
+      'placement',
+      'keep_alive',
+      'compression',
+      'connections',
+      'duration_s',
+      'windows',
+      'warmup_s',
+      'runs',
+      'seed',
+      'target_ci_pct',
+    ])
+      expect(json.settings).toHaveProperty(k);
 
     const c = json.contenders[0];
-    expect(c).toMatchObject({ name: 'node-raw-node-redis', runtime: 'node', framework: 'raw', client: 'node-redis', variant: null, status: 'ok' });
+    expect(c).toMatchObject({
+      name: 'node-raw-node-redis',
+      runtime: 'node',
+      framework: 'raw',
+      client: 'node-redis',
+      variant: null,
+      status: 'ok',
+    });
     expect(c.rps.min).toBeLessThanOrEqual(c.rps.median);
     expect(c.rps.max).toBeGreaterThanOrEqual(c.rps.median);
     expect(c.rps.ci).toEqual({ lo: c.rps.min, hi: c.rps.max, level: 0.75 }); // 3 runs: [min, max] covers 75%
@@ -147,7 +243,8 @@ describe('npm run bench', () => {
       expect(r.after_check).toBe('ok');
     }
     expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
-    for (const f of ['results.md', 'req-sec.png', 'relative-index.png', 'server-latency.png']) expect(existsSync(join(dir, f))).toBe(true);
+    for (const f of ['results.md', 'req-sec.png', 'relative-index.png', 'server-latency.png'])
+      expect(existsSync(join(dir, f))).toBe(true);
     expect(existsSync(join(dir, 'next-latency.png'))).toBe(false); // a latency chart per chart group present only
     expect(readFileSync(join(dir, 'results.md'), 'utf8')).toContain('| 1 | node-raw-node-redis |');
     expect(existsSync(join(run.outDir, 'latest'))).toBe(false); // --only: not published
@@ -173,10 +270,30 @@ describe('npm run bench', () => {
   }, 60_000);
 
   test('a connections sweep and an open-loop point at 50% of the measured max', async () => {
-    const run = await runCli(['--only', 'bun-raw-node-redis', '--connections', '1,8', '--rate', '50%', '--runs', '1', '--duration', '1s', '--warmup', '0s'], { env: real });
+    const run = await runCli(
+      [
+        '--only',
+        'bun-raw-node-redis',
+        '--connections',
+        '1,8',
+        '--rate',
+        '50%',
+        '--runs',
+        '1',
+        '--duration',
+        '1s',
+        '--warmup',
+        '0s',
+      ],
+      { env: real },
+    );
     expect(run.code).toBe(0);
     const c = resultsIn(run.outDir).json.contenders[0];
-    expect(c.points.map((p: any) => [p.connections, p.rate_spec])).toEqual([[1, null], [8, null], [1, '50%']]);
+    expect(c.points.map((p: any) => [p.connections, p.rate_spec])).toEqual([
+      [1, null],
+      [8, null],
+      [1, '50%'],
+    ]);
     expect(c.points[2].rate).toBe(Math.round(c.points[0].rps.median * 0.5));
     for (const p of c.points) expect(p.status).toBe('ok');
   }, 60_000);

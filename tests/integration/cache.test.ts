@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { CLIENTS, DEFAULT_SETTINGS, SETTINGS, STREAM_KEY, openStream, stalenessBoundMs, type CacheName, type ClientName, type StreamSource, type Workload } from '@bench/stream';
+import {
+  CLIENTS,
+  DEFAULT_SETTINGS,
+  SETTINGS,
+  STREAM_KEY,
+  openStream,
+  stalenessBoundMs,
+  type CacheName,
+  type ClientName,
+  type StreamSource,
+  type Workload,
+} from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 
@@ -28,7 +39,15 @@ afterAll(async () => {
 });
 
 const open = (client: ClientName, cache: CacheName, workload: Workload = 'xrange') =>
-  openStream({ client, url: redis.url, workload, key: STREAM_KEY, settings: { ...DEFAULT_SETTINGS, cache, transform: 'direct' }, handicapUs: 0, cacheTtlMs: TTL_MS });
+  openStream({
+    client,
+    url: redis.url,
+    workload,
+    key: STREAM_KEY,
+    settings: { ...DEFAULT_SETTINGS, cache, transform: 'direct' },
+    handicapUs: 0,
+    cacheTtlMs: TTL_MS,
+  });
 
 /** The stream's canonical body, built from the writer's own reply with JSON.stringify, not by the code under test. */
 async function truth(): Promise<string> {
@@ -37,14 +56,19 @@ async function truth(): Promise<string> {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const xadd = (i: number) => writer.sendCommand(['XADD', STREAM_KEY, 'MAXLEN', '339', '*', 'f', `v${i}`]) as Promise<string>;
+const xadd = (i: number) =>
+  writer.sendCommand(['XADD', STREAM_KEY, 'MAXLEN', '339', '*', 'f', `v${i}`]) as Promise<string>;
 
 /**
  * n writes; after each, every body served equals the stream before the write until the new
  * entry shows, which must happen within bound + SLACK_MS of the ack, then equals the stream
  * after it. Returns the ms from each ack to the first body with the new entry, and the bodies.
  */
-async function writesTrack(source: StreamSource, n: number, boundMs: number): Promise<{ lags: number[]; states: string[] }> {
+async function writesTrack(
+  source: StreamSource,
+  n: number,
+  boundMs: number,
+): Promise<{ lags: number[]; states: string[] }> {
   let before = await truth();
   expect(await source.readJson()).toBe(before);
   const lags: number[] = [];
@@ -84,11 +108,17 @@ async function closeClean(source: StreamSource): Promise<void> {
 }
 
 const cscClients = SETTINGS.cache.valueClients.csc as readonly string[];
-const cachesOf = (client: string): CacheName[] => ['tail', 'tail-body', 'ttl', ...(cscClients.includes(client) ? (['csc'] as const) : [])];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(2);
+const cachesOf = (client: string): CacheName[] => [
+  'tail',
+  'tail-body',
+  'ttl',
+  ...(cscClients.includes(client) ? (['csc'] as const) : []),
+];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(2);
 
 describe('caches under writes', () => {
-  test('the writer\'s view is the golden body redis-cli gives', async () => {
+  test("the writer's view is the golden body redis-cli gives", async () => {
     expect(await truth()).toBe(goldenBody(redis, STREAM_KEY));
   });
 
@@ -99,7 +129,9 @@ describe('caches under writes', () => {
         try {
           expect(source.direct).toBe(true);
           const { lags } = await writesTrack(source, 100, stalenessBoundMs(cache, { CACHE_TTL_MS: String(TTL_MS) }));
-          console.log(`${client} ${cache}: ms from XADD ack to the new body: p50 ${pct(lags, 0.5)}, p95 ${pct(lags, 0.95)}, max ${pct(lags, 1)}`);
+          console.log(
+            `${client} ${cache}: ms from XADD ack to the new body: p50 ${pct(lags, 0.5)}, p95 ${pct(lags, 0.95)}, max ${pct(lags, 1)}`,
+          );
           expect(JSON.stringify(await source.read())).toBe(await truth());
         } finally {
           await closeClean(source);
@@ -108,7 +140,7 @@ describe('caches under writes', () => {
     }
   }
 
-  test('a follower reads with XREVRANGE only: the XRANGE count stays the requests\' own', async () => {
+  test("a follower reads with XREVRANGE only: the XRANGE count stays the requests' own", async () => {
     const calls = async () => {
       const stats = (await writer.info('commandstats')) as string;
       const of = (cmd: string) => Number(new RegExp(`^cmdstat_${cmd}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
@@ -156,13 +188,19 @@ function readLoop(source: StreamSource) {
   const timer = setInterval(() => {
     const entry = { t: performance.now(), body: null as string | null };
     log.push(entry);
-    pending.push(Promise.race([source.readJson(), timeout()]).then((b) => void (entry.body = b), () => {}));
+    pending.push(
+      Promise.race([source.readJson(), timeout()]).then(
+        (b) => void (entry.body = b),
+        () => {},
+      ),
+    );
   }, 2);
   return { log, stop: () => (clearInterval(timer), Promise.all(pending)) };
 }
 
 /** XRANGE calls Redis has served so far. */
-const xrangeCalls = async () => Number(/cmdstat_xrange:calls=(\d+)/.exec((await writer.info('commandstats')) as string)?.[1] ?? 0);
+const xrangeCalls = async () =>
+  Number(/cmdstat_xrange:calls=(\d+)/.exec((await writer.info('commandstats')) as string)?.[1] ?? 0);
 
 /** Waits until 20 reads cost Redis no XRANGE: the copy (or csc's cached reply) is back. */
 async function untilServedFromCopy(source: StreamSource): Promise<void> {

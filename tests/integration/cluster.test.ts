@@ -5,12 +5,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { CLIENTS, CLUSTER_CLIENTS, DEFAULT_SETTINGS, STREAM_KEY, noCluster, openStream, streamOptionsFromEnv, type ClientName, type SettingValues } from '@bench/stream';
+import {
+  CLIENTS,
+  CLUSTER_CLIENTS,
+  DEFAULT_SETTINGS,
+  STREAM_KEY,
+  noCluster,
+  openStream,
+  streamOptionsFromEnv,
+  type ClientName,
+  type SettingValues,
+} from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { portTaken } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/topology/redis';
-import { clusterCommandStats, startCluster, type ClusterNode, type ClusterTarget } from '../../packages/harness/src/topology/cluster';
+import {
+  clusterCommandStats,
+  startCluster,
+  type ClusterNode,
+  type ClusterTarget,
+} from '../../packages/harness/src/topology/cluster';
 
 const RDB = join(ROOT, 'dump.rdb');
 const READS = 20;
@@ -36,7 +51,11 @@ afterAll(async () => {
 
 /** XLEN on a node after READONLY (one connection: redis-cli reads both from stdin); null where the slot lives elsewhere. */
 function readonlyXlen(node: ClusterNode): number | null {
-  const r = spawnSync('redis-cli', ['-u', node.url], { input: `READONLY\nXLEN ${STREAM_KEY}\n`, encoding: 'utf8', timeout: 5000 });
+  const r = spawnSync('redis-cli', ['-u', node.url], {
+    input: `READONLY\nXLEN ${STREAM_KEY}\n`,
+    encoding: 'utf8',
+    timeout: 5000,
+  });
   const [ok, len] = r.stdout.trim().split('\n');
   return ok === 'OK' && /^\d+$/.test(len ?? '') ? Number(len) : null;
 }
@@ -47,13 +66,28 @@ function xrangeCalls(): Map<number, number> {
 }
 
 const open = (client: ClientName, settings: Partial<SettingValues> = {}) =>
-  openStream({ client, url: cluster.url, workload: 'xrange', key: STREAM_KEY, settings: { ...DEFAULT_SETTINGS, ...settings }, handicapUs: 0, cluster: true });
+  openStream({
+    client,
+    url: cluster.url,
+    workload: 'xrange',
+    key: STREAM_KEY,
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+    handicapUs: 0,
+    cluster: true,
+  });
 
 describe('the cluster', () => {
   test('every node says cluster_state:ok; 3 primaries, 3 replicas; the stream is on one primary and its replica only', () => {
     expect(cluster.url).toBe(cluster.nodes[0]!.url);
     for (const n of cluster.nodes) expect(cli(n, ['CLUSTER', 'INFO'])).toMatch(/^cluster_state:ok\r?$/m);
-    expect(cluster.nodes.map((n) => n.role).sort()).toEqual(['primary', 'primary', 'primary', 'replica', 'replica', 'replica']);
+    expect(cluster.nodes.map((n) => n.role).sort()).toEqual([
+      'primary',
+      'primary',
+      'primary',
+      'replica',
+      'replica',
+      'replica',
+    ]);
     const length = JSON.parse(golden).entries.length;
     expect(length).toBe(339);
     const holding = cluster.nodes.filter((n) => readonlyXlen(n) === length);
@@ -76,7 +110,12 @@ describe('the adapters in cluster mode', () => {
   test('REDIS_CLUSTER=1 sets cluster; unset or 0 leaves it off; anything else is refused', () => {
     const saved = process.env.REDIS_CLUSTER;
     try {
-      for (const [value, cluster] of [['1', true], ['0', false], ['', false], [undefined, false]] as const) {
+      for (const [value, cluster] of [
+        ['1', true],
+        ['0', false],
+        ['', false],
+        [undefined, false],
+      ] as const) {
         if (value === undefined) delete process.env.REDIS_CLUSTER;
         else process.env.REDIS_CLUSTER = value;
         expect(streamOptionsFromEnv().cluster).toBe(cluster);
@@ -89,7 +128,7 @@ describe('the adapters in cluster mode', () => {
     }
   });
 
-  test('every client but Bun\'s has a cluster mode', () => {
+  test("every client but Bun's has a cluster mode", () => {
     expect(CLUSTER_CLIENTS).toEqual(['node-redis', 'ioredis', 'iovalkey', 'glide']);
     expect(CLIENTS.filter((c) => noCluster(c) !== null)).toEqual(['bun-redis']);
   });
@@ -110,7 +149,10 @@ describe('the adapters in cluster mode', () => {
           const delta = (n: ClusterNode) => after.get(n.port)! - before.get(n.port)!;
           expect(cluster.nodes.reduce((sum, n) => sum + delta(n), 0)).toBe(READS);
           const replicaReads = replicas === 'on' ? onReplica(client) : 0;
-          expect({ primary: delta(holders.primary), replica: delta(holders.replica) }).toEqual({ primary: READS - replicaReads, replica: replicaReads });
+          expect({ primary: delta(holders.primary), replica: delta(holders.replica) }).toEqual({
+            primary: READS - replicaReads,
+            replica: replicaReads,
+          });
         } finally {
           await source.close();
         }
@@ -118,13 +160,17 @@ describe('the adapters in cluster mode', () => {
     }
   }
 
-  test('Bun\'s client refuses cluster mode with its reason', async () => {
-    await expect(open('bun-redis')).rejects.toThrow("REDIS_CLUSTER=1: Bun's RedisClient has no Cluster support (oven-sh/bun#22947)");
+  test("Bun's client refuses cluster mode with its reason", async () => {
+    await expect(open('bun-redis')).rejects.toThrow(
+      "REDIS_CLUSTER=1: Bun's RedisClient has no Cluster support (oven-sh/bun#22947)",
+    );
   });
 
   test('the tail caches refuse cluster mode before connecting', async () => {
     for (const cache of ['tail', 'tail-body'] as const) {
-      await expect(open('ioredis', { cache })).rejects.toThrow(`CACHE=${cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet`);
+      await expect(open('ioredis', { cache })).rejects.toThrow(
+        `CACHE=${cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet`,
+      );
     }
   });
 });

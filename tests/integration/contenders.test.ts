@@ -37,7 +37,11 @@ afterAll(async () => {
 async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>, workload = 'xrange'): Promise<T> {
   const c = contenders.find((x) => x.name === name)!;
   // A handicapped twin needs its calibrated µs; any fixed one shows it still serves the golden body.
-  const env = { ...appEnvironment(c, redis.url, workload), ...c.env, ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}) };
+  const env = {
+    ...appEnvironment(c, redis.url, workload),
+    ...c.env,
+    ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}),
+  };
   // One build per app and build command, as the bench does.
   const buildKey = `${c.app} ${JSON.stringify(c.build)}`;
   if (!built.has(buildKey)) built.set(buildKey, buildApp(c, env, dataKey(golden, 'xrange')));
@@ -100,7 +104,9 @@ describe('every stack of the upsert suite passes the upsert check', () => {
 describe('load', () => {
   test('a 1-second oha smoke run gets only 200s', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'oha.json');
-    const { run } = await withApp('bun-raw-node-redis', (app) => runOha({ url: app.url, connections: 10, durationS: 1, requests: null, outFile: out }));
+    const { run } = await withApp('bun-raw-node-redis', (app) =>
+      runOha({ url: app.url, connections: 10, durationS: 1, requests: null, outFile: out }),
+    );
     expect(run.ok).toBeGreaterThan(10);
     expect(run.errors).toEqual({ non_2xx: 0, aborted: 0, other: 0 });
   }, 60_000);

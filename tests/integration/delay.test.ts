@@ -117,9 +117,18 @@ test('bad arguments: one line saying what is wrong, exit code 2', () => {
   const script = resolve(import.meta.dir, '../../packages/harness/src/topology/delay-proxy.ts');
   const cases: [string[], RegExp][] = [
     [[], /missing --listen-port, --target-host, --target-port, --rtt-ms/],
-    [['--listen-port', '0', '--target-host', 'h', '--target-port', '6379', '--rtt-ms', '1ms'], /--rtt-ms must be a number of milliseconds/],
-    [['--listen-port', '99999', '--target-host', 'h', '--target-port', '6379', '--rtt-ms', '1'], /--listen-port must be an integer/],
-    [['--listen-port', '0', '--target-host', 'h', '--target-port', '6379', '--rtt-ms', '1', '--bogus', 'x'], /unknown argument --bogus/],
+    [
+      ['--listen-port', '0', '--target-host', 'h', '--target-port', '6379', '--rtt-ms', '1ms'],
+      /--rtt-ms must be a number of milliseconds/,
+    ],
+    [
+      ['--listen-port', '99999', '--target-host', 'h', '--target-port', '6379', '--rtt-ms', '1'],
+      /--listen-port must be an integer/,
+    ],
+    [
+      ['--listen-port', '0', '--target-host', 'h', '--target-port', '6379', '--rtt-ms', '1', '--bogus', 'x'],
+      /unknown argument --bogus/,
+    ],
   ];
   for (const [args, message] of cases) {
     const res = spawnSync('bun', [script, ...args], { encoding: 'utf8', timeout: 10_000 });
@@ -147,10 +156,13 @@ describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
       const base = await medianPing(portOf(relay.url));
       const added = (await medianPing(portOf(p.url))) - base;
       const [baseCli, cliRtt] = [await measureRtt(relay.url, 2), await measureRtt(p.url, 2)];
-      console.log(`RTT ${rttMs} ms: adds ${added.toFixed(3)} ms (median PING, relay ${base.toFixed(3)}); redis-cli ${JSON.stringify(cliRtt)}, relay ${baseCli.typical_ms}`);
+      console.log(
+        `RTT ${rttMs} ms: adds ${added.toFixed(3)} ms (median PING, relay ${base.toFixed(3)}); redis-cli ${JSON.stringify(cliRtt)}, relay ${baseCli.typical_ms}`,
+      );
       const problems: string[] = [];
       if (Math.abs(added - rttMs) > 0.2 * rttMs + 0.08) problems.push(`median PING adds ${added.toFixed(3)} ms`);
-      if (cliRtt.typical_ms < 0.8 * rttMs || cliRtt.typical_ms > 1.2 * rttMs + baseCli.typical_ms + 0.5) problems.push(`redis-cli sees ${cliRtt.typical_ms} ms (relay ${baseCli.typical_ms})`);
+      if (cliRtt.typical_ms < 0.8 * rttMs || cliRtt.typical_ms > 1.2 * rttMs + baseCli.typical_ms + 0.5)
+        problems.push(`redis-cli sees ${cliRtt.typical_ms} ms (relay ${baseCli.typical_ms})`);
       return problems;
     });
 
@@ -208,17 +220,23 @@ async function hammer(port: number, clients: number, total: number, timeoutMs: n
 }
 
 describe('under load', () => {
-  test.each([0.2, 5])('RTT %p ms: 50 clients, 2000 whole-stream replies, all intact', async (rttMs) => {
-    const p = await proxy(rttMs);
-    const cpuBefore = p.cpuSeconds();
-    const run = await hammer(portOf(p.url), 50, 2000, 60_000);
-    const cpu = p.cpuSeconds() - cpuBefore;
-    console.log(`RTT ${rttMs} ms, 50 clients: ${run.intact} replies of ${reply.length} B in ${run.seconds.toFixed(2)} s, proxy CPU ${cpu.toFixed(2)} s = ${((cpu / run.intact) * 1e6).toFixed(0)} µs per request`);
-    expect(run).toMatchObject({ intact: 2000, broken: 0 });
-    // A proxy that spins while chunks wait would burn about a CPU-second per wall second.
-    expect(cpu / run.seconds).toBeLessThan(0.8);
-    await p.stop();
-  }, 120_000);
+  test.each([0.2, 5])(
+    'RTT %p ms: 50 clients, 2000 whole-stream replies, all intact',
+    async (rttMs) => {
+      const p = await proxy(rttMs);
+      const cpuBefore = p.cpuSeconds();
+      const run = await hammer(portOf(p.url), 50, 2000, 60_000);
+      const cpu = p.cpuSeconds() - cpuBefore;
+      console.log(
+        `RTT ${rttMs} ms, 50 clients: ${run.intact} replies of ${reply.length} B in ${run.seconds.toFixed(2)} s, proxy CPU ${cpu.toFixed(2)} s = ${((cpu / run.intact) * 1e6).toFixed(0)} µs per request`,
+      );
+      expect(run).toMatchObject({ intact: 2000, broken: 0 });
+      // A proxy that spins while chunks wait would burn about a CPU-second per wall second.
+      expect(cpu / run.seconds).toBeLessThan(0.8);
+      await p.stop();
+    },
+    120_000,
+  );
 
   test('a client that stops reading makes the proxy stop reading Redis (backpressure)', async () => {
     const p = await proxy(1);
@@ -226,13 +244,13 @@ describe('under load', () => {
     const rssBefore = rssMb(processTree(p.pid));
     let received = 0;
     let mismatch = -1;
-    let sock!: Socket<undefined>;
-    sock = await Bun.connect({
+    const sock: Socket<undefined> = await Bun.connect({
       hostname: '127.0.0.1',
       port: portOf(p.url),
       socket: {
         data(_s, d) {
-          for (let i = 0; i < d.length && mismatch < 0; i++) if (d[i] !== reply[(received + i) % reply.length]) mismatch = received + i;
+          for (let i = 0; i < d.length && mismatch < 0; i++)
+            if (d[i] !== reply[(received + i) % reply.length]) mismatch = received + i;
           received += d.length;
         },
       },
@@ -245,7 +263,9 @@ describe('under load', () => {
       omem = Math.max(0, ...[...cli(redis, ['CLIENT', 'LIST']).matchAll(/ omem=(\d+)/g)].map((m) => Number(m[1])));
     }
     const rssPaused = rssMb(processTree(p.pid));
-    console.log(`backpressure: Redis holds ${(omem / 1e6).toFixed(1)} MB, proxy RSS ${rssBefore.toFixed(0)} -> ${rssPaused.toFixed(0)} MB`);
+    console.log(
+      `backpressure: Redis holds ${(omem / 1e6).toFixed(1)} MB, proxy RSS ${rssBefore.toFixed(0)} -> ${rssPaused.toFixed(0)} MB`,
+    );
     expect(omem).toBeGreaterThan(10e6);
     expect(rssPaused - rssBefore).toBeLessThan(30);
 

@@ -19,19 +19,33 @@ export function readmeCommands(section = 'Running one app by hand'): { line: str
   const body = readme.split(`## ${section}\n`)[1]?.split(/\n## /)[0] ?? '';
   const block = /```sh\n([\s\S]*?)```/.exec(body)?.[1] ?? '';
   return block.split('\n').flatMap((l) => {
-    const line = l.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim();
+    const line = l
+      .replace(/\s+#.*$/, '')
+      .replace(/^#.*$/, '')
+      .trim();
     return line ? [{ line, url: /#.*(http:\/\/127\.0\.0\.1:3000\/\S*)/.exec(l)?.[1] ?? null }] : [];
   });
 }
 
 /** A newcomer's shell: no tool from the project's cache on PATH, so a line works only if it brings its own. */
-const newcomerEnv = () => ({ ...process.env, PATH: (process.env.PATH ?? '').split(':').filter((p) => !p.includes('redis-stream-bench')).join(':') });
+const newcomerEnv = () => ({
+  ...process.env,
+  PATH: (process.env.PATH ?? '')
+    .split(':')
+    .filter((p) => !p.includes('redis-stream-bench'))
+    .join(':'),
+});
 
 const running: ChildProcess[] = [];
 
 /** One README line in its own process group (so the whole tree can be stopped), output kept for errors. */
 function shell(line: string): ChildProcess & { output: () => string } {
-  const child = spawn('bash', ['-c', line], { cwd: ROOT, detached: true, env: newcomerEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', line], {
+    cwd: ROOT,
+    detached: true,
+    env: newcomerEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (b) => (out += b));
   child.stderr!.on('data', (b) => (out += b));
@@ -46,16 +60,25 @@ async function stop(child: ChildProcess): Promise<number[]> {
     try {
       process.kill(-child.pid!, sig);
     } catch {}
-    for (const pid of tree) try { process.kill(pid, sig); } catch {}
+    for (const pid of tree)
+      try {
+        process.kill(pid, sig);
+      } catch {}
     for (let i = 0; i < 50 && tree.some(isAlive); i++) await Bun.sleep(100);
   }
   return tree.filter(isAlive);
 }
 
-async function until<T>(what: string, child: ReturnType<typeof shell>, seconds: number, probe: () => Promise<T | null>): Promise<T> {
+async function until<T>(
+  what: string,
+  child: ReturnType<typeof shell>,
+  seconds: number,
+  probe: () => Promise<T | null>,
+): Promise<T> {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what}: the command exited (${child.exitCode}):\n${child.output().slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`${what}: the command exited (${child.exitCode}):\n${child.output().slice(-2000)}`);
     const got = await probe().catch(() => null);
     if (got !== null) return got;
     await Bun.sleep(250);
@@ -66,7 +89,10 @@ async function until<T>(what: string, child: ReturnType<typeof shell>, seconds: 
 /** The output of a line that should end by itself, within `seconds`. */
 async function finished(what: string, child: ReturnType<typeof shell>, seconds: number): Promise<string> {
   for (let i = 0; i < seconds * 10 && child.exitCode === null; i++) await Bun.sleep(100);
-  if (child.exitCode !== 0) throw new Error(`${what}: exit ${child.exitCode ?? `still running after ${seconds} s`}:\n${child.output().slice(-2000)}`);
+  if (child.exitCode !== 0)
+    throw new Error(
+      `${what}: exit ${child.exitCode ?? `still running after ${seconds} s`}:\n${child.output().slice(-2000)}`,
+    );
   return child.output();
 }
 
@@ -90,14 +116,17 @@ describe('the README\'s "Running one app by hand", as typed', () => {
   test('the block has a restore line, app lines for each runtime and an oha line', () => {
     expect(restoreLine).toContain('6379');
     expect(ohaLine).toContain('3000');
-    for (const runtime of ['bun run apps/', 'start:node', 'deno run', 'apps/next']) expect(appLines.some((l) => l.includes(runtime))).toBe(true);
+    for (const runtime of ['bun run apps/', 'start:node', 'deno run', 'apps/next'])
+      expect(appLines.some((l) => l.includes(runtime))).toBe(true);
   });
 
-  test('restore, then every app line and the hint\'s serve the canonical body; run-oha.sh gets only 200s; nothing is left', async () => {
+  test("restore, then every app line and the hint's serve the canonical body; run-oha.sh gets only 200s; nothing is left", async () => {
     const [redisPort, appPort] = [await freePort(), await freePort()];
     const ports = (l: string) => l.replaceAll('6379', String(redisPort)).replaceAll('3000', String(appPort));
     const restore = shell(ports(restoreLine!));
-    const hint = await until('npm run restore', restore, 120, async () => (/Press Ctrl-C/.test(restore.output()) ? restore.output() : null));
+    const hint = await until('npm run restore', restore, 120, async () =>
+      /Press Ctrl-C/.test(restore.output()) ? restore.output() : null,
+    );
     const golden = goldenBody(useExistingRedis(`redis://127.0.0.1:${redisPort}`), STREAM_KEY);
     const hinted = [/start app:\s+(.*)/, /load it:\s+(.*)/, /inspect:\s+(.*)/].map((re) => re.exec(hint)?.[1]?.trim());
     expect(hinted[0]).toBeDefined();
@@ -114,14 +143,20 @@ describe('the README\'s "Running one app by hand", as typed', () => {
       // The load lines once, against the first app: with a short run and oha's JSON instead of the 10 s text summary.
       if (i === 0) {
         for (const oha of loadLines) {
-          const json = await finished(oha, shell(`${oha} -z 1s -c 8 --disable-compression --no-tui --output-format json`), 120);
+          const json = await finished(
+            oha,
+            shell(`${oha} -z 1s -c 8 --disable-compression --no-tui --output-format json`),
+            120,
+          );
           const codes = JSON.parse(json.slice(json.indexOf('{'))).statusCodeDistribution as Record<string, number>;
           expect(Object.keys(codes)).toEqual(['200']);
           expect(codes['200']!).toBeGreaterThan(0);
         }
       }
       expect(await stop(app), `${line} left processes behind`).toEqual([]);
-      await until(`${line}: port ${appPort} freed`, restore, 10, async () => ((await body(url).catch(() => null)) === null ? true : null));
+      await until(`${line}: port ${appPort} freed`, restore, 10, async () =>
+        (await body(url).catch(() => null)) === null ? true : null,
+      );
     }
     expect(await stop(restore)).toEqual([]);
   }, 900_000);

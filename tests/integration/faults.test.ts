@@ -19,8 +19,32 @@ async function expectClean(run: CliRun) {
 
 describe('a failing contender never stops the run', () => {
   test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run, a body that changes under load', async () => {
-    const names = ['good', 'crash', 'never-ready', 'wrong-body', 'cache', 'status-500', 'exit-mid-run', 'hang-mid-run', 'switch-same-size', 'switch-size'].map(fake);
-    const run = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s', '--start-timeout', '3s', '--rate', '50%']);
+    const names = [
+      'good',
+      'crash',
+      'never-ready',
+      'wrong-body',
+      'cache',
+      'status-500',
+      'exit-mid-run',
+      'hang-mid-run',
+      'switch-same-size',
+      'switch-size',
+    ].map(fake);
+    const run = await runCli([
+      '--only',
+      names.join(','),
+      '--runs',
+      '2',
+      '--duration',
+      '1s',
+      '--warmup',
+      '0s',
+      '--start-timeout',
+      '3s',
+      '--rate',
+      '50%',
+    ]);
     await explained(run, () => checkFaults(run));
   }, 180_000);
 });
@@ -66,12 +90,16 @@ async function checkFaults(run: CliRun) {
   // Right for the first 100 requests, then another body with the same status 200.
   const sameSize = c[fake('switch-same-size')];
   expect(sameSize.status).toBe('invalid'); // same length: oha's byte count cannot see it, the check after the run does
-  expect(sameSize.reason).toMatch(/^run 1: the body changed under load; after the run, body differs from the golden body at byte \d+/);
+  expect(sameSize.reason).toMatch(
+    /^run 1: the body changed under load; after the run, body differs from the golden body at byte \d+/,
+  );
   expect(sameSize.reason).toContain('KARLA');
   expect(sameSize.runs[0].after_check).toContain('body differs');
   const longer = c[fake('switch-size')];
   expect(longer.status).toBe('invalid'); // one byte longer: caught from oha's byte count over every response
-  expect(longer.reason).toMatch(/^run 1: responses under load were not the verified body: \d+ bytes over \d+ responses \([\d.]+ each\), want 46028 each$/);
+  expect(longer.reason).toMatch(
+    /^run 1: responses under load were not the verified body: \d+ bytes over \d+ responses \([\d.]+ each\), want 46028 each$/,
+  );
   for (const v of ['switch-same-size', 'switch-size']) expect(c[fake(v)].points).toHaveLength(1); // measured no further
   // The process watch sees what a run starts (so "nothing started" elsewhere means something).
   const kinds = started(run.seen).map((p) => p.cmd.split(' ')[0]);
@@ -84,7 +112,10 @@ describe('Redis dies mid-run', () => {
     // Well inside round 2's first 2 s window (its oha writes a -run2 file), not in the launches
     // before it (a verification failing there is not a window's).
     const killer = redisKiller((line) => line.includes('run 1/3'), '-run2');
-    const run = await runCli(['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'], { onLine: killer.onLine });
+    const run = await runCli(
+      ['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'],
+      { onLine: killer.onLine },
+    );
     expect(killer.killed()).toBe(true);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Redis stopped answering');
@@ -160,11 +191,20 @@ describe('bad input', () => {
   }, 30_000);
 
   const badFlags: [string[], RegExp][] = [
-    [['--only', 'no-such-contender'], /unknown contender no-such-contender; see --list \(--list --matrix for every name\)/],
-    [['--where', 'runtime=bun,turbo=on'], /use key=value pairs with the keys runtime, framework, client, variant, transform/],
+    [
+      ['--only', 'no-such-contender'],
+      /unknown contender no-such-contender; see --list \(--list --matrix for every name\)/,
+    ],
+    [
+      ['--where', 'runtime=bun,turbo=on'],
+      /use key=value pairs with the keys runtime, framework, client, variant, transform/,
+    ],
     [['--runs', '0'], /--runs "0" must be a whole number/],
     [['--duration=-1s'], /--duration "-1s" is not a positive duration/],
-    [['--duration', '-1s'], /^error: --duration "-1s" is not a positive duration; use a number with ms, s or m, like 10s$/m],
+    [
+      ['--duration', '-1s'],
+      /^error: --duration "-1s" is not a positive duration; use a number with ms, s or m, like 10s$/m,
+    ],
     [['--seed', '-5'], /^error: --seed "-5" must be a whole number ≥ 1$/m],
     [['--duration', 'soon'], /--duration "soon" is not a positive duration/],
     [['--connections', '0'], /--connections "0" must be a whole number/],
@@ -184,9 +224,12 @@ describe('bad input', () => {
 describe('signals and kill -9', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     test(`${signal} mid-run: children gone within 5 s, partial results marked incomplete, non-zero exit`, async () => {
-      const run = await runCli(['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'], {
-        onLine: (line, ctl) => line.includes('run 1/3') && ctl.kill(signal),
-      });
+      const run = await runCli(
+        ['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'],
+        {
+          onLine: (line, ctl) => line.includes('run 1/3') && ctl.kill(signal),
+        },
+      );
       expect(run.code).toBe(signal === 'SIGINT' ? 130 : 143);
       expect(run.exitAfterSignalMs!).toBeLessThan(5000);
       expect(await settle(run.seen, 5000)).toEqual([]);

@@ -20,17 +20,36 @@ function killWriter(harness: number): void {
   }
 }
 
-const SHORT = ['--workload', 'live', '--runs', '1', '--windows', '2', '--duration', '1s', '--warmup', '300ms', '--connections', '8'];
+const SHORT = [
+  '--workload',
+  'live',
+  '--runs',
+  '1',
+  '--windows',
+  '2',
+  '--duration',
+  '1s',
+  '--warmup',
+  '300ms',
+  '--connections',
+  '8',
+];
 const contender = (json: any, name: string) => json.contenders.find((c: any) => c.name === name);
 /** A writer's log, as the run left it: gzipped, one JSON object a line (the header first). */
 const writerLog = (dir: string, file: string) =>
-  gunzipSync(readFileSync(join(dir, file))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+  gunzipSync(readFileSync(join(dir, file)))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const windowsOf = (c: any) => c.runs.flatMap((r: any) => r.windows.map((w: any) => w.live));
 
 describe('--workload live', () => {
   test('every cache of the raw Bun server stays exact (ttl within its bound) while the writer appends 50/s', async () => {
     const caches = ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `bun-raw-node-redis${s}`);
-    const run = await runCli(['--only', caches.join(','), ...SHORT, '--write-rate', '50'], { env: { BENCH_APPS_DIR: join(ROOT, 'apps') } });
+    const run = await runCli(['--only', caches.join(','), ...SHORT, '--write-rate', '50'], {
+      env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
+    });
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
@@ -53,7 +72,9 @@ describe('--workload live', () => {
       expect(contender(json, 'bun-raw-node-redis').redis_calls_per_req).toBeLessThan(1.05);
       expect(contender(json, 'bun-raw-node-redis-tail-body').redis_calls_per_req).toBeLessThan(0.5);
       for (const w of windowsOf(contender(json, 'bun-raw-node-redis'))) expect(w.follower_reads).toBeGreaterThan(0);
-      expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/The tail followers running .* made [\d.]+ reads\/s \(XREAD, XREVRANGE\)/);
+      expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(
+        /The tail followers running .* made [\d.]+ reads\/s \(XREAD, XREVRANGE\)/,
+      );
       expect(windowsOf(contender(json, 'bun-raw-node-redis-ttl'))[0].bound_ms).toBe(150);
       expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/\*\*Live stream: 50 writes\/s/);
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-section="live"');
@@ -68,7 +89,11 @@ describe('--workload live', () => {
   }, 300_000);
 
   test('a body 500 ms old and a torn snapshot are caught, with the read that gave them away', async () => {
-    const [good, stale, torn] = ['good', 'live-stale', 'live-torn'].map((v) => `bun-fake-${v}-node-redis`) as [string, string, string];
+    const [good, stale, torn] = ['good', 'live-stale', 'live-torn'].map((v) => `bun-fake-${v}-node-redis`) as [
+      string,
+      string,
+      string,
+    ];
     const run = await runCli(['--only', [good, stale, torn].join(','), ...SHORT, '--write-rate', '20']);
     await explained(run, () => {
       const { json } = resultsIn(run.outDir);
@@ -80,17 +105,29 @@ describe('--workload live', () => {
     });
   }, 180_000);
 
-  test('--write-rate 0,50: one run per rate, then req/s against write rate and each cache\'s gain over its twin', async () => {
+  test("--write-rate 0,50: one run per rate, then req/s against write rate and each cache's gain over its twin", async () => {
     const names = ['bun-raw-node-redis', 'bun-raw-node-redis-tail-body'];
-    const run = await runCli(['--only', names.join(','), ...SHORT, '--write-rate', '50,0'], { env: { BENCH_APPS_DIR: join(ROOT, 'apps') } });
+    const run = await runCli(['--only', names.join(','), ...SHORT, '--write-rate', '50,0'], {
+      env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
+    });
     await explained(run, () => {
       expect(run.code).toBe(0);
       const parent = join(run.outDir, readdirSync(run.outDir)[0]!);
-      for (const rate of [0, 50]) expect(JSON.parse(readFileSync(join(parent, `rate-${rate}`, 'results.json'), 'utf8')).settings.live.write_rate).toBe(rate);
+      for (const rate of [0, 50])
+        expect(
+          JSON.parse(readFileSync(join(parent, `rate-${rate}`, 'results.json'), 'utf8')).settings.live.write_rate,
+        ).toBe(rate);
       const points = JSON.parse(readFileSync(join(parent, 'write-rates.json'), 'utf8'));
-      expect(points.map((p: any) => [p.rate, p.name])).toEqual([[0, names[0]], [0, names[1]], [50, names[0]], [50, names[1]]]);
+      expect(points.map((p: any) => [p.rate, p.name])).toEqual([
+        [0, names[0]],
+        [0, names[1]],
+        [50, names[0]],
+        [50, names[1]],
+      ]);
       for (const p of points.filter((x: any) => x.cache === 'tail-body')) expect(p.gain).toBeGreaterThan(2);
-      expect(readFileSync(join(parent, 'write-rates.md'), 'utf8')).toMatch(/\| bun-raw-node-redis-tail-body \| \d+ \(\d+\.\d×\) \|/);
+      expect(readFileSync(join(parent, 'write-rates.md'), 'utf8')).toMatch(
+        /\| bun-raw-node-redis-tail-body \| \d+ \(\d+\.\d×\) \|/,
+      );
       expect(existsSync(join(parent, 'write-rates.png'))).toBe(true);
     });
     expect(await settle(run.seen)).toEqual([]);
@@ -98,7 +135,9 @@ describe('--workload live', () => {
 
   test('--restart-redis: Redis restarts mid-block keeping its data, and tail and csc come back exact', async () => {
     const caches = ['node-raw-node-redis-tail', 'node-raw-node-redis-csc'];
-    const run = await runCli(['--only', caches.join(','), ...SHORT, '--windows', '3', '--restart-redis'], { env: { BENCH_APPS_DIR: join(ROOT, 'apps') } });
+    const run = await runCli(['--only', caches.join(','), ...SHORT, '--windows', '3', '--restart-redis'], {
+      env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
+    });
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
@@ -121,7 +160,9 @@ describe('--workload live', () => {
       expect(existsSync(join(dir, 'writer.jsonl'))).toBe(false);
       expect(second[0].initial.at(-1).id).toBe(first.at(-1).id);
       expect(second.length).toBeGreaterThan(1);
-      expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/Redis restarted 1 time .* 2 of 2 apps served a fresh snapshot again/);
+      expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(
+        /Redis restarted 1 time .* 2 of 2 apps served a fresh snapshot again/,
+      );
     });
     expect(await settle(run.seen)).toEqual([]);
   }, 300_000);

@@ -28,18 +28,23 @@ describe('npm run report', () => {
     expect(existsSync(join(run, 'report.html'))).toBe(true);
     const missing = Bun.spawnSync(['bun', CLI, '--open', join(root, 'nope')], { cwd: ROOT });
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr.toString()).toMatch(/^error: no results\.json in .*nope: give a results\/<timestamp> directory of a run\n$/);
+    expect(missing.stderr.toString()).toMatch(
+      /^error: no results\.json in .*nope: give a results\/<timestamp> directory of a run\n$/,
+    );
   }, 60_000);
 
   test('--serve: 127.0.0.1 only, an index of every run, each report made on request, nothing outside the folder', async () => {
     const root = resultsFolder(['2026-01-01T00-00-00-000', '2026-01-02T00-00-00-000']);
-    const child = spawn('bun', [CLI, '--serve', '--port', '0', '--dir', root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bun', [CLI, '--serve', '--port', '0', '--dir', root], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no URL printed within 20 s')), 20_000);
         child.stdout.on('data', (d: Buffer) => {
           const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(d.toString());
-          if (m) (clearTimeout(timer), resolve(m[1]!));
+          if (m) clearTimeout(timer), resolve(m[1]!);
         });
       });
       const index = await (await fetch(url)).text();
@@ -50,7 +55,9 @@ describe('npm run report', () => {
       expect(report.status).toBe(200);
       expect(report.headers.get('content-type')).toStartWith('text/html');
       expect(await report.text()).toContain('id="contenders"');
-      expect((await fetch(`${url}2026-01-01T00-00-00-000/results.json`)).headers.get('content-type')).toBe('application/json');
+      expect((await fetch(`${url}2026-01-01T00-00-00-000/results.json`)).headers.get('content-type')).toBe(
+        'application/json',
+      );
       expect([403, 404]).toContain((await fetch(`${url}..%2f..%2fetc%2fpasswd`)).status);
       expect((await fetch(`${url}nothing-here.json`)).status).toBe(404);
       const port = new URL(url).port;

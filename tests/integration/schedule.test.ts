@@ -14,14 +14,22 @@ const OTHER = 'bun-fake-other-ioredis';
 const rawOk = (dir: string, file: string) => summarizeOha(JSON.parse(readFileSync(join(dir, file), 'utf8'))).ok;
 
 describe('each run is its own fresh launch', () => {
-  test('a block keeps its runtime\'s apps alive together, and the idle ones cost the measured one nothing; every run has its own process; warmup requests are not counted', async () => {
+  test("a block keeps its runtime's apps alive together, and the idle ones cost the measured one nothing; every run has its own process; warmup requests are not counted", async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'served-')), 'served.log');
-    const run = await runCli(['--only', `${GOOD},${OTHER}`, '--runs', '3', '--windows', '2', '--duration', '500ms', '--warmup', '500ms'], { env: { FAKE_SERVED_LOG: log } });
+    const run = await runCli(
+      ['--only', `${GOOD},${OTHER}`, '--runs', '3', '--windows', '2', '--duration', '500ms', '--warmup', '500ms'],
+      { env: { FAKE_SERVED_LOG: log } },
+    );
     await explained(run, async () => {
       expect(run.code).toBe(0);
       expect(run.peakApps).toBe(2); // one block of two, sampled every 100 ms through the whole command
       const { dir, json } = resultsIn(run.outDir);
-      const served = new Map(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]));
+      const served = new Map(
+        readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ').map(Number) as [number, number]),
+      );
       for (const c of json.contenders) {
         expect(c.runs).toHaveLength(3);
         expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
@@ -48,9 +56,24 @@ describe('each run is its own fresh launch', () => {
   test('the round order is shuffled from a recorded seed, and --seed repeats it', async () => {
     const names = ['good', 'other', 'cache'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
     const order = async (seed: string) => {
-      const run = await runCli(['--only', names.join(','), '--runs', '4', '--duration', '200ms', '--warmup', '0s', '--seed', seed]);
+      const run = await runCli([
+        '--only',
+        names.join(','),
+        '--runs',
+        '4',
+        '--duration',
+        '200ms',
+        '--warmup',
+        '0s',
+        '--seed',
+        seed,
+      ]);
       expect(resultsIn(run.outDir).json.settings.seed).toBe(Number(seed));
-      return run.stderr.split('\n').map((l) => /^(\S+) c50 run (\d)\//.exec(l)).filter(Boolean).map((m) => `${m![2]}:${m![1]}`);
+      return run.stderr
+        .split('\n')
+        .map((l) => /^(\S+) c50 run (\d)\//.exec(l))
+        .filter(Boolean)
+        .map((m) => `${m![2]}:${m![1]}`);
     };
     const a = await order('7');
     expect(await order('7')).toEqual(a);
@@ -61,7 +84,8 @@ describe('each run is its own fresh launch', () => {
 });
 
 describe('--runs auto', () => {
-  const auto = (only: string, extra: string[]) => runCli(['--only', only, '--runs', 'auto', '--duration', '300ms', '--warmup', '0s', '--windows', '2', ...extra]);
+  const auto = (only: string, extra: string[]) =>
+    runCli(['--only', only, '--runs', 'auto', '--duration', '300ms', '--warmup', '0s', '--windows', '2', ...extra]);
   test('with no comparison to race, every contender gets the first three rounds and the run stops', async () => {
     const run = await auto(GOOD, []);
     await explained(run, () => {
@@ -70,12 +94,20 @@ describe('--runs auto', () => {
       expect(json.contenders[0].runs.map((r: any) => r.round)).toEqual([1, 2, 3]);
       expect(json.schedule.stop_reason).toBe('every comparison decided or bounded');
       // The interim look after round 3 found nothing open; the last look follows the rounds.
-      expect(json.looks.map((l: any) => [l.round, l.open, !!l.last])).toEqual([[3, [], false], [3, [], true]]);
+      expect(json.looks.map((l: any) => [l.round, l.open, !!l.last])).toEqual([
+        [3, [], false],
+        [3, [], true],
+      ]);
     });
   }, 120_000);
   test('the budget stops the rounds before one would overrun it', async () => {
     // Two contenders of equal speed and a bound no interval can reach: only the budget can stop them.
-    const run = await auto('bun-raw-paced-node-redis,bun-raw-paced-ioredis', ['--target-ci', '0.001', '--budget', '4s']);
+    const run = await auto('bun-raw-paced-node-redis,bun-raw-paced-ioredis', [
+      '--target-ci',
+      '0.001',
+      '--budget',
+      '4s',
+    ]);
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -92,7 +124,12 @@ describe('progress', () => {
     const run = await runCli(quick);
     await explained(run, () => {
       expect(run.code).toBe(0);
-      expect(run.stderr).toMatch(new RegExp(`^progress: measuring · ${GOOD} c50 · round 1 of 1 · 1 run left · ETA \\d+m\\d\\ds \\(\\d\\d:\\d\\d\\)$`, 'm'));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^progress: measuring · ${GOOD} c50 · round 1 of 1 · 1 run left · ETA \\d+m\\d\\ds \\(\\d\\d:\\d\\d\\)$`,
+          'm',
+        ),
+      );
       expect(run.stderr).toMatch(new RegExp(`^${GOOD} c50 run 1/1: `, 'm'));
       const { json } = resultsIn(run.outDir);
       expect(json.schedule.eta_after_round_1_s).toBeGreaterThan(0);
@@ -111,19 +148,32 @@ describe('progress', () => {
 
 describe('publishing', () => {
   const tracked = ['README.md', 'screenshots', 'results/latest'];
-  const files = (p: string): string[] => (statSync(join(ROOT, p)).isDirectory() ? readdirSync(join(ROOT, p)).flatMap((f) => files(join(p, f))) : [p]);
-  const fingerprint = () => Object.fromEntries(tracked.flatMap(files).map((f) => [f, createHash('sha256').update(readFileSync(join(ROOT, f))).digest('hex')]));
+  const files = (p: string): string[] =>
+    statSync(join(ROOT, p)).isDirectory() ? readdirSync(join(ROOT, p)).flatMap((f) => files(join(p, f))) : [p];
+  const fingerprint = () =>
+    Object.fromEntries(
+      tracked.flatMap(files).map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(ROOT, f)))
+          .digest('hex'),
+      ]),
+    );
 
   test('an --only run into results/ leaves README.md, screenshots/ and results/latest byte-identical', async () => {
     const before = fingerprint();
     const dirsBefore = new Set(readdirSync(join(ROOT, 'results')));
-    const run = await runCli(['--only', GOOD, '--runs', '1', '--duration', '300ms', '--warmup', '0s'], { defaultOut: true });
+    const run = await runCli(['--only', GOOD, '--runs', '1', '--duration', '300ms', '--warmup', '0s'], {
+      defaultOut: true,
+    });
     const made = readdirSync(join(ROOT, 'results')).filter((d) => !dirsBefore.has(d));
     try {
       expect(run.code).toBe(0);
       expect(made).toHaveLength(1);
       expect(existsSync(join(ROOT, 'results', made[0]!, 'results.json'))).toBe(true);
-      expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^results in .*results\/.* \(not published: --only or --where runs a part of the suite; add --publish to publish it\)$/);
+      expect(run.stderr.trim().split('\n').at(-1)).toMatch(
+        /^results in .*results\/.* \(not published: --only or --where runs a part of the suite; add --publish to publish it\)$/,
+      );
       expect(fingerprint()).toEqual(before);
     } finally {
       for (const d of made) rmSync(join(ROOT, 'results', d), { recursive: true, force: true });

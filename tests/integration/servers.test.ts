@@ -12,23 +12,38 @@ const SHORT = ['--runs', '2', '--windows', '1', '--duration', '1s', '--warmup', 
 
 describe('servers', () => {
   test('--servers redis,valkey: each contender and its -on-valkey twin verified, one read per request counted on its own server, paired answers', async () => {
-    const run = await runCli(['--servers', 'redis,valkey', '--ceilings', '--only', 'node-raw-node-redis,bun-raw-bun-redis', ...SHORT], { env: real });
+    const run = await runCli(
+      ['--servers', 'redis,valkey', '--ceilings', '--only', 'node-raw-node-redis,bun-raw-bun-redis', ...SHORT],
+      { env: real },
+    );
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json, dir } = resultsIn(run.outDir);
       expect(json.settings.servers).toEqual(['redis', 'valkey']);
       const [redis, valkey] = json.data.servers;
-      expect(redis).toMatchObject({ name: 'redis', version: expect.stringMatching(/^7\./), allocator: expect.stringMatching(/^jemalloc/) });
+      expect(redis).toMatchObject({
+        name: 'redis',
+        version: expect.stringMatching(/^7\./),
+        allocator: expect.stringMatching(/^jemalloc/),
+      });
       expect(valkey).toMatchObject({ name: 'valkey', version: '9.1.2', allocator: 'libc' });
       const names = json.contenders.map((c: any) => c.name).sort();
-      expect(names).toEqual(['bun-raw-bun-redis', 'bun-raw-bun-redis-on-valkey', 'node-raw-node-redis', 'node-raw-node-redis-on-valkey']);
+      expect(names).toEqual([
+        'bun-raw-bun-redis',
+        'bun-raw-bun-redis-on-valkey',
+        'node-raw-node-redis',
+        'node-raw-node-redis-on-valkey',
+      ]);
       for (const c of json.contenders) {
         expect(c.status, `${c.name}: ${c.reason}`).toBe('ok');
         // Calls are read from the server the twin reads: a twin on the wrong server would count 0 here.
         for (const r of c.runs) expect(Math.abs(r.redis_calls_per_req - 1)).toBeLessThanOrEqual(0.02);
       }
       expect(json.contenders.find((c: any) => c.name === 'node-raw-node-redis-on-valkey').server).toBe('valkey');
-      const servers = json.family.questions.filter((q: any) => q.kind === 'server').map((q: any) => q.id).sort();
+      const servers = json.family.questions
+        .filter((q: any) => q.kind === 'server')
+        .map((q: any) => q.id)
+        .sort();
       expect(servers).toEqual(['server: bun-raw-bun-redis', 'server: node-raw-node-redis']);
       const answer = json.answers.find((a: any) => a.question === 'server: node-raw-node-redis');
       expect(answer).toMatchObject({ a: 'node-raw-node-redis', b: 'node-raw-node-redis-on-valkey', pairs: 2 });
@@ -45,11 +60,18 @@ describe('servers', () => {
   }, 240_000);
 
   test('--topology cluster: each contender against itself on a 6-node cluster, from primaries and from replicas, reads counted over every node', async () => {
-    const run = await runCli(['--topology', 'cluster', '--ceilings', '--only', 'node-raw-ioredis,bun-raw-bun-redis', ...SHORT], { env: real });
+    const run = await runCli(
+      ['--topology', 'cluster', '--ceilings', '--only', 'node-raw-ioredis,bun-raw-bun-redis', ...SHORT],
+      { env: real },
+    );
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
-      expect(json.data.servers.map((s: any) => [s.name, s.nodes ?? 1])).toEqual([['redis', 1], ['cluster', 6], ['cluster-replicas', 6]]);
+      expect(json.data.servers.map((s: any) => [s.name, s.nodes ?? 1])).toEqual([
+        ['redis', 1],
+        ['cluster', 6],
+        ['cluster-replicas', 6],
+      ]);
       const ours = ['node-raw-ioredis', 'node-raw-ioredis-on-cluster', 'node-raw-ioredis-on-cluster-replicas'];
       for (const name of ours) {
         const c = json.contenders.find((x: any) => x.name === name);
@@ -59,7 +81,10 @@ describe('servers', () => {
           expect(r.redis_cpu_s).toBeGreaterThan(0); // summed over the nodes' processes
         }
       }
-      expect(json.unsupported.map((u: any) => u.name)).toEqual(['bun-raw-bun-redis-on-cluster', 'bun-raw-bun-redis-on-cluster-replicas']);
+      expect(json.unsupported.map((u: any) => u.name)).toEqual([
+        'bun-raw-bun-redis-on-cluster',
+        'bun-raw-bun-redis-on-cluster-replicas',
+      ]);
       expect(json.answers.filter((a: any) => a.question === 'server: node-raw-ioredis')).toHaveLength(3);
       // redis-benchmark reads one node: the cluster has no Redis-alone ceiling.
       expect(json.ceilings.redis.every((c: any) => c.server === 'redis')).toBe(true);
@@ -69,7 +94,9 @@ describe('servers', () => {
   }, 240_000);
 
   test('--redis-rtt 0,1ms: one run per distance, the apps behind a delay proxy whose RTT and CPU are recorded, reads still counted at Redis', async () => {
-    const run = await runCli(['--redis-rtt', '0,1ms', '--only', 'node-raw-node-redis,node-raw-ioredis', ...SHORT], { env: real });
+    const run = await runCli(['--redis-rtt', '0,1ms', '--only', 'node-raw-node-redis,node-raw-ioredis', ...SHORT], {
+      env: real,
+    });
     await explained(run, () => {
       expect(run.code).toBe(0);
       const parent = readdirSync(run.outDir).map((d) => join(run.outDir, d))[0]!;
@@ -96,7 +123,9 @@ describe('servers', () => {
       const points = JSON.parse(readFileSync(join(parent, 'distance.json'), 'utf8'));
       expect(points.filter((p: any) => p.name === 'node-raw-ioredis').map((p: any) => p.rtt_ms)).toEqual([0, 1]);
       expect(readFileSync(join(parent, 'distance.md'), 'utf8')).toContain('**Contenders that change rank**');
-      expect(readFileSync(join(parent, 'rtt-1ms', 'results.md'), 'utf8')).toMatch(/a delay proxy between every app and Redis, asked for 1 ms RTT/);
+      expect(readFileSync(join(parent, 'rtt-1ms', 'results.md'), 'utf8')).toMatch(
+        /a delay proxy between every app and Redis, asked for 1 ms RTT/,
+      );
     });
     expect(await settle(run.seen)).toEqual([]);
     const proxies = run.seen.filter((p) => p.cmd.includes('delay-proxy.ts'));
@@ -106,7 +135,23 @@ describe('servers', () => {
   }, 240_000);
 
   test('--server valkey: the private server is Valkey; with REDIS_URL it refuses in one line and starts nothing', async () => {
-    const run = await runCli(['--server', 'valkey', '--only', 'node-raw-ioredis', '--runs', '1', '--windows', '1', '--duration', '1s', '--warmup', '0'], { env: real });
+    const run = await runCli(
+      [
+        '--server',
+        'valkey',
+        '--only',
+        'node-raw-ioredis',
+        '--runs',
+        '1',
+        '--windows',
+        '1',
+        '--duration',
+        '1s',
+        '--warmup',
+        '0',
+      ],
+      { env: real },
+    );
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -118,9 +163,13 @@ describe('servers', () => {
     expect(started(run.seen).some((p) => p.cmd.startsWith('valkey-server '))).toBe(true);
     expect(await settle(run.seen)).toEqual([]);
 
-    const refused = await runCli(['--server', 'valkey', '--only', 'node-raw-ioredis', '--runs', '1'], { env: { ...real, REDIS_URL: 'redis://127.0.0.1:1' } });
+    const refused = await runCli(['--server', 'valkey', '--only', 'node-raw-ioredis', '--runs', '1'], {
+      env: { ...real, REDIS_URL: 'redis://127.0.0.1:1' },
+    });
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('error: --server, --servers and --topology cluster start private servers: unset REDIS_URL');
+    expect(refused.stderr).toContain(
+      'error: --server, --servers and --topology cluster start private servers: unset REDIS_URL',
+    );
     expect(refused.seen.filter((p) => /^(oha|node|bun src)/.test(p.cmd))).toEqual([]);
   }, 120_000);
 });

@@ -10,7 +10,15 @@ import { spawnSync } from 'node:child_process';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { killTree, type Tracked } from '../../packages/harness/src/system/proc';
 import { CLI, resultsIn } from '../helpers/cli';
-import { leftNamespaces, makeThreeHosts, netnsUnavailable, removeThreeHosts, runIn, startIn, type ThreeHosts } from '../helpers/netns';
+import {
+  leftNamespaces,
+  makeThreeHosts,
+  netnsUnavailable,
+  removeThreeHosts,
+  runIn,
+  startIn,
+  type ThreeHosts,
+} from '../helpers/netns';
 
 const skip = netnsUnavailable();
 if (skip) console.warn(`three-hosts test skipped: ${skip}`);
@@ -46,15 +54,49 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
 
   beforeAll(async () => {
     // The app's Node bundle under a name of its own: a concurrent build of dist/server.js is left alone.
-    const build = spawnSync('bun', [join(ROOT, 'scripts/build-node-app.ts'), 'src/server.ts', BUNDLE], { cwd: APP_DIR, encoding: 'utf8', timeout: 120_000 });
+    const build = spawnSync('bun', [join(ROOT, 'scripts/build-node-app.ts'), 'src/server.ts', BUNDLE], {
+      cwd: APP_DIR,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     if (build.status !== 0) throw new Error(`bundling apps/node failed: ${build.stderr}`);
     copyFileSync(join(ROOT, 'dump.rdb'), join(scratch, 'dump.rdb'));
     h = makeThreeHosts();
-    redis = startIn(h, 'redis', ['redis-server', '--port', '6379', '--bind', h.addr.redis, '--protected-mode', 'no', '--save', '', '--appendonly', 'no', '--dir', scratch, '--dbfilename', 'dump.rdb', '--daemonize', 'no']);
-    await until('Redis answering PING from the load namespace', () => runIn(h, 'load', ['redis-cli', '-u', redisUrl(), 'PING']).out.trim() === 'PONG', 20_000);
-    app = startIn(h, 'app', ['node', BUNDLE], { cwd: APP_DIR, env: { NODE_ENV: 'production', REDIS_URL: redisUrl(), BIND_HOST: h.addr.app, PORT: String(PORT) } });
-    const probe = "const r = await fetch(process.env.PROBE_URL, { signal: AbortSignal.timeout(1000) }).catch(() => null); process.exit(r?.ok ? 0 : 1)";
-    await until('the app answering from the load namespace', () => runIn(h, 'load', ['bun', '-e', probe], { env: { PROBE_URL: appUrl() } }).code === 0, 20_000);
+    redis = startIn(h, 'redis', [
+      'redis-server',
+      '--port',
+      '6379',
+      '--bind',
+      h.addr.redis,
+      '--protected-mode',
+      'no',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      scratch,
+      '--dbfilename',
+      'dump.rdb',
+      '--daemonize',
+      'no',
+    ]);
+    await until(
+      'Redis answering PING from the load namespace',
+      () => runIn(h, 'load', ['redis-cli', '-u', redisUrl(), 'PING']).out.trim() === 'PONG',
+      20_000,
+    );
+    app = startIn(h, 'app', ['node', BUNDLE], {
+      cwd: APP_DIR,
+      env: { NODE_ENV: 'production', REDIS_URL: redisUrl(), BIND_HOST: h.addr.app, PORT: String(PORT) },
+    });
+    const probe =
+      'const r = await fetch(process.env.PROBE_URL, { signal: AbortSignal.timeout(1000) }).catch(() => null); process.exit(r?.ok ? 0 : 1)';
+    await until(
+      'the app answering from the load namespace',
+      () => runIn(h, 'load', ['bun', '-e', probe], { env: { PROBE_URL: appUrl() } }).code === 0,
+      20_000,
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -65,12 +107,21 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
   }, 30_000);
 
   test('the hosts talk over their links, not loopback; the app listens on its link address only', () => {
-    for (const [from, to, dev] of [['load', h.addr.app, 'to-app'], ['load', h.addr.redis, 'to-app'], ['app', h.addr.redis, 'to-redis']] as const) {
+    for (const [from, to, dev] of [
+      ['load', h.addr.app, 'to-app'],
+      ['load', h.addr.redis, 'to-app'],
+      ['app', h.addr.redis, 'to-redis'],
+    ] as const) {
       expect(runIn(h, from, ['ip', 'route', 'get', to]).out).toContain(`dev ${dev} `);
     }
     // redis-cli --latency to a non-TTY: one line "min max avg samples" in ms after 1 s.
-    const [min, , avg, samples] = runIn(h, 'load', ['redis-cli', '-u', redisUrl(), '--latency', '--raw']).out.trim().split(/\s+/).map(Number);
-    console.log(`three hosts: Redis PING from the load namespace, through the app's: avg ${avg} ms, min ${min} ms over ${samples} samples`);
+    const [min, , avg, samples] = runIn(h, 'load', ['redis-cli', '-u', redisUrl(), '--latency', '--raw'])
+      .out.trim()
+      .split(/\s+/)
+      .map(Number);
+    console.log(
+      `three hosts: Redis PING from the load namespace, through the app's: avg ${avg} ms, min ${min} ms over ${samples} samples`,
+    );
     expect(samples).toBeGreaterThan(10);
     expect(avg).toBeGreaterThan(0);
     const listening = runIn(h, 'app', ['ss', '-Hltn']).out;
@@ -81,10 +132,32 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
   test('--target measures the app by hand through the three hosts: verified, one XRANGE per request', async () => {
     const out = join(scratch, 'results');
     const xrangeBefore = xrangeCalls();
-    const harness = startIn(h, 'load', ['bun', CLI, '--target', appUrl(), '--target-name', 'node-raw-by-hand', '--duration', '1s', '--runs', '2', '--warmup', '0', '--windows', '1', '--out', out], {
-      cwd: ROOT,
-      env: { REDIS_URL: redisUrl() },
-    });
+    const harness = startIn(
+      h,
+      'load',
+      [
+        'bun',
+        CLI,
+        '--target',
+        appUrl(),
+        '--target-name',
+        'node-raw-by-hand',
+        '--duration',
+        '1s',
+        '--runs',
+        '2',
+        '--warmup',
+        '0',
+        '--windows',
+        '1',
+        '--out',
+        out,
+      ],
+      {
+        cwd: ROOT,
+        env: { REDIS_URL: redisUrl() },
+      },
+    );
     const { code } = await exitOf(harness, 120_000);
     if (code !== 0) console.error(harness.tail().join('\n'));
     expect(code).toBe(0);
@@ -106,11 +179,18 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
     }
     // Redis itself, asked over the link, saw at least one XRANGE per response counted.
     expect(xrangeCalls() - xrangeBefore).toBeGreaterThanOrEqual(c.runs.reduce((n: number, r: any) => n + r.ok, 0));
-    console.log(`three hosts, one short run (2 × 1 s, c50): ${c.runs.map((r: any) => `${Math.round(r.rps)} req/s`).join(', ')}; p50 ${c.latency_ms.p50.toFixed(1)} ms; ${c.redis_calls_per_req.toFixed(3)} XRANGE per request`);
+    console.log(
+      `three hosts, one short run (2 × 1 s, c50): ${c.runs.map((r: any) => `${Math.round(r.rps)} req/s`).join(', ')}; p50 ${c.latency_ms.p50.toFixed(1)} ms; ${c.redis_calls_per_req.toFixed(3)} XRANGE per request`,
+    );
   }, 150_000);
 
   test('an app that does not answer is one line naming the cause and fix; nothing left running', async () => {
-    const harness = startIn(h, 'load', ['bun', CLI, '--target', `http://${h.addr.app}:${PORT + 1}/`, '--out', join(scratch, 'none')], { cwd: ROOT, env: { REDIS_URL: redisUrl() } });
+    const harness = startIn(
+      h,
+      'load',
+      ['bun', CLI, '--target', `http://${h.addr.app}:${PORT + 1}/`, '--out', join(scratch, 'none')],
+      { cwd: ROOT, env: { REDIS_URL: redisUrl() } },
+    );
     const { code } = await exitOf(harness, 60_000);
     expect(code).toBe(1);
     const errors = harness.tail().filter((l) => l.startsWith('error:'));
@@ -118,12 +198,17 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
     expect(errors[0]).toContain(`--target http://${h.addr.app}:${PORT + 1}/ does not answer`);
     expect(errors[0]).toContain('BIND_HOST');
     // Its orphan guard outlives it by at most half a second.
-    const pids = () => spawnSync('ip', ['netns', 'pids', h.ns.load], { encoding: 'utf8', timeout: 5000 }).stdout.split('\n').filter(Boolean);
+    const pids = () =>
+      spawnSync('ip', ['netns', 'pids', h.ns.load], { encoding: 'utf8', timeout: 5000 })
+        .stdout.split('\n')
+        .filter(Boolean);
     await until('the load namespace empty', () => pids().length === 0, 3000);
   }, 90_000);
 
   function xrangeCalls(): number {
-    const m = /cmdstat_xrange:calls=(\d+)/.exec(runIn(h, 'load', ['redis-cli', '-u', redisUrl(), 'INFO', 'commandstats']).out);
+    const m = /cmdstat_xrange:calls=(\d+)/.exec(
+      runIn(h, 'load', ['redis-cli', '-u', redisUrl(), 'INFO', 'commandstats']).out,
+    );
     return m ? Number(m[1]) : 0;
   }
 });

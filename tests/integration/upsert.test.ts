@@ -9,7 +9,20 @@ import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { explained, redisKiller, resultsIn, runCli, settle } from '../helpers/cli';
 
-const SHORT = ['--workload', 'upsert', '--keys', '1', '--runs', '1', '--duration', '1s', '--warmup', '0s', '--windows', '2'];
+const SHORT = [
+  '--workload',
+  'upsert',
+  '--keys',
+  '1',
+  '--runs',
+  '1',
+  '--duration',
+  '1s',
+  '--warmup',
+  '0s',
+  '--windows',
+  '2',
+];
 const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };
 const byName = (json: any) => Object.fromEntries(json.contenders.map((c: any) => [c.name, c]));
 
@@ -34,7 +47,8 @@ describe('--workload upsert', () => {
         }
         // The server's counters prove the strategy: one EVALSHA per request for lua; WATCH's path for watch.
         const commands = c.points[0].runs[0].redis_commands;
-        if (name.endsWith('-watch')) expect(Object.keys(commands)).toEqual(expect.arrayContaining(['watch', 'hget', 'multi', 'exec']));
+        if (name.endsWith('-watch'))
+          expect(Object.keys(commands)).toEqual(expect.arrayContaining(['watch', 'hget', 'multi', 'exec']));
         else expect(commands.evalsha).toBeGreaterThan(0);
       }
       // The write question: lua against watch, per stack.
@@ -52,16 +66,25 @@ describe('--workload upsert', () => {
 
   test('--topology cluster: lua and function on a 6-node cluster, 100 keys spread over the primaries, every write accounted for; watch is listed as not measured', async () => {
     const names = ['node-raw-ioredis', 'node-raw-ioredis-watch', 'node-raw-node-redis-function'];
-    const run = await runCli(['--only', names.join(','), '--topology', 'cluster', ...SHORT.slice(0, 2), '--keys', '100', ...SHORT.slice(4)], { env: real });
+    const run = await runCli(
+      ['--only', names.join(','), '--topology', 'cluster', ...SHORT.slice(0, 2), '--keys', '100', ...SHORT.slice(4)],
+      { env: real },
+    );
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const json = resultsIn(run.outDir).json;
       expect(json.data.servers.map((s: any) => s.name)).toEqual(['redis', 'cluster']);
-      expect(json.unsupported).toEqual([{ name: 'node-raw-ioredis-watch-on-cluster', reason: expect.stringMatching(/^watch: WATCH needs a connection of its own/) }]);
+      expect(json.unsupported).toEqual([
+        {
+          name: 'node-raw-ioredis-watch-on-cluster',
+          reason: expect.stringMatching(/^watch: WATCH needs a connection of its own/),
+        },
+      ]);
       for (const name of ['node-raw-ioredis-on-cluster', 'node-raw-node-redis-function-on-cluster']) {
         const c = byName(json)[name];
         expect(c.status).toBe('ok');
-        for (const w of c.points[0].runs.flatMap((r: any) => r.windows)) expect(w.upsert).toMatchObject({ keys: 100, lost: 0, invented: 0, stale: 0, problem: null });
+        for (const w of c.points[0].runs.flatMap((r: any) => r.windows))
+          expect(w.upsert).toMatchObject({ keys: 100, lost: 0, invented: 0, stale: 0, problem: null });
         // The write commands were counted on the nodes: the script per request, on the cluster.
         const commands = c.points[0].runs[0].redis_commands;
         expect(commands[name.includes('function') ? 'fcall' : 'evalsha']).toBeGreaterThan(0);
@@ -78,9 +101,12 @@ describe('--workload upsert', () => {
       for (const name of ['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey']) {
         const c = byName(json)[name];
         expect(c.status).toBe('ok');
-        for (const w of c.points[0].runs.flatMap((r: any) => r.windows)) expect(w.upsert).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null });
+        for (const w of c.points[0].runs.flatMap((r: any) => r.windows))
+          expect(w.upsert).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null });
       }
-      expect(json.family.questions.filter((q: any) => q.kind === 'server').map((q: any) => q.members)).toEqual([['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey']]);
+      expect(json.family.questions.filter((q: any) => q.kind === 'server').map((q: any) => q.members)).toEqual([
+        ['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey'],
+      ]);
     });
   }, 180_000);
 
@@ -89,7 +115,9 @@ describe('--workload upsert', () => {
     await explained(run, async () => {
       const c = byName(resultsIn(run.outDir).json)['bun-naive-ioredis-watch'];
       expect(c.status).toBe('invalid');
-      expect(c.reason).toMatch(/lost updates: \d+ acknowledged writes? overwritten by an older version \(key item:\{\w+\} holds version \d+/);
+      expect(c.reason).toMatch(
+        /lost updates: \d+ acknowledged writes? overwritten by an older version \(key item:\{\w+\} holds version \d+/,
+      );
       expect(run.stderr).toContain('bun-naive-ioredis-watch: INVALID');
     });
   }, 120_000);
@@ -98,7 +126,22 @@ describe('--workload upsert', () => {
     // The second window of the first launch: an oha writing a -w2 file (armed from the first line
     // that finds the private Redis up: the progress line comes once, maybe before Redis is seen).
     const killer = redisKiller(() => true, '-w2.json');
-    const args = ['--only', 'node-raw-node-redis,node-raw-node-redis-watch', '--workload', 'upsert', '--keys', '1', '--runs', '1', '--duration', '2s', '--warmup', '0s', '--windows', '2'];
+    const args = [
+      '--only',
+      'node-raw-node-redis,node-raw-node-redis-watch',
+      '--workload',
+      'upsert',
+      '--keys',
+      '1',
+      '--runs',
+      '1',
+      '--duration',
+      '2s',
+      '--warmup',
+      '0s',
+      '--windows',
+      '2',
+    ];
     const run = await runCli(args, { env: real, onLine: killer.onLine });
     await explained(run, async () => {
       expect(killer.killed()).toBe(true);

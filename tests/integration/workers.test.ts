@@ -11,7 +11,13 @@ import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
 import { appEnvironment } from '../../packages/harness/src/run/prepare';
 import { isAlive, processTree } from '../../packages/harness/src/system/proc';
-import { cli, commandStats, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
+import {
+  cli,
+  commandStats,
+  goldenBody,
+  startPrivateRedis,
+  type RedisTarget,
+} from '../../packages/harness/src/topology/redis';
 
 const contenders = loadContenders();
 const REQUESTS = 200;
@@ -41,7 +47,11 @@ async function launch(name: string, env: Record<string, string> = {}): Promise<R
 }
 
 /** The app's connections: every client but this redis-cli asking. */
-const appClients = () => cli(redis, ['CLIENT', 'LIST']).trim().split('\n').filter((l) => !l.includes('cmd=client|list'));
+const appClients = () =>
+  cli(redis, ['CLIENT', 'LIST'])
+    .trim()
+    .split('\n')
+    .filter((l) => !l.includes('cmd=client|list'));
 
 /** Polls `ok` every 50 ms until it holds or `ms` is over; returns whether it held. */
 async function until(ok: () => boolean, ms: number): Promise<boolean> {
@@ -75,7 +85,11 @@ async function xrangeByClient(fn: () => Promise<void>): Promise<Map<string, numb
 async function requestsOnNewConnections(url: string): Promise<string[]> {
   const bodies: string[] = [];
   for (let i = 0; i < REQUESTS; i++) {
-    const res = await fetch(url, { headers: { connection: 'close' }, keepalive: false, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(url, {
+      headers: { connection: 'close' },
+      keepalive: false,
+      signal: AbortSignal.timeout(5000),
+    });
     bodies.push(await res.text());
   }
   return bodies;
@@ -179,7 +193,9 @@ describe('where workers do not run', () => {
 
   test('Next has no workers contender: next start runs its own server', () => {
     expect(contenders.filter((c) => c.app === 'next' && c.settings.workers !== '1')).toEqual([]);
-    expect(contenders.filter((c) => c.settings.workers === '2').map((c) => c.name)).toContain('node-raw-node-redis-workers2');
+    expect(contenders.filter((c) => c.settings.workers === '2').map((c) => c.name)).toContain(
+      'node-raw-node-redis-workers2',
+    );
   });
 
   test('everything started here is stopped', async () => {

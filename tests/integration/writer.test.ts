@@ -57,7 +57,20 @@ const increasing = (a: string, b: string) => {
 describe('live writer', () => {
   test('100/s for 10 s: rate, MAXLEN, order, and the stream rebuilt from the log', async () => {
     const out = join(dir, 'rate.jsonl');
-    const w = startWriter(['--url', redis.url, '--key', STREAM_KEY, '--rate', '100', '--maxlen', '339', '--seed', '7', '--out', out]);
+    const w = startWriter([
+      '--url',
+      redis.url,
+      '--key',
+      STREAM_KEY,
+      '--rate',
+      '100',
+      '--maxlen',
+      '339',
+      '--seed',
+      '7',
+      '--out',
+      out,
+    ]);
     try {
       const start = await header(out);
       await Bun.sleep(Math.max(0, start + 10_000 - nowMs()));
@@ -78,7 +91,8 @@ describe('live writer', () => {
     // No drift: the last write left close to its slot on the schedule, not a sum of sleeps later.
     expect(written.at(-1)!.sent_ms - dueAt(log.start_ms, written.length - 1, 100)).toBeLessThan(50);
     const ids = [...initial, ...written].map((e) => e.id);
-    for (let k = 1; k < ids.length; k++) if (!increasing(ids[k - 1]!, ids[k]!)) throw new Error(`id ${ids[k]} after ${ids[k - 1]}`);
+    for (let k = 1; k < ids.length; k++)
+      if (!increasing(ids[k - 1]!, ids[k]!)) throw new Error(`id ${ids[k]} after ${ids[k - 1]}`);
     // Same field names, same order, values seen before.
     const names = JSON.stringify(Object.keys(initial[0]!.fields));
     for (const e of written) expect(JSON.stringify(Object.keys(e.fields))).toBe(names);
@@ -105,12 +119,23 @@ describe('live writer', () => {
 
   test('a Redis error exits non-zero with one line naming the cause', async () => {
     cli(redis, ['SET', 'live:not-a-stream', 'x']);
-    const wrongType = startWriter(['--url', redis.url, '--key', 'live:not-a-stream', '--out', join(dir, 'wrong.jsonl')]);
+    const wrongType = startWriter([
+      '--url',
+      redis.url,
+      '--key',
+      'live:not-a-stream',
+      '--out',
+      join(dir, 'wrong.jsonl'),
+    ]);
     expect(await wrongType.exited).toBe(1);
-    expect(await new Response(wrongType.stderr).text()).toMatch(/^writer: XRANGE live:not-a-stream: WRONGTYPE[^\n]*\n$/);
+    expect(await new Response(wrongType.stderr).text()).toMatch(
+      /^writer: XRANGE live:not-a-stream: WRONGTYPE[^\n]*\n$/,
+    );
 
     const nobody = startWriter(['--url', `redis://127.0.0.1:${await freePort()}`, '--out', join(dir, 'nobody.jsonl')]);
     expect(await nobody.exited).toBe(1);
-    expect(await new Response(nobody.stderr).text()).toMatch(/^writer: cannot connect to redis:\/\/127\.0\.0\.1:\d+: [^\n]*ECONNREFUSED[^\n]*\n$/);
+    expect(await new Response(nobody.stderr).text()).toMatch(
+      /^writer: cannot connect to redis:\/\/127\.0\.0\.1:\d+: [^\n]*ECONNREFUSED[^\n]*\n$/,
+    );
   }, 15_000);
 });

@@ -4,7 +4,19 @@
 // cluster: lua and function on every cluster client, keys on every primary; watch refused.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { CLIENTS, CLUSTER_CLIENTS, DEFAULT_SETTINGS, NO_CLUSTER_WATCH, openWriter, STREAM_KEY, WATCH_RETRIES, watchUpsert, type ClientName, type SettingValues, type TxConnection } from '@bench/stream';
+import {
+  CLIENTS,
+  CLUSTER_CLIENTS,
+  DEFAULT_SETTINGS,
+  NO_CLUSTER_WATCH,
+  openWriter,
+  STREAM_KEY,
+  WATCH_RETRIES,
+  watchUpsert,
+  type ClientName,
+  type SettingValues,
+  type TxConnection,
+} from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 import { byPrimary, startCluster, type ClusterTarget } from '../../packages/harness/src/topology/cluster';
@@ -19,8 +31,18 @@ afterAll(async () => {
 
 const RECORD = { name: 'n', color: 'red', size: 'L', note: 'a note' };
 const writerOf = (client: (typeof CLIENTS)[number], write: SettingValues['write']) =>
-  openWriter({ client, url: redis.url, workload: 'upsert', key: STREAM_KEY, settings: { ...DEFAULT_SETTINGS, write }, handicapUs: 0 });
-const stored = (id: string) => cli(redis, ['HGETALL', `item:{${id}}`]).trim().split('\n');
+  openWriter({
+    client,
+    url: redis.url,
+    workload: 'upsert',
+    key: STREAM_KEY,
+    settings: { ...DEFAULT_SETTINGS, write },
+    handicapUs: 0,
+  });
+const stored = (id: string) =>
+  cli(redis, ['HGETALL', `item:{${id}}`])
+    .trim()
+    .split('\n');
 let ids = 0;
 
 describe('write strategies on every client', () => {
@@ -38,7 +60,12 @@ describe('write strategies on every client', () => {
         }
         const h = stored(id);
         const field = (f: string) => h[h.indexOf(f) + 1];
-        expect([field('version'), field('applied'), field('color'), field('note')]).toEqual(['2000', '2', 'blue', 'a note']);
+        expect([field('version'), field('applied'), field('color'), field('note')]).toEqual([
+          '2000',
+          '2',
+          'blue',
+          'a note',
+        ]);
       }, 30_000);
     }
   }
@@ -68,8 +95,18 @@ describe('write strategies on every client', () => {
 
   test('watch: retries are bounded; a transaction that never commits answers conflict after WATCH_RETRIES + 1 tries', async () => {
     let watches = 0;
-    const never: TxConnection = { watch: async () => void watches++, hget: async () => null, unwatch: async () => {}, commit: async () => false, close: async () => {} };
-    expect(await watchUpsert(never, 'x', RECORD, 5)).toEqual({ result: 'conflict', version: 5, retries: WATCH_RETRIES + 1 });
+    const never: TxConnection = {
+      watch: async () => void watches++,
+      hget: async () => null,
+      unwatch: async () => {},
+      commit: async () => false,
+      close: async () => {},
+    };
+    expect(await watchUpsert(never, 'x', RECORD, 5)).toEqual({
+      result: 'conflict',
+      version: 5,
+      retries: WATCH_RETRIES + 1,
+    });
     expect(watches).toBe(WATCH_RETRIES + 1);
   });
 
@@ -90,7 +127,9 @@ describe('write strategies on every client', () => {
       expect(field('applied')).toBe(n('created') + n('updated'));
       expect(n('created') + n('updated') + n('ignored') + n('conflict')).toBe(200);
       // The newest applied version is the one stored: nothing older overwrote it.
-      expect(field('version')).toBe(Math.max(...replies.filter((x) => x.result === 'created' || x.result === 'updated').map((x) => x.version)));
+      expect(field('version')).toBe(
+        Math.max(...replies.filter((x) => x.result === 'created' || x.result === 'updated').map((x) => x.version)),
+      );
       expect(replies.some((x) => x.retries > 0)).toBe(true);
     }, 60_000);
   }
@@ -105,7 +144,15 @@ describe('write strategies on a cluster', () => {
     await cluster?.stop();
   });
   const onCluster = (client: ClientName, write: SettingValues['write']) =>
-    openWriter({ client, url: cluster.url, workload: 'upsert', key: STREAM_KEY, settings: { ...DEFAULT_SETTINGS, write }, handicapUs: 0, cluster: true });
+    openWriter({
+      client,
+      url: cluster.url,
+      workload: 'upsert',
+      key: STREAM_KEY,
+      settings: { ...DEFAULT_SETTINGS, write },
+      handicapUs: 0,
+      cluster: true,
+    });
   // Ids whose keys fall on every primary: each is routed to its slot's node.
   const spread = Array.from({ length: 12 }, (_, i) => `spread-${i}`);
 
@@ -125,7 +172,13 @@ describe('write strategies on a cluster', () => {
         }
         const byNode = byPrimary(cluster, ids, (id) => `item:{${id}}`);
         expect(byNode.size).toBe(3);
-        for (const [url, own] of byNode) for (const id of own) expect(cli({ url }, ['HMGET', `item:{${id}}`, 'version', 'applied']).trim().split('\n')).toEqual(['2000', '2']);
+        for (const [url, own] of byNode)
+          for (const id of own)
+            expect(
+              cli({ url }, ['HMGET', `item:{${id}}`, 'version', 'applied'])
+                .trim()
+                .split('\n'),
+            ).toEqual(['2000', '2']);
       }, 30_000);
     }
     test(`${client}, watch: refused with its reason (no WATCH connection to a key's primary here)`, async () => {

@@ -4,7 +4,13 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { AGAINST_MAX_RUNS, handicapFlag, PAIR_WINDOWS, parseCli, UsageError } from '../../packages/harness/src/cli/args';
+import {
+  AGAINST_MAX_RUNS,
+  handicapFlag,
+  PAIR_WINDOWS,
+  parseCli,
+  UsageError,
+} from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
 import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
 import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
@@ -16,8 +22,24 @@ import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
 
 const all = [
-  { name: 'node-raw-node-redis', runtime: 'node', framework: 'raw', client: 'node-redis', variant: null, settings: {}, suites: ['default', 'matrix'] },
-  { name: 'bun-raw-ioredis', runtime: 'bun', framework: 'raw', client: 'ioredis', variant: null, settings: {}, suites: ['default', 'matrix'] },
+  {
+    name: 'node-raw-node-redis',
+    runtime: 'node',
+    framework: 'raw',
+    client: 'node-redis',
+    variant: null,
+    settings: {},
+    suites: ['default', 'matrix'],
+  },
+  {
+    name: 'bun-raw-ioredis',
+    runtime: 'bun',
+    framework: 'raw',
+    client: 'ioredis',
+    variant: null,
+    settings: {},
+    suites: ['default', 'matrix'],
+  },
 ] as never[];
 
 const usage = (argv: string[]) => {
@@ -32,28 +54,67 @@ const usage = (argv: string[]) => {
 
 describe('the flags', () => {
   test('--handicap NAME:3% sizes the burn; NAME alone is 10%; a size out of 0.5–100% or an unknown name is refused', () => {
-    expect(handicapFlag('node-raw-node-redis:3%', ['node-raw-node-redis'])).toEqual({ name: 'node-raw-node-redis', pct: 3 });
-    expect(handicapFlag('node-raw-node-redis:2.5', ['node-raw-node-redis'])).toEqual({ name: 'node-raw-node-redis', pct: 2.5 });
-    expect(handicapFlag('node-raw-node-redis', ['node-raw-node-redis'])).toEqual({ name: 'node-raw-node-redis', pct: 10 });
+    expect(handicapFlag('node-raw-node-redis:3%', ['node-raw-node-redis'])).toEqual({
+      name: 'node-raw-node-redis',
+      pct: 3,
+    });
+    expect(handicapFlag('node-raw-node-redis:2.5', ['node-raw-node-redis'])).toEqual({
+      name: 'node-raw-node-redis',
+      pct: 2.5,
+    });
+    expect(handicapFlag('node-raw-node-redis', ['node-raw-node-redis'])).toEqual({
+      name: 'node-raw-node-redis',
+      pct: 10,
+    });
     expect(handicapFlag(undefined, [])).toBeNull();
-    expect(() => handicapFlag('node-raw-node-redis:0.1%', ['node-raw-node-redis'])).toThrow('the size must be from 0.5% to 100%, like node-raw-node-redis:3%');
-    expect(() => handicapFlag('nope:3%', ['node-raw-node-redis'])).toThrow('--handicap "nope" is not a contender of this run');
+    expect(() => handicapFlag('node-raw-node-redis:0.1%', ['node-raw-node-redis'])).toThrow(
+      'the size must be from 0.5% to 100%, like node-raw-node-redis:3%',
+    );
+    expect(() => handicapFlag('nope:3%', ['node-raw-node-redis'])).toThrow(
+      '--handicap "nope" is not a contender of this run',
+    );
   });
 
   test('--against: 10 minutes of budget, 4 windows a launch, the budget (not a round cap) ends it, ±2% unless --equal says otherwise', () => {
     const o = parseCli(['--only', 'node-raw-node-redis', '--against', 'HEAD'], all);
-    expect(o).toMatchObject({ against: 'HEAD', equalPct: 2, budgetS: 600, windows: PAIR_WINDOWS, maxRuns: AGAINST_MAX_RUNS });
-    expect(parseCli(['--against', 'HEAD', '--equal', '1%', '--budget', '30m'], all)).toMatchObject({ equalPct: 1, budgetS: 1800 });
+    expect(o).toMatchObject({
+      against: 'HEAD',
+      equalPct: 2,
+      budgetS: 600,
+      windows: PAIR_WINDOWS,
+      maxRuns: AGAINST_MAX_RUNS,
+    });
+    expect(parseCli(['--against', 'HEAD', '--equal', '1%', '--budget', '30m'], all)).toMatchObject({
+      equalPct: 1,
+      budgetS: 1800,
+    });
     // --handicap on the one contender selected is a pair too; on the suite it keeps the suite's defaults.
-    expect(parseCli(['--only', 'node-raw-node-redis', '--handicap', 'node-raw-node-redis:3%'], all)).toMatchObject({ handicap: 'node-raw-node-redis', handicapPct: 3, budgetS: 600, windows: PAIR_WINDOWS });
-    expect(parseCli(['--handicap', 'node-raw-node-redis'], all)).toMatchObject({ handicapPct: 10, budgetS: 900, windows: 2 });
+    expect(parseCli(['--only', 'node-raw-node-redis', '--handicap', 'node-raw-node-redis:3%'], all)).toMatchObject({
+      handicap: 'node-raw-node-redis',
+      handicapPct: 3,
+      budgetS: 600,
+      windows: PAIR_WINDOWS,
+    });
+    expect(parseCli(['--handicap', 'node-raw-node-redis'], all)).toMatchObject({
+      handicapPct: 10,
+      budgetS: 900,
+      windows: 2,
+    });
   });
 
   test('--against with a flag it cannot pair, and --equal without a pair, get one line naming the cause', () => {
-    expect(usage(['--against', 'HEAD', '--target', 'http://127.0.0.1:3000/'])).toMatch(/^--against cannot be combined with --target: /);
-    expect(usage(['--against', 'HEAD', '--profile', 'seed', '--runs', '3'])).toMatch(/^--against cannot be combined with --profile: /);
-    expect(usage(['--against', 'HEAD', '--servers', 'redis,valkey'])).toMatch(/^--against cannot be combined with --servers: /);
-    expect(usage(['--against', 'HEAD', '--resume', 'results/x'])).toMatch(/^--against cannot be combined with --resume: /);
+    expect(usage(['--against', 'HEAD', '--target', 'http://127.0.0.1:3000/'])).toMatch(
+      /^--against cannot be combined with --target: /,
+    );
+    expect(usage(['--against', 'HEAD', '--profile', 'seed', '--runs', '3'])).toMatch(
+      /^--against cannot be combined with --profile: /,
+    );
+    expect(usage(['--against', 'HEAD', '--servers', 'redis,valkey'])).toMatch(
+      /^--against cannot be combined with --servers: /,
+    );
+    expect(usage(['--against', 'HEAD', '--resume', 'results/x'])).toMatch(
+      /^--against cannot be combined with --resume: /,
+    );
     expect(usage(['--against', ''])).toMatch(/^--against needs a git ref or a folder of apps/);
     expect(usage(['--equal', '2'])).toBe('--equal bounds a change: use it with --against or --handicap');
     expect(usage(['--against', 'HEAD', '--equal', '-1'])).toMatch(/^--equal "-1" must be a number above 0/);
@@ -64,7 +125,9 @@ describe('the changes family', () => {
   test('each contender with a twin from the other side, this side first, side by side; a twin alone is no pair', () => {
     expect(baseName('a')).toBe('a@base');
     expect(isBase('a@base') && !isBase('a')).toBe(true);
-    expect(changeComparisons(['a', 'a@base', 'b', 'c@base'])).toEqual([{ id: 'a vs a@base', question: 'change: a', a: 'a', b: 'a@base', side_by_side: true }]);
+    expect(changeComparisons(['a', 'a@base', 'b', 'c@base'])).toEqual([
+      { id: 'a vs a@base', question: 'change: a', a: 'a', b: 'a@base', side_by_side: true },
+    ]);
   });
 });
 
@@ -72,10 +135,19 @@ describe('the changes family', () => {
 function pairRun(ratio: number, sd: number, seed: number, windows = 4) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const contenders = ['a', 'a@base'].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })) as unknown as ContenderResult[];
+  const contenders = ['a', 'a@base'].map((name) => ({
+    name,
+    status: 'incomplete',
+    points: [{ runs: [] as unknown[] }],
+  })) as unknown as ContenderResult[];
   const results = {
     contenders,
-    settings: { runs: 'auto', target_ci_pct: 10, max_runs: 60, against: { spec: 'HEAD', kind: 'ref', commit: 'f'.repeat(40), apps_dir: '/x', equal_pct: 2 } },
+    settings: {
+      runs: 'auto',
+      target_ci_pct: 10,
+      max_runs: 60,
+      against: { spec: 'HEAD', kind: 'ref', commit: 'f'.repeat(40), apps_dir: '/x', equal_pct: 2 },
+    },
     family: { questions: [], comparisons: [] },
     changes: { comparisons: changeComparisons(['a', 'a@base']) },
   } as unknown as Results;
@@ -114,7 +186,9 @@ describe('the pair test and its stopping rule (worked example)', () => {
     const interim = results.changes!.looks!.filter((l) => !l.last);
     expect(interim.at(-1)!.open).toEqual([]);
     expect(results.open).toEqual([]);
-    expect(changeSentence(answer, 2)).toMatch(/^a: \*\*head is [23]\.\d% slower\*\* than base \(−\d\.\d%…−\d\.\d%, (\d+\.\d%|1 − \d\.\de-\d+), \d+ rounds\)$/);
+    expect(changeSentence(answer, 2)).toMatch(
+      /^a: \*\*head is [23]\.\d% slower\*\* than base \(−\d\.\d%…−\d\.\d%, (\d+\.\d%|1 − \d\.\de-\d+), \d+ rounds\)$/,
+    );
   });
 
   test('no change, the same noise: equal within ±2% before the cap; a pair still open says what it could detect', () => {
@@ -125,12 +199,16 @@ describe('the pair test and its stopping rule (worked example)', () => {
     // Five rounds of sd 10%: far too few for ±2%; the last look leaves it open (this seed draws no false claim, as 95% of them do).
     const open = race(1, 0.1, 5, 5).answer;
     expect(open.verdict).toBe('undecided');
-    expect(changeSentence(open, 2)).toMatch(/^a: open, [+−]\d+\.?\d*% \(.*\); as measured it could detect a change of about ±\d+\.?\d*%, and "equal" needs its interval within ±2%$/);
+    expect(changeSentence(open, 2)).toMatch(
+      /^a: open, [+−]\d+\.?\d*% \(.*\); as measured it could detect a change of about ±\d+\.?\d*%, and "equal" needs its interval within ±2%$/,
+    );
   });
 
   test('the report: one line per pair, and a forest plot with the ±--equal band and decided, equal and open apart', () => {
     const { results } = race(0.97, 0.02, 7, 60);
-    expect(changesSection(results)).toMatch(/^\*\*Changes\*\*: this checkout \(head\) against `HEAD` \(commit ffffffffffff\) \(base\)/);
+    expect(changesSection(results)).toMatch(
+      /^\*\*Changes\*\*: this checkout \(head\) against `HEAD` \(commit ffffffffffff\) \(base\)/,
+    );
     const spec = changesSpec(results, {}) as unknown as { layer: { data: { values: Record<string, unknown>[] } }[] };
     expect(spec.layer[0]!.data.values).toEqual([{ a: 1 / 1.02, b: 1.02 }]);
     expect(spec.layer[2]!.data.values[0]).toMatchObject({ name: 'a', state: 'decided: head slower' });
@@ -143,12 +221,18 @@ describe('the pair test and its stopping rule (worked example)', () => {
 function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const runs = (side: number) => [1, 2, 3].map((round) => ({
-    round, rps: 1000,
-    windows: Array.from({ length: 4 }, () => ({ rps: 1000 * Math.exp(alt * normal()) })),
-    duet: Array.from({ length: 4 }, () => ({ rps: 1000 * (side === 0 ? bias : 1) * Math.exp(duet * normal()) })),
+  const runs = (side: number) =>
+    [1, 2, 3].map((round) => ({
+      round,
+      rps: 1000,
+      windows: Array.from({ length: 4 }, () => ({ rps: 1000 * Math.exp(alt * normal()) })),
+      duet: Array.from({ length: 4 }, () => ({ rps: 1000 * (side === 0 ? bias : 1) * Math.exp(duet * normal()) })),
+    }));
+  const contenders = ['a', 'a@base'].map((name, side) => ({
+    name,
+    status: 'incomplete',
+    points: [{ runs: runs(side) }],
   }));
-  const contenders = ['a', 'a@base'].map((name, side) => ({ name, status: 'incomplete', points: [{ runs: runs(side) }] }));
   return {
     contenders,
     settings: { runs: 'auto', windows: 4, duration_s: 1, against: { pair: 'auto', equal_pct: 2 } },
@@ -157,7 +241,7 @@ function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
 }
 
 describe('the pair design', () => {
-  test('auto measures both ways until a design is chosen; a chosen duet keeps each launch\'s first cycle both ways', () => {
+  test("auto measures both ways until a design is chosen; a chosen duet keeps each launch's first cycle both ways", () => {
     expect([1, 2, 3].map((round) => pairMode('auto', null, round, 1))).toEqual(['both', 'both', 'both']);
     expect(pairMode('auto', 'duet', 4, 0)).toBe('both');
     expect(pairMode('auto', 'duet', 4, 1)).toBe('duet');
@@ -166,7 +250,7 @@ describe('the pair design', () => {
     expect(pairMode('duet', null, 1, 2)).toBe('duet');
   });
 
-  test('a duet\'s two sides start and end their windows together; a side that fails does not hold the other', async () => {
+  test("a duet's two sides start and end their windows together; a side that fails does not hold the other", async () => {
     const order: string[] = [];
     const side = async (meet: ReturnType<typeof meeting>, name: string, setupMs: number, fail = false) => {
       try {
@@ -219,7 +303,9 @@ describe('the error rate, sequential looks included', () => {
   // A, B, D; scripts/pair-noise.ts --rounds), each a list of window-pair ln ratios centred on its
   // run's mean: drawn with replacement, a round keeps its launch's own offset (the largest noise),
   // and its sign is a coin: under the null the two sides are alike, so which is head is arbitrary.
-  const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs/aa-rounds.json'), 'utf8')) as { recorded: { rounds: number[][] }[] };
+  const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs/aa-rounds.json'), 'utf8')) as {
+    recorded: { rounds: number[][] }[];
+  };
   const pool = recorded.flatMap((r) => r.rounds);
 
   test('under the null, 2000 simulated 40-round runs with a look after every round claim a change in at most 5%', () => {
@@ -230,7 +316,11 @@ describe('the error rate, sequential looks included', () => {
     let claims = 0;
     let equal = 0;
     for (let s = 0; s < runs; s++) {
-      const contenders = ['a', 'a@base'].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })) as unknown as ContenderResult[];
+      const contenders = ['a', 'a@base'].map((name) => ({
+        name,
+        status: 'incomplete',
+        points: [{ runs: [] as unknown[] }],
+      })) as unknown as ContenderResult[];
       const results = {
         contenders,
         settings: { runs: 'auto', target_ci_pct: 10, max_runs: 40, against: { pair: 'alternate', equal_pct: 2 } },
@@ -240,7 +330,11 @@ describe('the error rate, sequential looks included', () => {
       for (let round = 1; round <= 40; round++) {
         const sign = random() < 0.5 ? -1 : 1;
         const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
-        contenders[0]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })) } as never);
+        contenders[0]!.points[0]!.runs.push({
+          round,
+          rps: 1000,
+          windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
+        } as never);
         contenders[1]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
         lookAt(results, round);
         if (round >= 3 && !results.open?.length) break;
@@ -251,7 +345,9 @@ describe('the error rate, sequential looks included', () => {
       if (v === 'equal') equal++;
     }
     setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
-    console.log(`against null simulation: ${claims} of ${runs} runs claimed a change (${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`);
+    console.log(
+      `against null simulation: ${claims} of ${runs} runs claimed a change (${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`,
+    );
     expect(claims / runs).toBeLessThanOrEqual(0.05);
   }, 120_000);
 });

@@ -3,18 +3,48 @@ import { DEFAULT_SETTINGS } from '@bench/stream';
 import { parseCli, parseDuration, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
 import { privateRedisNeeded } from '../../packages/harness/src/run/options';
 
-const contender = (name: string, suites: Selectable['suites'] = ['default', 'matrix', 'seed'], settings = {}): Selectable => {
+const contender = (
+  name: string,
+  suites: Selectable['suites'] = ['default', 'matrix', 'seed'],
+  settings = {},
+): Selectable => {
   const [runtime, framework, ...client] = name.split('-');
-  return { name, runtime: runtime!, framework: framework!, client: client.join('-'), variant: null, settings: { ...DEFAULT_SETTINGS, ...settings }, suites };
+  return {
+    name,
+    runtime: runtime!,
+    framework: framework!,
+    client: client.join('-'),
+    variant: null,
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+    suites,
+  };
 };
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
   test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), blocks per runtime of 2 windows of 1 s after a 1 s warmup at 50 connections', () => {
     const o = parseCli([], names);
-    expect([o.runs, o.targetCiPct, o.maxRuns, o.budgetS, o.layout, o.windows, o.durationS, o.warmupS, o.connections, o.workload, o.profile, o.maxStealPct]).toEqual(['auto', 10, 15, 900, 'runtime', 2, 1, 1, [50], 'xrange', 'default', 5]);
+    expect([
+      o.runs,
+      o.targetCiPct,
+      o.maxRuns,
+      o.budgetS,
+      o.layout,
+      o.windows,
+      o.durationS,
+      o.warmupS,
+      o.connections,
+      o.workload,
+      o.profile,
+      o.maxStealPct,
+    ]).toEqual(['auto', 10, 15, 900, 'runtime', 2, 1, 1, [50], 'xrange', 'default', 5]);
     // The walk has its own defaults: one walk of 2 s windows per round after 1 s of warmup (two walks with --restart-redis).
-    expect(parseCli(['--layout', 'walk'], names)).toMatchObject({ layout: 'walk', windows: 1, durationS: 2, warmupS: 1 });
+    expect(parseCli(['--layout', 'walk'], names)).toMatchObject({
+      layout: 'walk',
+      windows: 1,
+      durationS: 2,
+      warmupS: 1,
+    });
     expect(() => parseCli(['--layout', 'pairs'], names)).toThrow(/--layout/);
     expect(o.seed).toBeGreaterThan(0);
     // A longer budget raises the round cap with it (15 per 15 min), unless --max-runs says otherwise.
@@ -22,7 +52,12 @@ describe('flags', () => {
     expect(parseCli(['--budget', '45m', '--max-runs', '20'], names)).toMatchObject({ maxRuns: 20 });
     expect(parseCli(['--budget', '5m'], names)).toMatchObject({ maxRuns: 15 });
     expect([o.withSeed, o.selfCheck, o.publish]).toEqual([false, null, false]);
-    expect(parseCli(['--seed', '7', '--runs', '4', '--self-check', 'a-raw-x', '--with-seed'], names)).toMatchObject({ seed: 7, runs: 4, selfCheck: ['a-raw-x'], withSeed: true });
+    expect(parseCli(['--seed', '7', '--runs', '4', '--self-check', 'a-raw-x', '--with-seed'], names)).toMatchObject({
+      seed: 7,
+      runs: 4,
+      selfCheck: ['a-raw-x'],
+      withSeed: true,
+    });
   });
   test('the seed profile: 200 requests, 3 runs, no warmup', () => {
     const o = parseCli(['--profile', 'seed'], names);
@@ -42,38 +77,68 @@ describe('flags', () => {
     expect(parseCli(['--where', 'runtime=bun,client=ioredis'], all).only).toEqual(['bun-raw-ioredis']);
     expect(parseCli(['--where', 'framework=raw', '--only', 'node-*'], all).only).toEqual(['node-raw-ioredis']);
     expect(() => parseCli(['--only', 'deno-*'], all)).toThrow(/unknown contender deno-\*; see --list/);
-    expect(() => parseCli(['--where', 'colour=red'], all)).toThrow(/use key=value pairs with the keys runtime, framework, client, variant, transform, autopipeline, resp, timeout/);
-    expect(() => parseCli(['--where', 'runtime=deno'], all)).toThrow(/no contender matches --where runtime=deno; see --list/);
+    expect(() => parseCli(['--where', 'colour=red'], all)).toThrow(
+      /use key=value pairs with the keys runtime, framework, client, variant, transform, autopipeline, resp, timeout/,
+    );
+    expect(() => parseCli(['--where', 'runtime=deno'], all)).toThrow(
+      /no contender matches --where runtime=deno; see --list/,
+    );
   });
-  test('suites: the default one, the matrix (--matrix, 45 min budget) and the seed\'s (--profile seed); exact names reach the whole matrix', () => {
+  test("suites: the default one, the matrix (--matrix, 45 min budget) and the seed's (--profile seed); exact names reach the whole matrix", () => {
     const all = [
       contender('bun-raw-ioredis', ['default', 'matrix', 'seed']),
       contender('bun-raw-ioredis-direct', ['matrix'], { transform: 'direct' }),
       contender('deno-raw-ioredis', ['default', 'matrix']),
       contender('node20-raw-ioredis', ['matrix']),
     ];
-    expect(parseCli([], all)).toMatchObject({ suite: 'default', only: null, selected: ['bun-raw-ioredis', 'deno-raw-ioredis'], budgetS: 900 });
-    expect(parseCli(['--matrix'], all)).toMatchObject({ suite: 'matrix', selected: all.map((c) => c.name), budgetS: 2700 });
+    expect(parseCli([], all)).toMatchObject({
+      suite: 'default',
+      only: null,
+      selected: ['bun-raw-ioredis', 'deno-raw-ioredis'],
+      budgetS: 900,
+    });
+    expect(parseCli(['--matrix'], all)).toMatchObject({
+      suite: 'matrix',
+      selected: all.map((c) => c.name),
+      budgetS: 2700,
+    });
     expect(parseCli(['--profile', 'seed'], all).selected).toEqual(['bun-raw-ioredis']);
     expect(parseCli(['--only', 'bun-*'], all).selected).toEqual(['bun-raw-ioredis']);
-    expect(parseCli(['--only', 'bun-*', '--matrix'], all).selected).toEqual(['bun-raw-ioredis', 'bun-raw-ioredis-direct']);
+    expect(parseCli(['--only', 'bun-*', '--matrix'], all).selected).toEqual([
+      'bun-raw-ioredis',
+      'bun-raw-ioredis-direct',
+    ]);
     expect(parseCli(['--only', 'bun-raw-ioredis-direct'], all).selected).toEqual(['bun-raw-ioredis-direct']);
     expect(parseCli(['--matrix', '--where', 'transform=direct'], all).selected).toEqual(['bun-raw-ioredis-direct']);
     expect(() => parseCli(['--matrix', '--profile', 'seed'], all)).toThrow(/exclude each other/);
   });
 
   test('ceilings: off in the default run (its budget goes to the answers), on with --ceilings or --matrix; --only may name an HTTP ceiling', () => {
-    const all = [contender('bun-raw-ioredis', ['default', 'matrix']), { ...contender('bun-raw-precomputed', ['default', 'matrix']), ceiling: 'http' as const }];
+    const all = [
+      contender('bun-raw-ioredis', ['default', 'matrix']),
+      { ...contender('bun-raw-precomputed', ['default', 'matrix']), ceiling: 'http' as const },
+    ];
     expect(parseCli([], all)).toMatchObject({ ceilings: false, selected: ['bun-raw-ioredis'] });
-    expect(parseCli(['--ceilings'], all)).toMatchObject({ ceilings: true, selected: ['bun-raw-ioredis', 'bun-raw-precomputed'] });
-    expect(parseCli(['--matrix'], all)).toMatchObject({ ceilings: true, selected: ['bun-raw-ioredis', 'bun-raw-precomputed'] });
-    expect(parseCli(['--only', 'bun-raw-precomputed'], all)).toMatchObject({ ceilings: false, selected: ['bun-raw-precomputed'] });
+    expect(parseCli(['--ceilings'], all)).toMatchObject({
+      ceilings: true,
+      selected: ['bun-raw-ioredis', 'bun-raw-precomputed'],
+    });
+    expect(parseCli(['--matrix'], all)).toMatchObject({
+      ceilings: true,
+      selected: ['bun-raw-ioredis', 'bun-raw-precomputed'],
+    });
+    expect(parseCli(['--only', 'bun-raw-precomputed'], all)).toMatchObject({
+      ceilings: false,
+      selected: ['bun-raw-precomputed'],
+    });
   });
   test('--entries: distinct sizes, smallest first; it generates its own data', () => {
     expect(parseCli(['--entries', '33900,339,3390,339'], names).entries).toEqual([339, 3390, 33900]);
     expect(parseCli([], names).entries).toBeNull();
     expect(() => parseCli(['--entries', '339,x'], names)).toThrow(/--entries "x" must be a whole number/);
-    expect(() => parseCli(['--entries', '339', '--rdb', 'dump.rdb'], names)).toThrow('--entries generates its own streams: leave out --rdb');
+    expect(() => parseCli(['--entries', '339', '--rdb', 'dump.rdb'], names)).toThrow(
+      '--entries generates its own streams: leave out --rdb',
+    );
   });
   test('bad values name what is accepted', () => {
     const bad: [string[], RegExp][] = [
@@ -99,7 +164,11 @@ describe('flags', () => {
   test('--workload live: its own suite, a write rate or a sweep of them, and the staleness bound', () => {
     const o = parseCli(['--workload', 'live', '--write-rate', '100,10,10', '--max-staleness', '80ms'], names);
     expect([o.suite, o.writeRate, o.writeRates, o.maxStalenessMs]).toEqual(['live', 10, [10, 100], 80]);
-    expect(parseCli(['--workload', 'live'], names)).toMatchObject({ writeRate: 10, writeRates: [10], maxStalenessMs: 50 });
+    expect(parseCli(['--workload', 'live'], names)).toMatchObject({
+      writeRate: 10,
+      writeRates: [10],
+      maxStalenessMs: 50,
+    });
     expect(() => parseCli(['--workload', 'live', '--matrix'], names)).toThrow(/measures its own suite/);
   });
 
@@ -119,7 +188,10 @@ describe('flags', () => {
       [['--topology', 'cluster', '--workload', 'live'], /measure the live workload on one --server/],
       [['--redis-rtt', '1'], /^--redis-rtt: bad RTT "1"/],
       [['--redis-rtt', '1ms', '--topology', 'cluster'], /redirects clients to its nodes' own ports/],
-      [['--redis-rtt', '0,1ms', '--entries', '339,3390'], /^--entries and --redis-rtt a,b are both sweeps: run one sweep at a time$/],
+      [
+        ['--redis-rtt', '0,1ms', '--entries', '339,3390'],
+        /^--entries and --redis-rtt a,b are both sweeps: run one sweep at a time$/,
+      ],
       [['--redis-rtt', '0,1ms', '--resume', 'results/x'], /resume one of them with --resume <run>\/<value>/],
     ];
     expect(parseCli(['--redis-rtt', '5ms,0,200us'], names)).toMatchObject({ redisRttMs: 0, redisRtts: [0, 0.2, 5] });
@@ -149,28 +221,61 @@ describe('flags', () => {
     for (const [args] of bad) expect(() => parseCli(args, names)).toThrow(UsageError);
     // The live workload's own flags.
     expect(() => parseCli(['--write-rate', '10'], names)).toThrow(/^--write-rate needs --workload live/);
-    expect(() => parseCli(['--workload', 'live', '--write-rate', '-5'], names)).toThrow(/^--write-rate "-5" must be XADDs per second from 0 to 10000/);
-    expect(() => parseCli(['--workload', 'live', '--max-staleness', '-50ms'], names)).toThrow(/^--max-staleness "-50ms" is not a positive duration/);
+    expect(() => parseCli(['--workload', 'live', '--write-rate', '-5'], names)).toThrow(
+      /^--write-rate "-5" must be XADDs per second from 0 to 10000/,
+    );
+    expect(() => parseCli(['--workload', 'live', '--max-staleness', '-50ms'], names)).toThrow(
+      /^--max-staleness "-50ms" is not a positive duration/,
+    );
     expect(() => parseCli(['--restart-redis'], names)).toThrow(/^--restart-redis needs --workload live/);
-    expect(() => parseCli(['--workload', 'live', '--restart-redis', '--windows', '1'], names)).toThrow(/^--restart-redis needs --windows 2 or more/);
-    expect(() => parseCli(['--workload', 'live', '--restart-redis', '--redis-rtt', '1ms'], names)).toThrow(/^--restart-redis with --redis-rtt/);
+    expect(() => parseCli(['--workload', 'live', '--restart-redis', '--windows', '1'], names)).toThrow(
+      /^--restart-redis needs --windows 2 or more/,
+    );
+    expect(() => parseCli(['--workload', 'live', '--restart-redis', '--redis-rtt', '1ms'], names)).toThrow(
+      /^--restart-redis with --redis-rtt/,
+    );
     expect(parseCli(['--workload', 'live', '--restart-redis'], names).restartRedis).toBe(true);
     expect(parseCli(['--workload', 'live'], names).restartRedis).toBe(false);
     // With REDIS_URL set, the flags that need private servers are refused before anything starts.
-    expect(privateRedisNeeded({ live: true, entries: false, servers: ['redis'] })).toMatch(/^--workload live writes to and trims the stream/);
-    expect(privateRedisNeeded({ live: false, entries: true, servers: ['redis'] })).toMatch(/^--entries loads its own streams/);
-    expect(privateRedisNeeded({ live: false, entries: false, servers: ['valkey'] })).toMatch(/^--server, --servers and --topology cluster start private servers/);
-    expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis', 'cluster'] })).toMatch(/^--server, --servers and --topology cluster/);
+    expect(privateRedisNeeded({ live: true, entries: false, servers: ['redis'] })).toMatch(
+      /^--workload live writes to and trims the stream/,
+    );
+    expect(privateRedisNeeded({ live: false, entries: true, servers: ['redis'] })).toMatch(
+      /^--entries loads its own streams/,
+    );
+    expect(privateRedisNeeded({ live: false, entries: false, servers: ['valkey'] })).toMatch(
+      /^--server, --servers and --topology cluster start private servers/,
+    );
+    expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis', 'cluster'] })).toMatch(
+      /^--server, --servers and --topology cluster/,
+    );
     expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis'] })).toBeNull();
     // The upsert workload: its key spaces, its own suite, any servers (a cluster too), its private Redis.
-    expect(parseCli(['--workload', 'upsert'], names)).toMatchObject({ suite: 'upsert', upsertKeys: 100, upsertKeysList: [100] });
-    expect(parseCli(['--workload', 'upsert', '--keys', '10000,1,100'], names)).toMatchObject({ upsertKeys: 1, upsertKeysList: [1, 100, 10000] });
+    expect(parseCli(['--workload', 'upsert'], names)).toMatchObject({
+      suite: 'upsert',
+      upsertKeys: 100,
+      upsertKeysList: [100],
+    });
+    expect(parseCli(['--workload', 'upsert', '--keys', '10000,1,100'], names)).toMatchObject({
+      upsertKeys: 1,
+      upsertKeysList: [1, 100, 10000],
+    });
     expect(() => parseCli(['--keys', '10'], names)).toThrow(/^--keys needs --workload upsert/);
-    expect(() => parseCli(['--workload', 'upsert', '--keys', '50'], names)).toThrow(/^--keys "50": each value must be one of 1, 10, 100, 1000, 10000/);
-    expect(parseCli(['--workload', 'upsert', '--topology', 'cluster'], names)).toMatchObject({ servers: ['redis', 'cluster'] });
-    expect(() => parseCli(['--workload', 'upsert', '--matrix'], names)).toThrow(/^--workload upsert measures its own suite/);
-    expect(() => parseCli(['--workload', 'upsert', '--keys', '1,100', '--write-rate', '10,100'], names)).toThrow(/--write-rate needs --workload live|both sweeps/);
-    expect(privateRedisNeeded({ live: false, upsert: true, entries: false, servers: ['redis'] })).toMatch(/^--workload upsert writes keys of its own/);
+    expect(() => parseCli(['--workload', 'upsert', '--keys', '50'], names)).toThrow(
+      /^--keys "50": each value must be one of 1, 10, 100, 1000, 10000/,
+    );
+    expect(parseCli(['--workload', 'upsert', '--topology', 'cluster'], names)).toMatchObject({
+      servers: ['redis', 'cluster'],
+    });
+    expect(() => parseCli(['--workload', 'upsert', '--matrix'], names)).toThrow(
+      /^--workload upsert measures its own suite/,
+    );
+    expect(() => parseCli(['--workload', 'upsert', '--keys', '1,100', '--write-rate', '10,100'], names)).toThrow(
+      /--write-rate needs --workload live|both sweeps/,
+    );
+    expect(privateRedisNeeded({ live: false, upsert: true, entries: false, servers: ['redis'] })).toMatch(
+      /^--workload upsert writes keys of its own/,
+    );
     // A flag after a flag that takes a value is still a flag, as parseArgs has it.
     expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
   });

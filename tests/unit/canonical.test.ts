@@ -33,6 +33,8 @@ describe('contract transforms', () => {
   }
   test('an entry without fields keeps an empty object', () => {
     expect(toJson({ shape: 'flat', entries: [['1-0', []]] })).toBe('{"entries":[{"id":"1-0","fields":{}}]}');
-    expect(JSON.stringify(toBody({ shape: 'flat', entries: [['1-0', []]] }))).toBe('{"entries":[{"id":"1-0","fields":{}}]}');
+    expect(JSON.stringify(toBody({ shape: 'flat', entries: [['1-0', []]] }))).toBe(
+      '{"entries":[{"id":"1-0","fields":{}}]}',
+    );
   });
 });

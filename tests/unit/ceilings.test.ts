@@ -11,30 +11,57 @@ const RECORDED = `"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms
 
 describe('the Redis ceiling', () => {
   test('redis-benchmark CSV: req/s and latencies of the one test', () => {
-    expect(parseRedisBenchmarkCsv(RECORDED)).toEqual({ rps: 1235.33, avg_latency_ms: 17.741, p50_latency_ms: 16.087, p99_latency_ms: 42.335 });
+    expect(parseRedisBenchmarkCsv(RECORDED)).toEqual({
+      rps: 1235.33,
+      avg_latency_ms: 17.741,
+      p50_latency_ms: 16.087,
+      p99_latency_ms: 42.335,
+    });
   });
   test('output without a result row is an error that says what was printed', () => {
-    expect(() => parseRedisBenchmarkCsv('ERR unknown command\n')).toThrow('redis-benchmark printed no result: ERR unknown command');
+    expect(() => parseRedisBenchmarkCsv('ERR unknown command\n')).toThrow(
+      'redis-benchmark printed no result: ERR unknown command',
+    );
     expect(() => parseRedisBenchmarkCsv(RECORDED.split('\n')[0]!)).toThrow('redis-benchmark printed no result');
   });
 });
 
 const contender = (name: string, over: Partial<ContenderResult>, median: number): ContenderResult => ({
-  name, app: 'a', runtime: 'bun', framework: 'raw', client: 'ioredis', variant: null, static: false, page: false, path: '/', status: 'ok', runs: [],
-  points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs: [], rps: { median, min: median, max: median, n: 3, ci: { lo: median, hi: median, level: 0.75 } } }],
+  name,
+  app: 'a',
+  runtime: 'bun',
+  framework: 'raw',
+  client: 'ioredis',
+  variant: null,
+  static: false,
+  page: false,
+  path: '/',
+  status: 'ok',
+  runs: [],
+  points: [
+    {
+      connections: 50,
+      rate: null,
+      rate_spec: null,
+      status: 'ok',
+      runs: [],
+      rps: { median, min: median, max: median, n: 3, ci: { lo: median, hi: median, level: 0.75 } },
+    },
+  ],
   ...over,
 });
 
 describe('efficiency', () => {
-  const results = (redis: number[], http: number) => ({
-    ceilings: { redis: redis.map((rps) => ({ rps })) },
-    contenders: [
-      contender('bun-raw-ioredis', {}, 600),
-      contender('bun-hono-ioredis', { framework: 'hono' }, 500),
-      contender('bun-raw-precomputed', { ceiling: 'http' }, http),
-      contender('bun-next-route-static-ioredis', { static: true }, 2000),
-    ],
-  }) as unknown as Results;
+  const results = (redis: number[], http: number) =>
+    ({
+      ceilings: { redis: redis.map((rps) => ({ rps })) },
+      contenders: [
+        contender('bun-raw-ioredis', {}, 600),
+        contender('bun-hono-ioredis', { framework: 'hono' }, 500),
+        contender('bun-raw-precomputed', { ceiling: 'http' }, http),
+        contender('bun-next-route-static-ioredis', { static: true }, 2000),
+      ],
+    }) as unknown as Results;
 
   test('the lowest ceiling that applies: the median of the Redis measurements, or the HTTP ceiling of the same runtime and framework', () => {
     const r = results([3000, 3400], 2500);
@@ -47,7 +74,11 @@ describe('efficiency', () => {
   test('set on dynamic contenders only: not on static ones or on the ceilings themselves', () => {
     const r = results([3000, 3400], 2500);
     setCeilingFigures(r);
-    expect(r.contenders[0]!.points[0]!.efficiency).toEqual({ value: 600 / 2500, ceiling: 'bun-raw-precomputed', ceiling_rps: 2500 });
+    expect(r.contenders[0]!.points[0]!.efficiency).toEqual({
+      value: 600 / 2500,
+      ceiling: 'bun-raw-precomputed',
+      ceiling_rps: 2500,
+    });
     expect(r.contenders[1]!.points[0]!.efficiency!.value).toBeCloseTo(500 / 3200, 9);
     expect(r.contenders[2]!.points[0]!.efficiency).toBeUndefined();
     expect(r.contenders[3]!.points[0]!.efficiency).toBeUndefined();
@@ -58,18 +89,68 @@ describe('the cost breakdown', () => {
   const r = {
     ceilings: {
       redis: [{ rps: 4000 }],
-      client: [{ runtime: 'bun', client: 'ioredis', rps: 900, cpu_us_per_read: 1000, transform_us: { plain: 400, direct: 300 } }],
+      client: [
+        {
+          runtime: 'bun',
+          client: 'ioredis',
+          rps: 900,
+          cpu_us_per_read: 1000,
+          transform_us: { plain: 400, direct: 300 },
+        },
+      ],
     },
     contenders: [
-      contender('bun-raw-precomputed', { ceiling: 'http', points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs: [], cpu_us_per_req: 150, rps: { median: 6000, min: 0, max: 0, n: 3, ci: { lo: 0, hi: 0, level: 0.75 } } }] }, 6000),
+      contender(
+        'bun-raw-precomputed',
+        {
+          ceiling: 'http',
+          points: [
+            {
+              connections: 50,
+              rate: null,
+              rate_spec: null,
+              status: 'ok',
+              runs: [],
+              cpu_us_per_req: 150,
+              rps: { median: 6000, min: 0, max: 0, n: 3, ci: { lo: 0, hi: 0, level: 0.75 } },
+            },
+          ],
+        },
+        6000,
+      ),
     ],
   } as unknown as Results;
   const measured = (settings: object, cpu: number, rps: number) =>
-    contender('bun-raw-ioredis', { settings: settings as never, points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs: [], cpu_us_per_req: cpu, redis_us_per_call: 240, rps: { median: rps, min: rps, max: rps, n: 3, ci: { lo: rps, hi: rps, level: 0.75 } } }] }, rps);
+    contender(
+      'bun-raw-ioredis',
+      {
+        settings: settings as never,
+        points: [
+          {
+            connections: 50,
+            rate: null,
+            rate_spec: null,
+            status: 'ok',
+            runs: [],
+            cpu_us_per_req: cpu,
+            redis_us_per_call: 240,
+            rps: { median: rps, min: rps, max: rps, n: 3, ci: { lo: rps, hi: rps, level: 0.75 } },
+          },
+        ],
+      },
+      rps,
+    );
 
   test('the parts and the leftover sum to the measured CPU per request; the model predicts from the parts', () => {
     const b = breakdownOf(r, measured({ transform: 'plain' }, 1400, 640))!;
-    expect(b).toMatchObject({ redis_us: 240, client_us: 600, transform_us: 400, http_us: 150, measured_us: 1400, measured_rps: 640 });
+    expect(b).toMatchObject({
+      redis_us: 240,
+      client_us: 600,
+      transform_us: 400,
+      http_us: 150,
+      measured_us: 1400,
+      measured_rps: 640,
+    });
     expect(b.client_us + b.transform_us + b.http_us + b.leftover_us).toBeCloseTo(b.measured_us, 9);
     expect(b.leftover_us).toBeCloseTo(250, 9);
     expect(b.predicted_rps).toBeCloseTo(1e6 / 1150, 6); // the app's core binds before Redis (1e6 / 240)
@@ -83,7 +164,9 @@ describe('the cost breakdown', () => {
     const row = (cpu: number, rps: number) => {
       const c = measured({ transform: 'plain' }, cpu, rps);
       Object.assign(c, { rps: c.points[0]!.rps, breakdown: breakdownOf(r, c) });
-      return breakdownTable({ ...r, contenders: [c], settings: { ci_level: 0.95 } } as unknown as Results).split('\n').at(-1)!;
+      return breakdownTable({ ...r, contenders: [c], settings: { ci_level: 0.95 } } as unknown as Results)
+        .split('\n')
+        .at(-1)!;
     };
     expect(row(1150, 870)).toEndWith('| within 15% |'); // predicted 1e6 / 1150 = 870
     expect(row(1400, 640)).toContain('leftover +250 µs: the app spends more per request than its parts did alone');

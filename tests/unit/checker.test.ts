@@ -1,22 +1,52 @@
 // The live checker on hand-built sequences: every expected value below is worked out by hand.
 import { describe, expect, test } from 'bun:test';
 import { toJson } from '@bench/stream';
-import { canonicalBody, judge, sequenceOf, snapshotLengths, Timeline, type Probe, type SequencedEntry } from '../../packages/harness/src/live/checker';
+import {
+  canonicalBody,
+  judge,
+  sequenceOf,
+  snapshotLengths,
+  Timeline,
+  type Probe,
+  type SequencedEntry,
+} from '../../packages/harness/src/live/checker';
 
 const entry = (n: number, color: string, acked_ms = -Infinity, sent_ms?: number): SequencedEntry => ({
-  id: `${n}-0`, fields: { color, n: String(n) }, acked_ms, ...(sent_ms === undefined ? {} : { sent_ms }),
+  id: `${n}-0`,
+  fields: { color, n: String(n) },
+  acked_ms,
+  ...(sent_ms === undefined ? {} : { sent_ms }),
 });
 
 // MAXLEN 3. Initial 1..3; written 4..8. Snapshots: j=2 [1,2,3], j=3 [2,3,4], …, j=7 [6,7,8].
 const MAXLEN = 3;
-const seq = [entry(1, 'red'), entry(2, 'teal'), entry(3, 'blue'), entry(4, 'red', 1000), entry(5, 'teal', 1100), entry(6, 'red', 1300), entry(7, 'blue', 1350), entry(8, 'violet', 1400)];
+const seq = [
+  entry(1, 'red'),
+  entry(2, 'teal'),
+  entry(3, 'blue'),
+  entry(4, 'red', 1000),
+  entry(5, 'teal', 1100),
+  entry(6, 'red', 1300),
+  entry(7, 'blue', 1350),
+  entry(8, 'violet', 1400),
+];
 const pick = (...ns: number[]) => ns.map((n) => seq[n - 1]!);
-const probe = (sent_ms: number, body: string, status = 200): Probe => ({ sent_ms, received_ms: sent_ms + 5, status, body });
+const probe = (sent_ms: number, body: string, status = 200): Probe => ({
+  sent_ms,
+  received_ms: sent_ms + 5,
+  status,
+  body,
+});
 const one = (p: Probe) => judge([p], seq, MAXLEN, 50).results[0]!;
 
 describe('valid bodies and their staleness', () => {
   test('the current snapshot is exact', () => {
-    expect(one(probe(1450, canonicalBody(pick(6, 7, 8))))).toEqual({ ok: true, sent_ms: 1450, last_index: 7, staleness_ms: 0 });
+    expect(one(probe(1450, canonicalBody(pick(6, 7, 8))))).toEqual({
+      ok: true,
+      sent_ms: 1450,
+      last_index: 7,
+      staleness_ms: 0,
+    });
   });
   test('a snapshot newer than the request (7 was acked at 1350, after it left) is fine', () => {
     expect(one(probe(1320, canonicalBody(pick(5, 6, 7))))).toMatchObject({ ok: true, staleness_ms: 0 });
@@ -25,7 +55,11 @@ describe('valid bodies and their staleness', () => {
     expect(one(probe(900, canonicalBody(pick(1, 2, 3))))).toMatchObject({ ok: true, last_index: 2, staleness_ms: 0 });
   });
   test('lacking the last 3 entries: the first missing one (6) was acked at 1300, the request left at 1420', () => {
-    expect(one(probe(1420, canonicalBody(pick(3, 4, 5))))).toMatchObject({ ok: true, last_index: 4, staleness_ms: 120 });
+    expect(one(probe(1420, canonicalBody(pick(3, 4, 5))))).toMatchObject({
+      ok: true,
+      last_index: 4,
+      staleness_ms: 120,
+    });
   });
   test('an entry acked after the request left is not held against the body', () => {
     // At 1320, 7 (acked 1350) is not yet due: [4,5,6] is current.
@@ -38,17 +72,42 @@ describe('invalid bodies, by kind', () => {
     ['non-200', probe(1, canonicalBody(pick(6, 7, 8)), 500), 'status', /HTTP 500/],
     ['not JSON', probe(1, '<html>oops</html>'), 'not-json', /<html>/],
     ['JSON of another shape', probe(1, '{"entries":[{"id":"6-0"}]}'), 'shape', /no "fields"/],
-    ['the right entries, pretty-printed', probe(1, JSON.stringify(JSON.parse(canonicalBody(pick(6, 7, 8))), null, 1)), 'shape', /canonical bytes/],
-    ['an id never written', probe(1, canonicalBody([...pick(6, 7), { id: '9-0', fields: { color: 'red', n: '9' } }])), 'unknown-id', /9-0/],
+    [
+      'the right entries, pretty-printed',
+      probe(1, JSON.stringify(JSON.parse(canonicalBody(pick(6, 7, 8))), null, 1)),
+      'shape',
+      /canonical bytes/,
+    ],
+    [
+      'an id never written',
+      probe(1, canonicalBody([...pick(6, 7), { id: '9-0', fields: { color: 'red', n: '9' } }])),
+      'unknown-id',
+      /9-0/,
+    ],
     ['old head, new tail', probe(1, canonicalBody(pick(1, 7, 8))), 'torn', /entry 0 is 1-0.*had 6-0/],
     ['a window too short', probe(1, canonicalBody(pick(7, 8))), 'torn', /2 entries.*held 3/],
     ['a window too long (MAXLEN ignored)', probe(1, canonicalBody(pick(5, 6, 7, 8))), 'torn', /4 entries.*held 3/],
     ['an id twice', probe(1, canonicalBody(pick(7, 7, 8))), 'torn', /twice/],
     ['ending where the stream never ended', probe(1, canonicalBody(pick(1, 2))), 'torn', /never ended/],
     ['swapped entries', probe(1, canonicalBody(pick(6, 8, 7))), 'reordered', /\(7-0\) comes after 8-0/],
-    ['a value altered', probe(1, canonicalBody([...pick(6, 7), { id: '8-0', fields: { color: 'red', n: '8' } }])), 'fields', /entry 2 \(8-0\).*color=red, written color=violet/],
-    ['fields in another order', probe(1, canonicalBody([...pick(6, 7), { id: '8-0', fields: { n: '8', color: 'violet' } }])), 'fields', /field 0 is n=8/],
-    ['a field missing', probe(1, canonicalBody([...pick(6, 7), { id: '8-0', fields: { color: 'violet' } }])), 'fields', /field 1 is missing/],
+    [
+      'a value altered',
+      probe(1, canonicalBody([...pick(6, 7), { id: '8-0', fields: { color: 'red', n: '8' } }])),
+      'fields',
+      /entry 2 \(8-0\).*color=red, written color=violet/,
+    ],
+    [
+      'fields in another order',
+      probe(1, canonicalBody([...pick(6, 7), { id: '8-0', fields: { n: '8', color: 'violet' } }])),
+      'fields',
+      /field 0 is n=8/,
+    ],
+    [
+      'a field missing',
+      probe(1, canonicalBody([...pick(6, 7), { id: '8-0', fields: { color: 'violet' } }])),
+      'fields',
+      /field 1 is missing/,
+    ],
   ];
   for (const [name, p, kind, reason] of cases) {
     test(name, () => {
@@ -61,7 +120,10 @@ describe('invalid bodies, by kind', () => {
     expect(one(probe(1, '{"entries":[]}'))).toMatchObject({ ok: false, kind: 'torn' });
     const fresh = [entry(1, 'red', 100)];
     expect(judge([probe(50, '{"entries":[]}')], fresh, 3, 50).results[0]).toMatchObject({ ok: true, staleness_ms: 0 });
-    expect(judge([probe(130, '{"entries":[]}')], fresh, 3, 50).results[0]).toMatchObject({ ok: true, staleness_ms: 30 });
+    expect(judge([probe(130, '{"entries":[]}')], fresh, 3, 50).results[0]).toMatchObject({
+      ok: true,
+      staleness_ms: 30,
+    });
   });
 });
 
@@ -78,7 +140,13 @@ describe('judge summary', () => {
       probe(1700, '', 503),
     ];
     const { summary } = judge(probes, seq, MAXLEN, 50);
-    expect(summary).toMatchObject({ count: 8, valid: 5, invalid: { 'not-json': 1, status: 2 }, bound_ms: 50, over_bound: 2 });
+    expect(summary).toMatchObject({
+      count: 8,
+      valid: 5,
+      invalid: { 'not-json': 1, status: 2 },
+      bound_ms: 50,
+      over_bound: 2,
+    });
     expect(summary.first_invalid).toEqual({ sent_ms: 1200, kind: 'status', reason: 'HTTP 503' });
     expect(summary.first_over_bound).toEqual({ sent_ms: 1420, staleness_ms: 120 });
     // Sorted: 0 0 30 120 200. simple-statistics interpolates: p50 is the middle one; p99 sits at
@@ -93,7 +161,12 @@ describe('judge summary', () => {
 describe('snapshotLengths', () => {
   // MAXLEN 2. Entry bytes: {"id":"1-0","fields":{"c":"a"}} is 31, and one more per value character;
   // a body is 14 bytes ({"entries":[ and ]}) plus its entries plus the commas between them.
-  const cs = (n: number, c: string, acked = -Infinity, sent?: number): SequencedEntry => ({ id: `${n}-0`, fields: { c }, acked_ms: acked, ...(sent ? { sent_ms: sent } : {}) });
+  const cs = (n: number, c: string, acked = -Infinity, sent?: number): SequencedEntry => ({
+    id: `${n}-0`,
+    fields: { c },
+    acked_ms: acked,
+    ...(sent ? { sent_ms: sent } : {}),
+  });
   const tiny = [cs(1, 'a'), cs(2, 'bbb', 100, 95), cs(3, 'dddd', 200, 190), cs(4, 'eeeee', 300, 290)];
   // Snapshots: [1] 14+31 = 45; [1,2] 14+31+33+1 = 79; [2,3] 14+33+34+1 = 82; [3,4] 14+34+35+1 = 84.
   test('by hand', () => {
@@ -106,7 +179,13 @@ describe('snapshotLengths', () => {
   test('a timeline extended a few entries at a time answers as one built whole', () => {
     const grown = new Timeline().add(tiny.slice(0, 1)).add(tiny.slice(1, 3)).add([]).add(tiny.slice(3));
     expect(grown.initial).toBe(1);
-    for (const [from, to] of [[0, 50], [0, 96], [150, 250], [350, 400], [-Infinity, Infinity]] as const) {
+    for (const [from, to] of [
+      [0, 50],
+      [0, 96],
+      [150, 250],
+      [350, 400],
+      [-Infinity, Infinity],
+    ] as const) {
       expect(snapshotLengths(grown, 2, from, to)).toEqual(snapshotLengths(tiny, 2, from, to));
     }
     // The binary search finds the last entry acked by a time, initial entries (acked at -Infinity) included.
@@ -128,7 +207,13 @@ describe('helpers', () => {
     expect(canonicalBody(seq)).toBe(toJson({ shape: 'flat', entries: flat }));
   });
   test('sequenceOf: initial entries acked at -Infinity, then the written ones', () => {
-    const s = sequenceOf({ initial: [{ id: '1-0', fields: {} }], written: [{ id: '2-0', fields: { a: 'b' }, sent_ms: 5, acked_ms: 7 }] });
-    expect(s).toEqual([{ id: '1-0', fields: {}, acked_ms: -Infinity }, { id: '2-0', fields: { a: 'b' }, sent_ms: 5, acked_ms: 7 }]);
+    const s = sequenceOf({
+      initial: [{ id: '1-0', fields: {} }],
+      written: [{ id: '2-0', fields: { a: 'b' }, sent_ms: 5, acked_ms: 7 }],
+    });
+    expect(s).toEqual([
+      { id: '1-0', fields: {}, acked_ms: -Infinity },
+      { id: '2-0', fields: { a: 'b' }, sent_ms: 5, acked_ms: 7 },
+    ]);
   });
 });

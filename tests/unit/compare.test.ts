@@ -9,13 +9,31 @@ function fixture(bases: Record<string, number>, n: number, seed = 1): Results {
   const rand = seededRandom(seed);
   const contenders = Object.entries(bases).map(([name, base]) => {
     const runs = Array.from({ length: n }, (_, i) => ({ round: i + 1, rps: base * (0.96 + 0.08 * rand()) }));
-    const points = [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs, rps: summarize(runs.map((r) => r.rps)) }];
-    return { name, runtime: name.split('-')[0], status: 'ok', static: name.includes('static'), points, runs, rps: points[0]!.rps };
+    const points = [
+      { connections: 50, rate: null, rate_spec: null, status: 'ok', runs, rps: summarize(runs.map((r) => r.rps)) },
+    ];
+    return {
+      name,
+      runtime: name.split('-')[0],
+      status: 'ok',
+      static: name.includes('static'),
+      points,
+      runs,
+      rps: points[0]!.rps,
+    };
   });
   return {
     schema: 2,
     settings: { workload: 'xrange' },
-    environment: { cpu_model: 'Test CPU', logical_cpus: 2, node: 'v24', bun: '1.4.5', redis_server: 'Redis server v=7.0.15 sha=0', oha: 'oha 1.16.0', packages: { node: { redis: '6.3.1' } } },
+    environment: {
+      cpu_model: 'Test CPU',
+      logical_cpus: 2,
+      node: 'v24',
+      bun: '1.4.5',
+      redis_server: 'Redis server v=7.0.15 sha=0',
+      oha: 'oha 1.16.0',
+      packages: { node: { redis: '6.3.1' } },
+    },
     data: { entries: 339, body_bytes: 46028 },
     contenders,
   } as unknown as Results;
@@ -24,7 +42,8 @@ function fixture(bases: Record<string, number>, n: number, seed = 1): Results {
 /** The same runs, every req/s multiplied by `factor` (the whole machine faster or slower), or only those whose name starts with `only`. */
 function scaled(r: Results, factor: number, only?: string): Results {
   const copy = structuredClone(r);
-  for (const c of copy.contenders) for (const run of c.points[0]!.runs) if (!only || c.name.startsWith(only)) run.rps *= factor;
+  for (const c of copy.contenders)
+    for (const run of c.points[0]!.runs) if (!only || c.name.startsWith(only)) run.rps *= factor;
   return copy;
 }
 
@@ -40,7 +59,9 @@ describe('npm run compare', () => {
       expect(row.change).toBeCloseTo(0, 9);
     }
     const text = renderComparison(cmp);
-    expect(text).toContain("Common-mode shift: B's machine was 32.0% faster overall (geometric mean of the 3 dynamic contenders both runs share)");
+    expect(text).toContain(
+      "Common-mode shift: B's machine was 32.0% faster overall (geometric mean of the 3 dynamic contenders both runs share)",
+    );
     expect(text).toContain('0 of 4 flagged as changed');
     expect(text).toContain('Rank intervals: the same in both runs');
     // In absolute req/s the same pair differs everywhere.
@@ -55,22 +76,40 @@ describe('npm run compare', () => {
     for (const r of cmp.rows) expect(r.pHolm).toBeGreaterThanOrEqual(r.p);
   });
 
-  test('a whole runtime that moved is its runtime\'s shift, not a change of its contenders; one contender that moved within it is flagged', () => {
+  test("a whole runtime that moved is its runtime's shift, not a change of its contenders; one contender that moved within it is flagged", () => {
     // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a block of its own.
     const bases = {
-      'bun-raw-x': 700, 'bun-raw-y': 650, 'bun-raw-z': 800, 'bun-hono-x': 600, 'bun-elysia-x': 720,
-      'node-raw-x': 640, 'node-raw-y': 330, 'node-raw-z': 700, 'node-express-x': 560, 'node-fastify-x': 580,
+      'bun-raw-x': 700,
+      'bun-raw-y': 650,
+      'bun-raw-z': 800,
+      'bun-hono-x': 600,
+      'bun-elysia-x': 720,
+      'node-raw-x': 640,
+      'node-raw-y': 330,
+      'node-raw-z': 700,
+      'node-express-x': 560,
+      'node-fastify-x': 580,
     };
     const a = fixture(bases, 9);
     const bunSlower = scaled(fixture(bases, 9, 3), 0.88, 'bun-');
     const cmp = compare(a, bunSlower);
     expect(cmp.rows.filter((r) => r.flagged)).toEqual([]);
-    expect(cmp.shifts.map((x) => [x.group, x.shared])).toEqual([['bun', 5], ['node', 5]]);
+    expect(cmp.shifts.map((x) => [x.group, x.shared])).toEqual([
+      ['bun', 5],
+      ['node', 5],
+    ]);
     expect(cmp.shifts[0]!.shift).toBeGreaterThan(0.84);
     expect(cmp.shifts[0]!.shift).toBeLessThan(0.92);
-    expect(renderComparison(cmp)).toMatch(/Runtime shifts, B against A \(each contender's index is taken within its runtime, so these are not changes of its contenders\): bun -1\d\.\d% \(5 dynamic\), node [+-]\d\.\d% \(5 dynamic\)\./);
+    expect(renderComparison(cmp)).toMatch(
+      /Runtime shifts, B against A \(each contender's index is taken within its runtime, so these are not changes of its contenders\): bun -1\d\.\d% \(5 dynamic\), node [+-]\d\.\d% \(5 dynamic\)\./,
+    );
     // Against the whole run's reference (one group, as --absolute takes it), the same runtime's move is a change of each of its contenders.
-    expect(compare(a, bunSlower, 'absolute').rows.filter((r) => r.flagged).map((r) => r.name).sort()).toEqual(['bun-elysia-x', 'bun-hono-x', 'bun-raw-x', 'bun-raw-y', 'bun-raw-z']);
+    expect(
+      compare(a, bunSlower, 'absolute')
+        .rows.filter((r) => r.flagged)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['bun-elysia-x', 'bun-hono-x', 'bun-raw-x', 'bun-raw-y', 'bun-raw-z']);
     // 10% off one contender, and nothing else: that one alone is flagged.
     const handicapped = compare(a, scaled(fixture(bases, 9, 3), 1 / 1.1, 'node-raw-y'));
     expect(handicapped.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-y']);
@@ -78,7 +117,13 @@ describe('npm run compare', () => {
 
   test('a contender that moved reads its whole move: its own move is left out of its reference', () => {
     // B is A with node-raw-y 3% slower (too little to flag; a flagged one is left out of every reference anyway).
-    const bases = { 'node-raw-x': 640, 'node-raw-y': 330, 'node-raw-z': 700, 'node-express-x': 560, 'node-fastify-x': 580 };
+    const bases = {
+      'node-raw-x': 640,
+      'node-raw-y': 330,
+      'node-raw-z': 700,
+      'node-express-x': 560,
+      'node-fastify-x': 580,
+    };
     const a = fixture(bases, 9);
     const cmp = compare(a, scaled(a, 1 / 1.03, 'node-raw-y'));
     const y = cmp.rows.find((r) => r.name === 'node-raw-y')!;
@@ -86,10 +131,11 @@ describe('npm run compare', () => {
     // Counted in its own reference (a fifth of its move), it would read 1.03^(-4/5) − 1 = −2.3%.
     expect(y.change).toBeCloseTo(1 / 1.03 - 1, 9);
     // Each other one has it among its four references until it is flagged: a quarter of its move, the other way.
-    for (const r of cmp.rows.filter((r) => r.name !== 'node-raw-y')) expect(Math.log(1 + r.change)).toBeCloseTo(Math.log(1.03) / 4, 9);
+    for (const r of cmp.rows.filter((r) => r.name !== 'node-raw-y'))
+      expect(Math.log(1 + r.change)).toBeCloseTo(Math.log(1.03) / 4, 9);
   });
 
-  test('a run that moves each contender a little beyond its launches\' noise flags none of them; the one that moved 30% is flagged', () => {
+  test("a run that moves each contender a little beyond its launches' noise flags none of them; the one that moved 30% is flagged", () => {
     // Twelve contenders of one runtime; in B each is off by a factor drawn once for the run (±8%, seeded), as
     // deno-hono-node-redis ran 13% off in every launch of one run on 2026-11-25, and node-raw-k 30% slower.
     const bases = Object.fromEntries('abcdefghijkl'.split('').map((k, i) => [`node-raw-${k}`, 500 + 40 * i]));
@@ -104,11 +150,19 @@ describe('npm run compare', () => {
     expect(cmp.runEffect.on).toBe(12);
     expect(cmp.runEffect.sd).toBeGreaterThan(0.02);
     expect(cmp.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-k']);
-    expect(renderComparison(cmp)).toMatch(/plus what a run adds beyond its launches' noise \(sd \d\.\d% per change, from the 12 dynamic contenders' changes\)/);
+    expect(renderComparison(cmp)).toMatch(
+      /plus what a run adds beyond its launches' noise \(sd \d\.\d% per change, from the 12 dynamic contenders' changes\)/,
+    );
   });
 
-  test('says what change the two runs could find: flagged at Holm\'s first step exactly beyond it, and smaller with more launches', () => {
-    const bases = { 'node-raw-x': 640, 'node-raw-y': 330, 'node-raw-z': 700, 'node-express-x': 560, 'node-fastify-x': 580 };
+  test("says what change the two runs could find: flagged at Holm's first step exactly beyond it, and smaller with more launches", () => {
+    const bases = {
+      'node-raw-x': 640,
+      'node-raw-y': 330,
+      'node-raw-z': 700,
+      'node-express-x': 560,
+      'node-fastify-x': 580,
+    };
     const a = fixture(bases, 9);
     const b = fixture(bases, 9, 5);
     const y = (cmp: ReturnType<typeof compare>) => cmp.rows.find((r) => r.name === 'node-raw-y')!;
@@ -125,14 +179,19 @@ describe('npm run compare', () => {
     const more = y(compare(fixture(bases, 36), fixture(bases, 36, 5))).detectable;
     expect(more / d).toBeGreaterThan(0.35);
     expect(more / d).toBeLessThan(0.65);
-    expect(renderComparison(compare(a, b))).toMatch(/What these runs could find: a change of ±\d+% in one contender is flagged about half the time \(median over 5 contenders; ±\d+% to ±\d+%\)/);
+    expect(renderComparison(compare(a, b))).toMatch(
+      /What these runs could find: a change of ±\d+% in one contender is flagged about half the time \(median over 5 contenders; ±\d+% to ±\d+%\)/,
+    );
   });
 
-  test('the prior follows each contender\'s within-launch noise: noisy pages neither borrow the servers\' variance nor spoil their prior', () => {
+  test("the prior follows each contender's within-launch noise: noisy pages neither borrow the servers' variance nor spoil their prior", () => {
     // Eleven raw servers whose noise grows from 1% to 3% (nine launches), and three Next.js pages
     // twenty times as noisy with three launches each, as the default suite has them. One server and
     // one page move +20% in B.
-    const names = [...Array.from({ length: 11 }, (_, i) => `node-raw-q${i}`), ...['a', 'b', 'x'].map((p) => `node-next-route-dynamic-${p}`)];
+    const names = [
+      ...Array.from({ length: 11 }, (_, i) => `node-raw-q${i}`),
+      ...['a', 'b', 'x'].map((p) => `node-next-route-dynamic-${p}`),
+    ];
     const sigma = (n: string, i: number) => (n.includes('next') ? 0.2 : 0.01 + 0.002 * i);
     const windowed = (seed: number, moved: number): Results => {
       const rand = seededRandom(seed);
@@ -144,7 +203,11 @@ describe('npm run compare', () => {
         c.points[0]!.runs = c.points[0]!.runs.slice(0, c.name.includes('next') ? 3 : 9).map((run) => {
           const level = 500 * m * Math.exp(s * z());
           const swing = 2 * s * z();
-          return { ...run, rps: level, windows: [{ rps: level * Math.exp(swing) }, { rps: level * Math.exp(-swing) }] as WindowRecord[] };
+          return {
+            ...run,
+            rps: level,
+            windows: [{ rps: level * Math.exp(swing) }, { rps: level * Math.exp(-swing) }] as WindowRecord[],
+          };
         });
       });
       return r;
@@ -155,12 +218,15 @@ describe('npm run compare', () => {
     expect(row(cmp, 'node-raw-q0').flagged).toBe(true);
     expect(row(cmp, 'node-next-route-dynamic-x').flagged).toBe(false);
     expect(row(cmp, 'node-next-route-dynamic-x').detectable).toBeGreaterThan(5 * row(cmp, 'node-raw-q0').detectable);
-    expect(renderComparison(cmp)).toContain('per launch at the mean within-launch noise, following each contender\'s, worth');
+    expect(renderComparison(cmp)).toContain(
+      "per launch at the mean within-launch noise, following each contender's, worth",
+    );
     // The same launch means without their windows: no noise to follow, so one prior for all. The
     // pages' spread makes it worth about one df, and the quiet servers' intervals widen.
     const bare = (r: Results) => {
       const copy = structuredClone(r);
-      for (const c of copy.contenders) for (const run of c.points[0]!.runs) delete (run as { windows?: unknown }).windows;
+      for (const c of copy.contenders)
+        for (const run of c.points[0]!.runs) delete (run as { windows?: unknown }).windows;
       return copy;
     };
     const flat = compare(bare(windowed(1, 1)), bare(windowed(2, 1.2)));
@@ -175,7 +241,9 @@ describe('npm run compare', () => {
     const a = fixture(BASES, 1);
     const cmp = compare(a, scaled(fixture(BASES, 1, 9), 2, 'a-raw-x'));
     expect(cmp.rows.some((r) => r.flagged)).toBe(false);
-    expect(cmp.tooFewRuns).toBe('4 contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds');
+    expect(cmp.tooFewRuns).toBe(
+      '4 contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds',
+    );
     expect(renderComparison(cmp)).toContain('Too few runs:');
     // Three launches a side and a doubled contender: the moderated t flags it, and only it (in req/s: a
     // doubled contender also moves the relative index of every other one through the shared reference).
@@ -210,10 +278,33 @@ describe('npm run compare', () => {
 
 describe('answers both runs gave (the A/A check)', () => {
   test('the same, differing (decided in one only) and flipped (faster both times, in opposite directions) are told apart', () => {
-    const answer = (id: string, verdict: string, ratio: number) => ({ id, question: 'q', a: id.split(' vs ')[0], b: id.split(' vs ')[1], verdict, ratio, lo: ratio * 0.9, hi: ratio * 1.1 });
-    const a = { answers: [answer('x vs y', 'faster', 1.3), answer('x vs z', 'undecided', 1.05), answer('y vs z', 'faster', 0.8), answer('w vs x', 'equal', 1.0)] } as unknown as Results;
-    const b = { answers: [answer('x vs y', 'faster', 1.25), answer('x vs z', 'faster', 1.2), answer('y vs z', 'faster', 1.3)] } as unknown as Results;
-    expect(answersAgreement(a, b)).toEqual({ both: 3, same: 1, differ: ['x vs z (undecided → faster)'], flipped: ['y vs z'] });
+    const answer = (id: string, verdict: string, ratio: number) => ({
+      id,
+      question: 'q',
+      a: id.split(' vs ')[0],
+      b: id.split(' vs ')[1],
+      verdict,
+      ratio,
+      lo: ratio * 0.9,
+      hi: ratio * 1.1,
+    });
+    const a = {
+      answers: [
+        answer('x vs y', 'faster', 1.3),
+        answer('x vs z', 'undecided', 1.05),
+        answer('y vs z', 'faster', 0.8),
+        answer('w vs x', 'equal', 1.0),
+      ],
+    } as unknown as Results;
+    const b = {
+      answers: [answer('x vs y', 'faster', 1.25), answer('x vs z', 'faster', 1.2), answer('y vs z', 'faster', 1.3)],
+    } as unknown as Results;
+    expect(answersAgreement(a, b)).toEqual({
+      both: 3,
+      same: 1,
+      differ: ['x vs z (undecided → faster)'],
+      flipped: ['y vs z'],
+    });
     expect(answersAgreement(a, a)).toEqual({ both: 4, same: 4, differ: [], flipped: [] });
   });
 });

@@ -11,7 +11,9 @@ describe('parseRtt', () => {
 
   test('rejects anything else, saying what is accepted', () => {
     for (const bad of ['', '1', '0.2', '1s', '-1ms', '1 ms', 'ms', '1ms,', '1e3us', '0x10ms', '70000ms', 'fast']) {
-      expect(() => parseRtt(bad)).toThrow(/expected a comma-separated list of round-trip times: 0, or a number with us or ms/);
+      expect(() => parseRtt(bad)).toThrow(
+        /expected a comma-separated list of round-trip times: 0, or a number with us or ms/,
+      );
     }
   });
 

@@ -19,13 +19,16 @@ const PLACEHOLDERS: Record<string, string> = { NAME: 'node-raw-node-redis' };
 function npmCommands(doc: string): { script: string; args: string[] }[] {
   const out: { script: string; args: string[] }[] = [];
   for (const m of text(doc).matchAll(/npm run ([a-z-]+)((?: -- )[^`|\n]*)?/g)) {
-    const args = (m[2] ?? '').replace(/^ -- /, '').replace(/\s+#.*$/, '').trim();
+    const args = (m[2] ?? '')
+      .replace(/^ -- /, '')
+      .replace(/\s+#.*$/, '')
+      .trim();
     out.push({ script: m[1]!, args: args ? args.split(/\s+/).map((a) => PLACEHOLDERS[a] ?? a) : [] });
   }
   return out;
 }
 
-describe('the docs\' commands and links', () => {
+describe("the docs' commands and links", () => {
   const scripts = JSON.parse(text('package.json')).scripts as Record<string, string>;
   const { contenders } = loadSuite();
 

@@ -3,7 +3,7 @@ import { forecast, TrialClock } from '../../packages/harness/src/run/eta';
 import { clock, progressLine } from '../../packages/harness/src/system/progress';
 
 describe('the ETA', () => {
-  test('a contender\'s trial time is its own mean, else the mean of every trial so far, else the guess', () => {
+  test("a contender's trial time is its own mean, else the mean of every trial so far, else the guess", () => {
     const c = new TrialClock(6);
     expect(c.of('a')).toBe(6);
     c.add('a', 4);
@@ -24,14 +24,26 @@ describe('the ETA', () => {
     // the one after would end at 160 s, 190 s with the reserve: it is not started.
     expect(forecast(c, { ...base, budgetS: 185 })).toEqual({ etaS: 40 + 30, runsLeft: 4 });
     // A round with nothing due (every comparison decided or bounded) ends the rounds.
-    expect(forecast(c, { ...base, budgetS: null, laterRounds: [['a'], [], ['a', 'b']] })).toEqual({ etaS: 30 + 30, runsLeft: 3 });
+    expect(forecast(c, { ...base, budgetS: null, laterRounds: [['a'], [], ['a', 'b']] })).toEqual({
+      etaS: 30 + 30,
+      runsLeft: 3,
+    });
   });
 
   test('the progress line: phase, contender, round k of N, runs left, ETA', () => {
     expect(clock(75)).toBe('1m15s');
     expect(clock(3725)).toBe('1h02m');
-    const line = progressLine({ phase: 'measuring', contender: 'bun-raw-ioredis c50', round: 2, rounds: 15, runsLeft: 1, etaS: 75 });
+    const line = progressLine({
+      phase: 'measuring',
+      contender: 'bun-raw-ioredis c50',
+      round: 2,
+      rounds: 15,
+      runsLeft: 1,
+      etaS: 75,
+    });
     expect(line).toMatch(/^measuring · bun-raw-ioredis c50 · round 2 of 15 · 1 run left · ETA 1m15s \(\d\d:\d\d\)$/);
-    expect(progressLine({ phase: 'building', contender: 'apps/next', etaS: null })).toBe('building · apps/next · ETA after the first runs');
+    expect(progressLine({ phase: 'building', contender: 'apps/next', etaS: null })).toBe(
+      'building · apps/next · ETA after the first runs',
+    );
   });
 });

@@ -70,7 +70,7 @@ describe('streamOptionsFromEnv and HANDICAP', () => {
   });
 });
 
-describe('burnUs: the burn that makes the twin\'s request 10% longer', () => {
+describe("burnUs: the burn that makes the twin's request 10% longer", () => {
   test('a loop busy 1,996 of 2,184 µs per request: (1.1 × 0.975 × 2,184) − 1,996 µs', () => {
     expect(burnUs({ wallUs: 2184, mainUs: 1996, cpuUs: 2300 }, 10)).toBe(346.3);
     // The model's own check: with the burn the loop is busy MAX_BUSY of a wall time 10% longer.

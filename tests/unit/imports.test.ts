@@ -8,7 +8,18 @@ import { describe, expect, test } from 'bun:test';
 import { circles, importGraph } from '../helpers/imports';
 
 const HARNESS = 'packages/harness/src/';
-const LAYER: Record<string, number> = { stats: 0, system: 0, model: 1, topology: 2, live: 2, measure: 3, answers: 4, run: 5, report: 5, cli: 6 };
+const LAYER: Record<string, number> = {
+  stats: 0,
+  system: 0,
+  model: 1,
+  topology: 2,
+  live: 2,
+  measure: 3,
+  answers: 4,
+  run: 5,
+  report: 5,
+  cli: 6,
+};
 const graph = importGraph(['packages/harness/src', 'packages/stream/src']);
 const folderOf = (file: string) => (file.startsWith(HARNESS) ? file.slice(HARNESS.length).split('/')[0]! : null);
 
@@ -42,9 +53,14 @@ describe('imports', () => {
   });
 
   test('stats imports nothing of the project; model only the stream package and system/paths', () => {
-    const deps = (folder: string) => [...graph].filter(([f]) => folderOf(f) === folder).flatMap(([, tos]) => tos.filter((t) => folderOf(t) !== folder));
+    const deps = (folder: string) =>
+      [...graph]
+        .filter(([f]) => folderOf(f) === folder)
+        .flatMap(([, tos]) => tos.filter((t) => folderOf(t) !== folder));
     expect(deps('stats')).toEqual([]);
-    expect(deps('model').filter((t) => !t.startsWith('packages/stream/src/') && t !== `${HARNESS}system/paths.ts`)).toEqual([]);
+    expect(
+      deps('model').filter((t) => !t.startsWith('packages/stream/src/') && t !== `${HARNESS}system/paths.ts`),
+    ).toEqual([]);
   });
 
   test('the checks see a circle and an upward import when there is one', () => {
@@ -56,8 +72,10 @@ describe('imports', () => {
     expect(upward(g)).toEqual(['stats/a.ts → cli/b.ts']);
   });
 
-  test('the stream package\'s files import its contract, never its front door', () => {
-    const back = [...graph].filter(([f, tos]) => f.startsWith('packages/stream/src/') && tos.includes('packages/stream/src/index.ts'));
+  test("the stream package's files import its contract, never its front door", () => {
+    const back = [...graph].filter(
+      ([f, tos]) => f.startsWith('packages/stream/src/') && tos.includes('packages/stream/src/index.ts'),
+    );
     expect(back.map(([f]) => f)).toEqual([]);
   });
 });

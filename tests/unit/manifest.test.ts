@@ -4,14 +4,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLIENTS, SETTINGS } from '@bench/stream';
 import schema from '../../packages/harness/manifest.schema.json';
-import { generate, loadSuite, ManifestError, readManifest, type AppManifest } from '../../packages/harness/src/model/contenders';
+import {
+  generate,
+  loadSuite,
+  ManifestError,
+  readManifest,
+  type AppManifest,
+} from '../../packages/harness/src/model/contenders';
 import { RUNTIME_NAMES } from '../../packages/harness/src/model/runtimes';
 
 export const SEED_NAMES = [
-  'bun-elysia-ioredis', 'bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-raw-node-redis', 'bun-stric-node-redis',
-  'node-fastify-node-redis', 'node-next-page-dynamic-ioredis', 'node-next-page-static-ioredis',
-  'node-next-route-dynamic-ioredis', 'node-next-route-dynamic-node-redis', 'node-next-route-static-ioredis',
-  'node-next-route-static-node-redis', 'node-raw-ioredis', 'node-raw-node-redis',
+  'bun-elysia-ioredis',
+  'bun-elysia-node-redis',
+  'bun-hono-node-redis',
+  'bun-raw-node-redis',
+  'bun-stric-node-redis',
+  'node-fastify-node-redis',
+  'node-next-page-dynamic-ioredis',
+  'node-next-page-static-ioredis',
+  'node-next-route-dynamic-ioredis',
+  'node-next-route-dynamic-node-redis',
+  'node-next-route-static-ioredis',
+  'node-next-route-static-node-redis',
+  'node-raw-ioredis',
+  'node-raw-node-redis',
 ];
 
 function manifestFile(content: unknown): string {
@@ -21,32 +37,72 @@ function manifestFile(content: unknown): string {
   return join(dir, 'bench.json');
 }
 
-const base: AppManifest = { framework: 'demo', about: 'a test app', runtimes: { bun: { start: ['bun', 'src/server.ts'] } }, clients: ['node-redis', 'ioredis'] };
+const base: AppManifest = {
+  framework: 'demo',
+  about: 'a test app',
+  runtimes: { bun: { start: ['bun', 'src/server.ts'] } },
+  clients: ['node-redis', 'ioredis'],
+};
 
 describe('manifest schema', () => {
   test("every app's bench.json is valid; the seed's fourteen names keep their suite; the default suite adds what the issue names", () => {
     const { contenders, unsupported } = loadSuite();
-    const inSuite = (suite: string) => contenders.filter((c) => c.suites.includes(suite as never)).map((c) => c.name).sort();
+    const inSuite = (suite: string) =>
+      contenders
+        .filter((c) => c.suites.includes(suite as never))
+        .map((c) => c.name)
+        .sort();
     expect(inSuite('seed')).toEqual(SEED_NAMES);
     const extra = inSuite('default').filter((n) => !SEED_NAMES.includes(n) && !n.endsWith('-precomputed'));
     expect(extra).toEqual([
-      'bun-raw-bun-redis', 'bun-raw-glide', 'bun-raw-ioredis', 'bun-raw-iovalkey',
-      'deno-hono-node-redis', 'deno-raw-glide', 'deno-raw-ioredis', 'deno-raw-iovalkey', 'deno-raw-node-redis',
-      'node-express-node-redis', 'node-raw-glide', 'node-raw-ioredis-handicap', 'node-raw-iovalkey',
+      'bun-raw-bun-redis',
+      'bun-raw-glide',
+      'bun-raw-ioredis',
+      'bun-raw-iovalkey',
+      'deno-hono-node-redis',
+      'deno-raw-glide',
+      'deno-raw-ioredis',
+      'deno-raw-iovalkey',
+      'deno-raw-node-redis',
+      'node-express-node-redis',
+      'node-raw-glide',
+      'node-raw-ioredis-handicap',
+      'node-raw-iovalkey',
     ]);
     // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings
     // and the one handicap contender, the known cost every default run checks that it detects.
-    const tunedInSuites = contenders.filter((x) => x.suites.some((s) => s === 'default' || s === 'seed') && !x.ceiling && x.tuned.length);
-    expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([['node-raw-ioredis-handicap', ['handicap'], ['matrix', 'default']]]);
+    const tunedInSuites = contenders.filter(
+      (x) => x.suites.some((s) => s === 'default' || s === 'seed') && !x.ceiling && x.tuned.length,
+    );
+    expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([
+      ['node-raw-ioredis-handicap', ['handicap'], ['matrix', 'default']],
+    ]);
     expect(tunedInSuites[0]!.settings).toMatchObject({ handicap: 'on', transform: 'plain' });
     // The handicap has a twin of each node raw contender in the matrix, not of node20 (which varies no setting).
-    expect(contenders.filter((c) => c.tuned.includes('handicap')).map((c) => c.name).sort()).toEqual([
-      'node-raw-glide-handicap', 'node-raw-ioredis-handicap', 'node-raw-iovalkey-handicap', 'node-raw-node-redis-handicap',
+    expect(
+      contenders
+        .filter((c) => c.tuned.includes('handicap'))
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([
+      'node-raw-glide-handicap',
+      'node-raw-ioredis-handicap',
+      'node-raw-iovalkey-handicap',
+      'node-raw-node-redis-handicap',
     ]);
     // The HTTP ceiling of every runtime × framework of the default suite is in it too.
     expect(inSuite('default').filter((n) => n.endsWith('-precomputed'))).toEqual([
-      'bun-elysia-precomputed', 'bun-hono-precomputed', 'bun-raw-precomputed', 'bun-stric-precomputed', 'deno-hono-precomputed', 'deno-raw-precomputed',
-      'node-express-precomputed', 'node-fastify-precomputed', 'node-next-page-dynamic-precomputed', 'node-next-route-dynamic-precomputed', 'node-raw-precomputed',
+      'bun-elysia-precomputed',
+      'bun-hono-precomputed',
+      'bun-raw-precomputed',
+      'bun-stric-precomputed',
+      'deno-hono-precomputed',
+      'deno-raw-precomputed',
+      'node-express-precomputed',
+      'node-fastify-precomputed',
+      'node-next-page-dynamic-precomputed',
+      'node-next-route-dynamic-precomputed',
+      'node-raw-precomputed',
     ]);
     // A cache is measured by --workload live only: never in the matrix; the live suite is each raw server with node-redis and every cache.
     const cached = (c: (typeof contenders)[number]) => c.settings.cache !== 'none';
@@ -57,34 +113,95 @@ describe('manifest schema', () => {
     expect(contenders.filter(written).every((c) => c.suites.every((s) => s === 'upsert'))).toBe(true);
     // The upsert suite: every raw server × client with lua and watch, one stack per runtime with function and the PING floor, each framework with node-redis, and Next.js's route handler with both its clients.
     const raw = inSuite('upsert').filter((n) => n.includes('-raw-'));
-    expect(raw.filter((n) => n.endsWith('-watch')).length).toBe(raw.filter((n) => !/-(watch|function|ping)$/.test(n)).length);
-    expect(inSuite('upsert').filter((n) => !n.includes('-raw-'))).toEqual(['bun-elysia-node-redis', 'bun-hono-node-redis', 'bun-stric-node-redis', 'deno-hono-node-redis', 'node-elysia-node-redis', 'node-express-node-redis', 'node-fastify-node-redis', 'node-hono-node-redis', 'node-next-route-dynamic-ioredis', 'node-next-route-dynamic-node-redis']);
-    expect(inSuite('upsert').filter((n) => /-(function|ping)$/.test(n))).toEqual(['bun-raw-bun-redis-function', 'bun-raw-bun-redis-ping', 'deno-raw-node-redis-function', 'deno-raw-node-redis-ping', 'node-raw-node-redis-function', 'node-raw-node-redis-ping']);
-    expect(inSuite('live').filter((n) => n.includes('-node-redis'))).toEqual(['bun', 'deno', 'node'].flatMap((rt) => ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `${rt}-raw-node-redis${s}`)));
+    expect(raw.filter((n) => n.endsWith('-watch')).length).toBe(
+      raw.filter((n) => !/-(watch|function|ping)$/.test(n)).length,
+    );
+    expect(inSuite('upsert').filter((n) => !n.includes('-raw-'))).toEqual([
+      'bun-elysia-node-redis',
+      'bun-hono-node-redis',
+      'bun-stric-node-redis',
+      'deno-hono-node-redis',
+      'node-elysia-node-redis',
+      'node-express-node-redis',
+      'node-fastify-node-redis',
+      'node-hono-node-redis',
+      'node-next-route-dynamic-ioredis',
+      'node-next-route-dynamic-node-redis',
+    ]);
+    expect(inSuite('upsert').filter((n) => /-(function|ping)$/.test(n))).toEqual([
+      'bun-raw-bun-redis-function',
+      'bun-raw-bun-redis-ping',
+      'deno-raw-node-redis-function',
+      'deno-raw-node-redis-ping',
+      'node-raw-node-redis-function',
+      'node-raw-node-redis-ping',
+    ]);
+    expect(inSuite('live').filter((n) => n.includes('-node-redis'))).toEqual(
+      ['bun', 'deno', 'node'].flatMap((rt) =>
+        ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `${rt}-raw-node-redis${s}`),
+      ),
+    );
     // csc is node-redis's own cache: no other client gets it.
     expect(contenders.filter((c) => c.settings.cache === 'csc').every((c) => c.client === 'node-redis')).toBe(true);
     // Combinations that cannot run are listed with their reason.
     expect(unsupported).toContainEqual({ name: 'node-hono-bun-redis', reason: 'bun-redis: built into Bun only' });
     const next = contenders.find((c) => c.name === 'node-next-route-dynamic-ioredis')!;
-    expect(next).toMatchObject({ path: '/route/dynamic/ioredis', chartGroup: 'next', env: { NEXT_TELEMETRY_DISABLED: '1' }, buildOutputs: ['.next', 'next-env.d.ts'] });
+    expect(next).toMatchObject({
+      path: '/route/dynamic/ioredis',
+      chartGroup: 'next',
+      env: { NEXT_TELEMETRY_DISABLED: '1' },
+      buildOutputs: ['.next', 'next-env.d.ts'],
+    });
   });
 
   test('the schema names the same runtimes, clients and settings as the code', () => {
     expect(schema.definitions.runtime.enum).toEqual(RUNTIME_NAMES);
     expect(schema.definitions.client.enum).toEqual(CLIENTS);
     // replicas is the harness's own (the cluster twins): no manifest lists it.
-    expect(schema.definitions.settings.items.enum).toEqual(Object.entries(SETTINGS).filter(([, d]) => (d as { manifest?: false }).manifest !== false).map(([k]) => k));
+    expect(schema.definitions.settings.items.enum).toEqual(
+      Object.entries(SETTINGS)
+        .filter(([, d]) => (d as { manifest?: false }).manifest !== false)
+        .map(([k]) => k),
+    );
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ['a field of the wrong type', { ...base, runtimes: { bun: { start: 'bun src/server.ts' } } }, /\/runtimes\/bun\/start must be array/],
-    ['a missing field', { framework: 'demo', about: 'x', clients: ['ioredis'] }, /\(top level\) must have required property 'runtimes'/],
+    [
+      'a field of the wrong type',
+      { ...base, runtimes: { bun: { start: 'bun src/server.ts' } } },
+      /\/runtimes\/bun\/start must be array/,
+    ],
+    [
+      'a missing field',
+      { framework: 'demo', about: 'x', clients: ['ioredis'] },
+      /\(top level\) must have required property 'runtimes'/,
+    ],
     ['the old format', { ...base, contenders: [] }, /\(top level\) must NOT have additional properties "contenders"/],
-    ['an unknown client', { ...base, clients: ['redix'] }, /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis, iovalkey, bun-redis, glide\)/],
-    ['an unknown runtime', { ...base, runtimes: { nodejs: { start: ['node'] } } }, /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, node20, bun, deno\)/],
-    ['an unknown setting', { ...base, settings: ['turbo'] }, /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap, cache, pool, workers, write\)/],
-    ['a suite that is not one', { ...base, suites: { fast: [] } }, /\/suites must NOT have additional properties "fast"/],
-    ['a variant name with spaces', { ...base, variants: [{ name: 'page static' }] }, /\/variants\/0\/name must match pattern/],
+    [
+      'an unknown client',
+      { ...base, clients: ['redix'] },
+      /\/clients\/0 must be equal to one of the allowed values \(node-redis, ioredis, iovalkey, bun-redis, glide\)/,
+    ],
+    [
+      'an unknown runtime',
+      { ...base, runtimes: { nodejs: { start: ['node'] } } },
+      /\/runtimes key "nodejs" must be equal to one of the allowed values \(node, node20, bun, deno\)/,
+    ],
+    [
+      'an unknown setting',
+      { ...base, settings: ['turbo'] },
+      /\/settings\/0 must be equal to one of the allowed values \(transform, autopipeline, resp, timeout, handicap, cache, pool, workers, write\)/,
+    ],
+    [
+      'a suite that is not one',
+      { ...base, suites: { fast: [] } },
+      /\/suites must NOT have additional properties "fast"/,
+    ],
+    [
+      'a variant name with spaces',
+      { ...base, variants: [{ name: 'page static' }] },
+      /\/variants\/0\/name must match pattern/,
+    ],
     ['not JSON at all', '{ "framework": ', /not valid JSON/],
   ];
   for (const [what, content, message] of bad) {
@@ -101,19 +218,39 @@ describe('contender generation', () => {
   test('runtime × variant × client, with {client} in paths and variant env over app env', () => {
     const m: AppManifest = {
       ...base,
-      runtimes: { bun: { start: ['bun', 'x.ts'] }, node: { build: ['bun', 'run', 'build'], start: ['node', 'dist/x.js'] } },
+      runtimes: {
+        bun: { start: ['bun', 'x.ts'] },
+        node: { build: ['bun', 'run', 'build'], start: ['node', 'dist/x.js'] },
+      },
       env: { A: '1', B: '1' },
-      variants: [{ name: 'route', path: '/r/{client}', env: { B: '2' } }, { name: 'page', path: '/p', page: true, clients: ['ioredis'] }],
+      variants: [
+        { name: 'route', path: '/r/{client}', env: { B: '2' } },
+        { name: 'page', path: '/p', page: true, clients: ['ioredis'] },
+      ],
     };
     const { contenders, unsupported } = generate('demo', '/apps/demo', m);
     expect(unsupported).toEqual([]);
     expect(contenders.map((c) => c.name)).toEqual([
-      'bun-demo-route-node-redis', 'bun-demo-route-ioredis', 'bun-demo-page-ioredis',
-      'node-demo-route-node-redis', 'node-demo-route-ioredis', 'node-demo-page-ioredis',
-      'bun-demo-route-precomputed', 'bun-demo-page-precomputed', 'node-demo-route-precomputed', 'node-demo-page-precomputed',
+      'bun-demo-route-node-redis',
+      'bun-demo-route-ioredis',
+      'bun-demo-page-ioredis',
+      'node-demo-route-node-redis',
+      'node-demo-route-ioredis',
+      'node-demo-page-ioredis',
+      'bun-demo-route-precomputed',
+      'bun-demo-page-precomputed',
+      'node-demo-route-precomputed',
+      'node-demo-page-precomputed',
     ]);
     const c = contenders[3]!;
-    expect(c).toMatchObject({ runtime: 'node', path: '/r/node-redis', build: ['bun', 'run', 'build'], start: ['node', 'dist/x.js'], env: { A: '1', B: '2' }, page: false });
+    expect(c).toMatchObject({
+      runtime: 'node',
+      path: '/r/node-redis',
+      build: ['bun', 'run', 'build'],
+      start: ['node', 'dist/x.js'],
+      env: { A: '1', B: '2' },
+      page: false,
+    });
     expect(contenders[2]!).toMatchObject({ path: '/p', page: true, build: null });
   });
 
@@ -144,30 +281,60 @@ describe('contender generation', () => {
     };
     const { contenders, unsupported } = generate('demo', '/apps/demo', m);
     expect(contenders.map((c) => c.name)).toEqual([
-      'bun-demo-node-redis', 'bun-demo-node-redis-direct', 'bun-demo-node-redis-resp2', 'bun-demo-node-redis-notimeout',
-      'bun-demo-ioredis', 'bun-demo-ioredis-direct', 'bun-demo-ioredis-autopipeline',
-      'bun-demo-bun-redis', 'bun-demo-bun-redis-direct',
-      'node-demo-node-redis', 'node-demo-ioredis',
-      'bun-demo-precomputed', 'node-demo-precomputed',
+      'bun-demo-node-redis',
+      'bun-demo-node-redis-direct',
+      'bun-demo-node-redis-resp2',
+      'bun-demo-node-redis-notimeout',
+      'bun-demo-ioredis',
+      'bun-demo-ioredis-direct',
+      'bun-demo-ioredis-autopipeline',
+      'bun-demo-bun-redis',
+      'bun-demo-bun-redis-direct',
+      'node-demo-node-redis',
+      'node-demo-ioredis',
+      'bun-demo-precomputed',
+      'node-demo-precomputed',
     ]);
     expect(unsupported).toEqual([{ name: 'node-demo-bun-redis', reason: 'bun-redis: built into Bun only' }]);
     const byName = Object.fromEntries(contenders.map((c) => [c.name, c]));
-    expect(byName['bun-demo-node-redis-resp2']).toMatchObject({ tuned: ['resp2'], settings: { transform: 'plain', autopipeline: 'off', resp: '2', timeout: 'on' }, suites: ['matrix'] });
+    expect(byName['bun-demo-node-redis-resp2']).toMatchObject({
+      tuned: ['resp2'],
+      settings: { transform: 'plain', autopipeline: 'off', resp: '2', timeout: 'on' },
+      suites: ['matrix'],
+    });
     expect(byName['bun-demo-ioredis']).toMatchObject({ tuned: [], suites: ['matrix', 'default', 'seed'] });
     expect(byName['node-demo-ioredis']!.suites).toEqual(['matrix']);
     // One HTTP ceiling per runtime × framework: the first client reads the body once at start.
-    expect(byName['bun-demo-precomputed']).toMatchObject({ ceiling: 'http', client: 'node-redis', tuned: ['precomputed'], settings: { transform: 'precomputed' }, suites: ['matrix', 'default'] });
+    expect(byName['bun-demo-precomputed']).toMatchObject({
+      ceiling: 'http',
+      client: 'node-redis',
+      tuned: ['precomputed'],
+      settings: { transform: 'precomputed' },
+      suites: ['matrix', 'default'],
+    });
     expect(byName['node-demo-precomputed']!.suites).toEqual(['matrix']);
   });
 
   test('a suite pattern picks default-settings contenders only; an exact name may pick a tuned one', () => {
-    const m: AppManifest = { ...base, settings: ['transform', 'handicap'], suites: { default: ['bun-demo-*', 'bun-demo-ioredis-handicap'], seed: ['bun-demo-node-redis-direct'] } };
+    const m: AppManifest = {
+      ...base,
+      settings: ['transform', 'handicap'],
+      suites: { default: ['bun-demo-*', 'bun-demo-ioredis-handicap'], seed: ['bun-demo-node-redis-direct'] },
+    };
     const { contenders } = generate('demo', '/apps/demo', m);
     const inSuite = (suite: string) => contenders.filter((c) => c.suites.includes(suite as never)).map((c) => c.name);
-    expect(inSuite('default')).toEqual(['bun-demo-node-redis', 'bun-demo-ioredis', 'bun-demo-ioredis-handicap', 'bun-demo-precomputed']);
+    expect(inSuite('default')).toEqual([
+      'bun-demo-node-redis',
+      'bun-demo-ioredis',
+      'bun-demo-ioredis-handicap',
+      'bun-demo-precomputed',
+    ]);
     expect(inSuite('seed')).toEqual(['bun-demo-node-redis-direct']);
     expect(contenders.filter((c) => c.tuned.length && !c.ceiling).map((c) => c.name)).toEqual([
-      'bun-demo-node-redis-direct', 'bun-demo-node-redis-handicap', 'bun-demo-ioredis-direct', 'bun-demo-ioredis-handicap',
+      'bun-demo-node-redis-direct',
+      'bun-demo-node-redis-handicap',
+      'bun-demo-ioredis-direct',
+      'bun-demo-ioredis-handicap',
     ]);
     // A pattern that matches only tuned names picks none of them, so it names nothing, even beside an exact name that does.
     for (const entries of [['bun-demo-*-handicap'], ['bun-demo-ioredis-handicap', 'bun-demo-*-handicap']]) {

@@ -6,19 +6,58 @@ import trigamma from '@stdlib/math-base-special-trigamma';
 import { fitPrior, moderatedT, replicates, squeeze, trigammaInverse } from '../../packages/harness/src/stats/moderated';
 
 /** Five comparisons' per-round ln ratios: four alike, one (the last) far noisier. */
-const ROUNDS = [[0.1, 0.02, 0.07], [-0.05, 0.04, -0.01, 0.03], [0.2, 0.26, 0.15], [0.01, -0.12, 0.05], [0.3, 0.05, -0.2]];
+const ROUNDS = [
+  [0.1, 0.02, 0.07],
+  [-0.05, 0.04, -0.01, 0.03],
+  [0.2, 0.26, 0.15],
+  [0.01, -0.12, 0.05],
+  [0.3, 0.05, -0.2],
+];
 /** Per comparison: posterior variance, df, p, and the 95% interval of the ratio (from the Python transcription). */
 const EXPECTED = [
-  { s2: 0.004398038668246794, df: 4.995578206657301, p: 0.15906355455543347, lo: 0.9654927161729308, hi: 1.1756055633573963 },
-  { s2: 0.003966102790563149, df: 5.995578206657301, p: 0.9393028119102675, lo: 0.9281486619732602, hi: 1.0828141676385408 },
-  { s2: 0.004958534347459385, df: 4.995578206657301, p: 0.004109825479338586, lo: 1.1038433022736387, hi: 1.36052229332321 },
-  { s2: 0.006906924089484103, df: 4.995578206657301, p: 0.6941153986667813, lo: 0.8664286994743046, hi: 1.1089076801533362 },
-  { s2: 0.028766255578775147, df: 4.995578206657301, p: 0.6313803475591744, lo: 0.8172714498801326, hi: 1.3522690878749535 },
+  {
+    s2: 0.004398038668246794,
+    df: 4.995578206657301,
+    p: 0.15906355455543347,
+    lo: 0.9654927161729308,
+    hi: 1.1756055633573963,
+  },
+  {
+    s2: 0.003966102790563149,
+    df: 5.995578206657301,
+    p: 0.9393028119102675,
+    lo: 0.9281486619732602,
+    hi: 1.0828141676385408,
+  },
+  {
+    s2: 0.004958534347459385,
+    df: 4.995578206657301,
+    p: 0.004109825479338586,
+    lo: 1.1038433022736387,
+    hi: 1.36052229332321,
+  },
+  {
+    s2: 0.006906924089484103,
+    df: 4.995578206657301,
+    p: 0.6941153986667813,
+    lo: 0.8664286994743046,
+    hi: 1.1089076801533362,
+  },
+  {
+    s2: 0.028766255578775147,
+    df: 4.995578206657301,
+    p: 0.6313803475591744,
+    lo: 0.8172714498801326,
+    hi: 1.3522690878749535,
+  },
 ];
 
 describe('moderated t (empirical Bayes, after limma)', () => {
   const reps = ROUNDS.map(replicates);
-  const prior = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df));
+  const prior = fitPrior(
+    reps.map((r) => r.s2),
+    reps.map((r) => r.df),
+  );
 
   test('the prior: d0 and s0² by the method of moments on log s²', () => {
     expect(prior.d0).toBeCloseTo(2.9955782066573007, 6);
@@ -55,7 +94,9 @@ describe('moderated t (empirical Bayes, after limma)', () => {
     const one = replicates([0.2]);
     const r = moderatedT(one, fitPrior([one.s2], [one.df]));
     expect(r).toMatchObject({ lo: 0, hi: Infinity, p: 1 });
-    expect(r.short).toBe('need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have 1 round(s)');
+    expect(r.short).toBe(
+      'need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have 1 round(s)',
+    );
     // A comparison with one round borrows the family's variance when the family has one.
     expect(moderatedT(one, prior).hi).toBeLessThan(Infinity);
   });

@@ -23,7 +23,7 @@ describe('oha JSON', () => {
       ...real,
       summary: { ...real.summary, total: 10, requestsPerSec: 1010 / 10 },
       statusCodeDistribution: { '200': 900, '204': 50, '500': 40, '404': 2 },
-      errorDistribution: { 'aborted due to deadline': 12, 'connection closed before message completed': 5, 'timeout': 1 },
+      errorDistribution: { 'aborted due to deadline': 12, 'connection closed before message completed': 5, timeout: 1 },
     };
     const run = summarizeOha(json);
     expect(run.ok).toBe(950);
@@ -39,21 +39,66 @@ describe('oha JSON', () => {
 
   test('arguments: closed loop, open loop and the seed profile', () => {
     const base = { url: 'http://127.0.0.1:1/', connections: 50, outFile: '/tmp/x.json' };
-    expect(ohaArgs({ ...base, durationS: 10, requests: null })).toEqual(['http://127.0.0.1:1/', '-z', '10000ms', '-c', '50', '--disable-compression', '-w', '-t', '20s', '--no-tui', '--output-format', 'json', '-o', '/tmp/x.json']);
+    expect(ohaArgs({ ...base, durationS: 10, requests: null })).toEqual([
+      'http://127.0.0.1:1/',
+      '-z',
+      '10000ms',
+      '-c',
+      '50',
+      '--disable-compression',
+      '-w',
+      '-t',
+      '20s',
+      '--no-tui',
+      '--output-format',
+      'json',
+      '-o',
+      '/tmp/x.json',
+    ]);
     expect(ohaArgs({ ...base, durationS: 10, requests: null, rate: 300 })).toContain('--latency-correction');
-    expect(ohaArgs({ ...base, durationS: null, requests: 200, seedDefaults: true })).toEqual(['http://127.0.0.1:1/', '-n', '200', '-c', '50', '--no-tui', '--output-format', 'json', '-o', '/tmp/x.json']);
+    expect(ohaArgs({ ...base, durationS: null, requests: 200, seedDefaults: true })).toEqual([
+      'http://127.0.0.1:1/',
+      '-n',
+      '200',
+      '-c',
+      '50',
+      '--no-tui',
+      '--output-format',
+      'json',
+      '-o',
+      '/tmp/x.json',
+    ]);
   });
 });
 
 describe('a load that is not measured (warmup, touch)', () => {
-  const ctx = { workload: 'xrange', placement: { name: 'none', app: null, redis: null, loadgen: null }, redis: { url: 'redis://127.0.0.1:1' }, runDir: '/tmp' } as never;
+  const ctx = {
+    workload: 'xrange',
+    placement: { name: 'none', app: null, redis: null, loadgen: null },
+    redis: { url: 'redis://127.0.0.1:1' },
+    runDir: '/tmp',
+  } as never;
   test('a read workload warms up on the route itself', () => {
     expect(unmeasuredTarget(ctx, 'http://127.0.0.1:3000/')).toEqual({ url: 'http://127.0.0.1:3000/' });
   });
   test('--workload upsert warms up with its POSTs into a key space of their own, not GET /', () => {
-    const t = unmeasuredTarget({ ...(ctx as object), workload: 'upsert', upsertKeys: 100 } as never, 'http://127.0.0.1:3000/');
+    const t = unmeasuredTarget(
+      { ...(ctx as object), workload: 'upsert', upsertKeys: 100 } as never,
+      'http://127.0.0.1:3000/',
+    );
     expect(t.request).toMatchObject({ method: 'POST', randRegex: true });
     expect(t.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/items\/\w+k\[0-9\]\{2\}$/);
-    expect(ohaArgs({ connections: 50, rate: null, durationS: 1, requests: null, seedDefaults: false, url: t.url, request: t.request, outFile: '/tmp/x.json' })).toContain('POST');
+    expect(
+      ohaArgs({
+        connections: 50,
+        rate: null,
+        durationS: 1,
+        requests: null,
+        seedDefaults: false,
+        url: t.url,
+        request: t.request,
+        outFile: '/tmp/x.json',
+      }),
+    ).toContain('POST');
   });
 });

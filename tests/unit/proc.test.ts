@@ -1,5 +1,17 @@
 import { describe, expect, test } from 'bun:test';
-import { busiestThreadSeconds, CLOCK_TICKS, isAlive, killTree, machineCpuTicks, processTree, rssMb, selfCpuSeconds, spawnTracked, threadTicks, treeCpuSeconds } from '../../packages/harness/src/system/proc';
+import {
+  busiestThreadSeconds,
+  CLOCK_TICKS,
+  isAlive,
+  killTree,
+  machineCpuTicks,
+  processTree,
+  rssMb,
+  selfCpuSeconds,
+  spawnTracked,
+  threadTicks,
+  treeCpuSeconds,
+} from '../../packages/harness/src/system/proc';
 
 // A parent shell whose child burns CPU for a while, then sleeps: a two-level tree.
 const busyTree = (seconds: number) =>
@@ -22,7 +34,7 @@ describe('/proc accounting', () => {
     await killTree(t.pid);
   });
 
-  test('the busiest thread is the busy grandchild: its own CPU, within the tree\'s', async () => {
+  test("the busiest thread is the busy grandchild: its own CPU, within the tree's", async () => {
     const t = busyTree(3);
     await Bun.sleep(300);
     const pids = processTree(t.pid);
@@ -37,8 +49,15 @@ describe('/proc accounting', () => {
   });
 
   test('busiestThreadSeconds: the largest growth between readings; a thread born since counts from zero', () => {
-    const before = new Map([['1/1', 100], ['1/2', 50]]);
-    const after = new Map([['1/1', 130], ['1/2', 95], ['1/3', 20]]);
+    const before = new Map([
+      ['1/1', 100],
+      ['1/2', 50],
+    ]);
+    const after = new Map([
+      ['1/1', 130],
+      ['1/2', 95],
+      ['1/3', 20],
+    ]);
     expect(busiestThreadSeconds(before, after)).toBe(45 / CLOCK_TICKS);
     expect(busiestThreadSeconds(before, new Map([...after, ['1/4', 60]]))).toBe(60 / CLOCK_TICKS);
   });

@@ -6,7 +6,19 @@
 // not lend a noisy pair the quiet pairs' variance).
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { DECISION, familyPrior, holmLevels, interimAlpha, lastAlpha, look, MIN_STRATUM, openContenders, windowPairs, windowsByRound, type WindowPairs } from '../../packages/harness/src/answers/decide';
+import {
+  DECISION,
+  familyPrior,
+  holmLevels,
+  interimAlpha,
+  lastAlpha,
+  look,
+  MIN_STRATUM,
+  openContenders,
+  windowPairs,
+  windowsByRound,
+  type WindowPairs,
+} from '../../packages/harness/src/answers/decide';
 import { moderatedT } from '../../packages/harness/src/stats/moderated';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { readResults } from '../../packages/harness/src/model/results';
@@ -20,18 +32,29 @@ const published = readResults(PUBLISHED);
 
 /** Every launch of the published run's dynamic contenders, scaled so its contender's geometric mean window is 1. */
 function nullPool(): { round: number; windows: number[] }[] {
-  return published.contenders.filter((c) => c.status === 'ok' && !c.static && !c.ceiling && !c.self_check_of).flatMap((c) => {
-    const launches = [...windowsByRound(c)];
-    const all = launches.flatMap(([, w]) => w);
-    const mean = Math.exp(all.reduce((s, x) => s + Math.log(x), 0) / all.length);
-    return launches.map(([round, w]) => ({ round, windows: w.map((x) => x / mean) }));
-  });
+  return published.contenders
+    .filter((c) => c.status === 'ok' && !c.static && !c.ceiling && !c.self_check_of)
+    .flatMap((c) => {
+      const launches = [...windowsByRound(c)];
+      const all = launches.flatMap(([, w]) => w);
+      const mean = Math.exp(all.reduce((s, x) => s + Math.log(x), 0) / all.length);
+      return launches.map(([round, w]) => ({ round, windows: w.map((x) => x / mean) }));
+    });
 }
 
 function fakeResults(names: string[], rounds: Map<string, Map<number, number[]>>): Results {
   const contenders = names.map((name) => ({
-    name, status: 'incomplete',
-    points: [{ runs: [...(rounds.get(name) ?? new Map())].map(([round, w]) => ({ round, rps: 1, windows: w.map((rps: number) => ({ rps })) })) }],
+    name,
+    status: 'incomplete',
+    points: [
+      {
+        runs: [...(rounds.get(name) ?? new Map())].map(([round, w]) => ({
+          round,
+          rps: 1,
+          windows: w.map((rps: number) => ({ rps })),
+        })),
+      },
+    ],
   })) as unknown as ContenderResult[];
   return { contenders, settings: { target_ci_pct: 10 } } as unknown as Results;
 }
@@ -49,7 +72,15 @@ const noiseOf = (i: number, every: number) => (every && i % every === 0 ? 2 : 1)
 function simulate(random: () => number, k: number, maxRounds: number, pool: Pool, noisyEvery = 0, sideBySide = false) {
   const names = Array.from({ length: k }, (_, i) => `c${i}`);
   const neighbours = (i: number, j: number) => j - i === 1 || j - i === k - 1;
-  const comparisons: Comparison[] = names.flatMap((a, i) => names.slice(i + 1).map((b, d) => ({ id: `${a} vs ${b}`, question: 'q', a, b, ...(sideBySide && neighbours(i, i + 1 + d) ? { side_by_side: true as const } : {}) })));
+  const comparisons: Comparison[] = names.flatMap((a, i) =>
+    names.slice(i + 1).map((b, d) => ({
+      id: `${a} vs ${b}`,
+      question: 'q',
+      a,
+      b,
+      ...(sideBySide && neighbours(i, i + 1 + d) ? { side_by_side: true as const } : {}),
+    })),
+  );
   const data = new Map(names.map((n) => [n, new Map<number, number[]>()]));
   let answers = [] as ReturnType<typeof look>;
   let due = new Set(names);
@@ -59,7 +90,11 @@ function simulate(random: () => number, k: number, maxRounds: number, pool: Pool
     const rounds = [...new Set(pool.map((p) => p.round))];
     const realRound = rounds[Math.floor(random() * rounds.length)];
     const same = pool.filter((p) => p.round === realRound);
-    for (const n of due) data.get(n)!.set(round, same[Math.floor(random() * same.length)]!.windows.map((x) => x ** noiseOf(names.indexOf(n), noisyEvery)));
+    for (const n of due)
+      data.get(n)!.set(
+        round,
+        same[Math.floor(random() * same.length)]!.windows.map((x) => x ** noiseOf(names.indexOf(n), noisyEvery)),
+      );
     if (round < FIRST_ROUNDS) continue;
     spent.push(interimAlpha(round - FIRST_ROUNDS + 1));
     answers = look(fakeResults(names, data), comparisons, spent.length, spent.at(-1)!, 10, answers);
@@ -82,7 +117,9 @@ describe('racing under the null, on recorded runs', () => {
       if (wrong) falseRuns++;
     }
     const rate = falseRuns / runs;
-    console.log(`null simulation${what} (results/latest, ${published.started_at}, ${pool.length} launches): ${falseRuns} of ${runs} runs made a false claim (${(rate * 100).toFixed(1)}%, nominal ≤ 5%); ${claims} false claims in all`);
+    console.log(
+      `null simulation${what} (results/latest, ${published.started_at}, ${pool.length} launches): ${falseRuns} of ${runs} runs made a false claim (${(rate * 100).toFixed(1)}%, nominal ≤ 5%); ${claims} false claims in all`,
+    );
     return rate;
   }
 
@@ -95,7 +132,14 @@ describe('racing under the null, on recorded runs', () => {
   }, 120_000);
 
   test('the layout a covariate of the prior (10 comparisons side by side, 35 apart), every other contender twice as noisy: at most 5%', () => {
-    expect(nullRate(2028, 2, ', 10 of 45 comparisons side by side (the layout a covariate of the prior), every other contender twice as noisy', true)).toBeLessThanOrEqual(0.05);
+    expect(
+      nullRate(
+        2028,
+        2,
+        ', 10 of 45 comparisons side by side (the layout a covariate of the prior), every other contender twice as noisy',
+        true,
+      ),
+    ).toBeLessThanOrEqual(0.05);
   }, 120_000);
 
   test('the handicap check, simulated: a 10% slower twin over 5 rounds is seen more often than chance', () => {
@@ -105,18 +149,30 @@ describe('racing under the null, on recorded runs', () => {
     const sims = 500;
     let detected = 0;
     for (let i = 0; i < sims; i++) {
-      const data = new Map([['twin', new Map<number, number[]>()], ['handicapped', new Map<number, number[]>()]]);
+      const data = new Map([
+        ['twin', new Map<number, number[]>()],
+        ['handicapped', new Map<number, number[]>()],
+      ]);
       for (let round = 1; round <= 5; round++) {
         const same = pool.filter((p) => p.round === rounds[Math.floor(random() * rounds.length)]);
         const draw = () => same[Math.floor(random() * same.length)]!.windows;
         data.get('twin')!.set(round, draw());
-        data.get('handicapped')!.set(round, draw().map((x) => x / 1.1));
+        data.get('handicapped')!.set(
+          round,
+          draw().map((x) => x / 1.1),
+        );
       }
-      const d = windowPairs(...(['handicapped', 'twin'].map((n) => fakeResults(['handicapped', 'twin'], data).contenders.find((c) => c.name === n)) as [ContenderResult, ContenderResult]));
+      const d = windowPairs(
+        ...(['handicapped', 'twin'].map((n) =>
+          fakeResults(['handicapped', 'twin'], data).contenders.find((c) => c.name === n),
+        ) as [ContenderResult, ContenderResult]),
+      );
       const { reps, prior } = familyPrior([d]);
       if (moderatedT(reps[0]!, prior, 0.95).hi < 1) detected++;
     }
-    console.log(`handicap simulation (results/latest): a 10% slower twin detected in ${detected} of ${sims} simulated 5-round runs (${((detected / sims) * 100).toFixed(1)}%)`);
+    console.log(
+      `handicap simulation (results/latest): a 10% slower twin detected in ${detected} of ${sims} simulated 5-round runs (${((detected / sims) * 100).toFixed(1)}%)`,
+    );
     expect(detected / sims).toBeGreaterThan(0.05);
   });
 
@@ -124,12 +180,37 @@ describe('racing under the null, on recorded runs', () => {
     // A steady 25% gap over one round of 8 windows: the round is one replicate, and one replicate has no
     // variance. Over 4 rounds of the same windows, with a little spread, the gap is decided.
     const windows = (x: number, r: number) => Array.from({ length: 8 }, (_, j) => x * (1 + 0.01 * ((j + r) % 3)));
-    const series = (x: number, n: number) => new Map(Array.from({ length: n }, (_, r) => [r + 1, windows(x * (1 + 0.02 * (r % 2)), r)] as [number, number[]]));
+    const series = (x: number, n: number) =>
+      new Map(Array.from({ length: n }, (_, r) => [r + 1, windows(x * (1 + 0.02 * (r % 2)), r)] as [number, number[]]));
     const cmp: Comparison[] = [{ id: 'a vs b', question: 'q', a: 'a', b: 'b' }];
-    const [one] = look(fakeResults(['a', 'b'], new Map([['a', series(125, 1)], ['b', series(100, 1)]])), cmp, 1, 0.05, 10);
+    const [one] = look(
+      fakeResults(
+        ['a', 'b'],
+        new Map([
+          ['a', series(125, 1)],
+          ['b', series(100, 1)],
+        ]),
+      ),
+      cmp,
+      1,
+      0.05,
+      10,
+    );
     expect(one!.verdict).toBe('undecided');
     expect(one!.short).toMatch(/^need ≥ 2 rounds/);
-    const [four] = look(fakeResults(['a', 'b'], new Map([['a', series(125, 4)], ['b', series(100, 4)]])), cmp, 1, 0.05, 10);
+    const [four] = look(
+      fakeResults(
+        ['a', 'b'],
+        new Map([
+          ['a', series(125, 4)],
+          ['b', series(100, 4)],
+        ]),
+      ),
+      cmp,
+      1,
+      0.05,
+      10,
+    );
     expect(four!.verdict).toBe('faster');
     expect(four!.ratio).toBeCloseTo(1.25, 1);
   });
@@ -137,11 +218,27 @@ describe('racing under the null, on recorded runs', () => {
   test('the layout as a covariate of the prior: a quiet side-by-side group gets its own scale; under MIN_STRATUM comparisons, none', () => {
     // Per-round ln ratios of sd about 2% (side by side) and 10% (apart), 6 rounds each, the same
     // within-launch noise (the trend on it does not tell them apart).
-    const wiggle = (sd: number, seed: number) => [1, -1, 0.5, -0.5, 1.5, -1.5].map((x, r) => sd * x * (1 + ((seed + r) % 3) / 4));
-    const pairs = (sd: number, seed: number): WindowPairs => ({ a: [], b: [], rounds: 6, byRound: wiggle(sd, seed).map((d) => [d]), within: 0.01 });
+    const wiggle = (sd: number, seed: number) =>
+      [1, -1, 0.5, -0.5, 1.5, -1.5].map((x, r) => sd * x * (1 + ((seed + r) % 3) / 4));
+    const pairs = (sd: number, seed: number): WindowPairs => ({
+      a: [],
+      b: [],
+      rounds: 6,
+      byRound: wiggle(sd, seed).map((d) => [d]),
+      within: 0.01,
+    });
     const family = (near: number) => {
-      const data = [...Array.from({ length: near }, (_, i) => pairs(0.02, i)), ...Array.from({ length: 8 }, (_, i) => pairs(0.1, i))];
-      return { data, fitted: familyPrior(data, data.map((_, i) => i < near)) };
+      const data = [
+        ...Array.from({ length: near }, (_, i) => pairs(0.02, i)),
+        ...Array.from({ length: 8 }, (_, i) => pairs(0.1, i)),
+      ];
+      return {
+        data,
+        fitted: familyPrior(
+          data,
+          data.map((_, i) => i < near),
+        ),
+      };
     };
     const { data, fitted } = family(MIN_STRATUM);
     expect(fitted.split).toBe(true);

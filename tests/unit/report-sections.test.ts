@@ -39,6 +39,7 @@ describe('report sections', () => {
   test('each section has one id and a place on the page', () => {
     const ids = SECTIONS.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const s of SECTIONS) expect(['changes', 'pick', 'contenders', 'tables', 'left-out', 'method']).toContain(s.place);
+    for (const s of SECTIONS)
+      expect(['changes', 'pick', 'contenders', 'tables', 'left-out', 'method']).toContain(s.place);
   });
 });

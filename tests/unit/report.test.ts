@@ -5,27 +5,89 @@ import { picks } from '../../packages/harness/src/report/answers';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
-const lat = (base: number) => ({ p10: base, p25: base + 1, p50: base + 2, p75: base + 3, p90: base + 4, p95: base + 5, p99: base + 6, p99_9: base + 7 });
+const lat = (base: number) => ({
+  p10: base,
+  p25: base + 1,
+  p50: base + 2,
+  p75: base + 3,
+  p90: base + 4,
+  p95: base + 5,
+  p99: base + 6,
+  p99_9: base + 7,
+});
 /** n rounds of 4 windows each, ±5% seeded noise around rps: what the rank intervals are computed from. */
 function runsAround(rps: number, n: number, seed: number) {
   const random = seededRandom(seed);
-  return Array.from({ length: n }, (_, i) => ({ round: i + 1, rps, windows: Array.from({ length: 4 }, () => ({ rps: rps * (0.95 + 0.1 * random()) })) })) as unknown as RunRecord[];
+  return Array.from({ length: n }, (_, i) => ({
+    round: i + 1,
+    rps,
+    windows: Array.from({ length: 4 }, () => ({ rps: rps * (0.95 + 0.1 * random()) })),
+  })) as unknown as RunRecord[];
 }
 let seed = 1;
 function contender(name: string, rps: number, extra: Partial<ContenderResult> = {}, n = 6): ContenderResult {
   const level = n === 6 ? 0.96875 : 0.9375;
   const runs = runsAround(rps, n, seed++);
   return {
-    name, app: 'x', runtime: name.split('-')[0]!, framework: 'raw', client: 'node-redis', variant: null, static: false, page: false, path: '/',
-    status: 'ok', rps: { median: rps, min: rps - 10, max: rps + 10, ci: { lo: rps - 5, hi: rps + 5, level }, n }, latency_ms: lat(rps / 10),
+    name,
+    app: 'x',
+    runtime: name.split('-')[0]!,
+    framework: 'raw',
+    client: 'node-redis',
+    variant: null,
+    static: false,
+    page: false,
+    path: '/',
+    status: 'ok',
+    rps: { median: rps, min: rps - 10, max: rps + 10, ci: { lo: rps - 5, hi: rps + 5, level }, n },
+    latency_ms: lat(rps / 10),
     relative: { median: rps / 500, lo: (rps - 5) / 500, hi: (rps + 5) / 500, level },
-    cpu_us_per_req: 1000, rss_mb: 80, redis_calls_per_req: 1, redis_us_per_call: 240, loadgen_saturated: false, points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs }], runs, ...extra,
+    cpu_us_per_req: 1000,
+    rss_mb: 80,
+    redis_calls_per_req: 1,
+    redis_us_per_call: 240,
+    loadgen_saturated: false,
+    points: [{ connections: 50, rate: null, rate_spec: null, status: 'ok', runs }],
+    runs,
+    ...extra,
   };
 }
 const results = {
-  schema: 1, complete: true, started_at: '2026-01-01T00:00:00Z', finished_at: null, exit_reason: null,
-  settings: { profile: 'default', workload: 'xrange', connections: [50], rates: [], duration_s: 5, requests: null, warmup_s: 3, runs: 'auto', target_ci_pct: 5, max_runs: 15, budget_s: 900, ci_level: 0.95, seed: 42, headline: 'median', placement: { name: 'none' } },
-  environment: { cpu_model: 'Test CPU', logical_cpus: 2, memory_gb: 24, kernel: 'Linux', load_average_1m_before: 0.1, node: 'v20', bun: '1.4.5', redis_server: 'Redis server v=7.0.15 sha=0', oha: 'oha 1.16.0', git_commit: 'abcdef1234567', git_dirty: false },
+  schema: 1,
+  complete: true,
+  started_at: '2026-01-01T00:00:00Z',
+  finished_at: null,
+  exit_reason: null,
+  settings: {
+    profile: 'default',
+    workload: 'xrange',
+    connections: [50],
+    rates: [],
+    duration_s: 5,
+    requests: null,
+    warmup_s: 3,
+    runs: 'auto',
+    target_ci_pct: 5,
+    max_runs: 15,
+    budget_s: 900,
+    ci_level: 0.95,
+    seed: 42,
+    headline: 'median',
+    placement: { name: 'none' },
+  },
+  environment: {
+    cpu_model: 'Test CPU',
+    logical_cpus: 2,
+    memory_gb: 24,
+    kernel: 'Linux',
+    load_average_1m_before: 0.1,
+    node: 'v20',
+    bun: '1.4.5',
+    redis_server: 'Redis server v=7.0.15 sha=0',
+    oha: 'oha 1.16.0',
+    git_commit: 'abcdef1234567',
+    git_dirty: false,
+  },
   data: { entries: 339, memory_bytes: 19040, body_bytes: 46028 },
   contenders: [
     contender('node-raw-node-redis', 450, {}, 5),
@@ -39,8 +101,12 @@ const results = {
 describe('tables', () => {
   test('the headline table: rank intervals, intervals with their true level, relative index, percentiles', () => {
     const lines = headlineTable(results).split('\n');
-    expect(lines[0]).toBe('| rank | server | req/s | interval of the median | relative index (interval) | runs | p10 | p25 | p50 | p75 | p90 | p95 | p99 |');
-    expect(lines[2]).toBe('| 1 | node-next-route-static-ioredis (static: no Redis read per request) | 900 | 895–905 (95% CI) | 1.80 (1.79–1.81) | 6 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |');
+    expect(lines[0]).toBe(
+      '| rank | server | req/s | interval of the median | relative index (interval) | runs | p10 | p25 | p50 | p75 | p90 | p95 | p99 |',
+    );
+    expect(lines[2]).toBe(
+      '| 1 | node-next-route-static-ioredis (static: no Redis read per request) | 900 | 895–905 (95% CI) | 1.80 (1.79–1.81) | 6 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |',
+    );
     // 600 and 596 are not told apart by their paired windows: each may rank 2nd or 3rd.
     expect(lines[3]).toStartWith('| 2–3 | bun-raw-node-redis | 600 | 595–605 (95% CI) |');
     expect(lines[4]).toStartWith('| 2–3 | bun-hono-node-redis | 596 |');
@@ -62,23 +128,67 @@ describe('tables', () => {
 });
 
 describe('picks: the fastest per question, read off the pairwise answers', () => {
-  const answer = (a: string, b: string, verdict: string, ratio: number) => ({ id: `${a} vs ${b}`, question: 'client: bun', a, b, verdict, ratio, lo: ratio * 0.9, hi: ratio * 1.1, level: 0.99, p: 0.001, pairs: 18, rounds: 9 });
-  const withAnswers = (answers: unknown[]) => ({
-    ...results,
-    contenders: ['bun-raw-bun-redis', 'bun-raw-ioredis', 'bun-raw-glide'].map((n) => contender(n, 500, { client: n.split('-').slice(2).join('-') })),
-    family: { questions: [{ id: 'client: bun', kind: 'client', about: 'bun (raw server)', members: ['bun-raw-bun-redis', 'bun-raw-ioredis', 'bun-raw-glide'] }], comparisons: [] },
-    answers,
-  }) as unknown as Results;
+  const answer = (a: string, b: string, verdict: string, ratio: number) => ({
+    id: `${a} vs ${b}`,
+    question: 'client: bun',
+    a,
+    b,
+    verdict,
+    ratio,
+    lo: ratio * 0.9,
+    hi: ratio * 1.1,
+    level: 0.99,
+    p: 0.001,
+    pairs: 18,
+    rounds: 9,
+  });
+  const withAnswers = (answers: unknown[]) =>
+    ({
+      ...results,
+      contenders: ['bun-raw-bun-redis', 'bun-raw-ioredis', 'bun-raw-glide'].map((n) =>
+        contender(n, 500, { client: n.split('-').slice(2).join('-') }),
+      ),
+      family: {
+        questions: [
+          {
+            id: 'client: bun',
+            kind: 'client',
+            about: 'bun (raw server)',
+            members: ['bun-raw-bun-redis', 'bun-raw-ioredis', 'bun-raw-glide'],
+          },
+        ],
+        comparisons: [],
+      },
+      answers,
+    }) as unknown as Results;
 
   test('one member beats each other directly: the fastest, decided against each', () => {
-    const r = withAnswers([answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3), answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4), answer('bun-raw-ioredis', 'bun-raw-glide', 'undecided', 1.05)]);
-    expect(picks(r)).toEqual(['On bun (raw server): **bun-redis** is the fastest (decided faster than each of the other 2).']);
+    const r = withAnswers([
+      answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3),
+      answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4),
+      answer('bun-raw-ioredis', 'bun-raw-glide', 'undecided', 1.05),
+    ]);
+    expect(picks(r)).toEqual([
+      'On bun (raw server): **bun-redis** is the fastest (decided faster than each of the other 2).',
+    ]);
   });
 
   test('beaten through another: still the fastest, said so; two unbeaten: not decided between them', () => {
-    const chain = withAnswers([answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3), answer('bun-raw-bun-redis', 'bun-raw-glide', 'undecided', 1.4), answer('bun-raw-ioredis', 'bun-raw-glide', 'faster', 1.1)]);
-    expect(picks(chain)).toEqual(['On bun (raw server): **bun-redis** is the fastest (each of the other 2 was decided slower than another).']);
-    const tie = withAnswers([answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'undecided', 1.02), answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4), answer('bun-raw-ioredis', 'bun-raw-glide', 'equal', 1.01)]);
-    expect(picks(tie)).toEqual(['On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; glide is decided slower than one of them.']);
+    const chain = withAnswers([
+      answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3),
+      answer('bun-raw-bun-redis', 'bun-raw-glide', 'undecided', 1.4),
+      answer('bun-raw-ioredis', 'bun-raw-glide', 'faster', 1.1),
+    ]);
+    expect(picks(chain)).toEqual([
+      'On bun (raw server): **bun-redis** is the fastest (each of the other 2 was decided slower than another).',
+    ]);
+    const tie = withAnswers([
+      answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'undecided', 1.02),
+      answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4),
+      answer('bun-raw-ioredis', 'bun-raw-glide', 'equal', 1.01),
+    ]);
+    expect(picks(tie)).toEqual([
+      'On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; glide is decided slower than one of them.',
+    ]);
   });
 });

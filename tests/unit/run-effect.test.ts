@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { CHI2_1_MEDIAN, MIN_FOR_RUN_EFFECT, runEffectVariance } from '../../packages/harness/src/stats/run-effect';
 
 describe('the run effect between two runs (τ², stats/run-effect.ts)', () => {
-  test('χ²₁\'s median is 0.4549', () => expect(CHI2_1_MEDIAN).toBeCloseTo(0.45494, 5));
+  test("χ²₁'s median is 0.4549", () => expect(CHI2_1_MEDIAN).toBeCloseTo(0.45494, 5));
 
   test('a worked example: twelve changes of ±4% on a within-run se of 2% need τ² = 0.04²/0.4549 − 0.02²', () => {
     const d = Array.from({ length: 12 }, (_, i) => (i % 2 ? 0.04 : -0.04));
@@ -15,14 +15,29 @@ describe('the run effect between two runs (τ², stats/run-effect.ts)', () => {
 
   test('the few that really changed do not count: three of twelve 30% off leave τ² as it was', () => {
     const d = Array.from({ length: 12 }, (_, i) => (i < 3 ? -0.3 : i % 2 ? 0.04 : -0.04));
-    expect(runEffectVariance(d, d.map(() => 0.02 ** 2))).toBeCloseTo(0.04 ** 2 / CHI2_1_MEDIAN - 0.02 ** 2, 10);
+    expect(
+      runEffectVariance(
+        d,
+        d.map(() => 0.02 ** 2),
+      ),
+    ).toBeCloseTo(0.04 ** 2 / CHI2_1_MEDIAN - 0.02 ** 2, 10);
   });
 
-  test('0 when the changes are no wider than their launches\' noise, or too few to tell', () => {
+  test("0 when the changes are no wider than their launches' noise, or too few to tell", () => {
     const d = Array.from({ length: 12 }, (_, i) => (i % 2 ? 0.01 : -0.01));
-    expect(runEffectVariance(d, d.map(() => 0.02 ** 2))).toBe(0);
+    expect(
+      runEffectVariance(
+        d,
+        d.map(() => 0.02 ** 2),
+      ),
+    ).toBe(0);
     const few = d.slice(0, MIN_FOR_RUN_EFFECT - 1).map((x) => 10 * x);
-    expect(runEffectVariance(few, few.map(() => 0.02 ** 2))).toBe(0);
+    expect(
+      runEffectVariance(
+        few,
+        few.map(() => 0.02 ** 2),
+      ),
+    ).toBe(0);
     // Unusable entries (no variance) are left out, not counted as zeros.
     expect(runEffectVariance([...d.map((x) => 10 * x), 0.5], [...d.map(() => 0.02 ** 2), NaN])).toBeGreaterThan(0);
   });

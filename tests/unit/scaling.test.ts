@@ -5,21 +5,34 @@ import { scalingTable } from '../../packages/harness/src/report/scaling';
 
 describe('linear fit', () => {
   test('points on a line: its slope and intercept, R² = 1', () => {
-    const fit = linearFit([[339, 1200 + 3 * 339], [3390, 1200 + 3 * 3390], [33900, 1200 + 3 * 33900]])!;
+    const fit = linearFit([
+      [339, 1200 + 3 * 339],
+      [3390, 1200 + 3 * 3390],
+      [33900, 1200 + 3 * 33900],
+    ])!;
     expect(fit.slope).toBeCloseTo(3, 9);
     expect(fit.intercept).toBeCloseTo(1200, 6);
     expect(fit.r2).toBeCloseTo(1, 12);
   });
   test('scattered points: the least-squares line and an R² below 1', () => {
     // y = 2x + 1 with residuals +1, -2, +1 at x = 0, 1, 2: the fit stays 2x + 1, R² = 1 - 6/14.
-    const fit = linearFit([[0, 2], [1, 1], [2, 6]])!;
+    const fit = linearFit([
+      [0, 2],
+      [1, 1],
+      [2, 6],
+    ])!;
     expect(fit.slope).toBeCloseTo(2, 9);
     expect(fit.intercept).toBeCloseTo(1, 9);
     expect(fit.r2).toBeCloseTo(1 - 6 / 14, 9);
   });
   test('fewer than two distinct sizes: no fit', () => {
     expect(linearFit([[339, 1000]])).toBeNull();
-    expect(linearFit([[339, 1000], [339, 1100]])).toBeNull();
+    expect(
+      linearFit([
+        [339, 1000],
+        [339, 1100],
+      ]),
+    ).toBeNull();
   });
 });
 
@@ -28,18 +41,39 @@ describe('scaling', () => {
     entries,
     dir: `entries-${entries}`,
     results: {
-      contenders: rows.map(([name, rps, cpu, status = 'ok']) => ({ name, status, points: [{ rps: { median: rps }, cpu_us_per_req: cpu }] })),
+      contenders: rows.map(([name, rps, cpu, status = 'ok']) => ({
+        name,
+        status,
+        points: [{ rps: { median: rps }, cpu_us_per_req: cpu }],
+      })),
     } as unknown as Results,
   });
   test('per contender: its medians on every size it passed, and the CPU fit against entries', () => {
     const s = scalingOf([
-      run(100, [['a', 900, 1100], ['b', 500, 2000]]),
-      run(1000, [['a', 300, 2000], ['b', 100, 9000, 'invalid']]),
-      run(10000, [['a', 40, 11000], ['b', 20, 92000]]),
+      run(100, [
+        ['a', 900, 1100],
+        ['b', 500, 2000],
+      ]),
+      run(1000, [
+        ['a', 300, 2000],
+        ['b', 100, 9000, 'invalid'],
+      ]),
+      run(10000, [
+        ['a', 40, 11000],
+        ['b', 20, 92000],
+      ]),
     ]);
-    expect(s.runs).toEqual([{ entries: 100, dir: 'entries-100' }, { entries: 1000, dir: 'entries-1000' }, { entries: 10000, dir: 'entries-10000' }]);
+    expect(s.runs).toEqual([
+      { entries: 100, dir: 'entries-100' },
+      { entries: 1000, dir: 'entries-1000' },
+      { entries: 10000, dir: 'entries-10000' },
+    ]);
     const a = s.contenders.find((c) => c.name === 'a')!;
-    expect(a.points).toEqual([{ entries: 100, rps: 900, cpu_us_per_req: 1100 }, { entries: 1000, rps: 300, cpu_us_per_req: 2000 }, { entries: 10000, rps: 40, cpu_us_per_req: 11000 }]);
+    expect(a.points).toEqual([
+      { entries: 100, rps: 900, cpu_us_per_req: 1100 },
+      { entries: 1000, rps: 300, cpu_us_per_req: 2000 },
+      { entries: 10000, rps: 40, cpu_us_per_req: 11000 },
+    ]);
     expect(a.cpu_fit!.slope).toBeCloseTo(1, 9);
     expect(a.cpu_fit!.r2).toBeCloseTo(1, 9);
     // An invalid run on one size leaves that point out, not the contender.

@@ -9,11 +9,23 @@ const pick = (...names: string[]) => names.map((n) => all.find((c) => c.name ===
 
 describe('server twins', () => {
   test('each contender that reads per request gets a twin named -on-valkey; ceilings and the handicap stay on the first server', () => {
-    const chosen = pick('node-raw-node-redis', 'node-raw-ioredis', 'node-raw-precomputed', 'node-raw-node-redis-handicap', 'node-next-route-static-ioredis');
+    const chosen = pick(
+      'node-raw-node-redis',
+      'node-raw-ioredis',
+      'node-raw-precomputed',
+      'node-raw-node-redis-handicap',
+      'node-next-route-static-ioredis',
+    );
     const { twins, unsupported } = serverTwins(chosen, ['redis', 'valkey']);
     expect(unsupported).toEqual([]);
     expect(twins.map((t) => t.name)).toEqual(['node-raw-node-redis-on-valkey', 'node-raw-ioredis-on-valkey']);
-    expect(twins[0]).toMatchObject({ server: 'valkey', tuned: ['on-valkey'], client: 'node-redis', app: 'node', settings: chosen[0]!.settings });
+    expect(twins[0]).toMatchObject({
+      server: 'valkey',
+      tuned: ['on-valkey'],
+      client: 'node-redis',
+      app: 'node',
+      settings: chosen[0]!.settings,
+    });
     expect(serverTwins(chosen, ['valkey']).twins).toEqual([]);
   });
 
@@ -31,16 +43,23 @@ describe('server twins', () => {
     expect(both.comparisons.length).toBe(plain.comparisons.length + 3);
   });
 
-  test('--topology cluster: twins read the cluster from primaries and from replicas (REPLICAS=on); Bun\'s client is listed, with why', () => {
+  test("--topology cluster: twins read the cluster from primaries and from replicas (REPLICAS=on); Bun's client is listed, with why", () => {
     const chosen = pick('bun-raw-node-redis', 'bun-raw-bun-redis');
     const { twins, unsupported } = serverTwins(chosen, ['redis', 'cluster', 'cluster-replicas']);
     expect(twins.map((t) => [t.name, t.env.REDIS_CLUSTER, t.settings.replicas])).toEqual([
       ['bun-raw-node-redis-on-cluster', '1', 'off'],
       ['bun-raw-node-redis-on-cluster-replicas', '1', 'on'],
     ]);
-    expect(unsupported.map((u) => u.name)).toEqual(['bun-raw-bun-redis-on-cluster', 'bun-raw-bun-redis-on-cluster-replicas']);
+    expect(unsupported.map((u) => u.name)).toEqual([
+      'bun-raw-bun-redis-on-cluster',
+      'bun-raw-bun-redis-on-cluster-replicas',
+    ]);
     expect(unsupported[0]!.reason).toContain('no Cluster support (oven-sh/bun#22947)');
     const q = familyOf([...chosen, ...twins]).questions.find((x) => x.kind === 'server')!;
-    expect(q.members).toEqual(['bun-raw-node-redis', 'bun-raw-node-redis-on-cluster', 'bun-raw-node-redis-on-cluster-replicas']);
+    expect(q.members).toEqual([
+      'bun-raw-node-redis',
+      'bun-raw-node-redis-on-cluster',
+      'bun-raw-node-redis-on-cluster-replicas',
+    ]);
   });
 });

@@ -42,7 +42,7 @@ describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
     expect(Math.log(r.ratio)).toBeLessThan(hi);
   });
 
-  test('a few launches 25% off move the interval little; they move the mean\'s t interval a lot', () => {
+  test("a few launches 25% off move the interval little; they move the mean's t interval a lot", () => {
     const random = seededRandom(11);
     const core = Array.from({ length: 60 }, () => (random() - 0.5) * 0.08);
     const spoilt = core.map((x, i) => (i % 10 === 3 ? x - 0.25 : i % 10 === 7 ? x + 0.25 : x));

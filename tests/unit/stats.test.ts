@@ -1,7 +1,17 @@
 import { describe, expect, test } from 'bun:test';
 import {
-  additiveFit, halfWidth, holm, levelLabel, medianInterval, orderStatCoverage, rankIntervals, rankLabel, seededRandom, shuffled,
-  spread, summarize,
+  additiveFit,
+  halfWidth,
+  holm,
+  levelLabel,
+  medianInterval,
+  orderStatCoverage,
+  rankIntervals,
+  rankLabel,
+  seededRandom,
+  shuffled,
+  spread,
+  summarize,
 } from '../../packages/harness/src/stats/stats';
 
 /** Exact coverage of [x(k), x(n-k+1)], in rationals (BigInt), independent of the code under test. */
@@ -17,10 +27,30 @@ function exactCoverage(n: number, k: number): number {
 
 describe('order-statistic interval of the median', () => {
   // Rank k of [x(k), x(n-k+1)], the narrowest with coverage >= 95% (n >= 6), as in Conover's tables.
-  const K95: Record<number, number> = { 5: 1, 6: 1, 7: 1, 8: 1, 9: 2, 10: 2, 11: 2, 12: 3, 13: 3, 14: 3, 15: 4, 16: 4, 17: 5, 18: 5, 19: 5, 20: 6 };
+  const K95: Record<number, number> = {
+    5: 1,
+    6: 1,
+    7: 1,
+    8: 1,
+    9: 2,
+    10: 2,
+    11: 2,
+    12: 3,
+    13: 3,
+    14: 3,
+    15: 4,
+    16: 4,
+    17: 5,
+    18: 5,
+    19: 5,
+    20: 6,
+  };
   for (let n = 5; n <= 20; n++) {
     test(`n = ${n}: ranks ${K95[n]} and ${n - K95[n]! + 1}, exact coverage`, () => {
-      const xs = shuffled(Array.from({ length: n }, (_, i) => (i + 1) * 10), seededRandom(n));
+      const xs = shuffled(
+        Array.from({ length: n }, (_, i) => (i + 1) * 10),
+        seededRandom(n),
+      );
       const ci = medianInterval(xs);
       const k = K95[n]!;
       expect([ci.lo, ci.hi]).toEqual([k * 10, (n - k + 1) * 10]);
@@ -61,11 +91,21 @@ describe('order-statistic interval of the median', () => {
 describe('rank intervals', () => {
   test('a contender ranks below what is decided faster and above what it is decided faster than', () => {
     // 0 beats 2 and 3; 1 beats 3; 0 vs 1, 1 vs 2 and 2 vs 3 undecided.
-    const g = rankIntervals(4, [[0, 2], [0, 3], [1, 3]]);
+    const g = rankIntervals(4, [
+      [0, 2],
+      [0, 3],
+      [1, 3],
+    ]);
     expect(g.map(rankLabel)).toEqual(['1–2', '1–3', '2–4', '3–4']);
   });
   test('every pair decided gives single ranks; none decided gives 1–n for all', () => {
-    expect(rankIntervals(3, [[0, 1], [0, 2], [1, 2]]).map(rankLabel)).toEqual(['1', '2', '3']);
+    expect(
+      rankIntervals(3, [
+        [0, 1],
+        [0, 2],
+        [1, 2],
+      ]).map(rankLabel),
+    ).toEqual(['1', '2', '3']);
     expect(rankIntervals(3, []).map(rankLabel)).toEqual(['1–3', '1–3', '1–3']);
   });
 });
@@ -75,10 +115,12 @@ describe('additive fit', () => {
     const level: Record<string, number> = { a: 6.5, b: 6.0, c: 5.2 };
     const effect = [0.1, -0.05, 0.02, -0.07];
     // Block 3 measures only a and b, as a racing round does.
-    const xs = ['a', 'b', 'c'].flatMap((unit) => effect.map((e, block) => ({ unit, block, x: level[unit]! + e }))).filter((d) => !(d.unit === 'c' && d.block === 3));
+    const xs = ['a', 'b', 'c']
+      .flatMap((unit) => effect.map((e, block) => ({ unit, block, x: level[unit]! + e })))
+      .filter((d) => !(d.unit === 'c' && d.block === 3));
     const fit = additiveFit(xs, 200);
     const centre = effect.reduce((s, e) => s + e, 0) / effect.length;
-    effect.forEach((e, b) => expect(fit.effect.get(b)!).toBeCloseTo(e - centre, 6));
+    for (const [b, e] of effect.entries()) expect(fit.effect.get(b)!).toBeCloseTo(e - centre, 6);
     for (const u of ['a', 'b', 'c']) expect(fit.level.get(u)!).toBeCloseTo(level[u]! + centre, 6);
   });
 });
@@ -87,9 +129,8 @@ describe('Holm correction', () => {
   test('step-down adjusted p-values, monotone, in the input order', () => {
     const adj = holm([0.01, 0.04, 0.03, 0.005]);
     const want = [0.03, 0.06, 0.06, 0.02];
-    adj.forEach((p, i) => expect(p).toBeCloseTo(want[i]!, 12));
+    for (const [i, p] of adj.entries()) expect(p).toBeCloseTo(want[i]!, 12);
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
     expect(holm([])).toEqual([]);
   });
 });
-

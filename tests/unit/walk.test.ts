@@ -4,7 +4,8 @@ import { describe, expect, test } from 'bun:test';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { clustered, glued, walkOrder } from '../../packages/harness/src/run/walk';
 
-const adjacent = (walk: string[], a: string, b: string) => walk.some((x, i) => (x === a && walk[i + 1] === b) || (x === b && walk[i + 1] === a));
+const adjacent = (walk: string[], a: string, b: string) =>
+  walk.some((x, i) => (x === a && walk[i + 1] === b) || (x === b && walk[i + 1] === a));
 
 describe('glued: the handicap check side by side in a shuffled block', () => {
   test('the second of each pair moves next to the first, after or before it; the rest keep their order', () => {
@@ -24,19 +25,33 @@ describe('glued: the handicap check side by side in a shuffled block', () => {
     for (let i = 0; i < 200; i++) {
       const n = 2 + Math.floor(random() * 13);
       const members = Array.from({ length: n }, (_, k) => `m${k}`);
-      const pairs: [string, string][] = n >= 4 && random() < 0.5 ? [['m0', 'm1'], ['m2', 'm3']] : [['m0', 'm1']];
-      const order = glued([...members].sort(() => random() - 0.5), pairs, random() < 0.5);
+      const pairs: [string, string][] =
+        n >= 4 && random() < 0.5
+          ? [
+              ['m0', 'm1'],
+              ['m2', 'm3'],
+            ]
+          : [['m0', 'm1']];
+      const order = glued(
+        [...members].sort(() => random() - 0.5),
+        pairs,
+        random() < 0.5,
+      );
       expect([...order].sort()).toEqual([...members].sort());
       for (const [a, b] of pairs) expect(adjacent(order, a, b)).toBe(true);
     }
   });
 });
 
-describe('clustered: a runtime block\'s twin questions side by side', () => {
-  test('each group at its first member\'s place, the member with the most edges in its middle, the rest in their order', () => {
+describe("clustered: a runtime block's twin questions side by side", () => {
+  test("each group at its first member's place, the member with the most edges in its middle, the rest in their order", () => {
     // raw is compared with express, fastify and next; ioredis and glide with nothing here.
     const order = ['express', 'ioredis', 'next', 'raw', 'glide', 'fastify'];
-    const edges: [string, string][] = [['express', 'raw'], ['fastify', 'raw'], ['next', 'raw']];
+    const edges: [string, string][] = [
+      ['express', 'raw'],
+      ['fastify', 'raw'],
+      ['next', 'raw'],
+    ];
     expect(clustered(order, edges)).toEqual(['express', 'raw', 'next', 'fastify', 'ioredis', 'glide']);
     expect(clustered(['b', 'a'], [['a', 'b']])).toEqual(['b', 'a']);
     expect(clustered(order, [])).toEqual(order);
@@ -51,7 +66,10 @@ describe('clustered: a runtime block\'s twin questions side by side', () => {
       // m0 a hub with up to 3 partners, m1–m2 a pair of their own when there is room.
       const partners = members.slice(3, 3 + 1 + Math.floor(random() * 3));
       const edges: [string, string][] = [...partners.map((p): [string, string] => ['m0', p]), ['m1', 'm2']];
-      const order = clustered([...members].sort(() => random() - 0.5), edges);
+      const order = clustered(
+        [...members].sort(() => random() - 0.5),
+        edges,
+      );
       expect([...order].sort()).toEqual([...members].sort());
       const places = ['m0', ...partners].map((x) => order.indexOf(x)).sort((a, b) => a - b);
       expect(places.at(-1)! - places[0]!).toBe(partners.length);
@@ -80,14 +98,26 @@ describe('walkOrder', () => {
   });
 
   test('a question of three (a triangle) is one circuit of 4 windows; a lone contender is measured once', () => {
-    const walk = walkOrder(['a', 'b', 'c', 'z'], [['a', 'b'], ['b', 'c'], ['a', 'c']], seededRandom(1));
+    const walk = walkOrder(
+      ['a', 'b', 'c', 'z'],
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['a', 'c'],
+      ],
+      seededRandom(1),
+    );
     expect(walk).toHaveLength(5);
     expect(walk.filter((x) => x === 'z')).toHaveLength(1);
   });
 
   test('a star (a raw server and its frameworks): the hub alternates with each leaf', () => {
     const leaves = ['f1', 'f2', 'f3', 'f4'];
-    const walk = walkOrder(['hub', ...leaves], leaves.map((l) => ['hub', l] as [string, string]), seededRandom(3));
+    const walk = walkOrder(
+      ['hub', ...leaves],
+      leaves.map((l) => ['hub', l] as [string, string]),
+      seededRandom(3),
+    );
     for (const l of leaves) expect(adjacent(walk, 'hub', l)).toBe(true);
     expect(walk.length).toBeLessThanOrEqual(8);
   });

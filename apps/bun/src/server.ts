@@ -1,7 +1,12 @@
 import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
 
 // WORKERS=2: each worker binds the port too.
-const server = { hostname: HOST, port: listenPort(), reusePort: REUSE_PORT, fetch: () => new Response('Not Found', { status: 404 }) };
+const server = {
+  hostname: HOST,
+  port: listenPort(),
+  reusePort: REUSE_PORT,
+  fetch: () => new Response('Not Found', { status: 404 }),
+};
 
 if (process.env.WORKLOAD === 'upsert') {
   // POST /items/:id: the record in the body written to item:{id}.

@@ -1,4 +1,11 @@
-import { isRead, JSON_HEADERS, openStream, streamOptionsFromEnv, type ClientName, type StreamSource } from '@bench/stream';
+import {
+  isRead,
+  JSON_HEADERS,
+  openStream,
+  streamOptionsFromEnv,
+  type ClientName,
+  type StreamSource,
+} from '@bench/stream';
 
 // One connection per client per server process, shared by every request.
 const sources = new Map<ClientName, Promise<StreamSource>>();
@@ -17,7 +24,9 @@ export function streamFor(client: ClientName): Promise<StreamSource> {
 /** plain: Response.json of the objects; direct: the string built by hand. */
 export async function jsonResponse(client: ClientName): Promise<Response> {
   const stream = await streamFor(client);
-  return stream.direct ? new Response(await stream.readJson(), { headers: JSON_HEADERS }) : Response.json(await stream.read());
+  return stream.direct
+    ? new Response(await stream.readJson(), { headers: JSON_HEADERS })
+    : Response.json(await stream.read());
 }
 
 /** The body as text, for pages that embed it. */

@@ -4,7 +4,11 @@ import { JSON_HEADERS, streamOptionsFromEnv, upsertRoute, type ClientName, type 
 const routes = new Map<ClientName, Promise<UpsertRoute>>();
 
 /** POST /route/dynamic/<client>/items/<id>: the JSON body (request.json()) written to item:{id}. */
-export async function upsertResponse(client: ClientName, request: Request, params: Promise<{ id: string }>): Promise<Response> {
+export async function upsertResponse(
+  client: ClientName,
+  request: Request,
+  params: Promise<{ id: string }>,
+): Promise<Response> {
   let route = routes.get(client);
   if (!route) {
     route = upsertRoute({ ...streamOptionsFromEnv(client), client });

@@ -57,6 +57,12 @@ async function transformMicros(): Promise<{ plain: number; direct: number }> {
   return { plain: medianUs('plain'), direct: medianUs('direct') };
 }
 
-const line = JSON.stringify({ reads, seconds: elapsed, cpu_us: cpu.user + cpu.system, wrong, transform_us: await transformMicros() });
+const line = JSON.stringify({
+  reads,
+  seconds: elapsed,
+  cpu_us: cpu.user + cpu.system,
+  wrong,
+  transform_us: await transformMicros(),
+});
 // On Node, stdout to a pipe is asynchronous: exit once the line is out.
-process.stdout.write(line + '\n', () => process.exit(0));
+process.stdout.write(`${line}\n`, () => process.exit(0));

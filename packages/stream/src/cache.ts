@@ -28,7 +28,8 @@ export const DEFAULT_CACHE_TTL_MS = 100;
 export function cacheTtlMs(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_CACHE_TTL_MS;
   const ms = Number(value);
-  if (!Number.isFinite(ms) || ms <= 0) throw new Error(`CACHE_TTL_MS="${value}" is not valid; use a number of ms above 0`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new Error(`CACHE_TTL_MS="${value}" is not valid; use a number of ms above 0`);
   return ms;
 }
 
@@ -50,7 +51,9 @@ const NO_CSC: Record<string, string> = {
 export function checkCache({ client, settings }: StreamOptions): void {
   const only = (SETTINGS.cache.valueClients as Record<string, readonly string[]>)[settings.cache];
   if (only && !only.includes(client)) {
-    throw new Error(`CACHE=${settings.cache} is not available with REDIS_CLIENT=${client}: ${NO_CSC[client] ?? `only ${only.join(', ')} has it`}`);
+    throw new Error(
+      `CACHE=${settings.cache} is not available with REDIS_CLIENT=${client}: ${NO_CSC[client] ?? `only ${only.join(', ')} has it`}`,
+    );
   }
 }
 
@@ -85,8 +88,15 @@ function withTtl(a: Adapter, ttlMs: number): Adapter {
   const refresh = () => {
     // Aged from when the read was sent: the reply may show the stream as early as that.
     const t0 = performance.now();
-    pending = a.entries().then((v) => ((value = v), (sentAt = t0), v));
-    pending.then(() => (pending = null), () => (pending = null));
+    pending = a.entries().then((v) => {
+      value = v;
+      sentAt = t0;
+      return v;
+    });
+    pending.then(
+      () => (pending = null),
+      () => (pending = null),
+    );
     return pending;
   };
   return {
@@ -97,7 +107,9 @@ function withTtl(a: Adapter, ttlMs: number): Adapter {
 
 const HEAD = '{"entries":[';
 /** One entry's part of the canonical body, made by toJson itself so the bytes are the same. */
-const part = (shape: Entries['shape'], entry: unknown) => toJson({ shape, entries: [entry] } as Entries).slice(HEAD.length, -2);
+const part = (shape: Entries['shape'], entry: unknown) =>
+  toJson({ shape, entries: [entry] } as Entries).slice(HEAD.length, -2);
+// biome-ignore lint/suspicious/noExplicitAny: one entry of any of the three shapes, told apart by `shape`
 const idOf = (shape: Entries['shape'], e: any): string => (shape === 'flat' ? e[0] : shape === 'object' ? e.id : e.key);
 
 /** A follower's XREVRANGE reply in stream order. */
@@ -192,7 +204,10 @@ class Tail {
         this.#lose(e as Error);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, delay);
-          this.#wake = () => (clearTimeout(t), resolve());
+          this.#wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
         });
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
       }
@@ -228,7 +243,7 @@ class Tail {
     if (this.#keepBody) {
       const parts = [...this.#parts, ...added.map((e) => part(shape, e))];
       this.#parts = parts.slice(Math.max(0, parts.length - length));
-      this.#body = HEAD + (this.#page === null ? this.#parts : this.#parts.slice(0, this.#page)).join(',') + ']}';
+      this.#body = `${HEAD + (this.#page === null ? this.#parts : this.#parts.slice(0, this.#page)).join(',')}]}`;
     }
     this.#served = { shape, entries: served } as Entries;
   }
@@ -236,14 +251,19 @@ class Tail {
   /** Invalid at once; the follower's connection closed (a pending wait is cut off). */
   #lose(e: Error): void {
     if (this.#served && !this.#closed) {
-      console.error(`cache ${this.#keepBody ? 'tail-body' : 'tail'}: follower lost (${e.message}); reading Redis until it is back`);
+      console.error(
+        `cache ${this.#keepBody ? 'tail-body' : 'tail'}: follower lost (${e.message}); reading Redis until it is back`,
+      );
     }
     this.#served = null;
     this.#copy = null;
     const f = this.#f;
     this.#f = null;
     this.#cut(e);
-    if (f) this.#closing = Promise.resolve().then(() => f.close()).catch(() => {});
+    if (f)
+      this.#closing = Promise.resolve()
+        .then(() => f.close())
+        .catch(() => {});
   }
 
   #guard<T>(p: Promise<T>): Promise<T> {

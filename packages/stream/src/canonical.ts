@@ -34,7 +34,9 @@ export function workloadCommand(workload: ReadWorkload, key: string): string[] {
  */
 export function perRequestCommand(workload: Workload, write: string): string {
   if (isRead(workload)) return workloadCommand(workload, 'key')[0]!.toLowerCase();
-  return ({ lua: 'evalsha', function: 'fcall', watch: 'watch', ping: 'ping' } as Record<string, string>)[write] ?? 'evalsha';
+  return (
+    ({ lua: 'evalsha', function: 'fcall', watch: 'watch', ping: 'ping' } as Record<string, string>)[write] ?? 'evalsha'
+  );
 }
 
 /** The canonical shape, as plain objects. */
@@ -50,7 +52,10 @@ export type ObjectEntry = { id: string; message: Record<string, string> };
 export type PairsEntry = { key: string; value: [string, string][] };
 
 /** The reply shapes the adapters hand over, tagged so each transform has one function per shape. */
-export type Entries = { shape: 'flat'; entries: FlatEntry[] } | { shape: 'object'; entries: ObjectEntry[] } | { shape: 'pairs'; entries: PairsEntry[] };
+export type Entries =
+  | { shape: 'flat'; entries: FlatEntry[] }
+  | { shape: 'object'; entries: ObjectEntry[] }
+  | { shape: 'pairs'; entries: PairsEntry[] };
 
 export function toBody(e: Entries): StreamBody {
   switch (e.shape) {
@@ -78,22 +83,22 @@ export function toJson(e: Entries): string {
     out += i === 0 ? '{"id":' : ',{"id":';
     if (e.shape === 'flat') {
       const [id, kv] = e.entries[i]!;
-      out += str(id) + ',"fields":{';
-      for (let j = 0; j < kv.length; j += 2) out += (j === 0 ? '' : ',') + str(kv[j]) + ':' + str(kv[j + 1]);
+      out += `${str(id)},"fields":{`;
+      for (let j = 0; j < kv.length; j += 2) out += `${(j === 0 ? '' : ',') + str(kv[j])}:${str(kv[j + 1])}`;
     } else if (e.shape === 'object') {
       const { id, message } = e.entries[i]!;
-      out += str(id) + ',"fields":{';
+      out += `${str(id)},"fields":{`;
       let first = true;
       for (const field in message) {
-        out += (first ? '' : ',') + str(field) + ':' + str(message[field]);
+        out += `${(first ? '' : ',') + str(field)}:${str(message[field])}`;
         first = false;
       }
     } else {
       const { key, value } = e.entries[i]!;
-      out += str(key) + ',"fields":{';
-      for (let j = 0; j < value.length; j++) out += (j === 0 ? '' : ',') + str(value[j]![0]) + ':' + str(value[j]![1]);
+      out += `${str(key)},"fields":{`;
+      for (let j = 0; j < value.length; j++) out += `${(j === 0 ? '' : ',') + str(value[j]![0])}:${str(value[j]![1])}`;
     }
     out += '}}';
   }
-  return out + ']}';
+  return `${out}]}`;
 }

@@ -18,7 +18,10 @@ export { burn, withHandicap } from './handicap.ts';
 export { REUSE_PORT, startWorkers } from './workers.ts';
 export * from './writes/index.ts';
 
-const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promise<Adapter>; openWrites(o: StreamOptions): Promise<WriteConnection> }>> = {
+const ADAPTERS: Record<
+  ClientName,
+  () => Promise<{ open(o: StreamOptions): Promise<Adapter>; openWrites(o: StreamOptions): Promise<WriteConnection> }>
+> = {
   'node-redis': () => import('./clients/node-redis.ts'),
   ioredis: () => import('./clients/ioredis.ts'),
   iovalkey: () => import('./clients/iovalkey.ts'),
@@ -29,7 +32,8 @@ const ADAPTERS: Record<ClientName, () => Promise<{ open(o: StreamOptions): Promi
 export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
   const load = ADAPTERS[opts.client];
   if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
-  if (!isRead(opts.workload)) throw new Error('WORKLOAD=upsert reads nothing per request: the app opens a writer (writerFromEnv)');
+  if (!isRead(opts.workload))
+    throw new Error('WORKLOAD=upsert reads nothing per request: the app opens a writer (writerFromEnv)');
   checkCache(opts);
   checkCluster(opts);
   return (await load()).open(opts);
@@ -64,9 +68,12 @@ async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
 /** Fails at startup, in one line, on what cluster mode does not have yet: the tail caches' follower. */
 function checkCluster({ cluster, settings }: StreamOptions): void {
   if (cluster && (settings.cache === 'tail' || settings.cache === 'tail-body')) {
-    throw new Error(`CACHE=${settings.cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet: its follower needs one connection to the stream's node`);
+    throw new Error(
+      `CACHE=${settings.cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet: its follower needs one connection to the stream's node`,
+    );
   }
-  if (settings.pool === 'on' && (cluster || settings.cache !== 'none')) throw new Error('POOL=on is measured alone: not with REDIS_CLUSTER=1 or a CACHE');
+  if (settings.pool === 'on' && (cluster || settings.cache !== 'none'))
+    throw new Error('POOL=on is measured alone: not with REDIS_CLUSTER=1 or a CACHE');
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -134,7 +141,11 @@ export async function upsertRoute(opts: StreamOptions): Promise<UpsertRoute> {
   const clock = versionClock();
   return async (id, text) => {
     const body = parseUpsertBody(text);
-    if (!body || !id) return { status: 400, json: '{"error":"want a JSON object of string fields, and a positive integer version if any"}' };
+    if (!body || !id)
+      return {
+        status: 400,
+        json: '{"error":"want a JSON object of string fields, and a positive integer version if any"}',
+      };
     const reply = await writer.upsert(id, body.fields, body.version ?? clock());
     return { status: UPSERT_STATUS[reply.result], json: JSON.stringify(reply) };
   };

@@ -19,8 +19,10 @@ type DenoPermissions = { permissions: { querySync(d: { name: string }): { state:
 function checkRuntime(count: number): void {
   const deno = (globalThis as { Deno?: DenoPermissions }).Deno;
   if (deno && deno.permissions.querySync({ name: 'run' }).state !== 'granted') {
-    throw new Error(`WORKERS=${count} on Deno needs --allow-run (node:cluster runs the deno executable for each worker) ` +
-      'and --unstable-net (Deno.serve\'s reusePort is unstable); this start command has not got them');
+    throw new Error(
+      `WORKERS=${count} on Deno needs --allow-run (node:cluster runs the deno executable for each worker) ` +
+        "and --unstable-net (Deno.serve's reusePort is unstable); this start command has not got them",
+    );
   }
 }
 

@@ -33,18 +33,30 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['Node', ea.node, eb.node],
     ['Bun', ea.bun, eb.bun],
     // Older results have no runtimes record: nothing to compare there.
-    ...(ea.runtimes && eb.runtimes ? (['node20', 'deno'] as const).map((rt): [string, unknown, unknown] => [rt, ea.runtimes[rt], eb.runtimes[rt]]) : []),
+    ...(ea.runtimes && eb.runtimes
+      ? (['node20', 'deno'] as const).map((rt): [string, unknown, unknown] => [rt, ea.runtimes[rt], eb.runtimes[rt]])
+      : []),
     ['Redis', ea.redis_server.split(' sha=')[0], eb.redis_server.split(' sha=')[0]],
     ['oha', ea.oha, eb.oha],
     ['workload', a.settings.workload, b.settings.workload],
     // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on Redis.
     // Results written before data.servers existed read one Redis, the one the environment's redis_server names (checked above).
-    ...(a.data.servers && b.data.servers ? [['servers', a.data.servers.map((s) => `${s.name} ${s.version}`), b.data.servers.map((s) => `${s.name} ${s.version}`)] as [string, unknown, unknown]] : []),
+    ...(a.data.servers && b.data.servers
+      ? [
+          [
+            'servers',
+            a.data.servers.map((s) => `${s.name} ${s.version}`),
+            b.data.servers.map((s) => `${s.name} ${s.version}`),
+          ] as [string, unknown, unknown],
+        ]
+      : []),
     ['Redis RTT (ms)', a.settings.redis_rtt_ms ?? 0, b.settings.redis_rtt_ms ?? 0],
     ['stream entries', a.data.entries, b.data.entries],
     ['body bytes', a.data.body_bytes, b.data.body_bytes],
   ];
-  const out = checks.filter(([, x, y]) => JSON.stringify(x) !== JSON.stringify(y)).map(([what, x, y]) => `${what}: ${JSON.stringify(x)} in A, ${JSON.stringify(y)} in B`);
+  const out = checks
+    .filter(([, x, y]) => JSON.stringify(x) !== JSON.stringify(y))
+    .map(([what, x, y]) => `${what}: ${JSON.stringify(x)} in A, ${JSON.stringify(y)} in B`);
   for (const app of Object.keys(ea.packages ?? {})) {
     for (const [pkg, v] of Object.entries(ea.packages[app] ?? {})) {
       const w = eb.packages?.[app]?.[pkg];
@@ -113,12 +125,22 @@ const direction = (verdict: string, ratio: number) => (verdict === 'faster' ? (r
 export function answersAgreement(a: Results, b: Results): Agreement {
   const inB = new Map((b.answers ?? []).map((x) => [x.id, x]));
   const pairs = (a.answers ?? []).flatMap((x) => (inB.has(x.id) ? [[x, inB.get(x.id)!] as const] : []));
-  const flipped = pairs.filter(([x, y]) => x.verdict === 'faster' && y.verdict === 'faster' && direction(x.verdict, x.ratio) !== direction(y.verdict, y.ratio)).map(([x]) => x.id);
-  const differ = pairs.filter(([x, y]) => x.verdict !== y.verdict).map(([x, y]) => `${x.id} (${x.verdict} → ${y.verdict})`);
+  const flipped = pairs
+    .filter(
+      ([x, y]) =>
+        x.verdict === 'faster' &&
+        y.verdict === 'faster' &&
+        direction(x.verdict, x.ratio) !== direction(y.verdict, y.ratio),
+    )
+    .map(([x]) => x.id);
+  const differ = pairs
+    .filter(([x, y]) => x.verdict !== y.verdict)
+    .map(([x, y]) => `${x.id} (${x.verdict} → ${y.verdict})`);
   return { both: pairs.length, same: pairs.length - differ.length - flipped.length, differ, flipped };
 }
 
-const usable = (c: ContenderResult | undefined) => c && c.status === 'ok' && !c.self_check_of && !c.base_of && keptRuns(c.points[0]!).length > 0;
+const usable = (c: ContenderResult | undefined) =>
+  c && c.status === 'ok' && !c.self_check_of && !c.base_of && keptRuns(c.points[0]!).length > 0;
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
@@ -126,13 +148,31 @@ const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
  * additive fit on the launch means of each group apart (`groupOf`), so a round's drift is removed
  * per runtime block.
  */
-export function roundAdjusted(r: Results, names: string[], groupOf: (name: string) => string = () => '*'): Map<string, number[][]> {
-  const launches = new Map(names.map((n) => [n, [...windowsByRound(r.contenders.find((c) => c.name === n))].map(([round, w]) => ({ round, logs: w.map(Math.log) }))]));
+export function roundAdjusted(
+  r: Results,
+  names: string[],
+  groupOf: (name: string) => string = () => '*',
+): Map<string, number[][]> {
+  const launches = new Map(
+    names.map((n) => [
+      n,
+      [...windowsByRound(r.contenders.find((c) => c.name === n))].map(([round, w]) => ({
+        round,
+        logs: w.map(Math.log),
+      })),
+    ]),
+  );
   const out = new Map<string, number[][]>();
   for (const group of new Set(names.map(groupOf))) {
     const members = [...launches].filter(([n]) => groupOf(n) === group);
-    const { effect } = additiveFit(members.flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))));
-    for (const [n, ls] of members) out.set(n, ls.map((l) => l.logs.map((x) => x - (effect.get(l.round) ?? 0))));
+    const { effect } = additiveFit(
+      members.flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))),
+    );
+    for (const [n, ls] of members)
+      out.set(
+        n,
+        ls.map((l) => l.logs.map((x) => x - (effect.get(l.round) ?? 0))),
+      );
   }
   return new Map(names.map((n) => [n, out.get(n)!]));
 }
@@ -167,8 +207,10 @@ interface Indexed {
 }
 
 const level = (w: Map<string, number[][]>, n: string) => mean(w.get(n)!.flat());
-const dynamicOf = (ix: Indexed, group?: string) => ix.dynamic.filter((n) => group === undefined || ix.groupOf(n) === group);
-const ref = (ix: Indexed, w: Map<string, number[][]>, group?: string) => (dynamicOf(ix, group).length ? mean(dynamicOf(ix, group).map((n) => level(w, n))) : 0);
+const dynamicOf = (ix: Indexed, group?: string) =>
+  ix.dynamic.filter((n) => group === undefined || ix.groupOf(n) === group);
+const ref = (ix: Indexed, w: Map<string, number[][]>, group?: string) =>
+  dynamicOf(ix, group).length ? mean(dynamicOf(ix, group).map((n) => level(w, n))) : 0;
 
 /**
  * The mean move, B against A, of `names` less those `left` out (the ones flagged as changed),
@@ -184,10 +226,16 @@ function meanMove(ix: Indexed, names: string[], left: Set<string>): { shift: num
  * A contender's reference shift: the mean move of the other dynamic contenders of its group. Its
  * own move stays out: counted in, a contender's 9% slow-down read as about 7% in a runtime of five.
  */
-const shiftOf = (ix: Indexed, name: string, left: Set<string>) => meanMove(ix, dynamicOf(ix, ix.groupOf(name)).filter((n) => n !== name), left);
+const shiftOf = (ix: Indexed, name: string, left: Set<string>) =>
+  meanMove(
+    ix,
+    dynamicOf(ix, ix.groupOf(name)).filter((n) => n !== name),
+    left,
+  );
 
 /** Each group's shift as reported: the mean move of all its dynamic contenders. */
-const groupShifts = (ix: Indexed, left: Set<string>) => new Map([...new Set(ix.names.map(ix.groupOf))].map((g) => [g, meanMove(ix, dynamicOf(ix, g), left).shift]));
+const groupShifts = (ix: Indexed, left: Set<string>) =>
+  new Map([...new Set(ix.names.map(ix.groupOf))].map((g) => [g, meanMove(ix, dynamicOf(ix, g), left).shift]));
 
 /**
  * Every contender's change tested: the moderated t on its launch means (relative: against its
@@ -198,7 +246,8 @@ const groupShifts = (ix: Indexed, left: Set<string>) => new Map([...new Set(ix.n
 function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Comparison['mode']) {
   const relative = mode === 'relative';
   // One value per launch: the mean of its windows' logs (the windows of one launch are not independent).
-  const launchMeans = (w: Map<string, number[][]>, name: string, less: number) => w.get(name)!.map((l) => mean(l) - (relative ? ref(ix, ix.wa, ix.groupOf(name)) + less : 0));
+  const launchMeans = (w: Map<string, number[][]>, name: string, less: number) =>
+    w.get(name)!.map((l) => mean(l) - (relative ? ref(ix, ix.wa, ix.groupOf(name)) + less : 0));
   const tests = ix.names.map((name) => {
     const { shift, on } = relative ? shiftOf(ix, name, left) : { shift: 0, on: 0 };
     return { name, on, xa: launchMeans(ix.wa, name, 0), xb: launchMeans(ix.wb, name, shift) };
@@ -210,13 +259,22 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
   // The prior's scale follows each contender's within-launch noise, as the answers' does (decide.ts
   // noiseOf): a Next.js page with three launches a side is not lent the quiet raw servers' variance.
   const noise = tests.map((t) => windowNoise([...ix.wa.get(t.name)!, ...ix.wb.get(t.name)!]));
-  const fitted = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df), noise);
+  const fitted = fitPrior(
+    reps.map((r) => r.s2),
+    reps.map((r) => r.df),
+    noise,
+  );
   const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
   const within = reps.map((r, i) => moderatedT(r, prior, 0.95, prior.scale(noise[i])));
   const se2 = within.map((t) => (t.sd * t.sd) / t.n);
   const dyn = tests.map((t, i) => (ix.dynamic.includes(t.name) ? i : -1)).filter((i) => i >= 0);
   // --absolute keeps the machine's shift in every change, so most contenders moved: no run effect is estimated there.
-  const tau2 = relative ? runEffectVariance(dyn.map((i) => reps[i]!.mean), dyn.map((i) => se2[i]!)) : 0;
+  const tau2 = relative
+    ? runEffectVariance(
+        dyn.map((i) => reps[i]!.mean),
+        dyn.map((i) => se2[i]!),
+      )
+    : 0;
   const test = (i: number, level: number) => withRunEffect(reps[i]!.mean, se2[i]! + tau2, within[i]!.df, level);
   // The half-width at Holm's first step (alpha over all): a change that large has p = alpha / m.
   const detectableOf = (i: number) => withRunEffect(0, se2[i]! + tau2, within[i]!.df, 1 - ALPHA / tests.length).hi - 1;
@@ -227,9 +285,18 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
     const t = test(i, 1 - (levels[i] ?? ALPHA / tests.length));
     const rps = (r: Results) => r.contenders.find((c) => c.name === name)!.points[0]!.rps?.median ?? NaN;
     return {
-      name, medianA: rps(a), medianB: rps(b), a: Math.exp(mean(xa)), b: Math.exp(mean(xb)),
-      change: t.ratio - 1, lo: t.lo - 1, hi: t.hi - 1,
-      p: ps[i]!, pHolm: adjusted[i]!, flagged: adjusted[i]! < ALPHA, detectable: detectableOf(i),
+      name,
+      medianA: rps(a),
+      medianB: rps(b),
+      a: Math.exp(mean(xa)),
+      b: Math.exp(mean(xb)),
+      change: t.ratio - 1,
+      lo: t.lo - 1,
+      hi: t.hi - 1,
+      p: ps[i]!,
+      pHolm: adjusted[i]!,
+      flagged: adjusted[i]! < ALPHA,
+      detectable: detectableOf(i),
     };
   });
   return { rows, reps, prior, runEffect: { sd: Math.sqrt(tau2), on: dyn.length } };
@@ -252,11 +319,17 @@ function windowNoise(launches: number[][]): number {
  * estimated from the whole family, is taken as known). No interval without a finite variance.
  */
 function withRunEffect(mean: number, variance: number, df: number, level: number) {
-  if (!(variance >= 0) || !Number.isFinite(variance) || !(df >= 1)) return { ratio: Math.exp(mean), lo: 0, hi: Infinity, p: 1 };
+  if (!(variance >= 0) || !Number.isFinite(variance) || !(df >= 1))
+    return { ratio: Math.exp(mean), lo: 0, hi: Infinity, p: 1 };
   if (variance === 0) return { ratio: Math.exp(mean), lo: Math.exp(mean), hi: Math.exp(mean), p: mean === 0 ? 1 : 0 };
   const se = Math.sqrt(variance);
   const q = jstat.studentt.inv(1 - (1 - level) / 2, df);
-  return { ratio: Math.exp(mean), lo: Math.exp(mean - q * se), hi: Math.exp(mean + q * se), p: Math.min(1, 2 * (1 - jstat.studentt.cdf(Math.abs(mean / se), df))) };
+  return {
+    ratio: Math.exp(mean),
+    lo: Math.exp(mean - q * se),
+    hi: Math.exp(mean + q * se),
+    p: Math.min(1, 2 * (1 - jstat.studentt.cdf(Math.abs(mean / se), df))),
+  };
 }
 
 /** At most this many passes of flagging and leaving the flagged out of their group's shift. */
@@ -264,13 +337,24 @@ const SHIFT_PASSES = 3;
 
 export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
   const diffs = setupDifferences(a, b);
-  if (diffs.length) throw new CompareRefused(`A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`);
+  if (diffs.length)
+    throw new CompareRefused(
+      `A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`,
+    );
   const inB = new Map(b.contenders.map((c) => [c.name, c]));
   const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
-  const notCompared = [...a.contenders, ...b.contenders].filter((c) => !c.self_check_of && !c.base_of && !both.some((x) => x.name === c.name)).map((c) => c.name);
+  const notCompared = [...a.contenders, ...b.contenders]
+    .filter((c) => !c.self_check_of && !c.base_of && !both.some((x) => x.name === c.name))
+    .map((c) => c.name);
   const names = both.map((c) => c.name);
   const groupOf = referenceGroups(both, mode);
-  const ix: Indexed = { names, groupOf, wa: roundAdjusted(a, names, groupOf), wb: roundAdjusted(b, names, groupOf), dynamic: both.filter((c) => !c.static && !c.ceiling).map((c) => c.name) };
+  const ix: Indexed = {
+    names,
+    groupOf,
+    wa: roundAdjusted(a, names, groupOf),
+    wb: roundAdjusted(b, names, groupOf),
+    dynamic: both.filter((c) => !c.static && !c.ceiling).map((c) => c.name),
+  };
   let left = new Set<string>();
   let result = tested(a, b, ix, left, mode);
   for (let pass = 1; pass < SHIFT_PASSES && mode === 'relative'; pass++) {
@@ -280,14 +364,35 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     result = tested(a, b, ix, left, mode);
   }
   const { rows, reps, prior, runEffect } = result;
-  const shifts = [...groupShifts(ix, left)].sort(([x], [y]) => x.localeCompare(y)).map(([group, s]) => ({ group, shift: Math.exp(s), shared: dynamicOf(ix, group).length }));
+  const shifts = [...groupShifts(ix, left)]
+    .sort(([x], [y]) => x.localeCompare(y))
+    .map(([group, s]) => ({ group, shift: Math.exp(s), shared: dynamicOf(ix, group).length }));
   const short = reps.filter((r) => !(r.df > 0)).length;
-  const tooFewRuns = short && !(prior.d0 > 0)
-    ? `${short} contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds`
-    : null;
+  const tooFewRuns =
+    short && !(prior.d0 > 0)
+      ? `${short} contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds`
+      : null;
 
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
-  const rankChanges = both.filter((c) => ra.get(c.name) !== rb.get(c.name)).map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
-  return { mode, rows, notCompared, commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)), shared: ix.dynamic.length, shifts, prior: { d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null, s0: +Math.sqrt(prior.s02).toFixed(4), trend: prior.slope !== undefined }, tooFewRuns, runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on }, rankChanges, answers: answersAgreement(a, b) };
+  const rankChanges = both
+    .filter((c) => ra.get(c.name) !== rb.get(c.name))
+    .map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
+  return {
+    mode,
+    rows,
+    notCompared,
+    commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)),
+    shared: ix.dynamic.length,
+    shifts,
+    prior: {
+      d0: Number.isFinite(prior.d0) ? +prior.d0.toFixed(2) : null,
+      s0: +Math.sqrt(prior.s02).toFixed(4),
+      trend: prior.slope !== undefined,
+    },
+    tooFewRuns,
+    runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on },
+    rankChanges,
+    answers: answersAgreement(a, b),
+  };
 }

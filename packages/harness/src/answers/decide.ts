@@ -6,7 +6,7 @@ import type { Comparison } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from '../stats/moderated';
 import { signedRank, type RankRatio } from '../stats/signed-rank';
-import { type Answer, type Verdict } from '../model/results';
+import type { Answer, Verdict } from '../model/results';
 
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's
@@ -40,12 +40,14 @@ type Win = { rps: number; seq?: number };
 /** Each kept launch's windows (req/s and place in its block), by round (older results: the run itself is one window). */
 function launchWindows(c: ContenderResult | undefined): Map<number, Win[]> {
   const out = new Map<number, Win[]>();
-  for (const run of c?.points[0]?.runs ?? []) if (!run.fault) out.set(run.round, run.windows?.map((w) => ({ rps: w.rps, seq: w.seq })) ?? [{ rps: run.rps }]);
+  for (const run of c?.points[0]?.runs ?? [])
+    if (!run.fault) out.set(run.round, run.windows?.map((w) => ({ rps: w.rps, seq: w.seq })) ?? [{ rps: run.rps }]);
   return out;
 }
 
 /** Each kept launch's window req/s, by round. */
-export const windowsByRound = (c: ContenderResult | undefined): Map<number, number[]> => new Map([...launchWindows(c)].map(([round, ws]) => [round, ws.map((w) => w.rps)]));
+export const windowsByRound = (c: ContenderResult | undefined): Map<number, number[]> =>
+  new Map([...launchWindows(c)].map(([round, ws]) => [round, ws.map((w) => w.rps)]));
 
 /**
  * A's and B's windows of one round as pairs: under --layout walk (every window has its place in
@@ -53,7 +55,8 @@ export const windowsByRound = (c: ContenderResult | undefined): Map<number, numb
  * window used once; in older results and other layouts, by window index.
  */
 function pairUp(xs: Win[], ys: Win[]): [number, number][] {
-  if (![...xs, ...ys].every((w) => w.seq !== undefined)) return xs.slice(0, ys.length).map((x, j) => [x.rps, ys[j]!.rps]);
+  if (![...xs, ...ys].every((w) => w.seq !== undefined))
+    return xs.slice(0, ys.length).map((x, j) => [x.rps, ys[j]!.rps]);
   const bySeq = new Map(ys.map((w) => [w.seq!, w]));
   const used = new Set<number>();
   const out: [number, number][] = [];
@@ -136,10 +139,12 @@ export function holmLevels(ps: number[], alpha: number): (number | null)[] {
 }
 
 /** Per round, the mean ln A − ln B over the round's paired windows: the replicates a comparison's t rests on. */
-export const roundRatios = (d: WindowPairs) => replicates(d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length));
+export const roundRatios = (d: WindowPairs) =>
+  replicates(d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length));
 
 /** Per round, the mean ln A − ln B over the round's paired windows, as a list (the signed-rank test's data). */
-export const roundMeans = (d: WindowPairs) => d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length);
+export const roundMeans = (d: WindowPairs) =>
+  d.byRound.filter((r) => r.length).map((r) => r.reduce((s, x) => s + x, 0) / r.length);
 
 /** The covariate a comparison's prior scale follows: the log of its within-launch window variance. */
 export const noiseOf = (d: WindowPairs) => Math.log(d.within);
@@ -170,10 +175,15 @@ export interface FamilyPrior {
  */
 export function familyPrior(data: WindowPairs[], sideBySide: boolean[] = []): FamilyPrior {
   const reps = data.map(roundRatios);
-  const enough = (want: boolean) => data.filter((d, i) => !!sideBySide[i] === want && d.rounds > 1).length >= MIN_STRATUM;
+  const enough = (want: boolean) =>
+    data.filter((d, i) => !!sideBySide[i] === want && d.rounds > 1).length >= MIN_STRATUM;
   const split = enough(true) && enough(false);
   const covariates = data.map((d, i) => (split ? [noiseOf(d), sideBySide[i] ? 1 : 0] : [noiseOf(d)]));
-  const prior = fitPrior(reps.map((r) => r.s2), reps.map((r) => r.df), covariates);
+  const prior = fitPrior(
+    reps.map((r) => r.s2),
+    reps.map((r) => r.df),
+    covariates,
+  );
   return { reps, prior: { ...prior, d0: Math.min(prior.d0, DECISION.maxPriorDf) }, covariates, split };
 }
 
@@ -185,11 +195,36 @@ function priorRecord(f: FamilyPrior, layout?: 0 | 1) {
   const p = f.prior;
   const s0 = Math.sqrt(layout === undefined ? p.s02 : p.scale([NaN, layout]));
   const mine = f.reps.filter((r, i) => r.df > 0 && (layout === undefined || f.covariates[i]![1] === layout));
-  return { d0: Number.isFinite(p.d0) ? +p.d0.toFixed(3) : null, s0: +s0.toFixed(5), comparisons: mine.length, df: mine.reduce((s, r) => s + r.df, 0), ...(p.slope !== undefined ? { slope: +p.slope.toFixed(3) } : {}) };
+  return {
+    d0: Number.isFinite(p.d0) ? +p.d0.toFixed(3) : null,
+    s0: +s0.toFixed(5),
+    comparisons: mine.length,
+    df: mine.reduce((s, r) => s + r.df, 0),
+    ...(p.slope !== undefined ? { slope: +p.slope.toFixed(3) } : {}),
+  };
 }
 
-const answerOf = (c: Comparison, r: ModeratedRatio | RankRatio, pairs: number, look: number, verdict: Verdict): Answer => ({
-  ...c, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs, rounds: r.n, look, procedure: r.procedure, df: r.df, sd: +r.sd.toFixed(4), ...(r.short ? { short: r.short } : {}),
+const answerOf = (
+  c: Comparison,
+  r: ModeratedRatio | RankRatio,
+  pairs: number,
+  look: number,
+  verdict: Verdict,
+): Answer => ({
+  ...c,
+  verdict,
+  ratio: r.ratio,
+  lo: r.lo,
+  hi: r.hi,
+  level: r.level,
+  p: r.p,
+  pairs,
+  rounds: r.n,
+  look,
+  procedure: r.procedure,
+  df: r.df,
+  sd: +r.sd.toFixed(4),
+  ...(r.short ? { short: r.short } : {}),
 });
 
 /**
@@ -212,19 +247,35 @@ export interface LookOf {
  * 1987) put the ratio inside ±margin, that is its interval at 1 − 2·alpha_k / m lies inside; else
  * "undecided" with that interval. The chance of any false "equal" over the looks is at most alpha.
  */
-export function look(results: Results, comparisons: Comparison[], k: number, alphaK: number, marginPct: number, before: Answer[] = [], of: LookOf = {}): Answer[] {
+export function look(
+  results: Results,
+  comparisons: Comparison[],
+  k: number,
+  alphaK: number,
+  marginPct: number,
+  before: Answer[] = [],
+  of: LookOf = {},
+): Answer[] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const m = comparisons.length;
   const sink = of.sink ?? results;
   const data = comparisons.map((c) => (of.pairs ? of.pairs(c) : windowPairs(byName.get(c.a), byName.get(c.b))));
-  const fitted = familyPrior(data, comparisons.map((c) => !!c.side_by_side));
+  const fitted = familyPrior(
+    data,
+    comparisons.map((c) => !!c.side_by_side),
+  );
   const { reps, prior, covariates, split } = fitted;
   sink.prior = priorRecord(fitted, split ? 0 : undefined);
   if (split) sink.prior_side_by_side = priorRecord(fitted, 1);
   else delete sink.prior_side_by_side;
   const ratio = (i: number, level: number): ModeratedRatio | RankRatio =>
-    of.procedure === 'signed-rank' ? signedRank(roundMeans(data[i]!), level) : moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
-  const rejected = holmLevels(data.map((_, i) => ratio(i, 0.95).p), alphaK);
+    of.procedure === 'signed-rank'
+      ? signedRank(roundMeans(data[i]!), level)
+      : moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
+  const rejected = holmLevels(
+    data.map((_, i) => ratio(i, 0.95).p),
+    alphaK,
+  );
   const margin = marginPct / 100;
   return comparisons.map((c, i) => {
     const kept = before.find((x) => x.id === c.id && x.verdict !== 'undecided');
@@ -239,10 +290,14 @@ export function look(results: Results, comparisons: Comparison[], k: number, alp
 }
 
 /** Contenders in a comparison that is still undecided: the ones the racing rounds go to. */
-export const openContenders = (answers: Answer[]) => new Set(answers.filter((a) => a.verdict === 'undecided').flatMap((a) => [a.a, a.b]));
+export const openContenders = (answers: Answer[]) =>
+  new Set(answers.filter((a) => a.verdict === 'undecided').flatMap((a) => [a.a, a.b]));
 
 /** The faster and slower side of a decided answer. */
-export const sides = (a: Answer) => (a.ratio >= 1 ? { winner: a.a, loser: a.b, factor: a.ratio, lo: a.lo, hi: a.hi } : { winner: a.b, loser: a.a, factor: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo });
+export const sides = (a: Answer) =>
+  a.ratio >= 1
+    ? { winner: a.a, loser: a.b, factor: a.ratio, lo: a.lo, hi: a.hi }
+    : { winner: a.b, loser: a.a, factor: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo };
 
 /** "the interval's largest distance from 1", as a share: the bound an "equal" answer rules out beyond. */
 export const bound = (a: Pick<Answer, 'lo' | 'hi'>) => Math.max(a.hi - 1, 1 / a.lo - 1);

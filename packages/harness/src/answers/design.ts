@@ -12,10 +12,15 @@ import type { Comparison } from '../model/questions';
 
 /** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
 /** The comparisons whose window pairs show the design: the family's and the changes'. */
-const comparisonsOf = (results: Results): Comparison[] => [...(results.family?.comparisons ?? []), ...(results.changes?.comparisons ?? [])];
+const comparisonsOf = (results: Results): Comparison[] => [
+  ...(results.family?.comparisons ?? []),
+  ...(results.changes?.comparisons ?? []),
+];
 
 function costsS(results: Results): { window: number; launch: number } {
-  const runs = results.contenders.flatMap((c) => c.points.flatMap((p) => p.runs)).filter((r) => r.trial_s && (r.windows?.length ?? 0) > 0);
+  const runs = results.contenders
+    .flatMap((c) => c.points.flatMap((p) => p.runs))
+    .filter((r) => r.trial_s && (r.windows?.length ?? 0) > 0);
   if (!runs.length) return { window: NaN, launch: NaN };
   const window = median(runs.flatMap((r) => r.windows!.map((w) => (w.ended_at - w.started_at) / 1000)));
   return { window, launch: median(runs.map((r) => r.trial_s! - r.windows!.length * window)) };
@@ -23,9 +28,14 @@ function costsS(results: Results): { window: number; launch: number } {
 
 /** Is the warmup long enough? Mean over launches of ln(first window) − mean ln(the others): near 0 when it is. */
 function firstWindowBias(results: Results): number {
-  const launches = results.contenders.filter((c) => c.status === 'ok' && !c.ceiling).flatMap((c) => c.points[0]!.runs)
-    .filter((r) => !r.fault && (r.windows?.length ?? 0) > 1).map((r) => r.windows!.map((w) => Math.log(w.rps)));
-  const bias = launches.map((l) => l[0]! - l.slice(1).reduce((s, x) => s + x, 0) / (l.length - 1)).filter(Number.isFinite);
+  const launches = results.contenders
+    .filter((c) => c.status === 'ok' && !c.ceiling)
+    .flatMap((c) => c.points[0]!.runs)
+    .filter((r) => !r.fault && (r.windows?.length ?? 0) > 1)
+    .map((r) => r.windows!.map((w) => Math.log(w.rps)));
+  const bias = launches
+    .map((l) => l[0]! - l.slice(1).reduce((s, x) => s + x, 0) / (l.length - 1))
+    .filter(Number.isFinite);
   return bias.length ? bias.reduce((s, x) => s + x, 0) / bias.length : NaN;
 }
 
@@ -38,14 +48,30 @@ export const NEAR_S = 30;
  * when the near variance is the smaller: a ratio's interval narrows with it.
  */
 function gapVariance(results: Results): DesignRecord['by_gap'] {
-  const launches = results.contenders.filter((c) => c.status === 'ok' && !c.ceiling && !c.static && !c.self_check_of).flatMap((c) =>
-    c.points[0]!.runs.filter((r) => !r.fault && r.windows?.length).map((r) => ({ c: c.name, round: r.round, t: r.started_at / 1000, x: mean(r.windows!.map((w) => Math.log(w.rps))) })));
+  const launches = results.contenders
+    .filter((c) => c.status === 'ok' && !c.ceiling && !c.static && !c.self_check_of)
+    .flatMap((c) =>
+      c.points[0]!.runs.filter((r) => !r.fault && r.windows?.length).map((r) => ({
+        c: c.name,
+        round: r.round,
+        t: r.started_at / 1000,
+        x: mean(r.windows!.map((w) => Math.log(w.rps))),
+      })),
+    );
   const { level, effect } = additiveFit(launches.map((l) => ({ unit: l.c, block: l.round, x: l.x })));
   const resid = launches.map((l) => ({ ...l, e: l.x - level.get(l.c)! - effect.get(l.round)! }));
   const near: number[] = [];
   const far: number[] = [];
-  for (const [i, a] of resid.entries()) for (const b of resid.slice(i + 1)) if (a.round === b.round) (Math.abs(a.t - b.t) < NEAR_S ? near : far).push((a.e - b.e) ** 2);
-  return { near_s: NEAR_S, near: near.length ? mean(near) : NaN, far: far.length ? mean(far) : NaN, pairs_near: near.length, pairs_far: far.length };
+  for (const [i, a] of resid.entries())
+    for (const b of resid.slice(i + 1))
+      if (a.round === b.round) (Math.abs(a.t - b.t) < NEAR_S ? near : far).push((a.e - b.e) ** 2);
+  return {
+    near_s: NEAR_S,
+    near: near.length ? mean(near) : NaN,
+    far: far.length ? mean(far) : NaN,
+    pairs_near: near.length,
+    pairs_far: far.length,
+  };
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -57,7 +83,10 @@ function centredWindows(c: ContenderResult | undefined): Map<number, { seq: numb
     const ws = (run.windows ?? []).filter((w) => w.seq !== undefined && w.rps > 0);
     if (run.fault || ws.length < 2) continue;
     const m = mean(ws.map((w) => Math.log(w.rps)));
-    out.set(run.round, ws.map((w) => ({ seq: w.seq!, x: Math.log(w.rps) - m })));
+    out.set(
+      run.round,
+      ws.map((w) => ({ seq: w.seq!, x: Math.log(w.rps) - m })),
+    );
   }
   return out;
 }
@@ -71,33 +100,51 @@ function byDistance(results: Results, comparisons: Comparison[]): DesignRecord['
   const buckets: number[][] = [[], [], []];
   for (const cmp of comparisons) {
     const [wa, wb] = [centredWindows(byName.get(cmp.a)), centredWindows(byName.get(cmp.b))];
-    for (const [round, xs] of wa) for (const a of xs) for (const b of wb.get(round) ?? []) {
-      const gap = Math.abs(a.seq - b.seq);
-      buckets[gap === 1 ? 0 : gap <= 15 ? 1 : 2]!.push((a.x - b.x) ** 2);
-    }
+    for (const [round, xs] of wa)
+      for (const a of xs)
+        for (const b of wb.get(round) ?? []) {
+          const gap = Math.abs(a.seq - b.seq);
+          buckets[gap === 1 ? 0 : gap <= 15 ? 1 : 2]!.push((a.x - b.x) ** 2);
+        }
   }
   if (!buckets[0]!.length) return undefined;
   const v = (xs: number[]) => (xs.length ? +mean(xs).toFixed(5) : NaN);
-  return { adjacent: v(buckets[0]!), near: v(buckets[1]!), far: v(buckets[2]!), pairs: [buckets[0]!.length, buckets[1]!.length, buckets[2]!.length] };
+  return {
+    adjacent: v(buckets[0]!),
+    near: v(buckets[1]!),
+    far: v(buckets[2]!),
+    pairs: [buckets[0]!.length, buckets[1]!.length, buckets[2]!.length],
+  };
 }
 
 export function designOf(results: Results): DesignRecord | null {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const ok = (n: string) => byName.get(n)?.status === 'ok';
-  const nested = comparisonsOf(results).filter((c) => ok(c.a) && ok(c.b))
+  const nested = comparisonsOf(results)
+    .filter((c) => ok(c.a) && ok(c.b))
     .map((c) => windowPairs(byName.get(c.a), byName.get(c.b)).byRound.filter((d) => d.length >= 2))
     .filter((rounds) => rounds.length >= 2);
   if (!nested.length) return null;
   const comp = pooledComponents(nested);
   const cost = costsS(results);
   return {
-    t2_window: comp.T2(1), t2_launch: comp.T2(2), warnings: comp.warnings,
-    cost_window_s: +cost.window.toFixed(2), cost_launch_s: +cost.launch.toFixed(2),
+    t2_window: comp.T2(1),
+    t2_launch: comp.T2(2),
+    warnings: comp.warnings,
+    cost_window_s: +cost.window.toFixed(2),
+    cost_launch_s: +cost.launch.toFixed(2),
     optimal_windows: Number.isFinite(cost.launch) ? comp.optimalReps(1, [cost.window, cost.launch]) : NaN,
     windows: results.settings.windows ?? 1,
     comparisons: nested.length,
     first_window_bias: +firstWindowBias(results).toFixed(4),
     by_gap: gapVariance(results),
-    ...(results.settings.layout === 'walk' ? { by_distance: byDistance(results, comparisonsOf(results).filter((c) => ok(c.a) && ok(c.b))) } : {}),
+    ...(results.settings.layout === 'walk'
+      ? {
+          by_distance: byDistance(
+            results,
+            comparisonsOf(results).filter((c) => ok(c.a) && ok(c.b)),
+          ),
+        }
+      : {}),
   };
 }

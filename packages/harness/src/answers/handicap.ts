@@ -46,16 +46,36 @@ export function judgeHandicap(results: Results): void {
     // rounds with the signed-rank test. The default run's check: with the family's prior, at the side-by-side
     // layout when the family is split by it; the check itself is not part of the family it is fitted from.
     const change = isBase(h.compared_with);
-    const d = change ? designPairs(results, h.contender, h.compared_with) : windowPairs(byName.get(h.contender), byName.get(h.compared_with));
+    const d = change
+      ? designPairs(results, h.contender, h.compared_with)
+      : windowPairs(byName.get(h.contender), byName.get(h.compared_with));
     if (!d.a.length) continue;
     const family = results.family?.comparisons ?? [];
-    const fit = () => familyPrior(family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))), family.map((c) => !!c.side_by_side));
+    const fit = () =>
+      familyPrior(
+        family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))),
+        family.map((c) => !!c.side_by_side),
+      );
     const moderated = () => {
       const { prior, split } = fit();
-      return moderatedT(roundRatios(d), prior, DECISION.handicapLevel, prior.scale(split ? [noiseOf(d), 1] : noiseOf(d)));
+      return moderatedT(
+        roundRatios(d),
+        prior,
+        DECISION.handicapLevel,
+        prior.scale(split ? [noiseOf(d), 1] : noiseOf(d)),
+      );
     };
     const r = change ? signedRank(roundMeans(d), DECISION.handicapLevel) : moderated();
-    h.measured = { ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, pairs: d.a.length, rounds: r.n, df: r.df };
+    h.measured = {
+      ratio: r.ratio,
+      lo: r.lo,
+      hi: r.hi,
+      level: r.level,
+      p: r.p,
+      pairs: d.a.length,
+      rounds: r.n,
+      df: r.df,
+    };
     h.detected = r.hi < 1;
   }
 }

@@ -10,7 +10,8 @@ import { windowPairs, type WindowPairs } from './decide';
 
 /** Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). */
 export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
-  const byRound = (c: ContenderResult | undefined) => new Map((c?.points[0]?.runs ?? []).filter((r) => !r.fault && r.duet?.length).map((r) => [r.round, r.duet!]));
+  const byRound = (c: ContenderResult | undefined) =>
+    new Map((c?.points[0]?.runs ?? []).filter((r) => !r.fault && r.duet?.length).map((r) => [r.round, r.duet!]));
   const wa = byRound(a);
   const wb = byRound(b);
   const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
@@ -40,7 +41,12 @@ const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
 
 /** A design's figures over the changes' pairs: sd per window pair and per round (pooled, rounds − 1 df each), and its cost. */
-function figures(data: WindowPairs[], windowS: number, pairsPerRound: number, windowsPerPair: number): PairDesignFigures | undefined {
+function figures(
+  data: WindowPairs[],
+  windowS: number,
+  pairsPerRound: number,
+  windowsPerPair: number,
+): PairDesignFigures | undefined {
   let ssRound = 0;
   let dfRound = 0;
   let ssPair = 0;
@@ -64,7 +70,14 @@ function figures(data: WindowPairs[], windowS: number, pairsPerRound: number, wi
   if (!dfRound) return undefined;
   const sdRound = Math.sqrt(ssRound / dfRound);
   const costPair = windowsPerPair * windowS;
-  return { sd_pair: dfPair ? +Math.sqrt(ssPair / dfPair).toFixed(4) : NaN, sd_round: +sdRound.toFixed(4), df: dfRound, pairs, cost_pair_s: +costPair.toFixed(2), var_per_s: +(sdRound ** 2 * costPair * pairsPerRound).toExponential(3) };
+  return {
+    sd_pair: dfPair ? +Math.sqrt(ssPair / dfPair).toFixed(4) : NaN,
+    sd_round: +sdRound.toFixed(4),
+    df: dfRound,
+    pairs,
+    cost_pair_s: +costPair.toFixed(2),
+    var_per_s: +(sdRound ** 2 * costPair * pairsPerRound).toExponential(3),
+  };
 }
 
 /**
@@ -72,7 +85,10 @@ function figures(data: WindowPairs[], windowS: number, pairsPerRound: number, wi
  * request, and of a round's mean, pooled over the pairs. A change in an app's own work moves both
  * by about as much, so the lower sd is the better detector.
  */
-function cpuSd(pairs: [ContenderResult | undefined, ContenderResult | undefined][], of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) {
+function cpuSd(
+  pairs: [ContenderResult | undefined, ContenderResult | undefined][],
+  of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined,
+) {
   let ss = 0;
   let df = 0;
   let ssRound = 0;
@@ -82,22 +98,35 @@ function cpuSd(pairs: [ContenderResult | undefined, ContenderResult | undefined]
     const means: number[] = [];
     for (const r of (a?.points[0]?.runs ?? []).filter((x) => !x.fault)) {
       const ys = theirs.get(r.round) ?? [];
-      const d = (of(r) ?? []).flatMap((x, j) => (x.cpu_us_per_req! > 0 && ys[j]?.cpu_us_per_req! > 0 ? [Math.log(x.cpu_us_per_req!) - Math.log(ys[j]!.cpu_us_per_req!)] : []));
+      const d = (of(r) ?? []).flatMap((x, j) =>
+        x.cpu_us_per_req! > 0 && (ys[j]?.cpu_us_per_req ?? 0) > 0
+          ? [Math.log(x.cpu_us_per_req!) - Math.log(ys[j]!.cpu_us_per_req!)]
+          : [],
+      );
       if (d.length > 1) [ss, df] = [ss + variance(d) * (d.length - 1), df + d.length - 1];
       if (d.length) means.push(mean(d));
     }
-    if (means.length > 1) [ssRound, dfRound] = [ssRound + variance(means) * (means.length - 1), dfRound + means.length - 1];
+    if (means.length > 1)
+      [ssRound, dfRound] = [ssRound + variance(means) * (means.length - 1), dfRound + means.length - 1];
   }
-  return df && dfRound ? { sd_pair_cpu: +Math.sqrt(ss / df).toFixed(4), sd_round_cpu: +Math.sqrt(ssRound / dfRound).toFixed(4) } : {};
+  return df && dfRound
+    ? { sd_pair_cpu: +Math.sqrt(ss / df).toFixed(4), sd_round_cpu: +Math.sqrt(ssRound / dfRound).toFixed(4) }
+    : {};
 }
 
 /** Per round, the mean ln(a ÷ b) over the window pairs `of` gives (alone windows by index, or duet windows). */
-function roundMeans(a: ContenderResult | undefined, b: ContenderResult | undefined, of: (r: RunRecord) => { rps: number }[] | undefined): Map<number, number> {
+function roundMeans(
+  a: ContenderResult | undefined,
+  b: ContenderResult | undefined,
+  of: (r: RunRecord) => { rps: number }[] | undefined,
+): Map<number, number> {
   const theirs = new Map((b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r) ?? []]));
   const out = new Map<number, number>();
   for (const r of (a?.points[0]?.runs ?? []).filter((x) => !x.fault)) {
     const ys = theirs.get(r.round) ?? [];
-    const d = (of(r) ?? []).flatMap((x, j) => (x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps) - Math.log(ys[j]!.rps)] : []));
+    const d = (of(r) ?? []).flatMap((x, j) =>
+      x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps) - Math.log(ys[j]!.rps)] : [],
+    );
     if (d.length) out.set(r.round, mean(d));
   }
   return out;
@@ -113,7 +142,13 @@ function biasCheck(pairs: [ContenderResult | undefined, ContenderResult | undefi
   if (d.length < 2) return undefined;
   const m = mean(d);
   const half = jstat.studentt.inv(0.975, d.length - 1) * Math.sqrt(variance(d) / d.length);
-  return { mean: +m.toFixed(4), lo: +(m - half).toFixed(4), hi: +(m + half).toFixed(4), rounds: d.length, agree: m - half <= 0 && m + half >= 0 };
+  return {
+    mean: +m.toFixed(4),
+    lo: +(m - half).toFixed(4),
+    hi: +(m + half).toFixed(4),
+    rounds: d.length,
+    agree: m - half <= 0 && m + half >= 0,
+  };
 }
 
 /** Seconds a window costs: its length and the pause before it (run/block.ts SETTLE_MS). */
@@ -131,21 +166,35 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   const alt = ch.comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
   const duet = ch.comparisons.map((c) => duetPairs(byName.get(c.a), byName.get(c.b)));
   const k = r.settings.windows ?? 1;
-  const sides = ch.comparisons.map((c): [ContenderResult | undefined, ContenderResult | undefined] => [byName.get(c.a), byName.get(c.b)]);
-  const withCpu = (x: PairDesignFigures | undefined, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) => x && { ...x, ...cpuSd(sides, of) };
-  const f = { alternate: withCpu(figures(alt, windowCostS(r), k, 2), (x) => x.windows), duet: withCpu(figures(duet, windowCostS(r), k, 1), (x) => x.duet) };
+  const sides = ch.comparisons.map((c): [ContenderResult | undefined, ContenderResult | undefined] => [
+    byName.get(c.a),
+    byName.get(c.b),
+  ]);
+  const withCpu = (x: PairDesignFigures | undefined, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) =>
+    x && { ...x, ...cpuSd(sides, of) };
+  const f = {
+    alternate: withCpu(figures(alt, windowCostS(r), k, 2), (x) => x.windows),
+    duet: withCpu(figures(duet, windowCostS(r), k, 1), (x) => x.duet),
+  };
   const bias = biasCheck(sides);
-  const base = { asked, ...(f.alternate ? { alternate: f.alternate } : {}), ...(f.duet ? { duet: f.duet } : {}), ...(bias ? { bias } : {}) };
+  const base = {
+    asked,
+    ...(f.alternate ? { alternate: f.alternate } : {}),
+    ...(f.duet ? { duet: f.duet } : {}),
+    ...(bias ? { bias } : {}),
+  };
   if (asked !== 'auto') return { ...base, chosen: asked, round: null, why: `--pair ${asked}` };
   // Once chosen it stays, with the figures it was chosen on (later rounds measure mostly the chosen design);
   // the bias check goes on over every round measured both ways (each launch's first cycle).
   if (ch.design?.chosen) return { ...ch.design, ...(bias ? { bias } : {}) };
   if (!f.alternate || !f.duet) return { ...base, chosen: null, round: null, why: 'not yet measured both ways' };
-  const pick: PairMode = bias && !bias.agree ? 'alternate' : f.duet.var_per_s < f.alternate.var_per_s ? 'duet' : 'alternate';
+  const pick: PairMode =
+    bias && !bias.agree ? 'alternate' : f.duet.var_per_s < f.alternate.var_per_s ? 'duet' : 'alternate';
   const ratio = f.alternate.var_per_s / f.duet.var_per_s;
-  const why = bias && !bias.agree
-    ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)}): alternating, each app alone`
-    : `${pick} narrows the interval ${pick === 'duet' ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× faster per second (variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
+  const why =
+    bias && !bias.agree
+      ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)}): alternating, each app alone`
+      : `${pick} narrows the interval ${pick === 'duet' ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× faster per second (variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
   return { ...base, chosen: pick, round, why };
 }
 

@@ -36,22 +36,39 @@ function runShare(results: Results, round: number): number {
 
 function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
   const k = (results.looks?.length ?? 0) + 1;
-  const answers = outOfRace(results, look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []));
+  const answers = outOfRace(
+    results,
+    look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []),
+  );
   results.answers = answers;
   const open = openContenders(answers.filter((a) => !a.out));
   const ch = results.changes;
   if (ch?.comparisons.length) {
     // The pair design first: a look after the rounds measured both ways chooses it, and the decision rests on its pairs.
     const design = chooseDesign(results, round);
-    if (design?.chosen && design.asked === 'auto' && !ch.design?.chosen) info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
+    if (design?.chosen && design.asked === 'auto' && !ch.design?.chosen)
+      info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
     if (design) ch.design = design;
     const t = runShare(results, round);
     const before = ch.looks ?? [];
     const chAlpha = last ? lastAlpha(before.map((l) => l.alpha)) : changesInterimAlpha(t, before.at(-1)?.share ?? 0);
-    const of = { sink: ch, pairs: (c: Comparison) => designPairs(results, c.a, c.b), procedure: 'signed-rank' as const };
-    ch.answers = outOfRace(results, look(results, ch.comparisons, k, chAlpha, results.settings.against!.equal_pct, ch.answers ?? [], of));
+    const of = {
+      sink: ch,
+      pairs: (c: Comparison) => designPairs(results, c.a, c.b),
+      procedure: 'signed-rank' as const,
+    };
+    ch.answers = outOfRace(
+      results,
+      look(results, ch.comparisons, k, chAlpha, results.settings.against!.equal_pct, ch.answers ?? [], of),
+    );
     const chOpen = [...openContenders(ch.answers.filter((a) => !a.out))];
-    (ch.looks ??= []).push({ round, alpha: chAlpha, share: +Math.min(1, t).toFixed(4), open: chOpen, ...(last ? { last } : {}) });
+    (ch.looks ??= []).push({
+      round,
+      alpha: chAlpha,
+      share: +Math.min(1, t).toFixed(4),
+      open: chOpen,
+      ...(last ? { last } : {}),
+    });
     for (const n of chOpen) open.add(n);
   }
   results.open = [...open];
@@ -63,16 +80,25 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
 export function lookAt(results: Results, round: number): void {
   const { settings } = results;
   // A resumed run passes its measured rounds again: each round is looked at once, and none after the last look.
-  if (settings.runs !== 'auto' || round < FIRST_ROUNDS || !results.family || results.looks?.some((l) => l.round === round || l.last)) return;
+  if (
+    settings.runs !== 'auto' ||
+    round < FIRST_ROUNDS ||
+    !results.family ||
+    results.looks?.some((l) => l.round === round || l.last)
+  )
+    return;
   const alpha = interimAlpha(round - FIRST_ROUNDS + 1);
   const answers = lookOnce(results, round, alpha, false);
   const n = (xs: Answer[], v: string) => xs.filter((a) => a.verdict === v && !a.out).length;
-  const about = (xs: Answer[], bound: number) => `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
+  const about = (xs: Answer[], bound: number) =>
+    `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
   const ch = results.changes?.answers ?? [];
   const chAlpha = results.changes?.looks?.at(-1)?.alpha ?? 0;
   const parts = [
-    answers.length && `${answers.length} comparisons (α ${alpha.toPrecision(2)}): ${about(answers, settings.target_ci_pct)}`,
-    ch.length && `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ${about(ch, settings.against!.equal_pct)}`,
+    answers.length &&
+      `${answers.length} comparisons (α ${alpha.toPrecision(2)}): ${about(answers, settings.target_ci_pct)}`,
+    ch.length &&
+      `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ${about(ch, settings.against!.equal_pct)}`,
   ];
   info(`look ${results.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
 }
@@ -89,6 +115,9 @@ export function finalLook(results: Results): void {
     [results.answers, results.looks] = [undefined, []];
     if (results.changes) [results.changes.answers, results.changes.looks] = [undefined, []];
   }
-  const alpha = lastAlpha((results.looks ?? []).map((l) => l.alpha), DECISION.alpha);
+  const alpha = lastAlpha(
+    (results.looks ?? []).map((l) => l.alpha),
+    DECISION.alpha,
+  );
   lookOnce(results, results.schedule?.rounds ?? 0, alpha, true);
 }

@@ -24,13 +24,24 @@ const rankings = new WeakMap<Results, RankedContender[]>();
 export function ranked(r: Results): RankedContender[] {
   const cached = rankings.get(r);
   if (cached) return cached;
-  const ok = r.contenders.filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.base_of && !c.ceiling && !isHandicapped(c)).sort((a, b) => b.rps!.median - a.rps!.median);
+  const ok = r.contenders
+    .filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.base_of && !c.ceiling && !isHandicapped(c))
+    .sort((a, b) => b.rps!.median - a.rps!.median);
   const pairs = ok.flatMap((_, i) => ok.slice(i + 1).map((__, k) => [i, i + 1 + k] as [number, number]));
   const data = pairs.map(([i, j]) => windowPairs(ok[i], ok[j]));
   const { reps, prior } = familyPrior(data);
-  const tests = pairs.map(([i, j], k) => ({ i, j, ...moderatedT(reps[k]!, prior, 0.95, prior.scale(noiseOf(data[k]!))) }));
-  const levels = holmLevels(tests.map((t) => t.p), DECISION.alpha);
-  const decided = tests.flatMap((t, k) => (levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])]));
+  const tests = pairs.map(([i, j], k) => ({
+    i,
+    j,
+    ...moderatedT(reps[k]!, prior, 0.95, prior.scale(noiseOf(data[k]!))),
+  }));
+  const levels = holmLevels(
+    tests.map((t) => t.p),
+    DECISION.alpha,
+  );
+  const decided = tests.flatMap((t, k) =>
+    levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])],
+  );
   const ranks = rankIntervals(ok.length, decided);
   const out = ok.map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }));
   rankings.set(r, out);

@@ -13,12 +13,16 @@ export function linearFit(points: [number, number][]): LinearFit | null {
 
 /** Per contender measured on every size: its medians, and the fit of CPU per request against entries. */
 export function scalingOf(runs: { entries: number; dir: string; results: Results }[]): Scaling {
-  const names = [...new Set(runs.flatMap((r) => r.results.contenders.filter((c) => !c.self_check_of).map((c) => c.name)))];
+  const names = [
+    ...new Set(runs.flatMap((r) => r.results.contenders.filter((c) => !c.self_check_of).map((c) => c.name))),
+  ];
   const contenders = names.map((name) => {
     const points = runs.flatMap(({ entries, results }) => {
       const c = results.contenders.find((x) => x.name === name);
       const p = c?.status === 'ok' ? c.points[0] : undefined;
-      return p?.rps && Number.isFinite(p.cpu_us_per_req) ? [{ entries, rps: p.rps.median, cpu_us_per_req: p.cpu_us_per_req! }] : [];
+      return p?.rps && Number.isFinite(p.cpu_us_per_req)
+        ? [{ entries, rps: p.rps.median, cpu_us_per_req: p.cpu_us_per_req! }]
+        : [];
     });
     return { name, points, cpu_fit: linearFit(points.map((p) => [p.entries, p.cpu_us_per_req])) };
   });

@@ -13,14 +13,16 @@ import { type Breakdown, type Latency, PERCENTILES, type UpsertWindow } from '..
 
 /** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
 /** Contenders that need not read Redis once per response: pages built ahead, ceilings, and caches (their calls per response are reported). */
-export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'>) => r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none';
+export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'>) =>
+  r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none';
 
 /** Runs that count: no fault happened in them. */
 export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
 
 const MAX_ERROR_RATE = 0.001;
 /** Requests of an upsert window that were answered: every branch but an error. */
-const answered = (u: UpsertWindow) => u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
+const answered = (u: UpsertWindow) =>
+  u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
 const CALLS_TOLERANCE = 0.02;
 
 /** Statistics over a point's kept runs, then the gates: error rate and one Redis read per request. */
@@ -28,7 +30,9 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
   const runs = keptRuns(point);
   if (runs.length === 0) {
     point.status = 'failed';
-    point.reason = point.left_out ? `every round was left out (CPU steal above ${settings.max_steal_pct}% on every attempt)` : 'no run was measured';
+    point.reason = point.left_out
+      ? `every round was left out (CPU steal above ${settings.max_steal_pct}% on every attempt)`
+      : 'no run was measured';
     return;
   }
   const med = (f: (r: RunRecord) => number) => {
@@ -36,10 +40,15 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
     return xs.length ? median(xs) : NaN;
   };
   const headline = settings.headline === 'third' && runs.length >= 3 ? runs[2]! : null;
-  point.rps = summarize(runs.map((r) => r.rps), settings.ci_level);
+  point.rps = summarize(
+    runs.map((r) => r.rps),
+    settings.ci_level,
+  );
   if (headline) point.rps.median = headline.rps; // the seed's rule: report the third run
   point.half_width = halfWidth(point.rps.median, point.rps.ci);
-  point.latency_ms = Object.fromEntries(PERCENTILES.map((p) => [p, headline ? headline.latency_ms[p] : med((r) => r.latency_ms[p])])) as Latency;
+  point.latency_ms = Object.fromEntries(
+    PERCENTILES.map((p) => [p, headline ? headline.latency_ms[p] : med((r) => r.latency_ms[p])]),
+  ) as Latency;
   point.cpu_us_per_req = med((r) => r.cpu_us_per_req);
   point.rss_mb = Math.max(...runs.map((r) => r.rss_mb));
   point.redis_calls_per_req = med((r) => r.redis_calls_per_req);
@@ -61,18 +70,30 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
   point.status = 'ok';
   if (total === 0 || errors / total > MAX_ERROR_RATE) {
     point.status = 'invalid';
-    const top = Object.entries(runs.flatMap((r) => Object.entries(r.error_messages)).reduce<Record<string, number>>((m, [k, n]) => ((m[k] = (m[k] ?? 0) + n), m), {}))
-      .sort((a, b) => b[1] - a[1])[0];
-    point.reason = `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
-      (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') + (top ? `; most common: ${top[0]}` : '');
-  } else if (!noReadPerResponse && (calls < 1 - CALLS_TOLERANCE || (calls > 1 + CALLS_TOLERANCE && settings.workload !== 'live' && settings.workload !== 'upsert'))) {
+    const top = Object.entries(
+      runs
+        .flatMap((r) => Object.entries(r.error_messages))
+        .reduce<Record<string, number>>((m, [k, n]) => {
+          m[k] = (m[k] ?? 0) + n;
+          return m;
+        }, {}),
+    ).sort((a, b) => b[1] - a[1])[0];
+    point.reason =
+      `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
+      (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') +
+      (top ? `; most common: ${top[0]}` : '');
+  } else if (
+    !noReadPerResponse &&
+    (calls < 1 - CALLS_TOLERANCE ||
+      (calls > 1 + CALLS_TOLERANCE && settings.workload !== 'live' && settings.workload !== 'upsert'))
+  ) {
     // Under --workload live only too few: every response must have reached Redis. Too many is
     // reported, not gated: an idle app of the block that polls Redis (a test's fake does, to age
     // its bodies) adds XRANGEs that Redis cannot tell from the measured app's. The real caches'
     // followers read with XREAD and XREVRANGE, so they add none. Under upsert, WATCH counts one
     // per attempt, so a retried request counts more: retries are reported, not gated.
     point.status = 'invalid';
-    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${isRead(settings.workload) ? perRequestCommand(settings.workload, '').toUpperCase() : 'the write strategy\'s'} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
+    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${isRead(settings.workload) ? perRequestCommand(settings.workload, '').toUpperCase() : "the write strategy's"} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
   }
 }
 
@@ -89,30 +110,58 @@ export function promoteHeadline(r: ContenderResult): void {
  * common drift, which is what a relative index must remove.
  */
 export function setReference(results: Results): void {
-  const members = results.contenders.filter((c) => c.status === 'ok' && !noReadPerRequest(c) && !c.self_check_of && !c.base_of && !isHandicapped(c) && Number.isFinite(c.points[0]?.rps?.median));
+  const members = results.contenders.filter(
+    (c) =>
+      c.status === 'ok' &&
+      !noReadPerRequest(c) &&
+      !c.self_check_of &&
+      !c.base_of &&
+      !isHandicapped(c) &&
+      Number.isFinite(c.points[0]?.rps?.median),
+  );
   if (!members.length) return;
   const value = geometricMean(members.map((c) => c.points[0]!.rps!.median));
   results.reference = { kind: 'geomean-dynamic', members: members.map((c) => c.name), value };
   for (const c of results.contenders) {
     const rps = c.points[0]?.rps;
-    if (c.status === 'ok' && rps) c.points[0]!.relative = { median: rps.median / value, lo: rps.ci.lo / value, hi: rps.ci.hi / value, level: rps.ci.level };
+    if (c.status === 'ok' && rps)
+      c.points[0]!.relative = {
+        median: rps.median / value,
+        lo: rps.ci.lo / value,
+        hi: rps.ci.hi / value,
+        level: rps.ci.level,
+      };
   }
 }
 
 /** The measured HTTP ceiling of a contender's runtime and framework (and variant), if any. */
 const httpCeilingOf = (results: Results, c: ContenderResult) =>
-  results.contenders.find((x) => x.ceiling === 'http' && x.status === 'ok' && x.runtime === c.runtime && x.framework === c.framework && x.variant === c.variant);
+  results.contenders.find(
+    (x) =>
+      x.ceiling === 'http' &&
+      x.status === 'ok' &&
+      x.runtime === c.runtime &&
+      x.framework === c.framework &&
+      x.variant === c.variant,
+  );
 
 /** The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its runtime and framework serving a precomputed body. */
 export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
   // --servers: the ceiling of the server this contender reads.
   const server = c.server ?? results.settings?.servers?.[0];
   // redis-benchmark runs next to Redis: under --redis-rtt it bounds nothing the apps could reach.
-  const redis = results.settings?.redis_rtt_ms ? [] : (results.ceilings?.redis.filter((x) => !x.server || x.server === server).map((x) => x.rps).filter(Number.isFinite) ?? []);
+  const redis = results.settings?.redis_rtt_ms
+    ? []
+    : (results.ceilings?.redis
+        .filter((x) => !x.server || x.server === server)
+        .map((x) => x.rps)
+        .filter(Number.isFinite) ?? []);
   const http = httpCeilingOf(results, c);
   // The client ceiling is one process on a single server: no ceiling for two workers or a cluster's twins.
   const oneProcessOneServer = (c.settings?.workers ?? '1') === '1' && !c.server?.startsWith('cluster');
-  const client = oneProcessOneServer ? results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client) : undefined;
+  const client = oneProcessOneServer
+    ? results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client)
+    : undefined;
   const candidates = [
     ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
     ...(client ? [{ ceiling: `${c.runtime} + ${c.client}, no HTTP`, ceiling_rps: client.rps }] : []),
@@ -143,9 +192,14 @@ export function breakdownOf(results: Results, c: ContenderResult): Breakdown | n
   const appUs = clientUs + transformUs + httpUs;
   const redisUs = p.redis_us_per_call ?? NaN;
   return {
-    redis_us: redisUs, client_us: clientUs, transform_us: transformUs, http_us: httpUs,
-    leftover_us: p.cpu_us_per_req - appUs, measured_us: p.cpu_us_per_req,
-    predicted_rps: Math.min(1e6 / appUs, Number.isFinite(redisUs) ? 1e6 / redisUs : Infinity), measured_rps: p.rps.median,
+    redis_us: redisUs,
+    client_us: clientUs,
+    transform_us: transformUs,
+    http_us: httpUs,
+    leftover_us: p.cpu_us_per_req - appUs,
+    measured_us: p.cpu_us_per_req,
+    predicted_rps: Math.min(1e6 / appUs, Number.isFinite(redisUs) ? 1e6 / redisUs : Infinity),
+    measured_rps: p.rps.median,
   };
 }
 

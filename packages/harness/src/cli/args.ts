@@ -3,118 +3,233 @@ import { parseArgs } from 'node:util';
 import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
 import { matchesPattern, type Contender, type SuiteName } from '../model/contenders';
 import { HANDICAP_PCT } from '../model/questions';
-import { PLACEMENTS, type PlacementName } from '../system/placement';
+import { PLACEMENTS } from '../system/placement';
 import { targetFlags } from './target-flags';
 import { KEY_SPACES } from '../measure/upsert';
 import { parseRtt } from '../topology/delay';
 import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../model/servers';
-import { LAYOUTS, privateRedisNeeded, type CliOptions, type Layout } from '../run/options';
+import { LAYOUTS, type CliOptions } from '../run/options';
 
 export class UsageError extends Error {}
 
 /** The dimensions --where selects on: the contender's own, and every setting's value. */
 export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
 
-
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
-  matrix: { type: 'boolean', desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)' },
-  only: { type: 'string', desc: "comma-separated names (any contender) or patterns within the suite, e.g. 'bun-*' (see --list)" },
-  where: { type: 'string', desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})` },
-  runs: { type: 'string', desc: 'auto (default): 3 rounds for every contender, then rounds only for contenders of "what to pick" comparisons still open; or a fixed count (seed profile 3)' },
-  'target-ci': { type: 'string', desc: 'an answer "equal" needs its whole ratio interval within ± this, in %; with --runs auto, comparisons race until decided or within it (default 10)' },
-  'max-runs': { type: 'string', desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget)' },
-  budget: { type: 'string', desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)' },
-  seed: { type: 'string', desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)' },
-  duration: { type: 'string', desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 2s with --layout walk, 1s with --layout runtime)' },
-  windows: { type: 'string', desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)' },
-  layout: { type: 'string', desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block per runtime, windows shuffled per cycle, each twin question's members side by side; walk: every contender alive together, a walk measuring each compared pair in adjacent windows)` },
-  warmup: { type: 'string', desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)' },
+  matrix: {
+    type: 'boolean',
+    desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)',
+  },
+  only: {
+    type: 'string',
+    desc: "comma-separated names (any contender) or patterns within the suite, e.g. 'bun-*' (see --list)",
+  },
+  where: {
+    type: 'string',
+    desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})`,
+  },
+  runs: {
+    type: 'string',
+    desc: 'auto (default): 3 rounds for every contender, then rounds only for contenders of "what to pick" comparisons still open; or a fixed count (seed profile 3)',
+  },
+  'target-ci': {
+    type: 'string',
+    desc: 'an answer "equal" needs its whole ratio interval within ± this, in %; with --runs auto, comparisons race until decided or within it (default 10)',
+  },
+  'max-runs': {
+    type: 'string',
+    desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget)',
+  },
+  budget: {
+    type: 'string',
+    desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)',
+  },
+  seed: {
+    type: 'string',
+    desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)',
+  },
+  duration: {
+    type: 'string',
+    desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 2s with --layout walk, 1s with --layout runtime)',
+  },
+  windows: {
+    type: 'string',
+    desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)',
+  },
+  layout: {
+    type: 'string',
+    desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block per runtime, windows shuffled per cycle, each twin question's members side by side; walk: every contender alive together, a walk measuring each compared pair in adjacent windows)`,
+  },
+  warmup: {
+    type: 'string',
+    desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)',
+  },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
-  rate: { type: 'string', desc: 'open-loop offered load: 300 (req/s) or 50%,75% of each contender\'s max' },
+  rate: { type: 'string', desc: "open-loop offered load: 300 (req/s) or 50%,75% of each contender's max" },
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
-  entries: { type: 'string', desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)' },
-  workload: { type: 'string', desc: `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while a writer appends; upsert: POST /items/:id writes, the write strategies' suite)` },
-  keys: { type: 'string', desc: 'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)' },
-  'write-rate': { type: 'string', desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)' },
-  'restart-redis': { type: 'boolean', desc: 'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN SAVE, then again from its RDB) after its first windows; every app must serve a fresh snapshot within 10 s, and its later windows are checked like the others' },
-  'max-staleness': { type: 'string', desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)' },
+  entries: {
+    type: 'string',
+    desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)',
+  },
+  workload: {
+    type: 'string',
+    desc: `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while a writer appends; upsert: POST /items/:id writes, the write strategies' suite)`,
+  },
+  keys: {
+    type: 'string',
+    desc: 'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)',
+  },
+  'write-rate': {
+    type: 'string',
+    desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)',
+  },
+  'restart-redis': {
+    type: 'boolean',
+    desc: 'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN SAVE, then again from its RDB) after its first windows; every app must serve a fresh snapshot within 10 s, and its later windows are checked like the others',
+  },
+  'max-staleness': {
+    type: 'string',
+    desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)',
+  },
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
   'start-timeout': { type: 'string', desc: 'how long an app may take to answer after start (default 30s)' },
   server: { type: 'string', desc: 'the private server the apps read: redis | valkey (default redis)' },
-  servers: { type: 'string', desc: 'measure every contender that reads per request against each of these servers in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)' },
-  topology: { type: 'string', desc: 'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 replicas), each contender against it read from primaries (-on-cluster) and from replicas (-on-cluster-replicas), paired with its single-node self' },
-  'redis-rtt': { type: 'string', desc: 'a delay proxy between every app and Redis with this round-trip time, e.g. 200us or 1ms; a list like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)' },
+  servers: {
+    type: 'string',
+    desc: 'measure every contender that reads per request against each of these servers in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)',
+  },
+  topology: {
+    type: 'string',
+    desc: 'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 replicas), each contender against it read from primaries (-on-cluster) and from replicas (-on-cluster-replicas), paired with its single-node self',
+  },
+  'redis-rtt': {
+    type: 'string',
+    desc: 'a delay proxy between every app and Redis with this round-trip time, e.g. 200us or 1ms; a list like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)',
+  },
   'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
-  target: { type: 'string', desc: 'measure an app started by hand at this http:// URL (three hosts, README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)' },
+  target: {
+    type: 'string',
+    desc: 'measure an app started by hand at this http:// URL (three hosts, README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
+  },
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
-  'max-steal': { type: 'string', desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)' },
-  ceilings: { type: 'boolean', desc: 'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes (on with --matrix; about 2.5 min of a default run, which goes to the answers without it)' },
-  'with-seed': { type: 'boolean', desc: 'also measure every contender with the seed\'s method, in the same invocation, for the README\'s side-by-side table' },
-  handicap: { type: 'string', desc: 'NAME or NAME:3%: burn CPU per request in this contender so its requests take that much longer (default 10%; calibrated on itself before round 1), under its own name, measured side by side with its plain twin NAME@base: a known change to find' },
-  against: { type: 'string', desc: 'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is measured side by side with its twin from there, named <name>@base, in one run; the answer per pair is head faster, slower or equal within --equal (default budget 10m)' },
-  pair: { type: 'string', desc: 'with --against or --handicap: how each pair is measured: auto (default: both ways in the first rounds, then the design with the narrower interval per minute), alternate (each app alone, adjacent windows) or duet (both under load at once, each with its own oha)' },
-  equal: { type: 'string', desc: 'with --against or --handicap: a change is "equal" when its whole interval lies within ± this, in % (default 2)' },
-  'self-check': { type: 'string', desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians' },
-  publish: { type: 'boolean', desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run' },
-  quiet: { type: 'boolean', desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only' },
+  'max-steal': {
+    type: 'string',
+    desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)',
+  },
+  ceilings: {
+    type: 'boolean',
+    desc: 'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes (on with --matrix; about 2.5 min of a default run, which goes to the answers without it)',
+  },
+  'with-seed': {
+    type: 'boolean',
+    desc: "also measure every contender with the seed's method, in the same invocation, for the README's side-by-side table",
+  },
+  handicap: {
+    type: 'string',
+    desc: 'NAME or NAME:3%: burn CPU per request in this contender so its requests take that much longer (default 10%; calibrated on itself before round 1), under its own name, measured side by side with its plain twin NAME@base: a known change to find',
+  },
+  against: {
+    type: 'string',
+    desc: 'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is measured side by side with its twin from there, named <name>@base, in one run; the answer per pair is head faster, slower or equal within --equal (default budget 10m)',
+  },
+  pair: {
+    type: 'string',
+    desc: 'with --against or --handicap: how each pair is measured: auto (default: both ways in the first rounds, then the design with the narrower interval per minute), alternate (each app alone, adjacent windows) or duet (both under load at once, each with its own oha)',
+  },
+  equal: {
+    type: 'string',
+    desc: 'with --against or --handicap: a change is "equal" when its whole interval lies within ± this, in % (default 2)',
+  },
+  'self-check': {
+    type: 'string',
+    desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians',
+  },
+  publish: {
+    type: 'boolean',
+    desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run',
+  },
+  quiet: {
+    type: 'boolean',
+    desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only',
+  },
   strict: { type: 'boolean', desc: 'refuse to start when the machine is busy (load average > CPUs/2)' },
   help: { type: 'boolean', desc: 'show this help' },
 } as const;
 
 export function usage(): string {
-  const lines = Object.entries(FLAGS).map(([name, f]) => `  --${name}${f.type === 'string' ? ' <value>' : ''}`.padEnd(28) + f.desc);
+  const lines = Object.entries(FLAGS).map(
+    ([name, f]) => `  --${name}${f.type === 'string' ? ' <value>' : ''}`.padEnd(28) + f.desc,
+  );
   return ['usage: npm run bench -- [flags]', '', ...lines].join('\n');
 }
 
-
 /** "10s", "500ms", "1m", "2.5s" → seconds. */
 export function parseDuration(flag: string, value: string, { allowZero = false } = {}): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value.trim()) ?? (allowZero && value.trim() === '0' ? ['0', '0', 's'] : null);
+  const m =
+    /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value.trim()) ?? (allowZero && value.trim() === '0' ? ['0', '0', 's'] : null);
   const seconds = m ? Number(m[1]) * { ms: 0.001, s: 1, m: 60 }[m[2] as 'ms' | 's' | 'm'] : NaN;
   if (!m || !(seconds > 0 || (allowZero && seconds === 0))) {
-    throw new UsageError(`--${flag} "${value}" is not a ${allowZero ? '' : 'positive '}duration; use a number with ms, s or m, like 10s`);
+    throw new UsageError(
+      `--${flag} "${value}" is not a ${allowZero ? '' : 'positive '}duration; use a number with ms, s or m, like 10s`,
+    );
   }
   return seconds;
 }
 
 function positiveInt(flag: string, value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} "${value}" must be a whole number ≥ 1`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${flag} "${value}" must be a whole number ≥ 1`);
   return n;
 }
 
 function positiveNumber(flag: string, value: string): number {
   const n = Number(value.trim().replace(/%$/, ''));
-  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || !(n > 0)) throw new UsageError(`--${flag} "${value}" must be a number above 0`);
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || !(n > 0))
+    throw new UsageError(`--${flag} "${value}" must be a number above 0`);
   return n;
 }
 
 function percent(flag: string, value: string): number {
   const n = Number(value.trim().replace(/%$/, ''));
-  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || n > 100) throw new UsageError(`--${flag} "${value}" must be a percentage from 0 to 100`);
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || n > 100)
+    throw new UsageError(`--${flag} "${value}" must be a percentage from 0 to 100`);
   return n;
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} "${value}" is not accepted; use one of: ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${flag} "${value}" is not accepted; use one of: ${allowed.join(', ')}`);
   return value as T;
 }
 
-export type Selectable = Pick<Contender, 'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'> & Partial<Pick<Contender, 'ceiling'>>;
+export type Selectable = Pick<
+  Contender,
+  'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'
+> &
+  Partial<Pick<Contender, 'ceiling'>>;
 
 const dimension = (c: Selectable, key: string): string | null =>
-  key in SETTINGS ? (c.settings as Record<string, string>)[key]! : (c as unknown as Record<string, string | null>)[key]!;
+  key in SETTINGS
+    ? (c.settings as Record<string, string>)[key]!
+    : (c as unknown as Record<string, string | null>)[key]!;
 
 /** --where runtime=bun,client=ioredis → the contenders whose dimensions all match. */
 function where(spec: string, among: Selectable[]): Selectable[] {
-  const pairs = spec.split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.split('='));
+  const pairs = spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => p.split('='));
   for (const pair of pairs) {
     if (pair.length !== 2 || !(DIMENSIONS as readonly string[]).includes(pair[0]!)) {
-      throw new UsageError(`--where "${spec}" is not accepted; use key=value pairs with the keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`);
+      throw new UsageError(
+        `--where "${spec}" is not accepted; use key=value pairs with the keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`,
+      );
     }
   }
   return among.filter((c) => pairs.every(([k, v]) => dimension(c, k!) === v));
@@ -122,11 +237,17 @@ function where(spec: string, among: Selectable[]): Selectable[] {
 
 /** --only: an exact name picks any contender; a pattern picks within the suite. */
 function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[] {
-  const list = spec.split(',').map((s) => s.trim()).filter(Boolean);
-  const pick = (p: string) => all.filter((c) => c.name === p).concat(p.includes('*') ? suite.filter((c) => matchesPattern(p, c.name)) : []);
+  const list = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const pick = (p: string) =>
+    all.filter((c) => c.name === p).concat(p.includes('*') ? suite.filter((c) => matchesPattern(p, c.name)) : []);
   const unknown = list.filter((p) => !pick(p).length);
   if (unknown.length || !list.length) {
-    throw new UsageError(`unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`);
+    throw new UsageError(
+      `unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`,
+    );
   }
   return all.filter((c) => list.some((p) => pick(p).includes(c)));
 }
@@ -158,8 +279,10 @@ export function handicapFlag(spec: string | undefined, selected: string[]): { na
   const m = /^(.+?)(?::(\d+(?:\.\d+)?)%?)?$/.exec(spec.trim());
   const name = m?.[1] ?? spec;
   const pct = m?.[2] !== undefined ? Number(m[2]) : HANDICAP_PCT;
-  if (!selected.includes(name)) throw new UsageError(`--handicap "${name}" is not a contender of this run; name one from --list`);
-  if (!(pct >= 0.5 && pct <= 100)) throw new UsageError(`--handicap "${spec}": the size must be from 0.5% to 100%, like ${name}:3%`);
+  if (!selected.includes(name))
+    throw new UsageError(`--handicap "${name}" is not a contender of this run; name one from --list`);
+  if (!(pct >= 0.5 && pct <= 100))
+    throw new UsageError(`--handicap "${spec}": the size must be from 0.5% to 100%, like ${name}:3%`);
   return { name, pct };
 }
 
@@ -176,14 +299,22 @@ const NOT_WITH_AGAINST: [string, string][] = [
 ];
 
 /** --against and --equal: refused with a flag they cannot pair; --equal needs a pair to bound. */
-function againstFlags(v: FlagValues): { against: string | null; equalPct: number; pair: 'auto' | 'alternate' | 'duet' } {
+function againstFlags(v: FlagValues): {
+  against: string | null;
+  equalPct: number;
+  pair: 'auto' | 'alternate' | 'duet';
+} {
   const against = v.against as string | undefined;
   const paired = against !== undefined || v.handicap !== undefined;
-  if (v.equal !== undefined && !paired) throw new UsageError('--equal bounds a change: use it with --against or --handicap');
-  if (v.pair !== undefined && !paired) throw new UsageError('--pair is how a change\'s pair is measured: use it with --against or --handicap');
+  if (v.equal !== undefined && !paired)
+    throw new UsageError('--equal bounds a change: use it with --against or --handicap');
+  if (v.pair !== undefined && !paired)
+    throw new UsageError("--pair is how a change's pair is measured: use it with --against or --handicap");
   if (against !== undefined) {
     if (!against.trim()) throw new UsageError('--against needs a git ref or a folder of apps, like --against HEAD~1');
-    const clash = NOT_WITH_AGAINST.find(([k]) => v[k] !== undefined && v[k] !== false && !(k === 'profile' && v[k] === 'default'));
+    const clash = NOT_WITH_AGAINST.find(
+      ([k]) => v[k] !== undefined && v[k] !== false && !(k === 'profile' && v[k] === 'default'),
+    );
     if (clash) throw new UsageError(`--against cannot be combined with --${clash[0]}: ${clash[1]}`);
   }
   return {
@@ -203,28 +334,47 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
   for (let i = 0; i < argv.length; i++) {
     const flag = /^--([^=]+)$/.exec(argv[i]!)?.[1];
     const next = argv[i + 1];
-    if (flag && options[flag]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) out.push(`${argv[i]}=${argv[++i]}`);
+    if (flag && options[flag]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next))
+      out.push(`${argv[i]}=${argv[++i]}`);
     else out.push(argv[i]!);
   }
   return out;
 }
 
 /** A setting value its definition keeps to other workloads (a cache: live only). */
-const notIn = (def: SettingDef, value: string, workload: string) => value !== def.default && !!def.workloads && !def.workloads.includes(workload);
+const notIn = (def: SettingDef, value: string, workload: string) =>
+  value !== def.default && !!def.workloads && !def.workloads.includes(workload);
 
 /** --server valkey: one server; --servers redis,valkey: each contender against each, paired by round; --topology cluster: the cluster twins too. */
-function serversFlag(one: string | undefined, many: string | undefined, topology: string | undefined, workload: string): ServerName[] {
+function serversFlag(
+  one: string | undefined,
+  many: string | undefined,
+  topology: string | undefined,
+  workload: string,
+): ServerName[] {
   const live = workload === 'live';
-  if (one !== undefined && many !== undefined) throw new UsageError('--server and --servers exclude each other: --server picks one, --servers measures against several');
-  const list = many === undefined ? [oneOf('server', one ?? 'redis', SINGLE_SERVERS)] : [...new Set(many.split(',').map((s) => oneOf('servers', s.trim(), SINGLE_SERVERS)))];
-  if (many !== undefined && list.length < 2) throw new UsageError(`--servers "${many}" names one server; name two or more, like redis,valkey (or use --server)`);
+  if (one !== undefined && many !== undefined)
+    throw new UsageError(
+      '--server and --servers exclude each other: --server picks one, --servers measures against several',
+    );
+  const list =
+    many === undefined
+      ? [oneOf('server', one ?? 'redis', SINGLE_SERVERS)]
+      : [...new Set(many.split(',').map((s) => oneOf('servers', s.trim(), SINGLE_SERVERS)))];
+  if (many !== undefined && list.length < 2)
+    throw new UsageError(`--servers "${many}" names one server; name two or more, like redis,valkey (or use --server)`);
   const cluster = oneOf('topology', topology ?? 'single', ['single', 'cluster'] as const) === 'cluster';
-  if (cluster && (list.length > 1 || list[0] !== 'redis')) throw new UsageError('--topology cluster pairs each contender on a single Redis with itself on a Redis cluster: leave out --server and --servers');
-  if (live && (list.length > 1 || cluster)) throw new UsageError('--servers or --topology cluster with --workload live: the writer changes one stream; measure the live workload on one --server');
+  if (cluster && (list.length > 1 || list[0] !== 'redis'))
+    throw new UsageError(
+      '--topology cluster pairs each contender on a single Redis with itself on a Redis cluster: leave out --server and --servers',
+    );
+  if (live && (list.length > 1 || cluster))
+    throw new UsageError(
+      '--servers or --topology cluster with --workload live: the writer changes one stream; measure the live workload on one --server',
+    );
   // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
   return cluster ? [...list, ...(workload === 'upsert' ? ['cluster' as const] : CLUSTER_SERVERS)] : list;
 }
-
 
 /** --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy cannot stand in for. */
 function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs: number; redisRtts: number[] } {
@@ -234,39 +384,66 @@ function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs
   } catch (e) {
     throw new UsageError(`--redis-rtt: ${(e as Error).message}`);
   }
-  if (rtts.some((x) => x > 0) && servers.includes('cluster')) throw new UsageError('--redis-rtt with --topology cluster: the cluster redirects clients to its nodes\' own ports, past the proxy; measure distance on a single server');
+  if (rtts.some((x) => x > 0) && servers.includes('cluster'))
+    throw new UsageError(
+      "--redis-rtt with --topology cluster: the cluster redirects clients to its nodes' own ports, past the proxy; measure distance on a single server",
+    );
   return { redisRttMs: rtts[0]!, redisRtts: rtts };
 }
 
 /** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
-function liveFlags(workload: string, rate: string | undefined, staleness: string | undefined): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
+function liveFlags(
+  workload: string,
+  rate: string | undefined,
+  staleness: string | undefined,
+): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
   const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
-  if (given && workload !== 'live') throw new UsageError(`${given} needs --workload live: only the live workload writes to the stream`);
+  if (given && workload !== 'live')
+    throw new UsageError(`${given} needs --workload live: only the live workload writes to the stream`);
   const one = (r: string) => {
     const n = Number(r.trim());
-    if (!/^\d+(\.\d+)?$/.test(r.trim()) || n > 10_000) throw new UsageError(`--write-rate "${r}" must be XADDs per second from 0 to 10000, or a list like 10,100,1000`);
+    if (!/^\d+(\.\d+)?$/.test(r.trim()) || n > 10_000)
+      throw new UsageError(`--write-rate "${r}" must be XADDs per second from 0 to 10000, or a list like 10,100,1000`);
     return n;
   };
   const writeRates = [...new Set((rate ?? '10').split(',').map(one))].sort((a, b) => a - b);
-  return { writeRate: writeRates[0]!, writeRates, maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000 };
+  return {
+    writeRate: writeRates[0]!,
+    writeRates,
+    maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000,
+  };
 }
 
 /** --keys: only with --workload upsert; powers of ten, so that oha's URL regex of digits draws the keys uniformly. */
-function keysFlag(workload: string, value: string | undefined): { upsertKeys: number | null; upsertKeysList: number[] } {
-  if (value !== undefined && workload !== 'upsert') throw new UsageError('--keys needs --workload upsert: only the upsert workload writes keys');
+function keysFlag(
+  workload: string,
+  value: string | undefined,
+): { upsertKeys: number | null; upsertKeysList: number[] } {
+  if (value !== undefined && workload !== 'upsert')
+    throw new UsageError('--keys needs --workload upsert: only the upsert workload writes keys');
   if (workload !== 'upsert') return { upsertKeys: null, upsertKeysList: [] };
   const list = [...new Set((value ?? '100').split(',').map((k) => Number(k.trim())))].sort((a, b) => a - b);
   const bad = list.find((k) => !(KEY_SPACES as readonly number[]).includes(k));
-  if (bad !== undefined) throw new UsageError(`--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} (a power of ten, so the URL regex draws keys uniformly)`);
+  if (bad !== undefined)
+    throw new UsageError(
+      `--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} (a power of ten, so the URL regex draws keys uniformly)`,
+    );
   return { upsertKeys: list[0]!, upsertKeysList: list };
 }
 
 /** --restart-redis: a live run's fault drill, between two windows of one launch, on a Redis the harness owns. */
 function restartFlag(on: boolean, workload: string, windows: string | undefined, rtt: string | undefined): boolean {
   if (!on) return false;
-  if (workload !== 'live') throw new UsageError('--restart-redis needs --workload live: it checks that caches come back exact after Redis restarts');
-  if (windows !== undefined && Number(windows) < 2) throw new UsageError('--restart-redis needs --windows 2 or more: Redis restarts between a launch\'s first window and its second');
-  if (rtt !== undefined) throw new UsageError('--restart-redis with --redis-rtt: restart the server without a delay proxy in front of it');
+  if (workload !== 'live')
+    throw new UsageError(
+      '--restart-redis needs --workload live: it checks that caches come back exact after Redis restarts',
+    );
+  if (windows !== undefined && Number(windows) < 2)
+    throw new UsageError(
+      "--restart-redis needs --windows 2 or more: Redis restarts between a launch's first window and its second",
+    );
+  if (rtt !== undefined)
+    throw new UsageError('--restart-redis with --redis-rtt: restart the server without a delay proxy in front of it');
   return true;
 }
 
@@ -275,9 +452,18 @@ type FlagValues = Record<string, string | boolean | undefined>;
 /** The flags as given; an unknown flag or a missing value is a UsageError naming the accepted ones. */
 function readFlags(argv: string[]): FlagValues {
   try {
-    return parseArgs({ args: withDashValues(argv, FLAGS), options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])), strict: true, allowPositionals: false }).values as FlagValues;
+    return parseArgs({
+      args: withDashValues(argv, FLAGS),
+      options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])),
+      strict: true,
+      allowPositionals: false,
+    }).values as FlagValues;
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS).map((f) => `--${f}`).join(' ')}`);
+    throw new UsageError(
+      `${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS)
+        .map((f) => `--${f}`)
+        .join(' ')}`,
+    );
   }
 }
 
@@ -287,21 +473,32 @@ const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix === true;
 /** Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check. */
 function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   const str = (k: string) => v[k] as string | undefined;
-  const own = str('workload') === 'live' || str('workload') === 'upsert' ? (str('workload') as 'live' | 'upsert') : null;
-  if (own && (v.matrix || seedProfile)) throw new UsageError(`--workload ${own} measures its own suite (${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): leave out --matrix and --profile seed`);
+  const own =
+    str('workload') === 'live' || str('workload') === 'upsert' ? (str('workload') as 'live' | 'upsert') : null;
+  if (own && (v.matrix || seedProfile))
+    throw new UsageError(
+      `--workload ${own} measures its own suite (${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): leave out --matrix and --profile seed`,
+    );
   const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
-  if (v.matrix && seedProfile) throw new UsageError('--matrix and --profile seed exclude each other: the seed profile measures the seed\'s contenders');
+  if (v.matrix && seedProfile)
+    throw new UsageError(
+      "--matrix and --profile seed exclude each other: the seed profile measures the seed's contenders",
+    );
   // The HTTP ceilings join their stacks' suites; without --ceilings (or --matrix) only a name in --only picks one.
   const suite = all.filter((c) => c.suites.includes(suiteName) && (!c.ceiling || ceilingsOn(v)));
   let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
   if (str('where') !== undefined) {
     picked = where(str('where')!, picked ?? suite);
-    if (!picked.length) throw new UsageError(`no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`);
+    if (!picked.length)
+      throw new UsageError(
+        `no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`,
+      );
   }
   const selected = (picked ?? suite).map((c) => c.name);
   const selfCheck = str('self-check') !== undefined ? only(str('self-check')!, all, suite).map((c) => c.name) : null;
-  if (selfCheck && selfCheck.some((n) => !selected.includes(n))) throw new UsageError('--self-check names a contender that the run leaves out: it is measured inside the suite too');
-  return { suiteName, measured: picked ?? suite, only: picked && picked.map((c) => c.name), selected, selfCheck };
+  if (selfCheck?.some((n) => !selected.includes(n)))
+    throw new UsageError('--self-check names a contender that the run leaves out: it is measured inside the suite too');
+  return { suiteName, measured: picked ?? suite, only: picked ? picked.map((c) => c.name) : null, selected, selfCheck };
 }
 
 /** --rate 300,50%: req/s, or a share of each contender's max. */
@@ -310,7 +507,10 @@ function ratesFlag(value: string | undefined): string[] {
   for (const r of rates) {
     const pct = /^(\d+(?:\.\d+)?)%$/.exec(r);
     const ok = pct ? Number(pct[1]) > 0 && Number(pct[1]) <= 200 : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0;
-    if (!ok) throw new UsageError(`--rate "${r}" is not accepted; use req/s like 300, or a share of each contender's max like 50%`);
+    if (!ok)
+      throw new UsageError(
+        `--rate "${r}" is not accepted; use req/s like 300, or a share of each contender's max like 50%`,
+      );
   }
   return rates;
 }
@@ -329,17 +529,37 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
     // those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md, 2026-11-24).
     // A run of pairs only: a pair's launch (2.7 s) costs more than a window (1.1 s), and a launch adds noise of its own;
     // Kalibera & Jones's optimum for these costs and variances was 3–4 windows a launch (docs/runs/against.md).
-    windows: str('windows') !== undefined ? positiveInt('windows', str('windows')!) : seedProfile ? 1 : layout === 'runtime' ? (pair ? PAIR_WINDOWS : 2) : v['restart-redis'] === true ? 2 : 1,
+    windows:
+      str('windows') !== undefined
+        ? positiveInt('windows', str('windows')!)
+        : seedProfile
+          ? 1
+          : layout === 'runtime'
+            ? pair
+              ? PAIR_WINDOWS
+              : 2
+            : v['restart-redis'] === true
+              ? 2
+              : 1,
     requests: seedProfile ? 200 : null,
-    warmupS: str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
+    warmupS:
+      str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
   };
 }
 
 /** One sweep at a time (--entries, --write-rate a,b, --redis-rtt a,b), and a sweep resumes one value at a time. */
 function checkSweeps(str: (k: string) => string | undefined): void {
-  const sweeps = [str('entries') !== undefined && '--entries', (str('keys') ?? '').includes(',') && '--keys a,b', (str('write-rate') ?? '').includes(',') && '--write-rate a,b', (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b'].filter(Boolean);
+  const sweeps = [
+    str('entries') !== undefined && '--entries',
+    (str('keys') ?? '').includes(',') && '--keys a,b',
+    (str('write-rate') ?? '').includes(',') && '--write-rate a,b',
+    (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b',
+  ].filter(Boolean);
   if (sweeps.length > 1) throw new UsageError(`${sweeps.join(' and ')} are both sweeps: run one sweep at a time`);
-  if (sweeps.length && str('resume') !== undefined) throw new UsageError(`${sweeps[0]} runs one complete run per value: resume one of them with --resume <run>/<value>`);
+  if (sweeps.length && str('resume') !== undefined)
+    throw new UsageError(
+      `${sweeps[0]} runs one complete run per value: resume one of them with --resume <run>/<value>`,
+    );
 }
 
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
@@ -352,13 +572,19 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   const picked = selection(v, all, seedProfile);
   const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');
   const runs = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
-  if (seedProfile && (runs === 'auto' || v['with-seed'] || picked.selfCheck)) throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
+  if (seedProfile && (runs === 'auto' || v['with-seed'] || picked.selfCheck))
+    throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
   const rates = ratesFlag(str('rate'));
-  if (seedProfile && (rates.length || str('duration'))) throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
+  if (seedProfile && (rates.length || str('duration')))
+    throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
   const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
   for (const c of picked.measured) {
-    const [k] = Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)) ?? [];
-    if (k) throw new UsageError(`${c.name} is measured with --workload ${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`);
+    const [k] =
+      Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)) ?? [];
+    if (k)
+      throw new UsageError(
+        `${c.name} is measured with --workload ${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`,
+      );
   }
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
@@ -376,7 +602,12 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     selected: picked.selected,
     runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
-    maxRuns: str('max-runs') !== undefined ? positiveInt('max-runs', str('max-runs')!) : pairOnly ? AGAINST_MAX_RUNS : defaultMaxRuns(budgetS),
+    maxRuns:
+      str('max-runs') !== undefined
+        ? positiveInt('max-runs', str('max-runs')!)
+        : pairOnly
+          ? AGAINST_MAX_RUNS
+          : defaultMaxRuns(budgetS),
     budgetS,
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
@@ -392,7 +623,14 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),
     rates,
     rdb: str('rdb') ?? null,
-    entries: str('entries') !== undefined ? entriesList(str('entries')!, [str('rdb') && '--rdb', str('resume') && '--resume', seedProfile && '--profile seed']) : null,
+    entries:
+      str('entries') !== undefined
+        ? entriesList(str('entries')!, [
+            str('rdb') && '--rdb',
+            str('resume') && '--resume',
+            seedProfile && '--profile seed',
+          ])
+        : null,
     workload,
     ...liveFlags(workload, str('write-rate'), str('max-staleness')),
     ...keysFlag(workload, str('keys')),

@@ -15,7 +15,13 @@ import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } 
 import { AgainstError, resolveAgainst, selfSide } from '../run/against';
 import { ROOT } from '../system/paths';
 import { killAllSync, startOrphanGuard } from '../system/proc';
-import { publishReport, writeDistanceReport, writeReport, writeScalingReport, writeWriteRateReport } from '../report/index';
+import {
+  publishReport,
+  writeDistanceReport,
+  writeReport,
+  writeScalingReport,
+  writeWriteRateReport,
+} from '../report/index';
 import { writeRatePoints } from '../report/write-rates';
 import { distancePoints, rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
@@ -44,13 +50,32 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     log(`\n${signal}: stopping every child process`);
     killAllSync();
     savePartial(`interrupted by ${signal}`);
-    for (const t of [session.redis, ...(session.topology ?? [])] as (Partial<RedisTarget> | null)[]) if (t?.server) rmSync(t.server.dir, { recursive: true, force: true });
+    for (const t of [session.redis, ...(session.topology ?? [])] as (Partial<RedisTarget> | null)[])
+      if (t?.server) rmSync(t.server.dir, { recursive: true, force: true });
     process.exit(EXIT_CODES[signal]);
   });
 }
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
-const METHOD_KEYS = ['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'layout', 'warmup_s', 'runs', 'target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers', 'redis_rtt_ms'] as const;
+const METHOD_KEYS = [
+  'suite',
+  'profile',
+  'workload',
+  'connections',
+  'rates',
+  'duration_s',
+  'windows',
+  'layout',
+  'warmup_s',
+  'runs',
+  'target_ci_pct',
+  'max_runs',
+  'budget_s',
+  'max_steal_pct',
+  'placement',
+  'servers',
+  'redis_rtt_ms',
+] as const;
 
 /** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
 function notPublished(r: Results): string | null {
@@ -71,14 +96,23 @@ function notPublished(r: Results): string | null {
 type Run<T> = { value: T; dir: string; results: Results };
 
 /** A sweep: one complete run per value, each in <parent>/<dir>/ with its own report, then the caller's summary over them. */
-async function runSweep<T>(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[], values: T[], each: (v: T) => { dir: string; say: string; opts: Partial<CliOptions> }) {
+async function runSweep<T>(
+  opts: CliOptions,
+  contenders: Contender[],
+  unsupported: Unsupported[],
+  values: T[],
+  each: (v: T) => { dir: string; say: string; opts: Partial<CliOptions> },
+) {
   const parent = resolve(ROOT, opts.out, timestamp());
   const runs: Run<T>[] = [];
   let code = 0;
   for (const value of values) {
     const { dir, say, opts: change } = each(value);
     info(say);
-    code = Math.max(code, await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session));
+    code = Math.max(
+      code,
+      await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session),
+    );
     await writeReport(session.runDir!);
     runs.push({ value, dir, results: session.results! });
     await stopAll(session);
@@ -91,7 +125,9 @@ async function runSweep<T>(opts: CliOptions, contenders: Contender[], unsupporte
 /** --entries: one complete run per stream size in <run>/entries-<n>/, then scaling.json and its report. */
 async function runScaling(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
   const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.entries!, (entries) => ({
-    dir: `entries-${entries}`, say: `--entries: the run on ${entries} entries`, opts: { rdb: rdbFor(entries) },
+    dir: `entries-${entries}`,
+    say: `--entries: the run on ${entries} entries`,
+    opts: { rdb: rdbFor(entries) },
   }));
   const scaling = scalingOf(runs.map((r) => ({ entries: r.value, dir: r.dir, results: r.results })));
   writeJsonAtomic(join(parent, 'scaling.json'), scaling);
@@ -101,24 +137,32 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
     await writeReport(join(parent, run.dir));
   }
   await writeScalingReport(parent);
-  log(`results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/ (not published)`);
+  log(
+    `results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/ (not published)`,
+  );
   return code;
 }
 
 /** --write-rate 10,100,1000: one complete live run per rate in <run>/rate-<n>/, then req/s against write rate. */
 async function runWriteRates(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
   const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.writeRates, (rate) => ({
-    dir: `rate-${rate}`, say: `--write-rate: the run at ${rate} writes/s`, opts: { writeRate: rate, writeRates: [rate] },
+    dir: `rate-${rate}`,
+    say: `--write-rate: the run at ${rate} writes/s`,
+    opts: { writeRate: rate, writeRates: [rate] },
   }));
   await writeWriteRateReport(parent, writeRatePoints(runs.map((r) => ({ rate: r.value, results: r.results }))));
-  log(`results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/ (not published)`);
+  log(
+    `results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/ (not published)`,
+  );
   return code;
 }
 
 /** --keys 1,100,10000: one complete upsert run per key space in <run>/keys-<k>/, each with its own report. */
 async function runKeySpaces(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
   const { parent, code } = await runSweep(opts, contenders, unsupported, opts.upsertKeysList, (keys) => ({
-    dir: `keys-${keys}`, say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`, opts: { upsertKeys: keys, upsertKeysList: [keys] },
+    dir: `keys-${keys}`,
+    say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`,
+    opts: { upsertKeys: keys, upsertKeysList: [keys] },
   }));
   log(`results in ${parent}: one run per key space in keys-<k>/, each with its report (not published)`);
   return code;
@@ -127,7 +171,9 @@ async function runKeySpaces(opts: CliOptions, contenders: Contender[], unsupport
 /** --redis-rtt 0,1ms,5ms: one complete run per RTT in <run>/rtt-<x>/, then req/s and rank at each distance. */
 async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
   const { parent, runs, code } = await runSweep(opts, contenders, unsupported, opts.redisRtts, (rttMs) => ({
-    dir: `rtt-${rttLabel(rttMs)}`, say: `--redis-rtt: the run at RTT ${rttLabel(rttMs)}`, opts: { redisRttMs: rttMs, redisRtts: [rttMs] },
+    dir: `rtt-${rttLabel(rttMs)}`,
+    say: `--redis-rtt: the run at RTT ${rttLabel(rttMs)}`,
+    opts: { redisRttMs: rttMs, redisRtts: [rttMs] },
   }));
   await writeDistanceReport(parent, distancePoints(runs.map((r) => ({ rttMs: r.value, results: r.results }))));
   log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/ (not published)`);
@@ -151,7 +197,9 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   publishLatest(runDir, join(outDir, 'latest'));
   // README and screenshots/ follow the project's own results folder only.
   if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'));
-  log(`results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`);
+  log(
+    `results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`,
+  );
   return code;
 }
 
@@ -162,7 +210,8 @@ async function main(): Promise<number> {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
     // --against: the ref or folder is checked now, before anything starts; --handicap alone pairs with this checkout's own apps.
-    opts.otherSide = opts.against !== null ? resolveAgainst(opts.against, APPS_DIR) : opts.handicap ? selfSide(APPS_DIR) : null;
+    opts.otherSide =
+      opts.against !== null ? resolveAgainst(opts.against, APPS_DIR) : opts.handicap ? selfSide(APPS_DIR) : null;
   } catch (e) {
     if (!(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError)) throw e;
     log(`error: ${e.message}`);
@@ -179,7 +228,15 @@ async function main(): Promise<number> {
     return 0;
   }
   // Refused before anything starts: not even a tool's version is asked for.
-  const external = process.env.REDIS_URL && !opts.target && privateRedisNeeded({ live: opts.workload === 'live', upsert: opts.workload === 'upsert', entries: !!opts.entries, servers: opts.servers });
+  const external =
+    process.env.REDIS_URL &&
+    !opts.target &&
+    privateRedisNeeded({
+      live: opts.workload === 'live',
+      upsert: opts.workload === 'upsert',
+      entries: !!opts.entries,
+      servers: opts.servers,
+    });
   if (external) {
     log(`error: ${external}`);
     return 2;

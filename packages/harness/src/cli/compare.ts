@@ -13,7 +13,14 @@ const resultsPath = (p: string) => (existsSync(p) && statSync(p).isDirectory() ?
 function writePage(c: Comparison, fileA: string, fileB: string): string {
   const label = (f: string) => basename(dirname(resolve(f)));
   const out = join(dirname(resolve(fileB)), `compare-${label(fileA)}.html`);
-  writeFileSync(out, comparisonHtml(c, { label: label(fileA), results: readResults(fileA) }, { label: label(fileB), results: readResults(fileB) }));
+  writeFileSync(
+    out,
+    comparisonHtml(
+      c,
+      { label: label(fileA), results: readResults(fileA) },
+      { label: label(fileB), results: readResults(fileB) },
+    ),
+  );
   return out;
 }
 
@@ -22,7 +29,9 @@ if (import.meta.main) {
   const files = args.filter((x) => !x.startsWith('--'));
   const flags = args.filter((x) => x.startsWith('--'));
   if (files.length !== 2 || flags.some((f) => f !== '--absolute' && f !== '--html')) {
-    console.error('usage: npm run compare -- A B [--absolute] [--html]   (A, B: results directories or results.json files)');
+    console.error(
+      'usage: npm run compare -- A B [--absolute] [--html]   (A, B: results directories or results.json files)',
+    );
     process.exit(2);
   }
   try {

@@ -18,8 +18,19 @@ const USAGE = 'usage: npm run report -- [DIR] | --open DIR | --check DIR | --ser
 async function main(): Promise<number> {
   let args;
   try {
-    const options = { open: { type: 'string' }, check: { type: 'string' }, serve: { type: 'boolean' }, port: { type: 'string' }, dir: { type: 'string' } } as const;
-    args = parseArgs({ args: withDashValues(process.argv.slice(2), options), options, allowPositionals: true, strict: true });
+    const options = {
+      open: { type: 'string' },
+      check: { type: 'string' },
+      serve: { type: 'boolean' },
+      port: { type: 'string' },
+      dir: { type: 'string' },
+    } as const;
+    args = parseArgs({
+      args: withDashValues(process.argv.slice(2), options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
     return 2;
@@ -32,7 +43,9 @@ async function main(): Promise<number> {
       return 2;
     }
     const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port);
-    console.log(`serving ${resolve(v.dir ?? join(ROOT, 'results'))} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`);
+    console.log(
+      `serving ${resolve(v.dir ?? join(ROOT, 'results'))} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`,
+    );
     await new Promise(() => {});
   }
   const dir = resolve(v.open ?? v.check ?? positionals[0] ?? join(ROOT, 'results/latest'));
@@ -55,7 +68,9 @@ async function main(): Promise<number> {
 
 async function check(html: string): Promise<number> {
   const c = await checkReport(html);
-  console.log(`${html}: ${(c.bytes / 1e6).toFixed(2)} MB; ${c.drawn} charts drawn in ${(c.ms / 1000).toFixed(2)} s in headless Chromium; console errors: ${c.errors.length ? c.errors.join(' | ') : 'none'}`);
+  console.log(
+    `${html}: ${(c.bytes / 1e6).toFixed(2)} MB; ${c.drawn} charts drawn in ${(c.ms / 1000).toFixed(2)} s in headless Chromium; console errors: ${c.errors.length ? c.errors.join(' | ') : 'none'}`,
+  );
   return c.failed || c.errors.length ? 1 : 0;
 }
 

@@ -41,19 +41,26 @@ export interface TargetFlags {
 export function targetFlags(values: Record<string, string | boolean | undefined>): TargetFlags | string {
   const raw = values.target as string | undefined;
   const name = values['target-name'] as string | undefined;
-  if (raw === undefined) return name === undefined ? { target: null, targetName: null } : '--target-name names the app of --target: add --target http://host:port/path';
+  if (raw === undefined)
+    return name === undefined
+      ? { target: null, targetName: null }
+      : '--target-name names the app of --target: add --target http://host:port/path';
   const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);
   if (clash) return `--${clash} does not go with --target (${NOT_WITH_TARGET[clash]}): leave it out`;
-  if (values.workload === 'live') return '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target';
-  if (values.workload === 'upsert') return '--workload upsert launches the apps it accounts for: measure it without --target';
+  if (values.workload === 'live')
+    return '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target';
+  if (values.workload === 'upsert')
+    return '--workload upsert launches the apps it accounts for: measure it without --target';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return `--target "${raw}" is not a URL; use http://host:port/path, e.g. http://10.0.0.2:3000/`;
   }
-  if (url.protocol !== 'http:') return `--target "${raw}" is ${url.protocol.replace(':', '')}; only http:// is measured (the apps serve plain HTTP), e.g. http://10.0.0.2:3000/`;
+  if (url.protocol !== 'http:')
+    return `--target "${raw}" is ${url.protocol.replace(':', '')}; only http:// is measured (the apps serve plain HTTP), e.g. http://10.0.0.2:3000/`;
   if (url.username || url.password) return `--target "${raw}" carries credentials; the apps take none: leave them out`;
-  if (name !== undefined && !/^[\w.-]{1,60}$/.test(name)) return `--target-name "${name}" must be 1-60 letters, digits, '.', '_' or '-'`;
+  if (name !== undefined && !/^[\w.-]{1,60}$/.test(name))
+    return `--target-name "${name}" must be 1-60 letters, digits, '.', '_' or '-'`;
   return { target: url.toString(), targetName: name ?? 'target' };
 }

@@ -14,7 +14,14 @@ import { resolvePlacement } from '../system/placement';
 import { settingsFrom, timestamp } from '../run/prepare';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from '../topology/redis';
-import { resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type RunRecord } from '../model/results';
+import {
+  resultsFile,
+  writeJsonAtomic,
+  type ContenderResult,
+  type PointResult,
+  type Results,
+  type RunRecord,
+} from '../model/results';
 import { fail, redisAlive, type Session } from '../run/suite';
 import { info, log } from '../system/progress';
 import { bodyAfterRun, pooled, safe } from '../run/trial';
@@ -25,7 +32,8 @@ import { writeReport } from '../report/index';
 /** No process here: /proc has no pid -1, so measureRun finds no tree (its CPU and RSS read 0; blanked below). */
 const REMOTE_PID = -1;
 
-export const NOT_MEASURED = 'the app runs by hand, where this host cannot see it: its CPU per request and memory are not measured (null in results.json)';
+export const NOT_MEASURED =
+  'the app runs by hand, where this host cannot see it: its CPU per request and memory are not measured (null in results.json)';
 
 interface TargetRun {
   results: Results;
@@ -40,18 +48,25 @@ type Out = { status: 'failed' | 'invalid'; reason: string };
 
 export async function runTarget(opts: CliOptions, session: Session): Promise<number> {
   const redisUrl = process.env.REDIS_URL;
-  if (!redisUrl) throw new Error('--target needs REDIS_URL=redis://host:port, the Redis that app reads (the golden body and the reads per request come from it)');
+  if (!redisUrl)
+    throw new Error(
+      '--target needs REDIS_URL=redis://host:port, the Redis that app reads (the golden body and the reads per request come from it)',
+    );
   const redis = (session.redis = useExistingRedis(redisUrl));
   const stream = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY, opts.workload as Workload);
   const page = await probeTarget(opts.target!);
   const t = newTargetRun(opts, redisUrl, page, stream, golden, session);
-  info(`--target ${t.url} (${opts.targetName}), redis ${redactUrl(redisUrl)}: ${STREAM_KEY} has ${stream.length} entries; body ${golden.length} bytes; ${NOT_MEASURED}`);
+  info(
+    `--target ${t.url} (${opts.targetName}), redis ${redactUrl(redisUrl)}: ${STREAM_KEY} has ${stream.length} entries; body ${golden.length} bytes; ${NOT_MEASURED}`,
+  );
   await measureTarget(t);
   finish(t);
   await writeReport(t.runDir);
   const r = t.results.contenders[0]!;
-  log(`${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; results in ${t.runDir} (a --target run is never published)`);
+  log(
+    `${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; results in ${t.runDir} (a --target run is never published)`,
+  );
   return r.status === 'ok' ? 0 : 1;
 }
 
@@ -63,19 +78,40 @@ async function probeTarget(url: string): Promise<boolean> {
     return (res.headers.get('content-type') ?? '').startsWith('text/html');
   } catch (e) {
     const why = (e as Error).message.split('\n')[0];
-    throw new Error(`--target ${url} does not answer (${why}): start the app first, bound to an address this host reaches (BIND_HOST, README "Three hosts")`);
+    throw new Error(
+      `--target ${url} does not answer (${why}): start the app first, bound to an address this host reaches (BIND_HOST, README "Three hosts")`,
+    );
   }
 }
 
-function newTargetRun(opts: CliOptions, redisUrl: string, page: boolean, stream: StreamInfo, golden: string, session: Session): TargetRun {
+function newTargetRun(
+  opts: CliOptions,
+  redisUrl: string,
+  page: boolean,
+  stream: StreamInfo,
+  golden: string,
+  session: Session,
+): TargetRun {
   // The app and Redis are elsewhere: oha gets the whole machine. --runs auto has nothing to race: its first rounds.
   const placement = resolvePlacement('none');
   const settings = { ...settingsFrom(opts), runs: opts.runs === 'auto' ? FIRST_ROUNDS : opts.runs, placement };
   const url = opts.target!;
   const results: Results = {
-    schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
+    schema: 2,
+    complete: false,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    exit_reason: null,
+    settings,
     environment: { ...captureEnvironment([]), load_warning: null },
-    data: { rdb: null, redis_url: redactUrl(redisUrl), key: STREAM_KEY, entries: stream.length, memory_bytes: stream.memoryBytes, body_bytes: Buffer.byteLength(golden) },
+    data: {
+      rdb: null,
+      redis_url: redactUrl(redisUrl),
+      key: STREAM_KEY,
+      entries: stream.length,
+      memory_bytes: stream.memoryBytes,
+      body_bytes: Buffer.byteLength(golden),
+    },
     contenders: [targetResult(opts.targetName!, new URL(url), page, settings.connections)],
     family: { questions: [], comparisons: [] },
     unsupported: [],
@@ -88,15 +124,39 @@ function newTargetRun(opts: CliOptions, redisUrl: string, page: boolean, stream:
     session.runDir = runDir;
   };
   save();
-  return { results, runDir, url, golden, ctx: { workload: settings.workload, placement, redis: session.redis!, runDir }, save };
+  return {
+    results,
+    runDir,
+    url,
+    golden,
+    ctx: { workload: settings.workload, placement, redis: session.redis!, runDir },
+    save,
+  };
 }
 
 /** The one synthetic contender: nothing is known of its stack but its URL. */
 function targetResult(name: string, url: URL, page: boolean, connections: number[]): ContenderResult {
-  const points: PointResult[] = connections.map((c) => ({ connections: c, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
+  const points: PointResult[] = connections.map((c) => ({
+    connections: c,
+    rate: null,
+    rate_spec: null,
+    status: 'incomplete',
+    runs: [],
+  }));
   return {
-    name, app: 'target', runtime: 'unknown', framework: 'unknown', client: 'unknown', variant: null, static: false, page,
-    path: url.pathname + url.search, chart_group: null, status: 'incomplete', points, runs: points[0]!.runs,
+    name,
+    app: 'target',
+    runtime: 'unknown',
+    framework: 'unknown',
+    client: 'unknown',
+    variant: null,
+    static: false,
+    page,
+    path: url.pathname + url.search,
+    chart_group: null,
+    status: 'incomplete',
+    points,
+    runs: points[0]!.runs,
   };
 }
 
@@ -105,7 +165,13 @@ async function measureTarget(t: TargetRun): Promise<void> {
   const s = t.results.settings;
   const r = t.results.contenders[0]!;
   for (const point of r.points) {
-    const load: Load = { connections: point.connections, rate: null, durationS: s.duration_s, requests: null, seedDefaults: false };
+    const load: Load = {
+      connections: point.connections,
+      rate: null,
+      durationS: s.duration_s,
+      requests: null,
+      seedDefaults: false,
+    };
     if (s.warmup_s > 0) await warmup(t, r, load);
     for (let round = 1; round <= (s.runs as number) && r.status === 'incomplete'; round++) {
       info(`${r.name} ${pointLabel(load)}: run ${round} of ${s.runs}`);
@@ -119,21 +185,45 @@ async function measureTarget(t: TargetRun): Promise<void> {
 
 async function warmup(t: TargetRun, r: ContenderResult, load: Load): Promise<void> {
   const outFile = `${t.runDir}/raw/${safe(r.name)}/${pointLabel(load)}-warmup.json`;
-  await runOha({ ...load, durationS: t.results.settings.warmup_s, url: t.url, outFile }).catch((e) => log(`${r.name}: warmup failed: ${(e as Error).message}`));
+  await runOha({ ...load, durationS: t.results.settings.warmup_s, url: t.url, outFile }).catch((e) =>
+    log(`${r.name}: warmup failed: ${(e as Error).message}`),
+  );
 }
 
 /** One run: the body verified, --windows windows back to back pooled into one record, the body checked again. */
-async function targetRun(t: TargetRun, r: ContenderResult, load: Load, round: number): Promise<{ run?: RunRecord; out?: Out }> {
+async function targetRun(
+  t: TargetRun,
+  r: ContenderResult,
+  load: Load,
+  round: number,
+): Promise<{ run?: RunRecord; out?: Out }> {
   const before = await verifyContract(t.url, t.golden, r.page);
-  if (!before.ok) return { out: { status: before.reason!.startsWith('request failed') ? 'failed' : 'invalid', reason: `before run ${round}: ${before.reason}` } };
+  if (!before.ok)
+    return {
+      out: {
+        status: before.reason!.startsWith('request failed') ? 'failed' : 'invalid',
+        reason: `before run ${round}: ${before.reason}`,
+      },
+    };
   const windows: RunRecord[] = [];
   for (let i = 0; i < (t.results.settings.windows ?? 1); i++) {
     const rawName = `${safe(r.name)}/${pointLabel(load)}-run${round}${i ? `-w${i + 1}` : ''}.json`;
     try {
       const m = await measureRun(t.ctx, REMOTE_PID, t.url, load, rawName);
-      windows.push({ ...m, app_cpu_s: NaN, cpu_us_per_req: NaN, rss_mb: NaN, round, pid: REMOTE_PID, launch_s: NaN, expected_bytes: before.bytes!, after_check: 'ok' });
+      windows.push({
+        ...m,
+        app_cpu_s: NaN,
+        cpu_us_per_req: NaN,
+        rss_mb: NaN,
+        round,
+        pid: REMOTE_PID,
+        launch_s: NaN,
+        expected_bytes: before.bytes!,
+        after_check: 'ok',
+      });
     } catch (e) {
-      if (!redisAlive(t.ctx.redis)) throw new Error(`REDIS_URL stopped answering during run ${round}: ${(e as Error).message}`);
+      if (!redisAlive(t.ctx.redis))
+        throw new Error(`REDIS_URL stopped answering during run ${round}: ${(e as Error).message}`);
       return { out: { status: 'failed', reason: `run ${round}: ${(e as Error).message}` } };
     }
   }

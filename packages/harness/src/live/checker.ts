@@ -7,7 +7,7 @@
 // app, cached or not, must serve exactly one of those snapshots; the only question is how old.
 import { max, quantile } from 'simple-statistics';
 import { toJson } from '@bench/stream';
-import { type Failure, type LiveSummary as Summary } from '../model/results';
+import type { Failure, LiveSummary as Summary } from '../model/results';
 
 export interface Entry {
   id: string;
@@ -41,7 +41,10 @@ export function canonicalBody(entries: readonly Entry[]): string {
 }
 
 /** The writer's log as a sequence: initial entries were there "forever", so acked at -Infinity. */
-export function sequenceOf(log: { initial: Entry[]; written: (Entry & { sent_ms: number; acked_ms: number })[] }): SequencedEntry[] {
+export function sequenceOf(log: {
+  initial: Entry[];
+  written: (Entry & { sent_ms: number; acked_ms: number })[];
+}): SequencedEntry[] {
   return [
     ...log.initial.map((e) => ({ id: e.id, fields: e.fields, acked_ms: -Infinity })),
     ...log.written.map((e) => ({ id: e.id, fields: e.fields, sent_ms: e.sent_ms, acked_ms: e.acked_ms })),
@@ -120,8 +123,10 @@ function shapeProblem(body: unknown): string | null {
   for (let k = 0; k < entries.length; k++) {
     const e = entries[k] as { id?: unknown; fields?: unknown } | null;
     if (typeof e?.id !== 'string') return `entry ${k} has no string "id"`;
-    if (typeof e.fields !== 'object' || e.fields === null || Array.isArray(e.fields)) return `entry ${k} (${e.id}) has no "fields" object`;
-    if (Object.values(e.fields).some((v) => typeof v !== 'string')) return `entry ${k} (${e.id}) has a non-string field value`;
+    if (typeof e.fields !== 'object' || e.fields === null || Array.isArray(e.fields))
+      return `entry ${k} (${e.id}) has no "fields" object`;
+    if (Object.values(e.fields).some((v) => typeof v !== 'string'))
+      return `entry ${k} (${e.id}) has a non-string field value`;
   }
   return null;
 }
@@ -146,7 +151,11 @@ function judgeProbe(probe: Probe, ctx: Context): ProbeResult {
   if (verdict) return fail(verdict.kind, verdict.reason);
   const j = got.length ? where[got.length - 1]! : ctx.initial - 1;
   const expected = canonicalBody(ctx.seq.slice(windowStart(j, ctx.initial, ctx.maxlen), j + 1));
-  if (probe.body !== expected) return fail('shape', `same entries, but not the canonical bytes (differs at character ${firstDifference(probe.body, expected)})`);
+  if (probe.body !== expected)
+    return fail(
+      'shape',
+      `same entries, but not the canonical bytes (differs at character ${firstDifference(probe.body, expected)})`,
+    );
   return { ok: true, sent_ms: probe.sent_ms, last_index: j, staleness_ms: staleness(j, probe.sent_ms, ctx.seq) };
 }
 
@@ -166,15 +175,28 @@ function placeWindow(where: number[], got: Entry[], ctx: Context): { kind: Failu
     seen.add(where[k]!);
   }
   for (let k = 1; k < where.length; k++) {
-    if (where[k]! < where[k - 1]!) return { kind: 'reordered', reason: `entry ${k} (${got[k]!.id}) comes after ${got[k - 1]!.id}, which was written later` };
+    if (where[k]! < where[k - 1]!)
+      return {
+        kind: 'reordered',
+        reason: `entry ${k} (${got[k]!.id}) comes after ${got[k - 1]!.id}, which was written later`,
+      };
   }
   const j = where[where.length - 1]!;
-  if (!isSnapshotEnd(j, ctx.initial)) return { kind: 'torn', reason: `ends at ${got[where.length - 1]!.id}, but the stream never ended there` };
+  if (!isSnapshotEnd(j, ctx.initial))
+    return { kind: 'torn', reason: `ends at ${got[where.length - 1]!.id}, but the stream never ended there` };
   const start = windowStart(j, ctx.initial, ctx.maxlen);
-  if (where.length !== j + 1 - start) return { kind: 'torn', reason: `${where.length} entries, but the stream ending at ${got[where.length - 1]!.id} held ${j + 1 - start}` };
+  if (where.length !== j + 1 - start)
+    return {
+      kind: 'torn',
+      reason: `${where.length} entries, but the stream ending at ${got[where.length - 1]!.id} held ${j + 1 - start}`,
+    };
   // Right length and order can still hide a gap: an old head joined to a new tail.
   for (let k = 0; k < where.length; k++) {
-    if (where[k] !== start + k) return { kind: 'torn', reason: `entry ${k} is ${got[k]!.id}, but the stream ending at ${got[where.length - 1]!.id} had ${ctx.seq[start + k]!.id} there` };
+    if (where[k] !== start + k)
+      return {
+        kind: 'torn',
+        reason: `entry ${k} is ${got[k]!.id}, but the stream ending at ${got[where.length - 1]!.id} had ${ctx.seq[start + k]!.id} there`,
+      };
   }
   for (let k = 0; k < where.length; k++) {
     const diff = fieldsDiffer(got[k]!.fields, ctx.seq[start + k]!.fields);
@@ -190,7 +212,8 @@ function fieldsDiffer(got: Record<string, string>, want: Record<string, string>)
   for (let k = 0; k < Math.max(g.length, w.length); k++) {
     const [gf, gv] = g[k] ?? [];
     const [wf, wv] = w[k] ?? [];
-    if (gf !== wf || gv !== wv) return `field ${k} is ${gf === undefined ? 'missing' : `${gf}=${gv}`}, written ${wf === undefined ? 'nothing' : `${wf}=${wv}`}`;
+    if (gf !== wf || gv !== wv)
+      return `field ${k} is ${gf === undefined ? 'missing' : `${gf}=${gv}`}, written ${wf === undefined ? 'nothing' : `${wf}=${wv}`}`;
   }
   return null;
 }
@@ -216,7 +239,12 @@ function staleness(j: number, sent_ms: number, seq: readonly SequencedEntry[]): 
  * Judge every probe against the sequence. boundMs is the staleness the app declared: an exact
  * cache --max-staleness (default 50 ms, for the invalidation's trip), a TTL cache its TTL plus that.
  */
-export function judge(probes: readonly Probe[], seq: Timeline | readonly SequencedEntry[], maxlen: number, boundMs: number): { results: ProbeResult[]; summary: Summary } {
+export function judge(
+  probes: readonly Probe[],
+  seq: Timeline | readonly SequencedEntry[],
+  maxlen: number,
+  boundMs: number,
+): { results: ProbeResult[]; summary: Summary } {
   const ctx = contextOf(timelineOf(seq), maxlen);
   const results = probes.map((p) => judgeProbe(p, ctx));
   return { results, summary: summarize(results, boundMs) };
@@ -243,7 +271,16 @@ function summarize(results: readonly ProbeResult[], boundMs: number): Summary {
     }
   }
   const staleness_ms = ages.length ? { p50: quantile(ages, 0.5), p99: quantile(ages, 0.99), max: max(ages) } : null;
-  return { count: results.length, valid: ages.length, invalid, first_invalid, staleness_ms, bound_ms: boundMs, over_bound, first_over_bound };
+  return {
+    count: results.length,
+    valid: ages.length,
+    invalid,
+    first_invalid,
+    staleness_ms,
+    bound_ms: boundMs,
+    over_bound,
+    first_over_bound,
+  };
 }
 
 /**
@@ -251,14 +288,26 @@ function summarize(results: readonly ProbeResult[], boundMs: number): Summary {
  * time in [from_ms, to_ms]: the one current at from_ms (last acked by then) up to the last entry
  * Redis may have shown by to_ms (sent by then, when the send time is known; else acked).
  */
-export function snapshotLengths(seq: Timeline | readonly SequencedEntry[], maxlen: number, from_ms: number, to_ms: number): { min: number; max: number } {
+export function snapshotLengths(
+  seq: Timeline | readonly SequencedEntry[],
+  maxlen: number,
+  from_ms: number,
+  to_ms: number,
+): { min: number; max: number } {
   const t = timelineOf(seq);
   const { initial, prefix } = t;
   const empty = canonicalBody([]).length;
   // Each entry adds its own bytes plus a comma after the first: the prefix sums make every snapshot O(1).
-  const bytes = (start: number, j: number) => (j < start ? empty : empty + prefix[j + 1]! - prefix[start]! + (j - start));
-  let first = Math.max(initial - 1, t.lastIndex((e) => e.acked_ms <= from_ms));
-  const last = Math.max(first, t.lastIndex((e) => (e.sent_ms ?? e.acked_ms) <= to_ms));
+  const bytes = (start: number, j: number) =>
+    j < start ? empty : empty + prefix[j + 1]! - prefix[start]! + (j - start);
+  let first = Math.max(
+    initial - 1,
+    t.lastIndex((e) => e.acked_ms <= from_ms),
+  );
+  const last = Math.max(
+    first,
+    t.lastIndex((e) => (e.sent_ms ?? e.acked_ms) <= to_ms),
+  );
   let min = Infinity;
   let max = -Infinity;
   for (; first <= last; first++) {

@@ -3,7 +3,16 @@
 // each window, and the checker (checker.ts) judges every probe against the writer's log. What a
 // window's record gets: its probes' verdicts and staleness, the writer's own Redis cost, and
 // whether oha's bytes per response could have been a snapshot of the stream at all.
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -11,7 +20,7 @@ import { spawnTracked, killTree, type Tracked } from '../system/proc';
 import { median } from 'simple-statistics';
 import { judge, sequenceOf, snapshotLengths, Timeline, type Probe } from './checker';
 import { nowMs, type WriterHeader, type WrittenEntry } from './writer';
-import { type LiveWindow } from '../model/results';
+import type { LiveWindow } from '../model/results';
 
 /** Probes per second during a window: enough for percentiles, a few % of the app's load. */
 export const PROBE_RATE = 20;
@@ -78,7 +87,22 @@ function logReader(file: string): () => { header: WriterHeader | null; take(): W
 
 /** One writer process and its log, once its header (the stream before its first write) is there. */
 async function spawnWriter(url: string, key: string, maxlen: number, rate: number, seed: number, log: string) {
-  const args = ['--url', url, '--key', key, '--maxlen', String(maxlen), '--rate', String(rate), '--seed', String(seed), '--out', log, '--max-seconds', '86400'];
+  const args = [
+    '--url',
+    url,
+    '--key',
+    key,
+    '--maxlen',
+    String(maxlen),
+    '--rate',
+    String(rate),
+    '--seed',
+    String(seed),
+    '--out',
+    log,
+    '--max-seconds',
+    '86400',
+  ];
   const writer = spawnTracked(process.execPath, [WRITER, ...args]);
   const read = logReader(log);
   // At most 10 s for its header.
@@ -102,12 +126,21 @@ function checkContinues(seq: readonly { id: string }[], header: WriterHeader): v
   const initial = header.initial;
   const tail = seq.slice(seq.length - initial.length);
   if (tail.length !== initial.length || tail.some((e, i) => e.id !== initial[i]!.id)) {
-    throw new Error(`after the pause the stream ends at ${initial.at(-1)?.id ?? 'nothing'}, not at ${seq.at(-1)?.id} where the writer's log ended: Redis lost or gained entries`);
+    throw new Error(
+      `after the pause the stream ends at ${initial.at(-1)?.id ?? 'nothing'}, not at ${seq.at(-1)?.id} where the writer's log ended: Redis lost or gained entries`,
+    );
   }
 }
 
 /** Starts the writer and waits (at most 10 s) for its log's header: the stream as it was before the first write. */
-export async function startLive(url: string, key: string, maxlen: number, rate: number, seed: number, runDir: string): Promise<Live> {
+export async function startLive(
+  url: string,
+  key: string,
+  maxlen: number,
+  rate: number,
+  seed: number,
+  runDir: string,
+): Promise<Live> {
   const log = join(runDir, 'writer.jsonl');
   const first = await spawnWriter(url, key, maxlen, rate, seed, log);
   // Writers after a pause have their own logs (writer-2.jsonl, …) and seeds, appended to the first's sequence.
@@ -115,7 +148,10 @@ export async function startLive(url: string, key: string, maxlen: number, rate: 
   let read = first.read;
   const logs = [log];
   const live: Live = {
-    writer: first.writer, log, rate, maxlen: first.header.maxlen,
+    writer: first.writer,
+    log,
+    rate,
+    maxlen: first.header.maxlen,
     timeline: () => timeline.add(sequenceOf({ initial: [], written: read().take() })),
     async pause(during) {
       // SIGTERM: the writer stops sending and logs every ack still due (it waits up to 5 s for them).
@@ -176,7 +212,13 @@ export function startProber(url: string): { stop(): Promise<Probe[]> } {
 const LOG_WAITS_MS = [50, 250, 1000];
 
 /** Judges one window's probes (bound: the staleness the contender declared) and the range of bodies it could have served. */
-export async function judgeWindow(live: Live, probes: Probe[], boundMs: number, from_ms: number, to_ms: number): Promise<LiveWindow> {
+export async function judgeWindow(
+  live: Live,
+  probes: Probe[],
+  boundMs: number,
+  from_ms: number,
+  to_ms: number,
+): Promise<LiveWindow> {
   let { summary } = judge(probes, live.timeline(), live.maxlen, boundMs);
   for (const ms of LOG_WAITS_MS) {
     if (!summary.invalid['unknown-id']) break;
@@ -191,8 +233,10 @@ export async function judgeWindow(live: Live, probes: Probe[], boundMs: number, 
 export function liveFault(w: LiveWindow, meanBytes: number | null): string | null {
   if (!w.writer_alive) return 'the live writer died during the window, so what the app served cannot be judged';
   if (w.count === 0) return 'no probe was sent during the window, so what the app served cannot be judged';
-  if (w.first_invalid) return `served a body that was never the stream (${w.first_invalid.kind}: ${w.first_invalid.reason})`;
-  if (w.first_over_bound) return `served a read ${w.first_over_bound.staleness_ms.toFixed(0)} ms stale, over its ${w.bound_ms} ms bound (${w.over_bound} such of ${w.count} probes)`;
+  if (w.first_invalid)
+    return `served a body that was never the stream (${w.first_invalid.kind}: ${w.first_invalid.reason})`;
+  if (w.first_over_bound)
+    return `served a read ${w.first_over_bound.staleness_ms.toFixed(0)} ms stale, over its ${w.bound_ms} ms bound (${w.over_bound} such of ${w.count} probes)`;
   if (meanBytes !== null && (meanBytes < w.bytes_min || meanBytes > w.bytes_max)) {
     return `responses under load averaged ${meanBytes.toFixed(1)} bytes, outside every snapshot's size (${w.bytes_min}–${w.bytes_max})`;
   }
@@ -200,19 +244,40 @@ export function liveFault(w: LiveWindow, meanBytes: number | null): string | nul
 }
 
 /** A launch's windows as one record: counts summed, the first fault kept, staleness p50 the windows' median and p99/max their largest. */
-export function poolLive<T extends LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number; follower_reads?: number }>(ws: T[]): T {
+export function poolLive<
+  T extends LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number; follower_reads?: number },
+>(ws: T[]): T {
   const sum = (f: (w: T) => number) => ws.reduce((n, w) => n + f(w), 0);
-  const first = <K extends 'first_invalid' | 'first_over_bound'>(k: K) => ws.map((w) => w[k]).filter(Boolean).sort((a, b) => a!.sent_ms - b!.sent_ms)[0] ?? null;
+  const first = <K extends 'first_invalid' | 'first_over_bound'>(k: K) =>
+    ws
+      .map((w) => w[k])
+      .filter(Boolean)
+      .sort((a, b) => a!.sent_ms - b!.sent_ms)[0] ?? null;
   const ages = ws.map((w) => w.staleness_ms).filter((s) => s !== null);
   const invalid: LiveWindow['invalid'] = {};
-  for (const w of ws) for (const [k, n] of Object.entries(w.invalid)) invalid[k as keyof typeof invalid] = (invalid[k as keyof typeof invalid] ?? 0) + n!;
+  for (const w of ws)
+    for (const [k, n] of Object.entries(w.invalid))
+      invalid[k as keyof typeof invalid] = (invalid[k as keyof typeof invalid] ?? 0) + n!;
   return {
     ...ws[0]!,
-    count: sum((w) => w.count), valid: sum((w) => w.valid), invalid, over_bound: sum((w) => w.over_bound),
-    first_invalid: first('first_invalid'), first_over_bound: first('first_over_bound'),
-    staleness_ms: ages.length ? { p50: median(ages.map((s) => s.p50)), p99: Math.max(...ages.map((s) => s.p99)), max: Math.max(...ages.map((s) => s.max)) } : null,
-    bytes_min: Math.min(...ws.map((w) => w.bytes_min)), bytes_max: Math.max(...ws.map((w) => w.bytes_max)),
-    writer_alive: ws.every((w) => w.writer_alive), writes: sum((w) => w.writes), write_redis_us: sum((w) => w.write_redis_us),
+    count: sum((w) => w.count),
+    valid: sum((w) => w.valid),
+    invalid,
+    over_bound: sum((w) => w.over_bound),
+    first_invalid: first('first_invalid'),
+    first_over_bound: first('first_over_bound'),
+    staleness_ms: ages.length
+      ? {
+          p50: median(ages.map((s) => s.p50)),
+          p99: Math.max(...ages.map((s) => s.p99)),
+          max: Math.max(...ages.map((s) => s.max)),
+        }
+      : null,
+    bytes_min: Math.min(...ws.map((w) => w.bytes_min)),
+    bytes_max: Math.max(...ws.map((w) => w.bytes_max)),
+    writer_alive: ws.every((w) => w.writer_alive),
+    writes: sum((w) => w.writes),
+    write_redis_us: sum((w) => w.write_redis_us),
     ...(ws.every((w) => w.writer_cpu_s !== undefined) ? { writer_cpu_s: sum((w) => w.writer_cpu_s!) } : {}),
     ...(ws.every((w) => w.follower_reads !== undefined) ? { follower_reads: sum((w) => w.follower_reads!) } : {}),
   };

@@ -65,7 +65,7 @@ export function entryMaker(pools: ReturnType<typeof valuePools>, seed: number): 
 /** One JSON object per line, written synchronously: a killed writer leaves every line it logged. */
 function openLog(file: string) {
   const fd = openSync(file, 'w');
-  return { line: (obj: object) => writeSync(fd, JSON.stringify(obj) + '\n'), close: () => closeSync(fd) };
+  return { line: (obj: object) => writeSync(fd, `${JSON.stringify(obj)}\n`), close: () => closeSync(fd) };
 }
 
 /** The header and entries of a writer's log; a last line cut short by a kill is ignored. */
@@ -80,7 +80,8 @@ export function readWriterLog(file: string): WriterLog {
       throw new Error(`${file}:${n + 1} is not JSON: ${l.slice(0, 80)}`);
     }
   });
-  if (typeof first?.start_ms !== 'number' || !Array.isArray(first.initial)) throw new Error(`${file} is not a writer log (no header line)`);
+  if (typeof first?.start_ms !== 'number' || !Array.isArray(first.initial))
+    throw new Error(`${file} is not a writer log (no header line)`);
   return { ...(first as WriterHeader), written: rest as WrittenEntry[] };
 }
 
@@ -90,8 +91,12 @@ export function parseWriterArgs(argv: string[]): WriterOptions {
     args: argv,
     strict: true,
     options: {
-      url: { type: 'string' }, key: { type: 'string', default: STREAM_KEY }, rate: { type: 'string', default: '10' },
-      maxlen: { type: 'string', default: '339' }, seed: { type: 'string', default: '1' }, out: { type: 'string' },
+      url: { type: 'string' },
+      key: { type: 'string', default: STREAM_KEY },
+      rate: { type: 'string', default: '10' },
+      maxlen: { type: 'string', default: '339' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string' },
       'max-seconds': { type: 'string', default: '3600' },
     },
   });
@@ -102,7 +107,9 @@ export function parseWriterArgs(argv: string[]): WriterOptions {
     return n;
   };
   return {
-    url: v.url, key: v.key, out: v.out,
+    url: v.url,
+    key: v.key,
+    out: v.out,
     rate: num('rate', v.rate, (n) => Number.isFinite(n) && n >= 0, 'a number ≥ 0 (writes per second)'),
     maxlen: num('maxlen', v.maxlen, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1'),
     seed: num('seed', v.seed, Number.isInteger, 'a whole number'),
@@ -135,7 +142,13 @@ interface InFlight {
  * connection, and Redis answers in order), and logs each entry once it and every earlier one
  * is acknowledged, so the log is in id order whatever order the callbacks ran in.
  */
-function sender(client: Client, o: WriterOptions, pools: ReturnType<typeof valuePools>, log: ReturnType<typeof openLog>, onError: (e: unknown) => void) {
+function sender(
+  client: Client,
+  o: WriterOptions,
+  pools: ReturnType<typeof valuePools>,
+  log: ReturnType<typeof openLog>,
+  onError: (e: unknown) => void,
+) {
   const make = entryMaker(pools, o.seed);
   const queue: InFlight[] = [];
   const flush = () => {
@@ -210,7 +223,8 @@ export async function main(argv: string[]): Promise<never> {
   log.line({ start_ms, key: o.key, rate: o.rate, maxlen: o.maxlen, seed: o.seed, initial } satisfies WriterHeader);
   const s = sender(client, o, pools, log, (e) => die(`XADD ${o.key}`, e));
   await writeLoop(o, start_ms, s, () => stop);
-  if (!(await drain(s.queue, 5000))) die('stopping', new Error(`${s.queue.length} writes still unacknowledged after 5 s`));
+  if (!(await drain(s.queue, 5000)))
+    die('stopping', new Error(`${s.queue.length} writes still unacknowledged after 5 s`));
   await client.close();
   log.close();
   process.exit(0);

@@ -40,9 +40,14 @@ function branchesOf(statuses: Record<string, number>, probes: Acked[], write: st
  * older version than the burst's newest applied one, or at the end of the window a key holds one
  * older than the newest acknowledged.
  */
-function staleKeys(probes: Acked[], stored: Map<string, { applied: number; version: number }>): { id: string; acked: number; stored: number | null }[] {
+function staleKeys(
+  probes: Acked[],
+  stored: Map<string, { applied: number; version: number }>,
+): { id: string; acked: number; stored: number | null }[] {
   const applied = probes.filter((p) => (p.result === 'created' || p.result === 'updated') && p.version !== null);
-  const right = applied.flatMap((p) => (p.seen !== undefined && (p.seen ?? 0) < p.version! ? [{ id: p.id, acked: p.version!, stored: p.seen ?? null }] : []));
+  const right = applied.flatMap((p) =>
+    p.seen !== undefined && (p.seen ?? 0) < p.version! ? [{ id: p.id, acked: p.version!, stored: p.seen ?? null }] : [],
+  );
   const newest = new Map<string, number>();
   for (const p of applied) newest.set(p.id, Math.max(newest.get(p.id) ?? 0, p.version!));
   const atEnd = [...newest].flatMap(([id, acked]) => {
@@ -56,7 +61,13 @@ function staleKeys(probes: Acked[], stored: Map<string, { applied: number; versi
  * `statuses`: oha's status code distribution; `unanswered`: requests with no status (timeouts,
  * connection errors); `stored`: every key of the window's space that exists, as read back.
  */
-export function account(statuses: Record<string, number>, probes: Acked[], stored: { id: string; applied: number; version: number }[], write: string, unanswered = 0): Omit<UpsertWindow, 'keys' | 'prefix'> {
+export function account(
+  statuses: Record<string, number>,
+  probes: Acked[],
+  stored: { id: string; applied: number; version: number }[],
+  write: string,
+  unanswered = 0,
+): Omit<UpsertWindow, 'keys' | 'prefix'> {
   const branches = branchesOf(statuses, probes, write);
   const unknown = branches.error + unanswered;
   const acked = branches.created + branches.updated;
@@ -67,10 +78,24 @@ export function account(statuses: Record<string, number>, probes: Acked[], store
   const lost = Math.max(0, acked - applied) + stale.length;
   const invented = Math.max(0, applied - acked - unknown);
   const problems = [
-    acked > applied && `lost updates: ${acked} writes acknowledged as created or updated, ${applied} applied (sum of applied over ${stored.length} keys): ${acked - applied} lost`,
-    invented && `invented writes: ${applied} applied over ${stored.length} keys, ${acked} acknowledged, ${unknown} unanswered: ${invented} never acknowledged`,
-    (branches.created > stored.length || branches.created + unknown < stored.length) && `${branches.created} responses said created, but ${stored.length} keys exist`,
-    stale.length && `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} overwritten by an older version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}, the harness's write of version ${stale[0]!.acked} was acknowledged as applied)`,
+    acked > applied &&
+      `lost updates: ${acked} writes acknowledged as created or updated, ${applied} applied (sum of applied over ${stored.length} keys): ${acked - applied} lost`,
+    invented &&
+      `invented writes: ${applied} applied over ${stored.length} keys, ${acked} acknowledged, ${unknown} unanswered: ${invented} never acknowledged`,
+    (branches.created > stored.length || branches.created + unknown < stored.length) &&
+      `${branches.created} responses said created, but ${stored.length} keys exist`,
+    stale.length &&
+      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} overwritten by an older version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}, the harness's write of version ${stale[0]!.acked} was acknowledged as applied)`,
   ].filter(Boolean) as string[];
-  return { branches, acked_applied: acked, applied, keys_written: stored.length, unanswered: unknown, lost, invented, stale: stale.length, problem: problems.length ? problems.join('; ') : null };
+  return {
+    branches,
+    acked_applied: acked,
+    applied,
+    keys_written: stored.length,
+    unanswered: unknown,
+    lost,
+    invented,
+    stale: stale.length,
+    problem: problems.length ? problems.join('; ') : null,
+  };
 }

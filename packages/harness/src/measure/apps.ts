@@ -3,13 +3,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Contender } from '../model/contenders';
+import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
 import { killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
-  constructor(message: string, readonly output: string[] = []) {
+  constructor(
+    message: string,
+    readonly output: string[] = [],
+  ) {
     super(message);
   }
 }
@@ -24,7 +27,8 @@ function hashTree(dir: string, h: ReturnType<typeof createHash>, skip: Set<strin
 }
 
 /** What a build depends on besides sources: the data (static pages embed it) and the workload. */
-export const dataKey = (golden: string, workload: string) => createHash('sha256').update(golden).update(workload).digest('hex');
+export const dataKey = (golden: string, workload: string) =>
+  createHash('sha256').update(golden).update(workload).digest('hex');
 
 /** The packages/stream sources an app builds with: its own checkout's (an --against worktree), else this one's. */
 function streamSources(appDir: string): string {
@@ -33,7 +37,12 @@ function streamSources(appDir: string): string {
 }
 
 /** Builds the app unless its sources, the shared stream package and the data are unchanged. */
-export async function buildApp(c: Contender, env: Record<string, string>, dataKey: string, timeoutMs = 300_000): Promise<'built' | 'cached' | 'none'> {
+export async function buildApp(
+  c: Contender,
+  env: Record<string, string>,
+  dataKey: string,
+  timeoutMs = 300_000,
+): Promise<'built' | 'cached' | 'none'> {
   if (!c.build) return 'none';
   const h = createHash('sha256').update(dataKey).update(JSON.stringify(c.build));
   // What the build writes (the manifest's buildOutputs) is not a source of it.
@@ -43,16 +52,26 @@ export async function buildApp(c: Contender, env: Record<string, string>, dataKe
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
   // One stamp per app folder and build command: runtimes that share a build share its output; an
   // --against twin's folder (another checkout) has its own.
-  const stamp = join(stampDir, `build-${c.app}-${createHash('sha256').update(c.appDir).update(JSON.stringify(c.build)).digest('hex').slice(0, 12)}.stamp`);
+  const stamp = join(
+    stampDir,
+    `build-${c.app}-${createHash('sha256').update(c.appDir).update(JSON.stringify(c.build)).digest('hex').slice(0, 12)}.stamp`,
+  );
   const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 
-  const proc = spawnTracked(c.build[0]!, c.build.slice(1), { cwd: c.appDir, env: { ...process.env, ...env }, keepLines: 50 });
+  const proc = spawnTracked(c.build[0]!, c.build.slice(1), {
+    cwd: c.appDir,
+    env: { ...process.env, ...env },
+    keepLines: 50,
+  });
   const timer = setTimeout(() => killTree(proc.pid, 1000), timeoutMs);
   const { code, signal } = await proc.exited;
   clearTimeout(timer);
   if (code !== 0) {
-    throw new AppError(`build of apps/${c.app} failed (${signal ?? `exit ${code}`}); see its output below`, proc.tail());
+    throw new AppError(
+      `build of apps/${c.app} failed (${signal ?? `exit ${code}`}); see its output below`,
+      proc.tail(),
+    );
   }
   mkdirSync(stampDir, { recursive: true });
   writeFileSync(stamp, key);
@@ -68,10 +87,14 @@ export interface RunningApp {
 
 /** valkey-glide leaves /tmp/glide-socket-<pid>-<uuid>.sock behind every process, closed or killed (TMPDIR is ignored). */
 export function removeClientLeftovers(pid: number): void {
-  for (const f of readdirSync('/tmp')) if (f.startsWith(`glide-socket-${pid}-`)) rmSync(join('/tmp', f), { force: true });
+  for (const f of readdirSync('/tmp'))
+    if (f.startsWith(`glide-socket-${pid}-`)) rmSync(join('/tmp', f), { force: true });
 }
 
-export async function startApp(c: Contender, opts: { port: number; env: Record<string, string>; timeoutMs: number; cpuList?: string | null }): Promise<RunningApp> {
+export async function startApp(
+  c: Contender,
+  opts: { port: number; env: Record<string, string>; timeoutMs: number; cpuList?: string | null },
+): Promise<RunningApp> {
   const url = `http://127.0.0.1:${opts.port}${c.path}`;
   const [cmd, ...args] = pinned(opts.cpuList ?? null, c.start);
   const proc = spawnTracked(cmd!, args, {
@@ -99,7 +122,10 @@ export async function startApp(c: Contender, opts: { port: number; env: Record<s
     } catch {}
     if (Date.now() > deadline) {
       await app.stop();
-      throw new AppError(`not ready within ${opts.timeoutMs / 1000}s (raise --start-timeout if it is just slow)`, proc.tail());
+      throw new AppError(
+        `not ready within ${opts.timeoutMs / 1000}s (raise --start-timeout if it is just slow)`,
+        proc.tail(),
+      );
     }
     await Bun.sleep(100);
   }

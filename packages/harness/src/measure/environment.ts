@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { type Contender } from '../model/contenders';
+import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import type { Environment } from '../model/results';
 import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from '../model/runtimes';
@@ -44,7 +44,10 @@ const NOT_MEASURED = [':(exclude)results', ':(exclude)screenshots', ':(exclude)d
 /** The commit measured, and whether the code differs from it (the run's own published output does not count). */
 export function gitState(): { commit: string; dirty: boolean } {
   const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
-  return { commit: git(['rev-parse', 'HEAD']) || 'unknown', dirty: git(['status', '--porcelain', '--', '.', ...NOT_MEASURED]).length > 0 };
+  return {
+    commit: git(['rev-parse', 'HEAD']) || 'unknown',
+    dirty: git(['status', '--porcelain', '--', '.', ...NOT_MEASURED]).length > 0,
+  };
 }
 
 export function captureEnvironment(contenders: Contender[]): Environment {
@@ -59,10 +62,14 @@ export function captureEnvironment(contenders: Contender[]): Environment {
     load_average_1m_before: +loadAverage1m().toFixed(2),
     node: firstLine('node', ['--version']),
     // The Node that ran npm; apps run on `node` above (Node 24 LTS, installed by the setup).
-    system_node: process.env.BENCH_SYSTEM_NODE ? firstLine(process.env.BENCH_SYSTEM_NODE, ['--version']) : 'not recorded',
+    system_node: process.env.BENCH_SYSTEM_NODE
+      ? firstLine(process.env.BENCH_SYSTEM_NODE, ['--version'])
+      : 'not recorded',
     bun: firstLine('bun', ['--version']),
     /** Every runtime a manifest may name, by its executable on PATH (scripts/setup.sh pins each). */
-    runtimes: Object.fromEntries(RUNTIME_NAMES.map((rt) => [rt, firstLine(RUNTIMES[rt].exec, ['--version'])])) as Partial<Record<RuntimeName, string>>,
+    runtimes: Object.fromEntries(
+      RUNTIME_NAMES.map((rt) => [rt, firstLine(RUNTIMES[rt].exec, ['--version'])]),
+    ) as Partial<Record<RuntimeName, string>>,
     redis_server: firstLine('redis-server', ['--version']),
     oha: firstLine('oha', ['--version']),
     git_commit: git.commit,
@@ -70,4 +77,3 @@ export function captureEnvironment(contenders: Contender[]): Environment {
     packages: Object.fromEntries([...apps].map(([app, dir]) => [app, appPackageVersions(dir)])),
   };
 }
-

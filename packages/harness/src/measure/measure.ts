@@ -5,7 +5,15 @@ import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { runOha } from './oha';
 import { cpuCount, type Placement } from '../system/placement';
-import { busiestThreadSeconds, machineCpuTicks, processTree, rssMb, selfCpuSeconds, threadTicks, treeCpuSeconds } from '../system/proc';
+import {
+  busiestThreadSeconds,
+  machineCpuTicks,
+  processTree,
+  rssMb,
+  selfCpuSeconds,
+  threadTicks,
+  treeCpuSeconds,
+} from '../system/proc';
 import { commandStats, serverPids, type RedisTarget } from '../topology/redis';
 import { judgeWindow, startProber, type Live } from '../live/session';
 import { nowMs } from '../live/writer';
@@ -95,9 +103,14 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
       calls,
       usPerCall: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
       harnessCpuPct: (harnessCpu / wall) * 100,
-      stealPct: (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
+      stealPct:
+        (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
       /** Every command the server counted over the window (the upsert strategies send several). */
-      commands: Object.fromEntries(Object.entries(allAfter).flatMap(([name, s]) => (s.calls > (allBefore[name]?.calls ?? 0) ? [[name, s.calls - (allBefore[name]?.calls ?? 0)]] : []))),
+      commands: Object.fromEntries(
+        Object.entries(allAfter).flatMap(([name, s]) =>
+          s.calls > (allBefore[name]?.calls ?? 0) ? [[name, s.calls - (allBefore[name]?.calls ?? 0)]] : [],
+        ),
+      ),
     };
   };
 }
@@ -107,7 +120,10 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
  * windows' own request, so a write path is warm before its first window as a read path is
  * (--workload upsert: its POSTs, into a key space of their own that no window accounts).
  */
-export function unmeasuredTarget(ctx: RunContext, url: string): { url: string; request?: { method: string; body: string; randRegex: boolean } } {
+export function unmeasuredTarget(
+  ctx: RunContext,
+  url: string,
+): { url: string; request?: { method: string; body: string; randRegex: boolean } } {
   if (!ctx.upsertKeys) return { url };
   const request = upsertRequest(url, keySpace(ctx.upsertKeys));
   return { url: request.url, request };
@@ -147,7 +163,15 @@ export function meeting(parties: number) {
 }
 export type Meeting = ReturnType<typeof meeting>;
 
-export async function measureRun(ctx: RunContext, appPid: number, url: string, load: Load, rawName: string, boundMs = 0, meet?: Meeting): Promise<Omit<RunRecord, TrialFields>> {
+export async function measureRun(
+  ctx: RunContext,
+  appPid: number,
+  url: string,
+  load: Load,
+  rawName: string,
+  boundMs = 0,
+  meet?: Meeting,
+): Promise<Omit<RunRecord, TrialFields>> {
   const { redis } = ctx;
   // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; upsert: its strategy's).
   const command = perRequestCommand(ctx.workload, ctx.write ?? 'lua');
@@ -163,7 +187,13 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
   const fromMs = nowMs();
   let oha;
   try {
-    oha = await runOha({ ...load, url: upsert?.request.url ?? url, request: upsert?.request, outFile: rawFile, cpuList: ctx.placement.loadgen });
+    oha = await runOha({
+      ...load,
+      url: upsert?.request.url ?? url,
+      request: upsert?.request,
+      outFile: rawFile,
+      cpuList: ctx.placement.loadgen,
+    });
   } catch (e) {
     await prober?.stop();
     await upsert?.stop();
@@ -198,7 +228,11 @@ export async function measureRun(ctx: RunContext, appPid: number, url: string, l
     loadgen_cpu_s: cpuSeconds,
     // oha may use its CPUs minus what the app and Redis took from them (unpinned: the whole machine).
     loadgen_saturated:
-      cpuSeconds / used.wall >= 0.9 * (ctx.placement.loadgen ? cpuCount(ctx.placement.loadgen) : cpuCount(null) - (used.appCpu + (used.redisCpuS ?? 0)) / used.wall),
+      cpuSeconds / used.wall >=
+      0.9 *
+        (ctx.placement.loadgen
+          ? cpuCount(ctx.placement.loadgen)
+          : cpuCount(null) - (used.appCpu + (used.redisCpuS ?? 0)) / used.wall),
     harness_cpu_pct: used.harnessCpuPct,
     load_average_1m: loadAverage,
     cpu_steal_pct: used.stealPct,
@@ -223,7 +257,16 @@ function writerCounters(redis: RedisTarget, live: Live) {
  * writer's CPU: its cost, kept apart from the app's. With them, the reads the writes cause in
  * every tail follower running (the block's idle apps too), which no one contender can be charged.
  */
-function writerCost(redis: RedisTarget, live: Live, before: ReturnType<typeof writerCounters>): { writes: number; write_redis_us: number; writer_cpu_s: number; follower_reads: number } {
+function writerCost(
+  redis: RedisTarget,
+  live: Live,
+  before: ReturnType<typeof writerCounters>,
+): { writes: number; write_redis_us: number; writer_cpu_s: number; follower_reads: number } {
   const after = writerCounters(redis, live);
-  return { writes: after.calls - before.calls, write_redis_us: after.usec - before.usec, writer_cpu_s: after.cpu - before.cpu, follower_reads: after.follows - before.follows };
+  return {
+    writes: after.calls - before.calls,
+    write_redis_us: after.usec - before.usec,
+    writer_cpu_s: after.cpu - before.cpu,
+    follower_reads: after.follows - before.follows,
+  };
 }

@@ -6,7 +6,13 @@ import { pinned } from '../system/placement';
 import { type Latency, type OhaRun, PERCENTILES } from '../model/results';
 
 export interface OhaJson {
-  summary: { total: number; requestsPerSec: number; successRate: number; totalData: number; sizePerRequest: number | null };
+  summary: {
+    total: number;
+    requestsPerSec: number;
+    successRate: number;
+    totalData: number;
+    sizePerRequest: number | null;
+  };
   latencyPercentiles: Record<string, number | null>;
   statusCodeDistribution: Record<string, number>;
   errorDistribution: Record<string, number>;
@@ -64,8 +70,31 @@ export function ohaArgs(o: OhaOptions): string[] {
   // -w: let requests in flight at the deadline finish, so none is counted as aborted;
   // -t: a hung app turns into counted errors instead of a run that never ends.
   const rigor = o.seedDefaults ? [] : ['--disable-compression', '-w', '-t', '20s'];
-  const request = o.request ? ['-m', o.request.method, '-T', 'application/json', '-d', o.request.body, ...(o.request.randRegex ? ['--rand-regex-url'] : [])] : [];
-  return [o.url, ...load, '-c', String(o.connections), ...open, ...rigor, ...request, '--no-tui', '--output-format', 'json', '-o', o.outFile];
+  const request = o.request
+    ? [
+        '-m',
+        o.request.method,
+        '-T',
+        'application/json',
+        '-d',
+        o.request.body,
+        ...(o.request.randRegex ? ['--rand-regex-url'] : []),
+      ]
+    : [];
+  return [
+    o.url,
+    ...load,
+    '-c',
+    String(o.connections),
+    ...open,
+    ...rigor,
+    ...request,
+    '--no-tui',
+    '--output-format',
+    'json',
+    '-o',
+    o.outFile,
+  ];
 }
 
 /** Runs one oha process; returns its raw JSON, the summary and the CPU oha itself used. */

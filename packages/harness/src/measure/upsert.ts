@@ -11,7 +11,9 @@ import { cli, type RedisTarget } from '../topology/redis';
 import { account, type Acked } from './accounting';
 
 /** The record every request sends: a few fields, about 200 bytes as stored. */
-export const UPSERT_BODY = JSON.stringify(Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])));
+export const UPSERT_BODY = JSON.stringify(
+  Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])),
+);
 /** The key spaces --keys accepts: powers of ten, so that a regex of digits draws them uniformly. */
 export const KEY_SPACES = [1, 10, 100, 1000, 10000] as const;
 
@@ -37,8 +39,17 @@ export function upsertRequest(url: string, space: KeySpace) {
   return { url: `${base}/items/${space.regex}`, method: 'POST', body: UPSERT_BODY, randRegex: true };
 }
 
-export async function postUpsert(url: string, id: string, body: object = JSON.parse(UPSERT_BODY)): Promise<{ status: number; reply: UpsertReply | null; text: string }> {
-  const res = await fetch(`${url.replace(/\/$/, '')}/items/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+export async function postUpsert(
+  url: string,
+  id: string,
+  body: object = JSON.parse(UPSERT_BODY),
+): Promise<{ status: number; reply: UpsertReply | null; text: string }> {
+  const res = await fetch(`${url.replace(/\/$/, '')}/items/${id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   let reply: UpsertReply | null = null;
   try {
@@ -64,16 +75,27 @@ export function startUpsertProber(url: string, redis: RedisTarget, space: KeySpa
   const acked: Acked[] = [];
   let stopped = false;
   // On a cluster, the primary that owns the prober's key.
-  const reader = new RedisClient(redis.nodes ? [...byPrimary(redis as ClusterTarget, [space.probeId], itemKey).keys()][0]! : redis.url);
+  const reader = new RedisClient(
+    redis.nodes ? [...byPrimary(redis as ClusterTarget, [space.probeId], itemKey).keys()][0]! : redis.url,
+  );
   const loop = (async () => {
     while (!stopped) {
       const t0 = Date.now();
       try {
         const base = Date.now() * 1000;
         const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
-        const replies = await Promise.all(versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })));
+        const replies = await Promise.all(
+          versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })),
+        );
         const [seen] = (await reader.send('HMGET', [itemKey(space.probeId), 'version'])) as (string | null)[];
-        for (const { status, reply } of replies) acked.push({ id: space.probeId, status, result: reply?.result ?? null, version: reply?.version ?? null, seen: seen === null ? null : Number(seen) });
+        for (const { status, reply } of replies)
+          acked.push({
+            id: space.probeId,
+            status,
+            result: reply?.result ?? null,
+            version: reply?.version ?? null,
+            seen: seen === null ? null : Number(seen),
+          });
       } catch {}
       await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
     }
@@ -153,25 +175,41 @@ const SCRIPT: { version?: number; status: number; result: string }[] = [
  * older version), and updated with the app's own clock; then the hash holds the last version and
  * applied = 3. The PING floor answers pong and writes nothing.
  */
-export async function verifyUpsert(url: string, redis: RedisTarget, write: string): Promise<{ ok: boolean; reason?: string; bytes?: number }> {
+export async function verifyUpsert(
+  url: string,
+  redis: RedisTarget,
+  write: string,
+): Promise<{ ok: boolean; reason?: string; bytes?: number }> {
   const id = `${RUN_TAG}check${++checks}`;
   const steps = write === 'ping' ? [{ status: 200, result: 'pong' }] : SCRIPT;
   let last: UpsertReply | null = null;
   for (const [i, step] of steps.entries()) {
     let got;
     try {
-      got = await postUpsert(url, id, { ...JSON.parse(UPSERT_BODY), ...(step.version ? { version: step.version } : {}) });
+      got = await postUpsert(url, id, {
+        ...JSON.parse(UPSERT_BODY),
+        ...(step.version ? { version: step.version } : {}),
+      });
     } catch (e) {
       return { ok: false, reason: `request failed: ${(e as Error).message}` };
     }
     if (got.status !== step.status || got.reply?.result !== step.result) {
-      return { ok: false, reason: `upsert check, request ${i + 1} of ${steps.length}${step.version ? ` (version ${step.version})` : ''}: status ${got.status} ${got.text.slice(0, 200)}, want ${step.status} ${step.result}` };
+      return {
+        ok: false,
+        reason: `upsert check, request ${i + 1} of ${steps.length}${step.version ? ` (version ${step.version})` : ''}: status ${got.status} ${got.text.slice(0, 200)}, want ${step.status} ${step.result}`,
+      };
     }
     last = got.reply;
   }
-  const [applied, version] = cli(redis, ['HMGET', `item:{${id}}`, 'applied', 'version']).trim().split('\n');
+  const [applied, version] = cli(redis, ['HMGET', `item:{${id}}`, 'applied', 'version'])
+    .trim()
+    .split('\n');
   const want = write === 'ping' ? ['', ''] : ['3', String(last!.version)];
-  if ((applied ?? '') !== want[0] || (version ?? '') !== want[1]) return { ok: false, reason: `upsert check: item:{${id}} holds applied ${applied || 'none'}, version ${version || 'none'}; want ${want[0] || 'no key'}${want[1] ? `, ${want[1]}` : ''}` };
+  if ((applied ?? '') !== want[0] || (version ?? '') !== want[1])
+    return {
+      ok: false,
+      reason: `upsert check: item:{${id}} holds applied ${applied || 'none'}, version ${version || 'none'}; want ${want[0] || 'no key'}${want[1] ? `, ${want[1]}` : ''}`,
+    };
   return { ok: true, bytes: 0 };
 }
 
@@ -180,10 +218,23 @@ export function poolUpsert(ws: UpsertWindow[]): UpsertWindow {
   const sum = (f: (w: UpsertWindow) => number) => ws.reduce((n, w) => n + f(w), 0);
   const b = (k: keyof UpsertWindow['branches']) => sum((w) => w.branches[k]);
   return {
-    keys: ws[0]!.keys, prefix: ws.map((w) => w.prefix).join(','),
-    branches: { created: b('created'), updated: b('updated'), ignored: b('ignored'), conflict: b('conflict'), pong: b('pong'), error: b('error') },
-    acked_applied: sum((w) => w.acked_applied), applied: sum((w) => w.applied), keys_written: sum((w) => w.keys_written), unanswered: sum((w) => w.unanswered),
-    lost: sum((w) => w.lost), invented: sum((w) => w.invented), stale: sum((w) => w.stale),
+    keys: ws[0]!.keys,
+    prefix: ws.map((w) => w.prefix).join(','),
+    branches: {
+      created: b('created'),
+      updated: b('updated'),
+      ignored: b('ignored'),
+      conflict: b('conflict'),
+      pong: b('pong'),
+      error: b('error'),
+    },
+    acked_applied: sum((w) => w.acked_applied),
+    applied: sum((w) => w.applied),
+    keys_written: sum((w) => w.keys_written),
+    unanswered: sum((w) => w.unanswered),
+    lost: sum((w) => w.lost),
+    invented: sum((w) => w.invented),
+    stale: sum((w) => w.stale),
     problem: ws.find((w) => w.problem)?.problem ?? null,
   };
 }

@@ -5,7 +5,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import Ajv from 'ajv';
-import { CLIENT_DEFS, DEFAULT_SETTINGS, SETTINGS, type ClientName, type SettingDef, type SettingName, type SettingValues } from '@bench/stream';
+import {
+  CLIENT_DEFS,
+  DEFAULT_SETTINGS,
+  SETTINGS,
+  type ClientName,
+  type SettingDef,
+  type SettingName,
+  type SettingValues,
+} from '@bench/stream';
 import schema from '../../manifest.schema.json';
 import type { RuntimeName } from './runtimes';
 import type { ServerName } from './servers';
@@ -15,7 +23,15 @@ import { ROOT } from '../system/paths';
 export const APPS_DIR = process.env.BENCH_APPS_DIR ? resolve(process.env.BENCH_APPS_DIR) : join(ROOT, 'apps');
 
 type Command = string[];
-type Variant = { name: string; path?: string; static?: boolean; page?: boolean; clients?: string[]; env?: Record<string, string>; settings?: string[] };
+type Variant = {
+  name: string;
+  path?: string;
+  static?: boolean;
+  page?: boolean;
+  clients?: string[];
+  env?: Record<string, string>;
+  settings?: string[];
+};
 export interface AppManifest {
   framework: string;
   about: string;
@@ -92,40 +108,70 @@ export function readManifest(file: string): AppManifest {
     throw new ManifestError(`${where}: not valid JSON: ${(e as Error).message}`);
   }
   if (!validate(json)) {
-    const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'propertyNames').map((e) => {
-      const field = `${e.instancePath || '(top level)'}${e.propertyName ? ` key "${e.propertyName}"` : ''}`;
-      const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
-      return `${field} ${e.message}${extra}`;
-    });
+    const errors = (validate.errors ?? [])
+      .filter((e) => e.keyword !== 'propertyNames')
+      .map((e) => {
+        const field = `${e.instancePath || '(top level)'}${e.propertyName ? ` key "${e.propertyName}"` : ''}`;
+        const extra =
+          e.keyword === 'additionalProperties'
+            ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+            : e.keyword === 'enum'
+              ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+              : '';
+        return `${field} ${e.message}${extra}`;
+      });
     throw new ManifestError(`${where}: ${errors.join('; ')} (the format: packages/harness/manifest.schema.json)`);
   }
   return json;
 }
 
-export function contenderName(runtime: string, framework: string, variant: string | null, client: string, tuned: string[] = []): string {
+export function contenderName(
+  runtime: string,
+  framework: string,
+  variant: string | null,
+  client: string,
+  tuned: string[] = [],
+): string {
   return [runtime, framework, variant, client, ...tuned].filter(Boolean).join('-');
 }
 
 /** 'bun-*' → every name it matches ('*' is the only wildcard); a plain name matches itself. */
 export const matchesPattern = (pattern: string, name: string) =>
-  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(name);
 
 /** A suites entry: a pattern picks default-settings contenders only; an exact name any, a tuned one too (e.g. node-raw-node-redis-handicap). */
-const picks = (entry: string, name: string, plain: boolean) => (entry.includes('*') ? plain && matchesPattern(entry, name) : entry === name);
+const picks = (entry: string, name: string, plain: boolean) =>
+  entry.includes('*') ? plain && matchesPattern(entry, name) : entry === name;
 
 /**
  * The default settings, then each listed setting that applies to the client flipped alone to each
  * other value. `onlyIn`: the workloads (and so the suites) the value is measured in (a cache: live;
  * a write strategy: upsert); null: every workload.
  */
-function settingCombos(names: string[], client: string): { settings: SettingValues; tuned: string[]; onlyIn: readonly string[] | null }[] {
-  const combos: { settings: SettingValues; tuned: string[]; onlyIn: readonly string[] | null }[] = [{ settings: { ...DEFAULT_SETTINGS }, tuned: [], onlyIn: null }];
+function settingCombos(
+  names: string[],
+  client: string,
+): { settings: SettingValues; tuned: string[]; onlyIn: readonly string[] | null }[] {
+  const combos: { settings: SettingValues; tuned: string[]; onlyIn: readonly string[] | null }[] = [
+    { settings: { ...DEFAULT_SETTINGS }, tuned: [], onlyIn: null },
+  ];
   for (const name of names) {
     const def: SettingDef = SETTINGS[name as SettingName];
     if (def.clients && !def.clients.includes(client)) continue;
     // precomputed is no alternative but a ceiling: one per runtime and framework, not per client.
-    for (const value of def.values.filter((v) => v !== def.default && v !== 'precomputed' && (def.valueClients?.[v]?.includes(client) ?? true))) {
-      combos.push({ settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues, tuned: [def.suffix[value]!], onlyIn: def.workloads ?? null });
+    for (const value of def.values.filter(
+      (v) => v !== def.default && v !== 'precomputed' && (def.valueClients?.[v]?.includes(client) ?? true),
+    )) {
+      combos.push({
+        settings: { ...DEFAULT_SETTINGS, [name]: value } as SettingValues,
+        tuned: [def.suffix[value]!],
+        onlyIn: def.workloads ?? null,
+      });
     }
   }
   return combos;
@@ -155,19 +201,34 @@ function httpCeilings(contenders: Contender[]): Contender[] {
       continue;
     }
     const suites: SuiteName[] = ['matrix', ...(c.suites.includes('default') ? ['default' as const] : [])];
-    out.push({ ...c, name, settings: { ...c.settings, transform: 'precomputed' }, tuned: ['precomputed'], suites, ceiling: 'http' });
+    out.push({
+      ...c,
+      name,
+      settings: { ...c.settings, transform: 'precomputed' },
+      tuned: ['precomputed'],
+      suites,
+      ceiling: 'http',
+    });
   }
   return out;
 }
 
 /** Every contender one manifest declares, and the combinations it names as unsupported. */
-export function generate(app: string, appDir: string, m: AppManifest): { contenders: Contender[]; unsupported: Unsupported[] } {
+export function generate(
+  app: string,
+  appDir: string,
+  m: AppManifest,
+): { contenders: Contender[]; unsupported: Unsupported[] } {
   const contenders: Contender[] = [];
   const unsupported: Unsupported[] = [];
-  const runtimes = new Set([...Object.keys(m.runtimes), ...(m.unsupported ?? []).flatMap((u) => (u.runtime ? [u.runtime] : []))]);
+  const runtimes = new Set([
+    ...Object.keys(m.runtimes),
+    ...(m.unsupported ?? []).flatMap((u) => (u.runtime ? [u.runtime] : [])),
+  ]);
   // No variants: one contender per runtime and client, named without a variant.
   const variants: Partial<Variant>[] = m.variants ?? [{}];
-  const inSuite = (suite: 'default' | 'seed' | 'live' | 'upsert', name: string, plain: boolean) => (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
+  const inSuite = (suite: 'default' | 'seed' | 'live' | 'upsert', name: string, plain: boolean) =>
+    (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
   for (const runtime of runtimes) {
     for (const v of variants) {
       for (const client of v.clients ?? m.clients) {
@@ -177,13 +238,26 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
           continue;
         }
         const rt = m.runtimes[runtime as RuntimeName]!;
-        for (const { settings, tuned, onlyIn } of settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client)) {
+        for (const { settings, tuned, onlyIn } of settingCombos(
+          v.settings ?? rt.settings ?? m.settings ?? [],
+          client,
+        )) {
           const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
           const plain = tuned.length === 0;
           const named = (['default', 'seed', 'live', 'upsert'] as const).filter((x) => inSuite(x, name, plain));
           const suites: SuiteName[] = onlyIn ? named.filter((x) => onlyIn.includes(x)) : ['matrix', ...named];
           contenders.push({
-            name, app, appDir, runtime, framework: m.framework, variant: v.name ?? null, client, settings, tuned, suites, ceiling: null,
+            name,
+            app,
+            appDir,
+            runtime,
+            framework: m.framework,
+            variant: v.name ?? null,
+            client,
+            settings,
+            tuned,
+            suites,
+            ceiling: null,
             path: (v.path ?? '/').replaceAll('{client}', client),
             static: v.static ?? false,
             page: v.page ?? false,
@@ -200,8 +274,16 @@ export function generate(app: string, appDir: string, m: AppManifest): { contend
   contenders.push(...httpCeilings(contenders));
   for (const [suite, patterns] of Object.entries(m.suites ?? {})) {
     // The ceilings join a suite with their stack, so a pattern may name them too.
-    const stray = patterns.find((p) => !contenders.some((c) => c.suites.includes(suite as SuiteName) && picks(p, c.name, !c.tuned.length || c.ceiling !== null)));
-    if (stray) throw new ManifestError(`apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings (an exact name may name a tuned one); see --list --matrix`);
+    const stray = patterns.find(
+      (p) =>
+        !contenders.some(
+          (c) => c.suites.includes(suite as SuiteName) && picks(p, c.name, !c.tuned.length || c.ceiling !== null),
+        ),
+    );
+    if (stray)
+      throw new ManifestError(
+        `apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings (an exact name may name a tuned one); see --list --matrix`,
+      );
   }
   return { contenders, unsupported };
 }

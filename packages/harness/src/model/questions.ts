@@ -70,7 +70,8 @@ const WRITE_SUFFIXES = new Set<string>(Object.values(SETTINGS.write.suffix).filt
 const written = (m: Member) => dynamic(m) && !m.server && m.tuned?.length === 1 && WRITE_SUFFIXES.has(m.tuned[0]!);
 const floor = (m: Member) => !!m.tuned?.includes(FLOOR);
 /** "raw", "next route-dynamic": a framework row. */
-export const rowOf = (m: Pick<Member, 'framework' | 'variant'>) => (m.variant ? `${m.framework} ${m.variant}` : m.framework);
+export const rowOf = (m: Pick<Member, 'framework' | 'variant'>) =>
+  m.variant ? `${m.framework} ${m.variant}` : m.framework;
 
 function groups<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
@@ -81,32 +82,89 @@ function groups<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
 export function familyOf(members: Member[]): { questions: Question[]; comparisons: Comparison[] } {
   const ps = members.filter(plain);
   const questions: Question[] = [];
-  for (const [key, xs] of groups(ps, (m) => `${rowOf(m)} + ${m.client}`)) if (xs.length > 1) questions.push({ id: `runtime: ${key}`, kind: 'runtime', about: key, members: xs.map((x) => x.name) });
-  for (const [rt, xs] of groups(ps.filter((m) => m.framework === 'raw'), (m) => m.runtime)) if (xs.length > 1) questions.push({ id: `client: ${rt}`, kind: 'client', about: `${rt} (raw server)`, members: xs.map((x) => x.name) });
+  for (const [key, xs] of groups(ps, (m) => `${rowOf(m)} + ${m.client}`))
+    if (xs.length > 1)
+      questions.push({ id: `runtime: ${key}`, kind: 'runtime', about: key, members: xs.map((x) => x.name) });
+  for (const [rt, xs] of groups(
+    ps.filter((m) => m.framework === 'raw'),
+    (m) => m.runtime,
+  ))
+    if (xs.length > 1)
+      questions.push({
+        id: `client: ${rt}`,
+        kind: 'client',
+        about: `${rt} (raw server)`,
+        members: xs.map((x) => x.name),
+      });
   for (const m of ps.filter((x) => x.framework !== 'raw')) {
     const raw = ps.find((x) => x.framework === 'raw' && x.runtime === m.runtime && x.client === m.client);
-    if (raw) questions.push({ id: `framework: ${m.name}`, kind: 'framework', about: `${m.runtime}: ${rowOf(m)} + ${m.client}`, members: [m.name, raw.name] });
+    if (raw)
+      questions.push({
+        id: `framework: ${m.name}`,
+        kind: 'framework',
+        about: `${m.runtime}: ${rowOf(m)} + ${m.client}`,
+        members: [m.name, raw.name],
+      });
   }
-  const twinOf = (m: Member) => ps.find((x) => x.runtime === m.runtime && x.framework === m.framework && x.variant === m.variant && x.client === m.client);
+  const twinOf = (m: Member) =>
+    ps.find(
+      (x) => x.runtime === m.runtime && x.framework === m.framework && x.variant === m.variant && x.client === m.client,
+    );
   for (const [key, xs] of groups(members.filter(cached), (m) => twinOf(m)?.name ?? '')) {
     const twin = ps.find((x) => x.name === key);
-    if (twin) questions.push({ id: `cache: ${twin.name}`, kind: 'cache', about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: cache`, members: [twin.name, ...xs.map((x) => x.name)] });
+    if (twin)
+      questions.push({
+        id: `cache: ${twin.name}`,
+        kind: 'cache',
+        about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: cache`,
+        members: [twin.name, ...xs.map((x) => x.name)],
+      });
   }
   for (const [key, xs] of groups(members.filter(written), (m) => twinOf(m)?.name ?? '')) {
     const twin = ps.find((x) => x.name === key);
-    if (twin) questions.push({ id: `write: ${twin.name}`, kind: 'write', about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: lua, watch or function`, members: [twin.name, ...xs.map((x) => x.name)] });
+    if (twin)
+      questions.push({
+        id: `write: ${twin.name}`,
+        kind: 'write',
+        about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: lua, watch or function`,
+        members: [twin.name, ...xs.map((x) => x.name)],
+      });
   }
-  for (const m of members.filter((x) => dynamic(x) && !x.server && x.tuned?.length === 1 && !cached(x) && !written(x) && !floor(x))) {
+  for (const m of members.filter(
+    (x) => dynamic(x) && !x.server && x.tuned?.length === 1 && !cached(x) && !written(x) && !floor(x),
+  )) {
     const twin = twinOf(m);
-    if (twin) questions.push({ id: `setting: ${m.name}`, kind: 'setting', about: `${m.runtime} ${rowOf(m)} ${m.client}: ${m.tuned![0]}`, members: [m.name, twin.name] });
+    if (twin)
+      questions.push({
+        id: `setting: ${m.name}`,
+        kind: 'setting',
+        about: `${m.runtime} ${rowOf(m)} ${m.client}: ${m.tuned![0]}`,
+        members: [m.name, twin.name],
+      });
   }
   // Does the server matter for this contender? Its twin on each other server against it.
   for (const [base, xs] of groups(members.filter(onServer), (m) => m.name.slice(0, -`-on-${m.server}`.length))) {
     const first = members.find((x) => x.name === base && dynamic(x));
-    if (first) questions.push({ id: `server: ${base}`, kind: 'server', about: `${first.runtime} ${rowOf(first)} ${first.client}${first.tuned?.length ? ` ${first.tuned.join(' ')}` : ''}: server`, members: [base, ...xs.map((x) => x.name)] });
+    if (first)
+      questions.push({
+        id: `server: ${base}`,
+        kind: 'server',
+        about: `${first.runtime} ${rowOf(first)} ${first.client}${first.tuned?.length ? ` ${first.tuned.join(' ')}` : ''}: server`,
+        members: [base, ...xs.map((x) => x.name)],
+      });
   }
   const comparisons = questions.flatMap((q) =>
-    q.members.flatMap((a, i) => q.members.slice(i + 1).map((b): Comparison => ({ id: `${a} vs ${b}`, question: q.id, a, b, ...(SIDE_BY_SIDE.has(q.kind) ? { side_by_side: true as const } : {}) }))),
+    q.members.flatMap((a, i) =>
+      q.members.slice(i + 1).map(
+        (b): Comparison => ({
+          id: `${a} vs ${b}`,
+          question: q.id,
+          a,
+          b,
+          ...(SIDE_BY_SIDE.has(q.kind) ? { side_by_side: true as const } : {}),
+        }),
+      ),
+    ),
   );
   return { questions, comparisons };
 }
@@ -120,5 +178,11 @@ export const isBase = (name: string | null | undefined) => !!name?.endsWith(BASE
 export function changeComparisons(names: string[]): Comparison[] {
   return names
     .filter((n) => !isBase(n) && names.includes(baseName(n)))
-    .map((n) => ({ id: `${n} vs ${baseName(n)}`, question: `change: ${n}`, a: n, b: baseName(n), side_by_side: true as const }));
+    .map((n) => ({
+      id: `${n} vs ${baseName(n)}`,
+      question: `change: ${n}`,
+      a: n,
+      b: baseName(n),
+      side_by_side: true as const,
+    }));
 }

@@ -1,7 +1,18 @@
 // results.json: the one file everything downstream (tables, charts, README, compare) reads. Every
 // record type it holds is written out here; the phases that fill them in import them from here,
 // and this file imports nothing of theirs.
-import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { Comparison, Question } from './questions';
@@ -171,7 +182,12 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
  * of every tail follower running then (the block's idle apps too). Both absent in runs made before
  * they were recorded.
  */
-export type LiveRecord = LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number; follower_reads?: number };
+export type LiveRecord = LiveWindow & {
+  writes: number;
+  write_redis_us: number;
+  writer_cpu_s?: number;
+  follower_reads?: number;
+};
 
 export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
@@ -227,7 +243,14 @@ export interface Settings {
    * --against (or --handicap's plain twin, kind self): where each contender's twin <name>@base came
    * from (a git ref's commit, or a folder of apps), and the bound within which a change is "equal".
    */
-  against?: { spec: string; kind: 'ref' | 'dir' | 'self'; commit: string | null; apps_dir: string; equal_pct: number; pair: 'auto' | PairMode };
+  against?: {
+    spec: string;
+    kind: 'ref' | 'dir' | 'self';
+    commit: string | null;
+    apps_dir: string;
+    equal_pct: number;
+    pair: 'auto' | PairMode;
+  };
 }
 
 /**
@@ -295,13 +318,28 @@ export interface Results {
   resumed?: { at: string; git_commit: string }[];
   environment: Environment & { load_warning: string | null };
   data: {
-    rdb: string | null; redis_url: string | null; key: string; entries: number; memory_bytes: number; body_bytes: number;
+    rdb: string | null;
+    redis_url: string | null;
+    key: string;
+    entries: number;
+    memory_bytes: number;
+    body_bytes: number;
     /** Each server the apps read (the first is the one redis_url and the ceilings name first): version and allocator. */
     servers?: ServerRecord[];
     /** --redis-rtt: the asked RTT, the delay the proxy added to reach it, and the RTT redis-cli --latency measured through it before the rounds. */
-    redis_rtt?: { asked_ms: number; proxy_delay_ms: number; measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number } };
+    redis_rtt?: {
+      asked_ms: number;
+      proxy_delay_ms: number;
+      measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number };
+    };
     /** --restart-redis: each restart (between two windows of a block), how long Redis was down, and how long each app took to serve a fresh snapshot again (null: not within the limit). */
-    redis_restarts?: { round: number; block: number; at: number; down_ms: number; recovered_ms: Record<string, number | null> }[];
+    redis_restarts?: {
+      round: number;
+      block: number;
+      at: number;
+      down_ms: number;
+      recovered_ms: Record<string, number | null>;
+    }[];
   };
   contenders: ContenderResult[];
   /** Combinations a manifest names that are not measured, with the reason. */
@@ -371,7 +409,16 @@ export interface HandicapCheck {
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
   injected_ratio: number;
   /** Its comparison with its twin, as an answer is tested (rounds and df: results since the moderated t). */
-  measured?: { ratio: number; lo: number; hi: number; level: number; p: number; pairs: number; rounds?: number; df?: number };
+  measured?: {
+    ratio: number;
+    lo: number;
+    hi: number;
+    level: number;
+    p: number;
+    pairs: number;
+    rounds?: number;
+    df?: number;
+  };
   detected?: boolean;
 }
 
@@ -405,7 +452,7 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, JSON.stringify(value, null, 2) + '\n');
+    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -421,7 +468,10 @@ export function readResults(file: string): Results {
   } catch (e) {
     throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
   }
-  if (r.schema !== 2) throw new Error(`${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`);
+  if (r.schema !== 2)
+    throw new Error(
+      `${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`,
+    );
   return r;
 }
 
@@ -435,7 +485,6 @@ export function publishLatest(runDir: string, latestDir: string): void {
 }
 
 export const resultsFile = (dir: string) => join(dir, 'results.json');
-
 
 export const PERCENTILES = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'] as const;
 

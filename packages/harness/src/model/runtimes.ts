@@ -11,7 +11,18 @@ export type RuntimeName = keyof typeof RUNTIMES;
 export const RUNTIME_NAMES = Object.keys(RUNTIMES) as RuntimeName[];
 
 /** What Deno needs for every client (valkey-glide's native binding wants sys, read, write and ffi). */
-export const DENO_RUN = ['deno', 'run', '--allow-net', '--allow-env', '--allow-sys', '--allow-read', '--allow-write', '--allow-ffi', '--no-lock', '--no-prompt'];
+export const DENO_RUN = [
+  'deno',
+  'run',
+  '--allow-net',
+  '--allow-env',
+  '--allow-sys',
+  '--allow-read',
+  '--allow-write',
+  '--allow-ffi',
+  '--no-lock',
+  '--no-prompt',
+];
 
 /**
  * The command that runs a TypeScript script of the harness's own (a probe) on a runtime: Bun and

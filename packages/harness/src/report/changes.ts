@@ -10,13 +10,15 @@ const signed = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(rat
 const finite = (a: Answer) => Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0;
 
 /** An interval's level: "95.5%", or for the strict levels of early looks "1 − 2.4e-9". */
-const levelText = (level: number) => (1 - level >= 0.001 ? `${(level * 100).toFixed(1)}%` : `1 − ${(1 - level).toExponential(1)}`);
+const levelText = (level: number) =>
+  1 - level >= 0.001 ? `${(level * 100).toFixed(1)}%` : `1 − ${(1 - level).toExponential(1)}`;
 
 /** Where the other side came from, in words. */
 export function otherSideText(r: Results): string {
   const a = r.settings.against;
   if (!a) return '';
-  if (a.kind === 'self') return `its plain twin from this checkout (\`--handicap ${r.settings.handicap}:${r.settings.handicap_pct ?? 10}%\`)`;
+  if (a.kind === 'self')
+    return `its plain twin from this checkout (\`--handicap ${r.settings.handicap}:${r.settings.handicap_pct ?? 10}%\`)`;
   return a.kind === 'ref' ? `\`${a.spec}\` (commit ${a.commit?.slice(0, 12)})` : `the apps in \`${a.apps_dir}\``;
 }
 
@@ -29,8 +31,10 @@ export function changeSentence(a: Answer, equalPct: number): string {
   if (a.out) return `${name}: not answered (${a.out})`;
   if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
   const interval = `${signed(a.lo)}…${signed(a.hi)}, ${levelText(a.level)}, ${a.rounds} rounds`;
-  if (a.verdict === 'faster') return `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** than base (${interval})`;
-  if (a.verdict === 'equal') return `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** (${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`;
+  if (a.verdict === 'faster')
+    return `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** than base (${interval})`;
+  if (a.verdict === 'equal')
+    return `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** (${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`;
   const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
   return `${name}: open, ${signed(a.ratio)} (${interval}); as measured it could detect a change of about ±${pct(Math.expm1(half))}, and "equal" needs its interval within ±${equalPct}%`;
 }
@@ -43,13 +47,16 @@ export function changesSection(r: Results): string {
   const order = (a: Answer) => (a.out ? 3 : a.verdict === 'faster' ? 0 : a.verdict === 'equal' ? 1 : 2);
   const sorted = [...answers].sort((x, y) => order(x) - order(y) || x.a.localeCompare(y.a));
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
-  const head = `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
+  const head =
+    `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ${n('undecided')} open, of ${answers.length}. ` +
     `Each pair is tested on its per-round ratios with Wilcoxon's signed-rank test (the ratio: Hodges–Lehmann's estimate). ` +
     `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the run's time).`;
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
   const check = r.answers?.length ? '' : handicapLine(r);
-  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)].filter(Boolean).join('\n\n');
+  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 const sdText = (f: PairDesignFigures | undefined) =>
@@ -63,7 +70,10 @@ const sdPct = (x: number | null | undefined) => (Number.isFinite(x) ? pct(x!) : 
 export function designLine(r: Results): string {
   const d = r.changes?.design;
   if (!d) return '';
-  const chosen = d.chosen === null ? 'none yet' : `**${d.chosen === 'duet' ? 'duet' : 'alternating'}**${d.round !== null ? ` (chosen after round ${d.round})` : ''}: ${d.why}`;
+  const chosen =
+    d.chosen === null
+      ? 'none yet'
+      : `**${d.chosen === 'duet' ? 'duet' : 'alternating'}**${d.round !== null ? ` (chosen after round ${d.round})` : ''}: ${d.why}`;
   const bias = d.bias
     ? `Bias check, over ${d.bias.rounds} pair-rounds measured both ways: duet − alternating ${signed(Math.exp(d.bias.mean))} (${signed(Math.exp(d.bias.lo))}…${signed(Math.exp(d.bias.hi))}, 95%): ${d.bias.agree ? 'they agree' : '**they disagree**; the decisions use the alternating pairs'}.`
     : '';
@@ -75,27 +85,84 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
   const answers = (r.changes?.answers ?? []).filter((a) => !a.out && finite(a));
   if (!answers.length) return null;
   const e = r.settings.against!.equal_pct / 100;
-  const state = (a: Answer) => (a.verdict === 'faster' ? (a.ratio < 1 ? 'decided: head slower' : 'decided: head faster') : a.verdict === 'equal' ? 'equal within the bound' : 'open');
-  const values = answers.map((a) => ({ name: a.a, ratio: a.ratio, lo: a.lo, hi: a.hi, state: state(a), text: signed(a.ratio) }));
+  const state = (a: Answer) =>
+    a.verdict === 'faster'
+      ? a.ratio < 1
+        ? 'decided: head slower'
+        : 'decided: head faster'
+      : a.verdict === 'equal'
+        ? 'equal within the bound'
+        : 'open';
+  const values = answers.map((a) => ({
+    name: a.a,
+    ratio: a.ratio,
+    lo: a.lo,
+    hi: a.hi,
+    state: state(a),
+    text: signed(a.ratio),
+  }));
   const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.01;
   const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.01;
-  const x = { type: 'quantitative' as const, scale: { type: 'log' as const, domain: [lo, hi], nice: false }, title: 'head ÷ base req/s (log scale)' };
+  const x = {
+    type: 'quantitative' as const,
+    scale: { type: 'log' as const, domain: [lo, hi], nice: false },
+    title: 'head ÷ base req/s (log scale)',
+  };
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `Changes: head against ${otherSideText(r).replaceAll('`', '')}`, subtitle: `each pair's ratio and interval; shaded: equal within ±${r.settings.against!.equal_pct}%` },
+    title: {
+      text: `Changes: head against ${otherSideText(r).replaceAll('`', '')}`,
+      subtitle: `each pair's ratio and interval; shaded: equal within ±${r.settings.against!.equal_pct}%`,
+    },
     width: 520,
     height: { step: 22 },
     layer: [
-      { data: { values: [{ a: 1 / (1 + e), b: 1 + e }] }, mark: { type: 'rect', color: '#d9ead3', opacity: 0.7 }, encoding: { x: { field: 'a', ...x }, x2: { field: 'b' } } },
-      { data: { values: [{ one: 1 }] }, mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { field: 'one', ...x } } },
+      {
+        data: { values: [{ a: 1 / (1 + e), b: 1 + e }] },
+        mark: { type: 'rect', color: '#d9ead3', opacity: 0.7 },
+        encoding: { x: { field: 'a', ...x }, x2: { field: 'b' } },
+      },
+      {
+        data: { values: [{ one: 1 }] },
+        mark: { type: 'rule', color: '#555', strokeDash: [4, 3] },
+        encoding: { x: { field: 'one', ...x } },
+      },
       {
         data: { values },
         encoding: { y },
         layer: [
-          { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS, legend: { labelLimit: 300 } } } },
-          { mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } }, encoding: { x: { field: 'ratio', ...x }, color: { field: 'state', type: 'nominal', title: null, scale: STATE_COLOURS, legend: { labelLimit: 300 } } } },
-          { mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 }, encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } } },
+          {
+            mark: { type: 'rule', strokeWidth: 2 },
+            encoding: {
+              x: { field: 'lo', ...x },
+              x2: { field: 'hi' },
+              color: {
+                field: 'state',
+                type: 'nominal',
+                title: null,
+                scale: STATE_COLOURS,
+                legend: { labelLimit: 300 },
+              },
+            },
+          },
+          {
+            mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } },
+            encoding: {
+              x: { field: 'ratio', ...x },
+              color: {
+                field: 'state',
+                type: 'nominal',
+                title: null,
+                scale: STATE_COLOURS,
+                legend: { labelLimit: 300 },
+              },
+            },
+          },
+          {
+            mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 },
+            encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } },
+          },
         ],
       },
     ],

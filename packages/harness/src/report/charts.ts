@@ -16,11 +16,20 @@ export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
-  const resvg = new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: FONT } });
+  const resvg = new Resvg(svg, {
+    background: 'white',
+    fitTo: { mode: 'zoom', value: 2 },
+    font: { loadSystemFonts: true, defaultFontFamily: FONT },
+  });
   return Buffer.from(resvg.render().asPng());
 }
 
-const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 420 }, title: { fontSize: 14, anchor: 'start' as const } };
+const config = {
+  font: FONT,
+  view: { stroke: null },
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 420 },
+  title: { fontSize: 14, anchor: 'start' as const },
+};
 
 /** Bars of a median per contender, whiskers for its interval, rank intervals in the labels. */
 function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: string): vl.TopLevelSpec {
@@ -29,7 +38,14 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
     .map((c) => {
       const v = which === 'rps' ? { median: c.rps!.median, lo: c.rps!.ci.lo, hi: c.rps!.ci.hi } : c.relative!;
       const digits = which === 'rps' ? 0 : 2;
-      return { name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`, runtime: c.runtime, median: v.median, lo: v.lo, hi: v.hi, text: v.median.toFixed(digits) };
+      return {
+        name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`,
+        runtime: c.runtime,
+        median: v.median,
+        lo: v.lo,
+        hi: v.hi,
+        text: v.median.toFixed(digits),
+      };
     });
   // ranked() is in the order of the estimate (median req/s), the rank interval in each label: keep that order in every layer.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
@@ -40,31 +56,61 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
     data: { values },
     encoding: { y },
     layer: [
-      { mark: { type: 'bar', tooltip: { content: 'data' } }, encoding: { x: { field: 'median', type: 'quantitative', title: axis }, color: { field: 'runtime', type: 'nominal' } } },
+      {
+        mark: { type: 'bar', tooltip: { content: 'data' } },
+        encoding: {
+          x: { field: 'median', type: 'quantitative', title: axis },
+          color: { field: 'runtime', type: 'nominal' },
+        },
+      },
       { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
-      { mark: { type: 'text', align: 'left', dx: 4 }, encoding: { x: { field: 'hi', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } } },
+      {
+        mark: { type: 'text', align: 'left', dx: 4 },
+        encoding: { x: { field: 'hi', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } },
+      },
     ],
     config,
   };
 }
 
 export const reqSecSpec = (r: Results) =>
-  medianBars(r, 'rps', 'Requests per second (median of runs; whiskers: its interval; "2–5": the ranks the decided comparisons allow)', 'successful responses / s');
+  medianBars(
+    r,
+    'rps',
+    'Requests per second (median of runs; whiskers: its interval; "2–5": the ranks the decided comparisons allow)',
+    'successful responses / s',
+  );
 
 export const relativeSpec = (r: Results) =>
-  medianBars(r, 'relative', 'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)', 'relative to this run\'s reference');
+  medianBars(
+    r,
+    'relative',
+    'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)',
+    "relative to this run's reference",
+  );
 
 /** A contender's latency chart. Results recorded before chart groups existed drew Next.js apart. */
-const groupOf = (c: { chart_group?: string | null; framework: string }) => (c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server'));
+const groupOf = (c: { chart_group?: string | null; framework: string }) =>
+  c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 
 /** Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none). */
 export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
   const values = ranked(r)
     .filter((c) => groupOf(c) === which)
-    .flatMap((c) => LAT.map((p, i) => ({ name: c.static ? `${c.name} (static)` : c.name, percentile: p, order: i, ms: c.latency_ms?.[p] ?? null })));
+    .flatMap((c) =>
+      LAT.map((p, i) => ({
+        name: c.static ? `${c.name} (static)` : c.name,
+        percentile: p,
+        order: i,
+        ms: c.latency_ms?.[p] ?? null,
+      })),
+    );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${which === 'server' ? 'Servers' : `${which[0]!.toUpperCase()}${which.slice(1)}`}: latency percentiles (ms, median of runs)`, subtitle: subtitle(r) },
+    title: {
+      text: `${which === 'server' ? 'Servers' : `${which[0]!.toUpperCase()}${which.slice(1)}`}: latency percentiles (ms, median of runs)`,
+      subtitle: subtitle(r),
+    },
     width: 560,
     height: 320,
     data: { values },

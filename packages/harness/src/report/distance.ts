@@ -23,15 +23,21 @@ export function distancePoints(runs: { rttMs: number; results: Results }[]): Dis
   return runs.flatMap(({ rttMs, results }) => {
     const ranks = new Map(ranked(results).map((c) => [c.name, c]));
     const proxy = results.data.redis_rtt ?? null;
-    return results.contenders.filter((c) => !c.self_check_of && !c.ceiling).map((c) => {
-      const rank = ranks.get(c.name);
-      return {
-        rtt_ms: rttMs, measured_rtt_ms: proxy?.measured?.typical_ms ?? null, name: c.name, status: c.status,
-        rps: c.status === 'ok' ? (c.rps?.median ?? null) : null,
-        rank_lo: rank?.rankLo ?? null, rank_hi: rank?.rankHi ?? null,
-        proxy_cpu_pct: proxyCpuPct(c.runs),
-      };
-    });
+    return results.contenders
+      .filter((c) => !c.self_check_of && !c.ceiling)
+      .map((c) => {
+        const rank = ranks.get(c.name);
+        return {
+          rtt_ms: rttMs,
+          measured_rtt_ms: proxy?.measured?.typical_ms ?? null,
+          name: c.name,
+          status: c.status,
+          rps: c.status === 'ok' ? (c.rps?.median ?? null) : null,
+          rank_lo: rank?.rankLo ?? null,
+          rank_hi: rank?.rankHi ?? null,
+          proxy_cpu_pct: proxyCpuPct(c.runs),
+        };
+      });
   });
 }
 
@@ -42,40 +48,60 @@ function proxyCpuPct(runs: { proxy_cpu_s?: number; seconds: number }[]): number 
 }
 
 /** The contenders whose rank interval at a distance shares no rank with their interval at the nearest (first) distance. */
-export function rankChanges(points: DistancePoint[]): { name: string; rtt_ms: number; near: [number, number]; far: [number, number] }[] {
+export function rankChanges(
+  points: DistancePoint[],
+): { name: string; rtt_ms: number; near: [number, number]; far: [number, number] }[] {
   const nearest = Math.min(...points.map((p) => p.rtt_ms));
   const out = [];
   for (const p of points.filter((x) => x.rtt_ms !== nearest && x.rank_lo !== null)) {
     const base = points.find((x) => x.rtt_ms === nearest && x.name === p.name && x.rank_lo !== null);
     if (base && (p.rank_lo! > base.rank_hi! || p.rank_hi! < base.rank_lo!)) {
-      out.push({ name: p.name, rtt_ms: p.rtt_ms, near: [base.rank_lo!, base.rank_hi!] as [number, number], far: [p.rank_lo!, p.rank_hi!] as [number, number] });
+      out.push({
+        name: p.name,
+        rtt_ms: p.rtt_ms,
+        near: [base.rank_lo!, base.rank_hi!] as [number, number],
+        far: [p.rank_lo!, p.rank_hi!] as [number, number],
+      });
     }
   }
   return out;
 }
 
 const rankText = (lo: number | null, hi: number | null) => (lo === null ? '–' : lo === hi ? `${lo}` : `${lo}–${hi}`);
-export const rttLabel = (ms: number) => (ms === 0 ? '0' : ms < 1 ? `${+(ms * 1000).toFixed(0)}us` : `${+ms.toFixed(3)}ms`);
+export const rttLabel = (ms: number) =>
+  ms === 0 ? '0' : ms < 1 ? `${+(ms * 1000).toFixed(0)}us` : `${+ms.toFixed(3)}ms`;
 
 export function distanceTable(points: DistancePoint[]): string {
   const rtts = [...new Set(points.map((p) => p.rtt_ms))].sort((a, b) => a - b);
   const names = [...new Set(points.map((p) => p.name))];
   const at = (n: string, rtt: number) => points.find((p) => p.name === n && p.rtt_ms === rtt);
-  const cell = (p: DistancePoint | undefined) => (!p ? '–' : p.rps === null ? p.status : `${p.rps.toFixed(0)} (rank ${rankText(p.rank_lo, p.rank_hi)})`);
+  const cell = (p: DistancePoint | undefined) =>
+    !p ? '–' : p.rps === null ? p.status : `${p.rps.toFixed(0)} (rank ${rankText(p.rank_lo, p.rank_hi)})`;
   const measured = rtts.map((rtt) => {
     const p = points.find((x) => x.rtt_ms === rtt);
     const cpu = points.filter((x) => x.rtt_ms === rtt && x.proxy_cpu_pct !== null).map((x) => x.proxy_cpu_pct!);
-    return `RTT ${rttLabel(rtt)}: ${p?.measured_rtt_ms != null ? `${p.measured_rtt_ms.toFixed(2)} ms measured through the proxy (redis-cli --latency)` : 'no proxy'}` +
-      (cpu.length ? `, proxy CPU ${Math.min(...cpu).toFixed(1)}–${Math.max(...cpu).toFixed(1)}% of a core while the contenders were measured` : '');
+    return (
+      `RTT ${rttLabel(rtt)}: ${p?.measured_rtt_ms != null ? `${p.measured_rtt_ms.toFixed(2)} ms measured through the proxy (redis-cli --latency)` : 'no proxy'}` +
+      (cpu.length
+        ? `, proxy CPU ${Math.min(...cpu).toFixed(1)}–${Math.max(...cpu).toFixed(1)}% of a core while the contenders were measured`
+        : '')
+    );
   });
   const head = `| contender | ${rtts.map((r) => `RTT ${rttLabel(r)}`).join(' | ')} |\n|---|${rtts.map(() => '---:').join('|')}|`;
   const rows = names.map((n) => `| ${n} | ${rtts.map((rtt) => cell(at(n, rtt))).join(' | ')} |`);
   const changes = rankChanges(points);
   const changed = changes.length
-    ? changes.map((c) => `- ${c.name}: rank ${rankText(...c.near)} at RTT ${rttLabel(rtts[0]!)}, ${rankText(...c.far)} at ${rttLabel(c.rtt_ms)}`).join('\n')
+    ? changes
+        .map(
+          (c) =>
+            `- ${c.name}: rank ${rankText(...c.near)} at RTT ${rttLabel(rtts[0]!)}, ${rankText(...c.far)} at ${rttLabel(c.rtt_ms)}`,
+        )
+        .join('\n')
     : `- none: every contender's rank interval overlaps the one it has at RTT ${rttLabel(rtts[0]!)}`;
-  return `**req/s and rank at each Redis distance** (median of each run's launches; rank: the interval from that run's own paired tests, Holm at 5%)\n\n` +
-    `${measured.map((m) => `- ${m}`).join('\n')}\n\n${head}\n${rows.join('\n')}\n\n**Contenders that change rank** (rank intervals that do not overlap)\n\n${changed}`;
+  return (
+    `**req/s and rank at each Redis distance** (median of each run's launches; rank: the interval from that run's own paired tests, Holm at 5%)\n\n` +
+    `${measured.map((m) => `- ${m}`).join('\n')}\n\n${head}\n${rows.join('\n')}\n\n**Contenders that change rank** (rank intervals that do not overlap)\n\n${changed}`
+  );
 }
 
 export function distanceSpec(points: DistancePoint[]): vl.TopLevelSpec {
@@ -83,12 +109,19 @@ export function distanceSpec(points: DistancePoint[]): vl.TopLevelSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: 'req/s against the RTT between app and Redis, one line per contender',
     data: { values: points.filter((p) => p.rps !== null).map((p) => ({ ...p, rtt: rttLabel(p.rtt_ms) })) },
-    width: 560, height: 320,
+    width: 560,
+    height: 320,
     mark: { type: 'line', point: true },
     encoding: {
       x: { field: 'rtt', type: 'ordinal', title: 'RTT to Redis', sort: { field: 'rtt_ms' } },
       y: { field: 'rps', type: 'quantitative', title: 'req/s (log)', scale: { type: 'log' } },
-      color: { field: 'name', type: 'nominal', title: null, scale: { scheme: 'tableau20' }, legend: { labelLimit: 320 } },
+      color: {
+        field: 'name',
+        type: 'nominal',
+        title: null,
+        scale: { scheme: 'tableau20' },
+        legend: { labelLimit: 320 },
+      },
     },
   } as vl.TopLevelSpec;
 }

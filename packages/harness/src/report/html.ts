@@ -11,7 +11,8 @@ import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
 import { ranked } from '../answers/ranking';
 
 const num = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
-const settingOf = (c: ContenderResult) => (c.ceiling ? 'precomputed' : c.tuned?.length ? c.tuned.join(' ') : 'defaults');
+const settingOf = (c: ContenderResult) =>
+  c.ceiling ? 'precomputed' : c.tuned?.length ? c.tuned.join(' ') : 'defaults';
 const FILTERS = ['runtime', 'framework', 'client', 'setting'] as const;
 
 /** One row of the contenders table; data-* hold the sort keys and the filter values. */
@@ -25,13 +26,19 @@ function contenderRow(c: ContenderResult, rank: string): string {
     [c.client, c.client],
     [settingOf(c), settingOf(c)],
     [num(c.rps?.median), c.rps?.median ?? -1],
-    [!ci ? '' : c.rps!.n === 1 ? 'one run' : `${num(ci.lo)}–${num(ci.hi)} (${levelLabel(ci.level)})`, ci ? ci.hi - ci.lo : -1],
+    [
+      !ci ? '' : c.rps!.n === 1 ? 'one run' : `${num(ci.lo)}–${num(ci.hi)} (${levelLabel(ci.level)})`,
+      ci ? ci.hi - ci.lo : -1,
+    ],
     [num(c.latency_ms?.p50, 1), c.latency_ms?.p50 ?? -1],
     [num(c.latency_ms?.p99, 1), c.latency_ms?.p99 ?? -1],
     [num(c.cpu_us_per_req), c.cpu_us_per_req ?? -1],
     [num(c.rss_mb), c.rss_mb ?? -1],
     [c.efficiency ? `${num(c.efficiency.value * 100, 1)}%` : '', c.efficiency?.value ?? -1],
-    [c.ceiling ? 'HTTP ceiling' : c.status === 'ok' ? 'ok' : `<span class="bad">${escapeHtml(c.status)}</span>`, c.status],
+    [
+      c.ceiling ? 'HTTP ceiling' : c.status === 'ok' ? 'ok' : `<span class="bad">${escapeHtml(c.status)}</span>`,
+      c.status,
+    ],
     [c.runs.map((x, i) => `<a href="${escapeHtml(x.raw)}">${i + 1}</a>`).join(' '), c.runs.length],
   ];
   const data = FILTERS.map((f) => `data-${f}="${escapeHtml(f === 'setting' ? settingOf(c) : String(c[f]))}"`).join(' ');
@@ -39,7 +46,23 @@ function contenderRow(c: ContenderResult, rank: string): string {
 }
 
 /** The contenders table's columns; the numeric ones sort as numbers, largest first. */
-const HEADERS = ['rank', 'contender', 'runtime', 'framework', 'client', 'settings', 'req/s', 'interval of the median', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', 'efficiency', 'status', 'raw oha JSON'];
+const HEADERS = [
+  'rank',
+  'contender',
+  'runtime',
+  'framework',
+  'client',
+  'settings',
+  'req/s',
+  'interval of the median',
+  'p50 ms',
+  'p99 ms',
+  'CPU µs/req',
+  'peak RSS MB',
+  'efficiency',
+  'status',
+  'raw oha JSON',
+];
 const NUMERIC = new Set([0, 6, 7, 8, 9, 10, 11, 12, 14]);
 
 /** Every contender of the run: the ranked ones in rank order, then the ceilings and those not ranked. */
@@ -47,12 +70,17 @@ function contendersTable(r: Results): string {
   const rank = new Map(ranked(r).map((c) => [c.name, c.rank]));
   const all = r.contenders.filter((c) => !c.self_check_of);
   const at = new Map(ranked(r).map((c, i) => [c.name, i]));
-  const order = [...all].sort((a, b) => (at.get(a.name) ?? Infinity) - (at.get(b.name) ?? Infinity) || (b.rps?.median ?? 0) - (a.rps?.median ?? 0));
+  const order = [...all].sort(
+    (a, b) =>
+      (at.get(a.name) ?? Infinity) - (at.get(b.name) ?? Infinity) || (b.rps?.median ?? 0) - (a.rps?.median ?? 0),
+  );
   const select = (f: (typeof FILTERS)[number]) => {
     const values = [...new Set(all.map((c) => (f === 'setting' ? settingOf(c) : String(c[f]))))].sort();
     return `<label>${f} <select data-filter="${f}"><option value="">all</option>${values.map((v) => `<option>${escapeHtml(v)}</option>`).join('')}</select></label>`;
   };
-  const head = HEADERS.map((h, i) => `<th class="sortable${NUMERIC.has(i) ? ' num' : ''}" data-col="${i}">${h}</th>`).join('');
+  const head = HEADERS.map(
+    (h, i) => `<th class="sortable${NUMERIC.has(i) ? ' num' : ''}" data-col="${i}">${h}</th>`,
+  ).join('');
   return `<div class="filters">${FILTERS.map(select).join('')}<span id="shown" class="note"></span></div>
 <table id="contenders"><thead><tr>${head}</tr></thead><tbody>
 ${order.map((c) => contenderRow(c, rank.get(c.name) ?? '')).join('\n')}
@@ -88,7 +116,16 @@ applyFilters();
 
 /** Per runtime, framework × client: median req/s of the default-settings contenders, as colour. */
 function heatmapSpec(r: Results): object | null {
-  const values = ranked(r).filter((c) => !c.tuned?.length).map((c) => ({ runtime: c.runtime, framework: c.variant ? `${c.framework} ${c.variant}` : c.framework, client: c.client, rps: Math.round(c.rps!.median), rank: c.rank, label: `${Math.round(c.rps!.median)} (${c.rank})` }));
+  const values = ranked(r)
+    .filter((c) => !c.tuned?.length)
+    .map((c) => ({
+      runtime: c.runtime,
+      framework: c.variant ? `${c.framework} ${c.variant}` : c.framework,
+      client: c.client,
+      rps: Math.round(c.rps!.median),
+      rank: c.rank,
+      label: `${Math.round(c.rps!.median)} (${c.rank})`,
+    }));
   if (!values.length) return null;
   const grid = (runtime: string) => ({
     title: runtime,
@@ -100,13 +137,22 @@ function heatmapSpec(r: Results): object | null {
       y: { field: 'framework', type: 'nominal', title: null },
     },
     layer: [
-      { mark: 'rect', encoding: { color: { field: 'rps', type: 'quantitative', title: 'req/s', scale: { scheme: 'blues' } }, tooltip: [{ field: 'framework' }, { field: 'client' }, { field: 'rps', title: 'req/s' }, { field: 'rank' }] } },
+      {
+        mark: 'rect',
+        encoding: {
+          color: { field: 'rps', type: 'quantitative', title: 'req/s', scale: { scheme: 'blues' } },
+          tooltip: [{ field: 'framework' }, { field: 'client' }, { field: 'rps', title: 'req/s' }, { field: 'rank' }],
+        },
+      },
       { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label', type: 'nominal' } } },
     ],
   });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Framework × client per runtime: median req/s with default settings (rank interval in brackets)', anchor: 'start' },
+    title: {
+      text: 'Framework × client per runtime: median req/s with default settings (rank interval in brackets)',
+      anchor: 'start',
+    },
     data: { values },
     vconcat: [...new Set(values.map((v) => v.runtime))].map(grid),
     resolve: { scale: { color: 'shared' } },
@@ -116,21 +162,47 @@ function heatmapSpec(r: Results): object | null {
 /** Each setting's on ÷ off ratio with its interval; 1 = no effect. */
 function settingsSpec(r: Results): object | null {
   // An interval too wide to exist (too few pairs) draws as its estimate alone.
-  const values = answersOf(r).answers.filter((a) => a.question.startsWith('setting: ')).map((a) => {
-    const finite = Number.isFinite(a.hi) && a.lo > 0;
-    const tuned = r.contenders.find((c) => c.name === a.a)?.tuned?.[0] ?? a.a;
-    return { label: a.a, setting: tuned, median: a.ratio, lo: finite ? a.lo : a.ratio, hi: finite ? a.hi : a.ratio };
-  });
+  const values = answersOf(r)
+    .answers.filter((a) => a.question.startsWith('setting: '))
+    .map((a) => {
+      const finite = Number.isFinite(a.hi) && a.lo > 0;
+      const tuned = r.contenders.find((c) => c.name === a.a)?.tuned?.[0] ?? a.a;
+      return { label: a.a, setting: tuned, median: a.ratio, lo: finite ? a.lo : a.ratio, hi: finite ? a.hi : a.ratio };
+    });
   if (!values.length) return null;
   const y = { field: 'label', type: 'nominal', sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Settings: req/s with the setting on ÷ off, per stack (whiskers: interval; 1 = no effect)', anchor: 'start' },
+    title: {
+      text: 'Settings: req/s with the setting on ÷ off, per stack (whiskers: interval; 1 = no effect)',
+      anchor: 'start',
+    },
     width: 560,
     data: { values },
     layer: [
-      { mark: { type: 'point', filled: true }, encoding: { y, x: { field: 'median', type: 'quantitative', title: 'on ÷ off', scale: { zero: false } }, color: { field: 'setting', type: 'nominal' }, tooltip: [{ field: 'label' }, { field: 'median', format: '.2f' }, { field: 'lo', format: '.2f' }, { field: 'hi', format: '.2f' }] } },
-      { mark: 'rule', encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' }, color: { field: 'setting', type: 'nominal' } } },
+      {
+        mark: { type: 'point', filled: true },
+        encoding: {
+          y,
+          x: { field: 'median', type: 'quantitative', title: 'on ÷ off', scale: { zero: false } },
+          color: { field: 'setting', type: 'nominal' },
+          tooltip: [
+            { field: 'label' },
+            { field: 'median', format: '.2f' },
+            { field: 'lo', format: '.2f' },
+            { field: 'hi', format: '.2f' },
+          ],
+        },
+      },
+      {
+        mark: 'rule',
+        encoding: {
+          y,
+          x: { field: 'lo', type: 'quantitative' },
+          x2: { field: 'hi' },
+          color: { field: 'setting', type: 'nominal' },
+        },
+      },
       { mark: { type: 'rule', strokeDash: [4, 4], color: '#555' }, encoding: { x: { datum: 1 } } },
     ],
   };
@@ -138,8 +210,18 @@ function settingsSpec(r: Results): object | null {
 
 /** The concurrency sweep and open-loop points, where more than one point per contender was measured. */
 function pointsSpec(r: Results): object | null {
-  const values = r.contenders.filter((c) => c.points.length > 1 && !c.self_check_of).flatMap((c) =>
-    c.points.filter((p) => p.rps).map((p) => ({ name: c.name, load: p.rate === null ? `c=${p.connections}` : `${p.rate_spec ?? p.rate} offered`, rps: p.rps!.median, p99: p.latency_ms?.p99 ?? null })));
+  const values = r.contenders
+    .filter((c) => c.points.length > 1 && !c.self_check_of)
+    .flatMap((c) =>
+      c.points
+        .filter((p) => p.rps)
+        .map((p) => ({
+          name: c.name,
+          load: p.rate === null ? `c=${p.connections}` : `${p.rate_spec ?? p.rate} offered`,
+          rps: p.rps!.median,
+          p99: p.latency_ms?.p99 ?? null,
+        })),
+    );
   if (!values.length) return null;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -160,20 +242,31 @@ function pointsSpec(r: Results): object | null {
 function reportCharts(r: Results): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [file, spec] of Object.entries(charts(r))) out[`chart-${file.replace('.png', '')}`] = spec;
-  const extra = { 'chart-heatmap': heatmapSpec(r), 'chart-settings': settingsSpec(r), 'chart-points': pointsSpec(r), 'chart-scaling': r.scaling ? scalingSpec(r.scaling) : null };
+  const extra = {
+    'chart-heatmap': heatmapSpec(r),
+    'chart-settings': settingsSpec(r),
+    'chart-points': pointsSpec(r),
+    'chart-scaling': r.scaling ? scalingSpec(r.scaling) : null,
+  };
   for (const [id, spec] of Object.entries(extra)) if (spec) out[id] = spec;
   return out;
 }
 
 function environmentTable(r: Results): string {
   const e = r.environment as unknown as Record<string, unknown>;
-  const rows = Object.entries(e).filter(([, v]) => v !== null && typeof v !== 'object').map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`);
-  const runtimes = Object.entries((e.runtimes ?? {}) as Record<string, string>).map(([k, v]) => `<tr><th>runtime ${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
+  const rows = Object.entries(e)
+    .filter(([, v]) => v !== null && typeof v !== 'object')
+    .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`);
+  const runtimes = Object.entries((e.runtimes ?? {}) as Record<string, string>).map(
+    ([k, v]) => `<tr><th>runtime ${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`,
+  );
   return `<table>${[...rows, ...runtimes].join('')}</table>`;
 }
 
 function leftOut(r: Results): string {
-  const unsupported = (r.unsupported ?? []).map((u) => `<li>${escapeHtml(u.name)}: ${escapeHtml(u.reason)}</li>`).join('');
+  const unsupported = (r.unsupported ?? [])
+    .map((u) => `<li>${escapeHtml(u.name)}: ${escapeHtml(u.reason)}</li>`)
+    .join('');
   const notRanked = sectionsOf(r, (s) => s.place === 'left-out', false);
   const gates = notRanked.length
     ? notRanked.map((s) => `<div data-section="${s.id}">\n${markdownHtml(s.md)}\n</div>`).join('\n')

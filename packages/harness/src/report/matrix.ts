@@ -13,7 +13,10 @@ const byClientOrder = (a: string, b: string) => CLIENTS.indexOf(a as never) - CL
 function cell(r: Results, ok: RankedContender[], runtime: string, row: string, client: string): string {
   const c = ok.find((x) => x.runtime === runtime && rowOf(x) === row && x.client === client);
   if (c) return `${fmt0(c.rps!.median)} (${c.rank})${c.static ? ' static' : ''}`;
-  const bad = r.contenders.find((x) => isPlain(x) && !x.self_check_of && !x.base_of && x.runtime === runtime && rowOf(x) === row && x.client === client);
+  const bad = r.contenders.find(
+    (x) =>
+      isPlain(x) && !x.self_check_of && !x.base_of && x.runtime === runtime && rowOf(x) === row && x.client === client,
+  );
   if (bad) return bad.status;
   const name = [runtime, row.replace(' ', '-'), client].join('-');
   return r.unsupported?.some((u) => u.name === name) ? 'unsupported' : '';
@@ -28,10 +31,16 @@ export function gridTables(r: Results): string {
     const mine = all.filter((c) => c.runtime === runtime);
     const clients = unique(mine.map((c) => c.client)).sort(byClientOrder);
     // Rows fastest first, by their best cell.
-    const best = (row: string) => Math.max(0, ...ok.filter((c) => c.runtime === runtime && rowOf(c) === row).map((c) => c.rps!.median));
+    const best = (row: string) =>
+      Math.max(0, ...ok.filter((c) => c.runtime === runtime && rowOf(c) === row).map((c) => c.rps!.median));
     const rows = unique(mine.map(rowOf)).sort((a, b) => best(b) - best(a));
     const head = `| ${runtime} | ${clients.join(' | ')} |\n|---|${clients.map(() => '---:').join('|')}|`;
-    out.push([head, ...rows.map((row) => `| ${row} | ${clients.map((cl) => cell(r, ok, runtime, row, cl)).join(' | ')} |`)].join('\n'));
+    out.push(
+      [
+        head,
+        ...rows.map((row) => `| ${row} | ${clients.map((cl) => cell(r, ok, runtime, row, cl)).join(' | ')} |`),
+      ].join('\n'),
+    );
   }
   return out.length
     ? `**Framework × client, per runtime** (median req/s with default settings; in brackets the rank interval of the whole run)\n\n${out.join('\n\n')}`

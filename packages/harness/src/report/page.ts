@@ -10,16 +10,19 @@ const VENDORED = ['vega/build/vega.min.js', 'vega-lite/build/vega-lite.min.js', 
 
 function vendored(file: string): string {
   const path = join(ROOT, 'node_modules', file);
-  if (!existsSync(path)) throw new Error(`${path} is missing: run 'bun install' (npm run bench does it) before writing report.html`);
+  if (!existsSync(path))
+    throw new Error(`${path} is missing: run 'bun install' (npm run bench does it) before writing report.html`);
   return readFileSync(path, 'utf8');
 }
 
 /** Text inside <script>: never ends the element early. */
 const scriptSafe = (js: string) => js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 /** JSON inside <script type="application/json">. */
-const jsonScript = (id: string, value: unknown) => `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
+const jsonScript = (id: string, value: unknown) =>
+  `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
 
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The project's markdown tables and notes, as HTML. */
 export const markdownHtml = (md: string) => (md ? (marked.parse(md, { async: false }) as string) : '');

@@ -20,7 +20,9 @@ export function scalingTable(s: Scaling): string {
 
 /** CPU µs per request against entries, one line per contender. */
 export function scalingSpec(s: Scaling): object {
-  const values = s.contenders.flatMap((c) => c.points.map((p) => ({ name: c.name, entries: p.entries, cpu: p.cpu_us_per_req })));
+  const values = s.contenders.flatMap((c) =>
+    c.points.map((p) => ({ name: c.name, entries: p.entries, cpu: p.cpu_us_per_req })),
+  );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'CPU per request against the number of stream entries', anchor: 'start' },

@@ -7,15 +7,7 @@ import { changesSection } from './changes';
 import { liveTable } from './live';
 import { gridTables } from './matrix';
 import { scalingTable } from './scaling';
-import {
-  costTable,
-  describeRun,
-  headlineTable,
-  pointsTable,
-  problems,
-  seedMethodTable,
-  selfCheckTable,
-} from './table';
+import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 import { upsertTable } from './upsert';
 
 /**

@@ -6,7 +6,12 @@ import { readResults, resultsFile, type Results } from '../model/results';
 import { reportHtml } from './html';
 import { escapeHtml } from './page';
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.png': 'image/png', '.md': 'text/markdown; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.md': 'text/markdown; charset=utf-8',
+};
 
 interface RunEntry {
   dir: string;
@@ -22,7 +27,10 @@ function runsIn(root: string): RunEntry[] {
       return null;
     }
   };
-  return dirs.sort().reverse().map((dir) => ({ dir, results: read(dir) }));
+  return dirs
+    .sort()
+    .reverse()
+    .map((dir) => ({ dir, results: read(dir) }));
 }
 
 function indexHtml(root: string): string {
@@ -30,7 +38,13 @@ function indexHtml(root: string): string {
     const link = `<a href="${encodeURI(dir)}/report.html">${escapeHtml(dir)}</a>`;
     if (!r) return `<tr><td>${link}</td><td colspan="5">results.json unreadable</td></tr>`;
     const ok = r.contenders.filter((c) => c.status === 'ok').length;
-    const cells = [r.started_at, r.settings.suite ?? 'default', `${ok} ok of ${r.contenders.length}`, r.complete ? 'complete' : `not complete: ${r.exit_reason ?? ''}`, `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs`];
+    const cells = [
+      r.started_at,
+      r.settings.suite ?? 'default',
+      `${ok} ok of ${r.contenders.length}`,
+      r.complete ? 'complete' : `not complete: ${r.exit_reason ?? ''}`,
+      `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs`,
+    ];
     return `<tr><td>${link}</td>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
   });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Benchmark runs</title>
@@ -44,10 +58,14 @@ function respond(root: string, pathname: string): Response {
   const file = resolve(root, `.${decodeURIComponent(pathname)}`);
   if (!file.startsWith(root + sep)) return new Response('outside the results folder', { status: 403 });
   if (file.endsWith(`${sep}report.html`) && !existsSync(file) && existsSync(resultsFile(resolve(file, '..')))) {
-    return new Response(reportHtml(readResults(resultsFile(resolve(file, '..')))), { headers: { 'content-type': TYPES['.html']! } });
+    return new Response(reportHtml(readResults(resultsFile(resolve(file, '..')))), {
+      headers: { 'content-type': TYPES['.html']! },
+    });
   }
   if (!existsSync(file) || !statSync(file).isFile()) return new Response('not found', { status: 404 });
-  return new Response(readFileSync(file), { headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' } });
+  return new Response(readFileSync(file), {
+    headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
+  });
 }
 
 /** Serves `root` on 127.0.0.1:`port` (0: a free port). */

@@ -16,13 +16,16 @@ export function label(c: ContenderResult): string {
 }
 
 /** "612–655 (95% CI)", with the real level when there were too few runs for the asked one. */
-export const interval = (ci: { lo: number; hi: number; level: number }, digits = 0, asked = 0.95) => `${fmt(ci.lo, digits)}–${fmt(ci.hi, digits)} (${levelLabel(ci.level, asked)})`;
+export const interval = (ci: { lo: number; hi: number; level: number }, digits = 0, asked = 0.95) =>
+  `${fmt(ci.lo, digits)}–${fmt(ci.hi, digits)} (${levelLabel(ci.level, asked)})`;
 
 /** The relative index with its interval (the same level as the req/s interval beside it). */
 /** "662 (652–664, 75% CI)": a median with its interval in one cell. */
-const medianCell = (m: number, ci: { lo: number; hi: number; level: number }, asked = 0.95) => `${fmt(m, 0)} (${fmt(ci.lo, 0)}–${fmt(ci.hi, 0)}, ${levelLabel(ci.level, asked)})`;
+const medianCell = (m: number, ci: { lo: number; hi: number; level: number }, asked = 0.95) =>
+  `${fmt(m, 0)} (${fmt(ci.lo, 0)}–${fmt(ci.hi, 0)}, ${levelLabel(ci.level, asked)})`;
 
-const relativeCell = (c: ContenderResult) => (c.relative ? `${fmt(c.relative.median, 2)} (${fmt(c.relative.lo, 2)}–${fmt(c.relative.hi, 2)})` : '–');
+const relativeCell = (c: ContenderResult) =>
+  c.relative ? `${fmt(c.relative.median, 2)} (${fmt(c.relative.lo, 2)}–${fmt(c.relative.hi, 2)})` : '–';
 
 /** The headline table: rank interval, req/s with its interval, relative index, latency percentiles. */
 export function headlineTable(r: Results): string {
@@ -37,7 +40,8 @@ export function headlineTable(r: Results): string {
 
 /** Spread, cost and proof of Redis reads per contender. */
 export function costTable(r: Results): string {
-  const head = '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | launches | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const head =
+    '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | launches | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   // Figures not measured (a --target app's CPU) are null in results.json: no spread of those.
   const pct = (all: number[]) => {
     const xs = all.filter(Number.isFinite);
@@ -50,7 +54,9 @@ export function costTable(r: Results): string {
       c.loadgen_saturated ? 'load generator saturated' : '',
       c.static ? 'static' : '',
       r.target ? 'started by hand elsewhere: CPU and RSS not measured' : '',
-    ].filter(Boolean).join('; ');
+    ]
+      .filter(Boolean)
+      .join('; ');
     const launches = new Set(kept.map((x) => x.pid)).size;
     return `| ${c.name} | ${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)} | ${pct(kept.map((x) => x.rps))} | ±${fmt((c.half_width ?? NaN) * 100)}% | ${fmt(c.cpu_us_per_req, 0)} | ${pct(kept.map((x) => x.cpu_us_per_req))} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${launches} | ${notes} |`;
   });
@@ -61,7 +67,8 @@ export function costTable(r: Results): string {
 export function seedMethodTable(r: Results): string {
   const withSeed = ranked(r).filter((c) => c.seed_method);
   if (!withSeed.length) return '';
-  const head = '| server | seed method req/s (runs) | this method: median (interval) | seed vs median | seed inside the interval? |\n|---|---:|---:|---:|---|';
+  const head =
+    '| server | seed method req/s (runs) | this method: median (interval) | seed vs median | seed inside the interval? |\n|---|---:|---:|---:|---|';
   const rows = withSeed.map((c) => {
     const s = c.seed_method!;
     const drift = ((s.headline - c.rps!.median) / c.rps!.median) * 100;
@@ -78,19 +85,25 @@ export function seedMethodTable(r: Results): string {
 export function selfCheckTable(r: Results): string {
   const twins = r.contenders.filter((c) => c.self_check_of);
   if (!twins.length) return '';
-  const head = '| contender | in the suite: median (interval) | alone: median (interval) | alone vs suite |\n|---|---:|---:|---:|';
+  const head =
+    '| contender | in the suite: median (interval) | alone: median (interval) | alone vs suite |\n|---|---:|---:|---:|';
   const rows = twins.map((alone) => {
     const inSuite = r.contenders.find((c) => c.name === alone.self_check_of)!;
     if (!inSuite.rps || !alone.rps) return `| ${inSuite.name} | ${inSuite.status} | ${alone.status} | – |`;
     const d = ((alone.rps.median - inSuite.rps.median) / inSuite.rps.median) * 100;
     return `| ${inSuite.name} | ${medianCell(inSuite.rps.median, inSuite.rps.ci)} | ${medianCell(alone.rps.median, alone.rps.ci)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)}% |`;
   });
-  return ['**Self-check: the suite schedule against the contender alone, interleaved** (npm run bench -- --self-check NAME)', [head, ...rows].join('\n')].join('\n\n');
+  return [
+    '**Self-check: the suite schedule against the contender alone, interleaved** (npm run bench -- --self-check NAME)',
+    [head, ...rows].join('\n'),
+  ].join('\n\n');
 }
 
 /** Contenders that are not ranked (failed, invalid, incomplete) and combinations not measured, each with why. */
 export function problems(r: Results): string {
-  const bad = r.contenders.filter((c) => c.status !== 'ok').map((c) => `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`);
+  const bad = r.contenders
+    .filter((c) => c.status !== 'ok')
+    .map((c) => `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`);
   const unsupported = (r.unsupported ?? []).map((u) => `- **${u.name}**: not measured — ${u.reason}`);
   return [...bad, ...unsupported].join('\n');
 }
@@ -99,9 +112,13 @@ export function problems(r: Results): string {
 export function pointsTable(r: Results): string {
   const withMore = ranked(r).filter((c) => c.points.length > 1);
   if (!withMore.length) return '';
-  const head = '| server | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n|---|---|---:|---:|---:|---:|---:|---|';
+  const head =
+    '| server | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n|---|---|---:|---:|---:|---:|---:|---|';
   const rows = withMore.flatMap((c) =>
-    c.points.map((p) => `| ${c.name} | ${p.rate !== null ? `${p.rate} req/s offered (${p.rate_spec}), c=${p.connections}` : `c=${p.connections}`} | ${fmt(p.rps?.median, 0)} | ${p.rps ? interval(p.rps.ci) : '–'} | ${fmt(p.latency_ms?.p50)} | ${fmt(p.latency_ms?.p99)} | ${fmt(p.cpu_us_per_req, 0)} | ${p.status} |`),
+    c.points.map(
+      (p) =>
+        `| ${c.name} | ${p.rate !== null ? `${p.rate} req/s offered (${p.rate_spec}), c=${p.connections}` : `c=${p.connections}`} | ${fmt(p.rps?.median, 0)} | ${p.rps ? interval(p.rps.ci) : '–'} | ${fmt(p.latency_ms?.p50)} | ${fmt(p.latency_ms?.p99)} | ${fmt(p.cpu_us_per_req, 0)} | ${p.status} |`,
+    ),
   );
   return [head, ...rows].join('\n');
 }
@@ -114,9 +131,15 @@ function stealLine(r: Results): string {
   if (!steal.length) return '';
   const redone = points.flatMap((p) => p.discarded_runs ?? []).filter((x) => x.fault?.startsWith('CPU steal')).length;
   const leftOut = points.reduce((n, p) => n + (p.left_out ?? 0), 0);
-  const redoNote = redone ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${r.settings.max_steal_pct}%, ${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures` : '';
-  const idle = runs.filter((x) => x.idle_cpu_s !== undefined && x.seconds > 0).map((x) => (100 * x.idle_cpu_s!) / x.seconds);
-  const idleNote = idle.length ? `; while one app of a block was measured, the block's idle apps used ${median(idle).toFixed(2)}% of a CPU at the median (max ${Math.max(...idle).toFixed(2)}%)` : '';
+  const redoNote = redone
+    ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${r.settings.max_steal_pct}%, ${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures`
+    : '';
+  const idle = runs
+    .filter((x) => x.idle_cpu_s !== undefined && x.seconds > 0)
+    .map((x) => (100 * x.idle_cpu_s!) / x.seconds);
+  const idleNote = idle.length
+    ? `; while one app of a block was measured, the block's idle apps used ${median(idle).toFixed(2)}% of a CPU at the median (max ${Math.max(...idle).toFixed(2)}%)`
+    : '';
   return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU${idleNote}.`;
 }
 
@@ -125,32 +148,51 @@ export function precisionLine(r: Results): string {
   const dynamic = ranked(r).filter((c) => !c.static);
   if (!dynamic.length) return '';
   const spreads = dynamic.map((c) => spread(c.runs.filter((x) => !x.fault).map((x) => x.rps)) * 100);
-  const widths = answersOf(r).answers.filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi)).map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
-  return `Precision over the ${dynamic.length} dynamic contenders: req/s spread of launches (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%)` +
-    (widths.length ? `; the ${widths.length} ratio intervals of "what to pick" have a median half-width of ±${fmt(median(widths))}% (at their family-corrected levels).` : '.');
+  const widths = answersOf(r)
+    .answers.filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi))
+    .map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
+  return (
+    `Precision over the ${dynamic.length} dynamic contenders: req/s spread of launches (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%)` +
+    (widths.length
+      ? `; the ${widths.length} ratio intervals of "what to pick" have a median half-width of ±${fmt(median(widths))}% (at their family-corrected levels).`
+      : '.')
+  );
 }
 
 function methodLine(r: Results): string {
   const s = r.settings;
   const windows = s.windows ?? 1;
   const walk = s.layout === 'walk';
-  const load = s.requests !== null ? `${s.requests} requests` : walk ? `${windows > 1 ? `${windows} walks` : 'one walk'} of ${s.duration_s}s windows per round` : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
+  const load =
+    s.requests !== null
+      ? `${s.requests} requests`
+      : walk
+        ? `${windows > 1 ? `${windows} walks` : 'one walk'} of ${s.duration_s}s windows per round`
+        : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
   // Results whose family marks side-by-side comparisons were measured with those pairs together (run/block.ts).
-  const twins = r.family?.comparisons.some((c) => c.side_by_side) ? ', the members of each twin question (a framework and its raw server, a setting and its default) side by side' : '';
-  const order = walk ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}` : `rounds in blocks per runtime shuffled from seed ${s.seed}${twins}`;
-  const runs = s.runs === 'auto'
-    ? `runs auto (${FIRST_ROUNDS} rounds for every contender, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
-    : `${s.runs} runs`;
-  const ceilings = r.schedule?.ceilings_s ? ` (ceilings: ${Math.round(r.schedule.ceilings_s)} s of it)` : '';
-  const eta = r.schedule?.eta_after_round_1_s && r.schedule.ended_s
-    ? `; ETA after round 1: ${clock(r.schedule.eta_after_round_1_s)} from the start, ended at ${clock(r.schedule.ended_s)}`
+  const twins = r.family?.comparisons.some((c) => c.side_by_side)
+    ? ', the members of each twin question (a framework and its raw server, a setting and its default) side by side'
     : '';
+  const order = walk
+    ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}`
+    : `rounds in blocks per runtime shuffled from seed ${s.seed}${twins}`;
+  const runs =
+    s.runs === 'auto'
+      ? `runs auto (${FIRST_ROUNDS} rounds for every contender, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
+      : `${s.runs} runs`;
+  const ceilings = r.schedule?.ceilings_s ? ` (ceilings: ${Math.round(r.schedule.ceilings_s)} s of it)` : '';
+  const eta =
+    r.schedule?.eta_after_round_1_s && r.schedule.ended_s
+      ? `; ETA after round 1: ${clock(r.schedule.eta_after_round_1_s)} from the start, ended at ${clock(r.schedule.ended_s)}`
+      : '';
   const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}${eta}` : '';
-  return `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
+  return (
+    `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
     (r.target
       ? `one app started by hand and never relaunched${s.warmup_s ? `, warmed up ${s.warmup_s}s at the same load` : ''}, each run verified before and after${stop}; `
       : `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, ${order}${stop}; `) +
-    `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`;
+    `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`
+  );
 }
 
 /** Where the variance lives in this run, and the windows per launch Kalibera & Jones's rule picks from it. */
@@ -162,7 +204,8 @@ function designLine(r: Results): string {
   const distance = d.by_distance
     ? ` Window pairs of a comparison measured adjacently differ by sd ${sd(d.by_distance.adjacent)}, 2–15 windows apart by ${sd(d.by_distance.near)}, further apart by ${sd(d.by_distance.far)}: what the walk buys.`
     : '';
-  return `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
+  return (
+    `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
     (walk
       ? `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more.${distance} `
       : `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}. `) +
@@ -170,13 +213,16 @@ function designLine(r: Results): string {
     (!walk && d.by_gap && Number.isFinite(d.by_gap.near) && Number.isFinite(d.by_gap.far)
       ? ` Two launches of one round under ${d.by_gap.near_s} s apart differ by sd ${sd(d.by_gap.near)}, further apart by ${sd(d.by_gap.far)} (${d.by_gap.pairs_near} and ${d.by_gap.pairs_far} pairs): what blocks per runtime buy.`
       : '') +
-    (d.warnings.length ? ` ${d.warnings.join('; ')}.` : '');
+    (d.warnings.length ? ` ${d.warnings.join('; ')}.` : '')
+  );
 }
 
 function referenceLine(r: Results): string {
   if (!r.reference) return '';
-  return `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
-    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on per-round log ratios (moderated t), Holm-corrected at 5% over all pairs; sorted by median req/s.';
+  return (
+    `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
+    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on per-round log ratios (moderated t), Holm-corrected at 5% over all pairs; sorted by median req/s.'
+  );
 }
 
 /** What each server the apps read was: the one line that says Redis 7.0 with jemalloc against Valkey 9.1 with libc. */
@@ -193,16 +239,25 @@ function distanceLine(r: Results): string {
   const runs = r.contenders.flatMap((c) => c.runs).filter((x) => x.proxy_cpu_s !== undefined);
   const seconds = runs.reduce((s, x) => s + x.seconds, 0);
   const cpu = seconds ? (100 * runs.reduce((s, x) => s + x.proxy_cpu_s!, 0)) / seconds : NaN;
-  return `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
-    `${fmt(d.measured.typical_ms, 3)} ms typical (${fmt(d.measured.avg_ms, 3)} ms average, ${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`;
+  return (
+    `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
+    `${fmt(d.measured.typical_ms, 3)} ms typical (${fmt(d.measured.avg_ms, 3)} ms average, ${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`
+  );
 }
 
 export function describeRun(r: Results): string {
   const e = r.environment;
   return [
-    r.target && `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. Machine and software below are the load generator's.`,
+    r.target &&
+      `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. Machine and software below are the load generator's.`,
     `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; load average before: ${e.load_average_1m_before}.`,
-    `Software: ${e.runtimes ? Object.entries(e.runtimes).map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`).join(', ') : `Node ${e.node}, Bun ${e.bun}`}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
+    `Software: ${
+      e.runtimes
+        ? Object.entries(e.runtimes)
+            .map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`)
+            .join(', ')
+        : `Node ${e.node}, Bun ${e.bun}`
+    }, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     methodLine(r),
     designLine(r),
     stealLine(r),

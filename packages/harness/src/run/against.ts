@@ -29,7 +29,8 @@ export class AgainstError extends Error {}
 const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'redis-stream-bench');
 
 const git = (cwd: string, args: string[]) => spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
-const hasApps = (dir: string) => existsSync(dir) && readdirSync(dir).some((d) => existsSync(join(dir, d, 'bench.json')));
+const hasApps = (dir: string) =>
+  existsSync(dir) && readdirSync(dir).some((d) => existsSync(join(dir, d, 'bench.json')));
 
 /**
  * --against SPEC: a directory of apps (or a checkout holding apps/), else a git ref of the
@@ -39,21 +40,37 @@ export function resolveAgainst(spec: string, appsDir: string): OtherSide {
   const asDir = resolve(spec);
   if (existsSync(asDir) && statSync(asDir).isDirectory()) {
     const apps = hasApps(asDir) ? asDir : join(asDir, 'apps');
-    if (!hasApps(apps)) throw new AgainstError(`--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`);
+    if (!hasApps(apps))
+      throw new AgainstError(
+        `--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`,
+      );
     return { spec, kind: 'dir', commit: null, repo: null, worktree: null, appsDir: apps };
   }
   const top = git(appsDir, ['rev-parse', '--show-toplevel']);
-  if (top.status !== 0) throw new AgainstError(`--against "${spec}": no such folder, and ${appsDir} is not in a git repository to find it as a ref in`);
+  if (top.status !== 0)
+    throw new AgainstError(
+      `--against "${spec}": no such folder, and ${appsDir} is not in a git repository to find it as a ref in`,
+    );
   const repo = top.stdout.trim();
   const rev = git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]);
-  if (rev.status !== 0) throw new AgainstError(`--against "${spec}": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps`);
+  if (rev.status !== 0)
+    throw new AgainstError(
+      `--against "${spec}": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps`,
+    );
   const commit = rev.stdout.trim();
   const worktree = join(CACHE, 'against', `${basename(repo)}-${commit.slice(0, 12)}`);
   return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, appsDir)) };
 }
 
 /** --handicap without --against: the other side is this checkout's own apps (the plain twin beside the handicapped one). */
-export const selfSide = (appsDir: string): OtherSide => ({ spec: '.', kind: 'self', commit: null, repo: null, worktree: null, appsDir });
+export const selfSide = (appsDir: string): OtherSide => ({
+  spec: '.',
+  kind: 'self',
+  commit: null,
+  repo: null,
+  worktree: null,
+  appsDir,
+});
 
 /** Worktrees kept under the cache besides the one being made: the most recently used. */
 const KEEP_WORKTREES = 3;
@@ -61,7 +78,9 @@ const KEEP_WORKTREES = 3;
 /** Each ref's worktree holds an install of its own: keep the few used last, remove the rest (and git's records of them). */
 function dropOldWorktrees(repo: string): void {
   const dir = join(CACHE, 'against');
-  const all = readdirSync(dir).map((d) => join(dir, d)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  const all = readdirSync(dir)
+    .map((d) => join(dir, d))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
   for (const old of all.slice(KEEP_WORKTREES)) rmSync(old, { recursive: true, force: true });
   git(repo, ['worktree', 'prune']);
 }
@@ -80,7 +99,10 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
     dropOldWorktrees(side.repo!);
     log(`--against ${side.spec}: checking out ${side.commit!.slice(0, 12)} into ${wt}`);
     const add = git(side.repo!, ['worktree', 'add', '--force', '--detach', wt, side.commit!]);
-    if (add.status !== 0) throw new AgainstError(`--against ${side.spec}: git worktree add failed: ${lastLine(add.stderr)}; remove ${wt} and try again`);
+    if (add.status !== 0)
+      throw new AgainstError(
+        `--against ${side.spec}: git worktree add failed: ${lastLine(add.stderr)}; remove ${wt} and try again`,
+      );
   }
   // Used now: the last to be dropped.
   utimesSync(wt, new Date(), new Date());
@@ -92,7 +114,9 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
   log(`--against ${side.spec}: installing its dependencies (bun install --frozen-lockfile in ${wt})`);
   const install = spawnSync('bun', ['install', '--frozen-lockfile'], { cwd: wt, encoding: 'utf8' });
   if (install.status !== 0) {
-    throw new AgainstError(`--against ${side.spec}: bun install --frozen-lockfile failed in ${wt}: ${lastLine(install.stderr || install.stdout)}; that commit's bun.lock must match its package.json files`);
+    throw new AgainstError(
+      `--against ${side.spec}: bun install --frozen-lockfile failed in ${wt}: ${lastLine(install.stderr || install.stdout)}; that commit's bun.lock must match its package.json files`,
+    );
   }
   writeFileSync(stamp, want);
 }

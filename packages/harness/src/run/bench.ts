@@ -8,7 +8,12 @@ import { schedule } from './schedule';
 import type { Session } from './suite';
 import { finish } from './finish';
 
-export async function runBench(opts: CliOptions, all: Contender[], unsupported: Unsupported[], session: Session): Promise<number> {
+export async function runBench(
+  opts: CliOptions,
+  all: Contender[],
+  unsupported: Unsupported[],
+  session: Session,
+): Promise<number> {
   const suite = await prepare(opts, all, unsupported, session);
   const ok = await schedule(suite);
   return finish(suite, ok);

@@ -5,7 +5,7 @@
 // noise here, and it cancels in a ratio only when both sides see it. While one app is measured
 // the others sit idle; each window records the CPU the idle ones used meanwhile (`idle_cpu_s`),
 // which must stay near zero.
-import { AppError, startApp, type RunningApp } from '../measure/apps';
+import { type AppError, startApp, type RunningApp } from '../measure/apps';
 import { measureRun, meeting, pointLabel, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { freePort } from '../system/net';
 import { runOha } from '../measure/oha';
@@ -47,7 +47,13 @@ const SETTLE_MS = 250;
  */
 const TOUCH_S = 0.5;
 
-const loadOf = (suite: Suite, point: PointResult): Load => ({ connections: point.connections, rate: point.rate, durationS: suite.settings.duration_s, requests: suite.settings.requests, seedDefaults: false });
+const loadOf = (suite: Suite, point: PointResult): Load => ({
+  connections: point.connections,
+  rate: point.rate,
+  durationS: suite.settings.duration_s,
+  requests: suite.settings.requests,
+  seedDefaults: false,
+});
 const baseName = (m: BlockSlot, round: number) => `${safe(m.r.name)}/${pointLabel(m.point)}-run${round}`;
 
 /**
@@ -66,7 +72,12 @@ async function launchOne(suite: Suite, m: Member, round: number, meet?: Meeting)
   const c = contenderOf(suite, m.r);
   const t0 = Date.now();
   try {
-    m.app = await startApp(c, { port: await freePort(), env: suite.appEnv(c), timeoutMs: suite.settings.start_timeout_s * 1000, cpuList: suite.settings.placement.app });
+    m.app = await startApp(c, {
+      port: await freePort(),
+      env: suite.appEnv(c),
+      timeoutMs: suite.settings.start_timeout_s * 1000,
+      cpuList: suite.settings.placement.app,
+    });
   } catch (e) {
     const err = e as AppError;
     m.outcome = { kind: 'out', status: 'failed', reason: `start: ${err.message}`, output: err.output, runs: [] };
@@ -82,35 +93,77 @@ async function launchOne(suite: Suite, m: Member, round: number, meet?: Meeting)
   if (s.warmup_s > 0) {
     const load = { ...loadOf(suite, m.point), durationS: s.warmup_s, requests: null };
     await meet?.at('start');
-    await runOha({ ...load, ...unmeasuredTarget(ctxFor(suite, c), m.app.url), outFile: `${suite.runDir}/raw/${baseName(m, round)}-warmup.json`, cpuList: s.placement.loadgen }).catch((e) => log(`${m.r.name}: warmup failed: ${(e as Error).message}`));
+    await runOha({
+      ...load,
+      ...unmeasuredTarget(ctxFor(suite, c), m.app.url),
+      outFile: `${suite.runDir}/raw/${baseName(m, round)}-warmup.json`,
+      cpuList: s.placement.loadgen,
+    }).catch((e) => log(`${m.r.name}: warmup failed: ${(e as Error).message}`));
   }
 }
 
 /** The short load before a window of --layout walk, no longer than the window (its figures are not kept). */
 async function touch(suite: Suite, m: Member, round: number): Promise<void> {
-  const load = { ...loadOf(suite, m.point), durationS: Math.min(TOUCH_S, suite.settings.duration_s ?? TOUCH_S), requests: null };
-  await runOha({ ...load, ...unmeasuredTarget(ctxFor(suite, contenderOf(suite, m.r)), m.app!.url), outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`, cpuList: suite.settings.placement.loadgen }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
+  const load = {
+    ...loadOf(suite, m.point),
+    durationS: Math.min(TOUCH_S, suite.settings.duration_s ?? TOUCH_S),
+    requests: null,
+  };
+  await runOha({
+    ...load,
+    ...unmeasuredTarget(ctxFor(suite, contenderOf(suite, m.r)), m.app!.url),
+    outFile: `${suite.runDir}/raw/${baseName(m, round)}-touch.json`,
+    cpuList: suite.settings.placement.loadgen,
+  }).catch((e) => log(`${m.r.name}: touch failed: ${(e as Error).message}`));
 }
 
 /**
  * One measured window of a member, with the CPU every other live member used during it; `seq` is
  * its place in the walk (null outside --layout walk, where neighbours in time are not compared pairs).
  */
-async function window(suite: Suite, m: Member, others: Member[], round: number, seq: number | null): Promise<'ok' | 'out' | 'redis-died'> {
+async function window(
+  suite: Suite,
+  m: Member,
+  others: Member[],
+  round: number,
+  seq: number | null,
+): Promise<'ok' | 'out' | 'redis-died'> {
   const idleBefore = others.map((o) => treeCpuSeconds(o.app!.pid));
   const j = m.windows.length;
   const rawName = j ? `${baseName(m, round)}-w${j + 1}.json` : `${baseName(m, round)}.json`;
   let measured;
   try {
     const c = contenderOf(suite, m.r);
-    measured = await measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), rawName, liveBoundMs(suite, c));
+    measured = await measureRun(
+      ctxFor(suite, c),
+      m.app!.pid,
+      m.app!.url,
+      loadOf(suite, m.point),
+      rawName,
+      liveBoundMs(suite, c),
+    );
   } catch (e) {
     if (!serversAlive(suite)) return 'redis-died';
-    m.outcome = { kind: 'out', status: 'failed', reason: `run ${round}: ${(e as Error).message}`, output: m.app!.process.tail(), runs: [] };
+    m.outcome = {
+      kind: 'out',
+      status: 'failed',
+      reason: `run ${round}: ${(e as Error).message}`,
+      output: m.app!.process.tail(),
+      runs: [],
+    };
     return 'out';
   }
   const idle = others.reduce((s, o, i) => s + Math.max(0, treeCpuSeconds(o.app!.pid) - idleBefore[i]!), 0);
-  const run: RunRecord = { ...measured, idle_cpu_s: idle, ...(seq !== null ? { seq } : {}), round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' };
+  const run: RunRecord = {
+    ...measured,
+    idle_cpu_s: idle,
+    ...(seq !== null ? { seq } : {}),
+    round,
+    pid: m.app!.pid,
+    launch_s: m.launchS,
+    expected_bytes: m.bytes,
+    after_check: 'ok',
+  };
   m.windows.push(run);
   const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r), run);
   if (bad?.kind === 'redis-died') return 'redis-died';
@@ -129,8 +182,19 @@ async function duetWindow(suite: Suite, pair: [Member, Member], round: number): 
   const started = new Map<Member, ReturnType<typeof measureRun>>();
   for (const m of [pair[first]!, pair[1 - first]!]) {
     const c = contenderOf(suite, m.r);
-    const run = measureRun(ctxFor(suite, c), m.app!.pid, m.app!.url, loadOf(suite, m.point), `${baseName(m, round)}-duet${m.duet.length + 1}.json`, 0, meet);
-    started.set(m, run.finally(() => meet.leave()));
+    const run = measureRun(
+      ctxFor(suite, c),
+      m.app!.pid,
+      m.app!.url,
+      loadOf(suite, m.point),
+      `${baseName(m, round)}-duet${m.duet.length + 1}.json`,
+      0,
+      meet,
+    );
+    started.set(
+      m,
+      run.finally(() => meet.leave()),
+    );
   }
   const measured = await Promise.allSettled(pair.map((m) => started.get(m)!));
   if (measured.some((x) => x.status === 'rejected') && !serversAlive(suite)) return 'redis-died';
@@ -138,13 +202,35 @@ async function duetWindow(suite: Suite, pair: [Member, Member], round: number): 
   for (const [i, m] of pair.entries()) {
     const x = measured[i]!;
     if (x.status === 'rejected') {
-      m.outcome = { kind: 'out', status: 'failed', reason: `run ${round} (duet): ${(x.reason as Error).message}`, output: m.app!.process.tail(), runs: [] };
+      m.outcome = {
+        kind: 'out',
+        status: 'failed',
+        reason: `run ${round} (duet): ${(x.reason as Error).message}`,
+        output: m.app!.process.tail(),
+        runs: [],
+      };
       result = 'out';
       continue;
     }
     const run = x.value;
-    m.duet.push({ partner: pair[1 - i]!.r.name, started_at: run.started_at, ended_at: run.ended_at, rps: run.rps, ok: run.ok, cpu_us_per_req: run.cpu_us_per_req, redis_calls: run.redis_calls, raw: run.raw });
-    const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r), { ...run, round, pid: m.app!.pid, launch_s: m.launchS, expected_bytes: m.bytes, after_check: 'ok' });
+    m.duet.push({
+      partner: pair[1 - i]!.r.name,
+      started_at: run.started_at,
+      ended_at: run.ended_at,
+      rps: run.rps,
+      ok: run.ok,
+      cpu_us_per_req: run.cpu_us_per_req,
+      redis_calls: run.redis_calls,
+      raw: run.raw,
+    });
+    const bad = await checkAfterRun(suite, m.app!, contenderOf(suite, m.r), {
+      ...run,
+      round,
+      pid: m.app!.pid,
+      launch_s: m.launchS,
+      expected_bytes: m.bytes,
+      after_check: 'ok',
+    });
     if (bad?.kind === 'redis-died') return 'redis-died';
     if (bad) {
       m.outcome = { ...bad, runs: [] };
@@ -160,8 +246,13 @@ async function duetWindow(suite: Suite, pair: [Member, Member], round: number): 
  * (--pair auto, the first rounds) every cycle measures both ways; once chosen duet, a launch's
  * first cycle still measures each alone, where its absolute req/s and latency come from.
  */
-export function pairMode(asked: 'auto' | PairMode, chosen: PairMode | null | undefined, round: number, j: number): 'alone' | 'both' | 'duet' {
-  const design = asked === 'auto' ? (round <= FIRST_ROUNDS ? null : chosen ?? null) : asked;
+export function pairMode(
+  asked: 'auto' | PairMode,
+  chosen: PairMode | null | undefined,
+  round: number,
+  j: number,
+): 'alone' | 'both' | 'duet' {
+  const design = asked === 'auto' ? (round <= FIRST_ROUNDS ? null : (chosen ?? null)) : asked;
   if (design === null) return 'both';
   if (design === 'alternate') return 'alone';
   return j === 0 ? 'both' : 'duet';
@@ -184,7 +275,9 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
     restarted = performance.now();
     return ms;
   });
-  log(`--restart-redis: Redis restarted (down ${down_ms} ms); waiting for ${live.map((m) => m.r.name).join(', ')} to serve again`);
+  log(
+    `--restart-redis: Redis restarted (down ${down_ms} ms); waiting for ${live.map((m) => m.r.name).join(', ')} to serve again`,
+  );
   const recovered_ms: Record<string, number | null> = {};
   for (const m of live) {
     let probe = await probeOnce(m.app!.url);
@@ -197,7 +290,13 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
     if (verdict?.ok) continue;
     m.outcome = verdict
       ? { kind: 'out', status: 'invalid', reason: `after a Redis restart: ${verdict.reason}`, runs: [] }
-      : { kind: 'out', status: 'failed', reason: `did not answer 200 within ${RECOVER_MS / 1000} s of a Redis restart (last: ${probe.status || probe.body})`, output: m.app!.process.tail(), runs: [] };
+      : {
+          kind: 'out',
+          status: 'failed',
+          reason: `did not answer 200 within ${RECOVER_MS / 1000} s of a Redis restart (last: ${probe.status || probe.body})`,
+          output: m.app!.process.tail(),
+          runs: [],
+        };
     await stopApp(suite.session, m.key);
   }
   (suite.results.data.redis_restarts ??= []).push({ round, block, at: Date.now(), down_ms, recovered_ms });
@@ -212,9 +311,24 @@ async function restartRedis(suite: Suite, live: Member[], round: number, block: 
  * pair is measured in consecutive windows, walked forward and backward in turn (by cycle, and by
  * round when a round has one), so each side of a pair goes first equally often.
  */
-function cycles(members: Member[], pairs: [number, number][] | null, random: () => number, count: number, round: number, twins: [Member, Member][], checks: [Member, Member][]): Member[][] {
-  if (!pairs) return Array.from({ length: count }, (_, j) => glued(clustered(shuffled(members, random), [...twins, ...checks]), checks, (j + round) % 2 === 1));
-  const walk = walkOrder(members.map((_, i) => String(i)), pairs.map(([a, b]) => [String(a), String(b)]), random).map((i) => members[Number(i)]!);
+function cycles(
+  members: Member[],
+  pairs: [number, number][] | null,
+  random: () => number,
+  count: number,
+  round: number,
+  twins: [Member, Member][],
+  checks: [Member, Member][],
+): Member[][] {
+  if (!pairs)
+    return Array.from({ length: count }, (_, j) =>
+      glued(clustered(shuffled(members, random), [...twins, ...checks]), checks, (j + round) % 2 === 1),
+    );
+  const walk = walkOrder(
+    members.map((_, i) => String(i)),
+    pairs.map(([a, b]) => [String(a), String(b)]),
+    random,
+  ).map((i) => members[Number(i)]!);
   return Array.from({ length: count }, (_, j) => ((j + round) % 2 ? [...walk].reverse() : walk));
 }
 
@@ -228,17 +342,33 @@ function pairsOf(members: Member[], name: string, other: string | null): [Member
 
 /** Each side-by-side comparison of the family (model/questions.ts) or of the changes (--against) whose two contenders are members of the block. */
 const twinPairs = (suite: Suite, members: Member[]) =>
-  [...(suite.results.family?.comparisons ?? []), ...(suite.results.changes?.comparisons ?? [])].filter((c) => c.side_by_side).flatMap((c) => pairsOf(members, c.a, c.b));
+  [...(suite.results.family?.comparisons ?? []), ...(suite.results.changes?.comparisons ?? [])]
+    .filter((c) => c.side_by_side)
+    .flatMap((c) => pairsOf(members, c.a, c.b));
 
 /** Each handicap check's plain twin and handicapped app at one load point, where both are members of the block. */
-const handicapPairs = (suite: Suite, members: Member[]) => (suite.results.handicap ?? []).flatMap((h) => pairsOf(members, h.contender, h.compared_with));
+const handicapPairs = (suite: Suite, members: Member[]) =>
+  (suite.results.handicap ?? []).flatMap((h) => pairsOf(members, h.contender, h.compared_with));
 
 /**
  * Measure a block: launch every member, then `windows` cycles (see cycles); then stop them all.
  * One outcome per slot, in order.
  */
-export async function measureBlock(suite: Suite, slots: BlockSlot[], round: number, blockIndex: number, pairs: [number, number][] | null = null): Promise<TrialOutcome[]> {
-  const members: Member[] = slots.map((x) => ({ ...x, key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`, launchS: NaN, bytes: NaN, windows: [], duet: [] }));
+export async function measureBlock(
+  suite: Suite,
+  slots: BlockSlot[],
+  round: number,
+  blockIndex: number,
+  pairs: [number, number][] | null = null,
+): Promise<TrialOutcome[]> {
+  const members: Member[] = slots.map((x) => ({
+    ...x,
+    key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`,
+    launchS: NaN,
+    bytes: NaN,
+    windows: [],
+    duet: [],
+  }));
   const changes = suite.results.changes;
   const duets = (changes?.comparisons ?? []).flatMap((c) => pairsOf(members, c.a, c.b));
   const partnerIn = (m: Member) => duets.find((p) => p.includes(m));
@@ -257,21 +387,41 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
     }
     const random = seededRandom(((suite.settings.seed * 31 + 7) * 1009 + round) * 131 + blockIndex);
     let seq = 0;
-    for (const [j, order] of cycles(members, pairs, random, suite.settings.windows ?? 1, round, twinPairs(suite, members), handicapPairs(suite, members)).entries()) {
+    for (const [j, order] of cycles(
+      members,
+      pairs,
+      random,
+      suite.settings.windows ?? 1,
+      round,
+      twinPairs(suite, members),
+      handicapPairs(suite, members),
+    ).entries()) {
       if (redisDied) break;
-      if (j === 1 && round === 1 && suite.settings.live?.restart_redis) await restartRedis(suite, members.filter((x) => x.app && !x.outcome), round, blockIndex);
+      if (j === 1 && round === 1 && suite.settings.live?.restart_redis)
+        await restartRedis(
+          suite,
+          members.filter((x) => x.app && !x.outcome),
+          round,
+          blockIndex,
+        );
       const mode = pairMode(suite.settings.against?.pair ?? 'alternate', changes?.design?.chosen, round, j);
       for (const m of order) {
         const live = members.filter((x) => x.app && !x.outcome);
         if (!live.includes(m)) continue;
         const pair = partnerIn(m);
-        const inDuet = pair && pair.every((x) => live.includes(x));
+        const inDuet = pair ? pair.every((x) => live.includes(x)) : false;
         if (!(inDuet && mode === 'duet')) {
           // The app measured before finishes its in-flight work and garbage: not on this one's window
           // (under --layout walk, during this one's touch).
           if (pairs) await touch(suite, m, round);
           else await Bun.sleep(SETTLE_MS);
-          const result = await window(suite, m, live.filter((x) => x !== m), round, pairs ? seq++ : null);
+          const result = await window(
+            suite,
+            m,
+            live.filter((x) => x !== m),
+            round,
+            pairs ? seq++ : null,
+          );
           if (result === 'redis-died') {
             redisDied = true;
             break;
@@ -280,7 +430,8 @@ export async function measureBlock(suite: Suite, slots: BlockSlot[], round: numb
           if (result === 'out') await stopApp(suite.session, m.key);
         }
         // The pair's duet window, after the second of its two (adjacent) members in this cycle.
-        if (!inDuet || mode === 'alone' || order.indexOf(m) !== Math.max(...pair.map((x) => order.indexOf(x)))) continue;
+        if (!pair || !inDuet || mode === 'alone' || order.indexOf(m) !== Math.max(...pair.map((x) => order.indexOf(x))))
+          continue;
         if (pair.some((x) => x.outcome)) continue;
         await Bun.sleep(SETTLE_MS);
         const result = await duetWindow(suite, pair, round);

@@ -9,27 +9,70 @@ import { burnUs, type TwinCost } from '../answers/handicap';
 import { baseName, HANDICAP_PCT } from '../model/questions';
 
 /** The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on itself, by its size, beside its twin <name>@base). */
-function targets(suite: Suite): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {
+function targets(
+  suite: Suite,
+): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {
   const { results, settings } = suite;
-  const plainTwin = (r: ContenderResult) => [...suite.byName.values()].find((c) => !c.tuned.length && !c.ceiling && c.runtime === r.runtime && c.framework === r.framework && c.variant === r.variant && c.client === r.client);
-  const out = results.contenders.filter((r) => r.settings?.handicap === 'on' && !r.self_check_of).flatMap((r) => {
-    const twin = plainTwin(r);
-    return twin ? [{ contender: r.name, calibratedOn: twin.name, comparedWith: results.contenders.some((x) => x.name === twin.name) ? twin.name : null, pct: HANDICAP_PCT }] : [];
-  });
+  const plainTwin = (r: ContenderResult) =>
+    [...suite.byName.values()].find(
+      (c) =>
+        !c.tuned.length &&
+        !c.ceiling &&
+        c.runtime === r.runtime &&
+        c.framework === r.framework &&
+        c.variant === r.variant &&
+        c.client === r.client,
+    );
+  const out = results.contenders
+    .filter((r) => r.settings?.handicap === 'on' && !r.self_check_of)
+    .flatMap((r) => {
+      const twin = plainTwin(r);
+      return twin
+        ? [
+            {
+              contender: r.name,
+              calibratedOn: twin.name,
+              comparedWith: results.contenders.some((x) => x.name === twin.name) ? twin.name : null,
+              pct: HANDICAP_PCT,
+            },
+          ]
+        : [];
+    });
   if (settings.handicap) {
     const twin = baseName(settings.handicap);
-    out.push({ contender: settings.handicap, calibratedOn: settings.handicap, comparedWith: results.contenders.some((x) => x.name === twin) ? twin : null, pct: settings.handicap_pct ?? HANDICAP_PCT });
+    out.push({
+      contender: settings.handicap,
+      calibratedOn: settings.handicap,
+      comparedWith: results.contenders.some((x) => x.name === twin) ? twin : null,
+      pct: settings.handicap_pct ?? HANDICAP_PCT,
+    });
   }
   return out;
 }
 
 /** One launch of the calibrating contender (round 0, not a run of anyone): its costs per request. */
 async function calibrationLaunch(suite: Suite, name: string): Promise<TwinCost | null> {
-  const point: PointResult = { connections: suite.settings.connections[0]!, rate: null, rate_spec: null, status: 'incomplete', runs: [] };
+  const point: PointResult = {
+    connections: suite.settings.connections[0]!,
+    rate: null,
+    rate_spec: null,
+    status: 'incomplete',
+    runs: [],
+  };
   const outcome = await measureTrial(suite, { name } as ContenderResult, point, 0, 0);
   const run = outcome.runs[0];
-  if (outcome.kind !== 'runs' || !run?.ok || run.main_thread_cpu_s === undefined || !Number.isFinite(run.cpu_us_per_req)) return null;
-  return { wallUs: (run.seconds * 1e6) / run.ok, mainUs: (run.main_thread_cpu_s * 1e6) / run.ok, cpuUs: run.cpu_us_per_req };
+  if (
+    outcome.kind !== 'runs' ||
+    !run?.ok ||
+    run.main_thread_cpu_s === undefined ||
+    !Number.isFinite(run.cpu_us_per_req)
+  )
+    return null;
+  return {
+    wallUs: (run.seconds * 1e6) / run.ok,
+    mainUs: (run.main_thread_cpu_s * 1e6) / run.ok,
+    cpuUs: run.cpu_us_per_req,
+  };
 }
 
 /** Before round 1: calibrate each handicap (resumed runs keep theirs); a failed calibration fails its contender. */
@@ -46,10 +89,19 @@ export async function calibrateHandicap(suite: Suite): Promise<void> {
     }
     const us = burnUs(twin, t.pct);
     (results.handicap ??= []).push({
-      contender: t.contender, calibrated_on: t.calibratedOn, compared_with: t.comparedWith, pct: t.pct,
-      cpu_us_per_req: twin.cpuUs, wall_us_per_req: twin.wallUs, main_thread_us_per_req: twin.mainUs, us, injected_ratio: 1 / (1 + t.pct / 100),
+      contender: t.contender,
+      calibrated_on: t.calibratedOn,
+      compared_with: t.comparedWith,
+      pct: t.pct,
+      cpu_us_per_req: twin.cpuUs,
+      wall_us_per_req: twin.wallUs,
+      main_thread_us_per_req: twin.mainUs,
+      us,
+      injected_ratio: 1 / (1 + t.pct / 100),
     });
-    info(`handicap: ${t.contender} burns ${us} µs per request (${t.calibratedOn}: ${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it)`);
+    info(
+      `handicap: ${t.contender} burns ${us} µs per request (${t.calibratedOn}: ${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it)`,
+    );
     suite.save();
   }
 }

@@ -12,8 +12,15 @@ export function rdbFor(entries: number): string {
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
-  const made = spawnSync('bun', [join(ROOT, 'scripts/make-rdb.ts'), '--entries', String(entries), '--out', tmp], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
-  if (made.status !== 0) throw new Error(`npm run make-rdb -- --entries ${entries} failed: ${(made.stderr || made.stdout).trim().split('\n').at(-1)}`);
+  const made = spawnSync('bun', [join(ROOT, 'scripts/make-rdb.ts'), '--entries', String(entries), '--out', tmp], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (made.status !== 0)
+    throw new Error(
+      `npm run make-rdb -- --entries ${entries} failed: ${(made.stderr || made.stdout).trim().split('\n').at(-1)}`,
+    );
   renameSync(tmp, file);
   return file;
 }

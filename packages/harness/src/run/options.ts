@@ -82,10 +82,17 @@ export interface CliOptions {
 }
 
 /** Why a run with these flags cannot read the Redis that REDIS_URL names, or null: they need private servers. */
-export function privateRedisNeeded(o: { live: boolean; entries: boolean; servers: readonly string[]; upsert?: boolean }): string | null {
+export function privateRedisNeeded(o: {
+  live: boolean;
+  entries: boolean;
+  servers: readonly string[];
+  upsert?: boolean;
+}): string | null {
   if (o.upsert) return '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL';
-  if (o.live) return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
+  if (o.live)
+    return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
   if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
-  if (o.servers.length > 1 || o.servers[0] !== 'redis') return '--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it';
+  if (o.servers.length > 1 || o.servers[0] !== 'redis')
+    return '--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it';
   return null;
 }

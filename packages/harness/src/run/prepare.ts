@@ -2,23 +2,31 @@
 // the private Redis and its golden body, and one build of every app that needs one.
 import { relative, resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
-import { AppError, buildApp, dataKey } from '../measure/apps';
+import { type AppError, buildApp, dataKey } from '../measure/apps';
 import { privateRedisNeeded, type CliOptions } from './options';
-import { type Contender, type Unsupported } from '../model/contenders';
+import type { Contender, Unsupported } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from '../topology/redis';
-import { serverRecord, serverTwins, startProxies, startServers} from '../topology/servers';
+import { serverRecord, serverTwins, startProxies, startServers } from '../topology/servers';
 import type { DelayProxy } from '../topology/delay';
-import { readResults, resultsFile, writeJsonAtomic, type ContenderResult, type PointResult, type Results, type Settings } from '../model/results';
+import {
+  readResults,
+  resultsFile,
+  writeJsonAtomic,
+  type ContenderResult,
+  type PointResult,
+  type Results,
+  type Settings,
+} from '../model/results';
 import { fail, type Session, type Suite } from './suite';
 import { info, log, progress } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { baseTwins, checkOut } from './against';
-import { type ServerName } from '../model/servers';
+import type { ServerName } from '../model/servers';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -53,11 +61,30 @@ export function settingsFrom(opts: CliOptions): Settings {
     strict: opts.strict,
     handicap: opts.handicap,
     ...(opts.handicap ? { handicap_pct: opts.handicapPct } : {}),
-    ...(opts.otherSide ? { against: { spec: opts.otherSide.spec, kind: opts.otherSide.kind, commit: opts.otherSide.commit, apps_dir: opts.otherSide.appsDir, equal_pct: opts.equalPct, pair: opts.pair } } : {}),
+    ...(opts.otherSide
+      ? {
+          against: {
+            spec: opts.otherSide.spec,
+            kind: opts.otherSide.kind,
+            commit: opts.otherSide.commit,
+            apps_dir: opts.otherSide.appsDir,
+            equal_pct: opts.equalPct,
+            pair: opts.pair,
+          },
+        }
+      : {}),
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
     ...(opts.upsertKeys ? { upsert: { keys: opts.upsertKeys } } : {}),
-    ...(opts.workload === 'live' ? { live: { write_rate: opts.writeRate, max_staleness_ms: opts.maxStalenessMs, ...(opts.restartRedis ? { restart_redis: true } : {}) } } : {}),
+    ...(opts.workload === 'live'
+      ? {
+          live: {
+            write_rate: opts.writeRate,
+            max_staleness_ms: opts.maxStalenessMs,
+            ...(opts.restartRedis ? { restart_redis: true } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -65,18 +92,44 @@ export function settingsFrom(opts: CliOptions): Settings {
 export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
   const settings = Object.entries(SETTINGS).map(([k, d]) => [d.env, (c.settings as Record<string, string>)[k]!]);
   // REDIS_CLUSTER: '0' unless a cluster twin's own env says 1, whatever the caller's shell holds.
-  return { REDIS_URL: redisUrl, REDIS_CLIENT: c.client, WORKLOAD: workload, STREAM_KEY, REDIS_CLUSTER: '0', ...Object.fromEntries(settings) };
+  return {
+    REDIS_URL: redisUrl,
+    REDIS_CLIENT: c.client,
+    WORKLOAD: workload,
+    STREAM_KEY,
+    REDIS_CLUSTER: '0',
+    ...Object.fromEntries(settings),
+  };
 }
 
 export const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 
 function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
   const baseOf = isBase(c.name) ? c.name.slice(0, -BASE.length) : null;
-  const points: PointResult[] = settings.connections.map((connections) => ({ connections, rate: null, rate_spec: null, status: 'incomplete', runs: [] }));
+  const points: PointResult[] = settings.connections.map((connections) => ({
+    connections,
+    rate: null,
+    rate_spec: null,
+    status: 'incomplete',
+    runs: [],
+  }));
   return {
-    name: selfCheckOf ? `${c.name} (alone)` : c.name, app: c.app, runtime: c.runtime, framework: c.framework, client: c.client, variant: c.variant,
-    settings: c.settings, tuned: c.tuned, ceiling: c.ceiling,
-    static: c.static, page: c.page, path: c.path, chart_group: c.chartGroup, status: 'incomplete', points, runs: points[0]!.runs,
+    name: selfCheckOf ? `${c.name} (alone)` : c.name,
+    app: c.app,
+    runtime: c.runtime,
+    framework: c.framework,
+    client: c.client,
+    variant: c.variant,
+    settings: c.settings,
+    tuned: c.tuned,
+    ceiling: c.ceiling,
+    static: c.static,
+    page: c.page,
+    path: c.path,
+    chart_group: c.chartGroup,
+    status: 'incomplete',
+    points,
+    runs: points[0]!.runs,
     ...(c.server ? { server: c.server } : {}),
     ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
     ...(baseOf ? { base_of: baseOf } : {}),
@@ -88,22 +141,36 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
  * handicapped one alone with --handicap. With --against the run answers the changes only: the
  * "what to pick" family is left out.
  */
-function pairsOf(opts: CliOptions, chosen: Contender[]): { twins: Contender[]; missing: Unsupported[]; pickFamily: boolean } {
+function pairsOf(
+  opts: CliOptions,
+  chosen: Contender[],
+): { twins: Contender[]; missing: Unsupported[]; pickFamily: boolean } {
   const side = opts.otherSide;
   if (!side) return { twins: [], missing: [], pickFamily: true };
   const paired = side.kind === 'self' ? chosen.filter((c) => c.name === opts.handicap) : chosen;
   return { ...baseTwins(side, paired), pickFamily: side.kind === 'self' };
 }
 
-function freshResults(opts: CliOptions, all: Contender[], unsupported: Unsupported[]): { results: Results; runDir: string } {
+function freshResults(
+  opts: CliOptions,
+  all: Contender[],
+  unsupported: Unsupported[],
+): { results: Results; runDir: string } {
   const settings = settingsFrom(opts);
   const chosen = all.filter((c) => opts.selected.includes(c.name));
   const onServers = serverTwins(chosen, opts.servers);
   const pairs = pairsOf(opts, chosen);
   const selected = [...chosen, ...onServers.twins, ...pairs.twins];
-  const twins = selected.filter((c) => settings.self_check?.includes(c.name)).map((c) => newContenderResult(c, settings, c.name));
+  const twins = selected
+    .filter((c) => settings.self_check?.includes(c.name))
+    .map((c) => newContenderResult(c, settings, c.name));
   const results: Results = {
-    schema: 2, complete: false, started_at: new Date().toISOString(), finished_at: null, exit_reason: null, settings,
+    schema: 2,
+    complete: false,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    exit_reason: null,
+    settings,
     environment: { ...captureEnvironment(selected), load_warning: null },
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
     contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
@@ -120,7 +187,10 @@ function resumedResults(dir: string): { results: Results; runDir: string } {
   const runDir = resolve(dir);
   const results = readResults(resultsFile(runDir));
   if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
-  if (results.settings.live) throw new Error(`${runDir} is a --workload live run: its stream changed since, so it cannot be resumed; start a new run`);
+  if (results.settings.live)
+    throw new Error(
+      `${runDir} is a --workload live run: its stream changed since, so it cannot be resumed; start a new run`,
+    );
   results.complete = false;
   results.exit_reason = null;
   // JSON does not keep shared arrays: relink the headline runs to the first point's.
@@ -144,10 +214,18 @@ function otherSide(opts: CliOptions, results: Results, all: Contender[]): Conten
   const side = opts.otherSide;
   if (!side) return [];
   const wanted = results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : []));
-  return baseTwins(side, all.filter((c) => wanted.includes(c.name))).twins;
+  return baseTwins(
+    side,
+    all.filter((c) => wanted.includes(c.name)),
+  ).twins;
 }
 
-export async function prepare(opts: CliOptions, all: Contender[], unsupported: Unsupported[], session: Session): Promise<Suite> {
+export async function prepare(
+  opts: CliOptions,
+  all: Contender[],
+  unsupported: Unsupported[],
+  session: Session,
+): Promise<Suite> {
   const startedAt = Date.now();
   // --against a ref: its worktree checked out and installed before its apps are read.
   if (opts.otherSide) checkOut(opts.otherSide, info);
@@ -158,25 +236,59 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
   const { servers, redis, golden, proxies } = await openServers(opts, results, session);
 
   const suite: Suite = {
-    results, settings, runDir, redis, servers, proxies, golden, session, startedAt,
-    byName: new Map([...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...otherSide(opts, results, all)].map((c) => [c.name, c])),
-    ctx: { workload: settings.workload, placement: settings.placement, redis, runDir, proxy: proxies[serverNamesOf(settings)[0]!], ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}) },
+    results,
+    settings,
+    runDir,
+    redis,
+    servers,
+    proxies,
+    golden,
+    session,
+    startedAt,
+    byName: new Map(
+      [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...otherSide(opts, results, all)].map((c) => [
+        c.name,
+        c,
+      ]),
+    ),
+    ctx: {
+      workload: settings.workload,
+      placement: settings.placement,
+      redis,
+      runDir,
+      proxy: proxies[serverNamesOf(settings)[0]!],
+      ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
+    },
     // Known to the signal handlers from the first save on: before that there is nothing to keep.
     save() {
       writeJsonAtomic(resultsFile(runDir), results);
       session.results = results;
       session.runDir = runDir;
     },
-    appEnv: (c) => ({ ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? serverNamesOf(settings)[0]!), settings.workload), ...c.env, ...handicapEnv(results, c.name) }),
+    appEnv: (c) => ({
+      ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? serverNamesOf(settings)[0]!), settings.workload),
+      ...c.env,
+      ...handicapEnv(results, c.name),
+    }),
   };
   suite.save();
   if (settings.live) {
     // The writer runs from here to the end: every launch, verification and window sees a changing stream.
-    session.live = suite.ctx.live = await startLive(redis.url, STREAM_KEY, results.data.entries, settings.live.write_rate, settings.seed, runDir);
-    info(`live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log} (gzipped when the run ends)`);
+    session.live = suite.ctx.live = await startLive(
+      redis.url,
+      STREAM_KEY,
+      results.data.entries,
+      settings.live.write_rate,
+      settings.seed,
+      runDir,
+    );
+    info(
+      `live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log} (gzipped when the run ends)`,
+    );
   }
   for (const r of results.contenders) {
-    if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name)) fail(r, 'failed', `no app manifest defines ${r.name} any more`);
+    if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name))
+      fail(r, 'failed', `no app manifest defines ${r.name} any more`);
   }
   await buildAll(suite);
   suite.save();
@@ -185,7 +297,8 @@ export async function prepare(opts: CliOptions, all: Contender[], unsupported: U
 
 const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
 /** Where an app reads the server: through its delay proxy under --redis-rtt, else directly. */
-const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, DelayProxy>, name: string) => proxies[name]?.url ?? servers[name]!.url;
+const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, DelayProxy>, name: string) =>
+  proxies[name]?.url ?? servers[name]!.url;
 
 /** The servers (a private one per --servers name from the RDB, or REDIS_URL's), the golden body they all serve, and the delay proxies of --redis-rtt. */
 async function openServers(opts: CliOptions, results: Results, session: Session) {
@@ -193,25 +306,44 @@ async function openServers(opts: CliOptions, results: Results, session: Session)
   const externalUrl = process.env.REDIS_URL;
   const serverNames = serverNamesOf(settings);
   // A resumed run's settings come from its results.json, so they are checked here too.
-  const refused = externalUrl && privateRedisNeeded({ live: !!settings.live, upsert: !!settings.upsert, entries: false, servers: serverNames });
+  const refused =
+    externalUrl &&
+    privateRedisNeeded({ live: !!settings.live, upsert: !!settings.upsert, entries: false, servers: serverNames });
   if (refused) throw new Error(refused);
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
-  const servers = externalUrl ? { redis: useExistingRedis(externalUrl) } : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
+  const servers = externalUrl
+    ? { redis: useExistingRedis(externalUrl) }
+    : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
   const redis = (session.redis = servers[serverNames[0]!]!);
   const stream = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY, settings.workload);
   for (const [name, target] of Object.entries(servers)) {
-    if (goldenBody(target, STREAM_KEY, settings.workload) !== golden) throw new Error(`${name} reads ${STREAM_KEY} differently from ${serverNames[0]} (same RDB): the servers cannot be compared`);
+    if (goldenBody(target, STREAM_KEY, settings.workload) !== golden)
+      throw new Error(
+        `${name} reads ${STREAM_KEY} differently from ${serverNames[0]} (same RDB): the servers cannot be compared`,
+      );
   }
-  results.data.servers = Object.entries(servers).map(([name, t]) => serverRecord(name as ServerName, t, externalUrl ? redactUrl(t.url) : t.url));
+  results.data.servers = Object.entries(servers).map(([name, t]) =>
+    serverRecord(name as ServerName, t, externalUrl ? redactUrl(t.url) : t.url),
+  );
   const bodyBytes = Buffer.byteLength(golden);
   if (opts.resume && (stream.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
-    throw new Error(`the stream now has ${stream.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`);
+    throw new Error(
+      `the stream now has ${stream.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`,
+    );
   }
   // Inside the checkout the path is kept relative, so a results.json says nothing about the machine.
   const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
-  Object.assign(results.data, { rdb: rdbRecorded, redis_url: externalUrl ? redactUrl(externalUrl) : null, entries: stream.length, memory_bytes: stream.memoryBytes, body_bytes: bodyBytes });
-  info(`redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`);
+  Object.assign(results.data, {
+    rdb: rdbRecorded,
+    redis_url: externalUrl ? redactUrl(externalUrl) : null,
+    entries: stream.length,
+    memory_bytes: stream.memoryBytes,
+    body_bytes: bodyBytes,
+  });
+  info(
+    `redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`,
+  );
   const proxies = await startProxies(servers, results, session);
   return { servers, redis, golden, proxies };
 }
@@ -233,7 +365,8 @@ async function buildAll(suite: Suite): Promise<void> {
       const err = e as AppError;
       for (const r of todo) {
         const theirs = suite.byName.get(r.self_check_of ?? r.name);
-        if (theirs?.appDir === c.appDir && JSON.stringify(theirs.build) === JSON.stringify(c.build)) fail(r, 'failed', err.message, err.output);
+        if (theirs?.appDir === c.appDir && JSON.stringify(theirs.build) === JSON.stringify(c.build))
+          fail(r, 'failed', err.message, err.output);
       }
       log(`build apps/${what}: FAILED: ${err.message}`);
     }

@@ -32,10 +32,12 @@ interface Slot {
   point: PointResult;
 }
 
-const stolenAttempts = (p: PointResult, round: number) => (p.discarded_runs ?? []).filter((d) => d.round === round && d.fault?.startsWith(STEAL_FAULT)).length;
+const stolenAttempts = (p: PointResult, round: number) =>
+  (p.discarded_runs ?? []).filter((d) => d.round === round && d.fault?.startsWith(STEAL_FAULT)).length;
 
 /** This round has its run, or every attempt at it was stolen. */
-const filled = (p: PointResult, round: number) => p.runs.some((x) => x.round === round) || stolenAttempts(p, round) > STEAL_RETRIES;
+const filled = (p: PointResult, round: number) =>
+  p.runs.some((x) => x.round === round) || stolenAttempts(p, round) > STEAL_RETRIES;
 
 export async function schedule(suite: Suite): Promise<boolean> {
   const { settings, results } = suite;
@@ -50,7 +52,11 @@ export async function schedule(suite: Suite): Promise<boolean> {
   if (ok && ceilings) await timedCeilings(suite, () => clientCeilings(suite));
   if (ok && settings.rates.length) {
     addOpenLoopPoints(suite);
-    ok = await rounds(suite, () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))), 2);
+    ok = await rounds(
+      suite,
+      () => live().flatMap((r) => r.points.filter((p) => p.rate !== null).map((point) => ({ r, point }))),
+      2,
+    );
   }
   if (ok && settings.with_seed) await seedMethod(suite);
   if (results.schedule) results.schedule.ended_s = +((Date.now() - suite.startedAt) / 1000).toFixed(1);
@@ -72,7 +78,12 @@ async function timedCeilings(suite: Suite, work: () => Promise<unknown>): Promis
 /** Redis alone, on the contenders' command and connection count; once before the rounds and once after. */
 function redisCeiling(suite: Suite): void {
   const { settings, results } = suite;
-  if (settings.profile === 'seed' || !isRead(settings.workload) || !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))) return;
+  if (
+    settings.profile === 'seed' ||
+    !isRead(settings.workload) ||
+    !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))
+  )
+    return;
   const several = Object.keys(suite.servers).length > 1;
   for (const [server, target] of Object.entries(suite.servers)) {
     // redis-benchmark reads one node: a cluster has no single-server ceiling to compare with.
@@ -80,9 +91,14 @@ function redisCeiling(suite: Suite): void {
     const of = several ? ` of ${server}` : '';
     try {
       // As long as one measured run of a contender.
-      const c = { ...measureRedisCeiling(target, settings.workload, settings.connections[0]!, settings.duration_s ?? 3), ...(several ? { server } : {}) };
+      const c = {
+        ...measureRedisCeiling(target, settings.workload, settings.connections[0]!, settings.duration_s ?? 3),
+        ...(several ? { server } : {}),
+      };
       (results.ceilings ??= { redis: [] }).redis.push(c);
-      info(`Redis ceiling${of} (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside it`);
+      info(
+        `Redis ceiling${of} (redis-benchmark, ${c.command}, c=${c.connections}): ${c.rps.toFixed(0)} req/s, ${c.usec_per_call.toFixed(0)} µs per call inside it`,
+      );
       suite.save();
     } catch (e) {
       log(`Redis ceiling${of} not measured: ${(e as Error).message}`);
@@ -93,7 +109,10 @@ function redisCeiling(suite: Suite): void {
 /** One contender per runtime × client of the run's dynamic contenders. */
 function clientPairs(suite: Suite): ContenderResult[] {
   const pairs = new Map<string, ContenderResult>();
-  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of)) pairs.set(`${r.runtime} ${r.client}`, r);
+  for (const r of suite.results.contenders.filter(
+    (x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of,
+  ))
+    pairs.set(`${r.runtime} ${r.client}`, r);
   return [...pairs.values()];
 }
 
@@ -118,18 +137,35 @@ async function clientCeilings(suite: Suite): Promise<void> {
   // The probes check each body against the golden one, which a live stream does not keep; the ceilings measure reads.
   if (settings.profile === 'seed' || settings.live || !isRead(settings.workload)) return;
   const pairs = clientPairs(suite);
-  if (pairs.some((r) => r.runtime.startsWith('node'))) await buildProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));
+  if (pairs.some((r) => r.runtime.startsWith('node')))
+    await buildProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));
   for (const [i, r] of pairs.entries()) {
-    progress({ phase: 'client ceilings', contender: `${r.runtime} + ${r.client}`, runsLeft: pairs.length - i, etaS: (ceilingReserveS(suite) * (pairs.length - i)) / pairs.length });
+    progress({
+      phase: 'client ceilings',
+      contender: `${r.runtime} + ${r.client}`,
+      runsLeft: pairs.length - i,
+      etaS: (ceilingReserveS(suite) * (pairs.length - i)) / pairs.length,
+    });
     const c = suite.byName.get(r.self_check_of ?? r.name)!;
     // The library defaults and the plain transform, whatever settings the contender varies.
     // Under --redis-rtt through the first server's proxy: the ceiling at the run's own distance.
-    const env = appEnvironment({ ...c, settings: { ...DEFAULT_SETTINGS } }, Object.values(suite.proxies)[0]?.url ?? suite.redis.url, settings.workload);
+    const env = appEnvironment(
+      { ...c, settings: { ...DEFAULT_SETTINGS } },
+      Object.values(suite.proxies)[0]?.url ?? suite.redis.url,
+      settings.workload,
+    );
     try {
-      const o = { seconds: settings.duration_s ?? 3, warmupS: settings.warmup_s, concurrency: settings.connections[0]!, expectBytes: Buffer.byteLength(suite.golden) };
+      const o = {
+        seconds: settings.duration_s ?? 3,
+        warmupS: settings.warmup_s,
+        concurrency: settings.connections[0]!,
+        expectBytes: Buffer.byteLength(suite.golden),
+      };
       const ceiling = await measureClientCeiling(r.runtime as RuntimeName, env, o);
       ((results.ceilings ??= { redis: [] }).client ??= []).push(ceiling);
-      info(`client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`);
+      info(
+        `client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`,
+      );
     } catch (e) {
       log(`client ceiling ${r.runtime} + ${r.client} not measured: ${(e as Error).message}`);
     }
@@ -143,7 +179,8 @@ async function clientCeilings(suite: Suite): Promise<void> {
  * few points; stopped with its plain twin's answers, it kept 3–5 rounds, too few for that, and
  * --handicap's contender keeps its launches for compare to find it by.
  */
-const handicapNames = (results: Suite['results']) => (results.handicap ?? []).flatMap((h) => [h.contender, h.compared_with ?? h.contender]);
+const handicapNames = (results: Suite['results']) =>
+  (results.handicap ?? []).flatMap((h) => [h.contender, h.compared_with ?? h.contender]);
 
 /**
  * Slots due in a round; a --self-check pair stays due together, so "alone" always follows its
@@ -153,12 +190,18 @@ const handicapNames = (results: Suite['results']) => (results.handicap ?? []).fl
 function dueSlots(suite: Suite, slots: Slot[], round: number): Slot[] {
   if (round > CEILING_RUNS) slots = slots.filter((x) => !x.r.ceiling);
   const s = suite.settings;
-  if (s.runs !== 'auto') return slots.filter((x) => round <= (s.runs as number));
+  if (s.runs !== 'auto') return round <= s.runs ? slots : [];
   if (round > s.max_runs) return [];
   // Before the first look (and in runs without a family) everything counts as open.
   if (round <= FIRST_ROUNDS || !suite.results.open) return slots;
   const open = suite.results.open.length ? [...suite.results.open, ...handicapNames(suite.results)] : [];
-  const partner = (x: Slot) => slots.find((y) => y.point.connections === x.point.connections && y.point.rate === x.point.rate && (y.r.self_check_of === x.r.name || x.r.self_check_of === y.r.name));
+  const partner = (x: Slot) =>
+    slots.find(
+      (y) =>
+        y.point.connections === x.point.connections &&
+        y.point.rate === x.point.rate &&
+        (y.r.self_check_of === x.r.name || x.r.self_check_of === y.r.name),
+    );
   const isOpen = (x?: Slot) => !!x && open.includes(x.r.name);
   return slots.filter((x) => isOpen(x) || isOpen(partner(x)));
 }
@@ -173,9 +216,19 @@ function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): S
   const random = seededRandom((suite.settings.seed * 31 + phase) * 1009 + round);
   const originals = todo.filter((x) => !x.r.self_check_of);
   const blocks = shuffled([...new Set(originals.map((x) => x.r.runtime))], random);
-  const order = blocks.flatMap((rt) => shuffled(originals.filter((x) => x.r.runtime === rt), random));
+  const order = blocks.flatMap((rt) =>
+    shuffled(
+      originals.filter((x) => x.r.runtime === rt),
+      random,
+    ),
+  );
   for (const twin of todo.filter((x) => x.r.self_check_of)) {
-    const at = order.findIndex((x) => x.r.name === twin.r.self_check_of && x.point.connections === twin.point.connections && x.point.rate === twin.point.rate);
+    const at = order.findIndex(
+      (x) =>
+        x.r.name === twin.r.self_check_of &&
+        x.point.connections === twin.point.connections &&
+        x.point.rate === twin.point.rate,
+    );
     order.splice(at >= 0 ? at + 1 : order.length, 0, twin);
   }
   return order;
@@ -185,7 +238,8 @@ function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): S
 const clocks = new WeakMap<Suite, TrialClock>();
 /** Before any trial has run, a trial is guessed at its warmup, its windows (with their checks) and a second for start and stop. */
 const firstGuessS = (s: Suite['settings']) => s.warmup_s + (s.windows ?? 1) * ((s.duration_s ?? 3) + 0.3) + 1;
-const clockOf = (suite: Suite) => clocks.get(suite) ?? clocks.set(suite, new TrialClock(firstGuessS(suite.settings))).get(suite)!;
+const clockOf = (suite: Suite) =>
+  clocks.get(suite) ?? clocks.set(suite, new TrialClock(firstGuessS(suite.settings))).get(suite)!;
 const names = (slots: Slot[]) => slots.map((x) => x.r.name);
 
 /** When the rounds and what follows them (`reserveS`) should end, if `left` is what remains of this round. */
@@ -194,7 +248,13 @@ function forecastAt(suite: Suite, slotsNow: () => Slot[], round: number, last: n
   const later: string[][] = [];
   for (let k = round + 1; k <= last; k++) later.push(names(dueSlots(suite, slotsNow(), k)));
   const elapsedS = (Date.now() - suite.startedAt) / 1000;
-  return forecast(clockOf(suite), { elapsedS, budgetS: s.runs === 'auto' ? s.budget_s : null, reserveS, leftInRound: names(left), laterRounds: later });
+  return forecast(clockOf(suite), {
+    elapsedS,
+    budgetS: s.runs === 'auto' ? s.budget_s : null,
+    reserveS,
+    leftInRound: names(left),
+    laterRounds: later,
+  });
 }
 
 /** Rounds until done or the budget (less `reserveS` for what follows them) would be overrun. */
@@ -205,16 +265,26 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
   for (let round = 1; ; round++) {
     const due = dueSlots(suite, slotsNow(), round);
     if (!due.length) {
-      state.stop_reason = s.runs === 'auto' && round <= s.max_runs ? 'every comparison decided or bounded' : `${last} rounds done`;
+      state.stop_reason =
+        s.runs === 'auto' && round <= s.max_runs ? 'every comparison decided or bounded' : `${last} rounds done`;
       break;
     }
     const todo = due.filter((x) => !filled(x.point, round));
     const elapsed = (Date.now() - suite.startedAt) / 1000;
     // The first round always runs: a budget too small for it would measure nothing at all.
-    if (s.runs === 'auto' && round > 1 && todo.length && elapsed + clockOf(suite).sum(names(todo)) + reserveS > s.budget_s) {
-      const kept = reserveS ? ` (${Math.round(reserveS)} s of it kept for the ceilings and the report after the rounds)` : '';
+    if (
+      s.runs === 'auto' &&
+      round > 1 &&
+      todo.length &&
+      elapsed + clockOf(suite).sum(names(todo)) + reserveS > s.budget_s
+    ) {
+      const kept = reserveS
+        ? ` (${Math.round(reserveS)} s of it kept for the ceilings and the report after the rounds)`
+        : '';
       state.stop_reason = `budget: round ${round} would end after ${Math.round(s.budget_s)} s${kept}`;
-      info(`round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${suite.results.open?.length ?? 0} contender(s) in open comparisons`);
+      info(
+        `round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ${suite.results.open?.length ?? 0} contender(s) in open comparisons`,
+      );
       break;
     }
     const order = roundOrder(suite, todo, phase, round);
@@ -231,21 +301,46 @@ async function rounds(suite: Suite, slotsNow: () => Slot[], phase: number, reser
         // After the blocks, pass 0 measures only the --self-check twins; a stolen block run waits for a later pass.
         if (blocks && !slot.r.self_check_of) continue;
         // A stolen run measured again must fit the budget too (after round 1, which always runs whole).
-        if (pass > 0 && s.runs === 'auto' && round > 1 && (Date.now() - suite.startedAt) / 1000 + clockOf(suite).of(slot.r.name) + reserveS > s.budget_s) {
+        if (
+          pass > 0 &&
+          s.runs === 'auto' &&
+          round > 1 &&
+          (Date.now() - suite.startedAt) / 1000 + clockOf(suite).of(slot.r.name) + reserveS > s.budget_s
+        ) {
           if (skipped.has(slot)) continue;
           skipped.add(slot);
           // Counted like a round every attempt of which was stolen: the report says how many were left out.
           slot.point.left_out = (slot.point.left_out ?? 0) + 1;
-          log(`${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}: not measured again, that would end after the ${Math.round(s.budget_s)} s budget; this round is left out`);
+          log(
+            `${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}: not measured again, that would end after the ${Math.round(s.budget_s)} s budget; this round is left out`,
+          );
           continue;
         }
-        const f = forecastAt(suite, slotsNow, round, last, order.slice(i).filter((x) => !filled(x.point, round)), reserveS);
-        progress({ phase: 'measuring', contender: `${slot.r.name} ${pointLabel(slot.point)}`, round, rounds: last, runsLeft: f.runsLeft, etaS: f.etaS });
+        const f = forecastAt(
+          suite,
+          slotsNow,
+          round,
+          last,
+          order.slice(i).filter((x) => !filled(x.point, round)),
+          reserveS,
+        );
+        progress({
+          phase: 'measuring',
+          contender: `${slot.r.name} ${pointLabel(slot.point)}`,
+          round,
+          rounds: last,
+          runsLeft: f.runsLeft,
+          etaS: f.etaS,
+        });
         if (!(await measureSlot(suite, slot, round, last))) return false;
       }
     }
     // The ETA's accuracy, checked against the real end: what it said once the first round was done.
-    if (round === 1 && phase === 1) state.eta_after_round_1_s = +((Date.now() - suite.startedAt) / 1000 + forecastAt(suite, slotsNow, round, last, [], reserveS).etaS).toFixed(1);
+    if (round === 1 && phase === 1)
+      state.eta_after_round_1_s = +(
+        (Date.now() - suite.startedAt) / 1000 +
+        forecastAt(suite, slotsNow, round, last, [], reserveS).etaS
+      ).toFixed(1);
     state.rounds = Math.max(state.rounds, round);
     if (phase === 1) lookAt(suite.results, round);
     // Rounded as ended_s is, so the two keep their order (ended_s ≥ measuring_s).
@@ -280,20 +375,39 @@ function pairsOf(suite: Suite, block: Slot[], round: number): [number, number][]
   const { results, settings } = suite;
   if (settings.layout !== 'walk') return null;
   const answers = [...(results.answers ?? []), ...(results.changes?.answers ?? [])];
-  const open = (id: string) => round <= FIRST_ROUNDS || !results.answers || answers.some((a) => a.id === id && a.verdict === 'undecided');
+  const open = (id: string) =>
+    round <= FIRST_ROUNDS || !results.answers || answers.some((a) => a.id === id && a.verdict === 'undecided');
   const named = [
-    ...[...(results.family?.comparisons ?? []), ...(results.changes?.comparisons ?? [])].filter((c) => open(c.id)).map((c) => [c.a, c.b]),
+    ...[...(results.family?.comparisons ?? []), ...(results.changes?.comparisons ?? [])]
+      .filter((c) => open(c.id))
+      .map((c) => [c.a, c.b]),
     ...(results.handicap ?? []).flatMap((h) => (h.compared_with ? [[h.contender, h.compared_with]] : [])),
   ];
   const same = (x: Slot, y: Slot) => x.point.connections === y.point.connections && x.point.rate === y.point.rate;
-  return named.flatMap(([a, b]) => block.flatMap((x, i) => (x.r.name !== a ? [] : block.flatMap((y, j) => (y.r.name === b && same(x, y) ? [[i, j] as [number, number]] : [])))));
+  return named.flatMap(([a, b]) =>
+    block.flatMap((x, i) =>
+      x.r.name !== a ? [] : block.flatMap((y, j) => (y.r.name === b && same(x, y) ? [[i, j] as [number, number]] : [])),
+    ),
+  );
 }
 
 /** Each block of the round alive together, windows interleaved (block.ts); each slot's outcome recorded as a single trial's would be. */
-async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[], round: number, last: number, reserveS: number): Promise<boolean> {
+async function measureBlocks(
+  suite: Suite,
+  slotsNow: () => Slot[],
+  order: Slot[],
+  round: number,
+  last: number,
+  reserveS: number,
+): Promise<boolean> {
   const todo = (xs: Slot[]) => xs.filter((x) => x.r.status === 'incomplete' && !filled(x.point, round));
   for (const [b, block] of blocksOf(todo(order), suite.settings.layout).entries()) {
-    const what = block.length === 1 ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}` : suite.settings.layout === 'walk' ? `the round's walk (${block.length} contenders)` : `${block[0]!.r.runtime} block (${block.length} contenders)`;
+    const what =
+      block.length === 1
+        ? `${block[0]!.r.name} ${pointLabel(block[0]!.point)}`
+        : suite.settings.layout === 'walk'
+          ? `the round's walk (${block.length} contenders)`
+          : `${block[0]!.r.runtime} block (${block.length} contenders)`;
     // Redis may have died during the block before: a verification failing now would blame the contenders.
     if (!serversAlive(suite)) return redisStopped(suite, what);
     const f = forecastAt(suite, slotsNow, round, last, todo(order), reserveS);
@@ -309,7 +423,14 @@ async function measureBlocks(suite: Suite, slotsNow: () => Slot[], order: Slot[]
       if (outcome.runs[0]) outcome.runs[0].trial_s = +share.toFixed(2);
       clockOf(suite).add(slot.r.name, share);
       if (slot.r.ceiling) addCeilingSeconds(suite, share);
-      const goOn = record(suite, slot.r, slot.point, outcome, `${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}`, 0);
+      const goOn = record(
+        suite,
+        slot.r,
+        slot.point,
+        outcome,
+        `${slot.r.name} ${pointLabel(slot.point)} run ${round}/${last}`,
+        0,
+      );
       suite.save();
       if (!goOn) return false;
     }
@@ -338,7 +459,14 @@ async function measureSlot(suite: Suite, { r, point }: Slot, round: number, last
   return goOn;
 }
 
-function record(suite: Suite, r: ContenderResult, point: PointResult, outcome: TrialOutcome, label: string, attempt: number): boolean {
+function record(
+  suite: Suite,
+  r: ContenderResult,
+  point: PointResult,
+  outcome: TrialOutcome,
+  label: string,
+  attempt: number,
+): boolean {
   const maxSteal = suite.settings.max_steal_pct;
   if (outcome.kind === 'redis-died') {
     // Not the contender's fault: discard the run and leave it incomplete, so --resume measures it again.
@@ -387,7 +515,14 @@ function addOpenLoopPoints(suite: Suite): void {
     for (const spec of suite.settings.rates) {
       if (r.points.some((p) => p.rate_spec === spec)) continue; // resumed
       const rate = spec.endsWith('%') ? (max * Number(spec.slice(0, -1))) / 100 : Number(spec);
-      if (rate >= 1) r.points.push({ connections: suite.settings.connections[0]!, rate: Math.round(rate), rate_spec: spec, status: 'incomplete', runs: [] });
+      if (rate >= 1)
+        r.points.push({
+          connections: suite.settings.connections[0]!,
+          rate: Math.round(rate),
+          rate_spec: spec,
+          status: 'incomplete',
+          runs: [],
+        });
     }
   }
 }
@@ -409,10 +544,14 @@ async function seedProfile(suite: Suite): Promise<boolean> {
 
 /** --with-seed: the seed's method on every contender still in, after the suite, in the same invocation. */
 async function seedMethod(suite: Suite): Promise<void> {
-  for (const r of suite.results.contenders.filter((x) => x.status === 'incomplete' && !x.self_check_of && !x.ceiling && !x.seed_method)) {
+  for (const r of suite.results.contenders.filter(
+    (x) => x.status === 'incomplete' && !x.self_check_of && !x.ceiling && !x.seed_method,
+  )) {
     const outcome = await seedTrial(suite, r);
     if (outcome.kind !== 'runs') {
-      log(`${r.name}: the seed method could not be measured: ${outcome.kind === 'out' ? outcome.reason : 'Redis died'}`);
+      log(
+        `${r.name}: the seed method could not be measured: ${outcome.kind === 'out' ? outcome.reason : 'Redis died'}`,
+      );
       continue;
     }
     const rps = outcome.runs.map((x) => x.rps);

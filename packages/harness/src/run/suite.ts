@@ -82,7 +82,8 @@ export async function stopAll(session: Session): Promise<void> {
 }
 
 /** The server a contender reads (its --servers twin's, or the first). */
-export const serverOf = (suite: Suite, c: Pick<Contender, 'server'>) => (c.server ? suite.servers[c.server]! : suite.redis);
+export const serverOf = (suite: Suite, c: Pick<Contender, 'server'>) =>
+  c.server ? suite.servers[c.server]! : suite.redis;
 
 /** A contender's measuring context: the counters of the server it reads. */
 export const ctxFor = (suite: Suite, c: Pick<Contender, 'server' | 'settings'>): RunContext => ({
@@ -93,4 +94,5 @@ export const ctxFor = (suite: Suite, c: Pick<Contender, 'server' | 'settings'>):
 
 /** Every server the run started still answers. */
 export const serversAlive = (suite: Suite) =>
-  Object.values(suite.servers).every((t) => redisAlive(t) && (t.nodes ?? []).every((n) => isAlive(n.pid))) && Object.values(suite.proxies).every((p) => isAlive(p.pid));
+  Object.values(suite.servers).every((t) => redisAlive(t) && (t.nodes ?? []).every((n) => isAlive(n.pid))) &&
+  Object.values(suite.proxies).every((p) => isAlive(p.pid));

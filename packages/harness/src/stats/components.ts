@@ -11,7 +11,10 @@
 export type Nested = number[] | Nested[];
 
 /** What the levels are called in this benchmark (level 1 first); higher levels are numbered. */
-const UNITS = [['window', 'windows'], ['launch', 'launches']] as const;
+const UNITS = [
+  ['window', 'windows'],
+  ['launch', 'launches'],
+] as const;
 const unit = (i: number, plural = true) => UNITS[i - 1]?.[plural ? 1 : 0] ?? `level-${i} ${plural ? 'units' : 'unit'}`;
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -20,7 +23,8 @@ function sampleVariance(xs: number[]): number {
   const m = mean(xs);
   return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
 }
-const chunks = (xs: number[], size: number) => Array.from({ length: xs.length / size }, (_, k) => xs.slice(k * size, (k + 1) * size));
+const chunks = (xs: number[], size: number) =>
+  Array.from({ length: xs.length / size }, (_, k) => xs.slice(k * size, (k + 1) * size));
 /** Mean over the contenders that have an estimate. */
 const meanFinite = (xs: number[]) => mean(xs.filter(Number.isFinite));
 
@@ -38,7 +42,9 @@ function shapeOf(data: Nested): number[] {
 
 /** The values, balanced by keeping the first shape[d] children at each depth, flattened in order. */
 const trimmedFlat = (data: Nested, shape: number[]): number[] =>
-  shape.length === 1 ? (data as number[]).slice(0, shape[0]) : (data as Nested[]).slice(0, shape[0]).flatMap((u) => trimmedFlat(u, shape.slice(1)));
+  shape.length === 1
+    ? (data as number[]).slice(0, shape[0])
+    : (data as Nested[]).slice(0, shape[0]).flatMap((u) => trimmedFlat(u, shape.slice(1)));
 
 export class Components {
   /** Warnings that change how the components should be read, each with its consequence. */
@@ -54,9 +60,12 @@ export class Components {
     readonly r: number[],
   ) {
     for (let i = 1; i <= r.length; i++) {
-      if (r[i - 1]! < 2) this.warnings.push(`need ≥ 2 ${unit(i)} to estimate the ${unit(i, false)} component; have ${r[i - 1]}`);
+      if (r[i - 1]! < 2)
+        this.warnings.push(`need ≥ 2 ${unit(i)} to estimate the ${unit(i, false)} component; have ${r[i - 1]}`);
       if (i > 1 && t2[i - 1]! <= 0) {
-        this.warnings.push(`T2 ≤ 0 at level ${i}: ${unit(i)} vary no more than ${unit(i - 1)} predict; treat the ${unit(i, false)} component as 0`);
+        this.warnings.push(
+          `T2 ≤ 0 at level ${i}: ${unit(i)} vary no more than ${unit(i - 1)} predict; treat the ${unit(i, false)} component as 0`,
+        );
       }
     }
   }

@@ -17,7 +17,9 @@ import trigamma from '@stdlib/math-base-special-trigamma';
 import jstat from 'jstat';
 
 /** jStat's Student t (cdf, inv); the package ships no types. */
-const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } = (jstat as any).studentt ?? (jstat as any).jStat.studentt;
+const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } =
+  // biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack studentt, which it exports either way round
+  (jstat as any).studentt ?? (jstat as any).jStat.studentt;
 
 /**
  * The family's prior on a comparison's variance: s² ~ s₀²·χ²(d₀)/d₀. d₀ = Infinity: every variance
@@ -125,7 +127,9 @@ export function fitPrior(s2: number[], df: number[], covariate?: number[] | numb
   const base = { n: ok.length, df_sum, ...(trend ? { slope: fit.slopes[0]! } : {}) };
   if (!(evar > 0)) {
     const pooled = ok.reduce((s, i, k) => s + df[i]! * x[k]!, 0) / df_sum;
-    return trend ? { d0: Infinity, s02: Math.exp(centre), scale: (c) => Math.exp(logScale(c)), ...base } : { d0: Infinity, s02: pooled, scale: () => pooled, ...base };
+    return trend
+      ? { d0: Infinity, s02: Math.exp(centre), scale: (c) => Math.exp(logScale(c)), ...base }
+      : { d0: Infinity, s02: pooled, scale: () => pooled, ...base };
   }
   const d0 = 2 * trigammaInverse(evar);
   const shift = digamma(d0 / 2) - Math.log(d0 / 2);
@@ -180,13 +184,33 @@ export function moderatedT(r: Replicates, prior: Prior, level = 0.95, s02 = prio
   const procedure = 'moderated t on per-round log ratios (empirical Bayes)' as const;
   const post = squeeze(r.s2, r.df, prior, s02);
   if (!(r.n >= 1) || !(post.df >= 1) || !Number.isFinite(post.s2)) {
-    return { procedure, ratio: r.n ? Math.exp(r.mean) : NaN, lo: 0, hi: Infinity, level, p: 1, n: r.n, own_df: r.df, df: post.df, sd: NaN, short: `need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have ${r.n} round(s)` };
+    return {
+      procedure,
+      ratio: r.n ? Math.exp(r.mean) : NaN,
+      lo: 0,
+      hi: Infinity,
+      level,
+      p: 1,
+      n: r.n,
+      own_df: r.df,
+      df: post.df,
+      sd: NaN,
+      short: `need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have ${r.n} round(s)`,
+    };
   }
   const se = Math.sqrt(post.s2 / r.n);
   const t = se > 0 ? r.mean / se : r.mean === 0 ? 0 : Math.sign(r.mean) * Infinity;
   const q = studentT.inv(1 - (1 - level) / 2, post.df);
   return {
-    procedure, ratio: Math.exp(r.mean), lo: Math.exp(r.mean - q * se), hi: Math.exp(r.mean + q * se), level,
-    p: Math.min(1, 2 * (1 - studentT.cdf(Math.abs(t), post.df))), n: r.n, own_df: r.df, df: +post.df.toFixed(2), sd: Math.sqrt(post.s2),
+    procedure,
+    ratio: Math.exp(r.mean),
+    lo: Math.exp(r.mean - q * se),
+    hi: Math.exp(r.mean + q * se),
+    level,
+    p: Math.min(1, 2 * (1 - studentT.cdf(Math.abs(t), post.df))),
+    n: r.n,
+    own_df: r.df,
+    df: +post.df.toFixed(2),
+    sd: Math.sqrt(post.s2),
   };
 }

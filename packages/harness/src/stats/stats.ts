@@ -2,7 +2,7 @@
 // from simple-statistics; the order-statistic interval of the median, the Mann-Whitney p-value
 // (exact for small samples), Holm's correction and rank intervals are written here because no
 // maintained JS library has them.
-import { binomialDistribution, cumulativeStdNormalProbability, max, median, min } from 'simple-statistics';
+import { binomialDistribution, max, median, min } from 'simple-statistics';
 
 /** Seeded PRNG (mulberry32): the round order of a run repeats from its recorded seed. */
 export function seededRandom(seed = 0x5eed): () => number {
@@ -58,7 +58,7 @@ export function medianInterval(xs: number[], level = 0.95): Interval {
 }
 
 /** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
-export const levelLabel = (level: number, asked = 0.95) => `${+((level >= asked ? asked : level) * 100).toFixed(1)}% CI`;
+export const levelLabel = (level: number, asked = 0.95) => `${+(Math.min(level, asked) * 100).toFixed(1)}% CI`;
 
 /** Largest distance from the median to an end of its interval, as a share of the median. */
 export const halfWidth = (median: number, ci: Interval) => Math.max(median - ci.lo, ci.hi - median) / median;
@@ -115,13 +115,17 @@ const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
  * least-squares fit), block effects centred on 0. For unbalanced data, where later rounds measure
  * only the contenders still racing: a plain per-round mean would mix who was measured with the drift.
  */
-export function additiveFit(xs: { unit: string; block: number; x: number }[], passes = 20): { level: Map<string, number>; effect: Map<number, number> } {
+export function additiveFit(
+  xs: { unit: string; block: number; x: number }[],
+  passes = 20,
+): { level: Map<string, number>; effect: Map<number, number> } {
   const level = new Map<string, number>();
   const effect = new Map<number, number>();
   const units = [...new Set(xs.map((d) => d.unit))];
   const blocks = [...new Set(xs.map((d) => d.block))];
   for (let pass = 0; pass < passes; pass++) {
-    for (const u of units) level.set(u, mean(xs.filter((d) => d.unit === u).map((d) => d.x - (effect.get(d.block) ?? 0))));
+    for (const u of units)
+      level.set(u, mean(xs.filter((d) => d.unit === u).map((d) => d.x - (effect.get(d.block) ?? 0))));
     for (const b of blocks) effect.set(b, mean(xs.filter((d) => d.block === b).map((d) => d.x - level.get(d.unit)!)));
     const centre = mean([...effect.values()]);
     for (const b of blocks) effect.set(b, effect.get(b)! - centre);

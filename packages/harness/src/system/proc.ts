@@ -28,7 +28,7 @@ let registry: string | null = null;
 function syncRegistry() {
   if (!registry) return;
   try {
-    writeFileSync(`${registry}.tmp`, [...live].join('\n') + '\n');
+    writeFileSync(`${registry}.tmp`, `${[...live].join('\n')}\n`);
     renameSync(`${registry}.tmp`, registry);
   } catch {}
 }
@@ -40,7 +40,10 @@ function syncRegistry() {
 export function startOrphanGuard(): void {
   registry = join(mkdtempSync(join(tmpdir(), 'stream-bench-')), 'process-groups');
   syncRegistry();
-  spawn('bash', [join(import.meta.dir, 'orphan-guard.sh'), String(process.pid), registry], { detached: true, stdio: 'ignore' }).unref();
+  spawn('bash', [join(import.meta.dir, 'orphan-guard.sh'), String(process.pid), registry], {
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
   process.on('exit', () => {
     killAllSync();
     if (registry) rmSync(dirname(registry), { recursive: true, force: true });
@@ -232,11 +235,13 @@ export function killAllSync(): void {
   syncRegistry();
 }
 
-
 /** CPU seconds of this process itself, and of its children that have exited and been reaped. */
 export function selfCpuSeconds(): { self: number; reapedChildren: number } {
   const f = readFileSync('/proc/self/stat', 'utf8');
-  const v = f.slice(f.lastIndexOf(')') + 2).split(' ').map(Number);
+  const v = f
+    .slice(f.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   return { self: (v[11]! + v[12]!) / CLOCK_TICKS, reapedChildren: (v[13]! + v[14]!) / CLOCK_TICKS };
 }
 

@@ -33,16 +33,24 @@ export function info(msg: string): void {
 
 export const clock = (s: number) => {
   const t = Math.max(0, Math.round(s));
-  return t >= 3600 ? `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m` : `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
+  return t >= 3600
+    ? `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m`
+    : `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
 };
 
 export function progressLine(p: Progress): string {
-  const where = [p.phase, p.contender, p.round !== undefined && `round ${p.round}${p.rounds ? ` of ${p.rounds}` : ''}`, p.runsLeft !== undefined && `${p.runsLeft} run${p.runsLeft === 1 ? '' : 's'} left`];
+  const where = [
+    p.phase,
+    p.contender,
+    p.round !== undefined && `round ${p.round}${p.rounds ? ` of ${p.rounds}` : ''}`,
+    p.runsLeft !== undefined && `${p.runsLeft} run${p.runsLeft === 1 ? '' : 's'} left`,
+  ];
   return `${where.filter(Boolean).join(' · ')} · ETA ${p.etaS === null ? 'after the first runs' : `${clock(p.etaS)} (${new Date(Date.now() + p.etaS * 1000).toTimeString().slice(0, 5)})`}`;
 }
 
 /** The live line counts down between updates. */
 let live: { p: Progress; at: number } | null = null;
+/** Set once: the line is redrawn every second from the first live update on. */
 let ticker: ReturnType<typeof setInterval> | null = null;
 function redraw(): void {
   if (!live) return;
@@ -55,7 +63,7 @@ function redraw(): void {
 export function progress(p: Progress): void {
   if (mode === 'live') {
     live = { p, at: Date.now() };
-    ticker ??= setInterval(redraw, 1000).unref();
+    if (!ticker) ticker = setInterval(redraw, 1000).unref();
     redraw();
   } else if (mode === 'plain' && p.etaS !== null && Date.now() - lastPlain >= PLAIN_EVERY_MS) {
     lastPlain = Date.now();

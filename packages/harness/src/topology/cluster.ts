@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import keySlot from 'cluster-key-slot';
 import { freePort, portTaken } from '../system/net';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
-import { cli, commandStats, redisFailureReason, RedisError, startPrivateRedis, type CommandStat, type RedisTarget } from './redis';
+import {
+  cli,
+  commandStats,
+  redisFailureReason,
+  RedisError,
+  startPrivateRedis,
+  type CommandStat,
+  type RedisTarget,
+} from './redis';
 
 export type NodeRole = 'primary' | 'replica';
 
@@ -48,7 +56,9 @@ async function clusterPorts(n: number): Promise<number[]> {
     if (p + BUS_OFFSET <= 65_535 && !clash && !(await portTaken(p + BUS_OFFSET))) ports.push(p);
   }
   if (ports.length < n) {
-    throw new RedisError(`cluster: found only ${ports.length} of ${n} free loopback ports whose bus port (port + ${BUS_OFFSET}) is free too, in ${PORT_TRIES} tries (free some ports, or lower net.ipv4.ip_local_port_range)`);
+    throw new RedisError(
+      `cluster: found only ${ports.length} of ${n} free loopback ports whose bus port (port + ${BUS_OFFSET}) is free too, in ${PORT_TRIES} tries (free some ports, or lower net.ipv4.ip_local_port_range)`,
+    );
   }
   return ports;
 }
@@ -59,10 +69,34 @@ function startNode(port: number, dir: string): Node {
   // A replica is listed to clients only once its replication offset is above 0; the primary's
   // pings move it, every 10 s by default, so a primary with no keys would hide its replica that long.
   // The first sync starts at once, not after the 5 s a primary waits for more replicas to share it.
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--cluster-enabled', 'yes',
-    '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no', '--dir', dir,
-    '--dbfilename', `dump-${port}.rdb`, '--logfile', logFile, '--daemonize', 'no',
-    '--repl-ping-replica-period', '1', '--repl-diskless-sync-delay', '0'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--protected-mode',
+    'yes',
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    `nodes-${port}.conf`,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--dbfilename',
+    `dump-${port}.rdb`,
+    '--logfile',
+    logFile,
+    '--daemonize',
+    'no',
+    '--repl-ping-replica-period',
+    '1',
+    '--repl-diskless-sync-delay',
+    '0',
+  ];
   return { port, url: `redis://127.0.0.1:${port}`, proc: spawnTracked('redis-server', args), logFile };
 }
 
@@ -71,7 +105,8 @@ const readLog = (n: Node) => (existsSync(n.logFile) ? readFileSync(n.logFile, 'u
 /** Why a node stopped, in one line: a missing binary, or the reason in its log. */
 function exitReason(n: Node): string {
   const spawnErr = n.proc.tail().find((l) => l.startsWith('spawn redis-server'));
-  if (spawnErr) return `${spawnErr} (redis-server is missing: run npm run bench to install it, or apt-get install redis-server)`;
+  if (spawnErr)
+    return `${spawnErr} (redis-server is missing: run npm run bench to install it, or apt-get install redis-server)`;
   return `redis-server on port ${n.port} (cluster node) exited: ${redisFailureReason(readLog(n) || n.proc.tail().join('\n'))}`;
 }
 
@@ -98,12 +133,27 @@ async function waitFor(nodes: Node[], what: string, timeoutMs: number, check: ()
 
 /** `redis-cli --cluster create`: the first three nodes become primaries, one replica each. */
 function createCluster(nodes: Node[]): void {
-  const args = ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'];
+  const args = [
+    '--cluster',
+    'create',
+    ...nodes.map((n) => `127.0.0.1:${n.port}`),
+    '--cluster-replicas',
+    '1',
+    '--cluster-yes',
+  ];
   const res = spawnSync('redis-cli', args, { encoding: 'utf8', timeout: 60_000 });
   const out = `${res.stdout ?? ''}\n${res.stderr ?? ''}`;
   if (res.error || res.status !== 0 || !out.includes('All 16384 slots covered')) {
-    const why = res.error?.message ?? out.split('\n').filter((l) => /ERR|error|fail/i.test(l)).slice(-2).join(' / ');
-    throw new RedisError(`redis-cli --cluster create failed: ${why || `exit ${res.status}`} (is redis-cli 7.x installed? run npm run bench to set it up)`);
+    const why =
+      res.error?.message ??
+      out
+        .split('\n')
+        .filter((l) => /ERR|error|fail/i.test(l))
+        .slice(-2)
+        .join(' / ');
+    throw new RedisError(
+      `redis-cli --cluster create failed: ${why || `exit ${res.status}`} (is redis-cli 7.x installed? run npm run bench to set it up)`,
+    );
   }
 }
 
@@ -117,17 +167,23 @@ interface NodeLine {
 
 /** CLUSTER NODES, one line per node: id ip:port@bus flags primary-id … slot ranges. */
 function clusterNodes(target: { url: string }): NodeLine[] {
-  return cli(target, ['CLUSTER', 'NODES']).trim().split('\n').map((line) => {
-    const [id, addr, flags, primary, , , , , ...slots] = line.split(' ');
-    return {
-      id: id!,
-      port: Number(/:(\d+)@/.exec(addr!)?.[1]),
-      role: flags!.split(',').includes('master') ? 'primary' : 'replica',
-      primaryId: primary === '-' ? null : primary!,
-      // Ranges only: an importing/migrating marker ([…]) never occurs in a fresh cluster.
-      slots: slots.filter((s) => /^\d/.test(s)).map((s) => s.split('-').map(Number)).map(([a, b]) => [a!, b ?? a!]),
-    };
-  });
+  return cli(target, ['CLUSTER', 'NODES'])
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, addr, flags, primary, , , , , ...slots] = line.split(' ');
+      return {
+        id: id!,
+        port: Number(/:(\d+)@/.exec(addr!)?.[1]),
+        role: flags!.split(',').includes('master') ? 'primary' : 'replica',
+        primaryId: primary === '-' ? null : primary!,
+        // Ranges only: an importing/migrating marker ([…]) never occurs in a fresh cluster.
+        slots: slots
+          .filter((s) => /^\d/.test(s))
+          .map((s) => s.split('-').map(Number))
+          .map(([a, b]) => [a!, b ?? a!]),
+      };
+    });
 }
 
 const clusterOk = (n: Node) => /^cluster_state:ok\r?$/m.test(cli(n, ['CLUSTER', 'INFO'], { timeoutMs: 2000 }));
@@ -151,8 +207,15 @@ const dbsize = (n: { url: string }) => Number(cli(n, ['DBSIZE'], { timeoutMs: 20
 /** Checks the layout is 3 primaries with one replica each, and returns each replica's primary. */
 function pairs(layout: NodeLine[]): { replica: NodeLine; primary: NodeLine }[] {
   const primaries = layout.filter((l) => l.role === 'primary' && l.slots.length > 0);
-  const out = layout.filter((l) => l.role === 'replica').map((replica) => ({ replica, primary: primaries.find((p) => p.id === replica.primaryId)! }));
-  if (layout.length !== NODE_COUNT || primaries.length !== PRIMARIES || out.length !== PRIMARIES || out.some((p) => !p.primary)) {
+  const out = layout
+    .filter((l) => l.role === 'replica')
+    .map((replica) => ({ replica, primary: primaries.find((p) => p.id === replica.primaryId)! }));
+  if (
+    layout.length !== NODE_COUNT ||
+    primaries.length !== PRIMARIES ||
+    out.length !== PRIMARIES ||
+    out.some((p) => !p.primary)
+  ) {
     const roles = layout.map((l) => `${l.port}:${l.role}`).join(' ');
     throw new RedisError(`cluster: expected ${PRIMARIES} primaries with one replica each, CLUSTER NODES says ${roles}`);
   }
@@ -166,14 +229,20 @@ async function loadRdb(rdbPath: string, nodes: Node[], layout: NodeLine[]): Prom
   const single = await startPrivateRedis(rdbPath);
   try {
     const keys = cli(single, ['--scan']).split('\n').filter(Boolean);
-    if (keys.length > MAX_KEYS) throw new RedisError(`cluster: ${rdbPath} holds ${keys.length} keys; the cluster loader copies at most ${MAX_KEYS}`);
+    if (keys.length > MAX_KEYS)
+      throw new RedisError(
+        `cluster: ${rdbPath} holds ${keys.length} keys; the cluster loader copies at most ${MAX_KEYS}`,
+      );
     for (const key of keys) {
       const slot = Number(cli(nodes[0]!, ['CLUSTER', 'KEYSLOT', key]).trim());
       const owner = layout.find((l) => l.role === 'primary' && l.slots.some(([a, b]) => slot >= a && slot <= b));
       if (!owner) throw new RedisError(`cluster: no primary owns slot ${slot} (key ${key})`);
       // COPY leaves the key in the single Redis, which is stopped next anyway; MIGRATE's own errors (IOERR, NOKEY) are replies, not ERR.
-      const reply = cli(single, ['MIGRATE', '127.0.0.1', String(owner.port), key, '0', '5000', 'COPY'], { timeoutMs: 10_000 }).trim();
-      if (reply !== 'OK') throw new RedisError(`cluster: MIGRATE of ${key} to 127.0.0.1:${owner.port} answered ${reply.split('\n')[0]}`);
+      const reply = cli(single, ['MIGRATE', '127.0.0.1', String(owner.port), key, '0', '5000', 'COPY'], {
+        timeoutMs: 10_000,
+      }).trim();
+      if (reply !== 'OK')
+        throw new RedisError(`cluster: MIGRATE of ${key} to 127.0.0.1:${owner.port} answered ${reply.split('\n')[0]}`);
     }
   } finally {
     await single.stop();
@@ -187,7 +256,8 @@ async function loadRdb(rdbPath: string, nodes: Node[], layout: NodeLine[]): Prom
  * and every node lists every replica to clients.
  */
 export async function startCluster(rdbPath: string, opts: { timeoutMs?: number } = {}): Promise<ClusterTarget> {
-  if (!existsSync(rdbPath) || !statSync(rdbPath).isFile()) throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file, or run npm run make-rdb)`);
+  if (!existsSync(rdbPath) || !statSync(rdbPath).isFile())
+    throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file, or run npm run make-rdb)`);
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const ports = await clusterPorts(NODE_COUNT);
   const dir = mkdtempSync(join(scratchDir(), 'stream-bench-cluster-'));
@@ -197,7 +267,9 @@ export async function startCluster(rdbPath: string, opts: { timeoutMs?: number }
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(nodes, 'every node answering PING', timeoutMs, () => nodes.every((n) => cli(n, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG'));
+    await waitFor(nodes, 'every node answering PING', timeoutMs, () =>
+      nodes.every((n) => cli(n, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG'),
+    );
     createCluster(nodes);
     await waitFor(nodes, 'cluster_state:ok on every node', timeoutMs, () => nodes.every(clusterOk));
     // Every node has its role once the config has spread; until then pairs() throws, and the wait retries.
@@ -209,13 +281,25 @@ export async function startCluster(rdbPath: string, opts: { timeoutMs?: number }
       return true;
     };
     await waitFor(nodes, `${PRIMARIES} primaries with a replica each`, timeoutMs, settled);
-    await waitFor(nodes, 'every replica linked to its primary', timeoutMs, () => shards.every((s) => linkUp(byPort(nodes, s.replica.port))));
+    await waitFor(nodes, 'every replica linked to its primary', timeoutMs, () =>
+      shards.every((s) => linkUp(byPort(nodes, s.replica.port))),
+    );
     await loadRdb(rdbPath, nodes, layout);
-    const caughtUp = () => shards.every((s) => dbsize(byPort(nodes, s.replica.port)) === dbsize(byPort(nodes, s.primary.port)));
-    await waitFor(nodes, 'every replica holding its primary\'s keys', timeoutMs, caughtUp);
-    await waitFor(nodes, 'every replica listed to clients by every node (CLUSTER SLOTS, CLUSTER SHARDS)', timeoutMs, () => nodes.every(replicasListed));
+    const caughtUp = () =>
+      shards.every((s) => dbsize(byPort(nodes, s.replica.port)) === dbsize(byPort(nodes, s.primary.port)));
+    await waitFor(nodes, "every replica holding its primary's keys", timeoutMs, caughtUp);
+    await waitFor(
+      nodes,
+      'every replica listed to clients by every node (CLUSTER SLOTS, CLUSTER SHARDS)',
+      timeoutMs,
+      () => nodes.every(replicasListed),
+    );
     const role = (port: number) => layout.find((l) => l.port === port)!.role;
-    return { url: nodes[0]!.url, nodes: nodes.map((n) => ({ url: n.url, port: n.port, pid: n.proc.pid, role: role(n.port) })), stop };
+    return {
+      url: nodes[0]!.url,
+      nodes: nodes.map((n) => ({ url: n.url, port: n.port, pid: n.proc.pid, role: role(n.port) })),
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;

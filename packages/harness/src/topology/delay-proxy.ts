@@ -25,7 +25,8 @@ export function parseProxyArgs(argv: string[]): ProxyOptions | string {
   const raw: Record<string, string> = {};
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i]!, argv[i + 1]];
-    if (!['--listen-port', '--target-host', '--target-port', '--rtt-ms'].includes(flag)) return `unknown argument ${flag}; ${USAGE}`;
+    if (!['--listen-port', '--target-host', '--target-port', '--rtt-ms'].includes(flag))
+      return `unknown argument ${flag}; ${USAGE}`;
     if (value === undefined || value.startsWith('--')) return `${flag} needs a value; ${USAGE}`;
     raw[flag] = value;
   }
@@ -40,7 +41,8 @@ export function parseProxyArgs(argv: string[]): ProxyOptions | string {
   const rttMs = /^\d+(\.\d+)?$/.test(raw['--rtt-ms']!) ? Number(raw['--rtt-ms']) : NaN;
   if (listenPort === null) return `--listen-port must be an integer 0-65535, got ${raw['--listen-port']}`;
   if (targetPort === null) return `--target-port must be an integer 1-65535, got ${raw['--target-port']}`;
-  if (!(rttMs >= 0 && rttMs <= 60_000)) return `--rtt-ms must be a number of milliseconds from 0 to 60000, got ${raw['--rtt-ms']}`;
+  if (!(rttMs >= 0 && rttMs <= 60_000))
+    return `--rtt-ms must be a number of milliseconds from 0 to 60000, got ${raw['--rtt-ms']}`;
   return { listenPort, targetHost: raw['--target-host']!, targetPort, rttMs };
 }
 
@@ -195,7 +197,10 @@ export function startProxy(opts: ProxyOptions): TCPSocketListener<Side> {
       queue[head++] = undefined as unknown as Pending; // let the chunk be collected
       deliver(p.to, p.item);
     }
-    if (head > 1024 && head * 2 > queue.length) queue.splice(0, head), (head = 0);
+    if (head > 1024 && head * 2 > queue.length) {
+      queue.splice(0, head);
+      head = 0;
+    }
     timer!.arm(head < queue.length ? queue[head]!.due : 0);
   }
 
@@ -267,8 +272,17 @@ function settle(side: Side) {
 
 function newSide(name: Side['name'], sock: Socket<Side> | null): Side {
   return {
-    name, sock, peer: null as unknown as Side, backlog: [], backlogBytes: 0, inFlight: 0,
-    endPending: null, writeEnded: false, readEnded: false, closed: false, paused: false,
+    name,
+    sock,
+    peer: null as unknown as Side,
+    backlog: [],
+    backlogBytes: 0,
+    inFlight: 0,
+    endPending: null,
+    writeEnded: false,
+    readEnded: false,
+    closed: false,
+    paused: false,
   };
 }
 

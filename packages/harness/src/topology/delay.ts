@@ -20,13 +20,28 @@ export interface DelayProxy {
  * Start a delay proxy in front of targetUrl. rttMs 0 still starts one (a plain relay), which
  * shows what the extra hop alone costs; a caller that means "no distance" should skip the proxy.
  */
-export async function startDelayProxy(opts: { targetUrl: string; rttMs: number; cpuList?: string | null; timeoutMs?: number }): Promise<DelayProxy> {
+export async function startDelayProxy(opts: {
+  targetUrl: string;
+  rttMs: number;
+  cpuList?: string | null;
+  timeoutMs?: number;
+}): Promise<DelayProxy> {
   const target = new URL(opts.targetUrl);
-  if (!Number.isFinite(opts.rttMs) || opts.rttMs < 0) throw new Error(`delay proxy: rttMs must be >= 0, got ${opts.rttMs}`);
+  if (!Number.isFinite(opts.rttMs) || opts.rttMs < 0)
+    throw new Error(`delay proxy: rttMs must be >= 0, got ${opts.rttMs}`);
   // Port 0: the proxy binds a port the OS picks and names it in its ready line, so no other
   // process can take the port between a free-port probe and the bind.
-  const args = [PROXY_SCRIPT, '--listen-port', '0', '--target-host', target.hostname.replace(/^\[|\]$/g, ''),
-    '--target-port', target.port || '6379', '--rtt-ms', String(opts.rttMs)];
+  const args = [
+    PROXY_SCRIPT,
+    '--listen-port',
+    '0',
+    '--target-host',
+    target.hostname.replace(/^\[|\]$/g, ''),
+    '--target-port',
+    target.port || '6379',
+    '--rtt-ms',
+    String(opts.rttMs),
+  ];
   const [cmd, ...rest] = pinned(opts.cpuList ?? null, ['bun', ...args]);
   const proc = spawnTracked(cmd!, rest);
   const port = await waitReady(proc, opts.timeoutMs ?? 10_000);
@@ -53,7 +68,8 @@ async function waitReady(proc: Tracked, timeoutMs: number): Promise<number> {
   while (Date.now() < deadline) {
     const ready = proc.tail().find((l) => /^ready \d+$/.test(l));
     if (ready) return Number(ready.slice(6));
-    if (proc.hasExited()) throw new Error(`delay proxy exited before it was ready: ${proc.tail().join(' / ') || 'no output'}`);
+    if (proc.hasExited())
+      throw new Error(`delay proxy exited before it was ready: ${proc.tail().join(' / ') || 'no output'}`);
     await Bun.sleep(20);
   }
   await killTree(proc.pid, 1000);
@@ -111,16 +127,23 @@ async function latencyWindow(raw: string) {
   const proc = spawnTracked('redis-cli', ['-u', url.toString(), '--latency', '-i', String(WINDOW_S)], {
     env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
   });
-  const timedOut = await Promise.race([proc.exited.then(() => false), Bun.sleep(WINDOW_S * 1000 + 5000).then(() => true)]);
+  const timedOut = await Promise.race([
+    proc.exited.then(() => false),
+    Bun.sleep(WINDOW_S * 1000 + 5000).then(() => true),
+  ]);
   if (timedOut) await killTree(proc.pid, 500);
   const out = proc.tail().join('\n');
   const m = /^(\d+) (\d+) (\d+(?:\.\d+)?) (\d+)$/m.exec(out);
-  if (!m || +m[4]! === 0) throw new Error(`redis-cli --latency ${timedOut ? 'did not finish' : 'failed'}: ${out.trim().split('\n')[0] || 'no output'}`);
+  if (!m || +m[4]! === 0)
+    throw new Error(
+      `redis-cli --latency ${timedOut ? 'did not finish' : 'failed'}: ${out.trim().split('\n')[0] || 'no output'}`,
+    );
   return { min: +m[1]!, max: +m[2]!, avg: +m[3]!, count: +m[4]! };
 }
 
 const RTT_TOKEN = /^(\d+(?:\.\d+)?)(us|ms)$/;
-const RTT_ACCEPTED = 'a comma-separated list of round-trip times: 0, or a number with us or ms (e.g. 0,200us,0.2ms,1ms,5ms), each at most 60000ms';
+const RTT_ACCEPTED =
+  'a comma-separated list of round-trip times: 0, or a number with us or ms (e.g. 0,200us,0.2ms,1ms,5ms), each at most 60000ms';
 
 /** The RTTs, in ms, of a flag value like `0,0.2ms,1ms,5ms`. */
 export function parseRtt(spec: string): number[] {

@@ -27,30 +27,47 @@ export function redactUrl(raw: string): string {
 }
 
 /** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
-export function cli(target: { url: string; nodes?: unknown[] }, args: string[], { json = false, timeoutMs = 15_000 } = {}): string {
+export function cli(
+  target: { url: string; nodes?: unknown[] },
+  args: string[],
+  { json = false, timeoutMs = 15_000 } = {},
+): string {
   // A password goes through the environment, not the command line, where ps would show it.
   const url = new URL(target.url);
   const password = decodeURIComponent(url.password);
   url.password = '';
-  const res = spawnSync('redis-cli', ['-u', url.toString(), ...(target.nodes ? ['-c'] : []), ...(json ? ['--json', '-2'] : []), ...args], {
-    env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (res.error) throw new RedisError(`redis-cli failed: ${res.error.message} (is redis-cli installed? run npm run bench to set up)`);
+  const res = spawnSync(
+    'redis-cli',
+    ['-u', url.toString(), ...(target.nodes ? ['-c'] : []), ...(json ? ['--json', '-2'] : []), ...args],
+    {
+      env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      maxBuffer: 512 * 1024 * 1024,
+    },
+  );
+  if (res.error)
+    throw new RedisError(
+      `redis-cli failed: ${res.error.message} (is redis-cli installed? run npm run bench to set up)`,
+    );
   const out = res.stdout ?? '';
   const err = (res.stderr ?? '').trim();
-  if (res.status !== 0 || /^(\(error\) )?(ERR|WRONGTYPE|NOAUTH|LOADING|Could not connect)/.test(out) || err.startsWith('Could not connect')) {
+  if (
+    res.status !== 0 ||
+    /^(\(error\) )?(ERR|WRONGTYPE|NOAUTH|LOADING|Could not connect)/.test(out) ||
+    err.startsWith('Could not connect')
+  ) {
     throw new RedisError(`redis ${args[0]}: ${(out.trim() || err).split('\n')[0]}`);
   }
   return out;
 }
 
 /** Lines after which Redis 7.0 may hang instead of exiting (seen with module data), so stop it. */
-const FATAL_LOG = /Internal error in RDB|Short read|Wrong signature|Can't handle RDB format|Bad file format|Fatal error loading|Unrecoverable error/;
+const FATAL_LOG =
+  /Internal error in RDB|Short read|Wrong signature|Can't handle RDB format|Bad file format|Fatal error loading|Unrecoverable error/;
 
-const IGNORED_LOG = /(Redis|Valkey) is starting|(Redis|Valkey) version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
+const IGNORED_LOG =
+  /(Redis|Valkey) is starting|(Redis|Valkey) version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
 
 /** The lines of a Redis log that explain why it stopped (warnings level '#', startup chatter removed). */
 export function redisFailureReason(log: string): string {
@@ -58,8 +75,12 @@ export function redisFailureReason(log: string): string {
     .split('\n')
     .map((l) => /^\d+:[A-Z] .*? [#*] (.*)$/.exec(l)?.[1] ?? '')
     .filter((l) => l && !IGNORED_LOG.test(l));
-  const important = lines.filter((l) => /rdb|load|module|signature|version|short read|error|can't|unable|bad|fatal|abort/i.test(l));
-  return (important.length ? important : lines).slice(-3).join(' / ') || 'redis-server exited without a reason in its log';
+  const important = lines.filter((l) =>
+    /rdb|load|module|signature|version|short read|error|can't|unable|bad|fatal|abort/i.test(l),
+  );
+  return (
+    (important.length ? important : lines).slice(-3).join(' / ') || 'redis-server exited without a reason in its log'
+  );
 }
 
 /** `binary`: redis-server, or valkey-server for --server valkey (same flags, same RDB). */
@@ -69,19 +90,40 @@ export async function startPrivateRedis(
 ): Promise<RedisTarget> {
   const binary = opts.binary ?? 'redis-server';
   if (rdbPath !== null) {
-    if (!existsSync(rdbPath)) throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
+    if (!existsSync(rdbPath))
+      throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
     if (!statSync(rdbPath).isFile()) throw new RedisError(`--rdb ${rdbPath} is not a file`);
   }
   if (opts.port !== undefined && (await portTaken(opts.port))) {
-    throw new RedisError(`port ${opts.port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`);
+    throw new RedisError(
+      `port ${opts.port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`,
+    );
   }
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(scratchDir(), 'stream-bench-redis-'));
   // Redis loads (and could rewrite) the file in its --dir: give it a copy, never the original.
   if (rdbPath !== null) copyFileSync(rdbPath, join(dir, 'dump.rdb'));
   const logFile = join(dir, 'redis.log');
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no',
-    '--dir', dir, '--dbfilename', 'dump.rdb', '--logfile', logFile, '--daemonize', 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--protected-mode',
+    'yes',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--dbfilename',
+    'dump.rdb',
+    '--logfile',
+    logFile,
+    '--daemonize',
+    'no',
+  ];
   const command = pinned(opts.cpuList ?? null, [binary, ...args]);
   const target: RedisTarget = {
     url: `redis://127.0.0.1:${port}`,
@@ -96,9 +138,14 @@ export async function startPrivateRedis(
   } catch (e) {
     await target.stop();
     const spawnErr = target.server!.process.tail().find((l) => l.startsWith(`spawn ${binary}`));
-    if (spawnErr) throw new RedisError(`${spawnErr} (${binary} is missing: ${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`);
+    if (spawnErr)
+      throw new RedisError(
+        `${spawnErr} (${binary} is missing: ${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`,
+      );
     if (!(e instanceof LoadError)) throw new RedisError(`${binary} ${(e as Error).message}`);
-    const hint = rdbPath ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)' : '';
+    const hint = rdbPath
+      ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)'
+      : '';
     throw new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${e.message}${hint}`);
   }
   return target;
@@ -117,7 +164,8 @@ async function serve(target: RedisTarget, timeoutMs: number): Promise<void> {
   const logAtStart = readLog().length;
   while (true) {
     const log = readLog().slice(logAtStart);
-    if (s.process.hasExited() || FATAL_LOG.test(log)) throw new LoadError(redisFailureReason(log || s.process.tail().join('\n')));
+    if (s.process.hasExited() || FATAL_LOG.test(log))
+      throw new LoadError(redisFailureReason(log || s.process.tail().join('\n')));
     try {
       // Short: a Redis stuck after a load error accepts connections but never answers.
       if (cli(target, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG') return;
@@ -140,7 +188,8 @@ export async function restartPrivateRedis(target: RedisTarget, timeoutMs = 30_00
     cli(target, ['SHUTDOWN', 'SAVE'], { timeoutMs: 10_000 });
   } catch {} // the connection closes before a reply
   for (let i = 0; i < 200 && !s.process.hasExited(); i++) await Bun.sleep(50);
-  if (!s.process.hasExited()) throw new RedisError(`Redis (pid ${s.pid}) did not shut down within 10 s of SHUTDOWN SAVE`);
+  if (!s.process.hasExited())
+    throw new RedisError(`Redis (pid ${s.pid}) did not shut down within 10 s of SHUTDOWN SAVE`);
   try {
     await serve(target, timeoutMs);
   } catch (e) {
@@ -166,7 +215,9 @@ export interface StreamInfo {
 export function streamInfo(target: RedisTarget, key: string): StreamInfo {
   const type = cli(target, ['TYPE', key]).trim();
   if (type !== 'stream') {
-    throw new RedisError(`key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`);
+    throw new RedisError(
+      `key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`,
+    );
   }
   return {
     length: Number(cli(target, ['XLEN', key]).trim()),
@@ -197,12 +248,13 @@ export interface CommandStat {
 export function commandStats(target: RedisTarget): Record<string, CommandStat> {
   if (target.nodes) return sumStats(target.nodes.map((n) => commandStats({ url: n.url, stop: async () => {} })));
   const out: Record<string, CommandStat> = {};
-  for (const m of cli(target, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+),usec_per_call=([\d.]+)/gm)) {
+  for (const m of cli(target, ['INFO', 'commandstats']).matchAll(
+    /^cmdstat_([^:]+):calls=(\d+),usec=(\d+),usec_per_call=([\d.]+)/gm,
+  )) {
     out[m[1]!] = { calls: +m[2]!, usec: +m[3]!, usecPerCall: +m[4]! };
   }
   return out;
 }
-
 
 function sumStats(all: Record<string, CommandStat>[]): Record<string, CommandStat> {
   const out: Record<string, CommandStat> = {};
@@ -218,4 +270,5 @@ function sumStats(all: Record<string, CommandStat>[]): Record<string, CommandSta
 }
 
 /** The server processes whose CPU a run records: the private Redis, or every node of a cluster; null for REDIS_URL. */
-export const serverPids = (t: RedisTarget): number[] | null => (t.server ? [t.server.pid] : (t.nodes?.map((n) => n.pid) ?? null));
+export const serverPids = (t: RedisTarget): number[] | null =>
+  t.server ? [t.server.pid] : (t.nodes?.map((n) => n.pid) ?? null);

@@ -16,7 +16,13 @@ export function serverRecord(name: ServerName, target: RedisTarget, url: string)
   const info = cli(target, ['INFO', 'server']) + cli(target, ['INFO', 'memory']);
   const field = (k: string) => new RegExp(`^${k}:(.*)$`, 'm').exec(info)?.[1]?.trim();
   const version = field('valkey_version') ?? field('redis_version') ?? 'unknown';
-  return { name, version, allocator: field('mem_allocator') ?? 'unknown', url, ...(target.nodes ? { nodes: target.nodes.length } : {}) };
+  return {
+    name,
+    version,
+    allocator: field('mem_allocator') ?? 'unknown',
+    url,
+    ...(target.nodes ? { nodes: target.nodes.length } : {}),
+  };
 }
 
 /** What a twin on this server needs from its app: the cluster client, and reads from replicas. */
@@ -30,14 +36,17 @@ function clusterBlock(c: Contender): string | null {
   const why = c.client in CLIENT_DEFS ? noCluster(c.client as ClientName) : null;
   if (why) return `${c.client}: ${why}`;
   if (c.settings.write === 'watch') return `watch: ${NO_CLUSTER_WATCH}`;
-  return c.settings.pool === 'on' ? 'pool: node-redis\'s client pool is measured on a single server only' : null;
+  return c.settings.pool === 'on' ? "pool: node-redis's client pool is measured on a single server only" : null;
 }
 
 /** Ceilings, static pages and the handicap read Redis at most once or check the run itself: they stay on the first server. */
 const readsPerRequest = (c: Contender) => !c.ceiling && !c.static && !c.tuned.includes('handicap');
 
 /** The selected contenders' twins on every server after the first, and the twins a client cannot have (Bun's client on a cluster). */
-export function serverTwins(selected: Contender[], servers: ServerName[]): { twins: Contender[]; unsupported: Unsupported[] } {
+export function serverTwins(
+  selected: Contender[],
+  servers: ServerName[],
+): { twins: Contender[]; unsupported: Unsupported[] } {
   const twins: Contender[] = [];
   const unsupported: Unsupported[] = [];
   for (const server of servers.slice(1)) {
@@ -50,7 +59,14 @@ export function serverTwins(selected: Contender[], servers: ServerName[]): { twi
       }
       const { env, replicas } = serverEnv(server);
       const settings = replicas ? { ...c.settings, replicas } : c.settings;
-      twins.push({ ...c, name, settings, tuned: [...c.tuned, serverSuffix(server)], env: { ...c.env, ...env }, server });
+      twins.push({
+        ...c,
+        name,
+        settings,
+        tuned: [...c.tuned, serverSuffix(server)],
+        env: { ...c.env, ...env },
+        server,
+      });
     }
   }
   return { twins, unsupported };
@@ -68,7 +84,11 @@ const RTT_TOLERANCE_MS = 0.05;
  * the hop and a client woken after a longer sleep add their own fraction of a millisecond. A
  * resumed run keeps the delay it recorded, so every launch of it saw the same distance.
  */
-export async function startProxies(servers: Record<string, RedisTarget>, results: Results, session: ServerRegistry): Promise<Record<string, DelayProxy>> {
+export async function startProxies(
+  servers: Record<string, RedisTarget>,
+  results: Results,
+  session: ServerRegistry,
+): Promise<Record<string, DelayProxy>> {
   const asked = results.settings.redis_rtt_ms ?? 0;
   if (asked <= 0) return {};
   const [first, ...rest] = Object.entries(servers);
@@ -81,7 +101,13 @@ export async function startProxies(servers: Record<string, RedisTarget>, results
   let delay = recorded ?? asked;
   let proxy = await start(first![1].url, delay);
   let m = await measureRtt(proxy.url);
-  for (let i = 1; recorded === undefined && i < CALIBRATION_TRIES && Math.abs(m.typical_ms - asked) > Math.max(RTT_TOLERANCE * asked, RTT_TOLERANCE_MS); i++) {
+  for (
+    let i = 1;
+    recorded === undefined &&
+    i < CALIBRATION_TRIES &&
+    Math.abs(m.typical_ms - asked) > Math.max(RTT_TOLERANCE * asked, RTT_TOLERANCE_MS);
+    i++
+  ) {
     delay = Math.max(0, delay - (m.typical_ms - asked));
     await proxy.stop();
     session.topology = session.topology!.filter((t) => t !== proxy);
@@ -90,8 +116,14 @@ export async function startProxies(servers: Record<string, RedisTarget>, results
   }
   const proxies: Record<string, DelayProxy> = { [first![0]]: proxy };
   for (const [name, target] of rest) proxies[name] = await start(target.url, delay);
-  results.data.redis_rtt = { asked_ms: asked, proxy_delay_ms: +delay.toFixed(3), measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples } };
-  info(`--redis-rtt ${asked} ms: a delay proxy at ${proxy.url} adding ${delay.toFixed(3)} ms; redis-cli --latency through it: ${m.typical_ms.toFixed(3)} ms typical, ${m.avg_ms.toFixed(3)} ms average (${m.samples} samples)`);
+  results.data.redis_rtt = {
+    asked_ms: asked,
+    proxy_delay_ms: +delay.toFixed(3),
+    measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples },
+  };
+  info(
+    `--redis-rtt ${asked} ms: a delay proxy at ${proxy.url} adding ${delay.toFixed(3)} ms; redis-cli --latency through it: ${m.typical_ms.toFixed(3)} ms typical, ${m.avg_ms.toFixed(3)} ms average (${m.samples} samples)`,
+  );
   return proxies;
 }
 
@@ -102,15 +134,25 @@ export interface ServerRegistry {
   topology?: { stop(): Promise<void> }[];
 }
 
-export async function startServers(names: ServerName[], rdb: string, port: number | null, cpuList: string | null, session: ServerRegistry): Promise<Record<string, RedisTarget>> {
+export async function startServers(
+  names: ServerName[],
+  rdb: string,
+  port: number | null,
+  cpuList: string | null,
+  session: ServerRegistry,
+): Promise<Record<string, RedisTarget>> {
   const out: Record<string, RedisTarget> = {};
   for (const [i, name] of names.entries()) {
-    const shared = SERVERS[name].cluster ? Object.entries(out).find(([n]) => SERVERS[n as ServerName].cluster)?.[1] : undefined;
+    const shared = SERVERS[name].cluster
+      ? Object.entries(out).find(([n]) => SERVERS[n as ServerName].cluster)?.[1]
+      : undefined;
     if (shared) {
       out[name] = shared;
       continue;
     }
-    const target = SERVERS[name].cluster ? await startCluster(rdb) : await startPrivateRedis(rdb, { port: i === 0 ? port ?? undefined : undefined, cpuList, ...SERVERS[name] });
+    const target = SERVERS[name].cluster
+      ? await startCluster(rdb)
+      : await startPrivateRedis(rdb, { port: i === 0 ? (port ?? undefined) : undefined, cpuList, ...SERVERS[name] });
     if (i === 0) session.redis = target;
     else (session.topology ??= []).push(target);
     out[name] = target;

@@ -20,7 +20,11 @@ export async function open({ url, workload, key, cluster }: StreamOptions): Prom
     workload === 'xread'
       ? async () => ({ shape: 'flat' as const, entries: xreadEntries(await client.send(command!, args), key) })
       : async () => ({ shape: 'flat' as const, entries: (await client.send(command!, args)) as any });
-  return { entries, close: async () => client.close(), follow: (dropped) => follow(new RedisClient(url, FOLLOWER), key, dropped) };
+  return {
+    entries,
+    close: async () => client.close(),
+    follow: (dropped) => follow(new RedisClient(url, FOLLOWER), key, dropped),
+  };
 }
 
 /** CACHE=tail: a second connection that never reconnects on its own; the cache reconnects and resyncs. */
@@ -40,7 +44,11 @@ async function follow(c: RedisClient, key: string, dropped: () => void): Promise
     wait: (id) => c.send('XREAD', ['COUNT', '1', 'BLOCK', '0', 'STREAMS', key, id]),
     after: async (id) => {
       // One connection answers in order: MULTI's reply is OK, the next two QUEUED, EXEC's both results.
-      const queued = Promise.all([c.send('MULTI', []), c.send('XREVRANGE', [key, '+', `(${id}`]), c.send('XLEN', [key])]);
+      const queued = Promise.all([
+        c.send('MULTI', []),
+        c.send('XREVRANGE', [key, '+', `(${id}`]),
+        c.send('XLEN', [key]),
+      ]);
       const [, [entries, length]] = (await Promise.all([queued, c.send('EXEC', [])])) as [unknown, [unknown, number]];
       return { entries: flat(entries), length: Number(length) };
     },

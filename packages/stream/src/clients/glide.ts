@@ -11,7 +11,10 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
   // REDIS_CLUSTER=1: the address seeds the topology; glide routes each command by its key's slot.
   // preferReplica sends reads to the slot's replicas in turn (the primary only when none is up).
   const client = cluster
-    ? await GlideClusterClient.createClient({ addresses, readFrom: settings.replicas === 'on' ? 'preferReplica' : 'primary' })
+    ? await GlideClusterClient.createClient({
+        addresses,
+        readFrom: settings.replicas === 'on' ? 'preferReplica' : 'primary',
+      })
     : await GlideClient.createClient({ addresses });
   const command = workloadCommand(workload as ReadWorkload, key);
   // customCommand is typed per client (the cluster one may answer per node); a keyed read answers once.
@@ -47,7 +50,10 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
       // Glide times a request from when it is sent (250 ms by default): queued behind a blocked
       // XREAD it would time out, so the MULTI waits here for the wake-up instead.
       await waiting.catch(() => {});
-      const batch = new Batch(true).customCommand(['CLIENT', 'ID']).customCommand(['XREVRANGE', key, '+', `(${id}`]).customCommand(['XLEN', key]);
+      const batch = new Batch(true)
+        .customCommand(['CLIENT', 'ID'])
+        .customCommand(['XREVRANGE', key, '+', `(${id}`])
+        .customCommand(['XLEN', key]);
       const [now, entries, length] = (await c.exec(batch, true))!;
       if (String(now) !== clientId) throw new Error('glide reconnected the follower');
       return { entries: pairs(entries), length: Number(length) };
@@ -87,7 +93,8 @@ export async function openWrites({ url, cluster }: StreamOptions): Promise<Write
         watch: async (key) => void (await c.watch([key])),
         hget: async (key, field) => ((await c.hget(key, field)) as string | null) ?? null,
         unwatch: async () => void (await c.unwatch()),
-        commit: async (key, fields) => (await c.exec(new Batch(true).hset(key, fields).hincrBy(key, 'applied', 1), true)) !== null,
+        commit: async (key, fields) =>
+          (await c.exec(new Batch(true).hset(key, fields).hincrBy(key, 'applied', 1), true)) !== null,
         close: async () => c.close(),
       };
     },

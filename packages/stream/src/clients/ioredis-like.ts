@@ -6,9 +6,16 @@ import { refuseClusterWatch } from '../writes/upsert.ts';
 type RedisCtor = new (url: string, opts: object) => any;
 type ClusterCtor = new (nodes: { host: string; port: number }[], opts: object) => any;
 
-export async function openWith(Redis: RedisCtor, Cluster: ClusterCtor, label: string, o: StreamOptions): Promise<Adapter> {
+export async function openWith(
+  Redis: RedisCtor,
+  Cluster: ClusterCtor,
+  label: string,
+  o: StreamOptions,
+): Promise<Adapter> {
   const { url, workload, key, settings, cluster } = o;
-  const client = cluster ? clusterClient(Cluster, url, settings) : new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
+  const client = cluster
+    ? clusterClient(Cluster, url, settings)
+    : new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
   await client.connect();
   const entries =
@@ -68,7 +75,12 @@ async function follow(parent: any, key: string, dropped: () => void): Promise<Fo
  * per pooled connection (ioredis's advice: a connection of its own per transaction), its
  * transaction through multi(): exec() answers null when the watched key changed.
  */
-export async function writesWith(Redis: RedisCtor, Cluster: ClusterCtor, label: string, { url, settings, cluster }: StreamOptions): Promise<WriteConnection> {
+export async function writesWith(
+  Redis: RedisCtor,
+  Cluster: ClusterCtor,
+  label: string,
+  { url, settings, cluster }: StreamOptions,
+): Promise<WriteConnection> {
   if (cluster) return clusterWritesWith(Cluster, label, url, settings);
   const client = new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
@@ -92,7 +104,12 @@ export async function writesWith(Redis: RedisCtor, Cluster: ClusterCtor, label: 
 }
 
 /** REDIS_CLUSTER=1: call() routes each command by its keys' slot (ioredis finds EVALSHA's and FCALL's keys); no WATCH. */
-async function clusterWritesWith(Cluster: ClusterCtor, label: string, url: string, settings: StreamOptions['settings']): Promise<WriteConnection> {
+async function clusterWritesWith(
+  Cluster: ClusterCtor,
+  label: string,
+  url: string,
+  settings: StreamOptions['settings'],
+): Promise<WriteConnection> {
   const client = clusterClient(Cluster, url, settings);
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
   await client.connect();

@@ -10,15 +10,25 @@ type Reader = Pick<Client, 'xRange' | 'xRead' | 'close'>;
 
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
   const count = workload === 'xrange-count' ? { COUNT: PAGE } : undefined;
-  if (settings.cache === 'csc' && settings.resp !== '3') throw new Error('CACHE=csc needs RESP=3: the invalidations arrive as RESP3 pushes');
-  const client = cluster ? await connectCluster(url, settings) : settings.pool === 'on' ? await connectPool(url, settings) : await connectClient(url, settings);
+  if (settings.cache === 'csc' && settings.resp !== '3')
+    throw new Error('CACHE=csc needs RESP=3: the invalidations arrive as RESP3 pushes');
+  const client = cluster
+    ? await connectCluster(url, settings)
+    : settings.pool === 'on'
+      ? await connectPool(url, settings)
+      : await connectClient(url, settings);
   const entries =
     workload === 'xread'
-      ? async () => ({ shape: 'object' as const, entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [] })
+      ? async () => ({
+          shape: 'object' as const,
+          entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [],
+        })
       : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
   const close = async () => void (await client.close());
   // Cluster mode and the pool have no follower (openAdapter refuses CACHE=tail there).
-  return cluster || settings.pool === 'on' ? { entries, close } : { entries, close, follow: (dropped) => follow(client as Client, key, dropped) };
+  return cluster || settings.pool === 'on'
+    ? { entries, close }
+    : { entries, close, follow: (dropped) => follow(client as Client, key, dropped) };
 }
 
 /** The options a single client and every cluster node share: protocol, command timeout, client-side cache. */
@@ -60,7 +70,9 @@ async function connectPool(url: string, settings: SettingValues): Promise<Reader
 async function connectCluster(url: string, settings: SettingValues): Promise<Reader> {
   const cluster = createCluster({ rootNodes: [{ url }], useReplicas: settings.replicas === 'on', ...shared(settings) });
   cluster.on('error', (err: Error) => console.error(`node-redis cluster: ${err.message}`));
-  cluster.on('node-error', (err: Error, node: { host: string; port: number }) => console.error(`node-redis ${node.host}:${node.port}: ${err.message}`));
+  cluster.on('node-error', (err: Error, node: { host: string; port: number }) =>
+    console.error(`node-redis ${node.host}:${node.port}: ${err.message}`),
+  );
   await cluster.connect();
   return cluster;
 }
@@ -70,7 +82,11 @@ async function connectCluster(url: string, settings: SettingValues): Promise<Rea
  * takes) and no reconnecting of its own: the cache reconnects and resyncs instead.
  */
 async function follow(parent: Client, key: string, dropped: () => void): Promise<Follower> {
-  const c = parent.duplicate({ socket: { reconnectStrategy: false }, commandOptions: { timeout: undefined }, clientSideCache: undefined });
+  const c = parent.duplicate({
+    socket: { reconnectStrategy: false },
+    commandOptions: { timeout: undefined },
+    clientSideCache: undefined,
+  });
   c.on('error', dropped);
   try {
     await c.connect();

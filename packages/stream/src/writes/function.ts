@@ -15,7 +15,13 @@ export async function functionWriter(conn: WriteConnection): Promise<Writer> {
     throw new Error(`WRITE=function needs FUNCTION LOAD (Redis 7 or Valkey 7.2 and later): ${(e as Error).message}`);
   }
   return {
-    upsert: async (id, fields, version) => ({ result: String(await conn.call(['FCALL', FUNCTION_NAME, '1', itemKey(id), ...upsertArgs(fields, version)])) as Branch, version, retries: 0 }),
+    upsert: async (id, fields, version) => ({
+      result: String(
+        await conn.call(['FCALL', FUNCTION_NAME, '1', itemKey(id), ...upsertArgs(fields, version)]),
+      ) as Branch,
+      version,
+      retries: 0,
+    }),
     close: () => conn.close(),
   };
 }

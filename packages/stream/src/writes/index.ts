@@ -11,7 +11,13 @@ export { WATCH_POOL, WATCH_RETRIES, txPool, watchUpsert } from './watch.ts';
 
 /** WRITE=ping: the floor, one PING per request and nothing written. */
 function pingWriter(conn: WriteConnection): Writer {
-  return { upsert: async (_id, _fields, version) => (await conn.call(['PING']), { result: 'pong', version, retries: 0 }), close: () => conn.close() };
+  return {
+    upsert: async (_id, _fields, version) => {
+      await conn.call(['PING']);
+      return { result: 'pong', version, retries: 0 };
+    },
+    close: () => conn.close(),
+  };
 }
 
 const STRATEGIES = { lua: luaWriter, watch: watchWriter, function: functionWriter, ping: pingWriter } as const;

@@ -44,14 +44,18 @@ export function routingKey(args: string[]): string | undefined {
 }
 
 /** What the cluster write connections answer for WATCH (and what the harness lists as not measured). */
-export const NO_CLUSTER_WATCH = 'WATCH needs a connection of its own to the key\'s primary, which the write connections here do not open on a cluster';
+export const NO_CLUSTER_WATCH =
+  "WATCH needs a connection of its own to the key's primary, which the write connections here do not open on a cluster";
 /** A cluster write connection's dedicated(): refused, with NO_CLUSTER_WATCH. */
 export const refuseClusterWatch = async (): Promise<never> => {
   throw new Error(NO_CLUSTER_WATCH);
 };
 
 /** The arguments after the key: the version, then field, value pairs. */
-export const upsertArgs = (fields: Record<string, string>, version: number) => [String(version), ...Object.entries(fields).flat()];
+export const upsertArgs = (fields: Record<string, string>, version: number) => [
+  String(version),
+  ...Object.entries(fields).flat(),
+];
 
 /**
  * The app's version for a request: a monotonic clock (µs) and a per-process sequence, so two
@@ -63,7 +67,13 @@ export function versionClock(): () => number {
 }
 
 /** How a reply is answered over HTTP: the branch in the status (oha counts statuses) and in the body. */
-export const UPSERT_STATUS: Record<UpsertReply['result'], number> = { created: 201, updated: 200, ignored: 202, conflict: 409, pong: 200 };
+export const UPSERT_STATUS: Record<UpsertReply['result'], number> = {
+  created: 201,
+  updated: 200,
+  ignored: 202,
+  conflict: 409,
+  pong: 200,
+};
 
 /**
  * The body of the request, as text or as the object a framework parsed it into: the record's

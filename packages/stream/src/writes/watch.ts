@@ -38,7 +38,13 @@ export function txPool(open: () => Promise<TxConnection>, max = WATCH_POOL) {
 }
 
 /** One request's upsert on a connection of its own: WATCH, HGET, then EXEC or UNWATCH, retried while EXEC is aborted. */
-export async function watchUpsert(tx: TxConnection, id: string, fields: Record<string, string>, version: number, retries = WATCH_RETRIES) {
+export async function watchUpsert(
+  tx: TxConnection,
+  id: string,
+  fields: Record<string, string>,
+  version: number,
+  retries = WATCH_RETRIES,
+) {
   const key = itemKey(id);
   for (let attempt = 0; attempt <= retries; attempt++) {
     await tx.watch(key);
@@ -47,7 +53,8 @@ export async function watchUpsert(tx: TxConnection, id: string, fields: Record<s
       await tx.unwatch();
       return { result: 'ignored' as const, version, retries: attempt };
     }
-    if (await tx.commit(key, { version: String(version), ...fields })) return { result: cur === null ? ('created' as const) : ('updated' as const), version, retries: attempt };
+    if (await tx.commit(key, { version: String(version), ...fields }))
+      return { result: cur === null ? ('created' as const) : ('updated' as const), version, retries: attempt };
   }
   return { result: 'conflict' as const, version, retries: retries + 1 };
 }

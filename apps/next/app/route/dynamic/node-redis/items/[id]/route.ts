@@ -1,3 +1,4 @@
 import { upsertResponse } from '../../../../../../lib/write';
 
-export const POST = (request: Request, { params }: { params: Promise<{ id: string }> }) => upsertResponse('node-redis', request, params);
+export const POST = (request: Request, { params }: { params: Promise<{ id: string }> }) =>
+  upsertResponse('node-redis', request, params);
