@@ -1,5 +1,6 @@
 // The noise of each change's pair, per design, over a whole --against (or --handicap) run: window
-// pairs, sd of a pair's ln ratio, sd of a round's mean, the mean and its standard error. The run's
+// pairs, sd of a pair's ln ratio, its split into a launch's share and the rest, sd of a round's
+// mean, the mean with its t interval and standard error, and the signed-rank interval. The run's
 // own `changes.design` holds the figures it chose on (after round 3); this reads every round.
 //   bash scripts/with-tools.sh bun scripts/pair-noise.ts results/<run> [results/<run> …]
 // With --rounds FILE: also write each pair's rounds of the chosen design, as lists of window-pair
@@ -7,7 +8,9 @@
 // simulation of tests/unit/against.test.ts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import jstat from 'jstat';
 import { readResults, type RunRecord } from '../packages/harness/src/model/results';
+import { signedRank } from '../packages/harness/src/stats/signed-rank';
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const sd = (xs: number[]) => Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
@@ -43,9 +46,28 @@ for (const dir of args) {
       const m = mean(pairs);
       if (design === chosen)
         recorded.push({ run: r.started_at, design, rounds: lists.map((l) => l.map((x) => +(x - m).toFixed(5))) });
-      console.log(
-        `${dir}\t${c.a}\t${design}\tpairs ${pairs.length}\tsd/pair ${pct(sd(pairs))}\trounds ${rounds.length}\tsd/round ${pct(sd(rounds))}\tmean ${pct(mean(rounds))}\tse ${pct(sd(rounds) / Math.sqrt(rounds.length))}`,
-      );
+      // The launch's share of the noise: one-way analysis of variance over the rounds of 2+ pairs.
+      const full = lists.filter((l) => l.length > 1);
+      const k = full.length ? mean(full.map((l) => l.length)) : NaN;
+      const within =
+        full.reduce((s, l) => s + l.reduce((a, x) => a + (x - mean(l)) ** 2, 0), 0) /
+        full.reduce((s, l) => s + l.length - 1, 0);
+      const launch = Math.sqrt(Math.max(0, sd(full.map(mean)) ** 2 - within / k));
+      // The mean's t interval and the signed-rank (Hodges–Lehmann) interval, at the 91% a final "equal" is judged at.
+      const t = jstat.studentt.inv(0.955, rounds.length - 1) * (sd(rounds) / Math.sqrt(rounds.length));
+      const hl = signedRank(rounds, 0.91);
+      const cols = [
+        `pairs ${pairs.length}`,
+        `sd/pair ${pct(sd(pairs))}`,
+        `within ${pct(Math.sqrt(within))}`,
+        `launch ${pct(launch)}`,
+        `rounds ${rounds.length}`,
+        `sd/round ${pct(sd(rounds))}`,
+        `mean ${pct(mean(rounds))} (${pct(mean(rounds) - t)}…${pct(mean(rounds) + t)})`,
+        `se ${pct(sd(rounds) / Math.sqrt(rounds.length))}`,
+        `HL ${pct(Math.log(hl.ratio))} (${pct(Math.log(hl.lo))}…${pct(Math.log(hl.hi))})`,
+      ];
+      console.log(`${dir}\t${c.a}\t${design}\t${cols.join('\t')}`);
     }
   }
 }
