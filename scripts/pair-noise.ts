@@ -9,7 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jstat from 'jstat';
-import { readResults, type RunRecord } from '../packages/harness/src/model/results';
+import type { RunRecord } from '../packages/harness/src/model/results';
+import { readResults } from '../packages/harness/src/model/results-file';
 import { signedRank } from '../packages/harness/src/stats/signed-rank';
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare } from '../../packages/harness/src/answers/compare';
 import { renderComparison } from '../../packages/harness/src/report/compare';
-import { readResults } from '../../packages/harness/src/model/results';
+import { readResults } from '../../packages/harness/src/model/results-file';
 import { resultsIn, runCli, settle } from '../helpers/cli';
 
 const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes

@@ -21,7 +21,7 @@ import {
 } from '../../packages/harness/src/answers/decide';
 import { moderatedT } from '../../packages/harness/src/stats/moderated';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { readResults } from '../../packages/harness/src/model/results';
+import { readResults } from '../../packages/harness/src/model/results-file';
 import { FIRST_ROUNDS } from '../../packages/harness/src/answers/racing';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';

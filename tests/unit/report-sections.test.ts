@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readResults } from '../../packages/harness/src/model/results';
+import { readResults } from '../../packages/harness/src/model/results-file';
 import { reportHtml } from '../../packages/harness/src/report/html';
 import { markdown, readmeSection } from '../../packages/harness/src/report/index';
 import { SECTIONS, sectionsOf } from '../../packages/harness/src/report/sections';

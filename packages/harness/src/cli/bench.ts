@@ -26,7 +26,8 @@ import { writeRatePoints } from '../report/write-rates';
 import { distancePoints, rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
 import type { RedisTarget } from '../topology/redis';
-import { publishLatest, resultsFile, writeJsonAtomic, type Results } from '../model/results';
+import type { Results } from '../model/results';
+import { publishLatest, resultsFile, writeJsonAtomic } from '../model/results-file';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
 

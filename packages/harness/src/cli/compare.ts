@@ -3,7 +3,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compare, type Comparison } from '../answers/compare';
-import { readResults } from '../model/results';
+import { readResults } from '../model/results-file';
 import { comparisonHtml, renderComparison } from '../report/compare';
 
 /** A results.json, or a directory holding one. */

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './args';
 import { ROOT } from '../system/paths';
-import { readResults, resultsFile } from '../model/results';
+import { readResults, resultsFile } from '../model/results-file';
 import { checkReport } from '../report/browser';
 import { publishReport, writeReport } from '../report/index';
 import { serveResults } from '../report/serve';

@@ -14,14 +14,8 @@ import { resolvePlacement } from '../system/placement';
 import { settingsFrom, timestamp } from '../run/prepare';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from '../topology/redis';
-import {
-  resultsFile,
-  writeJsonAtomic,
-  type ContenderResult,
-  type PointResult,
-  type Results,
-  type RunRecord,
-} from '../model/results';
+import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
+import { resultsFile, writeJsonAtomic } from '../model/results-file';
 import { fail, redisAlive, type Session } from '../run/suite';
 import { info, log } from '../system/progress';
 import { bodyAfterRun, pooled, safe } from '../run/trial';

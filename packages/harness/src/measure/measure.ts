@@ -51,7 +51,6 @@ export interface RunContext {
 /** Fields the trial adds around a measured run (which process, its launch, the checks). */
 type TrialFields = 'round' | 'pid' | 'launch_s' | 'expected_bytes' | 'after_check' | 'windows';
 
-/** `boundMs`: with --workload live, the staleness the contender declared (its reads are probed and judged against it). */
 /** Peak RSS of the app's process tree: sampled every 500 ms (its pids refreshed rarely: a /proc scan is not free). */
 function rssSampler(appPid: number) {
   let pids = processTree(appPid);
@@ -163,6 +162,11 @@ export function meeting(parties: number) {
 }
 export type Meeting = ReturnType<typeof meeting>;
 
+/**
+ * One window: oha against the app, with every counter read around it. `boundMs`: with --workload
+ * live, the staleness the contender declared (its reads are probed and judged against it);
+ * `meet`: a duet's meeting point (both sides start and end their oha together).
+ */
 export async function measureRun(
   ctx: RunContext,
   appPid: number,

@@ -1,22 +1,13 @@
 // results.json: the one file everything downstream (tables, charts, README, compare) reads. Every
 // record type it holds is written out here; the phases that fill them in import them from here,
-// and this file imports nothing of theirs.
-import {
-  closeSync,
-  cpSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+// and this file imports nothing of theirs. Reading and writing the file: results-file.ts.
 import type { Workload } from '@bench/stream';
 import type { Comparison, Question } from './questions';
+import type { Interval, Summary } from '../stats/stats';
 import type { ServerRecord } from './servers';
+
+/** An interval with its exact coverage, and a median with its interval over n runs: stats.ts's own. */
+export type { Interval, Summary };
 
 export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
@@ -446,46 +437,6 @@ export interface DesignRecord {
   by_distance?: { adjacent: number; near: number; far: number; pairs: [number, number, number] };
 }
 
-/** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
-export function writeJsonAtomic(file: string, value: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
-export function readResults(file: string): Results {
-  if (!existsSync(file)) throw new Error(`${file} does not exist`);
-  let r: Results;
-  try {
-    r = JSON.parse(readFileSync(file, 'utf8')) as Results;
-  } catch (e) {
-    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
-  }
-  if (r.schema !== 2)
-    throw new Error(
-      `${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`,
-    );
-  return r;
-}
-
-/** Replace results/latest with a copy of a finished run directory. */
-export function publishLatest(runDir: string, latestDir: string): void {
-  const staging = `${latestDir}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  cpSync(runDir, staging, { recursive: true });
-  rmSync(latestDir, { recursive: true, force: true });
-  renameSync(staging, latestDir);
-}
-
-export const resultsFile = (dir: string) => join(dir, 'results.json');
-
 export const PERCENTILES = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'] as const;
 
 export type Percentile = (typeof PERCENTILES)[number];
@@ -631,22 +582,6 @@ export interface LiveWindow extends Omit<LiveSummary, 'first_invalid' | 'first_o
   bytes_min: number;
   bytes_max: number;
   writer_alive: boolean;
-}
-
-/** An interval with its exact coverage (0.9375 means a 93.75% interval): stats.ts's Interval. */
-export interface Interval {
-  lo: number;
-  hi: number;
-  level: number;
-}
-
-/** A median with its interval over n runs: stats.ts's Summary. */
-export interface Summary {
-  median: number;
-  min: number;
-  max: number;
-  ci: Interval;
-  n: number;
 }
 
 /** What a result was measured on (measure/environment.ts captures it). */

@@ -3,7 +3,8 @@
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../system/paths';
-import { readResults, resultsFile, writeJsonAtomic, type Results } from '../model/results';
+import type { Results } from '../model/results';
+import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { screenshotReport } from './browser';

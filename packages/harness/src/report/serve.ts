@@ -2,7 +2,8 @@
 // runs. A run without report.html gets one made from its results.json on request (nothing written).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
-import { readResults, resultsFile, type Results } from '../model/results';
+import type { Results } from '../model/results';
+import { readResults, resultsFile } from '../model/results-file';
 import { reportHtml } from './html';
 import { escapeHtml } from './page';
 

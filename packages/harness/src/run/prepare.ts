@@ -11,15 +11,8 @@ import { resolvePlacement } from '../system/placement';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from '../topology/redis';
 import { serverRecord, serverTwins, startProxies, startServers } from '../topology/servers';
 import type { DelayProxy } from '../topology/delay';
-import {
-  readResults,
-  resultsFile,
-  writeJsonAtomic,
-  type ContenderResult,
-  type PointResult,
-  type Results,
-  type Settings,
-} from '../model/results';
+import type { ContenderResult, PointResult, Results, Settings } from '../model/results';
+import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import { fail, type Session, type Suite } from './suite';
 import { info, log, progress } from '../system/progress';
 import { handicapEnv } from './calibrate';

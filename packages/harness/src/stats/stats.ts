@@ -1,7 +1,7 @@
-// Statistics over repeated runs. Medians, the binomial distribution and the normal CDF come
-// from simple-statistics; the order-statistic interval of the median, the Mann-Whitney p-value
-// (exact for small samples), Holm's correction and rank intervals are written here because no
-// maintained JS library has them.
+// Statistics over repeated runs. Medians and the binomial distribution come from
+// simple-statistics; the order-statistic interval of the median, Holm's correction, rank
+// intervals and the additive fit of blocks are written here because no maintained JS library has
+// them. The moderated t and the signed-rank test have files of their own.
 import { binomialDistribution, max, median, min } from 'simple-statistics';
 
 /** Seeded PRNG (mulberry32): the round order of a run repeats from its recorded seed. */

@@ -1,0 +1,56 @@
+// The results file on disk: written atomically, read with its schema checked, published as
+// results/latest. The types it holds are in results.ts.
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Results } from './results';
+
+/** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+export function readResults(file: string): Results {
+  if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  let r: Results;
+  try {
+    r = JSON.parse(readFileSync(file, 'utf8')) as Results;
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (r.schema !== 2)
+    throw new Error(
+      `${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`,
+    );
+  return r;
+}
+
+/** Replace results/latest with a copy of a finished run directory. */
+export function publishLatest(runDir: string, latestDir: string): void {
+  const staging = `${latestDir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  cpSync(runDir, staging, { recursive: true });
+  rmSync(latestDir, { recursive: true, force: true });
+  renameSync(staging, latestDir);
+}
+
+export const resultsFile = (dir: string) => join(dir, 'results.json');
