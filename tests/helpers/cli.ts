@@ -23,7 +23,9 @@ function procId(pid: number): ProcId | null {
   }
 }
 
-/** The processes a run starts to measure: Redis or Valkey, the apps (Bun, Node, Next) and oha; not `x --version` probes. */
+/**
+ * The processes a run starts to measure: Redis or Valkey, the apps (Bun, Node, Next) and oha; not `x --version` probes.
+ */
 const BENCH_PROCESS =
   /^(?!\S+ --version$)((redis|valkey)-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
@@ -180,7 +182,10 @@ export async function settle(seen: ProcId[], ms = 5000): Promise<ProcId[]> {
   return survivors(seen);
 }
 
-/** The first of the harness's processes whose /proc cmdline (NULs as spaces) `match` accepts (bounded: 300 polls of 50 ms). */
+/**
+ * The first of the harness's processes whose /proc cmdline (NULs as spaces) `match` accepts (bounded: 300 polls of 50
+ * ms).
+ */
 async function inTree(harness: number, match: (cmd: string) => boolean): Promise<number | null> {
   for (let i = 0; i < 300; i++) {
     for (const pid of processTree(harness)) {

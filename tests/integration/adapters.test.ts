@@ -36,7 +36,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Each setting of the client flipped alone from the defaults (transform is checked on every run: the probe does both). */
+/**
+ * Each setting of the client flipped alone from the defaults (transform is checked on every run: the probe does both).
+ */
 const variants = (client: string): Record<string, string>[] => [
   {},
   ...(Object.values(SETTINGS) as SettingDef[])

@@ -16,7 +16,10 @@ afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true });
 });
 
-/** A folder holding a copy of the paced app, its sleep per client set to `pace`; its imports resolve through this checkout's node_modules. */
+/**
+ * A folder holding a copy of the paced app, its sleep per client set to `pace`; its imports resolve through this
+ * checkout's node_modules.
+ */
 function pacedCopy(root: string, pace: string, extra: (m: Record<string, unknown>) => void = () => {}): string {
   mkdirSync(root, { recursive: true });
   cpSync(join(FAKE_APPS, 'paced'), join(root, 'paced'), { recursive: true });
@@ -98,7 +101,8 @@ const git = (cwd: string, ...args: string[]) => {
 describe('--against a git ref', () => {
   const repo = tempDir();
   const cache = tempDir();
-  // Commit 1 sleeps 24 ms for node-redis, commit 2 (HEAD) 20 ms; node_modules is a committed symlink to this checkout's.
+  // Commit 1 sleeps 24 ms for node-redis, commit 2 (HEAD) 20 ms; node_modules is a committed symlink to this
+  // checkout's.
   pacedCopy(join(repo, 'apps'), 'node-redis=24,ioredis=20,iovalkey=26,glide=22');
   symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
   git(repo, 'init', '-q');

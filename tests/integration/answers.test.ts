@@ -65,7 +65,8 @@ describe('answers from paired windows', () => {
   }, 180_000);
 
   test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
-    // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times exp(±0.25), drawn per launch and every 100 ms.
+    // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times
+    // exp(±0.25), drawn per launch and every 100 ms.
     const run = await runCli(
       ['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '12', '--windows', '2', ...PACED],
       { timeoutMs: 290_000 },

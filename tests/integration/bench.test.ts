@@ -55,7 +55,8 @@ describe('npm run bench', () => {
       'bun-raw-node-redis-direct',
       'bun-raw-precomputed',
     ]);
-    // Ceilings: Redis alone before and after the rounds; the raw server's HTTP ceiling, not ranked, no Redis read per request.
+    // Ceilings: Redis alone before and after the rounds; the raw server's HTTP ceiling, not ranked, no Redis read per
+    // request.
     expect(json.ceilings.redis).toHaveLength(2);
     for (const c of json.ceilings.redis)
       expect(c).toMatchObject({ command: 'XRANGE OPTIONS:test:STREAM - +', connections: 50 });

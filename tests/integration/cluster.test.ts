@@ -49,7 +49,9 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** XLEN on a node after READONLY (one connection: redis-cli reads both from stdin); null where the slot lives elsewhere. */
+/**
+ * XLEN on a node after READONLY (one connection: redis-cli reads both from stdin); null where the slot lives elsewhere.
+ */
 function readonlyXlen(node: ClusterNode): number | null {
   const r = spawnSync('redis-cli', ['-u', node.url], {
     input: `READONLY\nXLEN ${STREAM_KEY}\n`,
@@ -133,7 +135,9 @@ describe('the adapters in cluster mode', () => {
     expect(CLIENTS.filter((c) => noCluster(c) !== null)).toEqual(['bun-redis']);
   });
 
-  /** Reads that reach the replica with REPLICAS=on: node-redis's useReplicas takes the primary and the replica in turn. */
+  /**
+   * Reads that reach the replica with REPLICAS=on: node-redis's useReplicas takes the primary and the replica in turn.
+   */
   const onReplica = (client: ClientName) => (client === 'node-redis' ? READS / 2 : READS);
 
   for (const client of CLUSTER_CLIENTS) {

@@ -64,7 +64,9 @@ function rawReply(port: number): Promise<Buffer> {
   });
 }
 
-/** Median PING round trip in ms over one connection, timed with performance.now(), PINGs 10 ms apart like redis-cli's. */
+/**
+ * Median PING round trip in ms over one connection, timed with performance.now(), PINGs 10 ms apart like redis-cli's.
+ */
 async function medianPing(port: number, count = 150): Promise<number> {
   let answered: (() => void) | null = null;
   const sock = await Bun.connect({ hostname: '127.0.0.1', port, socket: { data: () => answered?.() } });
@@ -170,7 +172,8 @@ describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
 
     const before = p.cpuSeconds();
     await Bun.sleep(1000);
-    // Two clock ticks at most: nothing polls. Counted in ticks, since a difference of tick sums in seconds can read 0.020000000000000004.
+    // Two clock ticks at most: nothing polls. Counted in ticks, since a difference of tick sums in seconds can read
+    // 0.020000000000000004.
     expect(Math.round((p.cpuSeconds() - before) * 100)).toBeLessThanOrEqual(2);
 
     await p.stop();

@@ -78,7 +78,8 @@ describe('--workload live', () => {
       expect(windowsOf(contender(json, 'bun-raw-node-redis-ttl'))[0].bound_ms).toBe(150);
       expect(readFileSync(join(dir, 'results.md'), 'utf8')).toMatch(/\*\*Live stream: 50 writes\/s/);
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-section="live"');
-      // Throughput, staleness and Redis reads per minute through the run, a point per window: each window keeps its calls.
+      // Throughput, staleness and Redis reads per minute through the run, a point per window: each window keeps its
+      // calls.
       const uncached = contender(json, 'bun-raw-node-redis').runs.flatMap((r: any) => r.windows);
       for (const w of uncached) expect(w.redis_calls).toBeGreaterThanOrEqual(w.ok);
       const tailBody = contender(json, 'bun-raw-node-redis-tail-body').runs.flatMap((r: any) => r.windows);

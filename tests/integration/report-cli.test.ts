@@ -1,4 +1,5 @@
-// npm run report: --open prints report.html's path; --serve serves a results folder on 127.0.0.1 with an index of its runs.
+// npm run report: --open prints report.html's path; --serve serves a results folder on 127.0.0.1 with an index of its
+// runs.
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';

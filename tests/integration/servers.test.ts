@@ -109,7 +109,8 @@ describe('servers', () => {
       // The proxy's delay is corrected until the RTT seen is the asked one: the hop and wake-ups take some of it.
       expect(far.data.redis_rtt.proxy_delay_ms).toBeGreaterThan(0);
       expect(far.data.redis_rtt.proxy_delay_ms).toBeLessThan(2);
-      // Within 50% here, where other tests may load the machine; tests/integration/delay.test.ts holds the proxy to ±20%.
+      // Within 50% here, where other tests may load the machine; tests/integration/delay.test.ts holds the proxy to
+      // ±20%.
       expect(far.data.redis_rtt.measured.typical_ms).toBeGreaterThan(0.5);
       expect(far.data.redis_rtt.measured.typical_ms).toBeLessThan(1.5);
       for (const c of far.contenders.filter((x: any) => !x.ceiling)) {

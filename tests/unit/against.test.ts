@@ -131,7 +131,10 @@ describe('the changes family', () => {
   });
 });
 
-/** A run of one pair, head = base × `ratio`, every window off by a seeded log-normal of sd `sd`, `windows` pairs a round. */
+/**
+ * A run of one pair, head = base × `ratio`, every window off by a seeded log-normal of sd `sd`, `windows` pairs a
+ * round.
+ */
 function pairRun(ratio: number, sd: number, seed: number, windows = 4) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -196,7 +199,8 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(answer.verdict).toBe('equal');
     expect(Math.max(answer.hi - 1, 1 / answer.lo - 1)).toBeLessThanOrEqual(0.02);
     expect(changeSentence(answer, 2)).toMatch(/^a: head and base are \*\*equal within ±\d\.\d%\*\* /);
-    // Five rounds of sd 10%: far too few for ±2%; the last look leaves it open (this seed draws no false claim, as 95% of them do).
+    // Five rounds of sd 10%: far too few for ±2%; the last look leaves it open (this seed draws no false claim, as 95%
+    // of them do).
     const open = race(1, 0.1, 5, 5).answer;
     expect(open.verdict).toBe('undecided');
     expect(changeSentence(open, 2)).toMatch(
@@ -217,7 +221,10 @@ describe('the pair test and its stopping rule (worked example)', () => {
   });
 });
 
-/** Three rounds of one pair measured both ways: alternating windows off by sd `alt`, duet windows by sd `duet`, the duet ratio times `bias`. */
+/**
+ * Three rounds of one pair measured both ways: alternating windows off by sd `alt`, duet windows by sd `duet`, the duet
+ * ratio times `bias`.
+ */
 function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -38,7 +38,8 @@ describe('flags', () => {
       o.profile,
       o.maxStealPct,
     ]).toEqual(['auto', 10, 15, 900, 'runtime', 2, 1, 1, [50], 'xrange', 'default', 5]);
-    // The walk has its own defaults: one walk of 2 s windows per round after 1 s of warmup (two walks with --restart-redis).
+    // The walk has its own defaults: one walk of 2 s windows per round after 1 s of warmup (two walks with
+    // --restart-redis).
     expect(parseCli(['--layout', 'walk'], names)).toMatchObject({
       layout: 'walk',
       windows: 1,

@@ -39,7 +39,10 @@ function fixture(bases: Record<string, number>, n: number, seed = 1): Results {
   } as unknown as Results;
 }
 
-/** The same runs, every req/s multiplied by `factor` (the whole machine faster or slower), or only those whose name starts with `only`. */
+/**
+ * The same runs, every req/s multiplied by `factor` (the whole machine faster or slower), or only those whose name
+ * starts with `only`.
+ */
 function scaled(r: Results, factor: number, only?: string): Results {
   const copy = structuredClone(r);
   for (const c of copy.contenders)
@@ -77,7 +80,8 @@ describe('npm run compare', () => {
   });
 
   test("a whole runtime that moved is its runtime's shift, not a change of its contenders; one contender that moved within it is flagged", () => {
-    // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a block of its own.
+    // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a
+    // block of its own.
     const bases = {
       'bun-raw-x': 700,
       'bun-raw-y': 650,
@@ -103,7 +107,8 @@ describe('npm run compare', () => {
     expect(renderComparison(cmp)).toMatch(
       /Runtime shifts, B against A \(each contender's index is taken within its runtime, so these are not changes of its contenders\): bun -1\d\.\d% \(5 dynamic\), node [+-]\d\.\d% \(5 dynamic\)\./,
     );
-    // Against the whole run's reference (one group, as --absolute takes it), the same runtime's move is a change of each of its contenders.
+    // Against the whole run's reference (one group, as --absolute takes it), the same runtime's move is a change of
+    // each of its contenders.
     expect(
       compare(a, bunSlower, 'absolute')
         .rows.filter((r) => r.flagged)

@@ -104,14 +104,16 @@ describe('manifest schema', () => {
       'node-next-route-dynamic-precomputed',
       'node-raw-precomputed',
     ]);
-    // A cache is measured by --workload live only: never in the matrix; the live suite is each raw server with node-redis and every cache.
+    // A cache is measured by --workload live only: never in the matrix; the live suite is each raw server with
+    // node-redis and every cache.
     const cached = (c: (typeof contenders)[number]) => c.settings.cache !== 'none';
     // Likewise a write strategy other than the default: --workload upsert only.
     const written = (c: (typeof contenders)[number]) => c.settings.write !== 'lua';
     expect(contenders.every((c) => c.suites.includes('matrix') !== (cached(c) || written(c)))).toBe(true);
     expect(contenders.filter(cached).every((c) => c.suites.every((s) => s === 'live'))).toBe(true);
     expect(contenders.filter(written).every((c) => c.suites.every((s) => s === 'upsert'))).toBe(true);
-    // The upsert suite: every raw server × client with lua and watch, one stack per runtime with function and the PING floor, each framework with node-redis, and Next.js's route handler with both its clients.
+    // The upsert suite: every raw server × client with lua and watch, one stack per runtime with function and the PING
+    // floor, each framework with node-redis, and Next.js's route handler with both its clients.
     const raw = inSuite('upsert').filter((n) => n.includes('-raw-'));
     expect(raw.filter((n) => n.endsWith('-watch')).length).toBe(
       raw.filter((n) => !/-(watch|function|ping)$/.test(n)).length,
@@ -336,7 +338,8 @@ describe('contender generation', () => {
       'bun-demo-ioredis-direct',
       'bun-demo-ioredis-handicap',
     ]);
-    // A pattern that matches only tuned names picks none of them, so it names nothing, even beside an exact name that does.
+    // A pattern that matches only tuned names picks none of them, so it names nothing, even beside an exact name that
+    // does.
     for (const entries of [['bun-demo-*-handicap'], ['bun-demo-ioredis-handicap', 'bun-demo-*-handicap']]) {
       expect(() => generate('demo', '/apps/demo', { ...m, suites: { default: entries } })).toThrow(
         'apps/demo/bench.json: /suites/default "bun-demo-*-handicap" names no contender this app generates with default settings',

@@ -61,7 +61,10 @@ function fakeResults(names: string[], rounds: Map<string, Map<number, number[]>>
 
 type Pool = ReturnType<typeof nullPool>;
 
-/** Contender i's launch, `noisy` of every `every` contenders with their log deviations doubled (twice the sd at every level). */
+/**
+ * Contender i's launch, `noisy` of every `every` contenders with their log deviations doubled (twice the sd at every
+ * level).
+ */
 const noiseOf = (i: number, every: number) => (every && i % every === 0 ? 2 : 1);
 
 /**
@@ -104,7 +107,10 @@ function simulate(random: () => number, k: number, maxRounds: number, pool: Pool
 }
 
 describe('racing under the null, on recorded runs', () => {
-  /** 1,000 simulated runs of ten contenders: 45 comparisons, the default family's size, so Holm's first steps reach the tails the run's do. */
+  /**
+   * 1,000 simulated runs of ten contenders: 45 comparisons, the default family's size, so Holm's first steps reach the
+   * tails the run's do.
+   */
   function nullRate(seed: number, noisyEvery: number, what: string, sideBySide = false): number {
     const pool = nullPool();
     const random = seededRandom(seed);

@@ -33,7 +33,10 @@ export interface StreamOptions {
   handicapUs: number;
   /** CACHE=ttl: ms a Redis read is served again (CACHE_TTL_MS); DEFAULT_CACHE_TTL_MS when absent. */
   cacheTtlMs?: number;
-  /** REDIS_CLUSTER=1: `url` is one node of a Redis Cluster, and the adapter opens the client's cluster client. Default false. */
+  /**
+   * REDIS_CLUSTER=1: `url` is one node of a Redis Cluster, and the adapter opens the client's cluster client. Default
+   * false.
+   */
   cluster?: boolean;
 }
 
@@ -65,7 +68,10 @@ export type Follow = (dropped: () => void) => Promise<Follower>;
  * connection, and connections of its own for the WATCH strategy.
  */
 export interface WriteConnection {
-  /** One command on the shared (multiplexed) connection; its reply as the client gives it. On a cluster, routed by routingKey. */
+  /**
+   * One command on the shared (multiplexed) connection; its reply as the client gives it. On a cluster, routed by
+   * routingKey.
+   */
   call(args: string[]): Promise<unknown>;
   /** REDIS_CLUSTER=1: one command on every primary (FUNCTION LOAD); a single server has call(). */
   everyPrimary?(args: string[]): Promise<void>;

@@ -1,6 +1,6 @@
-// HANDICAP=on: a known cost injected between adapter and app, so a run can check that it
-// detects a difference of known size (the harness sets HANDICAP_US so the plain twin's requests
-// take 10% longer on its event loop: packages/harness/src/run/calibrate.ts). Apps do not change: openStream wraps the source they read from.
+// HANDICAP=on: a known cost injected between adapter and app, so a run can check that it detects a difference of known
+// size (the harness sets HANDICAP_US so the plain twin's requests take 10% longer on its event loop:
+// packages/harness/src/run/calibrate.ts). Apps do not change: openStream wraps the source they read from.
 import type { StreamSource } from './contract.ts';
 
 let sink = 1;

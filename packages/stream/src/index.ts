@@ -83,7 +83,10 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY, REDIS_CLUSTER and the settings. */
+/**
+ * Options from the environment every app shares: REDIS_URL, REDIS_CLIENT, WORKLOAD, STREAM_KEY, REDIS_CLUSTER and the
+ * settings.
+ */
 export function streamOptionsFromEnv(defaultClient: ClientName = 'node-redis'): StreamOptions {
   const env = process.env;
   const settings = settingsFromEnv(env);

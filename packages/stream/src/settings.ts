@@ -12,7 +12,10 @@ export interface SettingDef {
   suffix: Record<string, string>;
   /** Clients it applies to; null: every client. */
   clients: readonly string[] | null;
-  /** Values that only some clients support, each with the clients that do (a value not listed: every client in `clients`). */
+  /**
+   * Values that only some clients support, each with the clients that do (a value not listed: every client in
+   * `clients`).
+   */
   valueClients?: Record<string, readonly string[]>;
   /** Workloads its non-default values are measured in; absent: every workload. */
   workloads?: readonly string[];

@@ -39,8 +39,9 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['Redis', ea.redis_server.split(' sha=')[0], eb.redis_server.split(' sha=')[0]],
     ['oha', ea.oha, eb.oha],
     ['workload', a.settings.workload, b.settings.workload],
-    // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on Redis.
-    // Results written before data.servers existed read one Redis, the one the environment's redis_server names (checked above).
+    // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on
+    // Redis. Results written before data.servers existed read one Redis, the one the environment's redis_server names
+    // (checked above).
     ...(a.data.servers && b.data.servers
       ? [
           [
@@ -94,7 +95,10 @@ export interface Comparison {
   /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
   commonShift: number;
   shared: number;
-  /** Per reference group (a runtime; "*" for contenders alone in theirs): B's reference ÷ A's, and how many dynamic contenders it rests on. */
+  /**
+   * Per reference group (a runtime; "*" for contenders alone in theirs): B's reference ÷ A's, and how many dynamic
+   * contenders it rests on.
+   */
   shifts: { group: string; shift: number; shared: number }[];
   /**
    * The prior the contenders' variances were shrunk toward: sd of one launch's index, worth d0 df
@@ -102,7 +106,10 @@ export interface Comparison {
    * is the scale at the family's mean noise.
    */
   prior: { d0: number | null; s0: number; trend: boolean };
-  /** What a run adds to a change beyond its launches' noise (stats/run-effect.ts): sd in ln, from `on` dynamic contenders' changes. */
+  /**
+   * What a run adds to a change beyond its launches' noise (stats/run-effect.ts): sd in ln, from `on` dynamic
+   * contenders' changes.
+   */
   runEffect: { sd: number; on: number };
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
@@ -177,7 +184,10 @@ export function roundAdjusted(
   return new Map(names.map((n) => [n, out.get(n)!]));
 }
 
-/** The group a contender's index is taken within: its runtime when 2 or more of that runtime's dynamic contenders are in both runs, else "*" (the rest together). */
+/**
+ * The group a contender's index is taken within: its runtime when 2 or more of that runtime's dynamic contenders are in
+ * both runs, else "*" (the rest together).
+ */
 function referenceGroups(both: ContenderResult[], mode: 'relative' | 'absolute'): (name: string) => string {
   const dynamic = both.filter((c) => !c.static && !c.ceiling);
   const own = (c: ContenderResult) => dynamic.filter((x) => x.runtime === c.runtime).length >= 2;
@@ -197,7 +207,9 @@ export function twoSample(xa: number[], xb: number[]): Replicates {
   return { n: na && nb ? 1 / (1 / na + 1 / nb) : 0, mean: mb - ma, s2: df > 0 ? ss / df : NaN, df: Math.max(0, df) };
 }
 
-/** Both runs' launches, each contender's index group and its dynamic ones: what the tests and the shifts are taken from. */
+/**
+ * Both runs' launches, each contender's index group and its dynamic ones: what the tests and the shifts are taken from.
+ */
 interface Indexed {
   names: string[];
   groupOf: (name: string) => string;

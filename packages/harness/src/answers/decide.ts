@@ -37,7 +37,9 @@ export const DECISION = {
 
 type Win = { rps: number; seq?: number };
 
-/** Each kept launch's windows (req/s and place in its block), by round (older results: the run itself is one window). */
+/**
+ * Each kept launch's windows (req/s and place in its block), by round (older results: the run itself is one window).
+ */
 function launchWindows(c: ContenderResult | undefined): Map<number, Win[]> {
   const out = new Map<number, Win[]>();
   for (const run of c?.points[0]?.runs ?? [])
@@ -75,7 +77,10 @@ export interface WindowPairs {
   rounds: number;
   /** ln a − ln b per round, for the clustering of the pairs. */
   byRound: number[][];
-  /** Mean over the paired rounds of var(ln a's windows) + var(ln b's windows): how noisy the pair is inside a launch (NaN under 2 windows). */
+  /**
+   * Mean over the paired rounds of var(ln a's windows) + var(ln b's windows): how noisy the pair is inside a launch
+   * (NaN under 2 windows).
+   */
   within: number;
 }
 
@@ -84,7 +89,10 @@ const sampleVar = (xs: number[]) => {
   return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
 };
 
-/** A's and B's windows paired in the rounds where both were measured (pairUp), with how noisy each side is inside a launch. */
+/**
+ * A's and B's windows paired in the rounds where both were measured (pairUp), with how noisy each side is inside a
+ * launch.
+ */
 export function windowPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
   const wa = launchWindows(a);
   const wb = launchWindows(b);
@@ -149,13 +157,19 @@ export const roundMeans = (d: WindowPairs) =>
 /** The covariate a comparison's prior scale follows: the log of its within-launch window variance. */
 export const noiseOf = (d: WindowPairs) => Math.log(d.within);
 
-/** The fewest comparisons with rounds on each side (side by side, apart) for the layout to enter the prior as a covariate. */
+/**
+ * The fewest comparisons with rounds on each side (side by side, apart) for the layout to enter the prior as a
+ * covariate.
+ */
 export const MIN_STRATUM = 6;
 
 export interface FamilyPrior {
   reps: Replicates[];
   prior: Prior;
-  /** Each comparison's covariates, for prior.scale: its within-launch noise, and 1 or 0 for side by side or apart when `split`. */
+  /**
+   * Each comparison's covariates, for prior.scale: its within-launch noise, and 1 or 0 for side by side or apart when
+   * `split`.
+   */
   covariates: number[][];
   split: boolean;
 }

@@ -10,7 +10,10 @@ import { additiveFit } from '../stats/stats';
 import type { ContenderResult, DesignRecord, Results } from '../model/results';
 import type { Comparison } from '../model/questions';
 
-/** Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or block). */
+/**
+ * Seconds one window costs, and one launch beyond its windows (start, checks, warmup, stop: its share of the trial or
+ * block).
+ */
 /** The comparisons whose window pairs show the design: the family's and the changes'. */
 const comparisonsOf = (results: Results): Comparison[] => [
   ...(results.family?.comparisons ?? []),

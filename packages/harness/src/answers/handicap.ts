@@ -8,7 +8,10 @@ import { signedRank } from '../stats/signed-rank';
 import type { Results } from '../model/results';
 import { isBase } from '../model/questions';
 
-/** What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU, the whole tree's CPU (µs). */
+/**
+ * What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU, the whole tree's
+ * CPU (µs).
+ */
 export interface TwinCost {
   wallUs: number;
   mainUs: number;
@@ -37,7 +40,10 @@ export function burnUs(twin: TwinCost, pct: number): number {
   return +Math.min(2 * p * twin.wallUs, Math.max((p / 2) * twin.wallUs, fill)).toFixed(1);
 }
 
-/** After the rounds: the handicapped contender against its twin, tested like every side-by-side comparison (the family's prior), at 95%. */
+/**
+ * After the rounds: the handicapped contender against its twin, tested like every side-by-side comparison (the family's
+ * prior), at 95%.
+ */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   for (const h of results.handicap ?? []) {

@@ -40,7 +40,10 @@ export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | u
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
 
-/** A design's figures over the changes' pairs: sd per window pair and per round (pooled, rounds − 1 df each), and its cost. */
+/**
+ * A design's figures over the changes' pairs: sd per window pair and per round (pooled, rounds − 1 df each), and its
+ * cost.
+ */
 function figures(
   data: WindowPairs[],
   windowS: number,
@@ -132,7 +135,10 @@ function roundMeans(
   return out;
 }
 
-/** The bias check: per round measured both ways, duet − alternating mean ln ratio, over every pair; its mean and 95% t interval. */
+/**
+ * The bias check: per round measured both ways, duet − alternating mean ln ratio, over every pair; its mean and 95% t
+ * interval.
+ */
 function biasCheck(pairs: [ContenderResult | undefined, ContenderResult | undefined][]): PairDesign['bias'] {
   const d: number[] = [];
   for (const [a, b] of pairs) {

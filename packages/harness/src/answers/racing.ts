@@ -27,7 +27,9 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
  * open; the changes (--against, --handicap) likewise, as a family of their own with its own prior
  * and the --equal bound, at the same alpha. The rounds go to the contenders open in either.
  */
-/** How far the run is through what it may use: its budget's share of the time, or its round cap's share of the rounds. */
+/**
+ * How far the run is through what it may use: its budget's share of the time, or its round cap's share of the rounds.
+ */
 function runShare(results: Results, round: number): number {
   const { budget_s, max_runs } = results.settings;
   if (budget_s > 0 && results.started_at) return (Date.now() - Date.parse(results.started_at)) / 1000 / budget_s;
@@ -44,7 +46,8 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
   const open = openContenders(answers.filter((a) => !a.out));
   const ch = results.changes;
   if (ch?.comparisons.length) {
-    // The pair design first: a look after the rounds measured both ways chooses it, and the decision rests on its pairs.
+    // The pair design first: a look after the rounds measured both ways chooses it, and the decision rests on its
+    // pairs.
     const design = chooseDesign(results, round);
     if (design?.chosen && design.asked === 'auto' && !ch.design?.chosen)
       info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
@@ -103,7 +106,9 @@ export function lookAt(results: Results, round: number): void {
   info(`look ${results.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
 }
 
-/** After the rounds, the last look: at what the interim looks left of alpha (a fixed --runs: its only look, at alpha). */
+/**
+ * After the rounds, the last look: at what the interim looks left of alpha (a fixed --runs: its only look, at alpha).
+ */
 export function finalLook(results: Results): void {
   if (!results.family) return;
   if (results.looks?.some((l) => l.last)) {

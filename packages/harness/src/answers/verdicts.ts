@@ -12,7 +12,10 @@ import { designOf } from './design';
 import { type Breakdown, type Latency, PERCENTILES, type UpsertWindow } from '../model/results';
 
 /** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
-/** Contenders that need not read Redis once per response: pages built ahead, ceilings, and caches (their calls per response are reported). */
+/**
+ * Contenders that need not read Redis once per response: pages built ahead, ceilings, and caches (their calls per
+ * response are reported).
+ */
 export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'>) =>
   r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none';
 
@@ -63,7 +66,8 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
   const conflicts = runs.reduce((n, r) => n + (r.upsert?.branches.conflict ?? 0), 0);
   const errors = point.errors.non_2xx - conflicts + point.errors.aborted + point.errors.other;
   const total = errors + runs.reduce((n, r) => n + r.ok, 0);
-  // Under --workload live the prober's reads are responses too (each one an XRANGE of the app's); under upsert its writes.
+  // Under --workload live the prober's reads are responses too (each one an XRANGE of the app's); under upsert its
+  // writes.
   const served = runs.reduce((n, r) => n + (r.upsert ? answered(r.upsert) : r.ok + (r.live?.count ?? 0)), 0);
   const calls = runs.reduce((n, r) => n + r.redis_calls, 0) / Math.max(1, served);
 
@@ -145,7 +149,10 @@ const httpCeilingOf = (results: Results, c: ContenderResult) =>
       x.variant === c.variant,
   );
 
-/** The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its runtime and framework serving a precomputed body. */
+/**
+ * The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its
+ * runtime and framework serving a precomputed body.
+ */
 export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
   // --servers: the ceiling of the server this contender reads.
   const server = c.server ?? results.settings?.servers?.[0];

@@ -273,7 +273,9 @@ export const PAIR_WINDOWS = 4;
 /** The round cap of a run of pairs only: a pair's round takes seconds, so the budget decides. */
 export const AGAINST_MAX_RUNS = 1000;
 
-/** --handicap NAME or NAME:3%: one contender the run measures, and how much longer its requests should take (0.5–100%). */
+/**
+ * --handicap NAME or NAME:3%: one contender the run measures, and how much longer its requests should take (0.5–100%).
+ */
 export function handicapFlag(spec: string | undefined, selected: string[]): { name: string; pct: number } | null {
   if (spec === undefined) return null;
   const m = /^(.+?)(?::(\d+(?:\.\d+)?)%?)?$/.exec(spec.trim());
@@ -345,7 +347,10 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
 const notIn = (def: SettingDef, value: string, workload: string) =>
   value !== def.default && !!def.workloads && !def.workloads.includes(workload);
 
-/** --server valkey: one server; --servers redis,valkey: each contender against each, paired by round; --topology cluster: the cluster twins too. */
+/**
+ * --server valkey: one server; --servers redis,valkey: each contender against each, paired by round; --topology
+ * cluster: the cluster twins too.
+ */
 function serversFlag(
   one: string | undefined,
   many: string | undefined,
@@ -376,7 +381,10 @@ function serversFlag(
   return cluster ? [...list, ...(workload === 'upsert' ? ['cluster' as const] : CLUSTER_SERVERS)] : list;
 }
 
-/** --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy cannot stand in for. */
+/**
+ * --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy
+ * cannot stand in for.
+ */
 function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs: number; redisRtts: number[] } {
   let rtts: number[];
   try {
@@ -470,7 +478,9 @@ function readFlags(argv: string[]): FlagValues {
 /** --ceilings, or --matrix (the whole grid, with its ceilings and cost breakdown). */
 const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix === true;
 
-/** Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check. */
+/**
+ * Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check.
+ */
 function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   const str = (k: string) => v[k] as string | undefined;
   const own =
@@ -518,7 +528,8 @@ function ratesFlag(value: string | undefined): string[] {
 /** A launch's time: its windows, how long each is, and the warmup before them, by layout. */
 function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   const str = (k: string) => v[k] as string | undefined;
-  // Measured both ways on the default suite (docs/runs/answers-by-design.md): runtime blocks gave the narrower intervals per minute.
+  // Measured both ways on the default suite (docs/runs/answers-by-design.md): runtime blocks gave the narrower
+  // intervals per minute.
   const layout = oneOf('layout', str('layout') ?? 'runtime', LAYOUTS);
   return {
     layout,

@@ -96,7 +96,10 @@ function notPublished(r: Results): string | null {
 
 type Run<T> = { value: T; dir: string; results: Results };
 
-/** A sweep: one complete run per value, each in <parent>/<dir>/ with its own report, then the caller's summary over them. */
+/**
+ * A sweep: one complete run per value, each in <parent>/<dir>/ with its own report, then the caller's summary over
+ * them.
+ */
 async function runSweep<T>(
   opts: CliOptions,
   contenders: Contender[],

@@ -79,7 +79,9 @@ export class Timeline {
     return this;
   }
 
-  /** Last index whose entry passes `test`, which holds up to some index and not after (the times never decrease), or -1. */
+  /**
+   * Last index whose entry passes `test`, which holds up to some index and not after (the times never decrease), or -1.
+   */
   lastIndex(test: (e: SequencedEntry) => boolean): number {
     let [lo, hi] = [-1, this.seq.length - 1];
     while (lo < hi) {

@@ -211,7 +211,10 @@ export function startProber(url: string): { stop(): Promise<Probe[]> } {
  */
 const LOG_WAITS_MS = [50, 250, 1000];
 
-/** Judges one window's probes (bound: the staleness the contender declared) and the range of bodies it could have served. */
+/**
+ * Judges one window's probes (bound: the staleness the contender declared) and the range of bodies it could have
+ * served.
+ */
 export async function judgeWindow(
   live: Live,
   probes: Probe[],
@@ -243,7 +246,10 @@ export function liveFault(w: LiveWindow, meanBytes: number | null): string | nul
   return null;
 }
 
-/** A launch's windows as one record: counts summed, the first fault kept, staleness p50 the windows' median and p99/max their largest. */
+/**
+ * A launch's windows as one record: counts summed, the first fault kept, staleness p50 the windows' median and p99/max
+ * their largest.
+ */
 export function poolLive<
   T extends LiveWindow & { writes: number; write_redis_us: number; writer_cpu_s?: number; follower_reads?: number },
 >(ws: T[]): T {

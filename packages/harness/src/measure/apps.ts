@@ -85,7 +85,9 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** valkey-glide leaves /tmp/glide-socket-<pid>-<uuid>.sock behind every process, closed or killed (TMPDIR is ignored). */
+/**
+ * valkey-glide leaves /tmp/glide-socket-<pid>-<uuid>.sock behind every process, closed or killed (TMPDIR is ignored).
+ */
 export function removeClientLeftovers(pid: number): void {
   for (const f of readdirSync('/tmp'))
     if (f.startsWith(`glide-socket-${pid}-`)) rmSync(join('/tmp', f), { force: true });

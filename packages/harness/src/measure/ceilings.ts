@@ -103,7 +103,10 @@ async function runProbe<T>(runtime: RuntimeName, env: Record<string, string>, ti
   return JSON.parse(line) as T;
 }
 
-/** The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then the transforms alone, in the same process. */
+/**
+ * The client alone on one runtime: reads at the contenders' concurrency, each body checked for the golden length; then
+ * the transforms alone, in the same process.
+ */
 export async function measureClientCeiling(
   runtime: RuntimeName,
   env: Record<string, string>,

@@ -38,7 +38,10 @@ export function loadAverage1m(): number {
   return os.loadavg()[0]!;
 }
 
-/** What the run publishes (results, screenshots, the README's section) and prose: changes there do not change what was measured. */
+/**
+ * What the run publishes (results, screenshots, the README's section) and prose: changes there do not change what was
+ * measured.
+ */
 const NOT_MEASURED = [':(exclude)results', ':(exclude)screenshots', ':(exclude)docs', ':(exclude)*.md'];
 
 /** The commit measured, and whether the code differs from it (the run's own published output does not count). */

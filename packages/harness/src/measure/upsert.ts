@@ -162,7 +162,9 @@ export function upsertAround(redis: RedisTarget, url: string, keys: number, writ
 }
 
 let checks = 0;
-/** The scripted check before measuring (and once after): each branch once, with known versions, then the key as stored. */
+/**
+ * The scripted check before measuring (and once after): each branch once, with known versions, then the key as stored.
+ */
 const SCRIPT: { version?: number; status: number; result: string }[] = [
   { version: 1000, status: 201, result: 'created' },
   { version: 3000, status: 200, result: 'updated' },

@@ -43,7 +43,10 @@ export interface AppManifest {
   env?: Record<string, string>;
   buildOutputs?: string[];
   chartGroup?: string;
-  /** Which of its contenders are in the default suite, and the seed's: patterns pick default-settings ones, an exact name any (a tuned one too). */
+  /**
+   * Which of its contenders are in the default suite, and the seed's: patterns pick default-settings ones, an exact
+   * name any (a tuned one too).
+   */
   suites?: { default?: string[]; seed?: string[]; live?: string[]; upsert?: string[] };
   unsupported?: { runtime?: string; client?: string; reason: string }[];
 }
@@ -69,7 +72,10 @@ export interface Contender {
   tuned: string[];
   /** Suites it belongs to: every contender is in the matrix. */
   suites: SuiteName[];
-  /** 'http': serves the body read once at start (transform precomputed), the HTTP ceiling of its runtime and framework; never ranked. */
+  /**
+   * 'http': serves the body read once at start (transform precomputed), the HTTP ceiling of its runtime and framework;
+   * never ranked.
+   */
   ceiling: 'http' | null;
   path: string;
   /** Static variants read Redis at build time only. */
@@ -144,7 +150,10 @@ export const matchesPattern = (pattern: string, name: string) =>
       .join('.*')}$`,
   ).test(name);
 
-/** A suites entry: a pattern picks default-settings contenders only; an exact name any, a tuned one too (e.g. node-raw-node-redis-handicap). */
+/**
+ * A suites entry: a pattern picks default-settings contenders only; an exact name any, a tuned one too (e.g.
+ * node-raw-node-redis-handicap).
+ */
 const picks = (entry: string, name: string, plain: boolean) =>
   entry.includes('*') ? plain && matchesPattern(entry, name) : entry === name;
 

@@ -29,7 +29,10 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   error_messages: Record<string, number>;
   app_cpu_s: number;
   cpu_us_per_req: number;
-  /** CPU seconds of the app's busiest thread (its event loop) over the run: how much of the wall time it was busy (absent in older results). */
+  /**
+   * CPU seconds of the app's busiest thread (its event loop) over the run: how much of the wall time it was busy
+   * (absent in older results).
+   */
   main_thread_cpu_s?: number;
   rss_mb: number;
   redis_calls: number;
@@ -49,7 +52,9 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   /** Wall clock (ms since the epoch) when the measured window(s) began and ended. */
   started_at: number;
   ended_at: number;
-  /** Wall seconds of the whole trial: launch, checks, warmup, windows and stop (in a block: its share of the block's). */
+  /**
+   * Wall seconds of the whole trial: launch, checks, warmup, windows and stop (in a block: its share of the block's).
+   */
   trial_s?: number;
   /** In a block: CPU seconds the other live apps used while this run's windows were measured (should be ~0). */
   idle_cpu_s?: number;
@@ -112,9 +117,13 @@ export interface PointResult {
   rps?: Summary;
   /** Half-width of the req/s interval as a share of the median (0.05 = ±5%). */
   half_width?: number;
-  /** Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its stack. */
+  /**
+   * Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its stack.
+   */
   efficiency?: { value: number; ceiling: string; ceiling_rps: number };
-  /** Where the CPU of a request goes (dynamic contenders with their ceilings measured): see breakdownOf in verdicts.ts. */
+  /**
+   * Where the CPU of a request goes (dynamic contenders with their ceilings measured): see breakdownOf in verdicts.ts.
+   */
   breakdown?: Breakdown;
   /** Median and interval divided by the run's reference (results.reference). */
   relative?: { median: number } & Interval;
@@ -197,7 +206,10 @@ export interface Settings {
   warmup_s: number;
   /** A fixed count, or 'auto': 3 rounds, then rounds for the contenders of open comparisons (max_runs, budget_s). */
   runs: number | 'auto';
-  /** "Equal" needs the whole ratio interval within ± this %; with runs auto, comparisons race until decided or within it. */
+  /**
+   * "Equal" needs the whole ratio interval within ± this %; with runs auto, comparisons race until decided or within
+   * it.
+   */
   target_ci_pct: number;
   max_runs: number;
   budget_s: number;
@@ -206,7 +218,10 @@ export interface Settings {
   /** Seed of the shuffled order of every round (--seed repeats it). */
   seed: number;
   with_seed: boolean;
-  /** --ceilings (or --matrix): redis-benchmark and the client ceilings were measured (absent in older results: they were). */
+  /**
+   * --ceilings (or --matrix): redis-benchmark and the client ceilings were measured (absent in older results: they
+   * were).
+   */
   ceilings?: boolean;
   self_check: string[] | null;
   publish: boolean;
@@ -219,7 +234,10 @@ export interface Settings {
   compression: false | 'oha default';
   only: string[] | null;
   strict: boolean;
-  /** --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL plus this). */
+  /**
+   * --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL
+   * plus this).
+   */
   live?: { write_rate: number; max_staleness_ms: number; restart_redis?: boolean };
   /** --workload upsert: the key space K each window writes to (--keys). */
   upsert?: { keys: number };
@@ -227,7 +245,10 @@ export interface Settings {
   redis_rtt_ms?: number;
   /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
   servers?: string[];
-  /** --handicap: this contender burns a calibrated handicap_pct% (absent: 10%) more time per request, under its own name, beside its plain twin <name>@base. */
+  /**
+   * --handicap: this contender burns a calibrated handicap_pct% (absent: 10%) more time per request, under its own
+   * name, beside its plain twin <name>@base.
+   */
   handicap?: string | null;
   handicap_pct?: number;
   /**
@@ -255,13 +276,21 @@ export interface Changes {
   comparisons: Comparison[];
   answers?: Answer[];
   prior?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
-  /** Each look at the changes: its level, the share of the run's budget (or round cap) used by then, who stayed open. */
+  /**
+   * Each look at the changes: its level, the share of the run's budget (or round cap) used by then, who stayed open.
+   */
   looks?: { round: number; alpha: number; share?: number; open: string[]; last?: boolean }[];
-  /** The pair design: both measured in the first rounds, then the one with the narrower interval per minute (answers/pair-design.ts). */
+  /**
+   * The pair design: both measured in the first rounds, then the one with the narrower interval per minute
+   * (answers/pair-design.ts).
+   */
   design?: PairDesign;
 }
 
-/** The two ways a pair is measured: alternating (each app alone, the two windows adjacent) or duet (both under load at once). */
+/**
+ * The two ways a pair is measured: alternating (each app alone, the two windows adjacent) or duet (both under load at
+ * once).
+ */
 export type PairMode = 'alternate' | 'duet';
 
 /** What one design showed over the changes: the sd of a round's mean ln ratio, and what a round of it costs. */
@@ -273,7 +302,9 @@ export interface PairDesignFigures {
   pairs: number;
   /** Seconds of measuring one window pair costs (alternating: two windows; duet: one). */
   cost_pair_s: number;
-  /** The variance of a mean per second spent on it, sd_round² × seconds a round of this design takes: lower is better. */
+  /**
+   * The variance of a mean per second spent on it, sd_round² × seconds a round of this design takes: lower is better.
+   */
   var_per_s: number;
   /** The same sds for CPU µs per request instead of req/s: which of the two is the quieter detector. */
   sd_pair_cpu?: number;
@@ -315,15 +346,23 @@ export interface Results {
     entries: number;
     memory_bytes: number;
     body_bytes: number;
-    /** Each server the apps read (the first is the one redis_url and the ceilings name first): version and allocator. */
+    /**
+     * Each server the apps read (the first is the one redis_url and the ceilings name first): version and allocator.
+     */
     servers?: ServerRecord[];
-    /** --redis-rtt: the asked RTT, the delay the proxy added to reach it, and the RTT redis-cli --latency measured through it before the rounds. */
+    /**
+     * --redis-rtt: the asked RTT, the delay the proxy added to reach it, and the RTT redis-cli --latency measured
+     * through it before the rounds.
+     */
     redis_rtt?: {
       asked_ms: number;
       proxy_delay_ms: number;
       measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number };
     };
-    /** --restart-redis: each restart (between two windows of a block), how long Redis was down, and how long each app took to serve a fresh snapshot again (null: not within the limit). */
+    /**
+     * --restart-redis: each restart (between two windows of a block), how long Redis was down, and how long each app
+     * took to serve a fresh snapshot again (null: not within the limit).
+     */
     redis_restarts?: {
       round: number;
       block: number;
@@ -337,7 +376,10 @@ export interface Results {
   unsupported?: { name: string; reason: string }[];
   /** What relative indices are divided by: the geometric mean of the dynamic contenders' medians. */
   reference?: { kind: 'geomean-dynamic'; members: string[]; value: number };
-  /** Measured in the same invocation: Redis alone on the workload's command (redis-benchmark, before the rounds and after), each runtime × client with no HTTP (after). */
+  /**
+   * Measured in the same invocation: Redis alone on the workload's command (redis-benchmark, before the rounds and
+   * after), each runtime × client with no HTTP (after).
+   */
   ceilings?: { redis: RedisCeiling[]; client?: ClientCeiling[] };
   /** --entries: this run is one size of a scaling run; the analysis over every size (also in ../scaling.json). */
   scaling?: Scaling;
@@ -363,7 +405,10 @@ export interface Results {
   prior_side_by_side?: { d0: number | null; s0: number; comparisons: number; df: number; slope?: number };
   /** Contenders in comparisons still undecided after the last look: the racing rounds go to them. */
   open?: string[];
-  /** Every look at the family: after which round, at which alpha, who raced on after it; interim ones while racing, then the last (at what they left of alpha). */
+  /**
+   * Every look at the family: after which round, at which alpha, who raced on after it; interim ones while racing, then
+   * the last (at what they left of alpha).
+   */
   looks?: { round: number; alpha: number; open: string[]; last?: boolean }[];
   /** --against, --handicap: each contender against its twin from the other side, decided (Changes). */
   changes?: Changes;
@@ -386,16 +431,25 @@ export interface Results {
 }
 
 export interface HandicapCheck {
-  /** The handicapped contender, and the one whose CPU per request calibrated it (its plain twin, or itself with --handicap). */
+  /**
+   * The handicapped contender, and the one whose CPU per request calibrated it (its plain twin, or itself with
+   * --handicap).
+   */
   contender: string;
   calibrated_on: string;
   compared_with: string | null;
   pct: number;
-  /** The calibrating launch, per request: the tree's CPU, and (since the burn is sized on them) wall time and the busiest thread's CPU. */
+  /**
+   * The calibrating launch, per request: the tree's CPU, and (since the burn is sized on them) wall time and the
+   * busiest thread's CPU.
+   */
   cpu_us_per_req: number;
   wall_us_per_req?: number;
   main_thread_us_per_req?: number;
-  /** µs of CPU burnt per request: the wall time grown by pct, less the event loop's busy time (older runs: pct of cpu_us_per_req). */
+  /**
+   * µs of CPU burnt per request: the wall time grown by pct, less the event loop's busy time (older runs: pct of
+   * cpu_us_per_req).
+   */
   us: number;
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
   injected_ratio: number;
@@ -414,7 +468,10 @@ export interface HandicapCheck {
 }
 
 export interface DesignRecord {
-  /** Variance of the paired difference ln A − ln B: between windows of one round (level 1) and between rounds (level 2), pooled over the family's comparisons. */
+  /**
+   * Variance of the paired difference ln A − ln B: between windows of one round (level 1) and between rounds (level 2),
+   * pooled over the family's comparisons.
+   */
   t2_window: number;
   t2_launch: number;
   warnings: string[];
@@ -427,7 +484,10 @@ export interface DesignRecord {
   comparisons: number;
   /** Mean ln(first window) − ln(the others') over launches: a warmup too short shows as a negative bias. */
   first_window_bias: number;
-  /** Variance of two launches' residual difference, launches of one round under near_s apart against further apart (design.ts). */
+  /**
+   * Variance of two launches' residual difference, launches of one round under near_s apart against further apart
+   * (design.ts).
+   */
   by_gap?: { near_s: number; near: number; far: number; pairs_near: number; pairs_far: number };
   /**
    * --layout walk: variance of a compared pair's window ln ratio (each window less its launch's
@@ -544,7 +604,9 @@ export interface Answer extends Comparison {
   look: number;
   /** The procedure that decided it (results before the moderated t: the paired t with a design effect). */
   procedure?: string;
-  /** Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's total). */
+  /**
+   * Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's total).
+   */
   df?: number;
   /** The posterior sd of one round's ln ratio: how much a round of this comparison varies. */
   sd?: number;
@@ -605,12 +667,18 @@ export interface Environment {
   packages: Record<string, Record<string, string>>;
 }
 
-/** --workload upsert, per window: the branches the responses said, and the accounting of the keys read back after it (measure/accounting.ts). */
+/**
+ * --workload upsert, per window: the branches the responses said, and the accounting of the keys read back after it
+ * (measure/accounting.ts).
+ */
 export interface UpsertWindow {
   /** K: the size of the window's key space, and the prefix of its ids. */
   keys: number;
   prefix: string;
-  /** Responses by what they said (oha's and the prober's): 201 created, 200 updated (pong for the PING floor), 202 ignored, 409 conflict, other errors. */
+  /**
+   * Responses by what they said (oha's and the prober's): 201 created, 200 updated (pong for the PING floor), 202
+   * ignored, 409 conflict, other errors.
+   */
   branches: { created: number; updated: number; ignored: number; conflict: number; pong: number; error: number };
   /** Responses that said created or updated; the sum of the keys' applied counters; the keys that exist. */
   acked_applied: number;

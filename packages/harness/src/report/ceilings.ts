@@ -74,7 +74,9 @@ function modelGap(b: NonNullable<Results['contenders'][number]['breakdown']>): s
     : `leftover ${fmt(b.leftover_us)} µs: the parts alone cost more than the whole (the client ceiling, one measurement, ran slow)`;
 }
 
-/** Where each dynamic contender's CPU per request goes, and the throughput the parts predict against the measured one. */
+/**
+ * Where each dynamic contender's CPU per request goes, and the throughput the parts predict against the measured one.
+ */
 export function breakdownTable(r: Results): string {
   const rows = ranked(r).filter((c) => c.breakdown);
   if (!rows.length) return '';

@@ -80,7 +80,10 @@ export function designLine(r: Results): string {
   return `**Pair design**: ${chosen}. Alternating (each app alone, the two windows adjacent): ${sdText(d.alternate)}. Duet (both under load at once): ${sdText(d.duet)}. ${bias}`.trim();
 }
 
-/** The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band, decided / equal / open told apart. */
+/**
+ * The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band, decided / equal / open
+ * told apart.
+ */
 export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null {
   const answers = (r.changes?.answers ?? []).filter((a) => !a.out && finite(a));
   if (!answers.length) return null;

@@ -47,7 +47,8 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
         text: v.median.toFixed(digits),
       };
     });
-  // ranked() is in the order of the estimate (median req/s), the rank interval in each label: keep that order in every layer.
+  // ranked() is in the order of the estimate (median req/s), the rank interval in each label: keep that order in every
+  // layer.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -132,7 +133,10 @@ function subtitle(r: Results): string {
   return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`;
 }
 
-/** Every chart of a run, by file name: req/s, relative index, latency per chart group, and the cost breakdown when measured. */
+/**
+ * Every chart of a run, by file name: req/s, relative index, latency per chart group, and the cost breakdown when
+ * measured.
+ */
 export function charts(r: Results): Record<string, vl.TopLevelSpec> {
   const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
   const breakdown = breakdownSpec(r);

@@ -30,7 +30,10 @@ export function methodLine(c: Comparison): string {
   return `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}${run}; Holm-corrected across all ${c.rows.length} contenders`;
 }
 
-/** Each runtime's own shift, when indices are taken within runtimes: a move of a whole runtime is not a change of its contenders. */
+/**
+ * Each runtime's own shift, when indices are taken within runtimes: a move of a whole runtime is not a change of its
+ * contenders.
+ */
 export function shiftsLine(c: Comparison): string | null {
   const own = c.shifts.filter((x) => x.group !== '*');
   if (c.mode !== 'relative' || !own.length) return null;
@@ -40,7 +43,9 @@ export function shiftsLine(c: Comparison): string | null {
   return `Runtime shifts, B against A (each contender's index is taken within its runtime, so these are not changes of its contenders): ${each.join(', ')}.`;
 }
 
-/** The answers both runs gave: the same, different (decided in one only, or equal in one), flipped (opposite "faster"). */
+/**
+ * The answers both runs gave: the same, different (decided in one only, or equal in one), flipped (opposite "faster").
+ */
 export function agreementLine(c: Comparison): string {
   const { both, same, differ, flipped } = c.answers;
   if (!both) return 'Answers: no comparison of "what to pick" is in both runs.';

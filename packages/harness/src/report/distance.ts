@@ -47,7 +47,9 @@ function proxyCpuPct(runs: { proxy_cpu_s?: number; seconds: number }[]): number 
   return Number.isFinite(cpu) && seconds > 0 ? (100 * cpu) / seconds : null;
 }
 
-/** The contenders whose rank interval at a distance shares no rank with their interval at the nearest (first) distance. */
+/**
+ * The contenders whose rank interval at a distance shares no rank with their interval at the nearest (first) distance.
+ */
 export function rankChanges(
   points: DistancePoint[],
 ): { name: string; rtt_ms: number; near: [number, number]; far: [number, number] }[] {

@@ -23,7 +23,9 @@ export function markdown(r: Results, imageDir: string | null): string {
   return `${[...sectionsOf(r).map((s) => s.md), images].filter(Boolean).join('\n\n')}\n`;
 }
 
-/** The README's part: the answers first, then the headline table, the charts and the run; the rest is in report.html. */
+/**
+ * The README's part: the answers first, then the headline table, the charts and the run; the rest is in report.html.
+ */
 export function readmeSection(r: Results): string {
   const [answers, ...rest] = sectionsOf(r, (s) => s.readme, false).map((s) => s.md);
   const run = rest.pop();
@@ -86,7 +88,8 @@ export function spliceReadme(readme: string, section: string): string {
 export async function publishReport(runDir: string): Promise<void> {
   const r = readResults(resultsFile(runDir));
   const files = Object.keys(charts(r));
-  // screenshots/ holds this run's charts only: one an earlier run drew (the breakdown, without --ceilings) would show its figures.
+  // screenshots/ holds this run's charts only: one an earlier run drew (the breakdown, without --ceilings) would show
+  // its figures.
   const shots = join(ROOT, 'screenshots');
   for (const old of readdirSync(shots).filter((f) => f.endsWith('.png') && !files.includes(f)))
     rmSync(join(shots, old));

@@ -89,7 +89,10 @@ const callsPerMinute = (w: { redis_calls?: number; started_at: number; ended_at:
     ? null
     : (w.redis_calls * 60_000) / (w.ended_at - w.started_at);
 
-/** Throughput, staleness and Redis reads per minute through the run, one point per measured window (a window is --duration long): where a cache stops keeping up shows as a rise. */
+/**
+ * Throughput, staleness and Redis reads per minute through the run, one point per measured window (a window is
+ * --duration long): where a cache stops keeping up shows as a rise.
+ */
 export function liveTimeSpec(r: Results, config: object): vl.TopLevelSpec | null {
   if (!r.settings.live) return null;
   const t0 = Date.parse(r.started_at);

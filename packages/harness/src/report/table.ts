@@ -232,7 +232,10 @@ function serversLine(r: Results): string {
   return `Servers the apps read: ${servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc)`).join(', ')}${servers.length > 1 ? '; each contender that reads per request was measured against each, paired by round (twins named -on-<server>)' : ''}.`;
 }
 
-/** --redis-rtt: the RTT asked and measured through the proxy, and what the proxy itself cost while the apps were measured. */
+/**
+ * --redis-rtt: the RTT asked and measured through the proxy, and what the proxy itself cost while the apps were
+ * measured.
+ */
 function distanceLine(r: Results): string {
   const d = r.data.redis_rtt;
   if (!d) return '';

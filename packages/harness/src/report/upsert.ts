@@ -82,7 +82,10 @@ function windowRates(r: Results) {
   );
 }
 
-/** The original's per-minute table at our window scale: each minute of the run, each strategy's median calls/s over the windows in it. */
+/**
+ * The original's per-minute table at our window scale: each minute of the run, each strategy's median calls/s over the
+ * windows in it.
+ */
 function perMinuteTable(r: Results): string {
   const values = windowRates(r);
   const writes = [...new Set(values.map((v) => v.write))].sort();
@@ -95,7 +98,10 @@ function perMinuteTable(r: Results): string {
   return `**Calls per second by minute** (median over each strategy's windows in that minute; a window is one launch's ${r.settings.duration_s ?? '–'} s)\n\n${[head, ...minutes.map((m) => `| ${m + 1} | ${writes.map((w) => cell(m, w)).join(' | ')} |`)].join('\n')}`;
 }
 
-/** Each window's answered requests per second on the run's time axis, a line per write strategy (the strategies' medians per window). */
+/**
+ * Each window's answered requests per second on the run's time axis, a line per write strategy (the strategies' medians
+ * per window).
+ */
 export function upsertTimeSpec(r: Results, config: object): vl.TopLevelSpec | null {
   if (!r.settings.upsert) return null;
   const values = windowRates(r);

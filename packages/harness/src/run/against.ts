@@ -62,7 +62,9 @@ export function resolveAgainst(spec: string, appsDir: string): OtherSide {
   return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, appsDir)) };
 }
 
-/** --handicap without --against: the other side is this checkout's own apps (the plain twin beside the handicapped one). */
+/**
+ * --handicap without --against: the other side is this checkout's own apps (the plain twin beside the handicapped one).
+ */
 export const selfSide = (appsDir: string): OtherSide => ({
   spec: '.',
   kind: 'self',
@@ -75,7 +77,9 @@ export const selfSide = (appsDir: string): OtherSide => ({
 /** Worktrees kept under the cache besides the one being made: the most recently used. */
 const KEEP_WORKTREES = 3;
 
-/** Each ref's worktree holds an install of its own: keep the few used last, remove the rest (and git's records of them). */
+/**
+ * Each ref's worktree holds an install of its own: keep the few used last, remove the rest (and git's records of them).
+ */
 function dropOldWorktrees(repo: string): void {
   const dir = join(CACHE, 'against');
   const all = readdirSync(dir)

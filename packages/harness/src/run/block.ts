@@ -340,7 +340,10 @@ function pairsOf(members: Member[], name: string, other: string | null): [Member
   });
 }
 
-/** Each side-by-side comparison of the family (model/questions.ts) or of the changes (--against) whose two contenders are members of the block. */
+/**
+ * Each side-by-side comparison of the family (model/questions.ts) or of the changes (--against) whose two contenders
+ * are members of the block.
+ */
 const twinPairs = (suite: Suite, members: Member[]) =>
   [...(suite.results.family?.comparisons ?? []), ...(suite.results.changes?.comparisons ?? [])]
     .filter((c) => c.side_by_side)

@@ -8,7 +8,10 @@ import { measureTrial } from './trial';
 import { burnUs, type TwinCost } from '../answers/handicap';
 import { baseName, HANDICAP_PCT } from '../model/questions';
 
-/** The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on itself, by its size, beside its twin <name>@base). */
+/**
+ * The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on
+ * itself, by its size, beside its twin <name>@base).
+ */
 function targets(
   suite: Suite,
 ): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {

@@ -53,7 +53,10 @@ export interface CliOptions {
   /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
   runName?: string;
   workload: (typeof WORKLOADS)[number];
-  /** --workload live: the writer's XADDs per second (a sweep: one run per rate, ascending), and the staleness an exact cache may show. */
+  /**
+   * --workload live: the writer's XADDs per second (a sweep: one run per rate, ascending), and the staleness an exact
+   * cache may show.
+   */
   writeRate: number;
   writeRates: number[];
   maxStalenessMs: number;

@@ -293,7 +293,10 @@ const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
 const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, DelayProxy>, name: string) =>
   proxies[name]?.url ?? servers[name]!.url;
 
-/** The servers (a private one per --servers name from the RDB, or REDIS_URL's), the golden body they all serve, and the delay proxies of --redis-rtt. */
+/**
+ * The servers (a private one per --servers name from the RDB, or REDIS_URL's), the golden body they all serve, and the
+ * delay proxies of --redis-rtt.
+ */
 async function openServers(opts: CliOptions, results: Results, session: Session) {
   const settings = results.settings;
   const externalUrl = process.env.REDIS_URL;
@@ -344,7 +347,8 @@ async function openServers(opts: CliOptions, results: Results, session: Session)
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
 async function buildAll(suite: Suite): Promise<void> {
   const todo = suite.results.contenders.filter((r) => r.status === 'incomplete');
-  // One build per app and build command: runtimes that declare the same build share it; clients and settings never differ.
+  // One build per app and build command: runtimes that declare the same build share it; clients and settings never
+  // differ.
   const contenders = todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!).filter((c) => c.build);
   // Keyed by app folder: an --against twin's app of the same name is another folder, built apart.
   const builds = new Map(contenders.map((c) => [`${c.appDir} ${JSON.stringify(c.build)}`, c]));

@@ -63,7 +63,9 @@ export async function schedule(suite: Suite): Promise<boolean> {
   return ok;
 }
 
-/** `schedule.ceilings_s`: the wall time the ceilings (HTTP ceiling runs, redis-benchmark, client probes) add to the run. */
+/**
+ * `schedule.ceilings_s`: the wall time the ceilings (HTTP ceiling runs, redis-benchmark, client probes) add to the run.
+ */
 function addCeilingSeconds(suite: Suite, seconds: number): void {
   const state = (suite.results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
   state.ceilings_s = +((state.ceilings_s ?? 0) + seconds).toFixed(1);
@@ -123,7 +125,10 @@ function clientPairs(suite: Suite): ContenderResult[] {
  */
 const REPORT_RESERVE_S = 10;
 
-/** Seconds the ceilings after the rounds take (a guess: each probe's start, warmup, run and transform bench), kept out of the rounds' budget. */
+/**
+ * Seconds the ceilings after the rounds take (a guess: each probe's start, warmup, run and transform bench), kept out
+ * of the rounds' budget.
+ */
 function ceilingReserveS(suite: Suite): number {
   const s = suite.settings;
   if (s.profile === 'seed' || !isRead(s.workload)) return 0;
@@ -236,7 +241,10 @@ function roundOrder(suite: Suite, todo: Slot[], phase: number, round: number): S
 
 /** Seconds each contender's trials took so far in this command: what the budget check and the ETA learn from. */
 const clocks = new WeakMap<Suite, TrialClock>();
-/** Before any trial has run, a trial is guessed at its warmup, its windows (with their checks) and a second for start and stop. */
+/**
+ * Before any trial has run, a trial is guessed at its warmup, its windows (with their checks) and a second for start
+ * and stop.
+ */
 const firstGuessS = (s: Suite['settings']) => s.warmup_s + (s.windows ?? 1) * ((s.duration_s ?? 3) + 0.3) + 1;
 const clockOf = (suite: Suite) =>
   clocks.get(suite) ?? clocks.set(suite, new TrialClock(firstGuessS(suite.settings))).get(suite)!;
@@ -391,7 +399,10 @@ function pairsOf(suite: Suite, block: Slot[], round: number): [number, number][]
   );
 }
 
-/** Each block of the round alive together, windows interleaved (block.ts); each slot's outcome recorded as a single trial's would be. */
+/**
+ * Each block of the round alive together, windows interleaved (block.ts); each slot's outcome recorded as a single
+ * trial's would be.
+ */
 async function measureBlocks(
   suite: Suite,
   slotsNow: () => Slot[],

@@ -234,7 +234,10 @@ export const liveBoundMs = (suite: Suite, c: Contender) =>
   stalenessBoundMs(c.settings.cache, { ...process.env, ...suite.appEnv(c) }) +
   (suite.settings.live?.max_staleness_ms ?? 0);
 
-/** The gate before measuring: the golden body, byte for byte; under --workload live, a read the checker finds a snapshot fresh enough. */
+/**
+ * The gate before measuring: the golden body, byte for byte; under --workload live, a read the checker finds a snapshot
+ * fresh enough.
+ */
 export async function verifyFor(suite: Suite, url: string, c: Contender): Promise<Verdict> {
   if (suite.settings.workload === 'upsert') return verifyUpsert(url, ctxFor(suite, c).redis, c.settings.write);
   if (!suite.ctx.live) return verifyContract(url, suite.golden, c.page);

@@ -82,7 +82,10 @@ function ols(y: number[], x: number[][]): { intercept: number; slopes: number[];
   return { intercept, slopes, rss: y.reduce((s, v, i) => s + (v - fit(x[i]!)) ** 2, 0) };
 }
 
-/** The fewest comparisons a trend is fitted from: a slope from a handful of log variances (each ±1.3 at 2 df) would be noise. */
+/**
+ * The fewest comparisons a trend is fitted from: a slope from a handful of log variances (each ±1.3 at 2 df) would be
+ * noise.
+ */
 export const MIN_TREND = 10;
 
 /**

@@ -28,7 +28,10 @@ export interface ClusterNode {
 }
 
 export interface ClusterTarget extends RedisTarget {
-  /** Every node, in the order given to `redis-cli --cluster create` (on one host it makes the first three the primaries; `role` says). */
+  /**
+   * Every node, in the order given to `redis-cli --cluster create` (on one host it makes the first three the primaries;
+   * `role` says).
+   */
   nodes: ClusterNode[];
 }
 
@@ -237,7 +240,8 @@ async function loadRdb(rdbPath: string, nodes: Node[], layout: NodeLine[]): Prom
       const slot = Number(cli(nodes[0]!, ['CLUSTER', 'KEYSLOT', key]).trim());
       const owner = layout.find((l) => l.role === 'primary' && l.slots.some(([a, b]) => slot >= a && slot <= b));
       if (!owner) throw new RedisError(`cluster: no primary owns slot ${slot} (key ${key})`);
-      // COPY leaves the key in the single Redis, which is stopped next anyway; MIGRATE's own errors (IOERR, NOKEY) are replies, not ERR.
+      // COPY leaves the key in the single Redis, which is stopped next anyway; MIGRATE's own errors (IOERR, NOKEY) are
+      // replies, not ERR.
       const reply = cli(single, ['MIGRATE', '127.0.0.1', String(owner.port), key, '0', '5000', 'COPY'], {
         timeoutMs: 10_000,
       }).trim();

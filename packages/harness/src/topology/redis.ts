@@ -14,7 +14,9 @@ export interface RedisTarget {
   url: string;
   /** Set for the private Redis the harness started. */
   server?: { pid: number; process: Tracked; dir: string; logFile: string; command: string[] };
-  /** A cluster's nodes (topology/cluster.ts): redis-cli follows its redirects, and its counters are summed over them. */
+  /**
+   * A cluster's nodes (topology/cluster.ts): redis-cli follows its redirects, and its counters are summed over them.
+   */
   nodes?: { url: string; pid: number }[];
   stop(): Promise<void>;
 }
@@ -225,7 +227,9 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
   };
 }
 
-/** The contract body, computed from redis-cli's own reading of the stream: all of it, or the page xrange-count reads. */
+/**
+ * The contract body, computed from redis-cli's own reading of the stream: all of it, or the page xrange-count reads.
+ */
 export function goldenBody(target: RedisTarget, key: string, workload: Workload = 'xrange'): string {
   const command = workload === 'xrange-count' ? workloadCommand(workload, key) : ['XRANGE', key, '-', '+'];
   const entries = JSON.parse(cli(target, command, { json: true })) as [string, string[]][];

@@ -31,7 +31,10 @@ function serverEnv(server: ServerName): { env: Record<string, string>; replicas:
   return { env: { REDIS_CLUSTER: '1' }, replicas: server === 'cluster-replicas' ? 'on' : null };
 }
 
-/** Why a contender has no cluster twin: its client has no cluster mode, or a setting (the pool, WATCH) is measured on a single server. */
+/**
+ * Why a contender has no cluster twin: its client has no cluster mode, or a setting (the pool, WATCH) is measured on a
+ * single server.
+ */
 function clusterBlock(c: Contender): string | null {
   const why = c.client in CLIENT_DEFS ? noCluster(c.client as ClientName) : null;
   if (why) return `${c.client}: ${why}`;
@@ -39,10 +42,16 @@ function clusterBlock(c: Contender): string | null {
   return c.settings.pool === 'on' ? "pool: node-redis's client pool is measured on a single server only" : null;
 }
 
-/** Ceilings, static pages and the handicap read Redis at most once or check the run itself: they stay on the first server. */
+/**
+ * Ceilings, static pages and the handicap read Redis at most once or check the run itself: they stay on the first
+ * server.
+ */
 const readsPerRequest = (c: Contender) => !c.ceiling && !c.static && !c.tuned.includes('handicap');
 
-/** The selected contenders' twins on every server after the first, and the twins a client cannot have (Bun's client on a cluster). */
+/**
+ * The selected contenders' twins on every server after the first, and the twins a client cannot have (Bun's client on a
+ * cluster).
+ */
 export function serverTwins(
   selected: Contender[],
   servers: ServerName[],
@@ -74,7 +83,10 @@ export function serverTwins(
 
 /** Tries of the proxy's delay before the RTT redis-cli sees is taken as it is. */
 const CALIBRATION_TRIES = 3;
-/** The RTT seen may miss the asked one by this share, or by this many ms (below it, redis-cli's own noise), before the delay is corrected. */
+/**
+ * The RTT seen may miss the asked one by this share, or by this many ms (below it, redis-cli's own noise), before the
+ * delay is corrected.
+ */
 const RTT_TOLERANCE = 0.1;
 const RTT_TOLERANCE_MS = 0.05;
 
@@ -127,7 +139,10 @@ export async function startProxies(
   return proxies;
 }
 
-/** One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes --redis-port. Each is stopped with the session. */
+/**
+ * One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes
+ * --redis-port. Each is stopped with the session.
+ */
 /** Where what is started here is registered, so that the run's signal handlers stop it (the run's Session). */
 export interface ServerRegistry {
   redis: RedisTarget | null;

@@ -103,7 +103,9 @@ export async function writesWith(
   };
 }
 
-/** REDIS_CLUSTER=1: call() routes each command by its keys' slot (ioredis finds EVALSHA's and FCALL's keys); no WATCH. */
+/**
+ * REDIS_CLUSTER=1: call() routes each command by its keys' slot (ioredis finds EVALSHA's and FCALL's keys); no WATCH.
+ */
 async function clusterWritesWith(
   Cluster: ClusterCtor,
   label: string,

@@ -19,13 +19,17 @@ export interface Writer {
   close(): Promise<void>;
 }
 
-/** The hash a request's id names; the braces make the id the hash tag, so a script or a transaction stays in one slot. */
+/**
+ * The hash a request's id names; the braces make the id the hash tag, so a script or a transaction stays in one slot.
+ */
 export const itemKey = (id: string) => `item:{${id}}`;
 
 /** The record's fields the route accepts: a few short strings, about 200 bytes in all. */
 export const RECORD_FIELDS = ['name', 'color', 'size', 'note'] as const;
 
-/** One script for Lua (EVALSHA) and for FUNCTION (FCALL): read the version, decide, write and count in one atomic step. */
+/**
+ * One script for Lua (EVALSHA) and for FUNCTION (FCALL): read the version, decide, write and count in one atomic step.
+ */
 export const UPSERT_LUA = `
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 'ignored' end

@@ -37,7 +37,9 @@ export function txPool(open: () => Promise<TxConnection>, max = WATCH_POOL) {
   };
 }
 
-/** One request's upsert on a connection of its own: WATCH, HGET, then EXEC or UNWATCH, retried while EXEC is aborted. */
+/**
+ * One request's upsert on a connection of its own: WATCH, HGET, then EXEC or UNWATCH, retried while EXEC is aborted.
+ */
 export async function watchUpsert(
   tx: TxConnection,
   id: string,
