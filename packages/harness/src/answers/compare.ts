@@ -16,7 +16,8 @@ import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
 import { additiveFit, holm } from '../stats/stats';
 import { DECISION, holmLevels, windowsByRound } from './decide';
-import { fitPrior, moderatedT, type Prior, type Replicates } from '../stats/moderated';
+import { fitPrior, type Prior, type Replicates } from '../stats/moderated';
+import { testRatio } from '../stats/procedures';
 import { runEffectVariance } from '../stats/run-effect';
 
 const ALPHA = DECISION.alpha;
@@ -277,7 +278,9 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
     noise,
   );
   const prior: Prior = { ...fitted, d0: Math.min(fitted.d0, DECISION.maxPriorDf) };
-  const within = reps.map((r, i) => moderatedT(r, prior, 0.95, prior.scale(noise[i])));
+  const within = reps.map((r, i) =>
+    testRatio('moderated-t', { rounds: [], reps: r, prior, s02: prior.scale(noise[i]) }),
+  );
   const se2 = within.map((t) => (t.sd * t.sd) / t.n);
   const dyn = tests.map((t, i) => (ix.dynamic.includes(t.name) ? i : -1)).filter((i) => i >= 0);
   // --absolute keeps the machine's shift in every change, so most contenders moved: no run effect is estimated there.

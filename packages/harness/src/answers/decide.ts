@@ -4,8 +4,8 @@
 // equal within ±h, or undecided with the interval it has.
 import type { Comparison } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
-import { fitPrior, moderatedT, replicates, type ModeratedRatio, type Prior, type Replicates } from '../stats/moderated';
-import { signedRank, type RankRatio } from '../stats/signed-rank';
+import { fitPrior, type Prior, type Replicates, replicates } from '../stats/moderated';
+import { type ProcedureName, type RatioTest, testRatio } from '../stats/procedures';
 import type { Answer, Verdict } from '../model/results';
 
 /**
@@ -218,13 +218,7 @@ function priorRecord(f: FamilyPrior, layout?: 0 | 1) {
   };
 }
 
-const answerOf = (
-  c: Comparison,
-  r: ModeratedRatio | RankRatio,
-  pairs: number,
-  look: number,
-  verdict: Verdict,
-): Answer => ({
+const answerOf = (c: Comparison, r: RatioTest, pairs: number, look: number, verdict: Verdict): Answer => ({
   ...c,
   verdict,
   ratio: r.ratio,
@@ -250,7 +244,7 @@ const answerOf = (
 export interface LookOf {
   sink?: Pick<Results, 'prior' | 'prior_side_by_side'>;
   pairs?: (c: Comparison) => WindowPairs;
-  procedure?: 'moderated-t' | 'signed-rank';
+  procedure?: ProcedureName;
 }
 
 /**
@@ -282,10 +276,13 @@ export function look(
   sink.prior = priorRecord(fitted, split ? 0 : undefined);
   if (split) sink.prior_side_by_side = priorRecord(fitted, 1);
   else delete sink.prior_side_by_side;
-  const ratio = (i: number, level: number): ModeratedRatio | RankRatio =>
-    of.procedure === 'signed-rank'
-      ? signedRank(roundMeans(data[i]!), level)
-      : moderatedT(reps[i]!, prior, level, prior.scale(covariates[i]));
+  const procedure = of.procedure ?? 'moderated-t';
+  const ratio = (i: number, level: number) =>
+    testRatio(
+      procedure,
+      { rounds: roundMeans(data[i]!), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) },
+      level,
+    );
   const rejected = holmLevels(
     data.map((_, i) => ratio(i, 0.95).p),
     alphaK,

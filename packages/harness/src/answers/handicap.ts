@@ -3,8 +3,7 @@
 // handicapped contender and its twin saw the difference, and how big it measured it.
 import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, windowPairs } from './decide';
 import { designPairs } from './pair-design';
-import { moderatedT } from '../stats/moderated';
-import { signedRank } from '../stats/signed-rank';
+import { testRatio } from '../stats/procedures';
 import type { Results } from '../model/results';
 import { isBase } from '../model/questions';
 
@@ -62,16 +61,14 @@ export function judgeHandicap(results: Results): void {
         family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))),
         family.map((c) => !!c.side_by_side),
       );
-    const moderated = () => {
-      const { prior, split } = fit();
-      return moderatedT(
-        roundRatios(d),
-        prior,
-        DECISION.handicapLevel,
-        prior.scale(split ? [noiseOf(d), 1] : noiseOf(d)),
-      );
+    const { prior, split } = change ? { prior: undefined, split: false } : fit();
+    const data = {
+      rounds: roundMeans(d),
+      reps: roundRatios(d),
+      prior,
+      s02: prior?.scale(split ? [noiseOf(d), 1] : noiseOf(d)),
     };
-    const r = change ? signedRank(roundMeans(d), DECISION.handicapLevel) : moderated();
+    const r = testRatio(change ? 'signed-rank' : 'moderated-t', data, DECISION.handicapLevel);
     h.measured = {
       ratio: r.ratio,
       lo: r.lo,

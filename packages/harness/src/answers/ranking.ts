@@ -3,7 +3,7 @@
 import type { ContenderResult, Results } from '../model/results';
 import { isHandicapped } from '../model/questions';
 import { rankIntervals, rankLabel } from '../stats/stats';
-import { moderatedT } from '../stats/moderated';
+import { testRatio } from '../stats/procedures';
 import { DECISION, familyPrior, holmLevels, noiseOf, windowPairs } from './decide';
 
 export interface RankedContender extends ContenderResult {
@@ -33,7 +33,7 @@ export function ranked(r: Results): RankedContender[] {
   const tests = pairs.map(([i, j], k) => ({
     i,
     j,
-    ...moderatedT(reps[k]!, prior, 0.95, prior.scale(noiseOf(data[k]!))),
+    ...testRatio('moderated-t', { rounds: [], reps: reps[k]!, prior, s02: prior.scale(noiseOf(data[k]!)) }),
   }));
   const levels = holmLevels(
     tests.map((t) => t.p),
