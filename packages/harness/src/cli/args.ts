@@ -1,7 +1,6 @@
 // Command-line flags → validated settings. Any bad input is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
 import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
-import { matchesPattern, type Contender, type SuiteName } from '../model/contenders';
 import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS } from '../system/placement';
 import { targetFlags } from './target-flags';
@@ -9,11 +8,11 @@ import { KEY_SPACES } from '../measure/upsert';
 import { parseRtt } from '../topology/delay';
 import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../model/servers';
 import { LAYOUTS, type CliOptions } from '../run/options';
+import { ceilingsOn, DIMENSIONS, type FlagValues, type Selectable, selection } from './select';
+import { UsageError } from './usage-error';
 
-export class UsageError extends Error {}
-
-/** The dimensions --where selects on: the contender's own, and every setting's value. */
-export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
+export { UsageError } from './usage-error';
+export { DIMENSIONS, type Selectable } from './select';
 
 export const FLAGS = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
@@ -205,51 +204,6 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`--${flag} "${value}" is not accepted; use one of: ${allowed.join(', ')}`);
   return value as T;
-}
-
-export type Selectable = Pick<
-  Contender,
-  'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'
-> &
-  Partial<Pick<Contender, 'ceiling'>>;
-
-const dimension = (c: Selectable, key: string): string | null =>
-  key in SETTINGS
-    ? (c.settings as Record<string, string>)[key]!
-    : (c as unknown as Record<string, string | null>)[key]!;
-
-/** --where runtime=bun,client=ioredis → the contenders whose dimensions all match. */
-function where(spec: string, among: Selectable[]): Selectable[] {
-  const pairs = spec
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((p) => p.split('='));
-  for (const pair of pairs) {
-    if (pair.length !== 2 || !(DIMENSIONS as readonly string[]).includes(pair[0]!)) {
-      throw new UsageError(
-        `--where "${spec}" is not accepted; use key=value pairs with the keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`,
-      );
-    }
-  }
-  return among.filter((c) => pairs.every(([k, v]) => dimension(c, k!) === v));
-}
-
-/** --only: an exact name picks any contender; a pattern picks within the suite. */
-function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[] {
-  const list = spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const pick = (p: string) =>
-    all.filter((c) => c.name === p).concat(p.includes('*') ? suite.filter((c) => matchesPattern(p, c.name)) : []);
-  const unknown = list.filter((p) => !pick(p).length);
-  if (unknown.length || !list.length) {
-    throw new UsageError(
-      `unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`,
-    );
-  }
-  return all.filter((c) => list.some((p) => pick(p).includes(c)));
 }
 
 /** --entries 339,3390,33900: distinct sizes, smallest first; it makes its own RDBs, so no --rdb or --resume. */
@@ -455,8 +409,6 @@ function restartFlag(on: boolean, workload: string, windows: string | undefined,
   return true;
 }
 
-type FlagValues = Record<string, string | boolean | undefined>;
-
 /** The flags as given; an unknown flag or a missing value is a UsageError naming the accepted ones. */
 function readFlags(argv: string[]): FlagValues {
   try {
@@ -473,42 +425,6 @@ function readFlags(argv: string[]): FlagValues {
         .join(' ')}`,
     );
   }
-}
-
-/** --ceilings, or --matrix (the whole grid, with its ceilings and cost breakdown). */
-const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix === true;
-
-/**
- * Which suite, and which of its contenders: --matrix, --profile seed, --workload live, --only, --where, --self-check.
- */
-function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
-  const str = (k: string) => v[k] as string | undefined;
-  const own =
-    str('workload') === 'live' || str('workload') === 'upsert' ? (str('workload') as 'live' | 'upsert') : null;
-  if (own && (v.matrix || seedProfile))
-    throw new UsageError(
-      `--workload ${own} measures its own suite (${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): leave out --matrix and --profile seed`,
-    );
-  const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
-  if (v.matrix && seedProfile)
-    throw new UsageError(
-      "--matrix and --profile seed exclude each other: the seed profile measures the seed's contenders",
-    );
-  // The HTTP ceilings join their stacks' suites; without --ceilings (or --matrix) only a name in --only picks one.
-  const suite = all.filter((c) => c.suites.includes(suiteName) && (!c.ceiling || ceilingsOn(v)));
-  let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
-  if (str('where') !== undefined) {
-    picked = where(str('where')!, picked ?? suite);
-    if (!picked.length)
-      throw new UsageError(
-        `no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`,
-      );
-  }
-  const selected = (picked ?? suite).map((c) => c.name);
-  const selfCheck = str('self-check') !== undefined ? only(str('self-check')!, all, suite).map((c) => c.name) : null;
-  if (selfCheck?.some((n) => !selected.includes(n)))
-    throw new UsageError('--self-check names a contender that the run leaves out: it is measured inside the suite too');
-  return { suiteName, measured: picked ?? suite, only: picked ? picked.map((c) => c.name) : null, selected, selfCheck };
 }
 
 /** --rate 300,50%: req/s, or a share of each contender's max. */
