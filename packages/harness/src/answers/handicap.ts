@@ -40,8 +40,8 @@ export function burnUs(twin: TwinCost, pct: number): number {
 }
 
 /**
- * After the rounds: the handicapped contender against its twin, tested like every side-by-side comparison (the family's
- * prior), at 95%.
+ * After the rounds: the handicapped contender against its twin at 95%, tested as its kind of pair is: the default run's
+ * check like every side-by-side comparison (the moderated t, the family's prior), a --handicap pair like the changes.
  */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
