@@ -9,22 +9,12 @@
 // which goes first alternating) the round ratios are symmetric about 0, which is all it assumes.
 // Its error rate is exact at any n (the null distribution is enumerated, not approximated).
 
-export interface RankRatio {
+import type { ModeratedRatio } from './moderated';
+
+/** What the test says of a pair: the moderated t's fields, with the rank procedure's name and `sd` for the report only. */
+export type RankRatio = Omit<ModeratedRatio, 'procedure'> & {
   procedure: 'Wilcoxon signed-rank on per-round log ratios (Hodges–Lehmann)';
-  /** exp(Hodges–Lehmann estimate of ln A − ln B) and its interval at `level`. */
-  ratio: number;
-  lo: number;
-  hi: number;
-  /** The level asked for; the exact coverage is at least this (the distribution is discrete). */
-  level: number;
-  p: number;
-  n: number;
-  own_df: number;
-  df: number;
-  /** The sd of one round's ln ratio (for the report; the test does not use it). */
-  sd: number;
-  short?: string;
-}
+};
 
 /** P(W+ ≤ w) for w = 0 … n(n+1)/2 under the null: each rank's sign a fair coin. */
 export function signedRankCdf(n: number): Float64Array {
