@@ -22,7 +22,8 @@ function load(dir: string): Results {
     return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
   } catch (e) {
     console.error(
-      `compare-power: cannot read ${join(dir, 'results.json')} (${(e as Error).message.split('\n')[0]}); name run directories that hold one`,
+      `compare-power: cannot read ${join(dir, 'results.json')} ` +
+        `(${(e as Error).message.split('\n')[0]}); name run directories that hold one`,
     );
     process.exit(2);
   }
@@ -70,13 +71,17 @@ for (let i = 0; i < runs.length; i++) {
     }
     const flaggedAA = aa.rows.filter((r) => r.flagged).map((r) => r.name);
     console.log(
-      `${dirs[i]} → ${dirs[j]}: ${minutesApart(i, j).toFixed(0)} min apart, run effect ${(100 * aa.runEffect.sd).toFixed(1)}% per change, flagged half the time from ±${(100 * summarize(aa.rows.map((r) => r.detectable)).median).toFixed(0)}% (median), A/A flagged ${flaggedAA.length ? flaggedAA.join(', ') : 'none'}, found ${found}/${tried(runs[j]!).length}`,
+      `${dirs[i]} → ${dirs[j]}: ${minutesApart(i, j).toFixed(0)} min apart, run effect ` +
+        `${(100 * aa.runEffect.sd).toFixed(1)}% per change, flagged half the time from ` +
+        `±${(100 * summarize(aa.rows.map((r) => r.detectable)).median).toFixed(0)}% (median), A/A flagged ` +
+        `${flaggedAA.length ? flaggedAA.join(', ') : 'none'}, found ${found}/${tried(runs[j]!).length}`,
     );
   }
 }
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const line = (what: string, found: number, other: number, changes: number[]) =>
-  `${what.padEnd(36)} found ${String(found).padStart(3)}/${changes.length} (${pct(found / changes.length)}), another flagged ${other}, median change ${pct(summarize(changes).median)}`;
+  `${what.padEnd(36)} found ${String(found).padStart(3)}/${changes.length} (${pct(found / changes.length)}), ` +
+  `another flagged ${other}, median change ${pct(summarize(changes).median)}`;
 for (const [name, e] of per) console.log(line(name, e.found, e.other, e.changes));
 const all = [...per.values()];
 console.log(

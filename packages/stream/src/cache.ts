@@ -52,7 +52,8 @@ export function checkCache({ client, settings }: StreamOptions): void {
   const only = (SETTINGS.cache.valueClients as Record<string, readonly string[]>)[settings.cache];
   if (only && !only.includes(client)) {
     throw new Error(
-      `CACHE=${settings.cache} is not available with REDIS_CLIENT=${client}: ${NO_CSC[client] ?? `only ${only.join(', ')} has it`}`,
+      `CACHE=${settings.cache} is not available with REDIS_CLIENT=${client}: ` +
+        `${NO_CSC[client] ?? `only ${only.join(', ')} has it`}`,
     );
   }
 }

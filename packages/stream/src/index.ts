@@ -69,7 +69,8 @@ async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
 function checkCluster({ cluster, settings }: StreamOptions): void {
   if (cluster && (settings.cache === 'tail' || settings.cache === 'tail-body')) {
     throw new Error(
-      `CACHE=${settings.cache} is not supported in cluster mode (REDIS_CLUSTER=1) yet: its follower needs one connection to the stream's node`,
+      `CACHE=${settings.cache} is not supported in cluster mode (REDIS_CLUSTER=1) ` +
+        "yet: its follower needs one connection to the stream's node",
     );
   }
   if (settings.pool === 'on' && (cluster || settings.cache !== 'none'))

@@ -32,8 +32,9 @@ export const SETTINGS = {
     suffix: { direct: 'direct', precomputed: 'precomputed' },
     clients: null,
     about:
-      "plain: the reply as plain objects through the framework's own JSON path; direct: the JSON string built by hand from the reply; " +
-      'precomputed: the body read once at start and served as it is (the HTTP ceiling: no Redis read per request)',
+      "plain: the reply as plain objects through the framework's own JSON path; direct: " +
+      'the JSON string built by hand from the reply; precomputed: the body read once at ' +
+      'start and served as it is (the HTTP ceiling: no Redis read per request)',
   },
   autopipeline: {
     env: 'AUTOPIPELINE',
@@ -66,8 +67,8 @@ export const SETTINGS = {
     suffix: { on: 'handicap' },
     clients: null,
     about:
-      "a known cost: burns HANDICAP_US µs of CPU per request (the harness calibrates it so the plain twin's requests take 10% longer " +
-      'on its event loop), so a run can check that it detects a 10% difference',
+      "a known cost: burns HANDICAP_US µs of CPU per request (the harness calibrates it so the plain twin's " +
+      'requests take 10% longer on its event loop), so a run can check that it detects a 10% difference',
   },
   cache: {
     env: 'CACHE',
@@ -79,11 +80,11 @@ export const SETTINGS = {
     // A cache only means something while the stream changes: measured in the live workload only.
     workloads: ['live'],
     about:
-      "a cache between the client and the app. csc: node-redis's server-assisted client-side cache (RESP3 tracking; " +
-      "only node-redis: valkey-glide caches only GET/HGETALL/SMEMBERS, ioredis/iovalkey drop invalidate pushes, Bun's client " +
-      'would mis-assign an invalidate push); tail: an in-memory copy kept by XREAD BLOCK on a second connection, reads cost no ' +
-      'Redis call; tail-body: the same copy with its JSON body kept, served as it is; ttl: cache-aside, one Redis read per ' +
-      'CACHE_TTL_MS (default 100), stale by up to that',
+      "a cache between the client and the app. csc: node-redis's server-assisted client-side cache (RESP3 " +
+      'tracking; only node-redis: valkey-glide caches only GET/HGETALL/SMEMBERS, ioredis/iovalkey drop invalidate ' +
+      "pushes, Bun's client would mis-assign an invalidate push); tail: an in-memory copy kept by XREAD BLOCK on " +
+      'a second connection, reads cost no Redis call; tail-body: the same copy with its JSON body kept, served as ' +
+      'it is; ttl: cache-aside, one Redis read per CACHE_TTL_MS (default 100), stale by up to that',
   },
   pool: {
     env: 'POOL',
@@ -92,8 +93,9 @@ export const SETTINGS = {
     suffix: { on: 'pool' },
     clients: ['node-redis'],
     about:
-      'node-redis createClientPool with its defaults (1 to 100 connections, one command on each at a time) instead of one auto-pipelined ' +
-      'connection (off, the default): the setting that matters once Redis is a network distance away (--redis-rtt)',
+      'node-redis createClientPool with its defaults (1 to 100 connections, one command ' +
+      'on each at a time) instead of one auto-pipelined connection (off, the default): ' +
+      'the setting that matters once Redis is a network distance away (--redis-rtt)',
   },
   replicas: {
     manifest: false,
@@ -104,8 +106,9 @@ export const SETTINGS = {
     clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
     // Only a cluster has replicas to read from: without REDIS_CLUSTER=1 the adapters ignore it.
     about:
-      'REDIS_CLUSTER=1 only: reads may go to replicas (node-redis useReplicas: primary and replica in turn; ioredis/iovalkey ' +
-      "scaleReads slave; valkey-glide readFrom preferReplica); off reads from primaries only, every library's default",
+      'REDIS_CLUSTER=1 only: reads may go to replicas (node-redis useReplicas: primary ' +
+      'and replica in turn; ioredis/iovalkey scaleReads slave; valkey-glide readFrom ' +
+      "preferReplica); off reads from primaries only, every library's default",
   },
   workers: {
     env: 'WORKERS',
@@ -114,11 +117,12 @@ export const SETTINGS = {
     suffix: { '2': 'workers2' },
     clients: null,
     about:
-      '2: the started process forks 2 worker processes with node:cluster and serves nothing itself; each worker opens its own ' +
-      'Redis connection and server on the same port, and CPU and memory count the whole tree. Node: the primary accepts the ' +
-      'connections and hands them to the workers in turn; Bun: each worker binds the port with SO_REUSEPORT (Linux only; ' +
-      'Bun.serve apps pass REUSE_PORT) and the kernel spreads the connections; Deno: node:cluster works only with --allow-run ' +
-      'and --unstable-net, which the Deno start commands have not got; Next: next start runs its own server, so not there',
+      '2: the started process forks 2 worker processes with node:cluster and serves nothing itself; each ' +
+      'worker opens its own Redis connection and server on the same port, and CPU and memory count the ' +
+      'whole tree. Node: the primary accepts the connections and hands them to the workers in turn; Bun: ' +
+      'each worker binds the port with SO_REUSEPORT (Linux only; Bun.serve apps pass REUSE_PORT) and the ' +
+      'kernel spreads the connections; Deno: node:cluster works only with --allow-run and --unstable-net, ' +
+      'which the Deno start commands have not got; Next: next start runs its own server, so not there',
   },
   write: {
     env: 'WRITE',
@@ -128,9 +132,9 @@ export const SETTINGS = {
     clients: null,
     workloads: ['upsert'],
     about:
-      'how the upsert workload writes (writes/): lua: one script by EVALSHA (the default); watch: WATCH, HGET, MULTI, HSET, HINCRBY, ' +
-      'EXEC on a pooled connection of its own, retried up to 10 times, then 409; function: the same script as a Redis 7 function (FCALL); ' +
-      'ping: one PING per request and nothing written, the floor',
+      'how the upsert workload writes (writes/): lua: one script by EVALSHA (the default); watch: WATCH, HGET, ' +
+      'MULTI, HSET, HINCRBY, EXEC on a pooled connection of its own, retried up to 10 times, then 409; function: ' +
+      'the same script as a Redis 7 function (FCALL); ping: one PING per request and nothing written, the floor',
   },
 } as const satisfies Record<string, SettingDef>;
 

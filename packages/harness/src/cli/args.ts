@@ -26,15 +26,21 @@ export const FLAGS = {
   },
   where: {
     type: 'string',
-    desc: `only contenders with these dimensions, e.g. runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})`,
+    desc:
+      'only contenders with these dimensions, e.g. ' +
+      `runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})`,
   },
   runs: {
     type: 'string',
-    desc: 'auto (default): 3 rounds for every contender, then rounds only for contenders of "what to pick" comparisons still open; or a fixed count (seed profile 3)',
+    desc:
+      'auto (default): 3 rounds for every contender, then rounds only for contenders ' +
+      'of "what to pick" comparisons still open; or a fixed count (seed profile 3)',
   },
   'target-ci': {
     type: 'string',
-    desc: 'an answer "equal" needs its whole ratio interval within ± this, in %; with --runs auto, comparisons race until decided or within it (default 10)',
+    desc:
+      'an answer "equal" needs its whole ratio interval within ± this, in %; with ' +
+      '--runs auto, comparisons race until decided or within it (default 10)',
   },
   'max-runs': {
     type: 'string',
@@ -42,7 +48,9 @@ export const FLAGS = {
   },
   budget: {
     type: 'string',
-    desc: 'with --runs auto: start no round that would end the suite later than this, e.g. 15m (default 15m; 45m with --matrix)',
+    desc:
+      'with --runs auto: start no round that would end the suite ' +
+      'later than this, e.g. 15m (default 15m; 45m with --matrix)',
   },
   seed: {
     type: 'string',
@@ -50,15 +58,22 @@ export const FLAGS = {
   },
   duration: {
     type: 'string',
-    desc: 'length of each measured window, e.g. 5s, 500ms, 1m (default 2s with --layout walk, 1s with --layout runtime)',
+    desc:
+      'length of each measured window, e.g. 5s, 500ms, 1m ' +
+      '(default 2s with --layout walk, 1s with --layout runtime)',
   },
   windows: {
     type: 'string',
-    desc: 'with --layout walk: walks per round, each measuring every compared pair in adjacent windows (default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)',
+    desc:
+      'with --layout walk: walks per round, each measuring every compared pair in adjacent windows ' +
+      '(default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)',
   },
   layout: {
     type: 'string',
-    desc: `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block per runtime, windows shuffled per cycle, each twin question's members side by side; walk: every contender alive together, a walk measuring each compared pair in adjacent windows)`,
+    desc:
+      `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block ` +
+      "per runtime, windows shuffled per cycle, each twin question's members side by side; walk: " +
+      'every contender alive together, a walk measuring each compared pair in adjacent windows)',
   },
   warmup: {
     type: 'string',
@@ -69,27 +84,40 @@ export const FLAGS = {
   rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
   entries: {
     type: 'string',
-    desc: 'scaling: run the contenders on generated streams of these sizes, e.g. 339,3390,33900 (one run each, then a linear fit)',
+    desc:
+      'scaling: run the contenders on generated streams of these ' +
+      'sizes, e.g. 339,3390,33900 (one run each, then a linear fit)',
   },
   workload: {
     type: 'string',
-    desc: `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while a writer appends; upsert: POST /items/:id writes, the write strategies' suite)`,
+    desc:
+      `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while ` +
+      "a writer appends; upsert: POST /items/:id writes, the write strategies' suite)",
   },
   keys: {
     type: 'string',
-    desc: 'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)',
+    desc:
+      'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot ' +
+      'key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)',
   },
   'write-rate': {
     type: 'string',
-    desc: 'with --workload live: XADDs per second into the capped stream while the apps read it, or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)',
+    desc:
+      'with --workload live: XADDs per second into the capped stream while the apps read it, ' +
+      'or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)',
   },
   'restart-redis': {
     type: 'boolean',
-    desc: 'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN SAVE, then again from its RDB) after its first windows; every app must serve a fresh snapshot within 10 s, and its later windows are checked like the others',
+    desc:
+      'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN ' +
+      'SAVE, then again from its RDB) after its first windows; every app must serve a ' +
+      'fresh snapshot within 10 s, and its later windows are checked like the others',
   },
   'max-staleness': {
     type: 'string',
-    desc: 'with --workload live: a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)',
+    desc:
+      'with --workload live: a read staler than this makes an exact ' +
+      'cache invalid (a TTL cache: its TTL plus this) (default 50ms)',
   },
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
@@ -97,20 +125,29 @@ export const FLAGS = {
   server: { type: 'string', desc: 'the private server the apps read: redis | valkey (default redis)' },
   servers: {
     type: 'string',
-    desc: 'measure every contender that reads per request against each of these servers in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)',
+    desc:
+      'measure every contender that reads per request against each of these servers ' +
+      'in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)',
   },
   topology: {
     type: 'string',
-    desc: 'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 replicas), each contender against it read from primaries (-on-cluster) and from replicas (-on-cluster-replicas), paired with its single-node self',
+    desc:
+      'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 ' +
+      'replicas), each contender against it read from primaries (-on-cluster) and ' +
+      'from replicas (-on-cluster-replicas), paired with its single-node self',
   },
   'redis-rtt': {
     type: 'string',
-    desc: 'a delay proxy between every app and Redis with this round-trip time, e.g. 200us or 1ms; a list like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)',
+    desc:
+      'a delay proxy between every app and Redis with this round-trip time, e.g. 200us or 1ms; a list ' +
+      'like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)',
   },
   'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
   target: {
     type: 'string',
-    desc: 'measure an app started by hand at this http:// URL (three hosts, README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
+    desc:
+      'measure an app started by hand at this http:// URL (three hosts, ' +
+      'README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
   },
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
@@ -121,27 +158,43 @@ export const FLAGS = {
   },
   ceilings: {
     type: 'boolean',
-    desc: 'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes (on with --matrix; about 2.5 min of a default run, which goes to the answers without it)',
+    desc:
+      'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) ' +
+      'and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes ' +
+      '(on with --matrix; about 2.5 min of a default run, which goes to the answers without it)',
   },
   'with-seed': {
     type: 'boolean',
-    desc: "also measure every contender with the seed's method, in the same invocation, for the README's side-by-side table",
+    desc:
+      "also measure every contender with the seed's method, in " +
+      "the same invocation, for the README's side-by-side table",
   },
   handicap: {
     type: 'string',
-    desc: 'NAME or NAME:3%: burn CPU per request in this contender so its requests take that much longer (default 10%; calibrated on itself before round 1), under its own name, measured side by side with its plain twin NAME@base: a known change to find',
+    desc:
+      'NAME or NAME:3%: burn CPU per request in this contender so its requests take that ' +
+      'much longer (default 10%; calibrated on itself before round 1), under its own ' +
+      'name, measured side by side with its plain twin NAME@base: a known change to find',
   },
   against: {
     type: 'string',
-    desc: 'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is measured side by side with its twin from there, named <name>@base, in one run; the answer per pair is head faster, slower or equal within --equal (default budget 10m)',
+    desc:
+      'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is ' +
+      'measured side by side with its twin from there, named <name>@base, in one run; the ' +
+      'answer per pair is head faster, slower or equal within --equal (default budget 10m)',
   },
   pair: {
     type: 'string',
-    desc: 'with --against or --handicap: how each pair is measured: auto (default: both ways in the first rounds, then the design with the narrower interval per minute), alternate (each app alone, adjacent windows) or duet (both under load at once, each with its own oha)',
+    desc:
+      'with --against or --handicap: how each pair is measured: auto (default: both ways in the ' +
+      'first rounds, then the design with the narrower interval per minute), alternate (each ' +
+      'app alone, adjacent windows) or duet (both under load at once, each with its own oha)',
   },
   equal: {
     type: 'string',
-    desc: 'with --against or --handicap: a change is "equal" when its whole interval lies within ± this, in % (default 2)',
+    desc:
+      'with --against or --handicap: a change is "equal" when ' +
+      'its whole interval lies within ± this, in % (default 2)',
   },
   'self-check': {
     type: 'string',
@@ -215,9 +268,9 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
 }
 
 /**
- * Racing's round cap when --max-runs is not given: 15 per 15 minutes of budget. A fixed 15 left a
- * 45-minute budget half unused (15 rounds ended after 22 min on 2026-11-25, 15 of 45 comparisons
- * still open); the budget, not the cap, is what a longer run is asked for.
+ * Racing's round cap when --max-runs is not given: 15 per 15 minutes of budget, so that the budget,
+ * not the cap, ends a longer run. Measured: a fixed cap of 15 ended a 45-minute run after 22 min with
+ * 15 of 45 comparisons still open (docs/runs/answers-by-design.md).
  */
 export const defaultMaxRuns = (budgetS: number) => Math.max(15, Math.ceil((15 * budgetS) / 900));
 
@@ -228,7 +281,8 @@ export const PAIR_WINDOWS = 4;
 export const AGAINST_MAX_RUNS = 1000;
 
 /**
- * --handicap NAME or NAME:3%: one contender the run measures, and how much longer its requests should take (0.5–100%).
+ * --handicap NAME or NAME:3%: one contender the run measures, and how much longer its requests should take
+ * (0.5–100%).
  */
 export function handicapFlag(spec: string | undefined, selected: string[]): { name: string; pct: number } | null {
   if (spec === undefined) return null;
@@ -325,11 +379,13 @@ function serversFlag(
   const cluster = oneOf('topology', topology ?? 'single', ['single', 'cluster'] as const) === 'cluster';
   if (cluster && (list.length > 1 || list[0] !== 'redis'))
     throw new UsageError(
-      '--topology cluster pairs each contender on a single Redis with itself on a Redis cluster: leave out --server and --servers',
+      '--topology cluster pairs each contender on a single Redis with ' +
+        'itself on a Redis cluster: leave out --server and --servers',
     );
   if (live && (list.length > 1 || cluster))
     throw new UsageError(
-      '--servers or --topology cluster with --workload live: the writer changes one stream; measure the live workload on one --server',
+      '--servers or --topology cluster with --workload live: the writer ' +
+        'changes one stream; measure the live workload on one --server',
     );
   // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
   return cluster ? [...list, ...(workload === 'upsert' ? ['cluster' as const] : CLUSTER_SERVERS)] : list;
@@ -348,7 +404,8 @@ function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs
   }
   if (rtts.some((x) => x > 0) && servers.includes('cluster'))
     throw new UsageError(
-      "--redis-rtt with --topology cluster: the cluster redirects clients to its nodes' own ports, past the proxy; measure distance on a single server",
+      '--redis-rtt with --topology cluster: the cluster redirects clients to its ' +
+        "nodes' own ports, past the proxy; measure distance on a single server",
     );
   return { redisRttMs: rtts[0]!, redisRtts: rtts };
 }
@@ -388,7 +445,8 @@ function keysFlag(
   const bad = list.find((k) => !(KEY_SPACES as readonly number[]).includes(k));
   if (bad !== undefined)
     throw new UsageError(
-      `--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} (a power of ten, so the URL regex draws keys uniformly)`,
+      `--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} ` +
+        '(a power of ten, so the URL regex draws keys uniformly)',
     );
   return { upsertKeys: list[0]!, upsertKeysList: list };
 }
@@ -450,12 +508,12 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   return {
     layout,
     durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? (layout === 'walk' ? '2s' : '1s')),
-    // A walk: one of 2 s windows per round, which fitted 3 rounds in the budget where two walks of 1 s fitted 2 (docs/runs/answers-by-design.md);
-    // --restart-redis restarts Redis between a block's first and second walk.
-    // Runtime blocks: 2 windows per launch after a 1 s warmup. Twice the launches of 4 windows after 2 s gave 9 rounds where
-    // those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md, 2026-11-24).
-    // A run of pairs only: a pair's launch (2.7 s) costs more than a window (1.1 s), and a launch adds noise of its own;
-    // Kalibera & Jones's optimum for these costs and variances was 3–4 windows a launch (docs/runs/against.md).
+    // A walk: one walk of 2 s windows per round; measured: that fitted 3 rounds in the budget where two walks of
+    // 1 s fitted 2 (docs/runs/answers-by-design.md). --restart-redis restarts Redis between a block's two walks.
+    // Runtime blocks: 2 windows per launch after a 1 s warmup; measured: twice the launches of 4 windows after 2 s
+    // gave 9 rounds where those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md).
+    // A run of pairs only: a pair's launch (2.7 s) costs more than a window (1.1 s), and a launch adds noise of its
+    // own; Kalibera & Jones's optimum for these costs and variances is 3–4 windows a launch (docs/runs/against.md).
     windows:
       str('windows') !== undefined
         ? positiveInt('windows', str('windows')!)
@@ -510,7 +568,8 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
       Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)) ?? [];
     if (k)
       throw new UsageError(
-        `${c.name} is measured with --workload ${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`,
+        `${c.name} is measured with --workload ` +
+          `${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`,
       );
   }
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);

@@ -156,7 +156,8 @@ async function runWriteRates(opts: CliOptions, contenders: Contender[], unsuppor
   }));
   await writeWriteRateReport(parent, writeRatePoints(runs.map((r) => ({ rate: r.value, results: r.results }))));
   log(
-    `results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/ (not published)`,
+    `results in ${parent}: write-rates.json, write-rates.md and ` +
+      'write-rates.png, one run per rate in rate-<n>/ (not published)',
   );
   return code;
 }
@@ -202,7 +203,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   // README and screenshots/ follow the project's own results folder only.
   if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'));
   log(
-    `results in ${runDir}; published to ${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`,
+    `results in ${runDir}; published to ` +
+      `${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`,
   );
   return code;
 }
@@ -213,7 +215,8 @@ async function main(): Promise<number> {
   try {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
-    // --against: the ref or folder is checked now, before anything starts; --handicap alone pairs with this checkout's own apps.
+    // --against: the ref or folder is checked now, before anything starts; --handicap alone pairs with this
+    // checkout's own apps.
     opts.otherSide =
       opts.against !== null ? resolveAgainst(opts.against, APPS_DIR) : opts.handicap ? selfSide(APPS_DIR) : null;
   } catch (e) {

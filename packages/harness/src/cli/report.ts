@@ -69,7 +69,8 @@ async function main(): Promise<number> {
 async function check(html: string): Promise<number> {
   const c = await checkReport(html);
   console.log(
-    `${html}: ${(c.bytes / 1e6).toFixed(2)} MB; ${c.drawn} charts drawn in ${(c.ms / 1000).toFixed(2)} s in headless Chromium; console errors: ${c.errors.length ? c.errors.join(' | ') : 'none'}`,
+    `${html}: ${(c.bytes / 1e6).toFixed(2)} MB; ${c.drawn} charts drawn in ${(c.ms / 1000).toFixed(2)} s ` +
+      `in headless Chromium; console errors: ${c.errors.length ? c.errors.join(' | ') : 'none'}`,
   );
   return c.failed || c.errors.length ? 1 : 0;
 }

@@ -31,7 +31,8 @@ function where(spec: string, among: Selectable[]): Selectable[] {
   for (const pair of pairs) {
     if (pair.length !== 2 || !(DIMENSIONS as readonly string[]).includes(pair[0]!)) {
       throw new UsageError(
-        `--where "${spec}" is not accepted; use key=value pairs with the keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`,
+        `--where "${spec}" is not accepted; use key=value pairs with the ` +
+          `keys ${DIMENSIONS.join(', ')}, e.g. runtime=bun,client=ioredis`,
       );
     }
   }
@@ -49,7 +50,8 @@ function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[
   const unknown = list.filter((p) => !pick(p).length);
   if (unknown.length || !list.length) {
     throw new UsageError(
-      `unknown contender${unknown.length > 1 ? 's' : ''} ${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`,
+      `unknown contender${unknown.length > 1 ? 's' : ''} ` +
+        `${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`,
     );
   }
   return all.filter((c) => list.some((p) => pick(p).includes(c)));
@@ -67,7 +69,9 @@ export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean
     str('workload') === 'live' || str('workload') === 'upsert' ? (str('workload') as 'live' | 'upsert') : null;
   if (own && (v.matrix || seedProfile))
     throw new UsageError(
-      `--workload ${own} measures its own suite (${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): leave out --matrix and --profile seed`,
+      `--workload ${own} measures its own suite ` +
+        `(${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): ` +
+        'leave out --matrix and --profile seed',
     );
   const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
   if (v.matrix && seedProfile)

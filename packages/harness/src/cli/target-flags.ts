@@ -58,7 +58,10 @@ export function targetFlags(values: Record<string, string | boolean | undefined>
     return `--target "${raw}" is not a URL; use http://host:port/path, e.g. http://10.0.0.2:3000/`;
   }
   if (url.protocol !== 'http:')
-    return `--target "${raw}" is ${url.protocol.replace(':', '')}; only http:// is measured (the apps serve plain HTTP), e.g. http://10.0.0.2:3000/`;
+    return (
+      `--target "${raw}" is ${url.protocol.replace(':', '')}; only http:// ` +
+      'is measured (the apps serve plain HTTP), e.g. http://10.0.0.2:3000/'
+    );
   if (url.username || url.password) return `--target "${raw}" carries credentials; the apps take none: leave them out`;
   if (name !== undefined && !/^[\w.-]{1,60}$/.test(name))
     return `--target-name "${name}" must be 1-60 letters, digits, '.', '_' or '-'`;

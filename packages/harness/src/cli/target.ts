@@ -27,7 +27,8 @@ import { writeReport } from '../report/index';
 const REMOTE_PID = -1;
 
 export const NOT_MEASURED =
-  'the app runs by hand, where this host cannot see it: its CPU per request and memory are not measured (null in results.json)';
+  'the app runs by hand, where this host cannot see it: its CPU ' +
+  'per request and memory are not measured (null in results.json)';
 
 interface TargetRun {
   results: Results;
@@ -44,7 +45,8 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
   const redisUrl = process.env.REDIS_URL;
   if (!redisUrl)
     throw new Error(
-      '--target needs REDIS_URL=redis://host:port, the Redis that app reads (the golden body and the reads per request come from it)',
+      '--target needs REDIS_URL=redis://host:port, the Redis that app ' +
+        'reads (the golden body and the reads per request come from it)',
     );
   const redis = (session.redis = useExistingRedis(redisUrl));
   const stream = streamInfo(redis, STREAM_KEY);
@@ -52,14 +54,16 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
   const page = await probeTarget(opts.target!);
   const t = newTargetRun(opts, redisUrl, page, stream, golden, session);
   info(
-    `--target ${t.url} (${opts.targetName}), redis ${redactUrl(redisUrl)}: ${STREAM_KEY} has ${stream.length} entries; body ${golden.length} bytes; ${NOT_MEASURED}`,
+    `--target ${t.url} (${opts.targetName}), redis ${redactUrl(redisUrl)}: ${STREAM_KEY} ` +
+      `has ${stream.length} entries; body ${golden.length} bytes; ${NOT_MEASURED}`,
   );
   await measureTarget(t);
   finish(t);
   await writeReport(t.runDir);
   const r = t.results.contenders[0]!;
   log(
-    `${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; results in ${t.runDir} (a --target run is never published)`,
+    `${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; ` +
+      `results in ${t.runDir} (a --target run is never published)`,
   );
   return r.status === 'ok' ? 0 : 1;
 }
@@ -73,7 +77,8 @@ async function probeTarget(url: string): Promise<boolean> {
   } catch (e) {
     const why = (e as Error).message.split('\n')[0];
     throw new Error(
-      `--target ${url} does not answer (${why}): start the app first, bound to an address this host reaches (BIND_HOST, README "Three hosts")`,
+      `--target ${url} does not answer (${why}): start the app first, bound ` +
+        'to an address this host reaches (BIND_HOST, README "Three hosts")',
     );
   }
 }

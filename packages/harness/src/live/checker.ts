@@ -197,7 +197,9 @@ function placeWindow(where: number[], got: Entry[], ctx: Context): { kind: Failu
     if (where[k] !== start + k)
       return {
         kind: 'torn',
-        reason: `entry ${k} is ${got[k]!.id}, but the stream ending at ${got[where.length - 1]!.id} had ${ctx.seq[start + k]!.id} there`,
+        reason:
+          `entry ${k} is ${got[k]!.id}, but the stream ending at ` +
+          `${got[where.length - 1]!.id} had ${ctx.seq[start + k]!.id} there`,
       };
   }
   for (let k = 0; k < where.length; k++) {
@@ -215,7 +217,10 @@ function fieldsDiffer(got: Record<string, string>, want: Record<string, string>)
     const [gf, gv] = g[k] ?? [];
     const [wf, wv] = w[k] ?? [];
     if (gf !== wf || gv !== wv)
-      return `field ${k} is ${gf === undefined ? 'missing' : `${gf}=${gv}`}, written ${wf === undefined ? 'nothing' : `${wf}=${wv}`}`;
+      return (
+        `field ${k} is ${gf === undefined ? 'missing' : `${gf}=${gv}`}, ` +
+        `written ${wf === undefined ? 'nothing' : `${wf}=${wv}`}`
+      );
   }
   return null;
 }

@@ -127,7 +127,8 @@ function checkContinues(seq: readonly { id: string }[], header: WriterHeader): v
   const tail = seq.slice(seq.length - initial.length);
   if (tail.length !== initial.length || tail.some((e, i) => e.id !== initial[i]!.id)) {
     throw new Error(
-      `after the pause the stream ends at ${initial.at(-1)?.id ?? 'nothing'}, not at ${seq.at(-1)?.id} where the writer's log ended: Redis lost or gained entries`,
+      `after the pause the stream ends at ${initial.at(-1)?.id ?? 'nothing'}, not at ` +
+        `${seq.at(-1)?.id} where the writer's log ended: Redis lost or gained entries`,
     );
   }
 }
@@ -239,9 +240,15 @@ export function liveFault(w: LiveWindow, meanBytes: number | null): string | nul
   if (w.first_invalid)
     return `served a body that was never the stream (${w.first_invalid.kind}: ${w.first_invalid.reason})`;
   if (w.first_over_bound)
-    return `served a read ${w.first_over_bound.staleness_ms.toFixed(0)} ms stale, over its ${w.bound_ms} ms bound (${w.over_bound} such of ${w.count} probes)`;
+    return (
+      `served a read ${w.first_over_bound.staleness_ms.toFixed(0)} ms stale, over ` +
+      `its ${w.bound_ms} ms bound (${w.over_bound} such of ${w.count} probes)`
+    );
   if (meanBytes !== null && (meanBytes < w.bytes_min || meanBytes > w.bytes_max)) {
-    return `responses under load averaged ${meanBytes.toFixed(1)} bytes, outside every snapshot's size (${w.bytes_min}–${w.bytes_max})`;
+    return (
+      `responses under load averaged ${meanBytes.toFixed(1)} bytes, ` +
+      `outside every snapshot's size (${w.bytes_min}–${w.bytes_max})`
+    );
   }
   return null;
 }

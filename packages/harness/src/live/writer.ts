@@ -1,6 +1,7 @@
 // The live writer: appends entries shaped like the stream's at a steady rate while an app
 // serves it, and logs every write so the checker can rebuild the whole sequence from the log.
-//   bun packages/harness/src/live/writer.ts --url redis://127.0.0.1:P --key K --rate 10 --maxlen 339 --seed N --out FILE.jsonl
+//   bun packages/harness/src/live/writer.ts --url redis://127.0.0.1:P --key K --rate 10 --maxlen 339 \
+//     --seed N --out FILE.jsonl
 // Runs until SIGTERM/SIGINT (or --max-seconds, so a forgotten writer stops by itself); exit 0
 // when stopped, 1 on a Redis error (one line on stderr), 2 on bad arguments.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';

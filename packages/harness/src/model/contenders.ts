@@ -291,7 +291,8 @@ export function generate(
     );
     if (stray)
       throw new ManifestError(
-        `apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates with default settings (an exact name may name a tuned one); see --list --matrix`,
+        `apps/${app}/bench.json: /suites/${suite} "${stray}" names no contender this app generates ` +
+          'with default settings (an exact name may name a tuned one); see --list --matrix',
       );
   }
   return { contenders, unsupported };

@@ -149,7 +149,9 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
       questions.push({
         id: `server: ${base}`,
         kind: 'server',
-        about: `${first.runtime} ${rowOf(first)} ${first.client}${first.tuned?.length ? ` ${first.tuned.join(' ')}` : ''}: server`,
+        about:
+          `${first.runtime} ${rowOf(first)} ` +
+          `${first.client}${first.tuned?.length ? ` ${first.tuned.join(' ')}` : ''}: server`,
         members: [base, ...xs.map((x) => x.name)],
       });
   }

@@ -118,7 +118,8 @@ export interface PointResult {
   /** Half-width of the req/s interval as a share of the median (0.05 = ±5%). */
   half_width?: number;
   /**
-   * Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its stack.
+   * Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its
+   * stack.
    */
   efficiency?: { value: number; ceiling: string; ceiling_rps: number };
   /**
@@ -176,8 +177,8 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   runs: RunRecord[];
 }
 
-/** --workload live, per window: the checker's verdict on the prober's reads, and the writer's cost. */
 /**
+ * --workload live, per window: the checker's verdict on the prober's reads, and the writer's cost.
  * writer_cpu_s: the writer process's CPU during the window; follower_reads: XREAD and XREVRANGE calls
  * of every tail follower running then (the block's idle apps too). Both absent in runs made before
  * they were recorded.
@@ -469,8 +470,8 @@ export interface HandicapCheck {
 
 export interface DesignRecord {
   /**
-   * Variance of the paired difference ln A − ln B: between windows of one round (level 1) and between rounds (level 2),
-   * pooled over the family's comparisons.
+   * Variance of the paired difference ln A − ln B: between windows of one round (level 1) and between rounds
+   * (level 2), pooled over the family's comparisons.
    */
   t2_window: number;
   t2_launch: number;
@@ -605,7 +606,8 @@ export interface Answer extends Comparison {
   /** The procedure that decided it (results before the moderated t: the paired t with a design effect). */
   procedure?: string;
   /**
-   * Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's total).
+   * Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's
+   * total).
    */
   df?: number;
   /** The posterior sd of one round's ln ratio: how much a round of this comparison varies. */

@@ -64,7 +64,8 @@ export class Components {
         this.warnings.push(`need ≥ 2 ${unit(i)} to estimate the ${unit(i, false)} component; have ${r[i - 1]}`);
       if (i > 1 && t2[i - 1]! <= 0) {
         this.warnings.push(
-          `T2 ≤ 0 at level ${i}: ${unit(i)} vary no more than ${unit(i - 1)} predict; treat the ${unit(i, false)} component as 0`,
+          `T2 ≤ 0 at level ${i}: ${unit(i)} vary no more than ${unit(i - 1)} ` +
+            `predict; treat the ${unit(i, false)} component as 0`,
         );
       }
     }
@@ -104,9 +105,10 @@ export class Components {
   }
 
   /**
-   * T_i², the unbiased estimate of level i's own variance τ_i²: T_1² = S_1², T_i² = S_i² − S_{i−1}²/r_{i−1}.
-   * The ISMM paper printed T_{i−1}² in place of S_{i−1}²; the revised paper and libkalibera use S,
-   * as here. Can be ≤ 0 (see warnings); returned as estimated, not clamped.
+   * T_i², the unbiased estimate of level i's own variance τ_i²: T_1² = S_1²,
+   * T_i² = S_i² − S_{i−1}²/r_{i−1}. The ISMM paper printed T_{i−1}² in place of S_{i−1}²;
+   * the revised paper and libkalibera use S, as here. Can be ≤ 0 (see warnings); returned as
+   * estimated, not clamped.
    */
   T2(i: number): number {
     return this.t2[i - 1]!;

@@ -150,7 +150,7 @@ export function squeeze(s2: number, df: number, prior: Prior, s02 = prior.s02): 
   return { s2: post, df: Math.min(prior.d0 + df, prior.df_sum) };
 }
 
-/** One comparison's replicates summarized: n values (per-round ln ratios), their mean, sample variance on n − 1 df. */
+/** One comparison's replicates summarized: n per-round ln ratios, their mean, their sample variance (n − 1 df). */
 export interface Replicates {
   n: number;
   mean: number;
@@ -198,7 +198,9 @@ export function moderatedT(r: Replicates, prior: Prior, level = 0.95, s02 = prio
       own_df: r.df,
       df: post.df,
       sd: NaN,
-      short: `need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have ${r.n} round(s)`,
+      short:
+        'need ≥ 2 rounds of this comparison, or a family of ≥ 2 ' +
+        `comparisons with 2 rounds, for any interval; have ${r.n} round(s)`,
     };
   }
   const se = Math.sqrt(post.s2 / r.n);

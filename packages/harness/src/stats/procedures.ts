@@ -10,7 +10,10 @@ import { type RankRatio, signedRank } from './signed-rank';
 
 export type RatioTest = ModeratedRatio | RankRatio;
 
-/** One comparison as a procedure sees it: its rounds' mean ln ratios, and for the moderated t its prior at its noise. */
+/**
+ * One comparison as a procedure sees it: its rounds' mean ln ratios, and for the moderated t its prior at its
+ * noise.
+ */
 export interface RatioData {
   rounds: number[];
   reps: Replicates;

@@ -1,12 +1,13 @@
 // The variance a whole run adds to a contender, beyond its launches' noise: τ², estimated from a
 // family of changes between two runs. Use when each of many contenders is measured in two runs and
 // tested for a change with its within-run variance only: that variance cannot see a contender that
-// ran 13% off its usual level in every launch of one run (deno-hono-node-redis, 2026-11-25), and
-// then flags it. τ² is the smallest value at which the changes' median z², dᵢ²/(seᵢ² + τ²), falls
-// to χ²₁'s median (0.4549): the median, not the mean, so that the few contenders that really
-// changed do not count (genomic control's λ, Devlin & Roeder, Biometrics 55, 1999, taken as an
-// added variance, as a random-effects τ² is, rather than as a factor). Assumes most contenders
-// did not change, and the rest are at most half of them.
+// runs off its usual level in every launch of one run, and then flags it (measured: about 13% for
+// deno-hono-node-redis in one of six A/A runs, docs/runs/answers-by-design.md). τ² is the smallest
+// value at which the changes' median z², dᵢ²/(seᵢ² + τ²), falls to χ²₁'s median (0.4549): the
+// median, not the mean, so that the few contenders that really changed do not count (genomic
+// control's λ, Devlin & Roeder, Biometrics 55, 1999, taken as an added variance, as a
+// random-effects τ² is, rather than as a factor). Assumes most contenders did not change, and the
+// rest are at most half of them.
 import jstat from 'jstat';
 import { median } from 'simple-statistics';
 

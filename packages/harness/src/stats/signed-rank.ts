@@ -11,7 +11,10 @@
 
 import type { ModeratedRatio } from './moderated';
 
-/** What the test says of a pair: the moderated t's fields, with the rank procedure's name and `sd` for the report only. */
+/**
+ * What the test says of a pair: the moderated t's fields, with the rank procedure's name and `sd` for the report
+ * only.
+ */
 export type RankRatio = Omit<ModeratedRatio, 'procedure'> & {
   procedure: 'Wilcoxon signed-rank on per-round log ratios (Hodges–Lehmann)';
 };

@@ -45,7 +45,9 @@ export function progressLine(p: Progress): string {
     p.round !== undefined && `round ${p.round}${p.rounds ? ` of ${p.rounds}` : ''}`,
     p.runsLeft !== undefined && `${p.runsLeft} run${p.runsLeft === 1 ? '' : 's'} left`,
   ];
-  return `${where.filter(Boolean).join(' · ')} · ETA ${p.etaS === null ? 'after the first runs' : `${clock(p.etaS)} (${new Date(Date.now() + p.etaS * 1000).toTimeString().slice(0, 5)})`}`;
+  const at = (s: number) => new Date(Date.now() + s * 1000).toTimeString().slice(0, 5);
+  const eta = p.etaS === null ? 'after the first runs' : `${clock(p.etaS)} (${at(p.etaS)})`;
+  return `${where.filter(Boolean).join(' · ')} · ETA ${eta}`;
 }
 
 /** The live line counts down between updates. */

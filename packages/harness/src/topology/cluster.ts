@@ -60,7 +60,8 @@ async function clusterPorts(n: number): Promise<number[]> {
   }
   if (ports.length < n) {
     throw new RedisError(
-      `cluster: found only ${ports.length} of ${n} free loopback ports whose bus port (port + ${BUS_OFFSET}) is free too, in ${PORT_TRIES} tries (free some ports, or lower net.ipv4.ip_local_port_range)`,
+      `cluster: found only ${ports.length} of ${n} free loopback ports whose bus port (port + ${BUS_OFFSET}) ` +
+        `is free too, in ${PORT_TRIES} tries (free some ports, or lower net.ipv4.ip_local_port_range)`,
     );
   }
   return ports;
@@ -110,7 +111,10 @@ function exitReason(n: Node): string {
   const spawnErr = n.proc.tail().find((l) => l.startsWith('spawn redis-server'));
   if (spawnErr)
     return `${spawnErr} (redis-server is missing: run npm run bench to install it, or apt-get install redis-server)`;
-  return `redis-server on port ${n.port} (cluster node) exited: ${redisFailureReason(readLog(n) || n.proc.tail().join('\n'))}`;
+  return (
+    `redis-server on port ${n.port} (cluster node) exited: ` +
+    `${redisFailureReason(readLog(n) || n.proc.tail().join('\n'))}`
+  );
 }
 
 /**
@@ -155,7 +159,8 @@ function createCluster(nodes: Node[]): void {
         .slice(-2)
         .join(' / ');
     throw new RedisError(
-      `redis-cli --cluster create failed: ${why || `exit ${res.status}`} (is redis-cli 7.x installed? run npm run bench to set it up)`,
+      `redis-cli --cluster create failed: ${why || `exit ${res.status}`} ` +
+        '(is redis-cli 7.x installed? run npm run bench to set it up)',
     );
   }
 }

@@ -143,7 +143,8 @@ async function latencyWindow(raw: string) {
 
 const RTT_TOKEN = /^(\d+(?:\.\d+)?)(us|ms)$/;
 const RTT_ACCEPTED =
-  'a comma-separated list of round-trip times: 0, or a number with us or ms (e.g. 0,200us,0.2ms,1ms,5ms), each at most 60000ms';
+  'a comma-separated list of round-trip times: 0, or a number with ' +
+  'us or ms (e.g. 0,200us,0.2ms,1ms,5ms), each at most 60000ms';
 
 /** The RTTs, in ms, of a flag value like `0,0.2ms,1ms,5ms`. */
 export function parseRtt(spec: string): number[] {

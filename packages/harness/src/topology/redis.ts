@@ -65,11 +65,31 @@ export function cli(
 }
 
 /** Lines after which Redis 7.0 may hang instead of exiting (seen with module data), so stop it. */
-const FATAL_LOG =
-  /Internal error in RDB|Short read|Wrong signature|Can't handle RDB format|Bad file format|Fatal error loading|Unrecoverable error/;
+const FATAL_LOG = new RegExp(
+  [
+    'Internal error in RDB',
+    'Short read',
+    'Wrong signature',
+    "Can't handle RDB format",
+    'Bad file format',
+    'Fatal error loading',
+    'Unrecoverable error',
+  ].join('|'),
+);
 
-const IGNORED_LOG =
-  /(Redis|Valkey) is starting|(Redis|Valkey) version=|Configuration loaded|Server initialized|WARNING|Ready to accept|monotonic clock|Running mode|increased maximum number of open files/;
+const IGNORED_LOG = new RegExp(
+  [
+    '(Redis|Valkey) is starting',
+    '(Redis|Valkey) version=',
+    'Configuration loaded',
+    'Server initialized',
+    'WARNING',
+    'Ready to accept',
+    'monotonic clock',
+    'Running mode',
+    'increased maximum number of open files',
+  ].join('|'),
+);
 
 /** The lines of a Redis log that explain why it stopped (warnings level '#', startup chatter removed). */
 export function redisFailureReason(log: string): string {
@@ -142,11 +162,13 @@ export async function startPrivateRedis(
     const spawnErr = target.server!.process.tail().find((l) => l.startsWith(`spawn ${binary}`));
     if (spawnErr)
       throw new RedisError(
-        `${spawnErr} (${binary} is missing: ${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`,
+        `${spawnErr} (${binary} is missing: ` +
+          `${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`,
       );
     if (!(e instanceof LoadError)) throw new RedisError(`${binary} ${(e as Error).message}`);
     const hint = rdbPath
-      ? ' (regenerate it with npm run make-rdb, or use a Redis that can load it, e.g. one with the module it needs, via REDIS_URL)'
+      ? ' (regenerate it with npm run make-rdb, or use a Redis that can ' +
+        'load it, e.g. one with the module it needs, via REDIS_URL)'
       : '';
     throw new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${e.message}${hint}`);
   }
@@ -218,7 +240,8 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
   const type = cli(target, ['TYPE', key]).trim();
   if (type !== 'stream') {
     throw new RedisError(
-      `key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`,
+      `key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ` +
+        `${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`,
     );
   }
   return {

@@ -134,21 +134,22 @@ export async function startProxies(
     measured: { avg_ms: m.avg_ms, typical_ms: m.typical_ms, min_ms: m.min_ms, max_ms: m.max_ms, samples: m.samples },
   };
   info(
-    `--redis-rtt ${asked} ms: a delay proxy at ${proxy.url} adding ${delay.toFixed(3)} ms; redis-cli --latency through it: ${m.typical_ms.toFixed(3)} ms typical, ${m.avg_ms.toFixed(3)} ms average (${m.samples} samples)`,
+    `--redis-rtt ${asked} ms: a delay proxy at ${proxy.url} adding ${delay.toFixed(3)} ms; redis-cli --latency ` +
+      `through it: ${m.typical_ms.toFixed(3)} ms typical, ${m.avg_ms.toFixed(3)} ms average (${m.samples} samples)`,
   );
   return proxies;
 }
 
-/**
- * One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes
- * --redis-port. Each is stopped with the session.
- */
 /** Where what is started here is registered, so that the run's signal handlers stop it (the run's Session). */
 export interface ServerRegistry {
   redis: RedisTarget | null;
   topology?: { stop(): Promise<void> }[];
 }
 
+/**
+ * One private server per name, from the same RDB (one cluster for both ways of reading it); the first takes
+ * --redis-port. Each is stopped with the session.
+ */
 export async function startServers(
   names: ServerName[],
   rdb: string,

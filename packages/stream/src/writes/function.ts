@@ -4,7 +4,10 @@ import type { WriteConnection } from '../contract.ts';
 import { itemKey, upsertArgs, UPSERT_LUA, type Branch, type Writer } from './upsert.ts';
 
 export const FUNCTION_NAME = 'bench_upsert';
-const LIBRARY = `#!lua name=bench_upsert\nredis.register_function('${FUNCTION_NAME}', function(KEYS, ARGV)\n${UPSERT_LUA}\nend)\n`;
+const LIBRARY =
+  '#!lua name=bench_upsert\n' +
+  `redis.register_function('${FUNCTION_NAME}', function(KEYS, ARGV)\n` +
+  `${UPSERT_LUA}\nend)\n`;
 
 export async function functionWriter(conn: WriteConnection): Promise<Writer> {
   try {
