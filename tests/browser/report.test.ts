@@ -77,7 +77,7 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
-  test('sorting by req/s puts the fastest row first, by rank the first rank; a runtime filter leaves only that runtime', async () => {
+  test('by req/s the fastest row first, by rank the first rank; a runtime filter leaves that runtime', async () => {
     const { page } = await watched();
     await openReport(page, join(dir, 'report.html'));
     const header = page.locator('#contenders th', { hasText: /^req\/s$/ });
@@ -88,7 +88,8 @@ describe('report.html in Chromium', () => {
     expect((await visibleRows(page))[0]!.rps).toBe(Math.min(...rows.map((r) => r.rps)));
 
     await page.locator('#contenders th', { hasText: /^rank$/ }).click();
-    expect(await page.$eval('#contenders tbody tr td', (td) => td.textContent)).toMatch(/^1(–\d+)?$/); // best rank 1 first, unranked last
+    // Best rank 1 first, unranked last.
+    expect(await page.$eval('#contenders tbody tr td', (td) => td.textContent)).toMatch(/^1(–\d+)?$/);
 
     const runtimes = [
       ...new Set(fixture.contenders.filter((c: any) => !c.self_check_of).map((c: any) => c.runtime)),
@@ -149,7 +150,7 @@ describe('the compare page in Chromium', () => {
 });
 
 describe('an --against run in Chromium', () => {
-  test('the Changes section comes first, with its forest plot drawn: every pair named, the ±--equal band', async () => {
+  test('the Changes section first, its forest plot drawn: every pair named, the ±--equal band', async () => {
     const d = mkdtempSync(join(tmpdir(), 'against-'));
     cpSync(join(ROOT, 'tests/fixtures/results/against.json'), join(d, 'results.json'));
     await writeReport(d);

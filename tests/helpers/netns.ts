@@ -31,7 +31,10 @@ export function netnsUnavailable(): string | null {
     ip(['netns', 'del', probe]);
     return null;
   } catch (e) {
-    return `network namespaces are not permitted here (${(e as Error).message.split('\n')[0]}): run as root with iproute2`;
+    return (
+      'network namespaces are not permitted here ' +
+      `(${(e as Error).message.split('\n')[0]}): run as root with iproute2`
+    );
   }
 }
 

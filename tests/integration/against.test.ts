@@ -113,7 +113,7 @@ describe('--against a git ref', () => {
   git(repo, 'commit', '-qam', 'fast');
   const env = { BENCH_APPS_DIR: join(repo, 'apps'), XDG_CACHE_HOME: cache };
 
-  test('HEAD~1 is checked out into a worktree under the cache, both sides built and named, the pair answered', async () => {
+  test('HEAD~1 checked out in a worktree under the cache, both sides built and named, the pair answered', async () => {
     const run = await runCli(['--only', NR, '--against', 'HEAD~1', '--runs', '3', ...PACED], {
       env,
       timeoutMs: 120_000,
@@ -133,18 +133,20 @@ describe('--against a git ref', () => {
     });
   }, 130_000);
 
-  test('a bad ref, a folder without apps, and a ref whose install fails: one line each, nothing left running', async () => {
+  test('a bad ref, a folder without apps, a ref whose install fails: one line each, nothing left running', async () => {
     const bad = await runCli(['--only', NR, '--against', 'no-such-ref'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe(
-      'error: --against "no-such-ref": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps',
+      'error: --against "no-such-ref": no such git ref or folder; name ' +
+        'a commit, branch or tag (git log --oneline) or a folder of apps',
     );
     expect(started(bad.seen)).toEqual([]);
     const empty = tempDir();
     const noApps = await runCli(['--only', NR, '--against', empty], { env });
     expect(noApps.code).toBe(2);
     expect(noApps.stderr.trim()).toBe(
-      `error: --against "${empty}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`,
+      `error: --against "${empty}": the folder holds no app (no <app>/bench.json ` +
+        'in it or in its apps/); name a folder of apps or a git ref',
     );
     // A commit whose lockfile does not parse: its install fails before anything starts.
     writeFileSync(
@@ -166,7 +168,10 @@ describe('--against a git ref', () => {
         .filter((l) => l.startsWith('error: '));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        /^error: --against broken: bun install --frozen-lockfile failed in .+: .+; that commit's bun\.lock must match its package\.json files$/,
+        new RegExp(
+          /^error: --against broken: bun install --frozen-lockfile failed in /.source +
+            /.+: .+; that commit's bun\.lock must match its package\.json files$/.source,
+        ),
       );
       expect(started(install.seen)).toEqual([]);
       expect(await settle(install.seen)).toEqual([]);

@@ -64,7 +64,7 @@ describe('answers from paired windows', () => {
     });
   }, 180_000);
 
-  test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower than the steady one', async () => {
+  test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower', async () => {
     // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times
     // exp(±0.25), drawn per launch and every 100 ms.
     const run = await runCli(
@@ -85,7 +85,7 @@ describe('answers from paired windows', () => {
     });
   }, 300_000);
 
-  test('after the first rounds, racing measures only contenders of open comparisons, and the handicap check every round', async () => {
+  test('past the first rounds, racing measures the contenders of open comparisons and the handicap check', async () => {
     // A bound of ±0.1% can never close the equal pair: it races to --max-runs, the slow one stops early.
     const run = await runCli(
       [
@@ -131,7 +131,7 @@ describe('answers from paired windows', () => {
     });
   }, 300_000);
 
-  test("the handicap is calibrated on its twin's wall and event-loop time per request and judged like an answer", async () => {
+  test("the handicap: calibrated on its twin's wall and event-loop time per request, judged as an answer", async () => {
     const run = await runCli([
       '--only',
       `${NR},${NR}-handicap`,

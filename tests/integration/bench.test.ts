@@ -11,7 +11,7 @@ const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes
 const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
 
 describe('npm run bench', () => {
-  test("--list prints the default suite, one per line (--ceilings adds the HTTP ceilings); --list --matrix every supported combination; --profile seed the seed's fourteen", async () => {
+  test('--list: the default suite, + HTTP ceilings with --ceilings, --matrix all, --profile seed the 14', async () => {
     const lines = async (args: string[]) =>
       (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
     const suite = await lines([]);
@@ -19,7 +19,8 @@ describe('npm run bench', () => {
     expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-ioredis-handicap']);
     const withCeilings = await lines(['--ceilings']);
     expect(withCeilings.filter((n) => !n.endsWith('-precomputed'))).toEqual(suite);
-    expect(withCeilings.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11); // the HTTP ceiling of each stack in it
+    // The HTTP ceiling of each stack in it.
+    expect(withCeilings.filter((n) => n.endsWith('-precomputed'))).toHaveLength(11);
     const matrix = await lines(['--matrix']);
     expect(matrix.length).toBeGreaterThan(90);
     expect(matrix).toContain('node20-raw-node-redis');
@@ -30,7 +31,7 @@ describe('npm run bench', () => {
     ]);
   });
 
-  test('a quick --matrix smoke run shows the framework × client grid, the settings table, what to pick, the ceilings and efficiency', async () => {
+  test('a quick --matrix run: framework × client grid, settings, what to pick, ceilings, efficiency', async () => {
     const run = await runCli([
       '--matrix',
       '--only',
@@ -100,7 +101,8 @@ describe('npm run bench', () => {
     ]) {
       expect(md).toMatch(
         new RegExp(
-          `\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–([\\d.]+|∞), [\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|`,
+          `\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–([\\d.]+|∞), ` +
+            '[\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|',
         ),
       );
     }
@@ -130,7 +132,7 @@ describe('npm run bench', () => {
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 
-  test('--max-steal 0: a stolen run is set aside and measured again later in its round, at most twice, then left out', async () => {
+  test('--max-steal 0: a stolen run is measured again later in its round, at most twice, then left out', async () => {
     const names = ['good', 'other'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
     const run = await runCli([
       '--only',
@@ -178,7 +180,7 @@ describe('npm run bench', () => {
     expect(await settle(run.seen)).toEqual([]);
   }, 120_000);
 
-  test('--only node-raw-node-redis --runs 3 --duration 1s --warmup 1s writes every key, then compare X X is all ~', async () => {
+  test('--only node-raw-node-redis --runs 3 --duration 1s --warmup 1s writes every key; X vs X is all ~', async () => {
     const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '1s', '--warmup', '1s'], {
       env: real,
     });

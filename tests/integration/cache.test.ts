@@ -124,13 +124,15 @@ describe('caches under writes', () => {
 
   for (const client of CLIENTS) {
     for (const cache of cachesOf(client)) {
-      test(`${client} CACHE=${cache}: 100 capped writes, each shown within ${cache === 'ttl' ? `the TTL + ${SLACK_MS}` : SLACK_MS} ms`, async () => {
+      const within = cache === 'ttl' ? `the TTL + ${SLACK_MS}` : SLACK_MS;
+      test(`${client} CACHE=${cache}: 100 capped writes, each shown within ${within} ms`, async () => {
         const source = await open(client, cache);
         try {
           expect(source.direct).toBe(true);
           const { lags } = await writesTrack(source, 100, stalenessBoundMs(cache, { CACHE_TTL_MS: String(TTL_MS) }));
           console.log(
-            `${client} ${cache}: ms from XADD ack to the new body: p50 ${pct(lags, 0.5)}, p95 ${pct(lags, 0.95)}, max ${pct(lags, 1)}`,
+            `${client} ${cache}: ms from XADD ack to the new body: p50 ` +
+              `${pct(lags, 0.5)}, p95 ${pct(lags, 0.95)}, max ${pct(lags, 1)}`,
           );
           expect(JSON.stringify(await source.read())).toBe(await truth());
         } finally {
@@ -219,7 +221,7 @@ async function untilServedFromCopy(source: StreamSource): Promise<void> {
 describe('tail (and csc) across a Redis restart', () => {
   const cases = [...CLIENTS.map((client) => [client, 'tail'] as const), ['node-redis', 'csc'] as const];
   for (const [client, cache] of cases) {
-    test(`${client} CACHE=${cache}: invalid while Redis restarts, never a copy from before it, exact again after`, async () => {
+    test(`${client} CACHE=${cache}: invalid while Redis restarts, never an older copy, exact again after`, async () => {
       const source = await open(client, cache);
       try {
         await untilServedFromCopy(source);

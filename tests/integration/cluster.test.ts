@@ -79,7 +79,7 @@ const open = (client: ClientName, settings: Partial<SettingValues> = {}) =>
   });
 
 describe('the cluster', () => {
-  test('every node says cluster_state:ok; 3 primaries, 3 replicas; the stream is on one primary and its replica only', () => {
+  test('every node says cluster_state:ok; 3 primaries, 3 replicas; the stream on one primary and its replica', () => {
     expect(cluster.url).toBe(cluster.nodes[0]!.url);
     for (const n of cluster.nodes) expect(cli(n, ['CLUSTER', 'INFO'])).toMatch(/^cluster_state:ok\r?$/m);
     expect(cluster.nodes.map((n) => n.role).sort()).toEqual([
@@ -142,7 +142,8 @@ describe('the adapters in cluster mode', () => {
 
   for (const client of CLUSTER_CLIENTS) {
     for (const replicas of ['off', 'on'] as const) {
-      test(`${client} REPLICAS=${replicas}: the golden body, one XRANGE per read, on the ${replicas === 'on' ? 'replica' : 'primary'}`, async () => {
+      const node = replicas === 'on' ? 'replica' : 'primary';
+      test(`${client} REPLICAS=${replicas}: the golden body, one XRANGE per read, on the ${node}`, async () => {
         const source = await open(client, { replicas });
         try {
           expect(await source.readJson()).toBe(golden);

@@ -95,7 +95,8 @@ describe('every stack of the upsert suite passes the upsert check', () => {
   // One contender per stack (the default strategy, lua): the route is the app's; the strategies are tested in
   // writes.test.
   for (const c of contenders.filter((x) => x.suites.includes('upsert') && !x.tuned.length)) {
-    test(`${c.name}: POST ${c.path === '/' ? '' : c.path}/items/:id created, updated, ignored, and the hash holds the newest with applied = 3`, async () => {
+    const route = c.path === '/' ? '' : c.path;
+    test(`${c.name}: POST ${route}/items/:id created, updated, ignored; the newest kept, applied = 3`, async () => {
       const verdict = await withApp(c.name, (app) => verifyUpsert(app.url, redis, c.settings.write), 'upsert');
       expect(verdict.reason ?? 'ok').toBe('ok');
     }, 240_000);

@@ -159,7 +159,8 @@ describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
       const added = (await medianPing(portOf(p.url))) - base;
       const [baseCli, cliRtt] = [await measureRtt(relay.url, 2), await measureRtt(p.url, 2)];
       console.log(
-        `RTT ${rttMs} ms: adds ${added.toFixed(3)} ms (median PING, relay ${base.toFixed(3)}); redis-cli ${JSON.stringify(cliRtt)}, relay ${baseCli.typical_ms}`,
+        `RTT ${rttMs} ms: adds ${added.toFixed(3)} ms (median PING, relay ${base.toFixed(3)}); ` +
+          `redis-cli ${JSON.stringify(cliRtt)}, relay ${baseCli.typical_ms}`,
       );
       const problems: string[] = [];
       if (Math.abs(added - rttMs) > 0.2 * rttMs + 0.08) problems.push(`median PING adds ${added.toFixed(3)} ms`);
@@ -231,7 +232,8 @@ describe('under load', () => {
       const run = await hammer(portOf(p.url), 50, 2000, 60_000);
       const cpu = p.cpuSeconds() - cpuBefore;
       console.log(
-        `RTT ${rttMs} ms, 50 clients: ${run.intact} replies of ${reply.length} B in ${run.seconds.toFixed(2)} s, proxy CPU ${cpu.toFixed(2)} s = ${((cpu / run.intact) * 1e6).toFixed(0)} µs per request`,
+        `RTT ${rttMs} ms, 50 clients: ${run.intact} replies of ${reply.length} B in ${run.seconds.toFixed(2)} s, ` +
+          `proxy CPU ${cpu.toFixed(2)} s = ${((cpu / run.intact) * 1e6).toFixed(0)} µs per request`,
       );
       expect(run).toMatchObject({ intact: 2000, broken: 0 });
       // A proxy that spins while chunks wait would burn about a CPU-second per wall second.
@@ -267,7 +269,8 @@ describe('under load', () => {
     }
     const rssPaused = rssMb(processTree(p.pid));
     console.log(
-      `backpressure: Redis holds ${(omem / 1e6).toFixed(1)} MB, proxy RSS ${rssBefore.toFixed(0)} -> ${rssPaused.toFixed(0)} MB`,
+      `backpressure: Redis holds ${(omem / 1e6).toFixed(1)} MB, proxy ` +
+        `RSS ${rssBefore.toFixed(0)} -> ${rssPaused.toFixed(0)} MB`,
     );
     expect(omem).toBeGreaterThan(10e6);
     expect(rssPaused - rssBefore).toBeLessThan(30);

@@ -120,7 +120,7 @@ describe('the README\'s "Running one app by hand", as typed', () => {
       expect(appLines.some((l) => l.includes(runtime))).toBe(true);
   });
 
-  test("restore, then every app line and the hint's serve the canonical body; run-oha.sh gets only 200s; nothing is left", async () => {
+  test("restore, then every app line and the hint's serve the canonical body; run-oha.sh gets 200s only", async () => {
     const [redisPort, appPort] = [await freePort(), await freePort()];
     const ports = (l: string) => l.replaceAll('6379', String(redisPort)).replaceAll('3000', String(appPort));
     const restore = shell(ports(restoreLine!));

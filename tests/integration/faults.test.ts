@@ -18,7 +18,7 @@ async function expectClean(run: CliRun) {
 }
 
 describe('a failing contender never stops the run', () => {
-  test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run, a body that changes under load', async () => {
+  test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run, a body changing under load', async () => {
     const names = [
       'good',
       'crash',
@@ -98,7 +98,10 @@ async function checkFaults(run: CliRun) {
   const longer = c[fake('switch-size')];
   expect(longer.status).toBe('invalid'); // one byte longer: caught from oha's byte count over every response
   expect(longer.reason).toMatch(
-    /^run 1: responses under load were not the verified body: \d+ bytes over \d+ responses \([\d.]+ each\), want 46028 each$/,
+    new RegExp(
+      /^run 1: responses under load were not the verified body: \d+ /.source +
+        /bytes over \d+ responses \([\d.]+ each\), want 46028 each$/.source,
+    ),
   );
   for (const v of ['switch-same-size', 'switch-size']) expect(c[fake(v)].points).toHaveLength(1); // measured no further
   // The process watch sees what a run starts (so "nothing started" elsewhere means something).

@@ -45,7 +45,7 @@ const writerLog = (dir: string, file: string) =>
 const windowsOf = (c: any) => c.runs.flatMap((r: any) => r.windows.map((w: any) => w.live));
 
 describe('--workload live', () => {
-  test('every cache of the raw Bun server stays exact (ttl within its bound) while the writer appends 50/s', async () => {
+  test('each cache of the raw Bun server stays exact (ttl: within its bound) while writing 50/s', async () => {
     const caches = ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `bun-raw-node-redis${s}`);
     const run = await runCli(['--only', caches.join(','), ...SHORT, '--write-rate', '50'], {
       env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
@@ -106,7 +106,7 @@ describe('--workload live', () => {
     });
   }, 180_000);
 
-  test("--write-rate 0,50: one run per rate, then req/s against write rate and each cache's gain over its twin", async () => {
+  test("--write-rate 0,50: a run per rate, then req/s by write rate and each cache's gain over its twin", async () => {
     const names = ['bun-raw-node-redis', 'bun-raw-node-redis-tail-body'];
     const run = await runCli(['--only', names.join(','), ...SHORT, '--write-rate', '50,0'], {
       env: { BENCH_APPS_DIR: join(ROOT, 'apps') },

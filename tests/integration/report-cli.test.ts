@@ -34,7 +34,7 @@ describe('npm run report', () => {
     );
   }, 60_000);
 
-  test('--serve: 127.0.0.1 only, an index of every run, each report made on request, nothing outside the folder', async () => {
+  test('--serve: 127.0.0.1 only, an index of runs, each report made on request, nothing outside', async () => {
     const root = resultsFolder(['2026-01-01T00-00-00-000', '2026-01-02T00-00-00-000']);
     const child = spawn('bun', [CLI, '--serve', '--port', '0', '--dir', root], {
       cwd: ROOT,

@@ -10,7 +10,7 @@ import { goldenBody, startPrivateRedis, streamInfo } from '../../packages/harnes
 import { runCli, settle } from '../helpers/cli';
 
 describe('--entries', () => {
-  test('npm run make-rdb is deterministic: the same JSON bytes for the same seed, and XLEN is the asked count', async () => {
+  test('npm run make-rdb is deterministic: the same JSON bytes for a seed, and XLEN is the asked count', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rdb-'));
     const bodies: string[] = [];
     for (const name of ['a.rdb', 'b.rdb']) {

@@ -11,7 +11,7 @@ const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };
 const SHORT = ['--runs', '2', '--windows', '1', '--duration', '1s', '--warmup', '0'];
 
 describe('servers', () => {
-  test('--servers redis,valkey: each contender and its -on-valkey twin verified, one read per request counted on its own server, paired answers', async () => {
+  test('--servers redis,valkey: each contender and its -on-valkey twin, reads counted per server, paired', async () => {
     const run = await runCli(
       ['--servers', 'redis,valkey', '--ceilings', '--only', 'node-raw-node-redis,bun-raw-bun-redis', ...SHORT],
       { env: real },
@@ -59,7 +59,7 @@ describe('servers', () => {
     expect(started(run.seen).some((p) => p.cmd.startsWith('valkey-server '))).toBe(true);
   }, 240_000);
 
-  test('--topology cluster: each contender against itself on a 6-node cluster, from primaries and from replicas, reads counted over every node', async () => {
+  test('--topology cluster: each contender vs itself on 6 nodes (primaries, replicas), reads counted', async () => {
     const run = await runCli(
       ['--topology', 'cluster', '--ceilings', '--only', 'node-raw-ioredis,bun-raw-bun-redis', ...SHORT],
       { env: real },
@@ -93,7 +93,7 @@ describe('servers', () => {
     expect(started(run.seen).filter((p) => p.cmd.startsWith('redis-server ')).length).toBeGreaterThanOrEqual(7);
   }, 240_000);
 
-  test('--redis-rtt 0,1ms: one run per distance, the apps behind a delay proxy whose RTT and CPU are recorded, reads still counted at Redis', async () => {
+  test('--redis-rtt 0,1ms: a run per distance behind a delay proxy, RTT and CPU recorded, reads counted', async () => {
     const run = await runCli(['--redis-rtt', '0,1ms', '--only', 'node-raw-node-redis,node-raw-ioredis', ...SHORT], {
       env: real,
     });
@@ -135,7 +135,7 @@ describe('servers', () => {
     expect(survivors(proxies)).toEqual([]);
   }, 240_000);
 
-  test('--server valkey: the private server is Valkey; with REDIS_URL it refuses in one line and starts nothing', async () => {
+  test('--server valkey: the private server is Valkey; with REDIS_URL one line and nothing started', async () => {
     const run = await runCli(
       [
         '--server',

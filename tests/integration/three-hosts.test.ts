@@ -91,7 +91,8 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
       env: { NODE_ENV: 'production', REDIS_URL: redisUrl(), BIND_HOST: h.addr.app, PORT: String(PORT) },
     });
     const probe =
-      'const r = await fetch(process.env.PROBE_URL, { signal: AbortSignal.timeout(1000) }).catch(() => null); process.exit(r?.ok ? 0 : 1)';
+      'const r = await fetch(process.env.PROBE_URL, { signal: AbortSignal.timeout(1000) }).catch(() => null); ' +
+      'process.exit(r?.ok ? 0 : 1)';
     await until(
       'the app answering from the load namespace',
       () => runIn(h, 'load', ['bun', '-e', probe], { env: { PROBE_URL: appUrl() } }).code === 0,
@@ -120,7 +121,8 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
       .split(/\s+/)
       .map(Number);
     console.log(
-      `three hosts: Redis PING from the load namespace, through the app's: avg ${avg} ms, min ${min} ms over ${samples} samples`,
+      'three hosts: Redis PING from the load namespace, through the ' +
+        `app's: avg ${avg} ms, min ${min} ms over ${samples} samples`,
     );
     expect(samples).toBeGreaterThan(10);
     expect(avg).toBeGreaterThan(0);
@@ -180,7 +182,9 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
     // Redis itself, asked over the link, saw at least one XRANGE per response counted.
     expect(xrangeCalls() - xrangeBefore).toBeGreaterThanOrEqual(c.runs.reduce((n: number, r: any) => n + r.ok, 0));
     console.log(
-      `three hosts, one short run (2 × 1 s, c50): ${c.runs.map((r: any) => `${Math.round(r.rps)} req/s`).join(', ')}; p50 ${c.latency_ms.p50.toFixed(1)} ms; ${c.redis_calls_per_req.toFixed(3)} XRANGE per request`,
+      'three hosts, one short run (2 × 1 s, c50): ' +
+        `${c.runs.map((r: any) => `${Math.round(r.rps)} req/s`).join(', ')}; p50 ${c.latency_ms.p50.toFixed(1)} ms; ` +
+        `${c.redis_calls_per_req.toFixed(3)} XRANGE per request`,
     );
   }, 150_000);
 

@@ -27,7 +27,7 @@ const real = { BENCH_APPS_DIR: join(ROOT, 'apps') };
 const byName = (json: any) => Object.fromEntries(json.contenders.map((c: any) => [c.name, c]));
 
 describe('--workload upsert', () => {
-  test('node-redis and ioredis, lua and watch, one hot key: valid, every acknowledged write accounted for', async () => {
+  test('node-redis and ioredis, lua and watch, one hot key: valid, each acknowledged write accounted for', async () => {
     const names = ['node-raw-node-redis', 'node-raw-node-redis-watch', 'bun-raw-ioredis', 'bun-raw-ioredis-watch'];
     const run = await runCli(['--only', names.join(','), ...SHORT], { env: real });
     await explained(run, async () => {
@@ -64,7 +64,7 @@ describe('--workload upsert', () => {
     });
   }, 240_000);
 
-  test('--topology cluster: lua and function on a 6-node cluster, 100 keys spread over the primaries, every write accounted for; watch is listed as not measured', async () => {
+  test('--topology cluster: lua, function; 100 keys over primaries, all writes counted; watch not run', async () => {
     const names = ['node-raw-ioredis', 'node-raw-ioredis-watch', 'node-raw-node-redis-function'];
     const run = await runCli(
       ['--only', names.join(','), '--topology', 'cluster', ...SHORT.slice(0, 2), '--keys', '100', ...SHORT.slice(4)],
@@ -110,7 +110,7 @@ describe('--workload upsert', () => {
     });
   }, 180_000);
 
-  test('the naive watch-shared fixture (WATCH on the shared connection) is invalid, its lost updates counted and its key named', async () => {
+  test('watch-shared (WATCH on the shared connection) is invalid, lost updates counted, its key named', async () => {
     const run = await runCli(['--only', 'bun-naive-ioredis-watch', ...SHORT]);
     await explained(run, async () => {
       const c = byName(resultsIn(run.outDir).json)['bun-naive-ioredis-watch'];
@@ -122,7 +122,7 @@ describe('--workload upsert', () => {
     });
   }, 120_000);
 
-  test('Redis killed in the middle of a window: the run stops, says so, keeps its results, leaves nothing running', async () => {
+  test('Redis killed mid-window: the run stops, says so, keeps its results, leaves nothing running', async () => {
     // The second window of the first launch: an oha writing a -w2 file (armed from the first line
     // that finds the private Redis up: the progress line comes once, maybe before Redis is seen).
     const killer = redisKiller(() => true, '-w2.json');

@@ -101,7 +101,7 @@ const allGone = (tree: number[], ms = 5000) => until(() => tree.every((p) => !is
 for (const runtime of ['node', 'bun']) {
   const name = `${runtime}-raw-node-redis-workers2`;
   describe(`${name}`, () => {
-    test('one primary and two workers, each with its own Redis connection; both serve the golden body, one XRANGE per request; SIGTERM to the primary ends them all', async () => {
+    test('primary and 2 workers, each its own Redis connection, serve the golden body; SIGTERM ends all', async () => {
       const app = await launch(name);
       try {
         expect(await until(() => processTree(app.pid).length === 3 && appClients().length === 2, 10_000)).toBe(true);
@@ -157,7 +157,7 @@ for (const runtime of ['node', 'bun']) {
 }
 
 describe('where workers do not run', () => {
-  test('alone (WORKERS=1) a Bun.serve app still fails on a port that is taken: reusePort is for workers only', async () => {
+  test('alone (WORKERS=1) a Bun.serve app fails on a port that is taken: reusePort is for workers only', async () => {
     const c = contenders.find((x) => x.name === 'bun-raw-node-redis')!;
     const port = await freePort();
     // A squatter that allows sharing: only an app that asks for reusePort too could bind beside it.

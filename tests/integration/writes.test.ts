@@ -48,7 +48,7 @@ let ids = 0;
 describe('write strategies on every client', () => {
   for (const client of CLIENTS) {
     for (const write of ['lua', 'watch', 'function'] as const) {
-      test(`${client}, ${write}: created, updated, ignored (an older version), and the hash holds the newest with applied = 2`, async () => {
+      test(`${client}, ${write}: created, updated, ignored (older); the hash has the newest, applied = 2`, async () => {
         const writer = await writerOf(client, write);
         const id = `${client}-${write}-${++ids}`;
         try {
@@ -93,7 +93,7 @@ describe('write strategies on every client', () => {
     }
   });
 
-  test('watch: retries are bounded; a transaction that never commits answers conflict after WATCH_RETRIES + 1 tries', async () => {
+  test('watch: bounded retries; a transaction never committing is a conflict after WATCH_RETRIES + 1', async () => {
     let watches = 0;
     const never: TxConnection = {
       watch: async () => void watches++,
@@ -111,7 +111,7 @@ describe('write strategies on every client', () => {
   });
 
   for (const client of ['node-redis', 'ioredis', 'bun-redis', 'glide'] as const) {
-    test(`${client}, watch: 200 concurrent upserts on one key, every applied write counted, the newest version kept`, async () => {
+    test(`${client}, watch: 200 concurrent upserts on a key, each applied write counted, the newest kept`, async () => {
       const writer = await writerOf(client, 'watch');
       const id = `hot-${client}-${++ids}`;
       let replies;

@@ -12,7 +12,7 @@ const probe = (id: string, result: string, version: number): Acked => ({
 });
 
 describe('upsert accounting', () => {
-  test('a clean window: applied counters sum to the 201s and 200s, each key created once, the acknowledged versions kept', () => {
+  test('a clean window: applied counters sum to the 201s and 200s, each key created once, acked versions kept', () => {
     const stored = [
       { id: 'a', applied: 6, version: 900 },
       { id: 'b', applied: 3, version: 700 },
@@ -77,7 +77,7 @@ describe('upsert accounting', () => {
     ).toBeNull();
   });
 
-  test('a burst read back right after its acknowledgement: an older version there is a lost update, even if a newer one came later', () => {
+  test('a burst read back right after its ack: an older version there is a lost update, even if newer came', () => {
     const burst = [2001, 2002, 2003].map((v) => ({ ...probe('p', v === 2001 ? 'created' : 'updated', v), seen: 2002 }));
     const a = account({}, burst, [{ id: 'p', applied: 3, version: 2010 }], 'watch');
     expect(a).toMatchObject({ stale: 1, lost: 1 });

@@ -53,7 +53,7 @@ const usage = (argv: string[]) => {
 };
 
 describe('the flags', () => {
-  test('--handicap NAME:3% sizes the burn; NAME alone is 10%; a size out of 0.5–100% or an unknown name is refused', () => {
+  test('--handicap NAME:3% sizes the burn; NAME alone is 10%; out of 0.5–100% or an unknown name is refused', () => {
     expect(handicapFlag('node-raw-node-redis:3%', ['node-raw-node-redis'])).toEqual({
       name: 'node-raw-node-redis',
       pct: 3,
@@ -75,7 +75,7 @@ describe('the flags', () => {
     );
   });
 
-  test('--against: 10 minutes of budget, 4 windows a launch, the budget (not a round cap) ends it, ±2% unless --equal says otherwise', () => {
+  test('--against: a 10m budget (not a round cap) ends it, 4 windows a launch, ±2% unless --equal', () => {
     const o = parseCli(['--only', 'node-raw-node-redis', '--against', 'HEAD'], all);
     expect(o).toMatchObject({
       against: 'HEAD',
@@ -178,7 +178,7 @@ function race(ratio: number, sd: number, seed: number, max: number) {
 }
 
 describe('the pair test and its stopping rule (worked example)', () => {
-  test('a 3% slow-down, windows off by sd 2%: decided slower at an interim look, within a point of 3%, and the pair stops racing', () => {
+  test('a 3% slow-down, windows off by sd 2%: decided slower at an interim look, within a point, stops racing', () => {
     const { results, answer, rounds } = race(0.97, 0.02, 7, 60);
     expect(answer.verdict).toBe('faster');
     expect(answer.ratio).toBeGreaterThan(0.96);
@@ -190,11 +190,14 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(interim.at(-1)!.open).toEqual([]);
     expect(results.open).toEqual([]);
     expect(changeSentence(answer, 2)).toMatch(
-      /^a: \*\*head is [23]\.\d% slower\*\* than base \(−\d\.\d%…−\d\.\d%, (\d+\.\d%|1 − \d\.\de-\d+), \d+ rounds\)$/,
+      new RegExp(
+        /^a: \*\*head is [23]\.\d% slower\*\* than base /.source +
+          /\(−\d\.\d%…−\d\.\d%, (\d+\.\d%|1 − \d\.\de-\d+), \d+ rounds\)$/.source,
+      ),
     );
   });
 
-  test('no change, the same noise: equal within ±2% before the cap; a pair still open says what it could detect', () => {
+  test('no change, same noise: equal within ±2% before the cap; a pair still open says what it could detect', () => {
     const { answer } = race(1, 0.02, 11, 60);
     expect(answer.verdict).toBe('equal');
     expect(Math.max(answer.hi - 1, 1 / answer.lo - 1)).toBeLessThanOrEqual(0.02);
@@ -204,11 +207,14 @@ describe('the pair test and its stopping rule (worked example)', () => {
     const open = race(1, 0.1, 5, 5).answer;
     expect(open.verdict).toBe('undecided');
     expect(changeSentence(open, 2)).toMatch(
-      /^a: open, [+−]\d+\.?\d*% \(.*\); as measured it could detect a change of about ±\d+\.?\d*%, and "equal" needs its interval within ±2%$/,
+      new RegExp(
+        /^a: open, [+−]\d+\.?\d*% \(.*\); as measured it could detect a change /.source +
+          /of about ±\d+\.?\d*%, and "equal" needs its interval within ±2%$/.source,
+      ),
     );
   });
 
-  test('the report: one line per pair, and a forest plot with the ±--equal band and decided, equal and open apart', () => {
+  test('the report: a line per pair, a forest plot with the ±--equal band and decided, equal and open apart', () => {
     const { results } = race(0.97, 0.02, 7, 60);
     expect(changesSection(results)).toMatch(
       /^\*\*Changes\*\*: this checkout \(head\) against `HEAD` \(commit ffffffffffff\) \(base\)/,
@@ -248,7 +254,7 @@ function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
 }
 
 describe('the pair design', () => {
-  test("auto measures both ways until a design is chosen; a chosen duet keeps each launch's first cycle both ways", () => {
+  test("auto measures both ways until a design is chosen; a duet keeps each launch's first cycle both ways", () => {
     expect([1, 2, 3].map((round) => pairMode('auto', null, round, 1))).toEqual(['both', 'both', 'both']);
     expect(pairMode('auto', 'duet', 4, 0)).toBe('both');
     expect(pairMode('auto', 'duet', 4, 1)).toBe('duet');
@@ -257,7 +263,7 @@ describe('the pair design', () => {
     expect(pairMode('duet', null, 1, 2)).toBe('duet');
   });
 
-  test("a duet's two sides start and end their windows together; a side that fails does not hold the other", async () => {
+  test("a duet's sides start and end their windows together; a side that fails does not hold the other", async () => {
     const order: string[] = [];
     const side = async (meet: ReturnType<typeof meeting>, name: string, setupMs: number, fail = false) => {
       try {
@@ -282,7 +288,7 @@ describe('the pair design', () => {
     expect(order).toEqual(['a starts', 'b starts', 'b ends']);
   });
 
-  test('duet half as noisy per window pair and half the cost: chosen, with its figures; the decision rests on its pairs', () => {
+  test('duet half as noisy per window pair at half the cost: chosen, with its figures; decided on its pairs', () => {
     const r = bothWays(0.1, 0.05);
     const d = chooseDesign(r, 3)!;
     expect(d).toMatchObject({ asked: 'auto', chosen: 'duet', round: 3 });
@@ -315,7 +321,7 @@ describe('the error rate, sequential looks included', () => {
   };
   const pool = recorded.flatMap((r) => r.rounds);
 
-  test('under the null, 2000 simulated 40-round runs with a look after every round claim a change in at most 5%', () => {
+  test('under the null, 2000 simulated 40-round runs, a look after each round, claim a change in at most 5%', () => {
     const random = seededRandom(2026);
     const runs = 2000;
     // 80,000 looks: their progress lines are left out.
@@ -353,7 +359,8 @@ describe('the error rate, sequential looks included', () => {
     }
     setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
     console.log(
-      `against null simulation: ${claims} of ${runs} runs claimed a change (${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`,
+      `against null simulation: ${claims} of ${runs} runs claimed a change ` +
+        `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`,
     );
     expect(claims / runs).toBeLessThanOrEqual(0.05);
   }, 120_000);

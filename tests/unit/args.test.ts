@@ -22,7 +22,7 @@ const contender = (
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
-  test('defaults: runs auto, equal within ±10% (at most 15 rounds, 15 min budget), blocks per runtime of 2 windows of 1 s after a 1 s warmup at 50 connections', () => {
+  test('defaults: auto, ±10%, ≤ 15 rounds in 15 min, runtime blocks of 2 windows of 1 s, 1 s warmup, c50', () => {
     const o = parseCli([], names);
     expect([
       o.runs,
@@ -71,7 +71,7 @@ describe('flags', () => {
     const o = parseCli(['--connections', '1,8,64', '--rate', '50%,300', '--only', 'b-raw-y'], names);
     expect([o.connections, o.rates, o.only]).toEqual([[1, 8, 64], ['50%', '300'], ['b-raw-y']]);
   });
-  test('--only takes names or patterns, --where selects on dimensions and settings, and both together intersect', () => {
+  test('--only takes names or patterns, --where selects on dimensions and settings; both together intersect', () => {
     const all = [contender('bun-raw-ioredis'), contender('bun-hono-node-redis'), contender('node-raw-ioredis')];
     expect(parseCli(['--only', 'bun-*'], all).only).toEqual(['bun-raw-ioredis', 'bun-hono-node-redis']);
     expect(parseCli(['--only', '*-ioredis,bun-hono-node-redis'], all).only).toEqual(all.map((c) => c.name));
@@ -85,7 +85,7 @@ describe('flags', () => {
       /no contender matches --where runtime=deno; see --list/,
     );
   });
-  test("suites: the default one, the matrix (--matrix, 45 min budget) and the seed's (--profile seed); exact names reach the whole matrix", () => {
+  test('suites: default, --matrix (45 min budget), --profile seed; exact names reach the whole matrix', () => {
     const all = [
       contender('bun-raw-ioredis', ['default', 'matrix', 'seed']),
       contender('bun-raw-ioredis-direct', ['matrix'], { transform: 'direct' }),
@@ -114,7 +114,7 @@ describe('flags', () => {
     expect(() => parseCli(['--matrix', '--profile', 'seed'], all)).toThrow(/exclude each other/);
   });
 
-  test('ceilings: off in the default run (its budget goes to the answers), on with --ceilings or --matrix; --only may name an HTTP ceiling', () => {
+  test('ceilings: off by default, on with --ceilings or --matrix; --only may name an HTTP ceiling', () => {
     const all = [
       contender('bun-raw-ioredis', ['default', 'matrix']),
       { ...contender('bun-raw-precomputed', ['default', 'matrix']), ceiling: 'http' as const },

@@ -21,7 +21,7 @@ const shapes: Entries[] = [
 
 describe('contract transforms', () => {
   for (const e of shapes) {
-    test(`${e.shape} replies: direct (built by hand) and plain (objects + JSON.stringify) give the contract bytes`, () => {
+    test(`${e.shape} replies: direct (by hand) and plain (objects + JSON.stringify) give the contract bytes`, () => {
       expect(toJson(e)).toBe(expected);
       expect(JSON.stringify(toBody(e))).toBe(expected);
     });

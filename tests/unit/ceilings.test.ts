@@ -5,9 +5,10 @@ import { breakdownTable } from '../../packages/harness/src/report/ceilings';
 import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
-const RECORDED = `"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
-"XRANGE OPTIONS:test:STREAM - +","1235.33","17.741","3.352","16.087","33.887","42.335","45.439"
-`;
+const RECORDED =
+  '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",' +
+  '"max_latency_ms"\n' +
+  '"XRANGE OPTIONS:test:STREAM - +","1235.33","17.741","3.352","16.087","33.887","42.335","45.439"\n';
 
 describe('the Redis ceiling', () => {
   test('redis-benchmark CSV: req/s and latencies of the one test', () => {
@@ -63,7 +64,7 @@ describe('efficiency', () => {
       ],
     }) as unknown as Results;
 
-  test('the lowest ceiling that applies: the median of the Redis measurements, or the HTTP ceiling of the same runtime and framework', () => {
+  test('the lowest ceiling that applies: the median of the Redis ones, or the HTTP ceiling of its stack', () => {
     const r = results([3000, 3400], 2500);
     expect(ceilingFor(r, r.contenders[0]!)).toEqual({ ceiling: 'bun-raw-precomputed', ceiling_rps: 2500 });
     expect(ceilingFor(results([3000, 3400], 9000), r.contenders[0]!)).toEqual({ ceiling: 'redis', ceiling_rps: 3200 });

@@ -63,7 +63,8 @@ describe('npm run compare', () => {
     }
     const text = renderComparison(cmp);
     expect(text).toContain(
-      "Common-mode shift: B's machine was 32.0% faster overall (geometric mean of the 3 dynamic contenders both runs share)",
+      "Common-mode shift: B's machine was 32.0% faster overall " +
+        '(geometric mean of the 3 dynamic contenders both runs share)',
     );
     expect(text).toContain('0 of 4 flagged as changed');
     expect(text).toContain('Rank intervals: the same in both runs');
@@ -79,7 +80,7 @@ describe('npm run compare', () => {
     for (const r of cmp.rows) expect(r.pHolm).toBeGreaterThanOrEqual(r.p);
   });
 
-  test("a whole runtime that moved is its runtime's shift, not a change of its contenders; one contender that moved within it is flagged", () => {
+  test("a runtime that moved is its shift, not its contenders' changes; one that moved within it is flagged", () => {
     // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a
     // block of its own.
     const bases = {
@@ -105,7 +106,10 @@ describe('npm run compare', () => {
     expect(cmp.shifts[0]!.shift).toBeGreaterThan(0.84);
     expect(cmp.shifts[0]!.shift).toBeLessThan(0.92);
     expect(renderComparison(cmp)).toMatch(
-      /Runtime shifts, B against A \(each contender's index is taken within its runtime, so these are not changes of its contenders\): bun -1\d\.\d% \(5 dynamic\), node [+-]\d\.\d% \(5 dynamic\)\./,
+      new RegExp(
+        /Runtime shifts, B against A \(each contender's index is taken within its runtime, so these are /.source +
+          /not changes of its contenders\): bun -1\d\.\d% \(5 dynamic\), node [+-]\d\.\d% \(5 dynamic\)\./.source,
+      ),
     );
     // Against the whole run's reference (one group, as --absolute takes it), the same runtime's move is a change of
     // each of its contenders.
@@ -140,9 +144,10 @@ describe('npm run compare', () => {
       expect(Math.log(1 + r.change)).toBeCloseTo(Math.log(1.03) / 4, 9);
   });
 
-  test("a run that moves each contender a little beyond its launches' noise flags none of them; the one that moved 30% is flagged", () => {
-    // Twelve contenders of one runtime; in B each is off by a factor drawn once for the run (±8%, seeded), as
-    // deno-hono-node-redis ran 13% off in every launch of one run on 2026-11-25, and node-raw-k 30% slower.
+  test("a run moving each contender a little beyond its launches' noise flags none; one that moved 30% is", () => {
+    // Twelve contenders of one runtime; in B each is off by a factor drawn once for the run (±8%, seeded), as a
+    // contender can run off its usual level in every launch of one run (docs/runs/answers-by-design.md), and
+    // node-raw-k 30% slower.
     const bases = Object.fromEntries('abcdefghijkl'.split('').map((k, i) => [`node-raw-${k}`, 500 + 40 * i]));
     const a = fixture(bases, 9);
     const b = fixture(bases, 9, 4);
@@ -156,11 +161,14 @@ describe('npm run compare', () => {
     expect(cmp.runEffect.sd).toBeGreaterThan(0.02);
     expect(cmp.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-k']);
     expect(renderComparison(cmp)).toMatch(
-      /plus what a run adds beyond its launches' noise \(sd \d\.\d% per change, from the 12 dynamic contenders' changes\)/,
+      new RegExp(
+        /plus what a run adds beyond its launches' noise \(sd \d\.\d% /.source +
+          /per change, from the 12 dynamic contenders' changes\)/.source,
+      ),
     );
   });
 
-  test("says what change the two runs could find: flagged at Holm's first step exactly beyond it, and smaller with more launches", () => {
+  test("the change two runs could find: flagged at Holm's first step just past it, smaller with more launches", () => {
     const bases = {
       'node-raw-x': 640,
       'node-raw-y': 330,
@@ -185,11 +193,14 @@ describe('npm run compare', () => {
     expect(more / d).toBeGreaterThan(0.35);
     expect(more / d).toBeLessThan(0.65);
     expect(renderComparison(compare(a, b))).toMatch(
-      /What these runs could find: a change of ±\d+% in one contender is flagged about half the time \(median over 5 contenders; ±\d+% to ±\d+%\)/,
+      new RegExp(
+        /What these runs could find: a change of ±\d+% in one contender is /.source +
+          /flagged about half the time \(median over 5 contenders; ±\d+% to ±\d+%\)/.source,
+      ),
     );
   });
 
-  test("the prior follows each contender's within-launch noise: noisy pages neither borrow the servers' variance nor spoil their prior", () => {
+  test("the prior follows within-launch noise: noisy pages neither borrow the servers' variance nor spoil it", () => {
     // Eleven raw servers whose noise grows from 1% to 3% (nine launches), and three Next.js pages
     // twenty times as noisy with three launches each, as the default suite has them. One server and
     // one page move +20% in B.
@@ -247,7 +258,8 @@ describe('npm run compare', () => {
     const cmp = compare(a, scaled(fixture(BASES, 1, 9), 2, 'a-raw-x'));
     expect(cmp.rows.some((r) => r.flagged)).toBe(false);
     expect(cmp.tooFewRuns).toBe(
-      '4 contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds',
+      '4 contender(s) have one launch in each run and no other contender ' +
+        'lends a variance: need ≥ 2 launches on a side; measure more rounds',
     );
     expect(renderComparison(cmp)).toContain('Too few runs:');
     // Three launches a side and a doubled contender: the moderated t flags it, and only it (in req/s: a
@@ -282,7 +294,7 @@ describe('npm run compare', () => {
 });
 
 describe('answers both runs gave (the A/A check)', () => {
-  test('the same, differing (decided in one only) and flipped (faster both times, in opposite directions) are told apart', () => {
+  test('the same, differing (decided in one only) and flipped (faster both times, opposite ways) told apart', () => {
     const answer = (id: string, verdict: string, ratio: number) => ({
       id,
       question: 'q',

@@ -41,7 +41,8 @@ describe('the ETA', () => {
       runsLeft: 1,
       etaS: 75,
     });
-    expect(line).toMatch(/^measuring · bun-raw-ioredis c50 · round 2 of 15 · 1 run left · ETA 1m15s \(\d\d:\d\d\)$/);
+    const want = /^measuring · bun-raw-ioredis c50 · round 2 of 15 · 1 run left · ETA 1m15s \(\d\d:\d\d\)$/;
+    expect(line).toMatch(want);
     expect(progressLine({ phase: 'building', contender: 'apps/next', etaS: null })).toBe(
       'building · apps/next · ETA after the first runs',
     );

@@ -21,7 +21,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 };
 
 describe('withHandicap', () => {
-  test('2000 µs: 20 reads spin about 40 ms on the thread (CPU, not a sleep) and pass the values through unchanged', async () => {
+  test('2000 µs: 20 reads spin about 40 ms on the thread (CPU, not a sleep), values passed unchanged', async () => {
     const source = fakeSource();
     const h = withHandicap(source, 2000);
     expect(h.direct).toBe(true);

@@ -95,7 +95,8 @@ describe('moderated t (empirical Bayes, after limma)', () => {
     const r = moderatedT(one, fitPrior([one.s2], [one.df]));
     expect(r).toMatchObject({ lo: 0, hi: Infinity, p: 1 });
     expect(r.short).toBe(
-      'need ≥ 2 rounds of this comparison, or a family of ≥ 2 comparisons with 2 rounds, for any interval; have 1 round(s)',
+      'need ≥ 2 rounds of this comparison, or a family of ≥ 2 ' +
+        'comparisons with 2 rounds, for any interval; have 1 round(s)',
     );
     // A comparison with one round borrows the family's variance when the family has one.
     expect(moderatedT(one, prior).hi).toBeLessThan(Infinity);

@@ -124,7 +124,9 @@ describe('racing under the null, on recorded runs', () => {
     }
     const rate = falseRuns / runs;
     console.log(
-      `null simulation${what} (results/latest, ${published.started_at}, ${pool.length} launches): ${falseRuns} of ${runs} runs made a false claim (${(rate * 100).toFixed(1)}%, nominal ≤ 5%); ${claims} false claims in all`,
+      `null simulation${what} (results/latest, ${published.started_at}, ` +
+        `${pool.length} launches): ${falseRuns} of ${runs} runs made a false claim ` +
+        `(${(rate * 100).toFixed(1)}%, nominal ≤ 5%); ${claims} false claims in all`,
     );
     return rate;
   }
@@ -137,12 +139,13 @@ describe('racing under the null, on recorded runs', () => {
     expect(nullRate(2027, 2, ', every other contender twice as noisy')).toBeLessThanOrEqual(0.05);
   }, 120_000);
 
-  test('the layout a covariate of the prior (10 comparisons side by side, 35 apart), every other contender twice as noisy: at most 5%', () => {
+  test('layout a covariate (10 comparisons side by side, 35 apart), every other one twice as noisy: at most 5%', () => {
     expect(
       nullRate(
         2028,
         2,
-        ', 10 of 45 comparisons side by side (the layout a covariate of the prior), every other contender twice as noisy',
+        ', 10 of 45 comparisons side by side (the layout a covariate ' +
+          'of the prior), every other contender twice as noisy',
         true,
       ),
     ).toBeLessThanOrEqual(0.05);
@@ -177,7 +180,8 @@ describe('racing under the null, on recorded runs', () => {
       if (moderatedT(reps[0]!, prior, 0.95).hi < 1) detected++;
     }
     console.log(
-      `handicap simulation (results/latest): a 10% slower twin detected in ${detected} of ${sims} simulated 5-round runs (${((detected / sims) * 100).toFixed(1)}%)`,
+      `handicap simulation (results/latest): a 10% slower twin detected in ${detected} ` +
+        `of ${sims} simulated 5-round runs (${((detected / sims) * 100).toFixed(1)}%)`,
     );
     expect(detected / sims).toBeGreaterThan(0.05);
   });
@@ -221,7 +225,7 @@ describe('racing under the null, on recorded runs', () => {
     expect(four!.ratio).toBeCloseTo(1.25, 1);
   });
 
-  test('the layout as a covariate of the prior: a quiet side-by-side group gets its own scale; under MIN_STRATUM comparisons, none', () => {
+  test('layout a covariate of the prior: a quiet side-by-side group gets its own scale; below MIN_STRATUM not', () => {
     // Per-round ln ratios of sd about 2% (side by side) and 10% (apart), 6 rounds each, the same
     // within-launch noise (the trend on it does not tell them apart).
     const wiggle = (sd: number, seed: number) =>

@@ -8,7 +8,7 @@ const all = loadContenders();
 const pick = (...names: string[]) => names.map((n) => all.find((c) => c.name === n)!);
 
 describe('server twins', () => {
-  test('each contender that reads per request gets a twin named -on-valkey; ceilings and the handicap stay on the first server', () => {
+  test('each contender reading per request gets a -on-valkey twin; ceilings and handicap stay on the first', () => {
     const chosen = pick(
       'node-raw-node-redis',
       'node-raw-ioredis',
@@ -43,7 +43,7 @@ describe('server twins', () => {
     expect(both.comparisons.length).toBe(plain.comparisons.length + 3);
   });
 
-  test("--topology cluster: twins read the cluster from primaries and from replicas (REPLICAS=on); Bun's client is listed, with why", () => {
+  test("--topology cluster: twins read from primaries and from replicas (REPLICAS=on); Bun's listed, with why", () => {
     const chosen = pick('bun-raw-node-redis', 'bun-raw-bun-redis');
     const { twins, unsupported } = serverTwins(chosen, ['redis', 'cluster', 'cluster-replicas']);
     expect(twins.map((t) => [t.name, t.env.REDIS_CLUSTER, t.settings.replicas])).toEqual([

@@ -42,7 +42,8 @@ describe('--target', () => {
 
   test('bad input is one line naming the cause and the fix', () => {
     expect(usage(['--target', 'https://app:3000/'])).toBe(
-      '--target "https://app:3000/" is https; only http:// is measured (the apps serve plain HTTP), e.g. http://10.0.0.2:3000/',
+      '--target "https://app:3000/" is https; only http:// is measured ' +
+        '(the apps serve plain HTTP), e.g. http://10.0.0.2:3000/',
     );
     expect(usage(['--target', 'app:3000'])).toContain('only http://');
     expect(usage(['--target', '10.0.0.2:3000'])).toContain('is not a URL; use http://host:port/path');

@@ -44,7 +44,7 @@ describe('glued: the handicap check side by side in a shuffled block', () => {
 });
 
 describe("clustered: a runtime block's twin questions side by side", () => {
-  test("each group at its first member's place, the member with the most edges in its middle, the rest in their order", () => {
+  test("each group at its first member's place, the one with most edges in its middle, the rest in order", () => {
     // raw is compared with express, fastify and next; ioredis and glide with nothing here.
     const order = ['express', 'ioredis', 'next', 'raw', 'glide', 'fastify'];
     const edges: [string, string][] = [
@@ -80,7 +80,7 @@ describe("clustered: a runtime block's twin questions side by side", () => {
 });
 
 describe('walkOrder', () => {
-  test('random graphs: each edge adjacent, each node present, at most E + odd/2 + isolated + components windows', () => {
+  test('random graphs: each edge adjacent, each node present, ≤ E + odd/2 + isolated + components windows', () => {
     const random = seededRandom(7);
     for (let g = 0; g < 300; g++) {
       const nodes = Array.from({ length: 2 + Math.floor(random() * 25) }, (_, i) => `n${i}`);
