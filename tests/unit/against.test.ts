@@ -17,7 +17,7 @@ import { changeSentence, changesSection, changesSpec } from '../../packages/harn
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
 import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
-import { pairMode } from '../../packages/harness/src/run/block';
+import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
 

@@ -10,7 +10,7 @@ import { rdbFor } from '../run/entries';
 import { runBench } from '../run/bench';
 import { runTarget } from './target';
 import { endProgress, info, log, setProgressMode } from '../system/progress';
-import { stopAll, type Session } from '../run/suite';
+import { stopAll, type Session } from '../run/state';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
 import { AgainstError, resolveAgainst, selfSide } from '../run/against';
 import { ROOT } from '../system/paths';

@@ -189,22 +189,7 @@ export async function measureRun(
   const upsert = ctx.upsertKeys ? upsertAround(redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null;
   await meet?.at('start');
   const fromMs = nowMs();
-  let oha;
-  try {
-    oha = await runOha({
-      ...load,
-      url: upsert?.request.url ?? url,
-      request: upsert?.request,
-      outFile: rawFile,
-      cpuList: ctx.placement.loadgen,
-    });
-  } catch (e) {
-    await prober?.stop();
-    await upsert?.stop();
-    throw e;
-  } finally {
-    rss.stop();
-  }
+  const oha = await ohaWindow(ctx, load, url, rawFile, { rss, prober, upsert });
   await meet?.at('end');
   const endedAtMs = nowMs();
   const writes = ctx.live ? writerCost(redis, ctx.live, writesBefore!) : null;
@@ -220,12 +205,64 @@ export async function measureRun(
   return {
     ...rest,
     error_messages: errorMessages,
+    ...costs(ctx, used, run.ok, served, rss.peak(), cpuSeconds),
+    harness_cpu_pct: used.harnessCpuPct,
+    load_average_1m: loadAverage,
+    cpu_steal_pct: used.stealPct,
+    raw: relative(ctx.runDir, rawFile),
+    started_at: startedAt,
+    ended_at: endedAt,
+    ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writes! } } : {}),
+    ...(written ? { upsert: written, redis_commands: used.commands } : {}),
+  };
+}
+
+/** oha's run of a window; when it fails, the prober and the upsert accounting around it stop too. */
+async function ohaWindow(
+  ctx: RunContext,
+  load: Load,
+  url: string,
+  rawFile: string,
+  around: {
+    rss: ReturnType<typeof rssSampler>;
+    prober: ReturnType<typeof startProber> | null;
+    upsert: ReturnType<typeof upsertAround> | null;
+  },
+) {
+  const { upsert } = around;
+  try {
+    return await runOha({
+      ...load,
+      url: upsert?.request.url ?? url,
+      request: upsert?.request,
+      outFile: rawFile,
+      cpuList: ctx.placement.loadgen,
+    });
+  } catch (e) {
+    await around.prober?.stop();
+    await upsert?.stop();
+    throw e;
+  } finally {
+    around.rss.stop();
+  }
+}
+
+/** What a window's requests cost the app, Redis and oha, from the counters read around it. */
+function costs(
+  ctx: RunContext,
+  used: ReturnType<ReturnType<typeof countersFrom>>,
+  ok: number,
+  served: number,
+  rssMb: number,
+  cpuSeconds: number,
+) {
+  return {
     app_cpu_s: used.appCpu,
-    cpu_us_per_req: run.ok ? (used.appCpu * 1e6) / served : NaN,
+    cpu_us_per_req: ok ? (used.appCpu * 1e6) / served : NaN,
     main_thread_cpu_s: used.mainThreadCpu,
-    rss_mb: rss.peak(),
+    rss_mb: rssMb,
     redis_calls: used.calls,
-    redis_calls_per_req: run.ok ? used.calls / served : NaN,
+    redis_calls_per_req: ok ? used.calls / served : NaN,
     redis_us_per_call: used.usPerCall,
     redis_cpu_s: used.redisCpuS,
     ...(used.proxyCpuS !== null ? { proxy_cpu_s: used.proxyCpuS } : {}),
@@ -237,14 +274,6 @@ export async function measureRun(
         (ctx.placement.loadgen
           ? cpuCount(ctx.placement.loadgen)
           : cpuCount(null) - (used.appCpu + (used.redisCpuS ?? 0)) / used.wall),
-    harness_cpu_pct: used.harnessCpuPct,
-    load_average_1m: loadAverage,
-    cpu_steal_pct: used.stealPct,
-    raw: relative(ctx.runDir, rawFile),
-    started_at: startedAt,
-    ended_at: endedAt,
-    ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writes! } } : {}),
-    ...(written ? { upsert: written, redis_commands: used.commands } : {}),
   };
 }
 

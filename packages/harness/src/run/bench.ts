@@ -5,7 +5,7 @@ import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
 import { prepare } from './prepare';
 import { schedule } from './schedule';
-import type { Session } from './suite';
+import type { Session } from './state';
 import { finish } from './finish';
 
 export async function runBench(
@@ -14,7 +14,7 @@ export async function runBench(
   unsupported: Unsupported[],
   session: Session,
 ): Promise<number> {
-  const suite = await prepare(opts, all, unsupported, session);
-  const ok = await schedule(suite);
-  return finish(suite, ok);
+  const state = await prepare(opts, all, unsupported, session);
+  const ok = await schedule(state);
+  return finish(state.results, state.save, ok);
 }

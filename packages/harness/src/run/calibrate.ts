@@ -1,10 +1,12 @@
 // The handicap check, set up: a handicapped contender burns a fixed CPU time per request
 // (packages/stream/src/handicap.ts), calibrated before round 1 in one launch of its plain twin so
 // that the twin's wall time per request grows by HANDICAP_PCT (answers/handicap.ts judges it).
+import type { Contender } from '../model/contenders';
 import type { ContenderResult, PointResult, Results } from '../model/results';
-import { fail, type Suite } from './suite';
+import { fail, type RunState } from './state';
 import { info, log } from '../system/progress';
-import { measureTrial } from './trial';
+import type { Launcher } from './launch';
+import { measureTrial, type TrialSettings } from './trial';
 import { burnUs, type TwinCost } from '../answers/handicap';
 import { baseName, HANDICAP_PCT } from '../model/questions';
 
@@ -13,11 +15,12 @@ import { baseName, HANDICAP_PCT } from '../model/questions';
  * itself, by its size, beside its twin <name>@base).
  */
 function targets(
-  suite: Suite,
+  results: Results,
+  byName: Map<string, Contender>,
 ): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {
-  const { results, settings } = suite;
+  const { settings } = results;
   const plainTwin = (r: ContenderResult) =>
-    [...suite.byName.values()].find(
+    [...byName.values()].find(
       (c) =>
         !c.tuned.length &&
         !c.ceiling &&
@@ -54,15 +57,19 @@ function targets(
 }
 
 /** One launch of the calibrating contender (round 0, not a run of anyone): its costs per request. */
-async function calibrationLaunch(suite: Suite, name: string): Promise<TwinCost | null> {
+async function calibrationLaunch(
+  launcher: Launcher,
+  settings: TrialSettings & { connections: number[] },
+  name: string,
+): Promise<TwinCost | null> {
   const point: PointResult = {
-    connections: suite.settings.connections[0]!,
+    connections: settings.connections[0]!,
     rate: null,
     rate_spec: null,
     status: 'incomplete',
     runs: [],
   };
-  const outcome = await measureTrial(suite, { name } as ContenderResult, point, 0, 0);
+  const outcome = await measureTrial(launcher, settings, { name } as ContenderResult, point, 0, 0);
   const run = outcome.runs[0];
   if (
     outcome.kind !== 'runs' ||
@@ -79,11 +86,11 @@ async function calibrationLaunch(suite: Suite, name: string): Promise<TwinCost |
 }
 
 /** Before round 1: calibrate each handicap (resumed runs keep theirs); a failed calibration fails its contender. */
-export async function calibrateHandicap(suite: Suite): Promise<void> {
-  const { results } = suite;
-  for (const t of targets(suite)) {
+export async function calibrateHandicap(state: RunState): Promise<void> {
+  const { results } = state;
+  for (const t of targets(results, state.rig.byName)) {
     if (results.handicap?.some((h) => h.contender === t.contender)) continue;
-    const twin = await calibrationLaunch(suite, t.calibratedOn);
+    const twin = await calibrationLaunch(state.launcher, results.settings, t.calibratedOn);
     if (twin === null) {
       log(`handicap: the calibration launch of ${t.calibratedOn} failed; ${t.contender} is not measured`);
       const r = results.contenders.find((x) => x.name === t.contender);
@@ -103,9 +110,10 @@ export async function calibrateHandicap(suite: Suite): Promise<void> {
       injected_ratio: 1 / (1 + t.pct / 100),
     });
     info(
-      `handicap: ${t.contender} burns ${us} µs per request (${t.calibratedOn}: ${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it)`,
+      `handicap: ${t.contender} burns ${us} µs per request (${t.calibratedOn}: ` +
+        `${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it)`,
     );
-    suite.save();
+    state.save();
   }
 }
 

@@ -13,13 +13,16 @@ import { serverRecord, serverTwins, startProxies, startServers } from '../topolo
 import type { DelayProxy } from '../topology/delay';
 import type { ContenderResult, PointResult, Results, Settings } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
-import { fail, type Session, type Suite } from './suite';
+import { contenderOf, fail, type Rig, type RunState, type Session } from './state';
 import { info, log, progress } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { baseTwins, checkOut } from './against';
 import type { ServerName } from '../model/servers';
+import { AppLauncher } from './launcher';
+import { TrialClock } from './eta';
+import { firstGuessS } from './plan';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -218,57 +221,35 @@ export async function prepare(
   all: Contender[],
   unsupported: Unsupported[],
   session: Session,
-): Promise<Suite> {
+): Promise<RunState> {
   const startedAt = Date.now();
   // --against a ref: its worktree checked out and installed before its apps are read.
   if (opts.otherSide) checkOut(opts.otherSide, info);
   const { results, runDir } = opts.resume ? resumedResults(opts.resume) : freshResults(opts, all, unsupported);
   const settings = results.settings;
   checkLoad(results, opts.strict);
-
-  const { servers, redis, golden, proxies } = await openServers(opts, results, session);
-
-  const suite: Suite = {
-    results,
-    settings,
-    runDir,
-    redis,
-    servers,
-    proxies,
-    golden,
-    session,
-    startedAt,
-    byName: new Map(
-      [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...otherSide(opts, results, all)].map((c) => [
-        c.name,
-        c,
-      ]),
-    ),
-    ctx: {
-      workload: settings.workload,
-      placement: settings.placement,
-      redis,
-      runDir,
-      proxy: proxies[serverNamesOf(settings)[0]!],
-      ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
-    },
-    // Known to the signal handlers from the first save on: before that there is nothing to keep.
-    save() {
-      writeJsonAtomic(resultsFile(runDir), results);
-      session.results = results;
-      session.runDir = runDir;
-    },
-    appEnv: (c) => ({
-      ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? serverNamesOf(settings)[0]!), settings.workload),
-      ...c.env,
-      ...handicapEnv(results, c.name),
-    }),
+  const rig = await openRig(opts, results, runDir, session, all);
+  // Known to the signal handlers from the first save on: before that there is nothing to keep.
+  const save = () => {
+    writeJsonAtomic(resultsFile(runDir), results);
+    session.results = results;
+    session.runDir = runDir;
   };
-  suite.save();
+  const launcher = new AppLauncher(rig, settings);
+  const state: RunState = {
+    results,
+    runDir,
+    startedAt,
+    save,
+    rig,
+    launcher,
+    clock: new TrialClock(firstGuessS(settings)),
+  };
+  save();
   if (settings.live) {
     // The writer runs from here to the end: every launch, verification and window sees a changing stream.
-    session.live = suite.ctx.live = await startLive(
-      redis.url,
+    session.live = rig.ctx.live = await startLive(
+      rig.ctx.redis.url,
       STREAM_KEY,
       results.data.entries,
       settings.live.write_rate,
@@ -276,16 +257,51 @@ export async function prepare(
       runDir,
     );
     info(
-      `live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), logged in ${session.live.log} (gzipped when the run ends)`,
+      `live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), ` +
+        `logged in ${session.live.log} (gzipped when the run ends)`,
     );
   }
   for (const r of results.contenders) {
-    if (r.status === 'incomplete' && !suite.byName.has(r.self_check_of ?? r.name))
+    if (r.status === 'incomplete' && !rig.byName.has(r.self_check_of ?? r.name))
       fail(r, 'failed', `no app manifest defines ${r.name} any more`);
   }
-  await buildAll(suite);
-  suite.save();
-  return suite;
+  await buildAll(results, rig);
+  save();
+  return state;
+}
+
+/** The servers, the golden body, the manifests by name and each app's environment: what the apps run against. */
+async function openRig(
+  opts: CliOptions,
+  results: Results,
+  runDir: string,
+  session: Session,
+  all: Contender[],
+): Promise<Rig> {
+  const settings = results.settings;
+  const { servers, redis, golden, proxies } = await openServers(opts, results, session);
+  const first = serverNamesOf(settings)[0]!;
+  const manifests = [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...otherSide(opts, results, all)];
+  return {
+    servers,
+    proxies,
+    golden,
+    session,
+    byName: new Map(manifests.map((c) => [c.name, c])),
+    ctx: {
+      workload: settings.workload,
+      placement: settings.placement,
+      redis,
+      runDir,
+      proxy: proxies[first],
+      ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
+    },
+    appEnv: (c) => ({
+      ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? first), settings.workload),
+      ...c.env,
+      ...handicapEnv(results, c.name),
+    }),
+  };
 }
 
 const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
@@ -345,23 +361,24 @@ async function openServers(opts: CliOptions, results: Results, session: Session)
 }
 
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
-async function buildAll(suite: Suite): Promise<void> {
-  const todo = suite.results.contenders.filter((r) => r.status === 'incomplete');
+async function buildAll(results: Results, rig: Rig): Promise<void> {
+  const todo = results.contenders.filter((r) => r.status === 'incomplete');
   // One build per app and build command: runtimes that declare the same build share it; clients and settings never
   // differ.
-  const contenders = todo.map((r) => suite.byName.get(r.self_check_of ?? r.name)!).filter((c) => c.build);
+  const contenders = todo.map((r) => contenderOf(rig.byName, r)).filter((c) => c.build);
   // Keyed by app folder: an --against twin's app of the same name is another folder, built apart.
   const builds = new Map(contenders.map((c) => [`${c.appDir} ${JSON.stringify(c.build)}`, c]));
+  const key = dataKey(rig.golden, results.settings.workload);
   for (const c of builds.values()) {
-    const what = `${c.app}${isBase(c.name) ? ` of ${suite.settings.against?.spec}` : ''} (${c.build!.join(' ')})`;
+    const what = `${c.app}${isBase(c.name) ? ` of ${results.settings.against?.spec}` : ''} (${c.build!.join(' ')})`;
     info(`build apps/${what} …`);
     progress({ phase: 'building', contender: `apps/${c.app}`, etaS: null });
     try {
-      info(`build apps/${what}: ${await buildApp(c, suite.appEnv(c), dataKey(suite.golden, suite.settings.workload))}`);
+      info(`build apps/${what}: ${await buildApp(c, rig.appEnv(c), key)}`);
     } catch (e) {
       const err = e as AppError;
       for (const r of todo) {
-        const theirs = suite.byName.get(r.self_check_of ?? r.name);
+        const theirs = rig.byName.get(r.self_check_of ?? r.name);
         if (theirs?.appDir === c.appDir && JSON.stringify(theirs.build) === JSON.stringify(c.build))
           fail(r, 'failed', err.message, err.output);
       }

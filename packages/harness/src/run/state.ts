@@ -1,12 +1,18 @@
-// What the phases of a benchmark share: the results being written, the private Redis, the
-// golden body, and the processes a signal handler must take down.
+// The run's state: the results being written, where they are saved, when the command started, the
+// rig the apps run against, the launcher that starts and measures them, and the clock the budget
+// learns from. prepare.ts makes it; schedule.ts and finish.ts use it. Most functions in run/ take
+// the one or two fields they need, not the whole state. Those that take the whole state, however
+// the parameter is named (one per line; keep it at 10 or fewer):
+//   grep -oE '(\w\??|\})\s*:\s*RunState\s*[,)=]' packages/harness/src/run/*.ts | wc -l
 import type { RunningApp } from '../measure/apps';
 import type { Contender } from '../model/contenders';
 import type { RunContext } from '../measure/measure';
 import type { Live } from '../live/session';
 import { isAlive } from '../system/proc';
 import { cli, type RedisTarget } from '../topology/redis';
-import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
+import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
+import type { Launcher } from './launch';
+import type { TrialClock } from './eta';
 
 /** Everything a signal handler needs to save partial results and clean up. */
 export interface Session {
@@ -20,12 +26,11 @@ export interface Session {
   topology?: { stop(): Promise<void> }[];
 }
 
-export interface Suite {
-  results: Results;
-  settings: Settings;
-  runDir: string;
-  redis: RedisTarget;
-  /** Every server the apps read, by name (--servers); the first, settings.servers[0], is `redis`. */
+/** What the apps run against: the servers they read, the body they must serve, their manifests. */
+export interface Rig {
+  /** The measuring context of the first server (settings.servers[0]); ctxFor gives a contender's own. */
+  ctx: RunContext;
+  /** Every server the apps read, by name (--servers); the first one is `ctx.redis`. */
   servers: Record<string, RedisTarget>;
   /** --redis-rtt: the delay proxy in front of each server, by name; empty without one. */
   proxies: Record<string, { pid: number; url: string }>;
@@ -33,16 +38,27 @@ export interface Suite {
   /** Manifest entries by contender name. */
   byName: Map<string, Contender>;
   session: Session;
-  ctx: RunContext;
+  appEnv(c: Contender): Record<string, string>;
+}
+
+export interface RunState {
+  /** What results.json holds; its `settings` are the run's settings. */
+  results: Results;
+  runDir: string;
   /** Date.now() when the command started: --budget counts from here. */
   startedAt: number;
   /** Flush results.json (atomically) and let the signal handlers know about it. */
   save(): void;
-  appEnv(c: Contender): Record<string, string>;
+  rig: Rig;
+  /** Starts, verifies, measures and stops the apps, for every layout (launch.ts). */
+  launcher: Launcher;
+  /** Seconds each contender's trials took so far in this command: what the budget check and the ETA learn from. */
+  clock: TrialClock;
 }
 
 /** The manifest entry a result measures (a --self-check twin measures its original). */
-export const contenderOf = (suite: Suite, r: ContenderResult) => suite.byName.get(r.self_check_of ?? r.name)!;
+export const contenderOf = (byName: Map<string, Contender>, r: Pick<ContenderResult, 'name' | 'self_check_of'>) =>
+  byName.get(r.self_check_of ?? r.name)!;
 
 export function redisAlive(redis: RedisTarget): boolean {
   if (redis.server && !isAlive(redis.server.pid)) return false;
@@ -82,17 +98,17 @@ export async function stopAll(session: Session): Promise<void> {
 }
 
 /** The server a contender reads (its --servers twin's, or the first). */
-export const serverOf = (suite: Suite, c: Pick<Contender, 'server'>) =>
-  c.server ? suite.servers[c.server]! : suite.redis;
+export const serverOf = (rig: Pick<Rig, 'ctx' | 'servers'>, c: Pick<Contender, 'server'>) =>
+  c.server ? rig.servers[c.server]! : rig.ctx.redis;
 
 /** A contender's measuring context: the counters of the server it reads. */
-export const ctxFor = (suite: Suite, c: Pick<Contender, 'server' | 'settings'>): RunContext => ({
-  ...suite.ctx,
-  ...(c.server ? { redis: serverOf(suite, c), proxy: suite.proxies[c.server] } : {}),
+export const ctxFor = (rig: Pick<Rig, 'ctx' | 'servers' | 'proxies'>, c: Pick<Contender, 'server' | 'settings'>) => ({
+  ...rig.ctx,
+  ...(c.server ? { redis: serverOf(rig, c), proxy: rig.proxies[c.server] } : {}),
   write: c.settings.write,
 });
 
 /** Every server the run started still answers. */
-export const serversAlive = (suite: Suite) =>
-  Object.values(suite.servers).every((t) => redisAlive(t) && (t.nodes ?? []).every((n) => isAlive(n.pid))) &&
-  Object.values(suite.proxies).every((p) => isAlive(p.pid));
+export const serversAlive = (rig: Pick<Rig, 'servers' | 'proxies'>) =>
+  Object.values(rig.servers).every((t) => redisAlive(t) && (t.nodes ?? []).every((n) => isAlive(n.pid))) &&
+  Object.values(rig.proxies).every((p) => isAlive(p.pid));

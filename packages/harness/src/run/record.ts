@@ -1,0 +1,62 @@
+// A trial's outcome written into its contender's results: a run kept, a run set aside (CPU steal,
+// Redis died), or the contender out (failed, invalid).
+import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
+import { info, log } from '../system/progress';
+import type { TrialOutcome } from './launch';
+import { STEAL_FAULT, STEAL_RETRIES } from './plan';
+import { discard, fail } from './state';
+
+/**
+ * Record one outcome of `r` at `point` (`attempt`: how many runs of this round CPU steal spoilt
+ * before). False: stop measuring (Redis died; `results.exit_reason` says so).
+ */
+export function record(
+  results: Pick<Results, 'settings' | 'exit_reason'>,
+  r: ContenderResult,
+  point: PointResult,
+  outcome: TrialOutcome,
+  label: string,
+  attempt: number,
+): boolean {
+  const maxSteal = results.settings.max_steal_pct;
+  if (outcome.kind === 'redis-died') {
+    // Not the contender's fault: discard the run and leave it incomplete, so --resume measures it again.
+    for (const run of outcome.runs) discard(point, run, 'Redis died during this run');
+    r.reason = `Redis died during ${label}; that run is discarded`;
+    results.exit_reason = `Redis stopped answering during ${r.name}; measuring stopped`;
+    log(`${r.name}: Redis stopped answering; measuring stops here`);
+    return false;
+  }
+  if (outcome.kind === 'out') {
+    point.runs.push(...outcome.runs);
+    fail(r, outcome.status, outcome.reason, outcome.output);
+    log(`${r.name}: ${outcome.status.toUpperCase()}: ${outcome.reason}`);
+    return true;
+  }
+  const run = outcome.runs[0]!;
+  if (run.cpu_steal_pct > maxSteal) {
+    discard(point, run, `${STEAL_FAULT} ${run.cpu_steal_pct.toFixed(1)}% > ${maxSteal}%`);
+    if (attempt < STEAL_RETRIES) {
+      info(`${label}: CPU steal ${run.cpu_steal_pct.toFixed(1)}%, measured again later in this round`);
+    } else {
+      point.left_out = (point.left_out ?? 0) + 1;
+      log(`${label}: CPU steal above ${maxSteal}% on all ${STEAL_RETRIES + 1} attempts; this round is left out`);
+    }
+    return true;
+  }
+  point.runs.push(run);
+  info(`${label}: ${runLine(run)}`);
+  return true;
+}
+
+/** One run in the log: its rate, median latency and costs. */
+export const runLine = (run: RunRecord) =>
+  `${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ` +
+  `${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`;
+
+/** Redis stopped answering around a block (named by `what`): measuring stops, and the results say why. */
+export function redisStopped(results: Pick<Results, 'exit_reason'>, what: string): false {
+  results.exit_reason = `Redis stopped answering during ${what}; measuring stopped`;
+  log(results.exit_reason);
+  return false;
+}

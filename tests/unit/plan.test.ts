@@ -1,0 +1,343 @@
+// The plan of the rounds (run/plan.ts) as pure functions of values, and the launch and the block
+// (run/launch.ts, run/trial.ts, run/block.ts) through a fake launcher: no process is started.
+import { describe, expect, test } from 'bun:test';
+import type { Load, Meeting } from '../../packages/harness/src/measure/measure';
+import type { Verdict } from '../../packages/harness/src/measure/verify';
+import { changeComparisons } from '../../packages/harness/src/model/questions';
+import type { ContenderResult, PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
+import { type BlockResults, measureBlock } from '../../packages/harness/src/run/block';
+import type { Launched, Launcher, Measured, Out } from '../../packages/harness/src/run/launch';
+import {
+  blocksOf,
+  cycles,
+  dueSlots,
+  openNames,
+  pairMode,
+  roundOrder,
+  type Slot,
+  walkPairs,
+} from '../../packages/harness/src/run/plan';
+import { measureTrial } from '../../packages/harness/src/run/trial';
+
+const point = (connections = 50, rate: number | null = null): PointResult => ({
+  connections,
+  rate,
+  rate_spec: null,
+  status: 'incomplete',
+  runs: [],
+});
+const result = (name: string, runtime = 'node', more: Partial<ContenderResult> = {}) =>
+  ({ name, runtime, status: 'incomplete', points: [point()], runs: [], ...more }) as unknown as ContenderResult;
+const slot = (name: string, runtime = 'node', more: Partial<ContenderResult> = {}): Slot => {
+  const r = result(name, runtime, more);
+  return { r, point: r.points[0]! };
+};
+const namesOf = (slots: Slot[]) => slots.map((x) => x.r.name);
+
+describe('what a round measures (plan.ts)', () => {
+  const slots = [slot('a'), slot('b'), slot('c'), slot('ceil', 'node', { ceiling: 'http' })];
+
+  test('a fixed run count: every slot in each of its rounds, the HTTP ceilings in round 1 only', () => {
+    const s = { runs: 2, max_runs: 50 } as const;
+    expect(namesOf(dueSlots(slots, 1, s, null))).toEqual(['a', 'b', 'c', 'ceil']);
+    expect(namesOf(dueSlots(slots, 2, s, ['a']))).toEqual(['a', 'b', 'c']);
+    expect(dueSlots(slots, 3, s, null)).toEqual([]);
+  });
+
+  test('--runs auto: everything in the first rounds, then only the open comparisons, up to max_runs', () => {
+    const s = { runs: 'auto', max_runs: 6 } as const;
+    expect(namesOf(dueSlots(slots, 3, s, ['a']))).toEqual(['a', 'b', 'c']);
+    expect(namesOf(dueSlots(slots, 4, s, ['a']))).toEqual(['a']);
+    expect(namesOf(dueSlots(slots, 4, s, null))).toEqual(['a', 'b', 'c']);
+    expect(dueSlots(slots, 4, s, [])).toEqual([]);
+    expect(dueSlots(slots, 7, s, ['a'])).toEqual([]);
+  });
+
+  test('a --self-check twin stays due with its original', () => {
+    const twin = slot('b (alone)', 'node', { self_check_of: 'b' });
+    expect(namesOf(dueSlots([...slots, twin], 4, { runs: 'auto', max_runs: 9 }, ['b']))).toEqual(['b', 'b (alone)']);
+  });
+
+  test('the open contenders: none before the first look; the handicap checks race while any comparison is open', () => {
+    const handicap = [{ contender: 'h', compared_with: 'h@base' }] as BlockResults['handicap'];
+    expect(openNames({})).toBeNull();
+    expect(openNames({ open: [], handicap })).toEqual([]);
+    expect(openNames({ open: ['a'], handicap })).toEqual(['a', 'h', 'h@base']);
+  });
+
+  test("a round's order: the same for the same seed, one runtime's slots together, a twin after its original", () => {
+    const todo = [
+      slot('n1'),
+      slot('b1', 'bun'),
+      slot('n2'),
+      slot('b2', 'bun'),
+      slot('n3'),
+      slot('n2 (alone)', 'node', { self_check_of: 'n2' }),
+    ];
+    const order = roundOrder(todo, 7, 1, 4);
+    expect(namesOf(order)).toEqual(namesOf(roundOrder(todo, 7, 1, 4)));
+    expect(new Set(namesOf(order))).toEqual(new Set(namesOf(todo)));
+    const runtimes = order.filter((x) => !x.r.self_check_of).map((x) => x.r.runtime);
+    expect(runtimes.filter((r, i) => r !== runtimes[i - 1]).length).toBe(2);
+    expect(namesOf(order)[namesOf(order).indexOf('n2') + 1]).toBe('n2 (alone)');
+    const blocks = blocksOf(order, 'runtime');
+    expect(blocks.map((b) => b.length).sort()).toEqual([2, 3]);
+    expect(blocksOf(order, 'walk').map((b) => b.length)).toEqual([5]);
+  });
+
+  test("the walk's pairs: the open comparisons' and the handicap checks', at the same load point", () => {
+    const block = [slot('a'), slot('b'), slot('c'), { ...slot('a'), point: point(10) }];
+    const q = {
+      family: { questions: [], comparisons: [{ id: 'ab', question: 'q', a: 'a', b: 'b' }] },
+      handicap: [{ contender: 'c', compared_with: 'b' }] as BlockResults['handicap'],
+      answers: [{ id: 'ab', verdict: 'decided' }] as never,
+    };
+    expect(walkPairs(block, 4, 'runtime', q)).toBeNull();
+    expect(walkPairs(block, 3, 'walk', q)).toEqual([
+      [0, 1],
+      [2, 1],
+    ]);
+    // After the first rounds, a decided comparison is walked no more.
+    expect(walkPairs(block, 4, 'walk', q)).toEqual([[2, 1]]);
+  });
+
+  test('the pair design by cycle: both ways until chosen, a duet keeps each launch its alone windows in cycle 0', () => {
+    expect([0, 1].map((j) => pairMode('auto', 'duet', 3, j))).toEqual(['both', 'both']);
+    expect([0, 1].map((j) => pairMode('auto', 'duet', 4, j))).toEqual(['both', 'duet']);
+    expect([0, 1].map((j) => pairMode('auto', 'alternate', 4, j))).toEqual(['alone', 'alone']);
+    expect([0, 1].map((j) => pairMode('alternate', null, 1, j))).toEqual(['alone', 'alone']);
+  });
+
+  test("a block's cycles: each member once per cycle, the handicap pair adjacent, the walk reversed every other cycle", () => {
+    const members = ['a', 'b', 'c', 'd', 'e'];
+    let seed = 1;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const order of cycles(members, null, random, 4, 1, [], [['b', 'd']])) {
+      expect([...order].sort()).toEqual(members);
+      expect(Math.abs(order.indexOf('b') - order.indexOf('d'))).toBe(1);
+    }
+    const walk = cycles(members, [[0, 1]], random, 2, 1, [], []);
+    expect(walk[0]).toEqual([...walk[1]!].reverse());
+  });
+});
+
+/** A window's figures, as measureRun would return them. */
+function measured(rps: number, raw: string): Measured {
+  const latency = { p10: 1, p25: 1, p50: 1, p75: 1, p90: 1, p95: 1, p99: 1, p99_9: 1 };
+  return {
+    ...{ rps, ok: rps, seconds: 1, errors: { non_2xx: 0, aborted: 0, other: 0 }, error_messages: {} },
+    ...{ latency_ms: latency, total_bytes: rps * 10, responses: rps, app_cpu_s: 0.5, cpu_us_per_req: 1 },
+    ...{ rss_mb: 50, redis_calls: rps, redis_calls_per_req: 1, redis_us_per_call: 2, redis_cpu_s: 0.1 },
+    ...{ loadgen_cpu_s: 0.3, loadgen_saturated: false, harness_cpu_pct: 1, load_average_1m: 0.5, cpu_steal_pct: 0 },
+    ...{ raw, started_at: 0, ended_at: 1 },
+  };
+}
+
+/** Records every step it is asked for, in order; starts nothing. */
+class FakeLauncher implements Launcher {
+  events: string[] = [];
+  alive = true;
+  /** Contenders whose verification fails, and those whose verification takes a while. */
+  invalid = new Set<string>();
+  slow = new Set<string>();
+  /** Redis dies during the nth measured window (counted from 1). */
+  redisDiesAt = 0;
+  private windows = 0;
+  private pid = 100;
+
+  async start(r: ContenderResult, key: string): Promise<Launched | Out> {
+    this.events.push(`start ${r.name}`);
+    return { key, r, pid: this.pid++, url: `http://${r.name}`, launchS: 0.2, bytes: NaN, tail: () => ['last line'] };
+  }
+  async verify(app: Launched): Promise<Verdict> {
+    if (this.slow.has(app.r.name)) await Bun.sleep(20);
+    this.events.push(`verified ${app.r.name}`);
+    return this.invalid.has(app.r.name) ? { ok: false, reason: 'wrong body' } : { ok: true, bytes: 10 };
+  }
+  async load(app: Launched, _load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
+    this.events.push(`${what} ${app.r.name} ${rawName}`);
+  }
+  async measure(app: Launched, _load: Load, rawName: string, duet?: Meeting): Promise<Measured> {
+    this.events.push(`${duet ? 'duet' : 'window'} ${app.r.name} ${rawName}`);
+    if (duet) await duet.at('start');
+    if (++this.windows === this.redisDiesAt) {
+      this.alive = false;
+      throw new Error('connection refused');
+    }
+    if (duet) await duet.at('end');
+    return measured(1000, rawName);
+  }
+  async check(app: Launched, _run: RunRecord): Promise<Out | null> {
+    this.events.push(`check ${app.r.name}`);
+    return null;
+  }
+  cpuSeconds(): number {
+    return 0;
+  }
+  serversAlive(): boolean {
+    return this.alive;
+  }
+  async stop(key: string): Promise<void> {
+    this.events.push(`stop ${key}`);
+  }
+  async pause(ms: number): Promise<void> {
+    this.events.push(`pause ${ms}`);
+  }
+  async restartRedis() {
+    return { downMs: 5, restartedAt: 0 };
+  }
+  async recover() {
+    return { ms: 1, out: null };
+  }
+}
+
+const SETTINGS = {
+  seed: 42,
+  windows: 2,
+  duration_s: 1,
+  requests: null,
+  warmup_s: 1,
+  layout: 'runtime',
+} as unknown as Settings;
+
+const blockResults = (settings: Partial<Settings> = {}, more: Partial<BlockResults> = {}): BlockResults => ({
+  settings: { ...SETTINGS, ...settings },
+  data: {} as BlockResults['data'],
+  ...more,
+});
+
+describe('one launch, the same for every layout (launch.ts, through a fake launcher)', () => {
+  test('a single trial: start, verify, warm up, its windows each checked, stop; the windows pooled into one run', async () => {
+    const fake = new FakeLauncher();
+    const s = slot('a');
+    const outcome = await measureTrial(fake, { ...SETTINGS, windows: 3 }, s.r, s.point, 2, 1);
+    expect(fake.events).toEqual([
+      'start a',
+      'verified a',
+      'warmup a a/c50-run2-retry1-warmup.json',
+      'window a a/c50-run2-retry1.json',
+      'check a',
+      'window a a/c50-run2-retry1-w2.json',
+      'check a',
+      'window a a/c50-run2-retry1-w3.json',
+      'check a',
+      'stop a#a/c50-run2-retry1.json',
+    ]);
+    expect(outcome.kind).toBe('runs');
+    expect(outcome.runs).toHaveLength(1);
+    expect(outcome.runs[0]!.windows).toHaveLength(3);
+    expect(outcome.runs[0]).toMatchObject({ round: 2, ok: 3000, seconds: 3, expected_bytes: 10, launch_s: 0.2 });
+  });
+
+  test('a trial whose verification fails is invalid, measures nothing, and is stopped', async () => {
+    const fake = new FakeLauncher();
+    fake.invalid.add('a');
+    const s = slot('a');
+    const outcome = await measureTrial(fake, SETTINGS, s.r, s.point, 1, 0);
+    expect(outcome).toMatchObject({ kind: 'out', status: 'invalid', reason: 'wrong body', runs: [] });
+    expect(fake.events).toEqual(['start a', 'verified a', 'stop a#a/c50-run1.json']);
+  });
+
+  test('a block: every member launched first, then the cycles of windows, each after a pause; then all stopped', async () => {
+    const fake = new FakeLauncher();
+    const slots = [slot('a'), slot('b'), slot('c')];
+    const outcomes = await measureBlock(fake, blockResults(), slots, 1, 0);
+    const kinds = fake.events.map((e) => e.split(' ')[0]);
+    expect(kinds.slice(0, 9)).toEqual([1, 2, 3].flatMap(() => ['start', 'verified', 'warmup']));
+    expect(kinds.filter((k) => k === 'window')).toHaveLength(6);
+    // Every window follows a pause (SETTLE_MS) and is checked.
+    const around = fake.events.flatMap((e, i) =>
+      e.startsWith('window') ? [`${fake.events[i - 1]}|${kinds[i + 1]}`] : [],
+    );
+    expect(new Set(around)).toEqual(new Set(['pause 250|check']));
+    expect(kinds.slice(-3)).toEqual(['stop', 'stop', 'stop']);
+    expect(outcomes.map((o) => [o.kind, o.runs[0]!.windows!.length])).toEqual([
+      ['runs', 2],
+      ['runs', 2],
+      ['runs', 2],
+    ]);
+    expect(outcomes[0]!.runs[0]!.idle_cpu_s).toBe(0);
+  });
+
+  test('a block member that fails verification is out and stopped at once; the others are measured', async () => {
+    const fake = new FakeLauncher();
+    fake.invalid.add('b');
+    const outcomes = await measureBlock(fake, blockResults(), [slot('a'), slot('b')], 1, 0);
+    expect(fake.events.indexOf('stop b#c50-block-1')).toBeLessThan(
+      fake.events.findIndex((e) => e.startsWith('window')),
+    );
+    expect(outcomes.map((o) => o.kind)).toEqual(['runs', 'out']);
+    expect(fake.events.filter((e) => e.startsWith('window b'))).toEqual([]);
+  });
+
+  test('Redis dies in a block: the measured members lose their run, the ones not measured yet report nothing', async () => {
+    const fake = new FakeLauncher();
+    fake.redisDiesAt = 2;
+    const outcomes = await measureBlock(fake, blockResults(), [slot('a'), slot('b'), slot('c')], 1, 0);
+    const kinds = outcomes.map((o) => `${o.kind} ${o.runs.length}`);
+    expect(kinds.sort()).toEqual(['redis-died 1', 'runs 0', 'runs 0']);
+    expect(fake.events.filter((e) => e.startsWith('window'))).toHaveLength(2);
+    expect(fake.events.filter((e) => e.startsWith('stop'))).toHaveLength(3);
+  });
+});
+
+describe("a change's pair in a block: the duet (block.ts, through a fake launcher)", () => {
+  const pairSlots = () => [slot('x'), slot('x@base'), slot('y')];
+  const changes = (chosen: 'duet' | 'alternate' | null) => ({
+    comparisons: changeComparisons(['x', 'x@base', 'y']),
+    ...(chosen ? { design: { chosen } as never } : {}),
+  });
+  const run = async (round: number, chosen: 'duet' | 'alternate' | null, windows = 3) => {
+    const fake = new FakeLauncher();
+    const results = blockResults({ windows, against: { pair: 'auto' } as never }, { changes: changes(chosen) });
+    const outcomes = await measureBlock(fake, results, pairSlots(), round, 0);
+    return { fake, outcomes };
+  };
+
+  test("the two sides start together and their warmups meet: neither warms up before the other's verification", async () => {
+    const fake = new FakeLauncher();
+    fake.slow.add('x');
+    await measureBlock(fake, blockResults({}, { changes: changes(null) }), pairSlots(), 1, 0);
+    const at = (e: string) => fake.events.findIndex((x) => x.startsWith(e));
+    expect(at('start x@base')).toBeLessThan(at('verified x@base'));
+    expect(at('start x ')).toBeLessThan(at('verified x@base'));
+    expect(at('verified x ')).toBeLessThan(at('warmup x@base'));
+    expect(at('warmup y')).toBeGreaterThan(at('warmup x@base'));
+  });
+
+  test('once duet is chosen: cycle 0 measures each alone and then a duet, the later cycles duets only', async () => {
+    const { fake, outcomes } = await run(4, 'duet');
+    const windows = fake.events
+      .filter((e) => /^(window|duet) x/.test(e))
+      .map((e) => e.split(' ').slice(0, 2).join(' '));
+    expect(windows.filter((e) => e.startsWith('window')).sort()).toEqual(['window x', 'window x@base']);
+    expect(windows.filter((e) => e.startsWith('duet'))).toHaveLength(6);
+    // The alone windows come first (cycle 0), then the duets.
+    expect(windows.slice(0, 2).every((e) => e.startsWith('window'))).toBe(true);
+    const x = outcomes[0]!.runs[0]!;
+    expect(x.windows).toHaveLength(1);
+    expect(x.duet!.map((d) => d.partner)).toEqual(['x@base', 'x@base', 'x@base']);
+    expect(outcomes[2]!.runs[0]!.windows).toHaveLength(3);
+  });
+
+  test('which side leads a duet window alternates by window and by round', async () => {
+    const leaders = async (round: number) => {
+      const { fake } = await run(round, 'duet');
+      const duets = fake.events.filter((e) => e.startsWith('duet '));
+      return duets.filter((_, i) => i % 2 === 0).map((e) => e.split(' ')[1]);
+    };
+    expect(await leaders(4)).toEqual(['x@base', 'x', 'x@base']);
+    expect(await leaders(5)).toEqual(['x', 'x@base', 'x']);
+  });
+
+  test('before a design is chosen every cycle measures both ways; alternate measures alone only', async () => {
+    const both = await run(2, null, 2);
+    expect(both.fake.events.filter((e) => e.startsWith('duet x ')).length).toBe(2);
+    expect(both.fake.events.filter((e) => e.startsWith('window x ')).length).toBe(2);
+    const alone = await run(4, 'alternate', 2);
+    expect(alone.fake.events.filter((e) => e.startsWith('duet'))).toEqual([]);
+    // Alternating, the pair's windows are adjacent in every cycle.
+    const order = alone.fake.events.filter((e) => e.startsWith('window')).map((e) => e.split(' ')[1]);
+    for (const c of [order.slice(0, 3), order.slice(3)]) expect(Math.abs(c.indexOf('x') - c.indexOf('x@base'))).toBe(1);
+  });
+});
