@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { launchChromium, openReport } from '../../packages/harness/src/report/browser';
 import { writeReport } from '../../packages/harness/src/report/index';
+import { analyzeRun } from '../../packages/harness/src/answers/analysis';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/results.json');
 const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8'));
@@ -17,7 +18,7 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'report-'));
   cpSync(FIXTURE, join(dir, 'results.json'));
-  await writeReport(dir);
+  await writeReport(dir, analyzeRun(dir));
   browser = await launchChromium();
 }, 60_000);
 afterAll(() => browser?.close());
@@ -153,7 +154,7 @@ describe('an --against run in Chromium', () => {
   test('the Changes section first, its forest plot drawn: every pair named, the ±--equal band', async () => {
     const d = mkdtempSync(join(tmpdir(), 'against-'));
     cpSync(join(ROOT, 'tests/fixtures/results/against.json'), join(d, 'results.json'));
-    await writeReport(d);
+    await writeReport(d, analyzeRun(d));
     const { page, errors, requests } = await watched();
     const { drawn, failed } = await openReport(page, join(d, 'report.html'));
     expect(failed).toBeNull();

@@ -1,6 +1,7 @@
 // The import graph of the project's TypeScript packages, read from the sources: every
-// `import … from`, `export … from`, bare `import '…'` and `import('…')`, type-only ones included,
-// resolved to files. Used by tests/unit/imports.test.ts to keep the house free of circles.
+// `import … from`, `export … from`, bare `import '…'` and `import('…')`, type-only ones included
+// (or, asked for values only, left out), resolved to files. Used by tests/unit/imports.test.ts to
+// keep the house free of circles and its layers in order.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -10,7 +11,7 @@ const PACKAGES: Record<string, string> = {
   '@bench/harness': 'packages/harness/src/index.ts',
 };
 const SPECIFIER =
-  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,13 +33,21 @@ function resolveSpecifier(from: string, spec: string): string | null {
 /** Comments out of the way, so an example in a doc comment is not an import. */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
-/** file → the project files it imports, paths relative to the repository. */
-export function importGraph(dirs: string[]): Map<string, string[]> {
+/**
+ * Each import and re-export of a source text: its specifier, and whether it is type-only (`import type`,
+ * `export type`; an `import { type A }` still loads its module).
+ */
+export const specifiers = (text: string) =>
+  [...code(text).matchAll(SPECIFIER)].map((m) => ({ spec: (m[2] ?? m[3])!, typeOnly: !!m[1] }));
+
+/** file → the project files it imports, paths relative to the repository; with `values`, type-only imports left out. */
+export function importGraph(dirs: string[], { values = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of dirs.flatMap((d) => sources(join(ROOT, d)))) {
     const targets = new Set<string>();
-    for (const m of code(readFileSync(file, 'utf8')).matchAll(SPECIFIER)) {
-      const to = resolveSpecifier(file, (m[1] ?? m[2])!);
+    for (const { spec, typeOnly } of specifiers(readFileSync(file, 'utf8'))) {
+      if (values && typeOnly) continue;
+      const to = resolveSpecifier(file, spec);
       if (to?.endsWith('.ts')) targets.add(relative(ROOT, to));
     }
     graph.set(relative(ROOT, file), [...targets].sort());

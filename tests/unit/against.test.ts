@@ -14,6 +14,7 @@ import {
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
 import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
 import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
+import { analyze } from '../../packages/harness/src/answers/analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
 import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
@@ -216,7 +217,7 @@ describe('the pair test and its stopping rule (worked example)', () => {
 
   test('the report: a line per pair, a forest plot with the ±--equal band and decided, equal and open apart', () => {
     const { results } = race(0.97, 0.02, 7, 60);
-    expect(changesSection(results)).toMatch(
+    expect(changesSection(analyze(results))).toMatch(
       /^\*\*Changes\*\*: this checkout \(head\) against `HEAD` \(commit ffffffffffff\) \(base\)/,
     );
     const spec = changesSpec(results, {}) as unknown as { layer: { data: { values: Record<string, unknown>[] } }[] };

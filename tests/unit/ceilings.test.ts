@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { breakdownTable } from '../../packages/harness/src/report/ceilings';
+import { analyze } from '../../packages/harness/src/answers/analysis';
 import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
@@ -165,7 +166,7 @@ describe('the cost breakdown', () => {
     const row = (cpu: number, rps: number) => {
       const c = measured({ transform: 'plain' }, cpu, rps);
       Object.assign(c, { rps: c.points[0]!.rps, breakdown: breakdownOf(r, c) });
-      return breakdownTable({ ...r, contenders: [c], settings: { ci_level: 0.95 } } as unknown as Results)
+      return breakdownTable(analyze({ ...r, contenders: [c], settings: { ci_level: 0.95 } } as unknown as Results))
         .split('\n')
         .at(-1)!;
     };

@@ -3,9 +3,10 @@
 // the bottom: stats and system (pure statistics; processes, ports, paths), model (the data
 // results.json holds, the manifests, the family), topology and live (the servers and the live
 // stream's writer), measure (one window), answers (what the measurements say), run and report
-// (one benchmark; what it shows), cli (the entry points).
+// (one benchmark; what it shows), cli (the entry points). The report renders what the analysis
+// computed (answers/analysis.ts): from answers/ it imports types only.
 import { describe, expect, test } from 'bun:test';
-import { circles, importGraph } from '../helpers/imports';
+import { circles, importGraph, specifiers } from '../helpers/imports';
 
 const HARNESS = 'packages/harness/src/';
 const LAYER: Record<string, number> = {
@@ -21,7 +22,19 @@ const LAYER: Record<string, number> = {
   cli: 6,
 };
 const graph = importGraph(['packages/harness/src', 'packages/stream/src']);
+const values = importGraph(['packages/harness/src'], { values: true });
 const folderOf = (file: string) => (file.startsWith(HARNESS) ? file.slice(HARNESS.length).split('/')[0]! : null);
+
+/** "from → to" for every import of a value by a report/ file from answers/. */
+function reportValues(g: Map<string, string[]>): string[] {
+  return [...g].flatMap(([from, tos]) =>
+    folderOf(from) === 'report'
+      ? tos
+          .filter((t) => folderOf(t) === 'answers')
+          .map((t) => `${from.slice(HARNESS.length)} → ${t.slice(HARNESS.length)}`)
+      : [],
+  );
+}
 
 /** "from → to" for every harness import that does not go to a lower layer or stay in its folder. */
 function upward(g: Map<string, string[]>): string[] {
@@ -75,6 +88,29 @@ describe('imports', () => {
     ]);
     expect(circles(g)).toEqual([[`${HARNESS}cli/b.ts`, `${HARNESS}stats/a.ts`]]);
     expect(upward(g)).toEqual(['stats/a.ts → cli/b.ts']);
+  });
+
+  test('report/ imports nothing from answers/ but types', () => {
+    expect(reportValues(values)).toEqual([]);
+  });
+
+  test('the check sees a value import from answers/, an inline `type` or a re-export too', () => {
+    const text = [
+      "import type { A } from '../answers/a';",
+      "import { b, type C } from '../answers/b';",
+      "import { type D } from '../answers/d';",
+      "export type { E } from '../answers/e';",
+      "export { f } from '../answers/f';",
+    ].join('\n');
+    expect(specifiers(text).map((x) => `${x.spec} ${x.typeOnly}`)).toEqual([
+      '../answers/a true',
+      '../answers/b false',
+      '../answers/d false',
+      '../answers/e true',
+      '../answers/f false',
+    ]);
+    const g = new Map([[`${HARNESS}report/x.ts`, [`${HARNESS}answers/b.ts`, `${HARNESS}model/c.ts`]]]);
+    expect(reportValues(g)).toEqual(['report/x.ts → answers/b.ts']);
   });
 
   test("the stream package's files import its contract, never its front door", () => {

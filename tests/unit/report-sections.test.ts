@@ -1,9 +1,11 @@
 // One registry of sections (report/sections.ts) feeds results.md, report.html and the README block:
 // every section a run has is in each of them, and the markdown and README block are byte for byte
 // what the reports wrote from the same results.json before the registry (tests/fixtures/report/).
+// The report renders one analysis of the run (answers/analysis.ts), which leaves the results as read.
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { analyze } from '../../packages/harness/src/answers/analysis';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { reportHtml } from '../../packages/harness/src/report/html';
 import { markdown, readmeSection } from '../../packages/harness/src/report/index';
@@ -16,23 +18,33 @@ const golden = (file: string) => readFileSync(join(ROOT, 'tests/fixtures/report'
 describe('report sections', () => {
   for (const name of ['results', 'against']) {
     test(`${name}.json: every section it has is in results.md, report.html and (if listed) the README block`, () => {
-      const r = fixture(name);
-      const md = markdown(r, './');
-      const html = reportHtml(r);
-      const readme = readmeSection(r);
-      const shown = sectionsOf(r);
+      const an = analyze(fixture(name));
+      const md = markdown(an, './');
+      const html = reportHtml(an);
+      const readme = readmeSection(an);
+      const shown = sectionsOf(an);
       expect(shown.length).toBeGreaterThan(name === 'results' ? 5 : 1);
       for (const s of shown) {
         expect(md).toContain(s.md);
         expect(html).toContain(`data-section="${s.id}"`);
       }
-      for (const s of sectionsOf(r, (x) => x.readme, false)) expect(readme).toContain(s.md);
+      for (const s of sectionsOf(an, (x) => x.readme, false)) expect(readme).toContain(s.md);
     });
 
     test(`${name}.json: results.md and the README block are as before the registry`, () => {
+      const an = analyze(fixture(name));
+      expect(markdown(an, './')).toBe(golden(`${name}.md`));
+      expect(readmeSection(an)).toBe(golden(`${name}.readme.md`));
+    });
+
+    test(`${name}.json: the analysis and every rendering leave the results as read`, () => {
       const r = fixture(name);
-      expect(markdown(r, './')).toBe(golden(`${name}.md`));
-      expect(readmeSection(r)).toBe(golden(`${name}.readme.md`));
+      const an = analyze(r);
+      markdown(an, './');
+      reportHtml(an);
+      readmeSection(an);
+      expect(an.results).toBe(r);
+      expect(r).toEqual(fixture(name));
     });
   }
 

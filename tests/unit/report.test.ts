@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
 import { picks } from '../../packages/harness/src/report/answers';
+import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
@@ -100,7 +101,7 @@ const results = {
 
 describe('tables', () => {
   test('the headline table: rank intervals, intervals with their true level, relative index, percentiles', () => {
-    const lines = headlineTable(results).split('\n');
+    const lines = headlineTable(analyze(results)).split('\n');
     expect(lines[0]).toBe(
       '| rank | server | req/s | interval of the median | relative index (interval) | runs | p10 | p25 | p50 | p75 | p90 | p95 | p99 |',
     );
@@ -115,7 +116,7 @@ describe('tables', () => {
     expect(lines).toHaveLength(6);
   });
   test('the full report names the machine and lists what was not ranked, with the reason', () => {
-    const md = markdown(results, 'screenshots/');
+    const md = markdown(analyze(results), 'screenshots/');
     expect(md).toContain('Machine: Test CPU, 2 logical CPUs');
     expect(md).toContain('- **bun-bad-ioredis**: invalid — body differs from the golden body at byte 12');
     expect(md).toContain('![req-sec.png](screenshots/req-sec.png)');
@@ -168,7 +169,7 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
       answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4),
       answer('bun-raw-ioredis', 'bun-raw-glide', 'undecided', 1.05),
     ]);
-    expect(picks(r)).toEqual([
+    expect(picks(analyze(r))).toEqual([
       'On bun (raw server): **bun-redis** is the fastest (decided faster than each of the other 2).',
     ]);
   });
@@ -179,7 +180,7 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
       answer('bun-raw-bun-redis', 'bun-raw-glide', 'undecided', 1.4),
       answer('bun-raw-ioredis', 'bun-raw-glide', 'faster', 1.1),
     ]);
-    expect(picks(chain)).toEqual([
+    expect(picks(analyze(chain))).toEqual([
       'On bun (raw server): **bun-redis** is the fastest (each of the other 2 was decided slower than another).',
     ]);
     const tie = withAnswers([
@@ -187,7 +188,7 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
       answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4),
       answer('bun-raw-ioredis', 'bun-raw-glide', 'equal', 1.01),
     ]);
-    expect(picks(tie)).toEqual([
+    expect(picks(analyze(tie))).toEqual([
       'On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; glide is decided slower than one of them.',
     ]);
   });

@@ -11,6 +11,7 @@
 // docs/runs/answers-by-design.md), and against the whole run's reference that read as a change of
 // each of its contenders. The machine's and each runtime's shift are reported on their own lines.
 import jstat from 'jstat';
+import { median } from 'simple-statistics';
 import type { ContenderResult, Results } from '../model/results';
 import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
@@ -91,6 +92,8 @@ export interface Row {
 
 export interface Comparison {
   mode: 'relative' | 'absolute';
+  /** The level every change was tested at (Holm over the contenders): DECISION.alpha, as the report states it. */
+  alpha: number;
   rows: Row[];
   notCompared: string[];
   /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
@@ -116,6 +119,12 @@ export interface Comparison {
   tooFewRuns: string | null;
   rankChanges: string[];
   answers: Agreement;
+  /** |change| over the rows: the median and the largest (null: no row). */
+  changeSize: { median: number; max: number } | null;
+  /**
+   * What the two runs could find: over the rows with one, the median of Row.detectable and its range (null: none).
+   */
+  detectable: { n: number; median: number; min: number; max: number } | null;
 }
 
 /** The two runs' "what to pick" answers to the comparisons both asked (an A/A check: no answer may flip). */
@@ -347,6 +356,16 @@ function withRunEffect(mean: number, variance: number, df: number, level: number
   };
 }
 
+/** The rows' |change| and detectable change, summarised for the report. */
+function summaries(rows: Row[]): Pick<Comparison, 'changeSize' | 'detectable'> {
+  const changes = rows.map((r) => Math.abs(r.change));
+  const d = rows.map((r) => r.detectable).filter((x) => Number.isFinite(x) && x > 0);
+  return {
+    changeSize: changes.length ? { median: median(changes), max: Math.max(...changes) } : null,
+    detectable: d.length ? { n: d.length, median: median(d), min: Math.min(...d), max: Math.max(...d) } : null,
+  };
+}
+
 /** At most this many passes of flagging and leaving the flagged out of their group's shift. */
 const SHIFT_PASSES = 3;
 
@@ -395,6 +414,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     .map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
   return {
     mode,
+    alpha: ALPHA,
     rows,
     notCompared,
     commonShift: Math.exp(ref(ix, ix.wb) - ref(ix, ix.wa)),
@@ -409,5 +429,6 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on },
     rankChanges,
     answers: answersAgreement(a, b),
+    ...summaries(rows),
   };
 }

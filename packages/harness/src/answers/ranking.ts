@@ -13,17 +13,14 @@ export interface RankedContender extends ContenderResult {
   rankHi: number;
 }
 
-const rankings = new WeakMap<Results, RankedContender[]>();
-
 /**
  * Contenders that passed every gate (not ceilings or handicapped twins), with rank intervals from
  * every pair of them tested as the answers are (moderated t on per-round log ratios, the prior
  * fitted over these pairs), Holm-corrected at DECISION.alpha over all pairs. The table reads as an
- * order: sorted by the estimate (median req/s), the rank interval beside it as text.
+ * order: sorted by the estimate (median req/s), the rank interval beside it as text. A report
+ * computes it once, in its analysis (analysis.ts).
  */
 export function ranked(r: Results): RankedContender[] {
-  const cached = rankings.get(r);
-  if (cached) return cached;
   const ok = r.contenders
     .filter((c) => c.status === 'ok' && c.rps && !c.self_check_of && !c.base_of && !c.ceiling && !isHandicapped(c))
     .sort((a, b) => b.rps!.median - a.rps!.median);
@@ -43,7 +40,5 @@ export function ranked(r: Results): RankedContender[] {
     levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])],
   );
   const ranks = rankIntervals(ok.length, decided);
-  const out = ok.map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }));
-  rankings.set(r, out);
-  return out;
+  return ok.map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }));
 }

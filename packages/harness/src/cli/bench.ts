@@ -22,8 +22,9 @@ import {
   writeScalingReport,
   writeWriteRateReport,
 } from '../report/index';
-import { writeRatePoints } from '../report/write-rates';
-import { distancePoints, rttLabel } from '../report/distance';
+import { analyzeRun } from '../answers/analysis';
+import { distanceSweep, writeRatePoints } from '../answers/sweeps';
+import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
 import type { RedisTarget } from '../topology/redis';
 import type { Results } from '../model/results';
@@ -117,7 +118,7 @@ async function runSweep<T>(
       code,
       await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session),
     );
-    await writeReport(session.runDir!);
+    await writeReport(session.runDir!, analyzeRun(session.runDir!));
     runs.push({ value, dir, results: session.results! });
     await stopAll(session);
     session.results = session.runDir = null;
@@ -138,7 +139,7 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
   // Each size's results.json carries the whole analysis too, so its report shows it.
   for (const run of runs) {
     writeJsonAtomic(resultsFile(join(parent, run.dir)), { ...run.results, scaling });
-    await writeReport(join(parent, run.dir));
+    await writeReport(join(parent, run.dir), analyzeRun(join(parent, run.dir)));
   }
   await writeScalingReport(parent);
   log(
@@ -180,7 +181,7 @@ async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupport
     say: `--redis-rtt: the run at RTT ${rttLabel(rttMs)}`,
     opts: { redisRttMs: rttMs, redisRtts: [rttMs] },
   }));
-  await writeDistanceReport(parent, distancePoints(runs.map((r) => ({ rttMs: r.value, results: r.results }))));
+  await writeDistanceReport(parent, distanceSweep(runs.map((r) => ({ rttMs: r.value, results: r.results }))));
   log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/ (not published)`);
   return code;
 }
@@ -191,7 +192,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   endProgress();
   const runDir = session.runDir!;
   const results = session.results!;
-  await writeReport(runDir);
+  const analysis = analyzeRun(runDir);
+  await writeReport(runDir, analysis);
   if (results.settings.self_check) console.log(selfCheckTable(results));
   const why = notPublished(results);
   if (why) {
@@ -201,7 +203,7 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   const outDir = dirname(runDir);
   publishLatest(runDir, join(outDir, 'latest'));
   // README and screenshots/ follow the project's own results folder only.
-  if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'));
+  if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'), analysis);
   log(
     `results in ${runDir}; published to ` +
       `${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`,

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './args';
 import { ROOT } from '../system/paths';
-import { readResults, resultsFile } from '../model/results-file';
+import { resultsFile } from '../model/results-file';
+import { analyze, analyzeRun } from '../answers/analysis';
 import { checkReport } from '../report/browser';
 import { publishReport, writeReport } from '../report/index';
 import { serveResults } from '../report/serve';
@@ -42,7 +43,7 @@ async function main(): Promise<number> {
       console.error(`error: --port "${v.port}" is not a port number (0-65535); ${USAGE}`);
       return 2;
     }
-    const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port);
+    const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port, analyze);
     console.log(
       `serving ${resolve(v.dir ?? join(ROOT, 'results'))} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`,
     );
@@ -54,14 +55,15 @@ async function main(): Promise<number> {
     return 2;
   }
   if (v.open !== undefined || v.check !== undefined) {
-    if (!existsSync(join(dir, 'report.html'))) await writeReport(dir);
+    if (!existsSync(join(dir, 'report.html'))) await writeReport(dir, analyzeRun(dir));
     if (v.open !== undefined) console.log(join(dir, 'report.html'));
     else return check(join(dir, 'report.html'));
     return 0;
   }
-  await writeReport(dir);
+  const analysis = analyzeRun(dir);
+  await writeReport(dir, analysis);
   // README and screenshots/ show full runs only, as the bench itself decides.
-  if (dir === resolve(ROOT, 'results/latest') && !readResults(resultsFile(dir)).settings.only) await publishReport(dir);
+  if (dir === resolve(ROOT, 'results/latest') && !analysis.results.settings.only) await publishReport(dir, analysis);
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
   return 0;
 }

@@ -24,6 +24,7 @@ import { pooled } from '../run/pool';
 import { finalizePoint, promoteHeadline } from '../answers/verdicts';
 import { verifyContract } from '../measure/verify';
 import { writeReport } from '../report/index';
+import { analyzeRun } from '../answers/analysis';
 
 /** No process here: /proc has no pid -1, so measureRun finds no tree (its CPU and RSS read 0; blanked below). */
 const REMOTE_PID = -1;
@@ -61,7 +62,7 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
   );
   await measureTarget(t);
   finish(t);
-  await writeReport(t.runDir);
+  await writeReport(t.runDir, analyzeRun(t.runDir));
   const r = t.results.contenders[0]!;
   log(
     `${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; ` +

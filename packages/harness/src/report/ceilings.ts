@@ -1,36 +1,29 @@
 // How far each contender is from the possible: the ceilings measured in the same invocation
 // (Redis alone; each runtime and client with no HTTP; each runtime and framework serving a
 // precomputed body) and each contender's efficiency, its median ÷ the lowest ceiling that applies.
-import { median } from 'simple-statistics';
+import type { Analysis } from '../answers/analysis';
 import type { Results } from '../model/results';
 import { levelLabel } from '../stats/stats';
-import { ranked } from '../answers/ranking';
 
 /** "Redis" for the default server, the server's own name (valkey) for another. */
 const serverLabel = (s: string | undefined) => (!s || s === 'redis' ? 'Redis' : s);
 
 const fmt = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 
-export function ceilingsTable(r: Results): string {
-  const redis = r.ceilings?.redis ?? [];
-  const http = r.contenders.filter((c) => c.ceiling === 'http' && !c.self_check_of);
-  const clients = [...(r.ceilings?.client ?? [])].sort((a, b) => b.rps - a.rps);
-  if (!redis.length && !http.length && !clients.length) {
-    return r.settings.ceilings === false && !r.settings.live && !r.settings.upsert
-      ? "**Ceilings not measured.** `npm run bench -- --ceilings` adds them (Redis alone, each runtime + client with no HTTP, each stack serving a precomputed body), with each contender's efficiency and where its CPU goes."
-      : '';
-  }
+/** One row per ceiling: Redis alone per server, each HTTP ceiling, each client with no HTTP. */
+function ceilingRows(an: Analysis): string[] {
+  const r = an.results;
   const rows: string[] = [];
   // One row per server (--servers), each from its own measurements.
-  for (const server of [...new Set(redis.map((x) => x.server))]) {
-    const of = redis.filter((x) => x.server === server);
-    const rps = of.map((x) => x.rps);
-    const name = serverLabel(server ?? r.settings.servers?.[0]);
-    const who = `${name} alone`;
+  for (const x of an.redisCeilings) {
+    const name = serverLabel(x.server ?? r.settings.servers?.[0]);
     rows.push(
-      `| ${who}: redis-benchmark \`${of[0]!.command}\`, c=${of[0]!.connections} | ${fmt(median(rps))} | ${rps.map((x) => fmt(x)).join(', ')} (${of.length} measurements) | – | ${fmt(median(of.map((x) => x.usec_per_call)))} µs per call inside ${name} |`,
+      `| ${name} alone: redis-benchmark \`${x.command}\`, c=${x.connections} | ${fmt(x.medianRps)} | ` +
+        `${x.rps.map((v) => fmt(v)).join(', ')} (${x.rps.length} measurements) | – | ` +
+        `${fmt(x.medianUsPerCall)} µs per call inside ${name} |`,
     );
   }
+  const http = r.contenders.filter((c) => c.ceiling === 'http' && !c.self_check_of);
   for (const c of http.sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0))) {
     const stack = `${c.runtime} ${c.variant ? `${c.framework} ${c.variant}` : c.framework}`;
     if (c.status !== 'ok' || !c.rps) {
@@ -42,60 +35,92 @@ export function ceilingsTable(r: Results): string {
         ? 'one run'
         : `${fmt(c.rps.ci.lo)}–${fmt(c.rps.ci.hi)} (${levelLabel(c.rps.ci.level)}, ${c.rps.n} runs)`;
     rows.push(
-      `| HTTP: ${stack} (${c.name}) | ${fmt(c.rps.median)} | ${spread} | ${fmt(c.cpu_us_per_req)} | body precomputed at start |`,
+      `| HTTP: ${stack} (${c.name}) | ${fmt(c.rps.median)} | ${spread} | ${fmt(c.cpu_us_per_req)} | ` +
+        'body precomputed at start |',
     );
   }
-  for (const c of clients) {
+  for (const c of [...(r.ceilings?.client ?? [])].sort((a, b) => b.rps - a.rps)) {
     rows.push(
-      `| client: ${c.runtime} + ${c.client}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, plain transform |`,
+      `| client: ${c.runtime} + ${c.client}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ` +
+        `${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, plain transform |`,
     );
+  }
+  return rows;
+}
+
+export function ceilingsTable(an: Analysis): string {
+  const r = an.results;
+  const rows = ceilingRows(an);
+  if (!rows.length) {
+    return r.settings.ceilings === false && !r.settings.live && !r.settings.upsert
+      ? '**Ceilings not measured.** `npm run bench -- --ceilings` adds them (Redis alone, ' +
+          'each runtime + client with no HTTP, each stack serving a precomputed body), ' +
+          "with each contender's efficiency and where its CPU goes."
+      : '';
   }
   const head = '| ceiling | req/s | spread | CPU µs/req | notes |\n|---|---:|---|---:|---|';
   return `**Ceilings, measured in this run** (never ranked with the contenders)\n\n${[head, ...rows].join('\n')}`;
 }
 
 /** Each dynamic contender's median as a share of the lowest ceiling that applies to it. */
-export function efficiencyTable(r: Results): string {
-  const rows = ranked(r).filter((c) => c.efficiency);
+export function efficiencyTable(an: Analysis): string {
+  const rows = an.ranked.filter((c) => c.efficiency);
   if (!rows.length) return '';
   const head = '| contender | req/s | lowest ceiling | ceiling req/s | efficiency |\n|---|---:|---|---:|---:|';
   const body = rows.map((c) => {
     const e = c.efficiency!;
-    return `| ${c.name} | ${fmt(c.rps!.median)} | ${e.ceiling === 'redis' ? `${serverLabel(c.server ?? r.settings.servers?.[0])} alone` : e.ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% |`;
+    const ceiling =
+      e.ceiling === 'redis' ? `${serverLabel(c.server ?? an.results.settings.servers?.[0])} alone` : e.ceiling;
+    return `| ${c.name} | ${fmt(c.rps!.median)} | ${ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% |`;
   });
-  return `**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body)\n\n${[head, ...body].join('\n')}`;
+  return (
+    '**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, ' +
+    "the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body)" +
+    `\n\n${[head, ...body].join('\n')}`
+  );
 }
 
 /** Where the model misses by more than 15%, the leftover names the gap. */
 function modelGap(b: NonNullable<Results['contenders'][number]['breakdown']>): string {
   if (Math.abs(b.measured_rps / b.predicted_rps - 1) <= 0.15) return 'within 15%';
   return b.leftover_us > 0
-    ? `leftover +${fmt(b.leftover_us)} µs: the app spends more per request than its parts did alone (HTTP and client share one event loop and heap)`
-    : `leftover ${fmt(b.leftover_us)} µs: the parts alone cost more than the whole (the client ceiling, one measurement, ran slow)`;
+    ? `leftover +${fmt(b.leftover_us)} µs: ` +
+        'the app spends more per request than its parts did alone (HTTP and client share one event loop and heap)'
+    : `leftover ${fmt(b.leftover_us)} µs: ` +
+        'the parts alone cost more than the whole (the client ceiling, one measurement, ran slow)';
 }
+
+const BREAKDOWN_NOTE =
+  '**Cost breakdown per request** (app CPU = client + transform + HTTP + leftover; ' +
+  "Redis runs in its own process. Client: the client ceiling's CPU per read less its transform; " +
+  "transform: tinybench on a recorded reply; HTTP: the HTTP ceiling's CPU per request. " +
+  "Model: one core runs the app, so 1e6 ÷ (client + transform + HTTP) req/s, or Redis's 1e6 ÷ µs per call if lower)";
 
 /**
  * Where each dynamic contender's CPU per request goes, and the throughput the parts predict against the measured one.
  */
-export function breakdownTable(r: Results): string {
-  const rows = ranked(r).filter((c) => c.breakdown);
+export function breakdownTable(an: Analysis): string {
+  const rows = an.ranked.filter((c) => c.breakdown);
   if (!rows.length) return '';
   const head =
-    '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | predicted req/s | measured req/s | measured ÷ predicted | the gap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+    '| contender | Redis µs/call | client µs | transform µs | HTTP µs | leftover µs | app CPU µs/req | ' +
+    'predicted req/s | measured req/s | measured ÷ predicted | the gap |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const body = rows.map((c) => {
     const b = c.breakdown!;
-    return `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ${fmt((b.measured_rps / b.predicted_rps) * 100)}% | ${modelGap(b)} |`;
+    return (
+      `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ` +
+      `${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ` +
+      `${fmt((b.measured_rps / b.predicted_rps) * 100)}% | ${modelGap(b)} |`
+    );
   });
-  return [
-    "**Cost breakdown per request** (app CPU = client + transform + HTTP + leftover; Redis runs in its own process. Client: the client ceiling's CPU per read less its transform; transform: tinybench on a recorded reply; HTTP: the HTTP ceiling's CPU per request. Model: one core runs the app, so 1e6 ÷ (client + transform + HTTP) req/s, or Redis's 1e6 ÷ µs per call if lower)",
-    [head, ...body].join('\n'),
-  ].join('\n\n');
+  return [BREAKDOWN_NOTE, [head, ...body].join('\n')].join('\n\n');
 }
 
 /** Stacked bars of the breakdown, one per contender. */
-export function breakdownSpec(r: Results): object | null {
+export function breakdownSpec(an: Analysis): object | null {
   const parts = ['redis_us', 'client_us', 'transform_us', 'http_us', 'leftover_us'] as const;
-  const rows = ranked(r).filter((c) => c.breakdown);
+  const rows = an.ranked.filter((c) => c.breakdown);
   if (!rows.length) return null;
   const values = rows.flatMap((c) =>
     parts.map((part, order) => ({

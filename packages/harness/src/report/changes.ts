@@ -2,6 +2,7 @@
 // (head) against its twin from the other side (base), as the changes family decided it, and a
 // forest plot of every pair's ratio with its interval and the ±--equal band.
 import type * as vl from 'vega-lite';
+import type { Analysis } from '../answers/analysis';
 import type { Answer, PairDesignFigures, Results } from '../model/results';
 import { handicapLine } from './answers';
 
@@ -13,12 +14,14 @@ const finite = (a: Answer) => Number.isFinite(a.lo) && Number.isFinite(a.hi) && 
 const levelText = (level: number) =>
   1 - level >= 0.001 ? `${(level * 100).toFixed(1)}%` : `1 − ${(1 - level).toExponential(1)}`;
 
+/** "NAME:PCT%": the --handicap a self-compared run was given. */
+const handicapSpec = (r: Results) => `${r.settings.handicap}:${r.settings.handicap_pct ?? 10}%`;
+
 /** Where the other side came from, in words. */
 export function otherSideText(r: Results): string {
   const a = r.settings.against;
   if (!a) return '';
-  if (a.kind === 'self')
-    return `its plain twin from this checkout (\`--handicap ${r.settings.handicap}:${r.settings.handicap_pct ?? 10}%\`)`;
+  if (a.kind === 'self') return `its plain twin from this checkout (\`--handicap ${handicapSpec(r)}\`)`;
   return a.kind === 'ref' ? `\`${a.spec}\` (commit ${a.commit?.slice(0, 12)})` : `the apps in \`${a.apps_dir}\``;
 }
 
@@ -32,15 +35,26 @@ export function changeSentence(a: Answer, equalPct: number): string {
   if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
   const interval = `${signed(a.lo)}…${signed(a.hi)}, ${levelText(a.level)}, ${a.rounds} rounds`;
   if (a.verdict === 'faster')
-    return `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** than base (${interval})`;
+    return (
+      `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** ` +
+      `than base (${interval})`
+    );
   if (a.verdict === 'equal')
-    return `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** (${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`;
+    return (
+      `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** ` +
+      `(${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`
+    );
   const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
-  return `${name}: open, ${signed(a.ratio)} (${interval}); as measured it could detect a change of about ±${pct(Math.expm1(half))}, and "equal" needs its interval within ±${equalPct}%`;
+  return (
+    `${name}: open, ${signed(a.ratio)} (${interval}); ` +
+    `as measured it could detect a change of about ±${pct(Math.expm1(half))}, ` +
+    `and "equal" needs its interval within ±${equalPct}%`
+  );
 }
 
 /** The section: what was compared, then one line per pair (slower and faster first, then equal, then open). */
-export function changesSection(r: Results): string {
+export function changesSection(an: Analysis): string {
+  const r = an.results;
   const answers = r.changes?.answers ?? [];
   if (!answers.length) return '';
   const equalPct = r.settings.against!.equal_pct;
@@ -49,20 +63,27 @@ export function changesSection(r: Results): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
   const head =
     `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
-    `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ${n('undecided')} open, of ${answers.length}. ` +
-    `Each pair is tested on its per-round ratios with Wilcoxon's signed-rank test (the ratio: Hodges–Lehmann's estimate). ` +
-    `The chance of any false "faster" or "slower" over the pairs and every look is at most 5% (Holm across the pairs within each look, α spent over the run's time).`;
+    `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ` +
+    `${n('undecided')} open, of ${answers.length}. ` +
+    "Each pair is tested on its per-round ratios with Wilcoxon's signed-rank test " +
+    "(the ratio: Hodges–Lehmann's estimate). " +
+    'The chance of any false "faster" or "slower" over the pairs and every look is at most 5% ' +
+    "(Holm across the pairs within each look, α spent over the run's time).";
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
-  const check = r.answers?.length ? '' : handicapLine(r);
+  const check = r.answers?.length ? '' : handicapLine(an);
   return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)]
     .filter(Boolean)
     .join('\n\n');
 }
 
-const sdText = (f: PairDesignFigures | undefined) =>
-  f
-    ? `sd ${sdPct(f.sd_pair)} per window pair within a launch, ${sdPct(f.sd_round)} per round (${f.pairs} pairs)${f.sd_pair_cpu !== undefined ? `; of CPU per request: ${sdPct(f.sd_pair_cpu)} and ${sdPct(f.sd_round_cpu)}` : ''}`
-    : 'not measured';
+/** What one design showed: the sd of its pairs within a launch and per round, of req/s and (if measured) of CPU. */
+function sdText(f: PairDesignFigures | undefined): string {
+  if (!f) return 'not measured';
+  const cpu =
+    f.sd_pair_cpu !== undefined ? `; of CPU per request: ${sdPct(f.sd_pair_cpu)} and ${sdPct(f.sd_round_cpu)}` : '';
+  const round = `${sdPct(f.sd_round)} per round (${f.pairs} pairs)`;
+  return `sd ${sdPct(f.sd_pair)} per window pair within a launch, ${round}${cpu}`;
+}
 /** An sd as a %, or "–" where there was nothing to estimate it from (one pair a launch). */
 const sdPct = (x: number | null | undefined) => (Number.isFinite(x) ? pct(x!) : '–');
 
@@ -73,16 +94,23 @@ export function designLine(r: Results): string {
   const chosen =
     d.chosen === null
       ? 'none yet'
-      : `**${d.chosen === 'duet' ? 'duet' : 'alternating'}**${d.round !== null ? ` (chosen after round ${d.round})` : ''}: ${d.why}`;
-  const bias = d.bias
-    ? `Bias check, over ${d.bias.rounds} pair-rounds measured both ways: duet − alternating ${signed(Math.exp(d.bias.mean))} (${signed(Math.exp(d.bias.lo))}…${signed(Math.exp(d.bias.hi))}, 95%): ${d.bias.agree ? 'they agree' : '**they disagree**; the decisions use the alternating pairs'}.`
+      : `**${d.chosen === 'duet' ? 'duet' : 'alternating'}**` +
+        `${d.round !== null ? ` (chosen after round ${d.round})` : ''}: ${d.why}`;
+  const b = d.bias;
+  const bias = b
+    ? `Bias check, over ${b.rounds} pair-rounds measured both ways: duet − alternating ${signed(Math.exp(b.mean))} ` +
+      `(${signed(Math.exp(b.lo))}…${signed(Math.exp(b.hi))}, 95%): ` +
+      `${b.agree ? 'they agree' : '**they disagree**; the decisions use the alternating pairs'}.`
     : '';
-  return `**Pair design**: ${chosen}. Alternating (each app alone, the two windows adjacent): ${sdText(d.alternate)}. Duet (both under load at once): ${sdText(d.duet)}. ${bias}`.trim();
+  return (
+    `**Pair design**: ${chosen}. Alternating (each app alone, the two windows adjacent): ${sdText(d.alternate)}. ` +
+    `Duet (both under load at once): ${sdText(d.duet)}. ${bias}`
+  ).trim();
 }
 
 /**
- * The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band, decided / equal / open
- * told apart.
+ * The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band,
+ * decided / equal / open told apart.
  */
 export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null {
   const answers = (r.changes?.answers ?? []).filter((a) => !a.out && finite(a));

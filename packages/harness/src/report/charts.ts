@@ -2,10 +2,10 @@
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
+import type { Analysis } from '../answers/analysis';
 import type { Results } from '../model/results';
 import { breakdownSpec } from './ceilings';
 import { LAT } from './table';
-import { ranked } from '../answers/ranking';
 import { liveTimeSpec } from './live';
 import { upsertTimeSpec } from './upsert';
 import { changesSpec } from './changes';
@@ -32,8 +32,8 @@ const config = {
 };
 
 /** Bars of a median per contender, whiskers for its interval, rank intervals in the labels. */
-function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: string): vl.TopLevelSpec {
-  const values = ranked(r)
+function medianBars(an: Analysis, which: 'rps' | 'relative', title: string, axis: string): vl.TopLevelSpec {
+  const values = an.ranked
     .filter((c) => c[which])
     .map((c) => {
       const v = which === 'rps' ? { median: c.rps!.median, lo: c.rps!.ci.lo, hi: c.rps!.ci.hi } : c.relative!;
@@ -47,12 +47,11 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
         text: v.median.toFixed(digits),
       };
     });
-  // ranked() is in the order of the estimate (median req/s), the rank interval in each label: keep that order in every
-  // layer.
+  // The ranking is in the order of the estimate (median req/s), the rank interval in each label: every layer keeps it.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, subtitle: subtitle(r) },
+    title: { text: title, subtitle: subtitle(an.results) },
     width: 560,
     data: { values },
     encoding: { y },
@@ -74,17 +73,17 @@ function medianBars(r: Results, which: 'rps' | 'relative', title: string, axis: 
   };
 }
 
-export const reqSecSpec = (r: Results) =>
+export const reqSecSpec = (an: Analysis) =>
   medianBars(
-    r,
+    an,
     'rps',
     'Requests per second (median of runs; whiskers: its interval; "2–5": the ranks the decided comparisons allow)',
     'successful responses / s',
   );
 
-export const relativeSpec = (r: Results) =>
+export const relativeSpec = (an: Analysis) =>
   medianBars(
-    r,
+    an,
     'relative',
     'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)',
     "relative to this run's reference",
@@ -95,8 +94,8 @@ const groupOf = (c: { chart_group?: string | null; framework: string }) =>
   c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 
 /** Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none). */
-export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
-  const values = ranked(r)
+export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
+  const values = an.ranked
     .filter((c) => groupOf(c) === which)
     .flatMap((c) =>
       LAT.map((p, i) => ({
@@ -109,8 +108,8 @@ export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: `${which === 'server' ? 'Servers' : `${which[0]!.toUpperCase()}${which.slice(1)}`}: latency percentiles (ms, median of runs)`,
-      subtitle: subtitle(r),
+      text: `${groupTitle(which)}: latency percentiles (ms, median of runs)`,
+      subtitle: subtitle(an.results),
     },
     width: 560,
     height: 320,
@@ -128,26 +127,33 @@ export function latencySpec(r: Results, which: string): vl.TopLevelSpec {
   };
 }
 
+/** "Servers", "Next": a chart group as a title. */
+const groupTitle = (which: string) => (which === 'server' ? 'Servers' : `${which[0]!.toUpperCase()}${which.slice(1)}`);
+
 function subtitle(r: Results): string {
   const s = r.settings;
-  return `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`;
+  return (
+    `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · ` +
+    `c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`
+  );
 }
 
 /**
  * Every chart of a run, by file name: req/s, relative index, latency per chart group, and the cost breakdown when
  * measured.
  */
-export function charts(r: Results): Record<string, vl.TopLevelSpec> {
+export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
+  const r = an.results;
   const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
-  const breakdown = breakdownSpec(r);
-  const live = liveTimeSpec(r, config);
-  const upsert = upsertTimeSpec(r, config);
+  const breakdown = breakdownSpec(an);
+  const live = liveTimeSpec(an, config);
+  const upsert = upsertTimeSpec(an, config);
   const changes = changesSpec(r, config);
   return {
     ...(changes ? { 'changes.png': changes } : {}),
-    'req-sec.png': reqSecSpec(r),
-    'relative-index.png': relativeSpec(r),
-    ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(r, g)])),
+    'req-sec.png': reqSecSpec(an),
+    'relative-index.png': relativeSpec(an),
+    ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(an, g)])),
     ...(breakdown ? { 'breakdown.png': breakdown as vl.TopLevelSpec } : {}),
     ...(live ? { 'live-over-time.png': live } : {}),
     ...(upsert ? { 'upsert-over-time.png': upsert } : {}),

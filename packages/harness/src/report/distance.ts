@@ -1,79 +1,14 @@
 // --redis-rtt 0,1ms,5ms: one complete run per distance, with a delay proxy between every app and
-// Redis. Each run ranks its own contenders (rank intervals from its own paired tests, table.ts), so
-// a rank compares contenders measured together; across distances, a contender "changes rank" only
-// when its rank intervals at the two distances do not overlap.
+// Redis; the table and chart of the sweep's summary (answers/sweeps.ts: each run's own ranks, and
+// the contenders whose rank intervals at two distances do not overlap).
 import type * as vl from 'vega-lite';
-import type { Results } from '../model/results';
-import { ranked } from '../answers/ranking';
-
-export interface DistancePoint {
-  /** The RTT asked for, and the one redis-cli --latency measured through the proxy (null at 0: no proxy). */
-  rtt_ms: number;
-  measured_rtt_ms: number | null;
-  name: string;
-  status: string;
-  rps: number | null;
-  rank_lo: number | null;
-  rank_hi: number | null;
-  /** The proxy's CPU over the measured windows, as % of one core (null at 0). */
-  proxy_cpu_pct: number | null;
-}
-
-export function distancePoints(runs: { rttMs: number; results: Results }[]): DistancePoint[] {
-  return runs.flatMap(({ rttMs, results }) => {
-    const ranks = new Map(ranked(results).map((c) => [c.name, c]));
-    const proxy = results.data.redis_rtt ?? null;
-    return results.contenders
-      .filter((c) => !c.self_check_of && !c.ceiling)
-      .map((c) => {
-        const rank = ranks.get(c.name);
-        return {
-          rtt_ms: rttMs,
-          measured_rtt_ms: proxy?.measured?.typical_ms ?? null,
-          name: c.name,
-          status: c.status,
-          rps: c.status === 'ok' ? (c.rps?.median ?? null) : null,
-          rank_lo: rank?.rankLo ?? null,
-          rank_hi: rank?.rankHi ?? null,
-          proxy_cpu_pct: proxyCpuPct(c.runs),
-        };
-      });
-  });
-}
-
-function proxyCpuPct(runs: { proxy_cpu_s?: number; seconds: number }[]): number | null {
-  const cpu = runs.reduce((s, r) => s + (r.proxy_cpu_s ?? NaN), 0);
-  const seconds = runs.reduce((s, r) => s + r.seconds, 0);
-  return Number.isFinite(cpu) && seconds > 0 ? (100 * cpu) / seconds : null;
-}
-
-/**
- * The contenders whose rank interval at a distance shares no rank with their interval at the nearest (first) distance.
- */
-export function rankChanges(
-  points: DistancePoint[],
-): { name: string; rtt_ms: number; near: [number, number]; far: [number, number] }[] {
-  const nearest = Math.min(...points.map((p) => p.rtt_ms));
-  const out = [];
-  for (const p of points.filter((x) => x.rtt_ms !== nearest && x.rank_lo !== null)) {
-    const base = points.find((x) => x.rtt_ms === nearest && x.name === p.name && x.rank_lo !== null);
-    if (base && (p.rank_lo! > base.rank_hi! || p.rank_hi! < base.rank_lo!)) {
-      out.push({
-        name: p.name,
-        rtt_ms: p.rtt_ms,
-        near: [base.rank_lo!, base.rank_hi!] as [number, number],
-        far: [p.rank_lo!, p.rank_hi!] as [number, number],
-      });
-    }
-  }
-  return out;
-}
+import type { DistancePoint, DistanceSweep } from '../answers/sweeps';
 
 const rankText = (lo: number | null, hi: number | null) => (lo === null ? '–' : lo === hi ? `${lo}` : `${lo}–${hi}`);
 export const rttLabel = (ms: number) =>
   ms === 0 ? '0' : ms < 1 ? `${+(ms * 1000).toFixed(0)}us` : `${+ms.toFixed(3)}ms`;
 
-export function distanceTable(points: DistancePoint[]): string {
+export function distanceTable({ points, changes }: DistanceSweep): string {
   const rtts = [...new Set(points.map((p) => p.rtt_ms))].sort((a, b) => a - b);
   const names = [...new Set(points.map((p) => p.name))];
   const at = (n: string, rtt: number) => points.find((p) => p.name === n && p.rtt_ms === rtt);
@@ -91,7 +26,6 @@ export function distanceTable(points: DistancePoint[]): string {
   });
   const head = `| contender | ${rtts.map((r) => `RTT ${rttLabel(r)}`).join(' | ')} |\n|---|${rtts.map(() => '---:').join('|')}|`;
   const rows = names.map((n) => `| ${n} | ${rtts.map((rtt) => cell(at(n, rtt))).join(' | ')} |`);
-  const changes = rankChanges(points);
   const changed = changes.length
     ? changes
         .map(

@@ -1,14 +1,13 @@
 // report.html of one run, from its results.json only: the environment and method, what was
 // left out, a sortable and filterable table of every contender, a heatmap per runtime, and the
 // Vega-Lite charts (the PNGs beside it and in the README come from the same specs).
+import type { Analysis } from '../answers/analysis';
 import type { ContenderResult, Results } from '../model/results';
 import { scalingSpec } from './scaling';
 import { type Place, sectionsOf } from './sections';
 import { levelLabel } from '../stats/stats';
 import { charts } from './charts';
-import { answersOf } from './answers';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
-import { ranked } from '../answers/ranking';
 
 const num = (x: number | undefined, digits = 0) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
 const settingOf = (c: ContenderResult) =>
@@ -19,7 +18,8 @@ const FILTERS = ['runtime', 'framework', 'client', 'setting'] as const;
 function contenderRow(c: ContenderResult, rank: string): string {
   const ci = c.rps?.ci;
   const cells: [string, string | number][] = [
-    [rank, rank ? -parseInt(rank, 10) : -1e9], // the best rank, negated: the first click (largest first) puts rank 1 on top
+    // The best rank, negated: the first click (largest first) puts rank 1 on top.
+    [rank, rank ? -parseInt(rank, 10) : -1e9],
     [escapeHtml(c.name), c.name],
     [c.runtime, c.runtime],
     [c.variant ? `${c.framework} ${c.variant}` : c.framework, c.framework],
@@ -42,7 +42,9 @@ function contenderRow(c: ContenderResult, rank: string): string {
     [c.runs.map((x, i) => `<a href="${escapeHtml(x.raw)}">${i + 1}</a>`).join(' '), c.runs.length],
   ];
   const data = FILTERS.map((f) => `data-${f}="${escapeHtml(f === 'setting' ? settingOf(c) : String(c[f]))}"`).join(' ');
-  return `<tr ${data}>${cells.map(([html, key], i) => `<td${NUMERIC.has(i) ? ' class="num"' : ''} data-v="${escapeHtml(String(key))}">${html}</td>`).join('')}</tr>`;
+  const td = ([html, key]: [string, string | number], i: number) =>
+    `<td${NUMERIC.has(i) ? ' class="num"' : ''} data-v="${escapeHtml(String(key))}">${html}</td>`;
+  return `<tr ${data}>${cells.map(td).join('')}</tr>`;
 }
 
 /** The contenders table's columns; the numeric ones sort as numbers, largest first. */
@@ -66,17 +68,18 @@ const HEADERS = [
 const NUMERIC = new Set([0, 6, 7, 8, 9, 10, 11, 12, 14]);
 
 /** Every contender of the run: the ranked ones in rank order, then the ceilings and those not ranked. */
-function contendersTable(r: Results): string {
-  const rank = new Map(ranked(r).map((c) => [c.name, c.rank]));
-  const all = r.contenders.filter((c) => !c.self_check_of);
-  const at = new Map(ranked(r).map((c, i) => [c.name, i]));
+function contendersTable(an: Analysis): string {
+  const rank = new Map(an.ranked.map((c) => [c.name, c.rank]));
+  const all = an.results.contenders.filter((c) => !c.self_check_of);
+  const at = new Map(an.ranked.map((c, i) => [c.name, i]));
   const order = [...all].sort(
     (a, b) =>
       (at.get(a.name) ?? Infinity) - (at.get(b.name) ?? Infinity) || (b.rps?.median ?? 0) - (a.rps?.median ?? 0),
   );
   const select = (f: (typeof FILTERS)[number]) => {
     const values = [...new Set(all.map((c) => (f === 'setting' ? settingOf(c) : String(c[f]))))].sort();
-    return `<label>${f} <select data-filter="${f}"><option value="">all</option>${values.map((v) => `<option>${escapeHtml(v)}</option>`).join('')}</select></label>`;
+    const options = values.map((v) => `<option>${escapeHtml(v)}</option>`).join('');
+    return `<label>${f} <select data-filter="${f}"><option value="">all</option>${options}</select></label>`;
   };
   const head = HEADERS.map(
     (h, i) => `<th class="sortable${NUMERIC.has(i) ? ' num' : ''}" data-col="${i}">${h}</th>`,
@@ -115,8 +118,8 @@ applyFilters();
 `;
 
 /** Per runtime, framework × client: median req/s of the default-settings contenders, as colour. */
-function heatmapSpec(r: Results): object | null {
-  const values = ranked(r)
+function heatmapSpec(an: Analysis): object | null {
+  const values = an.ranked
     .filter((c) => !c.tuned?.length)
     .map((c) => ({
       runtime: c.runtime,
@@ -160,13 +163,13 @@ function heatmapSpec(r: Results): object | null {
 }
 
 /** Each setting's on ÷ off ratio with its interval; 1 = no effect. */
-function settingsSpec(r: Results): object | null {
+function settingsSpec(an: Analysis): object | null {
   // An interval too wide to exist (too few pairs) draws as its estimate alone.
-  const values = answersOf(r)
-    .answers.filter((a) => a.question.startsWith('setting: '))
+  const values = an.answers
+    .filter((a) => a.question.startsWith('setting: '))
     .map((a) => {
       const finite = Number.isFinite(a.hi) && a.lo > 0;
-      const tuned = r.contenders.find((c) => c.name === a.a)?.tuned?.[0] ?? a.a;
+      const tuned = an.results.contenders.find((c) => c.name === a.a)?.tuned?.[0] ?? a.a;
       return { label: a.a, setting: tuned, median: a.ratio, lo: finite ? a.lo : a.ratio, hi: finite ? a.hi : a.ratio };
     });
   if (!values.length) return null;
@@ -239,12 +242,13 @@ function pointsSpec(r: Results): object | null {
 }
 
 /** Every chart of the page by element id: the PNG charts' specs first, then the page's own. */
-function reportCharts(r: Results): Record<string, object> {
+function reportCharts(an: Analysis): Record<string, object> {
+  const r = an.results;
   const out: Record<string, object> = {};
-  for (const [file, spec] of Object.entries(charts(r))) out[`chart-${file.replace('.png', '')}`] = spec;
+  for (const [file, spec] of Object.entries(charts(an))) out[`chart-${file.replace('.png', '')}`] = spec;
   const extra = {
-    'chart-heatmap': heatmapSpec(r),
-    'chart-settings': settingsSpec(r),
+    'chart-heatmap': heatmapSpec(an),
+    'chart-settings': settingsSpec(an),
     'chart-points': pointsSpec(r),
     'chart-scaling': r.scaling ? scalingSpec(r.scaling) : null,
   };
@@ -263,21 +267,38 @@ function environmentTable(r: Results): string {
   return `<table>${[...rows, ...runtimes].join('')}</table>`;
 }
 
-function leftOut(r: Results): string {
-  const unsupported = (r.unsupported ?? [])
+function leftOut(an: Analysis): string {
+  const unsupported = (an.results.unsupported ?? [])
     .map((u) => `<li>${escapeHtml(u.name)}: ${escapeHtml(u.reason)}</li>`)
     .join('');
-  const notRanked = sectionsOf(r, (s) => s.place === 'left-out', false);
+  const notRanked = sectionsOf(an, (s) => s.place === 'left-out', false);
   const gates = notRanked.length
     ? notRanked.map((s) => `<div data-section="${s.id}">\n${markdownHtml(s.md)}\n</div>`).join('\n')
     : '<p>Every contender measured passed every gate.</p>';
   return [gates, unsupported && `<p>Not measured (unsupported):</p><ul>${unsupported}</ul>`].filter(Boolean).join('\n');
 }
 
-export function reportHtml(r: Results): string {
-  const chartsById = reportCharts(r);
+/** The page's links to its parts (the changes only when the run has them) and to the run's files. */
+function navHtml(r: Results): string {
+  const links = [
+    ...(r.changes ? [['#changes', 'changes']] : []),
+    ['#pick', 'what to pick'],
+    ['#contenders-section', 'contenders'],
+    ['#charts', 'charts'],
+    ['#tables', 'tables'],
+    ['#left-out', 'left out'],
+    ['#method', 'method'],
+    ['results.json', 'results.json'],
+    ['results.md', 'results.md'],
+  ];
+  return `<nav>${links.map(([href, text]) => `<a href="${href}">${text}</a>`).join('')}</nav>`;
+}
+
+export function reportHtml(an: Analysis): string {
+  const r = an.results;
+  const chartsById = reportCharts(an);
   const ids = Object.keys(chartsById);
-  const shown = sectionsOf(r);
+  const shown = sectionsOf(an);
   // Each section in a div named after it (data-section), so a test can find every one.
   const at = (place: Place) =>
     shown
@@ -286,27 +307,36 @@ export function reportHtml(r: Results): string {
       .join('\n');
   const title = `Redis stream → JSON benchmark: ${r.started_at}`;
   const againstOnly = r.changes && !r.family?.comparisons.length;
-  const body = `
-<h1>${escapeHtml(title)}</h1>
-<nav>${r.changes ? '<a href="#changes">changes</a>' : ''}<a href="#pick">what to pick</a><a href="#contenders-section">contenders</a><a href="#charts">charts</a><a href="#tables">tables</a><a href="#left-out">left out</a><a href="#method">method</a><a href="results.json">results.json</a><a href="results.md">results.md</a></nav>
-<p class="${r.complete ? 'note' : 'bad'}">${r.complete ? 'A complete run.' : `Not complete: ${escapeHtml(r.exit_reason ?? 'stopped early')}.`}</p>
-${r.changes ? `<h2 id="changes">Changes</h2>\n${at('changes') || '<p class="note">No pair measured.</p>'}\n${chartDivs(ids.filter((id) => id === 'chart-changes'))}` : ''}
-<h2 id="pick">What to pick</h2>
-${at('pick') || `<p class="note">${againstOnly ? 'An --against run answers the changes only.' : 'Too few contenders for a summary.'}</p>`}
-<h2 id="contenders-section">Every contender</h2>
-<p class="note">Click a header to sort; pick values to filter. Rank: the best and worst rank consistent with the decided comparisons ("2–5").</p>
-<div data-section="contenders">
-${contendersTable(r)}
-</div>
-<h2 id="charts">Charts</h2>
-${chartDivs(ids.filter((id) => id !== 'chart-changes'))}
-<h2 id="tables">Tables</h2>
-${at('tables')}
-<h2 id="left-out">Left out, and why</h2>
-${leftOut(r)}
-<h2 id="method">Method and environment</h2>
-${at('method')}
-${environmentTable(r)}
-`;
+  const state = r.complete ? 'A complete run.' : `Not complete: ${escapeHtml(r.exit_reason ?? 'stopped early')}.`;
+  const changes = r.changes
+    ? `<h2 id="changes">Changes</h2>\n${at('changes') || '<p class="note">No pair measured.</p>'}\n` +
+      chartDivs(ids.filter((id) => id === 'chart-changes'))
+    : '';
+  const noPick = againstOnly ? 'An --against run answers the changes only.' : 'Too few contenders for a summary.';
+  const body = [
+    '',
+    `<h1>${escapeHtml(title)}</h1>`,
+    navHtml(r),
+    `<p class="${r.complete ? 'note' : 'bad'}">${state}</p>`,
+    changes,
+    '<h2 id="pick">What to pick</h2>',
+    at('pick') || `<p class="note">${noPick}</p>`,
+    '<h2 id="contenders-section">Every contender</h2>',
+    '<p class="note">Click a header to sort; pick values to filter. ' +
+      'Rank: the best and worst rank consistent with the decided comparisons ("2–5").</p>',
+    '<div data-section="contenders">',
+    contendersTable(an),
+    '</div>',
+    '<h2 id="charts">Charts</h2>',
+    chartDivs(ids.filter((id) => id !== 'chart-changes')),
+    '<h2 id="tables">Tables</h2>',
+    at('tables'),
+    '<h2 id="left-out">Left out, and why</h2>',
+    leftOut(an),
+    '<h2 id="method">Method and environment</h2>',
+    at('method'),
+    environmentTable(r),
+    '',
+  ].join('\n');
   return pageHtml({ title, body, charts: chartsById, script: TABLE_SCRIPT });
 }

@@ -1,52 +1,59 @@
-// Reports read one results.json and write markdown, charts and the README section.
-// Nothing here reaches back into a run.
+// Reports render one run's analysis (answers/analysis.ts, computed once from its results.json by
+// the caller) as markdown, charts, report.html and the README section. Nothing here computes a
+// figure or reaches back into a run.
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Analysis } from '../answers/analysis';
+import type { DistanceSweep, WriteRatePoint } from '../answers/sweeps';
 import { ROOT } from '../system/paths';
-import type { Results } from '../model/results';
-import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
+import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
-import { distanceSpec, distanceTable, type DistancePoint } from './distance';
-import { writeRateSpec, writeRateTable, type WriteRatePoint } from './write-rates';
+import { distanceSpec, distanceTable } from './distance';
+import { writeRateSpec, writeRateTable } from './write-rates';
 import type { Scaling } from '../model/results';
 
-export function markdown(r: Results, imageDir: string | null): string {
+export function markdown(an: Analysis, imageDir: string | null): string {
   const images =
     imageDir !== null &&
-    Object.keys(charts(r))
+    Object.keys(charts(an))
       .map((f) => `![${f}](${imageDir}${f})`)
       .join('\n');
-  return `${[...sectionsOf(r).map((s) => s.md), images].filter(Boolean).join('\n\n')}\n`;
+  return `${[...sectionsOf(an).map((s) => s.md), images].filter(Boolean).join('\n\n')}\n`;
 }
+
+/** The README block's last line: where the rest of the run is. */
+const REPORT_LINK =
+  "Every table and interactive chart of this run — sortable, filterable, with each run's raw oha JSON — " +
+  'is in [results/latest/report.html](results/latest/report.html) ' +
+  '(`npm run report -- --open results/latest` prints its path).';
 
 /**
  * The README's part: the answers first, then the headline table, the charts and the run; the rest is in report.html.
  */
-export function readmeSection(r: Results): string {
-  const [answers, ...rest] = sectionsOf(r, (s) => s.readme, false).map((s) => s.md);
+export function readmeSection(an: Analysis): string {
+  const [answers, ...rest] = sectionsOf(an, (s) => s.readme, false).map((s) => s.md);
   const run = rest.pop();
   const parts = [
     answers,
     ...rest,
-    Object.keys(charts(r))
+    Object.keys(charts(an))
       .map((f) => `![${f}](screenshots/${f})`)
       .join('\n'),
     run,
-    "Every table and interactive chart of this run — sortable, filterable, with each run's raw oha JSON — is in [results/latest/report.html](results/latest/report.html) (`npm run report -- --open results/latest` prints its path).",
+    REPORT_LINK,
   ];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 
 /** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */
-export async function writeReport(runDir: string): Promise<void> {
-  const r = readResults(resultsFile(runDir));
-  writeFileSync(join(runDir, 'results.md'), markdown(r, './'));
-  for (const [file, spec] of Object.entries(charts(r))) writeFileSync(join(runDir, file), await renderPng(spec));
-  writeFileSync(join(runDir, 'report.html'), reportHtml(r));
+export async function writeReport(runDir: string, an: Analysis): Promise<void> {
+  writeFileSync(join(runDir, 'results.md'), markdown(an, './'));
+  for (const [file, spec] of Object.entries(charts(an))) writeFileSync(join(runDir, file), await renderPng(spec));
+  writeFileSync(join(runDir, 'report.html'), reportHtml(an));
   await screenshotReport(join(runDir, 'report.html'), join(runDir, 'report.png')).catch((e) =>
     console.error(`report.png not written: ${(e as Error).message}`),
   );
@@ -66,10 +73,11 @@ export async function writeWriteRateReport(dir: string, points: WriteRatePoint[]
   writeFileSync(join(dir, 'write-rates.png'), await renderPng(writeRateSpec(points)));
 }
 
-export async function writeDistanceReport(dir: string, points: DistancePoint[]): Promise<void> {
-  writeJsonAtomic(join(dir, 'distance.json'), points);
-  writeFileSync(join(dir, 'distance.md'), `${distanceTable(points)}\n\n![distance.png](./distance.png)\n`);
-  writeFileSync(join(dir, 'distance.png'), await renderPng(distanceSpec(points)));
+/** --redis-rtt sweeps: the points, a table with the rank changes and a chart beside the runs. */
+export async function writeDistanceReport(dir: string, sweep: DistanceSweep): Promise<void> {
+  writeJsonAtomic(join(dir, 'distance.json'), sweep.points);
+  writeFileSync(join(dir, 'distance.md'), `${distanceTable(sweep)}\n\n![distance.png](./distance.png)\n`);
+  writeFileSync(join(dir, 'distance.png'), await renderPng(distanceSpec(sweep.points)));
 }
 
 export const README_START =
@@ -84,10 +92,9 @@ export function spliceReadme(readme: string, section: string): string {
   return `${readme.slice(0, a + README_START.length)}\n${section}${readme.slice(b)}`;
 }
 
-/** Copy a run's charts to screenshots/ and its tables into README.md. */
-export async function publishReport(runDir: string): Promise<void> {
-  const r = readResults(resultsFile(runDir));
-  const files = Object.keys(charts(r));
+/** Copy a run's charts (written by writeReport) to screenshots/ and its tables into README.md. */
+export async function publishReport(runDir: string, an: Analysis): Promise<void> {
+  const files = Object.keys(charts(an));
   // screenshots/ holds this run's charts only: one an earlier run drew (the breakdown, without --ceilings) would show
   // its figures.
   const shots = join(ROOT, 'screenshots');
@@ -95,5 +102,5 @@ export async function publishReport(runDir: string): Promise<void> {
     rmSync(join(shots, old));
   for (const file of files) copyFileSync(join(runDir, file), join(shots, file));
   const readmePath = join(ROOT, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(r)));
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(an)));
 }

@@ -2,7 +2,8 @@
 import { CLIENTS } from '@bench/stream';
 import { rowOf } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
-import { ranked, type RankedContender } from '../answers/ranking';
+import type { Analysis } from '../answers/analysis';
+import type { RankedContender } from '../answers/ranking';
 
 const fmt0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
 const unique = <T>(xs: T[]) => [...new Set(xs)];
@@ -23,8 +24,9 @@ function cell(r: Results, ok: RankedContender[], runtime: string, row: string, c
 }
 
 /** Per runtime, a framework × client grid of median req/s (default settings) with rank intervals. */
-export function gridTables(r: Results): string {
-  const ok = ranked(r).filter(isPlain);
+export function gridTables(an: Analysis): string {
+  const r = an.results;
+  const ok = an.ranked.filter(isPlain);
   const all = r.contenders.filter((c) => isPlain(c) && !c.self_check_of && !c.base_of);
   const out: string[] = [];
   for (const runtime of unique(all.map((c) => c.runtime))) {
@@ -42,7 +44,9 @@ export function gridTables(r: Results): string {
       ].join('\n'),
     );
   }
-  return out.length
-    ? `**Framework × client, per runtime** (median req/s with default settings; in brackets the rank interval of the whole run)\n\n${out.join('\n\n')}`
-    : '';
+  if (!out.length) return '';
+  return (
+    '**Framework × client, per runtime** ' +
+    `(median req/s with default settings; in brackets the rank interval of the whole run)\n\n${out.join('\n\n')}`
+  );
 }

@@ -1,11 +1,12 @@
 // Every section a report shows, once, in its order: results.md, report.html and the README block
 // all read this list, so a section added here is in all three (a test checks it).
-import type { Results } from '../model/results';
+import type { Analysis } from '../answers/analysis';
 import { answersSection, settingsTable } from './answers';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { changesSection } from './changes';
 import { liveTable } from './live';
 import { gridTables } from './matrix';
+import type { Scaling } from '../model/results';
 import { scalingTable } from './scaling';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
 import { upsertTable } from './upsert';
@@ -24,9 +25,11 @@ export interface Section {
   title?: string;
   /** In the README's block too (the rest is in report.html, which the block links). */
   readme: boolean;
-  /** The section's markdown; empty when the run has nothing for it. */
-  render: (r: Results) => string;
+  /** The section's markdown, from the run's analysis; empty when the run has nothing for it. */
+  render: (an: Analysis) => string;
 }
+
+const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 
 export const SECTIONS: Section[] = [
   { id: 'changes', place: 'changes', readme: false, render: changesSection },
@@ -46,17 +49,17 @@ export const SECTIONS: Section[] = [
   { id: 'ceilings', place: 'tables', readme: false, render: ceilingsTable },
   { id: 'efficiency', place: 'tables', readme: false, render: efficiencyTable },
   { id: 'breakdown', place: 'tables', readme: false, render: breakdownTable },
-  { id: 'scaling', place: 'tables', readme: false, render: (r) => (r.scaling ? scalingTable(r.scaling) : '') },
+  { id: 'scaling', place: 'tables', readme: false, render: (an) => scaling(an.results.scaling) },
   { id: 'points', place: 'tables', readme: false, render: pointsTable },
   { id: 'seed-method', place: 'tables', readme: false, render: seedMethodTable },
-  { id: 'self-check', place: 'tables', readme: false, render: selfCheckTable },
-  { id: 'not-ranked', place: 'left-out', readme: false, title: 'Not ranked', render: problems },
+  { id: 'self-check', place: 'tables', readme: false, render: (an) => selfCheckTable(an.results) },
+  { id: 'not-ranked', place: 'left-out', readme: false, title: 'Not ranked', render: (an) => problems(an.results) },
   { id: 'run', place: 'method', readme: true, render: describeRun },
 ];
 
 /** Each section of a run that has something to show, with its markdown (its title above it, if `titled`). */
-export const sectionsOf = (r: Results, where: (s: Section) => boolean = () => true, titled = true) =>
+export const sectionsOf = (an: Analysis, where: (s: Section) => boolean = () => true, titled = true) =>
   SECTIONS.filter(where).flatMap((s) => {
-    const body = s.render(r);
+    const body = s.render(an);
     return body ? [{ ...s, md: titled && s.title ? `**${s.title}**\n\n${body}` : body }] : [];
   });

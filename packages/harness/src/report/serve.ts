@@ -2,6 +2,7 @@
 // runs. A run without report.html gets one made from its results.json on request (nothing written).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
+import type { Analysis } from '../answers/analysis';
 import type { Results } from '../model/results';
 import { readResults, resultsFile } from '../model/results-file';
 import { reportHtml } from './html';
@@ -34,6 +35,10 @@ function runsIn(root: string): RunEntry[] {
     .map((dir) => ({ dir, results: read(dir) }));
 }
 
+const INDEX_STYLE =
+  'body{font:14px system-ui,sans-serif;margin:24px}' +
+  'td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}';
+
 function indexHtml(root: string): string {
   const rows = runsIn(root).map(({ dir, results: r }) => {
     const link = `<a href="${encodeURI(dir)}/report.html">${escapeHtml(dir)}</a>`;
@@ -48,18 +53,24 @@ function indexHtml(root: string): string {
     ];
     return `<tr><td>${link}</td>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
   });
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Benchmark runs</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px}td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}</style></head>
-<body><h1>Benchmark runs in ${escapeHtml(root)}</h1>
-<table><thead><tr><th>run</th><th>started</th><th>suite</th><th>contenders</th><th>state</th><th>machine</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></body></html>`;
+  const heads = ['run', 'started', 'suite', 'contenders', 'state', 'machine'].map((h) => `<th>${h}</th>`).join('');
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Benchmark runs</title>',
+    `<style>${INDEX_STYLE}</style></head>`,
+    `<body><h1>Benchmark runs in ${escapeHtml(root)}</h1>`,
+    `<table><thead><tr>${heads}</tr></thead><tbody>${rows.join('\n')}</tbody></table></body></html>`,
+  ].join('\n');
 }
 
-function respond(root: string, pathname: string): Response {
+/** Makes a run's analysis from its results (the caller's analyze: report/ computes nothing). */
+type Analyze = (r: Results) => Analysis;
+
+function respond(root: string, pathname: string, analyze: Analyze): Response {
   if (pathname === '/') return new Response(indexHtml(root), { headers: { 'content-type': TYPES['.html']! } });
   const file = resolve(root, `.${decodeURIComponent(pathname)}`);
   if (!file.startsWith(root + sep)) return new Response('outside the results folder', { status: 403 });
   if (file.endsWith(`${sep}report.html`) && !existsSync(file) && existsSync(resultsFile(resolve(file, '..')))) {
-    return new Response(reportHtml(readResults(resultsFile(resolve(file, '..')))), {
+    return new Response(reportHtml(analyze(readResults(resultsFile(resolve(file, '..'))))), {
       headers: { 'content-type': TYPES['.html']! },
     });
   }
@@ -69,7 +80,7 @@ function respond(root: string, pathname: string): Response {
   });
 }
 
-/** Serves `root` on 127.0.0.1:`port` (0: a free port). */
-export function serveResults(root: string, port: number) {
-  return Bun.serve({ hostname: '127.0.0.1', port, fetch: (req) => respond(root, new URL(req.url).pathname) });
+/** Serves `root` on 127.0.0.1:`port` (0: a free port); a missing report.html is rendered from `analyze`'s analysis. */
+export function serveResults(root: string, port: number, analyze: Analyze) {
+  return Bun.serve({ hostname: '127.0.0.1', port, fetch: (req) => respond(root, new URL(req.url).pathname, analyze) });
 }

@@ -1,11 +1,8 @@
-// Markdown tables from a results.json.
-import { median } from 'simple-statistics';
+// Markdown tables from a run's analysis (answers/analysis.ts) and its results.
 import { PERCENTILES, type ContenderResult, type Results } from '../model/results';
-import { levelLabel, spread } from '../stats/stats';
-import { ranked } from '../answers/ranking';
+import { levelLabel } from '../stats/stats';
 import { clock } from '../system/progress';
-import { FIRST_ROUNDS } from '../answers/racing';
-import { answersOf } from './answers';
+import type { Analysis } from '../answers/analysis';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -19,36 +16,41 @@ export function label(c: ContenderResult): string {
 export const interval = (ci: { lo: number; hi: number; level: number }, digits = 0, asked = 0.95) =>
   `${fmt(ci.lo, digits)}–${fmt(ci.hi, digits)} (${levelLabel(ci.level, asked)})`;
 
-/** The relative index with its interval (the same level as the req/s interval beside it). */
 /** "662 (652–664, 75% CI)": a median with its interval in one cell. */
 const medianCell = (m: number, ci: { lo: number; hi: number; level: number }, asked = 0.95) =>
   `${fmt(m, 0)} (${fmt(ci.lo, 0)}–${fmt(ci.hi, 0)}, ${levelLabel(ci.level, asked)})`;
 
+/** The relative index with its interval (the same level as the req/s interval beside it). */
 const relativeCell = (c: ContenderResult) =>
   c.relative ? `${fmt(c.relative.median, 2)} (${fmt(c.relative.lo, 2)}–${fmt(c.relative.hi, 2)})` : '–';
 
 /** The headline table: rank interval, req/s with its interval, relative index, latency percentiles. */
-export function headlineTable(r: Results): string {
-  const asked = r.settings.ci_level;
-  const head = `| rank | server | req/s | interval of the median | relative index (interval) | runs | ${LAT.join(' | ')} |\n|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
-  const rows = ranked(r).map((c) => {
+export function headlineTable(an: Analysis): string {
+  const asked = an.results.settings.ci_level;
+  const head =
+    `| rank | server | req/s | interval of the median | relative index (interval) | runs | ${LAT.join(' | ')} |\n` +
+    `|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
+  const rows = an.ranked.map((c) => {
     const n = `${c.rps!.n}`;
-    return `| ${c.rank} | ${label(c)} | ${fmt(c.rps!.median, 0)} | ${interval(c.rps!.ci, 0, asked)} | ${relativeCell(c)} | ${n} | ${LAT.map((p) => fmt(c.latency_ms?.[p])).join(' | ')} |`;
+    const latency = LAT.map((p) => fmt(c.latency_ms?.[p])).join(' | ');
+    return (
+      `| ${c.rank} | ${label(c)} | ${fmt(c.rps!.median, 0)} | ${interval(c.rps!.ci, 0, asked)} | ` +
+      `${relativeCell(c)} | ${n} | ${latency} |`
+    );
   });
   return [head, ...rows].join('\n');
 }
 
 /** Spread, cost and proof of Redis reads per contender. */
-export function costTable(r: Results): string {
+export function costTable(an: Analysis): string {
+  const r = an.results;
   const head =
-    '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | Redis calls/req | Redis µs/call | launches | notes |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+    '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | ' +
+    'Redis calls/req | Redis µs/call | launches | notes |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   // Figures not measured (a --target app's CPU) are null in results.json: no spread of those.
-  const pct = (all: number[]) => {
-    const xs = all.filter(Number.isFinite);
-    return xs.length > 1 ? `${(spread(xs) * 100).toFixed(1)}%` : '–';
-  };
-  const rows = ranked(r).map((c) => {
-    const kept = c.runs.filter((x) => !x.fault);
+  const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+  const rows = an.ranked.map((c) => {
     const notes = [
       c.left_out ? `${c.left_out} round${c.left_out > 1 ? 's' : ''} left out (CPU steal)` : '',
       c.loadgen_saturated ? 'load generator saturated' : '',
@@ -57,26 +59,37 @@ export function costTable(r: Results): string {
     ]
       .filter(Boolean)
       .join('; ');
-    const launches = new Set(kept.map((x) => x.pid)).size;
-    return `| ${c.name} | ${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)} | ${pct(kept.map((x) => x.rps))} | ±${fmt((c.half_width ?? NaN) * 100)}% | ${fmt(c.cpu_us_per_req, 0)} | ${pct(kept.map((x) => x.cpu_us_per_req))} | ${fmt(c.rss_mb, 0)} | ${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${launches} | ${notes} |`;
+    const s = an.spreads.get(c.name)!;
+    return (
+      `| ${c.name} | ${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)} | ${pct(s.rps)} | ` +
+      `±${fmt((c.half_width ?? NaN) * 100)}% | ${fmt(c.cpu_us_per_req, 0)} | ${pct(s.cpu)} | ${fmt(c.rss_mb, 0)} | ` +
+      `${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${s.launches} | ${notes} |`
+    );
   });
   return [head, ...rows].join('\n');
 }
 
 /** --with-seed: the seed's single number (third of three 200-request runs), measured in this same invocation. */
-export function seedMethodTable(r: Results): string {
-  const withSeed = ranked(r).filter((c) => c.seed_method);
+export function seedMethodTable(an: Analysis): string {
+  const withSeed = an.ranked.filter((c) => c.seed_method);
   if (!withSeed.length) return '';
   const head =
-    '| server | seed method req/s (runs) | this method: median (interval) | seed vs median | seed inside the interval? |\n|---|---:|---:|---:|---|';
+    '| server | seed method req/s (runs) | this method: median (interval) | seed vs median | ' +
+    'seed inside the interval? |\n|---|---:|---:|---:|---|';
   const rows = withSeed.map((c) => {
     const s = c.seed_method!;
     const drift = ((s.headline - c.rps!.median) / c.rps!.median) * 100;
     const inside = s.headline >= c.rps!.ci.lo && s.headline <= c.rps!.ci.hi;
-    return `| ${c.name} | ${fmt(s.headline, 0)} (${s.rps.map((x) => fmt(x, 0)).join(', ')}) | ${medianCell(c.rps!.median, c.rps!.ci, r.settings.ci_level)} | ${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${inside ? 'yes' : 'no'} |`;
+    const runs = s.rps.map((x) => fmt(x, 0)).join(', ');
+    return (
+      `| ${c.name} | ${fmt(s.headline, 0)} (${runs}) | ` +
+      `${medianCell(c.rps!.median, c.rps!.ci, an.results.settings.ci_level)} | ` +
+      `${drift >= 0 ? '+' : ''}${drift.toFixed(0)}% | ${inside ? 'yes' : 'no'} |`
+    );
   });
   return [
-    `**The seed's method beside this one**, measured in the same invocation (npm run bench -- --with-seed): oha defaults, 200 requests at 50 connections on one fresh process, no warmup, the third of 3 runs.`,
+    "**The seed's method beside this one**, measured in the same invocation (npm run bench -- --with-seed): " +
+      'oha defaults, 200 requests at 50 connections on one fresh process, no warmup, the third of 3 runs.',
     [head, ...rows].join('\n'),
   ].join('\n\n');
 }
@@ -91,7 +104,10 @@ export function selfCheckTable(r: Results): string {
     const inSuite = r.contenders.find((c) => c.name === alone.self_check_of)!;
     if (!inSuite.rps || !alone.rps) return `| ${inSuite.name} | ${inSuite.status} | ${alone.status} | – |`;
     const d = ((alone.rps.median - inSuite.rps.median) / inSuite.rps.median) * 100;
-    return `| ${inSuite.name} | ${medianCell(inSuite.rps.median, inSuite.rps.ci)} | ${medianCell(alone.rps.median, alone.rps.ci)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)}% |`;
+    return (
+      `| ${inSuite.name} | ${medianCell(inSuite.rps.median, inSuite.rps.ci)} | ` +
+      `${medianCell(alone.rps.median, alone.rps.ci)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)}% |`
+    );
   });
   return [
     '**Self-check: the suite schedule against the contender alone, interleaved** (npm run bench -- --self-check NAME)',
@@ -109,88 +125,105 @@ export function problems(r: Results): string {
 }
 
 /** Load points beyond the headline (connection sweeps, open-loop rates). */
-export function pointsTable(r: Results): string {
-  const withMore = ranked(r).filter((c) => c.points.length > 1);
+export function pointsTable(an: Analysis): string {
+  const withMore = an.ranked.filter((c) => c.points.length > 1);
   if (!withMore.length) return '';
   const head =
-    '| server | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n|---|---|---:|---:|---:|---:|---:|---|';
+    '| server | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n' +
+    '|---|---|---:|---:|---:|---:|---:|---|';
   const rows = withMore.flatMap((c) =>
-    c.points.map(
-      (p) =>
-        `| ${c.name} | ${p.rate !== null ? `${p.rate} req/s offered (${p.rate_spec}), c=${p.connections}` : `c=${p.connections}`} | ${fmt(p.rps?.median, 0)} | ${p.rps ? interval(p.rps.ci) : '–'} | ${fmt(p.latency_ms?.p50)} | ${fmt(p.latency_ms?.p99)} | ${fmt(p.cpu_us_per_req, 0)} | ${p.status} |`,
-    ),
+    c.points.map((p) => {
+      const load =
+        p.rate !== null ? `${p.rate} req/s offered (${p.rate_spec}), c=${p.connections}` : `c=${p.connections}`;
+      return (
+        `| ${c.name} | ${load} | ${fmt(p.rps?.median, 0)} | ${p.rps ? interval(p.rps.ci) : '–'} | ` +
+        `${fmt(p.latency_ms?.p50)} | ${fmt(p.latency_ms?.p99)} | ${fmt(p.cpu_us_per_req, 0)} | ${p.status} |`
+      );
+    }),
   );
   return [head, ...rows].join('\n');
 }
 
-function stealLine(r: Results): string {
-  const points = r.contenders.flatMap((c) => c.points);
-  const runs = points.flatMap((p) => p.runs);
-  const steal = runs.map((x) => x.cpu_steal_pct).filter(Number.isFinite);
-  const harness = runs.map((x) => x.harness_cpu_pct).filter(Number.isFinite);
-  if (!steal.length) return '';
-  const redone = points.flatMap((p) => p.discarded_runs ?? []).filter((x) => x.fault?.startsWith('CPU steal')).length;
-  const leftOut = points.reduce((n, p) => n + (p.left_out ?? 0), 0);
+function stealLine(an: Analysis): string {
+  const c = an.conditions;
+  if (!c) return '';
+  const { redone, leftOut } = c;
+  const max = an.results.settings.max_steal_pct;
   const redoNote = redone
-    ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${r.settings.max_steal_pct}%, ${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures`
+    ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${max}%, ` +
+      `${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures`
     : '';
-  const idle = runs
-    .filter((x) => x.idle_cpu_s !== undefined && x.seconds > 0)
-    .map((x) => (100 * x.idle_cpu_s!) / x.seconds);
-  const idleNote = idle.length
-    ? `; while one app of a block was measured, the block's idle apps used ${median(idle).toFixed(2)}% of a CPU at the median (max ${Math.max(...idle).toFixed(2)}%)`
+  const idleNote = c.idle
+    ? "; while one app of a block was measured, the block's idle apps used " +
+      `${c.idle.median.toFixed(2)}% of a CPU at the median (max ${c.idle.max.toFixed(2)}%)`
     : '';
-  return `During measured runs: CPU steal median ${median(steal).toFixed(1)}% (max ${Math.max(...steal).toFixed(1)}%)${redoNote}; the harness itself used at most ${Math.max(...harness).toFixed(2)}% of a CPU${idleNote}.`;
+  return (
+    `During measured runs: CPU steal median ${c.steal.median.toFixed(1)}% (max ${c.steal.max.toFixed(1)}%)` +
+    `${redoNote}; the harness itself used at most ${c.harnessMax.toFixed(2)}% of a CPU${idleNote}.`
+  );
 }
 
 /** How precise this run is: run-to-run spread, and the half-width of the family's ratio intervals. */
-export function precisionLine(r: Results): string {
-  const dynamic = ranked(r).filter((c) => !c.static);
-  if (!dynamic.length) return '';
-  const spreads = dynamic.map((c) => spread(c.runs.filter((x) => !x.fault).map((x) => x.rps)) * 100);
-  const widths = answersOf(r)
-    .answers.filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi))
-    .map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
+export function precisionLine(an: Analysis): string {
+  const p = an.precision;
+  if (!p) return '';
+  const { spread, widths } = p;
   return (
-    `Precision over the ${dynamic.length} dynamic contenders: req/s spread of launches (max − min) / median ${fmt(median(spreads))}% at the median (${fmt(Math.min(...spreads))}–${fmt(Math.max(...spreads))}%)` +
-    (widths.length
-      ? `; the ${widths.length} ratio intervals of "what to pick" have a median half-width of ±${fmt(median(widths))}% (at their family-corrected levels).`
+    `Precision over the ${p.contenders} dynamic contenders: req/s spread of launches (max − min) / median ` +
+    `${fmt(spread.median)}% at the median (${fmt(spread.min)}–${fmt(spread.max)}%)` +
+    (widths.n
+      ? `; the ${widths.n} ratio intervals of "what to pick" have a median half-width of ±${fmt(widths.median)}% ` +
+        '(at their family-corrected levels).'
       : '.')
   );
 }
 
-function methodLine(r: Results): string {
-  const s = r.settings;
+/** The measured load of a round: requests, walks of windows, or windows. */
+function loadText(s: Results['settings']): string {
   const windows = s.windows ?? 1;
-  const walk = s.layout === 'walk';
-  const load =
-    s.requests !== null
-      ? `${s.requests} requests`
-      : walk
-        ? `${windows > 1 ? `${windows} walks` : 'one walk'} of ${s.duration_s}s windows per round`
-        : `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
+  if (s.requests !== null) return `${s.requests} requests`;
+  if (s.layout === 'walk')
+    return `${windows > 1 ? `${windows} walks` : 'one walk'} of ${s.duration_s}s windows per round`;
+  return `${windows > 1 ? `${windows} windows of ` : ''}${s.duration_s}s`;
+}
+
+/** How the run ended: its rounds, why it stopped, the ceilings' share and the ETA against the end. */
+function stopText(r: Results): string {
+  const sc = r.schedule;
+  if (!sc) return '';
+  const ceilings = sc.ceilings_s ? ` (ceilings: ${Math.round(sc.ceilings_s)} s of it)` : '';
+  const eta =
+    sc.eta_after_round_1_s && sc.ended_s
+      ? `; ETA after round 1: ${clock(sc.eta_after_round_1_s)} from the start, ended at ${clock(sc.ended_s)}`
+      : '';
+  return `; ${sc.rounds} rounds, stopped: ${sc.stop_reason}${ceilings}${eta}`;
+}
+
+function methodLine(an: Analysis): string {
+  const r = an.results;
+  const s = r.settings;
   // Results whose family marks side-by-side comparisons were measured with those pairs together (run/block.ts).
   const twins = r.family?.comparisons.some((c) => c.side_by_side)
     ? ', the members of each twin question (a framework and its raw server, a setting and its default) side by side'
     : '';
-  const order = walk
-    ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}`
-    : `rounds in blocks per runtime shuffled from seed ${s.seed}${twins}`;
+  const order =
+    s.layout === 'walk'
+      ? `each round a walk measuring every compared pair in adjacent windows, shuffled from seed ${s.seed}`
+      : `rounds in blocks per runtime shuffled from seed ${s.seed}${twins}`;
   const runs =
     s.runs === 'auto'
-      ? `runs auto (${FIRST_ROUNDS} rounds for every contender, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
+      ? `runs auto (${an.firstRounds} rounds for every contender, then rounds only for the contenders of comparisons ` +
+        `still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
       : `${s.runs} runs`;
-  const ceilings = r.schedule?.ceilings_s ? ` (ceilings: ${Math.round(r.schedule.ceilings_s)} s of it)` : '';
-  const eta =
-    r.schedule?.eta_after_round_1_s && r.schedule.ended_s
-      ? `; ETA after round 1: ${clock(r.schedule.eta_after_round_1_s)} from the start, ended at ${clock(r.schedule.ended_s)}`
-      : '';
-  const stop = r.schedule ? `; ${r.schedule.rounds} rounds, stopped: ${r.schedule.stop_reason}${ceilings}${eta}` : '';
+  const stop = stopText(r);
+  const warmup = s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : '';
   return (
-    `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${load} at ${s.connections.join('/')} connections, ` +
+    `Method: profile ${s.profile}, workload ${s.workload.toUpperCase()}, ${runs} of ${loadText(s)} ` +
+    `at ${s.connections.join('/')} connections, ` +
     (r.target
-      ? `one app started by hand and never relaunched${s.warmup_s ? `, warmed up ${s.warmup_s}s at the same load` : ''}, each run verified before and after${stop}; `
-      : `each launch a fresh process${s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : ''}, ${order}${stop}; `) +
+      ? `one app started by hand and never relaunched${warmup && `,${warmup}`}, ` +
+        `each run verified before and after${stop}; `
+      : `each launch a fresh process${warmup}, ${order}${stop}; `) +
     `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`
   );
 }
@@ -202,16 +235,24 @@ function designLine(r: Results): string {
   const sd = (v: number) => `${(Math.sqrt(Math.max(0, v)) * 100).toFixed(1)}%`;
   const walk = r.settings.layout === 'walk';
   const distance = d.by_distance
-    ? ` Window pairs of a comparison measured adjacently differ by sd ${sd(d.by_distance.adjacent)}, 2–15 windows apart by ${sd(d.by_distance.near)}, further apart by ${sd(d.by_distance.far)}: what the walk buys.`
+    ? ` Window pairs of a comparison measured adjacently differ by sd ${sd(d.by_distance.adjacent)}, ` +
+      `2–15 windows apart by ${sd(d.by_distance.near)}, ` +
+      `further apart by ${sd(d.by_distance.far)}: what the walk buys.`
     : '';
+  const costs = `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more`;
+  const gap = d.by_gap;
   return (
-    `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
+    `Design: sd of the paired difference ln A − ln B between windows of one round ${sd(d.t2_window)}, ` +
+    `between rounds ${sd(d.t2_launch)} (pooled over ${d.comparisons} comparisons); ` +
     (walk
-      ? `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more.${distance} `
-      : `a window costs ${d.cost_window_s} s and a launch ${d.cost_launch_s} s more, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; this run used ${d.windows}. `) +
-    `The first window of a launch ran ${(d.first_window_bias * 100).toFixed(1)}% against the others (a warmup too short shows as a negative figure).` +
-    (!walk && d.by_gap && Number.isFinite(d.by_gap.near) && Number.isFinite(d.by_gap.far)
-      ? ` Two launches of one round under ${d.by_gap.near_s} s apart differ by sd ${sd(d.by_gap.near)}, further apart by ${sd(d.by_gap.far)} (${d.by_gap.pairs_near} and ${d.by_gap.pairs_far} pairs): what blocks per runtime buy.`
+      ? `${costs}.${distance} `
+      : `${costs}, so Kalibera & Jones's rule picks ${d.optimal_windows} windows per launch; ` +
+        `this run used ${d.windows}. `) +
+    `The first window of a launch ran ${(d.first_window_bias * 100).toFixed(1)}% against the others ` +
+    '(a warmup too short shows as a negative figure).' +
+    (!walk && gap && Number.isFinite(gap.near) && Number.isFinite(gap.far)
+      ? ` Two launches of one round under ${gap.near_s} s apart differ by sd ${sd(gap.near)}, ` +
+        `further apart by ${sd(gap.far)} (${gap.pairs_near} and ${gap.pairs_far} pairs): what blocks per runtime buy.`
       : '') +
     (d.warnings.length ? ` ${d.warnings.join('; ')}.` : '')
   );
@@ -220,8 +261,11 @@ function designLine(r: Results): string {
 function referenceLine(r: Results): string {
   if (!r.reference) return '';
   return (
-    `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
-    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): every pair of contenders compared on per-round log ratios (moderated t), Holm-corrected at 5% over all pairs; sorted by median req/s.'
+    `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, ` +
+    `the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
+    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): ' +
+    'every pair of contenders compared on per-round log ratios (moderated t), ' +
+    'Holm-corrected at 5% over all pairs; sorted by median req/s.'
   );
 }
 
@@ -229,7 +273,12 @@ function referenceLine(r: Results): string {
 function serversLine(r: Results): string {
   const servers = r.data.servers ?? [];
   if (!servers.length || (servers.length === 1 && servers[0]!.name === 'redis')) return '';
-  return `Servers the apps read: ${servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc)`).join(', ')}${servers.length > 1 ? '; each contender that reads per request was measured against each, paired by round (twins named -on-<server>)' : ''}.`;
+  const each = servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc)`).join(', ');
+  const paired =
+    servers.length > 1
+      ? '; each contender that reads per request was measured against each, paired by round (twins named -on-<server>)'
+      : '';
+  return `Servers the apps read: ${each}${paired}.`;
 }
 
 /**
@@ -243,32 +292,42 @@ function distanceLine(r: Results): string {
   const seconds = runs.reduce((s, x) => s + x.seconds, 0);
   const cpu = seconds ? (100 * runs.reduce((s, x) => s + x.proxy_cpu_s!, 0)) / seconds : NaN;
   return (
-    `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
-    `${fmt(d.measured.typical_ms, 3)} ms typical (${fmt(d.measured.avg_ms, 3)} ms average, ${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`
+    `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, ` +
+    `adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
+    `${fmt(d.measured.typical_ms, 3)} ms typical (${fmt(d.measured.avg_ms, 3)} ms average, ` +
+    `${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`
   );
 }
 
-export function describeRun(r: Results): string {
+/** The runtimes' versions, or (results that recorded none) Node's and Bun's. */
+function softwareText(e: Results['environment']): string {
+  return e.runtimes
+    ? Object.entries(e.runtimes)
+        .map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`)
+        .join(', ')
+    : `Node ${e.node}, Bun ${e.bun}`;
+}
+
+export function describeRun(an: Analysis): string {
+  const r = an.results;
   const e = r.environment;
   return [
     r.target &&
-      `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. Machine and software below are the load generator's.`,
-    `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; load average before: ${e.load_average_1m_before}.`,
-    `Software: ${
-      e.runtimes
-        ? Object.entries(e.runtimes)
-            .map(([rt, v]) => `${rt} ${v.replace(/^deno /, '').split(' ')[0]}`)
-            .join(', ')
-        : `Node ${e.node}, Bun ${e.bun}`
-    }, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
-    methodLine(r),
+      `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. ` +
+        "Machine and software below are the load generator's.",
+    `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; ` +
+      `load average before: ${e.load_average_1m_before}.`,
+    `Software: ${softwareText(e)}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
+    methodLine(an),
     designLine(r),
-    stealLine(r),
-    precisionLine(r),
+    stealLine(an),
+    precisionLine(an),
     referenceLine(r),
     serversLine(r),
     distanceLine(r),
-    `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ${r.data.body_bytes} bytes of JSON. Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
+    `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ` +
+      `${r.data.body_bytes} bytes of JSON. ` +
+      `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,
   ]
     .filter(Boolean)
     .join('\n');

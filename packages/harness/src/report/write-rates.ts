@@ -1,42 +1,8 @@
-// --workload live --write-rate 10,100,1000: one complete run per rate, then what each contender
-// served at each rate and each cache's gain over its uncached twin, so where caching stops paying
-// (a gain of 2× or less, or the cache no longer exact) reads off one table and one chart.
+// --workload live --write-rate 10,100,1000: one complete run per rate. What each contender served
+// at each rate and each cache's gain over its uncached twin (answers/sweeps.ts) in one table and
+// one chart, so where caching stops paying reads off them.
 import type * as vl from 'vega-lite';
-import type { ContenderResult, Results } from '../model/results';
-
-export interface WriteRatePoint {
-  rate: number;
-  name: string;
-  cache: string;
-  status: string;
-  rps: number | null;
-  /** req/s ÷ the uncached twin's at the same rate (null for the twin itself, or when either is out). */
-  gain: number | null;
-}
-
-const twinOf = (r: Results, c: ContenderResult) =>
-  r.contenders.find(
-    (x) =>
-      x.runtime === c.runtime &&
-      x.framework === c.framework &&
-      x.client === c.client &&
-      (x.settings?.cache ?? 'none') === 'none' &&
-      !x.self_check_of,
-  );
-
-export function writeRatePoints(runs: { rate: number; results: Results }[]): WriteRatePoint[] {
-  return runs.flatMap(({ rate, results }) =>
-    results.contenders
-      .filter((c) => !c.self_check_of)
-      .map((c) => {
-        const cache = c.settings?.cache ?? 'none';
-        const rps = c.status === 'ok' ? (c.rps?.median ?? null) : null;
-        const twin = cache === 'none' ? null : twinOf(results, c);
-        const base = twin?.status === 'ok' ? twin.rps?.median : undefined;
-        return { rate, name: c.name, cache, status: c.status, rps, gain: rps !== null && base ? rps / base : null };
-      }),
-  );
-}
+import type { WriteRatePoint } from '../answers/sweeps';
 
 export function writeRateTable(points: WriteRatePoint[]): string {
   const rates = [...new Set(points.map((p) => p.rate))];

@@ -1,0 +1,284 @@
+// One analysis pass over a run's results: every figure its report shows that takes more than
+// formatting (the family's answers and what their sentences need, the picks, the ranking, each
+// contender's kept runs, the handicap check's sizing, the Redis ceilings' medians, the run's
+// precision and conditions), computed once. The report (report/) is handed the Analysis and only
+// renders it, as golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing
+// here changes the results it reads.
+import { median } from 'simple-statistics';
+import { familyOf, type Question } from '../model/questions';
+import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
+import { readResults, resultsFile } from '../model/results-file';
+import { spread } from '../stats/stats';
+import { bound, DECISION, look, sides } from './decide';
+import { burnUs, MAX_BUSY } from './handicap';
+import { FIRST_ROUNDS } from './racing';
+import { ranked, type RankedContender } from './ranking';
+import { keptRuns } from './verdicts';
+
+/** An answer of the family with what its sentence says beyond it. */
+export interface AnswerFigures extends Answer {
+  /** The faster and slower side (read when it was decided "faster"). */
+  sides: ReturnType<typeof sides>;
+  /** The interval's largest distance from 1: the bound an "equal" answer rules out beyond. */
+  bound: number;
+  /** About how many more rounds would close it, were it open (null: no estimate). */
+  roundsToClose: number | null;
+}
+
+/**
+ * A question of three or more members, read off its pairwise answers (a comparison with the best,
+ * after Hsu): the members no other was decided faster than, and those decided slower than another.
+ */
+export interface Fastest {
+  question: Question;
+  best: string[];
+  beaten: string[];
+  /** One best, decided faster than each other member directly. */
+  direct: boolean;
+}
+
+/**
+ * How the handicap's burn was sized, read back from its figures: (1 + pct) × MAX_BUSY × wall − busy
+ * (`busy`), pct of the wall time (`wall`), the wall time grown by pct less the busy time (`grown`),
+ * or pct of the CPU per request (`cpu`).
+ */
+export type BurnSizing = 'busy' | 'wall' | 'grown' | 'cpu';
+
+export interface HandicapFigures {
+  check: HandicapCheck & { measured: NonNullable<HandicapCheck['measured']> };
+  sizing: BurnSizing;
+  /** The share of the time an event loop can be kept busy, as the sizing used it. */
+  maxBusy: number;
+}
+
+/** One server's Redis-alone ceiling (--servers: one each): its measurements and their medians. */
+export interface RedisCeilingFigures {
+  server: string | undefined;
+  command: string;
+  connections: number;
+  rps: number[];
+  medianRps: number;
+  medianUsPerCall: number;
+}
+
+/** A ranked contender's kept launches: how many, and the spread of their req/s and CPU per request (null: under 2). */
+export interface LaunchSpread {
+  launches: number;
+  rps: number | null;
+  cpu: number | null;
+}
+
+/** How precise the run is: its dynamic contenders' spread of launches, and the family's interval widths (in %). */
+export interface Precision {
+  contenders: number;
+  spread: { median: number; min: number; max: number };
+  /** Half-widths of the family's ratio intervals: how many, and their median (NaN with none). */
+  widths: { n: number; median: number };
+}
+
+/** The machine during the measured runs: CPU steal, the harness's own CPU, and the idle apps' CPU. */
+export interface Conditions {
+  steal: { median: number; max: number };
+  harnessMax: number;
+  /** Runs set aside for CPU steal, and the rounds left out after their re-measures. */
+  redone: number;
+  leftOut: number;
+  /** % of a CPU the block's idle apps used while one app was measured (null: not recorded). */
+  idle: { median: number; max: number } | null;
+}
+
+export interface Analysis {
+  /** The results as read: the analysis and the report leave them as they are. */
+  results: Results;
+  /** Rounds every contender gets before racing (racing.ts), as the method line states it. */
+  firstRounds: number;
+  /** The family's questions and answers: as recorded, or (older results) from one look at DECISION.alpha. */
+  questions: Question[];
+  answers: AnswerFigures[];
+  /** The prior those answers were tested with; when the layout split the family, also at the side-by-side layout. */
+  prior: Results['prior'];
+  priorSideBySide: Results['prior_side_by_side'];
+  /** Per question of three or more members: the fastest, or the members it is among. */
+  fastest: Fastest[];
+  /** The contenders that passed every gate, in order of their estimate, with their rank intervals. */
+  ranked: RankedContender[];
+  /** Each contender's kept runs (no fault) of its first point, by name. */
+  kept: Map<string, RunRecord[]>;
+  /** Each ranked contender's launches and their spread, by name. */
+  spreads: Map<string, LaunchSpread>;
+  handicap: HandicapFigures[];
+  redisCeilings: RedisCeilingFigures[];
+  precision: Precision | null;
+  conditions: Conditions | null;
+}
+
+/**
+ * The family and its answers as recorded. Results from before both were recorded get them here:
+ * the family from the contenders that passed, one look at DECISION.alpha, and the prior that look
+ * fitted. They are kept in the analysis, not written into the results: a family found afterwards
+ * does not say which pairs were measured side by side.
+ */
+function familyAnswers(r: Results): Pick<Analysis, 'questions' | 'prior' | 'priorSideBySide'> & { answers: Answer[] } {
+  if (r.family && r.answers)
+    return { questions: r.family.questions, answers: r.answers, prior: r.prior, priorSideBySide: r.prior_side_by_side };
+  const family = r.family ?? familyOf(r.contenders.filter((c) => c.status === 'ok'));
+  const sink: Pick<Results, 'prior' | 'prior_side_by_side'> = {};
+  const margin = r.settings.target_ci_pct ?? 10;
+  const answers = look(r, family.comparisons, 1, DECISION.alpha, margin, [], { sink });
+  return { questions: family.questions, answers, prior: sink.prior, priorSideBySide: sink.prior_side_by_side };
+}
+
+/** About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. */
+export function roundsToClose(a: Answer, marginPct: number): number | null {
+  const e = Math.abs(Math.log(a.ratio));
+  const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
+  if (!Number.isFinite(half) || half <= 0 || !a.rounds) return null;
+  const toDecide = e > 0 ? a.rounds * (half / e) ** 2 : Infinity;
+  const room = Math.log(1 + marginPct / 100) - e;
+  const toBound = room > 0 ? a.rounds * (half / room) ** 2 : Infinity;
+  const need = Math.min(toDecide, toBound);
+  return Number.isFinite(need) ? Math.max(1, Math.ceil(need - a.rounds)) : null;
+}
+
+/**
+ * Per question of three or more (which client on a runtime, which runtime for a stack): the
+ * members no other was decided faster than, after the family's tested comparisons, so a pick
+ * carries their error rate. Questions with an answer that cannot be given have none.
+ */
+export function fastestOf(questions: Question[], answers: Answer[]): Fastest[] {
+  return questions
+    .filter((q) => q.members.length > 2)
+    .flatMap((q) => {
+      const mine = answers.filter((a) => a.question === q.id);
+      if (!mine.length || mine.some((a) => a.out)) return [];
+      const beaten = new Set(mine.filter((a) => a.verdict === 'faster').map((a) => sides(a).loser));
+      const best = q.members.filter((m) => !beaten.has(m));
+      const direct =
+        best.length === 1 &&
+        mine.filter((a) => a.verdict === 'faster' && sides(a).winner === best[0]).length === q.members.length - 1;
+      return [{ question: q, best, beaten: q.members.filter((m) => beaten.has(m)), direct }];
+    });
+}
+
+/** Which rule sized a handicap's burn, from its recorded figures (the rules the project's results have used). */
+function sizingOf(h: HandicapCheck): BurnSizing {
+  const wall = h.wall_us_per_req;
+  const busy = h.main_thread_us_per_req;
+  if (
+    wall !== undefined &&
+    busy !== undefined &&
+    Math.abs(h.us - burnUs({ wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req }, h.pct)) < 0.1
+  )
+    return 'busy';
+  if (wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1) return 'wall';
+  return wall !== undefined && busy !== undefined ? 'grown' : 'cpu';
+}
+
+const handicapFigures = (r: Results): HandicapFigures[] =>
+  (r.handicap ?? []).flatMap((h) =>
+    h.measured ? [{ check: { ...h, measured: h.measured }, sizing: sizingOf(h), maxBusy: MAX_BUSY }] : [],
+  );
+
+/** The Redis-alone ceilings, one per server, in the order the servers first appear. */
+function redisCeilings(r: Results): RedisCeilingFigures[] {
+  const redis = r.ceilings?.redis ?? [];
+  return [...new Set(redis.map((x) => x.server))].map((server) => {
+    const of = redis.filter((x) => x.server === server);
+    const rps = of.map((x) => x.rps);
+    return {
+      server,
+      command: of[0]!.command,
+      connections: of[0]!.connections,
+      rps,
+      medianRps: median(rps),
+      medianUsPerCall: median(of.map((x) => x.usec_per_call)),
+    };
+  });
+}
+
+/** (max − min) / median of the finite figures (not measured: a --target app's CPU), or null under two. */
+function spreadOf(all: number[]): number | null {
+  const xs = all.filter(Number.isFinite);
+  return xs.length > 1 ? spread(xs) : null;
+}
+
+function launchSpreads(ranking: RankedContender[], kept: Map<string, RunRecord[]>): Map<string, LaunchSpread> {
+  return new Map(
+    ranking.map((c) => {
+      const runs = kept.get(c.name) ?? [];
+      const launches = new Set(runs.map((x) => x.pid)).size;
+      return [
+        c.name,
+        { launches, rps: spreadOf(runs.map((x) => x.rps)), cpu: spreadOf(runs.map((x) => x.cpu_us_per_req)) },
+      ];
+    }),
+  );
+}
+
+function precisionOf(ranking: RankedContender[], kept: Map<string, RunRecord[]>, answers: Answer[]): Precision | null {
+  const dynamic = ranking.filter((c) => !c.static);
+  if (!dynamic.length) return null;
+  const spreads = dynamic.map((c) => spread((kept.get(c.name) ?? []).map((x) => x.rps)) * 100);
+  const widths = answers
+    .filter((a) => !a.out && Number.isFinite(a.lo) && a.lo > 0 && Number.isFinite(a.hi))
+    .map((a) => (Math.sqrt(a.hi / a.lo) - 1) * 100);
+  return {
+    contenders: dynamic.length,
+    spread: { median: median(spreads), min: Math.min(...spreads), max: Math.max(...spreads) },
+    widths: { n: widths.length, median: widths.length ? median(widths) : NaN },
+  };
+}
+
+/** Over every run measured, kept or not. */
+function conditionsOf(r: Results): Conditions | null {
+  const points = r.contenders.flatMap((c) => c.points);
+  const runs = points.flatMap((p) => p.runs);
+  const steal = runs.map((x) => x.cpu_steal_pct).filter(Number.isFinite);
+  const harness = runs.map((x) => x.harness_cpu_pct).filter(Number.isFinite);
+  if (!steal.length) return null;
+  const redone = points.flatMap((p) => p.discarded_runs ?? []).filter((x) => x.fault?.startsWith('CPU steal')).length;
+  const idle = runs
+    .filter((x) => x.idle_cpu_s !== undefined && x.seconds > 0)
+    .map((x) => (100 * x.idle_cpu_s!) / x.seconds);
+  return {
+    steal: { median: median(steal), max: Math.max(...steal) },
+    harnessMax: Math.max(...harness),
+    redone,
+    leftOut: points.reduce((n, p) => n + (p.left_out ?? 0), 0),
+    idle: idle.length ? { median: median(idle), max: Math.max(...idle) } : null,
+  };
+}
+
+/** Everything a run's report shows, computed once from its results (which it leaves as they are). */
+export function analyze(results: Results): Analysis {
+  const family = familyAnswers(results);
+  const margin = results.settings.target_ci_pct;
+  const answers = family.answers.map((a) => ({
+    ...a,
+    sides: sides(a),
+    bound: bound(a),
+    roundsToClose: roundsToClose(a, margin),
+  }));
+  const ranking = ranked(results);
+  const kept = new Map<string, RunRecord[]>();
+  for (const c of results.contenders) if (c.points[0]) kept.set(c.name, keptRuns(c.points[0]));
+  return {
+    results,
+    firstRounds: FIRST_ROUNDS,
+    questions: family.questions,
+    answers,
+    prior: family.prior,
+    priorSideBySide: family.priorSideBySide,
+    fastest: fastestOf(family.questions, family.answers),
+    ranked: ranking,
+    kept,
+    spreads: launchSpreads(ranking, kept),
+    handicap: handicapFigures(results),
+    redisCeilings: redisCeilings(results),
+    precision: precisionOf(ranking, kept, family.answers),
+    conditions: conditionsOf(results),
+  };
+}
+
+/** The analysis of the run in `runDir`, from its results.json. */
+export const analyzeRun = (runDir: string): Analysis => analyze(readResults(resultsFile(runDir)));

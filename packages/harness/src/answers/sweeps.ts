@@ -1,0 +1,126 @@
+// The sweeps' summaries, one complete run per value (cli/bench.ts): --redis-rtt 0,1ms,5ms, each
+// contender's req/s and rank at each distance and who changes rank; --write-rate 10,100,1000,
+// what each contender served at each rate and each cache's gain over its uncached twin.
+// report/distance.ts and report/write-rates.ts render them.
+import type { ContenderResult, Results } from '../model/results';
+import { ranked } from './ranking';
+
+export interface DistancePoint {
+  /** The RTT asked for, and the one redis-cli --latency measured through the proxy (null at 0: no proxy). */
+  rtt_ms: number;
+  measured_rtt_ms: number | null;
+  name: string;
+  status: string;
+  rps: number | null;
+  rank_lo: number | null;
+  rank_hi: number | null;
+  /** The proxy's CPU over the measured windows, as % of one core (null at 0). */
+  proxy_cpu_pct: number | null;
+}
+
+/** A contender whose rank interval at a distance shares no rank with its interval at the nearest one. */
+export interface RankChange {
+  name: string;
+  rtt_ms: number;
+  near: [number, number];
+  far: [number, number];
+}
+
+/** Every contender at every distance, and the rank changes among them. */
+export interface DistanceSweep {
+  points: DistancePoint[];
+  changes: RankChange[];
+}
+
+function proxyCpuPct(runs: { proxy_cpu_s?: number; seconds: number }[]): number | null {
+  const cpu = runs.reduce((s, r) => s + (r.proxy_cpu_s ?? NaN), 0);
+  const seconds = runs.reduce((s, r) => s + r.seconds, 0);
+  return Number.isFinite(cpu) && seconds > 0 ? (100 * cpu) / seconds : null;
+}
+
+/**
+ * Each run ranks its own contenders (rank intervals from its own paired tests), so a rank compares
+ * contenders measured together.
+ */
+export function distancePoints(runs: { rttMs: number; results: Results }[]): DistancePoint[] {
+  return runs.flatMap(({ rttMs, results }) => {
+    const ranks = new Map(ranked(results).map((c) => [c.name, c]));
+    const proxy = results.data.redis_rtt ?? null;
+    return results.contenders
+      .filter((c) => !c.self_check_of && !c.ceiling)
+      .map((c) => {
+        const rank = ranks.get(c.name);
+        return {
+          rtt_ms: rttMs,
+          measured_rtt_ms: proxy?.measured?.typical_ms ?? null,
+          name: c.name,
+          status: c.status,
+          rps: c.status === 'ok' ? (c.rps?.median ?? null) : null,
+          rank_lo: rank?.rankLo ?? null,
+          rank_hi: rank?.rankHi ?? null,
+          proxy_cpu_pct: proxyCpuPct(c.runs),
+        };
+      });
+  });
+}
+
+/**
+ * Across distances, a contender "changes rank" only when its rank intervals at the two distances do
+ * not overlap: each distance against the nearest (first) one.
+ */
+export function rankChanges(points: DistancePoint[]): RankChange[] {
+  const nearest = Math.min(...points.map((p) => p.rtt_ms));
+  const out = [];
+  for (const p of points.filter((x) => x.rtt_ms !== nearest && x.rank_lo !== null)) {
+    const base = points.find((x) => x.rtt_ms === nearest && x.name === p.name && x.rank_lo !== null);
+    if (base && (p.rank_lo! > base.rank_hi! || p.rank_hi! < base.rank_lo!)) {
+      out.push({
+        name: p.name,
+        rtt_ms: p.rtt_ms,
+        near: [base.rank_lo!, base.rank_hi!] as [number, number],
+        far: [p.rank_lo!, p.rank_hi!] as [number, number],
+      });
+    }
+  }
+  return out;
+}
+
+export function distanceSweep(runs: { rttMs: number; results: Results }[]): DistanceSweep {
+  const points = distancePoints(runs);
+  return { points, changes: rankChanges(points) };
+}
+
+export interface WriteRatePoint {
+  rate: number;
+  name: string;
+  cache: string;
+  status: string;
+  rps: number | null;
+  /** req/s ÷ the uncached twin's at the same rate (null for the twin itself, or when either is out). */
+  gain: number | null;
+}
+
+const twinOf = (r: Results, c: ContenderResult) =>
+  r.contenders.find(
+    (x) =>
+      x.runtime === c.runtime &&
+      x.framework === c.framework &&
+      x.client === c.client &&
+      (x.settings?.cache ?? 'none') === 'none' &&
+      !x.self_check_of,
+  );
+
+/** Where caching stops paying: a gain of 2× or less, or the cache no longer exact (invalid at that rate). */
+export function writeRatePoints(runs: { rate: number; results: Results }[]): WriteRatePoint[] {
+  return runs.flatMap(({ rate, results }) =>
+    results.contenders
+      .filter((c) => !c.self_check_of)
+      .map((c) => {
+        const cache = c.settings?.cache ?? 'none';
+        const rps = c.status === 'ok' ? (c.rps?.median ?? null) : null;
+        const twin = cache === 'none' ? null : twinOf(results, c);
+        const base = twin?.status === 'ok' ? twin.rps?.median : undefined;
+        return { rate, name: c.name, cache, status: c.status, rps, gain: rps !== null && base ? rps / base : null };
+      }),
+  );
+}
