@@ -40,7 +40,7 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\
 export const specifiers = (text: string) =>
   [...code(text).matchAll(SPECIFIER)].map((m) => ({ spec: (m[2] ?? m[3])!, typeOnly: !!m[1] }));
 
-/** file → the project files it imports, paths relative to the repository; with `values`, type-only imports left out. */
+/** file → the project files it imports (paths relative to the repository); `values`: type-only imports left out. */
 export function importGraph(dirs: string[], { values = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of dirs.flatMap((d) => sources(join(ROOT, d)))) {

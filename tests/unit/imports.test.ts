@@ -65,7 +65,8 @@ describe('imports', () => {
     expect(upward(graph)).toEqual([]);
   });
 
-  test('stats imports nothing of the project; model only the stream package, system/paths and stats/stats (its Interval and Summary)', () => {
+  test('stats imports nothing of the project; model only the stream package, system/paths and stats/stats', () => {
+    // model's use of stats/stats: its Interval and Summary.
     const deps = (folder: string) =>
       [...graph]
         .filter(([f]) => folderOf(f) === folder)

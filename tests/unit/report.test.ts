@@ -103,10 +103,12 @@ describe('tables', () => {
   test('the headline table: rank intervals, intervals with their true level, relative index, percentiles', () => {
     const lines = headlineTable(analyze(results)).split('\n');
     expect(lines[0]).toBe(
-      '| rank | server | req/s | interval of the median | relative index (interval) | runs | p10 | p25 | p50 | p75 | p90 | p95 | p99 |',
+      '| rank | server | req/s | interval of the median | relative index (interval) | runs | ' +
+        'p10 | p25 | p50 | p75 | p90 | p95 | p99 |',
     );
     expect(lines[2]).toBe(
-      '| 1 | node-next-route-static-ioredis (static: no Redis read per request) | 900 | 895–905 (95% CI) | 1.80 (1.79–1.81) | 6 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |',
+      '| 1 | node-next-route-static-ioredis (static: no Redis read per request) | 900 | 895–905 (95% CI) | ' +
+        '1.80 (1.79–1.81) | 6 | 90.0 | 91.0 | 92.0 | 93.0 | 94.0 | 95.0 | 96.0 |',
     );
     // 600 and 596 are not told apart by their paired windows: each may rank 2nd or 3rd.
     expect(lines[3]).toStartWith('| 2–3 | bun-raw-node-redis | 600 | 595–605 (95% CI) |');
@@ -189,7 +191,8 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
       answer('bun-raw-ioredis', 'bun-raw-glide', 'equal', 1.01),
     ]);
     expect(picks(analyze(tie))).toEqual([
-      'On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; glide is decided slower than one of them.',
+      'On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; ' +
+        'glide is decided slower than one of them.',
     ]);
   });
 });

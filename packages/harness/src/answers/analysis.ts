@@ -92,7 +92,7 @@ export interface Analysis {
   results: Results;
   /** Rounds every contender gets before racing (racing.ts), as the method line states it. */
   firstRounds: number;
-  /** The family's questions and answers: as recorded, or (older results) from one look at DECISION.alpha. */
+  /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];
   answers: AnswerFigures[];
   /** The prior those answers were tested with; when the layout split the family, also at the side-by-side layout. */
@@ -113,10 +113,11 @@ export interface Analysis {
 }
 
 /**
- * The family and its answers as recorded. Results from before both were recorded get them here:
- * the family from the contenders that passed, one look at DECISION.alpha, and the prior that look
- * fitted. They are kept in the analysis, not written into the results: a family found afterwards
- * does not say which pairs were measured side by side.
+ * The family and its answers as recorded. Results that record no answers get them here, read once
+ * as the file is analyzed: the family (recorded, or found from the contenders that passed), one
+ * look at DECISION.alpha, and the prior that look fitted. They are kept in the analysis and not
+ * written into the results: a family found afterwards does not say which pairs were measured side
+ * by side, and the report says so from the results' own family.
  */
 function familyAnswers(r: Results): Pick<Analysis, 'questions' | 'prior' | 'priorSideBySide'> & { answers: Answer[] } {
   if (r.family && r.answers)

@@ -7,9 +7,10 @@
 // runtime's reference; B's less its own reference shift too (the mean move of the other
 // contenders of its runtime, those flagged left out, as TMM normalisation leaves out the genes
 // that changed). The index is taken within a runtime because a run measures each runtime in a
-// block of its own: between two runs a whole runtime moved by 8% against the others (2026-11-24,
-// docs/runs/answers-by-design.md), and against the whole run's reference that read as a change of
-// each of its contenders. The machine's and each runtime's shift are reported on their own lines.
+// block of its own: a whole runtime can move against the others between two runs (by 8% in one
+// pair of runs, docs/runs/answers-by-design.md), and against the whole run's reference that would
+// read as a change of each of its contenders. The machine's and each runtime's shift are reported
+// on their own lines.
 import jstat from 'jstat';
 import { median } from 'simple-statistics';
 import type { ContenderResult, Results } from '../model/results';
@@ -34,7 +35,7 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['CPU count', ea.logical_cpus, eb.logical_cpus],
     ['Node', ea.node, eb.node],
     ['Bun', ea.bun, eb.bun],
-    // Older results have no runtimes record: nothing to compare there.
+    // Results without a runtimes record have nothing to compare there.
     ...(ea.runtimes && eb.runtimes
       ? (['node20', 'deno'] as const).map((rt): [string, unknown, unknown] => [rt, ea.runtimes[rt], eb.runtimes[rt]])
       : []),
@@ -42,7 +43,7 @@ export function setupDifferences(a: Results, b: Results): string[] {
     ['oha', ea.oha, eb.oha],
     ['workload', a.settings.workload, b.settings.workload],
     // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on
-    // Redis. Results written before data.servers existed read one Redis, the one the environment's redis_server names
+    // Redis. Results without data.servers read one Redis, the one the environment's redis_server names
     // (checked above).
     ...(a.data.servers && b.data.servers
       ? [
@@ -329,7 +330,7 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
 /**
  * The log of a contender's pooled within-launch variance of log window req/s, over the launches of
  * both runs: the covariate of compare's prior, as of the answers'. NaN with no launch of two
- * windows (older results), and then fitPrior fits no trend: one scale for all.
+ * windows (every launch measured as one), and then fitPrior fits no trend: one scale for all.
  */
 function windowNoise(launches: number[][]): number {
   const many = launches.filter((l) => l.length > 1);
@@ -356,6 +357,15 @@ function withRunEffect(mean: number, variance: number, df: number, level: number
   };
 }
 
+/** "name 2–4 → 1": the contenders of both runs whose rank interval differs between them. */
+function rankChanges(a: Results, b: Results, both: ContenderResult[]): string[] {
+  const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
+  const [ra, rb] = [rankOf(a), rankOf(b)];
+  return both
+    .filter((c) => ra.get(c.name) !== rb.get(c.name))
+    .map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
+}
+
 /** The rows' |change| and detectable change, summarised for the report. */
 function summaries(rows: Row[]): Pick<Comparison, 'changeSize' | 'detectable'> {
   const changes = rows.map((r) => Math.abs(r.change));
@@ -373,7 +383,8 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const diffs = setupDifferences(a, b);
   if (diffs.length)
     throw new CompareRefused(
-      `A and B were not measured on the same machine, software and data, so their figures do not compare: ${diffs.join('; ')}`,
+      'A and B were not measured on the same machine, software and data, so their figures do not compare: ' +
+        diffs.join('; '),
     );
   const inB = new Map(b.contenders.map((c) => [c.name, c]));
   const both = a.contenders.filter((c) => usable(c) && usable(inB.get(c.name)));
@@ -404,14 +415,9 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const short = reps.filter((r) => !(r.df > 0)).length;
   const tooFewRuns =
     short && !(prior.d0 > 0)
-      ? `${short} contender(s) have one launch in each run and no other contender lends a variance: need ≥ 2 launches on a side; measure more rounds`
+      ? `${short} contender(s) have one launch in each run and no other contender lends a variance: ` +
+        'need ≥ 2 launches on a side; measure more rounds'
       : null;
-
-  const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
-  const [ra, rb] = [rankOf(a), rankOf(b)];
-  const rankChanges = both
-    .filter((c) => ra.get(c.name) !== rb.get(c.name))
-    .map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);
   return {
     mode,
     alpha: ALPHA,
@@ -427,7 +433,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     },
     tooFewRuns,
     runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on },
-    rankChanges,
+    rankChanges: rankChanges(a, b, both),
     answers: answersAgreement(a, b),
     ...summaries(rows),
   };

@@ -38,7 +38,7 @@ export const DECISION = {
 type Win = { rps: number; seq?: number };
 
 /**
- * Each kept launch's windows (req/s and place in its block), by round (older results: the run itself is one window).
+ * Each kept launch's windows (req/s and place in its block), by round; a launch recorded without windows is one.
  */
 function launchWindows(c: ContenderResult | undefined): Map<number, Win[]> {
   const out = new Map<number, Win[]>();
@@ -54,7 +54,7 @@ export const windowsByRound = (c: ContenderResult | undefined): Map<number, numb
 /**
  * A's and B's windows of one round as pairs: under --layout walk (every window has its place in
  * the block's order), each A window with a B window measured right before or after it, each
- * window used once; in older results and other layouts, by window index.
+ * window used once; where the windows have no place (other layouts, or none recorded), by window index.
  */
 function pairUp(xs: Win[], ys: Win[]): [number, number][] {
   if (![...xs, ...ys].every((w) => w.seq !== undefined))
@@ -180,9 +180,9 @@ export interface FamilyPrior {
  * of two noisy contenders is shrunk toward what noisy pairs vary by, not toward the quiet ones.
  * When `sideBySide` marks at least MIN_STRATUM comparisons with rounds, and as many are apart, the
  * layout is a second covariate: side by side (model/questions.ts), a pair's per-round ln ratio
- * can vary less than half a block apart (the handicap check's pair: sd 4.9–7.6 points against
- * 6–11; the twin questions on 2026-11-25: at most a tenth less, and not in every run), and one
- * scale for both would pull a quiet side-by-side pair toward the others. One d₀
+ * can vary less than half a block apart (docs/runs/answers-by-design.md: the handicap check's pair
+ * by sd 4.9–7.6 points against 6–11; the twin questions at most a tenth less, and not in every
+ * run), and one scale for both would pull a quiet side-by-side pair toward the others. One d₀
  * for the whole family: in the null simulation with 10 of 45 comparisons side by side and uneven
  * noise (tests/unit/racing.test.ts), a prior fitted per layout made false claims in 4.7% of runs,
  * this fit in 3.9%, as many as one scale for all.

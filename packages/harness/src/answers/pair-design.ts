@@ -199,8 +199,10 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   const ratio = f.alternate.var_per_s / f.duet.var_per_s;
   const why =
     bias && !bias.agree
-      ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)}): alternating, each app alone`
-      : `${pick} narrows the interval ${pick === 'duet' ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× faster per second (variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
+      ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)}): ` +
+        'alternating, each app alone'
+      : `${pick} narrows the interval ${(pick === 'duet' ? ratio : 1 / ratio).toFixed(2)}× faster per second ` +
+        `(variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
   return { ...base, chosen: pick, round, why };
 }
 

@@ -23,11 +23,6 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
 }
 
 /**
- * Look at the family at `alpha`, keep what earlier looks decided, record the look and who is still
- * open; the changes (--against, --handicap) likewise, as a family of their own with its own prior
- * and the --equal bound, at the same alpha. The rounds go to the contenders open in either.
- */
-/**
  * How far the run is through what it may use: its budget's share of the time, or its round cap's share of the rounds.
  */
 function runShare(results: Results, round: number): number {
@@ -36,6 +31,11 @@ function runShare(results: Results, round: number): number {
   return max_runs > 0 ? round / max_runs : 1;
 }
 
+/**
+ * Look at the family at `alpha`, keep what earlier looks decided, record the look and who is still
+ * open; the changes (--against, --handicap) likewise, as a family of their own with its own prior
+ * and the --equal bound, at the same alpha. The rounds go to the contenders open in either.
+ */
 function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
   const k = (results.looks?.length ?? 0) + 1;
   const answers = outOfRace(
@@ -101,7 +101,8 @@ export function lookAt(results: Results, round: number): void {
     answers.length &&
       `${answers.length} comparisons (α ${alpha.toPrecision(2)}): ${about(answers, settings.target_ci_pct)}`,
     ch.length &&
-      `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ${about(ch, settings.against!.equal_pct)}`,
+      `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ` +
+        about(ch, settings.against!.equal_pct),
   ];
   info(`look ${results.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
 }

@@ -11,10 +11,9 @@ import { judgeHandicap } from './handicap';
 import { designOf } from './design';
 import { type Breakdown, type Latency, PERCENTILES, type UpsertWindow } from '../model/results';
 
-/** Static pages and HTTP ceilings read Redis at build or start only: the one-read-per-response gate does not apply. */
 /**
- * Contenders that need not read Redis once per response: pages built ahead, ceilings, and caches (their calls per
- * response are reported).
+ * Contenders that need not read Redis once per response: pages built ahead and HTTP ceilings (they read Redis at
+ * build or start only), and caches (their calls per response are reported).
  */
 export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'>) =>
   r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none';
@@ -38,6 +37,12 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
       : 'no run was measured';
     return;
   }
+  summarizePoint(point, runs, settings);
+  gatePoint(point, runs, settings, noReadPerResponse);
+}
+
+/** The point's figures over its kept runs: medians (or, under the seed's rule, the third run), sums and maxima. */
+function summarizePoint(point: PointResult, runs: RunRecord[], settings: Settings): void {
   const med = (f: (r: RunRecord) => number) => {
     const xs = runs.map(f).filter(Number.isFinite);
     return xs.length ? median(xs) : NaN;
@@ -62,9 +67,25 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
     aborted: runs.reduce((n, r) => n + r.errors.aborted, 0),
     other: runs.reduce((n, r) => n + r.errors.other, 0),
   };
+}
+
+/** The most common error message over the runs, if any. */
+function topError(runs: RunRecord[]): string | undefined {
+  const counts = runs
+    .flatMap((r) => Object.entries(r.error_messages))
+    .reduce<Record<string, number>>((m, [k, n]) => {
+      m[k] = (m[k] ?? 0) + n;
+      return m;
+    }, {});
+  return Object.entries(counts).sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** The gates, on the summarized point: its error rate, and (where it applies) one Redis read per response. */
+function gatePoint(point: PointResult, runs: RunRecord[], settings: Settings, noReadPerResponse: boolean): void {
+  const e = point.errors!;
   // Under --workload upsert a 409 is an answer (WATCH gave up, counted as a conflict), not a failure.
   const conflicts = runs.reduce((n, r) => n + (r.upsert?.branches.conflict ?? 0), 0);
-  const errors = point.errors.non_2xx - conflicts + point.errors.aborted + point.errors.other;
+  const errors = e.non_2xx - conflicts + e.aborted + e.other;
   const total = errors + runs.reduce((n, r) => n + r.ok, 0);
   // Under --workload live the prober's reads are responses too (each one an XRANGE of the app's); under upsert its
   // writes.
@@ -74,18 +95,11 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
   point.status = 'ok';
   if (total === 0 || errors / total > MAX_ERROR_RATE) {
     point.status = 'invalid';
-    const top = Object.entries(
-      runs
-        .flatMap((r) => Object.entries(r.error_messages))
-        .reduce<Record<string, number>>((m, [k, n]) => {
-          m[k] = (m[k] ?? 0) + n;
-          return m;
-        }, {}),
-    ).sort((a, b) => b[1] - a[1])[0];
+    const top = topError(runs);
     point.reason =
       `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
-      (point.errors.non_2xx ? `; ${point.errors.non_2xx} non-2xx` : '') +
-      (top ? `; most common: ${top[0]}` : '');
+      (e.non_2xx ? `; ${e.non_2xx} non-2xx` : '') +
+      (top !== undefined ? `; most common: ${top}` : '');
   } else if (
     !noReadPerResponse &&
     (calls < 1 - CALLS_TOLERANCE ||
@@ -97,7 +111,11 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
     // followers read with XREAD and XREVRANGE, so they add none. Under upsert, WATCH counts one
     // per attempt, so a retried request counts more: retries are reported, not gated.
     point.status = 'invalid';
-    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${isRead(settings.workload) ? perRequestCommand(settings.workload, '').toUpperCase() : "the write strategy's"} calls per response, want 1.00 ± ${CALLS_TOLERANCE}`;
+    const command = isRead(settings.workload)
+      ? perRequestCommand(settings.workload, '').toUpperCase()
+      : "the write strategy's";
+    const want = `want 1.00 ± ${CALLS_TOLERANCE}`;
+    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${command} calls per response, ${want}`;
   }
 }
 

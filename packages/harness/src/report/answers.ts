@@ -59,7 +59,8 @@ export function answerSentence(an: Analysis, a: AnswerFigures): string {
       `(${label(a.a)} ÷ ${label(a.b)}: ${interval}).`
     );
   if (a.short) {
-    const sofar = Number.isFinite(a.ratio) ? `${label(a.a)} ÷ ${label(a.b)} is ${a.ratio.toFixed(2)} so far, but ` : '';
+    const ratio = `${label(a.a)} ÷ ${label(a.b)}`;
+    const sofar = Number.isFinite(a.ratio) ? `${ratio} is ${a.ratio.toFixed(2)} so far, but ` : '';
     return `${them}: undecided; ${sofar}${a.short}.`;
   }
   const more = a.roundsToClose;
@@ -68,8 +69,8 @@ export function answerSentence(an: Analysis, a: AnswerFigures): string {
 }
 
 /**
- * How the answers were tested: the moderated t and the prior it lent (results from before it: the paired t with a
- * design effect).
+ * How the answers were tested: the moderated t and the prior it lent, or (answers recorded without a procedure) the
+ * paired t with a design effect.
  */
 function procedureText(an: Analysis): string {
   const { answers } = an;
@@ -174,9 +175,8 @@ function fastestSentence(an: Analysis, { question: q, best, beaten, direct }: Fa
       : `each of the other ${others} was decided slower than another`;
     return `${where(q)}: **${label(best[0]!)}** is the fastest (${how}).`;
   }
-  const slower = rest.length
-    ? `; ${listed(rest)} ${rest.length > 1 ? 'are' : 'is'} decided slower than ${best.length > 1 ? 'one of them' : 'it'}`
-    : '';
+  const than = best.length > 1 ? 'one of them' : 'it';
+  const slower = rest.length ? `; ${listed(rest)} ${rest.length > 1 ? 'are' : 'is'} decided slower than ${than}` : '';
   const among = listed(best.map((b) => `**${label(b)}**`));
   return `${where(q)}: the fastest is one of ${among}, not decided between them${slower}.`;
 }

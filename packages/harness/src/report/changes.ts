@@ -108,6 +108,53 @@ export function designLine(r: Results): string {
   ).trim();
 }
 
+/** A pair's state in the forest plot's legend. */
+const stateOf = (a: Answer) =>
+  a.verdict === 'faster'
+    ? a.ratio < 1
+      ? 'decided: head slower'
+      : 'decided: head faster'
+    : a.verdict === 'equal'
+      ? 'equal within the bound'
+      : 'open';
+
+/** One colour per state, the same in every run. */
+const STATE_COLOURS = {
+  domain: ['decided: head slower', 'decided: head faster', 'equal within the bound', 'open'],
+  range: ['#c0392b', '#1f77b4', '#2e8b57', '#999999'],
+};
+
+const stateColour = () => ({
+  field: 'state',
+  type: 'nominal',
+  title: null,
+  scale: STATE_COLOURS,
+  legend: { labelLimit: 300 },
+});
+
+/** The pairs' layer: each interval as a rule, the ratio as a point with its text beside it. */
+function pairsLayer(values: object[], x: object) {
+  const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
+  return {
+    data: { values },
+    encoding: { y },
+    layer: [
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: stateColour() },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } },
+        encoding: { x: { field: 'ratio', ...x }, color: stateColour() },
+      },
+      {
+        mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 },
+        encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } },
+      },
+    ],
+  };
+}
+
 /**
  * The forest plot: each pair's head ÷ base ratio and interval on a log axis, the ±--equal band,
  * decided / equal / open told apart.
@@ -116,20 +163,12 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
   const answers = (r.changes?.answers ?? []).filter((a) => !a.out && finite(a));
   if (!answers.length) return null;
   const e = r.settings.against!.equal_pct / 100;
-  const state = (a: Answer) =>
-    a.verdict === 'faster'
-      ? a.ratio < 1
-        ? 'decided: head slower'
-        : 'decided: head faster'
-      : a.verdict === 'equal'
-        ? 'equal within the bound'
-        : 'open';
   const values = answers.map((a) => ({
     name: a.a,
     ratio: a.ratio,
     lo: a.lo,
     hi: a.hi,
-    state: state(a),
+    state: stateOf(a),
     text: signed(a.ratio),
   }));
   const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.01;
@@ -139,7 +178,6 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
     scale: { type: 'log' as const, domain: [lo, hi], nice: false },
     title: 'head ÷ base req/s (log scale)',
   };
-  const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -159,50 +197,8 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
         mark: { type: 'rule', color: '#555', strokeDash: [4, 3] },
         encoding: { x: { field: 'one', ...x } },
       },
-      {
-        data: { values },
-        encoding: { y },
-        layer: [
-          {
-            mark: { type: 'rule', strokeWidth: 2 },
-            encoding: {
-              x: { field: 'lo', ...x },
-              x2: { field: 'hi' },
-              color: {
-                field: 'state',
-                type: 'nominal',
-                title: null,
-                scale: STATE_COLOURS,
-                legend: { labelLimit: 300 },
-              },
-            },
-          },
-          {
-            mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } },
-            encoding: {
-              x: { field: 'ratio', ...x },
-              color: {
-                field: 'state',
-                type: 'nominal',
-                title: null,
-                scale: STATE_COLOURS,
-                legend: { labelLimit: 300 },
-              },
-            },
-          },
-          {
-            mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 },
-            encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } },
-          },
-        ],
-      },
+      pairsLayer(values, x),
     ],
     config,
   } as vl.TopLevelSpec;
 }
-
-/** One colour per state, the same in every run. */
-const STATE_COLOURS = {
-  domain: ['decided: head slower', 'decided: head faster', 'equal within the bound', 'open'],
-  range: ['#c0392b', '#1f77b4', '#2e8b57', '#999999'],
-};

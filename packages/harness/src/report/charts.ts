@@ -89,7 +89,7 @@ export const relativeSpec = (an: Analysis) =>
     "relative to this run's reference",
   );
 
-/** A contender's latency chart. Results recorded before chart groups existed drew Next.js apart. */
+/** A contender's latency chart: its chart group; results without chart groups draw Next.js apart. */
 const groupOf = (c: { chart_group?: string | null; framework: string }) =>
   c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 

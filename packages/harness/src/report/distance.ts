@@ -4,7 +4,11 @@
 import type * as vl from 'vega-lite';
 import type { DistancePoint, DistanceSweep } from '../answers/sweeps';
 
-const rankText = (lo: number | null, hi: number | null) => (lo === null ? '–' : lo === hi ? `${lo}` : `${lo}–${hi}`);
+/** "3", "2–5", or "–" without a rank. */
+function rankText(lo: number | null, hi: number | null): string {
+  if (lo === null) return '–';
+  return lo === hi ? `${lo}` : `${lo}–${hi}`;
+}
 export const rttLabel = (ms: number) =>
   ms === 0 ? '0' : ms < 1 ? `${+(ms * 1000).toFixed(0)}us` : `${+ms.toFixed(3)}ms`;
 
@@ -17,26 +21,33 @@ export function distanceTable({ points, changes }: DistanceSweep): string {
   const measured = rtts.map((rtt) => {
     const p = points.find((x) => x.rtt_ms === rtt);
     const cpu = points.filter((x) => x.rtt_ms === rtt && x.proxy_cpu_pct !== null).map((x) => x.proxy_cpu_pct!);
-    return (
-      `RTT ${rttLabel(rtt)}: ${p?.measured_rtt_ms != null ? `${p.measured_rtt_ms.toFixed(2)} ms measured through the proxy (redis-cli --latency)` : 'no proxy'}` +
-      (cpu.length
-        ? `, proxy CPU ${Math.min(...cpu).toFixed(1)}–${Math.max(...cpu).toFixed(1)}% of a core while the contenders were measured`
-        : '')
-    );
+    const through =
+      p?.measured_rtt_ms != null
+        ? `${p.measured_rtt_ms.toFixed(2)} ms measured through the proxy (redis-cli --latency)`
+        : 'no proxy';
+    const proxyCpu = cpu.length
+      ? `, proxy CPU ${Math.min(...cpu).toFixed(1)}–${Math.max(...cpu).toFixed(1)}% of a core ` +
+        'while the contenders were measured'
+      : '';
+    return `RTT ${rttLabel(rtt)}: ${through}${proxyCpu}`;
   });
-  const head = `| contender | ${rtts.map((r) => `RTT ${rttLabel(r)}`).join(' | ')} |\n|---|${rtts.map(() => '---:').join('|')}|`;
+  const columns = rtts.map((r) => `RTT ${rttLabel(r)}`);
+  const head = `| contender | ${columns.join(' | ')} |\n|---|${rtts.map(() => '---:').join('|')}|`;
   const rows = names.map((n) => `| ${n} | ${rtts.map((rtt) => cell(at(n, rtt))).join(' | ')} |`);
   const changed = changes.length
     ? changes
         .map(
           (c) =>
-            `- ${c.name}: rank ${rankText(...c.near)} at RTT ${rttLabel(rtts[0]!)}, ${rankText(...c.far)} at ${rttLabel(c.rtt_ms)}`,
+            `- ${c.name}: rank ${rankText(...c.near)} at RTT ${rttLabel(rtts[0]!)}, ` +
+            `${rankText(...c.far)} at ${rttLabel(c.rtt_ms)}`,
         )
         .join('\n')
     : `- none: every contender's rank interval overlaps the one it has at RTT ${rttLabel(rtts[0]!)}`;
   return (
-    `**req/s and rank at each Redis distance** (median of each run's launches; rank: the interval from that run's own paired tests, Holm at 5%)\n\n` +
-    `${measured.map((m) => `- ${m}`).join('\n')}\n\n${head}\n${rows.join('\n')}\n\n**Contenders that change rank** (rank intervals that do not overlap)\n\n${changed}`
+    "**req/s and rank at each Redis distance** (median of each run's launches; " +
+    "rank: the interval from that run's own paired tests, Holm at 5%)\n\n" +
+    `${measured.map((m) => `- ${m}`).join('\n')}\n\n${head}\n${rows.join('\n')}\n\n` +
+    `**Contenders that change rank** (rank intervals that do not overlap)\n\n${changed}`
   );
 }
 

@@ -27,19 +27,23 @@ export const escapeHtml = (s: string) =>
 /** The project's markdown tables and notes, as HTML. */
 export const markdownHtml = (md: string) => (md ? (marked.parse(md, { async: false }) as string) : '');
 
-const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 16px 48px; color: #1d1d1f; }
-h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid #e5e5e5; padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: #f6f6f6; position: sticky; top: 0; }
-th.sortable { cursor: pointer; user-select: none; } th.sorted-desc::after { content: ' ▼'; } th.sorted-asc::after { content: ' ▲'; }
-td.num, th.num { text-align: right; }
-.filters { display: flex; gap: 12px; flex-wrap: wrap; align-items: center; margin: 8px 0; }
-.chart { margin: 16px 0; overflow-x: auto; }
-.note { color: #555; } .bad { color: #b00020; }
-nav a { margin-right: 12px; }
-`;
+const STYLE = [
+  '',
+  'body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; ' +
+    'padding: 0 16px 48px; color: #1d1d1f; }',
+  'h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; }',
+  'table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-nums; }',
+  'th, td { border-bottom: 1px solid #e5e5e5; padding: 3px 8px; text-align: left; vertical-align: top; }',
+  'th { background: #f6f6f6; position: sticky; top: 0; }',
+  "th.sortable { cursor: pointer; user-select: none; } th.sorted-desc::after { content: ' ▼'; } " +
+    "th.sorted-asc::after { content: ' ▲'; }",
+  'td.num, th.num { text-align: right; }',
+  '.filters { display: flex; gap: 12px; flex-wrap: wrap; align-items: center; margin: 8px 0; }',
+  '.chart { margin: 16px 0; overflow-x: auto; }',
+  '.note { color: #555; } .bad { color: #b00020; }',
+  'nav a { margin-right: 12px; }',
+  '',
+].join('\n');
 
 /** Draws every chart whose spec is in #charts into the element of the same id; marks the page when all are drawn. */
 const DRAW = `

@@ -6,16 +6,23 @@ const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) :
 /** One row per contender: its medians on each size, and the fit of CPU per request against entries. */
 export function scalingTable(s: Scaling): string {
   const sizes = s.runs.map((r) => r.entries);
-  const head = `| contender | ${sizes.map((n) => `${n} entries: req/s, CPU µs/req`).join(' | ')} | µs per entry | intercept µs | R² |\n|---|${sizes.map(() => '---:').join('|')}|---:|---:|---:|`;
+  const columns = sizes.map((n) => `${n} entries: req/s, CPU µs/req`);
+  const head =
+    `| contender | ${columns.join(' | ')} | µs per entry | intercept µs | R² |\n` +
+    `|---|${sizes.map(() => '---:').join('|')}|---:|---:|---:|`;
   const rows = s.contenders.map((c) => {
     const cells = sizes.map((n) => {
       const p = c.points.find((x) => x.entries === n);
       return p ? `${fmt(p.rps)}, ${fmt(p.cpu_us_per_req)}` : '–';
     });
     const f = c.cpu_fit;
-    return `| ${c.name} | ${cells.join(' | ')} | ${f ? fmt(f.slope, 2) : '–'} | ${f ? fmt(f.intercept) : '–'} | ${f ? fmt(f.r2, 3) : '–'} |`;
+    const fit = f ? [fmt(f.slope, 2), fmt(f.intercept), fmt(f.r2, 3)] : ['–', '–', '–'];
+    return `| ${c.name} | ${cells.join(' | ')} | ${fit.join(' | ')} |`;
   });
-  return `**Cost against the stream's size** (medians of each size's run; CPU µs per request = intercept + µs per entry × entries, least squares)\n\n${[head, ...rows].join('\n')}\n`;
+  return (
+    "**Cost against the stream's size** (medians of each size's run; " +
+    `CPU µs per request = intercept + µs per entry × entries, least squares)\n\n${[head, ...rows].join('\n')}\n`
+  );
 }
 
 /** CPU µs per request against entries, one line per contender. */

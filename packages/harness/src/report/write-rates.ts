@@ -12,8 +12,13 @@ export function writeRateTable(points: WriteRatePoint[]): string {
   const rows = names.map(
     (n) => `| ${n} | ${rates.map((rate) => cell(points.find((p) => p.name === n && p.rate === rate))).join(' | ')} |`,
   );
-  const head = `| contender | ${rates.map((r) => `${r} writes/s`).join(' | ')} |\n|---|${rates.map(() => '---:').join('|')}|`;
-  return `**req/s against write rate** (median of each run's launches; in brackets, ÷ the uncached twin at the same rate; "invalid": the cache served a read over its staleness bound at that rate)\n\n${head}\n${rows.join('\n')}`;
+  const columns = rates.map((r) => `${r} writes/s`);
+  const head = `| contender | ${columns.join(' | ')} |\n|---|${rates.map(() => '---:').join('|')}|`;
+  return (
+    "**req/s against write rate** (median of each run's launches; " +
+    'in brackets, ÷ the uncached twin at the same rate; ' +
+    `"invalid": the cache served a read over its staleness bound at that rate)\n\n${head}\n${rows.join('\n')}`
+  );
 }
 
 export function writeRateSpec(points: WriteRatePoint[]): vl.TopLevelSpec {
