@@ -1,9 +1,10 @@
 // One analysis pass over a run's results: every figure its report shows that takes more than
-// formatting (the family's answers and what their sentences need, the picks, the ranking, each
-// contender's kept runs, the handicap check's sizing, the Redis ceilings' medians, the run's
-// precision and conditions), computed once. The report (report/) is handed the Analysis and only
-// renders it, as golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing
-// here changes the results it reads.
+// formatting (the family's answers and what their sentences need, the fastest per question, the
+// ranking, each contender's kept runs and their spread, the handicap check's sizing, the Redis
+// ceilings' medians, the run's precision and conditions, the live and upsert workloads' figures),
+// computed once. The report (report/) is handed the Analysis and only renders it, as
+// golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing here changes the
+// results it reads.
 import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
@@ -14,6 +15,7 @@ import { burnUs, MAX_BUSY } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { ranked, type RankedContender } from './ranking';
 import { keptRuns } from './verdicts';
+import { type LiveFigures, liveFigures, type UpsertFigures, upsertFigures } from './workloads';
 
 /** An answer of the family with what its sentence says beyond it. */
 export interface AnswerFigures extends Answer {
@@ -110,6 +112,9 @@ export interface Analysis {
   redisCeilings: RedisCeilingFigures[];
   precision: Precision | null;
   conditions: Conditions | null;
+  /** --workload live and --workload upsert: their tables' and charts' figures (null under another workload). */
+  live: LiveFigures | null;
+  upsert: UpsertFigures | null;
 }
 
 /**
@@ -278,6 +283,8 @@ export function analyze(results: Results): Analysis {
     redisCeilings: redisCeilings(results),
     precision: precisionOf(ranking, kept, family.answers),
     conditions: conditionsOf(results),
+    live: results.settings.live ? liveFigures(results, kept) : null,
+    upsert: results.settings.upsert ? upsertFigures(results, kept) : null,
   };
 }
 
