@@ -228,7 +228,20 @@ export function useExistingRedis(url: string): RedisTarget {
   } catch (e) {
     throw new RedisError(`REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}`);
   }
+  const refused = clusterRefusal(url, cli({ url }, ['INFO', 'cluster']));
+  if (refused) throw new RedisError(refused);
   return { url, stop: async () => {} };
+}
+
+/**
+ * A cluster of your own is refused: the apps open a plain client (only the harness's own cluster sets
+ * REDIS_CLUSTER=1), and one node's INFO commandstats cannot prove a read per response.
+ */
+export function clusterRefusal(url: string, infoCluster: string): string | null {
+  return /^cluster_enabled:1\b/m.test(infoCluster)
+    ? `REDIS_URL=${redactUrl(url)} is a node of a Redis Cluster, and a run reads one standalone Redis: ` +
+        'point REDIS_URL at a standalone Redis, or unset it and add --topology cluster for a cluster the harness starts'
+    : null;
 }
 
 export interface StreamInfo {
