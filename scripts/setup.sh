@@ -81,7 +81,7 @@ ensure_deps() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return
   setup_say "installing workspace dependencies (bun install --frozen-lockfile)"
   (cd "$BENCH_ROOT" && bun install --frozen-lockfile >&2) \
-    || setup_die "bun install --frozen-lockfile failed: if you changed a package.json, run 'bun install' and commit bun.lock"
+    || setup_die "bun install --frozen-lockfile failed: if you changed a package.json, run 'scripts/with-tools.sh bun install' and commit bun.lock"
   echo "$want" >"$stamp"
 }
 

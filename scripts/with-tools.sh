@@ -10,6 +10,7 @@ ensure_deno
 ensure_apt_packages
 ensure_oha
 ensure_valkey
-ensure_deps
+# `bun install` is how a changed package.json reaches bun.lock, so it runs without the frozen install first.
+[ "${1:-} ${2:-}" = "bun install" ] || ensure_deps
 cd "$BENCH_ROOT"
 exec "$@"
