@@ -79,13 +79,17 @@ export function account(
   const invented = Math.max(0, applied - acked - unknown);
   const problems = [
     acked > applied &&
-      `lost updates: ${acked} writes acknowledged as created or updated, ${applied} applied (sum of applied over ${stored.length} keys): ${acked - applied} lost`,
+      `lost updates: ${acked} writes acknowledged as created or updated, ` +
+        `${applied} applied (sum of applied over ${stored.length} keys): ${acked - applied} lost`,
     invented &&
-      `invented writes: ${applied} applied over ${stored.length} keys, ${acked} acknowledged, ${unknown} unanswered: ${invented} never acknowledged`,
+      `invented writes: ${applied} applied over ${stored.length} keys, ${acked} acknowledged, ` +
+        `${unknown} unanswered: ${invented} never acknowledged`,
     (branches.created > stored.length || branches.created + unknown < stored.length) &&
       `${branches.created} responses said created, but ${stored.length} keys exist`,
     stale.length &&
-      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} overwritten by an older version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}, the harness's write of version ${stale[0]!.acked} was acknowledged as applied)`,
+      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} overwritten by an older ` +
+        `version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}, ` +
+        `the harness's write of version ${stale[0]!.acked} was acknowledged as applied)`,
   ].filter(Boolean) as string[];
   return {
     branches,

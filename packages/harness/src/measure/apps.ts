@@ -52,10 +52,8 @@ export async function buildApp(
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
   // One stamp per app folder and build command: runtimes that share a build share its output; an
   // --against twin's folder (another checkout) has its own.
-  const stamp = join(
-    stampDir,
-    `build-${c.app}-${createHash('sha256').update(c.appDir).update(JSON.stringify(c.build)).digest('hex').slice(0, 12)}.stamp`,
-  );
+  const folderKey = createHash('sha256').update(c.appDir).update(JSON.stringify(c.build)).digest('hex').slice(0, 12);
+  const stamp = join(stampDir, `build-${c.app}-${folderKey}.stamp`);
   const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 

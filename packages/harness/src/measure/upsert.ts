@@ -198,7 +198,9 @@ export async function verifyUpsert(
     if (got.status !== step.status || got.reply?.result !== step.result) {
       return {
         ok: false,
-        reason: `upsert check, request ${i + 1} of ${steps.length}${step.version ? ` (version ${step.version})` : ''}: status ${got.status} ${got.text.slice(0, 200)}, want ${step.status} ${step.result}`,
+        reason:
+          `upsert check, request ${i + 1} of ${steps.length}${step.version ? ` (version ${step.version})` : ''}: ` +
+          `status ${got.status} ${got.text.slice(0, 200)}, want ${step.status} ${step.result}`,
       };
     }
     last = got.reply;
@@ -210,7 +212,9 @@ export async function verifyUpsert(
   if ((applied ?? '') !== want[0] || (version ?? '') !== want[1])
     return {
       ok: false,
-      reason: `upsert check: item:{${id}} holds applied ${applied || 'none'}, version ${version || 'none'}; want ${want[0] || 'no key'}${want[1] ? `, ${want[1]}` : ''}`,
+      reason:
+        `upsert check: item:{${id}} holds applied ${applied || 'none'}, version ${version || 'none'}; ` +
+        `want ${want[0] || 'no key'}${want[1] ? `, ${want[1]}` : ''}`,
     };
   return { ok: true, bytes: 0 };
 }

@@ -15,7 +15,10 @@ export function firstDifference(actual: string, expected: string): string | null
   while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
   const from = Math.max(0, i - 20);
   const cut = (s: string) => JSON.stringify(s.slice(from, i + 30));
-  return `body differs from the golden body at byte ${Buffer.byteLength(expected.slice(0, i))} (got ${actual.length} chars, want ${expected.length}): got ${cut(actual)}, want ${cut(expected)}`;
+  return (
+    `body differs from the golden body at byte ${Buffer.byteLength(expected.slice(0, i))} ` +
+    `(got ${actual.length} chars, want ${expected.length}): got ${cut(actual)}, want ${cut(expected)}`
+  );
 }
 
 /** Checks one response against the contract. Pages carry the body inside a script tag. */

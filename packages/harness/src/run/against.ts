@@ -42,7 +42,8 @@ export function resolveAgainst(spec: string, appsDir: string): OtherSide {
     const apps = hasApps(asDir) ? asDir : join(asDir, 'apps');
     if (!hasApps(apps))
       throw new AgainstError(
-        `--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/); name a folder of apps or a git ref`,
+        `--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/); ` +
+          'name a folder of apps or a git ref',
       );
     return { spec, kind: 'dir', commit: null, repo: null, worktree: null, appsDir: apps };
   }
@@ -55,7 +56,8 @@ export function resolveAgainst(spec: string, appsDir: string): OtherSide {
   const rev = git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]);
   if (rev.status !== 0)
     throw new AgainstError(
-      `--against "${spec}": no such git ref or folder; name a commit, branch or tag (git log --oneline) or a folder of apps`,
+      `--against "${spec}": no such git ref or folder; ` +
+        'name a commit, branch or tag (git log --oneline) or a folder of apps',
     );
   const commit = rev.stdout.trim();
   const worktree = join(CACHE, 'against', `${basename(repo)}-${commit.slice(0, 12)}`);
@@ -119,7 +121,8 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
   const install = spawnSync('bun', ['install', '--frozen-lockfile'], { cwd: wt, encoding: 'utf8' });
   if (install.status !== 0) {
     throw new AgainstError(
-      `--against ${side.spec}: bun install --frozen-lockfile failed in ${wt}: ${lastLine(install.stderr || install.stdout)}; that commit's bun.lock must match its package.json files`,
+      `--against ${side.spec}: bun install --frozen-lockfile failed in ${wt}: ` +
+        `${lastLine(install.stderr || install.stdout)}; that commit's bun.lock must match its package.json files`,
     );
   }
   writeFileSync(stamp, want);

@@ -96,6 +96,9 @@ export function privateRedisNeeded(o: {
     return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
   if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
   if (o.servers.length > 1 || o.servers[0] !== 'redis')
-    return '--server, --servers and --topology cluster start private servers: unset REDIS_URL, or leave the flags out to use it';
+    return (
+      '--server, --servers and --topology cluster start private servers: ' +
+      'unset REDIS_URL, or leave the flags out to use it'
+    );
   return null;
 }

@@ -1,28 +1,26 @@
-// Phase 1, prepare: settings and results directory (fresh or resumed), the machine check,
-// the private Redis and its golden body, and one build of every app that needs one.
-import { relative, resolve } from 'node:path';
+// Phase 1, prepare: settings and results directory (fresh or resumed), the machine check, the
+// rig (rig.ts: the servers and the golden body, one build of every app that needs one), and the
+// run's state (state.ts) that the schedule measures with.
+import { resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
-import { type AppError, buildApp, dataKey } from '../measure/apps';
-import { privateRedisNeeded, type CliOptions } from './options';
+import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
-import { goldenBody, redactUrl, streamInfo, useExistingRedis, type RedisTarget } from '../topology/redis';
-import { serverRecord, serverTwins, startProxies, startServers } from '../topology/servers';
-import type { DelayProxy } from '../topology/delay';
+import { serverTwins } from '../topology/servers';
 import type { ContenderResult, PointResult, Results, Settings } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
-import { contenderOf, fail, type Rig, type RunState, type Session } from './state';
-import { info, log, progress } from '../system/progress';
+import { fail, type Rig, type RunState, type Session } from './state';
+import { info, log } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { baseTwins, checkOut } from './against';
-import type { ServerName } from '../model/servers';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
+import { appUrlOf, buildAll, openServers, serverNamesOf } from './rig';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -302,87 +300,4 @@ async function openRig(
       ...handicapEnv(results, c.name),
     }),
   };
-}
-
-const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
-/** Where an app reads the server: through its delay proxy under --redis-rtt, else directly. */
-const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, DelayProxy>, name: string) =>
-  proxies[name]?.url ?? servers[name]!.url;
-
-/**
- * The servers (a private one per --servers name from the RDB, or REDIS_URL's), the golden body they all serve, and the
- * delay proxies of --redis-rtt.
- */
-async function openServers(opts: CliOptions, results: Results, session: Session) {
-  const settings = results.settings;
-  const externalUrl = process.env.REDIS_URL;
-  const serverNames = serverNamesOf(settings);
-  // A resumed run's settings come from its results.json, so they are checked here too.
-  const refused =
-    externalUrl &&
-    privateRedisNeeded({ live: !!settings.live, upsert: !!settings.upsert, entries: false, servers: serverNames });
-  if (refused) throw new Error(refused);
-  const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
-  const servers = externalUrl
-    ? { redis: useExistingRedis(externalUrl) }
-    : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
-  const redis = (session.redis = servers[serverNames[0]!]!);
-  const stream = streamInfo(redis, STREAM_KEY);
-  const golden = goldenBody(redis, STREAM_KEY, settings.workload);
-  for (const [name, target] of Object.entries(servers)) {
-    if (goldenBody(target, STREAM_KEY, settings.workload) !== golden)
-      throw new Error(
-        `${name} reads ${STREAM_KEY} differently from ${serverNames[0]} (same RDB): the servers cannot be compared`,
-      );
-  }
-  results.data.servers = Object.entries(servers).map(([name, t]) =>
-    serverRecord(name as ServerName, t, externalUrl ? redactUrl(t.url) : t.url),
-  );
-  const bodyBytes = Buffer.byteLength(golden);
-  if (opts.resume && (stream.length !== results.data.entries || bodyBytes !== results.data.body_bytes)) {
-    throw new Error(
-      `the stream now has ${stream.length} entries (${bodyBytes} bytes), the run being resumed had ${results.data.entries} (${results.data.body_bytes}): start a new run instead`,
-    );
-  }
-  // Inside the checkout the path is kept relative, so a results.json says nothing about the machine.
-  const rdbRecorded = rdb && !relative(ROOT, rdb).startsWith('..') ? relative(ROOT, rdb) : rdb;
-  Object.assign(results.data, {
-    rdb: rdbRecorded,
-    redis_url: externalUrl ? redactUrl(externalUrl) : null,
-    entries: stream.length,
-    memory_bytes: stream.memoryBytes,
-    body_bytes: bodyBytes,
-  });
-  info(
-    `redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; body ${golden.length} bytes`,
-  );
-  const proxies = await startProxies(servers, results, session);
-  return { servers, redis, golden, proxies };
-}
-
-/** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
-async function buildAll(results: Results, rig: Rig): Promise<void> {
-  const todo = results.contenders.filter((r) => r.status === 'incomplete');
-  // One build per app and build command: runtimes that declare the same build share it; clients and settings never
-  // differ.
-  const contenders = todo.map((r) => contenderOf(rig.byName, r)).filter((c) => c.build);
-  // Keyed by app folder: an --against twin's app of the same name is another folder, built apart.
-  const builds = new Map(contenders.map((c) => [`${c.appDir} ${JSON.stringify(c.build)}`, c]));
-  const key = dataKey(rig.golden, results.settings.workload);
-  for (const c of builds.values()) {
-    const what = `${c.app}${isBase(c.name) ? ` of ${results.settings.against?.spec}` : ''} (${c.build!.join(' ')})`;
-    info(`build apps/${what} …`);
-    progress({ phase: 'building', contender: `apps/${c.app}`, etaS: null });
-    try {
-      info(`build apps/${what}: ${await buildApp(c, rig.appEnv(c), key)}`);
-    } catch (e) {
-      const err = e as AppError;
-      for (const r of todo) {
-        const theirs = rig.byName.get(r.self_check_of ?? r.name);
-        if (theirs?.appDir === c.appDir && JSON.stringify(theirs.build) === JSON.stringify(c.build))
-          fail(r, 'failed', err.message, err.output);
-      }
-      log(`build apps/${what}: FAILED: ${err.message}`);
-    }
-  }
 }

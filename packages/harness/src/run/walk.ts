@@ -69,7 +69,7 @@ export function walkOrder(nodes: string[], edges: [string, string][], random: ()
  * `order` with the second of each pair moved next to the first: after it, or before it when
  * `before`. Outside the walk, a runtime block's windows are shuffled, so the handicap check's two
  * apps were about half a block apart; side by side they share the machine's bursts. In a block of
- * those two alone (2026-11-25, 2 windows per launch as by default), their per-round ln ratio varied
+ * those two alone (2 windows per launch, as by default), their per-round ln ratio varied
  * by sd 4.5 points, against 6–11 in the 13-app Node block.
  */
 export function glued<T>(order: T[], pairs: [T, T][], before: boolean): T[] {
