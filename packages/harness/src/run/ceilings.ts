@@ -15,8 +15,8 @@ import { contenderOf, type Rig } from './state';
  * `schedule.ceilings_s`: the wall time the ceilings (HTTP ceiling runs, redis-benchmark, client probes) add to the run.
  */
 export function addCeilingSeconds(results: Pick<Results, 'schedule'>, seconds: number): void {
-  const state = (results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
-  state.ceilings_s = +((state.ceilings_s ?? 0) + seconds).toFixed(1);
+  const sched = (results.schedule ??= { rounds: 0, stop_reason: '', measuring_s: 0 });
+  sched.ceilings_s = +((sched.ceilings_s ?? 0) + seconds).toFixed(1);
 }
 
 /** `work`, its wall time added to `schedule.ceilings_s`. */

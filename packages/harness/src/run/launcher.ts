@@ -2,7 +2,7 @@
 // verified against the golden body (or, under --workload live, the checker), loaded by oha, checked
 // after each window, and stopped with their whole process tree.
 import { stalenessBoundMs } from '@bench/stream';
-import { type AppError, startApp } from '../measure/apps';
+import { type AppError, type RunningApp, startApp } from '../measure/apps';
 import { measureRun, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { runOha } from '../measure/oha';
 import { verifyUpsert } from '../measure/upsert';
@@ -24,6 +24,9 @@ const RECOVER_MS = 10_000;
 type LaunchSettings = Pick<Settings, 'start_timeout_s' | 'placement' | 'workload' | 'live'>;
 
 export class AppLauncher implements Launcher {
+  /** The processes behind the apps it started and has not stopped, by key. */
+  private readonly apps = new Map<string, RunningApp>();
+
   constructor(
     private readonly rig: Rig,
     private readonly settings: LaunchSettings,
@@ -31,10 +34,6 @@ export class AppLauncher implements Launcher {
 
   private contender(r: Pick<ContenderResult, 'name' | 'self_check_of'>): Contender {
     return contenderOf(this.rig.byName, r);
-  }
-
-  private running(app: Launched) {
-    return this.rig.session.apps.get(app.key)!;
   }
 
   async start(r: ContenderResult, key: string): Promise<Launched | Out> {
@@ -47,6 +46,7 @@ export class AppLauncher implements Launcher {
         timeoutMs: this.settings.start_timeout_s * 1000,
         cpuList: this.settings.placement.app,
       });
+      this.apps.set(key, app);
       this.rig.session.apps.set(key, app);
       const launchS = (Date.now() - t0) / 1000;
       return { key, r, pid: app.pid, url: app.url, launchS, bytes: NaN, tail: () => app.process.tail() };
@@ -76,7 +76,7 @@ export class AppLauncher implements Launcher {
   }
 
   check(app: Launched, run: RunRecord): Promise<Out | RedisDied | null> {
-    return checkAfterRun(this.rig, this.running(app), this.contender(app.r), run);
+    return checkAfterRun(this.rig, this.apps.get(app.key)!, this.contender(app.r), run);
   }
 
   cpuSeconds(app: Launched): number {
@@ -88,6 +88,7 @@ export class AppLauncher implements Launcher {
   }
 
   stop(key: string): Promise<void> {
+    this.apps.delete(key);
     return stopApp(this.rig.session, key);
   }
 
@@ -165,12 +166,7 @@ async function judgeProbe(rig: Rig, settings: LaunchSettings, c: Contender, prob
  * response must be some snapshot's size. Under --workload upsert: the window's accounting, and the
  * scripted check once more.
  */
-async function checkAfterRun(
-  rig: Rig,
-  app: { url: string; process: { hasExited(): boolean; tail(): string[] } },
-  c: Contender,
-  run: RunRecord,
-): Promise<Out | RedisDied | null> {
+async function checkAfterRun(rig: Rig, app: RunningApp, c: Contender, run: RunRecord): Promise<Out | RedisDied | null> {
   if (!serversAlive(rig)) return { kind: 'redis-died' };
   const out = (status: 'failed' | 'invalid', reason: string): Out => {
     run.fault = reason;

@@ -236,7 +236,6 @@ export async function prepare(
   const launcher = new AppLauncher(rig, settings);
   const state: RunState = {
     results,
-    runDir,
     startedAt,
     save,
     rig,

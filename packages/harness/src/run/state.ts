@@ -1,9 +1,10 @@
-// The run's state: the results being written, where they are saved, when the command started, the
-// rig the apps run against, the launcher that starts and measures them, and the clock the budget
-// learns from. prepare.ts makes it; schedule.ts and finish.ts use it. Most functions in run/ take
-// the one or two fields they need, not the whole state. Those that take the whole state, however
-// the parameter is named (one per line; keep it at 10 or fewer):
-//   grep -oE '(\w\??|\})\s*:\s*RunState\s*[,)=]' packages/harness/src/run/*.ts | wc -l
+// The run's state: the results being written and how to save them, when the command started, the
+// rig the apps run against (its measuring context holds the run's folder), the launcher that starts
+// and measures them, and the clock the budget learns from. prepare.ts makes it; bench.ts hands it
+// to schedule.ts. Most functions in run/ take the one or two fields they need, not the whole
+// state. The functions that take the whole state (10 at most), counted whatever the parameter is
+// named, destructured or not, with its signature on one line or one parameter a line:
+//   grep -oE '(\w\??|\})\s*:\s*RunState\s*[,)]' packages/harness/src/run/*.ts | wc -l
 import type { RunningApp } from '../measure/apps';
 import type { Contender } from '../model/contenders';
 import type { RunContext } from '../measure/measure';
@@ -44,7 +45,6 @@ export interface Rig {
 export interface RunState {
   /** What results.json holds; its `settings` are the run's settings. */
   results: Results;
-  runDir: string;
   /** Date.now() when the command started: --budget counts from here. */
   startedAt: number;
   /** Flush results.json (atomically) and let the signal handlers know about it. */
