@@ -101,14 +101,14 @@ describe('what a round measures (plan.ts)', () => {
     expect(walkPairs(block, 4, 'walk', q)).toEqual([[2, 1]]);
   });
 
-  test('the pair design by cycle: both ways until chosen, a duet keeps each launch its alone windows in cycle 0', () => {
+  test('the pair design by cycle: both ways until chosen; a duet keeps alone windows in cycle 0', () => {
     expect([0, 1].map((j) => pairMode('auto', 'duet', 3, j))).toEqual(['both', 'both']);
     expect([0, 1].map((j) => pairMode('auto', 'duet', 4, j))).toEqual(['both', 'duet']);
     expect([0, 1].map((j) => pairMode('auto', 'alternate', 4, j))).toEqual(['alone', 'alone']);
     expect([0, 1].map((j) => pairMode('alternate', null, 1, j))).toEqual(['alone', 'alone']);
   });
 
-  test("a block's cycles: each member once per cycle, the handicap pair adjacent, the walk reversed every other cycle", () => {
+  test("a block's cycles: each member once, the handicap pair adjacent, the walk reversed in turn", () => {
     const members = ['a', 'b', 'c', 'd', 'e'];
     let seed = 1;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -207,7 +207,7 @@ const blockResults = (settings: Partial<Settings> = {}, more: Partial<BlockResul
 });
 
 describe('one launch, the same for every layout (launch.ts, through a fake launcher)', () => {
-  test('a single trial: start, verify, warm up, its windows each checked, stop; the windows pooled into one run', async () => {
+  test('a single trial: start, verify, warm up, windows each checked, stop; the windows pooled', async () => {
     const fake = new FakeLauncher();
     const s = slot('a');
     const outcome = await measureTrial(fake, { ...SETTINGS, windows: 3 }, s.r, s.point, 2, 1);
@@ -238,7 +238,7 @@ describe('one launch, the same for every layout (launch.ts, through a fake launc
     expect(fake.events).toEqual(['start a', 'verified a', 'stop a#a/c50-run1.json']);
   });
 
-  test('a block: every member launched first, then the cycles of windows, each after a pause; then all stopped', async () => {
+  test('a block: every member launched, then cycles of windows, each after a pause; then all stopped', async () => {
     const fake = new FakeLauncher();
     const slots = [slot('a'), slot('b'), slot('c')];
     const outcomes = await measureBlock(fake, blockResults(), slots, 1, 0);
@@ -270,7 +270,7 @@ describe('one launch, the same for every layout (launch.ts, through a fake launc
     expect(fake.events.filter((e) => e.startsWith('window b'))).toEqual([]);
   });
 
-  test('Redis dies in a block: the measured members lose their run, the ones not measured yet report nothing', async () => {
+  test('Redis dies in a block: the measured members lose their run, the others report nothing', async () => {
     const fake = new FakeLauncher();
     fake.redisDiesAt = 2;
     const outcomes = await measureBlock(fake, blockResults(), [slot('a'), slot('b'), slot('c')], 1, 0);
@@ -294,7 +294,7 @@ describe("a change's pair in a block: the duet (block.ts, through a fake launche
     return { fake, outcomes };
   };
 
-  test("the two sides start together and their warmups meet: neither warms up before the other's verification", async () => {
+  test("the two sides start together, their warmups meet: none before the other's verification", async () => {
     const fake = new FakeLauncher();
     fake.slow.add('x');
     await measureBlock(fake, blockResults({}, { changes: changes(null) }), pairSlots(), 1, 0);
