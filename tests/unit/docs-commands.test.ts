@@ -4,13 +4,35 @@
 // README's "Running one app by hand" block is run line by line in tests/integration/docs.test.ts;
 // docs/runs/ logs what ran at a dated commit, so its commands are records, not instructions.)
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseCli } from '../../packages/harness/src/cli/args';
 import { loadSuite } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const DOCS = ['README.md', 'docs/usage.md', 'docs/methodology.md', 'docs/runs/README.md'];
+/** Every document whose links are checked: the above, the guide to your own app and every runs doc. */
+const LINKED = [
+  ...DOCS,
+  'docs/your-app.md',
+  ...readdirSync(join(ROOT, 'docs/runs'))
+    .filter((f) => f.endsWith('.md') && f !== 'README.md')
+    .map((f) => `docs/runs/${f}`),
+];
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const anchors = (doc: string) => new Set([...text(doc).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
+/** The relative links of a document: the file (resolved from the checkout's root; '' for the same file) and anchor. */
+const links = (doc: string) =>
+  [...text(doc).matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)]
+    .filter((m) => !/^[a-z]+:/.test(m[1]!))
+    .map((m) => ({ href: m[0]!, file: m[1] ? join(dirname(doc), m[1]) : doc, anchor: m[2] ?? null }));
 const text = (doc: string) => readFileSync(join(ROOT, doc), 'utf8');
 /** Placeholders the docs write in capitals, swapped for a real value. */
 const PLACEHOLDERS: Record<string, string> = { NAME: 'node-raw-node-redis' };
@@ -54,10 +76,17 @@ describe("the docs' commands and links", () => {
     expect(npmCommands('docs/usage.md').filter((c) => c.script === 'bench' && c.args.length).length).toBeGreaterThan(5);
   });
 
-  test.each(DOCS)('%s: every relative link reaches a file', (doc) => {
-    const broken = [...text(doc).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-      .map((m) => m[1]!)
-      .filter((href) => !/^[a-z]+:/.test(href) && !existsSync(join(ROOT, dirname(doc), href)));
+  test.each(LINKED)('%s: every relative link reaches a file that git does not ignore, and its heading', (doc) => {
+    const all = links(doc);
+    const broken = all.filter((l) => !existsSync(join(ROOT, l.file))).map((l) => l.href);
     expect(broken).toEqual([]);
+    const ignored = all
+      .filter((l) => spawnSync('git', ['check-ignore', '-q', l.file], { cwd: ROOT }).status === 0)
+      .map((l) => l.href);
+    expect(ignored).toEqual([]);
+    const noHeading = all
+      .filter((l) => l.anchor && l.file.endsWith('.md') && !anchors(l.file).has(l.anchor))
+      .map((l) => l.href);
+    expect(noHeading).toEqual([]);
   });
 });
