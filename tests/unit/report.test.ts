@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
-import { picks } from '../../packages/harness/src/report/answers';
+import { fasterText, picks } from '../../packages/harness/src/report/answers';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -99,6 +99,13 @@ const results = {
   ],
 } as unknown as Results;
 
+describe('answer sentences', () => {
+  test('an interval that excludes no change never prints 0% at its end', () => {
+    expect(fasterText(1.07, 1.003, 1.14, 'x')).toBe('is faster than x by 7% (0.3%–14%)');
+    expect(fasterText(1.2, 1.1, 1.3, 'x')).toBe('is faster than x by 20% (10%–30%)');
+  });
+});
+
 describe('tables', () => {
   test('the headline table: rank intervals, intervals with their true level, relative index, percentiles', () => {
     const lines = headlineTable(analyze(results)).split('\n');
@@ -176,7 +183,7 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
     ]);
   });
 
-  test('beaten through another: still the fastest, said so; two unbeaten: not decided between them', () => {
+  test('beaten through another: still the fastest, said so; two unbeaten: open or equal between them', () => {
     const chain = withAnswers([
       answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'faster', 1.3),
       answer('bun-raw-bun-redis', 'bun-raw-glide', 'undecided', 1.4),
@@ -191,8 +198,18 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
       answer('bun-raw-ioredis', 'bun-raw-glide', 'equal', 1.01),
     ]);
     expect(picks(analyze(tie))).toEqual([
-      'On bun (raw server): the fastest is one of **bun-redis** and **ioredis**, not decided between them; ' +
+      'On bun (raw server): the fastest is one of **bun-redis** and **ioredis** (bun-redis against ioredis open); ' +
         'glide is decided slower than one of them.',
     ]);
+    // One statement per pair: two unbeaten and equal are "the fastest", with their bound, not "not decided".
+    const equal = withAnswers([
+      answer('bun-raw-bun-redis', 'bun-raw-ioredis', 'equal', 1.02),
+      answer('bun-raw-bun-redis', 'bun-raw-glide', 'faster', 1.4),
+    ]);
+    const [line] = picks(analyze(equal));
+    expect(line).toMatch(
+      /^On bun \(raw server\): the fastest are \*\*bun-redis\*\* and \*\*ioredis\*\*, equal within ±/,
+    );
+    expect(line).not.toContain('not decided');
   });
 });

@@ -4,7 +4,8 @@ import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answe
 import { rowOf, type Question } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 
-const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+/** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
+const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
 const signedPct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
 
 /** "serves 1.8× what X does (1.6–2.0×)" from 1.5× on, "is faster than X by 23% (15–31%)" below. */
@@ -61,11 +62,11 @@ export function answerSentence(an: Analysis, a: AnswerFigures): string {
   if (a.short) {
     const ratio = `${label(a.a)} ÷ ${label(a.b)}`;
     const sofar = Number.isFinite(a.ratio) ? `${ratio} is ${a.ratio.toFixed(2)} so far, but ` : '';
-    return `${them}: undecided; ${sofar}${a.short}.`;
+    return `${them}: open; ${sofar}${a.short}.`;
   }
   const more = a.roundsToClose;
   const close = more ? ` (about ${more} more round${more > 1 ? 's' : ''} would close it)` : '';
-  return `${them}: undecided, the interval is ${interval}${close}.`;
+  return `${them}: open, the interval is ${interval}${close}.`;
 }
 
 /**
@@ -178,7 +179,27 @@ function fastestSentence(an: Analysis, { question: q, best, beaten, direct }: Fa
   const than = best.length > 1 ? 'one of them' : 'it';
   const slower = rest.length ? `; ${listed(rest)} ${rest.length > 1 ? 'are' : 'is'} decided slower than ${than}` : '';
   const among = listed(best.map((b) => `**${label(b)}**`));
-  return `${where(q)}: the fastest is one of ${among}, not decided between them${slower}.`;
+  const between = betweenBest(an, q, best, label);
+  if (between.every((x) => x.equal))
+    return `${where(q)}: the fastest are ${among}, ${between.map((x) => x.text).join('; ')}${slower}.`;
+  return `${where(q)}: the fastest is one of ${among} (${between.map((x) => x.text).join('; ')})${slower}.`;
+}
+
+/** Each pair among a question's fastest, as its one answer says: equal within a bound, or open. */
+function betweenBest(
+  an: Analysis,
+  q: Question,
+  best: string[],
+  label: (name: string) => string,
+): { equal: boolean; text: string }[] {
+  const solo = best.length === 2;
+  return an.answers
+    .filter((a) => a.question === q.id && best.includes(a.a) && best.includes(a.b))
+    .map((a) =>
+      a.verdict === 'equal' && !a.out
+        ? { equal: true, text: `${solo ? '' : `${label(a.a)} and ${label(a.b)} `}equal within ±${pct(a.bound)}` }
+        : { equal: false, text: `${label(a.a)} against ${label(a.b)} open` },
+    );
 }
 
 /**
@@ -216,7 +237,7 @@ export function answersSection(an: Analysis): string {
 function settingVerdict(a: AnswerFigures): string {
   if (a.out || !a.pairs) return `not answered (${a.out ?? 'no pairs'})`;
   if (a.verdict === 'faster') return a.ratio >= 1 ? 'faster' : 'slower';
-  return a.verdict === 'equal' ? `equal within ±${pct(a.bound)}` : 'undecided';
+  return a.verdict === 'equal' ? `equal within ±${pct(a.bound)}` : 'open';
 }
 
 /** For each setting question: on ÷ off with its verdict (the same answers as above). */
