@@ -18,6 +18,11 @@ import {
   walkPairs,
 } from '../../packages/harness/src/run/plan';
 import { measureTrial } from '../../packages/harness/src/run/trial';
+import { schedule } from '../../packages/harness/src/run/schedule';
+import type { Rig, RunState } from '../../packages/harness/src/run/state';
+import { TrialClock } from '../../packages/harness/src/run/eta';
+import { setProgressMode } from '../../packages/harness/src/system/progress';
+import type { Results } from '../../packages/harness/src/model/results';
 
 const point = (connections = 50, rate: number | null = null): PointResult => ({
   connections,
@@ -140,6 +145,8 @@ class FakeLauncher implements Launcher {
   /** Contenders whose verification fails, and those whose verification takes a while. */
   invalid = new Set<string>();
   slow = new Set<string>();
+  /** The raw names of windows the hypervisor steals 80% of the CPU from. */
+  stolen = new Set<string>();
   /** Redis dies during the nth measured window (counted from 1). */
   redisDiesAt = 0;
   private windows = 0;
@@ -165,7 +172,7 @@ class FakeLauncher implements Launcher {
       throw new Error('connection refused');
     }
     if (duet) await duet.at('end');
-    return measured(1000, rawName);
+    return { ...measured(1000, rawName), cpu_steal_pct: this.stolen.has(rawName) ? 80 : 0 };
   }
   async check(app: Launched, _run: RunRecord): Promise<Out | null> {
     this.events.push(`check ${app.r.name}`);
@@ -339,5 +346,57 @@ describe("a change's pair in a block: the duet (block.ts, through a fake launche
     // Alternating, the pair's windows are adjacent in every cycle.
     const order = alone.fake.events.filter((e) => e.startsWith('window')).map((e) => e.split(' ')[1]);
     for (const c of [order.slice(0, 3), order.slice(3)]) expect(Math.abs(c.indexOf('x') - c.indexOf('x@base'))).toBe(1);
+  });
+});
+
+describe('the rounds (schedule.ts, through a fake launcher)', () => {
+  setProgressMode('quiet');
+  const stateOf = (fake: FakeLauncher, settings: Partial<Settings>): RunState => {
+    const contenders = [result('a'), result('b'), result('c', 'bun')];
+    const s = { ...SETTINGS, runs: 2, max_runs: 2, ceilings: false, rates: [], max_steal_pct: 50, ...settings };
+    const results = { settings: s, contenders, data: {} } as unknown as Results;
+    const rig = { byName: new Map() } as unknown as Rig;
+    return { results, startedAt: Date.now(), save: () => {}, rig, launcher: fake, clock: new TrialClock(1) };
+  };
+  const rounds = (r: ContenderResult) => r.points[0]!.runs.map((x) => x.round);
+
+  test('a fixed run count: every contender once a round, in one block per runtime, then the rounds stop', async () => {
+    const fake = new FakeLauncher();
+    const state = stateOf(fake, { windows: 1 });
+    expect(await schedule(state)).toBe(true);
+    expect(state.results.contenders.map(rounds)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
+    expect(state.results.schedule).toMatchObject({ rounds: 2, stop_reason: '2 rounds done' });
+    // Round 1: the node block's two apps are both launched before either is measured.
+    const first = fake.events.slice(0, 12).map((e) => e.split(' ')[0]);
+    const node = fake.events.indexOf('start a') < fake.events.indexOf('start c') ? first : first.slice(6);
+    expect(node.slice(0, 6)).toEqual(['start', 'verified', 'warmup', 'start', 'verified', 'warmup']);
+    expect(state.results.contenders[0]!.points[0]!.runs[0]!.trial_s).toBeNumber();
+  });
+
+  test('a run CPU steal spoilt is set aside and measured again later in its round, as a single trial', async () => {
+    const fake = new FakeLauncher();
+    fake.stolen.add('b/c50-run1.json');
+    const state = stateOf(fake, { windows: 1 });
+    expect(await schedule(state)).toBe(true);
+    const b = state.results.contenders[1]!;
+    expect(rounds(b)).toEqual([1, 2]);
+    expect(b.points[0]!.discarded_runs!.map((d) => [d.round, d.fault])).toEqual([[1, 'CPU steal 80.0% > 50%']]);
+    const retry = fake.events.indexOf('window b b/c50-run1-retry1.json');
+    const lastRound1 = Math.max(...fake.events.flatMap((e, i) => (/-run1(-w\d+)?\.json$/.test(e) ? [i] : [])));
+    expect(retry).toBeGreaterThan(lastRound1);
+    expect(retry).toBeLessThan(fake.events.findIndex((e) => e.includes('-run2.json')));
+  });
+
+  test('Redis dying in a block stops the rounds and says why', async () => {
+    const fake = new FakeLauncher();
+    fake.redisDiesAt = 2;
+    const state = stateOf(fake, { windows: 1 });
+    expect(await schedule(state)).toBe(false);
+    expect(state.results.exit_reason).toMatch(/^Redis stopped answering during /);
+    expect(fake.events.filter((e) => e.includes('-run2'))).toEqual([]);
   });
 });
