@@ -5,7 +5,7 @@ import { rowOf, type Question } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
-const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
+export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
 const signedPct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
 
 /** "serves 1.8× what X does (1.6–2.0×)" from 1.5× on, "is faster than X by 23% (15–31%)" below. */
@@ -28,7 +28,7 @@ function labelIn(q: Question, c: ContenderResult | undefined, name: string, firs
 }
 
 /** "For bun (raw server)", "On node + fastify": where a question's sentences start. */
-const where = (q: Question) =>
+export const where = (q: Question) =>
   q.kind === 'runtime'
     ? `For ${q.about}`
     : q.kind === 'client'
@@ -38,7 +38,7 @@ const where = (q: Question) =>
         : `On ${q.about.split(':')[0]}`;
 
 /** Each member of a question as its sentences name it. */
-function labeller(an: Analysis, q: Question): (name: string) => string {
+export function labeller(an: Analysis, q: Question): (name: string) => string {
   const r = an.results;
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
   return (n) => labelIn(q, byName.get(n), n, r.settings.servers?.[0]);
@@ -209,6 +209,32 @@ function betweenBest(
  */
 export const picks = (an: Analysis): string[] => an.fastest.map((f) => fastestSentence(an, f));
 
+/** "45m", "1h30m": a budget as --budget takes it. */
+const budgetText = (s: number) => {
+  const m = Math.round(s / 60);
+  return m >= 60 && m % 60 ? `${Math.floor(m / 60)}h${m % 60}m` : m >= 60 ? `${m / 60}h` : `${m}m`;
+};
+
+/**
+ * A run whose noise is well above the published run's says so first: its sd between windows against the published
+ * run's, what it answered, and about what a longer budget would answer on this machine (analysis.ts prices it).
+ */
+export function noiseLine(an: Analysis): string {
+  const n = an.noise;
+  if (!n?.noisy) return '';
+  const longer =
+    n.wouldAnswer === null
+      ? ''
+      : `; on this machine \`--budget ${budgetText(n.budgetS)}\` would answer about ${n.wouldAnswer}, ` +
+        "from this run's own variance and the rounds that budget adds";
+  return (
+    `**A noisy run:** the sd between windows of one round is ${pct1(n.sdWindows)}, against ` +
+    `${pct1(n.published)} in the published run: ` +
+    `${n.answered} of ${n.of} comparisons answered (decided or equal)${longer}.`
+  );
+}
+const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
+
 /** The README's and report's opening: decided answers, then equivalences, then the open ones. */
 export function answersSection(an: Analysis): string {
   const { answers } = an;
@@ -221,6 +247,7 @@ export function answersSection(an: Analysis): string {
   const open = answers.filter((a) => a.verdict === 'undecided' || a.out);
   const best = picks(an);
   return [
+    noiseLine(an),
     '**What to pick** (default settings)',
     familyLine(an),
     best.length && `**The fastest, per question**\n\n${best.map((x) => `- ${x}`).join('\n')}`,

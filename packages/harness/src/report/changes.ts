@@ -132,20 +132,23 @@ const stateColour = () => ({
   legend: { labelLimit: 300 },
 });
 
-/** The pairs' layer: each interval as a rule, the ratio as a point with its text beside it. */
-function pairsLayer(values: object[], x: object) {
+/**
+ * The pairs' layer: each interval as a rule, the ratio as a point with its text beside it, coloured (and shaped, when
+ * given) by state. Without values it draws the data of the view it sits in (a facet's).
+ */
+export function pairsLayer(values: object[] | null, x: object, color: object = stateColour(), shape?: object) {
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
-    data: { values },
+    ...(values ? { data: { values } } : {}),
     encoding: { y },
     layer: [
       {
         mark: { type: 'rule', strokeWidth: 2 },
-        encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: stateColour() },
+        encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color },
       },
       {
         mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } },
-        encoding: { x: { field: 'ratio', ...x }, color: stateColour() },
+        encoding: { x: { field: 'ratio', ...x }, color, ...(shape ? { shape } : {}) },
       },
       {
         mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 },

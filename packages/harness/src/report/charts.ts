@@ -9,11 +9,24 @@ import { LAT } from './table';
 import { liveTimeSpec } from './live';
 import { upsertTimeSpec } from './upsert';
 import { changesSpec } from './changes';
+import { answersSpec } from './forest';
 
 const FONT = 'DejaVu Sans';
 
+/**
+ * Vega-Lite's warnings, less the one a faceted layer with independent y scales always gives (the forest plot of every
+ * answer: each question's panel its own rows), which says nothing wrong with the chart.
+ */
+const logger = (() => {
+  const l = vega.logger(vega.Warn);
+  const warn = l.warn.bind(l);
+  l.warn = (...args: unknown[]) =>
+    String(args[0]).startsWith('Detected faceted independent scales that union domain') ? l : warn(...args);
+  return l;
+})();
+
 export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
-  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+  const view = new vega.View(vega.parse(vl.compile(spec, { logger }).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
   const resvg = new Resvg(svg, {
@@ -139,8 +152,8 @@ function subtitle(r: Results): string {
 }
 
 /**
- * Every chart of a run, by file name: req/s, relative index, latency per chart group, and the cost breakdown when
- * measured.
+ * Every chart of a run, by file name: the changes' and the answers' forest plots, req/s, relative index, latency per
+ * chart group, and the cost breakdown when measured.
  */
 export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
   const r = an.results;
@@ -149,8 +162,10 @@ export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
   const live = liveTimeSpec(an, config);
   const upsert = upsertTimeSpec(an, config);
   const changes = changesSpec(r, config);
+  const answers = answersSpec(an, config);
   return {
     ...(changes ? { 'changes.png': changes } : {}),
+    ...(answers ? { 'answers.png': answers } : {}),
     'req-sec.png': reqSecSpec(an),
     'relative-index.png': relativeSpec(an),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(an, g)])),

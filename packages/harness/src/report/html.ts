@@ -321,6 +321,7 @@ export function reportHtml(an: Analysis): string {
     changes,
     '<h2 id="pick">What to pick</h2>',
     at('pick') || `<p class="note">${noPick}</p>`,
+    chartDivs(ids.filter((id) => id === 'chart-answers')),
     '<h2 id="contenders-section">Every contender</h2>',
     '<p class="note">Click a header to sort; pick values to filter. ' +
       'Rank: the best and worst rank consistent with the decided comparisons ("2–5").</p>',
@@ -328,7 +329,7 @@ export function reportHtml(an: Analysis): string {
     contendersTable(an),
     '</div>',
     '<h2 id="charts">Charts</h2>',
-    chartDivs(ids.filter((id) => id !== 'chart-changes')),
+    chartDivs(ids.filter((id) => id !== 'chart-changes' && id !== 'chart-answers')),
     '<h2 id="tables">Tables</h2>',
     at('tables'),
     '<h2 id="left-out">Left out, and why</h2>',

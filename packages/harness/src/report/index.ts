@@ -9,6 +9,7 @@ import { ROOT } from '../system/paths';
 import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
+import { ANSWERS_LINK, picksSection } from './picks';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
@@ -27,26 +28,22 @@ export function markdown(an: Analysis, imageDir: string | null): string {
 
 /** The README block's last line: where the rest of the run is. */
 const REPORT_LINK =
-  "Every table and interactive chart of this run — sortable, filterable, with each run's raw oha JSON — " +
-  'is in [results/latest/report.html](results/latest/report.html) ' +
+  `Every table, chart and the method of this run: [${ANSWERS_LINK}](${ANSWERS_LINK}); ` +
+  "sortable and filterable, with each run's raw oha JSON, in " +
+  '[results/latest/report.html](results/latest/report.html) ' +
   '(`npm run report -- --open results/latest` prints its path).';
 
 /**
- * The README's part: the answers first, then the headline table, the charts and the run; the rest is in report.html.
+ * The README's part: the picks in plain words (picks.ts), the run in one line, and where the rest is; the answers,
+ * tables and charts are in results.md and report.html.
  */
 export function readmeSection(an: Analysis): string {
-  const [answers, ...rest] = sectionsOf(an, (s) => s.readme, false).map((s) => s.md);
-  const run = rest.pop();
-  const parts = [
-    answers,
-    ...rest,
-    Object.keys(charts(an))
-      .map((f) => `![${f}](screenshots/${f})`)
-      .join('\n'),
-    run,
-    REPORT_LINK,
-  ];
-  return `${parts.filter(Boolean).join('\n\n')}\n`;
+  const r = an.results;
+  const e = r.environment;
+  const run =
+    `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical ` +
+    `CPUs (${e.kernel}).`;
+  return `${[picksSection(an), run, REPORT_LINK].filter(Boolean).join('\n\n')}\n`;
 }
 
 /** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */

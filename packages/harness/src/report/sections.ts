@@ -1,5 +1,6 @@
-// Every section a report shows, once, in its order: results.md, report.html and the README block
-// all read this list, so a section added here is in all three (a test checks it).
+// Every section a report shows, once, in its order: results.md and report.html both read this
+// list, so a section added here is in both (a test checks it). The README's block is shorter: the
+// picks in plain words (picks.ts), read off the same analysis, and links to results.md.
 import type { Analysis } from '../answers/analysis';
 import { answersSection, settingsTable } from './answers';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
@@ -21,10 +22,8 @@ export type Place = 'changes' | 'pick' | 'contenders' | 'tables' | 'left-out' | 
 export interface Section {
   id: string;
   place: Place;
-  /** A bold line above the section in the markdown; the README's block leaves it out. */
+  /** A bold line above the section in the markdown. */
   title?: string;
-  /** In the README's block too (the rest is in report.html, which the block links). */
-  readme: boolean;
   /** The section's markdown, from the run's analysis; empty when the run has nothing for it. */
   render: (an: Analysis) => string;
 }
@@ -32,29 +31,29 @@ export interface Section {
 const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 
 export const SECTIONS: Section[] = [
-  { id: 'changes', place: 'changes', readme: false, render: changesSection },
-  { id: 'answers', place: 'pick', readme: true, render: answersSection },
-  { id: 'live', place: 'tables', readme: false, render: liveTable },
-  { id: 'upsert', place: 'tables', readme: false, render: upsertTable },
-  { id: 'grid', place: 'tables', readme: false, render: gridTables },
-  { id: 'settings', place: 'tables', readme: false, render: settingsTable },
-  { id: 'contenders', place: 'contenders', readme: true, title: 'Every contender', render: headlineTable },
+  { id: 'changes', place: 'changes', render: changesSection },
+  { id: 'answers', place: 'pick', render: answersSection },
+  { id: 'live', place: 'tables', render: liveTable },
+  { id: 'upsert', place: 'tables', render: upsertTable },
+  { id: 'grid', place: 'tables', render: gridTables },
+  { id: 'settings', place: 'tables', render: settingsTable },
+  { id: 'contenders', place: 'contenders', title: 'Every contender', render: headlineTable },
   {
     id: 'cost',
     place: 'tables',
-    readme: false,
+
     title: 'Spread, cost per request and proof of Redis reads',
     render: costTable,
   },
-  { id: 'ceilings', place: 'tables', readme: false, render: ceilingsTable },
-  { id: 'efficiency', place: 'tables', readme: false, render: efficiencyTable },
-  { id: 'breakdown', place: 'tables', readme: false, render: breakdownTable },
-  { id: 'scaling', place: 'tables', readme: false, render: (an) => scaling(an.results.scaling) },
-  { id: 'points', place: 'tables', readme: false, render: pointsTable },
-  { id: 'seed-method', place: 'tables', readme: false, render: seedMethodTable },
-  { id: 'self-check', place: 'tables', readme: false, render: (an) => selfCheckTable(an.results) },
-  { id: 'not-ranked', place: 'left-out', readme: false, title: 'Not ranked', render: (an) => problems(an.results) },
-  { id: 'run', place: 'method', readme: true, render: describeRun },
+  { id: 'ceilings', place: 'tables', render: ceilingsTable },
+  { id: 'efficiency', place: 'tables', render: efficiencyTable },
+  { id: 'breakdown', place: 'tables', render: breakdownTable },
+  { id: 'scaling', place: 'tables', render: (an) => scaling(an.results.scaling) },
+  { id: 'points', place: 'tables', render: pointsTable },
+  { id: 'seed-method', place: 'tables', render: seedMethodTable },
+  { id: 'self-check', place: 'tables', render: (an) => selfCheckTable(an.results) },
+  { id: 'not-ranked', place: 'left-out', title: 'Not ranked', render: (an) => problems(an.results) },
+  { id: 'run', place: 'method', render: describeRun },
 ];
 
 /** Each section of a run that has something to show, with its markdown (its title above it, if `titled`). */

@@ -1,0 +1,116 @@
+// The forest plot of every answer: each comparison of the family, A ÷ B req/s with its interval
+// on a log axis, grouped by question, decided / equal / open told apart by colour and shape, the
+// ±target_ci_pct band ("equal" needs the whole interval inside it) shaded. The --against forest
+// plot (changes.ts) draws its pairs the same way.
+import type * as vl from 'vega-lite';
+import type { Analysis, AnswerFigures } from '../answers/analysis';
+import { labeller, pct, where } from './answers';
+import { pairsLayer } from './changes';
+
+/** An answer's state in the legend. */
+export const answerState = (a: AnswerFigures, equalPct: number) =>
+  a.verdict === 'faster' ? 'decided' : a.verdict === 'equal' ? `equal within ±${equalPct}%` : 'open';
+
+const finite = (a: AnswerFigures) => Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0;
+
+/** What a point says beside it: "iovalkey 2.1×" / "node +45%" decided (the faster), "equal ±8%", "open". */
+function pointText(a: AnswerFigures, label: (name: string) => string): string {
+  if (a.verdict === 'equal') return `equal ±${pct(a.bound)}`;
+  if (a.verdict !== 'faster') return 'open';
+  const f = a.sides.factor;
+  return `${label(a.sides.winner)} ${f >= 1.5 ? `${f.toFixed(1)}×` : `+${pct(f - 1)}`}`;
+}
+
+/** Each answer with an interval as the plot draws it, in the order of the questions. */
+export function forestValues(an: Analysis) {
+  const equalPct = an.results.settings.target_ci_pct;
+  return an.questions.flatMap((q) => {
+    const label = labeller(an, q);
+    return an.answers
+      .filter((a) => a.question === q.id && !a.out && finite(a))
+      .map((a) => ({
+        question: where(q),
+        name: `${label(a.a)} ÷ ${label(a.b)}`,
+        a: a.a,
+        b: a.b,
+        ratio: a.ratio,
+        lo: a.lo,
+        hi: a.hi,
+        state: answerState(a, equalPct),
+        text: pointText(a, label),
+      }));
+  });
+}
+
+/** The plot: one panel per question, one row per comparison, the shaded ±equal band and a dashed line at 1. */
+export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
+  const values = forestValues(an);
+  if (!values.length) return null;
+  const equalPct = an.results.settings.target_ci_pct;
+  const e = equalPct / 100;
+  const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.02;
+  const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.02;
+  const ticks = [0.2, 0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4, 5].filter((t) => t >= lo && t <= hi);
+  const x = {
+    type: 'quantitative' as const,
+    scale: { type: 'log' as const, domain: [lo, hi], nice: false },
+    axis: { values: ticks, format: '~g', grid: true },
+    title: 'A ÷ B req/s (log scale): right of 1, A is faster',
+  };
+  const states = ['decided', `equal within ±${equalPct}%`, 'open'];
+  const color = {
+    field: 'state',
+    type: 'nominal',
+    title: null,
+    scale: { domain: states, range: ['#1f77b4', '#2e8b57', '#999999'] },
+    legend: { orient: 'top', labelLimit: 300 },
+  };
+  const shape = {
+    field: 'state',
+    type: 'nominal',
+    title: null,
+    scale: { domain: states, range: ['circle', 'diamond', 'square'] },
+  };
+  const questions = [...new Set(values.map((v) => v.question))];
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: {
+      text: 'Every answer: each comparison A ÷ B with its interval, by question',
+      subtitle:
+        `shaded: equal within ±${equalPct}% (the family's bound); blue circles decided, ` +
+        'green diamonds equal, grey squares open',
+    },
+    data: { values },
+    facet: {
+      row: {
+        field: 'question',
+        type: 'nominal',
+        sort: questions,
+        title: null,
+        header: {
+          labelPadding: 2,
+          labelAngle: 0,
+          labelOrient: 'top',
+          labelAnchor: 'start',
+          labelFontWeight: 'bold',
+          labelLimit: 600,
+        },
+      },
+    },
+    spec: {
+      width: 520,
+      height: { step: 22 },
+      layer: [
+        {
+          mark: { type: 'rect', color: '#e3f1dd' },
+          encoding: { x: { datum: 1 / (1 + e), ...x }, x2: { datum: 1 + e } },
+        },
+        { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 1, ...x } } },
+        pairsLayer(null, x, color, shape),
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+    spacing: 6,
+    config,
+  } as vl.TopLevelSpec;
+}

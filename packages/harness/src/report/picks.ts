@@ -1,0 +1,151 @@
+// The README's first screen: what to pick, in plain words, read off the family's answers
+// (answers/analysis.ts). Each bullet summarizes several answers, so it carries their range and
+// links to them; none says more than they do. Links are relative to the checkout's root.
+import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
+import { rowOf, type QuestionKind } from '../model/questions';
+import { labeller, noiseLine, pct } from './answers';
+
+/** Where every answer is, from the README. */
+export const ANSWERS_LINK = 'results/latest/results.md';
+const METHOD_LINK = 'docs/methodology.md#the-method';
+
+/** "8%" below 1.5×, "2.1×" from there: how much faster, as the answers say it. */
+const factorText = (f: number) => (f >= 1.5 ? `${f.toFixed(1)}×` : pct(f - 1));
+
+/** "by 8% to 2.1×": the range of the estimates of decided answers. */
+function rangeText(xs: AnswerFigures[]): string {
+  const fs = xs.map((a) => a.sides.factor).sort((x, y) => x - y);
+  if (!fs.length) return '';
+  const [lo, hi] = [fs[0]!, fs.at(-1)!];
+  return lo === hi ? factorText(lo) : `${factorText(lo)} to ${factorText(hi)}`;
+}
+
+const decided = (a: AnswerFigures) => a.verdict === 'faster' && !a.out;
+const bold = (x: string) => `**${x}**`;
+const listed = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? ''));
+
+/** How the leaders of one question read: "**node**", "**deno** or **node** (open between them)". */
+function leadersText(an: Analysis, f: Fastest): string {
+  const label = labeller(an, f.question);
+  const names = f.best.map((b) => bold(label(b)));
+  if (names.length === 1) return f.direct ? names[0]! : `${names[0]!} (each other decided slower than another)`;
+  const between = an.answers.filter(
+    (a) => a.question === f.question.id && f.best.includes(a.a) && f.best.includes(a.b),
+  );
+  const equal = between.every((a) => a.verdict === 'equal' && !a.out);
+  const bounds = between.map((a) => a.bound);
+  const how = equal ? `equal within ±${pct(Math.max(...bounds))}` : 'open between them';
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (${how})`;
+}
+
+/** The decided answers a question's leaders won: what the pick rests on. */
+const wins = (an: Analysis, fs: Fastest[]) =>
+  an.answers.filter(
+    (a) => decided(a) && fs.some((f) => f.question.id === a.question && f.best.includes(a.sides.winner)),
+  );
+
+/** "decided faster than the rest by 8% to 2.1× (10 answers)", linked to the answers. */
+const restText = (won: AnswerFigures[]) =>
+  `decided faster than the rest, by ${won.length > 1 ? 'estimates' : 'an estimate'} of ${rangeText(won)} ` +
+  `([${answersCount(won.length)}](${ANSWERS_LINK}))`;
+const answersCount = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;
+
+/** One bullet per kind of "which one" question: the leaders of each, and the range of the answers they won. */
+function leadersBullet(an: Analysis, kind: 'client' | 'runtime'): string {
+  const fs = an.leaders.filter((f) => f.question.kind === kind && f.best.length < f.question.members.length);
+  if (!fs.length) return '';
+  const won = wins(an, fs);
+  if (kind === 'client') {
+    const each = fs.map((f) => `on ${f.question.about.split(' ')[0]} ${leadersText(an, f)}`);
+    return `- **Redis client**, on each runtime's own server: ${listed(each)}; ${restText(won)}.`;
+  }
+  // Runtimes: the stacks grouped by what leads them.
+  const byText = new Map<string, string[]>();
+  for (const f of fs) {
+    const t = leadersText(an, f);
+    byText.set(t, [...(byText.get(t) ?? []), f.question.about]);
+  }
+  const each = [...byText].map(([t, stacks]) => `${t} for ${listed(stacks)}`);
+  return `- **Runtime**, for each framework and client: ${each.join('; ')}; ${restText(won)}.`;
+}
+
+/** A signed interval end: "−12%", "+5%". */
+const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct(Math.abs(r - 1))}`;
+
+/** Frameworks, each against its runtime's raw server with the same client: slower, equal, open, faster. */
+function frameworkBullet(an: Analysis): string {
+  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
+  const mine = an.answers.filter((a) => !a.out && an.questions.find((q) => q.id === a.question)?.kind === 'framework');
+  if (!mine.length) return '';
+  const names = (xs: AnswerFigures[]) => {
+    const at = new Map<string, string[]>();
+    for (const a of xs) {
+      const c = byName.get(a.a);
+      const key = c ? `${rowOf(c)} on ${c.runtime}` : a.a;
+      at.set(key, [...(at.get(key) ?? []), c?.client ?? '']);
+    }
+    return listed([...at].map(([k, clients]) => `${k} (${clients.join(', ')})`));
+  };
+  const slower = mine.filter((a) => decided(a) && a.ratio < 1);
+  const faster = mine.filter((a) => decided(a) && a.ratio >= 1);
+  const equal = mine.filter((a) => a.verdict === 'equal');
+  const open = mine.filter((a) => a.verdict === 'undecided');
+  const bounds = equal.map((a) => a.bound).sort((x, y) => x - y);
+  const parts = [
+    slower.length && `slower by ${rangeText(slower)}: ${names(slower)}`,
+    faster.length && `faster by ${rangeText(faster)}: ${names(faster)}`,
+    equal.length &&
+      `equal within ±${bounds.length > 1 ? `${pct(bounds[0]!).replace('%', '')}–` : ''}${pct(bounds.at(-1)!)}: ` +
+        names(equal),
+    open.length &&
+      `open (${signed(Math.min(...open.map((a) => a.lo)))}…${signed(Math.max(...open.map((a) => a.hi)))}): ` +
+        names(open),
+  ].filter(Boolean);
+  return (
+    `- **Framework**, against its runtime's own server with the same client: ${parts.join('; ')} ` +
+    `([${answersCount(mine.length)}](${ANSWERS_LINK})).`
+  );
+}
+
+const OTHER: [QuestionKind, string][] = [
+  ['setting', 'Client settings'],
+  ['cache', 'Caches'],
+  ['write', 'Writes (Lua, WATCH or a function)'],
+  ['server', 'Redis or Valkey'],
+];
+
+/** The other kinds of question, counted: each against its default twin. */
+function otherBullets(an: Analysis): string[] {
+  return OTHER.flatMap(([kind, title]) => {
+    const mine = an.answers.filter((a) => !a.out && an.questions.find((q) => q.id === a.question)?.kind === kind);
+    if (!mine.length) return [];
+    const n = (v: string) => mine.filter((a) => a.verdict === v).length;
+    const won = mine.filter(decided);
+    const range = won.length ? ` (by ${rangeText(won)})` : '';
+    return [
+      `- **${title}**, each against its default: ${n('faster')} decided${range}, ${n('equal')} equal, ` +
+        `${n('undecided')} open ([the answers](${ANSWERS_LINK})).`,
+    ];
+  });
+}
+
+/** The README's opening: the picks in plain words, how sure they are, and where every answer is. */
+export function picksSection(an: Analysis): string {
+  const r = an.results;
+  const live = an.answers.filter((a) => !a.out);
+  if (!live.length) return '';
+  const n = (v: string) => live.filter((a) => a.verdict === v).length;
+  const head =
+    `**What to pick**, from the published run (${r.started_at.slice(0, 10)}, ${r.environment.logical_cpus} ` +
+    `CPUs, ${r.settings.workload.toUpperCase()} at ${r.settings.connections[0]} connections): ` +
+    `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
+    `([every answer](${ANSWERS_LINK})).`;
+  const bullets = [leadersBullet(an, 'client'), leadersBullet(an, 'runtime'), frameworkBullet(an), ...otherBullets(an)]
+    .filter(Boolean)
+    .join('\n');
+  const sure =
+    `**How sure:** "decided" means the chance that even one of the ${n('faster')} "faster" answers is wrong is at ` +
+    `most 5%; "equal" means the whole interval lies within ±${r.settings.target_ci_pct}%; ` +
+    `"open" means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
+  return [noiseLine(an), head, bullets, sure].filter(Boolean).join('\n\n');
+}

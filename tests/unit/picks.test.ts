@@ -1,0 +1,107 @@
+// The README's first screen and the answers' noise line: the picks say no more than the answers
+// (each bullet links them and carries their range), a run noisier than the published one says so
+// first with what a longer budget would answer, and the forest plot draws every answer.
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import {
+  analyze,
+  answeredWithin,
+  NOISY_FACTOR,
+  PUBLISHED_SD_WINDOWS,
+} from '../../packages/harness/src/answers/analysis';
+import type { DesignRecord, Results } from '../../packages/harness/src/model/results';
+import { readResults } from '../../packages/harness/src/model/results-file';
+import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';
+import { answersSpec, forestValues } from '../../packages/harness/src/report/forest';
+import { ANSWERS_LINK, picksSection } from '../../packages/harness/src/report/picks';
+import { ROOT } from '../../packages/harness/src/system/paths';
+
+const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
+
+/** The fixture with a design record whose sd between windows is `sd`, at the published run's costs. */
+function withNoise(sd: number): Results {
+  const r = fixture();
+  const design: DesignRecord = {
+    t2_window: sd * sd,
+    t2_launch: 0.03 ** 2,
+    warnings: [],
+    cost_window_s: 1.06,
+    cost_launch_s: 1.79,
+    optimal_windows: 5,
+    windows: 2,
+    comparisons: 11,
+    first_window_bias: 0,
+  } as DesignRecord;
+  return { ...r, design, settings: { ...r.settings, runs: 'auto' } };
+}
+
+describe('the noise line', () => {
+  test('a run at the published noise says nothing; well above it, the first line says so', () => {
+    const quiet = analyze(withNoise(PUBLISHED_SD_WINDOWS));
+    expect(quiet.noise?.noisy).toBe(false);
+    expect(noiseLine(quiet)).toBe('');
+    expect(answersSection(quiet).startsWith('**What to pick**')).toBe(true);
+
+    const noisy = analyze(withNoise(PUBLISHED_SD_WINDOWS * NOISY_FACTOR * 1.1));
+    const n = noisy.noise!;
+    expect(n.noisy).toBe(true);
+    const first = answersSection(noisy).split('\n')[0]!;
+    expect(first).toBe(noiseLine(noisy));
+    expect(first).toContain(`${(n.sdWindows * 100).toFixed(1)}%, against 9.9%`);
+    expect(first).toContain(`${n.answered} of ${n.of} comparisons answered`);
+    expect(first).toContain(`\`--budget ${(3 * noisy.results.settings.budget_s) / 60}m\` would answer about`);
+    // The README's block leads with it too.
+    expect(picksSection(noisy).startsWith(first)).toBe(true);
+  });
+
+  test('what a longer budget answers: never fewer than now, never more than all, more with more budget', () => {
+    const an = analyze(withNoise(0.15));
+    const r = an.results;
+    const now = an.answers.filter((a) => !a.out && a.verdict !== 'undecided').length;
+    const all = an.answers.filter((a) => !a.out).length;
+    let last = now;
+    for (const k of [1, 2, 3, 6, 20]) {
+      const n = answeredWithin(r, an.answers, k * r.settings.budget_s)!;
+      expect(n).toBeGreaterThanOrEqual(last);
+      expect(n).toBeLessThanOrEqual(all);
+      last = n;
+    }
+    expect(answeredWithin(r, an.answers, r.settings.budget_s)).toBe(now);
+    // An open comparison with no estimate never closes; one a round away closes in the first extra round.
+    const open = an.answers.filter((a) => a.verdict === 'undecided' && !a.out);
+    const none = open.map((a) => ({ ...a, roundsToClose: null }));
+    const soon = open.map((a) => ({ ...a, roundsToClose: 1 }));
+    const rest = an.answers.filter((a) => !open.includes(a));
+    expect(answeredWithin(r, [...rest, ...none], 20 * r.settings.budget_s)).toBe(now);
+    expect(answeredWithin(r, [...rest, ...soon], 20 * r.settings.budget_s)).toBe(all);
+  });
+});
+
+describe("the README's picks", () => {
+  test('each bullet links the answers and carries a range; the counts are the answers', () => {
+    const an = analyze(fixture());
+    const md = picksSection(an);
+    const bullets = md.split('\n').filter((l) => l.startsWith('- '));
+    expect(bullets.length).toBeGreaterThan(2);
+    for (const b of bullets) expect(b).toContain(`](${ANSWERS_LINK})`);
+    const n = (v: string) => an.answers.filter((a) => !a.out && a.verdict === v).length;
+    expect(md).toContain(`${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`);
+    expect(md).toContain('docs/methodology.md#the-method');
+  });
+});
+
+describe('the forest plot of every answer', () => {
+  test('one row per answer with an interval, in its question, the ±target band drawn', () => {
+    const an = analyze(fixture());
+    const values = forestValues(an);
+    const drawn = an.answers.filter((a) => !a.out && Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0);
+    expect(values.length).toBe(drawn.length);
+    for (const a of drawn.filter((x) => x.verdict === 'faster'))
+      expect(values.find((v) => v.a === a.a && v.b === a.b)?.state).toBe('decided');
+    const spec = JSON.stringify(answersSpec(an, {}));
+    const e = an.results.settings.target_ci_pct / 100;
+    expect(spec).toContain(`"datum":${1 + e}`);
+    expect(spec).toContain(`"datum":${1 / (1 + e)}`);
+    expect(spec).toContain('"type":"log"');
+  });
+});
