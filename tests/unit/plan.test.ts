@@ -6,6 +6,7 @@ import type { Verdict } from '../../packages/harness/src/measure/verify';
 import { changeComparisons } from '../../packages/harness/src/model/questions';
 import type { ContenderResult, PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
 import { type BlockResults, measureBlock } from '../../packages/harness/src/run/block';
+import { keptRuns } from '../../packages/harness/src/answers/verdicts';
 import type { Launched, Launcher, Measured, Out } from '../../packages/harness/src/run/launch';
 import {
   blocksOf,
@@ -109,6 +110,15 @@ describe('what a round measures (plan.ts)', () => {
   test('the pair design by cycle: both ways until chosen; a duet keeps alone windows in cycle 0', () => {
     expect([0, 1].map((j) => pairMode('auto', 'duet', 3, j))).toEqual(['both', 'both']);
     expect([0, 1].map((j) => pairMode('auto', 'duet', 4, j))).toEqual(['both', 'duet']);
+    // Once duet is chosen, a round measures each app alone only every ALONE_EVERY-th round.
+    expect([5, 6, 7, 8, 9].map((round) => pairMode('auto', 'duet', round, 0))).toEqual([
+      'duet',
+      'duet',
+      'duet',
+      'both',
+      'duet',
+    ]);
+    expect([1, 4, 5].map((round) => pairMode('duet', null, round, 0))).toEqual(['both', 'both', 'duet']);
     expect([0, 1].map((j) => pairMode('auto', 'alternate', 4, j))).toEqual(['alone', 'alone']);
     expect([0, 1].map((j) => pairMode('alternate', null, 1, j))).toEqual(['alone', 'alone']);
   });
@@ -325,6 +335,22 @@ describe("a change's pair in a block: the duet (block.ts, through a fake launche
     expect(x.windows).toHaveLength(1);
     expect(x.duet!.map((d) => d.partner)).toEqual(['x@base', 'x@base', 'x@base']);
     expect(outcomes[2]!.runs[0]!.windows).toHaveLength(3);
+  });
+
+  test('a round of duet windows only: recorded from them, marked duet_only, with no window alone', async () => {
+    const { fake, outcomes } = await run(5, 'duet');
+    expect(fake.events.filter((e) => e.startsWith('window x'))).toEqual([]);
+    const x = outcomes[0]!.runs[0]!;
+    expect(x.duet_only).toBe(true);
+    expect(x.windows).toEqual([]);
+    expect(x.duet).toHaveLength(3);
+    expect(outcomes[1]!.runs[0]!.duet_only).toBe(true);
+    // The other member of the block is measured alone as in any round.
+    expect(outcomes[2]!.runs[0]!.duet_only).toBeUndefined();
+    expect(outcomes[2]!.runs[0]!.windows).toHaveLength(3);
+    // Its figures count for the pair, never for the contender's own: keptRuns leaves it out.
+    const point = { runs: [x, { ...x, duet_only: undefined, round: 4 }] } as never;
+    expect(keptRuns(point).map((r) => r.round)).toEqual([4]);
   });
 
   test('which side leads a duet window alternates by window and by round', async () => {

@@ -38,12 +38,14 @@ export const DECISION = {
 type Win = { rps: number; seq?: number };
 
 /**
- * Each kept launch's windows (req/s and place in its block), by round; a launch recorded without windows is one.
+ * Each kept launch's windows alone (req/s and place in its block), by round; a launch recorded without windows is
+ * one; a duet-only round has none.
  */
 function launchWindows(c: ContenderResult | undefined): Map<number, Win[]> {
   const out = new Map<number, Win[]>();
   for (const run of c?.points[0]?.runs ?? [])
-    if (!run.fault) out.set(run.round, run.windows?.map((w) => ({ rps: w.rps, seq: w.seq })) ?? [{ rps: run.rps }]);
+    if (!run.fault && !run.duet_only)
+      out.set(run.round, run.windows?.map((w) => ({ rps: w.rps, seq: w.seq })) ?? [{ rps: run.rps }]);
   return out;
 }
 

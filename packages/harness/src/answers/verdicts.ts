@@ -18,8 +18,11 @@ import { type Breakdown, type Latency, PERCENTILES, type UpsertWindow } from '..
 export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'>) =>
   r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none';
 
-/** Runs that count: no fault happened in them. */
-export const keptRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
+/** Runs measured without a fault: the error gate counts every one of them. */
+const measuredRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
+
+/** Runs that count for the contender's own figures: no fault, and measured alone (not a duet-only round). */
+export const keptRuns = (p: PointResult) => measuredRuns(p).filter((x) => !x.duet_only);
 
 const MAX_ERROR_RATE = 0.001;
 /** Requests of an upsert window that were answered: every branch but an error. */
@@ -37,12 +40,18 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
       : 'no run was measured';
     return;
   }
-  summarizePoint(point, runs, settings);
-  gatePoint(point, runs, settings, noReadPerResponse);
+  // Errors count over every window measured, duet-only rounds' too; the figures and the Redis reads per
+  // response over the rounds alone (Redis's counters see both apps of a duet window at once).
+  const measured = measuredRuns(point);
+  summarizePoint(point, runs, measured, settings);
+  gatePoint(point, runs, measured, settings, noReadPerResponse);
 }
 
-/** The point's figures over its kept runs: medians (or, under the seed's rule, the third run), sums and maxima. */
-function summarizePoint(point: PointResult, runs: RunRecord[], settings: Settings): void {
+/**
+ * The point's figures over its kept runs: medians (or, under the seed's rule, the third run), sums and maxima;
+ * its errors over every run measured.
+ */
+function summarizePoint(point: PointResult, runs: RunRecord[], measured: RunRecord[], settings: Settings): void {
   const med = (f: (r: RunRecord) => number) => {
     const xs = runs.map(f).filter(Number.isFinite);
     return xs.length ? median(xs) : NaN;
@@ -63,9 +72,9 @@ function summarizePoint(point: PointResult, runs: RunRecord[], settings: Setting
   point.redis_us_per_call = med((r) => r.redis_us_per_call);
   point.loadgen_saturated = runs.some((r) => r.loadgen_saturated);
   point.errors = {
-    non_2xx: runs.reduce((n, r) => n + r.errors.non_2xx, 0),
-    aborted: runs.reduce((n, r) => n + r.errors.aborted, 0),
-    other: runs.reduce((n, r) => n + r.errors.other, 0),
+    non_2xx: measured.reduce((n, r) => n + r.errors.non_2xx, 0),
+    aborted: measured.reduce((n, r) => n + r.errors.aborted, 0),
+    other: measured.reduce((n, r) => n + r.errors.other, 0),
   };
 }
 
@@ -81,12 +90,18 @@ function topError(runs: RunRecord[]): string | undefined {
 }
 
 /** The gates, on the summarized point: its error rate, and (where it applies) one Redis read per response. */
-function gatePoint(point: PointResult, runs: RunRecord[], settings: Settings, noReadPerResponse: boolean): void {
+function gatePoint(
+  point: PointResult,
+  runs: RunRecord[],
+  measured: RunRecord[],
+  settings: Settings,
+  noReadPerResponse: boolean,
+): void {
   const e = point.errors!;
   // Under --workload upsert a 409 is an answer (WATCH gave up, counted as a conflict), not a failure.
-  const conflicts = runs.reduce((n, r) => n + (r.upsert?.branches.conflict ?? 0), 0);
+  const conflicts = measured.reduce((n, r) => n + (r.upsert?.branches.conflict ?? 0), 0);
   const errors = e.non_2xx - conflicts + e.aborted + e.other;
-  const total = errors + runs.reduce((n, r) => n + r.ok, 0);
+  const total = errors + measured.reduce((n, r) => n + r.ok, 0);
   // Under --workload live the prober's reads are responses too (each one an XRANGE of the app's); under upsert its
   // writes.
   const served = runs.reduce((n, r) => n + (r.upsert ? answered(r.upsert) : r.ok + (r.live?.count ?? 0)), 0);
@@ -95,7 +110,7 @@ function gatePoint(point: PointResult, runs: RunRecord[], settings: Settings, no
   point.status = 'ok';
   if (total === 0 || errors / total > MAX_ERROR_RATE) {
     point.status = 'invalid';
-    const top = topError(runs);
+    const top = topError(measured);
     point.reason =
       `${errors} of ${total} requests failed (${((errors / Math.max(1, total)) * 100).toFixed(2)}% > 0.1%)` +
       (e.non_2xx ? `; ${e.non_2xx} non-2xx` : '') +

@@ -275,7 +275,7 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
 export const defaultMaxRuns = (budgetS: number) => Math.max(15, Math.ceil((15 * budgetS) / 900));
 
 /** Windows per launch in a run of pairs only (--against, or --handicap on one contender). */
-export const PAIR_WINDOWS = 4;
+export const PAIR_WINDOWS = 2;
 
 /** The round cap of a run of pairs only: a pair's round takes seconds, so the budget decides. */
 export const AGAINST_MAX_RUNS = 1000;
@@ -512,8 +512,9 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
     // 1 s fitted 2 (docs/runs/answers-by-design.md). --restart-redis restarts Redis between a block's two walks.
     // Runtime blocks: 2 windows per launch after a 1 s warmup; measured: twice the launches of 4 windows after 2 s
     // gave 9 rounds where those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md).
-    // A run of pairs only: a pair's launch (2.7 s) costs more than a window (1.1 s), and a launch adds noise of its
-    // own; Kalibera & Jones's optimum for these costs and variances is 3–4 windows a launch (docs/runs/against.md).
+    // A run of pairs only: a launch (1.9 s, and 2.7 s more in a round that measures each app alone) costs more than
+    // a duet window (1.4 s), and varies as a whole more than its windows do (sd 8.1–8.7% against 5.1–6.0%); Kalibera
+    // & Jones's optimum for these costs and variances is 1–2 windows a launch (docs/runs/against.md).
     windows:
       str('windows') !== undefined
         ? positiveInt('windows', str('windows')!)

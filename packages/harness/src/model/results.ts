@@ -68,6 +68,12 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
    * figures, which come from windows where the app ran alone; the n-th of each side pair up.
    */
   duet?: DuetWindow[];
+  /**
+   * A round of a change's pair measured in duet windows only (no window alone): its figures were
+   * measured beside the twin under load, so they count for the pair and the gates, never for the
+   * contender's own req/s, latency or CPU.
+   */
+  duet_only?: true;
   /** Set when the app or Redis failed during this run, or CPU steal spoilt it: its figures are not used. */
   fault?: string;
 }

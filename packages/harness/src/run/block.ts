@@ -18,6 +18,8 @@ interface Member extends Slot {
   windows: RunRecord[];
   /** Its side of each duet window with its twin (--against, --handicap). */
   duet: DuetWindow[];
+  /** The same windows' full records: a round with no window alone is recorded from them. */
+  duetRuns: RunRecord[];
   outcome?: Out;
 }
 
@@ -137,14 +139,16 @@ async function duetWindow(b: Block, pair: [Member, Member]): Promise<WindowResul
     const run = x.value;
     const { started_at, ended_at, rps, ok, cpu_us_per_req, redis_calls, raw } = run;
     m.duet.push({ partner: pair[1 - i]!.r.name, started_at, ended_at, rps, ok, cpu_us_per_req, redis_calls, raw });
-    const bad = await launcher.check(m.app!, {
+    const record: RunRecord = {
       ...run,
       round,
       pid: m.app!.pid,
       launch_s: m.app!.launchS,
       expected_bytes: m.app!.bytes,
       after_check: 'ok',
-    });
+    };
+    m.duetRuns.push(record);
+    const bad = await launcher.check(m.app!, record);
     if (bad?.kind === 'redis-died') return 'redis-died';
     if (bad) {
       m.outcome = bad;
@@ -238,6 +242,7 @@ export async function measureBlock(
     key: `${x.r.name}#${pointLabel(x.point)}-block-${round}`,
     windows: [],
     duet: [],
+    duetRuns: [],
   }));
   const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: changePairs(results, members) };
   const s = results.settings;
@@ -262,12 +267,17 @@ export async function measureBlock(
 }
 
 /**
- * A member's outcome: its windows pooled into one run (with its duet windows). When Redis died,
+ * A member's outcome: its windows pooled into one run (with its duet windows), or, in a round of
+ * duet windows only (plan.ts: aloneRound), those pooled and marked `duet_only`. When Redis died,
  * the members measured in this round lose their run (measured again on --resume); a member not
  * measured yet has nothing to report.
  */
 function outcomeOf(m: Member, redisDied: boolean): TrialOutcome {
-  const runs = m.windows.length ? [{ ...pooled(m.windows), ...(m.duet.length ? { duet: m.duet } : {}) }] : [];
+  const runs = m.windows.length
+    ? [{ ...pooled(m.windows), ...(m.duet.length ? { duet: m.duet } : {}) }]
+    : m.duetRuns.length
+      ? [{ ...pooled(m.duetRuns), windows: [], duet: m.duet, duet_only: true as const }]
+      : [];
   if (redisDied && !m.outcome) return runs.length ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
   return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };
 }

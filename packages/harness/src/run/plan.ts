@@ -164,10 +164,20 @@ export const handicapPairs = <T extends Slot>(q: Questions, members: T[]) =>
   (q.handicap ?? []).flatMap((h) => pairsOf(members, h.contender, h.compared_with));
 
 /**
+ * Under the duet design, the rounds whose launch's first cycle also measures each app alone: the
+ * first rounds (where --pair auto measures both designs) and every ALONE_EVERY-th after. A launch
+ * costs more than a window and varies as a whole, which only more launches average out, so the
+ * other rounds measure duet windows only and a minute holds more launches. The rounds alone give
+ * each side's own req/s, latency and CPU, and the bias check.
+ */
+export const ALONE_EVERY = 4;
+export const aloneRound = (round: number) => round <= FIRST_ROUNDS || round % ALONE_EVERY === 0;
+
+/**
  * How a change's pair is measured in cycle `j` of a round: 'alone' (each app alone, adjacent),
  * 'both' (alone, then a duet window), or 'duet' (a duet window only). Until a design is chosen
  * (--pair auto, the first rounds) every cycle measures both ways; once chosen duet, a launch's
- * first cycle still measures each alone, where its absolute req/s and latency come from.
+ * first cycle measures each alone too in the rounds of `aloneRound`.
  */
 export function pairMode(
   asked: 'auto' | PairMode,
@@ -178,7 +188,7 @@ export function pairMode(
   const design = asked === 'auto' ? (round <= FIRST_ROUNDS ? null : (chosen ?? null)) : asked;
   if (design === null) return 'both';
   if (design === 'alternate') return 'alone';
-  return j === 0 ? 'both' : 'duet';
+  return j === 0 && aloneRound(round) ? 'both' : 'duet';
 }
 
 /** The random order of a block's cycles: from the seed, round and block. */
