@@ -9,6 +9,7 @@ import { ROOT } from '../../packages/harness/src/system/paths';
 import { launchChromium, openReport } from '../../packages/harness/src/report/browser';
 import { writeReport } from '../../packages/harness/src/report/index';
 import { analyzeRun } from '../../packages/harness/src/answers/analysis';
+import { forestValues } from '../../packages/harness/src/report/forest';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/results.json');
 const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8'));
@@ -71,6 +72,7 @@ describe('report.html in Chromium', () => {
         'chart-settings',
         'chart-breakdown',
         'chart-server-latency',
+        'chart-answers',
       ]),
     );
     expect(errors).toEqual([]);
@@ -106,6 +108,30 @@ describe('report.html in Chromium', () => {
     }
     await page.selectOption('select[data-filter="runtime"]', '');
     expect((await visibleRows(page)).length).toBe(rows.length);
+    await page.close();
+  });
+
+  test('the forest plot of every answer, under What to pick: each decided answer by its question and row', async () => {
+    const { page, errors } = await watched();
+    const { failed } = await openReport(page, join(dir, 'report.html'));
+    expect(failed).toBeNull();
+    // Right after the answers, before the contenders' table.
+    const order = await page.$$eval('#pick ~ *', (els) => els.map((e) => e.id || e.getAttribute('data-section') || ''));
+    expect(order.indexOf('chart-answers')).toBeGreaterThan(-1);
+    expect(order.indexOf('chart-answers')).toBeLessThan(order.indexOf('contenders-section'));
+    const text = (await page.textContent('#chart-answers')) ?? '';
+    expect(text).toContain('shaded: equal within ±');
+    const values = forestValues(analyzeRun(dir));
+    const decided = values.filter((v) => v.state === 'decided');
+    expect(decided.length).toBeGreaterThan(0);
+    for (const v of decided) for (const part of [v.question, v.name, v.text]) expect(text).toContain(part);
+    // One point per answer, decided ones in their own colour.
+    const fills = await page.$$eval('#chart-answers g.mark-symbol:not(.role-legend-symbol) path', (ps) =>
+      ps.map((p) => p.getAttribute('fill')),
+    );
+    expect(fills.length).toBe(values.length);
+    expect(fills.filter((f) => f === '#1f77b4').length).toBe(decided.length);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
