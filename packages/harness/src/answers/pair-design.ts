@@ -191,7 +191,7 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   };
   if (asked !== 'auto') return { ...base, chosen: asked, round: null, why: `--pair ${asked}` };
   // Once chosen it stays, with the figures it was chosen on (later rounds measure mostly the chosen design);
-  // the bias check goes on over every round measured both ways (each launch's first cycle).
+  // the bias check goes on over every round measured both ways (the first cycle of a round that measures alone).
   if (ch.design?.chosen) return { ...ch.design, ...(bias ? { bias } : {}) };
   if (!f.alternate || !f.duet) return { ...base, chosen: null, round: null, why: 'not yet measured both ways' };
   const pick: PairMode =
@@ -211,7 +211,7 @@ const pctOf = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFix
 /**
  * The window pairs a change's decision uses: the chosen design's (alternating until one is chosen).
  * A duet chosen under --pair auto whose bias check later disagrees gives way to the alternating
- * pairs, which every launch keeps measuring in its first cycle.
+ * pairs, which the rounds that measure each app alone (run/plan.ts aloneRound) keep measuring.
  */
 export function designPairs(r: Results, a: string, b: string): WindowPairs {
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
