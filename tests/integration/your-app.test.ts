@@ -138,7 +138,7 @@ describe('docs/your-app.md, followed in a copy of the checkout', () => {
     expect(redis[1]).toStartWith('REDIS_URL=redis://127.0.0.1:6379 npm run bench');
   });
 
-  test('a tiny app, copied, installed and measured against its raw server: both ok; then on your own Redis', async () => {
+  test('a tiny app, copied, installed, measured against its raw server: both ok; then on your own Redis', async () => {
     const dir = copyCheckout();
     expect(sh(dir, 'git init -q && git add -A && git commit -qm checkout').code).toBe(0);
     expect(sh(dir, app[0]!).code).toBe(0);

@@ -8,7 +8,8 @@ describe('REDIS_URL: a cluster of your own', () => {
     const line = clusterRefusal('redis://:secret@10.0.0.3:7000', '# Cluster\r\ncluster_enabled:1\r\n');
     expect(line).toBe(
       'REDIS_URL=redis://:***@10.0.0.3:7000 is a node of a Redis Cluster, and a run reads one standalone Redis: ' +
-        'point REDIS_URL at a standalone Redis, or unset it and add --topology cluster for a cluster the harness starts',
+        'point REDIS_URL at a standalone Redis, or unset it and add --topology cluster ' +
+        'for a cluster the harness starts',
     );
     expect(line).not.toContain('\n');
   });
