@@ -44,20 +44,39 @@ const wins = (an: Analysis, fs: Fastest[]) =>
     (a) => decided(a) && fs.some((f) => f.question.id === a.question && f.best.includes(a.sides.winner)),
   );
 
-/** "decided faster than the rest by 8% to 2.1× (10 answers)", linked to the answers. */
-const restText = (won: AnswerFigures[]) =>
-  `decided faster than the rest, by ${won.length > 1 ? 'estimates' : 'an estimate'} of ${rangeText(won)} ` +
-  `([${answersCount(won.length)}](${ANSWERS_LINK}))`;
+/**
+ * "each decided faster than the rest, by estimates of 8% to 2.1× (10 answers)", linked to the answers; when some
+ * leader was not itself decided faster than each of the rest (it leads because they lost to another), the range is
+ * only of the wins.
+ */
+function restText(fs: Fastest[], won: AnswerFigures[]): string {
+  const beat = (q: string, w: string, l: string) =>
+    won.some((a) => a.question === q && a.sides.winner === w && a.sides.loser === l);
+  const each = fs.every((f) => f.best.every((b) => f.beaten.every((l) => beat(f.question.id, b, l))));
+  const range = `${won.length > 1 ? 'estimates' : 'an estimate'} of ${rangeText(won)}`;
+  const link = `([${answersCount(won.length)}](${ANSWERS_LINK}))`;
+  return each
+    ? `each decided faster than the rest, by ${range} ${link}`
+    : `decided faster than some of the rest, by ${range} ${link}`;
+}
 const answersCount = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;
 
-/** One bullet per kind of "which one" question: the leaders of each, and the range of the answers they won. */
+/**
+ * One bullet per kind of "which one" question: the leaders of each, and the range of the answers they won; the
+ * questions with no leader yet are named.
+ */
 function leadersBullet(an: Analysis, kind: 'client' | 'runtime'): string {
-  const fs = an.leaders.filter((f) => f.question.kind === kind && f.best.length < f.question.members.length);
-  if (!fs.length) return '';
+  const mine = an.leaders.filter((f) => f.question.kind === kind);
+  const fs = mine.filter((f) => f.best.length < f.question.members.length);
+  const none = mine.filter((f) => f.best.length === f.question.members.length);
+  if (!mine.length) return '';
   const won = wins(an, fs);
+  const rest = fs.length ? `; ${restText(fs, won)}` : '';
   if (kind === 'client') {
-    const each = fs.map((f) => `on ${f.question.about.split(' ')[0]} ${leadersText(an, f)}`);
-    return `- **Redis client**, on each runtime's own server: ${listed(each)}; ${restText(won)}.`;
+    const runtime = (f: Fastest) => f.question.about.split(' ')[0]!;
+    const each = fs.map((f) => `on ${runtime(f)} ${leadersText(an, f)}`);
+    const open = none.length ? `${each.length ? '; ' : ''}not decided yet on ${listed(none.map(runtime))}` : '';
+    return `- **Redis client**, on each runtime's own server: ${listed(each)}${rest}${open}.`;
   }
   // Runtimes: the stacks grouped by what leads them.
   const byText = new Map<string, string[]>();
@@ -66,7 +85,10 @@ function leadersBullet(an: Analysis, kind: 'client' | 'runtime'): string {
     byText.set(t, [...(byText.get(t) ?? []), f.question.about]);
   }
   const each = [...byText].map(([t, stacks]) => `${t} for ${listed(stacks)}`);
-  return `- **Runtime**, for each framework and client: ${each.join('; ')}; ${restText(won)}.`;
+  const open = none.length
+    ? `${each.length ? '; ' : ''}not decided yet for ${listed(none.map((f) => f.question.about))}`
+    : '';
+  return `- **Runtime**, for each framework and client: ${each.join('; ')}${rest}${open}.`;
 }
 
 /** A signed interval end: "−12%", "+5%". */
@@ -92,8 +114,8 @@ function frameworkBullet(an: Analysis): string {
   const open = mine.filter((a) => a.verdict === 'undecided');
   const bounds = equal.map((a) => a.bound).sort((x, y) => x - y);
   const parts = [
-    slower.length && `slower by ${rangeText(slower)}: ${names(slower)}`,
-    faster.length && `faster by ${rangeText(faster)}: ${names(faster)}`,
+    slower.length && `slower by estimates of ${rangeText(slower)}: ${names(slower)}`,
+    faster.length && `faster by estimates of ${rangeText(faster)}: ${names(faster)}`,
     equal.length &&
       `equal within ±${bounds.length > 1 ? `${pct(bounds[0]!).replace('%', '')}–` : ''}${pct(bounds.at(-1)!)}: ` +
         names(equal),
