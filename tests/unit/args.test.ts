@@ -238,19 +238,19 @@ describe('flags', () => {
     expect(parseCli(['--workload', 'live', '--restart-redis'], names).restartRedis).toBe(true);
     expect(parseCli(['--workload', 'live'], names).restartRedis).toBe(false);
     // With REDIS_URL set, the flags that need private servers are refused before anything starts.
-    expect(privateRedisNeeded({ live: true, entries: false, servers: ['redis'] })).toMatch(
+    expect(privateRedisNeeded({ workload: 'live', entries: false, servers: ['redis'] })).toMatch(
       /^--workload live writes to and trims the stream/,
     );
-    expect(privateRedisNeeded({ live: false, entries: true, servers: ['redis'] })).toMatch(
+    expect(privateRedisNeeded({ workload: 'xrange', entries: true, servers: ['redis'] })).toMatch(
       /^--entries loads its own streams/,
     );
-    expect(privateRedisNeeded({ live: false, entries: false, servers: ['valkey'] })).toMatch(
+    expect(privateRedisNeeded({ workload: 'xrange', entries: false, servers: ['valkey'] })).toMatch(
       /^--server, --servers and --topology cluster start private servers/,
     );
-    expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis', 'cluster'] })).toMatch(
+    expect(privateRedisNeeded({ workload: 'xrange', entries: false, servers: ['redis', 'cluster'] })).toMatch(
       /^--server, --servers and --topology cluster/,
     );
-    expect(privateRedisNeeded({ live: false, entries: false, servers: ['redis'] })).toBeNull();
+    expect(privateRedisNeeded({ workload: 'xrange', entries: false, servers: ['redis'] })).toBeNull();
     // The upsert workload: its key spaces, its own suite, any servers (a cluster too), its private Redis.
     expect(parseCli(['--workload', 'upsert'], names)).toMatchObject({
       suite: 'upsert',
@@ -274,7 +274,7 @@ describe('flags', () => {
     expect(() => parseCli(['--workload', 'upsert', '--keys', '1,100', '--write-rate', '10,100'], names)).toThrow(
       /--write-rate needs --workload live|both sweeps/,
     );
-    expect(privateRedisNeeded({ live: false, upsert: true, entries: false, servers: ['redis'] })).toMatch(
+    expect(privateRedisNeeded({ workload: 'upsert', entries: false, servers: ['redis'] })).toMatch(
       /^--workload upsert writes keys of its own/,
     );
     // A flag after a flag that takes a value is still a flag, as parseArgs has it.

@@ -1,10 +1,10 @@
 // Phase 4, verdicts: statistics over each point's kept runs, the gates (error rate, one Redis
 // read per response), the relative index (each median divided by the geometric mean of the
 // dynamic contenders' medians of this run), the family's answers, the handicap check and the design.
-import { isRead, perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
 import { geometricMean, halfWidth, summarize } from '../stats/stats';
+import { workloadOf } from '../measure/workloads';
 import { finalLook } from './racing';
 import { isHandicapped } from '../model/questions';
 import { judgeHandicap } from './handicap';
@@ -98,6 +98,7 @@ function gatePoint(
   noReadPerResponse: boolean,
 ): void {
   const e = point.errors!;
+  const { rules } = workloadOf(settings.workload);
   // Under --workload upsert a 409 is an answer (WATCH gave up, counted as a conflict), not a failure.
   const conflicts = measured.reduce((n, r) => n + (r.upsert?.branches.conflict ?? 0), 0);
   const errors = e.non_2xx - conflicts + e.aborted + e.other;
@@ -117,20 +118,13 @@ function gatePoint(
       (top !== undefined ? `; most common: ${top}` : '');
   } else if (
     !noReadPerResponse &&
-    (calls < 1 - CALLS_TOLERANCE ||
-      (calls > 1 + CALLS_TOLERANCE && settings.workload !== 'live' && settings.workload !== 'upsert'))
+    (calls < 1 - CALLS_TOLERANCE || (calls > 1 + CALLS_TOLERANCE && rules.gateTooMany))
   ) {
-    // Under --workload live only too few: every response must have reached Redis. Too many is
-    // reported, not gated: an idle app of the block that polls Redis (a test's fake does, to age
-    // its bodies) adds XRANGEs that Redis cannot tell from the measured app's. The real caches'
-    // followers read with XREAD and XREVRANGE, so they add none. Under upsert, WATCH counts one
-    // per attempt, so a retried request counts more: retries are reported, not gated.
+    // Too few: some response did not reach Redis. Too many is gated where the workload says so (the
+    // live and upsert modules say why not).
     point.status = 'invalid';
-    const command = isRead(settings.workload)
-      ? perRequestCommand(settings.workload, '').toUpperCase()
-      : "the write strategy's";
     const want = `want 1.00 ± ${CALLS_TOLERANCE}`;
-    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${command} calls per response, ${want}`;
+    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${rules.label} calls per response, ${want}`;
   }
 }
 

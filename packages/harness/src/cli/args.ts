@@ -1,12 +1,13 @@
 // Command-line flags → validated settings. Any bad input is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
-import { SETTINGS, WORKLOADS, type SettingDef } from '@bench/stream';
+import { SETTINGS, WORKLOADS, type SettingDef, type Workload } from '@bench/stream';
 import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS } from '../system/placement';
 import { targetFlags } from './target-flags';
 import { KEY_SPACES } from '../measure/upsert';
 import { parseRtt } from '../topology/delay';
-import { CLUSTER_SERVERS, SINGLE_SERVERS, type ServerName } from '../model/servers';
+import { SINGLE_SERVERS, type ServerName } from '../model/servers';
+import { workloadOf, type WorkloadFlag } from '../measure/workloads';
 import { LAYOUTS, type CliOptions } from '../run/options';
 import { ceilingsOn, DIMENSIONS, type FlagValues, type Selectable, selection } from './select';
 import { UsageError } from './usage-error';
@@ -363,9 +364,9 @@ function serversFlag(
   one: string | undefined,
   many: string | undefined,
   topology: string | undefined,
-  workload: string,
+  workload: Workload,
 ): ServerName[] {
-  const live = workload === 'live';
+  const w = workloadOf(workload);
   if (one !== undefined && many !== undefined)
     throw new UsageError(
       '--server and --servers exclude each other: --server picks one, --servers measures against several',
@@ -382,13 +383,8 @@ function serversFlag(
       '--topology cluster pairs each contender on a single Redis with ' +
         'itself on a Redis cluster: leave out --server and --servers',
     );
-  if (live && (list.length > 1 || cluster))
-    throw new UsageError(
-      '--servers or --topology cluster with --workload live: the writer ' +
-        'changes one stream; measure the live workload on one --server',
-    );
-  // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
-  return cluster ? [...list, ...(workload === 'upsert' ? ['cluster' as const] : CLUSTER_SERVERS)] : list;
+  if (w.oneServer && (list.length > 1 || cluster)) throw new UsageError(w.oneServer);
+  return cluster ? [...list, ...w.clusterServers] : list;
 }
 
 /**
@@ -412,12 +408,12 @@ function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs
 
 /** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
 function liveFlags(
-  workload: string,
+  workload: Workload,
   rate: string | undefined,
   staleness: string | undefined,
 ): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
   const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
-  if (given && workload !== 'live')
+  if (given && !workloadOf(workload).flags.includes(given.slice(2) as WorkloadFlag))
     throw new UsageError(`${given} needs --workload live: only the live workload writes to the stream`);
   const one = (r: string) => {
     const n = Number(r.trim());
@@ -435,12 +431,13 @@ function liveFlags(
 
 /** --keys: only with --workload upsert; powers of ten, so that oha's URL regex of digits draws the keys uniformly. */
 function keysFlag(
-  workload: string,
+  workload: Workload,
   value: string | undefined,
 ): { upsertKeys: number | null; upsertKeysList: number[] } {
-  if (value !== undefined && workload !== 'upsert')
+  const takes = workloadOf(workload).flags.includes('keys');
+  if (value !== undefined && !takes)
     throw new UsageError('--keys needs --workload upsert: only the upsert workload writes keys');
-  if (workload !== 'upsert') return { upsertKeys: null, upsertKeysList: [] };
+  if (!takes) return { upsertKeys: null, upsertKeysList: [] };
   const list = [...new Set((value ?? '100').split(',').map((k) => Number(k.trim())))].sort((a, b) => a - b);
   const bad = list.find((k) => !(KEY_SPACES as readonly number[]).includes(k));
   if (bad !== undefined)
@@ -452,9 +449,9 @@ function keysFlag(
 }
 
 /** --restart-redis: a live run's fault drill, between two windows of one launch, on a Redis the harness owns. */
-function restartFlag(on: boolean, workload: string, windows: string | undefined, rtt: string | undefined): boolean {
+function restartFlag(on: boolean, workload: Workload, windows: string | undefined, rtt: string | undefined): boolean {
   if (!on) return false;
-  if (workload !== 'live')
+  if (!workloadOf(workload).flags.includes('restart-redis'))
     throw new UsageError(
       '--restart-redis needs --workload live: it checks that caches come back exact after Redis restarts',
     );

@@ -241,8 +241,7 @@ async function main(): Promise<number> {
     process.env.REDIS_URL &&
     !opts.target &&
     privateRedisNeeded({
-      live: opts.workload === 'live',
-      upsert: opts.workload === 'upsert',
+      workload: opts.workload,
       entries: !!opts.entries,
       servers: opts.servers,
     });

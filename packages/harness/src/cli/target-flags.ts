@@ -1,5 +1,7 @@
 // --target URL: the flags of a run against an app started by hand (target.ts runs it). Kept
 // apart from target.ts, which needs the measuring code.
+import type { Workload } from '@bench/stream';
+import { WORKLOAD_MODULES } from '../measure/workloads';
 
 /** Flags a --target run would silently ignore: each names what it needs instead. */
 const NOT_WITH_TARGET: Record<string, string> = {
@@ -47,10 +49,10 @@ export function targetFlags(values: Record<string, string | boolean | undefined>
       : '--target-name names the app of --target: add --target http://host:port/path';
   const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);
   if (clash) return `--${clash} does not go with --target (${NOT_WITH_TARGET[clash]}): leave it out`;
-  if (values.workload === 'live')
-    return '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target';
-  if (values.workload === 'upsert')
-    return '--workload upsert launches the apps it accounts for: measure it without --target';
+  // An unknown --workload is refused with the other flags' values.
+  const w = values.workload;
+  const refused = typeof w === 'string' && Object.hasOwn(WORKLOAD_MODULES, w) ? WORKLOAD_MODULES[w as Workload] : null;
+  if (refused?.noTarget) return refused.noTarget;
   let url: URL;
   try {
     url = new URL(raw);

@@ -19,7 +19,7 @@ import { resultsFile, writeJsonAtomic } from '../model/results-file';
 import { fail, redisAlive, type Session } from '../run/state';
 import { info, log } from '../system/progress';
 import { safe } from '../run/launch';
-import { bodyAfterRun } from '../run/launcher';
+import { bodyAfterRun } from '../measure/workloads/read';
 import { pooled } from '../run/pool';
 import { finalizePoint, promoteHeadline } from '../answers/verdicts';
 import { verifyContract } from '../measure/verify';

@@ -1,10 +1,9 @@
 // One measured oha run against one running app, with every counter around it: CPU of the
 // app's process tree, Redis's own command counters, steal, RSS, and the harness's own CPU.
-import { perRequestCommand, type Workload } from '@bench/stream';
 import { join, relative } from 'node:path';
 import { loadAverage1m } from './environment';
 import { runOha } from './oha';
-import { cpuCount, type Placement } from '../system/placement';
+import { cpuCount } from '../system/placement';
 import {
   busiestThreadSeconds,
   machineCpuTicks,
@@ -14,11 +13,13 @@ import {
   threadTicks,
   treeCpuSeconds,
 } from '../system/proc';
-import { commandStats, serverPids, type RedisTarget } from '../topology/redis';
-import { judgeWindow, startProber, type Live } from '../live/session';
+import { commandStats, serverPids } from '../topology/redis';
 import { nowMs } from '../live/writer';
 import type { RunRecord } from '../model/results';
-import { keySpace, upsertAround, upsertRequest } from './upsert';
+import type { RunContext } from './context';
+import { type Around, type Target, workloadOf } from './workloads';
+
+export type { RunContext } from './context';
 
 export interface LoadPoint {
   connections: number;
@@ -32,20 +33,6 @@ export interface Load extends LoadPoint {
   durationS: number | null;
   requests: number | null;
   seedDefaults: boolean;
-}
-
-export interface RunContext {
-  workload: Workload;
-  /** --workload upsert: the contender's write strategy (WRITE), and the key space K of each window. */
-  write?: string;
-  upsertKeys?: number;
-  /** --workload live: the writer whose log the prober's reads are judged against. */
-  live?: Live;
-  placement: Placement;
-  redis: RedisTarget;
-  /** --redis-rtt: the delay proxy between the apps and Redis, whose CPU each run records. */
-  proxy?: { pid: number };
-  runDir: string;
 }
 
 /** Fields the trial adds around a measured run (which process, its launch, the checks). */
@@ -119,13 +106,8 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
  * windows' own request, so a write path is warm before its first window as a read path is
  * (--workload upsert: its POSTs, into a key space of their own that no window accounts).
  */
-export function unmeasuredTarget(
-  ctx: RunContext,
-  url: string,
-): { url: string; request?: { method: string; body: string; randRegex: boolean } } {
-  if (!ctx.upsertKeys) return { url };
-  const request = upsertRequest(url, keySpace(ctx.upsertKeys));
-  return { url: request.url, request };
+export function unmeasuredTarget(ctx: RunContext, url: string): Target {
+  return workloadOf(ctx.workload).request(ctx, url);
 }
 
 /**
@@ -176,32 +158,31 @@ export async function measureRun(
   boundMs = 0,
   meet?: Meeting,
 ): Promise<Omit<RunRecord, TrialFields>> {
-  const { redis } = ctx;
+  const workload = workloadOf(ctx.workload);
   // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; upsert: its strategy's).
-  const command = perRequestCommand(ctx.workload, ctx.write ?? 'lua');
+  const command = workload.rules.command(ctx.write ?? 'lua');
   const rawFile = join(ctx.runDir, 'raw', rawName);
   const loadAverage = loadAverage1m();
   const since = countersFrom(ctx, appPid, command);
   const rss = rssSampler(appPid);
   const startedAt = Date.now();
-  const writesBefore = ctx.live ? writerCounters(redis, ctx.live) : null;
-  const prober = ctx.live ? startProber(url) : null;
-  const upsert = ctx.upsertKeys ? upsertAround(redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null;
+  // Beside oha: the live prober and the writer's counters, the upsert prober and its key space.
+  const around = workload.around(ctx, url, boundMs);
   await meet?.at('start');
   const fromMs = nowMs();
-  const oha = await ohaWindow(ctx, load, url, rawFile, { rss, prober, upsert });
+  const oha = await ohaWindow(ctx, load, url, rawFile, rss, around);
   await meet?.at('end');
   const endedAtMs = nowMs();
-  const writes = ctx.live ? writerCost(redis, ctx.live, writesBefore!) : null;
-  const probes = prober ? await prober.stop() : [];
-  const acked = upsert ? await upsert.stop() : [];
+  const beside = around ? await around.stop() : 0;
   const endedAt = Date.now();
   const used = since();
   const { run, cpuSeconds } = oha;
-  const written = upsert?.account(acked, oha.raw.statusCodeDistribution ?? {}, run.errors.aborted + run.errors.other);
   const { errorMessages, ...rest } = run;
   // The prober's requests (live, upsert) cost the app CPU and Redis calls too: they count as requests served.
-  const served = run.ok + probes.length + acked.length;
+  const served = run.ok + beside;
+  const statuses = oha.raw.statusCodeDistribution ?? {};
+  const unanswered = run.errors.aborted + run.errors.other;
+  const added = around ? await around.record({ statuses, unanswered, commands: used.commands, fromMs, endedAtMs }) : {};
   return {
     ...rest,
     error_messages: errorMessages,
@@ -212,38 +193,32 @@ export async function measureRun(
     raw: relative(ctx.runDir, rawFile),
     started_at: startedAt,
     ended_at: endedAt,
-    ...(ctx.live ? { live: { ...(await judgeWindow(ctx.live, probes, boundMs, fromMs, endedAtMs)), ...writes! } } : {}),
-    ...(written ? { upsert: written, redis_commands: used.commands } : {}),
+    ...added,
   };
 }
 
-/** oha's run of a window; when it fails, the prober and the upsert accounting around it stop too. */
+/** oha's run of a window; when it fails, what runs beside it (the probers, the upsert accounting) stops too. */
 async function ohaWindow(
   ctx: RunContext,
   load: Load,
   url: string,
   rawFile: string,
-  around: {
-    rss: ReturnType<typeof rssSampler>;
-    prober: ReturnType<typeof startProber> | null;
-    upsert: ReturnType<typeof upsertAround> | null;
-  },
+  rss: ReturnType<typeof rssSampler>,
+  around: Around | null,
 ) {
-  const { upsert } = around;
   try {
     return await runOha({
       ...load,
-      url: upsert?.request.url ?? url,
-      request: upsert?.request,
+      url: around?.target?.url ?? url,
+      request: around?.target?.request,
       outFile: rawFile,
       cpuList: ctx.placement.loadgen,
     });
   } catch (e) {
-    await around.prober?.stop();
-    await upsert?.stop();
+    await around?.abort();
     throw e;
   } finally {
-    around.rss.stop();
+    rss.stop();
   }
 }
 
@@ -274,32 +249,5 @@ function costs(
         (ctx.placement.loadgen
           ? cpuCount(ctx.placement.loadgen)
           : cpuCount(null) - (used.appCpu + (used.redisCpuS ?? 0)) / used.wall),
-  };
-}
-
-/** The XADDs Redis served so far and the time it spent in them, and the writer process's own CPU. */
-function writerCounters(redis: RedisTarget, live: Live) {
-  const stats = commandStats(redis);
-  // Tail followers read with XREAD and XREVRANGE only (packages/stream cache.ts), apart from the requests' XRANGEs.
-  const follows = (stats.xread?.calls ?? 0) + (stats.xrevrange?.calls ?? 0);
-  return { ...(stats.xadd ?? { calls: 0, usec: 0 }), follows, cpu: treeCpuSeconds(live.writer.pid) };
-}
-
-/**
- * The writer's XADDs during the window (read as oha ends), the time Redis spent in them and the
- * writer's CPU: its cost, kept apart from the app's. With them, the reads the writes cause in
- * every tail follower running (the block's idle apps too), which no one contender can be charged.
- */
-function writerCost(
-  redis: RedisTarget,
-  live: Live,
-  before: ReturnType<typeof writerCounters>,
-): { writes: number; write_redis_us: number; writer_cpu_s: number; follower_reads: number } {
-  const after = writerCounters(redis, live);
-  return {
-    writes: after.calls - before.calls,
-    write_redis_us: after.usec - before.usec,
-    writer_cpu_s: after.cpu - before.cpu,
-    follower_reads: after.follows - before.follows,
   };
 }

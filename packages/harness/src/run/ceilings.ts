@@ -1,9 +1,10 @@
 // The ceilings around the rounds (--ceilings, --matrix): Redis alone under redis-benchmark, before
 // and after the rounds, and each runtime × client of the run reading without HTTP (the client
 // ceiling), after them. The HTTP ceilings are contenders, measured in round 1 (plan.ts).
-import { DEFAULT_SETTINGS, isRead } from '@bench/stream';
+import { DEFAULT_SETTINGS, type ReadWorkload } from '@bench/stream';
 import { noReadPerRequest } from '../answers/verdicts';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from '../measure/ceilings';
+import { workloadOf } from '../measure/workloads';
 import type { ContenderResult, Results, Settings } from '../model/results';
 import type { RuntimeName } from '../model/runtimes';
 import { info, log, progress } from '../system/progress';
@@ -31,7 +32,7 @@ export function redisCeiling(results: Results, servers: Record<string, RedisTarg
   const { settings } = results;
   if (
     settings.profile === 'seed' ||
-    !isRead(settings.workload) ||
+    !workloadOf(settings.workload).ceilings.redis ||
     !results.contenders.some((r) => r.status === 'incomplete' && !noReadPerRequest(r))
   )
     return;
@@ -41,9 +42,14 @@ export function redisCeiling(results: Results, servers: Record<string, RedisTarg
     if (target.nodes) continue;
     const of = several ? ` of ${server}` : '';
     try {
-      // As long as one measured run of a contender.
+      // As long as one measured run of a contender; only a read workload has a Redis ceiling (checked above).
       const c = {
-        ...measureRedisCeiling(target, settings.workload, settings.connections[0]!, settings.duration_s ?? 3),
+        ...measureRedisCeiling(
+          target,
+          settings.workload as ReadWorkload,
+          settings.connections[0]!,
+          settings.duration_s ?? 3,
+        ),
         ...(several ? { server } : {}),
       };
       (results.ceilings ??= { redis: [] }).redis.push(c);
@@ -71,16 +77,17 @@ function clientPairs(contenders: ContenderResult[]): ContenderResult[] {
  * of the rounds' budget.
  */
 export function ceilingReserveS(s: Settings, contenders: ContenderResult[]): number {
-  if (s.profile === 'seed' || !isRead(s.workload)) return 0;
+  const { ceilings } = workloadOf(s.workload);
+  if (s.profile === 'seed' || !ceilings.redis) return 0;
   const run = s.duration_s ?? 3;
-  return run + 2 + (s.live ? 0 : clientPairs(contenders).length * (s.warmup_s + run + 2));
+  return run + 2 + (ceilings.clients ? clientPairs(contenders).length * (s.warmup_s + run + 2) : 0);
 }
 
 /** Each runtime × client of the run's dynamic contenders alone, with no HTTP: the client ceiling. */
 export async function clientCeilings(results: Results, rig: Rig, save: () => void): Promise<void> {
   const { settings } = results;
   // The probes check each body against the golden one, which a live stream does not keep; the ceilings measure reads.
-  if (settings.profile === 'seed' || settings.live || !isRead(settings.workload)) return;
+  if (settings.profile === 'seed' || !workloadOf(settings.workload).ceilings.clients) return;
   const pairs = clientPairs(results.contenders);
   if (pairs.some((r) => r.runtime.startsWith('node')))
     await buildProbe().catch((e) => log(`client ceilings: ${(e as Error).message}`));

@@ -1,14 +1,14 @@
 // The real launcher (launch.ts has the interface): apps started as processes on a free port,
-// verified against the golden body (or, under --workload live, the checker), loaded by oha, checked
-// after each window, and stopped with their whole process tree.
+// verified and checked after each window by their workload (measure/workloads/), loaded by oha,
+// and stopped with their whole process tree.
 import { stalenessBoundMs } from '@bench/stream';
 import { type AppError, type RunningApp, startApp } from '../measure/apps';
 import { measureRun, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { runOha } from '../measure/oha';
-import { verifyUpsert } from '../measure/upsert';
-import { verifyContract, type Verdict } from '../measure/verify';
-import type { Probe } from '../live/checker';
-import { judgeWindow, liveFault, probeOnce } from '../live/session';
+import type { Verdict } from '../measure/verify';
+import { type CheckContext, workloadOf } from '../measure/workloads';
+import { judgeLiveProbe } from '../measure/workloads/live';
+import { probeOnce } from '../live/session';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';
 import { freePort } from '../system/net';
@@ -56,8 +56,10 @@ export class AppLauncher implements Launcher {
     }
   }
 
+  /** The gate before measuring: the workload's (the golden body byte for byte; a fresh snapshot; the upsert check). */
   verify(app: Launched): Promise<Verdict> {
-    return verifyFor(this.rig, this.settings, app.url, this.contender(app.r));
+    const c = this.contender(app.r);
+    return workloadOf(this.settings.workload).verify(checkContext(this.rig, this.settings, c, app.url));
   }
 
   async load(app: Launched, load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
@@ -76,7 +78,7 @@ export class AppLauncher implements Launcher {
   }
 
   check(app: Launched, run: RunRecord): Promise<Out | RedisDied | null> {
-    return checkAfterRun(this.rig, this.apps.get(app.key)!, this.contender(app.r), run);
+    return checkAfterRun(this.rig, this.settings, this.apps.get(app.key)!, this.contender(app.r), run);
   }
 
   cpuSeconds(app: Launched): number {
@@ -114,7 +116,8 @@ export class AppLauncher implements Launcher {
       probe = await probeOnce(app.url);
     }
     const c = this.contender(app.r);
-    const verdict = probe.status === 200 ? await judgeProbe(this.rig, this.settings, c, probe) : null;
+    const ctx = checkContext(this.rig, this.settings, c, app.url);
+    const verdict = probe.status === 200 ? await judgeLiveProbe(ctx, probe) : null;
     if (verdict?.ok) return { ms: Math.round(probe.received_ms - performance.timeOrigin - since), out: null };
     const out: Out = verdict
       ? { kind: 'out', status: 'invalid', reason: `after a Redis restart: ${verdict.reason}` }
@@ -134,98 +137,31 @@ export class AppLauncher implements Launcher {
 const liveBoundMs = (rig: Rig, settings: LaunchSettings, c: Contender) =>
   stalenessBoundMs(c.settings.cache, { ...process.env, ...rig.appEnv(c) }) + (settings.live?.max_staleness_ms ?? 0);
 
-/**
- * The gate before measuring: the golden body, byte for byte; under --workload live, a read the checker finds a snapshot
- * fresh enough.
- */
-async function verifyFor(rig: Rig, settings: LaunchSettings, url: string, c: Contender): Promise<Verdict> {
-  if (settings.workload === 'upsert') return verifyUpsert(url, ctxFor(rig, c).redis, c.settings.write);
-  if (!rig.ctx.live) return verifyContract(url, rig.golden, c.page);
-  const probe = await probeOnce(url);
-  if (probe.status === 0) return { ok: false, reason: `request failed: ${probe.body}` };
-  return judgeProbe(rig, settings, c, probe);
-}
+/** What the workload's checks before and after a window need of a launched contender. */
+const checkContext = (rig: Rig, settings: LaunchSettings, c: Contender, url: string): CheckContext => ({
+  url,
+  redis: ctxFor(rig, c).redis,
+  write: c.settings.write,
+  golden: rig.golden,
+  page: c.page,
+  live: rig.ctx.live ?? null,
+  boundMs: () => liveBoundMs(rig, settings, c),
+});
 
-/** Under --workload live: one probe's body, judged by the checker against the contender's staleness bound. */
-async function judgeProbe(rig: Rig, settings: LaunchSettings, c: Contender, probe: Probe): Promise<Verdict> {
-  const window = await judgeWindow(
-    rig.ctx.live!,
-    [probe],
-    liveBoundMs(rig, settings, c),
-    probe.sent_ms,
-    probe.received_ms,
-  );
-  const fault = liveFault(window, null);
-  return fault ? { ok: false, reason: fault } : { ok: true, bytes: Buffer.byteLength(probe.body) };
-}
-
-/**
- * After a measured run: Redis still up, the app still alive and answering, every response the
- * verified size (oha's byte count), and the body byte-identical once more. Under --workload live
- * the body changes: the prober's reads were judged (live/session.ts), and oha's bytes per
- * response must be some snapshot's size. Under --workload upsert: the window's accounting, and the
- * scripted check once more.
- */
-async function checkAfterRun(rig: Rig, app: RunningApp, c: Contender, run: RunRecord): Promise<Out | RedisDied | null> {
+/** After a measured run: Redis still up, the app still alive, and the workload's own check after a window. */
+async function checkAfterRun(
+  rig: Rig,
+  settings: LaunchSettings,
+  app: RunningApp,
+  c: Contender,
+  run: RunRecord,
+): Promise<Out | RedisDied | null> {
   if (!serversAlive(rig)) return { kind: 'redis-died' };
   const out = (status: 'failed' | 'invalid', reason: string): Out => {
     run.fault = reason;
     return { kind: 'out', status, reason, output: status === 'failed' ? app.process.tail() : undefined };
   };
   if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}`);
-  if (run.upsert) {
-    if (run.upsert.problem)
-      return out('invalid', `run ${run.round}, keys item:{${run.upsert.prefix}…}: ${run.upsert.problem}`);
-    const again = await verifyUpsert(app.url, ctxFor(rig, c).redis, c.settings.write);
-    return again.ok
-      ? null
-      : out(
-          again.reason!.startsWith('request failed') ? 'failed' : 'invalid',
-          `run ${run.round}: after the run, ${again.reason}`,
-        );
-  }
-  if (run.live) {
-    const again = await probeOnce(app.url);
-    if (again.status === 0) return out('failed', `app stopped answering during run ${run.round} (${again.body})`);
-    const fault = liveFault(
-      run.live,
-      run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null,
-    );
-    return fault ? out('invalid', `run ${run.round}: ${fault}`) : null;
-  }
-  const fault = await bodyAfterRun(app.url, rig.golden, c.page, run);
+  const fault = await workloadOf(settings.workload).checkAfter(checkContext(rig, settings, c, app.url), run);
   return fault ? out(fault.status, fault.reason) : null;
-}
-
-/**
- * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
- * answers with the golden body, and oha's bytes are that body's size times the responses.
- */
-export async function bodyAfterRun(
-  url: string,
-  golden: string,
-  page: boolean,
-  run: RunRecord,
-): Promise<{ status: 'failed' | 'invalid'; reason: string } | null> {
-  const again = await verifyContract(url, golden, page);
-  if (!again.ok) run.after_check = again.reason!;
-  if (!again.ok && again.reason!.startsWith('request failed'))
-    return { status: 'failed', reason: `app stopped answering during run ${run.round} (${again.reason})` };
-  // Non-2xx responses carry other bodies; the error-rate gate judges those runs.
-  if (run.errors.non_2xx === 0 && run.total_bytes !== run.expected_bytes * run.responses) {
-    const per = run.responses ? (run.total_bytes / run.responses).toFixed(1) : '–';
-    return {
-      status: 'invalid',
-      reason:
-        `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ` +
-        `${run.responses} responses (${per} each), want ${run.expected_bytes} each`,
-    };
-  }
-  // An app that already answered non-2xx under load is judged by the error-rate gate, with its counts.
-  if (!again.ok && !(again.reason!.startsWith('status ') && run.errors.non_2xx > 0))
-    return {
-      status: 'invalid',
-      reason: `run ${run.round}: the body changed under load; after the run, ${again.reason}`,
-    };
-  return null;
 }

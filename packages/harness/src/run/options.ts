@@ -1,6 +1,7 @@
 // What a run is asked to do: the options the command line parsed (cli/args.ts), which every
 // phase of the run reads.
-import type { WORKLOADS } from '@bench/stream';
+import type { Workload, WORKLOADS } from '@bench/stream';
+import { workloadOf } from '../measure/workloads';
 import type { SuiteName } from '../model/contenders';
 import type { ServerName } from '../model/servers';
 import type { PlacementName } from '../system/placement';
@@ -86,14 +87,12 @@ export interface CliOptions {
 
 /** Why a run with these flags cannot read the Redis that REDIS_URL names, or null: they need private servers. */
 export function privateRedisNeeded(o: {
-  live: boolean;
+  workload: Workload;
   entries: boolean;
   servers: readonly string[];
-  upsert?: boolean;
 }): string | null {
-  if (o.upsert) return '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL';
-  if (o.live)
-    return '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL';
+  const own = workloadOf(o.workload).privateRedis;
+  if (own) return own;
   if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
   if (o.servers.length > 1 || o.servers[0] !== 'redis')
     return (

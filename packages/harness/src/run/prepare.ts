@@ -16,6 +16,7 @@ import { info, log } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
+import { workloadOf } from '../measure/workloads';
 import { baseTwins, checkOut } from './against';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
@@ -69,16 +70,8 @@ export function settingsFrom(opts: CliOptions): Settings {
       : {}),
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
-    ...(opts.upsertKeys ? { upsert: { keys: opts.upsertKeys } } : {}),
-    ...(opts.workload === 'live'
-      ? {
-          live: {
-            write_rate: opts.writeRate,
-            max_staleness_ms: opts.maxStalenessMs,
-            ...(opts.restartRedis ? { restart_redis: true } : {}),
-          },
-        }
-      : {}),
+    // The workload's own flags (live: the writer's rate, staleness, the restart; upsert: its key space).
+    ...workloadOf(opts.workload).settings(opts),
   };
 }
 

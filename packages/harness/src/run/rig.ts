@@ -30,8 +30,7 @@ export async function openServers(opts: CliOptions, results: Results, session: S
   const serverNames = serverNamesOf(settings);
   // A resumed run's settings come from its results.json, so they are checked here too.
   const refused =
-    externalUrl &&
-    privateRedisNeeded({ live: !!settings.live, upsert: !!settings.upsert, entries: false, servers: serverNames });
+    externalUrl && privateRedisNeeded({ workload: settings.workload, entries: false, servers: serverNames });
   if (refused) throw new Error(refused);
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const servers = externalUrl

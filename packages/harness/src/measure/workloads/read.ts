@@ -1,0 +1,55 @@
+// The read workloads (xrange, xread, xrange-count): GET / against a fixed stream. Verified and
+// checked after each window against the golden body, byte for byte; one read command per response.
+import { perRequestCommand, type ReadWorkload } from '@bench/stream';
+import type { RunRecord } from '../../model/results';
+import { CLUSTER_SERVERS } from '../../model/servers';
+import { verifyContract } from '../verify';
+import type { Fault, Workload } from './types';
+
+/**
+ * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
+ * answers with the golden body, and oha's bytes are that body's size times the responses.
+ */
+export async function bodyAfterRun(url: string, golden: string, page: boolean, run: RunRecord): Promise<Fault | null> {
+  const again = await verifyContract(url, golden, page);
+  if (!again.ok) run.after_check = again.reason!;
+  if (!again.ok && again.reason!.startsWith('request failed'))
+    return { status: 'failed', reason: `app stopped answering during run ${run.round} (${again.reason})` };
+  // Non-2xx responses carry other bodies; the error-rate gate judges those runs.
+  if (run.errors.non_2xx === 0 && run.total_bytes !== run.expected_bytes * run.responses) {
+    const per = run.responses ? (run.total_bytes / run.responses).toFixed(1) : '–';
+    return {
+      status: 'invalid',
+      reason:
+        `run ${run.round}: responses under load were not the verified body: ${run.total_bytes} bytes over ` +
+        `${run.responses} responses (${per} each), want ${run.expected_bytes} each`,
+    };
+  }
+  // An app that already answered non-2xx under load is judged by the error-rate gate, with its counts.
+  if (!again.ok && !(again.reason!.startsWith('status ') && run.errors.non_2xx > 0))
+    return {
+      status: 'invalid',
+      reason: `run ${run.round}: the body changed under load; after the run, ${again.reason}`,
+    };
+  return null;
+}
+
+/** One read workload: its command counted once per response, more than one gated. */
+export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
+  const command = perRequestCommand(name, '');
+  return {
+    name,
+    rules: { command: () => command, label: command.toUpperCase(), gateTooMany: true },
+    ceilings: { redis: true, clients: true },
+    flags: [],
+    noTarget: null,
+    privateRedis: null,
+    oneServer: null,
+    clusterServers: CLUSTER_SERVERS,
+    settings: () => ({}),
+    verify: (ctx) => verifyContract(ctx.url, ctx.golden, ctx.page),
+    checkAfter: (ctx, run) => bodyAfterRun(ctx.url, ctx.golden, ctx.page, run),
+    request: (_ctx, url) => ({ url }),
+    around: () => null,
+  };
+}

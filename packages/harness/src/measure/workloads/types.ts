@@ -1,0 +1,107 @@
+// The one interface every workload (read, live, upsert) answers: what it verifies before measuring
+// and checks after each window, what oha sends, what runs around a window and what that adds to
+// the run's record, the gate rules, whether Redis's ceiling applies, and the flags it takes.
+import type { Workload as WorkloadName } from '@bench/stream';
+import type { Live } from '../../live/session';
+import type { RunRecord, Settings } from '../../model/results';
+import type { ServerName } from '../../model/servers';
+import type { RedisTarget } from '../../topology/redis';
+import type { RunContext } from '../context';
+import type { Verdict } from '../verify';
+
+/** What oha sends: GET url, or a request of the workload's own (method, body, a URL regex). */
+export interface Target {
+  url: string;
+  request?: { method: string; body: string; randRegex: boolean };
+}
+
+/** What the checks before and after a window need of a launched contender. */
+export interface CheckContext {
+  url: string;
+  /** The Redis the contender reads and writes. */
+  redis: RedisTarget;
+  /** The contender's write strategy (WRITE). */
+  write: string;
+  /** The golden body, and whether the contender serves it paged. */
+  golden: string;
+  page: boolean;
+  /** --workload live: the writer; its checker judges the reads. */
+  live: Live | null;
+  /** --workload live: the staleness the contender may show. */
+  boundMs: () => number;
+}
+
+/** Why a contender is out: failed (it stopped answering) or invalid (it answered wrong). */
+export interface Fault {
+  status: 'failed' | 'invalid';
+  reason: string;
+}
+
+/** What runs beside oha in a window (the live prober, the upsert prober and its accounting). */
+export interface Around {
+  /** What oha sends instead of GET url, if anything. */
+  target: Target | null;
+  /** oha failed: stop what runs beside it. */
+  abort(): Promise<void>;
+  /** Right as oha ends, before the counters are read: stop; the responses served beside oha. */
+  stop(): Promise<number>;
+  /** After the counters were read: the fields the window adds to its run's record. */
+  record(window: {
+    statuses: Record<string, number>;
+    unanswered: number;
+    commands: Record<string, number>;
+    fromMs: number;
+    endedAtMs: number;
+  }): Promise<Partial<RunRecord>>;
+}
+
+/** How the verdicts gate a point's Redis calls per response. */
+export interface GateRules {
+  /** The command INFO commandstats counts once per response (lower case), for a write strategy. */
+  command(write: string): string;
+  /** The command as the gate's message names it. */
+  label: string;
+  /** Whether more than one call per response is gated (otherwise it is reported only). */
+  gateTooMany: boolean;
+}
+
+/** The flags only some workloads take. */
+export type WorkloadFlag = 'write-rate' | 'max-staleness' | 'restart-redis' | 'keys';
+
+export interface Workload {
+  readonly name: WorkloadName;
+  readonly rules: GateRules;
+  /**
+   * The ceilings measured for it: Redis's own (redis-benchmark on its command), and each runtime × client alone (their
+   * probes check each body against the golden one, which only a fixed stream keeps).
+   */
+  readonly ceilings: { redis: boolean; clients: boolean };
+  /** The flags it takes beyond the common ones. */
+  readonly flags: readonly WorkloadFlag[];
+  /** Why --target cannot measure it, or null. */
+  readonly noTarget: string | null;
+  /** Why it cannot run on the Redis REDIS_URL names, or null. */
+  readonly privateRedis: string | null;
+  /** Why it runs on one server only, or null. */
+  readonly oneServer: string | null;
+  /** The servers --topology cluster adds for it. */
+  readonly clusterServers: readonly ServerName[];
+  /** The settings it adds to results.json (its own flags' values). */
+  settings(o: WorkloadOptions): Pick<Settings, 'live' | 'upsert'>;
+  /** The gate before measuring. */
+  verify(ctx: CheckContext): Promise<Verdict>;
+  /** The check after a window (Redis and the app alive are checked before it). */
+  checkAfter(ctx: CheckContext, run: RunRecord): Promise<Fault | null>;
+  /** What oha sends in a load no window accounts (a launch's warmup, --layout walk's touch). */
+  request(ctx: RunContext, url: string): Target;
+  /** What runs beside oha in a measured window, or null. */
+  around(ctx: RunContext, url: string, boundMs: number): Around | null;
+}
+
+/** The workload flags' values as parsed. */
+export interface WorkloadOptions {
+  upsertKeys: number | null;
+  writeRate: number;
+  maxStalenessMs: number;
+  restartRedis: boolean;
+}

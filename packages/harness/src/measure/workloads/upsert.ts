@@ -1,0 +1,65 @@
+// --workload upsert: POST /items/:id into a fresh key space per window (measure/upsert.ts), verified
+// by a scripted check before measuring and after each window, and accounted around each window.
+import { perRequestCommand } from '@bench/stream';
+import { keySpace, upsertAround, upsertRequest, verifyUpsert } from '../upsert';
+import { bodyAfterRun } from './read';
+import type { Around, Workload } from './types';
+
+/** The writes a window accounts: oha's request into its key space, the prober, the read-back after it. */
+function around(redis: Parameters<typeof upsertAround>[0], url: string, keys: number, write: string): Around {
+  const upsert = upsertAround(redis, url, keys, write);
+  let acked: Awaited<ReturnType<typeof upsert.stop>> = [];
+  return {
+    target: { url: upsert.request.url, request: upsert.request },
+    abort: async () => {
+      await upsert.stop();
+    },
+    stop: async () => {
+      acked = await upsert.stop();
+      return acked.length;
+    },
+    record: async (w) => ({
+      upsert: upsert.account(acked, w.statuses, w.unanswered),
+      redis_commands: w.commands,
+    }),
+  };
+}
+
+export const UPSERT: Workload = {
+  name: 'upsert',
+  // A 409 is an answer (WATCH gave up, counted as a conflict), not a failure. WATCH counts one per attempt, so a
+  // retried request counts more: retries are reported, not gated.
+  rules: { command: (write) => perRequestCommand('upsert', write), label: "the write strategy's", gateTooMany: false },
+  ceilings: { redis: false, clients: false },
+  flags: ['keys'],
+  noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
+  privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
+  oneServer: null,
+  // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
+  clusterServers: ['cluster'],
+  settings: (o) => (o.upsertKeys ? { upsert: { keys: o.upsertKeys } } : {}),
+  verify: (ctx) => verifyUpsert(ctx.url, ctx.redis, ctx.write),
+  // The window's accounting, and the scripted check once more.
+  checkAfter: async (ctx, run) => {
+    if (!run.upsert) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
+    if (run.upsert.problem)
+      return {
+        status: 'invalid',
+        reason: `run ${run.round}, keys item:{${run.upsert.prefix}…}: ${run.upsert.problem}`,
+      };
+    const again = await verifyUpsert(ctx.url, ctx.redis, ctx.write);
+    return again.ok
+      ? null
+      : {
+          status: again.reason!.startsWith('request failed') ? 'failed' : 'invalid',
+          reason: `run ${run.round}: after the run, ${again.reason}`,
+        };
+  },
+  // Its POSTs, into a key space of their own that no window accounts, so the write path is warm before a window.
+  request: (ctx, url) => {
+    if (!ctx.upsertKeys) return { url };
+    const request = upsertRequest(url, keySpace(ctx.upsertKeys));
+    return { url: request.url, request };
+  },
+  around: (ctx, url) => (ctx.upsertKeys ? around(ctx.redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null),
+};
