@@ -1,0 +1,107 @@
+// The workload seam (measure/workloads/): every name --workload takes has a module, and each
+// module's pure parts (the gate rules, what oha sends, the flags, the settings, the ceilings)
+// say what the harness used to decide by testing the name.
+import { describe, expect, test } from 'bun:test';
+import { WORKLOADS } from '@bench/stream';
+import { WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/measure/workloads';
+import { CLUSTER_SERVERS } from '../../packages/harness/src/model/servers';
+import type { RunRecord } from '../../packages/harness/src/model/results';
+
+const ctx = {
+  workload: 'xrange',
+  placement: { name: 'none', app: null, redis: null, loadgen: null },
+  redis: { url: 'redis://127.0.0.1:1' },
+  runDir: '/tmp',
+} as never;
+const URL = 'http://127.0.0.1:3000/';
+const OPTS = { upsertKeys: 100, writeRate: 10, maxStalenessMs: 50, restartRedis: true };
+
+describe('the registry', () => {
+  test('every workload --workload takes has a module, under its own name', () => {
+    expect(Object.keys(WORKLOAD_MODULES).sort()).toEqual([...WORKLOADS].sort());
+    for (const w of WORKLOADS) expect(workloadOf(w).name).toBe(w);
+  });
+});
+
+describe('the gate rules', () => {
+  test('the command counted once per response: the read, or the write strategy', () => {
+    expect(workloadOf('xrange').rules.command('lua')).toBe('xrange');
+    expect(workloadOf('xrange-count').rules.command('lua')).toBe('xrange');
+    expect(workloadOf('xread').rules.command('lua')).toBe('xread');
+    expect(workloadOf('live').rules.command('lua')).toBe('xrange');
+    expect(workloadOf('upsert').rules.command('lua')).toBe('evalsha');
+    expect(workloadOf('upsert').rules.command('function')).toBe('fcall');
+    expect(workloadOf('upsert').rules.command('watch')).toBe('watch');
+    expect(workloadOf('upsert').rules.command('ping')).toBe('ping');
+  });
+  test("the gate's message names the command", () => {
+    expect(workloadOf('xread').rules.label).toBe('XREAD');
+    expect(workloadOf('live').rules.label).toBe('XRANGE');
+    expect(workloadOf('upsert').rules.label).toBe("the write strategy's");
+  });
+  test('too many calls per response is gated for the fixed reads only', () => {
+    for (const w of WORKLOADS) expect(workloadOf(w).rules.gateTooMany).toBe(w !== 'live' && w !== 'upsert');
+  });
+});
+
+describe('what oha sends', () => {
+  test('the reads: GET the route, nothing beside oha without a writer', () => {
+    for (const w of ['xrange', 'xread', 'xrange-count', 'live'] as const) {
+      expect(workloadOf(w).request(ctx, URL)).toEqual({ url: URL });
+    }
+    expect(workloadOf('xrange').around(ctx, URL, 0)).toBeNull();
+    expect(workloadOf('live').around(ctx, URL, 0)).toBeNull();
+  });
+  test('upsert: POSTs into a key space drawn by a regex, apart from any window', () => {
+    const t = workloadOf('upsert').request({ ...(ctx as object), upsertKeys: 1000 } as never, URL);
+    expect(t.request).toMatchObject({ method: 'POST', randRegex: true });
+    expect(t.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/items\/\w+k\[0-9\]\{3\}$/);
+    expect(t.request!.body).toStartWith('{');
+  });
+});
+
+describe('flags, settings, servers and ceilings', () => {
+  test('the flags each takes beyond the common ones', () => {
+    expect(workloadOf('xrange').flags).toEqual([]);
+    expect(workloadOf('live').flags).toEqual(['write-rate', 'max-staleness', 'restart-redis']);
+    expect(workloadOf('upsert').flags).toEqual(['keys']);
+  });
+  test('what it adds to the settings in results.json', () => {
+    expect(workloadOf('xrange').settings(OPTS)).toEqual({});
+    expect(workloadOf('live').settings(OPTS)).toEqual({
+      live: { write_rate: 10, max_staleness_ms: 50, restart_redis: true },
+    });
+    expect(workloadOf('live').settings({ ...OPTS, restartRedis: false })).toEqual({
+      live: { write_rate: 10, max_staleness_ms: 50 },
+    });
+    expect(workloadOf('upsert').settings(OPTS)).toEqual({ upsert: { keys: 100 } });
+  });
+  test('the writes run on the private Redis only, and without --target', () => {
+    for (const w of ['xrange', 'xread', 'xrange-count'] as const) {
+      expect(workloadOf(w).privateRedis).toBeNull();
+      expect(workloadOf(w).noTarget).toBeNull();
+    }
+    expect(workloadOf('live').privateRedis).toMatch(/--workload live .* unset REDIS_URL/);
+    expect(workloadOf('upsert').privateRedis).toMatch(/--workload upsert .* unset REDIS_URL/);
+    expect(workloadOf('live').noTarget).toMatch(/^--workload live/);
+    expect(workloadOf('upsert').noTarget).toMatch(/^--workload upsert/);
+  });
+  test('live on one server; upsert on the cluster without its replica twin', () => {
+    expect(workloadOf('live').oneServer).toMatch(/one --server/);
+    expect(workloadOf('xrange').clusterServers).toEqual(CLUSTER_SERVERS);
+    expect(workloadOf('upsert').clusterServers).toEqual(['cluster']);
+  });
+  test("Redis's ceiling for every read; the clients' for a fixed stream only", () => {
+    expect(workloadOf('xrange-count').ceilings).toEqual({ redis: true, clients: true });
+    expect(workloadOf('live').ceilings).toEqual({ redis: true, clients: false });
+    expect(workloadOf('upsert').ceilings).toEqual({ redis: false, clients: false });
+  });
+});
+
+describe('the check after a window', () => {
+  test("upsert: the window's accounting problem makes the run invalid, before any request", async () => {
+    const run = { round: 2, upsert: { prefix: 'abcw3k', problem: '2 writes lost' } } as unknown as RunRecord;
+    const fault = await workloadOf('upsert').checkAfter({ url: 'http://127.0.0.1:1/' } as never, run);
+    expect(fault).toEqual({ status: 'invalid', reason: 'run 2, keys item:{abcw3k…}: 2 writes lost' });
+  });
+});
