@@ -302,6 +302,17 @@ describe('the pair design', () => {
     expect(designPairs(r, 'a', 'a@base').a).toHaveLength(12);
   });
 
+  test('a duet noisier per second within chance stays duet; far noisier, beyond chance, gives way', () => {
+    // Three rounds give each sd per round 2 df: a variance ratio of a few is well within chance.
+    const near = chooseDesign(bothWays(0.05, 0.08), 3)!;
+    expect(near.duet!.var_per_s).toBeGreaterThan(near.alternate!.var_per_s);
+    expect(near.chosen).toBe('duet');
+    expect(near.why).toContain('within chance of no worse');
+    const far = chooseDesign(bothWays(0.01, 0.3), 3)!;
+    expect(far.chosen).toBe('alternate');
+    expect(far.why).toMatch(/^alternate narrows the interval \d+\.\d\d× faster per second, beyond chance/);
+  });
+
   test('a duet that reads 20% lower than alternating fails the bias check: alternating is used, and says why', () => {
     const r = bothWays(0.02, 0.01, 0.8);
     const d = chooseDesign(r, 3)!;

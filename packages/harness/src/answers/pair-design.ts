@@ -1,8 +1,8 @@
 // The pair design of the changes (--against, --handicap): alternating windows (each app alone, the
 // two adjacent in time) or duet windows (both under load at the same moments: Bulej et al., ICPE
-// 2020). With --pair auto both are measured in the first rounds; then the design whose mean ln
-// ratio narrows fastest per second of measuring is used, unless the bias check finds the two
-// disagree. Two apps sharing two CPUs under load may not split them as each runs alone, so a duet
+// 2020). With --pair auto both are measured in the first rounds; then the duet (half the cost per
+// window pair) is used, unless its mean ln ratio narrows slower per second of measuring beyond
+// chance, or the bias check finds the two disagree. Two apps sharing two CPUs under load may not split them as each runs alone, so a duet
 // ratio is trusted only while it agrees with the alternating one.
 import jstat from 'jstat';
 import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
@@ -161,8 +161,8 @@ function biasCheck(pairs: [ContenderResult | undefined, ContenderResult | undefi
 const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
 
 /**
- * The design after `round` (from the rounds so far): forced by --pair, or (auto) the one with the
- * lower variance per second once both have rounds, alternating when the bias check says they disagree.
+ * The design after `round` (from the rounds so far): forced by --pair, or (auto) the duet, unless the
+ * bias check says the two disagree or the duet's variance per second is higher beyond chance.
  */
 export function chooseDesign(r: Results, round: number): PairDesign | undefined {
   const ch = r.changes;
@@ -194,16 +194,31 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   // the bias check goes on over every round measured both ways (the first cycle of a round that measures alone).
   if (ch.design?.chosen) return { ...ch.design, ...(bias ? { bias } : {}) };
   if (!f.alternate || !f.duet) return { ...base, chosen: null, round: null, why: 'not yet measured both ways' };
-  const pick: PairMode =
-    bias && !bias.agree ? 'alternate' : f.duet.var_per_s < f.alternate.var_per_s ? 'duet' : 'alternate';
+  const noisier = duetNoisier(f.duet, f.alternate);
+  const pick: PairMode = (bias && !bias.agree) || noisier ? 'alternate' : 'duet';
   const ratio = f.alternate.var_per_s / f.duet.var_per_s;
+  const perSecond = `(variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
   const why =
     bias && !bias.agree
       ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)}): ` +
         'alternating, each app alone'
-      : `${pick} narrows the interval ${(pick === 'duet' ? ratio : 1 / ratio).toFixed(2)}× faster per second ` +
-        `(variance per second: alternating ${f.alternate.var_per_s}, duet ${f.duet.var_per_s})`;
+      : noisier
+        ? `alternate narrows the interval ${(1 / ratio).toFixed(2)}× faster per second, beyond chance ${perSecond}`
+        : `duet narrows the interval ${ratio.toFixed(2)}× faster per second ${perSecond}` +
+          (ratio < 1 ? ', within chance of no worse: duet, at half the cost per window pair' : '');
   return { ...base, chosen: pick, round, why };
+}
+
+/**
+ * Is the duet's variance per second higher than alternating's beyond chance (one-sided F test at 5% on the
+ * two sd per round, their costs per pair taken as known)? The first rounds give each sd about 2 df, so a
+ * variance ratio of 3 is well within chance: without this test the choice was a coin toss that half the time
+ * gave up a design at half the cost per pair (docs/runs/against.md).
+ */
+function duetNoisier(duet: PairDesignFigures, alt: PairDesignFigures): boolean {
+  const f = duet.sd_round ** 2 / alt.sd_round ** 2;
+  const atCost = alt.cost_pair_s / duet.cost_pair_s;
+  return f > atCost * jstat.centralF.inv(0.95, duet.df, alt.df);
 }
 
 const pctOf = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
