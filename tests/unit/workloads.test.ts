@@ -86,6 +86,11 @@ describe('flags, settings, servers and ceilings', () => {
     expect(workloadOf('live').noTarget).toMatch(/^--workload live/);
     expect(workloadOf('upsert').noTarget).toMatch(/^--workload upsert/);
   });
+  test('live and upsert measure suites of their own', () => {
+    expect(workloadOf('xrange').suite).toBeNull();
+    expect(workloadOf('live').suite?.name).toBe('live');
+    expect(workloadOf('upsert').suite?.name).toBe('upsert');
+  });
   test('live on one server; upsert on the cluster without its replica twin', () => {
     expect(workloadOf('live').oneServer).toMatch(/one --server/);
     expect(workloadOf('xrange').clusterServers).toEqual(CLUSTER_SERVERS);

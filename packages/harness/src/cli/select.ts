@@ -1,6 +1,7 @@
 // Which contenders a run measures: the suite (--matrix, --profile seed, --workload live or upsert),
 // narrowed by --only and --where, and --self-check's twins. Any bad choice is a UsageError.
-import { SETTINGS } from '@bench/stream';
+import { SETTINGS, type Workload } from '@bench/stream';
+import { WORKLOAD_MODULES } from '../measure/workloads';
 import { type Contender, matchesPattern, type SuiteName } from '../model/contenders';
 import { UsageError } from './usage-error';
 
@@ -65,13 +66,13 @@ export const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix ===
  */
 export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   const str = (k: string) => v[k] as string | undefined;
-  const own =
-    str('workload') === 'live' || str('workload') === 'upsert' ? (str('workload') as 'live' | 'upsert') : null;
-  if (own && (v.matrix || seedProfile))
+  // A workload with a suite of its own (live, upsert) measures that suite; an unknown --workload is refused elsewhere.
+  const w = str('workload');
+  const ownSuite = w !== undefined && Object.hasOwn(WORKLOAD_MODULES, w) ? WORKLOAD_MODULES[w as Workload].suite : null;
+  const own = ownSuite?.name ?? null;
+  if (ownSuite && (v.matrix || seedProfile))
     throw new UsageError(
-      `--workload ${own} measures its own suite ` +
-        `(${own === 'live' ? 'each raw server with the caches' : 'each raw server with the write strategies'}): ` +
-        'leave out --matrix and --profile seed',
+      `--workload ${ownSuite.name} measures its own suite (${ownSuite.holds}): leave out --matrix and --profile seed`,
     );
   const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
   if (v.matrix && seedProfile)

@@ -42,6 +42,7 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     rules: { command: () => command, label: command.toUpperCase(), gateTooMany: true },
     ceilings: { redis: true, clients: true },
     flags: [],
+    suite: null,
     noTarget: null,
     privateRedis: null,
     oneServer: null,

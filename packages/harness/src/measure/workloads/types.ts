@@ -3,6 +3,7 @@
 // the run's record, the gate rules, whether Redis's ceiling applies, and the flags it takes.
 import type { Workload as WorkloadName } from '@bench/stream';
 import type { Live } from '../../live/session';
+import type { SuiteName } from '../../model/contenders';
 import type { RunRecord, Settings } from '../../model/results';
 import type { ServerName } from '../../model/servers';
 import type { RedisTarget } from '../../topology/redis';
@@ -78,6 +79,8 @@ export interface Workload {
   readonly ceilings: { redis: boolean; clients: boolean };
   /** The flags it takes beyond the common ones. */
   readonly flags: readonly WorkloadFlag[];
+  /** The suite of its own it measures instead of the default one (bench.json's suites), and what that holds. */
+  readonly suite: { name: SuiteName; holds: string } | null;
   /** Why --target cannot measure it, or null. */
   readonly noTarget: string | null;
   /** Why it cannot run on the Redis REDIS_URL names, or null. */

@@ -32,6 +32,7 @@ export const UPSERT: Workload = {
   rules: { command: (write) => perRequestCommand('upsert', write), label: "the write strategy's", gateTooMany: false },
   ceilings: { redis: false, clients: false },
   flags: ['keys'],
+  suite: { name: 'upsert', holds: 'each raw server with the write strategies' },
   noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
   privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
   oneServer: null,
