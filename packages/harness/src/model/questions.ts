@@ -79,8 +79,8 @@ function groups<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
   return m;
 }
 
-export function familyOf(members: Member[]): { questions: Question[]; comparisons: Comparison[] } {
-  const ps = members.filter(plain);
+/** The stack's questions over the plain members: runtime per framework + client, client per raw server, framework. */
+function stackQuestions(ps: Member[]): Question[] {
   const questions: Question[] = [];
   for (const [key, xs] of groups(ps, (m) => `${rowOf(m)} + ${m.client}`))
     if (xs.length > 1)
@@ -106,30 +106,30 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
         members: [m.name, raw.name],
       });
   }
+  return questions;
+}
+
+/** The settings' questions: each cache and each write strategy against its plain twin, then each other setting. */
+function settingQuestions(members: Member[], ps: Member[]): Question[] {
+  const questions: Question[] = [];
   const twinOf = (m: Member) =>
     ps.find(
       (x) => x.runtime === m.runtime && x.framework === m.framework && x.variant === m.variant && x.client === m.client,
     );
-  for (const [key, xs] of groups(members.filter(cached), (m) => twinOf(m)?.name ?? '')) {
-    const twin = ps.find((x) => x.name === key);
-    if (twin)
-      questions.push({
-        id: `cache: ${twin.name}`,
-        kind: 'cache',
-        about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: cache`,
-        members: [twin.name, ...xs.map((x) => x.name)],
-      });
-  }
-  for (const [key, xs] of groups(members.filter(written), (m) => twinOf(m)?.name ?? '')) {
-    const twin = ps.find((x) => x.name === key);
-    if (twin)
-      questions.push({
-        id: `write: ${twin.name}`,
-        kind: 'write',
-        about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: lua, watch or function`,
-        members: [twin.name, ...xs.map((x) => x.name)],
-      });
-  }
+  const against = (kind: 'cache' | 'write', xs: Member[], what: string) => {
+    for (const [key, group] of groups(xs, (m) => twinOf(m)?.name ?? '')) {
+      const twin = ps.find((x) => x.name === key);
+      if (twin)
+        questions.push({
+          id: `${kind}: ${twin.name}`,
+          kind,
+          about: `${twin.runtime} ${rowOf(twin)} ${twin.client}: ${what}`,
+          members: [twin.name, ...group.map((x) => x.name)],
+        });
+    }
+  };
+  against('cache', members.filter(cached), 'cache');
+  against('write', members.filter(written), 'lua, watch or function');
   for (const m of members.filter(
     (x) => dynamic(x) && !x.server && x.tuned?.length === 1 && !cached(x) && !written(x) && !floor(x),
   )) {
@@ -142,7 +142,12 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
         members: [m.name, twin.name],
       });
   }
-  // Does the server matter for this contender? Its twin on each other server against it.
+  return questions;
+}
+
+/** Does the server matter for this contender? Its twin on each other server against it. */
+function serverQuestions(members: Member[]): Question[] {
+  const questions: Question[] = [];
   for (const [base, xs] of groups(members.filter(onServer), (m) => m.name.slice(0, -`-on-${m.server}`.length))) {
     const first = members.find((x) => x.name === base && dynamic(x));
     if (first)
@@ -155,6 +160,12 @@ export function familyOf(members: Member[]): { questions: Question[]; comparison
         members: [base, ...xs.map((x) => x.name)],
       });
   }
+  return questions;
+}
+
+export function familyOf(members: Member[]): { questions: Question[]; comparisons: Comparison[] } {
+  const ps = members.filter(plain);
+  const questions = [...stackQuestions(ps), ...settingQuestions(members, ps), ...serverQuestions(members)];
   const comparisons = questions.flatMap((q) =>
     q.members.flatMap((a, i) =>
       q.members.slice(i + 1).map(
