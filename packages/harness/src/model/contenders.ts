@@ -236,53 +236,64 @@ export function generate(
   ]);
   // No variants: one contender per runtime and client, named without a variant.
   const variants: Partial<Variant>[] = m.variants ?? [{}];
-  const inSuite = (suite: 'default' | 'seed' | 'live' | 'upsert', name: string, plain: boolean) =>
-    (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
   for (const runtime of runtimes) {
     for (const v of variants) {
       for (const client of v.clients ?? m.clients) {
         const why = blockedBy(m, app, runtime, client);
-        if (why) {
-          unsupported.push({ name: contenderName(runtime, m.framework, v.name ?? null, client), reason: why });
-          continue;
-        }
-        const rt = m.runtimes[runtime as RuntimeName]!;
-        for (const { settings, tuned, onlyIn } of settingCombos(
-          v.settings ?? rt.settings ?? m.settings ?? [],
-          client,
-        )) {
-          const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
-          const plain = tuned.length === 0;
-          const named = (['default', 'seed', 'live', 'upsert'] as const).filter((x) => inSuite(x, name, plain));
-          const suites: SuiteName[] = onlyIn ? named.filter((x) => onlyIn.includes(x)) : ['matrix', ...named];
-          contenders.push({
-            name,
-            app,
-            appDir,
-            runtime,
-            framework: m.framework,
-            variant: v.name ?? null,
-            client,
-            settings,
-            tuned,
-            suites,
-            ceiling: null,
-            path: (v.path ?? '/').replaceAll('{client}', client),
-            static: v.static ?? false,
-            page: v.page ?? false,
-            build: rt.build ?? null,
-            buildOutputs: m.buildOutputs ?? [],
-            start: rt.start,
-            env: { ...m.env, ...v.env },
-            chartGroup: m.chartGroup ?? null,
-          });
-        }
+        if (why) unsupported.push({ name: contenderName(runtime, m.framework, v.name ?? null, client), reason: why });
+        else contenders.push(...combos(app, appDir, m, runtime as RuntimeName, v, client));
       }
     }
   }
   contenders.push(...httpCeilings(contenders));
+  checkSuitePatterns(app, m, contenders);
+  return { contenders, unsupported };
+}
+
+/** One runtime, variant and client of a manifest: a contender per combination of its settings. */
+function combos(
+  app: string,
+  appDir: string,
+  m: AppManifest,
+  runtime: RuntimeName,
+  v: Partial<Variant>,
+  client: string,
+): Contender[] {
+  const rt = m.runtimes[runtime]!;
+  const inSuite = (suite: 'default' | 'seed' | 'live' | 'upsert', name: string, plain: boolean) =>
+    (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
+  return settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client).map(({ settings, tuned, onlyIn }) => {
+    const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
+    const plain = tuned.length === 0;
+    const named = (['default', 'seed', 'live', 'upsert'] as const).filter((x) => inSuite(x, name, plain));
+    const suites: SuiteName[] = onlyIn ? named.filter((x) => onlyIn.includes(x)) : ['matrix', ...named];
+    return {
+      name,
+      app,
+      appDir,
+      runtime,
+      framework: m.framework,
+      variant: v.name ?? null,
+      client,
+      settings,
+      tuned,
+      suites,
+      ceiling: null,
+      path: (v.path ?? '/').replaceAll('{client}', client),
+      static: v.static ?? false,
+      page: v.page ?? false,
+      build: rt.build ?? null,
+      buildOutputs: m.buildOutputs ?? [],
+      start: rt.start,
+      env: { ...m.env, ...v.env },
+      chartGroup: m.chartGroup ?? null,
+    };
+  });
+}
+
+/** Each suite pattern of the manifest must name a contender it generates (the ceilings join with their stack). */
+function checkSuitePatterns(app: string, m: AppManifest, contenders: Contender[]): void {
   for (const [suite, patterns] of Object.entries(m.suites ?? {})) {
-    // The ceilings join a suite with their stack, so a pattern may name them too.
     const stray = patterns.find(
       (p) =>
         !contenders.some(
@@ -295,7 +306,6 @@ export function generate(
           'with default settings (an exact name may name a tuned one); see --list --matrix',
       );
   }
-  return { contenders, unsupported };
 }
 
 export function loadSuite(appsDir = APPS_DIR): { contenders: Contender[]; unsupported: Unsupported[] } {
