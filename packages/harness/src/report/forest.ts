@@ -42,11 +42,8 @@ export function forestValues(an: Analysis) {
   });
 }
 
-/** The plot: one panel per question, one row per comparison, the shaded ±equal band and a dashed line at 1. */
-export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
-  const values = forestValues(an);
-  if (!values.length) return null;
-  const equalPct = an.results.settings.target_ci_pct;
+/** The log x axis around every interval and the ±equal band, and the three states' colours and shapes. */
+function encodings(values: { lo: number; hi: number }[], equalPct: number) {
   const e = equalPct / 100;
   const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.02;
   const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.02;
@@ -71,6 +68,16 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
     title: null,
     scale: { domain: states, range: ['circle', 'diamond', 'square'] },
   };
+  return { x, color, shape };
+}
+
+/** The plot: one panel per question, one row per comparison, the shaded ±equal band and a dashed line at 1. */
+export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
+  const values = forestValues(an);
+  if (!values.length) return null;
+  const equalPct = an.results.settings.target_ci_pct;
+  const e = equalPct / 100;
+  const { x, color, shape } = encodings(values, equalPct);
   const questions = [...new Set(values.map((v) => v.question))];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
