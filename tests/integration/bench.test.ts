@@ -102,7 +102,7 @@ describe('npm run bench', () => {
       expect(md).toMatch(
         new RegExp(
           `\\| ${setting} \\| bun \\| raw \\| ${client} \\| [\\d.]+ \\([\\d.]+–([\\d.]+|∞), ` +
-            '[\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|undecided) \\|',
+            '[\\d.]+%\\) \\| 2 \\| (faster|slower|equal within ±\\d+%|open) \\|',
         ),
       );
     }

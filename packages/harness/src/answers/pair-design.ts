@@ -2,8 +2,9 @@
 // two adjacent in time) or duet windows (both under load at the same moments: Bulej et al., ICPE
 // 2020). With --pair auto both are measured in the first rounds; then the duet (half the cost per
 // window pair) is used, unless its mean ln ratio narrows slower per second of measuring beyond
-// chance, or the bias check finds the two disagree. Two apps sharing two CPUs under load may not split them as each runs alone, so a duet
-// ratio is trusted only while it agrees with the alternating one.
+// chance, or the bias check finds the two disagree. Two apps sharing two CPUs under load may not
+// split them as each runs alone, so a duet ratio is trusted only while it agrees with the
+// alternating one.
 import jstat from 'jstat';
 import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
