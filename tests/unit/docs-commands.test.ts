@@ -12,10 +12,11 @@ import { loadSuite } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const DOCS = ['README.md', 'docs/usage.md', 'docs/methodology.md', 'docs/runs/README.md'];
-/** Every document whose links are checked: the above, the guide to your own app and every runs doc. */
+/** Every document whose links are checked: the above, the guide to your own app, the architecture, every runs doc. */
 const LINKED = [
   ...DOCS,
   'docs/your-app.md',
+  'docs/architecture.md',
   ...readdirSync(join(ROOT, 'docs/runs'))
     .filter((f) => f.endsWith('.md') && f !== 'README.md')
     .map((f) => `docs/runs/${f}`),
