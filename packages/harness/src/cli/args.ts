@@ -545,23 +545,22 @@ function checkSweeps(str: (k: string) => string | undefined): void {
     );
 }
 
-export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
-  const v = readFlags(argv);
-  const target = targetFlags(v);
-  if (typeof target === 'string') throw new UsageError(target);
+/** --runs and --rate, which the seed's profile fixes. */
+function profileFlags(v: FlagValues, seedProfile: boolean, selfCheck: string[] | null) {
   const str = (k: string) => v[k] as string | undefined;
-  const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
-  const seedProfile = profile === 'seed';
-  const picked = selection(v, all, seedProfile);
   const runsFlag = str('runs') ?? (seedProfile ? '3' : 'auto');
-  const runs = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
-  if (seedProfile && (runs === 'auto' || v['with-seed'] || picked.selfCheck))
+  const runs: number | 'auto' = runsFlag === 'auto' ? 'auto' : positiveInt('runs', runsFlag);
+  if (seedProfile && (runs === 'auto' || v['with-seed'] || selfCheck))
     throw new UsageError('--profile seed takes a fixed --runs and no --with-seed or --self-check');
   const rates = ratesFlag(str('rate'));
   if (seedProfile && (rates.length || str('duration')))
     throw new UsageError('--profile seed uses fixed request counts: leave out --duration and --rate');
-  const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
-  for (const c of picked.measured) {
+  return { runs, rates };
+}
+
+/** A contender whose setting applies to other workloads only cannot be measured under this one. */
+function checkSettingsFor(workload: Workload, measured: { name: string; settings: Record<string, string> }[]): void {
+  for (const c of measured) {
     const [k] =
       Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload)) ?? [];
     if (k)
@@ -570,21 +569,13 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
           `${(SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!.join(' or ')} only (its ${k} setting)`,
       );
   }
-  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
-  checkSweeps(str);
-  const { against, equalPct, pair } = againstFlags(v);
-  const handicap = handicapFlag(str('handicap'), picked.selected);
-  // A run of pairs only: --against, or --handicap on the one contender selected. A round of one pair takes about 10 s:
-  // the budget, not a round cap, ends it.
-  const pairOnly = against !== null || (!!handicap && picked.selected.length === 1);
+}
+
+/** When racing stops: --target-ci, --max-runs, --budget (a run of pairs only: its budget, not a round cap). */
+function racingFlags(v: FlagValues, pairOnly: boolean) {
+  const str = (k: string) => v[k] as string | undefined;
   const budgetS = parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : pairOnly ? '10m' : '15m'));
   return {
-    list: v.list === true,
-    help: v.help === true,
-    suite: picked.suiteName,
-    only: picked.only,
-    selected: picked.selected,
-    runs,
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
     maxRuns:
       str('max-runs') !== undefined
@@ -593,6 +584,35 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
           ? AGAINST_MAX_RUNS
           : defaultMaxRuns(budgetS),
     budgetS,
+  };
+}
+
+export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
+  const v = readFlags(argv);
+  const target = targetFlags(v);
+  if (typeof target === 'string') throw new UsageError(target);
+  const str = (k: string) => v[k] as string | undefined;
+  const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
+  const seedProfile = profile === 'seed';
+  const picked = selection(v, all, seedProfile);
+  const { runs, rates } = profileFlags(v, seedProfile, picked.selfCheck);
+  const workload = oneOf('workload', str('workload') ?? 'xrange', WORKLOADS);
+  checkSettingsFor(workload, picked.measured);
+  const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
+  checkSweeps(str);
+  const { against, equalPct, pair } = againstFlags(v);
+  const handicap = handicapFlag(str('handicap'), picked.selected);
+  // A run of pairs only: --against, or --handicap on the one contender selected. A round of one pair takes
+  // seconds: the budget, not a round cap, ends it.
+  const pairOnly = against !== null || (!!handicap && picked.selected.length === 1);
+  return {
+    list: v.list === true,
+    help: v.help === true,
+    suite: picked.suiteName,
+    only: picked.only,
+    selected: picked.selected,
+    runs,
+    ...racingFlags(v, pairOnly),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     ceilings: ceilingsOn(v),
@@ -620,12 +640,20 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     ...keysFlag(workload, str('keys')),
     restartRedis: restartFlag(v['restart-redis'] === true, workload, str('windows'), str('redis-rtt')),
     profile,
-    placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
-    startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),
-    redisPort: str('redis-port') !== undefined ? positiveInt('redis-port', str('redis-port')!) : null,
     ...target,
     servers,
     ...rttFlag(str('redis-rtt'), servers),
+    ...machineFlags(v),
+  };
+}
+
+/** Where and how the processes run, and where the results go. */
+function machineFlags(v: FlagValues) {
+  const str = (k: string) => v[k] as string | undefined;
+  return {
+    placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
+    startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),
+    redisPort: str('redis-port') !== undefined ? positiveInt('redis-port', str('redis-port')!) : null,
     out: str('out') ?? 'results',
     resume: str('resume') ?? null,
     strict: v.strict === true,

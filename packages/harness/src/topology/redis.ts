@@ -111,16 +111,7 @@ export async function startPrivateRedis(
   opts: { port?: number; timeoutMs?: number; cpuList?: string | null; binary?: string; install?: string } = {},
 ): Promise<RedisTarget> {
   const binary = opts.binary ?? 'redis-server';
-  if (rdbPath !== null) {
-    if (!existsSync(rdbPath))
-      throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
-    if (!statSync(rdbPath).isFile()) throw new RedisError(`--rdb ${rdbPath} is not a file`);
-  }
-  if (opts.port !== undefined && (await portTaken(opts.port))) {
-    throw new RedisError(
-      `port ${opts.port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`,
-    );
-  }
+  await checkInputs(rdbPath, opts.port);
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(scratchDir(), 'stream-bench-redis-'));
   // Redis loads (and could rewrite) the file in its --dir: give it a copy, never the original.
@@ -159,20 +150,43 @@ export async function startPrivateRedis(
     await serve(target, opts.timeoutMs ?? 30_000);
   } catch (e) {
     await target.stop();
-    const spawnErr = target.server!.process.tail().find((l) => l.startsWith(`spawn ${binary}`));
-    if (spawnErr)
-      throw new RedisError(
-        `${spawnErr} (${binary} is missing: ` +
-          `${opts.install ?? 'run npm run bench to install it, or apt-get install redis-server'})`,
-      );
-    if (!(e instanceof LoadError)) throw new RedisError(`${binary} ${(e as Error).message}`);
-    const hint = rdbPath
-      ? ' (regenerate it with npm run make-rdb, or use a Redis that can ' +
-        'load it, e.g. one with the module it needs, via REDIS_URL)'
-      : '';
-    throw new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${e.message}${hint}`);
+    throw startError(target, binary, rdbPath, opts.install, e as Error);
   }
   return target;
+}
+
+/** The RDB file exists and is a file, and an asked port is free: each refused in one line naming the fix. */
+async function checkInputs(rdbPath: string | null, port: number | undefined): Promise<void> {
+  if (rdbPath !== null) {
+    if (!existsSync(rdbPath))
+      throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
+    if (!statSync(rdbPath).isFile()) throw new RedisError(`--rdb ${rdbPath} is not a file`);
+  }
+  if (port !== undefined && (await portTaken(port))) {
+    throw new RedisError(`port ${port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`);
+  }
+}
+
+/** Why the server did not start, in one line: the binary missing, the RDB it could not load, or its own error. */
+function startError(
+  target: RedisTarget,
+  binary: string,
+  rdbPath: string | null,
+  install: string | undefined,
+  e: Error,
+): RedisError {
+  const spawnErr = target.server!.process.tail().find((l) => l.startsWith(`spawn ${binary}`));
+  if (spawnErr)
+    return new RedisError(
+      `${spawnErr} (${binary} is missing: ` +
+        `${install ?? 'run npm run bench to install it, or apt-get install redis-server'})`,
+    );
+  if (!(e instanceof LoadError)) return new RedisError(`${binary} ${e.message}`);
+  const hint = rdbPath
+    ? ' (regenerate it with npm run make-rdb, or use a Redis that can ' +
+      'load it, e.g. one with the module it needs, via REDIS_URL)'
+    : '';
+  return new RedisError(`${binary} could not start${rdbPath ? ` from ${rdbPath}` : ''}: ${e.message}${hint}`);
 }
 
 class LoadError extends Error {}
