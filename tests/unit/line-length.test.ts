@@ -1,19 +1,38 @@
 // The house style the formatter cannot enforce: Biome wraps code at 120 characters, but not a long
-// string, template or comment. Every TypeScript line the repository tracks stays within 120 too.
+// string, template or comment. Every TypeScript line the repository tracks stays within 120 too,
+// and no function of the packages is longer than 60 lines.
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { ROOT } from '../helpers/imports';
 
 const MAX = 120;
-const tracked = (): string[] => {
-  const out = Bun.spawnSync(['git', 'ls-files', '*.ts', '*.tsx'], { cwd: ROOT });
+const MAX_FUNCTION = 60;
+const tracked = (...patterns: string[]): string[] => {
+  const out = Bun.spawnSync(['git', 'ls-files', ...patterns], { cwd: ROOT });
   return out.stdout.toString().split('\n').filter(Boolean);
 };
 
+/** "file:line (lines)" for every function, method or arrow in `file` longer than MAX_FUNCTION lines. */
+function longFunctions(file: string): string[] {
+  const src = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (n: ts.Node) => {
+    if (ts.isFunctionLike(n) && 'body' in n && n.body) {
+      const from = src.getLineAndCharacterOfPosition(n.getStart()).line;
+      const lines = src.getLineAndCharacterOfPosition(n.getEnd()).line - from + 1;
+      if (lines > MAX_FUNCTION) out.push(`${file}:${from + 1} (${lines})`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(src);
+  return out;
+}
+
 describe('line length', () => {
   test(`no tracked .ts line is over ${MAX} characters`, () => {
-    const files = tracked();
+    const files = tracked('*.ts', '*.tsx');
     expect(files.length).toBeGreaterThan(100);
     const long = files.flatMap((f) =>
       readFileSync(join(ROOT, f), 'utf8')
@@ -21,5 +40,11 @@ describe('line length', () => {
         .flatMap((line, i) => ([...line].length > MAX ? [`${f}:${i + 1} (${[...line].length})`] : [])),
     );
     expect(long).toEqual([]);
+  });
+
+  test(`no function in packages/ or scripts/ is over ${MAX_FUNCTION} lines`, () => {
+    const files = tracked('packages/*.ts', 'scripts/*.ts');
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.flatMap(longFunctions)).toEqual([]);
   });
 });
