@@ -509,9 +509,10 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
     // 1 s fitted 2 (docs/runs/answers-by-design.md). --restart-redis restarts Redis between a block's two walks.
     // Runtime blocks: 2 windows per launch after a 1 s warmup; measured: twice the launches of 4 windows after 2 s
     // gave 9 rounds where those gave 4, so each comparison's variance had 8 df, not 3 (docs/runs/answers-by-design.md).
-    // A run of pairs only: a launch (1.9 s, and 2.7 s more in a round that measures each app alone) costs more than
-    // a duet window (1.4 s), and varies as a whole more than its windows do (sd 8.1–8.7% against 5.1–6.0%); Kalibera
-    // & Jones's optimum for these costs and variances is 1–2 windows a launch (docs/runs/against.md).
+    // A run of pairs only: a launch (1.9 s, and 2.7 s more in a round that measures each app alone) costs
+    // more than a duet window (1.4 s), and varies as a whole more than its windows do (sd 8.1–8.7% against
+    // 5.1–6.0%); Kalibera & Jones's optimum for these costs and variances is 1–2 windows a launch
+    // (docs/runs/against.md).
     windows:
       str('windows') !== undefined
         ? positiveInt('windows', str('windows')!)
