@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
-import { isAlive, processTree } from '../../packages/harness/src/system/proc';
+import { stopTree as stop } from '../helpers/stop';
 import { goldenBody, useExistingRedis } from '../../packages/harness/src/topology/redis';
 
 /** The shell lines of the README section's sh block, each with the URL its comment names (an app that serves no /). */
@@ -51,22 +51,6 @@ function shell(line: string): ChildProcess & { output: () => string } {
   child.stderr!.on('data', (b) => (out += b));
   running.push(child);
   return Object.assign(child, { output: () => out });
-}
-
-/** Stops a line's whole process tree (TERM, then KILL after 5 s) and returns the pids that outlived it. */
-async function stop(child: ChildProcess): Promise<number[]> {
-  const tree = processTree(child.pid!);
-  for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
-    try {
-      process.kill(-child.pid!, sig);
-    } catch {}
-    for (const pid of tree)
-      try {
-        process.kill(pid, sig);
-      } catch {}
-    for (let i = 0; i < 50 && tree.some(isAlive); i++) await Bun.sleep(100);
-  }
-  return tree.filter(isAlive);
 }
 
 async function until<T>(

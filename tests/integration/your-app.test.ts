@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
-import { isAlive, processTree } from '../../packages/harness/src/system/proc';
+import { stopTree as stop } from '../helpers/stop';
 
 const PREFIX = 'rsb-your-app-';
 const SHORT = '--runs 1 --windows 1 --duration 1s --max-steal 100';
@@ -74,20 +74,6 @@ function background(cwd: string, line: string): ChildProcess & { output: () => s
   child.stderr!.on('data', (b) => (out += b));
   running.push(child);
   return Object.assign(child, { output: () => out });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const tree = processTree(child.pid!);
-  for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
-    try {
-      process.kill(-child.pid!, sig);
-    } catch {}
-    for (const pid of tree)
-      try {
-        process.kill(pid, sig);
-      } catch {}
-    for (let i = 0; i < 50 && tree.some(isAlive); i++) await Bun.sleep(100);
-  }
 }
 
 /** This checkout's files as they are (tracked and new, not ignored), results and screenshots left out. */
