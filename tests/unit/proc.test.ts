@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import {
   busiestThreadSeconds,
   CLOCK_TICKS,
@@ -70,6 +71,30 @@ describe('/proc accounting', () => {
     await killTree(t.pid, 1000);
     await Bun.sleep(100);
     expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  test("a child has its own process group in the harness's session (one scheduler autogroup)", async () => {
+    const t = busyTree(0);
+    await Bun.sleep(300);
+    const field = (pid: number, i: number) => {
+      const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return +s.slice(s.lastIndexOf(')') + 2).split(' ')[i]!;
+    };
+    const [PGRP, SESSION] = [2, 3];
+    const pids = processTree(t.pid);
+    expect(pids.length).toBeGreaterThanOrEqual(3);
+    for (const pid of pids) {
+      expect(field(pid, PGRP)).toBe(t.pid);
+      expect(field(pid, SESSION)).toBe(field(process.pid, SESSION));
+    }
+    await killTree(t.pid, 1000);
+    expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  test("a command not found fails with spawn's own error", async () => {
+    const t = spawnTracked('no-such-command-here', []);
+    expect((await t.exited).code).toBe(-1);
+    expect(t.tail().join(' ')).toContain('spawn no-such-command-here');
   });
 
   test('children that exited are counted through the parent (reaped CPU time)', async () => {
