@@ -88,6 +88,8 @@ ensure_deps() {
 ensure_apt_packages() {
   local missing=()
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+  # The harness starts each child in its own process group of its own session through perl (system/proc.ts).
+  command -v perl >/dev/null || missing+=(perl-base)
   # Chart text needs a font; resvg finds DejaVu through the system font folders.
   [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
   # report.html is rendered (screenshot, browser tests) in the system Chromium: no browser download.

@@ -59,12 +59,11 @@ export const scratchDir = () => (registry ? dirname(registry) : tmpdir());
  * the CPU is then shared between the app, Redis, each oha and the harness as whole groups, and two
  * apps measured side by side kept unequal shares for a whole launch. Measured here, two identical
  * apps under load at once, 1 s windows: sd of their ln ratio 12.2% with a new session each (7.8%
- * between launches), 5.5% in one session (1.7% between launches). GNU timeout with no limit
- * (`timeout 0`) runs its command in a new process group of the same session; the group's id is the
- * tracked pid, and its RSS is left out of the tree's (rssMb).
+ * between launches), 5.5% in one session (1.7% between launches). perl makes the process group
+ * and execs the command, so the pid stays the command's (setup installs perl where it is missing).
  */
-const TIMEOUT = Bun.which('timeout');
-const wrappers = new Set<number>();
+const PERL = Bun.which('perl');
+const NEW_GROUP = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!\\n"';
 
 export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { keepLines?: number } = {}): Tracked {
   const keep = opts.keepLines ?? 50;
@@ -75,9 +74,8 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
     ? existsSync(resolve(cwd ?? '.', cmd))
     : Bun.which(cmd, { PATH: opts.env?.PATH ?? process.env.PATH, cwd });
   // A command not found is spawned as is, so that its error is spawn's own ENOENT.
-  const [file, argv, detached] = found && TIMEOUT ? [TIMEOUT, ['0', cmd, ...args], false] : [cmd, args, true];
+  const [file, argv, detached] = found && PERL ? [PERL, ['-e', NEW_GROUP, '--', cmd, ...args], false] : [cmd, args, true];
   const child = spawn(file, argv, { ...opts, detached, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (!detached && child.pid) wrappers.add(child.pid);
   const collect = (chunk: Buffer) => {
     const parts = (partial + chunk.toString()).split('\n');
     partial = parts.pop() ?? '';
@@ -101,7 +99,6 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
     child.on('exit', async (code, signal) => {
       await Promise.race([closed, new Promise((r) => setTimeout(r, 250))]);
       done = true;
-      if (child.pid) wrappers.delete(child.pid);
       // The group stays registered while anything in it lives (e.g. a crashed app's workers).
       if (child.pid && processTree(child.pid).length === 0 && live.delete(child.pid)) syncRegistry();
       resolve({ code, signal });
@@ -209,7 +206,6 @@ export function busiestThreadSeconds(before: Map<string, number>, after: Map<str
 export function rssMb(pids: number[]): number {
   let kb = 0;
   for (const pid of pids) {
-    if (wrappers.has(pid)) continue;
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (m) kb += +m[1]!;
