@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
+import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { burnUs, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
+import { handicapLine } from '../../packages/harness/src/report/answers';
 
 const body: StreamBody = { entries: [{ id: '1-0', fields: { a: '1' } }] };
 
@@ -79,5 +81,39 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
   test('a loop reading busier than it can be: half of 10% of the wall time; one mostly idle: at most twice 10%', () => {
     expect(burnUs({ wallUs: 1400, mainUs: 1500, cpuUs: 1590 }, 10)).toBe(70);
     expect(burnUs({ wallUs: 20_000, mainUs: 400, cpuUs: 500 }, 10)).toBe(4000);
+  });
+});
+
+describe("the handicap check's line says which rule sized the burn", () => {
+  const line = (us: number, mainUs: number) =>
+    handicapLine({
+      handicap: [
+        {
+          check: {
+            contender: 'x',
+            calibrated_on: 'x',
+            compared_with: 'x@base',
+            pct: 3,
+            cpu_us_per_req: 966,
+            wall_us_per_req: 1198,
+            main_thread_us_per_req: mainUs,
+            us,
+            injected_ratio: 1 / 1.03,
+            detected: true,
+            measured: { ratio: 0.9647, lo: 0.9497, hi: 0.9798, level: 0.95, p: 1e-5, pairs: 144, rounds: 72 },
+          },
+          sizing: 'busy',
+          maxBusy: MAX_BUSY,
+        },
+      ],
+    } as unknown as Analysis);
+  test('a loop busy 949 of 1,198 µs: the most a burn gets, 6% of the wall time; "off by" is unsigned', () => {
+    expect(burnUs({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3)).toBe(71.9);
+    expect(line(71.9, 949)).toContain("6% of x's 1198 µs of wall time per request, the most a burn gets");
+    expect(line(71.9, 949)).toContain('off by 0.6 points.');
+  });
+  test('a loop busy 1,150 of 1,198 µs: 1.03 × 0.975 × the wall time, less the busy time', () => {
+    const us = burnUs({ wallUs: 1198, mainUs: 1150, cpuUs: 1200 }, 3);
+    expect(line(us, 1150)).toContain("1.03 × 0.975 × x's 1198 µs of wall time per request, less the 1150 µs");
   });
 });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
+import { childSessions } from '../system/proc';
 import type { Environment } from '../model/results';
 import { RUNTIME_NAMES, RUNTIMES, type RuntimeName } from '../model/runtimes';
 
@@ -62,6 +63,7 @@ export function captureEnvironment(contenders: Contender[]): Environment {
     logical_cpus: cpus.length,
     memory_gb: +(os.totalmem() / 2 ** 30).toFixed(1),
     kernel: `${os.type()} ${os.release()}`,
+    children: childSessions(),
     load_average_1m_before: +loadAverage1m().toFixed(2),
     node: firstLine('node', ['--version']),
     // The Node that ran npm; apps run on `node` above (Node 24 LTS, installed by the setup).

@@ -660,6 +660,11 @@ export interface Environment {
   logical_cpus: number;
   memory_gb: number;
   kernel: string;
+  /**
+   * Where the children ran: each in its own process group of the harness's session (one scheduler autogroup), or
+   * each in a new session (without perl, and in results before it); and whether the kernel groups by session.
+   */
+  children?: { session: 'harness' | 'own'; sched_autogroup: boolean | null };
   load_average_1m_before: number;
   node: string;
   /** The Node that ran npm; apps run on `node` above. */

@@ -129,11 +129,19 @@ function familyLine(an: Analysis): string {
 function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
   const wall = h.wall_us_per_req!;
   const busy = h.main_thread_us_per_req!;
-  if (sizing === 'busy')
+  if (sizing === 'busy') {
+    // burnUs keeps the burn within pct/2 and 2·pct of the wall time: say which bound it took, if any.
+    const p = h.pct / 100;
+    const fill = (1 + p) * maxBusy * wall - busy;
+    const of = `of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
+    const loop = `its event loop was busy ${busy.toFixed(0)} µs of it`;
+    if (fill > 2 * p * wall) return `${2 * h.pct}% ${of}, the most a burn gets (${loop})`;
+    if (fill < (p / 2) * wall) return `${h.pct / 2}% ${of}, the least a burn gets (${loop})`;
     return (
-      `${(1 + h.pct / 100).toFixed(1)} × ${maxBusy} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time ` +
+      `${+(1 + p).toFixed(3)} × ${maxBusy} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time ` +
       `per request, less the ${busy.toFixed(0)} µs its event loop was busy`
     );
+  }
   if (sizing === 'wall') return `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
   if (sizing === 'grown')
     return (
@@ -156,7 +164,7 @@ export function handicapLine(an: Analysis): string {
         `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sizedText(f)}): ` +
         `injected ${signedPct(h.injected_ratio)} req/s, ` +
         `measured ${signedPct(m.ratio)} (${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs}): ${seen}; ` +
-        `off by ${((m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`
+        `off by ${(Math.abs(m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`
       );
     })
     .join('\n\n');

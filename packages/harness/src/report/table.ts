@@ -316,7 +316,10 @@ export function describeRun(an: Analysis): string {
       `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. ` +
         "Machine and software below are the load generator's.",
     `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; ` +
-      `load average before: ${e.load_average_1m_before}.`,
+      `load average before: ${e.load_average_1m_before}` +
+      (e.children?.session === 'own' && e.children.sched_autogroup
+        ? '; each child in a session of its own (no perl), so a scheduler autogroup each: noisier pairs.'
+        : '.'),
     `Software: ${softwareText(e)}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
     methodLine(an),
     designLine(r),

@@ -60,10 +60,20 @@ export const scratchDir = () => (registry ? dirname(registry) : tmpdir());
  * apps measured side by side kept unequal shares for a whole launch. Measured here, two identical
  * apps under load at once, 1 s windows: sd of their ln ratio 12.2% with a new session each (7.8%
  * between launches), 5.5% in one session (1.7% between launches). perl makes the process group
- * and execs the command, so the pid stays the command's (setup installs perl where it is missing).
+ * and execs the command, so the pid stays the command's (setup installs perl where it is missing;
+ * without it, each child gets a new session as before: docs/methodology.md).
  */
 const PERL = Bun.which('perl');
 const NEW_GROUP = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!\\n"';
+
+/** Where spawnTracked starts children, and whether the kernel gives each session its own autogroup (null: unknown). */
+export function childSessions(): { session: 'harness' | 'own'; sched_autogroup: boolean | null } {
+  let autogroup: boolean | null = null;
+  try {
+    autogroup = readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
+  } catch {}
+  return { session: PERL ? 'harness' : 'own', sched_autogroup: autogroup };
+}
 
 export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { keepLines?: number } = {}): Tracked {
   const keep = opts.keepLines ?? 50;
@@ -74,8 +84,11 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
     ? existsSync(resolve(cwd ?? '.', cmd))
     : Bun.which(cmd, { PATH: opts.env?.PATH ?? process.env.PATH, cwd });
   // A command not found is spawned as is, so that its error is spawn's own ENOENT.
-  const [file, argv, detached] = found && PERL ? [PERL, ['-e', NEW_GROUP, '--', cmd, ...args], false] : [cmd, args, true];
-  const child = spawn(file, argv, { ...opts, detached, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [file, argv, detached] =
+    found && PERL ? [PERL, ['-e', NEW_GROUP, '--', cmd, ...args], false] : [cmd, args, true];
+  // PERL_BADLANG=0: no warning from perl on a machine whose locale is not installed.
+  const env = detached ? opts.env : { ...(opts.env ?? process.env), PERL_BADLANG: '0' };
+  const child = spawn(file, argv, { ...opts, env, detached, stdio: ['ignore', 'pipe', 'pipe'] });
   const collect = (chunk: Buffer) => {
     const parts = (partial + chunk.toString()).split('\n');
     partial = parts.pop() ?? '';
