@@ -88,7 +88,7 @@ ensure_deps() {
 ensure_apt_packages() {
   local missing=()
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
-  # The harness starts each child in its own process group of its own session through perl (system/proc.ts).
+  # perl gives each child of the harness its own process group in the harness's session (system/proc.ts).
   command -v perl >/dev/null || missing+=(perl-base)
   # Chart text needs a font; resvg finds DejaVu through the system font folders.
   [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
