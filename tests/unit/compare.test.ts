@@ -280,6 +280,9 @@ describe('npm run compare', () => {
     const otherData = structuredClone(a);
     otherData.data.entries = 3390;
     expect(() => compare(a, otherData)).toThrow(/stream entries: 339 in A, 3390 in B/);
+    const oneSession = structuredClone(a);
+    oneSession.environment.children = { session: 'harness', sched_autogroup: true };
+    expect(() => compare(a, oneSession)).toThrow(/child sessions: "own" in A, "harness" in B/);
   });
 
   test('results written before data.servers existed are read as that older format: one Redis, not refused', () => {

@@ -41,6 +41,8 @@ export function setupDifferences(a: Results, b: Results): string[] {
       : []),
     ['Redis', ea.redis_server.split(' sha=')[0], eb.redis_server.split(' sha=')[0]],
     ['oha', ea.oha, eb.oha],
+    // A session per child (results without the record) and one session schedule the CPU differently (methodology).
+    ['child sessions', ea.children?.session ?? 'own', eb.children?.session ?? 'own'],
     ['workload', a.settings.workload, b.settings.workload],
     // The first server's contenders carry no suffix: a run on Valkey or at a distance has the same names as one on
     // Redis. Results without data.servers read one Redis, the one the environment's redis_server names
