@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import { burnUs, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
+import { burnBound, burnUs, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
 import { handicapLine } from '../../packages/harness/src/report/answers';
 
 const body: StreamBody = { entries: [{ id: '1-0', fields: { a: '1' } }] };
@@ -85,8 +85,9 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
 });
 
 describe("the handicap check's line says which rule sized the burn", () => {
-  const line = (us: number, mainUs: number) =>
-    handicapLine({
+  const line = (us: number, mainUs: number) => {
+    const twin = { wallUs: 1198, mainUs, cpuUs: 966 };
+    return handicapLine({
       handicap: [
         {
           check: {
@@ -102,11 +103,12 @@ describe("the handicap check's line says which rule sized the burn", () => {
             detected: true,
             measured: { ratio: 0.9647, lo: 0.9497, hi: 0.9798, level: 0.95, p: 1e-5, pairs: 144, rounds: 72 },
           },
-          sizing: 'busy',
+          sizing: burnBound(twin, 3) ?? 'busy',
           maxBusy: MAX_BUSY,
         },
       ],
     } as unknown as Analysis);
+  };
   test('a loop busy 949 of 1,198 µs: the most a burn gets, 6% of the wall time; "off by" is unsigned', () => {
     expect(burnUs({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3)).toBe(71.9);
     expect(line(71.9, 949)).toContain("6% of x's 1198 µs of wall time per request, the most a burn gets");

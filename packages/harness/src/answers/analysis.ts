@@ -11,7 +11,7 @@ import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results
 import { readResults, resultsFile } from '../model/results-file';
 import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
-import { burnUs, MAX_BUSY } from './handicap';
+import { burnBound, burnUs, MAX_BUSY } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { ranked, type RankedContender } from './ranking';
 import { keptRuns } from './verdicts';
@@ -44,7 +44,8 @@ export interface Fastest {
  * (`busy`), pct of the wall time (`wall`), the wall time grown by pct less the busy time (`grown`),
  * or pct of the CPU per request (`cpu`).
  */
-export type BurnSizing = 'busy' | 'wall' | 'grown' | 'cpu';
+/** busy: burnUs's fill; most, least: the bound of burnUs it took instead. */
+export type BurnSizing = 'busy' | 'most' | 'least' | 'wall' | 'grown' | 'cpu';
 
 export interface HandicapFigures {
   check: HandicapCheck & { measured: NonNullable<HandicapCheck['measured']> };
@@ -249,12 +250,9 @@ export function fastestOf(questions: Question[], answers: Answer[], minMembers =
 function sizingOf(h: HandicapCheck): BurnSizing {
   const wall = h.wall_us_per_req;
   const busy = h.main_thread_us_per_req;
-  if (
-    wall !== undefined &&
-    busy !== undefined &&
-    Math.abs(h.us - burnUs({ wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req }, h.pct)) < 0.1
-  )
-    return 'busy';
+  const twin =
+    wall !== undefined && busy !== undefined ? { wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req } : null;
+  if (twin && Math.abs(h.us - burnUs(twin, h.pct)) < 0.1) return burnBound(twin, h.pct) ?? 'busy';
   if (wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1) return 'wall';
   return wall !== undefined && busy !== undefined ? 'grown' : 'cpu';
 }

@@ -35,8 +35,18 @@ export const MAX_BUSY = 0.975;
  */
 export function burnUs(twin: TwinCost, pct: number): number {
   const p = pct / 100;
-  const fill = (1 + p) * MAX_BUSY * twin.wallUs - twin.mainUs;
-  return +Math.min(2 * p * twin.wallUs, Math.max((p / 2) * twin.wallUs, fill)).toFixed(1);
+  const bound = burnBound(twin, pct);
+  const us = bound === 'most' ? 2 * p * twin.wallUs : bound === 'least' ? (p / 2) * twin.wallUs : fillUs(twin, pct);
+  return +us.toFixed(1);
+}
+
+const fillUs = (twin: TwinCost, pct: number) => (1 + pct / 100) * MAX_BUSY * twin.wallUs - twin.mainUs;
+
+/** The bound of burnUs the burn took, if any: at most 2·pct of the wall time, at least pct/2. */
+export function burnBound(twin: TwinCost, pct: number): 'most' | 'least' | null {
+  const p = pct / 100;
+  const fill = fillUs(twin, pct);
+  return fill > 2 * p * twin.wallUs ? 'most' : fill < (p / 2) * twin.wallUs ? 'least' : null;
 }
 
 /**

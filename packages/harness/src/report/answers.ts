@@ -129,19 +129,15 @@ function familyLine(an: Analysis): string {
 function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
   const wall = h.wall_us_per_req!;
   const busy = h.main_thread_us_per_req!;
-  if (sizing === 'busy') {
-    // burnUs keeps the burn within pct/2 and 2·pct of the wall time: say which bound it took, if any.
-    const p = h.pct / 100;
-    const fill = (1 + p) * maxBusy * wall - busy;
-    const of = `of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
-    const loop = `its event loop was busy ${busy.toFixed(0)} µs of it`;
-    if (fill > 2 * p * wall) return `${2 * h.pct}% ${of}, the most a burn gets (${loop})`;
-    if (fill < (p / 2) * wall) return `${h.pct / 2}% ${of}, the least a burn gets (${loop})`;
+  const of = `of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
+  const loop = `its event loop was busy ${busy.toFixed(0)} µs of it`;
+  if (sizing === 'most') return `${2 * h.pct}% ${of}, the most a burn gets (${loop})`;
+  if (sizing === 'least') return `${h.pct / 2}% ${of}, the least a burn gets (${loop})`;
+  if (sizing === 'busy')
     return (
-      `${+(1 + p).toFixed(3)} × ${maxBusy} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time ` +
+      `${+(1 + h.pct / 100).toFixed(3)} × ${maxBusy} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time ` +
       `per request, less the ${busy.toFixed(0)} µs its event loop was busy`
     );
-  }
   if (sizing === 'wall') return `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
   if (sizing === 'grown')
     return (
