@@ -161,6 +161,18 @@ describe('answers from paired windows', () => {
       expect(h.measured).toMatchObject({ rounds: 5, level: 0.95 });
       expect(Number.isFinite(h.measured.ratio)).toBe(true);
       expect(typeof h.detected).toBe('boolean');
+      // Measured both ways in every cycle: each window alone, then the two under load at once. Five rounds are too
+      // few for the duets' signed-rank test, so it was judged on the windows alone.
+      for (const name of [NR, `${NR}-handicap`])
+        for (const run of json.contenders.find((c: { name: string }) => c.name === name).points[0].runs) {
+          expect(run.windows).toHaveLength(4);
+          expect(run.duet).toHaveLength(4);
+        }
+      expect(h.design).toMatchObject({
+        chosen: 'alternate',
+        why: '5 rounds of duets, fewer than the 6 its test needs',
+      });
+      expect(h.design.bias.rounds).toBe(5);
     });
   }, 180_000);
 });

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import { burnBound, burnUs, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
+import { burnBound, burnUs, judgeHandicap, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
+import { checkDesign } from '../../packages/harness/src/answers/pair-design';
+import type { Results } from '../../packages/harness/src/model/results';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { handicapLine } from '../../packages/harness/src/report/answers';
 
 const body: StreamBody = { entries: [{ id: '1-0', fields: { a: '1' } }] };
@@ -117,5 +120,78 @@ describe("the handicap check's line says which rule sized the burn", () => {
   test('a loop busy 1,150 of 1,198 µs: 1.03 × 0.975 × the wall time, less the busy time', () => {
     const us = burnUs({ wallUs: 1198, mainUs: 1150, cpuUs: 1200 }, 3);
     expect(line(us, 1150)).toContain("1.03 × 0.975 × x's 1198 µs of wall time per request, less the 1150 µs");
+  });
+});
+
+/**
+ * The default run's check, `rounds` rounds of 2 windows each way: x-handicap at `ratio` of its twin x, each alone
+ * window off by sd `alt`, each duet window by sd `duet` (and the duet's ratio times `bias`).
+ */
+function checkRun(rounds: number, alt: number, duet: number, { ratio = 0.9, bias = 1, duets = true } = {}) {
+  const random = seededRandom(11);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const runs = (slow: number, duetSlow: number) =>
+    Array.from({ length: rounds }, (_, i) => ({
+      round: i + 1,
+      rps: 1000,
+      windows: Array.from({ length: 2 }, () => ({ rps: 1000 * slow * Math.exp(alt * normal()) })),
+      ...(duets
+        ? { duet: Array.from({ length: 2 }, () => ({ rps: 1000 * duetSlow * Math.exp(duet * normal()) })) }
+        : {}),
+    }));
+  const contender = (name: string, slow: number, duetSlow: number) => ({
+    name,
+    status: 'incomplete',
+    points: [{ runs: runs(slow, duetSlow) }],
+  });
+  return {
+    contenders: [contender('x-handicap', ratio, ratio * bias), contender('x', 1, 1)],
+    settings: { runs: 'auto', windows: 2, duration_s: 1 },
+    family: { questions: [], comparisons: [] },
+    handicap: [
+      { contender: 'x-handicap', calibrated_on: 'x', compared_with: 'x', pct: 10, cpu_us_per_req: 1, us: 100 },
+    ],
+  } as unknown as Results;
+}
+
+describe("the default run's check: measured both ways, judged on the narrower design", () => {
+  test('8 rounds, duets quieter: judged on the duet windows with the signed-rank test, and seen', () => {
+    const r = checkRun(8, 0.12, 0.04);
+    judgeHandicap(r);
+    const [h] = r.handicap!;
+    expect(h!.design).toMatchObject({ asked: 'auto', chosen: 'duet', round: null });
+    expect(h!.design!.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
+    expect(h!.design!.bias!.rounds).toBe(8);
+    expect(h!.measured).toMatchObject({ rounds: 8, pairs: 16, level: 0.95 });
+    expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
+    expect(h!.detected).toBe(true);
+  });
+
+  test('too few rounds for the signed-rank test, a duet that disagrees, or one far noisier: its windows alone', () => {
+    expect(checkDesign(checkRun(5, 0.05, 0.03), 'x-handicap', 'x')).toMatchObject({
+      chosen: 'alternate',
+      why: '5 rounds of duets, fewer than the 6 its test needs',
+    });
+    const biased = checkDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), 'x-handicap', 'x');
+    expect(biased.chosen).toBe('alternate');
+    expect(biased.why).toMatch(/^the designs disagree \(duet − alternating −2\d\.\d%, /);
+    const noisy = checkDesign(checkRun(8, 0.01, 0.3), 'x-handicap', 'x');
+    expect(noisy).toMatchObject({ chosen: 'alternate' });
+    expect(noisy.why).toMatch(/^alternating is narrower beyond chance \(sd per round: duet/);
+    expect(checkDesign(checkRun(8, 0.05, 0, { duets: false }), 'x-handicap', 'x')).toMatchObject({
+      chosen: 'alternate',
+      why: 'no duet windows',
+    });
+  });
+
+  test('the line says which windows the check was judged on, and the bias check', () => {
+    const r = checkRun(8, 0.12, 0.04);
+    judgeHandicap(r);
+    const h = r.handicap![0]!;
+    const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
+    expect(text).toContain(
+      'Measured both ways; judged on its duet windows, both apps under load at once (signed-rank;',
+    );
+    expect(text).toMatch(/bias check, duet − alternating: [+−]\d+\.\d%/);
   });
 });

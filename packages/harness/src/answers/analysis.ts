@@ -41,10 +41,10 @@ export interface Fastest {
 
 /**
  * How the handicap's burn was sized, read back from its figures: (1 + pct) × MAX_BUSY × wall − busy
- * (`busy`), pct of the wall time (`wall`), the wall time grown by pct less the busy time (`grown`),
- * or pct of the CPU per request (`cpu`).
+ * (`busy`, burnUs's fill), or the bound burnUs took instead (`most`, `least`); in older results pct
+ * of the wall time (`wall`), the wall time grown by pct less the busy time (`grown`), or pct of the
+ * CPU per request (`cpu`).
  */
-/** busy: burnUs's fill; most, least: the bound of burnUs it took instead. */
 export type BurnSizing = 'busy' | 'most' | 'least' | 'wall' | 'grown' | 'cpu';
 
 export interface HandicapFigures {

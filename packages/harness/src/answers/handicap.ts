@@ -2,7 +2,7 @@
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
 import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, windowPairs } from './decide';
-import { designPairs } from './pair-design';
+import { checkDesign, designPairs, duetPairs } from './pair-design';
 import { testRatio } from '../stats/procedures';
 import type { Results } from '../model/results';
 import { isBase } from '../model/questions';
@@ -50,20 +50,22 @@ export function burnBound(twin: TwinCost, pct: number): 'most' | 'least' | null 
 }
 
 /**
- * After the rounds: the handicapped contender against its twin at 95%, tested as its kind of pair is: the default run's
- * check like every side-by-side comparison (the moderated t, the family's prior), a --handicap pair like the changes.
+ * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
+ * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
+ * measured both ways (checkDesign): on its duet windows it is tested the same way; on its windows alone like every
+ * side-by-side answer, with the moderated t and the family's prior (at the side-by-side layout when the family is split
+ * by it; the check itself is not part of the family it is fitted from).
  */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   for (const h of results.handicap ?? []) {
     if (!h.compared_with) continue;
-    // A --handicap pair (its twin <name>@base) is one of the changes: tested as they are, on its pair design's
-    // rounds with the signed-rank test. The default run's check: with the family's prior, at the side-by-side
-    // layout when the family is split by it; the check itself is not part of the family it is fitted from.
     const change = isBase(h.compared_with);
-    const d = change
-      ? designPairs(results, h.contender, h.compared_with)
-      : windowPairs(byName.get(h.contender), byName.get(h.compared_with));
+    const design = change ? undefined : checkDesign(results, h.contender, h.compared_with);
+    if (design) h.design = design;
+    const rank = change || design?.chosen === 'duet';
+    const [a, b] = [byName.get(h.contender), byName.get(h.compared_with)];
+    const d = change ? designPairs(results, h.contender, h.compared_with) : rank ? duetPairs(a, b) : windowPairs(a, b);
     if (!d.a.length) continue;
     const family = results.family?.comparisons ?? [];
     const fit = () =>
@@ -71,14 +73,14 @@ export function judgeHandicap(results: Results): void {
         family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))),
         family.map((c) => !!c.side_by_side),
       );
-    const { prior, split } = change ? { prior: undefined, split: false } : fit();
+    const { prior, split } = rank ? { prior: undefined, split: false } : fit();
     const data = {
       rounds: roundMeans(d),
       reps: roundRatios(d),
       prior,
       s02: prior?.scale(split ? [noiseOf(d), 1] : noiseOf(d)),
     };
-    const r = testRatio(change ? 'signed-rank' : 'moderated-t', data, DECISION.handicapLevel);
+    const r = testRatio(rank ? 'signed-rank' : 'moderated-t', data, DECISION.handicapLevel);
     h.measured = {
       ratio: r.ratio,
       lo: r.lo,

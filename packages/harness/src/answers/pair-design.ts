@@ -9,6 +9,9 @@ import jstat from 'jstat';
 import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
 
+/** Pairs of contenders, this side first. */
+type Sides = [ContenderResult | undefined, ContenderResult | undefined][];
+
 /** Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). */
 export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
   const byRound = (c: ContenderResult | undefined) =>
@@ -89,10 +92,7 @@ function figures(
  * request, and of a round's mean, pooled over the pairs. A change in an app's own work moves both
  * by about as much, so the lower sd is the better detector.
  */
-function cpuSd(
-  pairs: [ContenderResult | undefined, ContenderResult | undefined][],
-  of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined,
-) {
+function cpuSd(pairs: Sides, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) {
   let ss = 0;
   let df = 0;
   let ssRound = 0;
@@ -140,7 +140,7 @@ function roundMeans(
  * The bias check: per round measured both ways, duet − alternating mean ln ratio, over every pair; its mean and 95% t
  * interval.
  */
-function biasCheck(pairs: [ContenderResult | undefined, ContenderResult | undefined][]): PairDesign['bias'] {
+function biasCheck(pairs: Sides): PairDesign['bias'] {
   const d: number[] = [];
   for (const [a, b] of pairs) {
     const alone = roundMeans(a, b, (r) => r.windows);
@@ -161,6 +161,33 @@ function biasCheck(pairs: [ContenderResult | undefined, ContenderResult | undefi
 /** Seconds a window costs: its length and the pause before it (run/block.ts SETTLE_MS). */
 const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
 
+/** Both designs' figures over `sides` (each pair's two contenders, this side first), and the bias check. */
+function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 'duet' | 'bias'> {
+  const k = r.settings.windows ?? 1;
+  const withCpu = (x: PairDesignFigures | undefined, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) =>
+    x && { ...x, ...cpuSd(sides, of) };
+  const alternate = withCpu(
+    figures(
+      sides.map(([a, b]) => windowPairs(a, b)),
+      windowCostS(r),
+      k,
+      2,
+    ),
+    (x) => x.windows,
+  );
+  const duet = withCpu(
+    figures(
+      sides.map(([a, b]) => duetPairs(a, b)),
+      windowCostS(r),
+      k,
+      1,
+    ),
+    (x) => x.duet,
+  );
+  const bias = biasCheck(sides);
+  return { ...(alternate ? { alternate } : {}), ...(duet ? { duet } : {}), ...(bias ? { bias } : {}) };
+}
+
 /**
  * The design after `round` (from the rounds so far): forced by --pair, or (auto) the duet, unless the
  * bias check says the two disagree or the duet's variance per second is higher beyond chance.
@@ -170,26 +197,12 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   const asked = r.settings.against?.pair ?? 'alternate';
   if (!ch?.comparisons.length) return undefined;
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
-  const alt = ch.comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
-  const duet = ch.comparisons.map((c) => duetPairs(byName.get(c.a), byName.get(c.b)));
-  const k = r.settings.windows ?? 1;
-  const sides = ch.comparisons.map((c): [ContenderResult | undefined, ContenderResult | undefined] => [
-    byName.get(c.a),
-    byName.get(c.b),
-  ]);
-  const withCpu = (x: PairDesignFigures | undefined, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) =>
-    x && { ...x, ...cpuSd(sides, of) };
-  const f = {
-    alternate: withCpu(figures(alt, windowCostS(r), k, 2), (x) => x.windows),
-    duet: withCpu(figures(duet, windowCostS(r), k, 1), (x) => x.duet),
-  };
-  const bias = biasCheck(sides);
-  const base = {
-    asked,
-    ...(f.alternate ? { alternate: f.alternate } : {}),
-    ...(f.duet ? { duet: f.duet } : {}),
-    ...(bias ? { bias } : {}),
-  };
+  const f = measuredWays(
+    r,
+    ch.comparisons.map((c) => [byName.get(c.a), byName.get(c.b)]),
+  );
+  const bias = f.bias;
+  const base = { asked, ...f };
   if (asked !== 'auto') return { ...base, chosen: asked, round: null, why: `--pair ${asked}` };
   // Once chosen it stays, with the figures it was chosen on (later rounds measure mostly the chosen design);
   // the bias check goes on over every round measured both ways (the first cycle of a round that measures alone).
@@ -216,10 +229,38 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
  * variance ratio of 3 is well within chance: without this test the choice was a coin toss that half the time
  * gave up a design at half the cost per pair (docs/runs/against.md).
  */
-function duetNoisier(duet: PairDesignFigures, alt: PairDesignFigures): boolean {
+function duetNoisier(duet: PairDesignFigures, alt: PairDesignFigures, atCost = alt.cost_pair_s / duet.cost_pair_s) {
   const f = duet.sd_round ** 2 / alt.sd_round ** 2;
-  const atCost = alt.cost_pair_s / duet.cost_pair_s;
   return f > atCost * jstat.centralF.inv(0.95, duet.df, alt.df);
+}
+
+/** Rounds a signed-rank interval needs before it can exclude no change at 95%: the least two-sided p is 2 / 2^n. */
+export const MIN_RANK_ROUNDS = 6;
+
+/**
+ * The default run's handicap check, measured both ways in every cycle (run/block.ts): judged on its duet windows
+ * (signed-rank, as a change is), unless the bias check finds the designs disagree, the duet's sd per round is higher
+ * than alternating's beyond chance (both are measured, so at equal cost), or it has too few rounds for its test.
+ * Then on its windows alone, as the side-by-side answers are.
+ */
+export function checkDesign(r: Results, contender: string, twin: string): PairDesign {
+  const byName = new Map(r.contenders.map((c) => [c.name, c]));
+  const ways = measuredWays(r, [[byName.get(contender), byName.get(twin)]]);
+  const { alternate: alt, duet, bias } = ways;
+  const sd = (x: PairDesignFigures | undefined) => (x ? `${(x.sd_round * 100).toFixed(1)}%` : 'none');
+  const sds = `sd per round: duet ${sd(duet)}, alternating ${sd(alt)}`;
+  const rounds = duet ? duet.df + 1 : 0;
+  const alone = !duet
+    ? 'no duet windows'
+    : bias && !bias.agree
+      ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)})`
+      : rounds < MIN_RANK_ROUNDS
+        ? `${rounds} rounds of duets, fewer than the ${MIN_RANK_ROUNDS} its test needs`
+        : alt && duetNoisier(duet, alt, 1)
+          ? `alternating is narrower beyond chance (${sds})`
+          : null;
+  const base = { asked: 'auto' as const, ...ways, round: null };
+  return alone ? { ...base, chosen: 'alternate', why: alone } : { ...base, chosen: 'duet', why: sds };
 }
 
 const pctOf = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;

@@ -460,6 +460,11 @@ export interface HandicapCheck {
   us: number;
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
   injected_ratio: number;
+  /**
+   * The default run's check, measured both ways in every cycle: the design it is judged on, with both designs'
+   * figures and the bias check (answers/pair-design.ts checkDesign). A --handicap pair uses the changes' design.
+   */
+  design?: PairDesign;
   /** Its comparison with its twin, as an answer is tested (rounds and df: results since the moderated t). */
   measured?: {
     ratio: number;

@@ -2,7 +2,7 @@
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { rowOf, type Question } from '../model/questions';
-import type { ContenderResult, Results } from '../model/results';
+import type { ContenderResult, PairDesign, Results } from '../model/results';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
@@ -127,6 +127,8 @@ function familyLine(an: Analysis): string {
 
 /** How the burn was sized, in words (analysis.ts tells which rule sized it). */
 function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
+  // Results from before wall and busy time were recorded: pct of the CPU per request.
+  if (sizing === 'cpu') return `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
   const wall = h.wall_us_per_req!;
   const busy = h.main_thread_us_per_req!;
   const of = `of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
@@ -139,12 +141,23 @@ function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
       `per request, less the ${busy.toFixed(0)} µs its event loop was busy`
     );
   if (sizing === 'wall') return `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
-  if (sizing === 'grown')
-    return (
-      `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, ` +
-      `less the ${busy.toFixed(0)} µs its event loop was busy`
-    );
-  return `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
+  return (
+    `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, ` +
+    `less the ${busy.toFixed(0)} µs its event loop was busy`
+  );
+}
+
+/** Which of its windows the default run's check was judged on, and why. */
+function designText(d: PairDesign): string {
+  const on =
+    d.chosen === 'duet'
+      ? 'its duet windows, both apps under load at once (signed-rank'
+      : 'its windows alone, as the side-by-side answers are (moderated t';
+  const bias = d.bias
+    ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
+      `${signedPct(Math.exp(d.bias.hi))}, ${d.bias.rounds} rounds)`
+    : '';
+  return `${on}; ${d.why}${bias})`;
 }
 
 /** The run's own check that it can see a 10% difference. */
@@ -160,7 +173,8 @@ export function handicapLine(an: Analysis): string {
         `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sizedText(f)}): ` +
         `injected ${signedPct(h.injected_ratio)} req/s, ` +
         `measured ${signedPct(m.ratio)} (${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs}): ${seen}; ` +
-        `off by ${(Math.abs(m.ratio - h.injected_ratio) * 100).toFixed(1)} points.`
+        `off by ${(Math.abs(m.ratio - h.injected_ratio) * 100).toFixed(1)} points.` +
+        (h.design ? ` Measured both ways; judged on ${designText(h.design)}.` : '')
       );
     })
     .join('\n\n');

@@ -48,9 +48,13 @@ interface Block {
   /** --layout walk: the walk's pairs, and each window's place in it; null for --layout runtime. */
   pairs: [number, number][] | null;
   seq: number;
-  /** Each change's pair (--against, --handicap's twin), measured in duets too. */
+  /** The pairs measured in duets too: each change's (--against, --handicap's twin), and the default run's check. */
   duets: [Member, Member][];
+  /** How each of those is measured in the current cycle (plan.ts: pairMode). */
+  modeOf: (pair: [Member, Member]) => Mode;
 }
+
+type Mode = 'alone' | 'both' | 'duet';
 
 const loadOf = (b: Block, m: Slot): Load => ({
   connections: m.point.connections,
@@ -64,7 +68,7 @@ const partnerIn = (b: Block, m: Member) => b.duets.find((p) => p.includes(m));
 const liveMembers = (b: Block) => b.members.filter((x) => x.app && !x.outcome);
 
 /**
- * Start, verify and warm up every member; one that fails is out and stopped. A change's two sides
+ * Start, verify and warm up every member; one that fails is out and stopped. A pair's two sides
  * start, are verified and warm up at the same time (a launch costs more than a window, and a
  * pair's rounds are mostly launches), their warmups meeting; the other members one by one.
  */
@@ -109,8 +113,9 @@ async function window(b: Block, m: Member, others: Member[]): Promise<WindowResu
 }
 
 /**
- * One duet window of a change's pair: both apps under load at the same moments, each with its own
- * oha at the run's load, each with its counters. Each side is checked after it as any window is.
+ * One duet window of a pair (a change's, or the handicap check's): both apps under load at the same
+ * moments, each with its own oha at the run's load, each with its counters. Each side is checked
+ * after it as any window is.
  */
 async function duetWindow(b: Block, pair: [Member, Member]): Promise<WindowResult> {
   const { launcher, round } = b;
@@ -185,15 +190,16 @@ async function restartRedis(b: Block, blockIndex: number): Promise<void> {
 
 /**
  * One cycle: each live member's window in `order` (unless its pair is measured in duets only),
- * and after the second of a change's two (adjacent) members, their duet window when the cycle's
- * mode has one. An app out of the race stops at once: alive, it could use CPU no window accounts for.
+ * and after the second of a pair's two (adjacent) members, their duet window when the pair's
+ * mode in this cycle has one. An app out of the race stops at once: alive, it could use CPU no window accounts for.
  */
-async function cycle(b: Block, order: Member[], mode: 'alone' | 'both' | 'duet'): Promise<WindowResult> {
+async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
   for (const m of order) {
     const live = liveMembers(b);
     if (!live.includes(m)) continue;
     const pair = partnerIn(b, m);
     const inDuet = pair ? pair.every((x) => live.includes(x)) : false;
+    const mode = pair ? b.modeOf(pair) : 'alone';
     if (!(inDuet && mode === 'duet')) {
       // The app measured before finishes its in-flight work and garbage: not on this one's window
       // (under --layout walk, during this one's touch).
@@ -244,8 +250,15 @@ export async function measureBlock(
     duet: [],
     duetRuns: [],
   }));
-  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: changePairs(results, members) };
   const s = results.settings;
+  // The default run's handicap check is measured both ways in every cycle (answers/pair-design.ts checkDesign judges
+  // it on the narrower), unless a member of its pair is in a change's pair (a --handicap pair is itself one).
+  const changes = changePairs(results, members);
+  const inChange = (x: Member) => changes.some((p) => p.includes(x));
+  const checks = handicapPairs(results, members).filter((c) => !c.some(inChange));
+  let changeMode: Mode = 'alone';
+  const modeOf = (p: [Member, Member]) => (checks.includes(p) ? 'both' : changeMode);
+  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: [...changes, ...checks], modeOf };
   let redisDied = false;
   try {
     await launchAll(b);
@@ -254,8 +267,8 @@ export async function measureBlock(
     const orders = cycles(members, pairs, random, s.windows ?? 1, round, twins, handicapPairs(results, members));
     for (const [j, order] of orders.entries()) {
       if (j === 1 && round === 1 && s.live?.restart_redis) await restartRedis(b, blockIndex);
-      const mode = pairMode(s.against?.pair ?? 'alternate', results.changes?.design?.chosen, round, j);
-      if ((await cycle(b, order, mode)) === 'redis-died') {
+      changeMode = pairMode(s.against?.pair ?? 'alternate', results.changes?.design?.chosen, round, j);
+      if ((await cycle(b, order)) === 'redis-died') {
         redisDied = true;
         break;
       }
