@@ -135,6 +135,38 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
+  test('latency: a panel per runtime, every line labelled by name, no two lines the same colour', async () => {
+    const { page, errors } = await watched();
+    await openReport(page, join(dir, 'report.html'));
+    const latency = await page.$$eval('div.chart[id$="-latency"]', (divs) => divs.map((d) => d.id));
+    expect(latency).toContain('chart-server-latency');
+    const an = analyzeRun(dir);
+    for (const id of latency) {
+      const strokes = await page.$$eval(`#${id} g.mark-line.role-mark path`, (ps) =>
+        ps.map((p) => p.getAttribute('stroke')),
+      );
+      expect(strokes.length).toBeGreaterThan(1);
+      expect(new Set(strokes).size, id).toBe(strokes.length);
+      const labels = await page.$$eval(`#${id} g.mark-text.role-mark text`, (ts) => ts.map((t) => t.textContent));
+      expect(labels.length, id).toBe(strokes.length);
+      const panels = await page.$$eval(`#${id} g.role-title-text text`, (ts) => ts.map((t) => t.textContent));
+      const group = id.replace(/^chart-|-latency$/g, '');
+      const runtimes = new Set(an.ranked.filter((c) => labels.includes(c.name)).map((c) => c.runtime));
+      expect(runtimes.size).toBeGreaterThan(0);
+      for (const r of runtimes) expect(panels, `${group}: ${r}`).toContain(r);
+    }
+    // The static contenders (no Redis read) last in the req/s chart, in grey.
+    const bars = await page.$$eval('#chart-req-sec g.mark-rect.role-mark path', (ps) =>
+      ps.map((p) => p.getAttribute('fill')),
+    );
+    const statics = an.ranked.filter((c) => c.rps && c.static).length;
+    expect(statics).toBeGreaterThan(0);
+    expect(bars.slice(-statics)).toEqual(Array(statics).fill('#c8c8c8'));
+    expect(bars.slice(0, -statics)).not.toContain('#c8c8c8');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   test('each contender links its raw oha JSON, run by run', async () => {
     const { page } = await watched();
     await openReport(page, join(dir, 'report.html'));

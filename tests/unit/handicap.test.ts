@@ -3,6 +3,7 @@ import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource 
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { burnBound, burnUs, judgeHandicap, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
 import { checkDesign } from '../../packages/harness/src/answers/pair-design';
+import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { Results } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { handicapLine } from '../../packages/harness/src/report/answers';
@@ -193,5 +194,28 @@ describe("the default run's check: measured both ways, judged on the narrower de
       'Measured both ways; judged on its duet windows, both apps under load at once (signed-rank;',
     );
     expect(text).toMatch(/bias check, duet − alternating: [+−]\d+\.\d%/);
+  });
+});
+
+describe('handicapEnv: one calibration per handicapped contender', () => {
+  const results = (twinSetting: 'on' | 'off', contender: string) =>
+    ({
+      contenders: [
+        { name: contender, settings: { handicap: 'on' } },
+        { name: `${contender}@base`, settings: { handicap: twinSetting } },
+      ],
+      handicap: [{ contender, us: 338.1 }],
+    }) as unknown as Results;
+
+  test("--against: the other side's twin of a contender with the setting on burns the same as this side", () => {
+    const r = results('on', 'x-handicap');
+    expect(handicapEnv(r, 'x-handicap')).toEqual({ HANDICAP: 'on', HANDICAP_US: '338.1' });
+    expect(handicapEnv(r, 'x-handicap@base')).toEqual({ HANDICAP: 'on', HANDICAP_US: '338.1' });
+  });
+
+  test('--handicap NAME: NAME@base is the plain twin, and burns nothing', () => {
+    const r = results('off', 'x');
+    expect(handicapEnv(r, 'x')).toEqual({ HANDICAP: 'on', HANDICAP_US: '338.1' });
+    expect(handicapEnv(r, 'x@base')).toEqual({});
   });
 });

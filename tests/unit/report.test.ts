@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { markdown, spliceReadme, README_END, README_START } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
+import { labelPositions } from '../../packages/harness/src/report/charts';
 import { fasterText, picks } from '../../packages/harness/src/report/answers';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
@@ -211,5 +212,23 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
       /^On bun \(raw server\): the fastest are \*\*bun-redis\*\* and \*\*ioredis\*\*, equal within ±/,
     );
     expect(line).not.toContain('not decided');
+  });
+});
+
+describe("the latency chart's direct labels", () => {
+  test("at each line's p99, pushed apart to 13 px and kept inside the 190 px panel", () => {
+    // 0–200 ms over 190 px: 95, 96 and 97 ms are a pixel apart; 10 ms is far from them.
+    const at = labelPositions([95, 10, 97, 96], 200);
+    const px = at.map((ms) => 190 * (1 - ms / 200));
+    const sorted = [...px].sort((a, b) => a - b);
+    for (let k = 1; k < sorted.length; k++) expect(sorted[k]! - sorted[k - 1]!).toBeGreaterThanOrEqual(13 - 1e-9);
+    expect(at[1]).toBeCloseTo(10, 9); // alone: at its own p99
+    expect(at[2]).toBeCloseTo(97, 9); // the highest stays, the others go below it in order
+    expect(at[3]!).toBeLessThan(97);
+    expect(at[0]!).toBeLessThan(at[3]!);
+    // Labels near the bottom are pushed back up, all inside the panel.
+    const low = labelPositions([1, 1, 1], 200).map((ms) => 190 * (1 - ms / 200));
+    expect(Math.max(...low)).toBeLessThanOrEqual(190 + 1e-9);
+    expect(Math.min(...low)).toBeGreaterThanOrEqual(0);
   });
 });

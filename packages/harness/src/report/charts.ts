@@ -44,27 +44,47 @@ const config = {
   title: { fontSize: 14, anchor: 'start' as const },
 };
 
-/** Bars of a median per contender, whiskers for its interval, rank intervals in the labels. */
-function medianBars(an: Analysis, which: 'rps' | 'relative', title: string, axis: string): vl.TopLevelSpec {
-  const values = an.ranked
-    .filter((c) => c[which])
-    .map((c) => {
-      const v = which === 'rps' ? { median: c.rps!.median, lo: c.rps!.ci.lo, hi: c.rps!.ci.hi } : c.relative!;
-      const digits = which === 'rps' ? 0 : 2;
-      return {
-        name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`,
-        runtime: c.runtime,
-        median: v.median,
-        lo: v.lo,
-        hi: v.hi,
-        text: v.median.toFixed(digits),
-      };
-    });
+/**
+ * Tableau's 20 colours, the ten strong ones first: a chart of up to 20 series gives each its own colour, and one of up
+ * to 10 only strong ones.
+ */
+const PALETTE = [
+  ...['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'],
+  ...['#9ecae9', '#ffbf79', '#ff9d98', '#88d27a', '#83bcb6', '#f2cf5b', '#d6a5c9', '#fcbfd2', '#d8b5a5', '#79706e'],
+];
+/** The colour of a static contender (it serves a page built once, with no Redis read per request). */
+const STATIC_COLOUR = '#c8c8c8';
+const STATIC_GROUP = 'static: no Redis read';
+
+/**
+ * Bars of the median req/s per contender, whiskers for its interval, rank intervals in the labels; by runtime, with
+ * the static contenders (no Redis read per request) last and grey, set apart from those that read Redis.
+ */
+export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
+  const shown = an.ranked.filter((c) => c.rps);
+  const ordered = [...shown.filter((c) => !c.static), ...shown.filter((c) => c.static)];
+  const values = ordered.map((c) => ({
+    name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`,
+    group: c.static ? STATIC_GROUP : c.runtime,
+    median: c.rps!.median,
+    lo: c.rps!.ci.lo,
+    hi: c.rps!.ci.hi,
+    text: c.rps!.median.toFixed(0),
+  }));
+  const runtimes = [...new Set(ordered.filter((c) => !c.static).map((c) => c.runtime))];
+  const statics = ordered.some((c) => c.static);
+  const domain = [...runtimes, ...(statics ? [STATIC_GROUP] : [])];
+  const range = [...runtimes.map((_, i) => PALETTE[i % PALETTE.length]!), ...(statics ? [STATIC_COLOUR] : [])];
   // The ranking is in the order of the estimate (median req/s), the rank interval in each label: every layer keeps it.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, subtitle: subtitle(an.results) },
+    title: {
+      text:
+        'Requests per second (median of runs; whiskers: its interval; ' +
+        '"2–5": the ranks the decided comparisons allow)',
+      subtitle: subtitle(an.results),
+    },
     width: 560,
     data: { values },
     encoding: { y },
@@ -72,8 +92,8 @@ function medianBars(an: Analysis, which: 'rps' | 'relative', title: string, axis
       {
         mark: { type: 'bar', tooltip: { content: 'data' } },
         encoding: {
-          x: { field: 'median', type: 'quantitative', title: axis },
-          color: { field: 'runtime', type: 'nominal' },
+          x: { field: 'median', type: 'quantitative', title: 'successful responses / s' },
+          color: { field: 'group', type: 'nominal', title: null, scale: { domain, range } },
         },
       },
       { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
@@ -86,58 +106,87 @@ function medianBars(an: Analysis, which: 'rps' | 'relative', title: string, axis
   };
 }
 
-export const reqSecSpec = (an: Analysis) =>
-  medianBars(
-    an,
-    'rps',
-    'Requests per second (median of runs; whiskers: its interval; "2–5": the ranks the decided comparisons allow)',
-    'successful responses / s',
-  );
-
-export const relativeSpec = (an: Analysis) =>
-  medianBars(
-    an,
-    'relative',
-    'Relative index: median ÷ geometric mean of the dynamic contenders (whiskers: interval)',
-    "relative to this run's reference",
-  );
-
 /** A contender's latency chart: its chart group; results without chart groups draw Next.js apart. */
 const groupOf = (c: { chart_group?: string | null; framework: string }) =>
   c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 
-/** Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none). */
+/** Pixels between two direct labels, and the height of a panel. */
+const LABEL_PX = 13;
+const PANEL_PX = 190;
+
+/**
+ * Where each line's label goes, in ms: at its p99, pushed apart (top-down, then back inside the panel) so no two
+ * labels are closer than LABEL_PX on a panel of PANEL_PX whose y axis runs from 0 to `top` ms.
+ */
+export function labelPositions(p99s: number[], top: number): number[] {
+  const px = (ms: number) => PANEL_PX * (1 - ms / top);
+  const order = p99s.map((ms, i) => ({ i, y: px(ms) })).sort((a, b) => a.y - b.y);
+  for (let k = 1; k < order.length; k++) order[k]!.y = Math.max(order[k]!.y, order[k - 1]!.y + LABEL_PX);
+  const over = order.length ? order.at(-1)!.y - PANEL_PX : 0;
+  if (over > 0) for (const o of order) o.y -= over;
+  const out = new Array<number>(p99s.length);
+  for (const o of order) out[o.i] = top * (1 - o.y / PANEL_PX);
+  return out;
+}
+
+/**
+ * Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none): a panel per runtime,
+ * each line labelled at its end (no legend to look up), and no two lines of the chart the same colour while it has at
+ * most 20 (more, and only the lines of one panel differ).
+ */
 export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
-  const values = an.ranked
-    .filter((c) => groupOf(c) === which)
-    .flatMap((c) =>
-      LAT.map((p, i) => ({
-        name: c.static ? `${c.name} (static)` : c.name,
-        percentile: p,
-        order: i,
-        ms: c.latency_ms?.[p] ?? null,
-      })),
+  const members = an.ranked.filter((c) => groupOf(c) === which && c.latency_ms);
+  const runtimes = [...new Set(members.map((c) => c.runtime))];
+  let next = 0;
+  const panels = runtimes.map((runtime) => {
+    const own = members.filter((c) => c.runtime === runtime);
+    const top = Math.max(...own.map((c) => Math.max(...LAT.map((p) => c.latency_ms![p] ?? 0)))) * 1.08;
+    const labels = labelPositions(
+      own.map((c) => c.latency_ms!.p99 ?? 0),
+      top,
     );
+    const series = own.map((c, i) => ({
+      name: c.static ? `${c.name} (static)` : c.name,
+      colour: PALETTE[(members.length <= PALETTE.length ? next++ : i) % PALETTE.length]!,
+      label: labels[i]!,
+      points: LAT.map((p) => ({ percentile: p, ms: c.latency_ms![p] ?? null })),
+    }));
+    const colour = {
+      field: 'name',
+      type: 'nominal' as const,
+      legend: null,
+      scale: { domain: series.map((x) => x.name), range: series.map((x) => x.colour) },
+    };
+    const x = { field: 'percentile', type: 'ordinal' as const, sort: [...LAT], title: 'percentile' };
+    const y = { type: 'quantitative' as const, title: 'latency (ms)', scale: { domain: [0, top], nice: false } };
+    return {
+      title: { text: runtime, fontSize: 12 },
+      width: 460,
+      height: PANEL_PX,
+      layer: [
+        {
+          data: { values: series.flatMap((x) => x.points.map((p) => ({ name: x.name, ...p }))) },
+          mark: { type: 'line' as const, point: true, tooltip: true },
+          encoding: { x, y: { field: 'ms', ...y }, color: colour },
+        },
+        {
+          data: { values: series.map((x) => ({ name: x.name, percentile: 'p99', label: x.label })) },
+          mark: { type: 'text' as const, align: 'left' as const, dx: 10, fontSize: 10 },
+          encoding: { x, y: { field: 'label', ...y }, text: { field: 'name' }, color: colour },
+        },
+      ],
+    };
+  });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: `${groupTitle(which)}: latency percentiles (ms, median of runs)`,
+      text: `${groupTitle(which)}: latency percentiles (ms, median of runs), by runtime`,
       subtitle: subtitle(an.results),
     },
-    width: 560,
-    height: 320,
-    data: { values },
-    mark: { type: 'line', point: true, tooltip: true },
-    // In report.html a click on a legend entry brings that contender forward.
-    params: [{ name: 'pick', select: { type: 'point', fields: ['name'] }, bind: 'legend' }],
-    encoding: {
-      opacity: { condition: { param: 'pick', value: 1 }, value: 0.15 },
-      x: { field: 'percentile', type: 'ordinal', sort: [...LAT], title: 'percentile' },
-      y: { field: 'ms', type: 'quantitative', title: 'latency (ms)' },
-      color: { field: 'name', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2, labelLimit: 400 } },
-    },
+    vconcat: panels,
+    resolve: { scale: { color: 'independent', y: 'independent' } },
     config,
-  };
+  } as vl.TopLevelSpec;
 }
 
 /** "Servers", "Next": a chart group as a title. */
@@ -152,8 +201,8 @@ function subtitle(r: Results): string {
 }
 
 /**
- * Every chart of a run, by file name: the changes' and the answers' forest plots, req/s, relative index, latency per
- * chart group, and the cost breakdown when measured.
+ * Every chart of a run, by file name: the changes' and the answers' forest plots, req/s, latency per chart group, and
+ * the cost breakdown when measured.
  */
 export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
   const r = an.results;
@@ -167,7 +216,6 @@ export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
     ...(changes ? { 'changes.png': changes } : {}),
     ...(answers ? { 'answers.png': answers } : {}),
     'req-sec.png': reqSecSpec(an),
-    'relative-index.png': relativeSpec(an),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(an, g)])),
     ...(breakdown ? { 'breakdown.png': breakdown as vl.TopLevelSpec } : {}),
     ...(live ? { 'live-over-time.png': live } : {}),

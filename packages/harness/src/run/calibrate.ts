@@ -8,7 +8,7 @@ import { info, log } from '../system/progress';
 import type { Launcher } from './launch';
 import { measureTrial, type TrialSettings } from './trial';
 import { burnUs, type TwinCost } from '../answers/handicap';
-import { baseName, HANDICAP_PCT } from '../model/questions';
+import { baseName, HANDICAP_PCT, isBase } from '../model/questions';
 
 /**
  * The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on
@@ -29,8 +29,9 @@ function targets(
         c.variant === r.variant &&
         c.client === r.client,
     );
+  // With --against, a handicapped contender's other side burns what this side's calibration gave (handicapEnv).
   const out = results.contenders
-    .filter((r) => r.settings?.handicap === 'on' && !r.self_check_of)
+    .filter((r) => r.settings?.handicap === 'on' && !r.self_check_of && !isBase(r.name))
     .flatMap((r) => {
       const twin = plainTwin(r);
       return twin
@@ -117,8 +118,12 @@ export async function calibrateHandicap(state: RunState): Promise<void> {
   }
 }
 
-/** The environment that turns a contender's handicap on, once calibrated. */
+/**
+ * The environment that turns a contender's handicap on, once calibrated. The other side's twin of a contender with the
+ * setting on (--against) burns the same as this side: one calibration, so the pair differs only by the change.
+ */
 export function handicapEnv(results: Results, name: string): Record<string, string> {
-  const h = results.handicap?.find((x) => x.contender === name);
+  const twinOn = isBase(name) && results.contenders.find((x) => x.name === name)?.settings?.handicap === 'on';
+  const h = results.handicap?.find((x) => x.contender === name || (twinOn && baseName(x.contender) === name));
   return h ? { HANDICAP: 'on', HANDICAP_US: String(h.us) } : {};
 }
