@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
-import { withDashValues } from '../packages/harness/src/cli/args';
+import { withDashValues } from '../packages/harness/src/cli/flags';
 import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/topology/redis';
 import { seededRandom } from '../packages/harness/src/stats/stats';

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
-import { withDashValues } from '../packages/harness/src/cli/args';
+import { withDashValues } from '../packages/harness/src/cli/flags';
 import { ROOT } from '../packages/harness/src/system/paths';
 import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/topology/redis';

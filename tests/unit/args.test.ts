@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_SETTINGS } from '@bench/stream';
-import { parseCli, parseDuration, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
+import { parseCli, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
+import { parseDuration } from '../../packages/harness/src/cli/flags';
 import { privateRedisNeeded } from '../../packages/harness/src/run/options';
 
 const contender = (

@@ -88,6 +88,24 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
   });
 });
 
+describe('burnUs on contended CPUs: time spent waiting for a CPU is not idle time to fill', () => {
+  test('busy 2,635 and waiting 283 of 2,993 µs: 0.903 × (1.1 × 0.975 × 2,993 − 2,918) µs, not 575', () => {
+    const twin = { wallUs: 2993, mainUs: 2635, waitUs: 283, cpuUs: 2900 };
+    const share = 2635 / (2635 + 283);
+    expect(burnUs(twin, 10)).toBeCloseTo(share * (1.1 * MAX_BUSY * 2993 - 2918), 0);
+    expect(burnUs(twin, 10)).toBe(263.7);
+    // The same launch read without the wait: the fill of the idle time it is not.
+    expect(burnUs({ wallUs: 2993, mainUs: 2635, cpuUs: 2900 }, 10)).toBe(575);
+    // The model's own check: runnable B + R + burn ÷ share is MAX_BUSY of a wall time 10% longer.
+    expect((2635 + 283 + 263.7 / share) / MAX_BUSY / 2993).toBeCloseTo(1.1, 3);
+  });
+
+  test('no wait (a quiet machine): as before; a loop that read neither busy nor waiting gets the most, not NaN', () => {
+    expect(burnUs({ wallUs: 2184, mainUs: 1996, waitUs: 0, cpuUs: 2300 }, 10)).toBe(346.3);
+    expect(burnUs({ wallUs: 1000, mainUs: 0, waitUs: 0, cpuUs: 10 }, 10)).toBe(200);
+  });
+});
+
 describe("the handicap check's line says which rule sized the burn", () => {
   const line = (us: number, mainUs: number) => {
     const twin = { wallUs: 1198, mainUs, cpuUs: 966 };
@@ -118,6 +136,36 @@ describe("the handicap check's line says which rule sized the burn", () => {
     expect(line(71.9, 949)).toContain("6% of x's 1198 µs of wall time per request, the most a burn gets");
     expect(line(71.9, 949)).toContain('off by 0.6 points.');
   });
+  test('a loop that waited for a CPU: the wait is named, and the share of a CPU the burn is scaled by', () => {
+    const check = { wallUs: 2993, mainUs: 2635, waitUs: 283, cpuUs: 2900 };
+    const text = handicapLine({
+      handicap: [
+        {
+          check: {
+            contender: 'x-handicap',
+            calibrated_on: 'x',
+            compared_with: 'x',
+            pct: 10,
+            cpu_us_per_req: 2900,
+            wall_us_per_req: 2993,
+            main_thread_us_per_req: 2635,
+            main_thread_wait_us_per_req: 283,
+            us: burnUs(check, 10),
+            injected_ratio: 1 / 1.1,
+            detected: true,
+            measured: { ratio: 0.91, lo: 0.86, hi: 0.95, level: 0.95, p: 1e-3, pairs: 16, rounds: 8 },
+          },
+          sizing: burnBound(check, 10) ?? 'busy',
+          maxBusy: MAX_BUSY,
+        },
+      ],
+    } as unknown as Analysis);
+    expect(text).toContain(
+      "burns 263.7 µs of CPU per request (1.1 × 0.975 × x's 2993 µs of wall time per request, less the 2635 µs " +
+        'its event loop was busy and the 283 µs it waited for a CPU, times its share of a CPU while runnable (0.903))',
+    );
+  });
+
   test('a loop busy 1,150 of 1,198 µs: 1.03 × 0.975 × the wall time, less the busy time', () => {
     const us = burnUs({ wallUs: 1198, mainUs: 1150, cpuUs: 1200 }, 3);
     expect(line(us, 1150)).toContain("1.03 × 0.975 × x's 1198 µs of wall time per request, less the 1150 µs");

@@ -426,3 +426,50 @@ describe('the rounds (schedule.ts, through a fake launcher)', () => {
     expect(fake.events.filter((e) => e.includes('-run2'))).toEqual([]);
   });
 });
+
+describe("the default run's handicap check in a block: both ways in every cycle", () => {
+  const check = {
+    family: {
+      questions: [],
+      comparisons: [{ id: 'fw vs x', question: 'q', a: 'fw', b: 'x', side_by_side: true as const }],
+    },
+    handicap: [
+      { contender: 'h', calibrated_on: 'x', compared_with: 'x', pct: 10, cpu_us_per_req: 1, us: 1, injected_ratio: 1 },
+    ],
+  } as unknown as Partial<BlockResults>;
+  const measures = (fake: FakeLauncher) =>
+    fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
+
+  test('each app alone, then one duet of the pair at the end of each cycle: the twin question stays adjacent', async () => {
+    const fake = new FakeLauncher();
+    const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
+    const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);
+    const m = measures(fake);
+    expect(m).toHaveLength(12);
+    for (const cycle of [m.slice(0, 6), m.slice(6)]) {
+      expect(cycle.slice(0, 4).every((e) => e.startsWith('window'))).toBe(true);
+      expect(cycle.slice(4).sort()).toEqual(['duet h', 'duet x']);
+      const alone = cycle.slice(0, 4).map((e) => e.split(' ')[1]);
+      expect(Math.abs(alone.indexOf('fw') - alone.indexOf('x'))).toBe(1);
+      expect(Math.abs(alone.indexOf('h') - alone.indexOf('x'))).toBe(1);
+    }
+    const byName = new Map(slots.map((s, i) => [s.r.name, outcomes[i]!]));
+    for (const n of ['x', 'h']) expect(byName.get(n)!.runs[0]!.duet).toHaveLength(2);
+    expect(byName.get('a')!.runs[0]!.duet).toBeUndefined();
+  });
+
+  test('under --layout walk, a hub visited more than once: still one duet of the pair per cycle', async () => {
+    const fake = new FakeLauncher();
+    const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
+    const pairs: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [1, 3],
+    ];
+    await measureBlock(fake, blockResults({ layout: 'walk' }, check), slots, 1, 0, pairs);
+    const m = measures(fake);
+    expect(m.filter((e) => e === 'duet h')).toHaveLength(2);
+    expect(m.filter((e) => e === 'duet x')).toHaveLength(2);
+    expect(m.filter((e) => e === 'window x').length).toBeGreaterThan(2); // the hub, more than once a cycle
+  });
+});

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import {
-  busiestThreadSeconds,
+  busiestThread,
   CLOCK_TICKS,
   isAlive,
   killTree,
@@ -11,6 +12,8 @@ import {
   selfCpuSeconds,
   spawnTracked,
   threadTicks,
+  threadWaitSeconds,
+  threadWaits,
   treeCpuSeconds,
 } from '../../packages/harness/src/system/proc';
 
@@ -42,14 +45,33 @@ describe('/proc accounting', () => {
     const [threadsBefore, treeBefore] = [threadTicks(pids), treeCpuSeconds(t.pid)];
     expect([...threadsBefore.keys()]).toContain(`${t.pid}/${t.pid}`);
     await Bun.sleep(500);
-    const busiest = busiestThreadSeconds(threadsBefore, threadTicks(pids));
+    const busiest = busiestThread(threadsBefore, threadTicks(pids));
     const tree = treeCpuSeconds(t.pid) - treeBefore;
-    expect(busiest).toBeGreaterThan(0.2);
-    expect(busiest).toBeLessThanOrEqual(tree + 0.02);
+    expect(busiest.s).toBeGreaterThan(0.2);
+    expect(busiest.s).toBeLessThanOrEqual(tree + 0.02);
+    expect(busiest.id).not.toBe(`${t.pid}/${t.pid}`); // the shell at the top only waits
     await killTree(t.pid);
   });
 
-  test('busiestThreadSeconds: the largest growth between readings; a thread born since counts from zero', () => {
+  test("a thread's wait for a CPU: one busy loop more than CPUs, and they wait; a thread gone gives null", async () => {
+    const loops = Array.from({ length: availableParallelism() + 1 }, () => busyTree(3));
+    try {
+      await Bun.sleep(300);
+      const ids = loops.flatMap((t) => [...threadTicks(processTree(t.pid)).keys()]);
+      const before = threadWaits(ids);
+      expect(before.size).toBe(ids.length); // the kernel keeps it for every thread here
+      await Bun.sleep(600);
+      const after = threadWaits(ids);
+      // n + 1 loops on n CPUs: together they wait about one CPU's worth of the time. Asked: some wait.
+      const waited = ids.reduce((s, id) => s + (after.get(id)! - before.get(id)!), 0);
+      expect(waited).toBeGreaterThan(0.05);
+    } finally {
+      for (const t of loops) await killTree(t.pid);
+    }
+    expect(threadWaitSeconds('999999999/999999999')).toBeNull();
+  });
+
+  test('busiestThread: the largest growth between readings; a thread born since counts from zero', () => {
     const before = new Map([
       ['1/1', 100],
       ['1/2', 50],
@@ -59,8 +81,8 @@ describe('/proc accounting', () => {
       ['1/2', 95],
       ['1/3', 20],
     ]);
-    expect(busiestThreadSeconds(before, after)).toBe(45 / CLOCK_TICKS);
-    expect(busiestThreadSeconds(before, new Map([...after, ['1/4', 60]]))).toBe(60 / CLOCK_TICKS);
+    expect(busiestThread(before, after)).toEqual({ id: '1/2', s: 45 / CLOCK_TICKS });
+    expect(busiestThread(before, new Map([...after, ['1/4', 60]]))).toEqual({ id: '1/4', s: 60 / CLOCK_TICKS });
   });
 
   test('killTree takes down the whole process group, grandchildren included', async () => {

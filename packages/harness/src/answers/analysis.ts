@@ -250,8 +250,11 @@ export function fastestOf(questions: Question[], answers: Answer[], minMembers =
 function sizingOf(h: HandicapCheck): BurnSizing {
   const wall = h.wall_us_per_req;
   const busy = h.main_thread_us_per_req;
+  const waitUs = h.main_thread_wait_us_per_req;
   const twin =
-    wall !== undefined && busy !== undefined ? { wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req } : null;
+    wall !== undefined && busy !== undefined
+      ? { wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req, ...(waitUs !== undefined ? { waitUs } : {}) }
+      : null;
   if (twin && Math.abs(h.us - burnUs(twin, h.pct)) < 0.1) return burnBound(twin, h.pct) ?? 'busy';
   if (wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1) return 'wall';
   return wall !== undefined && busy !== undefined ? 'grown' : 'cpu';

@@ -8,12 +8,13 @@ import type { Results } from '../model/results';
 import { isBase } from '../model/questions';
 
 /**
- * What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU, the whole tree's
- * CPU (µs).
+ * What one launch of the calibrating twin showed, per request: wall time, its busiest thread's CPU and the time that
+ * thread waited for a CPU while runnable (absent in older results), and the whole tree's CPU (µs).
  */
 export interface TwinCost {
   wallUs: number;
   mainUs: number;
+  waitUs?: number;
   cpuUs: number;
 }
 
@@ -24,14 +25,19 @@ export interface TwinCost {
 export const MAX_BUSY = 0.975;
 
 /**
- * The burn that makes a request take `pct`% longer on the twin's event loop. The loop of the plain
- * twin is busy B of its W per request; with the burn it is busy B + burn, at most MAX_BUSY of the
- * time, so its wall time per request becomes (B + burn) / MAX_BUSY. Set to (1 + pct)·W:
- * burn = (1 + pct)·MAX_BUSY·W − B. Measured side by side on node-raw-ioredis, this model predicts
- * −11.4%, −11.3% and −3.8% for the three burns tried (339, 366 and 218 µs) where the runs read
- * −12.1%, −13.5% and −3.0%; 1.1·W − B (no MAX_BUSY) overshot, 0.1·W undershot. Kept within
- * pct/2 and 2·pct of the wall time: a loop mostly idle is bound by something a burn does not
- * measure, and one that reads busier than MAX_BUSY still gets a burn.
+ * The burn that makes a request take `pct`% longer on the twin's event loop. Per request the loop
+ * of the plain twin runs B and waits R for a CPU while runnable (other threads had the CPUs), of
+ * its wall time W; the rest it is idle. With the burn it is runnable at most MAX_BUSY of the time,
+ * and a burn of b µs of CPU costs it b / s of runnable time, s = B / (B + R) being its share of
+ * the CPU while runnable. Its wall time per request becomes (B + R + b / s) / MAX_BUSY; set to
+ * (1 + pct)·W: b = s·((1 + pct)·MAX_BUSY·W − B − R). With R = 0 (a quiet machine) this is
+ * (1 + pct)·MAX_BUSY·W − B: measured side by side on node-raw-ioredis, it predicted −11.4%,
+ * −11.3% and −3.8% for three burns where the runs read −12.1%, −13.5% and −3.0%. Without R, on a
+ * machine whose CPUs are contended the wait read as idle time to fill: a neighbour burning CPU
+ * in bursts put the loop at 0.88 of the wall time, the burn came out at 19% of it, and the check
+ * read −17% for −9% (docs/runs/against.md). Kept within pct/2 and 2·pct of the wall time: a loop
+ * mostly idle is bound by something a burn does not measure, and one that reads busier than
+ * MAX_BUSY still gets a burn.
  */
 export function burnUs(twin: TwinCost, pct: number): number {
   const p = pct / 100;
@@ -40,7 +46,11 @@ export function burnUs(twin: TwinCost, pct: number): number {
   return +us.toFixed(1);
 }
 
-const fillUs = (twin: TwinCost, pct: number) => (1 + pct / 100) * MAX_BUSY * twin.wallUs - twin.mainUs;
+function fillUs(twin: TwinCost, pct: number): number {
+  const runnable = twin.mainUs + (twin.waitUs ?? 0);
+  const share = runnable > 0 ? twin.mainUs / runnable : 1;
+  return share * ((1 + pct / 100) * MAX_BUSY * twin.wallUs - runnable);
+}
 
 /** The bound of burnUs the burn took, if any: at most 2·pct of the wall time, at least pct/2. */
 export function burnBound(twin: TwinCost, pct: number): 'most' | 'least' | null {
@@ -62,7 +72,8 @@ export function judgeHandicap(results: Results): void {
     if (!h.compared_with) continue;
     const change = isBase(h.compared_with);
     const design = change ? undefined : checkDesign(results, h.contender, h.compared_with);
-    if (design) h.design = design;
+    // Recorded where it was measured both ways (not where its apps are in a change's pair, under --against).
+    if (design?.duet) h.design = design;
     const rank = change || design?.chosen === 'duet';
     const [a, b] = [byName.get(h.contender), byName.get(h.compared_with)];
     const d = change ? designPairs(results, h.contender, h.compared_with) : rank ? duetPairs(a, b) : windowPairs(a, b);

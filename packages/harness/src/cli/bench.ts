@@ -2,7 +2,8 @@
 // errors and signals.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseCli, usage, UsageError } from './args';
+import { parseCli, UsageError } from './args';
+import { usage } from './flags';
 import { privateRedisNeeded, type CliOptions } from '../run/options';
 import { settingsFrom, timestamp } from '../run/prepare';
 import { scalingOf } from '../answers/scaling';

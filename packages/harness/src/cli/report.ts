@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withDashValues } from './args';
+import { withDashValues } from './flags';
 import { ROOT } from '../system/paths';
 import { resultsFile } from '../model/results-file';
 import { analyze, analyzeRun } from '../answers/analysis';

@@ -5,12 +5,13 @@ import { loadAverage1m } from './environment';
 import { runOha } from './oha';
 import { cpuCount } from '../system/placement';
 import {
-  busiestThreadSeconds,
+  busiestThread,
   machineCpuTicks,
   processTree,
   rssMb,
   selfCpuSeconds,
   threadTicks,
+  threadWaits,
   treeCpuSeconds,
 } from '../system/proc';
 import { commandStats, serverPids } from '../topology/redis';
@@ -65,6 +66,7 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
   const appCpuBefore = treeCpuSeconds(appPid);
   const appThreads = processTree(appPid);
   const threadsBefore = threadTicks(appThreads);
+  const waitsBefore = threadWaits(threadsBefore.keys());
   const harnessBefore = selfCpuSeconds().self;
   const machineBefore = machineCpuTicks();
   const t0 = performance.now();
@@ -80,10 +82,14 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
       statsAfter = allAfter[command] ?? { calls: 0, usec: 0 };
     } catch {}
     const calls = statsAfter.calls - statsBefore.calls;
+    const main = busiestThread(threadsBefore, threadTicks(appThreads));
+    const waitAfter = threadWaits([main.id]).get(main.id);
+    const waitBefore = waitsBefore.get(main.id);
     return {
       wall,
       appCpu: treeCpuSeconds(appPid) - appCpuBefore,
-      mainThreadCpu: busiestThreadSeconds(threadsBefore, threadTicks(appThreads)),
+      mainThreadCpu: main.s,
+      mainThreadWait: waitAfter !== undefined && waitBefore !== undefined ? waitAfter - waitBefore : null,
       redisCpuS: redisCpuBefore === null ? null : redisCpu() - redisCpuBefore,
       proxyCpuS: proxyCpuBefore === null ? null : treeCpuSeconds(ctx.proxy!.pid) - proxyCpuBefore,
       calls,
@@ -235,6 +241,7 @@ function costs(
     app_cpu_s: used.appCpu,
     cpu_us_per_req: ok ? (used.appCpu * 1e6) / served : NaN,
     main_thread_cpu_s: used.mainThreadCpu,
+    ...(used.mainThreadWait !== null ? { main_thread_wait_s: used.mainThreadWait } : {}),
     rss_mb: rssMb,
     redis_calls: used.calls,
     redis_calls_per_req: ok ? used.calls / served : NaN,

@@ -34,6 +34,11 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
    * (absent in older results).
    */
   main_thread_cpu_s?: number;
+  /**
+   * Seconds the same thread was runnable but waiting for a CPU (the kernel's schedstat run_delay): time the loop would
+   * have been busy had it had a CPU (absent in older results, and where the kernel does not keep it).
+   */
+  main_thread_wait_s?: number;
   rss_mb: number;
   redis_calls: number;
   redis_calls_per_req: number;
@@ -63,8 +68,8 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   /** The measured windows of this launch, back to back after its warmup; the run's figures pool them. */
   windows?: WindowRecord[];
   /**
-   * --against, --handicap (the pair designs): windows in which this app and its twin from the other
-   * side were under load at the same moments (duet), each with its own oha. Kept out of the run's
+   * --against, --handicap and the default run's handicap check (the pair designs): windows in which
+   * this app and its twin were under load at the same moments (duet), each with its own oha. Kept out of the run's
    * figures, which come from windows where the app ran alone; the n-th of each side pair up.
    */
   duet?: DuetWindow[];
@@ -453,9 +458,12 @@ export interface HandicapCheck {
   cpu_us_per_req: number;
   wall_us_per_req?: number;
   main_thread_us_per_req?: number;
+  /** µs per request the same thread was runnable but waiting for a CPU (absent in older results). */
+  main_thread_wait_us_per_req?: number;
   /**
-   * µs of CPU burnt per request: the wall time grown by pct, less the event loop's busy time (older runs: pct of
-   * cpu_us_per_req).
+   * µs of CPU burnt per request (answers/handicap.ts burnUs): the event loop's share of a CPU while runnable, times
+   * its wall time grown by pct and by MAX_BUSY, less the time it was busy and waited for a CPU; older runs: the same
+   * without the wait, or pct of cpu_us_per_req.
    */
   us: number;
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */

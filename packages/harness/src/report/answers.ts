@@ -132,14 +132,20 @@ function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
   const wall = h.wall_us_per_req!;
   const busy = h.main_thread_us_per_req!;
   const of = `of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
-  const loop = `its event loop was busy ${busy.toFixed(0)} µs of it`;
+  const wait = h.main_thread_wait_us_per_req ?? 0;
+  const waited = wait ? ` and waited ${wait.toFixed(0)} µs for a CPU` : '';
+  const loop = `its event loop was busy ${busy.toFixed(0)} µs of it${waited}`;
   if (sizing === 'most') return `${2 * h.pct}% ${of}, the most a burn gets (${loop})`;
   if (sizing === 'least') return `${h.pct / 2}% ${of}, the least a burn gets (${loop})`;
-  if (sizing === 'busy')
+  const fill =
+    `${+(1 + h.pct / 100).toFixed(3)} × ${maxBusy} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time ` +
+    `per request, less the ${busy.toFixed(0)} µs its event loop was busy`;
+  if (sizing === 'busy' && wait)
     return (
-      `${+(1 + h.pct / 100).toFixed(3)} × ${maxBusy} × ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time ` +
-      `per request, less the ${busy.toFixed(0)} µs its event loop was busy`
+      `${fill} and the ${wait.toFixed(0)} µs it waited for a CPU, times its share of a CPU while runnable ` +
+      `(${(busy / (busy + wait)).toFixed(3)})`
     );
+  if (sizing === 'busy') return fill;
   if (sizing === 'wall') return `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
   return (
     `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, ` +

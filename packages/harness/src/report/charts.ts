@@ -65,13 +65,15 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
   const ordered = [...shown.filter((c) => !c.static), ...shown.filter((c) => c.static)];
   const values = ordered.map((c) => ({
     name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`,
+    runtime: c.runtime,
     group: c.static ? STATIC_GROUP : c.runtime,
     median: c.rps!.median,
     lo: c.rps!.ci.lo,
     hi: c.rps!.ci.hi,
     text: c.rps!.median.toFixed(0),
   }));
-  const runtimes = [...new Set(ordered.filter((c) => !c.static).map((c) => c.runtime))];
+  // By name, so a runtime keeps its colour from run to run.
+  const runtimes = [...new Set(ordered.filter((c) => !c.static).map((c) => c.runtime))].sort();
   const statics = ordered.some((c) => c.static);
   const domain = [...runtimes, ...(statics ? [STATIC_GROUP] : [])];
   const range = [...runtimes.map((_, i) => PALETTE[i % PALETTE.length]!), ...(statics ? [STATIC_COLOUR] : [])];
@@ -110,22 +112,22 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
 const groupOf = (c: { chart_group?: string | null; framework: string }) =>
   c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 
-/** Pixels between two direct labels, and the height of a panel. */
+/** Pixels between two direct labels; a panel is at least 190 px high, and higher when its labels need it. */
 const LABEL_PX = 13;
-const PANEL_PX = 190;
+const panelPx = (lines: number) => Math.max(190, lines * LABEL_PX);
 
 /**
  * Where each line's label goes, in ms: at its p99, pushed apart (top-down, then back inside the panel) so no two
- * labels are closer than LABEL_PX on a panel of PANEL_PX whose y axis runs from 0 to `top` ms.
+ * labels are closer than LABEL_PX on a panel of `height` px whose y axis runs from 0 to `top` ms.
  */
-export function labelPositions(p99s: number[], top: number): number[] {
-  const px = (ms: number) => PANEL_PX * (1 - ms / top);
+export function labelPositions(p99s: number[], top: number, height = panelPx(p99s.length)): number[] {
+  const px = (ms: number) => height * (1 - ms / top);
   const order = p99s.map((ms, i) => ({ i, y: px(ms) })).sort((a, b) => a.y - b.y);
   for (let k = 1; k < order.length; k++) order[k]!.y = Math.max(order[k]!.y, order[k - 1]!.y + LABEL_PX);
-  const over = order.length ? order.at(-1)!.y - PANEL_PX : 0;
+  const over = order.length ? order.at(-1)!.y - height : 0;
   if (over > 0) for (const o of order) o.y -= over;
   const out = new Array<number>(p99s.length);
-  for (const o of order) out[o.i] = top * (1 - o.y / PANEL_PX);
+  for (const o of order) out[o.i] = top * (1 - o.y / height);
   return out;
 }
 
@@ -140,7 +142,7 @@ export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
   let next = 0;
   const panels = runtimes.map((runtime) => {
     const own = members.filter((c) => c.runtime === runtime);
-    const top = Math.max(...own.map((c) => Math.max(...LAT.map((p) => c.latency_ms![p] ?? 0)))) * 1.08;
+    const top = Math.max(1, ...own.map((c) => Math.max(...LAT.map((p) => c.latency_ms![p] ?? 0)))) * 1.08;
     const labels = labelPositions(
       own.map((c) => c.latency_ms!.p99 ?? 0),
       top,
@@ -162,7 +164,7 @@ export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
     return {
       title: { text: runtime, fontSize: 12 },
       width: 460,
-      height: PANEL_PX,
+      height: panelPx(own.length),
       layer: [
         {
           data: { values: series.flatMap((x) => x.points.map((p) => ({ name: x.name, ...p }))) },

@@ -28,7 +28,7 @@ const relativeCell = (c: ContenderResult) =>
 export function headlineTable(an: Analysis): string {
   const asked = an.results.settings.ci_level;
   const head =
-    `| rank | server | req/s | interval of the median | relative index (interval) | runs | ${LAT.join(' | ')} |\n` +
+    `| rank | server | req/s | interval of the median | relative index (interval) | launches | ${LAT.join(' | ')} |\n` +
     `|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
   const rows = an.ranked.map((c) => {
     const n = `${c.rps!.n}`;

@@ -16,7 +16,7 @@ interface Member extends Slot {
   key: string;
   app?: Launched;
   windows: RunRecord[];
-  /** Its side of each duet window with its twin (--against, --handicap). */
+  /** Its side of each duet window with its twin (--against, --handicap, the default run's handicap check). */
   duet: DuetWindow[];
   /** The same windows' full records: a round with no window alone is recorded from them. */
   duetRuns: RunRecord[];
@@ -50,6 +50,8 @@ interface Block {
   seq: number;
   /** The pairs measured in duets too: each change's (--against, --handicap's twin), and the default run's check. */
   duets: [Member, Member][];
+  /** Of those, the default run's handicap check (measured both ways in every cycle). */
+  checks: [Member, Member][];
   /** How each of those is measured in the current cycle (plan.ts: pairMode). */
   modeOf: (pair: [Member, Member]) => Mode;
 }
@@ -189,14 +191,21 @@ async function restartRedis(b: Block, blockIndex: number): Promise<void> {
 }
 
 /**
- * One cycle: each live member's window in `order` (unless its pair is measured in duets only),
- * and after the second of a pair's two (adjacent) members, their duet window when the pair's
- * mode in this cycle has one. An app out of the race stops at once: alive, it could use CPU no window accounts for.
+ * One cycle: each live member's window in `order` (unless its pair is measured in duets only), and
+ * once a cycle, after both members of a pair have had their turn, their duet window when the pair's
+ * mode in this cycle has one (a walk visits a hub more than once). The handicap check's duet waits
+ * for the end of the cycle: within it, it would come between a raw server and a framework clustered
+ * beside it, whose windows must stay adjacent. An app out of the race stops at once: alive, it could
+ * use CPU no window accounts for.
  */
 async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
+  const seen = new Set<Member>();
+  const done = new Set<[Member, Member]>();
+  const atEnd: [Member, Member][] = [];
   for (const m of order) {
     const live = liveMembers(b);
     if (!live.includes(m)) continue;
+    seen.add(m);
     const pair = partnerIn(b, m);
     const inDuet = pair ? pair.every((x) => live.includes(x)) : false;
     const mode = pair ? b.modeOf(pair) : 'alone';
@@ -213,15 +222,22 @@ async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
       if (result === 'redis-died') return result;
       if (result === 'out') await b.launcher.stop(m.key);
     }
-    if (!pair || !inDuet || mode === 'alone' || order.indexOf(m) !== Math.max(...pair.map((x) => order.indexOf(x))))
-      continue;
-    if (pair.some((x) => x.outcome)) continue;
-    await b.launcher.pause(SETTLE_MS);
-    const result = await duetWindow(b, pair);
-    if (result === 'redis-died') return result;
-    for (const x of pair) if (x.outcome) await b.launcher.stop(x.key);
+    if (!pair || !inDuet || mode === 'alone' || done.has(pair) || !pair.every((x) => seen.has(x))) continue;
+    done.add(pair);
+    if (b.checks.includes(pair)) atEnd.push(pair);
+    else if ((await duet(b, pair)) === 'redis-died') return 'redis-died';
   }
+  for (const pair of atEnd) if ((await duet(b, pair)) === 'redis-died') return 'redis-died';
   return 'ok';
+}
+
+/** A pair's duet window, if both are still in the race; a side that fails it is stopped. */
+async function duet(b: Block, pair: [Member, Member]): Promise<WindowResult> {
+  if (pair.some((x) => !x.app || x.outcome)) return 'ok';
+  await b.launcher.pause(SETTLE_MS);
+  const result = await duetWindow(b, pair);
+  if (result !== 'redis-died') for (const x of pair) if (x.outcome) await b.launcher.stop(x.key);
+  return result;
 }
 
 /** The short load before a window of --layout walk, no longer than the window (its figures are not kept). */
@@ -258,7 +274,7 @@ export async function measureBlock(
   const checks = handicapPairs(results, members).filter((c) => !c.some(inChange));
   let changeMode: Mode = 'alone';
   const modeOf = (p: [Member, Member]) => (checks.includes(p) ? 'both' : changeMode);
-  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: [...changes, ...checks], modeOf };
+  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: [...changes, ...checks], checks, modeOf };
   let redisDied = false;
   try {
     await launchAll(b);

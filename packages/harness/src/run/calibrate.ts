@@ -82,6 +82,7 @@ async function calibrationLaunch(
   return {
     wallUs: (run.seconds * 1e6) / run.ok,
     mainUs: (run.main_thread_cpu_s * 1e6) / run.ok,
+    ...(run.main_thread_wait_s !== undefined ? { waitUs: (run.main_thread_wait_s * 1e6) / run.ok } : {}),
     cpuUs: run.cpu_us_per_req,
   };
 }
@@ -107,12 +108,14 @@ export async function calibrateHandicap(state: RunState): Promise<void> {
       cpu_us_per_req: twin.cpuUs,
       wall_us_per_req: twin.wallUs,
       main_thread_us_per_req: twin.mainUs,
+      ...(twin.waitUs !== undefined ? { main_thread_wait_us_per_req: twin.waitUs } : {}),
       us,
       injected_ratio: 1 / (1 + t.pct / 100),
     });
     info(
       `handicap: ${t.contender} burns ${us} µs per request (${t.calibratedOn}: ` +
-        `${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it)`,
+        `${twin.wallUs.toFixed(0)} µs wall per request, its event loop busy ${twin.mainUs.toFixed(0)} µs of it` +
+        `${twin.waitUs !== undefined ? ` and waiting for a CPU ${twin.waitUs.toFixed(0)} µs` : ''})`,
     );
     state.save();
   }
@@ -124,6 +127,8 @@ export async function calibrateHandicap(state: RunState): Promise<void> {
  */
 export function handicapEnv(results: Results, name: string): Record<string, string> {
   const twinOn = isBase(name) && results.contenders.find((x) => x.name === name)?.settings?.handicap === 'on';
-  const h = results.handicap?.find((x) => x.contender === name || (twinOn && baseName(x.contender) === name));
+  const h =
+    results.handicap?.find((x) => x.contender === name) ??
+    (twinOn ? results.handicap?.find((x) => baseName(x.contender) === name) : undefined);
   return h ? { HANDICAP: 'on', HANDICAP_US: String(h.us) } : {};
 }

@@ -65,6 +65,9 @@ export function pooled(runs: RunRecord[]): RunRecord {
     ...(runs.every((r) => r.main_thread_cpu_s !== undefined)
       ? { main_thread_cpu_s: sum(runs, (r) => r.main_thread_cpu_s!) }
       : {}),
+    ...(runs.every((r) => r.main_thread_wait_s !== undefined)
+      ? { main_thread_wait_s: sum(runs, (r) => r.main_thread_wait_s!) }
+      : {}),
     rss_mb: Math.max(...runs.map((r) => r.rss_mb)),
     redis_calls: calls,
     redis_calls_per_req: ok ? calls / served : NaN,

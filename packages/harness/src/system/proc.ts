@@ -208,11 +208,37 @@ export function threadTicks(pids: number[]): Map<string, number> {
   return out;
 }
 
-/** CPU seconds of the thread that used the most between two threadTicks readings. */
-export function busiestThreadSeconds(before: Map<string, number>, after: Map<string, number>): number {
-  let most = 0;
-  for (const [id, ticks] of after) most = Math.max(most, ticks - (before.get(id) ?? 0));
-  return most / CLOCK_TICKS;
+/** The thread ("pid/tid") that used the most CPU between two threadTicks readings, and its CPU seconds. */
+export function busiestThread(before: Map<string, number>, after: Map<string, number>): { id: string; s: number } {
+  let most = { id: '', s: 0 };
+  for (const [id, ticks] of after) {
+    const s = (ticks - (before.get(id) ?? 0)) / CLOCK_TICKS;
+    if (s > most.s) most = { id, s };
+  }
+  return most;
+}
+
+/**
+ * Seconds a thread ("pid/tid") has spent runnable but waiting for a CPU (the kernel's run_delay, the second field of
+ * /proc/<pid>/task/<tid>/schedstat, in ns); null where the kernel does not keep it.
+ */
+export function threadWaitSeconds(id: string): number | null {
+  try {
+    const ns = Number(readFileSync(`/proc/${id.replace('/', '/task/')}/schedstat`, 'utf8').split(' ')[1]);
+    return Number.isFinite(ns) ? ns / 1e9 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Each thread's threadWaitSeconds, by "pid/tid" (those the kernel gives). */
+export function threadWaits(ids: Iterable<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const id of ids) {
+    const s = threadWaitSeconds(id);
+    if (s !== null) out.set(id, s);
+  }
+  return out;
 }
 
 /** Resident memory of a set of processes (e.g. a process tree), in MB. */

@@ -1,0 +1,269 @@
+// The flags of `npm run bench`, each with its help line, and the checks of one flag's value: any bad value is a
+// UsageError naming the flag and what it accepts (args.ts turns the flags into settings).
+import { WORKLOADS } from '@bench/stream';
+import { LAYOUTS } from '../run/options';
+import { PLACEMENTS } from '../system/placement';
+import { DIMENSIONS } from './select';
+import { UsageError } from './usage-error';
+
+export const FLAGS = {
+  list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
+  matrix: {
+    type: 'boolean',
+    desc: 'every supported runtime × framework × client × setting, not the default suite (budget 45m)',
+  },
+  only: {
+    type: 'string',
+    desc: "comma-separated names (any contender) or patterns within the suite, e.g. 'bun-*' (see --list)",
+  },
+  where: {
+    type: 'string',
+    desc:
+      'only contenders with these dimensions, e.g. ' +
+      `runtime=bun,client=ioredis,transform=direct (keys: ${DIMENSIONS.join(', ')})`,
+  },
+  runs: {
+    type: 'string',
+    desc:
+      'auto (default): 3 rounds for every contender, then rounds only for contenders ' +
+      'of "what to pick" comparisons still open; or a fixed count (seed profile 3)',
+  },
+  'target-ci': {
+    type: 'string',
+    desc:
+      'an answer "equal" needs its whole ratio interval within ± this, in %; with ' +
+      '--runs auto, comparisons race until decided or within it (default 10)',
+  },
+  'max-runs': {
+    type: 'string',
+    desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget)',
+  },
+  budget: {
+    type: 'string',
+    desc:
+      'with --runs auto: start no round that would end the suite ' +
+      'later than this, e.g. 15m (default 15m; 45m with --matrix)',
+  },
+  seed: {
+    type: 'string',
+    desc: 'seed of the shuffled order of every round (default: random, recorded in results.json)',
+  },
+  duration: {
+    type: 'string',
+    desc:
+      'length of each measured window, e.g. 5s, 500ms, 1m ' +
+      '(default 2s with --layout walk, 1s with --layout runtime)',
+  },
+  windows: {
+    type: 'string',
+    desc:
+      'with --layout walk: walks per round, each measuring every compared pair in adjacent windows ' +
+      '(default 1; 2 with --restart-redis); with --layout runtime: measured windows per launch (default 2)',
+  },
+  layout: {
+    type: 'string',
+    desc:
+      `how a round's windows are laid out in time: ${LAYOUTS.join(' | ')} (default runtime: one block ` +
+      "per runtime, windows shuffled per cycle, each twin question's members side by side; walk: " +
+      'every contender alive together, a walk measuring each compared pair in adjacent windows)',
+  },
+  warmup: {
+    type: 'string',
+    desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)',
+  },
+  connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
+  rate: { type: 'string', desc: "open-loop offered load: 300 (req/s) or 50%,75% of each contender's max" },
+  rdb: { type: 'string', desc: 'RDB file to load into the private Redis (default dump.rdb)' },
+  entries: {
+    type: 'string',
+    desc:
+      'scaling: run the contenders on generated streams of these ' +
+      'sizes, e.g. 339,3390,33900 (one run each, then a linear fit)',
+  },
+  workload: {
+    type: 'string',
+    desc:
+      `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while ` +
+      "a writer appends; upsert: POST /items/:id writes, the write strategies' suite)",
+  },
+  keys: {
+    type: 'string',
+    desc:
+      'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot ' +
+      'key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)',
+  },
+  'write-rate': {
+    type: 'string',
+    desc:
+      'with --workload live: XADDs per second into the capped stream while the apps read it, ' +
+      'or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)',
+  },
+  'restart-redis': {
+    type: 'boolean',
+    desc:
+      'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN ' +
+      'SAVE, then again from its RDB) after its first windows; every app must serve a ' +
+      'fresh snapshot within 10 s, and its later windows are checked like the others',
+  },
+  'max-staleness': {
+    type: 'string',
+    desc:
+      'with --workload live: a read staler than this makes an exact ' +
+      'cache invalid (a TTL cache: its TTL plus this) (default 50ms)',
+  },
+  profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
+  placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
+  'start-timeout': { type: 'string', desc: 'how long an app may take to answer after start (default 30s)' },
+  server: { type: 'string', desc: 'the private server the apps read: redis | valkey (default redis)' },
+  servers: {
+    type: 'string',
+    desc:
+      'measure every contender that reads per request against each of these servers ' +
+      'in one run, paired by round, e.g. redis,valkey (twins named -on-<server>)',
+  },
+  topology: {
+    type: 'string',
+    desc:
+      'single (default) | cluster: also a local Redis Cluster (3 primaries + 3 ' +
+      'replicas), each contender against it read from primaries (-on-cluster) and ' +
+      'from replicas (-on-cluster-replicas), paired with its single-node self',
+  },
+  'redis-rtt': {
+    type: 'string',
+    desc:
+      'a delay proxy between every app and Redis with this round-trip time, e.g. 200us or 1ms; a list ' +
+      'like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)',
+  },
+  'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
+  target: {
+    type: 'string',
+    desc:
+      'measure an app started by hand at this http:// URL (three hosts, ' +
+      'README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
+  },
+  'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
+  out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
+  resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
+  'max-steal': {
+    type: 'string',
+    desc: 'measure a run again when the hypervisor stole more CPU than this, in % (default 5; 100 = never)',
+  },
+  ceilings: {
+    type: 'boolean',
+    desc:
+      'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) ' +
+      'and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes ' +
+      '(on with --matrix; about 2.5 min of a default run, which goes to the answers without it)',
+  },
+  'with-seed': {
+    type: 'boolean',
+    desc:
+      "also measure every contender with the seed's method, in " +
+      "the same invocation, for the README's side-by-side table",
+  },
+  handicap: {
+    type: 'string',
+    desc:
+      'NAME or NAME:3%: burn CPU per request in this contender so its requests take that ' +
+      'much longer (default 10%; calibrated on itself before round 1), under its own ' +
+      'name, measured side by side with its plain twin NAME@base: a known change to find',
+  },
+  against: {
+    type: 'string',
+    desc:
+      'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is ' +
+      'measured side by side with its twin from there, named <name>@base, in one run; the ' +
+      'answer per pair is head faster, slower or equal within --equal (default budget 10m)',
+  },
+  pair: {
+    type: 'string',
+    desc:
+      'with --against or --handicap: how each pair is measured: auto (default: both ways in the ' +
+      'first rounds, then the design with the narrower interval per minute), alternate (each ' +
+      'app alone, adjacent windows) or duet (both under load at once, each with its own oha)',
+  },
+  equal: {
+    type: 'string',
+    desc:
+      'with --against or --handicap: a change is "equal" when ' +
+      'its whole interval lies within ± this, in % (default 2)',
+  },
+  'self-check': {
+    type: 'string',
+    desc: 'bias check: measure these contenders alone too, interleaved with the suite, and print both medians',
+  },
+  publish: {
+    type: 'boolean',
+    desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run',
+  },
+  quiet: {
+    type: 'boolean',
+    desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only',
+  },
+  strict: { type: 'boolean', desc: 'refuse to start when the machine is busy (load average > CPUs/2)' },
+  help: { type: 'boolean', desc: 'show this help' },
+} as const;
+
+export function usage(): string {
+  const lines = Object.entries(FLAGS).map(
+    ([name, f]) => `  --${name}${f.type === 'string' ? ' <value>' : ''}`.padEnd(28) + f.desc,
+  );
+  return ['usage: npm run bench -- [flags]', '', ...lines].join('\n');
+}
+
+/** "10s", "500ms", "1m", "2.5s" → seconds. */
+export function parseDuration(flag: string, value: string, { allowZero = false } = {}): number {
+  const m =
+    /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value.trim()) ?? (allowZero && value.trim() === '0' ? ['0', '0', 's'] : null);
+  const seconds = m ? Number(m[1]) * { ms: 0.001, s: 1, m: 60 }[m[2] as 'ms' | 's' | 'm'] : NaN;
+  if (!m || !(seconds > 0 || (allowZero && seconds === 0))) {
+    throw new UsageError(
+      `--${flag} "${value}" is not a ${allowZero ? '' : 'positive '}duration; use a number with ms, s or m, like 10s`,
+    );
+  }
+  return seconds;
+}
+
+export function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${flag} "${value}" must be a whole number ≥ 1`);
+  return n;
+}
+
+export function positiveNumber(flag: string, value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || !(n > 0))
+    throw new UsageError(`--${flag} "${value}" must be a number above 0`);
+  return n;
+}
+
+export function percent(flag: string, value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || n > 100)
+    throw new UsageError(`--${flag} "${value}" must be a percentage from 0 to 100`);
+  return n;
+}
+
+export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${flag} "${value}" is not accepted; use one of: ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/**
+ * `--flag -5` → `--flag=-5` for a flag that takes a value, when the value looks like a number:
+ * parseArgs would call it "ambiguous"; joined, it reaches the flag's own check, which names
+ * what the flag accepts.
+ */
+export function withDashValues(argv: string[], options: Record<string, { type: string }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = /^--([^=]+)$/.exec(argv[i]!)?.[1];
+    const next = argv[i + 1];
+    if (flag && options[flag]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next))
+      out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
+}
