@@ -12,7 +12,7 @@ import {
   UsageError,
 } from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
-import { finalLook, lookAt } from '../../packages/harness/src/answers/racing';
+import { changesProcedure, finalLook, lookAt } from '../../packages/harness/src/answers/racing';
 import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -374,6 +374,51 @@ describe('the error rate, sequential looks included', () => {
       `against null simulation: ${claims} of ${runs} runs claimed a change ` +
         `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`,
     );
+    expect(claims / runs).toBeLessThanOrEqual(0.05);
+  }, 120_000);
+
+  test('under the null, a whole suite of 27 pairs (the moderated t), 12 rounds: any false claim in at most 5%', () => {
+    const random = seededRandom(27);
+    const runs = 400;
+    const names = Array.from({ length: 27 }, (_, i) => `c${i}`);
+    setProgressMode('quiet');
+    let claims = 0;
+    let equal = 0;
+    for (let s = 0; s < runs; s++) {
+      const contenders = names.flatMap((n) =>
+        [n, `${n}@base`].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })),
+      ) as unknown as ContenderResult[];
+      const results = {
+        contenders,
+        settings: { runs: 'auto', target_ci_pct: 10, max_runs: 12, against: { pair: 'alternate', equal_pct: 2 } },
+        family: { questions: [], comparisons: [] },
+        changes: { comparisons: changeComparisons(contenders.map((c) => c.name)) },
+      } as unknown as Results;
+      for (let round = 1; round <= 12; round++) {
+        for (let i = 0; i < names.length; i++) {
+          const sign = random() < 0.5 ? -1 : 1;
+          const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
+          const [head, base] = [contenders[2 * i]!, contenders[2 * i + 1]!];
+          head.points[0]!.runs.push({
+            round,
+            rps: 1000,
+            windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
+          } as never);
+          base.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+        }
+        lookAt(results, round);
+      }
+      finalLook(results);
+      const verdicts = results.changes!.answers!.map((x) => x.verdict);
+      if (verdicts.includes('faster')) claims++;
+      equal += verdicts.filter((v) => v === 'equal').length;
+    }
+    setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
+    console.log(
+      `against null simulation, 27 pairs: ${claims} of ${runs} runs claimed any change ` +
+        `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} of ${27 * runs} pairs bounded within ±2%`,
+    );
+    expect(changesProcedure(27)).toBe('moderated-t');
     expect(claims / runs).toBeLessThanOrEqual(0.05);
   }, 120_000);
 });

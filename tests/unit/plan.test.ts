@@ -440,7 +440,7 @@ describe("the default run's handicap check in a block: both ways in every cycle"
   const measures = (fake: FakeLauncher) =>
     fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
 
-  test('each app alone, then one duet of the pair at the end of each cycle: the twin question stays adjacent', async () => {
+  test('each app alone, then one duet of the pair at the end of each cycle: the twins stay adjacent', async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);

@@ -8,10 +8,22 @@ import { changesInterimAlpha, interimAlpha, lastAlpha, look, openContenders, DEC
 import type { Comparison } from '../model/questions';
 import type { Answer, Results } from '../model/results';
 import { info } from '../system/progress';
+import type { ProcedureName } from '../stats/procedures';
 import { chooseDesign, designPairs } from './pair-design';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;
+
+/**
+ * The changes' procedure. A few pairs: each on its own rounds, with the signed-rank test. Many (a whole suite with
+ * --against): the moderated t, the pairs lending each other a variance as the answers' comparisons do. With m pairs
+ * Holm's first step asks p < α/m, and the signed-rank test's least p on n rounds is 2/2^n: 27 pairs need at least 11
+ * rounds at the whole α, and more at an interim look, where a whole suite measured both sides makes 9 rounds in 30
+ * minutes (docs/runs/against.md).
+ */
+export const MODERATED_PAIRS = 6;
+export const changesProcedure = (pairs: number): ProcedureName =>
+  pairs >= MODERATED_PAIRS ? 'moderated-t' : 'signed-rank';
 
 /** Comparisons whose contender failed or was found invalid can never be answered: no rounds go to them. */
 function outOfRace(results: Results, answers: Answer[]): Answer[] {
@@ -58,8 +70,9 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
     const of = {
       sink: ch,
       pairs: (c: Comparison) => designPairs(results, c.a, c.b),
-      procedure: 'signed-rank' as const,
+      procedure: changesProcedure(ch.comparisons.length),
     };
+    ch.procedure = of.procedure;
     ch.answers = outOfRace(
       results,
       look(results, ch.comparisons, k, chAlpha, results.settings.against!.equal_pct, ch.answers ?? [], of),

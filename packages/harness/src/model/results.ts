@@ -292,6 +292,8 @@ export interface Changes {
    * Each look at the changes: its level, the share of the run's budget (or round cap) used by then, who stayed open.
    */
   looks?: { round: number; alpha: number; share?: number; open: string[]; last?: boolean }[];
+  /** The procedure the pairs are tested with (answers/racing.ts changesProcedure); older results: signed-rank. */
+  procedure?: 'moderated-t' | 'signed-rank';
   /**
    * The pair design: both measured in the first rounds, then the one with the narrower interval per minute
    * (answers/pair-design.ts).

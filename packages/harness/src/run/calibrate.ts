@@ -29,7 +29,9 @@ function targets(
         c.variant === r.variant &&
         c.client === r.client,
     );
-  // With --against, a handicapped contender's other side burns what this side's calibration gave (handicapEnv).
+  // With --against, a handicapped contender's other side burns what this side's calibration gave (handicapEnv), and
+  // the run answers the changes only: the check is not judged.
+  const changesOnly = !!settings.against && settings.against.kind !== 'self';
   const out = results.contenders
     .filter((r) => r.settings?.handicap === 'on' && !r.self_check_of && !isBase(r.name))
     .flatMap((r) => {
@@ -39,7 +41,7 @@ function targets(
             {
               contender: r.name,
               calibratedOn: twin.name,
-              comparedWith: results.contenders.some((x) => x.name === twin.name) ? twin.name : null,
+              comparedWith: !changesOnly && results.contenders.some((x) => x.name === twin.name) ? twin.name : null,
               pct: HANDICAP_PCT,
             },
           ]
