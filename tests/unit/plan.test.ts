@@ -5,7 +5,7 @@ import type { Load, Meeting } from '../../packages/harness/src/measure/measure';
 import type { Verdict } from '../../packages/harness/src/measure/verify';
 import { changeComparisons } from '../../packages/harness/src/model/questions';
 import type { ContenderResult, PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
-import { type BlockResults, measureBlock } from '../../packages/harness/src/run/block';
+import { type BlockResults, CHECK_DUETS, measureBlock } from '../../packages/harness/src/run/block';
 import { keptRuns } from '../../packages/harness/src/answers/verdicts';
 import type { Launched, Launcher, Measured, Out } from '../../packages/harness/src/run/launch';
 import {
@@ -440,25 +440,29 @@ describe("the default run's handicap check in a block: both ways in every cycle"
   const measures = (fake: FakeLauncher) =>
     fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
 
-  test('each app alone, then one duet of the pair at the end of each cycle: the twins stay adjacent', async () => {
+  test("each app alone, then the pair's duets at the end of each cycle: the twins stay adjacent", async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);
     const m = measures(fake);
-    expect(m).toHaveLength(12);
-    for (const cycle of [m.slice(0, 6), m.slice(6)]) {
+    const perCycle = 4 + 2 * CHECK_DUETS;
+    expect(m).toHaveLength(2 * perCycle);
+    for (const cycle of [m.slice(0, perCycle), m.slice(perCycle)]) {
       expect(cycle.slice(0, 4).every((e) => e.startsWith('window'))).toBe(true);
-      expect(cycle.slice(4).sort()).toEqual(['duet h', 'duet x']);
+      expect(cycle.slice(4).sort()).toEqual([
+        ...Array(CHECK_DUETS).fill('duet h'),
+        ...Array(CHECK_DUETS).fill('duet x'),
+      ]);
       const alone = cycle.slice(0, 4).map((e) => e.split(' ')[1]);
       expect(Math.abs(alone.indexOf('fw') - alone.indexOf('x'))).toBe(1);
       expect(Math.abs(alone.indexOf('h') - alone.indexOf('x'))).toBe(1);
     }
     const byName = new Map(slots.map((s, i) => [s.r.name, outcomes[i]!]));
-    for (const n of ['x', 'h']) expect(byName.get(n)!.runs[0]!.duet).toHaveLength(2);
+    for (const n of ['x', 'h']) expect(byName.get(n)!.runs[0]!.duet).toHaveLength(2 * CHECK_DUETS);
     expect(byName.get('a')!.runs[0]!.duet).toBeUndefined();
   });
 
-  test('under --layout walk, a hub visited more than once: still one duet of the pair per cycle', async () => {
+  test('under --layout walk, a hub visited more than once: still CHECK_DUETS duets of the pair per cycle', async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const pairs: [number, number][] = [
@@ -468,8 +472,8 @@ describe("the default run's handicap check in a block: both ways in every cycle"
     ];
     await measureBlock(fake, blockResults({ layout: 'walk' }, check), slots, 1, 0, pairs);
     const m = measures(fake);
-    expect(m.filter((e) => e === 'duet h')).toHaveLength(2);
-    expect(m.filter((e) => e === 'duet x')).toHaveLength(2);
+    expect(m.filter((e) => e === 'duet h')).toHaveLength(2 * CHECK_DUETS);
+    expect(m.filter((e) => e === 'duet x')).toHaveLength(2 * CHECK_DUETS);
     expect(m.filter((e) => e === 'window x').length).toBeGreaterThan(2); // the hub, more than once a cycle
   });
 });
