@@ -95,7 +95,13 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
         mark: { type: 'bar', tooltip: { content: 'data' } },
         encoding: {
           x: { field: 'median', type: 'quantitative', title: 'successful responses / s' },
-          color: { field: 'group', type: 'nominal', title: null, scale: { domain, range } },
+          color: {
+            field: 'group',
+            type: 'nominal',
+            title: null,
+            scale: { domain, range },
+            legend: { labelLimit: 300 },
+          },
         },
       },
       { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
