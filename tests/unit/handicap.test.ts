@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import { burnBound, burnUs, judgeHandicap, MAX_BUSY } from '../../packages/harness/src/answers/handicap';
+import { burnBound, burnUs, judgeHandicap, MAX_BUSY, type TwinCost } from '../../packages/harness/src/answers/handicap';
 import { checkDesign } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { Results } from '../../packages/harness/src/model/results';
@@ -107,59 +107,39 @@ describe('burnUs on contended CPUs: time spent waiting for a CPU is not idle tim
 });
 
 describe("the handicap check's line says which rule sized the burn", () => {
-  const line = (us: number, mainUs: number) => {
-    const twin = { wallUs: 1198, mainUs, cpuUs: 966 };
-    return handicapLine({
+  /** The line of a check calibrated on `twin` (µs per request), burning `us`. */
+  const lineOf = (twin: TwinCost, pct: number, us: number) =>
+    handicapLine({
       handicap: [
         {
           check: {
             contender: 'x',
             calibrated_on: 'x',
             compared_with: 'x@base',
-            pct: 3,
-            cpu_us_per_req: 966,
-            wall_us_per_req: 1198,
-            main_thread_us_per_req: mainUs,
+            pct,
+            cpu_us_per_req: twin.cpuUs,
+            wall_us_per_req: twin.wallUs,
+            main_thread_us_per_req: twin.mainUs,
+            ...(twin.waitUs !== undefined ? { main_thread_wait_us_per_req: twin.waitUs } : {}),
             us,
-            injected_ratio: 1 / 1.03,
+            injected_ratio: 1 / (1 + pct / 100),
             detected: true,
             measured: { ratio: 0.9647, lo: 0.9497, hi: 0.9798, level: 0.95, p: 1e-5, pairs: 144, rounds: 72 },
           },
-          sizing: burnBound(twin, 3) ?? 'busy',
+          sizing: burnBound(twin, pct) ?? 'busy',
           maxBusy: MAX_BUSY,
         },
       ],
     } as unknown as Analysis);
-  };
+  const line = (us: number, mainUs: number) => lineOf({ wallUs: 1198, mainUs, cpuUs: 966 }, 3, us);
   test('a loop busy 949 of 1,198 µs: the most a burn gets, 6% of the wall time; "off by" is unsigned', () => {
     expect(burnUs({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3)).toBe(71.9);
     expect(line(71.9, 949)).toContain("6% of x's 1198 µs of wall time per request, the most a burn gets");
     expect(line(71.9, 949)).toContain('off by 0.6 points.');
   });
   test('a loop that waited for a CPU: the wait is named, and the share of a CPU the burn is scaled by', () => {
-    const check = { wallUs: 2993, mainUs: 2635, waitUs: 283, cpuUs: 2900 };
-    const text = handicapLine({
-      handicap: [
-        {
-          check: {
-            contender: 'x-handicap',
-            calibrated_on: 'x',
-            compared_with: 'x',
-            pct: 10,
-            cpu_us_per_req: 2900,
-            wall_us_per_req: 2993,
-            main_thread_us_per_req: 2635,
-            main_thread_wait_us_per_req: 283,
-            us: burnUs(check, 10),
-            injected_ratio: 1 / 1.1,
-            detected: true,
-            measured: { ratio: 0.91, lo: 0.86, hi: 0.95, level: 0.95, p: 1e-3, pairs: 16, rounds: 8 },
-          },
-          sizing: burnBound(check, 10) ?? 'busy',
-          maxBusy: MAX_BUSY,
-        },
-      ],
-    } as unknown as Analysis);
+    const twin = { wallUs: 2993, mainUs: 2635, waitUs: 283, cpuUs: 2900 };
+    const text = lineOf(twin, 10, burnUs(twin, 10));
     expect(text).toContain(
       "burns 263.7 µs of CPU per request (1.1 × 0.975 × x's 2993 µs of wall time per request, less the 2635 µs " +
         'its event loop was busy and the 283 µs it waited for a CPU, times its share of a CPU while runnable (0.903))',

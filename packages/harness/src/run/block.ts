@@ -202,9 +202,9 @@ async function restartRedis(b: Block, blockIndex: number): Promise<void> {
  * One cycle: each live member's window in `order` (unless its pair is measured in duets only), and
  * once a cycle, after both members of a pair have had their turn, their duet window when the pair's
  * mode in this cycle has one (a walk visits a hub more than once). The handicap check's duets
- * (CHECK_DUETS) wait for the end of the cycle: within it, it would come between a raw server and a framework clustered
- * beside it, whose windows must stay adjacent. An app out of the race stops at once: alive, it could
- * use CPU no window accounts for.
+ * (CHECK_DUETS) wait for the end of the cycle: within it, they would come between a raw server and
+ * a framework clustered beside it, whose windows must stay adjacent. An app out of the race stops
+ * at once: alive, it could use CPU no window accounts for.
  */
 async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
   const seen = new Set<Member>();
