@@ -1,7 +1,9 @@
 // --against and --handicap NAME:PCT: the flags, the changes family, and the pair's test with its
 // stopping rule on a worked example (synthetic window pairs of a known ratio).
-import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import {
@@ -13,7 +15,7 @@ import {
 } from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
 import { changesProcedure, finalLook, lookAt } from '../../packages/harness/src/answers/racing';
-import { changeSentence, changesSection, changesSpec } from '../../packages/harness/src/report/changes';
+import { changeSentence, changesSection, changesSpec, inputsLine } from '../../packages/harness/src/report/changes';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
@@ -21,6 +23,8 @@ import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pa
 import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
+import { changedOn, type OtherSide } from '../../packages/harness/src/run/against';
+import { loadSuite } from '../../packages/harness/src/model/contenders';
 
 const all = [
   {
@@ -421,4 +425,74 @@ describe('the error rate, sequential looks included', () => {
     expect(changesProcedure(27)).toBe('moderated-t');
     expect(claims / runs).toBeLessThanOrEqual(0.05);
   }, 120_000);
+});
+
+describe('which contenders differ between the sides', () => {
+  // Two git repositories of the same two test apps; the other side is changed one input at a time.
+  const temps: string[] = [];
+  afterAll(() => {
+    for (const t of temps) rmSync(t, { recursive: true, force: true });
+  });
+  const git = (cwd: string, ...args: string[]) =>
+    spawnSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
+  const side = () => {
+    const root = mkdtempSync(join(tmpdir(), 'bench-inputs-'));
+    temps.push(root);
+    for (const app of ['paced', 'fake'])
+      cpSync(join(ROOT, 'tests/fixtures/apps', app), join(root, 'apps', app), { recursive: true });
+    mkdirSync(join(root, 'packages/stream'), { recursive: true });
+    writeFileSync(join(root, 'packages/stream/index.ts'), 'export const x = 1;\n');
+    writeFileSync(join(root, '.gitignore'), 'dist/\nnode_modules/\n');
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'one');
+    return root;
+  };
+  const head = side();
+  const base = side();
+  const other = { spec: 'x', kind: 'ref', commit: null, repo: base, worktree: base, appsDir: join(base, 'apps') };
+  const differ = () =>
+    changedOn(other as OtherSide, loadSuite(join(head, 'apps')).contenders).changed.map((c) => c.app);
+
+  test('the same files: nothing differs; a changed source, untracked file or packages/stream: only whose it is', () => {
+    expect(loadSuite(join(head, 'apps')).contenders.length).toBeGreaterThan(2);
+    expect(differ()).toEqual([]);
+    // A build output git ignores is not an input.
+    mkdirSync(join(base, 'apps/fake/dist'));
+    writeFileSync(join(base, 'apps/fake/dist/server.js'), 'built');
+    expect(differ()).toEqual([]);
+    // A changed source, committed or not, marks its app's contenders only.
+    writeFileSync(join(base, 'apps/fake/src/server.ts'), `${readFileSync(join(head, 'apps/fake/src/server.ts'))}\n`);
+    expect(new Set(differ())).toEqual(new Set(['fake']));
+    git(base, 'commit', '-qam', 'two');
+    expect(new Set(differ())).toEqual(new Set(['fake']));
+    // An untracked file in an app folder is an input too; packages/stream is every app's.
+    writeFileSync(join(base, 'apps/paced/src/extra.ts'), '');
+    expect(new Set(differ())).toEqual(new Set(['fake', 'paced']));
+    rmSync(join(base, 'apps/paced/src/extra.ts'));
+    cpSync(join(head, 'apps/fake/src/server.ts'), join(base, 'apps/fake/src/server.ts'));
+    expect(differ()).toEqual([]);
+    writeFileSync(join(base, 'packages/stream/index.ts'), 'export const x = 2;\n');
+    expect(new Set(differ())).toEqual(new Set(['fake', 'paced']));
+  });
+});
+
+describe('the inputs line', () => {
+  const r = (unchanged: string[], measured: boolean, pairs: number) =>
+    ({
+      changes: {
+        comparisons: Array.from({ length: pairs }, () => ({})),
+        inputs: { unchanged, measured_unchanged: measured },
+      },
+    }) as unknown as Results;
+  test('names who was left out, says an A/A is one, and that unchanged pairs measured anyway are A/As', () => {
+    expect(inputsLine(r(['a', 'b'], false, 1))).toMatch(
+      /^Only the contenders whose inputs .* 2 are the same .*: a, b\.$/,
+    );
+    expect(inputsLine(r(['a', 'b'], true, 2))).toContain('**this run is an A/A**');
+    expect(inputsLine(r(['b'], true, 2))).toMatch(
+      /^1 of the pairs have the same inputs .*: for them the run is an A\/A/,
+    );
+    expect(inputsLine(r([], false, 2))).toBe('');
+  });
 });

@@ -70,6 +70,7 @@ function againstFlags(v: FlagValues): {
   against: string | null;
   equalPct: number;
   pair: 'auto' | 'alternate' | 'duet';
+  pairUnchanged: boolean;
 } {
   const against = v.against as string | undefined;
   const paired = against !== undefined || v.handicap !== undefined;
@@ -77,6 +78,8 @@ function againstFlags(v: FlagValues): {
     throw new UsageError('--equal bounds a change: use it with --against or --handicap');
   if (v.pair !== undefined && !paired)
     throw new UsageError("--pair is how a change's pair is measured: use it with --against or --handicap");
+  if (v['pair-unchanged'] && against === undefined)
+    throw new UsageError('--pair-unchanged pairs contenders the same on both sides: use it with --against');
   if (against !== undefined) {
     if (!against.trim()) throw new UsageError('--against needs a git ref or a folder of apps, like --against HEAD~1');
     const clash = NOT_WITH_AGAINST.find(
@@ -88,6 +91,7 @@ function againstFlags(v: FlagValues): {
     against: against ?? null,
     equalPct: v.equal !== undefined ? positiveNumber('equal', v.equal as string) : 2,
     pair: oneOf('pair', (v.pair as string | undefined) ?? 'auto', ['auto', 'alternate', 'duet'] as const),
+    pairUnchanged: !!v['pair-unchanged'],
   };
 }
 
@@ -340,7 +344,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
   checkSettingsFor(workload, picked.measured);
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
-  const { against, equalPct, pair } = againstFlags(v);
+  const { against, equalPct, pair, pairUnchanged } = againstFlags(v);
   const handicap = handicapFlag(str('handicap'), picked.selected);
   // A run of pairs only: --against, or --handicap on the one contender selected. A round of one pair takes
   // seconds: the budget, not a round cap, ends it.
@@ -362,6 +366,7 @@ export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
     against,
     equalPct,
     pair,
+    pairUnchanged,
     publish: v.publish === true,
     ...timingFlags(v, seedProfile, pairOnly),
     connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),

@@ -171,8 +171,8 @@ export const FLAGS = {
   against: {
     type: 'string',
     desc:
-      'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender is ' +
-      'measured side by side with its twin from there, named <name>@base, in one run; the ' +
+      'a git ref (HEAD~1, main, a commit) or a folder of apps: every selected contender whose ' +
+      'inputs differ there is measured side by side with its twin from there, named <name>@base, in one run; the ' +
       'answer per pair is head faster, slower or equal within --equal (default budget 10m)',
   },
   pair: {
@@ -181,6 +181,12 @@ export const FLAGS = {
       'with --against or --handicap: how each pair is measured: auto (default: both ways in the ' +
       'first rounds, then the design with the narrower interval per minute), alternate (each ' +
       'app alone, adjacent windows) or duet (both under load at once, each with its own oha)',
+  },
+  'pair-unchanged': {
+    type: 'boolean',
+    desc:
+      'with --against: also pair the contenders whose inputs (app folder, packages/stream, lockfile, build ' +
+      'script) are the same on both sides; by default only the changed ones are (all of them when none changed)',
   },
   equal: {
     type: 'string',

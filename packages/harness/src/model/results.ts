@@ -299,6 +299,17 @@ export interface Changes {
    * (answers/pair-design.ts).
    */
   design?: PairDesign;
+  /** --against a ref or folder: which selected contenders had the same inputs on both sides (against.ts inputsOf). */
+  inputs?: ChangeInputs;
+}
+
+/**
+ * The contenders whose inputs (app folder, packages/stream, root package.json and bun.lock, build script) are the
+ * same on both sides, and whether they were measured anyway: when none differs (an A/A), or with --pair-unchanged.
+ */
+export interface ChangeInputs {
+  unchanged: string[];
+  measured_unchanged: boolean;
 }
 
 /**

@@ -74,9 +74,32 @@ export function changesSection(an: Analysis): string {
     "(Holm across the pairs within each look, α spent over the run's time).";
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
   const check = r.answers?.length ? '' : handicapLine(an);
-  return [head, sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)]
+  return [head, inputsLine(r), sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** Which contenders had the same inputs on both sides, and whether they were measured. */
+export function inputsLine(r: Results): string {
+  const i = r.changes?.inputs;
+  if (!i?.unchanged.length) return '';
+  const what = 'app folder, packages/stream, root package.json and bun.lock, build script';
+  const paired = r.changes!.comparisons.length;
+  if (!i.measured_unchanged)
+    return (
+      `Only the contenders whose inputs (${what}) differ between the sides are paired. ` +
+      `${i.unchanged.length} are the same on both and were not measured (\`--pair-unchanged\` measures them too): ` +
+      `${i.unchanged.join(', ')}.`
+    );
+  if (i.unchanged.length >= paired)
+    return (
+      `Every contender's inputs (${what}) are the same on both sides: **this run is an A/A**, ` +
+      'and any pair decided faster or slower is a false claim.'
+    );
+  return (
+    `${i.unchanged.length} of the pairs have the same inputs (${what}) on both sides and were measured anyway ` +
+    `(\`--pair-unchanged\`): for them the run is an A/A. ${i.unchanged.join(', ')}.`
+  );
 }
 
 /** What one design showed: the sd of its pairs within a launch and per round, of req/s and (if measured) of CPU. */

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
 import { baseName } from '../model/questions';
 
@@ -147,4 +147,76 @@ export function baseTwins(side: OtherSide, selected: Contender[]): { twins: Cont
     else missing.push({ name: baseName(c.name), reason: `--against ${side.spec} has no contender ${c.name}` });
   }
   return { twins, missing };
+}
+
+/**
+ * What a contender is built and started from, on one side: its app folder, packages/stream, the root package.json and
+ * bun.lock, and any file outside the app folder that its build or start names (a build script). Files git ignores
+ * (build outputs, node_modules) are left out. Two sides with the same inputs run the same code: pairing them is an A/A.
+ */
+export function inputsOf(c: Contender): string {
+  const root = resolve(c.appDir, '..', '..');
+  const named = [...(c.build ?? []), ...c.start]
+    .filter((a) => a.includes('/') && !isAbsolute(a))
+    .map((a) => resolve(c.appDir, a))
+    .filter((f) => !f.startsWith(c.appDir + sep) && f.startsWith(root + sep) && existsSync(f));
+  const paths = [
+    c.appDir,
+    join(root, 'packages', 'stream'),
+    join(root, 'package.json'),
+    join(root, 'bun.lock'),
+    ...named,
+  ];
+  const hash = createHash('sha256');
+  for (const f of filesUnder(root, paths)) {
+    hash.update(relative(root, f)).update('\0');
+    hash.update(existsSync(f) ? readFileSync(f) : 'absent').update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** The files under these paths, sorted: git's view (tracked and untracked, not ignored) where root is in a repo. */
+function filesUnder(root: string, paths: string[]): string[] {
+  const listed = git(root, [
+    'ls-files',
+    '-co',
+    '--exclude-standard',
+    '-z',
+    '--',
+    ...paths.map((p) => relative(root, p)),
+  ]);
+  if (listed.status === 0)
+    return [...new Set(listed.stdout.split('\0').filter(Boolean))]
+      .map((f) => join(root, f))
+      .filter((f) => existsSync(f) && statSync(f).isFile())
+      .sort();
+  // Not in git: walk, leaving out what is never an input.
+  const out: string[] = [];
+  const walk = (p: string) => {
+    if (!existsSync(p)) return;
+    if (!statSync(p).isDirectory()) return void out.push(p);
+    for (const d of readdirSync(p)) if (!d.startsWith('.') && d !== 'node_modules' && d !== 'dist') walk(join(p, d));
+  };
+  for (const p of paths) walk(p);
+  return out.sort();
+}
+
+/**
+ * Which selected contenders differ from the other side: those whose inputs (inputsOf) are not the same on both, and
+ * those the other side lacks. Only these are paired; when none differs, every one is (the run is an A/A).
+ */
+export function changedOn(side: OtherSide, selected: Contender[]): { changed: Contender[]; unchanged: string[] } {
+  if (side.kind === 'self') return { changed: selected, unchanged: [] };
+  let theirs: Contender[];
+  try {
+    theirs = loadSuite(side.appsDir).contenders;
+  } catch {
+    return { changed: selected, unchanged: [] };
+  }
+  const same = (c: Contender) => {
+    const t = theirs.find((x) => x.name === c.name);
+    return !!t && inputsOf(t) === inputsOf(c);
+  };
+  const unchanged = selected.filter(same).map((c) => c.name);
+  return { changed: selected.filter((c) => !unchanged.includes(c.name)), unchanged };
 }

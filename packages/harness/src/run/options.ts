@@ -38,6 +38,11 @@ export interface CliOptions {
   equalPct: number;
   /** --pair: how each pair is measured (auto: both ways first, then the narrower per minute). */
   pair: 'auto' | 'alternate' | 'duet';
+  /**
+   * --pair-unchanged: pair every selected contender, also those whose inputs are the same on both sides (by default
+   * only the changed are paired, or all when none changed: an A/A).
+   */
+  pairUnchanged: boolean;
   /** --against resolved (cli/bench.ts), or the checkout itself for --handicap's plain twin; null: no pairs. */
   otherSide?: OtherSide | null;
   publish: boolean;

@@ -9,7 +9,7 @@ import { ROOT } from '../system/paths';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
-import type { ContenderResult, PointResult, Results, Settings } from '../model/results';
+import type { ChangeInputs, ContenderResult, PointResult, Results, Settings } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import { fail, type Rig, type RunState, type Session } from './state';
 import { info, log } from '../system/progress';
@@ -17,7 +17,7 @@ import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { workloadOf } from '../measure/workloads';
-import { baseTwins, checkOut } from './against';
+import { baseTwins, changedOn, checkOut } from './against';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
@@ -124,18 +124,49 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
 }
 
 /**
- * The other side's twins (<name>@base): of every selected contender with --against, of the
- * handicapped one alone with --handicap. With --against the run answers the changes only: the
- * "what to pick" family is left out.
+ * The other side's twins (<name>@base): with --against, of every selected contender whose inputs differ from the other
+ * side's (all of them when none differs, an A/A, or with --pair-unchanged); with --handicap, of the handicapped one.
+ * With --against the run answers the changes only: the "what to pick" family is left out, and so are the contenders
+ * not paired.
  */
 function pairsOf(
   opts: CliOptions,
   chosen: Contender[],
-): { twins: Contender[]; missing: Unsupported[]; pickFamily: boolean } {
+): {
+  measured: Contender[];
+  twins: Contender[];
+  missing: Unsupported[];
+  pickFamily: boolean;
+  inputs?: ChangeInputs;
+} {
   const side = opts.otherSide;
-  if (!side) return { twins: [], missing: [], pickFamily: true };
-  const paired = side.kind === 'self' ? chosen.filter((c) => c.name === opts.handicap) : chosen;
-  return { ...baseTwins(side, paired), pickFamily: side.kind === 'self' };
+  if (!side) return { measured: chosen, twins: [], missing: [], pickFamily: true };
+  if (side.kind === 'self')
+    return {
+      measured: chosen,
+      ...baseTwins(
+        side,
+        chosen.filter((c) => c.name === opts.handicap),
+      ),
+      pickFamily: true,
+    };
+  const { changed, unchanged } = changedOn(side, chosen);
+  const all = opts.pairUnchanged || !changed.length;
+  const measured = all ? chosen : changed;
+  info(
+    `--against ${side.spec}: ${changed.length} of ${chosen.length} selected contenders differ in their inputs` +
+      (all
+        ? unchanged.length
+          ? `; all ${chosen.length} paired${changed.length ? ' (--pair-unchanged)' : ': an A/A'}`
+          : ''
+        : `; the ${unchanged.length} the same on both sides are not measured (--pair-unchanged measures them too)`),
+  );
+  return {
+    measured,
+    ...baseTwins(side, measured),
+    pickFamily: false,
+    inputs: { unchanged, measured_unchanged: all },
+  };
 }
 
 function freshResults(
@@ -147,7 +178,7 @@ function freshResults(
   const chosen = all.filter((c) => opts.selected.includes(c.name));
   const onServers = serverTwins(chosen, opts.servers);
   const pairs = pairsOf(opts, chosen);
-  const selected = [...chosen, ...onServers.twins, ...pairs.twins];
+  const selected = [...pairs.measured, ...onServers.twins, ...pairs.twins];
   const twins = selected
     .filter((c) => settings.self_check?.includes(c.name))
     .map((c) => newContenderResult(c, settings, c.name));
@@ -163,7 +194,14 @@ function freshResults(
     contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
     // Fixed before anything is measured, so the family cannot be chosen after seeing the data.
     family: pairs.pickFamily ? familyOf(selected.filter((c) => !isBase(c.name))) : { questions: [], comparisons: [] },
-    ...(opts.otherSide ? { changes: { comparisons: changeComparisons(selected.map((c) => c.name)) } } : {}),
+    ...(opts.otherSide
+      ? {
+          changes: {
+            comparisons: changeComparisons(selected.map((c) => c.name)),
+            ...(pairs.inputs ? { inputs: pairs.inputs } : {}),
+          },
+        }
+      : {}),
     // Named by a manifest but not measured: listed with the reason, never silently dropped.
     unsupported: [...(opts.only ? [] : unsupported), ...onServers.unsupported, ...pairs.missing],
   };
