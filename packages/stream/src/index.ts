@@ -1,6 +1,7 @@
 // One small interface over every Redis client: open once, then per request exactly one Redis
 // read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
-import { isRead, toBody, toJson, STREAM_KEY, WORKLOADS } from './canonical.ts';
+import { isRead, toBody, toJson, STREAM_KEY, WORKLOADS, workloadCommand, type ReadWorkload } from './canonical.ts';
+import { RawReader } from './raw/reader.ts';
 import { cacheTtlMs, checkCache, withCache } from './cache.ts';
 import type { Adapter, StreamOptions, StreamSource, WriteConnection } from './contract.ts';
 import { parseUpsertBody, UPSERT_STATUS, versionClock, writerFor, type Writer } from './writes/index.ts';
@@ -46,6 +47,7 @@ export async function openStream(opts: StreamOptions): Promise<StreamSource> {
 }
 
 async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
+  if (opts.settings.decode === 'raw') return openRaw(opts);
   const a = await withCache(await openAdapter(opts), opts);
   if (opts.settings.transform === 'precomputed') {
     // The HTTP ceiling: one read at start, then the same string for every request, sent as it is.
@@ -62,6 +64,27 @@ async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
     readJson: async () => toJson(await a.entries()),
     direct: opts.settings.transform === 'direct',
     close: () => a.close(),
+  };
+}
+
+/** DECODE=raw: the raw reader instead of the client for the read; its body is sent as it is. */
+function openRaw(opts: StreamOptions): StreamSource {
+  const { workload, cluster, settings, key, url } = opts;
+  const why =
+    workload === 'xread' || workload === 'upsert'
+      ? `WORKLOAD=${workload}: it transcodes XRANGE's reply only`
+      : cluster
+        ? 'REDIS_CLUSTER=1: it follows no cluster redirect'
+        : settings.cache !== 'none' || settings.pool === 'on' || settings.transform !== 'plain'
+          ? 'a CACHE, POOL or TRANSFORM: it is measured alone'
+          : null;
+  if (why) throw new Error(`DECODE=raw is not supported with ${why}`);
+  const reader = new RawReader(url, workloadCommand(workload as ReadWorkload, key));
+  return {
+    read: async () => JSON.parse(await reader.read()),
+    readJson: () => reader.read(),
+    direct: true,
+    close: () => reader.close(),
   };
 }
 

@@ -36,6 +36,21 @@ export const SETTINGS = {
       'the JSON string built by hand from the reply; precomputed: the body read once at ' +
       'start and served as it is (the HTTP ceiling: no Redis read per request)',
   },
+  decode: {
+    env: 'DECODE',
+    values: ['default', 'raw'],
+    default: 'default',
+    suffix: { raw: 'rawreply' },
+    clients: ['node-redis'],
+    about:
+      "raw: the reply's bytes, read by a minimal RESP reader on a connection of its own (packages/stream/src/raw/) " +
+      'and written as the JSON body in one pass, with no JS value per id, field or value: a named technique, not a ' +
+      "library's default. No client has a raw-reply mode (node-redis's Buffer type mapping, ioredis/iovalkey " +
+      "xrangeBuffer and valkey-glide's Decoder.Bytes still build one value per bulk string; Bun's client has none), " +
+      'so the reader stands in for the client on the read and only node-redis contenders carry it (the same code ' +
+      'for every client). It gives up cluster redirects, RESP3 pushes, TLS, XREAD and caches; errors and dropped ' +
+      'connections fail the reads they hit, and the next read reconnects',
+  },
   autopipeline: {
     env: 'AUTOPIPELINE',
     values: ['off', 'on'],

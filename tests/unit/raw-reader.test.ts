@@ -1,0 +1,96 @@
+// DECODE=raw's reader under faults, against a scripted server on 127.0.0.1 that speaks just enough RESP: an error
+// reply, a reply cut off by a closed connection, a reply that stalls, Redis gone and back, each fail the reads they
+// hit and never hand over part of a body; the next read succeeds.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { createServer, type Server, type Socket } from 'node:net';
+import { RawReader } from '../../packages/stream/src/raw/reader';
+import { RespError } from '../../packages/stream/src/raw/transcode';
+
+const READ = '*4\r\n$6\r\nXRANGE\r\n$1\r\nk\r\n$1\r\n-\r\n$1\r\n+\r\n';
+const GOOD = '*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$5\r\ncolor\r\n$3\r\nred\r\n';
+const BODY = '{"entries":[{"id":"1-0","fields":{"color":"red"}}]}';
+
+/** What the server does with the n-th read it gets (from 0, over all connections). */
+type Script = (n: number, socket: Socket) => void;
+
+let server: Server | null = null;
+let reads = 0;
+const sockets = new Set<Socket>();
+
+function serve(port: number, script: Script): Promise<number> {
+  return new Promise((resolve) => {
+    server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      let text = '';
+      socket.on('data', (d) => {
+        text += d.toString('latin1');
+        for (let i = text.indexOf(READ); i >= 0; i = text.indexOf(READ)) {
+          text = text.slice(i + READ.length);
+          script(reads++, socket);
+        }
+      });
+    });
+    server.listen(port, '127.0.0.1', () => resolve((server!.address() as { port: number }).port));
+  });
+}
+
+function stop(): Promise<void> {
+  for (const s of sockets) s.destroy();
+  return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+}
+
+afterAll(stop);
+
+const outcome = (p: Promise<string>) =>
+  p.then(
+    (body) => ({ body }),
+    (e: Error) => ({ error: e }),
+  );
+
+describe('the raw reader', () => {
+  test('an error reply fails its read only; pipelined reads before and after get their bodies', async () => {
+    reads = 0;
+    const port = await serve(0, (n, s) =>
+      s.write(n === 1 ? '-LOADING Redis is loading the dataset in memory\r\n' : GOOD),
+    );
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+']);
+    const [a, b, c] = await Promise.all([r.read(), r.read(), r.read()].map(outcome));
+    expect(a).toEqual({ body: BODY });
+    expect((b as { error: Error }).error).toBeInstanceOf(RespError);
+    expect((b as { error: Error }).error.message).toStartWith('LOADING');
+    expect(c).toEqual({ body: BODY });
+    await r.close();
+    await stop();
+  });
+
+  test('a connection dropped mid-reply, then a stalled reply: their reads fail, the next ones reconnect', async () => {
+    reads = 0;
+    const port = await serve(0, (n, s) => {
+      if (n === 0) s.end(GOOD.slice(0, 20));
+      else if (n === 1) s.write(GOOD.slice(0, 30));
+      else for (const ch of GOOD) s.write(ch);
+    });
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], 300);
+    expect((await outcome(r.read())) as object).toHaveProperty('error');
+    const stalled = await outcome(r.read());
+    expect((stalled as { error: Error }).error.message).toContain('no complete reply from Redis in 300 ms');
+    // Then a reply written a byte at a time: it still arrives whole.
+    expect(await r.read()).toBe(BODY);
+    await r.close();
+    await stop();
+  });
+
+  test('Redis gone: reads fail at once; Redis back on its port: the next read succeeds', async () => {
+    reads = 0;
+    const port = await serve(0, (_n, s) => s.write(GOOD));
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+']);
+    expect(await r.read()).toBe(BODY);
+    await stop();
+    expect((await outcome(r.read())) as object).toHaveProperty('error');
+    await serve(port, (_n, s) => s.write(GOOD));
+    expect(await r.read()).toBe(BODY);
+    await r.close();
+    await stop();
+  });
+});

@@ -1,0 +1,113 @@
+// The raw read path's transcoder: XRANGE's RESP bytes to the contract's JSON, checked against what a decoding client
+// and the direct transform make of the same reply (TextDecoder, then toJson), on hostile values, on thousands of
+// seeded random strings and byte strings, and on invalid UTF-8; and the framing of replies cut anywhere.
+import { describe, expect, test } from 'bun:test';
+import { toJson } from '../../packages/stream/src/canonical';
+import { fallbacks, replyEnd, RespError, xrangeToJson } from '../../packages/stream/src/raw/transcode';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
+
+type Raw = [id: Uint8Array, kv: Uint8Array[]][];
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** XRANGE's reply to these entries, as Redis sends it. */
+function reply(entries: Raw): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const line = (s: string) => parts.push(enc.encode(`${s}\r\n`));
+  const bulk = (b: Uint8Array) => {
+    line(`$${b.length}`);
+    parts.push(b, enc.encode('\r\n'));
+  };
+  line(`*${entries.length}`);
+  for (const [id, kv] of entries) {
+    line('*2');
+    bulk(id);
+    line(`*${kv.length}`);
+    for (const b of kv) bulk(b);
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** What a decoding client gives (each bulk string through the runtime's decoder), written by the direct transform. */
+const decoded = (entries: Raw) =>
+  toJson({ shape: 'flat', entries: entries.map(([id, kv]) => [dec.decode(id), kv.map((b) => dec.decode(b))]) });
+
+const transcoded = (entries: Raw) => {
+  const r = reply(entries);
+  expect(replyEnd(r, 0, r.length)).toBe(r.length);
+  return xrangeToJson(r, 0, r.length);
+};
+
+const entry = (id: string, ...kv: (string | Uint8Array)[]): Raw[number] => [
+  enc.encode(id),
+  kv.map((x) => (typeof x === 'string' ? enc.encode(x) : x)),
+];
+
+describe('the transcoder', () => {
+  test('hostile values: quotes, backslashes, every control character, emoji, U+2028/2029, DEL, long values', () => {
+    const controls = String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i));
+    const entries: Raw = [
+      entry('1-0', 'color', 'say "hi" \\ back\\slash', 'ctl', controls),
+      entry('1-1', 'emoji', '😀 café ☃ 𝄞', 'seps', 'a\u2028b\u2029c', 'del', '\x7f', 'long', 'x"y'.repeat(40_000)),
+      entry('2-0'),
+      entry('3-0', '', ''),
+    ];
+    const body = transcoded(entries);
+    expect(body).toBe(decoded(entries));
+    expect(JSON.parse(body).entries[1].fields.seps).toBe('a\u2028b\u2029c');
+    expect(transcoded([])).toBe('{"entries":[]}');
+  });
+
+  test('invalid UTF-8 reads as the runtime decodes it (U+FFFD), on the counted slow path', () => {
+    const bad = [
+      [0xff],
+      [0x80],
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf0, 0x9f, 0x98],
+      [0x61, 0xc3],
+      [0x22, 0xe2, 0x82, 0x5c],
+    ].map((b) => Uint8Array.from(b));
+    const before = fallbacks.strings;
+    const entries: Raw = bad.map((b, i) => entry(`${i}-0`, 'v', b, 'ok', 'plain "text"'));
+    expect(transcoded(entries)).toBe(decoded(entries));
+    expect(fallbacks.strings - before).toBe(bad.length);
+  });
+
+  test('5,000 seeded random entries of strings and byte strings: the same body as a decoding client', () => {
+    const random = seededRandom(39);
+    const pick = (s: string) => s[Math.floor(random() * s.length)]!;
+    const chars = 'abc"\\\n\t\u0000\u001f\u007f\u00e9\u2028\u2029\u4e2d😀 ';
+    const text = () => Array.from({ length: Math.floor(random() * 12) }, () => pick(chars)).join('');
+    const bytes = () => Uint8Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * 256));
+    for (let run = 0; run < 50; run++) {
+      const entries: Raw = Array.from({ length: 100 }, (_, i) =>
+        entry(
+          `${run}-${i}`,
+          ...Array.from({ length: 2 * Math.floor(random() * 4) }, () => (random() < 0.8 ? text() : bytes())),
+        ),
+      );
+      expect(transcoded(entries)).toBe(decoded(entries));
+    }
+  });
+
+  test('a reply cut anywhere is not complete yet; an error reply throws its text', () => {
+    const r = reply([entry('1-0', 'a', 'b'), entry('1-1', 'c', 'd"e')]);
+    for (let cut = 0; cut < r.length; cut++) expect(replyEnd(r, 0, cut)).toBe(-1);
+    const err = enc.encode('-LOADING Redis is loading the dataset in memory\r\n');
+    expect(replyEnd(err, 0, err.length)).toBe(err.length);
+    expect(() => xrangeToJson(err, 0, err.length)).toThrow(
+      new RespError('LOADING Redis is loading the dataset in memory'),
+    );
+    const other = enc.encode(':3\r\n');
+    expect(() => xrangeToJson(other, 0, other.length)).toThrow(/expected \*/);
+  });
+});
