@@ -2,7 +2,15 @@
 // read per response), the relative index (each median divided by the geometric mean of the
 // dynamic contenders' medians of this run), the family's answers, the handicap check and the design.
 import { median } from 'simple-statistics';
-import type { ContenderResult, PointResult, Results, RunRecord, Settings } from '../model/results';
+import {
+  type ContenderResult,
+  clientCeilingOf,
+  clientLabel,
+  type PointResult,
+  type Results,
+  type RunRecord,
+  type Settings,
+} from '../model/results';
 import { geometricMean, halfWidth, summarize } from '../stats/stats';
 import { workloadOf } from '../measure/workloads';
 import { finalLook } from './racing';
@@ -180,7 +188,10 @@ const httpCeilingOf = (results: Results, c: ContenderResult) =>
  * The lowest ceiling that applies to a dynamic contender: Redis alone, its runtime and client with no HTTP, or its
  * runtime and framework serving a precomputed body.
  */
-export function ceilingFor(results: Results, c: ContenderResult): { ceiling: string; ceiling_rps: number } | null {
+export function ceilingFor(
+  results: Results,
+  c: ContenderResult,
+): { ceiling: string; ceiling_rps: number; redis_rps?: number } | null {
   // --servers: the ceiling of the server this contender reads.
   const server = c.server ?? results.settings?.servers?.[0];
   // redis-benchmark runs next to Redis: under --redis-rtt it bounds nothing the apps could reach.
@@ -193,15 +204,14 @@ export function ceilingFor(results: Results, c: ContenderResult): { ceiling: str
   const http = httpCeilingOf(results, c);
   // The client ceiling is one process on a single server: no ceiling for two workers or a cluster's twins.
   const oneProcessOneServer = (c.settings?.workers ?? '1') === '1' && !c.server?.startsWith('cluster');
-  const client = oneProcessOneServer
-    ? results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client)
-    : undefined;
+  const client = oneProcessOneServer ? clientCeilingOf(results, c) : undefined;
   const candidates = [
     ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
-    ...(client ? [{ ceiling: `${c.runtime} + ${c.client}, no HTTP`, ceiling_rps: client.rps }] : []),
+    ...(client ? [{ ceiling: `${clientLabel(client)}, no HTTP`, ceiling_rps: client.rps }] : []),
     ...(http?.points[0]?.rps ? [{ ceiling: http.name, ceiling_rps: http.points[0].rps.median }] : []),
   ];
-  return candidates.sort((a, b) => a.ceiling_rps - b.ceiling_rps)[0] ?? null;
+  const lowest = candidates.sort((a, b) => a.ceiling_rps - b.ceiling_rps)[0];
+  return lowest ? { ...lowest, ...(redis.length ? { redis_rps: median(redis) } : {}) } : null;
 }
 
 /** Each dynamic contender's efficiency against its lowest ceiling, and its CPU breakdown. */
@@ -209,7 +219,14 @@ export function setCeilingFigures(results: Results): void {
   for (const c of results.contenders) {
     const rps = c.points[0]?.rps;
     const ceiling = c.status === 'ok' && rps && !noReadPerRequest(c) ? ceilingFor(results, c) : null;
-    if (ceiling) c.points[0]!.efficiency = { value: rps!.median / ceiling.ceiling_rps, ...ceiling };
+    if (ceiling) {
+      const { redis_rps, ...lowest } = ceiling;
+      c.points[0]!.efficiency = {
+        value: rps!.median / ceiling.ceiling_rps,
+        ...lowest,
+        ...(redis_rps ? { redis_share: rps!.median / redis_rps } : {}),
+      };
+    }
     const breakdown = c.status === 'ok' && !noReadPerRequest(c) ? breakdownOf(results, c) : null;
     if (breakdown) c.points[0]!.breakdown = breakdown;
   }
@@ -217,12 +234,18 @@ export function setCeilingFigures(results: Results): void {
 
 export function breakdownOf(results: Results, c: ContenderResult): Breakdown | null {
   const p = c.points[0];
-  const client = results.ceilings?.client?.find((x) => x.runtime === c.runtime && x.client === c.client);
+  const client = clientCeilingOf(results, c);
   const http = httpCeilingOf(results, c);
   const httpUs = http?.points[0]?.cpu_us_per_req;
   if (!p?.rps || p.cpu_us_per_req === undefined || !client?.transform_us || httpUs === undefined) return null;
-  const transformUs = c.settings?.transform === 'direct' ? client.transform_us.direct : client.transform_us.plain;
-  const clientUs = client.cpu_us_per_read - client.transform_us.plain;
+  // DECODE=raw: the reader's loop transcodes as it reads, so its transform is in the client's share.
+  const raw = !!client.decode && client.decode !== 'default';
+  const transformUs = raw
+    ? 0
+    : c.settings?.transform === 'direct'
+      ? client.transform_us.direct
+      : client.transform_us.plain;
+  const clientUs = client.cpu_us_per_read - (raw ? 0 : client.transform_us.plain);
   const appUs = clientUs + transformUs + httpUs;
   const redisUs = p.redis_us_per_call ?? NaN;
   return {

@@ -58,6 +58,13 @@ function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[
   return all.filter((c) => list.some((p) => pick(p).includes(c)));
 }
 
+/** The HTTP ceilings (-precomputed) of these contenders' runtimes and frameworks (and variants) not among them. */
+function httpCeilingsOf(picked: Selectable[], all: Selectable[]): Selectable[] {
+  const stack = (c: Selectable) => `${c.runtime} ${c.framework} ${c.variant}`;
+  const stacks = new Set(picked.filter((c) => !c.ceiling).map(stack));
+  return all.filter((c) => c.ceiling === 'http' && stacks.has(stack(c)) && !picked.some((p) => p.name === c.name));
+}
+
 /** --ceilings, or --matrix (the whole grid, with its ceilings and cost breakdown). */
 export const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix === true;
 
@@ -89,6 +96,8 @@ export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean
         `no contender matches --where ${str('where')}${str('only') ? ` among --only ${str('only')}` : ''}; see --list`,
       );
   }
+  // --ceilings with --only or --where: each picked stack's HTTP ceiling too, which its cost breakdown needs.
+  if (picked && ceilingsOn(v)) picked = [...picked, ...httpCeilingsOf(picked, all)];
   const selected = (picked ?? suite).map((c) => c.name);
   const selfCheck = str('self-check') !== undefined ? only(str('self-check')!, all, suite).map((c) => c.name) : null;
   if (selfCheck?.some((n) => !selected.includes(n)))

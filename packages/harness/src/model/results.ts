@@ -132,7 +132,7 @@ export interface PointResult {
    * Median req/s ÷ the lowest ceiling that applies (dynamic contenders): Redis alone, or the HTTP ceiling of its
    * stack.
    */
-  efficiency?: { value: number; ceiling: string; ceiling_rps: number };
+  efficiency?: { value: number; ceiling: string; ceiling_rps: number; redis_share?: number };
   /**
    * Where the CPU of a request goes (dynamic contenders with their ceilings measured): see breakdownOf in verdicts.ts.
    */
@@ -575,7 +575,23 @@ export interface ClientCeiling {
   cpu_us_per_read: number;
   /** Each transform alone on a recorded reply of this client, median µs per operation (tinybench). */
   transform_us?: { plain: number; direct: number };
+  /** DECODE=raw: the raw reader's loop (its transcode included) instead of the client's; absent: the default. */
+  decode?: string;
 }
+
+/** "node + node-redis", or "node + node-redis, DECODE=raw" for a ceiling of the raw reader. */
+export const clientLabel = (c: { runtime: string; client: string; decode?: string }) =>
+  `${c.runtime} + ${c.client}${c.decode && c.decode !== 'default' ? `, DECODE=${c.decode}` : ''}`;
+
+/** The client ceiling that matches a contender: its runtime, client and decode. */
+export const clientCeilingOf = (
+  r: Pick<Results, 'ceilings'>,
+  c: { runtime: string; client: string; settings?: { decode?: string } },
+) =>
+  r.ceilings?.client?.find(
+    (x) =>
+      x.runtime === c.runtime && x.client === c.client && (x.decode ?? 'default') === (c.settings?.decode ?? 'default'),
+  );
 
 export interface LinearFit {
   slope: number;

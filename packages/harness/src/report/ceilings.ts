@@ -2,7 +2,7 @@
 // (Redis alone; each runtime and client with no HTTP; each runtime and framework serving a
 // precomputed body) and each contender's efficiency, its median ÷ the lowest ceiling that applies.
 import type { Analysis } from '../answers/analysis';
-import type { Results } from '../model/results';
+import { clientLabel, type Results } from '../model/results';
 import { levelLabel } from '../stats/stats';
 
 /** "Redis" for the default server, the server's own name (valkey) for another. */
@@ -41,8 +41,9 @@ function ceilingRows(an: Analysis): string[] {
   }
   for (const c of [...(r.ceilings?.client ?? [])].sort((a, b) => b.rps - a.rps)) {
     rows.push(
-      `| client: ${c.runtime} + ${c.client}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ` +
-        `${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, plain transform |`,
+      `| client: ${clientLabel(c)}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ` +
+        `${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, ` +
+        `${c.decode && c.decode !== 'default' ? "the raw reader's transcode" : 'plain transform'} |`,
     );
   }
   return rows;
@@ -66,16 +67,22 @@ export function ceilingsTable(an: Analysis): string {
 export function efficiencyTable(an: Analysis): string {
   const rows = an.ranked.filter((c) => c.efficiency);
   if (!rows.length) return '';
-  const head = '| contender | req/s | lowest ceiling | ceiling req/s | efficiency |\n|---|---:|---|---:|---:|';
+  const head =
+    '| contender | req/s | lowest ceiling | ceiling req/s | efficiency | of Redis alone |\n|---|---:|---|---:|---:|---:|';
   const body = rows.map((c) => {
     const e = c.efficiency!;
     const ceiling =
       e.ceiling === 'redis' ? `${serverLabel(c.server ?? an.results.settings.servers?.[0])} alone` : e.ceiling;
-    return `| ${c.name} | ${fmt(c.rps!.median)} | ${ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% |`;
+    const redis = e.redis_share !== undefined ? `${fmt(e.redis_share * 100, 1)}%` : '–';
+    return (
+      `| ${c.name} | ${fmt(c.rps!.median)} | ${ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% | ` +
+      `${redis} |`
+    );
   });
   return (
     '**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, ' +
-    "the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body)" +
+    "the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body); " +
+    'and ÷ Redis alone, serving the same XRANGE to redis-benchmark in this run' +
     `\n\n${[head, ...body].join('\n')}`
   );
 }

@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type ReadWorkload } from '@bench/stream';
 import { noReadPerRequest } from '../answers/verdicts';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from '../measure/ceilings';
 import { workloadOf } from '../measure/workloads';
-import type { ContenderResult, Results, Settings } from '../model/results';
+import { clientLabel, type ContenderResult, type Results, type Settings } from '../model/results';
 import type { RuntimeName } from '../model/runtimes';
 import { info, log, progress } from '../system/progress';
 import type { RedisTarget } from '../topology/redis';
@@ -64,13 +64,15 @@ export function redisCeiling(results: Results, servers: Record<string, RedisTarg
   }
 }
 
-/** One contender per runtime × client of the run's dynamic contenders. */
+/** One contender per runtime × client (× decode: DECODE=raw reads with a path of its own) of the run's dynamic ones. */
 function clientPairs(contenders: ContenderResult[]): ContenderResult[] {
   const pairs = new Map<string, ContenderResult>();
   for (const r of contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of))
-    pairs.set(`${r.runtime} ${r.client}`, r);
+    pairs.set(`${r.runtime} ${r.client} ${decodeOf(r)}`, r);
   return [...pairs.values()];
 }
+
+const decodeOf = (r: Pick<ContenderResult, 'settings'>) => r.settings?.decode ?? DEFAULT_SETTINGS.decode;
 
 /**
  * Seconds the ceilings after the rounds take (a guess: each probe's start, warmup, run and transform bench), kept out
@@ -94,15 +96,16 @@ export async function clientCeilings(results: Results, rig: Rig, save: () => voi
   for (const [i, r] of pairs.entries()) {
     progress({
       phase: 'client ceilings',
-      contender: `${r.runtime} + ${r.client}`,
+      contender: clientLabel({ ...r, decode: decodeOf(r) }),
       runsLeft: pairs.length - i,
       etaS: (ceilingReserveS(settings, results.contenders) * (pairs.length - i)) / pairs.length,
     });
     const c = contenderOf(rig.byName, r);
-    // The library defaults and the plain transform, whatever settings the contender varies.
+    // The library defaults and the plain transform, whatever else the contender varies; its decode (the read path).
     // Under --redis-rtt through the first server's proxy: the ceiling at the run's own distance.
+    const decode = decodeOf(r);
     const env = appEnvironment(
-      { ...c, settings: { ...DEFAULT_SETTINGS } },
+      { ...c, settings: { ...DEFAULT_SETTINGS, decode: c.settings.decode } },
       Object.values(rig.proxies)[0]?.url ?? rig.ctx.redis.url,
       settings.workload,
     );
@@ -113,14 +116,17 @@ export async function clientCeilings(results: Results, rig: Rig, save: () => voi
         concurrency: settings.connections[0]!,
         expectBytes: Buffer.byteLength(rig.golden),
       };
-      const ceiling = await measureClientCeiling(r.runtime as RuntimeName, env, o);
+      const ceiling = {
+        ...(await measureClientCeiling(r.runtime as RuntimeName, env, o)),
+        ...(decode !== DEFAULT_SETTINGS.decode ? { decode } : {}),
+      };
       ((results.ceilings ??= { redis: [] }).client ??= []).push(ceiling);
       info(
-        `client ceiling ${r.runtime} + ${r.client} (no HTTP, ${o.concurrency} reads in flight): ` +
+        `client ceiling ${clientLabel(ceiling)} (no HTTP, ${o.concurrency} reads in flight): ` +
           `${ceiling.rps.toFixed(0)} reads/s, ${ceiling.cpu_us_per_read.toFixed(0)} µs CPU/read`,
       );
     } catch (e) {
-      log(`client ceiling ${r.runtime} + ${r.client} not measured: ${(e as Error).message}`);
+      log(`client ceiling ${clientLabel({ ...r, decode })} not measured: ${(e as Error).message}`);
     }
     save();
   }
