@@ -1,5 +1,7 @@
 // Regenerates dump.rdb deterministically: same entries, ids and values on every run.
-//   bun scripts/make-rdb.ts [--entries 339] [--out dump.rdb]
+//   bun scripts/make-rdb.ts [--entries 339] [--out dump.rdb] [--hostile]
+// --hostile: each entry also has a field `note` whose values are what a JSON body must escape or pass through
+// exactly (quotes, backslashes, control characters, emoji, U+2028/2029, long values) and bytes that are not UTF-8.
 import { copyFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,12 +12,16 @@ import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/topology/redis';
 import { seededRandom } from '../packages/harness/src/stats/stats';
 
-const options = { entries: { type: 'string', default: '339' }, out: { type: 'string', default: 'dump.rdb' } } as const;
+const options = {
+  entries: { type: 'string', default: '339' },
+  out: { type: 'string', default: 'dump.rdb' },
+  hostile: { type: 'boolean', default: false },
+} as const;
 let values;
 try {
   ({ values } = parseArgs({ args: withDashValues(process.argv.slice(2), options), options }));
 } catch (e) {
-  console.error(`error: ${(e as Error).message.split('\n')[0]}; accepted: --entries N --out FILE`);
+  console.error(`error: ${(e as Error).message.split('\n')[0]}; accepted: --entries N --out FILE --hostile`);
   process.exit(2);
 }
 const count = Number(values.entries);
@@ -38,7 +44,34 @@ const widths = Array.from(
   ),
 ).slice(0, 190);
 
-const lines: string[] = [];
+/** --hostile: the note values, in turn (bytes, so that some are not UTF-8). */
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+const HOSTILE: Buffer[] = [
+  utf8('say "hi"'),
+  utf8('back\\slash \\" \\\\'),
+  utf8(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i), 0x7f)),
+  utf8('😀 café ☃ 𝄞 中文'),
+  utf8('line\u2028para\u2029end'),
+  utf8(`${'long "value" \\ 😀 '.repeat(400)}`),
+  Buffer.from([0x61, 0xff, 0x62]),
+  Buffer.from([0xc0, 0xaf, 0x22]),
+  Buffer.from([0xed, 0xa0, 0x80, 0x5c]),
+  Buffer.from([0xe2, 0x82]),
+  Buffer.from([0xf0, 0x9f, 0x98]),
+  utf8(''),
+];
+
+/** One command in RESP, binary-safe (redis-cli --pipe). */
+const resp = (args: (string | Buffer)[]) =>
+  Buffer.concat([
+    Buffer.from(`*${args.length}\r\n`),
+    ...args.flatMap((a) => {
+      const b = typeof a === 'string' ? utf8(a) : a;
+      return [Buffer.from(`$${b.length}\r\n`), b, Buffer.from('\r\n')];
+    }),
+  ]);
+
+const commands: Buffer[] = [];
 let ms = 1_690_000_000_000;
 for (let i = 0; i < count; i++) {
   ms += 1 + Math.floor(rand() * 5000);
@@ -56,14 +89,16 @@ for (let i = 0; i < count; i++) {
     'width',
     pick(widths),
   ];
-  lines.push(['XADD', STREAM_KEY, `${ms}-0`, ...fields].join(' '));
+  const note = values.hostile ? ['note', HOSTILE[i % HOSTILE.length]!] : [];
+  commands.push(resp(['XADD', STREAM_KEY, `${ms}-0`, ...fields, ...note]));
 }
 
 startOrphanGuard();
 const redis = await startPrivateRedis(null);
 try {
-  const fed = spawnSync('redis-cli', ['-u', redis.url], { input: `${lines.join('\n')}\n`, encoding: 'utf8' });
-  if (fed.status !== 0 || /ERR/.test(fed.stdout)) throw new Error(`loading entries failed: ${fed.stdout}${fed.stderr}`);
+  const fed = spawnSync('redis-cli', ['-u', redis.url, '--pipe'], { input: Buffer.concat(commands), encoding: 'utf8' });
+  if (fed.status !== 0 || !/errors: 0,/.test(fed.stdout))
+    throw new Error(`loading entries failed: ${fed.stdout}${fed.stderr}`);
   cli(redis, ['SAVE']);
   copyFileSync(join(redis.server!.dir, 'dump.rdb'), values.out!);
   const info = streamInfo(redis, STREAM_KEY);

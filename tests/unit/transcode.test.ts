@@ -2,7 +2,8 @@
 // and the direct transform make of the same reply (TextDecoder, then toJson), on hostile values, on thousands of
 // seeded random strings and byte strings, and on invalid UTF-8; and the framing of replies cut anywhere.
 import { describe, expect, test } from 'bun:test';
-import { toJson } from '../../packages/stream/src/canonical';
+import { toBody, toJson } from '../../packages/stream/src/canonical';
+import { openAdapter, settingsFromEnv } from '../../packages/stream/src/index';
 import { fallbacks, replyEnd, RespError, xrangeToJson } from '../../packages/stream/src/raw/transcode';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
@@ -38,10 +39,13 @@ function reply(entries: Raw): Uint8Array {
 const decoded = (entries: Raw) =>
   toJson({ shape: 'flat', entries: entries.map(([id, kv]) => [dec.decode(id), kv.map((b) => dec.decode(b))]) });
 
+/** The raw path's body, checked to be the bytes path's (DECODE=bytes: the client's Buffers) too. */
 const transcoded = (entries: Raw) => {
   const r = reply(entries);
   expect(replyEnd(r, 0, r.length)).toBe(r.length);
-  return xrangeToJson(r, 0, r.length);
+  const body = xrangeToJson(r, 0, r.length);
+  expect(toJson({ shape: 'bytes', entries })).toBe(body);
+  return body;
 };
 
 const entry = (id: string, ...kv: (string | Uint8Array)[]): Raw[number] => [
@@ -61,6 +65,8 @@ describe('the transcoder', () => {
     const body = transcoded(entries);
     expect(body).toBe(decoded(entries));
     expect(JSON.parse(body).entries[1].fields.seps).toBe('a\u2028b\u2029c');
+    // With field names unique in each entry and none like an array index, the plain transform's objects agree.
+    expect(JSON.stringify(toBody({ shape: 'bytes', entries }))).toBe(body);
     expect(transcoded([])).toBe('{"entries":[]}');
   });
 
@@ -79,7 +85,8 @@ describe('the transcoder', () => {
     const before = fallbacks.strings;
     const entries: Raw = bad.map((b, i) => entry(`${i}-0`, 'v', b, 'ok', 'plain "text"'));
     expect(transcoded(entries)).toBe(decoded(entries));
-    expect(fallbacks.strings - before).toBe(bad.length);
+    // Once on the raw path and once on the bytes path (transcoded checks both).
+    expect(fallbacks.strings - before).toBe(2 * bad.length);
   });
 
   test('5,000 seeded random entries of strings and byte strings: the same body as a decoding client', () => {
@@ -109,5 +116,32 @@ describe('the transcoder', () => {
     );
     const other = enc.encode(':3\r\n');
     expect(() => xrangeToJson(other, 0, other.length)).toThrow(/expected \*/);
+  });
+});
+
+describe('DECODE refused where it cannot be', () => {
+  const opts = (client: string, env: Record<string, string>, more = {}) =>
+    ({
+      client,
+      url: 'redis://127.0.0.1:1',
+      workload: 'xrange',
+      key: 'k',
+      settings: settingsFromEnv(env),
+      handicapUs: 0,
+      ...more,
+    }) as never;
+  test('one line naming the client or what it is combined with; before any connection is tried', async () => {
+    await expect(openAdapter(opts('bun-redis', { DECODE: 'bytes' }))).rejects.toThrow(
+      "DECODE=bytes is not supported with REDIS_CLIENT=bun-redis: Bun's RedisClient has no byte mode for XRANGE",
+    );
+    await expect(openAdapter(opts('ioredis', { DECODE: 'raw' }))).rejects.toThrow(
+      'DECODE=raw is not supported with REDIS_CLIENT=ioredis: the raw reader is carried by node-redis contenders only',
+    );
+    await expect(openAdapter(opts('ioredis', { DECODE: 'bytes' }, { workload: 'xread' }))).rejects.toThrow(
+      "DECODE=bytes is not supported with WORKLOAD=xread: it reads XRANGE's reply only",
+    );
+    await expect(openAdapter(opts('glide', { DECODE: 'bytes' }, { cluster: true }))).rejects.toThrow(
+      'DECODE=bytes is not supported with REDIS_CLUSTER=1',
+    );
   });
 });

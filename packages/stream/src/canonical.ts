@@ -1,6 +1,7 @@
 // The response contract: {"entries":[{"id":"…","fields":{"color":"…",…}},…]}, compact,
 // entries and fields in stream order. Two transforms produce it from a client's reply:
 // plain (objects, then the framework's own JSON path) and direct (the string built by hand).
+import { bytesToJson } from './raw/transcode.ts';
 
 export const STREAM_KEY = 'OPTIONS:test:STREAM';
 /**
@@ -51,11 +52,17 @@ export type ObjectEntry = { id: string; message: Record<string, string> };
 /** valkey-glide entry (customCommand): {key: id, value: [[field, value], …]}. */
 export type PairsEntry = { key: string; value: [string, string][] };
 
+/** DECODE=bytes: the flat entry with each bulk string as the client's Buffer, not decoded. */
+export type BytesEntry = [id: Uint8Array, fieldsAndValues: Uint8Array[]];
+
 /** The reply shapes the adapters hand over, tagged so each transform has one function per shape. */
 export type Entries =
   | { shape: 'flat'; entries: FlatEntry[] }
   | { shape: 'object'; entries: ObjectEntry[] }
-  | { shape: 'pairs'; entries: PairsEntry[] };
+  | { shape: 'pairs'; entries: PairsEntry[] }
+  | { shape: 'bytes'; entries: BytesEntry[] };
+
+const utf8 = new TextDecoder();
 
 export function toBody(e: Entries): StreamBody {
   switch (e.shape) {
@@ -71,6 +78,11 @@ export function toBody(e: Entries): StreamBody {
       return { entries: e.entries.map(({ id, message }) => ({ id, fields: message })) };
     case 'pairs':
       return { entries: e.entries.map(({ key, value }) => ({ id: key, fields: Object.fromEntries(value) })) };
+    case 'bytes':
+      return toBody({
+        shape: 'flat',
+        entries: e.entries.map(([id, kv]) => [utf8.decode(id), kv.map((b) => utf8.decode(b))]),
+      });
   }
 }
 
@@ -78,6 +90,8 @@ const str = JSON.stringify;
 
 /** The direct transform: the contract string built by hand from the reply, no intermediate objects. */
 export function toJson(e: Entries): string {
+  // The bytes go straight into the body, with no string per value (raw/transcode.ts).
+  if (e.shape === 'bytes') return bytesToJson(e.entries);
   let out = '{"entries":[';
   for (let i = 0; i < e.entries.length; i++) {
     out += i === 0 ? '{"id":' : ',{"id":';

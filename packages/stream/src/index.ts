@@ -8,7 +8,7 @@ import { parseUpsertBody, UPSERT_STATUS, versionClock, writerFor, type Writer } 
 import { CLIENTS, type ClientName } from './clients.ts';
 import { withHandicap } from './handicap.ts';
 import { startWorkers } from './workers.ts';
-import { settingsFromEnv } from './settings.ts';
+import { SETTINGS, settingsFromEnv } from './settings.ts';
 
 export * from './canonical.ts';
 export * from './clients.ts';
@@ -37,6 +37,7 @@ export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
     throw new Error('WORKLOAD=upsert reads nothing per request: the app opens a writer (writerFromEnv)');
   checkCache(opts);
   checkCluster(opts);
+  checkDecode(opts);
   return (await load()).open(opts);
 }
 
@@ -62,23 +63,35 @@ async function openPlainStream(opts: StreamOptions): Promise<StreamSource> {
   return {
     read: async () => toBody(await a.entries()),
     readJson: async () => toJson(await a.entries()),
-    direct: opts.settings.transform === 'direct',
+    // DECODE=bytes: the Buffers go straight into the body (toJson), which is sent as it is.
+    direct: opts.settings.transform === 'direct' || opts.settings.decode === 'bytes',
     close: () => a.close(),
   };
 }
 
+/** DECODE=bytes or raw: XRANGE on one connection, measured alone; bytes needs a client with a byte mode. */
+function checkDecode({ settings, workload, cluster, client }: StreamOptions): void {
+  const d = settings.decode;
+  if (d === 'default') return;
+  const applies = SETTINGS.decode.clients as readonly string[];
+  const why = !applies.includes(client)
+    ? `REDIS_CLIENT=${client}: ${client === 'bun-redis' ? "Bun's RedisClient has no byte mode for XRANGE" : 'not built for it'}`
+    : d === 'raw' && client !== 'node-redis'
+      ? `REDIS_CLIENT=${client}: the raw reader is carried by node-redis contenders only`
+      : workload === 'xread' || workload === 'upsert'
+        ? `WORKLOAD=${workload}: it reads XRANGE's reply only`
+        : cluster
+          ? 'REDIS_CLUSTER=1: it follows no cluster redirect'
+          : settings.cache !== 'none' || settings.pool === 'on' || settings.transform !== 'plain'
+            ? 'a CACHE, POOL or TRANSFORM: it is measured alone'
+            : null;
+  if (why) throw new Error(`DECODE=${d} is not supported with ${why}`);
+}
+
 /** DECODE=raw: the raw reader instead of the client for the read; its body is sent as it is. */
 function openRaw(opts: StreamOptions): StreamSource {
-  const { workload, cluster, settings, key, url } = opts;
-  const why =
-    workload === 'xread' || workload === 'upsert'
-      ? `WORKLOAD=${workload}: it transcodes XRANGE's reply only`
-      : cluster
-        ? 'REDIS_CLUSTER=1: it follows no cluster redirect'
-        : settings.cache !== 'none' || settings.pool === 'on' || settings.transform !== 'plain'
-          ? 'a CACHE, POOL or TRANSFORM: it is measured alone'
-          : null;
-  if (why) throw new Error(`DECODE=raw is not supported with ${why}`);
+  const { workload, key, url } = opts;
+  checkDecode(opts);
   const reader = new RawReader(url, workloadCommand(workload as ReadWorkload, key));
   return {
     read: async () => JSON.parse(await reader.read()),

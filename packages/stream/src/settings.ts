@@ -38,18 +38,22 @@ export const SETTINGS = {
   },
   decode: {
     env: 'DECODE',
-    values: ['default', 'raw'],
+    values: ['default', 'bytes', 'raw'],
     default: 'default',
-    suffix: { raw: 'rawreply' },
-    clients: ['node-redis'],
+    suffix: { bytes: 'bytes', raw: 'rawreply' },
+    clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
+    valueClients: { raw: ['node-redis'] },
     about:
-      "raw: the reply's bytes, read by a minimal RESP reader on a connection of its own (packages/stream/src/raw/) " +
-      'and written as the JSON body in one pass, with no JS value per id, field or value: a named technique, not a ' +
-      "library's default. No client has a raw-reply mode (node-redis's Buffer type mapping, ioredis/iovalkey " +
-      "xrangeBuffer and valkey-glide's Decoder.Bytes still build one value per bulk string; Bun's client has none), " +
-      'so the reader stands in for the client on the read and only node-redis contenders carry it (the same code ' +
-      'for every client). It gives up cluster redirects, RESP3 pushes, TLS, XREAD and caches; errors and dropped ' +
-      'connections fail the reads they hit, and the next read reconnects',
+      "how the reply becomes the body. bytes: the client's own byte mode, every bulk string a Buffer (node-redis " +
+      'RESP_TYPES.BLOB_STRING → Buffer through sendCommand, ioredis/iovalkey xrangeBuffer, valkey-glide ' +
+      "Decoder.Bytes), each copied into the body as a JSON string (raw/transcode.ts); not Bun's client: its send() " +
+      "turns every bulk string into a string, and only methods like getBuffer keep bytes. raw: the reply's bytes, " +
+      'read by a minimal RESP reader on a connection of its own (packages/stream/src/raw/) and written as the body ' +
+      "in one pass, with no JS value per id, field or value: a named technique, not a library's default. No client " +
+      'hands over the reply unparsed, so the reader stands in for the client on the read, and only node-redis ' +
+      'contenders carry it (the same code for every client). It gives up cluster redirects, RESP3 pushes, TLS and ' +
+      'caches; errors and dropped connections fail the reads they hit, and the next read reconnects. Both: XRANGE ' +
+      'only (not --workload xread), one connection (no cluster, pool or cache), the body sent as it is',
   },
   autopipeline: {
     env: 'AUTOPIPELINE',

@@ -238,14 +238,18 @@ export function breakdownOf(results: Results, c: ContenderResult): Breakdown | n
   const http = httpCeilingOf(results, c);
   const httpUs = http?.points[0]?.cpu_us_per_req;
   if (!p?.rps || p.cpu_us_per_req === undefined || !client?.transform_us || httpUs === undefined) return null;
-  // DECODE=raw: the reader's loop transcodes as it reads, so its transform is in the client's share.
-  const raw = !!client.decode && client.decode !== 'default';
-  const transformUs = raw
-    ? 0
-    : c.settings?.transform === 'direct'
-      ? client.transform_us.direct
-      : client.transform_us.plain;
-  const clientUs = client.cpu_us_per_read - (raw ? 0 : client.transform_us.plain);
+  // DECODE=raw: the reader transcodes as it reads, so the transform is in the client's share. DECODE=bytes: the
+  // probe and the contender write the body from the Buffers (the direct transform).
+  const decode = client.decode ?? 'default';
+  const probeTransformUs =
+    decode === 'raw' ? 0 : decode === 'bytes' ? client.transform_us.direct : client.transform_us.plain;
+  const transformUs =
+    decode !== 'default'
+      ? probeTransformUs
+      : c.settings?.transform === 'direct'
+        ? client.transform_us.direct
+        : client.transform_us.plain;
+  const clientUs = client.cpu_us_per_read - probeTransformUs;
   const appUs = clientUs + transformUs + httpUs;
   const redisUs = p.redis_us_per_call ?? NaN;
   return {

@@ -43,7 +43,7 @@ function ceilingRows(an: Analysis): string[] {
     rows.push(
       `| client: ${clientLabel(c)}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ` +
         `${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, ` +
-        `${c.decode && c.decode !== 'default' ? "the raw reader's transcode" : 'plain transform'} |`,
+        `${c.decode === 'raw' ? "the raw reader's transcode" : c.decode === 'bytes' ? 'Buffers to the body' : 'plain transform'} |`,
     );
   }
   return rows;

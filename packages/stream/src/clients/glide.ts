@@ -1,6 +1,6 @@
 // valkey-glide: a Rust core behind a native binding. customCommand keeps the stream order
 // ([{key: id, value: [[field, value], …]}]); the typed xrange() returns an object keyed by id.
-import { Batch, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
+import { Batch, Decoder, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { workloadCommand, type Entries, type ReadWorkload } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import { refuseClusterWatch } from '../writes/upsert.ts';
@@ -19,10 +19,17 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
   const command = workloadCommand(workload as ReadWorkload, key);
   // customCommand is typed per client (the cluster one may answer per node); a keyed read answers once.
   const send = (args: string[]) => (client as GlideClient).customCommand(args);
+  // DECODE=bytes: Decoder.Bytes hands every bulk string over as a Buffer; flattened to [id, [field, value, …]].
+  const sendBytes = async () =>
+    ((await (client as GlideClient).customCommand(command, { decoder: Decoder.Bytes })) as any[]).map(
+      ({ key: id, value }: { key: Buffer; value: [Buffer, Buffer][] }) => [id, value.flat()],
+    );
   const entries =
-    workload === 'xread'
-      ? async () => ({ shape: 'pairs' as const, entries: ((await send(command)) as any)?.[0]?.value ?? [] })
-      : async () => ({ shape: 'pairs' as const, entries: (await send(command)) as any });
+    settings.decode === 'bytes'
+      ? async () => ({ shape: 'bytes' as const, entries: (await sendBytes()) as any })
+      : workload === 'xread'
+        ? async () => ({ shape: 'pairs' as const, entries: ((await send(command)) as any)?.[0]?.value ?? [] })
+        : async () => ({ shape: 'pairs' as const, entries: (await send(command)) as any });
   const close = async () => client.close();
   // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
   return cluster ? { entries, close } : { entries, close, follow: () => follow(addresses, key, client as GlideClient) };

@@ -18,12 +18,15 @@ export async function openWith(
     : new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
   await client.connect();
+  const count = workload === 'xrange-count' ? ['COUNT', PAGE] : [];
   const entries =
-    workload === 'xread'
-      ? async () => ({ shape: 'flat' as const, entries: (await client.xread('STREAMS', key, '0-0'))?.[0]?.[1] ?? [] })
-      : workload === 'xrange-count'
-        ? async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+', 'COUNT', PAGE) })
-        : async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+') });
+    settings.decode === 'bytes'
+      ? async () => ({ shape: 'bytes' as const, entries: await client.xrangeBuffer(key, '-', '+', ...count) })
+      : workload === 'xread'
+        ? async () => ({ shape: 'flat' as const, entries: (await client.xread('STREAMS', key, '0-0'))?.[0]?.[1] ?? [] })
+        : workload === 'xrange-count'
+          ? async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+', 'COUNT', PAGE) })
+          : async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+') });
   const close = async () => void (await client.quit());
   // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
   return cluster ? { entries, close } : { entries, close, follow: (dropped) => follow(client, key, dropped) };

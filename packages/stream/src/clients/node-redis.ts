@@ -1,4 +1,4 @@
-import { createClient, createClientPool, createCluster } from 'redis';
+import { createClient, createClientPool, createCluster, RESP_TYPES } from 'redis';
 import { PAGE, type Entries } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import type { SettingValues } from '../settings.ts';
@@ -17,13 +17,19 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
     : settings.pool === 'on'
       ? await connectPool(url, settings)
       : await connectClient(url, settings);
+  // DECODE=bytes: every bulk string of the reply as a Buffer (RESP_TYPES type mapping), through sendCommand so
+  // that the reply keeps XRANGE's own arrays (openAdapter allows it on one client and XRANGE only).
+  const bytes = (client as Client).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  const xrangeArgs = ['XRANGE', key, '-', '+', ...(count ? ['COUNT', String(PAGE)] : [])];
   const entries =
-    workload === 'xread'
-      ? async () => ({
-          shape: 'object' as const,
-          entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [],
-        })
-      : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
+    settings.decode === 'bytes'
+      ? async () => ({ shape: 'bytes' as const, entries: (await bytes.sendCommand(xrangeArgs)) as any })
+      : workload === 'xread'
+        ? async () => ({
+            shape: 'object' as const,
+            entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [],
+          })
+        : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
   const close = async () => void (await client.close());
   // Cluster mode and the pool have no follower (openAdapter refuses CACHE=tail there).
   return cluster || settings.pool === 'on'

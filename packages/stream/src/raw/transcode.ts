@@ -221,3 +221,25 @@ export function xrangeToJson(buf: Uint8Array, start: number, end: number): strin
   if (at.pos !== end) throw new Error(`the reply ends at ${end}, its entries at ${at.pos}`);
   return decoder.decode(out.subarray(0, o));
 }
+
+/** DECODE=bytes: the body of a client's flat reply of Buffers, each bulk string copied in as a JSON string literal. */
+export function bytesToJson(entries: [id: Uint8Array, kv: Uint8Array[]][]): string {
+  o = 0;
+  put(HEAD);
+  for (let e = 0; e < entries.length; e++) {
+    const [id, kv] = entries[e]!;
+    if (e > 0) putByte(0x2c);
+    put(ID);
+    putString(id, 0, id.length);
+    put(FIELDS);
+    for (let j = 0; j < kv.length; j++) {
+      if (j > 0) putByte(j % 2 ? 0x3a : 0x2c);
+      putString(kv[j]!, 0, kv[j]!.length);
+    }
+    putByte(0x7d);
+    putByte(0x7d);
+  }
+  putByte(0x5d);
+  putByte(0x7d);
+  return decoder.decode(out.subarray(0, o));
+}
