@@ -75,7 +75,7 @@ function checkDecode({ settings, workload, cluster, client }: StreamOptions): vo
   if (d === 'default') return;
   const applies = SETTINGS.decode.clients as readonly string[];
   const why = !applies.includes(client)
-    ? `REDIS_CLIENT=${client}: ${client === 'bun-redis' ? "Bun's RedisClient has no byte mode for XRANGE" : 'not built for it'}`
+    ? `REDIS_CLIENT=${client}: ${client === 'bun-redis' ? "Bun's RedisClient has no byte mode for XRANGE" : 'none'}`
     : d === 'raw' && client !== 'node-redis'
       ? `REDIS_CLIENT=${client}: the raw reader is carried by node-redis contenders only`
       : workload === 'xread' || workload === 'upsert'

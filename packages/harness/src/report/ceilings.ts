@@ -43,11 +43,18 @@ function ceilingRows(an: Analysis): string[] {
     rows.push(
       `| client: ${clientLabel(c)}, no HTTP | ${fmt(c.rps)} | one ${fmt(c.seconds, 1)} s measurement | ` +
         `${fmt(c.cpu_us_per_read)} | ${c.concurrency} reads in flight, ` +
-        `${c.decode === 'raw' ? "the raw reader's transcode" : c.decode === 'bytes' ? 'Buffers to the body' : 'plain transform'} |`,
+        `${PROBE_BODY[c.decode ?? 'default'] ?? 'plain transform'} |`,
     );
   }
   return rows;
 }
+
+/** How a client ceiling's probe made each body, by its decode. */
+const PROBE_BODY: Record<string, string> = {
+  default: 'plain transform',
+  bytes: 'Buffers to the body',
+  raw: "the raw reader's transcode",
+};
 
 export function ceilingsTable(an: Analysis): string {
   const r = an.results;
@@ -68,7 +75,8 @@ export function efficiencyTable(an: Analysis): string {
   const rows = an.ranked.filter((c) => c.efficiency);
   if (!rows.length) return '';
   const head =
-    '| contender | req/s | lowest ceiling | ceiling req/s | efficiency | of Redis alone |\n|---|---:|---|---:|---:|---:|';
+    '| contender | req/s | lowest ceiling | ceiling req/s | efficiency | of Redis alone |\n' +
+    '|---|---:|---|---:|---:|---:|';
   const body = rows.map((c) => {
     const e = c.efficiency!;
     const ceiling =
