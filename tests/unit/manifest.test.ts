@@ -68,16 +68,21 @@ describe('manifest schema', () => {
       'node-raw-glide',
       'node-raw-ioredis-handicap',
       'node-raw-iovalkey',
+      'node-raw-node-redis-bytes',
+      'node-raw-node-redis-rawreply',
     ]);
-    // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings
-    // and the one handicap contender, the known cost every default run checks that it detects.
+    // Every seed and default contender runs with every setting at its default (plain transform), but the ceilings,
+    // the one handicap contender (the known cost every default run checks that it detects), and node-redis's two
+    // decode twins on Node (what the read path costs, against their default twin).
     const tunedInSuites = contenders.filter(
       (x) => x.suites.some((s) => s === 'default' || s === 'seed') && !x.ceiling && x.tuned.length,
     );
     expect(tunedInSuites.map((c) => [c.name, c.tuned, c.suites])).toEqual([
+      ['node-raw-node-redis-bytes', ['bytes'], ['matrix', 'default']],
+      ['node-raw-node-redis-rawreply', ['rawreply'], ['matrix', 'default']],
       ['node-raw-ioredis-handicap', ['handicap'], ['matrix', 'default']],
     ]);
-    expect(tunedInSuites[0]!.settings).toMatchObject({ handicap: 'on', transform: 'plain' });
+    expect(tunedInSuites[2]!.settings).toMatchObject({ handicap: 'on', transform: 'plain' });
     // The handicap has a twin of each node raw contender in the matrix, not of node20 (which varies no setting).
     expect(
       contenders
@@ -194,7 +199,7 @@ describe('manifest schema', () => {
       { ...base, settings: ['turbo'] },
       new RegExp(
         /\/settings\/0 must be equal to one of the allowed values \(transform, /.source +
-          /autopipeline, resp, timeout, handicap, cache, pool, workers, write\)/.source,
+          /decode, autopipeline, resp, timeout, handicap, cache, pool, workers, write\)/.source,
       ),
     ],
     [
