@@ -39,6 +39,9 @@ export class RawReader {
     private readonly stallMs = STALL_MS,
   ) {
     this.read_ = command(args);
+    // At start, in one line, not on every read.
+    const protocol = new URL(url).protocol;
+    if (protocol !== 'redis:') throw new Error(`DECODE=raw reads redis:// URLs only (no TLS), not ${protocol}`);
   }
 
   /** One read: its JSON body. */
@@ -54,7 +57,6 @@ export class RawReader {
   /** Opens the connection, with the URL's AUTH and SELECT first (their replies checked, in order). */
   private open(): Socket {
     const u = new URL(this.url);
-    if (u.protocol !== 'redis:') throw new Error(`DECODE=raw reads redis:// URLs only (no TLS), not ${u.protocol}`);
     const socket = connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || 6379), noDelay: true });
     this.socket = socket;
     this.len = 0;
