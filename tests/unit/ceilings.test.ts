@@ -4,6 +4,8 @@ import type { ContenderResult, Results } from '../../packages/harness/src/model/
 import { breakdownTable } from '../../packages/harness/src/report/ceilings';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
+import { parseCli } from '../../packages/harness/src/cli/args';
+import { loadContenders } from '../../packages/harness/src/model/contenders';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
 const RECORDED =
@@ -67,10 +69,16 @@ describe('efficiency', () => {
 
   test('the lowest ceiling that applies: the median of the Redis ones, or the HTTP ceiling of its stack', () => {
     const r = results([3000, 3400], 2500);
-    expect(ceilingFor(r, r.contenders[0]!)).toEqual({ ceiling: 'bun-raw-precomputed', ceiling_rps: 2500 });
-    expect(ceilingFor(results([3000, 3400], 9000), r.contenders[0]!)).toEqual({ ceiling: 'redis', ceiling_rps: 3200 });
+    // Redis alone is given beside the lowest, for each contender's share of it.
+    const redis = { redis_rps: 3200 };
+    expect(ceilingFor(r, r.contenders[0]!)).toEqual({ ceiling: 'bun-raw-precomputed', ceiling_rps: 2500, ...redis });
+    expect(ceilingFor(results([3000, 3400], 9000), r.contenders[0]!)).toEqual({
+      ceiling: 'redis',
+      ceiling_rps: 3200,
+      ...redis,
+    });
     // No HTTP ceiling measured for Hono: Redis alone applies.
-    expect(ceilingFor(r, r.contenders[1]!)).toEqual({ ceiling: 'redis', ceiling_rps: 3200 });
+    expect(ceilingFor(r, r.contenders[1]!)).toEqual({ ceiling: 'redis', ceiling_rps: 3200, ...redis });
   });
 
   test('set on dynamic contenders only: not on static ones or on the ceilings themselves', () => {
@@ -80,6 +88,7 @@ describe('efficiency', () => {
       value: 600 / 2500,
       ceiling: 'bun-raw-precomputed',
       ceiling_rps: 2500,
+      redis_share: 600 / 3200,
     });
     expect(r.contenders[1]!.points[0]!.efficiency!.value).toBeCloseTo(500 / 3200, 9);
     expect(r.contenders[2]!.points[0]!.efficiency).toBeUndefined();
@@ -157,6 +166,45 @@ describe('the cost breakdown', () => {
     expect(b.leftover_us).toBeCloseTo(250, 9);
     expect(b.predicted_rps).toBeCloseTo(1e6 / 1150, 6); // the app's core binds before Redis (1e6 / 240)
   });
+  test('a decode twin is matched with its own client ceiling: raw has its transform in the client share', () => {
+    const withDecode = {
+      ...r,
+      ceilings: {
+        ...r.ceilings,
+        client: [
+          ...r.ceilings!.client!,
+          {
+            runtime: 'bun',
+            client: 'ioredis',
+            decode: 'raw',
+            rps: 3000,
+            cpu_us_per_read: 200,
+            transform_us: r.ceilings!.client![0]!.transform_us,
+          },
+          {
+            runtime: 'bun',
+            client: 'ioredis',
+            decode: 'bytes',
+            rps: 950,
+            cpu_us_per_read: 1100,
+            transform_us: { plain: 500, direct: 90 },
+          },
+        ],
+      },
+    } as Results;
+    expect(breakdownOf(withDecode, measured({ decode: 'raw' }, 500, 2000))).toMatchObject({
+      client_us: 200,
+      transform_us: 0,
+      http_us: 150,
+    });
+    // bytes: the probe and the contender both write the body from the Buffers (the direct transform).
+    expect(breakdownOf(withDecode, measured({ decode: 'bytes' }, 1400, 700))).toMatchObject({
+      client_us: 1010,
+      transform_us: 90,
+    });
+    // The default contender still gets the default ceiling.
+    expect(breakdownOf(withDecode, measured({ transform: 'plain' }, 1400, 640))!.client_us).toBe(600);
+  });
   test('the direct transform is charged its own cost; without a client or HTTP ceiling there is no breakdown', () => {
     expect(breakdownOf(r, measured({ transform: 'direct' }, 1400, 640))!.transform_us).toBe(300);
     const other = { ...measured({}, 1400, 640), client: 'node-redis' };
@@ -173,5 +221,20 @@ describe('the cost breakdown', () => {
     expect(row(1150, 870)).toEndWith('| within 15% |'); // predicted 1e6 / 1150 = 870
     expect(row(1400, 640)).toContain('leftover +250 µs: the app spends more per request than its parts did alone');
     expect(row(900, 1100)).toContain('leftover -250 µs: the parts alone cost more than the whole');
+  });
+});
+
+describe('--ceilings with --only', () => {
+  test("adds each picked stack's HTTP ceiling, which its breakdown needs; without --ceilings, none", () => {
+    const all = loadContenders();
+    const picked = (argv: string[]) => parseCli(argv, all).selected;
+    expect(picked(['--only', 'node-raw-node-redis,bun-raw-bun-redis', '--ceilings', '--runs', '1'])).toEqual([
+      'bun-raw-bun-redis',
+      'node-raw-node-redis',
+      'bun-raw-precomputed',
+      'node-raw-precomputed',
+    ]);
+    expect(picked(['--only', 'node-raw-node-redis'])).toEqual(['node-raw-node-redis']);
+    expect(picked(['--where', 'framework=hono,client=node-redis', '--ceilings'])).toContain('deno-hono-precomputed');
   });
 });
