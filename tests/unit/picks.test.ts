@@ -90,6 +90,23 @@ describe("the README's picks", () => {
   });
 });
 
+describe('the read path', () => {
+  test('each decode twin against its default, named with its verdict and interval; none without one', () => {
+    expect(picksSection(analyze(fixture()))).not.toContain('**Read path**');
+    // A setting's answer of the fixture, its tuned side made a decode twin.
+    const r = fixture();
+    const setting = analyze(r).answers.find((a) => a.question.startsWith('setting: ') && !a.out)!;
+    const tuned = r.contenders.find((c) => c.name === setting.a)!;
+    tuned.settings = { ...tuned.settings, decode: 'raw' };
+    const bullet = picksSection(analyze(r))
+      .split('\n')
+      .find((l) => l.startsWith('- **Read path**'))!;
+    expect(bullet).toContain(`the raw reply on ${tuned.runtime} + ${tuned.client}: `);
+    expect(bullet).toContain(`${setting.lo.toFixed(2)}×–${setting.hi.toFixed(2)}× the default's req/s`);
+    expect(bullet).toContain('docs/usage.md#the-raw-read-path-decode');
+  });
+});
+
 describe('the forest plot of every answer', () => {
   test('one row per answer with an interval, in its question, the ±target band drawn', () => {
     const an = analyze(fixture());

@@ -151,6 +151,31 @@ function otherBullets(an: Analysis): string[] {
   });
 }
 
+/** The decode setting's names in words. */
+const DECODE_WORDS: Record<string, string> = { bytes: "the client's Buffers", raw: 'the raw reply' };
+
+/**
+ * What the read path buys: each decode twin against its default twin, named ("the raw reply on node + node-redis: 2.1×
+ * faster (1.8×–2.5×)"), since it is the one setting that changes how the reply becomes the body.
+ */
+function decodeBullet(an: Analysis): string {
+  const decodeOf = (name: string) => an.results.contenders.find((c) => c.name === name)?.settings?.decode ?? 'default';
+  const mine = an.answers.filter((a) => !a.out && decodeOf(a.a) !== 'default' && decodeOf(a.b) === 'default');
+  if (!mine.length) return '';
+  const parts = mine.map((a) => {
+    const c = an.results.contenders.find((x) => x.name === a.a)!;
+    const what = `${DECODE_WORDS[decodeOf(a.a)] ?? decodeOf(a.a)} on ${c.runtime} + ${c.client}`;
+    const interval = `${a.lo.toFixed(2)}×–${a.hi.toFixed(2)}× the default's req/s`;
+    if (a.verdict === 'equal') return `${what}: equal within ±${pct(a.bound)}`;
+    if (a.verdict !== 'faster') return `${what}: open (${interval})`;
+    return `${what}: **${a.ratio >= 1 ? `${factorText(a.ratio)} faster` : `${pct(1 - a.ratio)} slower`}** (${interval})`;
+  });
+  return (
+    `- **Read path** (the \`decode\` setting, against the library's default): ${parts.join('; ')} ` +
+    `([${answersCount(mine.length)}](${ANSWERS_LINK}); [what they are](docs/usage.md#the-raw-read-path-decode)).`
+  );
+}
+
 /** The README's opening: the picks in plain words, how sure they are, and where every answer is. */
 export function picksSection(an: Analysis): string {
   const r = an.results;
@@ -162,7 +187,13 @@ export function picksSection(an: Analysis): string {
     `CPUs, ${r.settings.workload.toUpperCase()} at ${r.settings.connections[0]} connections): ` +
     `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
     `([every answer](${ANSWERS_LINK})).`;
-  const bullets = [leadersBullet(an, 'client'), leadersBullet(an, 'runtime'), frameworkBullet(an), ...otherBullets(an)]
+  const bullets = [
+    leadersBullet(an, 'client'),
+    leadersBullet(an, 'runtime'),
+    frameworkBullet(an),
+    decodeBullet(an),
+    ...otherBullets(an),
+  ]
     .filter(Boolean)
     .join('\n');
   const sure =
