@@ -80,7 +80,7 @@ describe('flags', () => {
     expect(parseCli(['--where', 'framework=raw', '--only', 'node-*'], all).only).toEqual(['node-raw-ioredis']);
     expect(() => parseCli(['--only', 'deno-*'], all)).toThrow(/unknown contender deno-\*; see --list/);
     expect(() => parseCli(['--where', 'colour=red'], all)).toThrow(
-      /use key=value pairs with the keys runtime, framework, client, variant, transform, decode, autopipeline, resp, timeout/,
+      /use key=value pairs with the keys runtime, framework, client, variant, transform, decode, autopipeline, resp/,
     );
     expect(() => parseCli(['--where', 'runtime=deno'], all)).toThrow(
       /no contender matches --where runtime=deno; see --list/,

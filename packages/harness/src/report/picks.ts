@@ -168,7 +168,8 @@ function decodeBullet(an: Analysis): string {
     const interval = `${a.lo.toFixed(2)}×–${a.hi.toFixed(2)}× the default's req/s`;
     if (a.verdict === 'equal') return `${what}: equal within ±${pct(a.bound)}`;
     if (a.verdict !== 'faster') return `${what}: open (${interval})`;
-    return `${what}: **${a.ratio >= 1 ? `${factorText(a.ratio)} faster` : `${pct(1 - a.ratio)} slower`}** (${interval})`;
+    const how = a.ratio >= 1 ? `${factorText(a.ratio)} faster` : `${pct(1 - a.ratio)} slower`;
+    return `${what}: **${how}** (${interval})`;
   });
   return (
     `- **Read path** (the \`decode\` setting, against the library's default): ${parts.join('; ')} ` +
