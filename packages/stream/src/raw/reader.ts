@@ -6,7 +6,7 @@
 // gone fails the reads it holds (the app answers them with an error, never with part of a body); the next read opens
 // a new connection.
 import { connect, type Socket } from 'node:net';
-import { replyEnd, RespError, xrangeToJson } from './transcode.ts';
+import { RespError, scanReply, xrangeToJson } from './transcode.ts';
 
 /** A reply not complete after this long, with reads waiting, drops the connection. */
 const STALL_MS = 5_000;
@@ -30,6 +30,8 @@ export class RawReader {
   /** Bytes received and not yet taken as a complete reply: buf[0, len). */
   private buf = new Uint8Array(1 << 17);
   private len = 0;
+  /** How far the reply at buf[0] has been walked (transcode.ts scanReply). */
+  private scan = { pos: 0, pending: 1 };
   private readonly read_: Buffer;
   private closed = false;
 
@@ -60,6 +62,7 @@ export class RawReader {
     const socket = connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || 6379), noDelay: true });
     this.socket = socket;
     this.len = 0;
+    this.scan = { pos: 0, pending: 1 };
     socket.setTimeout(this.stallMs);
     socket.on('data', (chunk: Buffer) => this.take(socket, chunk));
     socket.on('timeout', () => {
@@ -93,27 +96,31 @@ export class RawReader {
     }
     this.buf.set(chunk, this.len);
     this.len += chunk.length;
-    let pos = 0;
-    while (pos < this.len) {
-      let end: number;
+    // The reply in progress starts at `start`; its scan goes on from where the last chunk left it.
+    let start = 0;
+    while (start < this.len) {
+      let complete: boolean;
       try {
-        end = replyEnd(this.buf, pos, this.len);
+        complete = scanReply(this.buf, this.scan, this.len);
       } catch (e) {
         this.drop(socket, e as Error);
         return;
       }
-      if (end < 0) break;
+      if (!complete) break;
+      const end = this.scan.pos;
       const w = this.waiting.shift();
       if (!w) {
         this.drop(socket, new Error('a reply from Redis that no read asked for'));
         return;
       }
-      this.settle(w, pos, end);
-      pos = end;
+      this.settle(w, start, end);
+      start = end;
+      this.scan = { pos: end, pending: 1 };
     }
-    if (pos > 0) {
-      this.buf.copyWithin(0, pos, this.len);
-      this.len -= pos;
+    if (start > 0) {
+      this.buf.copyWithin(0, start, this.len);
+      this.len -= start;
+      this.scan.pos -= start;
     }
   }
 
@@ -137,6 +144,7 @@ export class RawReader {
     if (socket !== this.socket) return;
     this.socket = null;
     this.len = 0;
+    this.scan = { pos: 0, pending: 1 };
     const failed = this.waiting;
     this.waiting = [];
     socket.destroy();

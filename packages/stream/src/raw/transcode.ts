@@ -9,33 +9,46 @@ const CR = 13;
 
 /** Where the reply that starts at `start` ends (one past its last byte), or -1 while bytes are missing. */
 export function replyEnd(buf: Uint8Array, start: number, len: number): number {
-  let pos = start;
-  let pending = 1;
-  while (pending > 0) {
-    if (pos >= len) return -1;
-    const type = buf[pos]!;
-    const eol = lineEnd(buf, pos + 1, len);
-    if (eol < 0) return -1;
-    pending--;
-    if (type === 0x2a /* * */ || type === 0x24 /* $ */) {
-      const n = intAt(buf, pos + 1, eol);
-      pos = eol + 2;
-      if (type === 0x2a) pending += Math.max(n, 0);
-      else if (n >= 0) {
-        if (pos + n + 2 > len) return -1;
-        pos += n + 2;
-      }
-    } else if (type === 0x2b /* + */ || type === 0x2d /* - */ || type === 0x3a /* : */ || type === 0x5f /* _ */) {
-      pos = eol + 2;
-    } else throw new Error(`unexpected RESP type byte 0x${type.toString(16)} at ${pos}`);
-  }
-  return pos;
+  const scan = { pos: start, pending: 1 };
+  return scanReply(buf, scan, len) ? scan.pos : -1;
 }
 
-/** The index of the CR of the CRLF that ends the line from `from`, or -1 when the line is not complete. */
+/**
+ * Walks a reply's headers from where `scan` stopped, over what has arrived (buf[0, len)): true when the reply is
+ * complete (scan.pos one past its end). Incomplete, scan stops at the start of the first header or bulk string still
+ * missing bytes, so a reply that arrives in many chunks is walked once, not once per chunk.
+ */
+export function scanReply(buf: Uint8Array, scan: { pos: number; pending: number }, len: number): boolean {
+  while (scan.pending > 0) {
+    const pos = scan.pos;
+    if (pos >= len) return false;
+    const type = buf[pos]!;
+    const eol = lineEnd(buf, pos + 1, len);
+    if (eol < 0) return false;
+    let next = eol + 2;
+    let more = 0;
+    if (type === 0x2a /* * */ || type === 0x24 /* $ */) {
+      const n = intAt(buf, pos + 1, eol);
+      if (type === 0x2a) more = Math.max(n, 0);
+      else if (n >= 0) {
+        if (next + n + 2 > len) return false;
+        next += n + 2;
+      }
+    } else if (type !== 0x2b /* + */ && type !== 0x2d /* - */ && type !== 0x3a /* : */ && type !== 0x5f /* _ */)
+      throw new Error(`unexpected RESP type byte 0x${type.toString(16)} at ${pos}`);
+    scan.pos = next;
+    scan.pending += more - 1;
+  }
+  return true;
+}
+
+/**
+ * The index of the CR of the CRLF that ends the line from `from`, or -1 when the line is not complete. A loop, not
+ * indexOf: header lines are a few bytes, and a reply has thousands of them.
+ */
 function lineEnd(buf: Uint8Array, from: number, len: number): number {
-  const i = buf.indexOf(CR, from);
-  return i < 0 || i + 1 >= len ? -1 : i;
+  for (let i = from; i < len; i++) if (buf[i] === CR) return i + 1 < len ? i : -1;
+  return -1;
 }
 
 function intAt(buf: Uint8Array, from: number, to: number): number {
@@ -180,7 +193,7 @@ class Cursor {
     return n;
   }
   private eol(): number {
-    return this.buf.indexOf(CR, this.pos);
+    return lineEnd(this.buf, this.pos, this.buf.length);
   }
   /** The bulk string at the cursor, written as a JSON string literal. */
   string(): void {
