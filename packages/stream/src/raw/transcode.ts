@@ -103,19 +103,27 @@ function putByte(b: number): void {
   out[o++] = b;
 }
 
+/** 1 for the bytes a JSON string holds as they are: printable ASCII but `"` and `\\`. */
+const SAFE = new Uint8Array(256);
+for (let c = 0x20; c < 0x80; c++) SAFE[c] = c === 0x22 || c === 0x5c ? 0 : 1;
+
 /**
- * Bytes `a`…`b` of `src` as a JSON string literal. Printable ASCII and valid UTF-8 are copied; `"`, `\` and control
- * characters get JSON.stringify's escapes. A string that is not valid UTF-8 is decoded as the runtime's TextDecoder
- * decodes it (U+FFFD for each bad sequence, as a decoding client's string would hold) and escaped by JSON.stringify
- * itself: the slow path, counted in `fallbacks`.
+ * Bytes `a`…`b` of `src` as a JSON string literal, copied byte by byte as they are scanned (no subarray per string).
+ * Printable ASCII and valid UTF-8 are copied; `"`, `\` and control characters get JSON.stringify's escapes. A string
+ * that is not valid UTF-8 is decoded as the runtime's TextDecoder decodes it (U+FFFD for each bad sequence, as a
+ * decoding client's string would hold) and escaped by JSON.stringify itself: the slow path, counted in `fallbacks`.
  */
 function putString(src: Uint8Array, a: number, b: number): void {
+  // One byte out per byte in, and the quotes; an escape asks for more room when it comes.
   room(b - a + 2);
   const mark = o;
   out[o++] = 0x22;
-  let run = a;
   for (let i = a; i < b; i++) {
     const c = src[i]!;
+    if (SAFE[c] === 1) {
+      out[o++] = c;
+      continue;
+    }
     if (c >= 0x80) {
       const n = utf8Length(src, i, b);
       if (n === 0) {
@@ -123,14 +131,11 @@ function putString(src: Uint8Array, a: number, b: number): void {
         putDecoded(src, a, b);
         return;
       }
+      for (let k = 0; k < n; k++) out[o++] = src[i + k]!;
       i += n - 1;
       continue;
     }
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
-    room(i - run + 6);
-    out.set(src.subarray(run, i), o);
-    o += i - run;
-    run = i + 1;
+    room(b - i + 7);
     out[o++] = 0x5c;
     const short = c === 0x22 ? 0x22 : c === 0x5c ? 0x5c : SHORT[c];
     if (short) out[o++] = short;
@@ -142,9 +147,6 @@ function putString(src: Uint8Array, a: number, b: number): void {
       out[o++] = HEX[c & 15]!;
     }
   }
-  room(b - run + 1);
-  out.set(src.subarray(run, b), o);
-  o += b - run;
   out[o++] = 0x22;
 }
 
