@@ -75,7 +75,7 @@ const HEX = ascii('0123456789abcdef');
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** How many bodies needed the slow path (a bulk string that is not valid UTF-8), since the process started. */
+/** How many bulk strings took the slow path (not valid UTF-8), since the process started. */
 export const fallbacks = { strings: 0 };
 
 /**
