@@ -15,8 +15,12 @@ describe('npm run bench', () => {
     const lines = async (args: string[]) =>
       (await runCli(['--list', ...args], { env: real })).stdout.trim().split('\n');
     const suite = await lines([]);
-    expect(suite).toHaveLength(27); // 26 and the handicapped twin
+    expect(suite).toHaveLength(29); // 26, the handicapped twin and node-redis's two decode twins on Node
     expect(suite.filter((n) => n.endsWith('-handicap'))).toEqual(['node-raw-ioredis-handicap']);
+    expect(suite.filter((n) => /-(bytes|rawreply)$/.test(n))).toEqual([
+      'node-raw-node-redis-bytes',
+      'node-raw-node-redis-rawreply',
+    ]);
     const withCeilings = await lines(['--ceilings']);
     expect(withCeilings.filter((n) => !n.endsWith('-precomputed'))).toEqual(suite);
     // The HTTP ceiling of each stack in it.
@@ -26,8 +30,10 @@ describe('npm run bench', () => {
     expect(matrix).toContain('node20-raw-node-redis');
     expect(matrix).toContain('bun-raw-node-redis-resp2');
     expect(await lines(['--profile', 'seed'])).toHaveLength(14);
+    // --matrix has its ceilings on: the picked stack's HTTP ceiling comes with it.
     expect(await lines(['--matrix', '--where', 'runtime=deno,client=ioredis,autopipeline=on'])).toEqual([
       'deno-raw-ioredis-autopipeline',
+      'deno-raw-precomputed',
     ]);
   });
 
@@ -47,8 +53,10 @@ describe('npm run bench', () => {
     const { dir, json } = resultsIn(run.outDir);
     expect(json.settings.suite).toBe('matrix');
     expect(json.schedule.ceilings_s).toBeGreaterThan(0); // the time the ceilings added, recorded
+    // --only with the ceilings on (--matrix): each picked stack's HTTP ceiling too, which its breakdown needs.
     expect(json.contenders.map((c: any) => c.name).sort()).toEqual([
       'bun-fake-other-ioredis',
+      'bun-fake-other-precomputed',
       'bun-raw-ioredis',
       'bun-raw-ioredis-autopipeline',
       'bun-raw-ioredis-direct',
