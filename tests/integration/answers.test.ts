@@ -169,16 +169,15 @@ describe('answers from paired windows', () => {
       expect(Number.isFinite(h.measured.ratio)).toBe(true);
       expect(typeof h.detected).toBe('boolean');
       // Measured both ways in every cycle: each window alone, then the two under load at once. Five rounds are too
-      // few for the duets' signed-rank test, so it was judged on the windows alone.
+      // few for the duets' signed-rank test, so it was judged on the windows alone; the bias check, which comes
+      // first, may have sent it there already (whether the designs disagree is the machine's, not the test's).
       for (const name of [NR, `${NR}-handicap`])
         for (const run of json.contenders.find((c: { name: string }) => c.name === name).points[0].runs) {
           expect(run.windows).toHaveLength(4);
           expect(run.duet).toHaveLength(4 * CHECK_DUETS);
         }
-      expect(h.design).toMatchObject({
-        chosen: 'alternate',
-        why: '5 rounds of duets, fewer than the 6 its test needs',
-      });
+      expect(h.design.chosen).toBe('alternate');
+      expect(h.design.why).toMatch(/^(5 rounds of duets, fewer than the 6 its test needs|the designs disagree \()/);
       expect(h.design.bias.rounds).toBe(5);
     });
   }, 180_000);
