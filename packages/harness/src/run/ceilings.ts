@@ -64,7 +64,7 @@ export function redisCeiling(results: Results, servers: Record<string, RedisTarg
   }
 }
 
-/** One contender per runtime × client (× decode: DECODE=raw reads with a path of its own) of the run's dynamic ones. */
+/** One contender per runtime × client × decode (each decode reads on a path of its own) of the run's dynamic ones. */
 function clientPairs(contenders: ContenderResult[]): ContenderResult[] {
   const pairs = new Map<string, ContenderResult>();
   for (const r of contenders.filter((x) => x.status === 'incomplete' && !noReadPerRequest(x) && !x.self_check_of))

@@ -19,17 +19,17 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
       : await connectClient(url, settings);
   // DECODE=bytes: every bulk string of the reply as a Buffer (RESP_TYPES type mapping), through sendCommand so
   // that the reply keeps XRANGE's own arrays (openAdapter allows it on one client and XRANGE only).
-  const bytes = (client as Client).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  const bytes =
+    settings.decode === 'bytes' ? (client as Client).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) : null;
   const xrangeArgs = ['XRANGE', key, '-', '+', ...(count ? ['COUNT', String(PAGE)] : [])];
-  const entries =
-    settings.decode === 'bytes'
-      ? async () => ({ shape: 'bytes' as const, entries: (await bytes.sendCommand(xrangeArgs)) as any })
-      : workload === 'xread'
-        ? async () => ({
-            shape: 'object' as const,
-            entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [],
-          })
-        : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
+  const entries = bytes
+    ? async () => ({ shape: 'bytes' as const, entries: (await bytes.sendCommand(xrangeArgs)) as any })
+    : workload === 'xread'
+      ? async () => ({
+          shape: 'object' as const,
+          entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [],
+        })
+      : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
   const close = async () => void (await client.close());
   // Cluster mode and the pool have no follower (openAdapter refuses CACHE=tail there).
   return cluster || settings.pool === 'on'

@@ -1,6 +1,7 @@
-// XRANGE's reply as RESP bytes, straight to the contract's JSON body ({"entries":[{"id":…,"fields":{…}},…]}) in one
-// pass: each bulk string is copied into a JSON string literal, escaped byte by byte exactly as JSON.stringify escapes
-// the string a decoding client would have made of it. No JS value per id, field or value is built.
+// XRANGE's reply as RESP bytes, straight to the contract's JSON body ({"entries":[{"id":…,"fields":{…}}…]})
+// in one pass: each bulk string is copied into a JSON string literal, escaped byte by byte exactly as
+// JSON.stringify escapes the string a decoding client would have made of it. No JS value per id, field or value
+// is built.
 
 /** A Redis error reply (-ERR …, -MOVED …, -LOADING …), with its text. */
 export class RespError extends Error {}
@@ -159,7 +160,7 @@ function putDecoded(src: Uint8Array, a: number, b: number): void {
 }
 
 /**
- * The length of the valid UTF-8 sequence at `i` (2–4), or 0 when it is not one: a stray continuation byte, an overlong
+ * The length of the valid UTF-8 sequence at `i` (2–4), or 0 when it is not one: a stray continuation byte, overlong
  * form, a surrogate (U+D800–DFFF), a code point above U+10FFFF, or a sequence cut short by `end`.
  */
 function utf8Length(s: Uint8Array, i: number, end: number): number {
