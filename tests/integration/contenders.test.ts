@@ -5,11 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
+import type { RunningApp } from '../../packages/harness/src/measure/apps';
+import { appStarter } from '../helpers/apps';
 import { loadContenders } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { appEnvironment } from '../../packages/harness/src/run/prepare';
-import { freePort } from '../../packages/harness/src/system/net';
 import { runOha } from '../../packages/harness/src/measure/oha';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../../packages/harness/src/topology/redis';
@@ -22,7 +21,6 @@ const shippedData = RDB === join(ROOT, 'dump.rdb');
 let redis: RedisTarget;
 let golden: string;
 const pids: number[] = [];
-const built = new Map<string, Promise<unknown>>();
 
 beforeAll(async () => {
   redis = await startPrivateRedis(RDB);
@@ -34,26 +32,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function withApp<T>(name: string, fn: (app: RunningApp) => Promise<T>, workload = 'xrange'): Promise<T> {
-  const c = contenders.find((x) => x.name === name)!;
-  // A handicapped twin needs its calibrated µs; any fixed one shows it still serves the golden body.
-  const env = {
-    ...appEnvironment(c, redis.url, workload),
-    ...c.env,
-    ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}),
-  };
-  // One build per app and build command, as the bench does.
-  const buildKey = `${c.app} ${JSON.stringify(c.build)}`;
-  if (!built.has(buildKey)) built.set(buildKey, buildApp(c, env, dataKey(golden, 'xrange')));
-  await built.get(buildKey);
-  const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
-  pids.push(app.pid);
-  try {
-    return await fn(app);
-  } finally {
-    await app.stop();
-  }
-}
+const start = appStarter(() => ({ redisUrl: redis.url, golden }), pids);
+const withApp = <T>(name: string, fn: (app: RunningApp) => Promise<T>, workload = 'xrange') =>
+  start(contenders.find((x) => x.name === name)!, fn, workload);
 
 describe('data', () => {
   test.skipIf(!shippedData)('dump.rdb holds the 339-entry stream, about 20 KB in Redis and 45-50 KB of JSON', () => {
@@ -79,15 +60,8 @@ describe('every contender passes the contract', () => {
     }, 240_000);
   }
   test('the xread workload gives the same body', async () => {
-    const c = contenders.find((x) => x.name === 'node-raw-ioredis')!;
-    const env = appEnvironment(c, redis.url, 'xread');
-    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 30_000 });
-    pids.push(app.pid);
-    try {
-      expect(await verifyContract(app.url, golden, false)).toEqual({ ok: true, bytes: golden.length });
-    } finally {
-      await app.stop();
-    }
+    const verdict = await withApp('node-raw-ioredis', (app) => verifyContract(app.url, golden, false), 'xread');
+    expect(verdict).toEqual({ ok: true, bytes: golden.length });
   }, 60_000);
 });
 

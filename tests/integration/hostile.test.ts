@@ -8,11 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { buildApp, dataKey, startApp } from '../../packages/harness/src/measure/apps';
+import { appStarter } from '../helpers/apps';
 import { verifyContract } from '../../packages/harness/src/measure/verify';
 import { loadContenders } from '../../packages/harness/src/model/contenders';
-import { appEnvironment } from '../../packages/harness/src/run/prepare';
-import { freePort } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
@@ -30,7 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-hostile-'));
 let redis: RedisTarget;
 let golden: string;
 const pids: number[] = [];
-const built = new Map<string, Promise<unknown>>();
+const withApp = appStarter(() => ({ redisUrl: redis.url, golden }), pids);
 
 beforeAll(async () => {
   const rdb = join(dir, 'hostile.rdb');
@@ -57,24 +55,9 @@ describe('the hostile stream', () => {
 
   for (const c of checked) {
     test(`${c.name}: the golden body${FINDINGS[c.name] ? ' (a known finding)' : ''}`, async () => {
-      // A handicapped twin needs its calibrated µs; any fixed one shows the body it serves.
-      const env = {
-        ...appEnvironment(c, redis.url, 'xrange'),
-        ...c.env,
-        ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}),
-      };
-      const key = `${c.app} ${JSON.stringify(c.build)}`;
-      if (!built.has(key)) built.set(key, buildApp(c, env, dataKey(golden, 'xrange')));
-      await built.get(key);
-      const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
-      pids.push(app.pid);
-      try {
-        const verdict = await verifyContract(app.url, golden, c.page);
-        if (FINDINGS[c.name]) expect(verdict.reason ?? 'ok').toMatch(FINDINGS[c.name]!);
-        else expect(verdict.reason ?? 'ok').toBe('ok');
-      } finally {
-        await app.stop();
-      }
+      const verdict = await withApp(c, (app) => verifyContract(app.url, golden, c.page));
+      if (FINDINGS[c.name]) expect(verdict.reason ?? 'ok').toMatch(FINDINGS[c.name]!);
+      else expect(verdict.reason ?? 'ok').toBe('ok');
     }, 240_000);
   }
 

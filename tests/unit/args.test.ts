@@ -174,6 +174,25 @@ describe('flags', () => {
     expect(() => parseCli(['--workload', 'live', '--matrix'], names)).toThrow(/measures its own suite/);
   });
 
+  test("--workload xread: the suite's decode twins are left out and listed; named with --only, refused", () => {
+    const all = [
+      contender('node-raw-node-redis'),
+      contender('node-raw-node-redis-bytes', undefined, { decode: 'bytes' }),
+    ];
+    const o = parseCli(['--workload', 'xread'], all);
+    expect(o.selected).toEqual(['node-raw-node-redis']);
+    expect(o.notForWorkload).toEqual([
+      {
+        name: 'node-raw-node-redis-bytes',
+        reason: 'not under --workload xread: measured with --workload xrange or xrange-count only (its decode setting)',
+      },
+    ]);
+    expect(parseCli(['--workload', 'xrange-count'], all).selected).toHaveLength(2);
+    expect(() => parseCli(['--workload', 'xread', '--only', 'node-raw-node-redis-bytes'], all)).toThrow(
+      /^node-raw-node-redis-bytes is measured with --workload xrange or xrange-count only \(its decode setting\)$/,
+    );
+  });
+
   test('--server picks one private server, --servers several (each contender against each, paired by round)', () => {
     expect(parseCli([], names).servers).toEqual(['redis']);
     expect(parseCli(['--server', 'valkey'], names).servers).toEqual(['valkey']);

@@ -13,7 +13,7 @@ import type { DesignRecord, Results } from '../../packages/harness/src/model/res
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';
 import { answersSpec, forestValues } from '../../packages/harness/src/report/forest';
-import { ANSWERS_LINK, picksSection } from '../../packages/harness/src/report/picks';
+import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
@@ -83,7 +83,7 @@ describe("the README's picks", () => {
     const md = picksSection(an);
     const bullets = md.split('\n').filter((l) => l.startsWith('- '));
     expect(bullets.length).toBeGreaterThan(2);
-    for (const b of bullets) expect(b).toContain(`](${ANSWERS_LINK})`);
+    for (const b of bullets) expect(b).toContain('](results/latest/results.md)');
     const n = (v: string) => an.answers.filter((a) => !a.out && a.verdict === v).length;
     expect(md).toContain(`${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`);
     expect(md).toContain('docs/methodology.md#the-method');
@@ -104,6 +104,24 @@ describe('the read path', () => {
     expect(bullet).toContain(`the raw reply on ${tuned.runtime} + ${tuned.client}: `);
     expect(bullet).toContain(`${setting.lo.toFixed(2)}×–${setting.hi.toFixed(2)}× the default's req/s`);
     expect(bullet).toContain('docs/usage.md#the-raw-read-path-decode');
+  });
+});
+
+describe('the write strategy', () => {
+  test('each write twin against its Lua default, either side first, named with its verdict and interval', () => {
+    // A setting's answer of the fixture, one side at a time made a WATCH twin: the bullet says twin ÷ default.
+    const setting = analyze(fixture()).answers.find((a) => a.question.startsWith('setting: ') && !a.out)!;
+    for (const side of ['a', 'b'] as const) {
+      const r = fixture();
+      const twin = r.contenders.find((c) => c.name === setting[side])!;
+      twin.settings = { ...twin.settings, write: 'watch' };
+      const [lo, hi] = side === 'a' ? [setting.lo, setting.hi] : [1 / setting.hi, 1 / setting.lo];
+      const picks = picksSection(analyze(r));
+      const bullet = picks.split('\n').find((l) => l.startsWith('- **Write strategy**'))!;
+      expect(bullet).toContain(`WATCH/MULTI/EXEC on ${twin.runtime} + ${twin.client}: `);
+      expect(bullet).toContain(`${lo.toFixed(2)}×–${hi.toFixed(2)}× the default's req/s`);
+      expect(bullet).toContain('docs/usage.md#writes-the-upsert-workload');
+    }
   });
 });
 

@@ -43,6 +43,7 @@ export const SETTINGS = {
     suffix: { bytes: 'bytes', raw: 'rawreply' },
     clients: ['node-redis', 'ioredis', 'iovalkey', 'glide'],
     valueClients: { raw: ['node-redis'] },
+    workloads: ['xrange', 'xrange-count'],
     about:
       "how the reply becomes the body. bytes: the client's own byte mode, every bulk string a Buffer (node-redis " +
       'RESP_TYPES.BLOB_STRING → Buffer through sendCommand, ioredis/iovalkey xrangeBuffer, valkey-glide ' +

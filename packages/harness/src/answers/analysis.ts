@@ -5,6 +5,8 @@
 // computed once. The report (report/) is handed the Analysis and only renders it, as
 // golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing here changes the
 // results it reads.
+import { heldUp, keptOf, type HeldUp } from './held';
+import type { KeptAnswers } from '../model/kept';
 import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
@@ -120,6 +122,8 @@ export interface Analysis {
   upsert: UpsertFigures | null;
   /** This run's noise against the published run's, and what a longer budget would buy (null: no design figures). */
   noise: Noise | null;
+  /** How its decided answers held up in the other kept runs (held.ts), when it was given any. */
+  elsewhere: HeldUp | null;
 }
 
 /**
@@ -336,7 +340,8 @@ function conditionsOf(r: Results): Conditions | null {
 }
 
 /** Everything a run's report shows, computed once from its results (which it leaves as they are). */
-export function analyze(results: Results): Analysis {
+/** The analysis of a run; `kept`: the kept runs (model/kept.ts) its decided answers are looked up in. */
+export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
   const family = familyAnswers(results);
   const margin = results.settings.target_ci_pct;
   const answers = family.answers.map((a) => ({
@@ -346,8 +351,9 @@ export function analyze(results: Results): Analysis {
     roundsToClose: roundsToClose(a, margin),
   }));
   const ranking = ranked(results);
-  const kept = new Map<string, RunRecord[]>();
-  for (const c of results.contenders) if (c.points[0]) kept.set(c.name, keptRuns(c.points[0]));
+  const keptRunsOf = new Map<string, RunRecord[]>();
+  for (const c of results.contenders) if (c.points[0]) keptRunsOf.set(c.name, keptRuns(c.points[0]));
+  const noise = noiseOf(results, answers);
   return {
     results,
     firstRounds: FIRST_ROUNDS,
@@ -358,17 +364,19 @@ export function analyze(results: Results): Analysis {
     fastest: fastestOf(family.questions, family.answers),
     leaders: fastestOf(family.questions, family.answers, 2),
     ranked: ranking,
-    kept,
-    spreads: launchSpreads(ranking, kept),
+    kept: keptRunsOf,
+    spreads: launchSpreads(ranking, keptRunsOf),
     handicap: handicapFigures(results),
     redisCeilings: redisCeilings(results),
-    precision: precisionOf(ranking, kept, family.answers),
+    precision: precisionOf(ranking, keptRunsOf, family.answers),
     conditions: conditionsOf(results),
-    live: results.settings.live ? liveFigures(results, kept) : null,
-    upsert: results.settings.upsert ? upsertFigures(results, kept) : null,
-    noise: noiseOf(results, answers),
+    live: results.settings.live ? liveFigures(results, keptRunsOf) : null,
+    upsert: results.settings.upsert ? upsertFigures(results, keptRunsOf) : null,
+    noise,
+    elsewhere: kept.length ? heldUp(keptOf(results, answers, noise?.sdWindows ?? null), kept) : null,
   };
 }
 
-/** The analysis of the run in `runDir`, from its results.json. */
-export const analyzeRun = (runDir: string): Analysis => analyze(readResults(resultsFile(runDir)));
+/** The analysis of the run in `runDir`, from its results.json; `kept`: as for analyze. */
+export const analyzeRun = (runDir: string, kept: KeptAnswers[] = []): Analysis =>
+  analyze(readResults(resultsFile(runDir)), kept);

@@ -10,6 +10,7 @@ import type { Answer, Results } from '../model/results';
 import { info } from '../system/progress';
 import type { ProcedureName } from '../stats/procedures';
 import { chooseDesign, designPairs } from './pair-design';
+import { isBase } from '../model/questions';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;
@@ -41,6 +42,22 @@ function runShare(results: Results, round: number): number {
   const { budget_s, max_runs } = results.settings;
   if (budget_s > 0 && results.started_at) return (Date.now() - Date.parse(results.started_at)) / 1000 / budget_s;
   return max_runs > 0 ? round / max_runs : 1;
+}
+
+/**
+ * A --handicap pair (NAME against NAME@base) is a known effect: decided, it is still measured to the budget's end, so
+ * that the check's estimate (handicap.ts judgeHandicap, on every round) is not the one of the look that decided it.
+ * Stopped at its first decision, its estimates came out 0.6 to 2.6 points beyond the injected effect, all the same way
+ * (docs/runs/against.md): a run that stops when an interval first clears no change stops on a large estimate.
+ */
+function stillMeasured(results: Results, answers: Answer[]): string[] {
+  return (results.handicap ?? []).flatMap((h) =>
+    h.compared_with &&
+    isBase(h.compared_with) &&
+    answers.some((a) => !a.out && a.verdict === 'faster' && a.a === h.contender && a.b === h.compared_with)
+      ? [h.contender, h.compared_with]
+      : [],
+  );
 }
 
 /**
@@ -77,7 +94,7 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
       results,
       look(results, ch.comparisons, k, chAlpha, results.settings.against!.equal_pct, ch.answers ?? [], of),
     );
-    const chOpen = [...openContenders(ch.answers.filter((a) => !a.out))];
+    const chOpen = [...openContenders(ch.answers.filter((a) => !a.out)), ...stillMeasured(results, ch.answers)];
     (ch.looks ??= []).push({
       round,
       alpha: chAlpha,

@@ -124,6 +124,8 @@ export interface UpsertFigures {
   points: UpsertPoint[];
   /** Each minute of the run with a window (0-based) and each strategy: the median calls/s of its windows in it. */
   perMinute: { writes: string[]; minutes: number[]; median: (number | null)[][] };
+  /** The accounting over every contender's kept windows: writes applied, and any lost, invented or stale. */
+  accounting: { windows: number; applied: number; lost: number; invented: number; stale: number };
 }
 
 function upsertRow(all: RunRecord[]): UpsertRow {
@@ -179,9 +181,18 @@ export function upsertFigures(r: Results, kept: Kept): UpsertFigures {
       ),
     ),
   );
+  const rows = new Map(r.contenders.map((c) => [c.name, upsertRow(keptOf(kept, c))]));
+  const total = (f: (row: UpsertRow) => number) => sum([...rows.values()].map(f));
   return {
-    rows: new Map(r.contenders.map((c) => [c.name, upsertRow(keptOf(kept, c))])),
+    rows,
     points,
     perMinute: perMinute(points),
+    accounting: {
+      windows: points.length,
+      applied: total((x) => x.applied),
+      lost: total((x) => x.lost),
+      invented: total((x) => x.invented),
+      stale: total((x) => x.stale),
+    },
   };
 }

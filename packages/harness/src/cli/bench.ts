@@ -3,6 +3,7 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseCli, UsageError } from './args';
+import { workloadOf } from '../measure/workloads';
 import { usage } from './flags';
 import { privateRedisNeeded, type CliOptions } from '../run/options';
 import { settingsFrom, timestamp } from '../run/prepare';
@@ -14,7 +15,7 @@ import { endProgress, info, log, setProgressMode } from '../system/progress';
 import { stopAll, type Session } from '../run/state';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
 import { AgainstError, resolveAgainst, selfSide } from '../run/against';
-import { ROOT } from '../system/paths';
+import { KEPT_DIR, ROOT } from '../system/paths';
 import { killAllSync, startOrphanGuard } from '../system/proc';
 import {
   publishReport,
@@ -24,6 +25,8 @@ import {
   writeWriteRateReport,
 } from '../report/index';
 import { analyzeRun } from '../answers/analysis';
+import { keptOf } from '../answers/held';
+import { readKept, writeKept } from '../model/kept';
 import { distanceSweep, writeRatePoints } from '../answers/sweeps';
 import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
@@ -78,19 +81,24 @@ const METHOD_KEYS = [
   'placement',
   'servers',
   'redis_rtt_ms',
+  'upsert',
 ] as const;
 
-/** Why this run may not replace the published one, or null: only a complete default run, or --publish. */
+/**
+ * Why this run may not replace its workload's published one, or null: only a complete run of the workload's default
+ * method (the default suite, or the workload's own), or --publish.
+ */
 function notPublished(r: Results): string | null {
   const s = r.settings;
   if (!r.complete) return 'the run is not complete';
+  if (!workloadOf(s.workload).published) return `--workload ${s.workload} runs are not published`;
   if (s.publish) return null;
   if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';
   if (s.handicap) return '--handicap slows a contender on purpose';
   if (s.against) return '--against measures a change, not the suite';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
-  const defaults = settingsFrom(parseCli([], []));
+  const defaults = settingsFrom(parseCli(s.workload === 'xrange' ? [] : ['--workload', s.workload], []));
   // A key older results lack was at its default then.
   const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k] ?? defaults[k]) !== JSON.stringify(defaults[k]));
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
@@ -187,28 +195,34 @@ async function runRedisRtts(opts: CliOptions, contenders: Contender[], unsupport
   return code;
 }
 
-/** One run: measured, reported, and published when it is a complete default run. */
+/**
+ * One run: measured, reported, and published when it is a complete default run. A run published in the project's own
+ * results folder is also kept (results/runs/: its answers, a few KB), and its report says how its decided answers
+ * held up in the runs kept before it.
+ */
 async function runAndPublish(opts: CliOptions, contenders: Contender[], unsupported: Unsupported[]): Promise<number> {
   const code = await runBench(opts, contenders, unsupported, session);
   endProgress();
   const runDir = session.runDir!;
   const results = session.results!;
-  const analysis = analyzeRun(runDir);
+  const why = notPublished(results);
+  const outDir = dirname(runDir);
+  const own = !why && outDir === resolve(ROOT, 'results');
+  const analysis = analyzeRun(runDir, own ? readKept(KEPT_DIR) : []);
   await writeReport(runDir, analysis);
   if (results.settings.self_check) console.log(selfCheckTable(results));
-  const why = notPublished(results);
   if (why) {
     log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
     return code;
   }
-  const outDir = dirname(runDir);
-  publishLatest(runDir, join(outDir, 'latest'));
-  // README and screenshots/ follow the project's own results folder only.
-  if (outDir === resolve(ROOT, 'results')) await publishReport(resolve(ROOT, 'results/latest'), analysis);
-  log(
-    `results in ${runDir}; published to ` +
-      `${join(outDir, 'latest')}${outDir === resolve(ROOT, 'results') ? ', README.md and screenshots/' : ''}`,
-  );
+  const latest = join(outDir, workloadOf(results.settings.workload).published!.dir);
+  publishLatest(runDir, latest);
+  // README, screenshots/ and results/runs/ follow the project's own results folder only.
+  if (own) {
+    await publishReport(latest, analysis);
+    writeKept(KEPT_DIR, keptOf(results, analysis.answers, analysis.noise?.sdWindows ?? null));
+  }
+  log(`results in ${runDir}; published to ${latest}${own ? ', README.md, screenshots/ and results/runs/' : ''}`);
   return code;
 }
 
@@ -227,7 +241,8 @@ async function main(): Promise<number> {
     log(`error: ${e.message}`);
     return 2;
   }
-  const { contenders, unsupported } = suite;
+  const { contenders } = suite;
+  const unsupported = [...suite.unsupported, ...opts.notForWorkload];
   if (opts.help) {
     console.log(usage());
     return 0;

@@ -1,5 +1,7 @@
 // npm run report -- [DIR]: regenerate a run's tables, charts and report.html from its results.json;
-// for results/latest (the default) also screenshots/ and the README section.
+// for a published run (results/latest, the default, or results/latest-upsert) also its screenshots and README block,
+// with how its decided answers held up in the runs kept in results/runs/.
+//   --keep DIR   keep DIR's answers in results/runs/ (a complete run of a workload's default suite)
 //   --open DIR   print the path of DIR's report.html (written first if it is missing)
 //   --check DIR  open DIR's report.html in headless Chromium: its size, the time to draw it, any console error
 //   --serve      serve results/ on 127.0.0.1 with an index of past runs (--port, default 8377)
@@ -7,14 +9,18 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
-import { ROOT } from '../system/paths';
-import { resultsFile } from '../model/results-file';
+import { KEPT_DIR, ROOT } from '../system/paths';
+import { readResults, resultsFile } from '../model/results-file';
+import { readKept, writeKept } from '../model/kept';
+import { keptOf } from '../answers/held';
+import { workloadOf } from '../measure/workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
 import { checkReport } from '../report/browser';
 import { publishReport, writeReport } from '../report/index';
 import { serveResults } from '../report/serve';
 
-const USAGE = 'usage: npm run report -- [DIR] | --open DIR | --check DIR | --serve [--port N] [--dir results]';
+const USAGE =
+  'usage: npm run report -- [DIR] | --open DIR | --check DIR | --keep DIR | --serve [--port N] [--dir results]';
 
 async function main(): Promise<number> {
   let args;
@@ -22,6 +28,7 @@ async function main(): Promise<number> {
     const options = {
       open: { type: 'string' },
       check: { type: 'string' },
+      keep: { type: 'string' },
       serve: { type: 'boolean' },
       port: { type: 'string' },
       dir: { type: 'string' },
@@ -49,7 +56,7 @@ async function main(): Promise<number> {
     );
     await new Promise(() => {});
   }
-  const dir = resolve(v.open ?? v.check ?? positionals[0] ?? join(ROOT, 'results/latest'));
+  const dir = resolve(v.open ?? v.check ?? v.keep ?? positionals[0] ?? join(ROOT, 'results/latest'));
   if (!existsSync(resultsFile(dir))) {
     console.error(`error: no results.json in ${dir}: give a results/<timestamp> directory of a run`);
     return 2;
@@ -60,11 +67,33 @@ async function main(): Promise<number> {
     else return check(join(dir, 'report.html'));
     return 0;
   }
-  const analysis = analyzeRun(dir);
+  if (v.keep !== undefined) return keep(dir);
+  const results = readResults(resultsFile(dir));
+  // README and screenshots/ show the published runs only (results/latest, results/latest-upsert), as the bench decides.
+  const place = workloadOf(results.settings.workload).published;
+  const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
+  const analysis = analyze(results, published ? readKept(KEPT_DIR) : []);
   await writeReport(dir, analysis);
-  // README and screenshots/ show full runs only, as the bench itself decides.
-  if (dir === resolve(ROOT, 'results/latest') && !analysis.results.settings.only) await publishReport(dir, analysis);
+  if (published) await publishReport(dir, analysis);
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
+  return 0;
+}
+
+/** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */
+function keep(dir: string): number {
+  const results = readResults(resultsFile(dir));
+  const s = results.settings;
+  const why = !results.complete
+    ? 'it is not complete'
+    : s.only || s.against || s.handicap
+      ? 'it measured a part of the suite or a change (--only, --where, --against or --handicap)'
+      : null;
+  if (why) {
+    console.error(`error: ${dir} is not kept: ${why}; keep a complete run of a workload's suite`);
+    return 2;
+  }
+  const an = analyze(results);
+  console.log(`kept: ${writeKept(KEPT_DIR, keptOf(results, an.answers, an.noise?.sdWindows ?? null))}`);
   return 0;
 }
 

@@ -4,9 +4,17 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
+import { workloadOf, type Publication } from '../measure/workloads';
+import { SETTINGS } from '@bench/stream';
+
+/** Where the default read run is published: results/latest, the README's results block, screenshots/. */
+export const READS: Publication = { dir: 'latest', block: 'results', shots: '' };
+
+/** Where a run of this workload is published (a run of one that is not, as the reads are). */
+export const publishedAt = (an: Analysis): Publication => workloadOf(an.results.settings.workload).published ?? READS;
 
 /** Where every answer is, from the README. */
-export const ANSWERS_LINK = 'results/latest/results.md';
+export const answersLink = (an: Analysis) => `results/${publishedAt(an).dir}/results.md`;
 const METHOD_LINK = 'docs/methodology.md#the-method';
 
 /** "8%" below 1.5×, "2.1×" from there: how much faster, as the answers say it. */
@@ -49,12 +57,12 @@ const wins = (an: Analysis, fs: Fastest[]) =>
  * leader was not itself decided faster than each of the rest (it leads because they lost to another), the range is
  * only of the wins.
  */
-function restText(fs: Fastest[], won: AnswerFigures[]): string {
+function restText(an: Analysis, fs: Fastest[], won: AnswerFigures[]): string {
   const beat = (q: string, w: string, l: string) =>
     won.some((a) => a.question === q && a.sides.winner === w && a.sides.loser === l);
   const each = fs.every((f) => f.best.every((b) => f.beaten.every((l) => beat(f.question.id, b, l))));
   const range = `${won.length > 1 ? 'estimates' : 'an estimate'} of ${rangeText(won)}`;
-  const link = `([${answersCount(won.length)}](${ANSWERS_LINK}))`;
+  const link = `([${answersCount(won.length)}](${answersLink(an)}))`;
   return each
     ? `each decided faster than the rest, by ${range} ${link}`
     : `decided faster than some of the rest, by ${range} ${link}`;
@@ -71,7 +79,7 @@ function leadersBullet(an: Analysis, kind: 'client' | 'runtime'): string {
   const none = mine.filter((f) => f.best.length === f.question.members.length);
   if (!mine.length) return '';
   const won = wins(an, fs);
-  const rest = fs.length ? `; ${restText(fs, won)}` : '';
+  const rest = fs.length ? `; ${restText(an, fs, won)}` : '';
   if (kind === 'client') {
     const runtime = (f: Fastest) => f.question.about.split(' ')[0]!;
     const each = fs.map((f) => `on ${runtime(f)} ${leadersText(an, f)}`);
@@ -125,14 +133,13 @@ function frameworkBullet(an: Analysis): string {
   ].filter(Boolean);
   return (
     `- **Framework**, against its runtime's own server with the same client: ${parts.join('; ')} ` +
-    `([${answersCount(mine.length)}](${ANSWERS_LINK})).`
+    `([${answersCount(mine.length)}](${answersLink(an)})).`
   );
 }
 
 const OTHER: [QuestionKind, string][] = [
   ['setting', 'Client settings'],
   ['cache', 'Caches'],
-  ['write', 'Writes (Lua, WATCH or a function)'],
   ['server', 'Redis or Valkey'],
 ];
 
@@ -146,35 +153,62 @@ function otherBullets(an: Analysis): string[] {
     const range = won.length ? ` (by ${rangeText(won)})` : '';
     return [
       `- **${title}**, each against its default: ${n('faster')} decided${range}, ${n('equal')} equal, ` +
-        `${n('undecided')} open ([the answers](${ANSWERS_LINK})).`,
+        `${n('undecided')} open ([the answers](${answersLink(an)})).`,
     ];
   });
 }
 
-/** The decode setting's names in words. */
-const DECODE_WORDS: Record<string, string> = { bytes: "the client's Buffers", raw: 'the raw reply' };
+/**
+ * The settings whose every answer the picks name, each twin against its default: the read path (decode), which
+ * changes how the reply becomes the body, and the write strategy, the question a write run asks.
+ */
+const NAMED: { setting: 'decode' | 'write'; title: string; words: Record<string, string>; doc: string }[] = [
+  {
+    setting: 'decode',
+    title: "**Read path** (the `decode` setting, against the library's default)",
+    words: { bytes: "the client's Buffers", raw: 'the raw reply' },
+    doc: 'docs/usage.md#the-raw-read-path-decode',
+  },
+  {
+    setting: 'write',
+    title: '**Write strategy** (against a Lua script, the default)',
+    words: { watch: 'WATCH/MULTI/EXEC', function: 'a Redis function (FCALL)' },
+    doc: 'docs/usage.md#writes-the-upsert-workload',
+  },
+];
+
+/** "2.1× faster", "8% slower", "4.9× slower": an estimate as the picks say it. */
+const howMuch = (r: number) =>
+  r >= 1 ? `${factorText(r)} faster` : 1 / r >= 1.5 ? `${(1 / r).toFixed(1)}× slower` : `${pct(1 - r)} slower`;
 
 /**
- * What the read path buys: each decode twin against its default twin, named ("the raw reply on node + node-redis: 2.1×
- * faster (1.8×–2.5×)"), since it is the one setting that changes how the reply becomes the body.
+ * Each answer of a named setting, its twin against its default ("the raw reply on node + node-redis: 2.1× faster
+ * (1.8×–2.5× the default's req/s)").
  */
-function decodeBullet(an: Analysis): string {
-  const decodeOf = (name: string) => an.results.contenders.find((c) => c.name === name)?.settings?.decode ?? 'default';
-  const mine = an.answers.filter((a) => !a.out && decodeOf(a.a) !== 'default' && decodeOf(a.b) === 'default');
+function namedBullet(an: Analysis, n: (typeof NAMED)[number]): string {
+  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
+  const settingOf = (name: string) => byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default;
+  const isDefault = (name: string) => settingOf(name) === SETTINGS[n.setting].default;
+  // Each answer as twin ÷ default, whichever side the comparison put first.
+  const mine = an.answers.flatMap((a) =>
+    a.out || isDefault(a.a) === isDefault(a.b)
+      ? []
+      : isDefault(a.b)
+        ? [a]
+        : [{ ...a, a: a.b, b: a.a, ratio: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo }],
+  );
   if (!mine.length) return '';
   const parts = mine.map((a) => {
-    const c = an.results.contenders.find((x) => x.name === a.a)!;
-    const what = `${DECODE_WORDS[decodeOf(a.a)] ?? decodeOf(a.a)} on ${c.runtime} + ${c.client}`;
+    const c = byName.get(a.a)!;
+    const stack = `${c.runtime}${c.framework === 'raw' ? '' : ` ${rowOf(c)}`} + ${c.client}`;
+    const what = `${n.words[settingOf(a.a)] ?? settingOf(a.a)} on ${stack}`;
     const interval = `${a.lo.toFixed(2)}×–${a.hi.toFixed(2)}× the default's req/s`;
     if (a.verdict === 'equal') return `${what}: equal within ±${pct(a.bound)}`;
     if (a.verdict !== 'faster') return `${what}: open (${interval})`;
-    const how = a.ratio >= 1 ? `${factorText(a.ratio)} faster` : `${pct(1 - a.ratio)} slower`;
-    return `${what}: **${how}** (${interval})`;
+    return `${what}: **${howMuch(a.ratio)}** (${interval})`;
   });
-  return (
-    `- **Read path** (the \`decode\` setting, against the library's default): ${parts.join('; ')} ` +
-    `([${answersCount(mine.length)}](${ANSWERS_LINK}); [what they are](docs/usage.md#the-raw-read-path-decode)).`
-  );
+  const links = `[${answersCount(mine.length)}](${answersLink(an)}); [what they are](${n.doc})`;
+  return `- ${n.title}: ${parts.join('; ')} (${links}).`;
 }
 
 /** The README's opening: the picks in plain words, how sure they are, and where every answer is. */
@@ -183,16 +217,18 @@ export function picksSection(an: Analysis): string {
   const live = an.answers.filter((a) => !a.out);
   if (!live.length) return '';
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
+  const u = r.settings.upsert;
+  const load = u ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}` : r.settings.workload.toUpperCase();
   const head =
-    `**What to pick**, from the published run (${r.started_at.slice(0, 10)}, ${r.environment.logical_cpus} ` +
-    `CPUs, ${r.settings.workload.toUpperCase()} at ${r.settings.connections[0]} connections): ` +
+    `**What to pick${u ? ' for writes' : ''}**, from the published run (${r.started_at.slice(0, 10)}, ` +
+    `${r.environment.logical_cpus} CPUs, ${load} at ${r.settings.connections[0]} connections): ` +
     `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
-    `([every answer](${ANSWERS_LINK})).`;
+    `([every answer](${answersLink(an)})).`;
   const bullets = [
     leadersBullet(an, 'client'),
     leadersBullet(an, 'runtime'),
     frameworkBullet(an),
-    decodeBullet(an),
+    ...NAMED.map((n) => namedBullet(an, n)),
     ...otherBullets(an),
   ]
     .filter(Boolean)

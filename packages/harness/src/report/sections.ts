@@ -7,6 +7,7 @@ import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { changesSection } from './changes';
 import { liveTable } from './live';
 import { gridTables } from './matrix';
+import { heldTable } from './held';
 import type { Scaling } from '../model/results';
 import { scalingTable } from './scaling';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
@@ -33,6 +34,7 @@ const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 export const SECTIONS: Section[] = [
   { id: 'changes', place: 'changes', render: changesSection },
   { id: 'answers', place: 'pick', render: answersSection },
+  { id: 'held', place: 'pick', render: heldTable },
   { id: 'live', place: 'tables', render: liveTable },
   { id: 'upsert', place: 'tables', render: upsertTable },
   { id: 'grid', place: 'tables', render: gridTables },

@@ -48,6 +48,22 @@ const ACCOUNTING =
   'A 409 is WATCH giving up after 10 retries; retries per request are WATCHes per request − 1. ' +
   'ping: the floor, one PING per request and nothing written.';
 
+/** The README's line under a write run's picks: every acknowledged write accounted for, or what was not. */
+export function accountingLine(an: Analysis): string {
+  const t = an.upsert?.accounting;
+  if (!an.results.settings.upsert || !t) return '';
+  const keys = `${an.results.settings.upsert.keys} key${an.results.settings.upsert.keys === 1 ? '' : 's'}`;
+  const none = t.lost + t.invented + t.stale === 0;
+  const what = none
+    ? '**none lost**, none invented, none stale'
+    : `**${t.lost} lost**, ${t.invented} invented, ${t.stale} stale`;
+  return (
+    `**Accounting:** ${t.applied.toLocaleString('en-US')} acknowledged writes applied in ${t.windows} windows of ` +
+    `${keys} each; ${what} ` +
+    '(every key read back after each window: [how](docs/usage.md#writes-the-upsert-workload)).'
+  );
+}
+
 export function upsertTable(an: Analysis): string {
   const r = an.results;
   const f = an.upsert;

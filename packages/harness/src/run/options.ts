@@ -20,6 +20,8 @@ export interface CliOptions {
   only: string[] | null;
   /** The contenders to measure, in manifest order. */
   selected: string[];
+  /** Contenders of the suite left out because the workload cannot measure them (a decode twin under xread). */
+  notForWorkload: { name: string; reason: string }[];
   runs: number | 'auto';
   targetCiPct: number;
   maxRuns: number;

@@ -6,7 +6,17 @@ import { readWorkload } from './read';
 import type { Workload } from './types';
 import { UPSERT } from './upsert';
 
-export type { Around, CheckContext, Fault, GateRules, Target, Workload, WorkloadFlag, WorkloadOptions } from './types';
+export type {
+  Around,
+  CheckContext,
+  Fault,
+  GateRules,
+  Publication,
+  Target,
+  Workload,
+  WorkloadFlag,
+  WorkloadOptions,
+} from './types';
 
 export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
   xrange: readWorkload('xrange'),

@@ -78,6 +78,7 @@ export const LIVE: Workload = {
   ceilings: { redis: true, clients: false },
   flags: ['write-rate', 'max-staleness', 'restart-redis'],
   suite: { name: 'live', holds: 'each raw server with the caches' },
+  published: null,
   noTarget: '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target',
   privateRedis: '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL',
   oneServer:

@@ -43,6 +43,8 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     ceilings: { redis: true, clients: true },
     flags: [],
     suite: null,
+    // The default workload's run is the project's published one.
+    published: name === 'xrange' ? { dir: 'latest', block: 'results', shots: '' } : null,
     noTarget: null,
     privateRedis: null,
     oneServer: null,

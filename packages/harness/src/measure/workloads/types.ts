@@ -81,6 +81,8 @@ export interface Workload {
   readonly flags: readonly WorkloadFlag[];
   /** The suite of its own it measures instead of the default one (bench.json's suites), and what that holds. */
   readonly suite: { name: SuiteName; holds: string } | null;
+  /** Where a complete run of its default method is published, or null: it is not. */
+  readonly published: Publication | null;
   /** Why --target cannot measure it, or null. */
   readonly noTarget: string | null;
   /** Why it cannot run on the Redis REDIS_URL names, or null. */
@@ -99,6 +101,16 @@ export interface Workload {
   request(ctx: RunContext, url: string): Target;
   /** What runs beside oha in a measured window, or null. */
   around(ctx: RunContext, url: string, boundMs: number): Around | null;
+}
+
+/**
+ * A published run's places: results/<dir>, the README block between `<!-- <block>:start … -->` and `<!-- <block>:end
+ * -->`, and its charts in screenshots/<shots> (the project's own results folder only).
+ */
+export interface Publication {
+  dir: string;
+  block: string;
+  shots: string;
 }
 
 /** The workload flags' values as parsed. */

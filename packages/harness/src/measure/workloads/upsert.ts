@@ -33,6 +33,7 @@ export const UPSERT: Workload = {
   ceilings: { redis: false, clients: false },
   flags: ['keys'],
   suite: { name: 'upsert', holds: 'each raw server with the write strategies' },
+  published: { dir: 'latest-upsert', block: 'writes', shots: 'writes' },
   noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
   privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
   oneServer: null,

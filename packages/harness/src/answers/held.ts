@@ -1,0 +1,65 @@
+// How a run's decided answers held up in the other kept runs (model/kept.ts), on other days and machines: the same
+// comparison decided the same way, found equal, left open, decided the other way, or not asked there.
+import { HELD, type Held, type KeptAnswers } from '../model/kept';
+import type { Results, Verdict } from '../model/results';
+
+type Answered = KeptAnswers['answers'][number];
+
+export interface HeldUp {
+  /** The other kept runs, oldest first. */
+  runs: Omit<KeptAnswers, 'answers'>[];
+  /** Each answer decided here, and what each other run said of it. */
+  rows: (Answered & { there: Held[] })[];
+  /** Per other run, how many of the rows came out each way. */
+  counts: Record<Held, number>[];
+}
+
+/** What this run keeps of itself: where, when, its noise and every answer. */
+export function keptOf(
+  results: Results,
+  answers: { a: string; b: string; ratio: number; lo: number; hi: number; verdict: Verdict; out?: string }[],
+  sdWindows: number | null,
+): KeptAnswers {
+  const e = results.environment;
+  return {
+    started_at: results.started_at,
+    workload: results.settings.workload,
+    commit: e.git_commit,
+    machine: `${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.kernel}`,
+    sd_windows: sdWindows,
+    answers: answers.map(({ a, b, ratio, lo, hi, verdict, out }) => ({
+      a,
+      b,
+      ratio,
+      lo,
+      hi,
+      verdict,
+      ...(out ? { out } : {}),
+    })),
+  };
+}
+
+/** What `other` said of the decided answer `x`, whichever side it put first. */
+function heldIn(x: Answered, other: KeptAnswers): Held {
+  const y = other.answers.find((o) => (o.a === x.a && o.b === x.b) || (o.a === x.b && o.b === x.a));
+  if (!y || y.out) return 'not asked';
+  if (y.verdict === 'equal') return 'equal';
+  if (y.verdict !== 'faster') return 'open';
+  const ratio = y.a === x.a ? y.ratio : 1 / y.ratio;
+  return ratio > 1 === x.ratio > 1 ? 'same' : 'reversed';
+}
+
+/**
+ * This run's decided answers in each other kept run of its workload (not itself); null when there is none or nothing
+ * decided.
+ */
+export function heldUp(here: KeptAnswers, kept: KeptAnswers[]): HeldUp | null {
+  const others = kept.filter((k) => k.started_at !== here.started_at && k.workload === here.workload);
+  const decided = here.answers.filter((x) => x.verdict === 'faster' && !x.out);
+  if (!others.length || !decided.length) return null;
+  const rows = decided.map((x) => ({ ...x, there: others.map((o) => heldIn(x, o)) }));
+  const counts = others.map((_, i) =>
+    Object.fromEntries(HELD.map((h) => [h, rows.filter((r) => r.there[i] === h).length])),
+  ) as Record<Held, number>[];
+  return { runs: others.map(({ answers: _, ...run }) => run), rows, counts };
+}

@@ -1,0 +1,47 @@
+// Where the answers hold: each answer this run decided, in the other kept runs (answers/held.ts) of other days and
+// machines. Answers are per machine: a decided answer says what this machine did, and this table what the others
+// did with the same comparison.
+import type { Analysis } from '../answers/analysis';
+import type { HeldUp } from '../answers/held';
+import { HELD, type Held } from '../model/kept';
+import { publishedAt } from './picks';
+
+const fmt = (x: number) => x.toFixed(2);
+const runLabel = (r: HeldUp['runs'][number]) =>
+  `${r.started_at.slice(0, 10)}, ${r.commit.slice(0, 7)}, ${r.machine.split(',').slice(0, 2).join(',')}` +
+  (r.sd_windows !== null ? `, sd ${(r.sd_windows * 100).toFixed(1)}%` : '');
+const countsText = (c: Record<Held, number>) =>
+  HELD.filter((h) => c[h])
+    .map((h) => `${c[h]} ${h}`)
+    .join(', ');
+
+/** The table: one row per decided answer, one column per other kept run. */
+export function heldTable(an: Analysis): string {
+  const h = an.elsewhere;
+  if (!h) return '';
+  const head =
+    `| answer here (A ÷ B req/s) | ${h.runs.map(runLabel).join(' | ')} |\n` +
+    `|---|${h.runs.map(() => '---').join('|')}|`;
+  const rows = h.rows.map(
+    (r) => `| ${r.a} ÷ ${r.b}: ${fmt(r.ratio)} (${fmt(r.lo)}–${fmt(r.hi)}) | ${r.there.join(' | ')} |`,
+  );
+  const total = `| **of ${h.rows.length}** | ${h.counts.map(countsText).join(' | ')} |`;
+  return (
+    '**Where the answers hold**: each answer decided here, in the other runs kept in `results/runs/` (their date, ' +
+    'commit, machine and sd between windows): **same** (decided the same way), **equal**, **open**, **reversed** ' +
+    '(decided the other way) or **not asked** (a contender missing there). Answers are per machine and per day: a ' +
+    'reversal is a machine × stack difference, or one of the false answers the error rate allows.\n\n' +
+    [head, ...rows, total].join('\n')
+  );
+}
+
+/** The README's line: how this run's decided answers fared in each other kept run. */
+export function heldLine(an: Analysis): string {
+  const h = an.elsewhere;
+  if (!h) return '';
+  const each = h.runs.map((r, i) => `the run of ${runLabel(r)}: ${countsText(h.counts[i]!)}`);
+  return (
+    `**Other runs:** of the ${h.rows.length} answers decided here, ${each.join('; ')} ` +
+    `([where the answers hold](results/${publishedAt(an).dir}/results.md)).`
+  );
+}

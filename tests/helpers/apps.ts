@@ -1,0 +1,30 @@
+// Starting one contender against a test's private Redis: built once per app and build command (as the bench builds),
+// started on a free port, handed to `fn`, always stopped.
+import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
+import type { Contender } from '../../packages/harness/src/model/contenders';
+import { appEnvironment } from '../../packages/harness/src/run/prepare';
+import { freePort } from '../../packages/harness/src/system/net';
+
+/** `withApp(c, fn)` for a test file: `target()` gives its Redis and golden body once they exist; `pids` collects. */
+export function appStarter(target: () => { redisUrl: string; golden: string }, pids: number[]) {
+  const built = new Map<string, Promise<unknown>>();
+  return async <T>(c: Contender, fn: (app: RunningApp) => Promise<T>, workload = 'xrange'): Promise<T> => {
+    const { redisUrl, golden } = target();
+    // A handicapped twin needs its calibrated µs; any fixed one shows the body it serves.
+    const env = {
+      ...appEnvironment(c, redisUrl, workload),
+      ...c.env,
+      ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}),
+    };
+    const key = `${c.app} ${JSON.stringify(c.build)}`;
+    if (!built.has(key)) built.set(key, buildApp(c, env, dataKey(golden, 'xrange')));
+    await built.get(key);
+    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+    pids.push(app.pid);
+    try {
+      return await fn(app);
+    } finally {
+      await app.stop();
+    }
+  };
+}

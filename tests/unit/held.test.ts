@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'bun:test';
+import { heldUp } from '../../packages/harness/src/answers/held';
+import { keptName, type KeptAnswers } from '../../packages/harness/src/model/kept';
+
+const run = (started_at: string, answers: KeptAnswers['answers'], workload = 'xrange'): KeptAnswers => ({
+  started_at,
+  workload,
+  commit: 'abcdef0123',
+  machine: 'AMD EPYC, 2 logical CPUs, Linux 6.18',
+  sd_windows: 0.12,
+  answers,
+});
+const ans = (a: string, b: string, ratio: number, verdict: 'faster' | 'equal' | 'undecided' = 'faster') => ({
+  a,
+  b,
+  ratio,
+  lo: ratio * 0.9,
+  hi: ratio * 1.1,
+  verdict,
+});
+
+describe('where the answers hold', () => {
+  const here = run('2026-11-26T10:00:00Z', [
+    ans('x', 'y', 1.5),
+    ans('x', 'z', 0.7),
+    ans('y', 'z', 1.2),
+    ans('u', 'v', 1.3),
+    ans('p', 'q', 1.1),
+    ans('x', 'w', 1.02, 'undecided'),
+  ]);
+  test('each decided answer, in each other run, whichever side it put first', () => {
+    const other = run('2026-11-25T10:00:00Z', [
+      ans('x', 'y', 1.4), // the same way
+      ans('z', 'x', 0.8), // sides swapped, x still slower: reversed
+      ans('y', 'z', 1.0, 'undecided'),
+      ans('u', 'v', 1.01, 'equal'),
+      { ...ans('p', 'q', 2), out: 'p is invalid' },
+    ]);
+    const h = heldUp(here, [other, here])!;
+    expect(h.runs).toHaveLength(1);
+    expect(h.rows.map((r) => `${r.a}/${r.b}: ${r.there[0]}`)).toEqual([
+      'x/y: same',
+      'x/z: reversed',
+      'y/z: open',
+      'u/v: equal',
+      'p/q: not asked',
+    ]);
+    expect(h.counts[0]).toEqual({ same: 1, equal: 1, open: 1, reversed: 1, 'not asked': 1 });
+  });
+  test('only runs of the same workload, never itself; nothing to say without one', () => {
+    expect(heldUp(here, [here])).toBeNull();
+    expect(heldUp(here, [run('2026-11-25T10:00:00Z', [ans('x', 'y', 1.4)], 'upsert')])).toBeNull();
+    expect(heldUp(run('t', [ans('x', 'y', 1, 'undecided')]), [run('s', [ans('x', 'y', 1.4)])])).toBeNull();
+  });
+  test('a kept file is named by its date, machine and commit', () => {
+    expect(keptName(here)).toBe('2026-11-26-amd-epyc-2-logical-cpus-abcdef0.json');
+  });
+});
