@@ -240,8 +240,8 @@ const budgetText = (s: number) => {
 };
 
 /**
- * A run whose noise is well above the published run's says so first: its sd between windows against the published
- * run's, what it answered, and about what a longer budget would answer on this machine (analysis.ts prices it).
+ * A run whose noise is well above the reference run's says so first: its sd between windows against the reference
+ * run's (analysis.ts PUBLISHED_SD_WINDOWS), what it answered, and about what a longer budget would answer on this machine (analysis.ts prices it).
  */
 export function noiseLine(an: Analysis): string {
   const n = an.noise;
@@ -253,7 +253,7 @@ export function noiseLine(an: Analysis): string {
         "from this run's own variance and the rounds that budget adds";
   return (
     `**A noisy run:** the sd between windows of one round is ${pct1(n.sdWindows)}, against ` +
-    `${pct1(n.published)} in the published run: ` +
+    `${pct1(n.published)} in the quieter reference run of 2026-11-25 on the same kind of VM: ` +
     `${n.answered} of ${n.of} comparisons answered (decided or equal)${longer}.`
   );
 }

@@ -145,8 +145,12 @@ const OTHER: [QuestionKind, string][] = [
 
 /** The other kinds of question, counted: each against its default twin. */
 function otherBullets(an: Analysis): string[] {
+  // The named settings' answers (decode, write) have a bullet of their own.
+  const named = (a: AnswerFigures) => NAMED.some((n) => namedAnswers(an, n).some((x) => x.id === a.id));
   return OTHER.flatMap(([kind, title]) => {
-    const mine = an.answers.filter((a) => !a.out && an.questions.find((q) => q.id === a.question)?.kind === kind);
+    const mine = an.answers.filter(
+      (a) => !a.out && an.questions.find((q) => q.id === a.question)?.kind === kind && !named(a),
+    );
     if (!mine.length) return [];
     const n = (v: string) => mine.filter((a) => a.verdict === v).length;
     const won = mine.filter(decided);
@@ -177,6 +181,22 @@ const NAMED: { setting: 'decode' | 'write'; title: string; words: Record<string,
   },
 ];
 
+type Named = (typeof NAMED)[number];
+
+/** A named setting's answers, each as twin ÷ default, whichever side the comparison put first. */
+function namedAnswers(an: Analysis, n: Named): AnswerFigures[] {
+  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
+  const isDefault = (name: string) =>
+    (byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default) === SETTINGS[n.setting].default;
+  return an.answers.flatMap((a) =>
+    a.out || isDefault(a.a) === isDefault(a.b)
+      ? []
+      : isDefault(a.b)
+        ? [a]
+        : [{ ...a, a: a.b, b: a.a, ratio: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo }],
+  );
+}
+
 /** "2.1× faster", "8% slower", "4.9× slower": an estimate as the picks say it. */
 const howMuch = (r: number) =>
   r >= 1 ? `${factorText(r)} faster` : 1 / r >= 1.5 ? `${(1 / r).toFixed(1)}× slower` : `${pct(1 - r)} slower`;
@@ -185,18 +205,10 @@ const howMuch = (r: number) =>
  * Each answer of a named setting, its twin against its default ("the raw reply on node + node-redis: 2.1× faster
  * (1.8×–2.5× the default's req/s)").
  */
-function namedBullet(an: Analysis, n: (typeof NAMED)[number]): string {
+function namedBullet(an: Analysis, n: Named): string {
   const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
   const settingOf = (name: string) => byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default;
-  const isDefault = (name: string) => settingOf(name) === SETTINGS[n.setting].default;
-  // Each answer as twin ÷ default, whichever side the comparison put first.
-  const mine = an.answers.flatMap((a) =>
-    a.out || isDefault(a.a) === isDefault(a.b)
-      ? []
-      : isDefault(a.b)
-        ? [a]
-        : [{ ...a, a: a.b, b: a.a, ratio: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo }],
-  );
+  const mine = namedAnswers(an, n);
   if (!mine.length) return '';
   const parts = mine.map((a) => {
     const c = byName.get(a.a)!;
