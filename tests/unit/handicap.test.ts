@@ -114,7 +114,7 @@ describe('burnUs on contended CPUs: time spent waiting for a CPU is not idle tim
 });
 
 describe('wallBurnUs: a --handicap NAME:pct pair burns pct of the wall time', () => {
-  test("3% of Z5's 1,685 µs per request: 50.5 µs, where the fill of the loop's time off a CPU gave the most, 101.1", () => {
+  test("3% of Z5's 1,685 µs per request: 50.5 µs, where the fill of the loop's time off a CPU gave 101.1", () => {
     const twin = { wallUs: 1685, mainUs: 1392, waitUs: 4, cpuUs: 1900 };
     expect(wallBurnUs(twin, 3)).toBe(50.5);
     expect(burnUs(twin, 3)).toBe(101.1);

@@ -125,6 +125,28 @@ describe('the write strategy', () => {
   });
 });
 
+describe('many answers of a named setting', () => {
+  test('told per value over the stacks: the range of the decided, and the open with their ends', () => {
+    const r = fixture();
+    // Answers whose A side can be made a WATCH twin with every B side left at the default.
+    const settings: ReturnType<typeof analyze>['answers'] = [];
+    for (const a of analyze(r).answers.filter((x) => !x.out))
+      if (!settings.some((x) => x.b === a.a || x.a === a.b || x.a === a.a)) settings.push(a);
+    expect(settings.length).toBeGreaterThan(4);
+    for (const a of settings) {
+      const c = r.contenders.find((x) => x.name === a.a)!;
+      c.settings = { ...c.settings, write: 'watch' };
+    }
+    const bullet = picksSection(analyze(r))
+      .split('\n')
+      .find((l) => l.startsWith('- **Write strategy**'))!;
+    expect(bullet).toStartWith('- **Write strategy** (against a Lua script, the default): WATCH/MULTI/EXEC: ');
+    expect(bullet).toMatch(/\*\*[^*]+ slower\*\* on .*open on \d+ stacks \(\d\.\d\d×–\d\.\d\d×\) \(\[\d+ answers\]/);
+    // Not one clause per answer: the stacks are counted or listed once per verdict.
+    expect(bullet.split(' on ').length).toBeLessThan(settings.length);
+  });
+});
+
 describe('the forest plot of every answer', () => {
   test('one row per answer with an interval, in its question, the ±target band drawn', () => {
     const an = analyze(fixture());

@@ -39,9 +39,17 @@ export function heldTable(an: Analysis): string {
 export function heldLine(an: Analysis): string {
   const h = an.elsewhere;
   if (!h) return '';
-  const each = h.runs.map((r, i) => `the run of ${runLabel(r)}: ${countsText(h.counts[i]!)}`);
+  // The machine is named where it differs from this run's.
+  const e = an.results.environment;
+  const here = `${e.cpu_model}, ${e.logical_cpus} logical CPUs`;
+  const sd = (r: HeldUp['runs'][number]) => (r.sd_windows !== null ? `, sd ${(r.sd_windows * 100).toFixed(1)}%` : '');
+  const label = (r: HeldUp['runs'][number]) =>
+    r.machine.startsWith(here) ? `${r.started_at.slice(0, 10)} (${r.commit.slice(0, 7)}${sd(r)})` : runLabel(r);
+  const each = h.runs.map(
+    (r, i) => `${label(r)}: ${countsText(h.counts[i]!)}${h.counts[i]!.reversed ? '' : ', none reversed'}`,
+  );
   return (
-    `**Other runs:** of the ${h.rows.length} answers decided here, ${each.join('; ')} ` +
+    `**Other runs:** of the ${h.rows.length} answers decided here, the runs kept from ${each.join('; ')} ` +
     `([where the answers hold](results/${publishedAt(an).dir}/results.md)).`
   );
 }
