@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import {
-  burnBound,
-  burnUs,
-  judgeHandicap,
-  MAX_BUSY,
-  type TwinCost,
-  wallBurnUs,
-} from '../../packages/harness/src/answers/handicap';
+import { burnBound, burnUs, judgeHandicap, MAX_BUSY, type TwinCost } from '../../packages/harness/src/answers/handicap';
 import { checkDesign } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { Results } from '../../packages/harness/src/model/results';
@@ -110,16 +103,6 @@ describe('burnUs on contended CPUs: time spent waiting for a CPU is not idle tim
   test('no wait (a quiet machine): as before; a loop that read neither busy nor waiting gets the most, not NaN', () => {
     expect(burnUs({ wallUs: 2184, mainUs: 1996, waitUs: 0, cpuUs: 2300 }, 10)).toBe(346.3);
     expect(burnUs({ wallUs: 1000, mainUs: 0, waitUs: 0, cpuUs: 10 }, 10)).toBe(200);
-  });
-});
-
-describe('wallBurnUs: a --handicap NAME:pct pair burns pct of the wall time', () => {
-  test("3% of Z5's 1,685 µs per request: 50.5 µs, where the fill of the loop's time off a CPU gave 101.1", () => {
-    const twin = { wallUs: 1685, mainUs: 1392, waitUs: 4, cpuUs: 1900 };
-    expect(wallBurnUs(twin, 3)).toBe(50.5);
-    expect(burnUs(twin, 3)).toBe(101.1);
-    // A request on a loop that bounds it takes (W + b) / W = 1.03 as long.
-    expect((1685 + wallBurnUs(twin, 3)) / 1685).toBeCloseTo(1.03, 3);
   });
 });
 

@@ -52,15 +52,6 @@ function fillUs(twin: TwinCost, pct: number): number {
   return share * ((1 + pct / 100) * MAX_BUSY * twin.wallUs - runnable);
 }
 
-/**
- * The burn of a --handicap NAME:pct pair: pct of the twin's wall time per request, so that a request takes pct longer
- * where the event loop is what bounds it (the flag's definition). In pairs of node-raw-node-redis alone on the machine
- * (docs/runs/against.md), burns of 6% of the wall time read −5.5% and −5.6% for the b / (W + b) = −5.7% this predicts,
- * where burnUs's fill had predicted −2.9%: in one process session, the loop's time off a CPU was not idle time a burn
- * could fill. The default run's check, beside the rest of its block, keeps burnUs.
- */
-export const wallBurnUs = (twin: TwinCost, pct: number): number => +((pct / 100) * twin.wallUs).toFixed(1);
-
 /** The bound of burnUs the burn took, if any: at most 2·pct of the wall time, at least pct/2. */
 export function burnBound(twin: TwinCost, pct: number): 'most' | 'least' | null {
   const p = pct / 100;

@@ -7,17 +7,17 @@ import { fail, type RunState } from './state';
 import { info, log } from '../system/progress';
 import type { Launcher } from './launch';
 import { measureTrial, type TrialSettings } from './trial';
-import { burnUs, type TwinCost, wallBurnUs } from '../answers/handicap';
+import { burnUs, type TwinCost } from '../answers/handicap';
 import { baseName, HANDICAP_PCT, isBase } from '../model/questions';
 
 /**
- * The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%; burnUs), and
- * --handicap's (on itself, by its size, beside its twin <name>@base; `wall`: wallBurnUs).
+ * The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on
+ * itself, by its size, beside its twin <name>@base).
  */
 function targets(
   results: Results,
   byName: Map<string, Contender>,
-): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number; wall: boolean }[] {
+): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {
   const { settings } = results;
   const plainTwin = (r: ContenderResult) =>
     [...byName.values()].find(
@@ -43,7 +43,6 @@ function targets(
               calibratedOn: twin.name,
               comparedWith: !changesOnly && results.contenders.some((x) => x.name === twin.name) ? twin.name : null,
               pct: HANDICAP_PCT,
-              wall: false,
             },
           ]
         : [];
@@ -55,7 +54,6 @@ function targets(
       calibratedOn: settings.handicap,
       comparedWith: results.contenders.some((x) => x.name === twin) ? twin : null,
       pct: settings.handicap_pct ?? HANDICAP_PCT,
-      wall: true,
     });
   }
   return out;
@@ -103,7 +101,7 @@ export async function calibrateHandicap(state: RunState): Promise<void> {
       if (r) fail(r, 'failed', `handicap calibration on ${t.calibratedOn} failed`);
       continue;
     }
-    const us = t.wall ? wallBurnUs(twin, t.pct) : burnUs(twin, t.pct);
+    const us = burnUs(twin, t.pct);
     (results.handicap ??= []).push({
       contender: t.contender,
       calibrated_on: t.calibratedOn,
