@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { heldUp } from '../../packages/harness/src/answers/held';
-import { keptName, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import { keptName, notKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import type { Results } from '../../packages/harness/src/model/results';
 
 const run = (started_at: string, answers: KeptAnswers['answers'], workload = 'xrange'): KeptAnswers => ({
   started_at,
@@ -54,5 +55,12 @@ describe('where the answers hold', () => {
   });
   test('a kept file is named by its date, machine and commit', () => {
     expect(keptName(here)).toBe('2026-11-26-amd-epyc-2-logical-cpus-abcdef0.json');
+  });
+  test('only a complete run of a whole suite is kept', () => {
+    const r = (complete: boolean, settings: object) => ({ complete, settings }) as unknown as Results;
+    expect(notKept(r(true, {}))).toBeNull();
+    expect(notKept(r(false, {}))).toBe('it is not complete');
+    for (const s of [{ only: ['a'] }, { against: { ref: 'HEAD' } }, { handicap: 'a' }])
+      expect(notKept(r(true, s))).toMatch(/a part of the suite or a change/);
   });
 });

@@ -26,7 +26,7 @@ import {
 } from '../report/index';
 import { analyzeRun } from '../answers/analysis';
 import { keptOf } from '../answers/held';
-import { readKept, writeKept } from '../model/kept';
+import { notKept, readKept, writeKept } from '../model/kept';
 import { distanceSweep, writeRatePoints } from '../answers/sweeps';
 import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
@@ -220,7 +220,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   // README, screenshots/ and results/runs/ follow the project's own results folder only.
   if (own) {
     await publishReport(latest, analysis);
-    writeKept(KEPT_DIR, keptOf(results, analysis.answers, analysis.noise?.sdWindows ?? null));
+    // A run published with --publish may be a part of the suite: not kept.
+    if (!notKept(results)) writeKept(KEPT_DIR, keptOf(results, analysis.answers, analysis.noise?.sdWindows ?? null));
   }
   log(`results in ${runDir}; published to ${latest}${own ? ', README.md, screenshots/ and results/runs/' : ''}`);
   return code;

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results-file';
-import { readKept, writeKept } from '../model/kept';
+import { notKept, readKept, writeKept } from '../model/kept';
 import { keptOf } from '../answers/held';
 import { workloadOf } from '../measure/workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
@@ -82,12 +82,7 @@ async function main(): Promise<number> {
 /** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */
 function keep(dir: string): number {
   const results = readResults(resultsFile(dir));
-  const s = results.settings;
-  const why = !results.complete
-    ? 'it is not complete'
-    : s.only || s.against || s.handicap
-      ? 'it measured a part of the suite or a change (--only, --where, --against or --handicap)'
-      : null;
+  const why = notKept(results);
   if (why) {
     console.error(`error: ${dir} is not kept: ${why}; keep a complete run of a workload's suite`);
     return 2;

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from './results-file';
-import type { Verdict } from './results';
+import type { Results, Verdict } from './results';
 
 export interface KeptAnswers {
   started_at: string;
@@ -31,6 +31,15 @@ const slug = (s: string) =>
 /** The kept file's name: the date, the machine and the commit. */
 export const keptName = (k: KeptAnswers) =>
   `${k.started_at.slice(0, 10)}-${slug(k.machine.split(',').slice(0, 2).join(' '))}-${k.commit.slice(0, 7)}.json`;
+
+/** Why a run is not kept, or null: a complete run of a suite, not a part of one or a change. */
+export function notKept(r: Results): string | null {
+  const s = r.settings;
+  if (!r.complete) return 'it is not complete';
+  if (s.only || s.against || s.handicap)
+    return 'it measured a part of the suite or a change (--only, --where, --against or --handicap)';
+  return null;
+}
 
 export function writeKept(dir: string, k: KeptAnswers): string {
   const file = join(dir, keptName(k));
