@@ -141,7 +141,8 @@ describe('many answers of a named setting', () => {
       .split('\n')
       .find((l) => l.startsWith('- **Write strategy**'))!;
     expect(bullet).toStartWith('- **Write strategy** (against a Lua script, the default): WATCH/MULTI/EXEC: ');
-    expect(bullet).toMatch(/\*\*[^*]+ slower\*\* on .*open on \d+ stacks \(\d\.\d\d×–\d\.\d\d×\) \(\[\d+ answers\]/);
+    const form = /\*\*[^*]+ slower\*\* on .*open on \d+ stacks \(\d\.\d\d×–\d\.\d\d×\) \(\[\d+ answers\]/;
+    expect(bullet).toMatch(form);
     // Not one clause per answer: the stacks are counted or listed once per verdict.
     expect(bullet.split(' on ').length).toBeLessThan(settings.length);
   });

@@ -241,7 +241,9 @@ function verdictText(a: AnswerFigures): string {
   return `**${howMuch(a.ratio)}** (${interval})`;
 }
 
-/** One value's answers over its stacks: "**3.0× to 4.6× slower** on 15 stacks; open on bun + glide (0.87×–1.16×)". */
+/**
+ * One value's answers over its stacks: "**3.0× to 4.6× slower** on 15 stacks; open on bun + glide (0.87×–1.16×)".
+ */
 function overStacks(xs: AnswerFigures[], stackOf: (name: string) => string): string {
   const slower = xs.filter((a) => a.verdict === 'faster' && a.ratio < 1);
   const faster = xs.filter((a) => a.verdict === 'faster' && a.ratio >= 1);
