@@ -7,7 +7,8 @@
 // Usage: bash scripts/with-tools.sh bun scripts/compare-power.ts results/<run>/ results/<run>/ …
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, CompareRefused } from '../packages/harness/src/answers/compare';
+import { CompareRefused } from '../packages/harness/src/answers/agreement';
+import { compare } from '../packages/harness/src/answers/compare';
 import type { Results } from '../packages/harness/src/model/results';
 import { summarize } from '../packages/harness/src/stats/stats';
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { answersAgreement, compare, CompareRefused, type Comparison } from '../../packages/harness/src/answers/compare';
+import { answersAgreement, CompareRefused } from '../../packages/harness/src/answers/agreement';
+import { compare, type Comparison } from '../../packages/harness/src/answers/compare';
 import { renderComparison } from '../../packages/harness/src/report/compare';
 import type { Results, WindowRecord } from '../../packages/harness/src/model/results';
 import { seededRandom, summarize } from '../../packages/harness/src/stats/stats';

@@ -3,12 +3,8 @@
 // first with what a longer budget would answer, and the forest plot draws every answer.
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import {
-  analyze,
-  answeredWithin,
-  NOISY_FACTOR,
-  PUBLISHED_SD_WINDOWS,
-} from '../../packages/harness/src/answers/analysis';
+import { analyze } from '../../packages/harness/src/answers/analysis';
+import { answeredWithin, NOISY_FACTOR, PUBLISHED_SD_WINDOWS } from '../../packages/harness/src/answers/noise';
 import type { DesignRecord, Results } from '../../packages/harness/src/model/results';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';

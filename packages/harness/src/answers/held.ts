@@ -4,6 +4,7 @@ import { HELD, type Held, type KeptAnswers } from '../model/kept';
 import type { Results, Verdict } from '../model/results';
 
 type Answered = KeptAnswers['answers'][number];
+type Side = Pick<Answered, 'a' | 'b' | 'ratio'>;
 
 export interface HeldUp {
   /** The other kept runs, oldest first. */
@@ -39,9 +40,9 @@ export function keptOf(
   };
 }
 
-/** What `other` said of the decided answer `x`, whichever side it put first. */
-function heldIn(x: Answered, other: KeptAnswers): Held {
-  const y = other.answers.find((o) => (o.a === x.a && o.b === x.b) || (o.a === x.b && o.b === x.a));
+/** What another run's `answers` said of the decided answer `x`, whichever side it put first. */
+export function heldIn(x: Side, answers: (Side & { verdict: Verdict; out?: string })[]): Held {
+  const y = answers.find((o) => (o.a === x.a && o.b === x.b) || (o.a === x.b && o.b === x.a));
   if (!y || y.out) return 'not asked';
   if (y.verdict === 'equal') return 'equal';
   if (y.verdict !== 'faster') return 'open';
@@ -57,7 +58,7 @@ export function heldUp(here: KeptAnswers, kept: KeptAnswers[]): HeldUp | null {
   const others = kept.filter((k) => k.started_at !== here.started_at && k.workload === here.workload);
   const decided = here.answers.filter((x) => x.verdict === 'faster' && !x.out);
   if (!others.length || !decided.length) return null;
-  const rows = decided.map((x) => ({ ...x, there: others.map((o) => heldIn(x, o)) }));
+  const rows = decided.map((x) => ({ ...x, there: others.map((o) => heldIn(x, o.answers)) }));
   const counts = others.map((_, i) =>
     Object.fromEntries(HELD.map((h) => [h, rows.filter((r) => r.there[i] === h).length])),
   ) as Record<Held, number>[];

@@ -1,15 +1,12 @@
 // Command-line flags (flags.ts) → validated settings. Any bad input is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
-import { SETTINGS, WORKLOADS, type SettingDef, type Workload } from '@bench/stream';
 import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS } from '../system/placement';
 import { targetFlags } from './target-flags';
-import { KEY_SPACES } from '../measure/upsert';
-import { parseRtt } from '../topology/delay';
-import { SINGLE_SERVERS, type ServerName } from '../model/servers';
-import { workloadOf, type WorkloadFlag } from '../measure/workloads';
 import { LAYOUTS, type CliOptions } from '../run/options';
 import { ceilingsOn, type FlagValues, type Selectable, selection } from './select';
+import { rttFlag, serversFlag } from './server-flags';
+import { keysFlag, liveFlags, restartFlag, workloadFlag } from './workload-flags';
 import { UsageError } from './usage-error';
 import { FLAGS, oneOf, parseDuration, percent, positiveInt, positiveNumber, withDashValues } from './flags';
 
@@ -96,117 +93,6 @@ function againstFlags(v: FlagValues): {
 }
 
 /** A setting value its definition keeps to other workloads (a cache: live only). */
-const notIn = (def: SettingDef, value: string, workload: string) =>
-  value !== def.default && !!def.workloads && !def.workloads.includes(workload);
-
-/**
- * --server valkey: one server; --servers redis,valkey: each contender against each, paired by round; --topology
- * cluster: the cluster twins too.
- */
-function serversFlag(
-  one: string | undefined,
-  many: string | undefined,
-  topology: string | undefined,
-  workload: Workload,
-): ServerName[] {
-  const w = workloadOf(workload);
-  if (one !== undefined && many !== undefined)
-    throw new UsageError(
-      '--server and --servers exclude each other: --server picks one, --servers measures against several',
-    );
-  const list =
-    many === undefined
-      ? [oneOf('server', one ?? 'redis', SINGLE_SERVERS)]
-      : [...new Set(many.split(',').map((s) => oneOf('servers', s.trim(), SINGLE_SERVERS)))];
-  if (many !== undefined && list.length < 2)
-    throw new UsageError(`--servers "${many}" names one server; name two or more, like redis,valkey (or use --server)`);
-  const cluster = oneOf('topology', topology ?? 'single', ['single', 'cluster'] as const) === 'cluster';
-  if (cluster && (list.length > 1 || list[0] !== 'redis'))
-    throw new UsageError(
-      '--topology cluster pairs each contender on a single Redis with ' +
-        'itself on a Redis cluster: leave out --server and --servers',
-    );
-  if (w.oneServer && (list.length > 1 || cluster)) throw new UsageError(w.oneServer);
-  return cluster ? [...list, ...w.clusterServers] : list;
-}
-
-/**
- * --redis-rtt 1ms, or a sweep 0,1ms,5ms (ascending): a cluster's redirects name its nodes' own ports, which a proxy
- * cannot stand in for.
- */
-function rttFlag(value: string | undefined, servers: ServerName[]): { redisRttMs: number; redisRtts: number[] } {
-  let rtts: number[];
-  try {
-    rtts = parseRtt(value ?? '0').sort((a, b) => a - b);
-  } catch (e) {
-    throw new UsageError(`--redis-rtt: ${(e as Error).message}`);
-  }
-  if (rtts.some((x) => x > 0) && servers.includes('cluster'))
-    throw new UsageError(
-      '--redis-rtt with --topology cluster: the cluster redirects clients to its ' +
-        "nodes' own ports, past the proxy; measure distance on a single server",
-    );
-  return { redisRttMs: rtts[0]!, redisRtts: rtts };
-}
-
-/** --write-rate and --max-staleness: only with --workload live, where a writer changes the stream. */
-function liveFlags(
-  workload: Workload,
-  rate: string | undefined,
-  staleness: string | undefined,
-): { writeRate: number; writeRates: number[]; maxStalenessMs: number } {
-  const given = rate !== undefined ? '--write-rate' : staleness !== undefined ? '--max-staleness' : null;
-  if (given && !workloadOf(workload).flags.includes(given.slice(2) as WorkloadFlag))
-    throw new UsageError(`${given} needs --workload live: only the live workload writes to the stream`);
-  const one = (r: string) => {
-    const n = Number(r.trim());
-    if (!/^\d+(\.\d+)?$/.test(r.trim()) || n > 10_000)
-      throw new UsageError(`--write-rate "${r}" must be XADDs per second from 0 to 10000, or a list like 10,100,1000`);
-    return n;
-  };
-  const writeRates = [...new Set((rate ?? '10').split(',').map(one))].sort((a, b) => a - b);
-  return {
-    writeRate: writeRates[0]!,
-    writeRates,
-    maxStalenessMs: parseDuration('max-staleness', staleness ?? '50ms') * 1000,
-  };
-}
-
-/** --keys: only with --workload upsert; powers of ten, so that oha's URL regex of digits draws the keys uniformly. */
-function keysFlag(
-  workload: Workload,
-  value: string | undefined,
-): { upsertKeys: number | null; upsertKeysList: number[] } {
-  const takes = workloadOf(workload).flags.includes('keys');
-  if (value !== undefined && !takes)
-    throw new UsageError('--keys needs --workload upsert: only the upsert workload writes keys');
-  if (!takes) return { upsertKeys: null, upsertKeysList: [] };
-  const list = [...new Set((value ?? '100').split(',').map((k) => Number(k.trim())))].sort((a, b) => a - b);
-  const bad = list.find((k) => !(KEY_SPACES as readonly number[]).includes(k));
-  if (bad !== undefined)
-    throw new UsageError(
-      `--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} ` +
-        '(a power of ten, so the URL regex draws keys uniformly)',
-    );
-  return { upsertKeys: list[0]!, upsertKeysList: list };
-}
-
-/** --restart-redis: a live run's fault drill, between two windows of one launch, on a Redis the harness owns. */
-function restartFlag(on: boolean, workload: Workload, windows: string | undefined, rtt: string | undefined): boolean {
-  if (!on) return false;
-  if (!workloadOf(workload).flags.includes('restart-redis'))
-    throw new UsageError(
-      '--restart-redis needs --workload live: it checks that caches come back exact after Redis restarts',
-    );
-  if (windows !== undefined && Number(windows) < 2)
-    throw new UsageError(
-      "--restart-redis needs --windows 2 or more: Redis restarts between a launch's first window and its second",
-    );
-  if (rtt !== undefined)
-    throw new UsageError('--restart-redis with --redis-rtt: restart the server without a delay proxy in front of it');
-  return true;
-}
-
 /** The flags as given; an unknown flag or a missing value is a UsageError naming the accepted ones. */
 function readFlags(argv: string[]): FlagValues {
   try {
@@ -247,7 +133,12 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   const layout = oneOf('layout', str('layout') ?? 'runtime', LAYOUTS);
   return {
     layout,
-    durationS: seedProfile ? null : parseDuration('duration', str('duration') ?? (layout === 'walk' ? '2s' : '1s')),
+    // A run of pairs only: 2 s windows. Measured on one contender's A/A, 10 minutes each (docs/runs/against.md):
+    // 2 windows of 1 s a launch gave an sd per round of 8.4–10.2% over 102–111 rounds, 6 of 1 s 6.7% over 49, and 2 of
+    // 2 s 6.5% over 72: the least variance per second of the three (a 1 s duet window varies 11–15%, a 2 s one 7%).
+    durationS: seedProfile
+      ? null
+      : parseDuration('duration', str('duration') ?? (layout === 'walk' || pair ? '2s' : '1s')),
     // A walk: one walk of 2 s windows per round; measured: that fitted 3 rounds in the budget where two walks of
     // 1 s fitted 2 (docs/runs/answers-by-design.md). --restart-redis restarts Redis between a block's two walks.
     // Runtime blocks: 2 windows per launch after a 1 s warmup; measured: twice the launches of 4 windows after 2 s
@@ -302,31 +193,6 @@ function profileFlags(v: FlagValues, seedProfile: boolean, selfCheck: string[] |
   return { runs, rates };
 }
 
-/** The setting of this contender that is measured under other workloads only (a cache: live), if any. */
-function otherWorkloadSetting(workload: Workload, c: { settings: Record<string, string> }): string | undefined {
-  return Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload))?.[0];
-}
-
-/**
- * Contenders a workload cannot measure: named with --only or --where, refused; taken from a suite, left out and
- * listed (`--workload xread` leaves out the default suite's decode twins: they read XRANGE's reply only).
- */
-function checkSettingsFor(
-  workload: Workload,
-  picked: { only: string[] | null; measured: { name: string; settings: Record<string, string> }[] },
-): { name: string; reason: string }[] {
-  const left: { name: string; reason: string }[] = [];
-  for (const c of picked.measured) {
-    const k = otherWorkloadSetting(workload, c);
-    if (!k) continue;
-    const ws = (SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!;
-    const why = `measured with --workload ${ws.join(' or ')} only (its ${k} setting)`;
-    if (picked.only) throw new UsageError(`${c.name} is ${why}`);
-    left.push({ name: c.name, reason: `not under --workload ${workload}: ${why}` });
-  }
-  return left;
-}
-
 /** When racing stops: --target-ci, --max-runs, --budget (a run of pairs only: its budget, not a round cap). */
 function racingFlags(v: FlagValues, pairOnly: boolean) {
   const str = (k: string) => v[k] as string | undefined;
@@ -341,14 +207,6 @@ function racingFlags(v: FlagValues, pairOnly: boolean) {
           : defaultMaxRuns(budgetS),
     budgetS,
   };
-}
-
-/** --workload, and the selected contenders it can measure. */
-function workloadFlag(w: string | undefined, picked: ReturnType<typeof selection>) {
-  const workload = oneOf('workload', w ?? 'xrange', WORKLOADS);
-  const notForWorkload = checkSettingsFor(workload, picked);
-  const selected = picked.selected.filter((n) => !notForWorkload.some((u) => u.name === n));
-  return { workload, notForWorkload, selected };
 }
 
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {

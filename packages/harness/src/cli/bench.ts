@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseCli, UsageError } from './args';
-import { workloadOf } from '../measure/workloads';
+import { placeOf } from '../measure/workloads';
 import { usage } from './flags';
 import { privateRedisNeeded, type CliOptions } from '../run/options';
 import { settingsFrom, timestamp } from '../run/prepare';
@@ -91,14 +91,20 @@ const METHOD_KEYS = [
 function notPublished(r: Results): string | null {
   const s = r.settings;
   if (!r.complete) return 'the run is not complete';
-  if (!workloadOf(s.workload).published) return `--workload ${s.workload} runs are not published`;
+  const place = placeOf(s);
+  if (!place)
+    return s.redis_rtt_ms
+      ? `--workload ${s.workload} runs at a network distance are not published`
+      : `--workload ${s.workload} runs are not published`;
   if (s.publish) return null;
   if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';
   if (s.handicap) return '--handicap slows a contender on purpose';
   if (s.against) return '--against measures a change, not the suite';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
-  const defaults = settingsFrom(parseCli(s.workload === 'xrange' ? [] : ['--workload', s.workload], []));
+  // A run at a network distance: published at the one distance its place names.
+  const rtt = 'rttMs' in place ? ['--redis-rtt', `${place.rttMs}ms`] : [];
+  const defaults = settingsFrom(parseCli([...(s.workload === 'xrange' ? [] : ['--workload', s.workload]), ...rtt], []));
   // A key older results lack was at its default then.
   const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k] ?? defaults[k]) !== JSON.stringify(defaults[k]));
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
@@ -215,7 +221,7 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
     log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
     return code;
   }
-  const latest = join(outDir, workloadOf(results.settings.workload).published!.dir);
+  const latest = join(outDir, placeOf(results.settings)!.dir);
   publishLatest(runDir, latest);
   // README, screenshots/ and results/runs/ follow the project's own results folder only.
   if (own) {

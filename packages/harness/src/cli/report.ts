@@ -13,7 +13,7 @@ import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results-file';
 import { notKept, readKept, writeKept } from '../model/kept';
 import { keptOf } from '../answers/held';
-import { workloadOf } from '../measure/workloads';
+import { placeOf } from '../measure/workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
 import { checkReport } from '../report/browser';
 import { publishReport, writeReport } from '../report/index';
@@ -69,8 +69,9 @@ async function main(): Promise<number> {
   }
   if (v.keep !== undefined) return keep(dir);
   const results = readResults(resultsFile(dir));
-  // README and screenshots/ show the published runs only (results/latest, results/latest-upsert), as the bench decides.
-  const place = workloadOf(results.settings.workload).published;
+  // README and screenshots/ show the published runs only (results/latest, results/latest-upsert and
+  // results/latest-upsert-distance), as the bench decides.
+  const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
   const analysis = analyze(results, published ? readKept(KEPT_DIR) : []);
   await writeReport(dir, analysis);

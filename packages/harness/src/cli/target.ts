@@ -1,33 +1,28 @@
 // --target URL: measure one app someone started by hand, usually on another host (the
 // three-host layout, README), reading the Redis that REDIS_URL names. Nothing is built or
-// launched: each run verifies the body byte for byte, measures --windows windows with the
-// usual counters (oha, Redis commandstats, steal), and checks the body again. The app's CPU and
-// memory live where this host cannot see them: null in results.json, "not measured" in the report.
+// launched: each run goes through the launch steps of every run on a launcher that starts nothing
+// (run/remote.ts): the body verified byte for byte, --windows windows with the usual counters
+// (oha, Redis commandstats, steal), the body checked after each. The app's CPU and memory live
+// where this host cannot see them: null in results.json, "not measured" in the report.
 import { resolve } from 'node:path';
 import { STREAM_KEY, type Workload } from '@bench/stream';
 import type { CliOptions } from '../run/options';
 import { ROOT } from '../system/paths';
 import { captureEnvironment } from '../measure/environment';
-import { measureRun, pointLabel, type Load, type RunContext } from '../measure/measure';
-import { runOha } from '../measure/oha';
+import type { RunContext } from '../measure/context';
 import { resolvePlacement } from '../system/placement';
 import { settingsFrom, timestamp } from '../run/prepare';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from '../topology/redis';
-import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
+import type { ContenderResult, PointResult, Results } from '../model/results';
 import { resultsFile, writeJsonAtomic } from '../model/results-file';
-import { fail, redisAlive, type Session } from '../run/state';
+import { fail, type Session } from '../run/state';
 import { info, log } from '../system/progress';
-import { safe } from '../run/launch';
-import { bodyAfterRun } from '../measure/workloads/read';
-import { pooled } from '../run/pool';
+import { RemoteLauncher } from '../run/remote';
+import { measureTrial } from '../run/trial';
 import { finalizePoint, promoteHeadline } from '../answers/verdicts';
-import { verifyContract } from '../measure/verify';
 import { writeReport } from '../report/index';
 import { analyzeRun } from '../answers/analysis';
-
-/** No process here: /proc has no pid -1, so measureRun finds no tree (its CPU and RSS read 0; blanked below). */
-const REMOTE_PID = -1;
 
 export const NOT_MEASURED =
   'the app runs by hand, where this host cannot see it: its CPU ' +
@@ -41,8 +36,6 @@ interface TargetRun {
   ctx: RunContext;
   save(): void;
 }
-
-type Out = { status: 'failed' | 'invalid'; reason: string };
 
 export async function runTarget(opts: CliOptions, session: Session): Promise<number> {
   const redisUrl = process.env.REDIS_URL;
@@ -162,77 +155,26 @@ function targetResult(name: string, url: URL, page: boolean, connections: number
   };
 }
 
-/** Each connection count: a warmup (not counted), then --runs runs; the first fault ends the contender. */
+/**
+ * Each connection count: --runs rounds through the launch steps of every run (run/trial.ts) on a launcher that starts
+ * nothing (run/remote.ts), the warmup before the first round only (the app stays up between rounds); the first fault
+ * ends the contender.
+ */
 async function measureTarget(t: TargetRun): Promise<void> {
   const s = t.results.settings;
   const r = t.results.contenders[0]!;
+  const launcher = new RemoteLauncher(t.ctx, t.url, t.golden);
   for (const point of r.points) {
-    const load: Load = {
-      connections: point.connections,
-      rate: null,
-      durationS: s.duration_s,
-      requests: null,
-      seedDefaults: false,
-    };
-    if (s.warmup_s > 0) await warmup(t, r, load);
     for (let round = 1; round <= (s.runs as number) && r.status === 'incomplete'; round++) {
-      info(`${r.name} ${pointLabel(load)}: run ${round} of ${s.runs}`);
-      const { run, out } = await targetRun(t, r, load, round);
-      if (run) point.runs.push(run);
-      if (out) fail(r, out.status, out.reason);
+      info(`${r.name} c${point.connections}: run ${round} of ${s.runs}`);
+      const warmed = { ...s, warmup_s: round === 1 ? s.warmup_s : 0 };
+      const outcome = await measureTrial(launcher, warmed, r, point, round, 0);
+      point.runs.push(...outcome.runs);
+      if (outcome.kind === 'redis-died') throw new Error(`REDIS_URL stopped answering during run ${round}`);
+      if (outcome.kind === 'out') fail(r, outcome.status, outcome.reason);
       t.save();
     }
   }
-}
-
-async function warmup(t: TargetRun, r: ContenderResult, load: Load): Promise<void> {
-  const outFile = `${t.runDir}/raw/${safe(r.name)}/${pointLabel(load)}-warmup.json`;
-  await runOha({ ...load, durationS: t.results.settings.warmup_s, url: t.url, outFile }).catch((e) =>
-    log(`${r.name}: warmup failed: ${(e as Error).message}`),
-  );
-}
-
-/** One run: the body verified, --windows windows back to back pooled into one record, the body checked again. */
-async function targetRun(
-  t: TargetRun,
-  r: ContenderResult,
-  load: Load,
-  round: number,
-): Promise<{ run?: RunRecord; out?: Out }> {
-  const before = await verifyContract(t.url, t.golden, r.page);
-  if (!before.ok)
-    return {
-      out: {
-        status: before.reason!.startsWith('request failed') ? 'failed' : 'invalid',
-        reason: `before run ${round}: ${before.reason}`,
-      },
-    };
-  const windows: RunRecord[] = [];
-  for (let i = 0; i < (t.results.settings.windows ?? 1); i++) {
-    const rawName = `${safe(r.name)}/${pointLabel(load)}-run${round}${i ? `-w${i + 1}` : ''}.json`;
-    try {
-      const m = await measureRun(t.ctx, REMOTE_PID, t.url, load, rawName);
-      windows.push({
-        ...m,
-        app_cpu_s: NaN,
-        cpu_us_per_req: NaN,
-        rss_mb: NaN,
-        round,
-        pid: REMOTE_PID,
-        launch_s: NaN,
-        expected_bytes: before.bytes!,
-        after_check: 'ok',
-      });
-    } catch (e) {
-      if (!redisAlive(t.ctx.redis))
-        throw new Error(`REDIS_URL stopped answering during run ${round}: ${(e as Error).message}`);
-      return { out: { status: 'failed', reason: `run ${round}: ${(e as Error).message}` } };
-    }
-  }
-  const run = pooled(windows);
-  const out = await bodyAfterRun(t.url, t.golden, r.page, run);
-  if (out) run.fault = out.reason;
-  return { run, out: out ?? undefined };
 }
 
 /** The gates of verdicts.ts on the one contender: error rate, one Redis read per response. */

@@ -241,7 +241,7 @@ const budgetText = (s: number) => {
 
 /**
  * A run whose noise is well above the reference run's says so first: its sd between windows against the reference
- * run's (analysis.ts PUBLISHED_SD_WINDOWS), what it answered, and about what a longer budget would answer on this
+ * run's (answers/noise.ts PUBLISHED_SD_WINDOWS), what it answered, and about what a longer budget would answer on this
  * machine (analysis.ts prices it).
  */
 export function noiseLine(an: Analysis): string {

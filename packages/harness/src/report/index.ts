@@ -9,8 +9,8 @@ import { ROOT } from '../system/paths';
 import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
-import { picksSection, publishedAt, READS } from './picks';
-import { accountingLine } from './upsert';
+import { distancePicks, picksSection, publishedAt, READS } from './picks';
+import { accountingLine, costLine } from './upsert';
 import { heldLine } from './held';
 import type { Publication } from '../measure/workloads';
 import { screenshotReport } from './browser';
@@ -51,7 +51,11 @@ export function readmeSection(an: Analysis): string {
   const run =
     `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical ` +
     `CPUs (${e.kernel}).`;
-  const parts = [picksSection(an), accountingLine(an), heldLine(an), run, reportLink(place.dir)];
+  // A run at a network distance (its place names the distance): what the distance changes, the strategies' costs.
+  const parts =
+    'rttMs' in place
+      ? [distancePicks(an, place.rttMs as number), costLine(an), accountingLine(an), run, reportLink(place.dir)]
+      : [picksSection(an), accountingLine(an), heldLine(an), run, reportLink(place.dir)];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 

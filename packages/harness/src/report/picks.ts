@@ -4,14 +4,14 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
-import { workloadOf, type Publication } from '../measure/workloads';
+import { placeOf, type Publication } from '../measure/workloads';
 import { SETTINGS } from '@bench/stream';
 
 /** Where the default read run is published: results/latest, the README's results block, screenshots/. */
 export const READS: Publication = { dir: 'latest', block: 'results', shots: '' };
 
 /** Where a run of this workload is published (a run of one that is not, as the reads are). */
-export const publishedAt = (an: Analysis): Publication => workloadOf(an.results.settings.workload).published ?? READS;
+export const publishedAt = (an: Analysis): Publication => placeOf(an.results.settings) ?? READS;
 
 /** Where every answer is, from the README. */
 export const answersLink = (an: Analysis) => `results/${publishedAt(an).dir}/results.md`;
@@ -269,18 +269,27 @@ function overStacks(xs: AnswerFigures[], stackOf: (name: string) => string): str
 }
 
 /** The README's opening: the picks in plain words, how sure they are, and where every answer is. */
+/** "from the published run (date, CPUs, load): of N comparisons, D decided, E equal, O open (every answer)." */
+function runCounts(an: Analysis): string {
+  const r = an.results;
+  const live = an.answers.filter((a) => !a.out);
+  const n = (v: string) => live.filter((a) => a.verdict === v).length;
+  const u = r.settings.upsert;
+  const load = u ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}` : r.settings.workload.toUpperCase();
+  return (
+    `from the published run (${r.started_at.slice(0, 10)}, ` +
+    `${r.environment.logical_cpus} CPUs, ${load} at ${r.settings.connections[0]} connections): ` +
+    `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
+    `([every answer](${answersLink(an)}))`
+  );
+}
+
 export function picksSection(an: Analysis): string {
   const r = an.results;
   const live = an.answers.filter((a) => !a.out);
   if (!live.length) return '';
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
-  const u = r.settings.upsert;
-  const load = u ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}` : r.settings.workload.toUpperCase();
-  const head =
-    `**What to pick${u ? ' for writes' : ''}**, from the published run (${r.started_at.slice(0, 10)}, ` +
-    `${r.environment.logical_cpus} CPUs, ${load} at ${r.settings.connections[0]} connections): ` +
-    `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
-    `([every answer](${answersLink(an)})).`;
+  const head = `**What to pick${r.settings.upsert ? ' for writes' : ''}**, ${runCounts(an)}.`;
   const bullets = [
     leadersBullet(an, 'client'),
     leadersBullet(an, 'runtime'),
@@ -295,4 +304,17 @@ export function picksSection(an: Analysis): string {
     `most 5%; "equal" means the whole interval lies within ±${r.settings.target_ci_pct}%; ` +
     `"open" means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
   return [noiseLine(an), head, bullets, sure].filter(Boolean).join('\n\n');
+}
+
+/**
+ * A run published at a network distance (a workload's `distance` place): its noise, then only what the distance is
+ * measured for, the named settings against their defaults on each stack (for writes: each strategy against Lua).
+ */
+export function distancePicks(an: Analysis, rttMs: number): string {
+  if (!an.answers.some((a) => !a.out)) return '';
+  const head =
+    `**With Redis ${rttMs} ms away** (every command crosses a delay proxy that adds a ${rttMs} ms round trip), ` +
+    `${runCounts(an)}.`;
+  const bullets = NAMED.map((n) => namedBullet(an, n)).filter(Boolean);
+  return [noiseLine(an), head, bullets.join('\n')].filter(Boolean).join('\n\n');
 }

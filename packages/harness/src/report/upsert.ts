@@ -7,6 +7,7 @@
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { UpsertFigures, UpsertRow } from '../answers/workloads';
+import { median } from 'simple-statistics';
 import type { ContenderResult } from '../model/results';
 
 const fmt = (x: number | undefined | null, digits = 0) =>
@@ -47,6 +48,43 @@ const ACCOUNTING =
   'are read back as soon as they are acknowledged). ' +
   'A 409 is WATCH giving up after 10 retries; retries per request are WATCHes per request − 1. ' +
   'ping: the floor, one PING per request and nothing written.';
+
+/** A strategy's Redis commands per answered request: its one command, or every command of the WATCH path. */
+function commandsPerRequest(t: UpsertRow, write: string): number {
+  const names =
+    write === 'watch'
+      ? WATCH_PATH
+      : [({ function: 'fcall', ping: 'ping' } as Record<string, string>)[write] ?? 'evalsha'];
+  return names.reduce((n, k) => n + (t.commands[k] ?? 0), 0) / Math.max(1, t.answered);
+}
+
+/**
+ * What a strategy costs per request, over the stacks that measured it: Redis commands (each a round trip unless the
+ * client pipelines them) and the app's CPU (median): what decides between them when Redis is far away.
+ */
+export function costLine(an: Analysis): string {
+  const rows = an.upsert?.rows;
+  if (!rows) return '';
+  const by = new Map<string, { commands: number[]; cpu: number[] }>();
+  for (const c of an.results.contenders) {
+    const t = rows.get(c.name);
+    if (c.status !== 'ok' || !t?.runs) continue;
+    const write = c.settings?.write ?? 'lua';
+    const e = by.get(write) ?? by.set(write, { commands: [], cpu: [] }).get(write)!;
+    e.commands.push(commandsPerRequest(t, write));
+    if (Number.isFinite(c.cpu_us_per_req)) e.cpu.push(c.cpu_us_per_req!);
+  }
+  if (!by.size) return '';
+  const range = (xs: number[]) => {
+    const lo = Math.min(...xs);
+    const hi = Math.max(...xs);
+    return hi - lo < 0.005 ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`;
+  };
+  const parts = [...by].map(
+    ([w, e]) => `${w} ${range(e.commands)} commands and ${e.cpu.length ? fmt(median(e.cpu)) : '–'} µs of app CPU`,
+  );
+  return `**Per request**, over the stacks (Redis commands; the app's CPU, median): ${parts.join('; ')}.`;
+}
 
 /** The README's line under a write run's picks: every acknowledged write accounted for, or what was not. */
 export function accountingLine(an: Analysis): string {

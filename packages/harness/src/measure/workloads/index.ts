@@ -3,7 +3,7 @@
 import type { Workload as WorkloadName } from '@bench/stream';
 import { LIVE } from './live';
 import { readWorkload } from './read';
-import type { Workload } from './types';
+import type { Publication, Workload } from './types';
 import { UPSERT } from './upsert';
 
 export type {
@@ -28,3 +28,12 @@ export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
 
 /** The workload --workload names. */
 export const workloadOf = (name: WorkloadName): Workload => WORKLOAD_MODULES[name];
+
+/**
+ * Where a run of these settings is published: its workload's place, or the place apart for its runs with Redis at a
+ * network distance; null when it has none.
+ */
+export function placeOf(s: { workload: WorkloadName; redis_rtt_ms?: number }): Publication | null {
+  const place = workloadOf(s.workload).published;
+  return (s.redis_rtt_ms ?? 0) > 0 ? (place?.distance ?? null) : place;
+}

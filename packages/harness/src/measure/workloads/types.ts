@@ -111,6 +111,11 @@ export interface Publication {
   dir: string;
   block: string;
   shots: string;
+  /**
+   * Where a complete run of the same method with Redis at a network distance (--redis-rtt `rttMs`) is published,
+   * apart from the run at none; absent: such a run is not published.
+   */
+  distance?: Publication & { rttMs: number };
 }
 
 /** The workload flags' values as parsed. */

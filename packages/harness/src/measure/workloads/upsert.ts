@@ -33,7 +33,13 @@ export const UPSERT: Workload = {
   ceilings: { redis: false, clients: false },
   flags: ['keys'],
   suite: { name: 'upsert', holds: 'each raw server with the write strategies' },
-  published: { dir: 'latest-upsert', block: 'writes', shots: 'writes' },
+  // At a network distance too: the write study this workload follows ran against a cloud Redis, where WATCH won.
+  published: {
+    dir: 'latest-upsert',
+    block: 'writes',
+    shots: 'writes',
+    distance: { dir: 'latest-upsert-distance', block: 'writes-distance', shots: 'writes-distance', rttMs: 1 },
+  },
   noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
   privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
   oneServer: null,
