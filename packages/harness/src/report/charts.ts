@@ -118,20 +118,24 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
 const groupOf = (c: { chart_group?: string | null; framework: string }) =>
   c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 
-/** Pixels between two direct labels; a panel is at least 190 px high, and higher when its labels need it. */
+/**
+ * Pixels between two direct labels; a panel is at least 190 px high, and twice its labels' height when they need more:
+ * lines bunched near the bottom then push only their own labels up, not every label of the panel.
+ */
 const LABEL_PX = 13;
-const panelPx = (lines: number) => Math.max(190, lines * LABEL_PX);
+const panelPx = (lines: number) => Math.max(190, 2 * lines * LABEL_PX);
 
 /**
- * Where each line's label goes, in ms: at its p99, pushed apart (top-down, then back inside the panel) so no two
- * labels are closer than LABEL_PX on a panel of `height` px whose y axis runs from 0 to `top` ms.
+ * Where each line's label goes, in ms: at its p99, pushed apart so no two labels are closer than LABEL_PX on a panel
+ * of `height` px whose y axis runs from 0 to `top` ms: down from the top, then back up from the panel's bottom edge
+ * (only the labels that crowd it move).
  */
 export function labelPositions(p99s: number[], top: number, height = panelPx(p99s.length)): number[] {
   const px = (ms: number) => height * (1 - ms / top);
   const order = p99s.map((ms, i) => ({ i, y: px(ms) })).sort((a, b) => a.y - b.y);
   for (let k = 1; k < order.length; k++) order[k]!.y = Math.max(order[k]!.y, order[k - 1]!.y + LABEL_PX);
-  const over = order.length ? order.at(-1)!.y - height : 0;
-  if (over > 0) for (const o of order) o.y -= over;
+  for (let k = order.length - 1; k >= 0; k--)
+    order[k]!.y = Math.min(order[k]!.y, k === order.length - 1 ? height : order[k + 1]!.y - LABEL_PX);
   const out = new Array<number>(p99s.length);
   for (const o of order) out[o.i] = top * (1 - o.y / height);
   return out;
