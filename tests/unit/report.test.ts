@@ -246,7 +246,7 @@ describe("the latency chart's direct labels", () => {
     expect(Math.max(...low)).toBeLessThanOrEqual(190 + 1e-9);
     expect(Math.min(...low)).toBeGreaterThanOrEqual(0);
   });
-  test('a bunch of lines near the bottom moves its own labels only: a line high above keeps its label at its p99', () => {
+  test('a bunch of lines near the bottom moves its own labels only: a line above keeps its label at its p99', () => {
     // 14 lines: one at 33 ms, 13 bunched at 3–4 ms (a write run's panel); the panel is 2 × 14 × 13 = 364 px.
     const p99s = [33, ...Array.from({ length: 13 }, (_, i) => 3 + i / 13)];
     const at = labelPositions(p99s, 36);

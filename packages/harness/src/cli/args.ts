@@ -134,8 +134,9 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   return {
     layout,
     // A run of pairs only: 2 s windows. Measured on one contender's A/A, 10 minutes each (docs/runs/against.md):
-    // 2 windows of 1 s a launch gave an sd per round of 8.4–10.2% over 102–111 rounds, 6 of 1 s 6.7% over 49, and 2 of
-    // 2 s 6.5% over 72: the least variance per second of the three (a 1 s duet window varies 11–15%, a 2 s one 7%).
+    // 2 windows of 1 s a launch gave an sd per round of 8.4–10.2% over 102–111 rounds, 6 of 1 s 6.7% over 49,
+    // and 2 of 2 s 6.5% over 72: the least variance per second of the three (a 1 s duet window varies 11–15%,
+    // a 2 s one 7%).
     durationS: seedProfile
       ? null
       : parseDuration('duration', str('duration') ?? (layout === 'walk' || pair ? '2s' : '1s')),

@@ -1,5 +1,6 @@
-// --workload and the flags a workload owns (--write-rate and --max-staleness: live; --keys: upsert; --restart-redis:
-// live), each accepted only with the workload whose module lists it; and the selected contenders a workload can measure.
+// --workload and the flags a workload owns (--write-rate and --max-staleness: live; --keys: upsert;
+// --restart-redis: live), each accepted only with the workload whose module lists it; and the selected
+// contenders a workload can measure.
 import { SETTINGS, WORKLOADS, type SettingDef, type Workload } from '@bench/stream';
 import { KEY_SPACES } from '../measure/upsert';
 import { workloadOf, type WorkloadFlag } from '../measure/workloads';
