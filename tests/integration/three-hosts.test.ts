@@ -1,4 +1,4 @@
-// The README's three-host layout, played out on one machine: Redis, the app and the load
+// The three-host layout (README, docs/usage.md), played out on one machine: Redis, the app and the load
 // generator each in a network namespace of their own, joined by veth links. The app is started
 // by hand (BIND_HOST on its link address), the harness measures it with --target and reads
 // Redis over the network through REDIS_URL.

@@ -62,5 +62,8 @@ describe('where the answers hold', () => {
     expect(notKept(r(false, {}))).toBe('it is not complete');
     for (const s of [{ only: ['a'] }, { against: { ref: 'HEAD' } }, { handicap: 'a' }])
       expect(notKept(r(true, s))).toMatch(/a part of the suite or a change/);
+    // Writes with Redis far away answer another question: published apart, never held up against those at none.
+    expect(notKept(r(true, { redis_rtt_ms: 1 }))).toMatch(/network distance/);
+    expect(notKept(r(true, { redis_rtt_ms: 0 }))).toBeNull();
   });
 });

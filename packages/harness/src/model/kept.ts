@@ -38,6 +38,8 @@ export function notKept(r: Results): string | null {
   if (!r.complete) return 'it is not complete';
   if (s.only || s.against || s.handicap)
     return 'it measured a part of the suite or a change (--only, --where, --against or --handicap)';
+  // Its answers are of another question (writes with Redis far away), not to be held up against those at none.
+  if ((s.redis_rtt_ms ?? 0) > 0) return 'it ran with Redis at a network distance (--redis-rtt)';
   return null;
 }
 
