@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { heldUp } from '../../packages/harness/src/answers/held';
-import { keptName, notKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import { join } from 'node:path';
+import { keptFor, keptName, notKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Results } from '../../packages/harness/src/model/results';
+import { ROOT } from '../../packages/harness/src/system/paths';
 
 const run = (started_at: string, answers: KeptAnswers['answers'], workload = 'xrange'): KeptAnswers => ({
   started_at,
@@ -65,5 +67,8 @@ describe('where the answers hold', () => {
     // Writes with Redis far away answer another question: published apart, never held up against those at none.
     expect(notKept(r(true, { redis_rtt_ms: 1 }))).toMatch(/network distance/);
     expect(notKept(r(true, { redis_rtt_ms: 0 }))).toBeNull();
+    // Nor is such a run held up against them: it gets no kept runs, whatever the folder holds.
+    expect(keptFor(r(true, { redis_rtt_ms: 1 }), join(ROOT, 'results/runs'))).toEqual([]);
+    expect(keptFor(r(true, { redis_rtt_ms: 0 }), join(ROOT, 'results/runs')).length).toBeGreaterThan(0);
   });
 });

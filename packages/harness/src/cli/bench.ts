@@ -26,7 +26,7 @@ import {
 } from '../report/index';
 import { analyzeRun } from '../answers/analysis';
 import { keptOf } from '../answers/held';
-import { notKept, readKept, writeKept } from '../model/kept';
+import { keptFor, notKept, writeKept } from '../model/kept';
 import { distanceSweep, writeRatePoints } from '../answers/sweeps';
 import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
@@ -214,7 +214,7 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   const why = notPublished(results);
   const outDir = dirname(runDir);
   const own = !why && outDir === resolve(ROOT, 'results');
-  const analysis = analyzeRun(runDir, own ? readKept(KEPT_DIR) : []);
+  const analysis = analyzeRun(runDir, own ? keptFor(results, KEPT_DIR) : []);
   await writeReport(runDir, analysis);
   if (results.settings.self_check) console.log(selfCheckTable(results));
   if (why) {

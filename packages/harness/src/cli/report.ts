@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results-file';
-import { notKept, readKept, writeKept } from '../model/kept';
+import { keptFor, notKept, writeKept } from '../model/kept';
 import { keptOf } from '../answers/held';
 import { placeOf } from '../measure/workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
   // results/latest-upsert-distance), as the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
-  const analysis = analyze(results, published ? readKept(KEPT_DIR) : []);
+  const analysis = analyze(results, published ? keptFor(results, KEPT_DIR) : []);
   await writeReport(dir, analysis);
   if (published) await publishReport(dir, analysis);
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);

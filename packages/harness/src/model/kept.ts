@@ -49,6 +49,14 @@ export function writeKept(dir: string, k: KeptAnswers): string {
   return file;
 }
 
+/**
+ * The kept runs in `dir` a published run's decided answers are held up against: none for a run with Redis at a network
+ * distance, whose answers are of another question (and which is never kept itself: notKept).
+ */
+export function keptFor(r: Results, dir: string): KeptAnswers[] {
+  return (r.settings.redis_rtt_ms ?? 0) > 0 ? [] : readKept(dir);
+}
+
 /** Every kept run in `dir` (none when it does not exist), oldest first. */
 export function readKept(dir: string): KeptAnswers[] {
   if (!existsSync(dir)) return [];

@@ -7,6 +7,7 @@
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { UpsertFigures, UpsertRow } from '../answers/workloads';
+import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import type { ContenderResult } from '../model/results';
 
@@ -14,13 +15,15 @@ const fmt = (x: number | undefined | null, digits = 0) =>
   x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
 const WATCH_PATH = ['watch', 'hget', 'multi', 'hset', 'hincrby', 'exec', 'unwatch'];
 
+/** The Redis commands a strategy sends per request: its one (EVALSHA, FCALL, PING), or WATCH's whole path. */
+const commandsOf = (write: string) => (write === 'watch' ? WATCH_PATH : [perRequestCommand('upsert', write)]);
+
 /** "evalsha 1.00" or "watch 1.31, hget 1.31, multi 1.02, …": the server's calls per answered request. */
 function callsCell(commands: Record<string, number>, answered: number, write: string): string {
-  const names =
-    write === 'watch'
-      ? WATCH_PATH.filter((k) => commands[k])
-      : [({ lua: 'evalsha', function: 'fcall', ping: 'ping' } as Record<string, string>)[write] ?? 'evalsha'];
-  return names.map((k) => `${k} ${fmt((commands[k] ?? 0) / Math.max(1, answered), 2)}`).join(', ');
+  return commandsOf(write)
+    .filter((k) => write !== 'watch' || commands[k])
+    .map((k) => `${k} ${fmt((commands[k] ?? 0) / Math.max(1, answered), 2)}`)
+    .join(', ');
 }
 
 function row(c: ContenderResult, t: UpsertRow | undefined): string {
@@ -51,11 +54,7 @@ const ACCOUNTING =
 
 /** A strategy's Redis commands per answered request: its one command, or every command of the WATCH path. */
 function commandsPerRequest(t: UpsertRow, write: string): number {
-  const names =
-    write === 'watch'
-      ? WATCH_PATH
-      : [({ function: 'fcall', ping: 'ping' } as Record<string, string>)[write] ?? 'evalsha'];
-  return names.reduce((n, k) => n + (t.commands[k] ?? 0), 0) / Math.max(1, t.answered);
+  return commandsOf(write).reduce((n, k) => n + (t.commands[k] ?? 0), 0) / Math.max(1, t.answered);
 }
 
 /**
