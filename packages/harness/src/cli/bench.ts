@@ -32,7 +32,7 @@ import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
 import type { RedisTarget } from '../topology/redis';
 import type { Results } from '../model/results';
-import { publishLatest, resultsFile, writeJsonAtomic } from '../model/results-file';
+import { publishLatest, resultsFile, writeJsonAtomic, writeResults } from '../model/results-file';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
 
@@ -42,7 +42,7 @@ function savePartial(reason: string): void {
   results.exit_reason ??= reason;
   results.finished_at = new Date().toISOString();
   try {
-    writeJsonAtomic(resultsFile(runDir), results);
+    writeResults(runDir, results);
     log(`partial results saved in ${resultsFile(runDir)} (resume with --resume ${runDir})`);
   } catch (e) {
     log(`could not save partial results: ${(e as Error).message}`);
@@ -153,7 +153,7 @@ async function runScaling(opts: CliOptions, contenders: Contender[], unsupported
   writeJsonAtomic(join(parent, 'scaling.json'), scaling);
   // Each size's results.json carries the whole analysis too, so its report shows it.
   for (const run of runs) {
-    writeJsonAtomic(resultsFile(join(parent, run.dir)), { ...run.results, scaling });
+    writeResults(join(parent, run.dir), { ...run.results, scaling });
     await writeReport(join(parent, run.dir), analyzeRun(join(parent, run.dir)));
   }
   await writeScalingReport(parent);

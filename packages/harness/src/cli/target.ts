@@ -15,7 +15,7 @@ import { settingsFrom, timestamp } from '../run/prepare';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from '../topology/redis';
 import type { ContenderResult, PointResult, Results } from '../model/results';
-import { resultsFile, writeJsonAtomic } from '../model/results-file';
+import { writeResults } from '../model/results-file';
 import { fail, type Session } from '../run/state';
 import { info, log } from '../system/progress';
 import { RemoteLauncher } from '../run/remote';
@@ -114,7 +114,7 @@ function newTargetRun(
   };
   const runDir = resolve(ROOT, opts.out, opts.runName ?? timestamp());
   const save = () => {
-    writeJsonAtomic(resultsFile(runDir), results);
+    writeResults(runDir, results);
     session.results = results;
     session.runDir = runDir;
   };

@@ -10,7 +10,7 @@ import { captureEnvironment, gitState, loadAverage1m } from '../measure/environm
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
 import type { ChangeInputs, ContenderResult, PointResult, Results, Settings } from '../model/results';
-import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
+import { readResults, resultsFile, writeResults } from '../model/results-file';
 import { fail, type Rig, type RunState, type Session } from './state';
 import { info, log } from '../system/progress';
 import { handicapEnv } from './calibrate';
@@ -260,7 +260,7 @@ export async function prepare(
   const rig = await openRig(opts, results, runDir, session, all);
   // Known to the signal handlers from the first save on: before that there is nothing to keep.
   const save = () => {
-    writeJsonAtomic(resultsFile(runDir), results);
+    writeResults(runDir, results);
     session.results = results;
     session.runDir = runDir;
   };
