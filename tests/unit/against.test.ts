@@ -244,7 +244,10 @@ function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
       round,
       rps: 1000,
       windows: Array.from({ length: 4 }, () => ({ rps: 1000 * Math.exp(alt * normal()) })),
-      duet: Array.from({ length: 4 }, () => ({ rps: 1000 * (side === 0 ? bias : 1) * Math.exp(duet * normal()) })),
+      duet: Array.from({ length: 4 }, () => ({
+        partner: side === 0 ? 'a@base' : 'a',
+        rps: 1000 * (side === 0 ? bias : 1) * Math.exp(duet * normal()),
+      })),
     }));
   const contenders = ['a', 'a@base'].map((name, side) => ({
     name,

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { burnBound, burnUs, judgeHandicap, MAX_BUSY, type TwinCost } from '../../packages/harness/src/answers/handicap';
-import { checkDesign } from '../../packages/harness/src/answers/pair-design';
+import { checkDesign, duetPairs, twinDesign } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
-import type { Results } from '../../packages/harness/src/model/results';
+import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { handicapLine } from '../../packages/harness/src/report/answers';
 
@@ -156,25 +156,32 @@ describe("the handicap check's line says which rule sized the burn", () => {
  * The default run's check, `rounds` rounds of 2 windows each way: x-handicap at `ratio` of its twin x, each alone
  * window off by sd `alt`, each duet window by sd `duet` (and the duet's ratio times `bias`).
  */
-function checkRun(rounds: number, alt: number, duet: number, { ratio = 0.9, bias = 1, duets = true } = {}) {
+function checkRun(
+  rounds: number,
+  alt: number,
+  duet: number,
+  { ratio = 0.9, bias = 1, duets = true, duetRounds = rounds } = {},
+) {
   const random = seededRandom(11);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const runs = (slow: number, duetSlow: number) =>
+  const runs = (slow: number, duetSlow: number, partner: string) =>
     Array.from({ length: rounds }, (_, i) => ({
       round: i + 1,
       rps: 1000,
       windows: Array.from({ length: 2 }, () => ({ rps: 1000 * slow * Math.exp(alt * normal()) })),
-      ...(duets
-        ? { duet: Array.from({ length: 2 }, () => ({ rps: 1000 * duetSlow * Math.exp(duet * normal()) })) }
+      ...(duets && i < duetRounds
+        ? {
+            duet: Array.from({ length: 2 }, () => ({ partner, rps: 1000 * duetSlow * Math.exp(duet * normal()) })),
+          }
         : {}),
     }));
-  const contender = (name: string, slow: number, duetSlow: number) => ({
+  const contender = (name: string, slow: number, duetSlow: number, partner: string) => ({
     name,
     status: 'incomplete',
-    points: [{ runs: runs(slow, duetSlow) }],
+    points: [{ runs: runs(slow, duetSlow, partner) }],
   });
   return {
-    contenders: [contender('x-handicap', ratio, ratio * bias), contender('x', 1, 1)],
+    contenders: [contender('x-handicap', ratio, ratio * bias, 'x'), contender('x', 1, 1, 'x-handicap')],
     settings: { runs: 'auto', windows: 2, duration_s: 1 },
     family: { questions: [], comparisons: [] },
     handicap: [
@@ -245,5 +252,41 @@ describe('handicapEnv: one calibration per handicapped contender', () => {
     const r = results('off', 'x');
     expect(handicapEnv(r, 'x')).toEqual({ HANDICAP: 'on', HANDICAP_US: '338.1' });
     expect(handicapEnv(r, 'x@base')).toEqual({});
+  });
+});
+
+describe("the default run's twin questions: measured both ways, each judged on the narrower design", () => {
+  const twin = { a: 'x-handicap', b: 'x' };
+
+  test('4 rounds, duets quieter: its duet windows (the moderated t needs no 6 rounds), with its figures', () => {
+    const d = twinDesign(checkRun(4, 0.12, 0.04), twin)!;
+    expect(d).toMatchObject({ chosen: 'duet', round: null });
+    expect(d.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
+    expect(d.duet!.sd_round).toBeLessThan(d.alternate!.sd_round);
+  });
+
+  test('duets wider, disagreeing, or missing from some of its rounds: its windows alone; none at all: no design', () => {
+    expect(twinDesign(checkRun(6, 0.03, 0.12), twin)!.why).toMatch(/^its windows alone are narrower \(sd per round/);
+    const biased = twinDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), twin)!;
+    expect(biased.chosen).toBe('alternate');
+    expect(biased.why).toMatch(/^the designs disagree \(duet − alternating −2\d\.\d%, /);
+    const stopped = twinDesign(checkRun(6, 0.12, 0.04, { duetRounds: 3 }), twin)!;
+    expect(stopped).toMatchObject({ chosen: 'alternate', why: 'duet windows in 3 of its 6 rounds' });
+    expect(twinDesign(checkRun(6, 0.05, 0, { duets: false }), twin)).toBeUndefined();
+  });
+
+  test("a raw server meeting two frameworks in a round: each pair's duet windows are its own", () => {
+    const run = (round: number, duet: { partner: string; rps: number }[]) => ({ round, rps: 1, windows: [], duet });
+    const c = (name: string, runs: unknown[]) => ({ name, points: [{ runs }] }) as unknown as ContenderResult;
+    const raw = c('raw', [
+      run(1, [
+        { partner: 'f1', rps: 1000 },
+        { partner: 'f2', rps: 800 },
+      ]),
+    ]);
+    const f1 = c('f1', [run(1, [{ partner: 'raw', rps: 900 }])]);
+    const f2 = c('f2', [run(1, [{ partner: 'raw', rps: 400 }])]);
+    expect(duetPairs(f1, raw)).toMatchObject({ a: [900], b: [1000], rounds: 1 });
+    expect(duetPairs(f2, raw)).toMatchObject({ a: [400], b: [800], rounds: 1 });
   });
 });

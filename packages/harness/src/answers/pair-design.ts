@@ -6,18 +6,30 @@
 // split them as each runs alone, so a duet ratio is trusted only while it agrees with the
 // alternating one.
 import jstat from 'jstat';
+import type { Comparison } from '../model/questions';
 import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
 
 /** Pairs of contenders, this side first. */
 type Sides = [ContenderResult | undefined, ContenderResult | undefined][];
 
+/** A run's windows of one design (alone: by index; duet: those with the partner named). */
+type Of<T> = (r: RunRecord, partner: string | undefined) => T[] | undefined;
+
+/** A run's duet windows with `partner` (a raw server may meet each of its frameworks in a round). */
+const duetWith = (r: RunRecord, partner: string | undefined) => r.duet?.filter((w) => w.partner === partner);
+
 /** Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). */
 export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
-  const byRound = (c: ContenderResult | undefined) =>
-    new Map((c?.points[0]?.runs ?? []).filter((r) => !r.fault && r.duet?.length).map((r) => [r.round, r.duet!]));
-  const wa = byRound(a);
-  const wb = byRound(b);
+  const byRound = (c: ContenderResult | undefined, partner: ContenderResult | undefined) =>
+    new Map(
+      (c?.points[0]?.runs ?? []).flatMap((r) => {
+        const xs = r.fault ? [] : (duetWith(r, partner?.name) ?? []);
+        return xs.length ? [[r.round, xs] as const] : [];
+      }),
+    );
+  const wa = byRound(a, b);
+  const wb = byRound(b, a);
   const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
   const within: number[] = [];
   for (const [round, xs] of wa) {
@@ -92,17 +104,19 @@ function figures(
  * request, and of a round's mean, pooled over the pairs. A change in an app's own work moves both
  * by about as much, so the lower sd is the better detector.
  */
-function cpuSd(pairs: Sides, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) {
+function cpuSd(pairs: Sides, of: Of<{ cpu_us_per_req?: number }>) {
   let ss = 0;
   let df = 0;
   let ssRound = 0;
   let dfRound = 0;
   for (const [a, b] of pairs) {
-    const theirs = new Map((b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r) ?? []]));
+    const theirs = new Map(
+      (b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r, a?.name) ?? []]),
+    );
     const means: number[] = [];
     for (const r of (a?.points[0]?.runs ?? []).filter((x) => !x.fault)) {
       const ys = theirs.get(r.round) ?? [];
-      const d = (of(r) ?? []).flatMap((x, j) =>
+      const d = (of(r, b?.name) ?? []).flatMap((x, j) =>
         x.cpu_us_per_req! > 0 && (ys[j]?.cpu_us_per_req ?? 0) > 0
           ? [Math.log(x.cpu_us_per_req!) - Math.log(ys[j]!.cpu_us_per_req!)]
           : [],
@@ -119,16 +133,14 @@ function cpuSd(pairs: Sides, of: (r: RunRecord) => { cpu_us_per_req?: number }[]
 }
 
 /** Per round, the mean ln(a ÷ b) over the window pairs `of` gives (alone windows by index, or duet windows). */
-function roundMeans(
-  a: ContenderResult | undefined,
-  b: ContenderResult | undefined,
-  of: (r: RunRecord) => { rps: number }[] | undefined,
-): Map<number, number> {
-  const theirs = new Map((b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r) ?? []]));
+function roundMeans(a: ContenderResult | undefined, b: ContenderResult | undefined, of: Of<{ rps: number }>) {
+  const theirs = new Map(
+    (b?.points[0]?.runs ?? []).filter((r) => !r.fault).map((r) => [r.round, of(r, a?.name) ?? []]),
+  );
   const out = new Map<number, number>();
   for (const r of (a?.points[0]?.runs ?? []).filter((x) => !x.fault)) {
     const ys = theirs.get(r.round) ?? [];
-    const d = (of(r) ?? []).flatMap((x, j) =>
+    const d = (of(r, b?.name) ?? []).flatMap((x, j) =>
       x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps) - Math.log(ys[j]!.rps)] : [],
     );
     if (d.length) out.set(r.round, mean(d));
@@ -144,7 +156,7 @@ function biasCheck(pairs: Sides): PairDesign['bias'] {
   const d: number[] = [];
   for (const [a, b] of pairs) {
     const alone = roundMeans(a, b, (r) => r.windows);
-    for (const [round, duet] of roundMeans(a, b, (r) => r.duet)) if (alone.has(round)) d.push(duet - alone.get(round)!);
+    for (const [round, duet] of roundMeans(a, b, duetWith)) if (alone.has(round)) d.push(duet - alone.get(round)!);
   }
   if (d.length < 2) return undefined;
   const m = mean(d);
@@ -164,7 +176,7 @@ const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
 /** Both designs' figures over `sides` (each pair's two contenders, this side first), and the bias check. */
 function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 'duet' | 'bias'> {
   const k = r.settings.windows ?? 1;
-  const withCpu = (x: PairDesignFigures | undefined, of: (r: RunRecord) => { cpu_us_per_req?: number }[] | undefined) =>
+  const withCpu = (x: PairDesignFigures | undefined, of: Of<{ cpu_us_per_req?: number }>) =>
     x && { ...x, ...cpuSd(sides, of) };
   const alternate = withCpu(
     figures(
@@ -182,7 +194,7 @@ function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 
       k,
       1,
     ),
-    (x) => x.duet,
+    duetWith,
   );
   const bias = biasCheck(sides);
   return { ...(alternate ? { alternate } : {}), ...(duet ? { duet } : {}), ...(bias ? { bias } : {}) };
@@ -247,8 +259,7 @@ export function checkDesign(r: Results, contender: string, twin: string): PairDe
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
   const ways = measuredWays(r, [[byName.get(contender), byName.get(twin)]]);
   const { alternate: alt, duet, bias } = ways;
-  const sd = (x: PairDesignFigures | undefined) => (x ? `${(x.sd_round * 100).toFixed(1)}%` : 'none');
-  const sds = `sd per round: duet ${sd(duet)}, alternating ${sd(alt)}`;
+  const sds = sdsText(duet, alt);
   const rounds = duet ? duet.df + 1 : 0;
   const alone = !duet
     ? 'no duet windows'
@@ -262,6 +273,44 @@ export function checkDesign(r: Results, contender: string, twin: string): PairDe
   const base = { asked: 'auto' as const, ...ways, round: null };
   return alone ? { ...base, chosen: 'alternate', why: alone } : { ...base, chosen: 'duet', why: sds };
 }
+
+/**
+ * A side-by-side question of the default run (a framework against its raw server, a setting against its default),
+ * whose pair was measured in duet windows too (run/block.ts): judged on its duet windows where they are narrower per
+ * round than its windows alone, agree with them (the bias check), and were measured in every round it has; else on its
+ * windows alone, as every other answer. Undefined when it has no duet windows (older runs, a workload without them).
+ */
+export function twinDesign(r: Results, c: Pick<Comparison, 'a' | 'b'>): PairDesign | undefined {
+  const byName = new Map(r.contenders.map((x) => [x.name, x]));
+  const sides: Sides = [[byName.get(c.a), byName.get(c.b)]];
+  const ways = measuredWays(r, sides);
+  const { alternate: alt, duet, bias } = ways;
+  if (!duet) return undefined;
+  const sds = sdsText(duet, alt);
+  const rounds = windowPairs(...sides[0]!).rounds;
+  const alone =
+    duet.df + 1 < rounds
+      ? `duet windows in ${duet.df + 1} of its ${rounds} rounds`
+      : bias && !bias.agree
+        ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)})`
+        : alt && duet.sd_round >= alt.sd_round
+          ? `its windows alone are narrower (${sds})`
+          : null;
+  const base = { asked: 'auto' as const, ...ways, round: null };
+  return alone ? { ...base, chosen: 'alternate', why: alone } : { ...base, chosen: 'duet', why: sds };
+}
+
+/** A twin question's window pairs: its duet windows where its design says so, else its windows alone. */
+export function twinPairs(r: Results, c: Comparison, design: PairDesign | undefined): WindowPairs {
+  const byName = new Map(r.contenders.map((x) => [x.name, x]));
+  const [a, b] = [byName.get(c.a), byName.get(c.b)];
+  return design?.chosen === 'duet' ? duetPairs(a, b) : windowPairs(a, b);
+}
+
+const sdsText = (duet?: PairDesignFigures, alt?: PairDesignFigures) => {
+  const sd = (x: PairDesignFigures | undefined) => (x ? `${(x.sd_round * 100).toFixed(1)}%` : 'none');
+  return `sd per round: duet ${sd(duet)}, alternating ${sd(alt)}`;
+};
 
 const pctOf = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
 
