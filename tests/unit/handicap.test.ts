@@ -265,7 +265,7 @@ describe("the default run's twin questions: measured both ways, each judged on t
     expect(d.duet!.sd_round).toBeLessThan(d.alternate!.sd_round);
   });
 
-  test('duets wider, disagreeing, or missing from some of its rounds: its windows alone; none at all: no design', () => {
+  test('duets wider, disagreeing or missing from some rounds: its windows alone; none at all: no design', () => {
     expect(twinDesign(checkRun(6, 0.03, 0.12), twin)!.why).toMatch(/^its windows alone are narrower \(sd per round/);
     const biased = twinDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), twin)!;
     expect(biased.chosen).toBe('alternate');

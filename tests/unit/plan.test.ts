@@ -390,7 +390,7 @@ describe("the default run's twin questions in a block: duet windows too (block.t
     return { fake, outcomes, duets };
   };
 
-  test('in the first rounds each cycle ends with a duet window of the pair, after each was measured alone', async () => {
+  test('in the first rounds each cycle ends with a duet of the pair, after each was measured alone', async () => {
     const { fake, outcomes } = await run(1);
     const steps = fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
     expect(steps).toHaveLength(10);
