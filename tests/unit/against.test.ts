@@ -15,7 +15,13 @@ import {
 } from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
 import { changesProcedure, finalLook, lookAt } from '../../packages/harness/src/answers/racing';
-import { changeSentence, changesSection, changesSpec, inputsLine } from '../../packages/harness/src/report/changes';
+import {
+  changeSentence,
+  changesSection,
+  changesSpec,
+  inputsLine,
+  scaleText,
+} from '../../packages/harness/src/report/changes';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
@@ -236,17 +242,19 @@ describe('the pair test and its stopping rule (worked example)', () => {
  * Three rounds of one pair measured both ways: alternating windows off by sd `alt`, duet windows by sd `duet`, the duet
  * ratio times `bias`.
  */
-function bothWays(alt: number, duet: number, bias = 1, seed = 5) {
+function bothWays(alt: number, duet: number, bias = 1, seed = 5, { launch = 0, scale = 1, rounds = 3 } = {}) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  // A launch of `a` off by sd `launch` alone, and by `scale` of that in its duets.
+  const launches = Array.from({ length: rounds }, () => (launch ? launch * normal() : 0));
   const runs = (side: number) =>
-    [1, 2, 3].map((round) => ({
-      round,
+    launches.map((l, i) => ({
+      round: i + 1,
       rps: 1000,
-      windows: Array.from({ length: 4 }, () => ({ rps: 1000 * Math.exp(alt * normal()) })),
+      windows: Array.from({ length: 4 }, () => ({ rps: 1000 * Math.exp((side === 0 ? l : 0) + alt * normal()) })),
       duet: Array.from({ length: 4 }, () => ({
         partner: side === 0 ? 'a@base' : 'a',
-        rps: 1000 * (side === 0 ? bias : 1) * Math.exp(duet * normal()),
+        rps: 1000 * (side === 0 ? bias * Math.exp(scale * l) : 1) * Math.exp(duet * normal()),
       })),
     }));
   const contenders = ['a', 'a@base'].map((name, side) => ({
@@ -327,6 +335,27 @@ describe('the pair design', () => {
     expect(d.bias!.mean).toBeCloseTo(Math.log(0.8), 1);
     expect(d.chosen).toBe('alternate');
     expect(d.why).toMatch(/^the designs disagree \(duet − alternating −2\d\.\d%, /);
+  });
+});
+
+describe("the scale check: how much of a launch's difference alone a duet shows", () => {
+  test('a duet that shows half of each launch: slope near 0.5, and the line says the sizes read smaller', () => {
+    const d = chooseDesign(bothWays(0.01, 0.01, 1, 7, { launch: 0.08, scale: 0.5, rounds: 20 }), 3)!;
+    expect(d.scale!.rounds).toBe(20);
+    expect(d.scale!.corr).toBeGreaterThan(0.9);
+    expect(d.scale!.slope).toBeGreaterThan(0.4);
+    expect(d.scale!.slope).toBeLessThan(0.6);
+    expect(scaleText(d.scale)).toMatch(
+      /^Scale check, over 20 rounds measured both ways: .* a duet showed about 0\.\d\d× /,
+    );
+  });
+
+  test('a duet that shows each launch at its size: slope near 1; none without rounds measured both ways', () => {
+    const d = chooseDesign(bothWays(0.01, 0.01, 1, 7, { launch: 0.08, rounds: 20 }), 3)!;
+    expect(d.scale!.slope).toBeGreaterThan(0.9);
+    expect(d.scale!.slope).toBeLessThan(1.1);
+    expect(scaleText(d.scale)).toContain('a duet showed differences at about their size alone');
+    expect(scaleText(undefined)).toBe('');
   });
 });
 

@@ -170,11 +170,35 @@ function biasCheck(pairs: Sides): PairDesign['bias'] {
   };
 }
 
+/**
+ * The scale check: over every pair's rounds measured both ways, each centred on its pair's means, the duet ln ratio
+ * against the alone one: their correlation and the reduced major axis slope (the sd ratio, signed by it). Where the
+ * launches' own differences dominate both (a correlation near 1) it is the share of a difference alone that a duet
+ * shows; each design's window noise pulls it its own way, so a low correlation makes it a rough figure.
+ */
+function scaleCheck(pairs: Sides): PairDesign['scale'] {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [a, b] of pairs) {
+    const alone = roundMeans(a, b, (r) => r.windows);
+    const both = [...roundMeans(a, b, duetWith)].filter(([round]) => alone.has(round));
+    if (both.length < 2) continue;
+    const [ma, md] = [mean(both.map(([k]) => alone.get(k)!)), mean(both.map(([, d]) => d))];
+    for (const [k, d] of both) [xs.push(alone.get(k)! - ma), ys.push(d - md)];
+  }
+  if (xs.length < 3) return undefined;
+  const ss = (v: number[]) => v.reduce((s, x) => s + x * x, 0);
+  const [sxx, syy] = [ss(xs), ss(ys)];
+  if (!(sxx > 0 && syy > 0)) return undefined;
+  const corr = xs.reduce((s, x, i) => s + x * ys[i]!, 0) / Math.sqrt(sxx * syy);
+  return { slope: +(Math.sign(corr) * Math.sqrt(syy / sxx)).toFixed(3), corr: +corr.toFixed(3), rounds: xs.length };
+}
+
 /** Seconds a window costs: its length and the pause before it (run/block.ts SETTLE_MS). */
 const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
 
 /** Both designs' figures over `sides` (each pair's two contenders, this side first), and the bias check. */
-function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 'duet' | 'bias'> {
+function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 'duet' | 'bias' | 'scale'> {
   const k = r.settings.windows ?? 1;
   const withCpu = (x: PairDesignFigures | undefined, of: Of<{ cpu_us_per_req?: number }>) =>
     x && { ...x, ...cpuSd(sides, of) };
@@ -197,7 +221,13 @@ function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 
     duetWith,
   );
   const bias = biasCheck(sides);
-  return { ...(alternate ? { alternate } : {}), ...(duet ? { duet } : {}), ...(bias ? { bias } : {}) };
+  const scale = scaleCheck(sides);
+  return {
+    ...(alternate ? { alternate } : {}),
+    ...(duet ? { duet } : {}),
+    ...(bias ? { bias } : {}),
+    ...(scale ? { scale } : {}),
+  };
 }
 
 /**
@@ -218,7 +248,7 @@ export function chooseDesign(r: Results, round: number): PairDesign | undefined 
   if (asked !== 'auto') return { ...base, chosen: asked, round: null, why: `--pair ${asked}` };
   // Once chosen it stays, with the figures it was chosen on (later rounds measure mostly the chosen design);
   // the bias check goes on over every round measured both ways (the first cycle of a round that measures alone).
-  if (ch.design?.chosen) return { ...ch.design, ...(bias ? { bias } : {}) };
+  if (ch.design?.chosen) return { ...ch.design, ...(bias ? { bias } : {}), ...(f.scale ? { scale: f.scale } : {}) };
   if (!f.alternate || !f.duet) return { ...base, chosen: null, round: null, why: 'not yet measured both ways' };
   const noisier = duetNoisier(f.duet, f.alternate);
   const pick: PairMode = (bias && !bias.agree) || noisier ? 'alternate' : 'duet';

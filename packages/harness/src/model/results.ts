@@ -355,6 +355,13 @@ export interface PairDesign {
    * alternating (each app alone, as the absolute figures are) is used.
    */
   bias?: { mean: number; lo: number; hi: number; rounds: number; agree: boolean };
+  /**
+   * The scale check, over the same rounds: how a round's duet ln ratio follows its alone one as launches come out
+   * faster or slower (each pair's rounds centred on their means). `slope` is the reduced major axis, sd(duet) ÷
+   * sd(alone) signed by `corr`: about 1 when a duet shows a difference at its size alone; below 1 when two apps sharing
+   * the CPUs under load shrink it (the slower one gets more of the CPUs).
+   */
+  scale?: { slope: number; corr: number; rounds: number };
 }
 
 export interface Results {

@@ -182,7 +182,11 @@ function designText(d: PairDesign): string {
     ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
       `${signedPct(Math.exp(d.bias.hi))}, ${d.bias.rounds} rounds)`
     : '';
-  return `${on}; ${d.why}${bias})`;
+  const scale = d.scale
+    ? `; scale check: a duet showed ${d.scale.slope.toFixed(2)}× of a launch's difference alone ` +
+      `(correlation ${d.scale.corr.toFixed(2)}, ${d.scale.rounds} rounds)`
+    : '';
+  return `${on}; ${d.why}${bias}${scale})`;
 }
 
 /** The run's own check that it can see a 10% difference. */

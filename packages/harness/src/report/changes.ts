@@ -3,7 +3,7 @@
 // forest plot of every pair's ratio with its interval and the ±--equal band.
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
-import type { Answer, PairDesignFigures, Results } from '../model/results';
+import type { Answer, PairDesign, PairDesignFigures, Results } from '../model/results';
 import { handicapLine } from './answers';
 
 const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
@@ -130,8 +130,25 @@ export function designLine(r: Results): string {
     : '';
   return (
     `**Pair design**: ${chosen}. Alternating (each app alone, the two windows adjacent): ${sdText(d.alternate)}. ` +
-    `Duet (both under load at once): ${sdText(d.duet)}. ${bias}`
+    `Duet (both under load at once): ${sdText(d.duet)}. ${bias} ${scaleText(d.scale)}`
   ).trim();
+}
+
+/**
+ * The scale check's line: how much of a launch's difference alone its duet showed. Below 1, a duet's ratios (and the
+ * sizes and bounds read off them) are smaller than the same difference measured alone.
+ */
+export function scaleText(sc: PairDesign['scale']): string {
+  if (!sc) return '';
+  const shrunk =
+    sc.slope < 0.9
+      ? `a duet showed about ${sc.slope.toFixed(2)}× of a difference alone, so the sizes and bounds read off duet ` +
+        `windows are about that share of their size alone`
+      : 'a duet showed differences at about their size alone';
+  return (
+    `Scale check, over ${sc.rounds} rounds measured both ways: as launches came out faster or slower, ${shrunk} ` +
+    `(slope ${sc.slope.toFixed(2)}, correlation ${sc.corr.toFixed(2)}).`
+  );
 }
 
 /** A pair's state in the forest plot's legend. */
