@@ -19,6 +19,7 @@ import {
   changeSentence,
   changesSection,
   changesSpec,
+  aloneScale,
   inputsLine,
   scaleText,
 } from '../../packages/harness/src/report/changes';
@@ -356,6 +357,22 @@ describe("the scale check: how much of a launch's difference alone a duet shows"
     expect(d.scale!.slope).toBeLessThan(1.1);
     expect(scaleText(d.scale)).toContain('a duet showed differences at about their size alone');
     expect(scaleText(undefined)).toBe('');
+  });
+
+  test("a pair's line gives its sizes alone too, when its decision rests on duets that show half a difference", () => {
+    const answer = { a: 'a', verdict: 'faster', ratio: 0.97, lo: 0.96, hi: 0.98, level: 0.95, rounds: 20 } as Answer;
+    expect(changeSentence(answer, 2, 0.5)).toMatch(
+      /slower\*\* than base \(.*\); alone about −5\.9% \(−7\.8%…−4\.0%\), at the scale check's 0\.50×$/,
+    );
+    const equal = { ...answer, verdict: 'equal', ratio: 1, lo: 0.99, hi: 1.01 } as Answer;
+    expect(changeSentence(equal, 2, 0.5)).toMatch(/; alone about ±2\.0%, at the scale check's 0\.50×$/);
+    const design = (scale: object, more: object = {}) =>
+      ({ changes: { design: { chosen: 'duet', asked: 'auto', scale, ...more } } }) as unknown as Results;
+    expect(aloneScale(design({ slope: 0.5, corr: 0.9, rounds: 20 }))).toBe(0.5);
+    // A rough scale check, one near 1, or decisions on the windows alone: the line gives no sizes alone.
+    expect(aloneScale(design({ slope: 0.5, corr: 0.3, rounds: 20 }))).toBeNull();
+    expect(aloneScale(design({ slope: 0.95, corr: 0.9, rounds: 20 }))).toBeNull();
+    expect(aloneScale(design({ slope: 0.5, corr: 0.9, rounds: 20 }, { bias: { agree: false } }))).toBeNull();
   });
 });
 

@@ -29,27 +29,45 @@ export function otherSideText(r: Results): string {
  * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with
  * its interval and the change it could detect (the interval's half-width).
  */
-export function changeSentence(a: Answer, equalPct: number): string {
+export function changeSentence(a: Answer, equalPct: number, scale: number | null = null): string {
   const name = a.a;
   if (a.out) return `${name}: not answered (${a.out})`;
   if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
   const interval = `${signed(a.lo)}…${signed(a.hi)}, ${levelText(a.level)}, ${a.rounds} rounds`;
+  // Read off duet windows that show a share `scale` of a difference alone: the same figures at their size alone.
+  const alone = (x: number) => Math.exp(Math.log(x) / scale!);
+  const at = `at the scale check's ${scale?.toFixed(2)}×`;
+  const bound = (lo: number, hi: number) => pct(Math.max(hi - 1, 1 / lo - 1));
   if (a.verdict === 'faster')
     return (
       `${name}: **head is ${pct(Math.abs(a.ratio - 1))} ${a.ratio < 1 ? 'slower' : 'faster'}** ` +
-      `than base (${interval})`
+      `than base (${interval})` +
+      (scale ? `; alone about ${signed(alone(a.ratio))} (${signed(alone(a.lo))}…${signed(alone(a.hi))}), ${at}` : '')
     );
   if (a.verdict === 'equal')
     return (
-      `${name}: head and base are **equal within ±${pct(Math.max(a.hi - 1, 1 / a.lo - 1))}** ` +
-      `(${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)`
+      `${name}: head and base are **equal within ±${bound(a.lo, a.hi)}** ` +
+      `(${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)` +
+      (scale ? `; alone about ±${bound(alone(a.lo), alone(a.hi))}, ${at}` : '')
     );
   const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
   return (
     `${name}: open, ${signed(a.ratio)} (${interval}); ` +
     `as measured it could detect a change of about ±${pct(Math.expm1(half))}, ` +
-    `and "equal" needs its interval within ±${equalPct}%`
+    `and "equal" needs its interval within ±${equalPct}%` +
+    (scale ? `; alone about ${signed(alone(a.lo))}…${signed(alone(a.hi))}, ${at}` : '')
   );
+}
+
+/**
+ * The share of a difference alone that the run's duet windows show, where its decisions rest on them and its scale
+ * check reads it clearly (correlation from 0.5, slope under 0.9); null otherwise.
+ */
+export function aloneScale(r: Results): number | null {
+  const d = r.changes?.design;
+  const sc = d?.scale;
+  const onDuets = d?.chosen === 'duet' && (d.asked === 'duet' || (d.bias?.agree ?? true));
+  return onDuets && sc && sc.corr >= 0.5 && sc.slope > 0.2 && sc.slope < 0.9 ? sc.slope : null;
 }
 
 /** The section: what was compared, then one line per pair (slower and faster first, then equal, then open). */
@@ -74,7 +92,13 @@ export function changesSection(an: Analysis): string {
     "(Holm across the pairs within each look, α spent over the run's time).";
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
   const check = r.answers?.length ? '' : handicapLine(an);
-  return [head, inputsLine(r), sorted.map((a) => `- ${changeSentence(a, equalPct)}`).join('\n'), check, designLine(r)]
+  return [
+    head,
+    inputsLine(r),
+    sorted.map((a) => `- ${changeSentence(a, equalPct, aloneScale(r))}`).join('\n'),
+    check,
+    designLine(r),
+  ]
     .filter(Boolean)
     .join('\n\n');
 }
