@@ -19,14 +19,13 @@ import {
   changeSentence,
   changesSection,
   changesSpec,
-  aloneScale,
   inputsLine,
   scaleText,
 } from '../../packages/harness/src/report/changes';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
-import { chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
+import { aloneScale, chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
 import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';

@@ -355,3 +355,15 @@ export function designPairs(r: Results, a: string, b: string): WindowPairs {
   const duet = d?.chosen === 'duet' && (d.asked === 'duet' || (d.bias?.agree ?? true));
   return duet ? duetPairs(byName.get(a), byName.get(b)) : windowPairs(byName.get(a), byName.get(b));
 }
+
+/**
+ * The share of a difference alone that the run's duet windows show, where its changes' decisions rest on them and its
+ * scale check reads it clearly (correlation from 0.5, slope under 0.9); null otherwise. A ratio x read off those duets
+ * is about x^(1 / share) alone.
+ */
+export function aloneScale(r: Results): number | null {
+  const d = r.changes?.design;
+  const sc = d?.scale;
+  const onDuets = d?.chosen === 'duet' && (d.asked === 'duet' || (d.bias?.agree ?? true));
+  return onDuets && sc && sc.corr >= 0.5 && sc.slope > 0.2 && sc.slope < 0.9 ? sc.slope : null;
+}

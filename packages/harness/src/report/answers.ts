@@ -1,7 +1,8 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
-import { rowOf, type Question } from '../model/questions';
+import { aloneScale } from '../answers/pair-design';
+import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
@@ -198,11 +199,19 @@ export function handicapLine(an: Analysis): string {
       const seen = h.detected ? 'detected' : 'NOT detected';
       const interval = Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet';
       const pairs = m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
+      // A --handicap pair decided on duets showing a share of a difference alone: its size alone was injected.
+      const k = isBase(h.compared_with ?? '') ? aloneScale(an.results) : null;
+      const alone = (x: number) => (k ? Math.exp(Math.log(x) / k) : x);
+      const aloneText = k
+        ? `; alone about ${signedPct(alone(m.ratio))} (${signedPct(alone(m.lo))}…${signedPct(alone(m.hi))}), ` +
+          `at the scale check's ${k.toFixed(2)}×`
+        : '';
       return (
         `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sizedText(f)}): ` +
         `injected ${signedPct(h.injected_ratio)} req/s, ` +
-        `measured ${signedPct(m.ratio)} (${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs}): ${seen}; ` +
-        `off by ${(Math.abs(m.ratio - h.injected_ratio) * 100).toFixed(1)} points.` +
+        `measured ${signedPct(m.ratio)} (${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs})${aloneText}: ` +
+        `${seen}; ` +
+        `off by ${(Math.abs(alone(m.ratio) - h.injected_ratio) * 100).toFixed(1)} points${k ? ' alone' : ''}.` +
         (h.design ? ` Measured both ways; judged on ${designText(h.design)}.` : '')
       );
     })

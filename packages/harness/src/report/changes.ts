@@ -3,6 +3,7 @@
 // forest plot of every pair's ratio with its interval and the ±--equal band.
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
+import { aloneScale } from '../answers/pair-design';
 import type { Answer, PairDesign, PairDesignFigures, Results } from '../model/results';
 import { handicapLine } from './answers';
 
@@ -57,17 +58,6 @@ export function changeSentence(a: Answer, equalPct: number, scale: number | null
     `and "equal" needs its interval within ±${equalPct}%` +
     (scale ? `; alone about ${signed(alone(a.lo))}…${signed(alone(a.hi))}, ${at}` : '')
   );
-}
-
-/**
- * The share of a difference alone that the run's duet windows show, where its decisions rest on them and its scale
- * check reads it clearly (correlation from 0.5, slope under 0.9); null otherwise.
- */
-export function aloneScale(r: Results): number | null {
-  const d = r.changes?.design;
-  const sc = d?.scale;
-  const onDuets = d?.chosen === 'duet' && (d.asked === 'duet' || (d.bias?.agree ?? true));
-  return onDuets && sc && sc.corr >= 0.5 && sc.slope > 0.2 && sc.slope < 0.9 ? sc.slope : null;
 }
 
 /** The section: what was compared, then one line per pair (slower and faster first, then equal, then open). */

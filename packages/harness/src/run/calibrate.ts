@@ -7,17 +7,17 @@ import { fail, type RunState } from './state';
 import { info, log } from '../system/progress';
 import type { Launcher } from './launch';
 import { measureTrial, type TrialSettings } from './trial';
-import { burnUs, type TwinCost } from '../answers/handicap';
+import { burnUs, type TwinCost, wallBurnUs } from '../answers/handicap';
 import { baseName, HANDICAP_PCT, isBase } from '../model/questions';
+
+/** A contender to handicap; `wall`: sized as a share of its wall time (wallBurnUs), not by burnUs's fill. */
+type Target = { contender: string; calibratedOn: string; comparedWith: string | null; pct: number; wall?: true };
 
 /**
  * The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on
  * itself, by its size, beside its twin <name>@base).
  */
-function targets(
-  results: Results,
-  byName: Map<string, Contender>,
-): { contender: string; calibratedOn: string; comparedWith: string | null; pct: number }[] {
+function targets(results: Results, byName: Map<string, Contender>): Target[] {
   const { settings } = results;
   const plainTwin = (r: ContenderResult) =>
     [...byName.values()].find(
@@ -32,7 +32,7 @@ function targets(
   // With --against, a handicapped contender's other side burns what this side's calibration gave (handicapEnv), and
   // the run answers the changes only: the check is not judged.
   const changesOnly = !!settings.against && settings.against.kind !== 'self';
-  const out = results.contenders
+  const out: Target[] = results.contenders
     .filter((r) => r.settings?.handicap === 'on' && !r.self_check_of && !isBase(r.name))
     .flatMap((r) => {
       const twin = plainTwin(r);
@@ -54,6 +54,7 @@ function targets(
       calibratedOn: settings.handicap,
       comparedWith: results.contenders.some((x) => x.name === twin) ? twin : null,
       pct: settings.handicap_pct ?? HANDICAP_PCT,
+      wall: true,
     });
   }
   return out;
@@ -101,7 +102,7 @@ export async function calibrateHandicap(state: RunState): Promise<void> {
       if (r) fail(r, 'failed', `handicap calibration on ${t.calibratedOn} failed`);
       continue;
     }
-    const us = burnUs(twin, t.pct);
+    const us = t.wall ? wallBurnUs(twin, t.pct) : burnUs(twin, t.pct);
     (results.handicap ??= []).push({
       contender: t.contender,
       calibrated_on: t.calibratedOn,
