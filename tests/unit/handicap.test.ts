@@ -108,9 +108,9 @@ describe('burnUs on contended CPUs: time spent waiting for a CPU is not idle tim
 
 describe("the handicap check's line says which rule sized the burn", () => {
   /** The line of a check calibrated on `twin` (µs per request), burning `us`. */
-  const lineOf = (twin: TwinCost, pct: number, us: number, results = {}) =>
+  const lineOf = (twin: TwinCost, pct: number, us: number, aloneScale: number | null = null) =>
     handicapLine({
-      results,
+      aloneScale,
       handicap: [
         {
           check: {
@@ -135,8 +135,7 @@ describe("the handicap check's line says which rule sized the burn", () => {
   const line = (us: number, mainUs: number) => lineOf({ wallUs: 1198, mainUs, cpuUs: 966 }, 3, us);
 
   test('--handicap on duets that show 0.6× of a difference alone: measured at its size alone too, off by that', () => {
-    const design = { chosen: 'duet', asked: 'auto', scale: { slope: 0.6, corr: 0.9, rounds: 20 } };
-    const text = lineOf({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3, 35.9, { changes: { design } });
+    const text = lineOf({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3, 35.9, 0.6);
     // 0.9647 ^ (1 / 0.6) = 0.9418: −6% alone, 2.9 points from the −2.9% injected.
     expect(text).toContain("alone about −6% (−8%…−3%), at the scale check's 0.60×: detected; off by 2.9 points alone.");
   });

@@ -15,6 +15,7 @@ import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
 import { burnBound, burnUs, MAX_BUSY } from './handicap';
 import { FIRST_ROUNDS } from './racing';
+import { aloneScale } from './pair-design';
 import { ranked, type RankedContender } from './ranking';
 import { keptRuns } from './verdicts';
 import { noiseOf, roundsToClose, type Noise } from './noise';
@@ -98,6 +99,8 @@ export interface Analysis {
   results: Results;
   /** Rounds every contender gets before racing (racing.ts), as the method line states it. */
   firstRounds: number;
+  /** The share of a difference alone that the changes' duets show, where their sizes are read at it (pair-design.ts). */
+  aloneScale: number | null;
   /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];
   answers: AnswerFigures[];
@@ -283,6 +286,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     kept: keptRunsOf,
     spreads: launchSpreads(ranking, keptRunsOf),
     handicap: handicapFigures(results),
+    aloneScale: aloneScale(results),
     redisCeilings: redisCeilings(results),
     precision: precisionOf(ranking, keptRunsOf, family.answers),
     conditions: conditionsOf(results),

@@ -1,7 +1,6 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
-import { aloneScale } from '../answers/pair-design';
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
 
@@ -200,7 +199,7 @@ export function handicapLine(an: Analysis): string {
       const interval = Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet';
       const pairs = m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
       // A --handicap pair decided on duets showing a share of a difference alone: its size alone was injected.
-      const k = isBase(h.compared_with ?? '') ? aloneScale(an.results) : null;
+      const k = isBase(h.compared_with ?? '') ? an.aloneScale : null;
       const alone = (x: number) => (k ? Math.exp(Math.log(x) / k) : x);
       const aloneText = k
         ? `; alone about ${signedPct(alone(m.ratio))} (${signedPct(alone(m.lo))}…${signedPct(alone(m.hi))}), ` +

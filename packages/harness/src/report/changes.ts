@@ -3,7 +3,6 @@
 // forest plot of every pair's ratio with its interval and the ±--equal band.
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
-import { aloneScale } from '../answers/pair-design';
 import type { Answer, PairDesign, PairDesignFigures, Results } from '../model/results';
 import { handicapLine } from './answers';
 
@@ -85,7 +84,7 @@ export function changesSection(an: Analysis): string {
   return [
     head,
     inputsLine(r),
-    sorted.map((a) => `- ${changeSentence(a, equalPct, aloneScale(r))}`).join('\n'),
+    sorted.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale)}`).join('\n'),
     check,
     designLine(r),
   ]
