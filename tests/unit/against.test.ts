@@ -25,7 +25,7 @@ import {
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
-import { aloneScale, chooseDesign, designPairs } from '../../packages/harness/src/answers/pair-design';
+import { aloneScale, chooseDesign, designPairs, equalMarginPct } from '../../packages/harness/src/answers/pair-design';
 import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
@@ -364,10 +364,19 @@ describe("the scale check: how much of a launch's difference alone a duet shows"
       /slower\*\* than base \(.*\); alone about −5\.9% \(−7\.8%…−4\.0%\), at the scale check's 0\.50×$/,
     );
     const equal = { ...answer, verdict: 'equal', ratio: 1, lo: 0.99, hi: 1.01 } as Answer;
-    expect(changeSentence(equal, 2, 0.5)).toMatch(/; alone about ±2\.0%, at the scale check's 0\.50×$/);
+    expect(changeSentence(equal, 2, 0.5)).toMatch(
+      /the bound asked: ±2% alone\); alone about ±2\.0%, at the scale check's 0\.50×$/,
+    );
     const design = (scale: object, more: object = {}) =>
       ({ changes: { design: { chosen: 'duet', asked: 'auto', scale, ...more } } }) as unknown as Results;
     expect(aloneScale(design({ slope: 0.5, corr: 0.9, rounds: 20 }))).toBe(0.5);
+    // "Equal" then asks the duet's interval to be within the ratio that is ±2% alone: 1.02^0.5 − 1, about ±1%.
+    const settings = { against: { equal_pct: 2 } };
+    expect(equalMarginPct({ ...design({ slope: 0.5, corr: 0.9, rounds: 20 }), settings } as Results)).toBeCloseTo(
+      0.995,
+      3,
+    );
+    expect(equalMarginPct({ ...design({ slope: 0.5, corr: 0.3, rounds: 20 }), settings } as Results)).toBe(2);
     // A rough scale check, one near 1, or decisions on the windows alone: the line gives no sizes alone.
     expect(aloneScale(design({ slope: 0.5, corr: 0.3, rounds: 20 }))).toBeNull();
     expect(aloneScale(design({ slope: 0.95, corr: 0.9, rounds: 20 }))).toBeNull();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { burnBound, burnUs, judgeHandicap, MAX_BUSY, type TwinCost } from '../../packages/harness/src/answers/handicap';
-import { checkDesign, duetPairs, twinDesign } from '../../packages/harness/src/answers/pair-design';
+import { checkDesign, duetPairs } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -163,12 +163,7 @@ describe("the handicap check's line says which rule sized the burn", () => {
  * The default run's check, `rounds` rounds of 2 windows each way: x-handicap at `ratio` of its twin x, each alone
  * window off by sd `alt`, each duet window by sd `duet` (and the duet's ratio times `bias`).
  */
-function checkRun(
-  rounds: number,
-  alt: number,
-  duet: number,
-  { ratio = 0.9, bias = 1, duets = true, duetRounds = rounds } = {},
-) {
+function checkRun(rounds: number, alt: number, duet: number, { ratio = 0.9, bias = 1, duets = true } = {}) {
   const random = seededRandom(11);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const runs = (slow: number, duetSlow: number, partner: string) =>
@@ -176,7 +171,7 @@ function checkRun(
       round: i + 1,
       rps: 1000,
       windows: Array.from({ length: 2 }, () => ({ rps: 1000 * slow * Math.exp(alt * normal()) })),
-      ...(duets && i < duetRounds
+      ...(duets
         ? {
             duet: Array.from({ length: 2 }, () => ({ partner, rps: 1000 * duetSlow * Math.exp(duet * normal()) })),
           }
@@ -262,26 +257,7 @@ describe('handicapEnv: one calibration per handicapped contender', () => {
   });
 });
 
-describe("the default run's twin questions: measured both ways, each judged on the narrower design", () => {
-  const twin = { a: 'x-handicap', b: 'x' };
-
-  test('4 rounds, duets quieter: its duet windows (the moderated t needs no 6 rounds), with its figures', () => {
-    const d = twinDesign(checkRun(4, 0.12, 0.04), twin)!;
-    expect(d).toMatchObject({ chosen: 'duet', round: null });
-    expect(d.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
-    expect(d.duet!.sd_round).toBeLessThan(d.alternate!.sd_round);
-  });
-
-  test('duets wider, disagreeing or missing from some rounds: its windows alone; none at all: no design', () => {
-    expect(twinDesign(checkRun(6, 0.03, 0.12), twin)!.why).toMatch(/^its windows alone are narrower \(sd per round/);
-    const biased = twinDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), twin)!;
-    expect(biased.chosen).toBe('alternate');
-    expect(biased.why).toMatch(/^the designs disagree \(duet − alternating −2\d\.\d%, /);
-    const stopped = twinDesign(checkRun(6, 0.12, 0.04, { duetRounds: 3 }), twin)!;
-    expect(stopped).toMatchObject({ chosen: 'alternate', why: 'duet windows in 3 of its 6 rounds' });
-    expect(twinDesign(checkRun(6, 0.05, 0, { duets: false }), twin)).toBeUndefined();
-  });
-
+describe('a duet window names its partner', () => {
   test("a raw server meeting two frameworks in a round: each pair's duet windows are its own", () => {
     const run = (round: number, duet: { partner: string; rps: number }[]) => ({ round, rps: 1, windows: [], duet });
     const c = (name: string, runs: unknown[]) => ({ name, points: [{ runs }] }) as unknown as ContenderResult;

@@ -209,7 +209,6 @@ class FakeLauncher implements Launcher {
 }
 
 const SETTINGS = {
-  workload: 'xrange',
   seed: 42,
   windows: 2,
   duration_s: 1,
@@ -376,43 +375,6 @@ describe("a change's pair in a block: the duet (block.ts, through a fake launche
   });
 });
 
-describe("the default run's twin questions in a block: duet windows too (block.ts, through a fake launcher)", () => {
-  const comparisons = [
-    { id: 'q1', a: 'f', b: 'raw', side_by_side: true },
-    { id: 'q2', a: 'raw', b: 'other' },
-  ];
-  const run = async (round: number, answers?: unknown[], workload = 'xrange') => {
-    const fake = new FakeLauncher();
-    const more = { family: { questions: [], comparisons }, answers } as unknown as Partial<BlockResults>;
-    const results = blockResults({ workload } as Partial<Settings>, more);
-    const outcomes = await measureBlock(fake, results, [slot('f'), slot('raw'), slot('other')], round, 0);
-    const duets = fake.events.filter((e) => e.startsWith('duet '));
-    return { fake, outcomes, duets };
-  };
-
-  test('in the first rounds each cycle ends with a duet of the pair, after each was measured alone', async () => {
-    const { fake, outcomes } = await run(1);
-    const steps = fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
-    expect(steps).toHaveLength(10);
-    for (const cycle of [steps.slice(0, 5), steps.slice(5)]) {
-      expect(cycle.slice(0, 3).every((e) => e.startsWith('window'))).toBe(true);
-      expect(cycle.slice(3).sort()).toEqual(['duet f', 'duet raw']);
-    }
-    const f = outcomes[0]!.runs[0]!;
-    expect(f.windows).toHaveLength(2);
-    expect(f.duet!.map((d) => d.partner)).toEqual(['raw', 'raw']);
-    expect(outcomes[2]!.runs[0]!.duet).toBeUndefined();
-  });
-
-  test('after them only while open and judged on its duets; never in a workload that measures none', async () => {
-    const answer = (verdict: string, chosen: string) => [{ id: 'q1', verdict, pair_design: { chosen } }];
-    expect((await run(4, answer('undecided', 'duet'))).duets).toHaveLength(4);
-    expect((await run(4, answer('undecided', 'alternate'))).duets).toEqual([]);
-    expect((await run(4, answer('faster', 'duet'))).duets).toEqual([]);
-    expect((await run(1, undefined, 'upsert')).duets).toEqual([]);
-  });
-});
-
 describe('the rounds (schedule.ts, through a fake launcher)', () => {
   setProgressMode('quiet');
   const stateOf = (fake: FakeLauncher, settings: Partial<Settings>): RunState => {
@@ -478,30 +440,25 @@ describe("the default run's handicap check in a block: both ways in every cycle"
   const measures = (fake: FakeLauncher) =>
     fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
 
-  test("each app alone, then the pairs' duets at the end of each cycle: the twins stay adjacent", async () => {
+  test("each app alone, then the pair's duets at the end of each cycle: the twins stay adjacent", async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);
     const m = measures(fake);
-    // The check's CHECK_DUETS duets, then one of the twin question fw ÷ x (round 1: every twin pair).
-    const perCycle = 4 + 2 * CHECK_DUETS + 2;
+    const perCycle = 4 + 2 * CHECK_DUETS;
     expect(m).toHaveLength(2 * perCycle);
     for (const cycle of [m.slice(0, perCycle), m.slice(perCycle)]) {
       expect(cycle.slice(0, 4).every((e) => e.startsWith('window'))).toBe(true);
-      expect(cycle.slice(4, 4 + 2 * CHECK_DUETS).sort()).toEqual([
+      expect(cycle.slice(4).sort()).toEqual([
         ...Array(CHECK_DUETS).fill('duet h'),
         ...Array(CHECK_DUETS).fill('duet x'),
       ]);
-      expect(cycle.slice(4 + 2 * CHECK_DUETS).sort()).toEqual(['duet fw', 'duet x']);
       const alone = cycle.slice(0, 4).map((e) => e.split(' ')[1]);
       expect(Math.abs(alone.indexOf('fw') - alone.indexOf('x'))).toBe(1);
       expect(Math.abs(alone.indexOf('h') - alone.indexOf('x'))).toBe(1);
     }
     const byName = new Map(slots.map((s, i) => [s.r.name, outcomes[i]!]));
-    expect(byName.get('h')!.runs[0]!.duet).toHaveLength(2 * CHECK_DUETS);
-    const x = byName.get('x')!.runs[0]!.duet!;
-    expect(x.filter((d) => d.partner === 'h')).toHaveLength(2 * CHECK_DUETS);
-    expect(x.filter((d) => d.partner === 'fw')).toHaveLength(2);
+    for (const n of ['x', 'h']) expect(byName.get(n)!.runs[0]!.duet).toHaveLength(2 * CHECK_DUETS);
     expect(byName.get('a')!.runs[0]!.duet).toBeUndefined();
   });
 
@@ -516,7 +473,7 @@ describe("the default run's handicap check in a block: both ways in every cycle"
     await measureBlock(fake, blockResults({ layout: 'walk' }, check), slots, 1, 0, pairs);
     const m = measures(fake);
     expect(m.filter((e) => e === 'duet h')).toHaveLength(2 * CHECK_DUETS);
-    expect(m.filter((e) => e === 'duet x')).toHaveLength(2 * CHECK_DUETS + 2); // and one with fw per cycle
+    expect(m.filter((e) => e === 'duet x')).toHaveLength(2 * CHECK_DUETS);
     expect(m.filter((e) => e === 'window x').length).toBeGreaterThan(2); // the hub, more than once a cycle
   });
 });

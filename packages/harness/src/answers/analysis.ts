@@ -99,7 +99,7 @@ export interface Analysis {
   results: Results;
   /** Rounds every contender gets before racing (racing.ts), as the method line states it. */
   firstRounds: number;
-  /** The share of a difference alone that the changes' duets show, where their sizes are read at it (pair-design.ts). */
+  /** The share of a difference alone that the changes' duets show, where sizes are read at it (pair-design.ts). */
   aloneScale: number | null;
   /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];

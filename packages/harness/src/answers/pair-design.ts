@@ -6,7 +6,6 @@
 // split them as each runs alone, so a duet ratio is trusted only while it agrees with the
 // alternating one.
 import jstat from 'jstat';
-import type { Comparison } from '../model/questions';
 import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
 
@@ -304,39 +303,6 @@ export function checkDesign(r: Results, contender: string, twin: string): PairDe
   return alone ? { ...base, chosen: 'alternate', why: alone } : { ...base, chosen: 'duet', why: sds };
 }
 
-/**
- * A side-by-side question of the default run (a framework against its raw server, a setting against its default),
- * whose pair was measured in duet windows too (run/block.ts): judged on its duet windows where they are narrower per
- * round than its windows alone, agree with them (the bias check), and were measured in every round it has; else on its
- * windows alone, as every other answer. Undefined when it has no duet windows (older runs, a workload without them).
- */
-export function twinDesign(r: Results, c: Pick<Comparison, 'a' | 'b'>): PairDesign | undefined {
-  const byName = new Map(r.contenders.map((x) => [x.name, x]));
-  const sides: Sides = [[byName.get(c.a), byName.get(c.b)]];
-  const ways = measuredWays(r, sides);
-  const { alternate: alt, duet, bias } = ways;
-  if (!duet) return undefined;
-  const sds = sdsText(duet, alt);
-  const rounds = windowPairs(...sides[0]!).rounds;
-  const alone =
-    duet.df + 1 < rounds
-      ? `duet windows in ${duet.df + 1} of its ${rounds} rounds`
-      : bias && !bias.agree
-        ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)})`
-        : alt && duet.sd_round >= alt.sd_round
-          ? `its windows alone are narrower (${sds})`
-          : null;
-  const base = { asked: 'auto' as const, ...ways, round: null };
-  return alone ? { ...base, chosen: 'alternate', why: alone } : { ...base, chosen: 'duet', why: sds };
-}
-
-/** A twin question's window pairs: its duet windows where its design says so, else its windows alone. */
-export function twinPairs(r: Results, c: Comparison, design: PairDesign | undefined): WindowPairs {
-  const byName = new Map(r.contenders.map((x) => [x.name, x]));
-  const [a, b] = [byName.get(c.a), byName.get(c.b)];
-  return design?.chosen === 'duet' ? duetPairs(a, b) : windowPairs(a, b);
-}
-
 const sdsText = (duet?: PairDesignFigures, alt?: PairDesignFigures) => {
   const sd = (x: PairDesignFigures | undefined) => (x ? `${(x.sd_round * 100).toFixed(1)}%` : 'none');
   return `sd per round: duet ${sd(duet)}, alternating ${sd(alt)}`;
@@ -366,4 +332,15 @@ export function aloneScale(r: Results): number | null {
   const sc = d?.scale;
   const onDuets = d?.chosen === 'duet' && (d.asked === 'duet' || (d.bias?.agree ?? true));
   return onDuets && sc && sc.corr >= 0.5 && sc.slope > 0.2 && sc.slope < 0.9 ? sc.slope : null;
+}
+
+/**
+ * The bound a change's interval must lie within to be "equal", in the units of its window pairs: --equal, or, where the
+ * decisions rest on duets that show a share k of a difference alone (aloneScale), the duet ratio that is ±--equal
+ * alone: (1 + equal)^k − 1. An A/A whose duets read within ±0.9% at k = 0.55 is equal within ±1.6% alone.
+ */
+export function equalMarginPct(r: Results): number {
+  const pct = r.settings.against!.equal_pct;
+  const k = aloneScale(r);
+  return k ? ((1 + pct / 100) ** k - 1) * 100 : pct;
 }

@@ -9,7 +9,7 @@ import type { Comparison } from '../model/questions';
 import type { Answer, Results } from '../model/results';
 import { info } from '../system/progress';
 import type { ProcedureName } from '../stats/procedures';
-import { chooseDesign, designPairs, twinDesign, twinPairs } from './pair-design';
+import { chooseDesign, designPairs, equalMarginPct } from './pair-design';
 import { isBase } from '../model/questions';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
@@ -67,17 +67,9 @@ function stillMeasured(results: Results, answers: Answer[]): string[] {
  */
 function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
   const k = (results.looks?.length ?? 0) + 1;
-  const family = results.family!.comparisons;
-  // A twin question measured in duet windows too rests on the narrower design (pair-design.ts twinDesign).
-  const designs = new Map(family.flatMap((c) => (c.side_by_side ? [[c.id, twinDesign(results, c)] as const] : [])));
-  const pairs = (c: Comparison) => twinPairs(results, c, designs.get(c.id));
-  const looked = look(results, family, k, alpha, results.settings.target_ci_pct, results.answers ?? [], { pairs });
   const answers = outOfRace(
     results,
-    looked.map((a) => {
-      const design = a.look === k ? designs.get(a.id) : undefined;
-      return design ? { ...a, pair_design: design } : a;
-    }),
+    look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []),
   );
   results.answers = answers;
   const open = openContenders(answers.filter((a) => !a.out));
@@ -100,7 +92,7 @@ function lookOnce(results: Results, round: number, alpha: number, last: boolean)
     ch.procedure = of.procedure;
     ch.answers = outOfRace(
       results,
-      look(results, ch.comparisons, k, chAlpha, results.settings.against!.equal_pct, ch.answers ?? [], of),
+      look(results, ch.comparisons, k, chAlpha, equalMarginPct(results), ch.answers ?? [], of),
     );
     const chOpen = [...openContenders(ch.answers.filter((a) => !a.out)), ...stillMeasured(results, ch.answers)];
     (ch.looks ??= []).push({

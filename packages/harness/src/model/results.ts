@@ -599,11 +599,6 @@ export interface Answer extends Comparison {
   short?: string;
   /** Set when a contender of it failed or is invalid: it can never be answered. */
   out?: string;
-  /**
-   * A side-by-side answer of a run that measured its pair in duet windows too (both apps under load at once): the
-   * design its pairs came from, duet where narrower and in agreement with its windows alone (answers/pair-design.ts).
-   */
-  pair_design?: PairDesign;
 }
 
 /**

@@ -101,24 +101,6 @@ function procedureText(an: Analysis): string {
   );
 }
 
-/**
- * Which side-by-side answers rest on their duet windows, in a run that measured its twin pairs in duets too
- * (answers/pair-design.ts twinDesign).
- */
-function twinDesignText(an: Analysis): string {
-  const twins = an.answers.filter((a) => a.pair_design);
-  if (!twins.length) return '';
-  const duet = twins.filter((a) => a.pair_design!.chosen === 'duet');
-  const biased = twins.filter((a) => a.pair_design!.bias && !a.pair_design!.bias.agree).length;
-  const each = duet.map((a) => `${a.a} ÷ ${a.b}: ${a.pair_design!.why}`).join('; ');
-  const on = duet.length ? `${duet.length} rest on their duet windows (${each})` : 'none rests on its duet windows';
-  return (
-    ` The ${twins.length} side-by-side pairs were measured in duet windows too (both apps under load at once, ` +
-    'in the first rounds, and after them while their duets were the narrower design): ' +
-    `${on}; the others on their windows alone${biased ? `, ${biased} of them because the designs disagreed` : ''}.`
-  );
-}
-
 /** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */
 function familyLine(an: Analysis): string {
   const { results: r, answers } = an;
@@ -139,8 +121,7 @@ function familyLine(an: Analysis): string {
     'the chance of any false "faster" over the whole family is at most 5% ' +
     `(Holm within each look; ${spending}). ` +
     '"Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): ' +
-    "its interval, and an open one's, at 1 − 2α/m." +
-    twinDesignText(an)
+    "its interval, and an open one's, at 1 − 2α/m."
   );
 }
 

@@ -47,14 +47,14 @@ export function changeSentence(a: Answer, equalPct: number, scale: number | null
   if (a.verdict === 'equal')
     return (
       `${name}: head and base are **equal within ±${bound(a.lo, a.hi)}** ` +
-      `(${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%)` +
+      `(${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%${scale ? ' alone' : ''})` +
       (scale ? `; alone about ±${bound(alone(a.lo), alone(a.hi))}, ${at}` : '')
     );
   const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
   return (
     `${name}: open, ${signed(a.ratio)} (${interval}); ` +
     `as measured it could detect a change of about ±${pct(Math.expm1(half))}, ` +
-    `and "equal" needs its interval within ±${equalPct}%` +
+    `and "equal" needs its interval within ±${equalPct}%${scale ? ' alone' : ''}` +
     (scale ? `; alone about ${signed(alone(a.lo))}…${signed(alone(a.hi))}, ${at}` : '')
   );
 }

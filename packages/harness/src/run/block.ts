@@ -9,8 +9,7 @@ import { meeting, pointLabel, type Load } from '../measure/measure';
 import type { DuetWindow, Results, RunRecord } from '../model/results';
 import { log } from '../system/progress';
 import { launch, type Launched, type Launcher, measureWindow, type Out, safe, type TrialOutcome } from './launch';
-import { workloadOf } from '../measure/workloads';
-import { blockRandom, changePairs, cycles, handicapPairs, pairMode, type Slot, twinDuetPairs, twinPairs } from './plan';
+import { blockRandom, changePairs, cycles, handicapPairs, pairMode, type Slot, twinPairs } from './plan';
 import { pooled } from './pool';
 
 interface Member extends Slot {
@@ -27,7 +26,7 @@ interface Member extends Slot {
 type WindowResult = 'ok' | 'out' | 'redis-died';
 
 /** What a block reads of the results: the settings, the comparisons, the design chosen; it adds Redis restarts. */
-export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'handicap' | 'data' | 'answers'>;
+export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'handicap' | 'data'>;
 
 /** Pause before each window, so the previous window's app is idle by the time this one is measured. */
 const SETTLE_MS = 250;
@@ -61,8 +60,6 @@ interface Block {
   duets: [Member, Member][];
   /** Of those, the default run's handicap check (measured both ways in every cycle). */
   checks: [Member, Member][];
-  /** The twin questions' pairs measured in a duet window too at the end of each cycle (plan.ts twinDuetPairs). */
-  twins: [Member, Member][];
   /** How each of those is measured in the current cycle (plan.ts: pairMode). */
   modeOf: (pair: [Member, Member]) => Mode;
 }
@@ -240,8 +237,6 @@ async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
   }
   for (const pair of atEnd)
     for (let i = 0; i < CHECK_DUETS; i++) if ((await duet(b, pair)) === 'redis-died') return 'redis-died';
-  for (const pair of b.twins)
-    if (pair.every((x) => seen.has(x)) && (await duet(b, pair)) === 'redis-died') return 'redis-died';
   return 'ok';
 }
 
@@ -288,19 +283,13 @@ export async function measureBlock(
   const checks = handicapPairs(results, members).filter((c) => !c.some(inChange));
   let changeMode: Mode = 'alone';
   const modeOf = (p: [Member, Member]) => (checks.includes(p) ? 'both' : changeMode);
-  // A twin question's pair in a change's or the check's pair is measured in duets as that pair.
-  const paired = (x: Member) => [...changes, ...checks].some((p) => p.includes(x));
-  const twins = workloadOf(s.workload).twinDuets
-    ? twinDuetPairs(results, members, round).filter((p) => !p.every(paired))
-    : [];
-  const duets = [...changes, ...checks];
-  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets, checks, twins, modeOf };
+  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: [...changes, ...checks], checks, modeOf };
   let redisDied = false;
   try {
     await launchAll(b);
     const random = blockRandom(s.seed, round, blockIndex);
-    const together = twinPairs(results, members);
-    const orders = cycles(members, pairs, random, s.windows ?? 1, round, together, handicapPairs(results, members));
+    const twins = twinPairs(results, members);
+    const orders = cycles(members, pairs, random, s.windows ?? 1, round, twins, handicapPairs(results, members));
     for (const [j, order] of orders.entries()) {
       if (j === 1 && round === 1 && s.live?.restart_redis) await restartRedis(b, blockIndex);
       changeMode = pairMode(s.against?.pair ?? 'alternate', results.changes?.design?.chosen, round, j);

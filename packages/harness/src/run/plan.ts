@@ -4,7 +4,6 @@
 // tests/unit/plan.test.ts checks it, and the block around it through a fake launcher.
 import { FIRST_ROUNDS } from '../answers/racing';
 import { pointLabel } from '../measure/measure';
-import type { Comparison } from '../model/questions';
 import type { ContenderResult, PairMode, PointResult, Results, Settings } from '../model/results';
 import { seededRandom, shuffled } from '../stats/stats';
 import { clustered, glued, walkOrder } from './walk';
@@ -159,23 +158,6 @@ export const twinPairs = <T extends Slot>(q: Questions, members: T[]) =>
   comparisonsOf(q)
     .filter((c) => c.side_by_side)
     .flatMap((c) => pairsOf(members, c.a, c.b));
-
-/**
- * The twin questions' pairs among the members measured in duet windows this round (after their windows alone, at the
- * end of each cycle): every one in the first rounds, where both designs are measured; after them, the open ones judged
- * on their duets at the last look (answers/pair-design.ts twinDesign: narrower, in agreement, in every round). The
- * others' duets would cost their round and tell nothing their windows do not.
- */
-export function twinDuetPairs<T extends Slot>(q: Questions & Pick<Results, 'answers'>, members: T[], round: number) {
-  const due = (c: Comparison) => {
-    if (round <= FIRST_ROUNDS) return true;
-    const a = q.answers?.find((x) => x.id === c.id);
-    return a?.verdict === 'undecided' && a.pair_design?.chosen === 'duet';
-  };
-  return (q.family?.comparisons ?? [])
-    .filter((c) => c.side_by_side && due(c))
-    .flatMap((c) => pairsOf(members, c.a, c.b));
-}
 
 /** Each handicap check's plain twin and handicapped app at one load point, where both are members of the block. */
 export const handicapPairs = <T extends Slot>(q: Questions, members: T[]) =>

@@ -76,8 +76,6 @@ export const LIVE: Workload = {
   // XREVRANGE, so they add none.
   rules: { command: () => command, label: command.toUpperCase(), gateTooMany: false },
   ceilings: { redis: true, clients: false },
-  // A duet window reads with no staleness bound (launcher.ts): it would blunt the live check.
-  twinDuets: false,
   flags: ['write-rate', 'max-staleness', 'restart-redis'],
   suite: { name: 'live', holds: 'each raw server with the caches' },
   published: null,

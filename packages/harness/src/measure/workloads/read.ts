@@ -41,7 +41,6 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     name,
     rules: { command: () => command, label: command.toUpperCase(), gateTooMany: true },
     ceilings: { redis: true, clients: true },
-    twinDuets: true,
     flags: [],
     suite: null,
     // The default workload's run is the project's published one.

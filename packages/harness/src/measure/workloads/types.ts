@@ -77,11 +77,6 @@ export interface Workload {
    * probes check each body against the golden one, which only a fixed stream keeps).
    */
   readonly ceilings: { redis: boolean; clients: boolean };
-  /**
-   * Whether a default run measures its twin questions' pairs in duet windows too (both apps under load at once): only
-   * where two apps' loads leave each other's checks whole.
-   */
-  readonly twinDuets: boolean;
   /** The flags it takes beyond the common ones. */
   readonly flags: readonly WorkloadFlag[];
   /** The suite of its own it measures instead of the default one (bench.json's suites), and what that holds. */

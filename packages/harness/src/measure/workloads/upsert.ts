@@ -31,8 +31,6 @@ export const UPSERT: Workload = {
   // retried request counts more: retries are reported, not gated.
   rules: { command: (write) => perRequestCommand('upsert', write), label: "the write strategy's", gateTooMany: false },
   ceilings: { redis: false, clients: false },
-  // Two apps writing at once would share a window's accounting of every acknowledged write.
-  twinDuets: false,
   flags: ['keys'],
   suite: { name: 'upsert', holds: 'each raw server with the write strategies' },
   // At a network distance too: the write study this workload follows ran against a cloud Redis, where WATCH won.
