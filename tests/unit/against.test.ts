@@ -356,6 +356,7 @@ describe("the scale check: how much of a launch's difference alone a duet shows"
     expect(d.scale!.slope).toBeLessThan(1.1);
     expect(scaleText(d.scale)).toContain('a duet showed differences at about their size alone');
     expect(scaleText(undefined)).toBe('');
+    expect(scaleText({ slope: -0.68, corr: -0.02, rounds: 21 })).toMatch(/varied too little .* \(slope -0\.68, /);
   });
 
   test("a pair's line gives its sizes alone too, when its decision rests on duets that show half a difference", () => {

@@ -163,10 +163,13 @@ function designText(d: PairDesign): string {
     ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
       `${signedPct(Math.exp(d.bias.hi))}, ${d.bias.rounds} rounds)`
     : '';
-  const scale = d.scale
-    ? `; scale check: a duet showed ${d.scale.slope.toFixed(2)}× of a launch's difference alone ` +
-      `(correlation ${d.scale.corr.toFixed(2)}, ${d.scale.rounds} rounds)`
-    : '';
+  const sc = d.scale;
+  const scale = !sc
+    ? ''
+    : sc.corr < 0.5
+      ? `; scale check: the launches varied too little to tell (correlation ${sc.corr.toFixed(2)}, ${sc.rounds} rounds)`
+      : `; scale check: a duet showed ${sc.slope.toFixed(2)}× of a launch's difference alone ` +
+        `(correlation ${sc.corr.toFixed(2)}, ${sc.rounds} rounds)`;
   return `${on}; ${d.why}${bias}${scale})`;
 }
 

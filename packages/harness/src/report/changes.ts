@@ -153,6 +153,12 @@ export function designLine(r: Results): string {
  */
 export function scaleText(sc: PairDesign['scale']): string {
   if (!sc) return '';
+  const figures = `(slope ${sc.slope.toFixed(2)}, correlation ${sc.corr.toFixed(2)})`;
+  if (sc.corr < 0.5)
+    return (
+      `Scale check, over ${sc.rounds} rounds measured both ways: the launches varied too little beside the windows' ` +
+      `own noise to tell what share of a difference alone a duet shows ${figures}.`
+    );
   const shrunk =
     sc.slope < 0.9
       ? `a duet showed about ${sc.slope.toFixed(2)}× of a difference alone, so the sizes and bounds read off duet ` +
@@ -160,7 +166,7 @@ export function scaleText(sc: PairDesign['scale']): string {
       : 'a duet showed differences at about their size alone';
   return (
     `Scale check, over ${sc.rounds} rounds measured both ways: as launches came out faster or slower, ${shrunk} ` +
-    `(slope ${sc.slope.toFixed(2)}, correlation ${sc.corr.toFixed(2)}).`
+    `${figures}.`
   );
 }
 
