@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import { burnBound, burnUs, judgeHandicap, MAX_BUSY, type TwinCost } from '../../packages/harness/src/answers/handicap';
+import {
+  burnBound,
+  burnUs,
+  judgeHandicap,
+  MAX_BUSY,
+  type TwinCost,
+  wallBurnUs,
+} from '../../packages/harness/src/answers/handicap';
 import { checkDesign, duetPairs } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
@@ -85,6 +92,15 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
   test('a loop reading busier than it can be: half of 10% of the wall time; one mostly idle: at most twice 10%', () => {
     expect(burnUs({ wallUs: 1400, mainUs: 1500, cpuUs: 1590 }, 10)).toBe(70);
     expect(burnUs({ wallUs: 20_000, mainUs: 400, cpuUs: 500 }, 10)).toBe(4000);
+  });
+});
+
+describe("wallBurnUs: --handicap NAME:pct's burn, pct of the wall time per request", () => {
+  test('786 µs of wall time, 3%: 23.6 µs, whatever the loop was busy (a loop that bounds the request: 1 / 1.03)', () => {
+    expect(wallBurnUs({ wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 }, 3)).toBe(23.6);
+    expect(wallBurnUs({ wallUs: 786, mainUs: 760, cpuUs: 800 }, 3)).toBe(23.6);
+    // The fill model's answer for the same loop is its bound, twice as much: 6% of the wall time.
+    expect(burnUs({ wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 }, 3)).toBe(47.2);
   });
 });
 
