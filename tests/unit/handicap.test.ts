@@ -96,7 +96,7 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
 });
 
 describe("wallBurnUs: --handicap NAME:pct's burn, pct of the wall time per request", () => {
-  test('786 µs of wall time, 3%: 23.6 µs, whatever the loop was busy (a loop that bounds the request: 1 / 1.03)', () => {
+  test('786 µs of wall time, 3%: 23.6 µs however busy the loop (one that bounds the request: 1 / 1.03)', () => {
     expect(wallBurnUs({ wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 }, 3)).toBe(23.6);
     expect(wallBurnUs({ wallUs: 786, mainUs: 760, cpuUs: 800 }, 3)).toBe(23.6);
     // The fill model's answer for the same loop is its bound, twice as much: 6% of the wall time.
