@@ -97,10 +97,12 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
 
 describe("wallBurnUs: --handicap NAME:pct's burn, pct of the wall time per request", () => {
   test('786 µs of wall time, 3%: 23.6 µs however busy the loop (one that bounds the request: 1 / 1.03)', () => {
-    expect(wallBurnUs({ wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 }, 3)).toBe(23.6);
-    expect(wallBurnUs({ wallUs: 786, mainUs: 760, cpuUs: 800 }, 3)).toBe(23.6);
+    const idle: TwinCost = { wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 };
+    const busy: TwinCost = { wallUs: 786, mainUs: 760, cpuUs: 800 };
+    expect(wallBurnUs(idle, 3)).toBe(23.6);
+    expect(wallBurnUs(busy, 3)).toBe(23.6);
     // The fill model's answer for the same loop is its bound, twice as much: 6% of the wall time.
-    expect(burnUs({ wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 }, 3)).toBe(47.2);
+    expect(burnUs(idle, 3)).toBe(47.2);
   });
 });
 
@@ -153,7 +155,8 @@ describe("the handicap check's line says which rule sized the burn", () => {
   test('--handicap on duets that show 0.6× of a difference alone: measured at its size alone too, off by that', () => {
     const text = lineOf({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3, 35.9, 0.6);
     // 0.9647 ^ (1 / 0.6) = 0.9418: −6% alone, 2.9 points from the −2.9% injected.
-    expect(text).toContain("alone about −6% (−8%…−3%), at the scale check's 0.60×: detected; off by 2.9 points alone.");
+    const alone = "alone about −6% (−8%…−3%), at the scale check's 0.60×: ";
+    expect(text).toContain(`${alone}detected; off by 2.9 points alone.`);
   });
   test('a loop busy 949 of 1,198 µs: the most a burn gets, 6% of the wall time; "off by" is unsigned', () => {
     expect(burnUs({ wallUs: 1198, mainUs: 949, cpuUs: 966 }, 3)).toBe(71.9);

@@ -13,7 +13,7 @@ import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results
 import { readResults, resultsFile } from '../model/results-file';
 import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
-import { burnBound, burnUs, MAX_BUSY } from './handicap';
+import { burnBound, burnUs, MAX_BUSY, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { aloneScale } from './pair-design';
 import { ranked, type RankedContender } from './ranking';
@@ -177,7 +177,7 @@ function sizingOf(h: HandicapCheck): BurnSizing {
       ? { wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req, ...(waitUs !== undefined ? { waitUs } : {}) }
       : null;
   if (twin && Math.abs(h.us - burnUs(twin, h.pct)) < 0.1) return burnBound(twin, h.pct) ?? 'busy';
-  if (wall !== undefined && Math.abs(h.us - (h.pct / 100) * wall) < 0.1) return 'wall';
+  if (wall !== undefined && Math.abs(h.us - wallBurnUs({ wallUs: wall }, h.pct)) < 0.1) return 'wall';
   return wall !== undefined && busy !== undefined ? 'grown' : 'cpu';
 }
 

@@ -47,12 +47,12 @@ export function burnUs(twin: TwinCost, pct: number): number {
 }
 
 /**
- * --handicap NAME:pct's burn: pct of the app's wall time per request, so an app its event loop bounds serves 1 / (1 +
- * pct) of its req/s alone. Measured with each app alone (`--pair alternate`) on node-raw-node-redis, a loop busy 83% of
- * the wall time: a burn of 6% of it read −5.5% (−8.5%…−2.9%) for the −5.7% this predicts, where burnUs's fill of idle
- * time predicted none (docs/runs/against.md).
+ * --handicap NAME:pct's burn: pct of the app's wall time per request, so an app its event loop bounds
+ * serves 1 / (1 + pct) of its req/s alone. Measured with each app alone (`--pair alternate`) on
+ * node-raw-node-redis, a loop busy 83% of the wall time: a burn of 6% of it read −5.5% (−8.5%…−2.9%)
+ * for the −5.7% this predicts, where burnUs's fill of idle time predicted none (docs/runs/against.md).
  */
-export const wallBurnUs = (twin: TwinCost, pct: number) => +((pct / 100) * twin.wallUs).toFixed(1);
+export const wallBurnUs = (twin: Pick<TwinCost, 'wallUs'>, pct: number) => +((pct / 100) * twin.wallUs).toFixed(1);
 
 function fillUs(twin: TwinCost, pct: number): number {
   const runnable = twin.mainUs + (twin.waitUs ?? 0);

@@ -196,7 +196,7 @@ function scaleCheck(pairs: Sides): PairDesign['scale'] {
 /** Seconds a window costs: its length and the pause before it (run/block.ts SETTLE_MS). */
 const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
 
-/** Both designs' figures over `sides` (each pair's two contenders, this side first), and the bias check. */
+/** Both designs' figures over `sides` (each pair's two contenders, this side first), the bias and scale checks. */
 function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 'duet' | 'bias' | 'scale'> {
   const k = r.settings.windows ?? 1;
   const withCpu = (x: PairDesignFigures | undefined, of: Of<{ cpu_us_per_req?: number }>) =>
