@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/measure/oha';
-import { unmeasuredTarget } from '../../packages/harness/src/measure/measure';
+import { PRIME_S, primeName, unmeasuredTarget, warmupLoads } from '../../packages/harness/src/measure/measure';
 
 // A real oha 1.16.0 --output-format json result (284 responses in 2.34 s).
 const real = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/oha-ok.json'), 'utf8')) as OhaJson;
@@ -100,5 +100,18 @@ describe('a load that is not measured (warmup, touch)', () => {
         outFile: '/tmp/x.json',
       }),
     ).toContain('POST');
+  });
+  test('a warmup starts one request at a time, then runs at the measured load; the seed and --warmup 0 do not', () => {
+    const load = { connections: 50, rate: 400, durationS: 1, requests: null, seedDefaults: false };
+    expect(warmupLoads(load)).toEqual([{ ...load, connections: 1, rate: null, durationS: PRIME_S }, load]);
+    expect(warmupLoads({ ...load, durationS: 0.2 })[0]!.durationS).toBe(0.2);
+    expect(warmupLoads({ ...load, durationS: 0 })).toEqual([{ ...load, durationS: 0 }]);
+    const seed = { ...load, durationS: null, requests: 200, seedDefaults: true };
+    expect(warmupLoads(seed)).toEqual([seed]);
+    expect([0, 1].map((i) => primeName('a/c50-run1-warmup.json', i, 2))).toEqual([
+      'a/c50-run1-warmup-prime.json',
+      'a/c50-run1-warmup.json',
+    ]);
+    expect(primeName('a/touch.json', 0, 1)).toBe('a/touch.json');
   });
 });

@@ -116,6 +116,24 @@ export function unmeasuredTarget(ctx: RunContext, url: string): Target {
   return workloadOf(ctx.workload).request(ctx, url);
 }
 
+/** Seconds of a warmup's first, sequential part (warmupLoads). */
+export const PRIME_S = 0.5;
+
+/**
+ * The loads of a launch's warmup: PRIME_S at one connection, then the measured load. A fresh V8 app
+ * whose first requests all come at once compiles its hot code on that mixed start, and about one
+ * launch in five then runs some 20% slower per request for its whole life; requests one at a time
+ * first train it the same way every launch (docs/runs/against.md, "a launch's slow mode").
+ */
+export function warmupLoads(load: Load): Load[] {
+  if (load.seedDefaults || !load.durationS) return [load];
+  return [{ ...load, connections: 1, rate: null, durationS: Math.min(PRIME_S, load.durationS) }, load];
+}
+
+/** The raw file of part `i` of `parts` loads: the last keeps `rawName`, an earlier one is its "-prime". */
+export const primeName = (rawName: string, i: number, parts: number) =>
+  i < parts - 1 ? rawName.replace(/(\.json)?$/, '-prime.json') : rawName;
+
 /**
  * Where the windows of a duet meet: each side reads its counters, then waits at 'start' so both
  * ohas start at the same moment, and waits at 'end' before reading them again, so neither side
