@@ -69,7 +69,9 @@ export const FLAGS = {
   },
   warmup: {
     type: 'string',
-    desc: 'unmeasured warmup of every fresh launch, at the measured load; 0 to skip (default 1s)',
+    desc:
+      'unmeasured warmup of every fresh launch: 0.5 s at one connection, then this long at the measured load; ' +
+      '0 to skip both (default 1s)',
   },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
   rate: { type: 'string', desc: "open-loop offered load: 300 (req/s) or 50%,75% of each contender's max" },
