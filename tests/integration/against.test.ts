@@ -50,7 +50,8 @@ function baseFolder(pace: string, extra?: (m: Record<string, unknown>) => void):
 describe('--against a folder of apps', () => {
   test('base sleeps 20% longer: the gap is decided, head faster, named and reported', async () => {
     const base = baseFolder('node-redis=24,ioredis=20,iovalkey=26,glide=22');
-    const run = await runCli(['--only', NR, '--against', base, '--budget', '90s', ...PACED], { timeoutMs: 180_000 });
+    const args = ['--only', NR, '--against', base, '--pair', 'auto', '--budget', '90s', ...PACED];
+    const run = await runCli(args, { timeoutMs: 180_000 });
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json, dir: out } = resultsIn(run.outDir);

@@ -86,10 +86,11 @@ describe('the flags', () => {
     );
   });
 
-  test('--against: a 10m budget (not a round cap) ends it, 4 windows a launch, ±2% unless --equal', () => {
+  test('--against: a 10m budget (not a round cap), 2 windows a launch, each app alone, ±2% unless --equal', () => {
     const o = parseCli(['--only', 'node-raw-node-redis', '--against', 'HEAD'], all);
     expect(o).toMatchObject({
       against: 'HEAD',
+      pair: 'alternate',
       equalPct: 2,
       budgetS: 600,
       windows: PAIR_WINDOWS,

@@ -87,7 +87,7 @@ function againstFlags(v: FlagValues): {
   return {
     against: against ?? null,
     equalPct: v.equal !== undefined ? positiveNumber('equal', v.equal as string) : 2,
-    pair: oneOf('pair', (v.pair as string | undefined) ?? 'auto', ['auto', 'alternate', 'duet'] as const),
+    pair: oneOf('pair', (v.pair as string | undefined) ?? 'alternate', ['auto', 'alternate', 'duet'] as const),
     pairUnchanged: !!v['pair-unchanged'],
   };
 }

@@ -180,9 +180,9 @@ export const FLAGS = {
   pair: {
     type: 'string',
     desc:
-      'with --against or --handicap: how each pair is measured: auto (default: both ways in the ' +
-      'first rounds, then the design with the narrower interval per minute), alternate (each ' +
-      'app alone, adjacent windows) or duet (both under load at once, each with its own oha)',
+      'with --against or --handicap: how each pair is measured: alternate (default: each app alone, adjacent ' +
+      'windows), duet (both under load at once, each with its own oha: a difference shows at a share of its ' +
+      'size alone) or auto (both ways in the first rounds, then the one with the narrower interval per minute)',
   },
   'pair-unchanged': {
     type: 'boolean',
