@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/measure/oha';
-import { PRIME_S, primeName, unmeasuredTarget, warmupLoads } from '../../packages/harness/src/measure/measure';
+import { PRIME_S, unmeasuredParts, unmeasuredTarget, warmupLoads } from '../../packages/harness/src/measure/measure';
 
 // A real oha 1.16.0 --output-format json result (284 responses in 2.34 s).
 const real = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/oha-ok.json'), 'utf8')) as OhaJson;
@@ -108,10 +108,10 @@ describe('a load that is not measured (warmup, touch)', () => {
     expect(warmupLoads({ ...load, durationS: 0 })).toEqual([{ ...load, durationS: 0 }]);
     const seed = { ...load, durationS: null, requests: 200, seedDefaults: true };
     expect(warmupLoads(seed)).toEqual([seed]);
-    expect([0, 1].map((i) => primeName('a/c50-run1-warmup.json', i, 2))).toEqual([
-      'a/c50-run1-warmup-prime.json',
-      'a/c50-run1-warmup.json',
+    expect(unmeasuredParts(load, 'a/c50-run1-warmup.json', 'warmup')).toEqual([
+      { load: warmupLoads(load)[0]!, rawName: 'a/c50-run1-warmup-prime.json' },
+      { load, rawName: 'a/c50-run1-warmup.json' },
     ]);
-    expect(primeName('a/touch.json', 0, 1)).toBe('a/touch.json');
+    expect(unmeasuredParts(load, 'a/touch.json', 'touch')).toEqual([{ load, rawName: 'a/touch.json' }]);
   });
 });

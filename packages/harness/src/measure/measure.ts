@@ -130,9 +130,17 @@ export function warmupLoads(load: Load): Load[] {
   return [{ ...load, connections: 1, rate: null, durationS: Math.min(PRIME_S, load.durationS) }, load];
 }
 
-/** The raw file of part `i` of `parts` loads: the last keeps `rawName`, an earlier one is its "-prime". */
-export const primeName = (rawName: string, i: number, parts: number) =>
-  i < parts - 1 ? rawName.replace(/(\.json)?$/, '-prime.json') : rawName;
+/**
+ * The oha runs of a load nobody measures, one after the other: a warmup's parts (warmupLoads) or a touch's one
+ * load, each with its raw file. The last keeps `rawName`; the sequential part before it is its "-prime".
+ */
+export function unmeasuredParts(load: Load, rawName: string, what: 'warmup' | 'touch') {
+  const parts = what === 'warmup' ? warmupLoads(load) : [load];
+  return parts.map((part, i) => ({
+    load: part,
+    rawName: i < parts.length - 1 ? rawName.replace(/(\.json)?$/, '-prime.json') : rawName,
+  }));
+}
 
 /**
  * Where the windows of a duet meet: each side reads its counters, then waits at 'start' so both

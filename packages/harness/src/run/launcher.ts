@@ -3,7 +3,7 @@
 // and stopped with their whole process tree.
 import { stalenessBoundMs } from '@bench/stream';
 import { type AppError, type RunningApp, startApp } from '../measure/apps';
-import { measureRun, unmeasuredTarget, primeName, warmupLoads, type Load, type Meeting } from '../measure/measure';
+import { measureRun, unmeasuredParts, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { runOha } from '../measure/oha';
 import type { Verdict } from '../measure/verify';
 import { type CheckContext, workloadOf } from '../measure/workloads';
@@ -64,12 +64,11 @@ export class AppLauncher implements Launcher {
 
   async load(app: Launched, load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
     const target = unmeasuredTarget(ctxFor(this.rig, this.contender(app.r)), app.url);
-    const parts = what === 'warmup' ? warmupLoads(load) : [load];
-    for (const [i, part] of parts.entries())
+    for (const part of unmeasuredParts(load, rawName, what))
       await runOha({
-        ...part,
+        ...part.load,
         ...target,
-        outFile: `${this.rig.ctx.runDir}/raw/${primeName(rawName, i, parts.length)}`,
+        outFile: `${this.rig.ctx.runDir}/raw/${part.rawName}`,
         cpuList: this.settings.placement.loadgen,
       }).catch((e) => log(`${app.r.name}: ${what} failed: ${(e as Error).message}`));
   }

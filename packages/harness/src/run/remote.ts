@@ -3,7 +3,7 @@
 // contender the harness starts (launch.ts), with what this host cannot see of it left out: its
 // CPU and memory (it may run on another machine).
 import type { RunContext } from '../measure/context';
-import { measureRun, primeName, warmupLoads, type Load } from '../measure/measure';
+import { measureRun, unmeasuredParts, type Load } from '../measure/measure';
 import { runOha } from '../measure/oha';
 import { verifyContract, type Verdict } from '../measure/verify';
 import { bodyAfterRun } from '../measure/workloads/read';
@@ -35,12 +35,11 @@ export class RemoteLauncher implements Launcher {
   }
 
   async load(app: Launched, load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
-    const parts = what === 'warmup' ? warmupLoads(load) : [load];
-    for (const [i, part] of parts.entries())
+    for (const part of unmeasuredParts(load, rawName, what))
       await runOha({
-        ...part,
+        ...part.load,
         url: this.url,
-        outFile: `${this.ctx.runDir}/raw/${primeName(rawName, i, parts.length)}`,
+        outFile: `${this.ctx.runDir}/raw/${part.rawName}`,
       }).catch((e) => log(`${app.r.name}: ${what} failed: ${(e as Error).message}`));
   }
 
