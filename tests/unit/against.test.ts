@@ -386,105 +386,119 @@ describe("the scale check: how much of a launch's difference alone a duet shows"
   });
 });
 
-describe('the error rate, sequential looks included', () => {
-  // Rounds of three recorded A/A runs of node-raw-node-redis against itself (docs/runs/against.md
-  // A, B, D; scripts/pair-noise.ts --rounds), each a list of window-pair ln ratios centred on its
-  // run's mean: drawn with replacement, a round keeps its launch's own offset (the largest noise),
-  // and its sign is a coin: under the null the two sides are alike, so which is head is arbitrary.
-  const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs/aa-rounds.json'), 'utf8')) as {
+// Rounds of recorded A/A runs of node-raw-node-redis against itself (scripts/pair-noise.ts --rounds), each a list of
+// window-pair ln ratios centred on its run's mean: drawn with replacement, a round keeps its launch's own offset, and
+// its sign is a coin: under the null the two sides are alike, so which is head is arbitrary. Two sets
+// (docs/runs/against.md): A, B and D, 2 windows of 1 s a launch, before a launch's warmup started one request at a
+// time; and YA2, Y20–Y23, each app alone in 2 windows of 2 s after that start (the default), 51 rounds in 10 minutes.
+const recordedPools = [
+  { file: 'aa-rounds.json', what: 'A, B, D', rounds: 40 },
+  { file: 'aa-rounds-alone.json', what: 'YA2, Y20–Y23', rounds: 51 },
+].map(({ file, ...x }) => {
+  const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs', file), 'utf8')) as {
     recorded: { rounds: number[][] }[];
   };
-  const pool = recorded.flatMap((r) => r.rounds);
+  return { ...x, pool: recorded.flatMap((r) => r.rounds) };
+});
 
-  test('under the null, 2000 simulated 40-round runs, a look after each round, claim a change in at most 5%', () => {
-    const random = seededRandom(2026);
-    const runs = 2000;
-    // 80,000 looks: their progress lines are left out.
-    setProgressMode('quiet');
-    let claims = 0;
-    let equal = 0;
-    for (let s = 0; s < runs; s++) {
-      const contenders = ['a', 'a@base'].map((name) => ({
-        name,
-        status: 'incomplete',
-        points: [{ runs: [] as unknown[] }],
-      })) as unknown as ContenderResult[];
-      const results = {
-        contenders,
-        settings: { runs: 'auto', target_ci_pct: 10, max_runs: 40, against: { pair: 'alternate', equal_pct: 2 } },
-        family: { questions: [], comparisons: [] },
-        changes: { comparisons: changeComparisons(['a', 'a@base']) },
-      } as unknown as Results;
-      for (let round = 1; round <= 40; round++) {
-        const sign = random() < 0.5 ? -1 : 1;
-        const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
-        contenders[0]!.points[0]!.runs.push({
-          round,
-          rps: 1000,
-          windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
-        } as never);
-        contenders[1]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
-        lookAt(results, round);
-        if (round >= 3 && !results.open?.length) break;
-      }
-      finalLook(results);
-      const v = results.changes!.answers![0]!.verdict;
-      if (v === 'faster') claims++;
-      if (v === 'equal') equal++;
-    }
-    setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
-    console.log(
-      `against null simulation: ${claims} of ${runs} runs claimed a change ` +
-        `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`,
-    );
-    expect(claims / runs).toBeLessThanOrEqual(0.05);
-  }, 120_000);
-
-  test('under the null, a whole suite of 27 pairs (the moderated t), 12 rounds: any false claim in at most 5%', () => {
-    const random = seededRandom(27);
-    const runs = 400;
-    const names = Array.from({ length: 27 }, (_, i) => `c${i}`);
-    setProgressMode('quiet');
-    let claims = 0;
-    let equal = 0;
-    for (let s = 0; s < runs; s++) {
-      const contenders = names.flatMap((n) =>
-        [n, `${n}@base`].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })),
-      ) as unknown as ContenderResult[];
-      const results = {
-        contenders,
-        settings: { runs: 'auto', target_ci_pct: 10, max_runs: 12, against: { pair: 'alternate', equal_pct: 2 } },
-        family: { questions: [], comparisons: [] },
-        changes: { comparisons: changeComparisons(contenders.map((c) => c.name)) },
-      } as unknown as Results;
-      for (let round = 1; round <= 12; round++) {
-        for (let i = 0; i < names.length; i++) {
+describe.each(recordedPools)(
+  'the error rate, sequential looks included, on the rounds of $what',
+  ({ what, rounds: maxRounds, pool }) => {
+    test(`under the null, 2000 simulated ${maxRounds}-round runs, a look after each, claim a change in ≤ 5%`, () => {
+      const random = seededRandom(2026);
+      const runs = 2000;
+      // Up to 2000 × rounds looks: their progress lines are left out.
+      setProgressMode('quiet');
+      let claims = 0;
+      let equal = 0;
+      for (let s = 0; s < runs; s++) {
+        const contenders = ['a', 'a@base'].map((name) => ({
+          name,
+          status: 'incomplete',
+          points: [{ runs: [] as unknown[] }],
+        })) as unknown as ContenderResult[];
+        const results = {
+          contenders,
+          settings: {
+            runs: 'auto',
+            target_ci_pct: 10,
+            max_runs: maxRounds,
+            against: { pair: 'alternate', equal_pct: 2 },
+          },
+          family: { questions: [], comparisons: [] },
+          changes: { comparisons: changeComparisons(['a', 'a@base']) },
+        } as unknown as Results;
+        for (let round = 1; round <= maxRounds; round++) {
           const sign = random() < 0.5 ? -1 : 1;
           const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
-          const [head, base] = [contenders[2 * i]!, contenders[2 * i + 1]!];
-          head.points[0]!.runs.push({
+          contenders[0]!.points[0]!.runs.push({
             round,
             rps: 1000,
             windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
           } as never);
-          base.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+          contenders[1]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+          lookAt(results, round);
+          if (round >= 3 && !results.open?.length) break;
         }
-        lookAt(results, round);
+        finalLook(results);
+        const v = results.changes!.answers![0]!.verdict;
+        if (v === 'faster') claims++;
+        if (v === 'equal') equal++;
       }
-      finalLook(results);
-      const verdicts = results.changes!.answers!.map((x) => x.verdict);
-      if (verdicts.includes('faster')) claims++;
-      equal += verdicts.filter((v) => v === 'equal').length;
-    }
-    setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
-    console.log(
-      `against null simulation, 27 pairs: ${claims} of ${runs} runs claimed any change ` +
-        `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} of ${27 * runs} pairs bounded within ±2%`,
-    );
-    expect(changesProcedure(27)).toBe('moderated-t');
-    expect(claims / runs).toBeLessThanOrEqual(0.05);
-  }, 120_000);
-});
+      setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
+      console.log(
+        `against null simulation (${what}): ${claims} of ${runs} runs claimed a change ` +
+          `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} bounded within ±2%`,
+      );
+      expect(claims / runs).toBeLessThanOrEqual(0.05);
+    }, 120_000);
+
+    test('under the null, a suite of 27 pairs (the moderated t), 12 rounds: any false claim in at most 5%', () => {
+      const random = seededRandom(27);
+      const runs = 400;
+      const names = Array.from({ length: 27 }, (_, i) => `c${i}`);
+      setProgressMode('quiet');
+      let claims = 0;
+      let equal = 0;
+      for (let s = 0; s < runs; s++) {
+        const contenders = names.flatMap((n) =>
+          [n, `${n}@base`].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })),
+        ) as unknown as ContenderResult[];
+        const results = {
+          contenders,
+          settings: { runs: 'auto', target_ci_pct: 10, max_runs: 12, against: { pair: 'alternate', equal_pct: 2 } },
+          family: { questions: [], comparisons: [] },
+          changes: { comparisons: changeComparisons(contenders.map((c) => c.name)) },
+        } as unknown as Results;
+        for (let round = 1; round <= 12; round++) {
+          for (let i = 0; i < names.length; i++) {
+            const sign = random() < 0.5 ? -1 : 1;
+            const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
+            const [head, base] = [contenders[2 * i]!, contenders[2 * i + 1]!];
+            head.points[0]!.runs.push({
+              round,
+              rps: 1000,
+              windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
+            } as never);
+            base.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+          }
+          lookAt(results, round);
+        }
+        finalLook(results);
+        const verdicts = results.changes!.answers!.map((x) => x.verdict);
+        if (verdicts.includes('faster')) claims++;
+        equal += verdicts.filter((v) => v === 'equal').length;
+      }
+      setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
+      console.log(
+        `against null simulation, 27 pairs (${what}): ${claims} of ${runs} runs claimed any change ` +
+          `(${((100 * claims) / runs).toFixed(1)}%, nominal 5%); ${equal} of ${27 * runs} pairs bounded within ±2%`,
+      );
+      expect(changesProcedure(27)).toBe('moderated-t');
+      expect(claims / runs).toBeLessThanOrEqual(0.05);
+    }, 120_000);
+  },
+);
 
 describe('which contenders differ between the sides', () => {
   // Two git repositories of the same two test apps; the other side is changed one input at a time.
