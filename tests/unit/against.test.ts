@@ -143,6 +143,26 @@ describe('the changes family', () => {
   });
 });
 
+/** A run of each name beside its twin name@base, no rounds yet: the contenders in that order, and the results. */
+function emptyRun(names: string[], maxRuns: number, against: object) {
+  const contenders = names.flatMap((n) =>
+    [n, `${n}@base`].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })),
+  ) as unknown as ContenderResult[];
+  const results = {
+    contenders,
+    settings: { runs: 'auto', target_ci_pct: 10, max_runs: maxRuns, against },
+    family: { questions: [], comparisons: [] },
+    changes: { comparisons: changeComparisons(contenders.map((c) => c.name)) },
+  } as unknown as Results;
+  return { contenders, results };
+}
+
+/** One round of a recorded pair: head's windows off by the ln ratios `d`, base's at 1000 req/s. */
+function pushRecorded(head: ContenderResult, base: ContenderResult, round: number, d: number[]) {
+  head.points[0]!.runs.push({ round, rps: 1000, windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })) } as never);
+  base.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+}
+
 /**
  * A run of one pair, head = base × `ratio`, every window off by a seeded log-normal of sd `sd`, `windows` pairs a
  * round.
@@ -150,22 +170,13 @@ describe('the changes family', () => {
 function pairRun(ratio: number, sd: number, seed: number, windows = 4) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const contenders = ['a', 'a@base'].map((name) => ({
-    name,
-    status: 'incomplete',
-    points: [{ runs: [] as unknown[] }],
-  })) as unknown as ContenderResult[];
-  const results = {
-    contenders,
-    settings: {
-      runs: 'auto',
-      target_ci_pct: 10,
-      max_runs: 60,
-      against: { spec: 'HEAD', kind: 'ref', commit: 'f'.repeat(40), apps_dir: '/x', equal_pct: 2 },
-    },
-    family: { questions: [], comparisons: [] },
-    changes: { comparisons: changeComparisons(['a', 'a@base']) },
-  } as unknown as Results;
+  const { contenders, results } = emptyRun(['a'], 60, {
+    spec: 'HEAD',
+    kind: 'ref',
+    commit: 'f'.repeat(40),
+    apps_dir: '/x',
+    equal_pct: 2,
+  });
   const addRound = (round: number) => {
     for (const [i, c] of contenders.entries()) {
       const scale = i === 0 ? ratio : 1;
@@ -401,42 +412,26 @@ const recordedPools = [
   return { ...x, pool: recorded.flatMap((r) => r.rounds) };
 });
 
+/** A recorded round drawn with replacement, its sign a coin: under the null which side is head is arbitrary. */
+const drawFrom = (pool: number[][], random: () => number) => () => {
+  const sign = random() < 0.5 ? -1 : 1;
+  return pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
+};
+
 describe.each(recordedPools)(
   'the error rate, sequential looks included, on the rounds of $what',
   ({ what, rounds: maxRounds, pool }) => {
     test(`under the null, 2000 simulated ${maxRounds}-round runs, a look after each, claim a change in ≤ 5%`, () => {
-      const random = seededRandom(2026);
+      const draw = drawFrom(pool, seededRandom(2026));
       const runs = 2000;
       // Up to 2000 × rounds looks: their progress lines are left out.
       setProgressMode('quiet');
       let claims = 0;
       let equal = 0;
       for (let s = 0; s < runs; s++) {
-        const contenders = ['a', 'a@base'].map((name) => ({
-          name,
-          status: 'incomplete',
-          points: [{ runs: [] as unknown[] }],
-        })) as unknown as ContenderResult[];
-        const results = {
-          contenders,
-          settings: {
-            runs: 'auto',
-            target_ci_pct: 10,
-            max_runs: maxRounds,
-            against: { pair: 'alternate', equal_pct: 2 },
-          },
-          family: { questions: [], comparisons: [] },
-          changes: { comparisons: changeComparisons(['a', 'a@base']) },
-        } as unknown as Results;
+        const { contenders, results } = emptyRun(['a'], maxRounds, { pair: 'alternate', equal_pct: 2 });
         for (let round = 1; round <= maxRounds; round++) {
-          const sign = random() < 0.5 ? -1 : 1;
-          const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
-          contenders[0]!.points[0]!.runs.push({
-            round,
-            rps: 1000,
-            windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
-          } as never);
-          contenders[1]!.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
+          pushRecorded(contenders[0]!, contenders[1]!, round, draw());
           lookAt(results, round);
           if (round >= 3 && !results.open?.length) break;
         }
@@ -454,34 +449,17 @@ describe.each(recordedPools)(
     }, 120_000);
 
     test('under the null, a suite of 27 pairs (the moderated t), 12 rounds: any false claim in at most 5%', () => {
-      const random = seededRandom(27);
+      const draw = drawFrom(pool, seededRandom(27));
       const runs = 400;
       const names = Array.from({ length: 27 }, (_, i) => `c${i}`);
       setProgressMode('quiet');
       let claims = 0;
       let equal = 0;
       for (let s = 0; s < runs; s++) {
-        const contenders = names.flatMap((n) =>
-          [n, `${n}@base`].map((name) => ({ name, status: 'incomplete', points: [{ runs: [] as unknown[] }] })),
-        ) as unknown as ContenderResult[];
-        const results = {
-          contenders,
-          settings: { runs: 'auto', target_ci_pct: 10, max_runs: 12, against: { pair: 'alternate', equal_pct: 2 } },
-          family: { questions: [], comparisons: [] },
-          changes: { comparisons: changeComparisons(contenders.map((c) => c.name)) },
-        } as unknown as Results;
+        const { contenders, results } = emptyRun(names, 12, { pair: 'alternate', equal_pct: 2 });
         for (let round = 1; round <= 12; round++) {
-          for (let i = 0; i < names.length; i++) {
-            const sign = random() < 0.5 ? -1 : 1;
-            const d = pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
-            const [head, base] = [contenders[2 * i]!, contenders[2 * i + 1]!];
-            head.points[0]!.runs.push({
-              round,
-              rps: 1000,
-              windows: d.map((x) => ({ rps: 1000 * Math.exp(x) })),
-            } as never);
-            base.points[0]!.runs.push({ round, rps: 1000, windows: d.map(() => ({ rps: 1000 })) } as never);
-          }
+          for (let i = 0; i < names.length; i++)
+            pushRecorded(contenders[2 * i]!, contenders[2 * i + 1]!, round, draw());
           lookAt(results, round);
         }
         finalLook(results);

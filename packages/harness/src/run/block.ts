@@ -62,6 +62,8 @@ interface Block {
   checks: [Member, Member][];
   /** How each of those is measured in the current cycle (plan.ts: pairMode). */
   modeOf: (pair: [Member, Member]) => Mode;
+  /** Whether a pair is under load at once in any cycle of this round (a duet): then its sides warm up together. */
+  inDuets: (pair: [Member, Member]) => boolean;
 }
 
 type Mode = 'alone' | 'both' | 'duet';
@@ -78,9 +80,11 @@ const partnerIn = (b: Block, m: Member) => b.duets.find((p) => p.includes(m));
 const liveMembers = (b: Block) => b.members.filter((x) => x.app && !x.outcome);
 
 /**
- * Start, verify and warm up every member; one that fails is out and stopped. A pair's two sides
- * start, are verified and warm up at the same time (a launch costs more than a window, and a
- * pair's rounds are mostly launches), their warmups meeting; the other members one by one.
+ * Start, verify and warm up every member, one by one; one that fails is out and stopped. A pair measured in duets
+ * this round starts, is verified and warms up at the same time, its warmups meeting (its rounds are mostly
+ * launches). A pair measured alone warms up one side after the other: warming up together, each side under load
+ * beside the other on two CPUs, a window pair varied 3.6–5.3% and a launch 3.5–4.7%; one after the other, outside
+ * the harness, 2.4% and 1.7% (docs/runs/against.md).
  */
 async function launchAll(b: Block): Promise<void> {
   const s = b.results.settings;
@@ -88,7 +92,8 @@ async function launchAll(b: Block): Promise<void> {
     const pair = partnerIn(b, m);
     if (pair && pair[0] !== m) continue;
     const group = pair ?? [m];
-    const meet = pair ? meeting(pair.length) : undefined;
+    const together = pair !== undefined && b.inDuets(pair);
+    const meet = together ? meeting(group.length) : undefined;
     const one = async (x: Member) => {
       const load = { ...loadOf(b, x), durationS: s.warmup_s, requests: null };
       const warmup = s.warmup_s > 0 ? { load, rawName: `${baseName(x, b.round)}-warmup.json` } : null;
@@ -97,7 +102,9 @@ async function launchAll(b: Block): Promise<void> {
       if (out) x.outcome = out;
     };
     // Which side starts first alternates by round.
-    await Promise.all((b.round % 2 ? [...group].reverse() : group).map(one));
+    const ordered = b.round % 2 ? [...group].reverse() : group;
+    if (together) await Promise.all(ordered.map(one));
+    else for (const x of ordered) await one(x);
     for (const x of group) if (x.outcome) await b.launcher.stop(x.key);
   }
 }
@@ -283,7 +290,13 @@ export async function measureBlock(
   const checks = handicapPairs(results, members).filter((c) => !c.some(inChange));
   let changeMode: Mode = 'alone';
   const modeOf = (p: [Member, Member]) => (checks.includes(p) ? 'both' : changeMode);
-  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets: [...changes, ...checks], checks, modeOf };
+  const asked = s.against?.pair ?? 'alternate';
+  const changeDuets = Array.from({ length: s.windows ?? 1 }, (_, j) =>
+    pairMode(asked, results.changes?.design?.chosen, round, j),
+  ).some((mode) => mode !== 'alone');
+  const inDuets = (p: [Member, Member]) => checks.includes(p) || changeDuets;
+  const duets = [...changes, ...checks];
+  const b: Block = { launcher, results, members, round, pairs, seq: 0, duets, checks, modeOf, inDuets };
   let redisDied = false;
   try {
     await launchAll(b);
