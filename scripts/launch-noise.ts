@@ -2,8 +2,9 @@
 // node-raw-node-redis, and per launch a warmup then K window pairs of 2 s, each app alone in turn (the order
 // alternating). Per window: req/s, and the main thread's CPU µs per request (schedstat, in ns). Prints the sd of a
 // window pair's ln ratio, of a launch's mean ratio, and every launch's CPU per request, sorted (a slow mode shows as
-// a second cluster). --prime N: N requests at one connection before the 1 s warmup at 50 (0: none).
-//   bash scripts/with-tools.sh bun scripts/launch-noise.ts [--launches 20] [--windows 3] [--prime 500]
+// a second cluster). --prime N: N requests at one connection before the warmup at 50 (0: none); --warmup S: its
+// seconds, each app's in turn.
+//   bash scripts/with-tools.sh bun scripts/launch-noise.ts [--launches 20] [--windows 3] [--prime 500] [--warmup 1]
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,13 +16,12 @@ const { values } = parseArgs({
     launches: { type: 'string', default: '20' },
     windows: { type: 'string', default: '3' },
     prime: { type: 'string', default: '0' },
+    warmup: { type: 'string', default: '1' },
   },
 });
-const [launches, windows, prime] = [values.launches, values.windows, values.prime].map(Number) as [
-  number,
-  number,
-  number,
-];
+const [launches, windows, prime, warmupS] = [values.launches, values.windows, values.prime, values.warmup].map(
+  Number,
+) as [number, number, number, number];
 const root = join(import.meta.dir, '..');
 const appDir = join(root, 'apps/node');
 if (!existsSync(join(appDir, 'dist/server.js')))
@@ -66,7 +66,7 @@ try {
     });
     await sleep(1500);
     for (const a of apps) if (prime > 0) oha(a.port, ['-n', String(prime), '-c', '1']);
-    for (const a of apps) oha(a.port, ['-z', '1s', '-c', '50']);
+    for (const a of apps) oha(a.port, ['-z', `${warmupS}s`, '-c', '50']);
     for (let w = 0; w < windows; w++) {
       const order = (l + w) % 2 ? [1, 0] : [0, 1];
       const got: Window[] = [];
@@ -89,7 +89,9 @@ const byLaunch = (f: (p: (typeof pairs)[number]) => number) =>
 const rps = (p: (typeof pairs)[number]) => Math.log(p.a.rps / p.b.rps);
 const cpu = (p: (typeof pairs)[number]) => Math.log(p.b.cpuUs / p.a.cpuUs);
 const [perPair, perLaunch] = [(f: typeof rps) => pct(sd(pairs.map(f))), (f: typeof rps) => pct(sd(byLaunch(f)))];
-const line = `prime ${prime}: ${pairs.length} window pairs in ${launches} launches; sd of a pair's ln ratio: `;
+const line =
+  `prime ${prime}, warmup ${warmupS} s: ${pairs.length} window pairs in ${launches} launches; ` +
+  "sd of a pair's ln ratio: ";
 const pair = `req/s ${perPair(rps)}, CPU/req ${perPair(cpu)}`;
 console.log(`${line}${pair}; of a launch's mean: req/s ${perLaunch(rps)}, CPU/req ${perLaunch(cpu)}`);
 const perApp = [...Array(launches).keys()].flatMap((l) =>

@@ -311,15 +311,31 @@ describe("a change's pair in a block: the duet (block.ts, through a fake launche
     return { fake, outcomes };
   };
 
-  test("the two sides start together, their warmups meet: none before the other's verification", async () => {
+  test("with duets both sides start together, their warmups meet: none before the other's verification", async () => {
     const fake = new FakeLauncher();
     fake.slow.add('x');
-    await measureBlock(fake, blockResults({}, { changes: changes(null) }), pairSlots(), 1, 0);
+    const results = blockResults({ against: { pair: 'auto' } as never }, { changes: changes(null) });
+    await measureBlock(fake, results, pairSlots(), 1, 0);
     const at = (e: string) => fake.events.findIndex((x) => x.startsWith(e));
     expect(at('start x@base')).toBeLessThan(at('verified x@base'));
     expect(at('start x ')).toBeLessThan(at('verified x@base'));
     expect(at('verified x ')).toBeLessThan(at('warmup x@base'));
     expect(at('warmup y')).toBeGreaterThan(at('warmup x@base'));
+  });
+
+  test('measured alone (the default), a side starts once the other has warmed up; which first, by round', async () => {
+    const order = async (round: number) => {
+      const fake = new FakeLauncher();
+      fake.slow.add('x');
+      await measureBlock(fake, blockResults({}, { changes: changes(null) }), pairSlots(), round, 0);
+      return fake.events
+        .filter((e) => /^(start|verified|warmup) x/.test(e))
+        .map((e) => e.split(' ').slice(0, 2).join(' '));
+    };
+    const sides = (first: string, second: string) =>
+      [first, second].flatMap((x) => ['start', 'verified', 'warmup'].map((k) => `${k} ${x}`));
+    expect(await order(1)).toEqual(sides('x', 'x@base'));
+    expect(await order(2)).toEqual(sides('x@base', 'x'));
   });
 
   test('once duet is chosen: cycle 0 measures each alone and then a duet, the later cycles duets only', async () => {

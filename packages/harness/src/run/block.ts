@@ -82,9 +82,9 @@ const liveMembers = (b: Block) => b.members.filter((x) => x.app && !x.outcome);
 /**
  * Start, verify and warm up every member, one by one; one that fails is out and stopped. A pair measured in duets
  * this round starts, is verified and warms up at the same time, its warmups meeting (its rounds are mostly
- * launches). A pair measured alone warms up one side after the other: warming up together, each side under load
- * beside the other on two CPUs, a window pair varied 3.6–5.3% and a launch 3.5–4.7%; one after the other, outside
- * the harness, 2.4% and 1.7% (docs/runs/against.md).
+ * launches). A pair measured alone warms up one side after the other like any member: warmed up together, each
+ * under load beside the other on two CPUs, more of its launches ran far from the rest (docs/runs/against.md, "a
+ * pair's two sides warmed up one after the other").
  */
 async function launchAll(b: Block): Promise<void> {
   const s = b.results.settings;
