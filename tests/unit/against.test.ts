@@ -23,6 +23,7 @@ import {
   scaleText,
 } from '../../packages/harness/src/report/changes';
 import { analyze } from '../../packages/harness/src/answers/analysis';
+import { loopBurnUs, wallBurnUs } from '../../packages/harness/src/answers/handicap';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
 import { aloneScale, chooseDesign, designPairs, equalMarginPct } from '../../packages/harness/src/answers/pair-design';
@@ -247,6 +248,30 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(spec.layer[2]!.data.values[0]).toMatchObject({ name: 'a', state: 'decided: head slower' });
     const out = { ...(results.changes!.answers![0] as Answer), out: 'a@base is failed' };
     expect(changeSentence(out, 2)).toBe('a: not answered (a@base is failed)');
+  });
+
+  test("a --handicap pair's burn is read back as loopBurnUs's (older results: pct of the wall time)", () => {
+    const { results } = race(0.97, 0.02, 7, 60);
+    const twin = { wallUs: 812, mainUs: 633, waitUs: 2, cpuUs: 700 };
+    const check = (us: number) => ({
+      contender: 'a',
+      calibrated_on: 'a',
+      compared_with: 'a@base',
+      pct: 3,
+      cpu_us_per_req: twin.cpuUs,
+      wall_us_per_req: twin.wallUs,
+      main_thread_us_per_req: twin.mainUs,
+      main_thread_wait_us_per_req: twin.waitUs,
+      us,
+      injected_ratio: 1 / 1.03,
+      measured: { ratio: 0.97, lo: 0.96, hi: 0.98, level: 0.95, p: 1e-5, pairs: 86, rounds: 43 },
+    });
+    results.handicap = [check(loopBurnUs(twin, 3)), check(wallBurnUs(twin, 3))];
+    const [loop, wall] = analyze(results).handicap;
+    expect(loop).toMatchObject({ sizing: 'loop', check: { us: 31.4 } });
+    expect(loop!.loopShare).toBeCloseTo(635 / 812, 6);
+    expect(wall).toMatchObject({ sizing: 'wall', check: { us: 24.4 } });
+    expect(wall!.loopShare).toBeUndefined();
   });
 });
 

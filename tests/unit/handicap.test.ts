@@ -5,6 +5,7 @@ import {
   burnBound,
   burnUs,
   judgeHandicap,
+  loopBurnUs,
   MAX_BUSY,
   type TwinCost,
   wallBurnUs,
@@ -95,14 +96,21 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
   });
 });
 
-describe("wallBurnUs: --handicap NAME:pct's burn, pct of the wall time per request", () => {
-  test('786 µs of wall time, 3%: 23.6 µs however busy the loop (one that bounds the request: 1 / 1.03)', () => {
-    const idle: TwinCost = { wallUs: 786, mainUs: 650, waitUs: 3, cpuUs: 700 };
-    const busy: TwinCost = { wallUs: 786, mainUs: 760, cpuUs: 800 };
-    expect(wallBurnUs(idle, 3)).toBe(23.6);
-    expect(wallBurnUs(busy, 3)).toBe(23.6);
-    // The fill model's answer for the same loop is its bound, twice as much: 6% of the wall time.
-    expect(burnUs(idle, 3)).toBe(47.2);
+describe("loopBurnUs: --handicap NAME:pct's burn, so that NAME is pct% slower alone", () => {
+  test('a loop busy 633 of 812 µs, 3%: 31.5 µs, which its model, (L / W)·b / (W + b), reads as 3 / 103', () => {
+    const twin: TwinCost = { wallUs: 812, mainUs: 633, waitUs: 0, cpuUs: 700 };
+    expect(loopBurnUs(twin, 3)).toBe(31.5);
+    expect((633 / 812) * (31.5 / (812 + 31.5))).toBeCloseTo(3 / 103, 4);
+    // pct of the wall time (the older rule) reads short: (633 / 812)·24.4 / 836.4 = 2.3%.
+    expect(wallBurnUs(twin, 3)).toBe(24.4);
+  });
+  test('a loop taken all the time (busy, or waiting for a CPU): pct of the wall time, 1 / 1.03 if it bounds', () => {
+    expect(loopBurnUs({ wallUs: 786, mainUs: 746, waitUs: 40 }, 3)).toBe(23.6);
+    expect(loopBurnUs({ wallUs: 786, mainUs: 800 }, 3)).toBe(wallBurnUs({ wallUs: 786 }, 3));
+  });
+  test('a loop mostly idle is read as taken half the time: about twice pct, not an unbounded burn', () => {
+    expect(loopBurnUs({ wallUs: 1000, mainUs: 200 }, 3)).toBe(61.9);
+    expect(loopBurnUs({ wallUs: 1000, mainUs: 0 }, 3)).toBe(61.9);
   });
 });
 
@@ -169,6 +177,36 @@ describe("the handicap check's line says which rule sized the burn", () => {
     expect(text).toContain(
       "burns 263.7 µs of CPU per request (1.1 × 0.975 × x's 2993 µs of wall time per request, less the 2635 µs " +
         'its event loop was busy and the 283 µs it waited for a CPU, times its share of a CPU while runnable (0.903))',
+    );
+  });
+
+  test("--handicap's burn: its share of the wall time, and the share of the time the loop was taken", () => {
+    const text = handicapLine({
+      aloneScale: null,
+      handicap: [
+        {
+          check: {
+            contender: 'x',
+            calibrated_on: 'x',
+            compared_with: 'x@base',
+            pct: 3,
+            cpu_us_per_req: 700,
+            wall_us_per_req: 812,
+            main_thread_us_per_req: 633,
+            us: 31.5,
+            injected_ratio: 1 / 1.03,
+            detected: true,
+            measured: { ratio: 0.97, lo: 0.96, hi: 0.98, level: 0.95, p: 1e-5, pairs: 86, rounds: 43 },
+          },
+          sizing: 'loop',
+          maxBusy: MAX_BUSY,
+          loopShare: 633 / 812,
+        },
+      ],
+    } as unknown as Analysis);
+    expect(text).toContain(
+      "burns 31.5 µs of CPU per request (3.9% of x's 812 µs of wall time per request, which slows by 3% a loop " +
+        'taken 78% of the time (its event loop was busy 633 µs of it))',
     );
   });
 

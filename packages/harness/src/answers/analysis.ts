@@ -13,7 +13,7 @@ import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results
 import { readResults, resultsFile } from '../model/results-file';
 import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
-import { burnBound, burnUs, MAX_BUSY, wallBurnUs } from './handicap';
+import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { aloneScale } from './pair-design';
 import { ranked, type RankedContender } from './ranking';
@@ -45,17 +45,20 @@ export interface Fastest {
 
 /**
  * How the handicap's burn was sized, read back from its figures: (1 + pct) × MAX_BUSY × wall − busy
- * (`busy`, burnUs's fill), or the bound burnUs took instead (`most`, `least`); in older results pct
- * of the wall time (`wall`), the wall time grown by pct less the busy time (`grown`), or pct of the
- * CPU per request (`cpu`).
+ * (`busy`, burnUs's fill), or the bound burnUs took instead (`most`, `least`); --handicap's, by the
+ * share of the time the event loop was taken (`loop`, loopBurnUs); in older results pct of the wall
+ * time (`wall`), the wall time grown by pct less the busy time (`grown`), or pct of the CPU per
+ * request (`cpu`).
  */
-export type BurnSizing = 'busy' | 'most' | 'least' | 'wall' | 'grown' | 'cpu';
+export type BurnSizing = 'busy' | 'most' | 'least' | 'loop' | 'wall' | 'grown' | 'cpu';
 
 export interface HandicapFigures {
   check: HandicapCheck & { measured: NonNullable<HandicapCheck['measured']> };
   sizing: BurnSizing;
   /** The share of the time an event loop can be kept busy, as the sizing used it. */
   maxBusy: number;
+  /** Sized by `loop`: the share of the wall time the event loop was taken, as the sizing read it. */
+  loopShare?: number;
 }
 
 /** One server's Redis-alone ceiling (--servers: one each): its measurements and their medians. */
@@ -167,24 +170,33 @@ export function fastestOf(questions: Question[], answers: Answer[], minMembers =
     });
 }
 
-/** Which rule sized a handicap's burn, from its recorded figures (the rules the project's results have used). */
-function sizingOf(h: HandicapCheck): BurnSizing {
+/** A handicap's calibration as its burn's rules read it, where wall and busy time were recorded. */
+function twinOf(h: HandicapCheck): TwinCost | null {
   const wall = h.wall_us_per_req;
   const busy = h.main_thread_us_per_req;
   const waitUs = h.main_thread_wait_us_per_req;
-  const twin =
-    wall !== undefined && busy !== undefined
-      ? { wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req, ...(waitUs !== undefined ? { waitUs } : {}) }
-      : null;
+  return wall !== undefined && busy !== undefined
+    ? { wallUs: wall, mainUs: busy, cpuUs: h.cpu_us_per_req, ...(waitUs !== undefined ? { waitUs } : {}) }
+    : null;
+}
+
+/** Which rule sized a handicap's burn, from its recorded figures (the rules the project's results have used). */
+function sizingOf(h: HandicapCheck): BurnSizing {
+  const twin = twinOf(h);
+  const wall = h.wall_us_per_req;
   if (twin && Math.abs(h.us - burnUs(twin, h.pct)) < 0.1) return burnBound(twin, h.pct) ?? 'busy';
+  if (twin && Math.abs(h.us - loopBurnUs(twin, h.pct)) < 0.1) return 'loop';
   if (wall !== undefined && Math.abs(h.us - wallBurnUs({ wallUs: wall }, h.pct)) < 0.1) return 'wall';
-  return wall !== undefined && busy !== undefined ? 'grown' : 'cpu';
+  return twin ? 'grown' : 'cpu';
 }
 
 const handicapFigures = (r: Results): HandicapFigures[] =>
-  (r.handicap ?? []).flatMap((h) =>
-    h.measured ? [{ check: { ...h, measured: h.measured }, sizing: sizingOf(h), maxBusy: MAX_BUSY }] : [],
-  );
+  (r.handicap ?? []).flatMap((h) => {
+    if (!h.measured) return [];
+    const sizing = sizingOf(h);
+    const loop = sizing === 'loop' ? { loopShare: loopShare(twinOf(h)!) } : {};
+    return [{ check: { ...h, measured: h.measured }, sizing, maxBusy: MAX_BUSY, ...loop }];
+  });
 
 /** The Redis-alone ceilings, one per server, in the order the servers first appear. */
 function redisCeilings(r: Results): RedisCeilingFigures[] {

@@ -47,12 +47,30 @@ export function burnUs(twin: TwinCost, pct: number): number {
 }
 
 /**
- * --handicap NAME:pct's burn: pct of the app's wall time per request, so an app its event loop bounds
- * serves 1 / (1 + pct) of its req/s alone. Measured with each app alone (`--pair alternate`) on
- * node-raw-node-redis, a loop busy 83% of the wall time: a burn of 6% of it read −5.5% (−8.5%…−2.9%)
- * for the −5.7% this predicts, where burnUs's fill of idle time predicted none (docs/runs/against.md).
+ * pct of the app's wall time per request: so an app its event loop bounds serves 1 / (1 + pct) of its req/s alone.
+ * --handicap NAME:pct's burn in older results (a loop idle part of the time reads less: loopBurnUs).
  */
 export const wallBurnUs = (twin: Pick<TwinCost, 'wallUs'>, pct: number) => +((pct / 100) * twin.wallUs).toFixed(1);
+
+/**
+ * --handicap NAME:pct's burn: the one that makes the app pct% slower alone, 1 / (1 + pct) of its req/s. Per request
+ * its event loop is taken L (busy, or runnable and waiting for a CPU) of the wall time W. Measured each app alone on
+ * node-raw-node-redis, a loop taken 74–83% of the time, a burn of b = pct·W read as a slowdown of about
+ * (L / W)·b / (W + b): nine runs of 3% averaged −2.24% (sd 0.62% between runs) where b / (W + b) is −2.91%, and 8
+ * of 9 lay within a point of their own run's figure (docs/runs/against.md). The idle part of the loop's time takes
+ * up the rest. Solved for a slowdown of pct / (1 + pct): b = pct·W² / ((1 + pct)·L − pct·W), with L read
+ * within W/2 and W: pct of the wall time for a loop taken all of it (wallBurnUs), at most about twice that.
+ */
+export function loopBurnUs(twin: LoopTime, pct: number): number {
+  const p = pct / 100;
+  return +((p * twin.wallUs) / ((1 + p) * loopShare(twin) - p)).toFixed(1);
+}
+
+type LoopTime = Pick<TwinCost, 'wallUs' | 'mainUs' | 'waitUs'>;
+
+/** L / W of loopBurnUs: the share of the wall time the event loop was taken, read within 1/2 and 1. */
+export const loopShare = (twin: LoopTime) =>
+  Math.min(1, Math.max(1 / 2, (twin.mainUs + (twin.waitUs ?? 0)) / twin.wallUs));
 
 function fillUs(twin: TwinCost, pct: number): number {
   const runnable = twin.mainUs + (twin.waitUs ?? 0);

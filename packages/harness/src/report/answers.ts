@@ -126,7 +126,8 @@ function familyLine(an: Analysis): string {
 }
 
 /** How the burn was sized, in words (analysis.ts tells which rule sized it). */
-function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
+function sizedText(f: HandicapFigures): string {
+  const { check: h, sizing, maxBusy } = f;
   // Results from before wall and busy time were recorded: pct of the CPU per request.
   if (sizing === 'cpu') return `${h.pct}% of ${h.calibrated_on}'s ${h.cpu_us_per_req.toFixed(0)} µs`;
   const wall = h.wall_us_per_req!;
@@ -146,6 +147,11 @@ function sizedText({ check: h, sizing, maxBusy }: HandicapFigures): string {
       `(${(busy / (busy + wait)).toFixed(3)})`
     );
   if (sizing === 'busy') return fill;
+  if (sizing === 'loop')
+    return (
+      `${+((100 * h.us) / wall).toFixed(1)}% ${of}, which slows by ${h.pct}% a loop taken ` +
+      `${Math.round(100 * f.loopShare!)}% of the time (${loop})`
+    );
   if (sizing === 'wall') return `${h.pct}% of ${h.calibrated_on}'s ${wall.toFixed(0)} µs of wall time per request`;
   return (
     `${h.calibrated_on}'s ${wall.toFixed(0)} µs per request grown by ${h.pct}%, ` +

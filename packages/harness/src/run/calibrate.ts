@@ -7,11 +7,11 @@ import { fail, type RunState } from './state';
 import { info, log } from '../system/progress';
 import type { Launcher } from './launch';
 import { measureTrial, type TrialSettings } from './trial';
-import { burnUs, type TwinCost, wallBurnUs } from '../answers/handicap';
+import { burnUs, loopBurnUs, type TwinCost } from '../answers/handicap';
 import { baseName, HANDICAP_PCT, isBase } from '../model/questions';
 
-/** A contender to handicap; `wall`: sized as a share of its wall time (wallBurnUs), not by burnUs's fill. */
-type Target = { contender: string; calibratedOn: string; comparedWith: string | null; pct: number; wall?: true };
+/** A contender to handicap; `loop`: sized by the share of the time its event loop is taken (loopBurnUs), not burnUs. */
+type Target = { contender: string; calibratedOn: string; comparedWith: string | null; pct: number; loop?: true };
 
 /**
  * The contenders to handicap: twins with the setting on (calibrated on their plain twin, by 10%), and --handicap's (on
@@ -54,7 +54,7 @@ function targets(results: Results, byName: Map<string, Contender>): Target[] {
       calibratedOn: settings.handicap,
       comparedWith: results.contenders.some((x) => x.name === twin) ? twin : null,
       pct: settings.handicap_pct ?? HANDICAP_PCT,
-      wall: true,
+      loop: true,
     });
   }
   return out;
@@ -102,7 +102,7 @@ export async function calibrateHandicap(state: RunState): Promise<void> {
       if (r) fail(r, 'failed', `handicap calibration on ${t.calibratedOn} failed`);
       continue;
     }
-    const us = t.wall ? wallBurnUs(twin, t.pct) : burnUs(twin, t.pct);
+    const us = t.loop ? loopBurnUs(twin, t.pct) : burnUs(twin, t.pct);
     (results.handicap ??= []).push({
       contender: t.contender,
       calibrated_on: t.calibratedOn,
