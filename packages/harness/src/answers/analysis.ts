@@ -181,8 +181,7 @@ function twinOf(h: HandicapCheck): TwinCost | null {
 }
 
 /** Which rule sized a handicap's burn, from its recorded figures (the rules the project's results have used). */
-function sizingOf(h: HandicapCheck): BurnSizing {
-  const twin = twinOf(h);
+function sizingOf(h: HandicapCheck, twin: TwinCost | null): BurnSizing {
   const wall = h.wall_us_per_req;
   if (twin && Math.abs(h.us - burnUs(twin, h.pct)) < 0.1) return burnBound(twin, h.pct) ?? 'busy';
   if (twin && Math.abs(h.us - loopBurnUs(twin, h.pct)) < 0.1) return 'loop';
@@ -193,8 +192,9 @@ function sizingOf(h: HandicapCheck): BurnSizing {
 const handicapFigures = (r: Results): HandicapFigures[] =>
   (r.handicap ?? []).flatMap((h) => {
     if (!h.measured) return [];
-    const sizing = sizingOf(h);
-    const loop = sizing === 'loop' ? { loopShare: loopShare(twinOf(h)!) } : {};
+    const twin = twinOf(h);
+    const sizing = sizingOf(h, twin);
+    const loop = sizing === 'loop' ? { loopShare: loopShare(twin!) } : {};
     return [{ check: { ...h, measured: h.measured }, sizing, maxBusy: MAX_BUSY, ...loop }];
   });
 
