@@ -218,9 +218,15 @@ describe("the handicap check's line says which rule sized the burn", () => {
 
 /**
  * The default run's check, `rounds` rounds of 2 windows each way: x-handicap at `ratio` of its twin x, each alone
- * window off by sd `alt`, each duet window by sd `duet` (and the duet's ratio times `bias`).
+ * window off by sd `alt`, each duet window by sd `duet` (and the duet's ratio times `bias`); `launches`: each round's
+ * two duets from a launch of their own.
  */
-function checkRun(rounds: number, alt: number, duet: number, { ratio = 0.9, bias = 1, duets = true } = {}) {
+function checkRun(
+  rounds: number,
+  alt: number,
+  duet: number,
+  { ratio = 0.9, bias = 1, duets = true, launches = false } = {},
+) {
   const random = seededRandom(11);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const runs = (slow: number, duetSlow: number, partner: string) =>
@@ -230,7 +236,11 @@ function checkRun(rounds: number, alt: number, duet: number, { ratio = 0.9, bias
       windows: Array.from({ length: 2 }, () => ({ rps: 1000 * slow * Math.exp(alt * normal()) })),
       ...(duets
         ? {
-            duet: Array.from({ length: 2 }, () => ({ partner, rps: 1000 * duetSlow * Math.exp(duet * normal()) })),
+            duet: Array.from({ length: 2 }, (_, j) => ({
+              partner,
+              rps: 1000 * duetSlow * Math.exp(duet * normal()),
+              ...(launches && j ? { launch: j } : {}),
+            })),
           }
         : {}),
     }));
@@ -265,7 +275,7 @@ describe("the default run's check: measured both ways, judged on the narrower de
   test('too few rounds for the signed-rank test, a duet that disagrees, or one far noisier: its windows alone', () => {
     expect(checkDesign(checkRun(5, 0.05, 0.03), 'x-handicap', 'x')).toMatchObject({
       chosen: 'alternate',
-      why: '5 rounds of duets, fewer than the 6 its test needs',
+      why: '5 launches with duets, fewer than the 6 its test needs',
     });
     const biased = checkDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), 'x-handicap', 'x');
     expect(biased.chosen).toBe('alternate');
@@ -279,13 +289,27 @@ describe("the default run's check: measured both ways, judged on the narrower de
     });
   });
 
+  test('a launch per cycle: each launch a unit of the signed-rank test, so 4 rounds of 2 launches can decide', () => {
+    const r = checkRun(4, 0.1, 0.02, { launches: true });
+    expect(checkDesign(r, 'x-handicap', 'x')).toMatchObject({ chosen: 'duet' });
+    judgeHandicap(r);
+    const [h] = r.handicap!;
+    expect(h!.measured).toMatchObject({ rounds: 4, launches: 8, pairs: 8, df: 7 });
+    expect(h!.detected).toBe(true);
+    // The same windows as one unit a round: too few for the test.
+    expect(checkDesign(checkRun(4, 0.1, 0.02), 'x-handicap', 'x').chosen).toBe('alternate');
+    const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
+    expect(text).toContain('4 rounds, 8 launches, 8 window pairs');
+    expect(text).toContain('(signed-rank, each launch a unit;');
+  });
+
   test('the line says which windows the check was judged on, and the bias check', () => {
     const r = checkRun(8, 0.12, 0.04);
     judgeHandicap(r);
     const h = r.handicap![0]!;
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
     expect(text).toContain(
-      'Measured both ways; judged on its duet windows, both apps under load at once (signed-rank;',
+      'Measured both ways; judged on its duet windows, both apps under load at once (signed-rank, each launch a unit;',
     );
     expect(text).toMatch(/bias check, duet − alternating: [+−]\d+\.\d%/);
   });

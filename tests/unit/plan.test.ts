@@ -478,6 +478,31 @@ describe("the default run's handicap check in a block: both ways in every cycle"
     expect(byName.get('a')!.runs[0]!.duet).toBeUndefined();
   });
 
+  test("the check's pair is launched anew, together, before each later cycle; its duets name it", async () => {
+    const fake = new FakeLauncher();
+    const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
+    const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);
+    // Each member starts once for the block; the pair once more, after the first cycle's duets.
+    const starts = fake.events.filter((e) => e.startsWith('start')).map((e) => e.split(' ')[1]);
+    expect(starts.sort()).toEqual(['a', 'fw', 'h', 'h', 'x', 'x']);
+    // Between the first cycle's last duet and the second cycle's first window.
+    const ev = fake.events;
+    const duets = ev.flatMap((e, i) => (e.startsWith('duet h') ? [i] : []));
+    const restart = ev.lastIndexOf('start h');
+    expect(restart).toBeGreaterThan(duets[CHECK_DUETS - 1]!);
+    expect(restart).toBeLessThan(ev.findIndex((e, i) => i > duets[CHECK_DUETS - 1]! && e.startsWith('window')));
+    expect(ev.indexOf('stop x#c50-block-1')).toBeGreaterThan(duets[CHECK_DUETS - 1]!);
+    expect(fake.events.filter((e) => /^warmup [hx] .*-l2-warmup\.json$/.test(e))).toHaveLength(2);
+    const byName = new Map(slots.map((s, i) => [s.r.name, outcomes[i]!]));
+    for (const n of ['x', 'h'])
+      expect(byName.get(n)!.runs[0]!.duet!.map((d) => d.launch ?? 0)).toEqual([
+        ...Array(CHECK_DUETS).fill(0),
+        ...Array(CHECK_DUETS).fill(1),
+      ]);
+    // The others stay on their one launch.
+    expect(byName.get('fw')!.runs[0]!.windows!.map((w) => w.rps)).toHaveLength(2);
+  });
+
   test('under --layout walk, a hub visited more than once: still CHECK_DUETS duets of the pair per cycle', async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));

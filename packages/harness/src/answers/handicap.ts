@@ -102,7 +102,11 @@ export function judgeHandicap(results: Results): void {
     if (design?.duet) h.design = design;
     const rank = change || design?.chosen === 'duet';
     const [a, b] = [byName.get(h.contender), byName.get(h.compared_with)];
-    const d = change ? designPairs(results, h.contender, h.compared_with) : rank ? duetPairs(a, b) : windowPairs(a, b);
+    const d = change
+      ? designPairs(results, h.contender, h.compared_with)
+      : rank
+        ? duetPairs(a, b, true)
+        : windowPairs(a, b);
     if (!d.a.length) continue;
     const family = results.family?.comparisons ?? [];
     const fit = () =>
@@ -128,6 +132,9 @@ export function judgeHandicap(results: Results): void {
       rounds: r.n,
       df: r.df,
     };
+    // The check's duets, tested per launch: its rounds and its launches.
+    const rounds = new Set((a?.points[0]?.runs ?? []).filter((x) => x.duet?.length).map((x) => x.round)).size;
+    if (!change && rank && r.n > rounds) Object.assign(h.measured, { rounds, launches: r.n });
     h.detected = r.hi < 1;
   }
 }

@@ -18,8 +18,15 @@ type Of<T> = (r: RunRecord, partner: string | undefined) => T[] | undefined;
 /** A run's duet windows with `partner` (a raw server may meet each of its frameworks in a round). */
 const duetWith = (r: RunRecord, partner: string | undefined) => r.duet?.filter((w) => w.partner === partner);
 
-/** Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). */
-export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
+/**
+ * Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). `byLaunch`:
+ * a round's launches (DuetWindow.launch) as units of their own, as the default run's check is tested.
+ */
+export function duetPairs(
+  a: ContenderResult | undefined,
+  b: ContenderResult | undefined,
+  byLaunch = false,
+): WindowPairs {
   const byRound = (c: ContenderResult | undefined, partner: ContenderResult | undefined) =>
     new Map(
       (c?.points[0]?.runs ?? []).flatMap((r) => {
@@ -34,18 +41,20 @@ export function duetPairs(a: ContenderResult | undefined, b: ContenderResult | u
   for (const [round, xs] of wa) {
     const ys = wb.get(round);
     if (!ys) continue;
-    const d: number[] = [];
+    const units = new Map<number, number[]>();
     for (const [j, x] of xs.entries()) {
       const y = ys[j];
       if (!(x.rps > 0 && y && y.rps > 0)) continue;
       out.a.push(x.rps);
       out.b.push(y.rps);
-      d.push(Math.log(x.rps) - Math.log(y.rps));
+      const unit = byLaunch ? (x.launch ?? 0) : 0;
+      units.set(unit, [...(units.get(unit) ?? []), Math.log(x.rps) - Math.log(y.rps)]);
     }
-    if (!d.length) continue;
-    out.rounds++;
-    out.byRound.push(d);
-    if (d.length > 1) within.push(variance(d));
+    for (const d of units.values()) {
+      out.rounds++;
+      out.byRound.push(d);
+      if (d.length > 1) within.push(variance(d));
+    }
   }
   // The trend covariate of the prior: how much a window pair varies within a launch.
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
@@ -275,27 +284,28 @@ function duetNoisier(duet: PairDesignFigures, alt: PairDesignFigures, atCost = a
   return f > atCost * jstat.centralF.inv(0.95, duet.df, alt.df);
 }
 
-/** Rounds a signed-rank interval needs before it can exclude no change at 95%: the least two-sided p is 2 / 2^n. */
+/** Units (rounds, or launches) a signed-rank interval needs to exclude no change at 95%: the least p is 2 / 2^n. */
 export const MIN_RANK_ROUNDS = 6;
 
 /**
  * The default run's handicap check, measured both ways in every cycle (run/block.ts): judged on its duet windows
- * (signed-rank, as a change is), unless the bias check finds the designs disagree, the duet's sd per round is higher
- * than alternating's beyond chance (both are measured, so at equal cost), or it has too few rounds for its test.
- * Then on its windows alone, as the side-by-side answers are.
+ * (signed-rank, as a change is, each launch a unit), unless the bias check finds the designs disagree, the duet's sd
+ * per round is higher than alternating's beyond chance (both are measured, so at equal cost), or it has too few
+ * launches for its test. Then on its windows alone, as the side-by-side answers are.
  */
 export function checkDesign(r: Results, contender: string, twin: string): PairDesign {
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
-  const ways = measuredWays(r, [[byName.get(contender), byName.get(twin)]]);
+  const [a, b] = [byName.get(contender), byName.get(twin)];
+  const ways = measuredWays(r, [[a, b]]);
   const { alternate: alt, duet, bias } = ways;
   const sds = sdsText(duet, alt);
-  const rounds = duet ? duet.df + 1 : 0;
+  const units = duet ? duetPairs(a, b, true).rounds : 0;
   const alone = !duet
     ? 'no duet windows'
     : bias && !bias.agree
       ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)})`
-      : rounds < MIN_RANK_ROUNDS
-        ? `${rounds} rounds of duets, fewer than the ${MIN_RANK_ROUNDS} its test needs`
+      : units < MIN_RANK_ROUNDS
+        ? `${units} launches with duets, fewer than the ${MIN_RANK_ROUNDS} its test needs`
         : alt && duetNoisier(duet, alt, 1)
           ? `alternating is narrower beyond chance (${sds})`
           : null;

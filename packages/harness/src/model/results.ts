@@ -97,6 +97,11 @@ export interface DuetWindow {
   /** Redis's calls over the window, both apps' together: with the partner's ok, one read per request is checked. */
   redis_calls: number;
   raw: string;
+  /**
+   * Which launch of its round measured it, from 0 (absent: the first). The default run's handicap check is launched
+   * anew for each cycle of a round (run/block.ts), and its duet test takes each launch as a unit.
+   */
+  launch?: number;
 }
 
 /**
@@ -505,6 +510,8 @@ export interface HandicapCheck {
     p: number;
     pairs: number;
     rounds?: number;
+    /** The launches the test took as its units, where a round held more than one (the default run's duet check). */
+    launches?: number;
     df?: number;
   };
   detected?: boolean;

@@ -163,7 +163,7 @@ function sizedText(f: HandicapFigures): string {
 function designText(d: PairDesign): string {
   const on =
     d.chosen === 'duet'
-      ? 'its duet windows, both apps under load at once (signed-rank'
+      ? 'its duet windows, both apps under load at once (signed-rank, each launch a unit'
       : 'its windows alone, as the side-by-side answers are (moderated t';
   const bias = d.bias
     ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
@@ -187,7 +187,9 @@ export function handicapLine(an: Analysis): string {
       const m = h.measured;
       const seen = h.detected ? 'detected' : 'NOT detected';
       const interval = Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet';
-      const pairs = m.rounds !== undefined ? `${m.rounds} rounds, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
+      const launches = m.launches !== undefined ? `, ${m.launches} launches` : '';
+      const pairs =
+        m.rounds !== undefined ? `${m.rounds} rounds${launches}, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
       // A --handicap pair decided on duets showing a share of a difference alone: its size alone was injected.
       const k = isBase(h.compared_with ?? '') ? an.aloneScale : null;
       const alone = (x: number) => (k ? Math.exp(Math.log(x) / k) : x);

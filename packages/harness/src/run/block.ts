@@ -20,6 +20,8 @@ interface Member extends Slot {
   duet: DuetWindow[];
   /** The same windows' full records: a round with no window alone is recorded from them. */
   duetRuns: RunRecord[];
+  /** Which launch of the round it is on, from 0 (the handicap check's pair is launched anew each cycle). */
+  launch: number;
   outcome?: Out;
 }
 
@@ -87,25 +89,46 @@ const liveMembers = (b: Block) => b.members.filter((x) => x.app && !x.outcome);
  * pair's two sides warmed up one after the other").
  */
 async function launchAll(b: Block): Promise<void> {
-  const s = b.results.settings;
   for (const m of b.members) {
     const pair = partnerIn(b, m);
     if (pair && pair[0] !== m) continue;
-    const group = pair ?? [m];
-    const together = pair !== undefined && b.inDuets(pair);
-    const meet = together ? meeting(group.length) : undefined;
-    const one = async (x: Member) => {
-      const load = { ...loadOf(b, x), durationS: s.warmup_s, requests: null };
-      const warmup = s.warmup_s > 0 ? { load, rawName: `${baseName(x, b.round)}-warmup.json` } : null;
-      const { app, out } = await launch(b.launcher, x.r, x.key, warmup, meet);
-      x.app = app;
-      if (out) x.outcome = out;
-    };
-    // Which side starts first alternates by round.
-    const ordered = b.round % 2 ? [...group].reverse() : group;
-    if (together) await Promise.all(ordered.map(one));
-    else for (const x of ordered) await one(x);
-    for (const x of group) if (x.outcome) await b.launcher.stop(x.key);
+    await launchGroup(b, pair ?? [m], pair !== undefined && b.inDuets(pair));
+  }
+}
+
+/** Start, verify and warm up a member or a pair (`together`: at the same moments); a side that fails is stopped. */
+async function launchGroup(b: Block, group: Member[], together: boolean): Promise<void> {
+  const s = b.results.settings;
+  const meet = together ? meeting(group.length) : undefined;
+  const one = async (x: Member) => {
+    const load = { ...loadOf(b, x), durationS: s.warmup_s, requests: null };
+    const warmup = s.warmup_s > 0 ? { load, rawName: `${baseName(x, b.round)}${launchTag(x)}-warmup.json` } : null;
+    const { app, out } = await launch(b.launcher, x.r, x.key, warmup, meet);
+    x.app = app;
+    if (out) x.outcome = out;
+  };
+  // Which side starts first alternates by round.
+  const ordered = b.round % 2 ? [...group].reverse() : group;
+  if (together) await Promise.all(ordered.map(one));
+  else for (const x of ordered) await one(x);
+  for (const x of group) if (x.outcome) await b.launcher.stop(x.key);
+}
+
+const launchTag = (m: Member) => (m.launch ? `-l${m.launch + 1}` : '');
+
+/**
+ * Before each cycle after the first: the handicap check's pair stopped and launched anew, together. Its duet windows
+ * within a launch vary about as much as the launches do (sd per window pair 15–17% beside a noisy neighbour, sd per
+ * round 6%, about that over √6), so its test takes each launch as a unit: twice the units of one launch a round, for
+ * a relaunch of about 2 s. With six rounds, one launch each, its signed-rank test could not decide when a single
+ * round read the wrong way (docs/runs/against.md).
+ */
+async function relaunchChecks(b: Block, launchIndex: number): Promise<void> {
+  for (const pair of b.checks) {
+    if (pair.some((x) => !x.app || x.outcome)) continue;
+    await Promise.all(pair.map((x) => b.launcher.stop(x.key)));
+    for (const x of pair) [x.app, x.launch] = [undefined, launchIndex];
+    await launchGroup(b, pair, true);
   }
 }
 
@@ -141,7 +164,7 @@ async function duetWindow(b: Block, pair: [Member, Member]): Promise<WindowResul
   const first = (pair[0]!.duet.length + round) % 2;
   const started = new Map<Member, ReturnType<Launcher['measure']>>();
   for (const m of [pair[first]!, pair[1 - first]!]) {
-    const rawName = `${baseName(m, round)}-duet${m.duet.length + 1}.json`;
+    const rawName = `${baseName(m, round)}${launchTag(m)}-duet${m.duet.length + 1}.json`;
     started.set(
       m,
       launcher.measure(m.app!, loadOf(b, m), rawName, meet).finally(() => meet.leave()),
@@ -160,7 +183,8 @@ async function duetWindow(b: Block, pair: [Member, Member]): Promise<WindowResul
     }
     const run = x.value;
     const { started_at, ended_at, rps, ok, cpu_us_per_req, redis_calls, raw } = run;
-    m.duet.push({ partner: pair[1 - i]!.r.name, started_at, ended_at, rps, ok, cpu_us_per_req, redis_calls, raw });
+    const side = { partner: pair[1 - i]!.r.name, started_at, ended_at, rps, ok, cpu_us_per_req, redis_calls, raw };
+    m.duet.push(m.launch ? { ...side, launch: m.launch } : side);
     const record: RunRecord = {
       ...run,
       round,
@@ -281,6 +305,7 @@ export async function measureBlock(
     windows: [],
     duet: [],
     duetRuns: [],
+    launch: 0,
   }));
   const s = results.settings;
   // The default run's handicap check is measured both ways in every cycle (answers/pair-design.ts checkDesign judges
@@ -305,6 +330,7 @@ export async function measureBlock(
     const orders = cycles(members, pairs, random, s.windows ?? 1, round, twins, handicapPairs(results, members));
     for (const [j, order] of orders.entries()) {
       if (j === 1 && round === 1 && s.live?.restart_redis) await restartRedis(b, blockIndex);
+      if (j > 0) await relaunchChecks(b, j);
       changeMode = pairMode(s.against?.pair ?? 'alternate', results.changes?.design?.chosen, round, j);
       if ((await cycle(b, order)) === 'redis-died') {
         redisDied = true;
