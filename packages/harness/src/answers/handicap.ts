@@ -4,7 +4,7 @@
 import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, windowPairs } from './decide';
 import { checkDesign, designPairs, duetPairs } from './pair-design';
 import { testRatio } from '../stats/procedures';
-import type { Results } from '../model/results';
+import type { ContenderResult, Results } from '../model/results';
 import { isBase } from '../model/questions';
 
 /**
@@ -85,6 +85,9 @@ export function burnBound(twin: TwinCost, pct: number): 'most' | 'least' | null 
   return fill > 2 * p * twin.wallUs ? 'most' : fill < (p / 2) * twin.wallUs ? 'least' : null;
 }
 
+const roundsWithDuets = (c: ContenderResult | undefined) =>
+  new Set((c?.points[0]?.runs ?? []).filter((x) => !x.fault && x.duet?.length).map((x) => x.round)).size;
+
 /**
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
  * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
@@ -122,6 +125,8 @@ export function judgeHandicap(results: Results): void {
       s02: prior?.scale(split ? [noiseOf(d), 1] : noiseOf(d)),
     };
     const r = testRatio(rank ? 'signed-rank' : 'moderated-t', data, DECISION.handicapLevel);
+    // The check's duets are tested per launch (a round may hold several): their rounds, and the launches if more.
+    const rounds = !change && rank ? roundsWithDuets(a) : r.n;
     h.measured = {
       ratio: r.ratio,
       lo: r.lo,
@@ -129,12 +134,10 @@ export function judgeHandicap(results: Results): void {
       level: r.level,
       p: r.p,
       pairs: d.a.length,
-      rounds: r.n,
+      rounds,
+      ...(r.n > rounds ? { launches: r.n } : {}),
       df: r.df,
     };
-    // The check's duets, tested per launch: its rounds and its launches.
-    const rounds = new Set((a?.points[0]?.runs ?? []).filter((x) => x.duet?.length).map((x) => x.round)).size;
-    if (!change && rank && r.n > rounds) Object.assign(h.measured, { rounds, launches: r.n });
     h.detected = r.hi < 1;
   }
 }
