@@ -239,6 +239,8 @@ function checkRun(
             duet: Array.from({ length: 2 }, (_, j) => ({
               partner,
               rps: 1000 * duetSlow * Math.exp(duet * normal()),
+              // CPU per request: the slower side's higher by its slowdown, give or take 1–2% by round.
+              cpu_us_per_req: (1000 / slow) * (1 + 0.01 * (((i + j) % 3) - 1) * (slow < 1 ? 1 : 0)),
               ...(launches && j ? { launch: j } : {}),
             })),
           }
@@ -300,6 +302,10 @@ describe("the default run's check: measured both ways, judged on the narrower de
     expect(checkDesign(checkRun(4, 0.1, 0.02), 'x-handicap', 'x').chosen).toBe('alternate');
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
     expect(text).toContain('4 rounds, 8 launches, 8 window pairs');
+    // The same duets' CPU per request, tested the same way: +11% for a twin 10% slower that burns CPU.
+    expect(h!.cpu!.ratio).toBeCloseTo(1 / 0.9, 2);
+    expect(h!.cpu!.seen).toBe(true);
+    expect(text).toMatch(/Its CPU per request in the same duets: \+11% \(\+1\d%…\+1\d%\): seen\.$/);
     expect(text).toContain('(signed-rank, each launch a unit;');
   });
 

@@ -139,5 +139,9 @@ export function judgeHandicap(results: Results): void {
       df: r.df,
     };
     h.detected = r.hi < 1;
+    if (change || !rank) continue;
+    const c = duetPairs(a, b, true, 'cpu_us_per_req');
+    const cpu = testRatio('signed-rank', { rounds: roundMeans(c), reps: roundRatios(c) }, DECISION.handicapLevel);
+    if (Number.isFinite(cpu.ratio)) h.cpu = { ratio: cpu.ratio, lo: cpu.lo, hi: cpu.hi, p: cpu.p, seen: cpu.lo > 1 };
   }
 }

@@ -20,12 +20,14 @@ const duetWith = (r: RunRecord, partner: string | undefined) => r.duet?.filter((
 
 /**
  * Each round's duet windows of A and B, paired by index (the n-th of each side ran at the same moments). `byLaunch`:
- * a round's launches (DuetWindow.launch) as units of their own, as the default run's check is tested.
+ * a round's launches (DuetWindow.launch) as units of their own, as the default run's check is tested. `of`: the
+ * figure paired (req/s, or CPU µs per request).
  */
 export function duetPairs(
   a: ContenderResult | undefined,
   b: ContenderResult | undefined,
   byLaunch = false,
+  of: 'rps' | 'cpu_us_per_req' = 'rps',
 ): WindowPairs {
   const byRound = (c: ContenderResult | undefined, partner: ContenderResult | undefined) =>
     new Map(
@@ -44,11 +46,11 @@ export function duetPairs(
     const units = new Map<number, number[]>();
     for (const [j, x] of xs.entries()) {
       const y = ys[j];
-      if (!(x.rps > 0 && y && y.rps > 0)) continue;
-      out.a.push(x.rps);
-      out.b.push(y.rps);
+      if (!(x[of] > 0 && y && y[of] > 0)) continue;
+      out.a.push(x[of]);
+      out.b.push(y[of]);
       const unit = byLaunch ? (x.launch ?? 0) : 0;
-      units.set(unit, [...(units.get(unit) ?? []), Math.log(x.rps) - Math.log(y.rps)]);
+      units.set(unit, [...(units.get(unit) ?? []), Math.log(x[of]) - Math.log(y[of])]);
     }
     for (const d of units.values()) {
       out.rounds++;

@@ -203,7 +203,11 @@ export function handicapLine(an: Analysis): string {
         `measured ${signedPct(m.ratio)} (${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs})${aloneText}: ` +
         `${seen}; ` +
         `off by ${(Math.abs(alone(m.ratio) - h.injected_ratio) * 100).toFixed(1)} points${k ? ' alone' : ''}.` +
-        (h.design ? ` Measured both ways; judged on ${designText(h.design)}.` : '')
+        (h.design ? ` Measured both ways; judged on ${designText(h.design)}.` : '') +
+        (h.cpu
+          ? ` Its CPU per request in the same duets: ${signedPct(h.cpu.ratio)} (${signedPct(h.cpu.lo)}…` +
+            `${signedPct(h.cpu.hi)}): ${h.cpu.seen ? 'seen' : 'not seen'}.`
+          : '')
       );
     })
     .join('\n\n');
