@@ -261,23 +261,41 @@ function checkRun(
   } as unknown as Results;
 }
 
-describe("the default run's check: measured both ways, judged on the narrower design", () => {
-  test('8 rounds, duets quieter: judged on the duet windows with the signed-rank test, and seen', () => {
+describe("the default run's check: measured both ways, judged both ways at half the α each", () => {
+  test('8 rounds, duets quieter: both tests at 97.5%, the duets (signed-rank) the figure, and seen', () => {
     const r = checkRun(8, 0.12, 0.04);
     judgeHandicap(r);
     const [h] = r.handicap!;
     expect(h!.design).toMatchObject({ asked: 'auto', chosen: 'duet', round: null });
     expect(h!.design!.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
     expect(h!.design!.bias!.rounds).toBe(8);
-    expect(h!.measured).toMatchObject({ rounds: 8, pairs: 16, level: 0.95 });
+    expect(h!.measured).toMatchObject({ rounds: 8, pairs: 16, level: 0.975, on: 'duet' });
+    expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
+    expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.975, on: 'alternate' });
+    expect(h!.other!.p).toBeGreaterThan(h!.measured!.p);
+    expect(h!.detected).toBe(true);
+  });
+
+  test('a duet that shows a third of the difference: seen on the windows alone, which are then the figure', () => {
+    const r = checkRun(8, 0.03, 0.03, { bias: 0.97 / 0.9 });
+    judgeHandicap(r);
+    const [h] = r.handicap!;
+    expect(h!.measured!.on).toBe('alternate');
     expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
+  });
+
+  test('a duet that cannot be judged: its windows alone only, at 95%', () => {
+    const r = checkRun(5, 0.05, 0.03);
+    judgeHandicap(r);
+    expect(r.handicap![0]!.measured).toMatchObject({ level: 0.95, on: 'alternate', rounds: 5 });
+    expect(r.handicap![0]!.other).toBeUndefined();
   });
 
   test('too few rounds for the signed-rank test, a duet that disagrees, or one far noisier: its windows alone', () => {
     expect(checkDesign(checkRun(5, 0.05, 0.03), 'x-handicap', 'x')).toMatchObject({
       chosen: 'alternate',
-      why: '5 launches with duets, fewer than the 6 its test needs',
+      why: '5 launches with duets, fewer than the 7 its test needs',
     });
     const biased = checkDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), 'x-handicap', 'x');
     expect(biased.chosen).toBe('alternate');
@@ -296,7 +314,7 @@ describe("the default run's check: measured both ways, judged on the narrower de
     expect(checkDesign(r, 'x-handicap', 'x')).toMatchObject({ chosen: 'duet' });
     judgeHandicap(r);
     const [h] = r.handicap!;
-    expect(h!.measured).toMatchObject({ rounds: 4, launches: 8, pairs: 8, df: 7 });
+    expect(h!.measured).toMatchObject({ rounds: 4, launches: 8, pairs: 8, df: 7, on: 'duet' });
     expect(h!.detected).toBe(true);
     // The same windows as one unit a round: too few for the test.
     expect(checkDesign(checkRun(4, 0.1, 0.02), 'x-handicap', 'x').chosen).toBe('alternate');
@@ -306,7 +324,7 @@ describe("the default run's check: measured both ways, judged on the narrower de
     expect(h!.cpu!.ratio).toBeCloseTo(1 / 0.9, 2);
     expect(h!.cpu!.seen).toBe(true);
     expect(text).toMatch(/Its CPU per request in the same duets: \+11% \(\+1\d%…\+1\d%\): seen\.$/);
-    expect(text).toContain('(signed-rank, each launch a unit;');
+    expect(text).toContain('(signed-rank, each launch a unit)');
   });
 
   test('the line says which windows the check was judged on, and the bias check', () => {
@@ -315,7 +333,9 @@ describe("the default run's check: measured both ways, judged on the narrower de
     const h = r.handicap![0]!;
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
     expect(text).toContain(
-      'Measured both ways; judged on its duet windows, both apps under load at once (signed-rank, each launch a unit;',
+      'Measured both ways; judged both ways, each test at half the α: on its duet windows, both apps under ' +
+        'load at once (signed-rank, each launch a unit), and on its windows alone, as the side-by-side answers ' +
+        'are (moderated t;',
     );
     expect(text).toMatch(/bias check, duet − alternating: [+−]\d+\.\d%/);
   });

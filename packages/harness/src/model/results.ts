@@ -513,7 +513,12 @@ export interface HandicapCheck {
     /** The launches the test took as its units, where a round held more than one (the default run's duet check). */
     launches?: number;
     df?: number;
+    /** The default run's check: the windows it was tested on (alone, or its duets). */
+    on?: PairMode;
   };
+  /** The default run's check tested both ways (each at half the α): the test whose p was the larger. */
+  other?: HandicapCheck['measured'];
+  /** Seen by either test: `measured`'s, or `other`'s. */
   detected?: boolean;
   /**
    * The default run's check judged on its duets: the same windows' CPU µs per request (twin ÷ plain twin), tested the

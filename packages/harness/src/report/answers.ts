@@ -163,8 +163,9 @@ function sizedText(f: HandicapFigures): string {
 function designText(d: PairDesign): string {
   const on =
     d.chosen === 'duet'
-      ? 'its duet windows, both apps under load at once (signed-rank, each launch a unit'
-      : 'its windows alone, as the side-by-side answers are (moderated t';
+      ? 'judged both ways, each test at half the α: on its duet windows, both apps under load at once (signed-rank, ' +
+        'each launch a unit), and on its windows alone, as the side-by-side answers are (moderated t'
+      : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const bias = d.bias
     ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
       `${signedPct(Math.exp(d.bias.hi))}, ${d.bias.rounds} rounds)`
@@ -179,6 +180,18 @@ function designText(d: PairDesign): string {
   return `${on}; ${d.why}${bias}${scale})`;
 }
 
+type CheckFigures = NonNullable<HandicapFigures['check']['other']>;
+
+/** A test's interval, level and units, and the windows it was on where the check was tested both ways. */
+function testText(m: CheckFigures): string {
+  const interval = Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet';
+  const launches = m.launches !== undefined ? `, ${m.launches} launches` : '';
+  const pairs =
+    m.rounds !== undefined ? `${m.rounds} rounds${launches}, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
+  const on = m.on ? `, ${m.on === 'duet' ? 'its duets' : 'its windows alone'}` : '';
+  return `${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs}${on}`;
+}
+
 /** The run's own check that it can see a 10% difference. */
 export function handicapLine(an: Analysis): string {
   return an.handicap
@@ -186,10 +199,7 @@ export function handicapLine(an: Analysis): string {
       const h = f.check;
       const m = h.measured;
       const seen = h.detected ? 'detected' : 'NOT detected';
-      const interval = Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet';
-      const launches = m.launches !== undefined ? `, ${m.launches} launches` : '';
-      const pairs =
-        m.rounds !== undefined ? `${m.rounds} rounds${launches}, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
+      const other = h.other ? `; ${signedPct(h.other.ratio)} (${testText(h.other)})` : '';
       // A --handicap pair decided on duets showing a share of a difference alone: its size alone was injected.
       const k = isBase(h.compared_with ?? '') ? an.aloneScale : null;
       const alone = (x: number) => (k ? Math.exp(Math.log(x) / k) : x);
@@ -200,10 +210,10 @@ export function handicapLine(an: Analysis): string {
       return (
         `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sizedText(f)}): ` +
         `injected ${signedPct(h.injected_ratio)} req/s, ` +
-        `measured ${signedPct(m.ratio)} (${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs})${aloneText}: ` +
+        `measured ${signedPct(m.ratio)} (${testText(m)})${other}${aloneText}: ` +
         `${seen}; ` +
         `off by ${(Math.abs(alone(m.ratio) - h.injected_ratio) * 100).toFixed(1)} points${k ? ' alone' : ''}.` +
-        (h.design ? ` Measured both ways; judged on ${designText(h.design)}.` : '') +
+        (h.design ? ` Measured both ways; ${designText(h.design)}.` : '') +
         (h.cpu
           ? ` Its CPU per request in the same duets: ${signedPct(h.cpu.ratio)} (${signedPct(h.cpu.lo)}…` +
             `${signedPct(h.cpu.hi)}): ${h.cpu.seen ? 'seen' : 'not seen'}.`
