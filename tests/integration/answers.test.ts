@@ -176,21 +176,11 @@ describe('answers from paired windows', () => {
             [0, 1, 2, 3].flatMap((k) => Array(CHECK_DUETS).fill(k)),
           );
         }
-      // Judged both ways (its duets tested per launch), each at 97.5%; or, where the bias check or the duets' noise
-      // sent it there (the machine's, not the test's), on its windows alone at 95%.
-      const tests = [h.measured, h.other].filter(Boolean);
-      if (h.design.chosen === 'duet') {
-        expect(tests.map((t: { on: string }) => t.on).sort()).toEqual(['alternate', 'duet']);
-        expect(tests.find((t: { on: string }) => t.on === 'duet')).toMatchObject({
-          rounds: 5,
-          launches: 20,
-          level: 0.975,
-        });
-        expect(tests.find((t: { on: string }) => t.on === 'alternate')).toMatchObject({ rounds: 5, level: 0.975 });
-      } else {
-        expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
-        expect(h.measured).toMatchObject({ rounds: 5, level: 0.95, on: 'alternate' });
-      }
+      // Judged on its windows alone, as the answers are; its duets tested beside it per launch, unless the bias check
+      // or their noise (the machine's, not the test's) set them aside.
+      expect(h.measured).toMatchObject({ rounds: 5, level: 0.95, on: 'alternate' });
+      if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 20, on: 'duet' });
+      else expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
       expect(h.design.bias.rounds).toBe(5);
     });
   }, 180_000);

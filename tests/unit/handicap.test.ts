@@ -261,41 +261,47 @@ function checkRun(
   } as unknown as Results;
 }
 
-describe("the default run's check: measured both ways, judged both ways at half the α each", () => {
-  test('8 rounds, duets quieter: both tests at 97.5%, the duets (signed-rank) the figure, and seen', () => {
+describe("the default run's check: measured both ways, judged on its windows alone, its duets said beside", () => {
+  test('8 rounds: judged on its windows alone (moderated t) and seen; its duets (signed-rank) beside, at 95%', () => {
     const r = checkRun(8, 0.12, 0.04);
     judgeHandicap(r);
     const [h] = r.handicap!;
     expect(h!.design).toMatchObject({ asked: 'auto', chosen: 'duet', round: null });
     expect(h!.design!.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
     expect(h!.design!.bias!.rounds).toBe(8);
-    expect(h!.measured).toMatchObject({ rounds: 8, pairs: 16, level: 0.975, on: 'duet' });
+    expect(h!.measured).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'alternate' });
     expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
-    expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.975, on: 'alternate' });
-    expect(h!.other!.p).toBeGreaterThan(h!.measured!.p);
+    expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'duet' });
+    expect(h!.other!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
   });
 
-  test('a duet that shows a third of the difference: seen on the windows alone, which are then the figure', () => {
+  test('duets that show a third of the difference do not decide it: its windows alone see the 10%', () => {
     const r = checkRun(8, 0.03, 0.03, { bias: 0.97 / 0.9 });
     judgeHandicap(r);
     const [h] = r.handicap!;
     expect(h!.measured!.on).toBe('alternate');
     expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
+    // And a run whose windows alone do not see it is not detected, whatever its duets say.
+    const missed = checkRun(8, 0.3, 0.01);
+    judgeHandicap(missed);
+    expect(missed.handicap![0]!.other!.hi).toBeLessThan(1);
+    expect(missed.handicap![0]!.detected).toBe(missed.handicap![0]!.measured!.hi < 1);
   });
 
-  test('a duet that cannot be judged: its windows alone only, at 95%', () => {
+  test('duets that cannot be judged: its windows alone only, nothing beside', () => {
     const r = checkRun(5, 0.05, 0.03);
     judgeHandicap(r);
     expect(r.handicap![0]!.measured).toMatchObject({ level: 0.95, on: 'alternate', rounds: 5 });
     expect(r.handicap![0]!.other).toBeUndefined();
+    expect(r.handicap![0]!.cpu).toBeUndefined();
   });
 
-  test('too few rounds for the signed-rank test, a duet that disagrees, or one far noisier: its windows alone', () => {
+  test('too few launches for the signed-rank test, a duet that disagrees, or one far noisier: no duet test', () => {
     expect(checkDesign(checkRun(5, 0.05, 0.03), 'x-handicap', 'x')).toMatchObject({
       chosen: 'alternate',
-      why: '5 launches with duets, fewer than the 7 its test needs',
+      why: '5 launches with duets, fewer than the 6 its test needs',
     });
     const biased = checkDesign(checkRun(8, 0.02, 0.01, { bias: 0.8 }), 'x-handicap', 'x');
     expect(biased.chosen).toBe('alternate');
@@ -309,33 +315,34 @@ describe("the default run's check: measured both ways, judged both ways at half 
     });
   });
 
-  test('a launch per cycle: each launch a unit of the signed-rank test, so 4 rounds of 2 launches can decide', () => {
+  test('a launch per cycle: each launch a unit of the duet test, so 4 rounds of 2 launches can be tested', () => {
     const r = checkRun(4, 0.1, 0.02, { launches: true });
     expect(checkDesign(r, 'x-handicap', 'x')).toMatchObject({ chosen: 'duet' });
     judgeHandicap(r);
     const [h] = r.handicap!;
-    expect(h!.measured).toMatchObject({ rounds: 4, launches: 8, pairs: 8, df: 7, on: 'duet' });
-    expect(h!.detected).toBe(true);
+    expect(h!.other).toMatchObject({ rounds: 4, launches: 8, pairs: 8, df: 7, on: 'duet' });
+    expect(h!.other!.hi).toBeLessThan(1);
     // The same windows as one unit a round: too few for the test.
     expect(checkDesign(checkRun(4, 0.1, 0.02), 'x-handicap', 'x').chosen).toBe('alternate');
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
-    expect(text).toContain('4 rounds, 8 launches, 8 window pairs');
+    expect(text).toMatch(/; in its duets −\d+% \([^)]*, 95\.0%, 4 rounds, 8 launches, 8 window pairs\)/);
     // The same duets' CPU per request, tested the same way: +11% for a twin 10% slower that burns CPU.
     expect(h!.cpu!.ratio).toBeCloseTo(1 / 0.9, 2);
     expect(h!.cpu!.seen).toBe(true);
     expect(text).toMatch(/Its CPU per request in the same duets: \+11% \(\+1\d%…\+1\d%\): seen\.$/);
-    expect(text).toContain('(signed-rank, each launch a unit)');
   });
 
-  test('the line says which windows the check was judged on, and the bias check', () => {
+  test('the line says which windows the check was judged on, its duets beside, and the bias check', () => {
     const r = checkRun(8, 0.12, 0.04);
     judgeHandicap(r);
     const h = r.handicap![0]!;
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
+    expect(text).toMatch(
+      /measured −\d+% \([^)]*, 95\.0%, 8 rounds, 16 window pairs, its windows alone\); in its duets/,
+    );
     expect(text).toContain(
-      'Measured both ways; judged both ways, each test at half the α: on its duet windows, both apps under ' +
-        'load at once (signed-rank, each launch a unit), and on its windows alone, as the side-by-side answers ' +
-        'are (moderated t;',
+      'Measured both ways; judged on its windows alone, as the side-by-side answers are (moderated t), its duet ' +
+        'windows, both apps under load at once, tested beside it (signed-rank, each launch a unit;',
     );
     expect(text).toMatch(/bias check, duet − alternating: [+−]\d+\.\d%/);
   });

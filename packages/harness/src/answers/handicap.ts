@@ -4,7 +4,7 @@
 import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, windowPairs } from './decide';
 import { checkDesign, designPairs, duetPairs } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
-import type { ContenderResult, HandicapCheck, Results } from '../model/results';
+import type { ContenderResult, Results } from '../model/results';
 import { isBase } from '../model/questions';
 
 /**
@@ -91,22 +91,23 @@ const roundsWithDuets = (c: ContenderResult | undefined) =>
 /**
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
  * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
- * measured both ways (checkDesign). On its windows alone it is tested like every side-by-side answer, with the
- * moderated t and the family's prior (at the side-by-side layout when the family is split by it; the check itself is
- * not part of the family it is fitted from). Where its duets can be judged too, they are tested the way a change is
- * (signed-rank, each launch a unit), each test at half the level's α: it is detected when either sees it. Two apps
- * sharing the CPUs showed this burn at a fraction of its size alone, and the windows alone are what the answers are
- * judged on; either design alone missed runs the other caught (docs/runs/against.md).
+ * measured both ways (checkDesign) and judged on its windows alone, as every side-by-side answer is, with the moderated
+ * t and the family's prior (at the side-by-side layout when the family is split by it; the check itself is not part of
+ * the family it is fitted from): it says what the answers can see. Where its duets can be judged, they are tested as a
+ * change is (signed-rank, each launch a unit) and said beside it, with their CPU per request. Two apps sharing the CPUs
+ * showed this burn at a third to a half of its size alone, and judged on its duets the check missed a 10% that its
+ * windows alone saw (docs/runs/against.md).
  */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   for (const h of results.handicap ?? []) {
     if (!h.compared_with) continue;
     const [a, b] = [byName.get(h.contender), byName.get(h.compared_with)];
+    const level = DECISION.handicapLevel;
     if (isBase(h.compared_with)) {
       const d = designPairs(results, h.contender, h.compared_with);
       if (!d.a.length) continue;
-      const r = testRatio('signed-rank', { rounds: roundMeans(d), reps: roundRatios(d) }, DECISION.handicapLevel);
+      const r = testRatio('signed-rank', { rounds: roundMeans(d), reps: roundRatios(d) }, level);
       h.measured = { ...figuresOf(r), pairs: d.a.length, rounds: r.n };
       h.detected = r.hi < 1;
       continue;
@@ -114,50 +115,33 @@ export function judgeHandicap(results: Results): void {
     const design = checkDesign(results, h.contender, h.compared_with);
     // Recorded where it was measured both ways (not where its apps are in a change's pair, under --against).
     if (design.duet) h.design = design;
-    const bothWays = design.chosen === 'duet';
-    const level = bothWays ? 1 - (1 - DECISION.handicapLevel) / 2 : DECISION.handicapLevel;
-    const tests: Measured[] = [];
-    const alone = windowPairs(a, b);
-    if (alone.a.length) {
-      const family = results.family?.comparisons ?? [];
-      const { prior, split } = familyPrior(
-        family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))),
-        family.map((c) => !!c.side_by_side),
-      );
-      const data = {
-        rounds: roundMeans(alone),
-        reps: roundRatios(alone),
-        prior,
-        s02: prior?.scale(split ? [noiseOf(alone), 1] : noiseOf(alone)),
-      };
-      const r = testRatio('moderated-t', data, level);
-      tests.push({ ...figuresOf(r), pairs: alone.a.length, rounds: r.n, on: 'alternate' });
-    }
-    if (bothWays) {
+    if (design.chosen === 'duet') {
       const d = duetPairs(a, b, true);
       const r = testRatio('signed-rank', { rounds: roundMeans(d), reps: roundRatios(d) }, level);
       // Tested per launch (a round may hold several): its rounds, and its launches if more.
       const rounds = roundsWithDuets(a);
-      tests.push({
-        ...figuresOf(r),
-        pairs: d.a.length,
-        rounds,
-        ...(r.n > rounds ? { launches: r.n } : {}),
-        on: 'duet',
-      });
+      h.other = { ...figuresOf(r), pairs: d.a.length, rounds, ...(r.n > rounds ? { launches: r.n } : {}), on: 'duet' };
       const c = duetPairs(a, b, true, 'cpu_us_per_req');
-      const cpu = testRatio('signed-rank', { rounds: roundMeans(c), reps: roundRatios(c) }, DECISION.handicapLevel);
+      const cpu = testRatio('signed-rank', { rounds: roundMeans(c), reps: roundRatios(c) }, level);
       if (Number.isFinite(cpu.ratio)) h.cpu = { ratio: cpu.ratio, lo: cpu.lo, hi: cpu.hi, p: cpu.p, seen: cpu.lo > 1 };
     }
-    if (!tests.length) continue;
-    // The one with the smaller p is the check's figure, the other is said beside it.
-    const [first, second] = [...tests].sort((x, y) => x.p - y.p);
-    h.measured = first!;
-    if (second) h.other = second;
-    h.detected = tests.some((t) => t.hi < 1);
+    const alone = windowPairs(a, b);
+    if (!alone.a.length) continue;
+    const family = results.family?.comparisons ?? [];
+    const { prior, split } = familyPrior(
+      family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))),
+      family.map((c) => !!c.side_by_side),
+    );
+    const data = {
+      rounds: roundMeans(alone),
+      reps: roundRatios(alone),
+      prior,
+      s02: prior?.scale(split ? [noiseOf(alone), 1] : noiseOf(alone)),
+    };
+    const r = testRatio('moderated-t', data, level);
+    h.measured = { ...figuresOf(r), pairs: alone.a.length, rounds: r.n, on: 'alternate' };
+    h.detected = r.hi < 1;
   }
 }
-
-type Measured = NonNullable<HandicapCheck['measured']>;
 
 const figuresOf = (r: RatioTest) => ({ ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, df: r.df });

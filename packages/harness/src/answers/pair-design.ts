@@ -286,18 +286,14 @@ function duetNoisier(duet: PairDesignFigures, alt: PairDesignFigures, atCost = a
   return f > atCost * jstat.centralF.inv(0.95, duet.df, alt.df);
 }
 
-/**
- * Units (launches) the check's duet test needs to see a difference at all: it is tested at half the 5% α beside its
- * windows alone, and the least two-sided p of a signed-rank test is 2 / 2^n, under 0.025 from n = 7.
- */
-export const MIN_RANK_UNITS = 7;
+/** Units (rounds, or launches) a signed-rank interval needs to exclude no change at 95%: the least p is 2 / 2^n. */
+export const MIN_RANK_ROUNDS = 6;
 
 /**
- * The default run's handicap check, measured both ways in every cycle (run/block.ts): `duet` when its duet windows are
- * judged (signed-rank, as a change is, each launch a unit) beside its windows alone (answers/handicap.ts), unless the
- * bias check finds the designs disagree, the duet's sd per round is higher than alternating's beyond chance (both are
- * measured, so at equal cost), or it has too few launches for its test; `alternate`: on its windows alone only, as the
- * side-by-side answers are.
+ * The default run's handicap check, measured both ways in every cycle (run/block.ts), is judged on its windows alone
+ * (answers/handicap.ts). `duet`: its duet windows are tested too (signed-rank, as a change is, each launch a unit) and
+ * said beside; `alternate`: they are not, because the bias check finds the designs disagree, the duet's sd per round
+ * is higher than alternating's beyond chance (both are measured, so at equal cost), or it has too few launches.
  */
 export function checkDesign(r: Results, contender: string, twin: string): PairDesign {
   const byName = new Map(r.contenders.map((c) => [c.name, c]));
@@ -310,8 +306,8 @@ export function checkDesign(r: Results, contender: string, twin: string): PairDe
     ? 'no duet windows'
     : bias && !bias.agree
       ? `the designs disagree (duet − alternating ${pctOf(bias.mean)}, ${pctOf(bias.lo)}…${pctOf(bias.hi)})`
-      : units < MIN_RANK_UNITS
-        ? `${units} launches with duets, fewer than the ${MIN_RANK_UNITS} its test needs`
+      : units < MIN_RANK_ROUNDS
+        ? `${units} launches with duets, fewer than the ${MIN_RANK_ROUNDS} its test needs`
         : alt && duetNoisier(duet, alt, 1)
           ? `alternating is narrower beyond chance (${sds})`
           : null;

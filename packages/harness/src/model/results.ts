@@ -497,8 +497,9 @@ export interface HandicapCheck {
   /** req/s ratio a saturated single-threaded app should show: 1 / (1 + pct/100). */
   injected_ratio: number;
   /**
-   * The default run's check, measured both ways in every cycle: the design it is judged on, with both designs'
-   * figures and the bias check (answers/pair-design.ts checkDesign). A --handicap pair uses the changes' design.
+   * The default run's check, measured both ways in every cycle: both designs' figures and the bias check
+   * (answers/pair-design.ts checkDesign); `chosen` duet: its duets are tested beside its windows alone, on which it is
+   * judged. A --handicap pair uses the changes' design.
    */
   design?: PairDesign;
   /** Its comparison with its twin, as an answer is tested (rounds and df: results since the moderated t). */
@@ -513,12 +514,11 @@ export interface HandicapCheck {
     /** The launches the test took as its units, where a round held more than one (the default run's duet check). */
     launches?: number;
     df?: number;
-    /** The default run's check: the windows it was tested on (alone, or its duets). */
+    /** The default run's check: the windows it was tested on (alone; `other`: its duets). */
     on?: PairMode;
   };
-  /** The default run's check tested both ways (each at half the α): the test whose p was the larger. */
+  /** The default run's check, where its duets could be judged: their test, said beside `measured` (not its verdict). */
   other?: HandicapCheck['measured'];
-  /** Seen by either test: `measured`'s, or `other`'s. */
   detected?: boolean;
   /**
    * The default run's check judged on its duets: the same windows' CPU µs per request (twin ÷ plain twin), tested the

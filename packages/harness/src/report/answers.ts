@@ -163,8 +163,8 @@ function sizedText(f: HandicapFigures): string {
 function designText(d: PairDesign): string {
   const on =
     d.chosen === 'duet'
-      ? 'judged both ways, each test at half the α: on its duet windows, both apps under load at once (signed-rank, ' +
-        'each launch a unit), and on its windows alone, as the side-by-side answers are (moderated t'
+      ? 'judged on its windows alone, as the side-by-side answers are (moderated t), its duet windows, both apps ' +
+        'under load at once, tested beside it (signed-rank, each launch a unit'
       : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const bias = d.bias
     ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
@@ -182,13 +182,13 @@ function designText(d: PairDesign): string {
 
 type CheckFigures = NonNullable<HandicapFigures['check']['other']>;
 
-/** A test's interval, level and units, and the windows it was on where the check was tested both ways. */
+/** A test's interval, level and units (the default run's check: on its windows alone, or its duets beside). */
 function testText(m: CheckFigures): string {
   const interval = Number.isFinite(m.hi) ? `${signedPct(m.lo)}…${signedPct(m.hi)}` : 'no interval yet';
   const launches = m.launches !== undefined ? `, ${m.launches} launches` : '';
   const pairs =
     m.rounds !== undefined ? `${m.rounds} rounds${launches}, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
-  const on = m.on ? `, ${m.on === 'duet' ? 'its duets' : 'its windows alone'}` : '';
+  const on = m.on === 'alternate' ? ', its windows alone' : '';
   return `${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs}${on}`;
 }
 
@@ -199,7 +199,7 @@ export function handicapLine(an: Analysis): string {
       const h = f.check;
       const m = h.measured;
       const seen = h.detected ? 'detected' : 'NOT detected';
-      const other = h.other ? `; ${signedPct(h.other.ratio)} (${testText(h.other)})` : '';
+      const other = h.other ? `; in its duets ${signedPct(h.other.ratio)} (${testText(h.other)})` : '';
       // A --handicap pair decided on duets showing a share of a difference alone: its size alone was injected.
       const k = isBase(h.compared_with ?? '') ? an.aloneScale : null;
       const alone = (x: number) => (k ? Math.exp(Math.log(x) / k) : x);
