@@ -95,8 +95,8 @@ const roundsWithDuets = (c: ContenderResult | undefined) =>
  * t and the family's prior (at the side-by-side layout when the family is split by it; the check itself is not part of
  * the family it is fitted from): it says what the answers can see. Where its duets can be judged, they are tested as a
  * change is (signed-rank, each launch a unit) and said beside it, with their CPU per request. Two apps sharing the CPUs
- * showed this burn at a third to a half of its size alone, and judged on its duets the check missed a 10% that its
- * windows alone saw (docs/runs/against.md).
+ * showed this burn at a fraction of its size alone, and judged on its duets the check missed a 10% that its windows
+ * alone saw (docs/runs/against.md).
  */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));

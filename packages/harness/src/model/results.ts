@@ -521,9 +521,9 @@ export interface HandicapCheck {
   other?: HandicapCheck['measured'];
   detected?: boolean;
   /**
-   * The default run's check judged on its duets: the same windows' CPU µs per request (twin ÷ plain twin), tested the
-   * same way. The burn is CPU work, so this is what the check's req/s could show at most; beside a noisy neighbour
-   * the req/s of two apps sharing the CPUs moved far less than their CPU per request did (docs/runs/against.md).
+   * The default run's check, where its duets are tested: the same windows' CPU µs per request (twin ÷ plain twin),
+   * tested the same way. The burn is CPU work; beside a noisy neighbour the req/s of two apps sharing the CPUs moved
+   * far less than their CPU per request did (docs/runs/against.md).
    */
   cpu?: { ratio: number; lo: number; hi: number; p: number; seen: boolean };
 }
