@@ -1,7 +1,7 @@
 // The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
-import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, windowPairs } from './decide';
+import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, type WindowPairs, windowPairs } from './decide';
 import { checkDesign, designPairs, duetPairs } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
 import type { ContenderResult, Results } from '../model/results';
@@ -103,11 +103,10 @@ export function judgeHandicap(results: Results): void {
   for (const h of results.handicap ?? []) {
     if (!h.compared_with) continue;
     const [a, b] = [byName.get(h.contender), byName.get(h.compared_with)];
-    const level = DECISION.handicapLevel;
     if (isBase(h.compared_with)) {
       const d = designPairs(results, h.contender, h.compared_with);
       if (!d.a.length) continue;
-      const r = testRatio('signed-rank', { rounds: roundMeans(d), reps: roundRatios(d) }, level);
+      const r = signedRank(d);
       h.measured = { ...figuresOf(r), pairs: d.a.length, rounds: r.n };
       h.detected = r.hi < 1;
       continue;
@@ -117,12 +116,11 @@ export function judgeHandicap(results: Results): void {
     if (design.duet) h.design = design;
     if (design.chosen === 'duet') {
       const d = duetPairs(a, b, true);
-      const r = testRatio('signed-rank', { rounds: roundMeans(d), reps: roundRatios(d) }, level);
+      const r = signedRank(d);
       // Tested per launch (a round may hold several): its rounds, and its launches if more.
       const rounds = roundsWithDuets(a);
       h.other = { ...figuresOf(r), pairs: d.a.length, rounds, ...(r.n > rounds ? { launches: r.n } : {}), on: 'duet' };
-      const c = duetPairs(a, b, true, 'cpu_us_per_req');
-      const cpu = testRatio('signed-rank', { rounds: roundMeans(c), reps: roundRatios(c) }, level);
+      const cpu = signedRank(duetPairs(a, b, true, 'cpu_us_per_req'));
       if (Number.isFinite(cpu.ratio)) h.cpu = { ratio: cpu.ratio, lo: cpu.lo, hi: cpu.hi, p: cpu.p, seen: cpu.lo > 1 };
     }
     const alone = windowPairs(a, b);
@@ -138,10 +136,14 @@ export function judgeHandicap(results: Results): void {
       prior,
       s02: prior?.scale(split ? [noiseOf(alone), 1] : noiseOf(alone)),
     };
-    const r = testRatio('moderated-t', data, level);
+    const r = testRatio('moderated-t', data, DECISION.handicapLevel);
     h.measured = { ...figuresOf(r), pairs: alone.a.length, rounds: r.n, on: 'alternate' };
     h.detected = r.hi < 1;
   }
 }
+
+/** A change's test, at the check's level: signed-rank over the pairs' units (rounds, or launches where set). */
+const signedRank = (d: WindowPairs) =>
+  testRatio('signed-rank', { rounds: roundMeans(d), reps: roundRatios(d) }, DECISION.handicapLevel);
 
 const figuresOf = (r: RatioTest) => ({ ratio: r.ratio, lo: r.lo, hi: r.hi, level: r.level, p: r.p, df: r.df });
