@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { explained, resultsIn, runCli } from '../helpers/cli';
 import { burnUs } from '../../packages/harness/src/answers/handicap';
-import { CHECK_DUETS } from '../../packages/harness/src/run/block';
+import { CHECK_ALONE, CHECK_DUETS } from '../../packages/harness/src/run/block';
 
 const [NR, IO, IOV, GL, NOISY] = [
   'bun-raw-paced-node-redis',
@@ -132,14 +132,14 @@ describe('answers from paired windows', () => {
     });
   }, 300_000);
 
-  test("the handicap: calibrated on its twin's wall and event-loop time per request, judged as an answer", async () => {
+  test("the handicap: calibrated on its twin's wall and event-loop time, judged on its windows alone", async () => {
     const run = await runCli([
       '--only',
       `${NR},${NR}-handicap`,
       '--runs',
       '5',
       '--windows',
-      '4',
+      '3',
       '--connections',
       '50',
       '--duration',
@@ -167,19 +167,27 @@ describe('answers from paired windows', () => {
       // asserted. The burn's own work is tested in one process (tests/unit/handicap.test.ts).
       expect(Number.isFinite(h.measured.ratio)).toBe(true);
       expect(typeof h.detected).toBe('boolean');
-      // Measured both ways in every cycle: each window alone, then the two under load at once, the pair launched
-      // anew before each cycle after the first (4 launches a round, 20 in all).
+      // Measured both ways in every cycle: each window alone (CHECK_ALONE a launch: the cycle's, then the others kept
+      // apart), then the two under load at once, the pair launched anew before each cycle after the first (3 launches
+      // a round, 15 in all).
+      const byLaunch = (n: number) => [0, 1, 2].flatMap((k) => Array(n).fill(k));
       for (const name of [NR, `${NR}-handicap`])
         for (const run of json.contenders.find((c: { name: string }) => c.name === name).points[0].runs) {
-          expect(run.windows).toHaveLength(4);
-          expect(run.duet.map((d: { launch?: number }) => d.launch ?? 0)).toEqual(
-            [0, 1, 2, 3].flatMap((k) => Array(CHECK_DUETS).fill(k)),
-          );
+          expect(run.windows.map((w: { launch: number }) => w.launch)).toEqual([0, 1, 2]);
+          expect(run.check_windows.map((w: { launch: number }) => w.launch)).toEqual(byLaunch(CHECK_ALONE - 1));
+          expect(run.duet.map((d: { launch?: number }) => d.launch ?? 0)).toEqual(byLaunch(CHECK_DUETS));
         }
-      // Judged on its windows alone, as the answers are; its duets tested beside it per launch, unless the bias check
+      // Judged on its windows alone, each launch a unit; its duets tested beside it per launch, unless the bias check
       // or their noise (the machine's, not the test's) set them aside.
-      expect(h.measured).toMatchObject({ rounds: 5, level: 0.95, on: 'alternate' });
-      if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 20, on: 'duet' });
+      expect(h.measured).toMatchObject({
+        rounds: 5,
+        launches: 15,
+        pairs: 15 * CHECK_ALONE,
+        level: 0.95,
+        on: 'alternate',
+        procedure: 'signed-rank',
+      });
+      if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 15, on: 'duet' });
       else expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
       expect(h.design.bias.rounds).toBe(5);
     });

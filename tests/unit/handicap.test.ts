@@ -4,6 +4,7 @@ import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import {
   burnBound,
   burnUs,
+  checkAlonePairs,
   judgeHandicap,
   loopBurnUs,
   MAX_BUSY,
@@ -217,23 +218,31 @@ describe("the handicap check's line says which rule sized the burn", () => {
 });
 
 /**
- * The default run's check, `rounds` rounds of 2 windows each way: x-handicap at `ratio` of its twin x, each alone
- * window off by sd `alt`, each duet window by sd `duet` (and the duet's ratio times `bias`); `launches`: each round's
- * two duets from a launch of their own.
+ * The default run's check, `rounds` rounds of 2 launches: x-handicap at `ratio` of its twin x, each window alone off by
+ * sd `alt` (the launch's window in its cycle, and `alone` − 1 more in check_windows), each duet window by sd `duet`
+ * (and the duet's ratio times `bias`); `launches`: each round's two duets from a launch of their own.
  */
 function checkRun(
   rounds: number,
   alt: number,
   duet: number,
-  { ratio = 0.9, bias = 1, duets = true, launches = false } = {},
+  { ratio = 0.9, bias = 1, duets = true, launches = false, alone = 1 } = {},
 ) {
   const random = seededRandom(11);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const window = (slow: number, index: number, launch: number) => ({
+    index,
+    launch,
+    rps: 1000 * slow * Math.exp(alt * normal()),
+  });
   const runs = (slow: number, duetSlow: number, partner: string) =>
     Array.from({ length: rounds }, (_, i) => ({
       round: i + 1,
       rps: 1000,
-      windows: Array.from({ length: 2 }, () => ({ rps: 1000 * slow * Math.exp(alt * normal()) })),
+      windows: Array.from({ length: 2 }, (_, j) => window(slow, j, j)),
+      ...(alone > 1
+        ? { check_windows: Array.from({ length: 2 * (alone - 1) }, (_, j) => window(slow, j, j % 2)) }
+        : {}),
       ...(duets
         ? {
             duet: Array.from({ length: 2 }, (_, j) => ({
@@ -262,18 +271,55 @@ function checkRun(
 }
 
 describe("the default run's check: measured both ways, judged on its windows alone, its duets said beside", () => {
-  test('8 rounds: judged on its windows alone (moderated t) and seen; its duets (signed-rank) beside, at 95%', () => {
+  test('8 rounds: judged on its windows alone (signed-rank per launch) and seen; its duets beside, at 95%', () => {
     const r = checkRun(8, 0.12, 0.04);
     judgeHandicap(r);
     const [h] = r.handicap!;
     expect(h!.design).toMatchObject({ asked: 'auto', chosen: 'duet', round: null });
     expect(h!.design!.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
     expect(h!.design!.bias!.rounds).toBe(8);
-    expect(h!.measured).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'alternate' });
+    expect(h!.measured).toMatchObject({
+      rounds: 8,
+      launches: 16,
+      pairs: 16,
+      df: 15,
+      level: 0.95,
+      on: 'alternate',
+      procedure: 'signed-rank',
+    });
     expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'duet' });
     expect(h!.other!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
+  });
+
+  test("more windows alone a launch (check_windows): paired by launch with the twin's, and a narrower interval", () => {
+    const one = checkRun(8, 0.15, 0.04);
+    const three = checkRun(8, 0.15, 0.04, { alone: 3 });
+    const d = checkAlonePairs(three.contenders[0], three.contenders[1]);
+    expect(d).toMatchObject({ rounds: 8 });
+    expect(d.byRound).toHaveLength(16);
+    expect(d.byRound.every((u) => u.length === 3)).toBe(true);
+    // Launch 1's units: its window in the cycle (index 1), then the check windows on launch 1, in order.
+    const [a, b] = three.contenders as unknown as {
+      points: { runs: { windows: { rps: number }[]; check_windows: { rps: number }[] }[] }[];
+    }[];
+    const [ra, rb] = [a!.points[0]!.runs[0]!, b!.points[0]!.runs[0]!];
+    const ln = (x: { rps: number }, y: { rps: number }) => Math.log(x.rps) - Math.log(y.rps);
+    expect(d.byRound[1]).toEqual([
+      ln(ra.windows[1]!, rb.windows[1]!),
+      ln(ra.check_windows[1]!, rb.check_windows[1]!),
+      ln(ra.check_windows[3]!, rb.check_windows[3]!),
+    ]);
+    judgeHandicap(one);
+    judgeHandicap(three);
+    const width = (x: Results) => Math.log(x.handicap![0]!.measured!.hi) - Math.log(x.handicap![0]!.measured!.lo);
+    expect(three.handicap![0]!.measured).toMatchObject({ pairs: 48, launches: 16 });
+    expect(width(three)).toBeLessThan(width(one));
+    // Windows recorded without their launch (older results): each on the launch of its index.
+    const old = checkRun(4, 0.1, 0.02);
+    for (const c of old.contenders) for (const run of c.points[0]!.runs) for (const w of run.windows!) delete w.launch;
+    expect(checkAlonePairs(old.contenders[0], old.contenders[1]).byRound).toHaveLength(8);
   });
 
   test('duets that show a third of the difference do not decide it: its windows alone see the 10%', () => {
@@ -338,12 +384,16 @@ describe("the default run's check: measured both ways, judged on its windows alo
     const h = r.handicap![0]!;
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
     expect(text).toMatch(
-      /measured −\d+% \([^)]*, 95\.0%, 8 rounds, 16 window pairs, its windows alone\); in its duets/,
+      /measured −\d+% \([^)]*, 95\.0%, 8 rounds, 16 launches, 16 window pairs, its windows alone\); in its duets/,
     );
     expect(text).toContain(
-      'Measured both ways; judged on its windows alone, as the side-by-side answers are (moderated t), its duet ' +
+      'Measured both ways; judged on its windows alone (signed-rank, each launch a unit), its duet ' +
         'windows, both apps under load at once, tested beside it (signed-rank, each launch a unit;',
     );
+    // A check judged before (no procedure recorded) was judged as the side-by-side answers are.
+    delete h.measured!.procedure;
+    const older = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
+    expect(older).toContain('judged on its windows alone, as the side-by-side answers are (moderated t), its duet');
     expect(text).toMatch(/bias check, duet − alternating: [+−]\d+\.\d%/);
   });
 });

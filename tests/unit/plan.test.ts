@@ -5,7 +5,7 @@ import type { Load, Meeting } from '../../packages/harness/src/measure/measure';
 import type { Verdict } from '../../packages/harness/src/measure/verify';
 import { changeComparisons } from '../../packages/harness/src/model/questions';
 import type { ContenderResult, PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
-import { type BlockResults, CHECK_DUETS, measureBlock } from '../../packages/harness/src/run/block';
+import { type BlockResults, CHECK_ALONE, CHECK_DUETS, measureBlock } from '../../packages/harness/src/run/block';
 import { keptRuns } from '../../packages/harness/src/answers/verdicts';
 import type { Launched, Launcher, Measured, Out } from '../../packages/harness/src/run/launch';
 import {
@@ -456,16 +456,21 @@ describe("the default run's handicap check in a block: both ways in every cycle"
   const measures = (fake: FakeLauncher) =>
     fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
 
-  test("each app alone, then the pair's duets at the end of each cycle: the twins stay adjacent", async () => {
+  test("each app alone, then the pair's windows alone and duets at each cycle's end; twins adjacent", async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);
     const m = measures(fake);
-    const perCycle = 4 + 2 * CHECK_DUETS;
+    const extra = 2 * (CHECK_ALONE - 1);
+    const perCycle = 4 + extra + 2 * CHECK_DUETS;
     expect(m).toHaveLength(2 * perCycle);
     for (const cycle of [m.slice(0, perCycle), m.slice(perCycle)]) {
-      expect(cycle.slice(0, 4).every((e) => e.startsWith('window'))).toBe(true);
-      expect(cycle.slice(4).sort()).toEqual([
+      expect(cycle.slice(0, 4 + extra).every((e) => e.startsWith('window'))).toBe(true);
+      // The pair's windows alone after the cycle's: h and x in turn, which first alternating.
+      const after = cycle.slice(4, 4 + extra);
+      for (let i = 0; i < extra; i += 2) expect([after[i], after[i + 1]].sort()).toEqual(['window h', 'window x']);
+      expect(after[0]).not.toBe(after[2]);
+      expect(cycle.slice(4 + extra).sort()).toEqual([
         ...Array(CHECK_DUETS).fill('duet h'),
         ...Array(CHECK_DUETS).fill('duet x'),
       ]);
@@ -474,8 +479,20 @@ describe("the default run's handicap check in a block: both ways in every cycle"
       expect(Math.abs(alone.indexOf('h') - alone.indexOf('x'))).toBe(1);
     }
     const byName = new Map(slots.map((s, i) => [s.r.name, outcomes[i]!]));
-    for (const n of ['x', 'h']) expect(byName.get(n)!.runs[0]!.duet).toHaveLength(2 * CHECK_DUETS);
+    for (const n of ['x', 'h']) {
+      const run = byName.get(n)!.runs[0]!;
+      expect(run.duet).toHaveLength(2 * CHECK_DUETS);
+      // Its windows in the cycles stay the run's (x's pair with fw as every contender's); the others are kept apart.
+      expect(run.windows!.map((w) => w.launch)).toEqual([0, 1]);
+      expect(run.check_windows!.map((w) => w.launch)).toEqual([
+        ...Array(CHECK_ALONE - 1).fill(0),
+        ...Array(CHECK_ALONE - 1).fill(1),
+      ]);
+      expect(run.launch).toBeUndefined();
+    }
     expect(byName.get('a')!.runs[0]!.duet).toBeUndefined();
+    expect(byName.get('fw')!.runs[0]!.check_windows).toBeUndefined();
+    expect(byName.get('fw')!.runs[0]!.windows!.every((w) => w.launch === undefined)).toBe(true);
   });
 
   test("the check's pair is launched anew, together, before each later cycle; its duets name it", async () => {

@@ -1,10 +1,10 @@
 // The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
-import { DECISION, familyPrior, noiseOf, roundMeans, roundRatios, type WindowPairs, windowPairs } from './decide';
+import { DECISION, roundMeans, roundRatios, type WindowPairs } from './decide';
 import { checkDesign, designPairs, duetPairs } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
-import type { ContenderResult, Results } from '../model/results';
+import type { ContenderResult, Results, WindowRecord } from '../model/results';
 import { isBase } from '../model/questions';
 
 /**
@@ -89,14 +89,66 @@ const roundsWithDuets = (c: ContenderResult | undefined) =>
   new Set((c?.points[0]?.runs ?? []).filter((x) => !x.fault && x.duet?.length).map((x) => x.round)).size;
 
 /**
+ * The default run's check, its windows alone: per round and launch of its pair, the n-th of each side's windows on that
+ * launch paired, the cycle's first and then those after it (RunRecord.check_windows); each launch is a unit. A window
+ * recorded without its launch (older results) is on the launch of its index, as each cycle launched the pair anew.
+ */
+export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
+  type Win = Pick<WindowRecord, 'rps' | 'launch' | 'index'>;
+  const byRound = (c: ContenderResult | undefined) =>
+    new Map(
+      (c?.points[0]?.runs ?? [])
+        .filter((r) => !r.fault)
+        .map((r) => [r.round, [...(r.windows ?? []), ...(r.check_windows ?? [])] as Win[]] as const),
+    );
+  const byLaunch = (ws: Win[]) => {
+    const out = new Map<number, number[]>();
+    for (const w of ws) out.set(w.launch ?? w.index, [...(out.get(w.launch ?? w.index) ?? []), w.rps]);
+    return out;
+  };
+  const wb = byRound(b);
+  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
+  const within: number[] = [];
+  for (const [round, xs] of byRound(a)) {
+    const ys = wb.get(round);
+    if (!ys) continue;
+    const theirs = byLaunch(ys);
+    let paired = false;
+    for (const [launch, mine] of byLaunch(xs)) {
+      const d: number[] = [];
+      for (const [j, x] of mine.entries()) {
+        const y = theirs.get(launch)?.[j];
+        if (!(x > 0 && y && y > 0)) continue;
+        out.a.push(x);
+        out.b.push(y);
+        d.push(Math.log(x) - Math.log(y));
+      }
+      if (!d.length) continue;
+      paired = true;
+      out.byRound.push(d);
+      if (d.length > 1) within.push(variance(d));
+    }
+    if (paired) out.rounds++;
+  }
+  out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
+  return out;
+}
+
+const variance = (xs: number[]) => {
+  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+};
+
+/**
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
  * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
- * measured both ways (checkDesign) and judged on its windows alone, as every side-by-side answer is, with the moderated
- * t and the family's prior (at the side-by-side layout when the family is split by it; the check itself is not part of
- * the family it is fitted from): it says what the answers can see. Where its duets can be judged, they are tested as a
- * change is (signed-rank, each launch a unit) and said beside it, with their CPU per request. Two apps sharing the CPUs
- * showed this burn at a fraction of its size alone, and judged on its duets the check missed a 10% that its windows
- * alone saw (docs/runs/against.md).
+ * measured both ways (checkDesign) and judged on its windows alone (checkAlonePairs: CHECK_ALONE pairs a launch) with
+ * the signed-rank test, each launch a unit: the run's proof that it sees and sizes a known 10%. Judged as a
+ * side-by-side answer is (two pairs a round, the moderated t with the family's prior), it missed 4 of 13 default runs
+ * beside a noisy neighbour, the family's prior widening an interval its own rounds kept narrow (docs/runs/against.md).
+ * Where its duets can be judged, they are tested the same way and said beside it, with their CPU per request. Two apps
+ * sharing the CPUs showed this burn at a fraction of its size alone, and judged on its duets the check missed a 10%
+ * that its windows alone saw.
  */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
@@ -117,30 +169,24 @@ export function judgeHandicap(results: Results): void {
     if (design.chosen === 'duet') {
       const d = duetPairs(a, b, true);
       const r = signedRank(d);
-      // Tested per launch (a round may hold several): its rounds, and its launches if more.
-      const rounds = roundsWithDuets(a);
-      h.other = { ...figuresOf(r), pairs: d.a.length, rounds, ...(r.n > rounds ? { launches: r.n } : {}), on: 'duet' };
+      h.other = { ...figuresOf(r), ...units(d, r, roundsWithDuets(a)), on: 'duet' };
       const cpu = signedRank(duetPairs(a, b, true, 'cpu_us_per_req'));
       if (Number.isFinite(cpu.ratio)) h.cpu = { ratio: cpu.ratio, lo: cpu.lo, hi: cpu.hi, p: cpu.p, seen: cpu.lo > 1 };
     }
-    const alone = windowPairs(a, b);
+    const alone = checkAlonePairs(a, b);
     if (!alone.a.length) continue;
-    const family = results.family?.comparisons ?? [];
-    const { prior, split } = familyPrior(
-      family.map((c) => windowPairs(byName.get(c.a), byName.get(c.b))),
-      family.map((c) => !!c.side_by_side),
-    );
-    const data = {
-      rounds: roundMeans(alone),
-      reps: roundRatios(alone),
-      prior,
-      s02: prior?.scale(split ? [noiseOf(alone), 1] : noiseOf(alone)),
-    };
-    const r = testRatio('moderated-t', data, DECISION.handicapLevel);
-    h.measured = { ...figuresOf(r), pairs: alone.a.length, rounds: r.n, on: 'alternate' };
+    const r = signedRank(alone);
+    h.measured = { ...figuresOf(r), ...units(alone, r, alone.rounds), on: 'alternate', procedure: 'signed-rank' };
     h.detected = r.hi < 1;
   }
 }
+
+/** Tested per launch (a round may hold several): its window pairs, its rounds, and its launches if more. */
+const units = (d: WindowPairs, r: RatioTest, rounds: number) => ({
+  pairs: d.a.length,
+  rounds,
+  ...(r.n > rounds ? { launches: r.n } : {}),
+});
 
 /** A change's test, at the check's level: signed-rank over the pairs' units (rounds, or launches where set). */
 const signedRank = (d: WindowPairs) =>

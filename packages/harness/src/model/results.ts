@@ -68,6 +68,8 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   idle_cpu_s?: number;
   /** A window of a block: its place in the block's order (pooled into each WindowRecord). */
   seq?: number;
+  /** A window of the default run's handicap check's two apps: which launch of its round (from 0). */
+  launch?: number;
   /** The measured windows of this launch, back to back after its warmup; the run's figures pool them. */
   windows?: WindowRecord[];
   /**
@@ -76,6 +78,11 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
    * figures, which come from windows where the app ran alone; the n-th of each side pair up.
    */
   duet?: DuetWindow[];
+  /**
+   * The default run's handicap check: this app's windows alone after each cycle's own (run/block.ts CHECK_ALONE), each
+   * with its launch. Kept out of the run's figures and its family's pairs; the check pairs them with its twin's.
+   */
+  check_windows?: WindowRecord[];
   /**
    * A round of a change's pair measured in duet windows only (no window alone): its figures were
    * measured beside the twin under load, so they count for the pair and the gates, never for the
@@ -112,6 +119,8 @@ export interface WindowRecord {
   index: number;
   /** Its place in its block's order of windows (--layout walk; absent in older results). */
   seq?: number;
+  /** A window of the default run's handicap check's two apps: which launch of its round measured it, from 0. */
+  launch?: number;
   live?: LiveRecord;
   upsert?: UpsertWindow;
   started_at: number;
@@ -516,6 +525,8 @@ export interface HandicapCheck {
     df?: number;
     /** The default run's check: the windows it was tested on (alone; `other`: its duets). */
     on?: PairMode;
+    /** The default run's check on its windows alone: its test (absent in older results: the moderated t). */
+    procedure?: 'signed-rank';
   };
   /** The default run's check, where its duets could be judged: their test, said beside `measured` (not its verdict). */
   other?: HandicapCheck['measured'];

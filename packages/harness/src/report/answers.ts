@@ -159,13 +159,17 @@ function sizedText(f: HandicapFigures): string {
   );
 }
 
-/** Which of its windows the default run's check was judged on, and why. */
-function designText(d: PairDesign): string {
+/** Which of its windows the default run's check was judged on, how, and why. */
+function designText(d: PairDesign, m: CheckFigures): string {
+  // Its test's parenthesis, closed after the design's reasons when its duets were not tested.
+  const judged =
+    m.procedure === 'signed-rank'
+      ? 'judged on its windows alone (signed-rank, each launch a unit'
+      : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const on =
     d.chosen === 'duet'
-      ? 'judged on its windows alone, as the side-by-side answers are (moderated t), its duet windows, both apps ' +
-        'under load at once, tested beside it (signed-rank, each launch a unit'
-      : 'judged on its windows alone, as the side-by-side answers are (moderated t';
+      ? `${judged}), its duet windows, both apps under load at once, tested beside it (signed-rank, each launch a unit`
+      : judged;
   const bias = d.bias
     ? `; bias check, duet − alternating: ${signedPct(Math.exp(d.bias.mean))} (${signedPct(Math.exp(d.bias.lo))}…` +
       `${signedPct(Math.exp(d.bias.hi))}, ${d.bias.rounds} rounds)`
@@ -213,7 +217,7 @@ export function handicapLine(an: Analysis): string {
         `measured ${signedPct(m.ratio)} (${testText(m)})${other}${aloneText}: ` +
         `${seen}; ` +
         `off by ${(Math.abs(alone(m.ratio) - h.injected_ratio) * 100).toFixed(1)} points${k ? ' alone' : ''}.` +
-        (h.design ? ` Measured both ways; ${designText(h.design)}.` : '') +
+        (h.design ? ` Measured both ways; ${designText(h.design, m)}.` : '') +
         (h.cpu
           ? ` Its CPU per request in the same duets: ${signedPct(h.cpu.ratio)} (${signedPct(h.cpu.lo)}…` +
             `${signedPct(h.cpu.hi)}): ${h.cpu.seen ? 'seen' : 'not seen'}.`

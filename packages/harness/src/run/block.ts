@@ -10,7 +10,7 @@ import type { DuetWindow, Results, RunRecord } from '../model/results';
 import { log } from '../system/progress';
 import { launch, type Launched, type Launcher, measureWindow, type Out, safe, type TrialOutcome } from './launch';
 import { blockRandom, changePairs, cycles, handicapPairs, pairMode, type Slot, twinPairs } from './plan';
-import { pooled } from './pool';
+import { pooled, windowsOf } from './pool';
 
 interface Member extends Slot {
   key: string;
@@ -20,6 +20,8 @@ interface Member extends Slot {
   duet: DuetWindow[];
   /** The same windows' full records: a round with no window alone is recorded from them. */
   duetRuns: RunRecord[];
+  /** The handicap check's windows alone after the cycle's (CHECK_ALONE), each on its launch. */
+  checkRuns: RunRecord[];
   /** Which launch of the round it is on, from 0 (the handicap check's pair is launched anew each cycle). */
   launch: number;
   outcome?: Out;
@@ -34,12 +36,20 @@ export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'ha
 const SETTLE_MS = 250;
 
 /**
- * The handicap check's duet windows at the end of each cycle. Its round is mostly the windows of the others; a duet
- * costs 1.25 s of it, and the windows, not the launches, are most of the check's noise: in a default run beside a
- * noisy neighbour, 2 duets a round gave an sd per round of 9.7% and the check read −9% (−16%…+0.2%), not detected
- * (docs/runs/against.md).
+ * The handicap check's windows alone per launch: its pair's window in the cycle, and CHECK_ALONE − 1 pairs more at
+ * the end of the cycle, each app alone, kept apart from the run's windows (RunRecord.check_windows) so that its plain
+ * twin's windows stay paired with its family's as every contender's are. Beside a one-thread noisy neighbour, with one
+ * pair a launch (seven rounds of two launches in 15 minutes) the check missed its 10% in 4 of 13 default runs: its
+ * window pairs varied by sd 6–33% within a round, its rounds by about that over √2, the windows most of its noise
+ * (docs/runs/against.md). Its duets, at half the cost of a pair alone, show the burn at a fraction of its size.
  */
-export const CHECK_DUETS = 3;
+export const CHECK_ALONE = 3;
+
+/**
+ * The handicap check's duet windows at the end of each cycle, after its windows alone. The check is judged on its
+ * windows alone; its duets are said beside it, with their CPU per request (answers/handicap.ts).
+ */
+export const CHECK_DUETS = 1;
 
 /**
  * --layout walk: load on the next app for this long before its window, instead of the pause. Its
@@ -135,21 +145,49 @@ async function relaunchChecks(b: Block, launchIndex: number): Promise<void> {
 /**
  * One measured window of a member, with the CPU every other live member used during it; under
  * --layout walk, its place in the walk (`seq`: outside it, neighbours in time are not compared pairs).
+ * `check`: one of the handicap check's windows after the cycle's (CHECK_ALONE), kept apart. The check's two apps record
+ * each window's launch, which its test takes as a unit.
  */
-async function window(b: Block, m: Member, others: Member[]): Promise<WindowResult> {
+async function window(b: Block, m: Member, others: Member[], check = false): Promise<WindowResult> {
   const idleBefore = others.map((o) => b.launcher.cpuSeconds(o.app!));
   const j = m.windows.length;
-  const rawName = j ? `${baseName(m, b.round)}-w${j + 1}.json` : `${baseName(m, b.round)}.json`;
-  const seq = b.pairs ? b.seq++ : null;
+  const rawName = check
+    ? `${baseName(m, b.round)}${launchTag(m)}-alone${m.checkRuns.length + 1}.json`
+    : j
+      ? `${baseName(m, b.round)}-w${j + 1}.json`
+      : `${baseName(m, b.round)}.json`;
+  const seq = b.pairs && !check ? b.seq++ : null;
   const extra = () => ({
     idle_cpu_s: others.reduce((s, o, i) => s + Math.max(0, b.launcher.cpuSeconds(o.app!) - idleBefore[i]!), 0),
     ...(seq !== null ? { seq } : {}),
+    ...(b.checks.some((p) => p.includes(m)) ? { launch: m.launch } : {}),
   });
   const { run, bad } = await measureWindow(b.launcher, m.app!, loadOf(b, m), rawName, b.round, extra);
-  if (run) m.windows.push(run);
+  if (run) (check ? m.checkRuns : m.windows).push(run);
   if (bad?.kind === 'redis-died') return 'redis-died';
   if (bad) m.outcome = bad;
   return bad ? 'out' : 'ok';
+}
+
+/** The handicap check's pairs alone after the cycle's (CHECK_ALONE − 1), which side first alternating. */
+async function checkAlone(b: Block, pair: [Member, Member]): Promise<WindowResult> {
+  for (let i = 1; i < CHECK_ALONE; i++) {
+    const first = (pair[0].checkRuns.length + b.round) % 2;
+    for (const m of [pair[first]!, pair[1 - first]!]) {
+      const live = liveMembers(b);
+      if (!live.includes(m)) continue;
+      await b.launcher.pause(SETTLE_MS);
+      const result = await window(
+        b,
+        m,
+        live.filter((x) => x !== m),
+        true,
+      );
+      if (result === 'redis-died') return result;
+      if (result === 'out') await b.launcher.stop(m.key);
+    }
+  }
+  return 'ok';
 }
 
 /**
@@ -234,7 +272,8 @@ async function restartRedis(b: Block, blockIndex: number): Promise<void> {
  * once a cycle, after both members of a pair have had their turn, their duet window when the pair's
  * mode in this cycle has one (a walk visits a hub more than once). The handicap check's duets
  * (CHECK_DUETS) wait for the end of the cycle: within it, they would come between a raw server and
- * a framework clustered beside it, whose windows must stay adjacent. An app out of the race stops
+ * a framework clustered beside it, whose windows must stay adjacent; its windows alone beyond the cycle's
+ * (CHECK_ALONE) come first. An app out of the race stops
  * at once: alive, it could use CPU no window accounts for.
  */
 async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
@@ -266,8 +305,10 @@ async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
     if (b.checks.includes(pair)) atEnd.push(pair);
     else if ((await duet(b, pair)) === 'redis-died') return 'redis-died';
   }
-  for (const pair of atEnd)
+  for (const pair of atEnd) {
+    if ((await checkAlone(b, pair)) === 'redis-died') return 'redis-died';
     for (let i = 0; i < CHECK_DUETS; i++) if ((await duet(b, pair)) === 'redis-died') return 'redis-died';
+  }
   return 'ok';
 }
 
@@ -305,6 +346,7 @@ export async function measureBlock(
     windows: [],
     duet: [],
     duetRuns: [],
+    checkRuns: [],
     launch: 0,
   }));
   const s = results.settings;
@@ -350,10 +392,11 @@ export async function measureBlock(
  * measured yet has nothing to report.
  */
 function outcomeOf(m: Member, redisDied: boolean): TrialOutcome {
+  const check = m.checkRuns.length ? { check_windows: windowsOf(m.checkRuns) } : {};
   const runs = m.windows.length
-    ? [{ ...pooled(m.windows), ...(m.duet.length ? { duet: m.duet } : {}) }]
+    ? [{ ...pooled(m.windows), ...(m.duet.length ? { duet: m.duet } : {}), ...check }]
     : m.duetRuns.length
-      ? [{ ...pooled(m.duetRuns), windows: [], duet: m.duet, duet_only: true as const }]
+      ? [{ ...pooled(m.duetRuns), windows: [], duet: m.duet, duet_only: true as const, ...check }]
       : [];
   if (redisDied && !m.outcome) return runs.length ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
   return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };

@@ -13,10 +13,11 @@ const sumCounts = (counts: Record<string, number>[]) =>
   }, {});
 
 /** Each window's own figures, kept beside the pooled ones. */
-const windowsOf = (runs: RunRecord[]) =>
+export const windowsOf = (runs: RunRecord[]) =>
   runs.map((r, index) => ({
     index,
     ...(r.seq !== undefined ? { seq: r.seq } : {}),
+    ...(r.launch !== undefined ? { launch: r.launch } : {}),
     started_at: r.started_at,
     ended_at: r.ended_at,
     rps: r.rps,
@@ -34,7 +35,8 @@ const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, 
 
 /** The windows of one launch as one run: counts summed, rates over the summed time, each window kept. */
 export function pooled(runs: RunRecord[]): RunRecord {
-  const first = runs[0]!;
+  // A window's launch is its own (windowsOf keeps it), not the pooled run's.
+  const { launch: _, ...first } = runs[0]!;
   const ok = sum(runs, (r) => r.ok);
   // Under --workload live the prober's reads were served too (measure.ts counts them per window).
   const served = ok + sum(runs, (r) => r.live?.count ?? 0);
