@@ -316,10 +316,16 @@ describe("the default run's check: measured both ways, judged on its windows alo
     const width = (x: Results) => Math.log(x.handicap![0]!.measured!.hi) - Math.log(x.handicap![0]!.measured!.lo);
     expect(three.handicap![0]!.measured).toMatchObject({ pairs: 48, launches: 16 });
     expect(width(three)).toBeLessThan(width(one));
-    // Windows recorded without their launch (older results): each on the launch of its index.
-    const old = checkRun(4, 0.1, 0.02);
-    for (const c of old.contenders) for (const run of c.points[0]!.runs) for (const w of run.windows!) delete w.launch;
-    expect(checkAlonePairs(old.contenders[0], old.contenders[1]).byRound).toHaveLength(8);
+    // Windows recorded without their launch (older results): each on the launch of its index where the pair was
+    // launched anew each cycle (its duets name their launches), else all on the round's one launch.
+    const unitsOf = (launches: boolean) => {
+      const old = checkRun(4, 0.1, 0.02, { launches });
+      for (const c of old.contenders)
+        for (const run of c.points[0]!.runs) for (const w of run.windows!) delete w.launch;
+      return checkAlonePairs(old.contenders[0], old.contenders[1]).byRound.map((u) => u.length);
+    };
+    expect(unitsOf(true)).toEqual(Array(8).fill(1));
+    expect(unitsOf(false)).toEqual(Array(4).fill(2));
   });
 
   test('duets that show a third of the difference do not decide it: its windows alone see the 10%', () => {

@@ -91,32 +91,32 @@ const roundsWithDuets = (c: ContenderResult | undefined) =>
 /**
  * The default run's check, its windows alone: per round and launch of its pair, the n-th of each side's windows on that
  * launch paired, the cycle's first and then those after it (RunRecord.check_windows); each launch is a unit. A window
- * recorded without its launch (older results) is on the launch of its index, as each cycle launched the pair anew.
+ * recorded without its launch (older results) is on the launch of its index where the pair was launched anew each
+ * cycle (its duets name their launches), else on the round's one launch (under --against, its apps in a change's pair).
  */
 export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
   type Win = Pick<WindowRecord, 'rps' | 'launch' | 'index'>;
-  const byRound = (c: ContenderResult | undefined) =>
+  const byRound = (c: ContenderResult | undefined, other: ContenderResult | undefined) =>
     new Map(
       (c?.points[0]?.runs ?? [])
         .filter((r) => !r.fault)
-        .map((r) => [r.round, [...(r.windows ?? []), ...(r.check_windows ?? [])] as Win[]] as const),
+        .map((r) => {
+          const relaunched = !!r.duet?.some((d) => d.partner === other?.name && d.launch);
+          const launchOf = (w: Win) => w.launch ?? (relaunched ? w.index : 0);
+          const ws = [...(r.windows ?? []), ...(r.check_windows ?? [])];
+          return [r.round, byLaunch(ws, launchOf)] as const;
+        }),
     );
-  const byLaunch = (ws: Win[]) => {
-    const out = new Map<number, number[]>();
-    for (const w of ws) out.set(w.launch ?? w.index, [...(out.get(w.launch ?? w.index) ?? []), w.rps]);
-    return out;
-  };
-  const wb = byRound(b);
+  const wb = byRound(b, a);
   const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
   const within: number[] = [];
-  for (const [round, xs] of byRound(a)) {
-    const ys = wb.get(round);
-    if (!ys) continue;
-    const theirs = byLaunch(ys);
+  for (const [round, mine] of byRound(a, b)) {
+    const theirs = wb.get(round);
+    if (!theirs) continue;
     let paired = false;
-    for (const [launch, mine] of byLaunch(xs)) {
+    for (const [launch, xs] of mine) {
       const d: number[] = [];
-      for (const [j, x] of mine.entries()) {
+      for (const [j, x] of xs.entries()) {
         const y = theirs.get(launch)?.[j];
         if (!(x > 0 && y && y > 0)) continue;
         out.a.push(x);
@@ -131,6 +131,13 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
     if (paired) out.rounds++;
   }
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
+  return out;
+}
+
+/** Windows' req/s by their launch, in order. */
+function byLaunch<W extends { rps: number }>(ws: W[], launchOf: (w: W) => number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const w of ws) out.set(launchOf(w), [...(out.get(launchOf(w)) ?? []), w.rps]);
   return out;
 }
 
