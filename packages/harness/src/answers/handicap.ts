@@ -2,7 +2,7 @@
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
 import { DECISION, roundMeans, roundRatios, type WindowPairs } from './decide';
-import { checkDesign, designPairs, duetPairs } from './pair-design';
+import { checkDesign, designPairs, duetPairs, variance } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
 import type { ContenderResult, Results, WindowRecord } from '../model/results';
 import { isBase } from '../model/questions';
@@ -140,11 +140,6 @@ function byLaunch<W extends { rps: number }>(ws: W[], launchOf: (w: W) => number
   for (const w of ws) out.set(launchOf(w), [...(out.get(launchOf(w)) ?? []), w.rps]);
   return out;
 }
-
-const variance = (xs: number[]) => {
-  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
-  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
-};
 
 /**
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one

@@ -64,7 +64,7 @@ export function duetPairs(
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
+export const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
 
 /**
  * A design's figures over the changes' pairs: sd per window pair and per round (pooled, rounds − 1 df each), and its
