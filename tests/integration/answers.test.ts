@@ -139,7 +139,7 @@ describe('answers from paired windows', () => {
       '--runs',
       '5',
       '--windows',
-      '3',
+      '2',
       '--connections',
       '50',
       '--duration',
@@ -167,27 +167,29 @@ describe('answers from paired windows', () => {
       // asserted. The burn's own work is tested in one process (tests/unit/handicap.test.ts).
       expect(Number.isFinite(h.measured.ratio)).toBe(true);
       expect(typeof h.detected).toBe('boolean');
-      // Measured both ways in every cycle: each window alone (CHECK_ALONE a launch: the cycle's, then the others kept
-      // apart), then the two under load at once, the pair launched anew before each cycle after the first (3 launches
-      // a round, 15 in all).
-      const byLaunch = (n: number) => [0, 1, 2].flatMap((k) => Array(n).fill(k));
+      // Measured both ways in every cycle: CHECK_ALONE pairs alone, the cycle's then the others kept apart, the pair
+      // launched anew before each (2 cycles of CHECK_ALONE launches a round, 30 in all), then the two under load at
+      // once on the cycle's last launch.
+      const cycles = [0, 1].map((j) => j * CHECK_ALONE);
+      const later = cycles.flatMap((k) => Array.from({ length: CHECK_ALONE - 1 }, (_, i) => k + i + 1));
       for (const name of [NR, `${NR}-handicap`])
         for (const run of json.contenders.find((c: { name: string }) => c.name === name).points[0].runs) {
-          expect(run.windows.map((w: { launch: number }) => w.launch)).toEqual([0, 1, 2]);
-          expect(run.check_windows.map((w: { launch: number }) => w.launch)).toEqual(byLaunch(CHECK_ALONE - 1));
-          expect(run.duet.map((d: { launch?: number }) => d.launch ?? 0)).toEqual(byLaunch(CHECK_DUETS));
+          expect(run.windows.map((w: { launch: number }) => w.launch)).toEqual(cycles);
+          expect(run.check_windows.map((w: { launch: number }) => w.launch)).toEqual(later);
+          const last = cycles.flatMap((k) => Array(CHECK_DUETS).fill(k + CHECK_ALONE - 1));
+          expect(run.duet.map((d: { launch?: number }) => d.launch ?? 0)).toEqual(last);
         }
       // Judged on its windows alone, each launch a unit; its duets tested beside it per launch, unless the bias check
       // or their noise (the machine's, not the test's) set them aside.
       expect(h.measured).toMatchObject({
         rounds: 5,
-        launches: 15,
-        pairs: 15 * CHECK_ALONE,
+        launches: 10 * CHECK_ALONE,
+        pairs: 10 * CHECK_ALONE,
         level: 0.95,
         on: 'alternate',
         procedure: 'signed-rank',
       });
-      if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 15, on: 'duet' });
+      if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 10, on: 'duet' });
       else expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
       expect(h.design.bias.rounds).toBe(5);
     });

@@ -483,11 +483,10 @@ describe("the default run's handicap check in a block: both ways in every cycle"
       const run = byName.get(n)!.runs[0]!;
       expect(run.duet).toHaveLength(2 * CHECK_DUETS);
       // Its windows in the cycles stay the run's (x's pair with fw as every contender's); the others are kept apart.
-      expect(run.windows!.map((w) => w.launch)).toEqual([0, 1]);
-      expect(run.check_windows!.map((w) => w.launch)).toEqual([
-        ...Array(CHECK_ALONE - 1).fill(0),
-        ...Array(CHECK_ALONE - 1).fill(1),
-      ]);
+      // Each pair alone on a launch of its own: the cycle's, then one launch for each after it.
+      expect(run.windows!.map((w) => w.launch)).toEqual([0, CHECK_ALONE]);
+      const later = (k: number) => Array.from({ length: CHECK_ALONE - 1 }, (_, i) => k + i + 1);
+      expect(run.check_windows!.map((w) => w.launch)).toEqual([...later(0), ...later(CHECK_ALONE)]);
       expect(run.launch).toBeUndefined();
     }
     expect(byName.get('a')!.runs[0]!.duet).toBeUndefined();
@@ -495,26 +494,29 @@ describe("the default run's handicap check in a block: both ways in every cycle"
     expect(byName.get('fw')!.runs[0]!.windows!.every((w) => w.launch === undefined)).toBe(true);
   });
 
-  test("the check's pair is launched anew, together, before each later cycle; its duets name it", async () => {
+  test("the check's pair is launched anew, together, before each pair alone but the block's first; duets name it", async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);
-    // Each member starts once for the block; the pair once more, after the first cycle's duets.
+    // Each member starts once for the block; the pair once more before each of its pairs alone after the first.
     const starts = fake.events.filter((e) => e.startsWith('start')).map((e) => e.split(' ')[1]);
-    expect(starts.sort()).toEqual(['a', 'fw', 'h', 'h', 'x', 'x']);
-    // Between the first cycle's last duet and the second cycle's first window.
+    const again = 2 * CHECK_ALONE - 1;
+    expect(starts.sort()).toEqual(['a', 'fw', ...Array(again + 1).fill('h'), ...Array(again + 1).fill('x')]);
+    // Each of h's windows alone after its first is the first window after a start of h (on its new launch's warmup).
     const ev = fake.events;
-    const duets = ev.flatMap((e, i) => (e.startsWith('duet h') ? [i] : []));
-    const restart = ev.lastIndexOf('start h');
-    expect(restart).toBeGreaterThan(duets[CHECK_DUETS - 1]!);
-    expect(restart).toBeLessThan(ev.findIndex((e, i) => i > duets[CHECK_DUETS - 1]! && e.startsWith('window')));
-    expect(ev.indexOf('stop x#c50-block-1')).toBeGreaterThan(duets[CHECK_DUETS - 1]!);
+    const hMeasured = ev.flatMap((e, i) => (/^(window|duet) h/.test(e) ? [i] : []));
+    for (const [k, at] of hMeasured.entries()) {
+      if (k === 0 || !ev[at]!.startsWith('window')) continue;
+      expect(ev.slice(hMeasured[k - 1]! + 1, at).some((e) => e.startsWith('start h'))).toBe(true);
+    }
+    // Stopped before each start (never two of one app alive), and the duets come after the cycle's last launch.
+    expect(ev.filter((e) => e.startsWith('stop x#c50-block-1')).length).toBeGreaterThanOrEqual(again);
     expect(fake.events.filter((e) => /^warmup [hx] .*-l2-warmup\.json$/.test(e))).toHaveLength(2);
     const byName = new Map(slots.map((s, i) => [s.r.name, outcomes[i]!]));
     for (const n of ['x', 'h'])
       expect(byName.get(n)!.runs[0]!.duet!.map((d) => d.launch ?? 0)).toEqual([
-        ...Array(CHECK_DUETS).fill(0),
-        ...Array(CHECK_DUETS).fill(1),
+        ...Array(CHECK_DUETS).fill(CHECK_ALONE - 1),
+        ...Array(CHECK_DUETS).fill(2 * CHECK_ALONE - 1),
       ]);
     // The others stay on their one launch.
     expect(byName.get('fw')!.runs[0]!.windows!.map((w) => w.rps)).toHaveLength(2);

@@ -22,7 +22,7 @@ interface Member extends Slot {
   duetRuns: RunRecord[];
   /** The handicap check's windows alone after the cycle's (CHECK_ALONE), each on its launch. */
   checkRuns: RunRecord[];
-  /** Which launch of the round it is on, from 0 (the handicap check's pair is launched anew each cycle). */
+  /** Which launch of the round it is on, from 0 (the handicap check's pair is launched anew for each pair alone). */
   launch: number;
   outcome?: Out;
 }
@@ -36,8 +36,8 @@ export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'ha
 const SETTLE_MS = 250;
 
 /**
- * The handicap check's windows alone per launch: its pair's window in the cycle, and CHECK_ALONE − 1 pairs more at
- * the end of the cycle, each app alone, kept apart from the run's windows (RunRecord.check_windows) so that its plain
+ * The handicap check's window pairs alone per cycle, each on a launch of its own: its pair's window in the cycle, and
+ * CHECK_ALONE − 1 pairs more at the end of the cycle, each app alone, kept apart from the run's windows (RunRecord.check_windows) so that its plain
  * twin's windows stay paired with its family's as every contender's are. Beside a one-thread noisy neighbour, with one
  * pair a launch (seven rounds of two launches in 15 minutes) the check missed its 10% in 4 of 13 default runs: its
  * window pairs varied by sd 6–33% within a round, its rounds by about that over √2, the windows most of its noise
@@ -127,19 +127,18 @@ async function launchGroup(b: Block, group: Member[], together: boolean): Promis
 const launchTag = (m: Member) => (m.launch ? `-l${m.launch + 1}` : '');
 
 /**
- * Before each cycle after the first: the handicap check's pair stopped and launched anew, together. Its duet windows
- * within a launch vary about as much as the launches do (sd per window pair 15–17% beside a noisy neighbour, sd per
- * round 6%, about that over √6), so its test takes each launch as a unit: twice the units of one launch a round, for
- * a relaunch of about 2 s. With six rounds, one launch each, its signed-rank test could not decide when a single
- * round read the wrong way (docs/runs/against.md).
+ * The handicap check's pair stopped and launched anew, together, on the round's next launch: before each cycle after
+ * the first, and before each of its pairs alone after the cycle's (checkAlone), so each launch holds one pair alone.
+ * Its test takes each launch as a unit. Beside a noisy neighbour a launch's windows shared part of their noise: with
+ * three pairs a launch, the launch's mean varied 0.48–0.74 as much as its first pair alone, 0.58 if they had varied
+ * apart (docs/runs/against.md), and with six rounds of one launch its signed-rank test could not decide when a single
+ * round read the wrong way. A relaunch costs about 2 s.
  */
-async function relaunchChecks(b: Block, launchIndex: number): Promise<void> {
-  for (const pair of b.checks) {
-    if (pair.some((x) => !x.app || x.outcome)) continue;
-    await Promise.all(pair.map((x) => b.launcher.stop(x.key)));
-    for (const x of pair) [x.app, x.launch] = [undefined, launchIndex];
-    await launchGroup(b, pair, true);
-  }
+async function relaunch(b: Block, pair: [Member, Member]): Promise<void> {
+  if (pair.some((x) => !x.app || x.outcome)) return;
+  await Promise.all(pair.map((x) => b.launcher.stop(x.key)));
+  for (const x of pair) [x.app, x.launch] = [undefined, x.launch + 1];
+  await launchGroup(b, pair, true);
 }
 
 /**
@@ -169,9 +168,11 @@ async function window(b: Block, m: Member, others: Member[], check = false): Pro
   return bad ? 'out' : 'ok';
 }
 
-/** The handicap check's pairs alone after the cycle's (CHECK_ALONE − 1), which side first alternating. */
+/** The handicap check's pairs alone after the cycle's (CHECK_ALONE − 1), each on a launch of its own, which side first
+ * alternating. */
 async function checkAlone(b: Block, pair: [Member, Member]): Promise<WindowResult> {
   for (let i = 1; i < CHECK_ALONE; i++) {
+    await relaunch(b, pair);
     const first = (pair[0].checkRuns.length + b.round) % 2;
     for (const m of [pair[first]!, pair[1 - first]!]) {
       const live = liveMembers(b);
@@ -372,7 +373,7 @@ export async function measureBlock(
     const orders = cycles(members, pairs, random, s.windows ?? 1, round, twins, handicapPairs(results, members));
     for (const [j, order] of orders.entries()) {
       if (j === 1 && round === 1 && s.live?.restart_redis) await restartRedis(b, blockIndex);
-      if (j > 0) await relaunchChecks(b, j);
+      if (j > 0) for (const pair of checks) await relaunch(b, pair);
       changeMode = pairMode(s.against?.pair ?? 'alternate', results.changes?.design?.chosen, round, j);
       if ((await cycle(b, order)) === 'redis-died') {
         redisDied = true;
