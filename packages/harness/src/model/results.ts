@@ -131,6 +131,9 @@ export interface WindowRecord {
   redis_calls?: number;
   cpu_us_per_req: number;
   cpu_steal_pct: number;
+  /** Its event loop's CPU seconds and its wait for a CPU while runnable (RunRecord's; absent in older results). */
+  main_thread_cpu_s?: number;
+  main_thread_wait_s?: number;
   raw: string;
   idle_cpu_s?: number;
 }

@@ -36,12 +36,13 @@ export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'ha
 const SETTLE_MS = 250;
 
 /**
- * The handicap check's window pairs alone per cycle, each on a launch of its own: its pair's window in the cycle, and
- * CHECK_ALONE − 1 pairs more at the end of the cycle, each app alone, kept apart from the run's windows (RunRecord.check_windows) so that its plain
- * twin's windows stay paired with its family's as every contender's are. Beside a one-thread noisy neighbour, with one
- * pair a launch (seven rounds of two launches in 15 minutes) the check missed its 10% in 4 of 13 default runs: its
- * window pairs varied by sd 6–33% within a round, its rounds by about that over √2, the windows most of its noise
- * (docs/runs/against.md). Its duets, at half the cost of a pair alone, show the burn at a fraction of its size.
+ * The handicap check's window pairs alone per cycle, each on a launch of its own (relaunch): its pair's window in the
+ * cycle, and CHECK_ALONE − 1 pairs more at the end of the cycle, each app alone, kept apart from the run's windows
+ * (RunRecord.check_windows) so that its plain twin's windows stay paired with its family's as every contender's are.
+ * Beside a one-thread noisy neighbour, with one pair a launch (seven rounds of two launches in 15 minutes) the check
+ * missed its 10% in 4 of 13 default runs: its window pairs varied by sd 6–33% within a round, its rounds by about
+ * that over √2, the windows most of its noise (docs/runs/against.md). Its duets, at half the cost of a pair alone,
+ * show the burn at a fraction of its size.
  */
 export const CHECK_ALONE = 3;
 
@@ -168,8 +169,7 @@ async function window(b: Block, m: Member, others: Member[], check = false): Pro
   return bad ? 'out' : 'ok';
 }
 
-/** The handicap check's pairs alone after the cycle's (CHECK_ALONE − 1), each on a launch of its own, which side first
- * alternating. */
+/** The handicap check's pairs alone after the cycle's (CHECK_ALONE − 1), each on a launch of its own, in turns. */
 async function checkAlone(b: Block, pair: [Member, Member]): Promise<WindowResult> {
   for (let i = 1; i < CHECK_ALONE; i++) {
     await relaunch(b, pair);

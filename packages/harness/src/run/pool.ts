@@ -25,6 +25,8 @@ export const windowsOf = (runs: RunRecord[]) =>
     redis_calls: r.redis_calls,
     cpu_us_per_req: r.cpu_us_per_req,
     cpu_steal_pct: r.cpu_steal_pct,
+    ...(r.main_thread_cpu_s !== undefined ? { main_thread_cpu_s: r.main_thread_cpu_s } : {}),
+    ...(r.main_thread_wait_s !== undefined ? { main_thread_wait_s: r.main_thread_wait_s } : {}),
     raw: r.raw,
     ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
     ...(r.live ? { live: r.live } : {}),
