@@ -226,15 +226,16 @@ function checkRun(
   rounds: number,
   alt: number,
   duet: number,
-  { ratio = 0.9, bias = 1, duets = true, launches = false, alone = 1 } = {},
+  { ratio = 0.9, bias = 1, duets = true, launches = false, alone = 1, denied = 0 } = {},
 ) {
   const random = seededRandom(11);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const window = (slow: number, index: number, launch: number) => ({
-    index,
-    launch,
-    rps: 1000 * slow * Math.exp(alt * normal()),
-  });
+  // `denied`: each 1 s window's event loop kept waiting for a CPU up to that share of it, its req/s down by as much.
+  const window = (slow: number, index: number, launch: number) => {
+    const wait = denied ? denied * random() : 0;
+    const rps = 1000 * slow * Math.exp(alt * normal()) * (1 - wait);
+    return { index, launch, rps, ...(denied ? { ok: rps, main_thread_wait_s: wait } : {}) };
+  };
   const runs = (slow: number, duetSlow: number, partner: string) =>
     Array.from({ length: rounds }, (_, i) => ({
       round: i + 1,
@@ -291,6 +292,31 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'duet' });
     expect(h!.other!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
+  });
+
+  test('windows a neighbour denied the CPU: judged at an equal share of waiting for it, where the ranks miss', () => {
+    const r = checkRun(8, 0.02, 0.04, { denied: 0.5, alone: 3 });
+    judgeHandicap(r);
+    const m = r.handicap![0]!.measured!;
+    expect(m).toMatchObject({ procedure: 'covariate-t', launches: 16, pairs: 48, df: 14, level: 0.95 });
+    expect(m.ratio).toBeGreaterThan(0.88);
+    expect(m.ratio).toBeLessThan(0.92);
+    expect(m.covariate!.slope).toBeGreaterThan(0.9);
+    expect(m.covariate!.slope).toBeLessThan(1.1);
+    expect(m.covariate!.corr).toBeGreaterThan(0.9);
+    expect(r.handicap![0]!.detected).toBe(true);
+    // The same pairs by their ranks alone: the waits set most of their spread.
+    const width = (x: { lo: number; hi: number }) => Math.log(x.hi / x.lo);
+    expect(width(m.covariate!.unadjusted)).toBeGreaterThan(3 * width(m));
+    const check = r.handicap![0]!;
+    const line = handicapLine({ handicap: [{ check, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
+    expect(line).toContain('judged on its windows alone, at an equal share of time its event loops waited for a CPU');
+    expect(line).toMatch(/slope \d\.\d\d, correlation 0\.\d\d; without it, signed-rank: [+−]\d+(\.\d)?% \(/);
+    // Windows that did not record the wait: the signed-rank test, as before.
+    const old = checkRun(8, 0.02, 0.04, { alone: 3 });
+    judgeHandicap(old);
+    expect(old.handicap![0]!.measured).toMatchObject({ procedure: 'signed-rank' });
+    expect(old.handicap![0]!.measured!.covariate).toBeUndefined();
   });
 
   test("more windows alone a launch (check_windows): paired by launch with the twin's, and a narrower interval", () => {

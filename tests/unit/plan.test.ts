@@ -494,7 +494,7 @@ describe("the default run's handicap check in a block: both ways in every cycle"
     expect(byName.get('fw')!.runs[0]!.windows!.every((w) => w.launch === undefined)).toBe(true);
   });
 
-  test("the check's pair is launched anew, together, before each pair alone but the block's first; duets name it", async () => {
+  test("the check's pair is launched anew, together, before each pair alone but the first; duets name it", async () => {
     const fake = new FakeLauncher();
     const slots = ['a', 'x', 'fw', 'h'].map((n) => slot(n));
     const outcomes = await measureBlock(fake, blockResults({}, check), slots, 1, 0);

@@ -13,6 +13,7 @@ import {
   spread,
   summarize,
 } from '../../packages/harness/src/stats/stats';
+import { covariateT } from '../../packages/harness/src/stats/covariate';
 
 /** Exact coverage of [x(k), x(n-k+1)], in rationals (BigInt), independent of the code under test. */
 function exactCoverage(n: number, k: number): number {
@@ -132,5 +133,38 @@ describe('Holm correction', () => {
     for (const [i, p] of adj.entries()) expect(p).toBeCloseTo(want[i]!, 12);
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
     expect(holm([])).toEqual([]);
+  });
+});
+
+describe('a pair adjusted for a covariate (least squares, ANCOVA)', () => {
+  test('a worked example: d = −0.1 + 0.5·x, residuals ±0.01–0.02', () => {
+    // Σx = 0, Sxx = 10, Sxy = 5: slope 0.5, δ = mean d = −0.1; RSS = 0.001 on 3 df, se(δ) = √(0.001/3 / 5) = 0.008165,
+    // t(0.975, 3) = 3.182446: δ ± 0.025985.
+    const r = covariateT([-1.09, -0.62, -0.1, 0.42, 0.89], [-2, -1, 0, 1, 2]);
+    expect(r.slope).toBeCloseTo(0.5, 10);
+    expect(r.ratio).toBeCloseTo(Math.exp(-0.1), 10);
+    expect(r.lo).toBeCloseTo(Math.exp(-0.125985), 5);
+    expect(r.hi).toBeCloseTo(Math.exp(-0.074015), 5);
+    expect(r).toMatchObject({ n: 5, df: 3, level: 0.95 });
+    expect(r.sd).toBeCloseTo(Math.sqrt(0.001 / 3), 10);
+    // |t| = 12.25 on 3 df.
+    expect(r.p).toBeGreaterThan(0.0005);
+    expect(r.p).toBeLessThan(0.002);
+    expect(r.corr).toBeGreaterThan(0.99);
+  });
+
+  test('a covariate centred off zero widens δ by its distance (se² = s²·(1/n + x̄²/Sxx))', () => {
+    const d = [-1.09, -0.62, -0.1, 0.42, 0.89];
+    const centred = covariateT(d, [-2, -1, 0, 1, 2]);
+    const off = covariateT(d, [0, 1, 2, 3, 4]);
+    expect(off.slope).toBeCloseTo(0.5, 10);
+    expect(Math.log(off.ratio)).toBeCloseTo(-0.1 - 0.5 * 2, 10);
+    const width = (r: { lo: number; hi: number }) => Math.log(r.hi / r.lo);
+    expect(width(off) / width(centred)).toBeCloseTo(Math.sqrt(1 + 5 * (4 / 10)), 6);
+  });
+
+  test('no interval from a flat covariate or under 4 units', () => {
+    expect(covariateT([0.1, -0.1, 0.2, 0], [0.3, 0.3, 0.3, 0.3]).short).toMatch(/covariate that varies/);
+    expect(covariateT([0.1, -0.1, 0.2], [1, 2, 3]).hi).toBe(Infinity);
   });
 });

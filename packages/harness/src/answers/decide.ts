@@ -84,6 +84,11 @@ export interface WindowPairs {
    * (NaN under 2 windows).
    */
   within: number;
+  /**
+   * The default run's check: per unit and pair, the same pairs' covariate (answers/handicap.ts deniedOf), where every
+   * window has it.
+   */
+  covariate?: number[][];
 }
 
 const sampleVar = (xs: number[]) => {

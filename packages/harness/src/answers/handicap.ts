@@ -4,6 +4,7 @@
 import { DECISION, roundMeans, roundRatios, type WindowPairs } from './decide';
 import { checkDesign, designPairs, duetPairs, variance } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
+import type { CovariateRatio } from '../stats/covariate';
 import type { ContenderResult, Results, WindowRecord } from '../model/results';
 import { isBase } from '../model/questions';
 
@@ -95,14 +96,13 @@ const roundsWithDuets = (c: ContenderResult | undefined) =>
  * cycle (its duets name their launches), else on the round's one launch (under --against, its apps in a change's pair).
  */
 export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
-  type Win = Pick<WindowRecord, 'rps' | 'launch' | 'index'>;
   const byRound = (c: ContenderResult | undefined, other: ContenderResult | undefined) =>
     new Map(
       (c?.points[0]?.runs ?? [])
         .filter((r) => !r.fault)
         .map((r) => {
           const relaunched = !!r.duet?.some((d) => d.partner === other?.name && d.launch);
-          const launchOf = (w: Win) => w.launch ?? (relaunched ? w.index : 0);
+          const launchOf = (w: WindowRecord) => w.launch ?? (relaunched ? w.index : 0);
           const ws = [...(r.windows ?? []), ...(r.check_windows ?? [])];
           return [r.round, byLaunch(ws, launchOf)] as const;
         }),
@@ -110,34 +110,51 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
   const wb = byRound(b, a);
   const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
   const within: number[] = [];
+  const covariate: number[][] = [];
   for (const [round, mine] of byRound(a, b)) {
     const theirs = wb.get(round);
     if (!theirs) continue;
     let paired = false;
     for (const [launch, xs] of mine) {
       const d: number[] = [];
+      const c: number[] = [];
       for (const [j, x] of xs.entries()) {
         const y = theirs.get(launch)?.[j];
-        if (!(x > 0 && y && y > 0)) continue;
-        out.a.push(x);
-        out.b.push(y);
-        d.push(Math.log(x) - Math.log(y));
+        if (!(x.rps > 0 && y && y.rps > 0)) continue;
+        out.a.push(x.rps);
+        out.b.push(y.rps);
+        d.push(Math.log(x.rps) - Math.log(y.rps));
+        c.push(deniedOf(x) - deniedOf(y));
       }
       if (!d.length) continue;
       paired = true;
       out.byRound.push(d);
+      covariate.push(c);
       if (d.length > 1) within.push(variance(d));
     }
     if (paired) out.rounds++;
   }
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
+  if (covariate.length && covariate.flat().every(Number.isFinite)) out.covariate = covariate;
   return out;
 }
 
-/** Windows' req/s by their launch, in order. */
-function byLaunch<W extends { rps: number }>(ws: W[], launchOf: (w: W) => number): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  for (const w of ws) out.set(launchOf(w), [...(out.get(launchOf(w)) ?? []), w.rps]);
+/**
+ * The covariate of a window of the check: ln of the share of its time its event loop was not kept waiting for a CPU
+ * while runnable (schedstat's run_delay, RunRecord.main_thread_wait_s); NaN where not recorded. Beside a neighbour
+ * burning CPU in bursts, a window of the check's twin read 36% under the next one of its pair and 46% over it, and
+ * its req/s followed the CPU its app got (correlation 0.98 of their logs over a run's windows), while its CPU per
+ * request varied by sd 3% (docs/runs/against.md): the time a CPU was denied, not the app, moved the windows.
+ */
+export function deniedOf(w: Pick<WindowRecord, 'ok' | 'rps' | 'main_thread_wait_s'>): number {
+  if (w.main_thread_wait_s === undefined || !(w.rps > 0)) return NaN;
+  return Math.log(Math.max(0.01, 1 - w.main_thread_wait_s / (w.ok / w.rps)));
+}
+
+/** Windows by their launch, in order. */
+function byLaunch<W>(ws: W[], launchOf: (w: W) => number): Map<number, W[]> {
+  const out = new Map<number, W[]>();
+  for (const w of ws) out.set(launchOf(w), [...(out.get(launchOf(w)) ?? []), w]);
   return out;
 }
 
@@ -177,8 +194,15 @@ export function judgeHandicap(results: Results): void {
     }
     const alone = checkAlonePairs(a, b);
     if (!alone.a.length) continue;
-    const r = signedRank(alone);
+    const plain = signedRank(alone);
+    const adjusted = adjustedTest(alone);
+    const r = adjusted ?? plain;
     h.measured = { ...figuresOf(r), ...units(alone, r, alone.rounds), on: 'alternate', procedure: 'signed-rank' };
+    if (adjusted) {
+      const unadjusted = { ratio: plain.ratio, lo: plain.lo, hi: plain.hi, p: plain.p };
+      const covariate = { slope: adjusted.slope, corr: adjusted.corr, unadjusted };
+      h.measured = { ...h.measured, procedure: 'covariate-t', covariate };
+    }
     h.detected = r.hi < 1;
   }
 }
@@ -189,6 +213,22 @@ const units = (d: WindowPairs, r: RatioTest, rounds: number) => ({
   rounds,
   ...(r.n > rounds ? { launches: r.n } : {}),
 });
+
+/**
+ * The check's windows alone, each unit's ln ratio taken where the two event loops were denied a CPU for an equal share
+ * of their time (deniedOf; stats/covariate.ts); null where a window lacks it or the units cannot give an interval.
+ */
+function adjustedTest(d: WindowPairs): CovariateRatio | null {
+  if (!d.covariate) return null;
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const data = {
+    rounds: roundMeans(d),
+    reps: roundRatios(d),
+    covariate: d.covariate.filter((c) => c.length).map(mean),
+  };
+  const r = testRatio('covariate-t', data, DECISION.handicapLevel) as CovariateRatio;
+  return r.short ? null : r;
+}
 
 /** A change's test, at the check's level: signed-rank over the pairs' units (rounds, or launches where set). */
 const signedRank = (d: WindowPairs) =>

@@ -23,7 +23,7 @@ export const FIRST_ROUNDS = 3;
  * minutes (docs/runs/against.md).
  */
 export const MODERATED_PAIRS = 6;
-export const changesProcedure = (pairs: number): ProcedureName =>
+export const changesProcedure = (pairs: number): Extract<ProcedureName, 'moderated-t' | 'signed-rank'> =>
   pairs >= MODERATED_PAIRS ? 'moderated-t' : 'signed-rank';
 
 /** Comparisons whose contender failed or was found invalid can never be answered: no rounds go to them. */

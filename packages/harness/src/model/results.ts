@@ -528,8 +528,14 @@ export interface HandicapCheck {
     df?: number;
     /** The default run's check: the windows it was tested on (alone; `other`: its duets). */
     on?: PairMode;
-    /** The default run's check on its windows alone: its test (absent in older results: the moderated t). */
-    procedure?: 'signed-rank';
+    /**
+     * The default run's check on its windows alone: its test (absent in older results: the moderated t).
+     * covariate-t: each unit's ln ratio taken at an equal share of the time the two event loops waited for a CPU
+     * (answers/handicap.ts deniedOf), where every window recorded it.
+     */
+    procedure?: 'signed-rank' | 'covariate-t';
+    /** covariate-t: the slope on the covariate, its correlation with the ln ratios, and signed-rank without it. */
+    covariate?: { slope: number; corr: number; unadjusted: { ratio: number; lo: number; hi: number; p: number } };
   };
   /** The default run's check, where its duets could be judged: their test, said beside `measured` (not its verdict). */
   other?: HandicapCheck['measured'];

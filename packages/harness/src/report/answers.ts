@@ -163,9 +163,13 @@ function sizedText(f: HandicapFigures): string {
 function designText(d: PairDesign, m: CheckFigures): string {
   // Its test's parenthesis, closed after the design's reasons when its duets were not tested.
   const judged =
-    m.procedure === 'signed-rank'
-      ? 'judged on its windows alone (signed-rank, each launch a unit'
-      : 'judged on its windows alone, as the side-by-side answers are (moderated t';
+    m.procedure === 'covariate-t'
+      ? 'judged on its windows alone, at an equal share of time its event loops waited for a CPU (least squares on ' +
+        `that share, each launch a unit; slope ${m.covariate!.slope.toFixed(2)}, correlation ` +
+        `${m.covariate!.corr.toFixed(2)}; without it, signed-rank: ${ratioText(m.covariate!.unadjusted)}`
+      : m.procedure === 'signed-rank'
+        ? 'judged on its windows alone (signed-rank, each launch a unit'
+        : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const on =
     d.chosen === 'duet'
       ? `${judged}), its duet windows, both apps under load at once, tested beside it (signed-rank, each launch a unit`
@@ -185,6 +189,9 @@ function designText(d: PairDesign, m: CheckFigures): string {
 }
 
 type CheckFigures = NonNullable<HandicapFigures['check']['other']>;
+
+const ratioText = (r: { ratio: number; lo: number; hi: number; p: number }) =>
+  `${signedPct(r.ratio)} (${signedPct(r.lo)}…${signedPct(r.hi)}), p ${r.p < 0.001 ? '< 0.001' : r.p.toFixed(3)}`;
 
 /** A test's interval, level and units (the default run's check: on its windows alone, or its duets beside). */
 function testText(m: CheckFigures): string {

@@ -3,12 +3,14 @@
 // level, the ratio, its interval and a two-sided p-value of "no difference".
 //   moderated-t  the family's comparisons lend each other a variance (moderated.ts): the answers.
 //   signed-rank  one pair's own rounds, robust to a launch that runs far off (signed-rank.ts): the changes.
+//   covariate-t  one pair's own units with a covariate the machine moved (covariate.ts): the default run's check.
 // Holm's step-down over a family and the two one-sided tests of "equal" are applied to what these
 // return (answers/decide.ts look).
 import { moderatedT, type ModeratedRatio, type Prior, type Replicates } from './moderated';
 import { type RankRatio, signedRank } from './signed-rank';
+import { type CovariateRatio, covariateT } from './covariate';
 
-export type RatioTest = ModeratedRatio | RankRatio;
+export type RatioTest = ModeratedRatio | RankRatio | CovariateRatio;
 
 /**
  * One comparison as a procedure sees it: its rounds' mean ln ratios, and for the moderated t its prior at its
@@ -19,6 +21,8 @@ export interface RatioData {
   reps: Replicates;
   prior?: Prior;
   s02?: number;
+  /** covariate-t: each unit's covariate, in the order of `rounds`. */
+  covariate?: number[];
 }
 
 export const PROCEDURES = {
@@ -27,6 +31,10 @@ export const PROCEDURES = {
     return moderatedT(d.reps, d.prior, level, d.s02 ?? d.prior.s02);
   },
   'signed-rank': (d: RatioData, level: number): RatioTest => signedRank(d.rounds, level),
+  'covariate-t': (d: RatioData, level: number): RatioTest => {
+    if (!d.covariate) throw new Error('the covariate t needs a covariate per unit');
+    return covariateT(d.rounds, d.covariate, level);
+  },
 } as const;
 
 export type ProcedureName = keyof typeof PROCEDURES;
