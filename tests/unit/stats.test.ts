@@ -163,6 +163,23 @@ describe('a pair adjusted for a covariate (least squares, ANCOVA)', () => {
     expect(width(off) / width(centred)).toBeCloseTo(Math.sqrt(1 + 5 * (4 / 10)), 6);
   });
 
+  test('no difference: 95% intervals exclude it about 5% of the time, with a launch now and then far off', () => {
+    const random = seededRandom(7);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    let claims = 0;
+    const runs = 2000;
+    for (let k = 0; k < runs; k++) {
+      // 36 launches of a check beside a neighbour: x its share denied, one launch in ten 4× as noisy.
+      const x = Array.from({ length: 36 }, () => 0.4 * (random() - 0.5));
+      const d = x.map((v) => 0.9 * v + 0.05 * normal() * (random() < 0.1 ? 4 : 1));
+      const r = covariateT(d, x);
+      if (r.lo > 1 || r.hi < 1) claims++;
+    }
+    // Binomial sd at 5% over 2000 runs is 0.49%.
+    expect(claims / runs).toBeLessThan(0.065);
+    expect(claims / runs).toBeGreaterThan(0.02);
+  });
+
   test('no interval from a flat covariate or under 4 units', () => {
     expect(covariateT([0.1, -0.1, 0.2, 0], [0.3, 0.3, 0.3, 0.3]).short).toMatch(/covariate that varies/);
     expect(covariateT([0.1, -0.1, 0.2], [1, 2, 3]).hi).toBe(Infinity);

@@ -142,9 +142,10 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
 /**
  * The covariate of a window of the check: ln of the share of its time its event loop was not kept waiting for a CPU
  * while runnable (schedstat's run_delay, RunRecord.main_thread_wait_s); NaN where not recorded. Beside a neighbour
- * burning CPU in bursts, a window of the check's twin read 36% under the next one of its pair and 46% over it, and
- * its req/s followed the CPU its app got (correlation 0.98 of their logs over a run's windows), while its CPU per
- * request varied by sd 3% (docs/runs/against.md): the time a CPU was denied, not the app, moved the windows.
+ * burning two threads in bursts, the check's window pairs read ln ratios from −58% to +46% (sd 27.5%) while their
+ * CPU per request varied by sd 3.2%, and a window's req/s followed the CPU its app got (correlation 0.98 of their
+ * logs): the CPU the machine denied the app, not the app, moved its windows. Taken at an equal share of that, the
+ * pairs' sd fell from 19.7% to 3.8% in the next run (docs/runs/against.md).
  */
 export function deniedOf(w: Pick<WindowRecord, 'ok' | 'rps' | 'main_thread_wait_s'>): number {
   if (w.main_thread_wait_s === undefined || !(w.rps > 0)) return NaN;
@@ -161,8 +162,10 @@ function byLaunch<W>(ws: W[], launchOf: (w: W) => number): Map<number, W[]> {
 /**
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
  * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
- * measured both ways (checkDesign) and judged on its windows alone (checkAlonePairs: CHECK_ALONE pairs a launch) with
- * the signed-rank test, each launch a unit: the run's proof that it sees and sizes a known 10%. Judged as a
+ * measured both ways (checkDesign) and judged on its windows alone (checkAlonePairs: a pair a launch, CHECK_ALONE a
+ * cycle), each launch a unit: the run's proof that it sees and sizes a known 10%. Where every window recorded how long
+ * its event loop waited for a CPU, each unit is taken at an equal share of that wait (adjustedTest), else the
+ * signed-rank test judges it; the signed-rank figures are said beside the adjusted ones. Judged as a
  * side-by-side answer is (two pairs a round, the moderated t with the family's prior), it missed 4 of 13 default runs
  * beside a noisy neighbour, the family's prior widening an interval its own rounds kept narrow (docs/runs/against.md).
  * Where its duets can be judged, they are tested the same way and said beside it, with their CPU per request. Two apps

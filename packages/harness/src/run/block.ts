@@ -130,10 +130,9 @@ const launchTag = (m: Member) => (m.launch ? `-l${m.launch + 1}` : '');
 /**
  * The handicap check's pair stopped and launched anew, together, on the round's next launch: before each cycle after
  * the first, and before each of its pairs alone after the cycle's (checkAlone), so each launch holds one pair alone.
- * Its test takes each launch as a unit. Beside a noisy neighbour a launch's windows shared part of their noise: with
- * three pairs a launch, the launch's mean varied 0.48–0.74 as much as its first pair alone, 0.58 if they had varied
- * apart (docs/runs/against.md), and with six rounds of one launch its signed-rank test could not decide when a single
- * round read the wrong way. A relaunch costs about 2 s.
+ * Its test takes each launch as a unit. Beside a neighbour burning two threads in bursts a launch's windows shared
+ * part of their noise: with three pairs a launch, the launch's mean varied 0.61–0.74 as much as its first pair alone,
+ * 0.58 had they varied apart (docs/runs/against.md). A relaunch costs about 2 s.
  */
 async function relaunch(b: Block, pair: [Member, Member]): Promise<void> {
   if (pair.some((x) => !x.app || x.outcome)) return;
