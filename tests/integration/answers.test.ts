@@ -187,8 +187,15 @@ describe('answers from paired windows', () => {
         pairs: 10 * CHECK_ALONE,
         level: 0.95,
         on: 'alternate',
-        procedure: 'signed-rank',
       });
+      // Each window recorded its event loop's wait for a CPU (the calibration above read it too): the launches are
+      // taken at an equal share of it, the signed-rank figures beside; a covariate with no spread leaves the ranks.
+      expect(json.contenders[0].points[0].runs[0].windows[0].main_thread_wait_s).toBeGreaterThanOrEqual(0);
+      if (h.measured.procedure === 'covariate-t') {
+        expect(Number.isFinite(h.measured.covariate.slope)).toBe(true);
+        expect(h.measured.covariate.unadjusted.lo).toBeLessThanOrEqual(h.measured.covariate.unadjusted.hi);
+        expect(h.measured.df).toBe(10 * CHECK_ALONE - 2);
+      } else expect(h.measured.procedure).toBe('signed-rank');
       if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 10, on: 'duet' });
       else expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
       expect(h.design.bias.rounds).toBe(5);
