@@ -1,8 +1,8 @@
 // One pair's per-unit log ratios adjusted for a covariate measured in the same units: least squares of
 // d_i = δ + β·x_i + ε_i, and δ (the difference where the covariate is equal on both sides, x = 0) with its t interval
-// on n − 2 degrees of freedom (analysis of covariance; Montgomery, Design and Analysis of Experiments, 15.3). The
-// covariate must not be moved by what is compared, only by the machine: then β·x takes out the part of each unit's
-// difference the machine put there, and δ keeps the rest.
+// on n − 2 degrees of freedom (analysis of covariance; Montgomery, Design and Analysis of Experiments, 15.3). Where
+// the machine moves the covariate, β·x takes out the part of each unit's difference the machine put there, and δ keeps
+// the rest; where what is compared moves it too, δ is the difference at an equal covariate, not the one measured.
 import jstat from 'jstat';
 import type { ModeratedRatio } from './moderated';
 
