@@ -138,8 +138,8 @@ describe('Holm correction', () => {
 
 describe('a pair adjusted for a covariate (least squares, ANCOVA)', () => {
   test('a worked example: d = −0.1 + 0.5·x, residuals ±0.01–0.02', () => {
-    // Σx = 0, Sxx = 10, Sxy = 5: slope 0.5, δ = mean d = −0.1; RSS = 0.001 on 3 df, se(δ) = √(0.001/3 / 5) = 0.008165,
-    // t(0.975, 3) = 3.182446: δ ± 0.025985.
+    // Σx = 0, Sxx = 10, Sxy = 5: slope 0.5, δ = mean d = −0.1; RSS = 0.001 on 3 df,
+    // se(δ) = √(0.001/3 / 5) = 0.008165, t(0.975, 3) = 3.182446: δ ± 0.025985.
     const r = covariateT([-1.09, -0.62, -0.1, 0.42, 0.89], [-2, -1, 0, 1, 2]);
     expect(r.slope).toBeCloseTo(0.5, 10);
     expect(r.ratio).toBeCloseTo(Math.exp(-0.1), 10);

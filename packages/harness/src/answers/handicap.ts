@@ -200,12 +200,14 @@ export function judgeHandicap(results: Results): void {
     const plain = signedRank(alone);
     const adjusted = adjustedTest(alone);
     const r = adjusted ?? plain;
-    h.measured = { ...figuresOf(r), ...units(alone, r, alone.rounds), on: 'alternate', procedure: 'signed-rank' };
-    if (adjusted) {
-      const unadjusted = { ratio: plain.ratio, lo: plain.lo, hi: plain.hi, p: plain.p };
-      const covariate = { slope: adjusted.slope, corr: adjusted.corr, unadjusted };
-      h.measured = { ...h.measured, procedure: 'covariate-t', covariate };
-    }
+    const unadjusted = { ratio: plain.ratio, lo: plain.lo, hi: plain.hi, p: plain.p };
+    h.measured = {
+      ...figuresOf(r),
+      ...units(alone, r, alone.rounds),
+      on: 'alternate',
+      procedure: adjusted ? 'covariate-t' : 'signed-rank',
+      ...(adjusted ? { covariate: { slope: adjusted.slope, corr: adjusted.corr, unadjusted } } : {}),
+    };
     h.detected = r.hi < 1;
   }
 }

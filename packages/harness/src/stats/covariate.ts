@@ -1,8 +1,9 @@
 // One pair's per-unit log ratios adjusted for a covariate measured in the same units: least squares of
-// d_i = δ + β·x_i + ε_i, and δ (the difference where the covariate is equal on both sides, x = 0) with its t interval
-// on n − 2 degrees of freedom (analysis of covariance; Montgomery, Design and Analysis of Experiments, 15.3). Where
-// the machine moves the covariate, β·x takes out the part of each unit's difference the machine put there, and δ keeps
-// the rest; where what is compared moves it too, δ is the difference at an equal covariate, not the one measured.
+// d_i = δ + β·x_i + ε_i, and δ (the difference where the covariate is equal on both sides, x = 0) with its
+// t interval on n − 2 degrees of freedom (analysis of covariance; Montgomery, Design and Analysis of
+// Experiments, 15.3). Where the machine moves the covariate, β·x takes out the part of each unit's difference
+// the machine put there, and δ keeps the rest; where what is compared moves it too, δ is the difference at an
+// equal covariate, not the one measured.
 import jstat from 'jstat';
 import type { ModeratedRatio } from './moderated';
 
@@ -16,7 +17,7 @@ export type CovariateRatio = Omit<ModeratedRatio, 'procedure'> & {
 
 const procedure = 'least squares on per-unit log ratios with a covariate (ANCOVA)' as const;
 
-/** δ of d = δ + β·x at `level`, with β and the residual sd; no interval under 4 units or a covariate that is flat. */
+/** δ of d = δ + β·x at `level`, with β and the residual sd; no interval under 4 units or from a flat covariate. */
 export function covariateT(d: number[], x: number[], level = 0.95): CovariateRatio {
   const n = d.length;
   if (x.length !== n) throw new Error(`covariate: ${x.length} covariates for ${n} units`);
