@@ -7,6 +7,7 @@
 // results it reads.
 import { heldUp, keptOf, type HeldUp } from './held';
 import type { KeptAnswers } from '../model/kept';
+import type { PoolAnswer, PoolResult } from '../model/pool';
 import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
@@ -29,6 +30,8 @@ export interface AnswerFigures extends Answer {
   bound: number;
   /** About how many more rounds would close it, were it open (null: no estimate). */
   roundsToClose: number | null;
+  /** A pooled answer (answers/pool.ts): the runs and machines it rests on and where it holds. */
+  pool?: PoolAnswer['pool'];
 }
 
 /**
@@ -131,6 +134,8 @@ export interface Analysis {
   noise: Noise | null;
   /** How its decided answers held up in the other kept runs (held.ts), when it was given any. */
   elsewhere: HeldUp | null;
+  /** The published view: the answers pooled over the kept runs (withPool), the runs it read and left out. */
+  pool: Omit<PoolResult, 'answers'> | null;
 }
 
 /**
@@ -306,6 +311,26 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     upsert: results.settings.upsert ? upsertFigures(results, keptRunsOf) : null,
     noise,
     elsewhere: kept.length ? heldUp(keptOf(results, answers, noise?.sdWindows ?? null), kept) : null,
+    pool: null,
+  };
+}
+
+/**
+ * The published view of a run's analysis: its answers, and the picks read off them, replaced by the answers pooled
+ * over every kept run (answers/pool.ts); the rest (its contenders, charts of its own runs, its check) is the run's.
+ * The run's noise line is of its own answers, so it is left out.
+ */
+export function withPool(an: Analysis, pool: PoolResult): Analysis {
+  const answers = pool.answers.map((a) => ({ ...a, sides: sides(a), bound: bound(a), roundsToClose: null }));
+  const { answers: _, ...rest } = pool;
+  return {
+    ...an,
+    answers,
+    fastest: fastestOf(an.questions, answers),
+    leaders: fastestOf(an.questions, answers, 2),
+    precision: an.precision && precisionOf(an.ranked, an.kept, answers),
+    noise: null,
+    pool: rest,
   };
 }
 

@@ -35,6 +35,9 @@ export const DECISION = {
   maxPriorDf: 12,
 } as const;
 
+/** The answers' procedure: every comparison of the family, and the default run's handicap check, is tested by it. */
+export const ANSWERS_PROCEDURE: ProcedureName = 'moderated-t';
+
 type Win = { rps: number; seq?: number };
 
 /**
@@ -89,6 +92,8 @@ export interface WindowPairs {
    * window has it.
    */
   covariate?: number[][];
+  /** The default run's check: the round of each unit of byRound (a round holds several launches). */
+  unitRound?: number[];
 }
 
 const sampleVar = (xs: number[]) => {
@@ -283,7 +288,7 @@ export function look(
   sink.prior = priorRecord(fitted, split ? 0 : undefined);
   if (split) sink.prior_side_by_side = priorRecord(fitted, 1);
   else delete sink.prior_side_by_side;
-  const procedure = of.procedure ?? 'moderated-t';
+  const procedure = of.procedure ?? ANSWERS_PROCEDURE;
   const ratio = (i: number, level: number) =>
     testRatio(
       procedure,

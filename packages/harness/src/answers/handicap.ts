@@ -1,7 +1,15 @@
 // The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
-import { DECISION, roundMeans, roundRatios, type WindowPairs } from './decide';
+import {
+  ANSWERS_PROCEDURE,
+  DECISION,
+  familyPrior,
+  roundMeans,
+  roundRatios,
+  type WindowPairs,
+  windowPairs,
+} from './decide';
 import { checkDesign, designPairs, duetPairs, variance } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
 import type { CovariateRatio } from '../stats/covariate';
@@ -111,6 +119,7 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
   const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
   const within: number[] = [];
   const covariate: number[][] = [];
+  const unitRound: number[] = [];
   for (const [round, mine] of byRound(a, b)) {
     const theirs = wb.get(round);
     if (!theirs) continue;
@@ -129,6 +138,7 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
       if (!d.length) continue;
       paired = true;
       out.byRound.push(d);
+      unitRound.push(round);
       covariate.push(c);
       if (d.length > 1) within.push(variance(d));
     }
@@ -136,6 +146,7 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
   }
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
   if (covariate.length && covariate.flat().every(Number.isFinite)) out.covariate = covariate;
+  out.unitRound = unitRound;
   return out;
 }
 
@@ -163,14 +174,11 @@ function byLaunch<W>(ws: W[], launchOf: (w: W) => number): Map<number, W[]> {
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
  * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
  * measured both ways (checkDesign) and judged on its windows alone (checkAlonePairs: a pair a launch, CHECK_ALONE a
- * cycle), each launch a unit: the run's proof that it sees and sizes a known 10%. Where every window recorded how long
- * its event loop waited for a CPU, each unit is taken at an equal share of that wait (adjustedTest), else the
- * signed-rank test judges it; the signed-rank figures are said beside the adjusted ones. Judged as a
- * side-by-side answer is (two pairs a round, the moderated t with the family's prior), it missed 4 of 13 default runs
- * beside a noisy neighbour, the family's prior widening an interval its own rounds kept narrow (docs/runs/against.md).
- * Where its duets can be judged, they are tested the same way and said beside it, with their CPU per request. Two apps
- * sharing the CPUs showed this burn at a fraction of its size alone, and judged on its duets the check missed a 10%
- * that its windows alone saw.
+ * cycle) by the answers' own procedure (answersTest): the run's proof that the answers see and size a known 10%.
+ * Signed-rank over its launches, and least squares on the event loops' CPU wait (covariate-t, where every window
+ * recorded it) are said beside it as diagnostics, never its verdict: the burn moves that wait itself (the plain twin
+ * waited more in every recorded run), so the adjusted figure leans toward the injected one (docs/runs/against.md).
+ * Where its duets can be judged, they are tested by signed-rank and said beside it, with their CPU per request.
  */
 export function judgeHandicap(results: Results): void {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
@@ -197,19 +205,54 @@ export function judgeHandicap(results: Results): void {
     }
     const alone = checkAlonePairs(a, b);
     if (!alone.a.length) continue;
+    const r = answersTest(results, alone);
     const plain = signedRank(alone);
     const adjusted = adjustedTest(alone);
-    const r = adjusted ?? plain;
-    const unadjusted = { ratio: plain.ratio, lo: plain.lo, hi: plain.hi, p: plain.p };
+    const said = (x: RatioTest) => ({ ratio: x.ratio, lo: x.lo, hi: x.hi, p: x.p, detected: x.hi < 1 });
     h.measured = {
       ...figuresOf(r),
-      ...units(alone, r, alone.rounds),
+      pairs: alone.a.length,
+      rounds: r.n,
       on: 'alternate',
-      procedure: adjusted ? 'covariate-t' : 'signed-rank',
-      ...(adjusted ? { covariate: { slope: adjusted.slope, corr: adjusted.corr, unadjusted } } : {}),
+      procedure: 'moderated-t',
+      diagnostics: [
+        { procedure: 'signed-rank', ...said(plain) },
+        ...(adjusted
+          ? [{ procedure: 'covariate-t' as const, ...said(adjusted), slope: adjusted.slope, corr: adjusted.corr }]
+          : []),
+      ],
     };
     h.detected = r.hi < 1;
   }
+}
+
+/**
+ * The check as an answer is tested (decide.ts look): its window pairs alone averaged per round, the moderated t at
+ * DECISION.handicapLevel with the prior the family's comparisons give, fitted with the check among them and at its
+ * own noise. The check vouches for the answers only when it is judged as they are (tests/unit/handicap.test.ts).
+ */
+export function answersTest(results: Results, alone: WindowPairs): RatioTest {
+  const byName = new Map(results.contenders.map((c) => [c.name, c]));
+  const comparisons = results.family?.comparisons ?? [];
+  const family = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
+  const check = byRoundOf(alone);
+  const { reps, prior, covariates } = familyPrior(
+    [...family, check],
+    [...comparisons.map((c) => !!c.side_by_side), true],
+  );
+  const i = family.length;
+  const data = { rounds: roundMeans(check), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) };
+  return testRatio(ANSWERS_PROCEDURE, data, DECISION.handicapLevel);
+}
+
+/** The check's pairs with their units merged by round: the answers' unit, a round's mean ln ratio. */
+function byRoundOf(d: WindowPairs): WindowPairs {
+  const rounds = new Map<number, number[]>();
+  for (const [u, xs] of d.byRound.entries()) {
+    const round = d.unitRound?.[u] ?? u;
+    rounds.set(round, [...(rounds.get(round) ?? []), ...xs]);
+  }
+  return { ...d, byRound: [...rounds.values()], rounds: rounds.size };
 }
 
 /** Tested per launch (a round may hold several): its window pairs, its rounds, and its launches if more. */

@@ -2,6 +2,7 @@
 // comparison decided the same way, found equal, left open, decided the other way, or not asked there.
 import { HELD, type Held, type KeptAnswers } from '../model/kept';
 import type { Results, Verdict } from '../model/results';
+import { runEstimates } from './pool';
 
 type Answered = KeptAnswers['answers'][number];
 type Side = Pick<Answered, 'a' | 'b' | 'ratio'>;
@@ -15,28 +16,78 @@ export interface HeldUp {
   counts: Record<Held, number>[];
 }
 
-/** What this run keeps of itself: where, when, its noise and every answer. */
+/**
+ * What this run keeps of itself: where, when, its noise, every answer, and for pooling (schema 2) each answer's
+ * estimate over all its rounds, its contenders' inputs (recorded by the run, or `inputs` recovered from its commit)
+ * and its check.
+ */
 export function keptOf(
   results: Results,
-  answers: { a: string; b: string; ratio: number; lo: number; hi: number; verdict: Verdict; out?: string }[],
+  answers: {
+    id?: string;
+    question?: string;
+    a: string;
+    b: string;
+    ratio: number;
+    lo: number;
+    hi: number;
+    verdict: Verdict;
+    out?: string;
+  }[],
   sdWindows: number | null,
+  inputs?: Record<string, string> | null,
 ): KeptAnswers {
   const e = results.environment;
+  const estimates = runEstimates(results);
+  const p = results.settings.placement;
+  const recorded = e.inputs ?? null;
+  const check = results.handicap?.find((h) => h.measured && h.compared_with && !h.compared_with.endsWith('@base'));
   return {
+    schema: 2,
     started_at: results.started_at,
     workload: results.settings.workload,
     commit: e.git_commit,
     machine: `${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.kernel}`,
     sd_windows: sdWindows,
-    answers: answers.map(({ a, b, ratio, lo, hi, verdict, out }) => ({
-      a,
-      b,
-      ratio,
-      lo,
-      hi,
-      verdict,
-      ...(out ? { out } : {}),
-    })),
+    host: {
+      cpu_model: e.cpu_model,
+      logical_cpus: e.logical_cpus,
+      kernel: e.kernel,
+      placement: p?.name ?? 'none',
+      shared_cpus: !p || p.name === 'none' || p.app === null,
+    },
+    ...(recorded
+      ? { inputs: recorded, inputs_from: 'run' as const }
+      : inputs
+        ? { inputs, inputs_from: 'git' as const }
+        : {}),
+    ...(check?.measured
+      ? {
+          check: {
+            contender: check.contender,
+            pct: check.pct,
+            ratio: check.measured.ratio,
+            lo: check.measured.lo,
+            hi: check.measured.hi,
+            detected: !!check.detected,
+          },
+        }
+      : {}),
+    answers: answers.map(({ id, question, a, b, ratio, lo, hi, verdict, out }) => {
+      const est = id ? estimates.get(id) : undefined;
+      return {
+        ...(id ? { id } : {}),
+        ...(question ? { question } : {}),
+        a,
+        b,
+        ratio,
+        lo,
+        hi,
+        verdict,
+        ...(out ? { out } : {}),
+        ...(est && !out ? { estimate: est } : {}),
+      };
+    }),
   };
 }
 

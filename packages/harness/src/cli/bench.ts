@@ -25,8 +25,8 @@ import {
   writeWriteRateReport,
 } from '../report/index';
 import { analyzeRun } from '../answers/analysis';
-import { keptOf } from '../answers/held';
 import { keptFor, notKept, writeKept } from '../model/kept';
+import { pooledView, recordOf } from '../run/pooled';
 import { distanceSweep, writeRatePoints } from '../answers/sweeps';
 import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
@@ -225,9 +225,17 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   publishLatest(runDir, latest);
   // README, screenshots/ and results/runs/ follow the project's own results folder only.
   if (own) {
-    await publishReport(latest, analysis);
+    const record = recordOf(results, analysis);
+    const kept = keptFor(results, KEPT_DIR);
     // A run published with --publish may be a part of the suite: not kept.
-    if (!notKept(results)) writeKept(KEPT_DIR, keptOf(results, analysis.answers, analysis.noise?.sdWindows ?? null));
+    if (!notKept(results)) writeKept(KEPT_DIR, record);
+    // The published answers pool every kept run of the same code (run/pooled.ts); the run's folder keeps its own.
+    const { analysis: published, pool } = pooledView(analysis, kept, record);
+    if (pool) {
+      writeJsonAtomic(join(latest, 'pool.json'), pool);
+      await writeReport(latest, published);
+    }
+    await publishReport(latest, published);
   }
   log(`results in ${runDir}; published to ${latest}${own ? ', README.md, screenshots/ and results/runs/' : ''}`);
   return code;

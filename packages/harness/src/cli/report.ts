@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
 import { KEPT_DIR, ROOT } from '../system/paths';
-import { readResults, resultsFile } from '../model/results-file';
+import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import { keptFor, notKept, writeKept } from '../model/kept';
-import { keptOf } from '../answers/held';
+import { pooledView, recordOf } from '../run/pooled';
 import { placeOf } from '../measure/workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
 import { checkReport } from '../report/browser';
@@ -73,7 +73,11 @@ async function main(): Promise<number> {
   // results/latest-upsert-distance), as the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
-  const analysis = analyze(results, published ? keptFor(results, KEPT_DIR) : []);
+  const kept = published ? keptFor(results, KEPT_DIR) : [];
+  const own = analyze(results, kept);
+  // A published run's report answers from the pool of kept runs (run/pooled.ts).
+  const { analysis, pool } = published ? pooledView(own, kept, recordOf(results, own)) : { analysis: own, pool: null };
+  if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
   await writeReport(dir, analysis);
   if (published) await publishReport(dir, analysis);
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
@@ -88,8 +92,7 @@ function keep(dir: string): number {
     console.error(`error: ${dir} is not kept: ${why}; keep a complete run of a workload's suite`);
     return 2;
   }
-  const an = analyze(results);
-  console.log(`kept: ${writeKept(KEPT_DIR, keptOf(results, an.answers, an.noise?.sdWindows ?? null))}`);
+  console.log(`kept: ${writeKept(KEPT_DIR, recordOf(results))}`);
   return 0;
 }
 

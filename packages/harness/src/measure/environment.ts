@@ -54,6 +54,10 @@ export function gitState(): { commit: string; dirty: boolean } {
   };
 }
 
+/** Every runtime a manifest may name, by its executable's version on PATH (scripts/setup.sh pins each). */
+export const runtimeVersions = (): Record<string, string> =>
+  Object.fromEntries(RUNTIME_NAMES.map((rt) => [rt, firstLine(RUNTIMES[rt].exec, ['--version'])]));
+
 export function captureEnvironment(contenders: Contender[]): Environment {
   const cpus = os.cpus();
   const git = gitState();
@@ -72,9 +76,7 @@ export function captureEnvironment(contenders: Contender[]): Environment {
       : 'not recorded',
     bun: firstLine('bun', ['--version']),
     /** Every runtime a manifest may name, by its executable on PATH (scripts/setup.sh pins each). */
-    runtimes: Object.fromEntries(
-      RUNTIME_NAMES.map((rt) => [rt, firstLine(RUNTIMES[rt].exec, ['--version'])]),
-    ) as Partial<Record<RuntimeName, string>>,
+    runtimes: runtimeVersions() as Partial<Record<RuntimeName, string>>,
     redis_server: firstLine('redis-server', ['--version']),
     oha: firstLine('oha', ['--version']),
     git_commit: git.commit,

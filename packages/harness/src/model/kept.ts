@@ -6,7 +6,38 @@ import { join } from 'node:path';
 import { writeJsonAtomic } from './results-file';
 import type { Results, Verdict } from './results';
 
+/** One comparison as a kept run answered it, and (schema 2) what pooling it with other runs needs. */
+export interface KeptAnswer {
+  a: string;
+  b: string;
+  /** Schema 2: the comparison's id and question, as the run's family named them. */
+  id?: string;
+  question?: string;
+  ratio: number;
+  lo: number;
+  hi: number;
+  verdict: Verdict;
+  out?: string;
+  /**
+   * Schema 2: the run's estimate over every round it measured (not the one at the look that stopped it): ln A − ln B,
+   * its standard error and df by the run's own procedure (the family's moderated t), and each round's mean ln ratio.
+   */
+  estimate?: { ln: number; se: number; df: number; procedure: string; rounds: number[] };
+}
+
+/** Where a run was measured: what tells one machine from another for pooling (answers/pool.ts). */
+export interface KeptHost {
+  cpu_model: string;
+  logical_cpus: number;
+  kernel: string;
+  /** CPU placement of app, Redis and load generator (system/placement.ts), and whether they shared the app's CPUs. */
+  placement: string;
+  shared_cpus: boolean;
+}
+
 export interface KeptAnswers {
+  /** 2: estimates, inputs and host recorded; absent: a record kept before them (its answers' intervals only). */
+  schema?: 2;
   started_at: string;
   /** The workload it measured: answers are looked up in kept runs of the same one. */
   workload: string;
@@ -15,8 +46,33 @@ export interface KeptAnswers {
   machine: string;
   /** The run's sd between windows of a round (its noise), when it recorded one. */
   sd_windows: number | null;
-  answers: { a: string; b: string; ratio: number; lo: number; hi: number; verdict: Verdict; out?: string }[];
+  host?: KeptHost;
+  /**
+   * Per contender, the hash of what it was built and run from (run/against.ts inputsOf, with its runtime's version):
+   * runs are pooled where both contenders' hashes equal today's.
+   */
+  inputs?: Record<string, string>;
+  /** Where the inputs were read: at the run, or recovered afterwards from its commit in git. */
+  inputs_from?: 'run' | 'git';
+  /** The default run's handicap check, by the answers' own procedure (schema 2). */
+  check?: { contender: string; pct: number; ratio: number; lo: number; hi: number; detected: boolean };
+  answers: KeptAnswer[];
 }
+
+/** What a kept record lacks for pooling, in words (empty: nothing). */
+export function lacks(k: KeptAnswers): string[] {
+  const out: string[] = [];
+  if (!k.answers.some((x) => x.estimate)) out.push("the estimates' standard errors");
+  if (!k.inputs) out.push("the contenders' input hashes");
+  if (!k.host) out.push('the CPU placement');
+  return out;
+}
+
+/** The machine a run was measured on, as pooling tells machines apart: CPU, CPU count, kernel and placement. */
+export const machineKey = (k: KeptAnswers) =>
+  k.host
+    ? `${k.host.cpu_model}, ${k.host.logical_cpus} logical CPUs, ${k.host.kernel}, placement ${k.host.placement}`
+    : `${k.machine}, placement none`;
 
 /** What another run said of an answer decided here (answers/held.ts). */
 export type Held = 'same' | 'equal' | 'open' | 'reversed' | 'not asked';

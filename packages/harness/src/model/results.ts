@@ -529,13 +529,29 @@ export interface HandicapCheck {
     /** The default run's check: the windows it was tested on (alone; `other`: its duets). */
     on?: PairMode;
     /**
-     * The default run's check on its windows alone: its test (absent in older results: the moderated t).
-     * covariate-t: each unit's ln ratio taken at an equal share of the time the two event loops waited for a CPU
-     * (answers/handicap.ts deniedOf), where every window recorded it.
+     * The default run's check on its windows alone: its test. moderated-t: the answers' own procedure, each round's
+     * mean ln ratio with the run's family prior (absent in older results: the same). Older results: signed-rank over
+     * its launches, or covariate-t (each launch's ln ratio taken at an equal share of the time the two event loops
+     * waited for a CPU, answers/handicap.ts deniedOf).
      */
-    procedure?: 'signed-rank' | 'covariate-t';
-    /** covariate-t: the slope on the covariate, its correlation with the ln ratios, and signed-rank without it. */
+    procedure?: 'moderated-t' | 'signed-rank' | 'covariate-t';
+    /** Older results, covariate-t: the slope on the covariate, its correlation with the ln ratios, signed-rank without it. */
     covariate?: { slope: number; corr: number; unadjusted: { ratio: number; lo: number; hi: number; p: number } };
+    /**
+     * The check judged other ways on the same windows, said beside it and never its verdict: signed-rank over its
+     * launches, and least squares on the CPU wait share (covariate-t) where every window recorded it. The wait is
+     * moved by the burn itself, so the adjusted figure leans toward the injected one (docs/methodology.md).
+     */
+    diagnostics?: {
+      procedure: 'signed-rank' | 'covariate-t';
+      ratio: number;
+      lo: number;
+      hi: number;
+      p: number;
+      detected: boolean;
+      slope?: number;
+      corr?: number;
+    }[];
   };
   /** The default run's check, where its duets could be judged: their test, said beside `measured` (not its verdict). */
   other?: HandicapCheck['measured'];
@@ -691,6 +707,11 @@ export interface Environment {
   git_dirty: boolean;
   /** Exact installed version of every package each app depends on. */
   packages: Record<string, Record<string, string>>;
+  /**
+   * Per contender, the hash of what it was built and run from with its runtime's version (run/against.ts
+   * contenderInputs): kept runs are pooled where these equal today's (absent in older results).
+   */
+  inputs?: Record<string, string>;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
+import { poolProcedureText, poolSuffix } from './pool';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
@@ -45,6 +46,11 @@ export function labeller(an: Analysis, q: Question): (name: string) => string {
 }
 
 export function answerSentence(an: Analysis, a: AnswerFigures): string {
+  const sentence = ownSentence(an, a);
+  return a.pool ? `${sentence.slice(0, -1)}${poolSuffix(a)}.` : sentence;
+}
+
+function ownSentence(an: Analysis, a: AnswerFigures): string {
   const q = an.questions.find((x) => x.id === a.question)!;
   const label = labeller(an, q);
   const them = `${where(q)}, ${label(a.a)} against ${label(a.b)}`;
@@ -105,6 +111,14 @@ function procedureText(an: Analysis): string {
 function familyLine(an: Analysis): string {
   const { results: r, answers } = an;
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
+  if (an.pool)
+    return (
+      `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
+      `${n('faster')} decided, ${n('equal')} equal within ±${an.pool.margin_pct}%, ${n('undecided')} open. ` +
+      `${poolProcedureText(an)}; the chance of any false "faster" over the whole family is at most 5% (Holm, one ` +
+      'look over the kept runs). "Equal" is two one-sided tests at α/m each: its interval, and an open one\'s, at ' +
+      '1 − 2α/m.'
+    );
   const looks = r.looks ?? [];
   const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;
   const spending =
@@ -169,7 +183,9 @@ function designText(d: PairDesign, m: CheckFigures): string {
         `${m.covariate!.corr.toFixed(2)}; without it, signed-rank: ${ratioText(m.covariate!.unadjusted)}`
       : m.procedure === 'signed-rank'
         ? 'judged on its windows alone (signed-rank, each launch a unit'
-        : 'judged on its windows alone, as the side-by-side answers are (moderated t';
+        : m.procedure === 'moderated-t'
+          ? "judged on its windows alone as the answers are (moderated t with the family's prior, each round a unit"
+          : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const on =
     d.chosen === 'duet'
       ? `${judged}), its duet windows, both apps under load at once, tested beside it (signed-rank, each launch a unit`
@@ -225,6 +241,7 @@ export function handicapLine(an: Analysis): string {
         `${seen}; ` +
         `off by ${(Math.abs(alone(m.ratio) - h.injected_ratio) * 100).toFixed(1)} points${k ? ' alone' : ''}.` +
         (h.design ? ` Measured both ways; ${designText(h.design, m)}.` : '') +
+        diagnosticsText(m) +
         (h.cpu
           ? ` Its CPU per request in the same duets: ${signedPct(h.cpu.ratio)} (${signedPct(h.cpu.lo)}…` +
             `${signedPct(h.cpu.hi)}): ${h.cpu.seen ? 'seen' : 'not seen'}.`
@@ -232,6 +249,24 @@ export function handicapLine(an: Analysis): string {
       );
     })
     .join('\n\n');
+}
+
+/**
+ * The check judged other ways on the same windows, said beside its verdict: signed-rank over its launches, and at an
+ * equal CPU wait (least squares on that covariate, which the burn itself moves).
+ */
+function diagnosticsText(m: CheckFigures): string {
+  const d = m.diagnostics ?? [];
+  if (!d.length) return '';
+  const each = d.map((x) => {
+    const how =
+      x.procedure === 'signed-rank'
+        ? 'signed-rank over its launches'
+        : `at an equal CPU wait (covariate-t, slope ${x.slope!.toFixed(2)}, correlation ${x.corr!.toFixed(2)}; ` +
+          'the burn moves the wait, so this leans toward the injected size)';
+    return `${how}: ${ratioText(x)}, ${x.detected ? 'detected' : 'not detected'}`;
+  });
+  return ` Beside it, never its verdict: ${each.join('; ')}.`;
 }
 
 /** "a, b and c" */

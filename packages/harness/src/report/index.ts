@@ -12,6 +12,7 @@ import { sectionsOf } from './sections';
 import { distancePicks, picksSection, publishedAt, READS } from './picks';
 import { accountingLine, costLine } from './upsert';
 import { heldLine } from './held';
+import { poolLine } from './pool';
 import type { Publication } from '../measure/workloads';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
@@ -55,7 +56,7 @@ export function readmeSection(an: Analysis): string {
   const parts =
     'rttMs' in place
       ? [distancePicks(an, place.rttMs as number), costLine(an), accountingLine(an), run, reportLink(place.dir)]
-      : [picksSection(an), accountingLine(an), heldLine(an), run, reportLink(place.dir)];
+      : [picksSection(an), poolLine(an), accountingLine(an), heldLine(an), run, reportLink(place.dir)];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 

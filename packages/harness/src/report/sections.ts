@@ -8,6 +8,7 @@ import { changesSection } from './changes';
 import { liveTable } from './live';
 import { gridTables } from './matrix';
 import { heldTable } from './held';
+import { poolSection } from './pool';
 import type { Scaling } from '../model/results';
 import { scalingTable } from './scaling';
 import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
@@ -34,6 +35,7 @@ const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 export const SECTIONS: Section[] = [
   { id: 'changes', place: 'changes', render: changesSection },
   { id: 'answers', place: 'pick', render: answersSection },
+  { id: 'pool', place: 'pick', render: poolSection },
   { id: 'held', place: 'pick', render: heldTable },
   { id: 'live', place: 'tables', render: liveTable },
   { id: 'upsert', place: 'tables', render: upsertTable },

@@ -170,9 +170,67 @@ export function inputsOf(c: Contender): string {
   const hash = createHash('sha256');
   for (const f of filesUnder(root, paths)) {
     hash.update(relative(root, f)).update('\0');
-    hash.update(existsSync(f) ? readFileSync(f) : 'absent').update('\0');
+    hash.update(existsSync(f) ? contentOf(root, f) : 'absent').update('\0');
   }
   return hash.digest('hex');
+}
+
+/**
+ * A file as an input: the root package.json without its "scripts" (the project's own commands, such as `npm run
+ * pool`, build and run no app), every other file as it is.
+ */
+function contentOf(root: string, f: string): Buffer | string {
+  const raw = readFileSync(f);
+  if (f !== join(root, 'package.json')) return raw;
+  try {
+    const { scripts: _, ...rest } = JSON.parse(raw.toString('utf8'));
+    return JSON.stringify(rest);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Each contender's inputs (inputsOf) with the version of the runtime it runs on, hashed: what a kept run records so
+ * that runs of the same code can be pooled (answers/pool.ts).
+ */
+export function contenderInputs(cs: Contender[], runtimes: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    cs.map((c) => {
+      const h = createHash('sha256')
+        .update(inputsOf(c))
+        .update(`\0${c.runtime} ${runtimes[c.runtime] ?? 'unknown'}`);
+      return [c.name, h.digest('hex').slice(0, 16)];
+    }),
+  );
+}
+
+/**
+ * The inputs (contenderInputs) of the named contenders as they were at `commit` of the repository at `repo`, read
+ * from a worktree checked out for the purpose and removed after: for results recorded before runs kept them. Null
+ * when the commit is not in the repository or its apps cannot be read.
+ */
+export function inputsAtCommit(
+  repo: string,
+  commit: string,
+  names: string[],
+  runtimes: Record<string, string>,
+): Record<string, string> | null {
+  if (git(repo, ['cat-file', '-e', `${commit}^{commit}`]).status !== 0) return null;
+  const wt = join(CACHE, 'inputs', commit.slice(0, 12));
+  rmSync(wt, { recursive: true, force: true });
+  mkdirSync(join(CACHE, 'inputs'), { recursive: true });
+  try {
+    if (git(repo, ['worktree', 'add', '--force', '--detach', wt, commit]).status !== 0) return null;
+    const suite = loadSuite(join(wt, 'apps')).contenders.filter((c) => names.includes(c.name));
+    return contenderInputs(suite, runtimes);
+  } catch {
+    return null;
+  } finally {
+    git(repo, ['worktree', 'remove', '--force', wt]);
+    rmSync(wt, { recursive: true, force: true });
+    git(repo, ['worktree', 'prune']);
+  }
 }
 
 /** The files under these paths, sorted: git's view (tracked and untracked, not ignored) where root is in a repo. */

@@ -17,7 +17,7 @@ import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { workloadOf } from '../measure/workloads';
-import { baseTwins, changedOn, checkOut } from './against';
+import { baseTwins, changedOn, checkOut, contenderInputs } from './against';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
@@ -189,7 +189,7 @@ function freshResults(
     finished_at: null,
     exit_reason: null,
     settings,
-    environment: { ...captureEnvironment(selected), load_warning: null },
+    environment: environmentOf(selected),
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
     contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
     // Fixed before anything is measured, so the family cannot be chosen after seeing the data.
@@ -296,6 +296,15 @@ export async function prepare(
   await buildAll(results, rig);
   save();
   return state;
+}
+
+/**
+ * The machine and software, with each contender's inputs (run/against.ts contenderInputs) so that its answers can be
+ * pooled with other runs of the same code; an --against twin's are its own side's.
+ */
+function environmentOf(selected: Contender[]): Results['environment'] {
+  const env = { ...captureEnvironment(selected), load_warning: null };
+  return { ...env, inputs: contenderInputs(selected, { ...env.runtimes }) };
 }
 
 /** The servers, the golden body, the manifests by name and each app's environment: what the apps run against. */

@@ -1,0 +1,95 @@
+// npm run pool -- PATH…: the answers pooled over runs from anywhere (answers/pool.ts). Each PATH is a run's folder
+// (its results.json), a folder of runs (several machines' results/ folders, or runs users sent in), or a kept record
+// (results/runs/*.json). A run counts for a comparison when both its contenders' inputs equal this checkout's.
+//   --out DIR        where the report goes (default results/pool)
+//   --any-inputs     pool every run as if its inputs were this checkout's (runs of other code: say so when quoting)
+//   --kept           add the runs kept in results/runs/
+// It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
+// charts, report.html) with the pooled answers; with kept records alone, pool.md.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyze, withPool } from '../answers/analysis';
+import { poolAnswers } from '../answers/pool';
+import { notKept } from '../model/kept';
+import type { Comparison } from '../model/questions';
+import { writeJsonAtomic } from '../model/results-file';
+import { writeReport } from '../report/index';
+import { checkoutInputs, gatherRuns } from '../run/pooled';
+import { KEPT_DIR, ROOT } from '../system/paths';
+import { withDashValues } from './flags';
+
+const USAGE = 'usage: npm run pool -- PATH… [--kept] [--out DIR] [--any-inputs]';
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    const options = { out: { type: 'string' }, 'any-inputs': { type: 'boolean' }, kept: { type: 'boolean' } } as const;
+    args = parseArgs({ args: withDashValues(process.argv.slice(2), options), options, allowPositionals: true });
+  } catch (e) {
+    console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals } = args;
+  const paths = [...positionals.map((p) => resolve(p)), ...(v.kept ? [KEPT_DIR] : [])];
+  if (!paths.length) {
+    console.error(`error: no runs named; ${USAGE}`);
+    return 2;
+  }
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing) {
+    console.error(`error: ${missing} does not exist; name a run's folder, a folder of runs or a kept record`);
+    return 2;
+  }
+  const { records, newest, skipped } = gatherRuns(paths, notKept);
+  for (const s of skipped) console.error(`skipped ${s.path}: ${s.why}`);
+  if (!records.length) {
+    console.error('error: no complete run found under the paths given; name folders holding a results.json');
+    return 2;
+  }
+  const last = records.at(-1)!;
+  const workload = newest?.results.settings.workload ?? last.workload;
+  const comparisons: Comparison[] =
+    newest?.results.family?.comparisons ??
+    last.answers.map((x) => ({ id: x.id ?? `${x.a} vs ${x.b}`, question: x.question ?? '', a: x.a, b: x.b }));
+  const today = v['any-inputs'] ? null : checkoutInputs();
+  const margin = newest?.results.settings.target_ci_pct ?? 10;
+  const pool = poolAnswers(records, comparisons, today, workload, margin);
+  const out = resolve(v.out ?? join(ROOT, 'results/pool'));
+  mkdirSync(out, { recursive: true });
+  writeJsonAtomic(join(out, 'pool.json'), pool);
+  for (const r of pool.runs)
+    console.log(
+      `${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled` +
+        (r.left_out
+          ? ` (left out: ${r.left_out})`
+          : r.changed.length
+            ? ` (changed: ${r.changed.length} contenders)`
+            : ''),
+    );
+  const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
+  console.log(
+    `${pool.answers.length} comparisons over ${pool.runs.filter((r) => r.pooled).length} runs on ${pool.machines} ` +
+      `machines: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`,
+  );
+  if (newest) {
+    await writeReport(out, withPool(analyze(newest.results), pool));
+    console.log(`report written: ${join(out, 'results.md')}, ${join(out, 'report.html')}`);
+  } else {
+    const lines = pool.answers.map(
+      (a) =>
+        `- ${a.a} ÷ ${a.b}: ${a.ratio.toFixed(3)} (${a.lo.toFixed(3)}–${a.hi.toFixed(3)}), ${a.verdict}, ` +
+        `${a.pool.runs} runs, ${a.pool.machines} machines, τ ${(a.pool.tau * 100).toFixed(1)}%, ${a.pool.holds}`,
+    );
+    writeFileSync(join(out, 'pool.md'), `${lines.join('\n')}\n`);
+    console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
+  }
+  return 0;
+}
+
+try {
+  process.exit(await main());
+} catch (e) {
+  console.error(`error: ${(e as Error).message}`);
+  process.exit(1);
+}

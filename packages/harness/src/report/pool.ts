@@ -1,0 +1,79 @@
+// The published answers' provenance: the kept runs they pool (answers/pool.ts), the ones left out and why, and where
+// the answers hold (on every machine measured, or depending on it).
+import type { Analysis, AnswerFigures } from '../answers/analysis';
+import type { Holds } from '../model/pool';
+
+const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
+const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
+
+/** " [3 runs on 2 machines, τ 1.2% between runs; a new run: +4.0%…+31.0%: holds]": a pooled answer's suffix. */
+export function poolSuffix(a: AnswerFigures): string {
+  const p = a.pool;
+  if (!p) return '';
+  const on = `${p.runs} run${p.runs === 1 ? '' : 's'} on ${p.machines} machine${p.machines === 1 ? '' : 's'}`;
+  const machine = p.tau_machine > 0 ? `, ${pct1(p.tau_machine)} between machines` : '';
+  const tau = `, τ ${pct1(p.tau)} between runs${machine}`;
+  const pi = p.prediction ? `; a new run: ${signed(p.prediction.lo)}…${signed(p.prediction.hi)}` : '';
+  const holds = p.holds === 'open' ? '' : `: ${p.holds}`;
+  return ` [${on}${tau}${pi}${holds}]`;
+}
+
+/** How the pooled answers were tested, in the family line's words. */
+export function poolProcedureText(an: Analysis): string {
+  const p = an.pool!;
+  const where =
+    p.prior.machines > 1
+      ? `the run and the machine as random effects (${p.prior.machines} machines)`
+      : 'the run as a random effect (one machine measured: the answers are of that machine)';
+  return (
+    "Each pools the kept runs' estimates (each run's mean ln A − ln B over all its rounds, with its moderated t's " +
+    `standard error) in a random-effects model with ${where}, the between-run and between-machine sd learnt from ` +
+    `the whole family (a prior of mean ${pct1(p.prior.tau)} between runs` +
+    (p.prior.machines > 1 ? ` and ${pct1(p.prior.tau_machine)} between machines` : '') +
+    `, from ${p.prior.comparisons} comparisons with 2 runs or more); p and interval from the posterior of the difference`
+  );
+}
+
+const countOf = (an: Analysis, h: Holds) => an.answers.filter((a) => a.pool?.holds === h).length;
+
+/** The section: the runs pooled and left out, and where the answers hold. */
+export function poolSection(an: Analysis): string {
+  const p = an.pool;
+  if (!p) return '';
+  const head =
+    '| run | commit | machine | sd between windows | comparisons pooled | not pooled |\n|---|---|---|---:|---:|---|';
+  const rows = p.runs.map((r) => {
+    const not = r.left_out ?? (r.changed.length ? `changed since: ${r.changed.join(', ')}` : '');
+    const sd = r.sd_windows === null ? '' : pct1(r.sd_windows);
+    const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
+    return `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${sd} | ${r.pooled} | ${not} |`;
+  });
+  const decided = an.answers.filter((a) => a.verdict !== 'undecided' && !a.out).length;
+  const other = p.machines > 1 ? 'a new run on a new machine' : 'a new run on this machine';
+  return (
+    `**Where the answers hold** (pooled over ${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
+    `machine${p.machines === 1 ? '' : 's'}): of the ${decided} answered, ${countOf(an, 'holds')} hold (the 95% ` +
+    `prediction interval for ${other} is on the same side of 1, or inside ±${p.margin_pct}% for "equal"), ` +
+    `${countOf(an, 'depends on the machine') + countOf(an, 'depends on the run')} ` +
+    `depend on the ${p.machines > 1 ? 'machine' : 'run'}. A machine is a CPU model, CPU count, kernel and CPU ` +
+    "placement (Redis and the load generator sharing the app's CPUs or not). A run counts for a " +
+    "comparison when both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime " +
+    "version) equal today's.\n\n" +
+    [head, ...rows].join('\n')
+  );
+}
+
+/** The README's line: how many runs and machines the answers pool, against the latest run alone. */
+export function poolLine(an: Analysis): string {
+  const p = an.pool;
+  if (!p) return '';
+  const answered = (xs: { verdict: string; out?: string }[]) => xs.filter((a) => a.verdict !== 'undecided' && !a.out);
+  const own = an.results.answers ?? [];
+  const used = p.runs.filter((r) => r.pooled).length;
+  return (
+    `**These answers pool ${used} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}:** ` +
+    `${answered(an.answers).length} of ${an.answers.length} comparisons answered, against ` +
+    `${answered(own).length} for the latest run alone; ${countOf(an, 'depends on the machine')} depend on the ` +
+    'machine. Pool runs from your own machine with `npm run pool` (docs/usage.md).'
+  );
+}

@@ -1,0 +1,125 @@
+// The published answers' pool: the kept runs (results/runs/), the runs a user names (results.json files or kept
+// records, from any machine), each made a kept record with its contenders' inputs (recorded by the run, or recovered
+// from its commit in git), and the view of a run's analysis whose answers are pooled over them (answers/pool.ts).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyze, type Analysis, withPool } from '../answers/analysis';
+import { keptOf } from '../answers/held';
+import { poolAnswers } from '../answers/pool';
+import { APPS_DIR, loadSuite } from '../model/contenders';
+import type { KeptAnswers } from '../model/kept';
+import type { PoolResult } from '../model/pool';
+import type { Results } from '../model/results';
+import { readResults } from '../model/results-file';
+import { runtimeVersions } from '../measure/environment';
+import { ROOT } from '../system/paths';
+import { contenderInputs, inputsAtCommit } from './against';
+
+/**
+ * A run's kept record (schema 2). Results recorded before runs kept their inputs get them from their commit in this
+ * repository, when the run was measured from a clean checkout of it (a dirty one's code is nowhere to read).
+ */
+export function recordOf(results: Results, an: Analysis = analyze(results)): KeptAnswers {
+  const e = results.environment;
+  const recovered =
+    !e.inputs && !e.git_dirty
+      ? inputsAtCommit(
+          ROOT,
+          e.git_commit,
+          results.contenders.map((c) => c.name),
+          e.runtimes,
+        )
+      : null;
+  return keptOf(results, an.answers, an.noise?.sdWindows ?? null, recovered);
+}
+
+/** Today's inputs: every contender of this checkout, with the runtimes on PATH. */
+export const checkoutInputs = (): Record<string, string> =>
+  contenderInputs(loadSuite(APPS_DIR).contenders, runtimeVersions());
+
+/**
+ * The published view of a run: its answers pooled with every kept run whose contenders' inputs equal its own; the
+ * run's own analysis (and no pool) when no other run counts for any comparison.
+ */
+export function pooledView(
+  an: Analysis,
+  kept: KeptAnswers[],
+  own: KeptAnswers,
+): { analysis: Analysis; pool: PoolResult | null } {
+  const r = an.results;
+  const others = kept.filter((k) => k.started_at !== own.started_at);
+  const pool = poolAnswers(
+    [...others, own],
+    r.family?.comparisons ?? [],
+    own.inputs ?? null,
+    r.settings.workload,
+    r.settings.target_ci_pct,
+  );
+  if (!pool.runs.slice(0, -1).some((x) => x.pooled > 0)) return { analysis: an, pool: null };
+  return { analysis: withPool(an, pool), pool };
+}
+
+export interface Gathered {
+  records: KeptAnswers[];
+  /** The newest results.json read, whose family and report the pool's report takes. */
+  newest: { dir: string; results: Results } | null;
+  skipped: { path: string; why: string }[];
+}
+
+const isKept = (x: unknown): x is KeptAnswers =>
+  !!x &&
+  typeof x === 'object' &&
+  'started_at' in x &&
+  'answers' in x &&
+  'workload' in x &&
+  !('schema' in x && (x as { schema: unknown }).schema !== 2);
+
+/**
+ * Every run under `paths`: a results.json (in a folder named, or in folders below it, three levels at most) or a kept
+ * record (a .json of results/runs/ kind). A run found twice (its results.json and its record) counts once, from its
+ * results.json. Incomplete runs and runs of a part of the suite are skipped with the reason.
+ */
+export function gatherRuns(paths: string[], notKept: (r: Results) => string | null): Gathered {
+  const byStart = new Map<string, KeptAnswers>();
+  const fromResults = new Set<string>();
+  const skipped: Gathered['skipped'] = [];
+  let newest: Gathered['newest'] = null;
+  const take = (file: string) => {
+    if (file.endsWith('results.json')) {
+      let r: Results;
+      try {
+        r = readResults(file);
+      } catch (e) {
+        return void skipped.push({ path: file, why: (e as Error).message });
+      }
+      const why = notKept(r);
+      if (why) return void skipped.push({ path: file, why });
+      byStart.set(r.started_at, recordOf(r));
+      fromResults.add(r.started_at);
+      if (!newest || r.started_at > newest.results.started_at) newest = { dir: join(file, '..'), results: r };
+      return;
+    }
+    let x: unknown;
+    try {
+      x = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return;
+    }
+    if (isKept(x) && !fromResults.has(x.started_at)) byStart.set(x.started_at, x);
+  };
+  const walk = (p: string, depth: number) => {
+    if (!statSync(p).isDirectory()) return take(p);
+    if (existsSync(join(p, 'results.json'))) take(join(p, 'results.json'));
+    if (depth >= 3) return;
+    for (const d of readdirSync(p).sort()) {
+      const q = join(p, d);
+      if (d === 'node_modules' || d.startsWith('.') || d === 'raw') continue;
+      if (statSync(q).isDirectory()) walk(q, depth + 1);
+      else if (d.endsWith('.json') && d !== 'results.json') take(q);
+    }
+  };
+  // Results first, so that a run's own results.json is preferred over its kept record.
+  for (const p of paths) walk(p, 0);
+  const records = [...byStart.values()].sort((a, b) => a.started_at.localeCompare(b.started_at));
+  return { records, newest, skipped };
+}

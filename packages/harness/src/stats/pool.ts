@@ -1,0 +1,285 @@
+// Pooling one comparison's estimates from several runs on several machines. Use when the runs measured the same
+// contenders (the same inputs) and each gives one estimate of ln A − ln B with its standard error; the day moves a
+// pair by more than a run's own error says (τr, between runs), and a machine can move it more (τm, between machines).
+//
+//   model   y_j = θ_machine(j) + e_j + ε_j: e ~ N(0, τr²) per run, ε ~ N(0, se_j²) its own error. θ_m is the
+//           difference on machine m; the answer is about μ = the mean of θ_m over the machines measured, each machine
+//           counting once however many runs it has. Where the answer holds beyond them is the prediction for a new
+//           machine, with τm (below). Why the machines measured and not the population of machines: with two or
+//           three machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t near
+//           30, and borrowing τm from the family (below) is anti-conservative for the comparisons machines move most
+//           (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
+//   τr      Two or three runs on a machine cannot estimate their own τr: a DerSimonian–Laird τ from 3 runs is 0 half
+//           the time when it is not. So τr gets a prior that the family's comparisons share, estimated from all of
+//           them on a grid (a nonparametric maximum likelihood prior by EM: Laird, JASA 73, 1978; Koenker & Mizera,
+//           JASA 109, 2014), as the answers' moderated t borrows a variance (moderated.ts); the same drift of a
+//           machine moves every pair of it. A comparison whose runs disagree puts its weight on large τr and keeps a
+//           wide interval. The restricted likelihood (each machine's θ integrated out) learns τr only from machines
+//           with 2 runs or more.
+//   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m, var(μ̂) = Σ var(θ̂_m) / M²,
+//           on Satterthwaite's df for the runs' estimated se's (each on its own df).
+//   answer  the posterior of μ is a mixture of those t's over the grid, weighted by the prior × the likelihood: its
+//           tail gives the p of "no difference", its quantiles the interval. Holm over the family uses these p's; a
+//           simulation with heterogeneous runs and machines checks that the family's error rate holds
+//           (tests/unit/pool.test.ts).
+//   τm and prediction  where a new run on a new machine is expected (Higgins, Thompson & Spiegelhalter, JRSS A 172,
+//           2009), at 95%: the mixture widened by τr² + τm², τm from the machine means of every comparison measured on
+//           2 machines or more, by the same kind of family prior; with one machine in the family, a new run on it.
+//
+// A run gives y = mean ln ratio over all its rounds and se = its moderated t's posterior sd / √rounds (not the
+// estimate at the look that stopped it: that one leans away from 0).
+import jstat from 'jstat';
+
+/** One run's estimate of a comparison: ln A − ln B, its standard error and df, and where it was measured. */
+export interface RunEstimate {
+  y: number;
+  se: number;
+  df: number;
+  /** Which run (for the report) and which machine (a machine is a CPU model, CPU count, kernel and placement). */
+  run: string;
+  machine: string;
+}
+
+export interface PooledRatio {
+  procedure: 'random-effects pool of runs over the machines measured (empirical Bayes τ)';
+  ratio: number;
+  lo: number;
+  hi: number;
+  level: number;
+  p: number;
+  /** Runs and machines it rests on. */
+  n: number;
+  machines: number;
+  /** The df of the component that carries most weight (for the report). */
+  df: number;
+  /** The posterior sd of μ (ln). */
+  se: number;
+  /** Posterior means of the between-run and between-machine sd of the ln ratio (τm 0 with one machine measured). */
+  tau: number;
+  tau_machine: number;
+  /** Where a new run (on a new machine, where the family has two or more) is expected to fall, at 95%. */
+  prediction: { lo: number; hi: number; level: number } | null;
+  /** Set when no interval exists: what would fix it. */
+  short?: string;
+}
+
+const procedure = 'random-effects pool of runs over the machines measured (empirical Bayes τ)' as const;
+const studentT: { cdf(t: number, df: number): number } =
+  // biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack studentt
+  (jstat as any).studentt ?? (jstat as any).jStat.studentt;
+// biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack erf
+const erf: (x: number) => number = (jstat as any).erf ?? (jstat as any).jStat.erf;
+
+/**
+ * The τ grid (ln units): 0 to 0.3, with more points where run-to-run and machine effects were measured (2–3% between
+ * runs of one VM, tens of % in the middle of the table between CPU kinds; shared/FACTS.md).
+ */
+export const TAU_GRID = [0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22, 0.3];
+
+const usable = (runs: RunEstimate[]) => runs.every((r) => Number.isFinite(r.y) && r.se > 0 && Number.isFinite(r.se));
+
+/** A comparison's runs by machine. */
+function byMachine(runs: RunEstimate[]): RunEstimate[][] {
+  const out = new Map<string, RunEstimate[]>();
+  for (const r of runs) out.set(r.machine, [...(out.get(r.machine) ?? []), r]);
+  return [...out.values()];
+}
+
+/** One grid point's fit of one comparison: μ̂, var(μ̂), its df, and the log restricted likelihood of τr. */
+export interface Fit {
+  mu: number;
+  v: number;
+  df: number;
+  logL: number;
+  /** Each machine's mean and its variance. */
+  theta: { y: number; v: number }[];
+}
+
+/** At τr: each machine's inverse-variance mean, their mean, and τr's restricted likelihood. */
+export function fitAt(machines: RunEstimate[][], tr: number): Fit {
+  const m = machines.length;
+  let logL = 0;
+  let v = 0;
+  let mu = 0;
+  // Satterthwaite's denominator: each run's estimated share of var(μ̂), squared, over its df.
+  let denom = 0;
+  const theta: Fit['theta'] = [];
+  for (const rs of machines) {
+    const d = rs.map((r) => r.se * r.se + tr * tr);
+    const sw = d.reduce((s, x) => s + 1 / x, 0);
+    const y = rs.reduce((s, r, i) => s + r.y / d[i]!, 0) / sw;
+    theta.push({ y, v: 1 / sw });
+    mu += y / m;
+    v += 1 / sw / (m * m);
+    logL += -0.5 * (d.reduce((s, x) => s + Math.log(x), 0) + Math.log(sw));
+    logL += -0.5 * rs.reduce((s, r, i) => s + (r.y - y) ** 2 / d[i]!, 0);
+    rs.forEach((r, i) => {
+      const share = (r.se / d[i]! / sw / m) ** 2;
+      denom += (share * share) / Math.max(1, r.df);
+    });
+  }
+  const df = denom > 0 ? Math.min(1e6, (v * v) / denom) : 1e6;
+  return { mu, v, df, logL, theta };
+}
+
+/** The restricted log likelihood of τm from machine means (their variances given), μ integrated out. */
+function machineLogL(theta: Fit['theta'], tm: number): number {
+  const d = theta.map((t) => t.v + tm * tm);
+  const sw = d.reduce((s, x) => s + 1 / x, 0);
+  const mu = theta.reduce((s, t, i) => s + t.y / d[i]!, 0) / sw;
+  return (
+    -0.5 *
+    (d.reduce((s, x) => s + Math.log(x), 0) + Math.log(sw) + theta.reduce((s, t, i) => s + (t.y - mu) ** 2 / d[i]!, 0))
+  );
+}
+
+/** The family's priors on τr and τm over TAU_GRID (weights), and what they were learnt from. */
+export interface PoolPrior {
+  run: number[];
+  machine: number[];
+  /** Comparisons each was learnt from: with a machine of 2 runs or more, with 2 machines or more. */
+  n: number;
+  nMachine: number;
+  /** Machines in the family (1: no prediction beyond the machine measured). */
+  machines: number;
+}
+
+/** A nonparametric maximum likelihood prior on the grid by EM, from each unit's likelihoods (relative, per unit). */
+function npmle(lik: number[][], iterations = 300): number[] {
+  let pi = TAU_GRID.map(() => 1 / TAU_GRID.length);
+  for (let it = 0; it < iterations && lik.length; it++) {
+    const next = TAU_GRID.map(() => 0);
+    for (const l of lik) {
+      const z = l.reduce((s, x, g) => s + x * pi[g]!, 0);
+      for (let g = 0; g < TAU_GRID.length; g++) next[g] = next[g]! + (l[g]! * pi[g]!) / z;
+    }
+    pi = next.map((x) => x / lik.length);
+  }
+  return pi;
+}
+
+const relative = (logs: number[]) => {
+  const max = Math.max(...logs);
+  return logs.map((x) => Math.exp(x - max));
+};
+
+/** The priors from every comparison of the family (what tells nothing of a τ is left out of its prior). */
+export function poolPrior(family: RunEstimate[][]): PoolPrior {
+  const ok = family.filter((rs) => rs.length && usable(rs)).map(byMachine);
+  const runLik = ok
+    .filter((ms) => ms.some((rs) => rs.length > 1))
+    .map((ms) => relative(TAU_GRID.map((tr) => fitAt(ms, tr).logL)));
+  const run = npmle(runLik);
+  const trMean = TAU_GRID.reduce((s, t, g) => s + t * run[g]!, 0);
+  const machineLik = ok
+    .filter((ms) => ms.length > 1)
+    .map((ms) => relative(TAU_GRID.map((tm) => machineLogL(fitAt(ms, trMean).theta, tm))));
+  const machine = machineLik.length ? npmle(machineLik) : TAU_GRID.map((t) => (t === 0 ? 1 : 0));
+  const machines = new Set(family.flat().map((r) => r.machine)).size;
+  return { run, machine, n: runLik.length, nMachine: machineLik.length, machines };
+}
+
+/** A posterior: a mixture of t's (location, scale, df, weight). */
+type Mixture = { mu: number; s: number; df: number; w: number }[];
+
+const cdf = (m: Mixture, x: number) =>
+  m.reduce((acc, c) => {
+    const z = (x - c.mu) / c.s;
+    return acc + c.w * (c.df >= 1e4 ? 0.5 * (1 + erf(z / Math.SQRT2)) : studentT.cdf(z, c.df));
+  }, 0);
+
+/** The mixture's q-quantile by bisection, within its components' ±40 sd. */
+function quantile(m: Mixture, q: number): number {
+  let lo = Math.min(...m.map((c) => c.mu - 40 * c.s));
+  let hi = Math.max(...m.map((c) => c.mu + 40 * c.s));
+  for (let i = 0; i < 60 && hi - lo > 1e-7; i++) {
+    const mid = (lo + hi) / 2;
+    if (cdf(m, mid) < q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** The posterior of μ, and of a new run (on a new machine where the family has two), under the family's priors. */
+export function posterior(runs: RunEstimate[], prior: PoolPrior) {
+  const machines = byMachine(runs);
+  const fits = TAU_GRID.map((tr) => fitAt(machines, tr));
+  const raw = relative(fits.map((f) => f.logL)).map((l, g) => l * prior.run[g]!);
+  const z = raw.reduce((s, x) => s + x, 0);
+  const w = raw.map((x) => x / z);
+  const g = w.map((x, i) => [x, i] as const).filter(([x]) => x > 1e-6);
+  const kept = g.reduce((s, [x]) => s + x, 0);
+  const mu: Mixture = g.map(([x, i]) => ({ mu: fits[i]!.mu, s: Math.sqrt(fits[i]!.v), df: fits[i]!.df, w: x / kept }));
+  const tau = g.reduce((s, [x, i]) => s + (x / kept) * TAU_GRID[i]!, 0);
+  // τm given the machine means at the mean τr: the family's prior, and this comparison's own machines.
+  const heaviest = g.reduce((a, b) => (b[0] > a[0] ? b : a))[1];
+  const own = machines.length > 1 ? relative(TAU_GRID.map((tm) => machineLogL(fits[heaviest]!.theta, tm))) : null;
+  const rawM = prior.machine.map((p, i) => p * (own ? own[i]! : 1));
+  const zM = rawM.reduce((s, x) => s + x, 0);
+  const wM = rawM.map((x) => x / zM);
+  const tauM = TAU_GRID.reduce((s, t, i) => s + t * wM[i]!, 0);
+  const next: Mixture = mu.flatMap((c, k) =>
+    TAU_GRID.flatMap((tm, i) => {
+      const tr = TAU_GRID[g[k]![1]]!;
+      return wM[i]! > 1e-6 ? [{ ...c, s: Math.sqrt(c.s * c.s + tr * tr + tm * tm), w: c.w * wM[i]! }] : [];
+    }),
+  );
+  const sumNext = next.reduce((s, c) => s + c.w, 0);
+  for (const c of next) c.w /= sumNext;
+  return { mu, next, tau, tauM, df: fits[heaviest]!.df };
+}
+
+/** The two-sided p of μ = 0: twice the smaller posterior tail. */
+const pOf = (m: Mixture) => {
+  const below = cdf(m, 0);
+  return Math.min(1, 2 * Math.min(below, 1 - below));
+};
+
+export interface Pooled {
+  /** The two-sided p of "no difference". */
+  p: number;
+  /** The answer at `level`: the ratio, its interval and where a new run falls. */
+  at(level: number): PooledRatio;
+}
+
+/** One comparison pooled over its runs under the family's prior (poolPrior): its p now, its interval at any level. */
+export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
+  const k = runs.length;
+  const machines = new Set(runs.map((r) => r.machine)).size;
+  if (!k || !usable(runs)) {
+    const short = k ? 'a run without a standard error cannot be pooled' : 'no run measured this comparison';
+    const base = { procedure, ratio: NaN, lo: 0, hi: Infinity, p: 1, n: k, machines, df: 0 };
+    const none = { se: NaN, tau: NaN, tau_machine: NaN, prediction: null, short };
+    return { p: 1, at: (level) => ({ ...base, level, ...none }) };
+  }
+  const post = posterior(runs, prior);
+  const mean = post.mu.reduce((s, c) => s + c.w * c.mu, 0);
+  const variance = post.mu.reduce((s, c) => s + c.w * (c.s * c.s + (c.mu - mean) ** 2), 0);
+  const p = pOf(post.mu);
+  let prediction: PooledRatio['prediction'] = null;
+  return {
+    p,
+    at: (level) => {
+      prediction ??= {
+        lo: Math.exp(quantile(post.next, 0.025)),
+        hi: Math.exp(quantile(post.next, 0.975)),
+        level: 0.95,
+      };
+      return {
+        procedure,
+        ratio: Math.exp(mean),
+        lo: Math.exp(quantile(post.mu, (1 - level) / 2)),
+        hi: Math.exp(quantile(post.mu, 1 - (1 - level) / 2)),
+        level,
+        p,
+        n: k,
+        machines,
+        df: +Math.min(post.df, 9999).toFixed(1),
+        se: Math.sqrt(variance),
+        tau: post.tau,
+        tau_machine: post.tauM,
+        prediction,
+      };
+    },
+  };
+}
