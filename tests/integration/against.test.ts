@@ -51,7 +51,7 @@ describe('--against a folder of apps', () => {
   test('base sleeps 20% longer: the gap is decided, head faster, named and reported', async () => {
     const base = baseFolder('node-redis=24,ioredis=20,iovalkey=26,glide=22');
     const args = ['--only', NR, '--against', base, '--pair', 'auto', '--budget', '90s', ...PACED];
-    const run = await runCli(args, { timeoutMs: 180_000 });
+    const run = await runCli(args);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json, dir: out } = resultsIn(run.outDir);
@@ -77,20 +77,18 @@ describe('--against a folder of apps', () => {
       expect(md).toContain('**Pair design**: **');
       expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('id="chart-changes"');
     });
-  }, 200_000);
+  });
 
   test('an unchanged base comes out equal within the bound', async () => {
     const base = baseFolder('node-redis=20,ioredis=20,iovalkey=26,glide=22');
-    const run = await runCli(['--only', IO, '--against', base, '--equal', '10', '--budget', '90s', ...PACED], {
-      timeoutMs: 180_000,
-    });
+    const run = await runCli(['--only', IO, '--against', base, '--equal', '10', '--budget', '90s', ...PACED], {});
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const same = change(resultsIn(run.outDir).json, IO);
       expect(same.verdict).toBe('equal');
       expect(Math.max(same.hi - 1, 1 / same.lo - 1)).toBeLessThanOrEqual(0.1);
     });
-  }, 200_000);
+  });
 });
 
 const git = (cwd: string, ...args: string[]) => {
@@ -117,7 +115,6 @@ describe('--against a git ref', () => {
   test('HEAD~1 checked out in a worktree under the cache, both sides built and named, the pair answered', async () => {
     const run = await runCli(['--only', NR, '--against', 'HEAD~1', '--runs', '3', ...PACED], {
       env,
-      timeoutMs: 120_000,
     });
     await explained(run, async () => {
       expect(run.code).toBe(0);
@@ -132,7 +129,7 @@ describe('--against a git ref', () => {
       expect(change(json, NR).ratio).toBeGreaterThan(1.05);
       expect(run.stderr).toContain(`--against HEAD~1: checking out ${first.slice(0, 12)}`);
     });
-  }, 130_000);
+  });
 
   test('a bad ref, a folder without apps, a ref whose install fails: one line each, nothing left running', async () => {
     const bad = await runCli(['--only', NR, '--against', 'no-such-ref'], { env });
@@ -160,7 +157,7 @@ describe('--against a git ref', () => {
     git(repo, 'tag', 'broken');
     git(repo, 'rm', '-q', 'package.json', 'bun.lock');
     git(repo, 'commit', '-qm', 'no lockfile');
-    const install = await runCli(['--only', NR, '--against', 'broken'], { env, timeoutMs: 60_000 });
+    const install = await runCli(['--only', NR, '--against', 'broken'], { env });
     await explained(install, async () => {
       expect(install.code).toBe(1);
       const lines = install.stderr
@@ -177,7 +174,7 @@ describe('--against a git ref', () => {
       expect(started(install.seen)).toEqual([]);
       expect(await settle(install.seen)).toEqual([]);
     });
-  }, 90_000);
+  });
 });
 
 describe('one side fails', () => {
@@ -187,7 +184,7 @@ describe('one side fails', () => {
       'node-redis=20,ioredis=20,iovalkey=26,glide=22',
       (m) => (m.env = { ...(m.env as object), STREAM_KEY: 'no:such:stream' }),
     );
-    const run = await runCli(['--only', NR, '--against', base, '--runs', '3', ...PACED], { timeoutMs: 120_000 });
+    const run = await runCli(['--only', NR, '--against', base, '--runs', '3', ...PACED]);
     await explained(run, async () => {
       expect(run.code).toBe(1);
       const { json } = resultsIn(run.outDir);
@@ -197,5 +194,5 @@ describe('one side fails', () => {
       expect(change(json, NR).out).toMatch(new RegExp(`^${NR}@base is (invalid|failed)$`));
       expect(run.stderr).toMatch(new RegExp(`${NR}@base: (INVALID|FAILED): `));
     });
-  }, 130_000);
+  });
 });

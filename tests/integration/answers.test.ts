@@ -63,15 +63,22 @@ describe('answers from paired windows', () => {
       expect(md).toMatch(/On bun \(raw server\), node-redis is faster than iovalkey by \d+% \(\d+%–\d+%\)\./);
       if (same.verdict === 'equal') expect(md).toMatch(/node-redis and ioredis are equal within ±\d+%/);
     });
-  }, 180_000);
+  });
 
   test('a 10% gap is decided; a noisy contender of the same speed is never called faster or slower', async () => {
     // glide sleeps 22 ms against node-redis's 20 (and costs more CPU); the noisy node-redis sleeps 20 ms times
     // exp(±0.25), drawn per launch and every 100 ms.
-    const run = await runCli(
-      ['--only', [NR, GL, NOISY].join(','), '--layout', 'walk', '--runs', '12', '--windows', '2', ...PACED],
-      { timeoutMs: 290_000 },
-    );
+    const run = await runCli([
+      '--only',
+      [NR, GL, NOISY].join(','),
+      '--layout',
+      'walk',
+      '--runs',
+      '12',
+      '--windows',
+      '2',
+      ...PACED,
+    ]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -84,26 +91,23 @@ describe('answers from paired windows', () => {
       expect(windows.every((w: any) => Number.isInteger(w.seq))).toBe(true);
       expect(json.settings).toMatchObject({ layout: 'walk', windows: 2 });
     });
-  }, 300_000);
+  });
 
   test('past the first rounds, racing measures the contenders of open comparisons and the handicap check', async () => {
     // A bound of ±0.1% can never close the equal pair: it races to --max-runs, the slow one stops early.
-    const run = await runCli(
-      [
-        '--only',
-        [NR, IO, IOV, `${IOV}-handicap`].join(','),
-        '--runs',
-        'auto',
-        '--max-runs',
-        '5',
-        '--target-ci',
-        '0.1',
-        '--windows',
-        '6',
-        ...PACED,
-      ],
-      { timeoutMs: 290_000 },
-    );
+    const run = await runCli([
+      '--only',
+      [NR, IO, IOV, `${IOV}-handicap`].join(','),
+      '--runs',
+      'auto',
+      '--max-runs',
+      '5',
+      '--target-ci',
+      '0.1',
+      '--windows',
+      '6',
+      ...PACED,
+    ]);
     await explained(run, async () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -130,7 +134,7 @@ describe('answers from paired windows', () => {
       for (const c of [IOV, `${IOV}-handicap`])
         expect(rounds(json, c)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     });
-  }, 300_000);
+  });
 
   test("the handicap: calibrated on its twin's wall and event-loop time, judged on its windows alone", async () => {
     const run = await runCli([
@@ -200,5 +204,5 @@ describe('answers from paired windows', () => {
       else expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
       expect(h.design.bias.rounds).toBe(5);
     });
-  }, 180_000);
+  });
 });

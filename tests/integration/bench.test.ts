@@ -138,7 +138,7 @@ describe('npm run bench', () => {
     );
     expect(md).not.toMatch(/\| \d+(–\d+)? \| bun-raw-precomputed/); // never ranked
     expect(await settle(run.seen)).toEqual([]);
-  }, 120_000);
+  });
 
   test('--max-steal 0: a stolen run is measured again later in its round, at most twice, then left out', async () => {
     const names = ['good', 'other'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
@@ -186,7 +186,7 @@ describe('npm run bench', () => {
       expect(new Set(firsts).size).toBe(2);
     }
     expect(await settle(run.seen)).toEqual([]);
-  }, 120_000);
+  });
 
   test('--only node-raw-node-redis --runs 3 --duration 1s --warmup 1s writes every key; X vs X is all ~', async () => {
     const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '1s', '--warmup', '1s'], {
@@ -268,7 +268,7 @@ describe('npm run bench', () => {
     expect(cmp.rows[0]!.change).toBeCloseTo(0, 9);
     expect(renderComparison(cmp)).toContain('0 of 1 flagged as changed');
     expect(await settle(run.seen)).toEqual([]);
-  }, 120_000);
+  });
 
   test('--profile seed: 200 requests per run, 3 runs, the third is the headline', async () => {
     const run = await runCli(['--only', 'bun-raw-node-redis', '--profile', 'seed'], { env: real });
@@ -278,7 +278,7 @@ describe('npm run bench', () => {
     for (const r of c.runs) expect(r.ok).toBe(200);
     expect(c.rps.median).toBe(c.runs[2].rps);
     expect(c.latency_ms.p50).toBe(c.runs[2].latency_ms.p50);
-  }, 60_000);
+  });
 
   test('a connections sweep and an open-loop point at 50% of the measured max', async () => {
     const run = await runCli(
@@ -307,5 +307,5 @@ describe('npm run bench', () => {
     ]);
     expect(c.points[2].rate).toBe(Math.round(c.points[0].rps.median * 0.5));
     for (const p of c.points) expect(p.status).toBe('ok');
-  }, 60_000);
+  });
 });

@@ -87,7 +87,7 @@ describe('--workload live', () => {
       expect(existsSync(join(dir, 'live-over-time.png'))).toBe(true);
     });
     expect(await settle(run.seen)).toEqual([]);
-  }, 300_000);
+  });
 
   test('a body 500 ms old and a torn snapshot are caught, with the read that gave them away', async () => {
     const [good, stale, torn] = ['good', 'live-stale', 'live-torn'].map((v) => `bun-fake-${v}-node-redis`) as [
@@ -104,7 +104,7 @@ describe('--workload live', () => {
       expect(contender(json, torn)).toMatchObject({ status: 'invalid' });
       expect(contender(json, torn).reason).toMatch(/never the stream \(torn/);
     });
-  }, 180_000);
+  });
 
   test("--write-rate 0,50: a run per rate, then req/s by write rate and each cache's gain over its twin", async () => {
     const names = ['bun-raw-node-redis', 'bun-raw-node-redis-tail-body'];
@@ -132,7 +132,7 @@ describe('--workload live', () => {
       expect(existsSync(join(parent, 'write-rates.png'))).toBe(true);
     });
     expect(await settle(run.seen)).toEqual([]);
-  }, 300_000);
+  });
 
   test('--restart-redis: Redis restarts mid-block keeping its data, and tail and csc come back exact', async () => {
     const caches = ['node-raw-node-redis-tail', 'node-raw-node-redis-csc'];
@@ -166,7 +166,7 @@ describe('--workload live', () => {
       );
     });
     expect(await settle(run.seen)).toEqual([]);
-  }, 300_000);
+  });
 
   test('--restart-redis: a cache that keeps its copy from before the restart is caught', async () => {
     const name = 'bun-fake-live-no-resync-node-redis';
@@ -181,7 +181,7 @@ describe('--workload live', () => {
       expect(json.data.redis_restarts.length).toBe(1);
     });
     expect(await settle(run.seen)).toEqual([]);
-  }, 180_000);
+  });
 
   test('the writer dying mid-run invalidates that run and says so', async () => {
     const name = 'bun-fake-good-node-redis';
@@ -196,5 +196,5 @@ describe('--workload live', () => {
       expect(c.reason).toMatch(/writer died/);
     });
     expect(await settle(run.seen)).toEqual([]);
-  }, 180_000);
+  });
 });

@@ -54,7 +54,7 @@ describe('each run is its own fresh launch', () => {
       }
       expect(await settle(run.seen)).toEqual([]);
     });
-  }, 120_000);
+  });
 
   test('the round order is shuffled from a recorded seed, and --seed repeats it', async () => {
     const names = ['good', 'other', 'cache'].map((v) => `bun-fake-${v}-${v === 'other' ? 'ioredis' : 'node-redis'}`);
@@ -83,7 +83,7 @@ describe('each run is its own fresh launch', () => {
     // Not a fixed rotation: over 4 rounds of 3, some round starts with a contender other than round 1's first.
     const firsts = new Set([1, 2, 3, 4].map((k) => a.find((x) => x.startsWith(`${k}:`))));
     expect(firsts.size).toBeGreaterThan(1);
-  }, 120_000);
+  });
 });
 
 describe('--runs auto', () => {
@@ -102,7 +102,7 @@ describe('--runs auto', () => {
         [3, [], true],
       ]);
     });
-  }, 120_000);
+  });
   test('the budget stops the rounds before one would overrun it', async () => {
     // Two contenders of equal speed and a bound no interval can reach: only the budget can stop them.
     const run = await auto('bun-raw-paced-node-redis,bun-raw-paced-ioredis', [
@@ -118,7 +118,7 @@ describe('--runs auto', () => {
       expect(json.contenders[0].runs.length).toBeLessThan(15);
       expect(json.answers[0].verdict).toBe('undecided');
     });
-  }, 120_000);
+  });
 });
 
 describe('progress', () => {
@@ -138,7 +138,7 @@ describe('progress', () => {
       expect(json.schedule.eta_after_round_1_s).toBeGreaterThan(0);
       expect(json.schedule.ended_s).toBeGreaterThanOrEqual(json.schedule.measuring_s);
     });
-  }, 60_000);
+  });
   test('--quiet: no progress and no line per run; errors and where the results went only', async () => {
     const run = await runCli([...quick, '--quiet']);
     await explained(run, () => {
@@ -146,7 +146,7 @@ describe('progress', () => {
       expect(run.stderr).not.toMatch(/^progress:|run 1\/1:|^build |^redis /m);
       expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^results in /);
     });
-  }, 60_000);
+  });
 });
 
 describe('publishing', () => {
@@ -184,5 +184,5 @@ describe('publishing', () => {
     } finally {
       for (const d of made) rmSync(join(ROOT, 'results', d), { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

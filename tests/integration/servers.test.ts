@@ -60,7 +60,7 @@ describe('servers', () => {
     });
     expect(await settle(run.seen)).toEqual([]);
     expect(started(run.seen).some((p) => p.cmd.startsWith('valkey-server '))).toBe(true);
-  }, 240_000);
+  });
 
   test('--topology cluster: each contender vs itself on 6 nodes (primaries, replicas), reads counted', async () => {
     const run = await runCli(
@@ -94,7 +94,7 @@ describe('servers', () => {
     });
     expect(await settle(run.seen)).toEqual([]);
     expect(started(run.seen).filter((p) => p.cmd.startsWith('redis-server ')).length).toBeGreaterThanOrEqual(7);
-  }, 240_000);
+  });
 
   test('--redis-rtt 0,1ms: a run per distance behind a delay proxy, RTT and CPU recorded, reads counted', async () => {
     const run = await runCli(['--redis-rtt', '0,1ms', '--only', 'node-raw-node-redis,node-raw-ioredis', ...SHORT], {
@@ -136,7 +136,7 @@ describe('servers', () => {
     expect(proxies.length).toBeGreaterThanOrEqual(1); // one per calibration try, at most 3
     expect(proxies.length).toBeLessThanOrEqual(3);
     expect(survivors(proxies)).toEqual([]);
-  }, 240_000);
+  });
 
   test('--server valkey: the private server is Valkey; with REDIS_URL one line and nothing started', async () => {
     const run = await runCli(
@@ -175,5 +175,5 @@ describe('servers', () => {
       'error: --server, --servers and --topology cluster start private servers: unset REDIS_URL',
     );
     expect(refused.seen.filter((p) => /^(oha|node|bun src)/.test(p.cmd))).toEqual([]);
-  }, 120_000);
+  });
 });

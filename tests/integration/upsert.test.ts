@@ -62,7 +62,7 @@ describe('--workload upsert', () => {
       // report.html holds every table of results.md: the upsert table too.
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-section="upsert"');
     });
-  }, 240_000);
+  });
 
   test('--topology cluster: lua, function; 100 keys over primaries, all writes counted; watch not run', async () => {
     const names = ['node-raw-ioredis', 'node-raw-ioredis-watch', 'node-raw-node-redis-function'];
@@ -90,7 +90,7 @@ describe('--workload upsert', () => {
         expect(commands[name.includes('function') ? 'fcall' : 'evalsha']).toBeGreaterThan(0);
       }
     });
-  }, 240_000);
+  });
 
   test('--servers redis,valkey: each contender on both, every write accounted for, and a server question', async () => {
     const run = await runCli(['--only', 'bun-raw-node-redis', '--servers', 'redis,valkey', ...SHORT], { env: real });
@@ -108,7 +108,7 @@ describe('--workload upsert', () => {
         ['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey'],
       ]);
     });
-  }, 180_000);
+  });
 
   test('watch-shared (WATCH on the shared connection) is invalid, lost updates counted, its key named', async () => {
     const run = await runCli(['--only', 'bun-naive-ioredis-watch', ...SHORT]);
@@ -120,7 +120,7 @@ describe('--workload upsert', () => {
       );
       expect(run.stderr).toContain('bun-naive-ioredis-watch: INVALID');
     });
-  }, 120_000);
+  });
 
   test('Redis killed mid-window: the run stops, says so, keeps its results, leaves nothing running', async () => {
     // The second window of the first launch: an oha writing a -w2 file (armed from the first line
@@ -153,5 +153,5 @@ describe('--workload upsert', () => {
       expect(json.contenders.some((c: any) => c.reason?.includes('Redis died'))).toBe(true);
       expect(await settle(run.seen)).toEqual([]);
     });
-  }, 180_000);
+  });
 });

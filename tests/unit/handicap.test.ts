@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
+import { ANSWERS_PROCEDURE, look, windowPairs } from '../../packages/harness/src/answers/decide';
 import {
+  answersTest,
   burnBound,
   burnUs,
   checkAlonePairs,
@@ -272,7 +274,7 @@ function checkRun(
 }
 
 describe("the default run's check: measured both ways, judged on its windows alone, its duets said beside", () => {
-  test('8 rounds: judged on its windows alone (signed-rank per launch) and seen; its duets beside, at 95%', () => {
+  test('8 rounds: judged on its windows alone as the answers are, and seen; signed-rank and its duets beside', () => {
     const r = checkRun(8, 0.12, 0.04);
     judgeHandicap(r);
     const [h] = r.handicap!;
@@ -281,42 +283,53 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(h!.design!.bias!.rounds).toBe(8);
     expect(h!.measured).toMatchObject({
       rounds: 8,
-      launches: 16,
       pairs: 16,
-      df: 15,
       level: 0.95,
       on: 'alternate',
-      procedure: 'signed-rank',
+      procedure: 'moderated-t',
     });
     expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
+    expect(h!.measured!.diagnostics!.map((d) => d.procedure)).toEqual(['moderated-t', 'signed-rank']);
+    expect(h!.measured!.diagnostics![1]).toMatchObject({ procedure: 'signed-rank', detected: true, pairs: 16 });
     expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'duet' });
     expect(h!.other!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
   });
 
-  test('windows a neighbour denied the CPU: judged at an equal share of waiting for it, where the ranks miss', () => {
+  test("the check's procedure is the answers' own: the same test an answer of the family gets", () => {
+    const r = checkRun(8, 0.12, 0.04);
+    judgeHandicap(r);
+    expect(r.handicap![0]!.measured!.procedure).toBe(ANSWERS_PROCEDURE);
+    const comparison = { id: 'x-handicap vs x', question: 'setting', a: 'x-handicap', b: 'x' };
+    const [answer] = look(r, [comparison], 1, 0.05, 10);
+    // The same windows, the same prior (the family is the check alone here), the same test: the same p.
+    const check = answersTest(r, windowPairs(r.contenders[0], r.contenders[1]));
+    expect(check.procedure).toBe(answer!.procedure!);
+    expect(check.level).toBe(0.95);
+    expect(check.p).toBeCloseTo(answer!.p, 12);
+    expect(r.handicap![0]!.measured!.p).toBeCloseTo(answer!.p, 12);
+  });
+
+  test('windows a neighbour denied the CPU: the equal-wait figure said beside the verdict, never as it', () => {
     const r = checkRun(8, 0.02, 0.04, { denied: 0.5, alone: 3 });
     judgeHandicap(r);
     const m = r.handicap![0]!.measured!;
-    expect(m).toMatchObject({ procedure: 'covariate-t', launches: 16, pairs: 48, df: 14, level: 0.95 });
-    expect(m.ratio).toBeGreaterThan(0.88);
-    expect(m.ratio).toBeLessThan(0.92);
-    expect(m.covariate!.slope).toBeGreaterThan(0.9);
-    expect(m.covariate!.slope).toBeLessThan(1.1);
-    expect(m.covariate!.corr).toBeGreaterThan(0.9);
-    expect(r.handicap![0]!.detected).toBe(true);
-    // The same pairs by their ranks alone: the waits set most of their spread.
-    const width = (x: { lo: number; hi: number }) => Math.log(x.hi / x.lo);
-    expect(width(m.covariate!.unadjusted)).toBeGreaterThan(3 * width(m));
+    expect(m).toMatchObject({ procedure: 'moderated-t', rounds: 8, pairs: 16, level: 0.95 });
+    const adjusted = m.diagnostics!.find((d) => d.procedure === 'covariate-t')!;
+    expect(adjusted.ratio).toBeGreaterThan(0.88);
+    expect(adjusted.ratio).toBeLessThan(0.92);
+    expect(adjusted.slope).toBeGreaterThan(0.9);
+    expect(adjusted.slope).toBeLessThan(1.1);
+    expect(adjusted.corr).toBeGreaterThan(0.9);
+    expect(r.handicap![0]!.detected).toBe(m.hi < 1);
     const check = r.handicap![0]!;
     const line = handicapLine({ handicap: [{ check, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
-    expect(line).toContain('judged on its windows alone, at an equal share of time its event loops waited for a CPU');
-    expect(line).toMatch(/slope \d\.\d\d, correlation 0\.\d\d; without it, signed-rank: [+−]\d+(\.\d)?% \(/);
-    // Windows that did not record the wait: the signed-rank test, as before.
+    expect(line).toContain('Beside it, never its verdict: signed-rank over its launches: ');
+    expect(line).toMatch(/at an equal CPU wait \(covariate-t, slope \d\.\d\d, correlation 0\.\d\d; the burn moves/);
+    // Windows that did not record the wait: signed-rank beside it only.
     const old = checkRun(8, 0.02, 0.04, { alone: 3 });
     judgeHandicap(old);
-    expect(old.handicap![0]!.measured).toMatchObject({ procedure: 'signed-rank' });
-    expect(old.handicap![0]!.measured!.covariate).toBeUndefined();
+    expect(old.handicap![0]!.measured!.diagnostics!.map((d) => d.procedure)).toEqual(['moderated-t', 'signed-rank']);
   });
 
   test("more windows alone a launch (check_windows): paired by launch with the twin's, and a narrower interval", () => {
@@ -339,8 +352,11 @@ describe("the default run's check: measured both ways, judged on its windows alo
     ]);
     judgeHandicap(one);
     judgeHandicap(three);
-    const width = (x: Results) => Math.log(x.handicap![0]!.measured!.hi) - Math.log(x.handicap![0]!.measured!.lo);
-    expect(three.handicap![0]!.measured).toMatchObject({ pairs: 48, launches: 16 });
+    // Judged as an answer, on its windows in the cycle; on all its windows alone beside it, narrower with more.
+    const all = (x: Results) => x.handicap![0]!.measured!.diagnostics![0]!;
+    const width = (x: Results) => Math.log(all(x).hi) - Math.log(all(x).lo);
+    expect(three.handicap![0]!.measured).toMatchObject({ pairs: 16, rounds: 8 });
+    expect(all(three)).toMatchObject({ procedure: 'moderated-t', pairs: 48 });
     expect(width(three)).toBeLessThan(width(one));
     // Windows recorded without their launch (older results): each on the launch of its index where the pair was
     // launched anew each cycle (its duets name their launches), else all on the round's one launch.
@@ -416,10 +432,11 @@ describe("the default run's check: measured both ways, judged on its windows alo
     const h = r.handicap![0]!;
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
     expect(text).toMatch(
-      /measured −\d+% \([^)]*, 95\.0%, 8 rounds, 16 launches, 16 window pairs, its windows alone\); in its duets/,
+      /measured −\d+% \([^)]*, 95\.0%, 8 rounds, 16 window pairs, its windows alone\); in its duets/,
     );
     expect(text).toContain(
-      'Measured both ways; judged on its windows alone (signed-rank, each launch a unit), its duet ' +
+      "Measured both ways; judged as an answer is, on its windows in the cycle (moderated t with the family's " +
+        'prior, each round a unit), its duet ' +
         'windows, both apps under load at once, tested beside it (signed-rank, each launch a unit;',
     );
     // A check judged before (no procedure recorded) was judged as the side-by-side answers are.

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'bun:test';
+import { analyze } from '../../packages/harness/src/answers/analysis';
+import { keptOf } from '../../packages/harness/src/answers/held';
 import { poolAnswers } from '../../packages/harness/src/answers/pool';
+import type { Results } from '../../packages/harness/src/model/results';
+import { answersSection } from '../../packages/harness/src/report/answers';
+import { poolLine, poolSection } from '../../packages/harness/src/report/pool';
+import { pooledView } from '../../packages/harness/src/run/pooled';
 import { lacks, type KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import { fitAt, poolPrior, poolRuns, type RunEstimate, TAU_GRID } from '../../packages/harness/src/stats/pool';
@@ -261,5 +267,75 @@ describe('the pooled family holds its error rate', () => {
     }
     console.log(`pooled family, 15% on 3+ runs: decided ${((100 * seen) / tries).toFixed(1)}% of ${tries}`);
     expect(seen / tries).toBeGreaterThan(0.5);
+  });
+});
+
+/** A run of three contenders, x ÷ y = 1.3 and y ÷ z = 1.0, 6 rounds of 2 window pairs each (seeded noise of 5%). */
+function syntheticRun(started_at: string, seed: number, inputs: Record<string, string>): Results {
+  const random = seededRandom(seed);
+  const speed: Record<string, number> = { x: 1300, y: 1000, z: 1000 };
+  const contender = (name: string) => ({
+    name,
+    status: 'ok',
+    runtime: 'node',
+    client: name,
+    framework: 'raw',
+    points: [
+      {
+        runs: Array.from({ length: 6 }, (_, r) => ({
+          round: r + 1,
+          rps: speed[name]!,
+          windows: [0, 1].map((index) => ({ index, rps: speed[name]! * Math.exp(0.05 * normal(random)) })),
+        })),
+      },
+    ],
+  });
+  const comparisons = [comparison('x', 'y'), comparison('y', 'z')];
+  return {
+    started_at,
+    settings: { workload: 'xrange', target_ci_pct: 10, connections: [50], placement: { name: 'none', app: null } },
+    environment: { cpu_model: 'AMD EPYC', logical_cpus: 2, kernel: 'Linux 6.18', git_commit: 'abc1234', inputs },
+    contenders: ['x', 'y', 'z'].map(contender),
+    family: { questions: [{ id: 'q', kind: 'client', about: 'node', members: ['x', 'y', 'z'] }], comparisons },
+    answers: comparisons.map((c) => ({ ...c, verdict: 'undecided', ratio: 1, lo: 0.5, hi: 2, level: 0.95, p: 1 })),
+  } as unknown as Results;
+}
+
+describe('the published view: a run pooled with the kept runs of the same code', () => {
+  const inputs = { x: 'h1', y: 'h2', z: 'h3' };
+  const runA = syntheticRun('2026-11-27T01:00:00Z', 1, inputs);
+  const runB = syntheticRun('2026-11-28T01:00:00Z', 2, inputs);
+  const recordA = keptOf(runA, runA.answers!, 0.07);
+  const recordB = keptOf(runB, runB.answers!, 0.07);
+
+  test("a kept record holds each comparison's estimate over all its rounds, its inputs and its machine", () => {
+    expect(recordA.schema).toBe(2);
+    expect(recordA.inputs).toEqual(inputs);
+    expect(recordA.inputs_from).toBe('run');
+    expect(recordA.host).toMatchObject({ cpu_model: 'AMD EPYC', logical_cpus: 2, placement: 'none', shared_cpus: true });
+    const e = recordA.answers[0]!.estimate!;
+    expect(e.rounds).toHaveLength(6);
+    expect(e.ln).toBeCloseTo(e.rounds.reduce((s, x) => s + x, 0) / 6, 5);
+    expect(e.ln).toBeCloseTo(Math.log(1.3), 1);
+    expect(e.se).toBeGreaterThan(0);
+    expect(lacks(recordA)).toEqual([]);
+  });
+
+  test('its answers, picks and report come from the pool; with no other run of the same code, its own', () => {
+    const an = analyze(runB);
+    const { analysis, pool } = pooledView(an, [recordA], recordB);
+    expect(pool!.runs.map((r) => r.pooled)).toEqual([2, 2]);
+    const xy = analysis.answers.find((a) => a.a === 'x')!;
+    expect(xy.verdict).toBe('faster');
+    expect(xy.pool).toMatchObject({ runs: 2, machines: 1 });
+    expect(answersSection(analysis)).toMatch(/\[2 runs on 1 machine, τ [\d.]+% between runs; a new run: /);
+    expect(poolSection(analysis)).toContain('**Where the answers hold** (pooled over 2 runs on 1 machine)');
+    expect(poolLine(analysis)).toMatch(/^\*\*These answers pool 2 runs on 1 machine:\*\* \d of 2 comparisons answered/);
+    // The other run's x changed: only y ÷ z pools it; with nothing pooled from another run, the run's own view.
+    const changed = { ...recordA, inputs: { ...inputs, x: 'other' } };
+    expect(pooledView(an, [changed], recordB).pool!.runs[0]).toMatchObject({ pooled: 1, changed: ['x'] });
+    const alone = pooledView(an, [{ ...recordA, workload: 'upsert' }], recordB);
+    expect(alone.pool).toBeNull();
+    expect(alone.analysis).toBe(an);
   });
 });

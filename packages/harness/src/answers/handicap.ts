@@ -173,10 +173,11 @@ function byLaunch<W>(ws: W[], launchOf: (w: W) => number): Map<number, W[]> {
 /**
  * After the rounds: the handicapped contender against its twin at 95%. A --handicap pair (its twin <name>@base) is one
  * of the changes, tested as they are: on its pair design's rounds with the signed-rank test. The default run's check is
- * measured both ways (checkDesign) and judged on its windows alone (checkAlonePairs: a pair a launch, CHECK_ALONE a
- * cycle) by the answers' own procedure (answersTest): the run's proof that the answers see and size a known 10%.
- * Signed-rank over its launches, and least squares on the event loops' CPU wait (covariate-t, where every window
- * recorded it) are said beside it as diagnostics, never its verdict: the burn moves that wait itself (the plain twin
+ * measured both ways (checkDesign) and judged as an answer is (answersTest): on its windows in the cycle, paired as
+ * the answers' are, each round a unit, by the answers' moderated t with the family's prior: the run's proof that the
+ * answers see and size a known 10%. Beside it, never its verdict: the same test on all its windows alone (with the
+ * extra pairs alone, CHECK_ALONE a cycle: checkAlonePairs), signed-rank over its launches, and least squares on the
+ * event loops' CPU wait (covariate-t, where every window recorded it): the burn moves that wait itself (the plain twin
  * waited more in every recorded run), so the adjusted figure leans toward the injected one (docs/runs/against.md).
  * Where its duets can be judged, they are tested by signed-rank and said beside it, with their CPU per request.
  */
@@ -203,22 +204,34 @@ export function judgeHandicap(results: Results): void {
       const cpu = signedRank(duetPairs(a, b, true, 'cpu_us_per_req'));
       if (Number.isFinite(cpu.ratio)) h.cpu = { ratio: cpu.ratio, lo: cpu.lo, hi: cpu.hi, p: cpu.p, seen: cpu.lo > 1 };
     }
+    // As an answer: its windows in the cycle, paired as the answers' are, each round a unit.
+    const asAnswer = windowPairs(a, b);
     const alone = checkAlonePairs(a, b);
-    if (!alone.a.length) continue;
-    const r = answersTest(results, alone);
+    if (!asAnswer.a.length || !alone.a.length) continue;
+    const r = answersTest(results, asAnswer);
+    const all = answersTest(results, byRoundOf(alone));
     const plain = signedRank(alone);
     const adjusted = adjustedTest(alone);
     const said = (x: RatioTest) => ({ ratio: x.ratio, lo: x.lo, hi: x.hi, p: x.p, detected: x.hi < 1 });
     h.measured = {
       ...figuresOf(r),
-      pairs: alone.a.length,
+      pairs: asAnswer.a.length,
       rounds: r.n,
       on: 'alternate',
-      procedure: 'moderated-t',
+      procedure: ANSWERS_PROCEDURE,
       diagnostics: [
-        { procedure: 'signed-rank', ...said(plain) },
+        { procedure: ANSWERS_PROCEDURE, ...said(all), pairs: alone.a.length },
+        { procedure: 'signed-rank', ...said(plain), pairs: alone.a.length },
         ...(adjusted
-          ? [{ procedure: 'covariate-t' as const, ...said(adjusted), slope: adjusted.slope, corr: adjusted.corr }]
+          ? [
+              {
+                procedure: 'covariate-t' as const,
+                ...said(adjusted),
+                pairs: alone.a.length,
+                slope: adjusted.slope,
+                corr: adjusted.corr,
+              },
+            ]
           : []),
       ],
     };
@@ -227,21 +240,21 @@ export function judgeHandicap(results: Results): void {
 }
 
 /**
- * The check as an answer is tested (decide.ts look): its window pairs alone averaged per round, the moderated t at
- * DECISION.handicapLevel with the prior the family's comparisons give, fitted with the check among them and at its
- * own noise. The check vouches for the answers only when it is judged as they are (tests/unit/handicap.test.ts).
+ * The check as an answer is tested (decide.ts look): per round the mean ln ratio of its window pairs `d`, the moderated
+ * t at DECISION.handicapLevel with the prior the family's comparisons give, fitted with the check among them (a pair
+ * side by side) and at its own noise. The check vouches for the answers only when it is judged as they are
+ * (tests/unit/handicap.test.ts).
  */
-export function answersTest(results: Results, alone: WindowPairs): RatioTest {
+export function answersTest(results: Results, d: WindowPairs): RatioTest {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const comparisons = results.family?.comparisons ?? [];
   const family = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
-  const check = byRoundOf(alone);
   const { reps, prior, covariates } = familyPrior(
-    [...family, check],
+    [...family, d],
     [...comparisons.map((c) => !!c.side_by_side), true],
   );
   const i = family.length;
-  const data = { rounds: roundMeans(check), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) };
+  const data = { rounds: roundMeans(d), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) };
   return testRatio(ANSWERS_PROCEDURE, data, DECISION.handicapLevel);
 }
 

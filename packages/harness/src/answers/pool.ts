@@ -76,6 +76,7 @@ export function poolAnswers(
       pooled: 0,
       changed: [],
       ...(why ? { left_out: why } : {}),
+      ...(k.check ? { check: k.check } : {}),
     };
   });
   const same = (k: KeptAnswers, name: string) => !today || (!!k.inputs?.[name] && k.inputs[name] === today[name]);

@@ -1,5 +1,6 @@
 // The published answers pooled over the kept runs (answers/pool.ts): what pool.json beside a published run holds,
 // and what `npm run pool` writes.
+import type { KeptAnswers } from './kept';
 import type { Answer } from './results';
 
 /** One kept run as the pool read it. */
@@ -17,6 +18,8 @@ export interface PoolRun {
   changed: string[];
   /** Why it counts in no comparison at all. */
   left_out?: string;
+  /** Its handicap check, judged as its answers are (kept records of schema 2). */
+  check?: KeptAnswers['check'];
 }
 
 /**

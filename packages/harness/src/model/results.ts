@@ -538,17 +538,19 @@ export interface HandicapCheck {
     /** Older results, covariate-t: the slope on the covariate, its correlation with the ln ratios, signed-rank without it. */
     covariate?: { slope: number; corr: number; unadjusted: { ratio: number; lo: number; hi: number; p: number } };
     /**
-     * The check judged other ways on the same windows, said beside it and never its verdict: signed-rank over its
-     * launches, and least squares on the CPU wait share (covariate-t) where every window recorded it. The wait is
-     * moved by the burn itself, so the adjusted figure leans toward the injected one (docs/methodology.md).
+     * The check judged other ways, said beside it and never its verdict: the answers' procedure on all its windows
+     * alone (its extra pairs alone each cycle too), signed-rank over its launches, and least squares on the CPU wait
+     * share (covariate-t) where every window recorded it. The wait is moved by the burn itself, so the adjusted figure
+     * leans toward the injected one (docs/methodology.md).
      */
     diagnostics?: {
-      procedure: 'signed-rank' | 'covariate-t';
+      procedure: 'moderated-t' | 'signed-rank' | 'covariate-t';
       ratio: number;
       lo: number;
       hi: number;
       p: number;
       detected: boolean;
+      pairs: number;
       slope?: number;
       corr?: number;
     }[];

@@ -184,7 +184,7 @@ function designText(d: PairDesign, m: CheckFigures): string {
       : m.procedure === 'signed-rank'
         ? 'judged on its windows alone (signed-rank, each launch a unit'
         : m.procedure === 'moderated-t'
-          ? "judged on its windows alone as the answers are (moderated t with the family's prior, each round a unit"
+          ? "judged as an answer is, on its windows in the cycle (moderated t with the family's prior, each round a unit"
           : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const on =
     d.chosen === 'duet'
@@ -260,10 +260,12 @@ function diagnosticsText(m: CheckFigures): string {
   if (!d.length) return '';
   const each = d.map((x) => {
     const how =
-      x.procedure === 'signed-rank'
-        ? 'signed-rank over its launches'
-        : `at an equal CPU wait (covariate-t, slope ${x.slope!.toFixed(2)}, correlation ${x.corr!.toFixed(2)}; ` +
-          'the burn moves the wait, so this leans toward the injected size)';
+      x.procedure === 'moderated-t'
+        ? `as an answer, on all its ${x.pairs} window pairs alone`
+        : x.procedure === 'signed-rank'
+          ? 'signed-rank over its launches'
+          : `at an equal CPU wait (covariate-t, slope ${x.slope!.toFixed(2)}, correlation ${x.corr!.toFixed(2)}; ` +
+            'the burn moves the wait, so this leans toward the injected size)';
     return `${how}: ${ratioText(x)}, ${x.detected ? 'detected' : 'not detected'}`;
   });
   return ` Beside it, never its verdict: ${each.join('; ')}.`;

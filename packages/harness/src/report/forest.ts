@@ -71,6 +71,15 @@ function encodings(values: { lo: number; hi: number }[], equalPct: number) {
   return { x, color, shape };
 }
 
+/** Where the plotted answers come from: the runs pooled, or the one run. */
+function sourceOf(an: Analysis): string {
+  const p = an.pool;
+  const latest = an.results.started_at.slice(0, 10);
+  if (!p) return `the run of ${latest}`;
+  const runs = p.runs.filter((r) => r.pooled).length;
+  return `pooled over ${runs} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, the latest of ${latest}`;
+}
+
 /** The plot: one panel per question, one row per comparison, the shaded ±equal band and a dashed line at 1. */
 export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
   const values = forestValues(an);
@@ -83,9 +92,11 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Every answer: each comparison A ÷ B with its interval, by question',
-      subtitle:
+      subtitle: [
+        `${sourceOf(an)}; ${an.results.settings.workload.toUpperCase()}`,
         `shaded: equal within ±${equalPct}% (the family's bound); blue circles decided, ` +
-        'green diamonds equal, grey squares open',
+          'green diamonds equal, grey squares open',
+      ],
     },
     data: { values },
     facet: {

@@ -276,8 +276,13 @@ function runCounts(an: Analysis): string {
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
   const u = r.settings.upsert;
   const load = u ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}` : r.settings.workload.toUpperCase();
+  const p = an.pool;
+  const from = p
+    ? `pooled over ${p.runs.filter((x) => x.pooled).length} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'} ` +
+      `(the latest ${r.started_at.slice(0, 10)}, `
+    : `from the published run (${r.started_at.slice(0, 10)}, `;
   return (
-    `from the published run (${r.started_at.slice(0, 10)}, ` +
+    from +
     `${r.environment.logical_cpus} CPUs, ${load} at ${r.settings.connections[0]} connections): ` +
     `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
     `([every answer](${answersLink(an)}))`

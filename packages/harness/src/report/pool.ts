@@ -46,7 +46,12 @@ export function poolSection(an: Analysis): string {
     const not = r.left_out ?? (r.changed.length ? `changed since: ${r.changed.join(', ')}` : '');
     const sd = r.sd_windows === null ? '' : pct1(r.sd_windows);
     const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
-    return `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${sd} | ${r.pooled} | ${not} |`;
+    const c = r.check;
+    const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${c.detected ? 'detected' : 'NOT detected'}` : '';
+    return (
+      `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${sd} | ${check} | ` +
+      `${r.pooled} | ${not} |`
+    );
   });
   const decided = an.answers.filter((a) => a.verdict !== 'undecided' && !a.out).length;
   const other = p.machines > 1 ? 'a new run on a new machine' : 'a new run on this machine';

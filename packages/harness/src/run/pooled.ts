@@ -4,6 +4,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze, type Analysis, withPool } from '../answers/analysis';
+import { ANSWERS_PROCEDURE } from '../answers/decide';
+import { judgeHandicap } from '../answers/handicap';
 import { keptOf } from '../answers/held';
 import { poolAnswers } from '../answers/pool';
 import { APPS_DIR, loadSuite } from '../model/contenders';
@@ -21,6 +23,10 @@ import { contenderInputs, inputsAtCommit } from './against';
  */
 export function recordOf(results: Results, an: Analysis = analyze(results)): KeptAnswers {
   const e = results.environment;
+  // A check judged before it was judged as the answers are: judged again on its recorded windows, in a copy.
+  const judged = results.handicap?.some((h) => h.measured && h.measured.procedure !== ANSWERS_PROCEDURE)
+    ? rejudged(results)
+    : results;
   const recovered =
     !e.inputs && !e.git_dirty
       ? inputsAtCommit(
@@ -30,7 +36,13 @@ export function recordOf(results: Results, an: Analysis = analyze(results)): Kep
           e.runtimes,
         )
       : null;
-  return keptOf(results, an.answers, an.noise?.sdWindows ?? null, recovered);
+  return keptOf(judged, an.answers, an.noise?.sdWindows ?? null, recovered);
+}
+
+function rejudged(results: Results): Results {
+  const copy = structuredClone(results);
+  judgeHandicap(copy);
+  return copy;
 }
 
 /** Today's inputs: every contender of this checkout, with the runtimes on PATH. */

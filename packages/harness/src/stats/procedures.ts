@@ -1,9 +1,14 @@
 // The procedures a comparison's per-round log ratios are tested with, by name: what a decision
 // calls, so that one more (a permutation test, a bootstrap) is one entry here. Each says, at a
 // level, the ratio, its interval and a two-sided p-value of "no difference".
-//   moderated-t  the family's comparisons lend each other a variance (moderated.ts): the answers.
-//   signed-rank  one pair's own rounds, robust to a launch that runs far off (signed-rank.ts): the changes.
-//   covariate-t  one pair's own units with a covariate the machine moved (covariate.ts): the default run's check.
+//   moderated-t  the family's comparisons lend each other a variance (moderated.ts): the answers, and the default
+//                run's handicap check, which vouches for them only when judged as they are.
+//   signed-rank  one pair's own rounds, robust to a launch that runs far off (signed-rank.ts): the changes; and
+//                beside the check, a diagnostic.
+//   covariate-t  one pair's own units with a covariate (covariate.ts): beside the check, a diagnostic (the burn moves
+//                its covariate, the event loop's wait for a CPU, so the adjusted figure leans toward the injected one).
+// Pooling a comparison over runs and machines is a family's step of its own (pool.ts): it takes each run's estimate
+// and standard error, not rounds.
 // Holm's step-down over a family and the two one-sided tests of "equal" are applied to what these
 // return (answers/decide.ts look).
 import { moderatedT, type ModeratedRatio, type Prior, type Replicates } from './moderated';
