@@ -304,7 +304,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
     const [answer] = look(r, [comparison], 1, 0.05, 10);
     // The same windows, the same prior (the family is the check alone here), the same test: the same p.
     const check = answersTest(r, windowPairs(r.contenders[0], r.contenders[1]));
-    expect(check.procedure).toBe(answer!.procedure!);
+    expect(check.procedure as string).toBe(answer!.procedure!);
     expect(check.level).toBe(0.95);
     expect(check.p).toBeCloseTo(answer!.p, 12);
     expect(r.handicap![0]!.measured!.p).toBeCloseTo(answer!.p, 12);
@@ -324,7 +324,8 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(r.handicap![0]!.detected).toBe(m.hi < 1);
     const check = r.handicap![0]!;
     const line = handicapLine({ handicap: [{ check, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
-    expect(line).toContain('Beside it, never its verdict: signed-rank over its launches: ');
+    expect(line).toContain('Beside it, never its verdict: as an answer, on all its 48 window pairs alone: ');
+    expect(line).toContain('; signed-rank over its launches: ');
     expect(line).toMatch(/at an equal CPU wait \(covariate-t, slope \d\.\d\d, correlation 0\.\d\d; the burn moves/);
     // Windows that did not record the wait: signed-rank beside it only.
     const old = checkRun(8, 0.02, 0.04, { alone: 3 });
@@ -352,11 +353,13 @@ describe("the default run's check: measured both ways, judged on its windows alo
     ]);
     judgeHandicap(one);
     judgeHandicap(three);
-    // Judged as an answer, on its windows in the cycle; on all its windows alone beside it, narrower with more.
+    // Judged as an answer, on its windows in the cycle; all its windows alone beside it, by launch narrower with more.
     const all = (x: Results) => x.handicap![0]!.measured!.diagnostics![0]!;
-    const width = (x: Results) => Math.log(all(x).hi) - Math.log(all(x).lo);
+    const ranks = (x: Results) => x.handicap![0]!.measured!.diagnostics![1]!;
+    const width = (x: Results) => Math.log(ranks(x).hi) - Math.log(ranks(x).lo);
     expect(three.handicap![0]!.measured).toMatchObject({ pairs: 16, rounds: 8 });
     expect(all(three)).toMatchObject({ procedure: 'moderated-t', pairs: 48 });
+    expect(ranks(three)).toMatchObject({ procedure: 'signed-rank', pairs: 48 });
     expect(width(three)).toBeLessThan(width(one));
     // Windows recorded without their launch (older results): each on the launch of its index where the pair was
     // launched anew each cycle (its duets name their launches), else all on the round's one launch.

@@ -215,6 +215,7 @@ export function judgeHandicap(results: Results): void {
     const said = (x: RatioTest) => ({ ratio: x.ratio, lo: x.lo, hi: x.hi, p: x.p, detected: x.hi < 1 });
     h.measured = {
       ...figuresOf(r),
+      se: r.sd / Math.sqrt(r.n),
       pairs: asAnswer.a.length,
       rounds: r.n,
       on: 'alternate',
@@ -249,10 +250,7 @@ export function answersTest(results: Results, d: WindowPairs): RatioTest {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const comparisons = results.family?.comparisons ?? [];
   const family = comparisons.map((c) => windowPairs(byName.get(c.a), byName.get(c.b)));
-  const { reps, prior, covariates } = familyPrior(
-    [...family, d],
-    [...comparisons.map((c) => !!c.side_by_side), true],
-  );
+  const { reps, prior, covariates } = familyPrior([...family, d], [...comparisons.map((c) => !!c.side_by_side), true]);
   const i = family.length;
   const data = { rounds: roundMeans(d), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) };
   return testRatio(ANSWERS_PROCEDURE, data, DECISION.handicapLevel);

@@ -1,6 +1,6 @@
 // How a run's decided answers held up in the other kept runs (model/kept.ts), on other days and machines: the same
 // comparison decided the same way, found equal, left open, decided the other way, or not asked there.
-import { HELD, type Held, type KeptAnswers } from '../model/kept';
+import { HELD, type Held, type KeptAnswers, type KeptHost } from '../model/kept';
 import type { Results, Verdict } from '../model/results';
 import { runEstimates } from './pool';
 
@@ -23,25 +23,14 @@ export interface HeldUp {
  */
 export function keptOf(
   results: Results,
-  answers: {
-    id?: string;
-    question?: string;
-    a: string;
-    b: string;
-    ratio: number;
-    lo: number;
-    hi: number;
-    verdict: Verdict;
-    out?: string;
-  }[],
+  answers: (Omit<Answered, 'estimate'> & { id?: string; question?: string })[],
   sdWindows: number | null,
   inputs?: Record<string, string> | null,
 ): KeptAnswers {
   const e = results.environment;
   const estimates = runEstimates(results);
-  const p = results.settings.placement;
   const recorded = e.inputs ?? null;
-  const check = results.handicap?.find((h) => h.measured && h.compared_with && !h.compared_with.endsWith('@base'));
+  const check = checkOf(results);
   return {
     schema: 2,
     started_at: results.started_at,
@@ -49,46 +38,41 @@ export function keptOf(
     commit: e.git_commit,
     machine: `${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.kernel}`,
     sd_windows: sdWindows,
-    host: {
-      cpu_model: e.cpu_model,
-      logical_cpus: e.logical_cpus,
-      kernel: e.kernel,
-      placement: p?.name ?? 'none',
-      shared_cpus: !p || p.name === 'none' || p.app === null,
-    },
+    host: hostOf(results),
     ...(recorded
       ? { inputs: recorded, inputs_from: 'run' as const }
       : inputs
         ? { inputs, inputs_from: 'git' as const }
         : {}),
-    ...(check?.measured
-      ? {
-          check: {
-            contender: check.contender,
-            pct: check.pct,
-            ratio: check.measured.ratio,
-            lo: check.measured.lo,
-            hi: check.measured.hi,
-            detected: !!check.detected,
-          },
-        }
-      : {}),
+    ...(check ? { check } : {}),
     answers: answers.map(({ id, question, a, b, ratio, lo, hi, verdict, out }) => {
       const est = id ? estimates.get(id) : undefined;
-      return {
-        ...(id ? { id } : {}),
-        ...(question ? { question } : {}),
-        a,
-        b,
-        ratio,
-        lo,
-        hi,
-        verdict,
-        ...(out ? { out } : {}),
-        ...(est && !out ? { estimate: est } : {}),
-      };
+      const named = { ...(id ? { id } : {}), ...(question ? { question } : {}) };
+      return { ...named, a, b, ratio, lo, hi, verdict, ...(out ? { out } : { ...(est ? { estimate: est } : {}) }) };
     }),
   };
+}
+
+/** Where it ran: the machine, and whether Redis and the load generator shared the app's CPUs. */
+function hostOf(results: Results): KeptHost {
+  const e = results.environment;
+  const p = results.settings.placement;
+  return {
+    cpu_model: e.cpu_model,
+    logical_cpus: e.logical_cpus,
+    kernel: e.kernel,
+    placement: p?.name ?? 'none',
+    shared_cpus: !p || p.name === 'none' || p.app === null,
+  };
+}
+
+/** The default run's handicap check as it was judged (not a --handicap NAME pair, whose twin is <name>@base). */
+function checkOf(results: Results): KeptAnswers['check'] | null {
+  const h = results.handicap?.find((x) => x.measured && x.compared_with && !x.compared_with.endsWith('@base'));
+  if (!h?.measured) return null;
+  const { ratio, lo, hi, se, df } = h.measured;
+  const pooling = se !== undefined && df !== undefined ? { se, df } : {};
+  return { contender: h.contender, pct: h.pct, ratio, lo, hi, detected: !!h.detected, ...pooling };
 }
 
 /** What another run's `answers` said of the decided answer `x`, whichever side it put first. */

@@ -53,6 +53,50 @@ function notPooled(k: KeptAnswers, workload: string, anyInputs: boolean): string
 }
 
 /**
+ * The runs' handicap checks pooled as the answers are (the same model, under the answers' prior, at 95%): whether the
+ * pooled answers see the known 10%. Runs whose check contender or its twin changed are left out.
+ */
+function pooledCheck(
+  records: KeptAnswers[],
+  runs: PoolRun[],
+  same: (k: KeptAnswers, name: string) => boolean,
+  prior: PoolPrior,
+): PoolResult['check'] | null {
+  const with_ = records.flatMap((k, j) => {
+    const c = k.check;
+    const twin = c?.contender.replace(/-handicap$/, '');
+    if (runs[j]!.left_out || !c || c.se === undefined || !same(k, c.contender) || !same(k, twin!)) return [];
+    return [
+      { c, e: { y: Math.log(c.ratio), se: c.se, df: c.df ?? 1e6, run: k.started_at, machine: runs[j]!.machine } },
+    ];
+  });
+  if (!with_.length) return null;
+  const r = poolRuns(
+    with_.map((x) => x.e),
+    prior,
+  ).at(0.95);
+  const { contender, pct } = with_[0]!.c;
+  const { ratio, lo, hi, n: pooledRuns, machines } = r;
+  return { contender, pct, ratio, lo, hi, runs: pooledRuns, machines, detected: hi < 1 };
+}
+
+/** A kept run as the pool reads it, before it is counted in any comparison. */
+function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean): PoolRun {
+  const why = notPooled(k, workload, anyInputs);
+  return {
+    started_at: k.started_at,
+    commit: k.commit,
+    machine: machineKey(k),
+    sd_windows: k.sd_windows,
+    inputs_from: k.inputs_from ?? null,
+    pooled: 0,
+    changed: [],
+    ...(why ? { left_out: why } : {}),
+    ...(k.check ? { check: k.check } : {}),
+  };
+}
+
+/**
  * Pool the kept runs' answers to `comparisons` (today's family): a run counts for a comparison when both its
  * contenders' inputs equal `today`'s (null: take every run as today's, for runs from elsewhere with no checkout to
  * compare against). Each answer says how many runs and machines it rests on.
@@ -65,20 +109,7 @@ export function poolAnswers(
   marginPct: number,
   alpha: number = DECISION.alpha,
 ): PoolResult {
-  const runs: PoolRun[] = records.map((k) => {
-    const why = notPooled(k, workload, today === null);
-    return {
-      started_at: k.started_at,
-      commit: k.commit,
-      machine: machineKey(k),
-      sd_windows: k.sd_windows,
-      inputs_from: k.inputs_from ?? null,
-      pooled: 0,
-      changed: [],
-      ...(why ? { left_out: why } : {}),
-      ...(k.check ? { check: k.check } : {}),
-    };
-  });
+  const runs = records.map((k) => poolRun(k, workload, today === null));
   const same = (k: KeptAnswers, name: string) => !today || (!!k.inputs?.[name] && k.inputs[name] === today[name]);
   const family: RunEstimate[][] = comparisons.map((c) =>
     records.flatMap((k, j) => {
@@ -108,11 +139,13 @@ export function poolAnswers(
     const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
     return answerOf(c, r, runsOf, inside ? 'equal' : 'undecided', marginPct, prior.machines);
   });
+  const check = pooledCheck(records, runs, same, prior);
   return {
     workload,
     alpha,
     margin_pct: marginPct,
     prior: priorRecord(prior),
+    ...(check ? { check } : {}),
     runs,
     machines: new Set(runs.filter((r) => r.pooled).map((r) => r.machine)).size,
     answers,

@@ -12,7 +12,9 @@ import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
 import { poolAnswers } from '../answers/pool';
 import { notKept } from '../model/kept';
+import type { PoolResult } from '../model/pool';
 import type { Comparison } from '../model/questions';
+import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns } from '../run/pooled';
@@ -48,43 +50,51 @@ async function main(): Promise<number> {
     return 2;
   }
   const last = records.at(-1)!;
-  const workload = newest?.results.settings.workload ?? last.workload;
   const comparisons: Comparison[] =
     newest?.results.family?.comparisons ??
     last.answers.map((x) => ({ id: x.id ?? `${x.a} vs ${x.b}`, question: x.question ?? '', a: x.a, b: x.b }));
   const today = v['any-inputs'] ? null : checkoutInputs();
-  const margin = newest?.results.settings.target_ci_pct ?? 10;
-  const pool = poolAnswers(records, comparisons, today, workload, margin);
+  const workload = newest?.results.settings.workload ?? last.workload;
+  const pool = poolAnswers(records, comparisons, today, workload, newest?.results.settings.target_ci_pct ?? 10);
   const out = resolve(v.out ?? join(ROOT, 'results/pool'));
   mkdirSync(out, { recursive: true });
   writeJsonAtomic(join(out, 'pool.json'), pool);
-  for (const r of pool.runs)
-    console.log(
-      `${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled` +
-        (r.left_out
-          ? ` (left out: ${r.left_out})`
-          : r.changed.length
-            ? ` (changed: ${r.changed.length} contenders)`
-            : ''),
-    );
+  summarize(pool);
+  await writePooled(out, pool, newest?.results ?? null);
+  return 0;
+}
+
+/** One line per run (what it counted in, or why not), and the family's tally. */
+function summarize(pool: PoolResult): void {
+  for (const r of pool.runs) {
+    const why = r.left_out
+      ? ` (left out: ${r.left_out})`
+      : r.changed.length
+        ? ` (changed: ${r.changed.join(', ')})`
+        : '';
+    console.log(`${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled${why}`);
+  }
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
   console.log(
     `${pool.answers.length} comparisons over ${pool.runs.filter((r) => r.pooled).length} runs on ${pool.machines} ` +
       `machines: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`,
   );
+}
+
+/** The report of the newest run among them with the pooled answers; with kept records alone, pool.md. */
+async function writePooled(out: string, pool: PoolResult, newest: Results | null): Promise<void> {
   if (newest) {
-    await writeReport(out, withPool(analyze(newest.results), pool));
+    await writeReport(out, withPool(analyze(newest), pool));
     console.log(`report written: ${join(out, 'results.md')}, ${join(out, 'report.html')}`);
-  } else {
-    const lines = pool.answers.map(
-      (a) =>
-        `- ${a.a} ÷ ${a.b}: ${a.ratio.toFixed(3)} (${a.lo.toFixed(3)}–${a.hi.toFixed(3)}), ${a.verdict}, ` +
-        `${a.pool.runs} runs, ${a.pool.machines} machines, τ ${(a.pool.tau * 100).toFixed(1)}%, ${a.pool.holds}`,
-    );
-    writeFileSync(join(out, 'pool.md'), `${lines.join('\n')}\n`);
-    console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
+    return;
   }
-  return 0;
+  const lines = pool.answers.map(
+    (a) =>
+      `- ${a.a} ÷ ${a.b}: ${a.ratio.toFixed(3)} (${a.lo.toFixed(3)}–${a.hi.toFixed(3)}), ${a.verdict}, ` +
+      `${a.pool.runs} runs, ${a.pool.machines} machines, τ ${(a.pool.tau * 100).toFixed(1)}%, ${a.pool.holds}`,
+  );
+  writeFileSync(join(out, 'pool.md'), `${lines.join('\n')}\n`);
+  console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
 }
 
 try {

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
+import type { Results } from '../model/results';
 import { keptFor, notKept, writeKept } from '../model/kept';
 import { pooledView, recordOf } from '../run/pooled';
 import { placeOf } from '../measure/workloads';
@@ -73,15 +74,19 @@ async function main(): Promise<number> {
   // results/latest-upsert-distance), as the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
-  const kept = published ? keptFor(results, KEPT_DIR) : [];
-  const own = analyze(results, kept);
-  // A published run's report answers from the pool of kept runs (run/pooled.ts).
-  const { analysis, pool } = published ? pooledView(own, kept, recordOf(results, own)) : { analysis: own, pool: null };
-  if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
-  await writeReport(dir, analysis);
-  if (published) await publishReport(dir, analysis);
+  await (published ? publish(dir, results) : writeReport(dir, analyze(results)));
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
   return 0;
+}
+
+/** A published run's report and README block, answering from the pool of kept runs (run/pooled.ts). */
+async function publish(dir: string, results: Results): Promise<void> {
+  const kept = keptFor(results, KEPT_DIR);
+  const own = analyze(results, kept);
+  const { analysis, pool } = pooledView(own, kept, recordOf(results, own));
+  if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
+  await writeReport(dir, analysis);
+  await publishReport(dir, analysis);
 }
 
 /** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */

@@ -55,7 +55,17 @@ export interface KeptAnswers {
   /** Where the inputs were read: at the run, or recovered afterwards from its commit in git. */
   inputs_from?: 'run' | 'git';
   /** The default run's handicap check, by the answers' own procedure (schema 2). */
-  check?: { contender: string; pct: number; ratio: number; lo: number; hi: number; detected: boolean };
+  check?: {
+    contender: string;
+    pct: number;
+    ratio: number;
+    lo: number;
+    hi: number;
+    detected: boolean;
+    /** The standard error of its ln ratio and its df: what pooling the checks of the runs needs. */
+    se?: number;
+    df?: number;
+  };
   answers: KeptAnswer[];
 }
 

@@ -53,6 +53,20 @@ export interface PoolResult {
    */
   prior: { tau: number; tau_machine: number; comparisons: number; machines: number };
   runs: PoolRun[];
+  /**
+   * The runs' handicap checks pooled as the answers are (answers/pool.ts pooledCheck): whether the pooled answers see
+   * the known 10% (absent where no kept run recorded its check's standard error).
+   */
+  check?: {
+    contender: string;
+    pct: number;
+    ratio: number;
+    lo: number;
+    hi: number;
+    runs: number;
+    machines: number;
+    detected: boolean;
+  };
   /** Machines with a pooled run. */
   machines: number;
   answers: PoolAnswer[];

@@ -526,6 +526,8 @@ export interface HandicapCheck {
     /** The launches the test took as its units, where a round held more than one (the default run's duet check). */
     launches?: number;
     df?: number;
+    /** The default run's check: the standard error of its ln ratio (the answers' moderated t), for pooling it. */
+    se?: number;
     /** The default run's check: the windows it was tested on (alone; `other`: its duets). */
     on?: PairMode;
     /**
@@ -535,7 +537,7 @@ export interface HandicapCheck {
      * waited for a CPU, answers/handicap.ts deniedOf).
      */
     procedure?: 'moderated-t' | 'signed-rank' | 'covariate-t';
-    /** Older results, covariate-t: the slope on the covariate, its correlation with the ln ratios, signed-rank without it. */
+    /** Older results, covariate-t: its slope and correlation on the covariate, and signed-rank without it. */
     covariate?: { slope: number; corr: number; unadjusted: { ratio: number; lo: number; hi: number; p: number } };
     /**
      * The check judged other ways, said beside it and never its verdict: the answers' procedure on all its windows

@@ -184,7 +184,8 @@ function designText(d: PairDesign, m: CheckFigures): string {
       : m.procedure === 'signed-rank'
         ? 'judged on its windows alone (signed-rank, each launch a unit'
         : m.procedure === 'moderated-t'
-          ? "judged as an answer is, on its windows in the cycle (moderated t with the family's prior, each round a unit"
+          ? 'judged as an answer is, on its windows in the cycle ' +
+            "(moderated t with the family's prior, each round a unit"
           : 'judged on its windows alone, as the side-by-side answers are (moderated t';
   const on =
     d.chosen === 'duet'

@@ -278,8 +278,8 @@ function runCounts(an: Analysis): string {
   const load = u ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}` : r.settings.workload.toUpperCase();
   const p = an.pool;
   const from = p
-    ? `pooled over ${p.runs.filter((x) => x.pooled).length} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'} ` +
-      `(the latest ${r.started_at.slice(0, 10)}, `
+    ? `pooled over ${p.runs.filter((x) => x.pooled).length} runs on ${p.machines} ` +
+      `machine${p.machines === 1 ? '' : 's'} (the latest ${r.started_at.slice(0, 10)}, `
     : `from the published run (${r.started_at.slice(0, 10)}, `;
   return (
     from +

@@ -30,7 +30,8 @@ export function poolProcedureText(an: Analysis): string {
     `standard error) in a random-effects model with ${where}, the between-run and between-machine sd learnt from ` +
     `the whole family (a prior of mean ${pct1(p.prior.tau)} between runs` +
     (p.prior.machines > 1 ? ` and ${pct1(p.prior.tau_machine)} between machines` : '') +
-    `, from ${p.prior.comparisons} comparisons with 2 runs or more); p and interval from the posterior of the difference`
+    `, from ${p.prior.comparisons} comparisons with 2 runs or more); p and interval from the posterior of the ` +
+    'difference'
   );
 }
 
@@ -43,17 +44,31 @@ export function poolSection(an: Analysis): string {
   const head =
     '| run | commit | machine | sd between windows | comparisons pooled | not pooled |\n|---|---|---|---:|---:|---|';
   const rows = p.runs.map((r) => {
-    const not = r.left_out ?? (r.changed.length ? `changed since: ${r.changed.join(', ')}` : '');
+    const changed =
+      r.changed.length > 3
+        ? `${r.changed.length} contenders changed since (${r.changed.slice(0, 2).join(', ')}, …)`
+        : r.changed.length
+          ? `changed since: ${r.changed.join(', ')}`
+          : '';
+    const not = r.left_out ?? changed;
     const sd = r.sd_windows === null ? '' : pct1(r.sd_windows);
     const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
     const c = r.check;
-    const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${c.detected ? 'detected' : 'NOT detected'}` : '';
+    const seen = c?.detected ? 'detected' : 'NOT detected';
+    const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${seen}` : '';
     return (
       `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${sd} | ${check} | ` +
       `${r.pooled} | ${not} |`
     );
   });
   const decided = an.answers.filter((a) => a.verdict !== 'undecided' && !a.out).length;
+  const c = p.check;
+  const check = c
+    ? ` The handicap check (${c.contender}, ${c.pct}% slower by construction, ` +
+      `−${pct1(1 - 1 / (1 + c.pct / 100))} req/s) ` +
+      `pooled as the answers are over ${c.runs} run${c.runs === 1 ? '' : 's'}: ${signed(c.ratio)} ` +
+      `(${signed(c.lo)}…${signed(c.hi)}, 95%), ${c.detected ? 'detected' : 'NOT detected'}.`
+    : '';
   const other = p.machines > 1 ? 'a new run on a new machine' : 'a new run on this machine';
   return (
     `**Where the answers hold** (pooled over ${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
@@ -63,7 +78,7 @@ export function poolSection(an: Analysis): string {
     `depend on the ${p.machines > 1 ? 'machine' : 'run'}. A machine is a CPU model, CPU count, kernel and CPU ` +
     "placement (Redis and the load generator sharing the app's CPUs or not). A run counts for a " +
     "comparison when both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime " +
-    "version) equal today's.\n\n" +
+    `version) equal today's.${check}\n\n` +
     [head, ...rows].join('\n')
   );
 }

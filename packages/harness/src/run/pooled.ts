@@ -24,7 +24,9 @@ import { contenderInputs, inputsAtCommit } from './against';
 export function recordOf(results: Results, an: Analysis = analyze(results)): KeptAnswers {
   const e = results.environment;
   // A check judged before it was judged as the answers are: judged again on its recorded windows, in a copy.
-  const judged = results.handicap?.some((h) => h.measured && h.measured.procedure !== ANSWERS_PROCEDURE)
+  const judged = results.handicap?.some(
+    (h) => h.measured && (h.measured.procedure !== ANSWERS_PROCEDURE || h.measured.se === undefined),
+  )
     ? rejudged(results)
     : results;
   const recovered =

@@ -16,8 +16,8 @@
 //           machine moves every pair of it. A comparison whose runs disagree puts its weight on large τr and keeps a
 //           wide interval. The restricted likelihood (each machine's θ integrated out) learns τr only from machines
 //           with 2 runs or more.
-//   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m, var(μ̂) = Σ var(θ̂_m) / M²,
-//           on Satterthwaite's df for the runs' estimated se's (each on its own df).
+//   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m,
+//           var(μ̂) = Σ var(θ̂_m) / M², on Satterthwaite's df for the runs' estimated se's (each on its own df).
 //   answer  the posterior of μ is a mixture of those t's over the grid, weighted by the prior × the likelihood: its
 //           tail gives the p of "no difference", its quantiles the interval. Holm over the family uses these p's; a
 //           simulation with heterogeneous runs and machines checks that the family's error rate holds
