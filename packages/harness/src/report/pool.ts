@@ -21,17 +21,19 @@ export function poolSuffix(a: AnswerFigures): string {
 /** How the pooled answers were tested, in the family line's words. */
 export function poolProcedureText(an: Analysis): string {
   const p = an.pool!;
-  const where =
+  const machines =
     p.prior.machines > 1
-      ? `the run and the machine as random effects (${p.prior.machines} machines)`
-      : 'the run as a random effect (one machine measured: the answers are of that machine)';
+      ? `over the ${p.prior.machines} machines measured, each counted once`
+      : 'on the one machine measured';
+  const beyond =
+    p.prior.machines > 1
+      ? `; the machines' sd (a prior of mean ${pct1(p.prior.tau_machine)}) sets where a new machine falls`
+      : '';
   return (
     "Each pools the kept runs' estimates (each run's mean ln A − ln B over all its rounds, with its moderated t's " +
-    `standard error) in a random-effects model with ${where}, the between-run and between-machine sd learnt from ` +
-    `the whole family (a prior of mean ${pct1(p.prior.tau)} between runs` +
-    (p.prior.machines > 1 ? ` and ${pct1(p.prior.tau_machine)} between machines` : '') +
-    `, from ${p.prior.comparisons} comparisons with 2 runs or more); p and interval from the posterior of the ` +
-    'difference'
+    `standard error) ${machines}, the run a random effect whose sd is learnt from the whole family (a prior of mean ` +
+    `${pct1(p.prior.tau)}, from ${p.prior.comparisons} comparisons with 2 runs on a machine or more)${beyond}; p and ` +
+    'interval from the posterior of the difference'
   );
 }
 

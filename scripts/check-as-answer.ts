@@ -1,0 +1,31 @@
+// The default run's handicap check judged as the answers are (answers/handicap.ts judgeHandicap), on the windows
+// each results.json recorded, with what judged it when it ran: how often a rule detects the known 10%, run by run.
+//   bash scripts/with-tools.sh bun scripts/check-as-answer.ts DIR/results.json …
+import { analyze } from '../packages/harness/src/answers/analysis';
+import { judgeHandicap } from '../packages/harness/src/answers/handicap';
+import { readResults } from '../packages/harness/src/model/results-file';
+
+const pct = (x: number) => `${x >= 1 ? '+' : '−'}${(Math.abs(x - 1) * 100).toFixed(1)}%`;
+const interval = (x: { ratio: number; lo: number; hi: number }) => `${pct(x.ratio)} (${pct(x.lo)}…${pct(x.hi)})`;
+const isCheck = (h: { compared_with: string | null }) => !!h.compared_with && !h.compared_with.endsWith('@base');
+
+for (const file of process.argv.slice(2)) {
+  const r = readResults(file);
+  const sd = analyze(r).noise?.sdWindows;
+  const before = r.handicap?.find(isCheck)?.measured;
+  judgeHandicap(r);
+  const h = r.handicap?.find(isCheck);
+  if (!h?.measured) {
+    console.log(`${file}: no handicap check`);
+    continue;
+  }
+  const m = h.measured;
+  const beside = (m.diagnostics ?? []).map(
+    (d) => `${d.procedure} ${interval(d)} ${d.detected ? 'detected' : 'missed'}`,
+  );
+  console.log(
+    `${r.started_at} ${r.environment.git_commit.slice(0, 7)}, sd between windows ${((sd ?? NaN) * 100).toFixed(1)}%, ` +
+      `${m.rounds} rounds: as an answer ${interval(m)} ${h.detected ? 'DETECTED' : 'MISSED'}; beside: ` +
+      `${beside.join('; ')}; as it ran: ${before?.procedure ?? 'moderated-t'} ${before ? interval(before) : ''}`,
+  );
+}

@@ -1,0 +1,48 @@
+// npm run pool: kept records (or runs' folders) from anywhere pooled into one report; a bad path is one line.
+import { describe, expect, test } from 'bun:test';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PoolResult } from '../../packages/harness/src/model/pool';
+import { KEPT_DIR, ROOT } from '../../packages/harness/src/system/paths';
+
+const CLI = join(ROOT, 'packages/harness/src/cli/pool.ts');
+
+describe('npm run pool', () => {
+  test('a folder of kept records from another machine: pooled, each run said, the answers written', () => {
+    const sent = mkdtempSync(join(tmpdir(), 'sent-runs-'));
+    const records = readdirSync(KEPT_DIR).filter((f) => f.endsWith('.json'));
+    for (const f of records) cpSync(join(KEPT_DIR, f), join(sent, f));
+    const out = mkdtempSync(join(tmpdir(), 'pool-out-'));
+    // --any-inputs: these records are read as if their inputs were this checkout's, whatever changed since.
+    const proc = Bun.spawnSync(['bun', CLI, sent, '--any-inputs', '--out', out], { cwd: ROOT });
+    expect(proc.exitCode).toBe(0);
+    const pool = JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8')) as PoolResult;
+    const kept = records.map((f) => JSON.parse(readFileSync(join(KEPT_DIR, f), 'utf8')));
+    const newest = kept.sort((a, b) => a.started_at.localeCompare(b.started_at)).at(-1);
+    expect(pool.answers.length).toBe(newest.answers.length);
+    expect(pool.runs.length).toBe(records.length);
+    // Every record of schema 2 of the newest one's workload counts; older ones say what they lack.
+    for (const r of pool.runs) {
+      const k = kept.find((x) => x.started_at === r.started_at)!;
+      if (k.workload !== pool.workload) expect(r.left_out).toBe(`another workload (${k.workload})`);
+      else if (k.schema !== 2) expect(r.left_out).toMatch(/^kept before pooling: it lacks the estimates/);
+      else expect(r.pooled).toBeGreaterThan(0);
+    }
+    expect(pool.answers.every((a) => a.pool.runs >= 1)).toBe(true);
+    expect(existsSync(join(out, 'pool.md'))).toBe(true);
+    expect(proc.stdout.toString()).toMatch(/^\d+ comparisons over \d+ runs on \d+ machines: \d+ decided/m);
+  }, 120_000);
+
+  test('a path that is not there, or no run in it: one line naming the fix, exit 2', () => {
+    const missing = Bun.spawnSync(['bun', CLI, join(tmpdir(), 'no-such-runs')], { cwd: ROOT });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.toString()).toMatch(
+      /^error: .*no-such-runs does not exist; name a run's folder, a folder of runs or a kept record\n$/,
+    );
+    const empty = Bun.spawnSync(['bun', CLI, mkdtempSync(join(tmpdir(), 'empty-'))], { cwd: ROOT });
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr.toString()).toMatch(/^error: no complete run found under the paths given; /);
+    expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
+  }, 60_000);
+});
