@@ -96,6 +96,7 @@ export function poolLine(an: Analysis): string {
     `**These answers pool ${used} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}:** ` +
     `${answered(an.answers).length} of ${an.answers.length} comparisons answered, against ` +
     `${answered(own).length} for the latest run alone; ${countOf(an, 'depends on the machine')} depend on the ` +
-    'machine. Pool runs from your own machine with `npm run pool` (docs/usage.md).'
+    'machine. Pool runs from your own machine with `npm run pool` ' +
+    '([docs/usage.md](docs/usage.md#pooling-runs-npm-run-pool)).'
   );
 }
