@@ -13,7 +13,15 @@ export function poolSuffix(a: AnswerFigures): string {
   const on = `${p.runs} run${p.runs === 1 ? '' : 's'} on ${p.machines} machine${p.machines === 1 ? '' : 's'}`;
   const machine = p.tau_machine > 0 ? `, ${pct1(p.tau_machine)} between machines` : '';
   const tau = `, τ ${pct1(p.tau)} between runs${machine}`;
-  const pi = p.prediction ? `; a new run: ${signed(p.prediction.lo)}…${signed(p.prediction.hi)}` : '';
+  // In the sentence's own terms: a decided answer names the faster side first.
+  const flip = a.verdict === 'faster' && a.ratio < 1;
+  const [lo, hi] = p.prediction
+    ? flip
+      ? [1 / p.prediction.hi, 1 / p.prediction.lo]
+      : [p.prediction.lo, p.prediction.hi]
+    : [];
+  const range = (x: number, y: number) => (x >= 1.5 ? `${x.toFixed(1)}–${y.toFixed(1)}×` : `${signed(x)}…${signed(y)}`);
+  const pi = lo !== undefined && hi !== undefined ? `; a new run: ${range(lo, hi)}` : '';
   const holds = p.holds === 'open' ? '' : `: ${p.holds}`;
   return ` [${on}${tau}${pi}${holds}]`;
 }
@@ -44,7 +52,8 @@ export function poolSection(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
   const head =
-    '| run | commit | machine | sd between windows | comparisons pooled | not pooled |\n|---|---|---|---:|---:|---|';
+    '| run | commit | machine | sd between windows | handicap check | comparisons pooled | not pooled |\n' +
+    '|---|---|---|---:|---|---:|---|';
   const rows = p.runs.map((r) => {
     const changed =
       r.changed.length > 3
