@@ -25,7 +25,8 @@ describe('pooling one comparison over runs and machines', () => {
   test('a worked example by hand: three runs on one machine, at τr = 0', () => {
     // w = 400, 400, 100; μ = 135/900 = 0.15; var = 1/900. Satterthwaite: shares (w·se/900)² = 4.938e-4, 4.938e-4,
     // 1.235e-4; df = (1/900)² / Σ share²/16 = 1.2346e-6 / 3.1436e-8 = 39.27.
-    // Restricted log likelihood: −½ (Σ ln se² + ln 900 + Σ w (y − μ)²) = −½ (2 ln 0.0025 + ln 0.01 + ln 900 + 2).
+    // Restricted log likelihood: −½ (Σ ln se² + ln 900 + Σ w (y − μ)²)
+    //   = −½ (2 ln 0.0025 + ln 0.01 + ln 900 + 2).
     const runs = [est(0.1, 0.05), est(0.2, 0.05), est(0.15, 0.1)];
     const f = fitAt([runs], 0);
     expect(f.mu).toBeCloseTo(0.15, 12);

@@ -9,9 +9,9 @@
 //           three machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t near
 //           30, and borrowing τm from the family (below) is anti-conservative for the comparisons machines move most
 //           (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
-//   τr      Two or three runs on a machine cannot estimate their own τr: a DerSimonian–Laird τ from 3 runs is 0 half
-//           the time when it is not. So τr gets a prior that the family's comparisons share, estimated from all of
-//           them on a grid (a nonparametric maximum likelihood prior by EM: Laird, JASA 73, 1978; Koenker & Mizera,
+//   τr      Two or three runs on a machine cannot estimate their own τr: a DerSimonian–Laird τ from 3 runs
+//           is 0 half the time when it is not. So τr gets a prior that the family's comparisons share,
+//           estimated from all of them on a grid (a nonparametric maximum likelihood prior by EM: Laird, JASA 73, 1978; Koenker & Mizera,
 //           JASA 109, 2014), as the answers' moderated t borrows a variance (moderated.ts); the same drift of a
 //           machine moves every pair of it. A comparison whose runs disagree puts its weight on large τr and keeps a
 //           wide interval. The restricted likelihood (each machine's θ integrated out) learns τr only from machines
@@ -23,8 +23,9 @@
 //           simulation with heterogeneous runs and machines checks that the family's error rate holds
 //           (tests/unit/pool.test.ts).
 //   τm and prediction  where a new run on a new machine is expected (Higgins, Thompson & Spiegelhalter, JRSS A 172,
-//           2009), at 95%: the mixture widened by τr² + τm², τm from the machine means of every comparison measured on
-//           2 machines or more, by the same kind of family prior; with one machine in the family, a new run on it.
+//           2009), at 95%: the mixture widened by τr² + τm², τm from the machine means of every comparison
+//           measured on 2 machines or more, by the same kind of family prior; with one machine in the family, a new
+//           run on it.
 //
 // A run gives y = mean ln ratio over all its rounds and se = its moderated t's posterior sd / √rounds (not the
 // estimate at the look that stopped it: that one leans away from 0).
