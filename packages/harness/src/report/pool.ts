@@ -20,7 +20,10 @@ export function poolSuffix(a: AnswerFigures): string {
       ? [1 / p.prediction.hi, 1 / p.prediction.lo]
       : [p.prediction.lo, p.prediction.hi]
     : [];
-  const range = (x: number, y: number) => (x >= 1.5 ? `${x.toFixed(1)}–${y.toFixed(1)}×` : `${signed(x)}…${signed(y)}`);
+  const range = (x: number, y: number) => {
+    if (x >= 1.5) return `${x.toFixed(1)}–${y.toFixed(1)}×`;
+    return `${signed(x)}…${signed(y)}`;
+  };
   const pi = lo !== undefined && hi !== undefined ? `; a new run: ${range(lo, hi)}` : '';
   const holds = p.holds === 'open' ? '' : `: ${p.holds}`;
   return ` [${on}${tau}${pi}${holds}]`;

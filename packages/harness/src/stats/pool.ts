@@ -11,11 +11,11 @@
 //           (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
 //   τr      Two or three runs on a machine cannot estimate their own τr: a DerSimonian–Laird τ from 3 runs
 //           is 0 half the time when it is not. So τr gets a prior that the family's comparisons share,
-//           estimated from all of them on a grid (a nonparametric maximum likelihood prior by EM: Laird, JASA 73, 1978; Koenker & Mizera,
-//           JASA 109, 2014), as the answers' moderated t borrows a variance (moderated.ts); the same drift of a
-//           machine moves every pair of it. A comparison whose runs disagree puts its weight on large τr and keeps a
-//           wide interval. The restricted likelihood (each machine's θ integrated out) learns τr only from machines
-//           with 2 runs or more.
+//           estimated from all of them on a grid (a nonparametric maximum likelihood prior by EM: Laird, JASA
+//           73, 1978; Koenker & Mizera, JASA 109, 2014), as the answers' moderated t borrows a variance
+//           (moderated.ts); the same drift of a machine moves every pair of it. A comparison whose runs disagree
+//           puts its weight on large τr and keeps a wide interval. The restricted likelihood (each machine's θ
+//           integrated out) learns τr only from machines with 2 runs or more.
 //   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m,
 //           var(μ̂) = Σ var(θ̂_m) / M², on Satterthwaite's df for the runs' estimated se's (each on its own df).
 //   answer  the posterior of μ is a mixture of those t's over the grid, weighted by the prior × the likelihood: its
