@@ -57,16 +57,7 @@ export interface PoolResult {
    * The runs' handicap checks pooled as the answers are (answers/pool.ts pooledCheck): whether the pooled answers see
    * the known 10% (absent where no kept run recorded its check's standard error).
    */
-  check?: {
-    contender: string;
-    pct: number;
-    ratio: number;
-    lo: number;
-    hi: number;
-    runs: number;
-    machines: number;
-    detected: boolean;
-  };
+  check?: Omit<NonNullable<KeptAnswers['check']>, 'se' | 'df'> & { runs: number; machines: number };
   /** Machines with a pooled run. */
   machines: number;
   answers: PoolAnswer[];

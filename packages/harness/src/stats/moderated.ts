@@ -17,7 +17,7 @@ import trigamma from '@stdlib/math-base-special-trigamma';
 import jstat from 'jstat';
 
 /** jStat's Student t (cdf, inv); the package ships no types. */
-const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } =
+export const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } =
   // biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack studentt, which it exports either way round
   (jstat as any).studentt ?? (jstat as any).jStat.studentt;
 

@@ -30,6 +30,7 @@
 // A run gives y = mean ln ratio over all its rounds and se = its moderated t's posterior sd / √rounds (not the
 // estimate at the look that stopped it: that one leans away from 0).
 import jstat from 'jstat';
+import { studentT } from './moderated';
 
 /** One run's estimate of a comparison: ln A − ln B, its standard error and df, and where it was measured. */
 export interface RunEstimate {
@@ -65,9 +66,6 @@ export interface PooledRatio {
 }
 
 const procedure = 'random-effects pool of runs over the machines measured (empirical Bayes τ)' as const;
-const studentT: { cdf(t: number, df: number): number } =
-  // biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack studentt
-  (jstat as any).studentt ?? (jstat as any).jStat.studentt;
 // biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack erf
 const erf: (x: number) => number = (jstat as any).erf ?? (jstat as any).jStat.erf;
 
