@@ -144,7 +144,7 @@ describe('--against a git ref', () => {
     expect(noApps.code).toBe(2);
     expect(noApps.stderr.trim()).toBe(
       `error: --against "${empty}": the folder holds no app (no <app>/bench.json ` +
-        'in it or in its apps/); name a folder of apps or a git ref',
+        'in it or in its apps/), and no git ref has that name; name a folder of apps or a git ref',
     );
     // A commit whose lockfile does not parse: its install fails before anything starts.
     writeFileSync(
@@ -174,6 +174,33 @@ describe('--against a git ref', () => {
       expect(started(install.seen)).toEqual([]);
       expect(await settle(install.seen)).toEqual([]);
     });
+  });
+});
+
+describe('--resume', () => {
+  test('an interrupted --against run is resumed against the side it started with', async () => {
+    const base = baseFolder('node-redis=24,ioredis=20,iovalkey=26,glide=22');
+    const first = await runCli(['--only', NR, '--against', base, '--runs', '3', ...PACED], {
+      onLine: (line, ctl) => line.includes(`${NR} c4 run 1/3`) && ctl.kill('SIGINT'),
+    });
+    expect(first.code).toBe(130);
+    const { dir } = resultsIn(first.outDir);
+    expect(first.stderr).toContain(`(resume with --resume ${dir})`);
+    const resumed = await runCli(['--resume', dir]);
+    await explained(resumed, async () => {
+      expect(resumed.code).toBe(0);
+      const json = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+      expect(json.complete).toBe(true);
+      expect(json.settings.against).toMatchObject({ kind: 'dir', apps_dir: base });
+      expect(json.contenders.map((c: any) => [c.name, c.status, c.runs.length])).toEqual([
+        [NR, 'ok', 3],
+        [`${NR}@base`, 'ok', 3],
+      ]);
+      expect(change(json, NR).ratio).toBeGreaterThan(1.05);
+    });
+    const both = await runCli(['--resume', dir, '--against', base]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('a resumed run pairs with the side it started with: give --resume alone');
   });
 });
 

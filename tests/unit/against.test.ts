@@ -30,7 +30,7 @@ import { aloneScale, chooseDesign, designPairs, equalMarginPct } from '../../pac
 import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
-import { changedOn, type OtherSide } from '../../packages/harness/src/run/against';
+import { changedOn, resolveAgainst, type OtherSide } from '../../packages/harness/src/run/against';
 import { loadSuite } from '../../packages/harness/src/model/contenders';
 
 const all = [
@@ -550,6 +550,28 @@ describe('which contenders differ between the sides', () => {
     expect(differ()).toEqual([]);
     writeFileSync(join(base, 'packages/stream/index.ts'), 'export const x = 2;\n');
     expect(new Set(differ())).toEqual(new Set(['fake', 'paced']));
+    cpSync(join(head, 'packages/stream/index.ts'), join(base, 'packages/stream/index.ts'));
+    // How bun installs (bunfig.toml) is every contender's input too.
+    writeFileSync(join(base, 'bunfig.toml'), '[install]\nlinker = "isolated"\n');
+    expect(new Set(differ())).toEqual(new Set(['fake', 'paced']));
+  });
+
+  test('a name that is both a ref and a folder without apps is the ref; a folder of apps is the folder', () => {
+    git(head, 'branch', 'docs');
+    mkdirSync(join(head, 'docs'));
+    const cwd = process.cwd();
+    process.chdir(head);
+    try {
+      expect(resolveAgainst('docs', join(head, 'apps'))).toMatchObject({ kind: 'ref', repo: head });
+      expect(resolveAgainst(join(base, 'apps'), join(head, 'apps'))).toMatchObject({ kind: 'dir' });
+      mkdirSync(join(head, 'empty'));
+      expect(() => resolveAgainst('empty', join(head, 'apps'))).toThrow(
+        '--against "empty": the folder holds no app (no <app>/bench.json in it or in its apps/), and no git ref has ' +
+          'that name; name a folder of apps or a git ref',
+      );
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });
 

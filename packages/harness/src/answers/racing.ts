@@ -40,7 +40,8 @@ function outOfRace(results: Results, answers: Answer[]): Answer[] {
  */
 function runShare(results: Results, round: number): number {
   const { budget_s, max_runs } = results.settings;
-  if (budget_s > 0 && results.started_at) return (Date.now() - Date.parse(results.started_at)) / 1000 / budget_s;
+  const from = results.measured_from ?? results.started_at;
+  if (budget_s > 0 && from) return (Date.now() - Date.parse(from)) / 1000 / budget_s;
   return max_runs > 0 ? round / max_runs : 1;
 }
 

@@ -59,7 +59,7 @@ const NOT_WITH_AGAINST: [string, string][] = [
   ['topology', 'each pair reads one server'],
   ['self-check', 'the pair is the check'],
   ['with-seed', 'the seed method measures one process per contender'],
-  ['resume', 'the other side is resolved afresh; start a new run'],
+  ['resume', 'a resumed run pairs with the side it started with: give --resume alone'],
 ];
 
 /** --against and --equal: refused with a flag they cannot pair; --equal needs a pair to bound. */

@@ -14,7 +14,7 @@ import { runTarget } from './target';
 import { endProgress, info, log, setProgressMode } from '../system/progress';
 import { stopAll, type Session } from '../run/state';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
-import { AgainstError, resolveAgainst, selfSide } from '../run/against';
+import { AgainstError, recordedSide, resolveAgainst, selfSide } from '../run/against';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { killAllSync, startOrphanGuard } from '../system/proc';
 import {
@@ -32,7 +32,7 @@ import { rttLabel } from '../report/distance';
 import { selfCheckTable } from '../report/table';
 import type { RedisTarget } from '../topology/redis';
 import type { Results } from '../model/results';
-import { publishLatest, resultsFile, writeJsonAtomic, writeResults } from '../model/results-file';
+import { publishLatest, readResults, resultsFile, writeJsonAtomic, writeResults } from '../model/results-file';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
 
@@ -241,6 +241,17 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   return code;
 }
 
+/** The other side of the run being resumed (null: it has none, or its results cannot be read; prepare says why). */
+function resumedSide(dir: string) {
+  let settings: Results['settings'];
+  try {
+    settings = readResults(resultsFile(resolve(dir))).settings;
+  } catch {
+    return null;
+  }
+  return recordedSide(settings.against, APPS_DIR);
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -249,8 +260,14 @@ async function main(): Promise<number> {
     opts = parseCli(process.argv.slice(2), suite.contenders);
     // --against: the ref or folder is checked now, before anything starts; --handicap alone pairs with this
     // checkout's own apps.
-    opts.otherSide =
-      opts.against !== null ? resolveAgainst(opts.against, APPS_DIR) : opts.handicap ? selfSide(APPS_DIR) : null;
+    // A resumed run pairs with the side it started with.
+    opts.otherSide = opts.resume
+      ? resumedSide(opts.resume)
+      : opts.against !== null
+        ? resolveAgainst(opts.against, APPS_DIR)
+        : opts.handicap
+          ? selfSide(APPS_DIR)
+          : null;
   } catch (e) {
     if (!(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError)) throw e;
     log(`error: ${e.message}`);

@@ -2,7 +2,7 @@
 // first answer, stop with its whole process tree.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
@@ -36,7 +36,33 @@ function streamSources(appDir: string): string {
   return existsSync(theirs) ? theirs : join(ROOT, 'packages/stream/src');
 }
 
-/** Builds the app unless its sources, the shared stream package and the data are unchanged. */
+/** The files of a checkout's root that every build reads: the dependencies' manifest, their lockfile, bun's config. */
+export const ROOT_INPUTS = ['package.json', 'bun.lock', 'bunfig.toml'];
+
+/** The files of the checkout outside the app's folder that its build or start names (a build script). */
+export function namedFiles(c: Contender): string[] {
+  const root = resolve(c.appDir, '..', '..');
+  return [...(c.build ?? []), ...c.start]
+    .filter((a) => a.includes('/') && !isAbsolute(a))
+    .map((a) => resolve(c.appDir, a))
+    .filter((f) => !f.startsWith(c.appDir + sep) && f.startsWith(root + sep) && !f.includes(`${sep}node_modules${sep}`))
+    .filter((f) => existsSync(f) && statSync(f).isFile());
+}
+
+/**
+ * The files outside an app's folder that its build reads, besides packages/stream: the checkout's root ROOT_INPUTS and
+ * namedFiles. What node_modules holds is the lockfile's to say.
+ */
+export function filesOutside(c: Contender): string[] {
+  const root = resolve(c.appDir, '..', '..');
+  const rootFiles = ROOT_INPUTS.map((f) => join(root, f)).filter((f) => existsSync(f));
+  return [...new Set([...rootFiles, ...namedFiles(c)])];
+}
+
+/**
+ * Builds the app unless its sources, the shared stream package, the files outside its folder that it reads
+ * (filesOutside: the build script, the lockfile, bunfig.toml) and the data are unchanged.
+ */
 export async function buildApp(
   c: Contender,
   env: Record<string, string>,
@@ -48,6 +74,7 @@ export async function buildApp(
   // What the build writes (the manifest's buildOutputs) is not a source of it.
   hashTree(c.appDir, h, new Set(['node_modules', ...c.buildOutputs]));
   hashTree(streamSources(c.appDir), h, new Set());
+  for (const f of filesOutside(c)) h.update(f).update(readFileSync(f));
   const key = h.digest('hex');
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
   // One stamp per app folder and build command: runtimes that share a build share its output; an

@@ -468,16 +468,20 @@ export interface Results {
   handicap?: HandicapCheck[];
   /** Where the variance lives in this run (Kalibera & Jones), and the design it would choose. */
   design?: DesignRecord;
-  /** How the rounds went: how many, why they stopped, and seconds from the command's start to the end of the last. */
+  /** Seconds of setup before the first measurement (an --against checkout and install, the builds): not budgeted. */
+  setup_s?: number;
+  /** When the setup ended and the budget's clock started (ISO); runs before it counted from started_at. */
+  measured_from?: string;
+  /** How the rounds went: how many, why they stopped, and seconds from the budget's start to the end of the last. */
   schedule?: {
     rounds: number;
     stop_reason: string;
     measuring_s: number;
     /** Wall seconds spent on ceilings: HTTP ceiling runs, redis-benchmark and the client probes. */
     ceilings_s?: number;
-    /** Seconds from the start to the end of the schedule, as the ETA predicted it once round 1 was done. */
+    /** Seconds from the budget's start to the end of the schedule, as the ETA predicted it once round 1 was done. */
     eta_after_round_1_s?: number;
-    /** Seconds from the start to the end of the schedule, as it happened. */
+    /** Seconds from the budget's start to the end of the schedule, as it happened. */
     ended_s?: number;
   };
 }

@@ -196,7 +196,9 @@ function stopText(r: Results): string {
     sc.eta_after_round_1_s && sc.ended_s
       ? `; ETA after round 1: ${clock(sc.eta_after_round_1_s)} from the start, ended at ${clock(sc.ended_s)}`
       : '';
-  return `; ${sc.rounds} rounds, stopped: ${sc.stop_reason}${ceilings}${eta}`;
+  const setup =
+    r.setup_s !== undefined ? `; setup before the first measurement ${clock(r.setup_s)}, outside the budget` : '';
+  return `; ${sc.rounds} rounds, stopped: ${sc.stop_reason}${ceilings}${eta}${setup}`;
 }
 
 function methodLine(an: Analysis): string {

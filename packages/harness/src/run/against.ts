@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
+import { namedFiles } from '../measure/apps';
 import { baseName } from '../model/questions';
+import type { Settings } from '../model/results';
 
 /** What --against names, resolved: where the other side's apps are, and the commit they come from. */
 export interface OtherSide {
@@ -38,28 +40,29 @@ const hasApps = (dir: string) =>
  */
 export function resolveAgainst(spec: string, appsDir: string): OtherSide {
   const asDir = resolve(spec);
-  if (existsSync(asDir) && statSync(asDir).isDirectory()) {
-    const apps = hasApps(asDir) ? asDir : join(asDir, 'apps');
-    if (!hasApps(apps))
-      throw new AgainstError(
-        `--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/); ` +
-          'name a folder of apps or a git ref',
-      );
-    return { spec, kind: 'dir', commit: null, repo: null, worktree: null, appsDir: apps };
-  }
+  const folder = existsSync(asDir) && statSync(asDir).isDirectory();
+  const apps = folder ? (hasApps(asDir) ? asDir : join(asDir, 'apps')) : null;
+  if (apps && hasApps(apps)) return { spec, kind: 'dir', commit: null, repo: null, worktree: null, appsDir: apps };
+  // A folder without apps (a branch named "docs" or "results" beside this checkout's folders of that name) is a ref.
   const top = git(appsDir, ['rev-parse', '--show-toplevel']);
-  if (top.status !== 0)
-    throw new AgainstError(
-      `--against "${spec}": no such folder, and ${appsDir} is not in a git repository to find it as a ref in`,
-    );
-  const repo = top.stdout.trim();
-  const rev = git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]);
-  if (rev.status !== 0)
+  const repo = top.status === 0 ? top.stdout.trim() : null;
+  const rev = repo ? git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]) : null;
+  if (!repo || rev?.status !== 0) {
+    if (folder)
+      throw new AgainstError(
+        `--against "${spec}": the folder holds no app (no <app>/bench.json in it or in its apps/), ` +
+          'and no git ref has that name; name a folder of apps or a git ref',
+      );
+    if (!repo)
+      throw new AgainstError(
+        `--against "${spec}": no such folder, and ${appsDir} is not in a git repository to find it as a ref in`,
+      );
     throw new AgainstError(
       `--against "${spec}": no such git ref or folder; ` +
         'name a commit, branch or tag (git log --oneline) or a folder of apps',
     );
-  const commit = rev.stdout.trim();
+  }
+  const commit = rev!.stdout.trim();
   const worktree = join(CACHE, 'against', `${basename(repo)}-${commit.slice(0, 12)}`);
   return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, appsDir)) };
 }
@@ -75,6 +78,17 @@ export const selfSide = (appsDir: string): OtherSide => ({
   worktree: null,
   appsDir,
 });
+
+/**
+ * The other side a run recorded (settings.against), resolved again for --resume: the same commit (its worktree made
+ * again if it was dropped), folder or self, under the name it was first given.
+ */
+export function recordedSide(a: Settings['against'], appsDir: string): OtherSide | null {
+  if (!a) return null;
+  if (a.kind === 'self') return selfSide(appsDir);
+  const side = resolveAgainst(a.kind === 'ref' ? a.commit! : a.apps_dir, appsDir);
+  return { ...side, spec: a.spec };
+}
 
 /** Worktrees kept under the cache besides the one being made: the most recently used. */
 const KEEP_WORKTREES = 3;
@@ -151,21 +165,20 @@ export function baseTwins(side: OtherSide, selected: Contender[]): { twins: Cont
 
 /**
  * What a contender is built and started from, on one side: its app folder, packages/stream, the root package.json and
- * bun.lock, and any file outside the app folder that its build or start names (a build script). Files git ignores
- * (build outputs, node_modules) are left out. Two sides with the same inputs run the same code: pairing them is an A/A.
+ * bun.lock, and any file outside the app folder that its build or start names (measure/apps.ts namedFiles: a build
+ * script). Files git ignores (build outputs, node_modules) are left out. Two sides with the same inputs run the same
+ * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/pool.ts), so it keeps the files
+ * it was first defined on; bunfig.toml, which sets how bun installs, is compared apart (changedOn) and is in the build
+ * key (measure/apps.ts buildApp).
  */
 export function inputsOf(c: Contender): string {
   const root = resolve(c.appDir, '..', '..');
-  const named = [...(c.build ?? []), ...c.start]
-    .filter((a) => a.includes('/') && !isAbsolute(a))
-    .map((a) => resolve(c.appDir, a))
-    .filter((f) => !f.startsWith(c.appDir + sep) && f.startsWith(root + sep) && existsSync(f));
   const paths = [
     c.appDir,
     join(root, 'packages', 'stream'),
     join(root, 'package.json'),
     join(root, 'bun.lock'),
-    ...named,
+    ...namedFiles(c),
   ];
   const hash = createHash('sha256');
   for (const f of filesUnder(root, paths)) {
@@ -259,6 +272,12 @@ function filesUnder(root: string, paths: string[]): string[] {
   return out.sort();
 }
 
+/** How bun installs a contender's side: its checkout's bunfig.toml (a hoisted or isolated node_modules, exact pins). */
+function installConfig(c: Contender): string {
+  const f = join(resolve(c.appDir, '..', '..'), 'bunfig.toml');
+  return existsSync(f) ? readFileSync(f, 'utf8') : 'absent';
+}
+
 /**
  * Which selected contenders differ from the other side: those whose inputs (inputsOf) are not the same on both, and
  * those the other side lacks. Only these are paired; when none differs, every one is (the run is an A/A).
@@ -273,7 +292,7 @@ export function changedOn(side: OtherSide, selected: Contender[]): { changed: Co
   }
   const same = (c: Contender) => {
     const t = theirs.find((x) => x.name === c.name);
-    return !!t && inputsOf(t) === inputsOf(c);
+    return !!t && inputsOf(t) === inputsOf(c) && installConfig(t) === installConfig(c);
   };
   const unchanged = selected.filter(same).map((c) => c.name);
   return { changed: selected.filter((c) => !unchanged.includes(c.name)), unchanged };

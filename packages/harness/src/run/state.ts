@@ -45,7 +45,7 @@ export interface Rig {
 export interface RunState {
   /** What results.json holds; its `settings` are the run's settings. */
   results: Results;
-  /** Date.now() when the command started: --budget counts from here. */
+  /** Date.now() when the setup (checkout, installs, builds) ended: --budget counts from here. */
   startedAt: number;
   /** Flush results.json (atomically) and let the signal handlers know about it. */
   save(): void;

@@ -1,0 +1,65 @@
+// The build cache key (measure/apps.ts buildApp): an app is rebuilt when any file its build reads changes, inside its
+// folder or outside it (the build script, the lockfile, bunfig.toml), so that an --against side is never stale.
+import { afterAll, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, filesOutside } from '../../packages/harness/src/measure/apps';
+import type { Contender } from '../../packages/harness/src/model/contenders';
+
+const root = mkdtempSync(join(tmpdir(), 'bench-build-key-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// A checkout of one app whose build is a script outside its folder that counts its runs.
+const appDir = join(root, 'apps', 'tiny');
+mkdirSync(join(appDir, 'src'), { recursive: true });
+mkdirSync(join(root, 'scripts'));
+mkdirSync(join(root, 'packages/stream/src'), { recursive: true });
+writeFileSync(join(appDir, 'src/server.ts'), 'export {};\n');
+writeFileSync(join(root, 'package.json'), '{"name":"tiny"}\n');
+writeFileSync(join(root, 'bun.lock'), '{}\n');
+writeFileSync(join(root, 'bunfig.toml'), '[install]\nlinker = "hoisted"\n');
+writeFileSync(join(root, 'packages/stream/src/index.ts'), 'export const x = 1;\n');
+const script = join(root, 'scripts/build.ts');
+const counter = join(root, 'builds.txt');
+const buildScript = (tag: string) =>
+  `// ${tag}\nimport { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';\n` +
+  `mkdirSync('dist', { recursive: true }); writeFileSync('dist/server.js', '');\n` +
+  `appendFileSync(${JSON.stringify(counter)}, 'b');\n`;
+writeFileSync(script, buildScript('one'));
+
+const tiny = {
+  name: 'tiny',
+  app: 'tiny',
+  appDir,
+  build: ['bun', '../../scripts/build.ts'],
+  buildOutputs: ['dist'],
+  start: ['node', 'dist/server.js'],
+} as unknown as Contender;
+const builds = () => readFileSync(counter, 'utf8').length;
+
+test('a build is cached until its script, the lockfile, bunfig.toml, packages/stream or a source changes', async () => {
+  expect(filesOutside(tiny).map((f) => f.slice(root.length + 1))).toEqual([
+    'package.json',
+    'bun.lock',
+    'bunfig.toml',
+    'scripts/build.ts',
+  ]);
+  expect(await buildApp(tiny, {}, 'data')).toBe('built');
+  expect(await buildApp(tiny, {}, 'data')).toBe('cached');
+  const changes: [string, string][] = [
+    [script, buildScript('two')],
+    [join(root, 'bun.lock'), '{"lockfileVersion":1}\n'],
+    [join(root, 'bunfig.toml'), '[install]\nlinker = "isolated"\n'],
+    [join(root, 'packages/stream/src/index.ts'), 'export const x = 2;\n'],
+    [join(appDir, 'src/server.ts'), 'export const y = 1;\n'],
+  ];
+  for (const [file, text] of changes) {
+    writeFileSync(file, text);
+    expect(`${file}: ${await buildApp(tiny, {}, 'data')}`).toBe(`${file}: built`);
+    expect(await buildApp(tiny, {}, 'data')).toBe('cached');
+  }
+  // Another data key (another stream) rebuilds too.
+  expect(await buildApp(tiny, {}, 'other data')).toBe('built');
+  expect(builds()).toBe(7);
+}, 60_000);
