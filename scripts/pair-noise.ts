@@ -5,7 +5,8 @@
 //   bash scripts/with-tools.sh bun scripts/pair-noise.ts results/<run> [results/<run> …]
 // With --rounds FILE: also write each pair's rounds of the chosen design, as lists of window-pair
 // ln ratios, centred on the run's mean (an A/A's rounds under the exact null), for the null
-// simulation of tests/unit/against.test.ts.
+// simulation of tests/unit/against.test.ts. With --as-measured, the rounds are written as measured (not centred, in
+// their order, head first): real A/As, each run's own offset between the sides kept.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jstat from 'jstat';
@@ -20,6 +21,8 @@ const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const roundsFile = roundsAt >= 0 ? args.splice(roundsAt, 2)[1] : null;
+const asMeasuredAt = args.indexOf('--as-measured');
+const asMeasured = asMeasuredAt >= 0 && args.splice(asMeasuredAt, 1).length > 0;
 const recorded: { run: string; design: string; rounds: number[][] }[] = [];
 
 for (const dir of args) {
@@ -44,7 +47,7 @@ for (const dir of args) {
       }
       if (rounds.length < 2) continue;
       const chosen = (r.changes?.design?.chosen ?? 'alternate') === 'duet' ? 'duet' : 'alternating';
-      const m = mean(pairs);
+      const m = asMeasured ? 0 : mean(pairs);
       if (design === chosen)
         recorded.push({ run: r.started_at, design, rounds: lists.map((l) => l.map((x) => +(x - m).toFixed(5))) });
       // The launch's share of the noise: one-way analysis of variance over the rounds of 2+ pairs.
@@ -74,6 +77,7 @@ for (const dir of args) {
 }
 
 if (roundsFile) {
-  writeFileSync(roundsFile, `${JSON.stringify({ generated_by: 'scripts/pair-noise.ts --rounds', recorded })}\n`);
+  const by = `scripts/pair-noise.ts --rounds${asMeasured ? ' --as-measured' : ''}`;
+  writeFileSync(roundsFile, `${JSON.stringify({ generated_by: by, recorded })}\n`);
   console.log(`${roundsFile}: ${recorded.length} runs, ${recorded.reduce((n, x) => n + x.rounds.length, 0)} rounds`);
 }

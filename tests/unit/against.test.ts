@@ -503,6 +503,100 @@ describe.each(recordedPools)(
   },
 );
 
+/**
+ * Real A/As (docs/runs/against.md, 2026-11-28): `npm run bench -- --only node-raw-node-redis --against HEAD --budget
+ * 4m` from fresh clones and from a used checkout, on a noisy machine, their rounds as measured (scripts/pair-noise.ts
+ * --rounds --as-measured): neither centred nor given a random sign, so an offset between the two sides, from a path,
+ * a build, an install or which side launches first, stays in them.
+ */
+describe('the error rate on real A/As', () => {
+  const { recorded } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/pairs/aa-real.json'), 'utf8')) as {
+    recorded: { run: string; rounds: number[][] }[];
+  };
+  /** The verdict of one run of these rounds, a look after each. */
+  const verdictOf = (rounds: number[][]) => {
+    const { contenders, results } = emptyRun(['a'], rounds.length, { pair: 'alternate', equal_pct: 2 });
+    for (const [i, d] of rounds.entries()) {
+      pushRecorded(contenders[0]!, contenders[1]!, i + 1, d);
+      lookAt(results, i + 1);
+      if (i + 1 >= 3 && !results.open?.length) break;
+    }
+    finalLook(results);
+    return results.changes!.answers![0]!.verdict;
+  };
+
+  test('each recorded A/A replayed as it was measured: at most one in twenty claims a change', () => {
+    setProgressMode('quiet');
+    const claims = recorded.filter((r) => verdictOf(r.rounds) === 'faster').length;
+    setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
+    console.log(`real A/As replayed: ${claims} of ${recorded.length} claimed a change`);
+    expect(recorded.length).toBeGreaterThanOrEqual(4);
+    expect(claims).toBeLessThanOrEqual(Math.max(1, Math.floor(0.05 * recorded.length)));
+  });
+
+  test('1000 runs of 15 rounds drawn from every real A/A round, no sign flipped: claims in ≤ 5%', () => {
+    const pool = recorded.flatMap((r) => r.rounds);
+    const random = seededRandom(20);
+    setProgressMode('quiet');
+    let claims = 0;
+    const runs = 1000;
+    for (let s = 0; s < runs; s++)
+      if (verdictOf(Array.from({ length: 15 }, () => pool[Math.floor(random() * pool.length)]!)) === 'faster') claims++;
+    setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
+    console.log(`real A/A rounds, no sign flip: ${claims} of ${runs} runs claimed a change`);
+    expect(claims / runs).toBeLessThanOrEqual(0.05);
+  }, 300_000);
+});
+
+/**
+ * The size a run reports for a change, read at the look that decided it: over simulated runs of a known change (every
+ * recorded A/A round of the default design shifted by it, its noise as measured and doubled), its mean stays within
+ * half a point of the truth. The interim looks spend a tenth of α between them and an exact rank test cannot stop on
+ * few rounds, so few pairs stop early on a large estimate (docs/runs/against.md, 2026-11-28).
+ */
+describe('the estimate a run reports for a known change', () => {
+  const { pool } = recordedPools[1]!;
+  test.each([
+    [0.02, 1],
+    [0.03, 1],
+    [0.1, 1],
+    [0.02, 2],
+    [0.03, 2],
+    [0.1, 2],
+  ])(
+    '−%p injected, noise ×%p: the mean estimate over 150 runs within 0.5 point',
+    (effect, scale) => {
+      const random = seededRandom(59);
+      const runs = 150;
+      setProgressMode('quiet');
+      let sum = 0;
+      for (let s = 0; s < runs; s++) {
+        const { contenders, results } = emptyRun(['a'], 51, { pair: 'alternate', equal_pct: 2 });
+        const draw = drawFrom(pool, random);
+        for (let round = 1; round <= 51; round++) {
+          pushRecorded(
+            contenders[0]!,
+            contenders[1]!,
+            round,
+            draw().map((x) => scale * x + Math.log(1 - effect)),
+          );
+          lookAt(results, round);
+          if (round >= 3 && !results.open?.length) break;
+        }
+        finalLook(results);
+        sum += results.changes!.answers![0]!.ratio - 1;
+      }
+      setProgressMode(process.stderr.isTTY ? 'live' : 'plain');
+      const mean = sum / runs;
+      console.log(
+        `a −${effect * 100}% change, noise ×${scale}: mean estimate ${(100 * mean).toFixed(2)}% over ${runs} runs`,
+      );
+      expect(Math.abs(mean + effect)).toBeLessThan(0.005);
+    },
+    300_000,
+  );
+});
+
 describe('which contenders differ between the sides', () => {
   // Two git repositories of the same two test apps; the other side is changed one input at a time.
   const temps: string[] = [];
