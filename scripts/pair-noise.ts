@@ -24,6 +24,16 @@ const roundsFile = roundsAt >= 0 ? args.splice(roundsAt, 2)[1] : null;
 const asMeasuredAt = args.indexOf('--as-measured');
 const asMeasured = asMeasuredAt >= 0 && args.splice(asMeasuredAt, 1).length > 0;
 const recorded: { run: string; design: string; rounds: number[][] }[] = [];
+// Over the runs, in their chosen design: each run's mean ln ratio, and its rounds' head-first mean less base-first.
+const runMeans: number[] = [];
+const orderGaps: number[] = [];
+// Each run's lag-1 autocorrelation of its round means: the test takes rounds as independent.
+const lag1: number[] = [];
+const autocorrelation = (xs: number[]) => {
+  const m = mean(xs);
+  const num = xs.slice(1).reduce((a, x, i) => a + (x - m) * (xs[i]! - m), 0);
+  return num / xs.reduce((a, x) => a + (x - m) ** 2, 0);
+};
 
 for (const dir of args) {
   const r = readResults(join(dir, 'results.json'));
@@ -37,19 +47,29 @@ for (const dir of args) {
       const pairs: number[] = [];
       const rounds: number[] = [];
       const lists: number[][] = [];
+      // Each round's mean by which side was launched first in it.
+      const byOrder: Record<'head' | 'base', number[]> = { head: [], base: [] };
       for (const h of byName.get(c.a)?.points[0]?.runs ?? []) {
-        const ys = of(base.get(h.round) ?? ({} as RunRecord)) ?? [];
+        const b = base.get(h.round);
+        const ys = of(b ?? ({} as RunRecord)) ?? [];
         const d = (of(h) ?? []).flatMap((x, j) =>
           x.rps > 0 && ys[j] && ys[j]!.rps > 0 ? [Math.log(x.rps / ys[j]!.rps)] : [],
         );
         pairs.push(...d);
         if (d.length) [rounds.push(mean(d)), lists.push(d)];
+        if (d.length && b) byOrder[h.started_at < b.started_at ? 'head' : 'base'].push(mean(d));
       }
       if (rounds.length < 2) continue;
       const chosen = (r.changes?.design?.chosen ?? 'alternate') === 'duet' ? 'duet' : 'alternating';
       const m = asMeasured ? 0 : mean(pairs);
-      if (design === chosen)
+      if (design === chosen) {
         recorded.push({ run: r.started_at, design, rounds: lists.map((l) => l.map((x) => +(x - m).toFixed(5))) });
+        runMeans.push(mean(rounds));
+        lag1.push(autocorrelation(rounds));
+        orderGaps.push(
+          ...(byOrder.head.length && byOrder.base.length ? [mean(byOrder.head) - mean(byOrder.base)] : []),
+        );
+      }
       // The launch's share of the noise: one-way analysis of variance over the rounds of 2+ pairs.
       const full = lists.filter((l) => l.length > 1);
       const k = full.length ? mean(full.map((l) => l.length)) : NaN;
@@ -70,10 +90,26 @@ for (const dir of args) {
         `mean ${pct(mean(rounds))} (${pct(mean(rounds) - t)}…${pct(mean(rounds) + t)})`,
         `se ${pct(sd(rounds) / Math.sqrt(rounds.length))}`,
         `HL ${pct(Math.log(hl.ratio))} (${pct(Math.log(hl.lo))}…${pct(Math.log(hl.hi))})`,
+        ...(['head', 'base'] as const).map(
+          (k) => `${k} first ${byOrder[k].length}: ${byOrder[k].length ? pct(mean(byOrder[k])) : '–'}`,
+        ),
       ];
       console.log(`${dir}\t${c.a}\t${design}\t${cols.join('\t')}`);
     }
   }
+}
+
+/** The mean of xs with its 95% t interval, as a share. */
+const tInterval = (xs: number[]) => {
+  const h = jstat.studentt.inv(0.975, xs.length - 1) * (sd(xs) / Math.sqrt(xs.length));
+  return `${pct(mean(xs))} (${pct(mean(xs) - h)}…${pct(mean(xs) + h)}, 95%)`;
+};
+if (runMeans.length > 2) {
+  // Across A/As, the offset between the sides (a path, a build, an install) and the order of their launches.
+  console.log(`over ${runMeans.length} runs: mean ln ratio ${tInterval(runMeans)}`);
+  console.log(`lag-1 autocorrelation of a run's round means: ${tInterval(lag1).replaceAll('%', '')} (×100)`);
+  if (orderGaps.length > 2)
+    console.log(`head launched first less base first, per run: ${tInterval(orderGaps)} over ${orderGaps.length} runs`);
 }
 
 if (roundsFile) {

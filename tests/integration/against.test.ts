@@ -75,6 +75,10 @@ describe('--against a folder of apps', () => {
       expect(md.startsWith('**Changes**: this checkout (head) against the apps in')).toBe(true);
       expect(md).toMatch(new RegExp(`- ${NR}: \\*\\*head is \\d+\\.?\\d*% faster\\*\\* than base`));
       expect(md).toContain('**Pair design**: **');
+      // The budget counts from the first measurement; the builds before it are setup, said apart.
+      expect(json.setup_s).toBeGreaterThan(0);
+      expect(Date.parse(json.measured_from) - Date.parse(json.started_at)).toBeGreaterThanOrEqual(0);
+      expect(md).toMatch(/; setup before the first measurement \d+m\d+s, outside the budget/);
       expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('id="chart-changes"');
     });
   });

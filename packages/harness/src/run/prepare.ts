@@ -12,7 +12,7 @@ import { serverTwins } from '../topology/servers';
 import type { ChangeInputs, ContenderResult, PointResult, Results, Settings } from '../model/results';
 import { readResults, resultsFile, writeResults } from '../model/results-file';
 import { fail, type Rig, type RunState, type Session } from './state';
-import { info, log } from '../system/progress';
+import { clock, info, log } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
@@ -298,6 +298,8 @@ export async function prepare(
   state.startedAt = Date.now();
   results.setup_s = +((state.startedAt - commandStart) / 1000).toFixed(1);
   results.measured_from = new Date(state.startedAt).toISOString();
+  if (settings.runs === 'auto' && settings.budget_s > 0)
+    info(`setup took ${clock(results.setup_s)}; the ${clock(settings.budget_s)} budget counts from now`);
   save();
   return state;
 }
