@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
 import { RawReader } from '../../packages/stream/src/raw/reader';
-import { RespError } from '../../packages/stream/src/raw/transcode';
+import { outputBytes, RespError } from '../../packages/stream/src/raw/transcode';
 
 const READ = '*4\r\n$6\r\nXRANGE\r\n$1\r\nk\r\n$1\r\n-\r\n$1\r\n+\r\n';
 const GOOD = '*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$5\r\ncolor\r\n$3\r\nred\r\n';
@@ -77,6 +77,70 @@ describe('the raw reader', () => {
     expect((stalled as { error: Error }).error.message).toContain('no complete reply from Redis in 300 ms');
     // Then a reply written a byte at a time: it still arrives whole.
     expect(await r.read()).toBe(BODY);
+    await r.close();
+    await stop();
+  });
+
+  test('a stall under steady arrivals: each read fails by its own deadline, none waits much past it', async () => {
+    reads = 0;
+    // The server answers nothing from the 3rd read on (a Redis stopped with SIGSTOP accepts and never answers).
+    const port = await serve(0, (n, s) => {
+      if (n < 2) s.write(GOOD);
+    });
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], 300);
+    expect(await r.read()).toBe(BODY);
+    expect(await r.read()).toBe(BODY);
+    // A read every 10 ms for 1.2 s, four deadlines long: an idle timer would be reset by each and never fire.
+    const waited: number[] = [];
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < 120; i++) {
+      const t0 = Date.now();
+      all.push(outcome(r.read()).then((o) => waited.push(Date.now() - t0) && o));
+      await Bun.sleep(10);
+    }
+    const outcomes = await Promise.all(all);
+    expect(outcomes.every((o) => (o as { error?: Error }).error?.message.includes('in 300 ms'))).toBe(true);
+    // Every read fails near its deadline, with a margin for a machine 3× slower. An idle timer, reset by each new
+    // read, would hold the first read for the whole 1.2 s of arrivals and its 300 ms after.
+    expect(Math.max(...waited)).toBeLessThan(1000);
+    await r.close();
+    await stop();
+  });
+
+  test('the queue is bounded: a read over it fails at once; a null reply fails its read only', async () => {
+    reads = 0;
+    const port = await serve(0, (n, s) => {
+      if (n === 0) s.write('$-1\r\n');
+      else if (n === 1) s.write('_\r\n');
+      else if (n === 2) s.write(GOOD);
+    });
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], 400, 3);
+    const [a, b, c] = await Promise.all([outcome(r.read()), outcome(r.read()), outcome(r.read())]);
+    expect((a as { error: Error }).error).toBeInstanceOf(RespError);
+    expect((b as { error: Error }).error).toBeInstanceOf(RespError);
+    expect(c).toEqual({ body: BODY });
+    // Three waiting (the server answers no more): the fourth fails at once.
+    const held = [r.read(), r.read(), r.read()].map(outcome);
+    const t0 = Date.now();
+    const over = await outcome(r.read());
+    expect(Date.now() - t0).toBeLessThan(100);
+    expect((over as { error: Error }).error.message).toBe('3 reads are waiting on Redis already');
+    await Promise.all(held);
+    await r.close();
+    await stop();
+  });
+
+  test('the buffers shrink back after a large reply', async () => {
+    reads = 0;
+    // One entry whose value is 2 MB, then the small reply.
+    const big = 'x'.repeat(2_000_000);
+    const large = `*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$1\r\nv\r\n$${big.length}\r\n${big}\r\n`;
+    const port = await serve(0, (n, s) => s.write(n === 0 ? large : GOOD));
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+']);
+    expect((await r.read()).length).toBeGreaterThan(2_000_000);
+    expect(await r.read()).toBe(BODY);
+    expect(r.bufferBytes).toBe(1 << 17);
+    expect(outputBytes()).toBe(1 << 16);
     await r.close();
     await stop();
   });

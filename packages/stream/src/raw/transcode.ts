@@ -81,10 +81,21 @@ export const fallbacks = { strings: 0 };
 
 /**
  * One body at a time, in a buffer kept between calls (a call runs to its end synchronously, so one is enough); it
- * grows to the largest body seen.
+ * grows for a large body and shrinks back after it (done).
  */
-let out = new Uint8Array(1 << 16);
+const OUT_SIZE = 1 << 16;
+let out = new Uint8Array(OUT_SIZE);
 let o = 0;
+
+/** The body written: its text, and the buffer back to its first size if a large body grew it. */
+function done(): string {
+  const body = decoder.decode(out.subarray(0, o));
+  if (out.length > OUT_SIZE * 4) out = new Uint8Array(OUT_SIZE);
+  return body;
+}
+
+/** The output buffer's size now (tests: it shrinks back after a large body). */
+export const outputBytes = () => out.length;
 
 function room(n: number): void {
   if (o + n <= out.length) return;
@@ -212,6 +223,9 @@ class Cursor {
  * (canonical.ts toJson) writes them. An error reply throws RespError; a reply of another shape throws.
  */
 export function xrangeToJson(buf: Uint8Array, start: number, end: number): string {
+  // A null reply ($-1, RESP3's _): no stream here, and the connection is still in step.
+  if (buf[start] === 0x5f || (buf[start] === 0x24 && buf[start + 1] === 0x2d))
+    throw new RespError('a null reply where XRANGE sends an array');
   const at = new Cursor(buf, start);
   o = 0;
   put(HEAD);
@@ -235,7 +249,7 @@ export function xrangeToJson(buf: Uint8Array, start: number, end: number): strin
   putByte(0x5d);
   putByte(0x7d);
   if (at.pos !== end) throw new Error(`the reply ends at ${end}, its entries at ${at.pos}`);
-  return decoder.decode(out.subarray(0, o));
+  return done();
 }
 
 /** DECODE=bytes: the body of a client's flat reply of Buffers, each bulk string copied in as a JSON string literal. */
@@ -257,5 +271,5 @@ export function bytesToJson(entries: [id: Uint8Array, kv: Uint8Array[]][]): stri
   }
   putByte(0x5d);
   putByte(0x7d);
-  return decoder.decode(out.subarray(0, o));
+  return done();
 }
