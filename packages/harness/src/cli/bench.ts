@@ -252,22 +252,23 @@ function resumedSide(dir: string) {
   return recordedSide(settings.against, APPS_DIR);
 }
 
+/**
+ * --against: the ref or folder, checked now, before anything starts; --handicap alone pairs with this checkout's own
+ * apps; a resumed run pairs with the side it started with.
+ */
+function otherSideOf(opts: CliOptions) {
+  if (opts.resume) return resumedSide(opts.resume);
+  if (opts.against !== null) return resolveAgainst(opts.against, APPS_DIR);
+  return opts.handicap ? selfSide(APPS_DIR) : null;
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
   try {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
-    // --against: the ref or folder is checked now, before anything starts; --handicap alone pairs with this
-    // checkout's own apps.
-    // A resumed run pairs with the side it started with.
-    opts.otherSide = opts.resume
-      ? resumedSide(opts.resume)
-      : opts.against !== null
-        ? resolveAgainst(opts.against, APPS_DIR)
-        : opts.handicap
-          ? selfSide(APPS_DIR)
-          : null;
+    opts.otherSide = otherSideOf(opts);
   } catch (e) {
     if (!(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError)) throw e;
     log(`error: ${e.message}`);
