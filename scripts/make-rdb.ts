@@ -1,7 +1,8 @@
 // Regenerates dump.rdb deterministically: same entries, ids and values on every run.
 //   bun scripts/make-rdb.ts [--entries 339] [--out dump.rdb] [--hostile]
 // --hostile: each entry also has a field `note` whose values are what a JSON body must escape or pass through
-// exactly (quotes, backslashes, control characters, emoji, U+2028/2029, long values) and bytes that are not UTF-8.
+// exactly (quotes, backslashes, control characters, emoji, U+2028/2029, long values) and bytes that are not UTF-8;
+// five entries more have integer-like, repeated and `__proto__` field names, a leading BOM and a name not UTF-8.
 import { copyFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -61,6 +62,15 @@ const HOSTILE: Buffer[] = [
   utf8(''),
 ];
 
+/** --hostile: the entries of their own, each a list of names and values. */
+const HOSTILE_NAMES: (string | Buffer)[][] = [
+  ['color', 'red', '2', 'two', '1', 'one'],
+  ['color', 'red', 'font', 'karla', 'color', 'blue'],
+  ['color', 'red', '__proto__', 'proto'],
+  ['note', Buffer.from([0xef, 0xbb, 0xbf, 0x41])],
+  [Buffer.from([0x6b, 0xff]), 'bad byte in the name'],
+];
+
 /** One command in RESP, binary-safe (redis-cli --pipe). */
 const resp = (args: (string | Buffer)[]) =>
   Buffer.concat([
@@ -92,6 +102,10 @@ for (let i = 0; i < count; i++) {
   const note = values.hostile ? ['note', HOSTILE[i % HOSTILE.length]!] : [];
   commands.push(resp(['XADD', STREAM_KEY, `${ms}-0`, ...fields, ...note]));
 }
+// --hostile: then entries of their own whose field names objects cannot hold in stream order, a leading BOM, and a
+// name that is not UTF-8 (the contract on any stream, docs/methodology.md).
+if (values.hostile)
+  for (const kv of HOSTILE_NAMES) commands.push(resp(['XADD', STREAM_KEY, `${(ms += 1000)}-0`, ...kv]));
 
 startOrphanGuard();
 const redis = await startPrivateRedis(null);

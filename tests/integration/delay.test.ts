@@ -143,9 +143,12 @@ test('bad arguments: one line saying what is wrong, exit code 2', () => {
 
 // The delay is judged against the no-delay relay, measured just before: both pay for the extra hop
 // (two more process wake-ups, ~0.03 ms hot, ~0.1 ms from idle on this 2-CPU VM), so the difference
-// is what the delay adds. Allowance: ±20% of the RTT, plus 0.08 ms: Redis and the client idle for
-// the whole RTT behind a delay, not just for the relay's, and wake up slower from it (seen: the
-// median adds 0.03-0.08 ms more than asked at 0.2 ms). Medians of precisely timed PINGs make that
+// is what the delay adds. Allowance: 20% of the RTT, less 0.08 ms below it; above it 20% plus
+// 0.35 ms: Redis and the client idle for the whole RTT behind a delay, not just for the relay's, and
+// wake up slower from it (seen: the median adds 0.03-0.08 ms more than asked at 0.2 ms on a quiet
+// VM, and 0.13-0.29 ms more on a noisy one; a machine 3× slower wakes up 3× slower). A relay that
+// does not delay, or one on a millisecond timer (at least 1 ms at 0.2 ms), still fails. Medians of
+// precisely timed PINGs make that
 // check; redis-cli --latency only has a millisecond clock and a mean, which the scheduling stalls
 // of a busy shared host move by tenths of a ms, so what measureRtt reports must only be at least
 // 0.8 × RTT and at most 1.2 × RTT + the relay's + 0.5 ms (still far below what a millisecond
@@ -163,7 +166,8 @@ describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
           `redis-cli ${JSON.stringify(cliRtt)}, relay ${baseCli.typical_ms}`,
       );
       const problems: string[] = [];
-      if (Math.abs(added - rttMs) > 0.2 * rttMs + 0.08) problems.push(`median PING adds ${added.toFixed(3)} ms`);
+      if (added < 0.8 * rttMs - 0.08 || added > 1.2 * rttMs + 0.35)
+        problems.push(`median PING adds ${added.toFixed(3)} ms`);
       if (cliRtt.typical_ms < 0.8 * rttMs || cliRtt.typical_ms > 1.2 * rttMs + baseCli.typical_ms + 0.5)
         problems.push(`redis-cli sees ${cliRtt.typical_ms} ms (relay ${baseCli.typical_ms})`);
       return problems;

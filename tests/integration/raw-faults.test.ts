@@ -1,15 +1,23 @@
 // DECODE=raw through the apps, under faults: each raw server with the raw reader, against a scripted server on
 // 127.0.0.1 that answers XRANGE as told. An error reply (-ERR, -MOVED, -LOADING), a reply cut off by a dropped
 // connection, and Redis gone each get an HTTP error for the request they hit, never part of a body; the next requests
-// get the whole body once the server answers again. And a client with no byte mode is refused in one line.
+// get the whole body once the server answers again. And a client with no byte mode is refused in one line. A Redis
+// stopped (SIGSTOP) under steady arrivals: every request is answered within the read's deadline and a second, 503
+// while Redis hangs, and the body again within a second of Redis going on.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { createServer, type Server, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, startApp } from '../../packages/harness/src/measure/apps';
 import { loadContenders } from '../../packages/harness/src/model/contenders';
 import { appEnvironment } from '../../packages/harness/src/run/prepare';
 import { freePort } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
+import { ROOT } from '../../packages/harness/src/system/paths';
+import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/topology/redis';
 
 const bulk = (s: string) => `$${Buffer.byteLength(s)}\r\n${s}\r\n`;
 const READ = `*4\r\n${bulk('XRANGE')}${bulk(STREAM_KEY)}${bulk('-')}${bulk('+')}`;
@@ -57,6 +65,22 @@ const get = async (url: string) => {
 
 const all = loadContenders();
 
+/** One GET / on a connection of its own (no client pool to queue behind): its status, 0 when none came. */
+function status(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let head = '';
+    const done = () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0));
+    socket.setTimeout(20_000, () => socket.destroy());
+    socket.on('data', (d) => {
+      if (head.length < 64) head += d.toString('latin1');
+    });
+    socket.on('close', done);
+    socket.on('error', () => {});
+    socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+  });
+}
+
 describe('the raw read path through each raw server', () => {
   for (const c of all.filter((x) => x.settings.decode === 'raw')) {
     test(`${c.name}: error replies, a drop mid-reply and Redis gone get 5xx; then the whole body again`, async () => {
@@ -92,6 +116,106 @@ describe('the raw read path through each raw server', () => {
       }
     }, 120_000);
   }
+
+  test('node:http, raw reader, Redis stopped 6.5 s under a request every 10 ms: bounded, 503, then back', async () => {
+    const c = all.find((x) => x.name === 'node-raw-node-redis-rawreply')!;
+    const redis = await startPrivateRedis(`${ROOT}/dump.rdb`);
+    const pid = redis.server!.pid;
+    pids.push(pid);
+    const env = appEnvironment(c, redis.url, 'xrange');
+    await buildApp(c, env, 'raw-faults');
+    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+    pids.push(app.pid);
+    const port = Number(new URL(app.url).port);
+    const seen: { sent: number; took: number; status: number }[] = [];
+    const sends: Promise<void>[] = [];
+    try {
+      expect((await get(app.url)).status).toBe(200);
+      const t0 = performance.now();
+      let stoppedAt = 0;
+      let resumedAt = 0;
+      for (let i = 0; performance.now() - t0 < 10_000 && i < 2_000; i++) {
+        const at = performance.now() - t0;
+        if (!stoppedAt && at > 1_000) stoppedAt = (process.kill(pid, 'SIGSTOP'), at);
+        if (stoppedAt && !resumedAt && at > stoppedAt + 6_500) resumedAt = (process.kill(pid, 'SIGCONT'), at);
+        sends.push(
+          status(port).then((st) => void seen.push({ sent: at, took: performance.now() - t0 - at, status: st })),
+        );
+        await Bun.sleep(10);
+      }
+      await Promise.all(sends);
+      const slowest = Math.max(...seen.map((x) => x.took));
+      const during = seen.filter((x) => x.sent > stoppedAt && x.sent < resumedAt - 5_000);
+      const after = seen.filter((x) => x.sent > resumedAt + 1_000);
+      console.log(
+        `${seen.length} requests, slowest ${(slowest / 1000).toFixed(2)} s; while stopped: ` +
+          `${during.filter((x) => x.status === 503).length} of ${during.length} 503; after: ` +
+          `${after.filter((x) => x.status === 200).length} of ${after.length} 200`,
+      );
+      // Within the deadline (5 s) and a second, on a machine 3× slower too: 5 s + 3 × 1 s.
+      expect(slowest).toBeLessThan(8_000);
+      expect(during.length).toBeGreaterThan(50);
+      expect(during.every((x) => x.status === 503)).toBe(true);
+      expect(after.length).toBeGreaterThan(50);
+      expect(after.every((x) => x.status === 200)).toBe(true);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      await Promise.allSettled(sends);
+      await app.stop();
+      await redis.stop();
+    }
+  }, 120_000);
+
+  test("docs/your-app.md's server.mjs by the raw files: AUTH, SELECT, the golden body, rediss refused", async () => {
+    const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
+    const source = /\*\*server\.mjs\*\*\n\n```js\n([\s\S]*?)```/.exec(guide)![1]!;
+    const dir = mkdtempSync(join(tmpdir(), 'rsb-raw-app-'));
+    cpSync(join(ROOT, 'packages/stream/src/raw'), join(dir, 'raw'), { recursive: true });
+    writeFileSync(join(dir, 'server.mjs'), source);
+    const redis = await startPrivateRedis(`${ROOT}/dump.rdb`);
+    pids.push(redis.server!.pid);
+    const golden = goldenBody(redis, STREAM_KEY);
+    // The stream in database 3, readable by the user "app" only: a read works only after AUTH and SELECT.
+    cli(redis, ['MOVE', STREAM_KEY, '3']);
+    cli(redis, ['ACL', 'SETUSER', 'app', 'on', '>s3cret', '~*', '+@all']);
+    cli(redis, ['ACL', 'SETUSER', 'default', '-xrange']);
+    const port = Number(new URL(redis.url).port);
+    /** node server.mjs with REDIS_URL = `url`: its first answer (status, body), or how it exited. */
+    const run = async (url: string) => {
+      const appPort = await freePort();
+      const child = spawn('node', ['server.mjs'], {
+        cwd: dir,
+        env: { ...process.env, REDIS_URL: url, PORT: String(appPort) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      pids.push(child.pid!);
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      try {
+        for (let i = 0; i < 300; i++) {
+          const r = await get(`http://127.0.0.1:${appPort}/`).catch(() => null);
+          if (r) return r;
+          if (child.exitCode !== null) return { exit: await exited, stderr };
+          await Bun.sleep(100);
+        }
+        return { timeout: true };
+      } finally {
+        child.kill();
+        await exited;
+      }
+    };
+    try {
+      expect(await run(`redis://app:s3cret@127.0.0.1:${port}/3`)).toEqual({ status: 200, body: golden });
+      expect(await run(`redis://app:wrong@127.0.0.1:${port}/3`)).toMatchObject({ status: 500 });
+      const refused = (await run(`rediss://127.0.0.1:${port}`)) as { exit: number; stderr: string };
+      expect(refused.exit).not.toBe(0);
+      expect(refused.stderr).toContain('the raw reader has no TLS: rediss:// is refused');
+    } finally {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   test("DECODE=bytes with Bun's client: the app exits at start with one line naming the client", async () => {
     const c = all.find((x) => x.name === 'bun-raw-bun-redis')!;

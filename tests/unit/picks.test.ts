@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
-import { answeredWithin, NOISY_FACTOR, PUBLISHED_SD_WINDOWS } from '../../packages/harness/src/answers/noise';
+import { answeredWithin, NOISY_FACTOR, referenceOf } from '../../packages/harness/src/answers/noise';
+import type { KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { DesignRecord, Results } from '../../packages/harness/src/model/results';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';
@@ -31,19 +32,57 @@ function withNoise(sd: number): Results {
   return { ...r, design, settings: { ...r.settings, runs: 'auto' } };
 }
 
+/** A kept run of the fixture's workload with noise `sd`, on the fixture's kind of machine or on `machine`. */
+function keptAt(sd: number, startedAt: string, machine?: string): KeptAnswers {
+  const r = fixture();
+  const e = r.environment;
+  return {
+    started_at: startedAt,
+    workload: r.settings.workload,
+    commit: `${startedAt.slice(5, 7)}00000aaaa`,
+    machine: machine ?? `${e.cpu_model}, ${e.logical_cpus} logical CPUs, Linux 1.2.3`,
+    sd_windows: sd,
+    answers: [],
+  };
+}
+
 describe('the noise line', () => {
-  test('a run at the published noise says nothing; well above it, the first line says so', () => {
-    const quiet = analyze(withNoise(PUBLISHED_SD_WINDOWS));
+  test('held against the quietest kept run of the same kind of machine, read from the records', () => {
+    const r = fixture();
+    const kept = [
+      keptAt(0.12, '2026-01-02T00:00:00Z'),
+      keptAt(0.08, '2026-02-02T00:00:00Z'),
+      keptAt(0.05, '2026-03-02T00:00:00Z', 'Apple M9, 64 logical CPUs, Darwin 30'),
+      keptAt(0.01, '2026-04-02T00:00:00Z'),
+    ];
+    kept[3]!.workload = 'another';
+    const ref = referenceOf(kept, r)!;
+    expect(ref).toMatchObject({ sdWindows: 0.08, commit: '0200000aaaa', sameKind: true });
+    // Only another kind of machine kept: the quietest of them, named.
+    const other = referenceOf([kept[2]!], r)!;
+    expect(other).toMatchObject({ sdWindows: 0.05, sameKind: false });
+    // The run itself is never its own reference; nothing kept, no reference and no noise line.
+    expect(referenceOf([{ ...kept[1]!, started_at: r.started_at }], r)).toBeNull();
+    const none = analyze(withNoise(0.5), [{ ...kept[1]!, workload: 'another' }]);
+    expect(none.noise?.reference).toBeNull();
+    expect(noiseLine(none)).toBe('');
+  });
+
+  test('a run at the reference noise says nothing; well above it, the first line says so', () => {
+    const kept = [keptAt(0.099, '2026-02-02T00:00:00Z')];
+    const quiet = analyze(withNoise(0.099), kept);
     expect(quiet.noise?.noisy).toBe(false);
     expect(noiseLine(quiet)).toBe('');
     expect(answersSection(quiet).startsWith('**What to pick**')).toBe(true);
 
-    const noisy = analyze(withNoise(PUBLISHED_SD_WINDOWS * NOISY_FACTOR * 1.1));
+    const noisy = analyze(withNoise(0.099 * NOISY_FACTOR * 1.1), kept);
     const n = noisy.noise!;
     expect(n.noisy).toBe(true);
     const first = answersSection(noisy).split('\n')[0]!;
     expect(first).toBe(noiseLine(noisy));
-    expect(first).toContain(`${(n.sdWindows * 100).toFixed(1)}%, against 9.9%`);
+    expect(first).toContain(
+      `${(n.sdWindows * 100).toFixed(1)}%, against 9.9% in the quietest kept run (2026-02-02, 0200000)`,
+    );
     expect(first).toContain(`${n.answered} of ${n.of} comparisons answered`);
     expect(first).toContain(`\`--budget ${(3 * noisy.results.settings.budget_s) / 60}m\` would answer about`);
     // The README's block leads with it too.

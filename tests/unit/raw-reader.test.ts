@@ -3,7 +3,7 @@
 // hit and never hand over part of a body; the next read succeeds.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
-import { RawReader } from '../../packages/stream/src/raw/reader';
+import { RawReader, refusal, statusOf, Unavailable } from '../../packages/stream/src/raw/reader';
 import { outputBytes, RespError } from '../../packages/stream/src/raw/transcode';
 
 const READ = '*4\r\n$6\r\nXRANGE\r\n$1\r\nk\r\n$1\r\n-\r\n$1\r\n+\r\n';
@@ -156,5 +156,41 @@ describe('the raw reader', () => {
     expect(await r.read()).toBe(BODY);
     await r.close();
     await stop();
+  });
+
+  test('the status an app answers: 503 when Redis is unavailable (deadline, queue, connection), else 500', async () => {
+    reads = 0;
+    const port = await serve(0, (n, s) => (n === 0 ? s.write('-MOVED 3999 127.0.0.1:6381\r\n') : undefined));
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], 150, 2);
+    const moved = (await outcome(r.read())) as { error: Error };
+    expect(statusOf(moved.error)).toBe(500);
+    expect(moved.error.message).toBe(
+      'a node of a Redis Cluster answered (MOVED 3999 127.0.0.1:6381): the raw reader reads one standalone Redis',
+    );
+    // No answer now: two reads wait, a third fails at once, then the two by their deadline; all 503.
+    const waiting = [r.read(), r.read(), r.read()].map(outcome);
+    const errors = (await Promise.all(waiting)).map((x) => (x as { error: Error }).error);
+    expect(errors.every((e) => e instanceof Unavailable && statusOf(e) === 503)).toBe(true);
+    expect(errors.map((e) => e.message)).toEqual([
+      'no complete reply from Redis in 150 ms',
+      'no complete reply from Redis in 150 ms',
+      '2 reads are waiting on Redis already',
+    ]);
+    await r.close();
+    await stop();
+  });
+
+  test('refused in one line when made: TLS, a cluster of hosts, not a Redis URL', () => {
+    expect(refusal('redis://u:p@127.0.0.1:6379/3')).toBeNull();
+    expect(refusal('rediss://127.0.0.1:6380')).toBe(
+      'the raw reader has no TLS: rediss:// is refused; use a redis:// URL, or a client with TLS',
+    );
+    for (const cluster of ['redis://a:7000,b:7001', 'redis://u:p@a,b:7001/0'])
+      expect(refusal(cluster)).toBe(
+        'the raw reader reads one standalone Redis: a cluster URL is refused (it does not follow MOVED)',
+      );
+    expect(refusal('http://127.0.0.1')).toBe('the raw reader reads redis:// URLs only, not http:');
+    expect(refusal('nonsense')).toBe('the raw reader reads a redis:// URL, not "nonsense"');
+    expect(() => new RawReader('rediss://x', ['XRANGE'])).toThrow('rediss:// is refused');
   });
 });

@@ -9,7 +9,8 @@ import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 type Raw = [id: Uint8Array, kv: Uint8Array[]][];
 const enc = new TextEncoder();
-const dec = new TextDecoder();
+/** A decoding client, as node-redis's Buffer#toString decodes: a leading BOM kept (the contract). */
+const dec = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** XRANGE's reply to these entries, as Redis sends it. */
 function reply(entries: Raw): Uint8Array {
@@ -88,6 +89,17 @@ describe('the transcoder', () => {
     expect(transcoded(entries)).toBe(decoded(entries));
     // Once on the raw path and once on the bytes path (transcoded checks both).
     expect(fallbacks.strings - before).toBe(2 * bad.length);
+  });
+
+  test('a leading BOM is kept on every path: raw, bytes (direct and plain), valid or not after it', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const entries: Raw = [
+      entry('1-0', 'k', Uint8Array.from([...bom, 0x41])),
+      entry('2-0', 'k', Uint8Array.from([...bom, 0xff])),
+    ];
+    const body = transcoded(entries);
+    expect(body).toBe('{"entries":[{"id":"1-0","fields":{"k":"\uFEFFA"}},{"id":"2-0","fields":{"k":"\uFEFF\uFFFD"}}]}');
+    expect(JSON.stringify(toBody({ shape: 'bytes', entries }))).toBe(body);
   });
 
   test('5,000 seeded random entries of strings and byte strings: the same body as a decoding client', () => {

@@ -1,4 +1,4 @@
-import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, statusOf, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
 
 // WORKERS=2: each worker binds the port too.
 const server = {
@@ -6,6 +6,8 @@ const server = {
   port: listenPort(),
   reusePort: REUSE_PORT,
   fetch: () => new Response('Not Found', { status: 404 }),
+  // 503 when Redis did not answer in time (the raw reader's deadline), else 500.
+  error: (e: Error) => new Response(null, { status: statusOf(e) }),
 };
 
 if (process.env.WORKLOAD === 'upsert') {

@@ -1,4 +1,4 @@
-import { HOST, JSON_HEADERS, listenPort, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, statusOf, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
 
 /** GET /: the stream as JSON. */
 async function readHandler() {
@@ -22,4 +22,6 @@ async function upsertHandler() {
 }
 
 const handler = Deno.env.get('WORKLOAD') === 'upsert' ? await upsertHandler() : await readHandler();
-Deno.serve({ hostname: HOST, port: listenPort(), onListen: () => {} }, handler);
+// 503 when Redis did not answer in time (the raw reader's deadline), else 500.
+const onError = (e: unknown) => new Response(null, { status: statusOf(e) });
+Deno.serve({ hostname: HOST, port: listenPort(), onListen: () => {}, onError }, handler);

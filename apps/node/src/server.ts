@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { HOST, listenPort, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
+import { HOST, listenPort, statusOf, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -17,8 +17,9 @@ async function readRoute(): Promise<Handler> {
       const json = await body();
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
       res.end(json);
-    } catch {
-      res.writeHead(500).end();
+    } catch (e) {
+      // 503 when Redis did not answer in time (the raw reader's deadline), else 500.
+      res.writeHead(statusOf(e)).end();
     }
   };
 }

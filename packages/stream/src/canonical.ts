@@ -62,7 +62,8 @@ export type Entries =
   | { shape: 'pairs'; entries: PairsEntry[] }
   | { shape: 'bytes'; entries: BytesEntry[] };
 
-const utf8 = new TextDecoder();
+/** A leading U+FEFF is kept, on every path (the contract, docs/methodology.md). */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export function toBody(e: Entries): StreamBody {
   switch (e.shape) {
@@ -87,6 +88,24 @@ export function toBody(e: Entries): StreamBody {
 }
 
 const str = JSON.stringify;
+
+/**
+ * The contract's body of a reply's entries, for any field names: each entry's fields as a map assigned in stream
+ * order, so a name repeated within an entry is written once, at its first place, with its last value (what
+ * JSON.parse keeps); integer-like names stay where the stream has them, and `__proto__` is a field like any other.
+ * On a stream without such names it is the plain transform's body byte for byte (docs/methodology.md, the contract).
+ */
+export function contractJson(entries: FlatEntry[]): string {
+  let out = '{"entries":[';
+  for (let i = 0; i < entries.length; i++) {
+    const [id, kv] = entries[i]!;
+    const fields = new Map<string, string>();
+    for (let j = 0; j < kv.length; j += 2) fields.set(kv[j]!, kv[j + 1]!);
+    const pairs = [...fields].map(([k, v]) => `${str(k)}:${str(v)}`).join(',');
+    out += `${i ? ',' : ''}{"id":${str(id)},"fields":{${pairs}}}`;
+  }
+  return `${out}]}`;
+}
 
 /** The direct transform: the contract string built by hand from the reply, no intermediate objects. */
 export function toJson(e: Entries): string {

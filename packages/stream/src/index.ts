@@ -11,6 +11,7 @@ import { startWorkers } from './workers.ts';
 import { SETTINGS, settingsFromEnv } from './settings.ts';
 
 export * from './canonical.ts';
+export { statusOf, Unavailable } from './raw/reader.ts';
 export * from './clients.ts';
 export * from './settings.ts';
 export { CACHES, DEFAULT_CACHE_TTL_MS, cacheTtlMs, stalenessBoundMs, type CacheDef, type CacheName } from './cache.ts';

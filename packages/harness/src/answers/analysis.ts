@@ -6,12 +6,13 @@
 // golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing here changes the
 // results it reads.
 import { heldUp, keptOf, type HeldUp } from './held';
-import type { KeptAnswers } from '../model/kept';
+import { type KeptAnswers, readKept } from '../model/kept';
 import type { PoolAnswer, PoolResult } from '../model/pool';
 import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
 import { readResults, resultsFile } from '../model/results-file';
+import { KEPT_DIR } from '../system/paths';
 import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
@@ -19,7 +20,7 @@ import { FIRST_ROUNDS } from './racing';
 import { aloneScale } from './pair-design';
 import { ranked, type RankedContender } from './ranking';
 import { keptRuns } from './verdicts';
-import { noiseOf, roundsToClose, type Noise } from './noise';
+import { noiseOf, referenceOf, roundsToClose, type Noise } from './noise';
 import { type LiveFigures, liveFigures, type UpsertFigures, upsertFigures } from './workloads';
 
 /** An answer of the family with what its sentence says beyond it. */
@@ -130,7 +131,7 @@ export interface Analysis {
   /** --workload live and --workload upsert: their tables' and charts' figures (null under another workload). */
   live: LiveFigures | null;
   upsert: UpsertFigures | null;
-  /** This run's noise against the published run's, and what a longer budget would buy (null: no design figures). */
+  /** This run's noise against the quietest kept run's, and what a longer budget would buy (null: no design figures). */
   noise: Noise | null;
   /** How its decided answers held up in the other kept runs (held.ts), when it was given any. */
   elsewhere: HeldUp | null;
@@ -289,7 +290,8 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
   const ranking = ranked(results);
   const keptRunsOf = new Map<string, RunRecord[]>();
   for (const c of results.contenders) if (c.points[0]) keptRunsOf.set(c.name, keptRuns(c.points[0]));
-  const noise = noiseOf(results, answers);
+  // The noise is held against the kept runs in the repository even where the answers are not (kept: []).
+  const noise = noiseOf(results, answers, referenceOf(kept.length ? kept : readKept(KEPT_DIR), results));
   return {
     results,
     firstRounds: FIRST_ROUNDS,

@@ -1,28 +1,61 @@
-// A run's noise against the published run's, and what a longer budget would answer on this machine: the
+// A run's noise against the quietest kept run's, and what a longer budget would answer on this machine: the
 // report's noise line, from the run's own figures.
+import type { KeptAnswers } from '../model/kept';
 import type { Answer, Results } from '../model/results';
 
 /** The answers these figures read: each with its rounds to close, were it open. */
 type Closing = Answer & { roundsToClose: number | null };
 
 /**
- * The published default run's sd of the paired difference ln A − ln B between windows of one round (its design
- * line): results/latest of 2026-11-25T19:03:56Z, commit bf313922e5, a 2-vCPU AMD EPYC VM, 9.9%. Earlier default
- * runs on the same kind of VM measured 12.8% and 13.7% (docs/runs/tests-before-the-moderated-t.md,
- * docs/runs/noise-and-design.md) and answered fewer comparisons in their budget.
+ * The run a run's noise is held against: the quietest kept complete run (results/runs/, model/kept.ts) of the same
+ * workload on the same kind of machine (CPU model and logical CPUs), or of the workload on any machine when none was
+ * kept on this kind. Its figures are read from the kept record, never written here; docs/runs/ keeps the tables.
  */
-export const PUBLISHED_SD_WINDOWS = 0.099;
-/** "Well above" the published run's noise: more than this many times its sd between windows (12.4% and up). */
+export interface NoiseReference {
+  /** Its sd between windows of one round. */
+  sdWindows: number;
+  /** When it started (ISO), its commit and its machine, as the kept record names them. */
+  startedAt: string;
+  commit: string;
+  machine: string;
+  /** Whether it ran on the same kind of machine as this run. */
+  sameKind: boolean;
+}
+
+/** "AMD EPYC, 2 logical CPUs": the kind of machine, without the kernel. */
+const kindOf = (machine: string) => machine.split(',').slice(0, 2).join(',').trim();
+
+/** The quietest kept run of `r`'s workload other than `r` itself (null: none kept with a recorded noise). */
+export function referenceOf(kept: KeptAnswers[], r: Results): NoiseReference | null {
+  const e = r.environment;
+  const kind = e ? kindOf(`${e.cpu_model}, ${e.logical_cpus} logical CPUs`) : null;
+  const usable = kept.filter(
+    (k) => k.workload === r.settings.workload && k.started_at !== r.started_at && Number.isFinite(k.sd_windows ?? NaN),
+  );
+  const same = usable.filter((k) => kindOf(k.machine) === kind);
+  const pool = same.length ? same : usable;
+  if (!pool.length) return null;
+  const k = pool.reduce((q, x) => (x.sd_windows! < q.sd_windows! ? x : q));
+  return {
+    sdWindows: k.sd_windows!,
+    startedAt: k.started_at,
+    commit: k.commit,
+    machine: k.machine,
+    sameKind: same.length > 0,
+  };
+}
+
+/** "Well above" the reference run's noise: more than this many times its sd between windows. */
 export const NOISY_FACTOR = 1.25;
 /** The longer budget the noise line prices, as a multiple of the run's own (15m → 45m). */
 export const LONGER_BUDGET = 3;
 
-/** A run's noise, and (when it is well above the published run's) what a longer budget would answer. */
+/** A run's noise, and (when it is well above the reference run's) what a longer budget would answer. */
 export interface Noise {
-  /** sd between windows of one round, this run's and the published run's. */
+  /** sd between windows of one round, this run's; and the run it is held against (null: none kept). */
   sdWindows: number;
-  published: number;
-  /** sdWindows > NOISY_FACTOR × published. */
+  reference: NoiseReference | null;
+  /** sdWindows > NOISY_FACTOR × the reference's. */
   noisy: boolean;
   /** Comparisons decided or equal, of how many (not out). */
   answered: number;
@@ -75,7 +108,7 @@ export function answeredWithin(r: Results, answers: Closing[], budgetS: number):
   return answered + closed;
 }
 
-export function noiseOf(r: Results, answers: Closing[]): Noise | null {
+export function noiseOf(r: Results, answers: Closing[], reference: NoiseReference | null): Noise | null {
   const v = r.design?.t2_window;
   const live = answers.filter((a) => !a.out);
   if (v === undefined || !Number.isFinite(v) || !live.length) return null;
@@ -83,8 +116,8 @@ export function noiseOf(r: Results, answers: Closing[]): Noise | null {
   const budgetS = LONGER_BUDGET * r.settings.budget_s;
   return {
     sdWindows,
-    published: PUBLISHED_SD_WINDOWS,
-    noisy: sdWindows > NOISY_FACTOR * PUBLISHED_SD_WINDOWS,
+    reference,
+    noisy: reference !== null && sdWindows > NOISY_FACTOR * reference.sdWindows,
     answered: live.filter((a) => a.verdict !== 'undecided').length,
     of: live.length,
     budgetS,

@@ -1,10 +1,14 @@
-// The contract gate: a contender is measured only if it returns exactly the golden body.
+// The contract gate: a contender is measured only if it returns the golden body byte for byte, or a body that differs
+// from it only by causes a stream's field names force on objects, named (measure/contract.ts).
+import { causesLine, contractDifference } from './contract';
 
 export interface Verdict {
   ok: boolean;
   reason?: string;
   /** Byte length of the whole response body (a page's HTML, not just its JSON). */
   bytes?: number;
+  /** Where the body differs from the golden one by named causes only: the causes, in one line (a finding). */
+  finding?: string;
 }
 
 const PAGE_JSON = /<script id="stream-json" type="application\/json">([\s\S]*?)<\/script>/;
@@ -40,6 +44,8 @@ export async function verifyContract(url: string, golden: string, page: boolean)
     if (!m) return { ok: false, reason: 'page has no <script id="stream-json"> with the body' };
     body = m[1]!;
   }
-  const diff = firstDifference(body, page ? golden.replaceAll('<', '\\u003c') : golden);
-  return diff ? { ok: false, reason: diff } : { ok: true, bytes: Buffer.byteLength(text) };
+  const want = page ? golden.replaceAll('<', '\\u003c') : golden;
+  const diff = contractDifference(body, want);
+  if (diff && 'data' in diff) return { ok: false, reason: `${firstDifference(body, want)}; ${diff.data}` };
+  return { ok: true, bytes: Buffer.byteLength(text), ...(diff && { finding: causesLine(diff.causes) }) };
 }

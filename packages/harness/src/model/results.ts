@@ -195,6 +195,11 @@ export interface ContenderResult extends Partial<Omit<PointResult, 'runs' | 'sta
   server?: string;
   status: Status;
   reason?: string;
+  /**
+   * Where its body differs from the golden one only by causes the stream's field names force (measure/contract.ts):
+   * the causes in one line. Measured all the same, against its own body; absent: the golden body byte for byte.
+   */
+  contract?: string;
   /** Last lines of the app's output when it failed. */
   output?: string[];
   /** --self-check: this entry measures the named contender alone (right after its own run, as --only does). */

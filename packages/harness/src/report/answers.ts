@@ -326,21 +326,24 @@ const budgetText = (s: number) => {
 };
 
 /**
- * A run whose noise is well above the reference run's says so first: its sd between windows against the reference
- * run's (answers/noise.ts PUBLISHED_SD_WINDOWS), what it answered, and about what a longer budget would answer on this
+ * A run whose noise is well above the reference run's says so first: its sd between windows against the quietest
+ * kept run's (answers/noise.ts referenceOf), what it answered, and about what a longer budget would answer on this
  * machine (analysis.ts prices it).
  */
 export function noiseLine(an: Analysis): string {
   const n = an.noise;
-  if (!n?.noisy) return '';
+  const ref = n?.reference;
+  if (!n?.noisy || !ref) return '';
   const longer =
     n.wouldAnswer === null
       ? ''
       : `; on this machine \`--budget ${budgetText(n.budgetS)}\` would answer about ${n.wouldAnswer}, ` +
         "from this run's own variance and the rounds that budget adds";
+  const where = ref.sameKind ? 'on the same kind of machine' : `on ${ref.machine}`;
   return (
     `**A noisy run:** the sd between windows of one round is ${pct1(n.sdWindows)}, against ` +
-    `${pct1(n.published)} in the quieter reference run of 2026-11-25 on the same kind of VM: ` +
+    `${pct1(ref.sdWindows)} in the quietest kept run ` +
+    `(${ref.startedAt.slice(0, 10)}, ${ref.commit.slice(0, 7)}) ${where}: ` +
     `${n.answered} of ${n.of} comparisons answered (decided or equal)${longer}.`
   );
 }

@@ -11,7 +11,16 @@ import { heldTable } from './held';
 import { poolSection } from './pool';
 import type { Scaling } from '../model/results';
 import { scalingTable } from './scaling';
-import { costTable, describeRun, headlineTable, pointsTable, problems, seedMethodTable, selfCheckTable } from './table';
+import {
+  costTable,
+  describeRun,
+  headlineTable,
+  pointsTable,
+  contractFindings,
+  problems,
+  seedMethodTable,
+  selfCheckTable,
+} from './table';
 import { upsertTable } from './upsert';
 
 /**
@@ -57,6 +66,12 @@ export const SECTIONS: Section[] = [
   { id: 'seed-method', place: 'tables', render: seedMethodTable },
   { id: 'self-check', place: 'tables', render: (an) => selfCheckTable(an.results) },
   { id: 'not-ranked', place: 'left-out', title: 'Not ranked', render: (an) => problems(an.results) },
+  {
+    id: 'contract',
+    place: 'left-out',
+    title: "Bodies that differ from the contract's by named causes",
+    render: (an) => contractFindings(an.results),
+  },
   { id: 'run', place: 'method', render: describeRun },
 ];
 

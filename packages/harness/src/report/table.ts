@@ -124,6 +124,21 @@ export function problems(r: Results): string {
   return [...bad, ...unsupported].join('\n');
 }
 
+/**
+ * Contenders measured with a body that differs from the contract's only by causes the stream's field names force on
+ * objects (measure/contract.ts), each with its causes; every other contender served the golden body byte for byte.
+ */
+export function contractFindings(r: Results): string {
+  const differs = r.contenders.filter((c) => c.contract);
+  if (!differs.length) return '';
+  const same = r.contenders.filter((c) => c.status === 'ok' && !c.contract).length;
+  return [
+    `${same} contenders served the golden body byte for byte; ${differs.length} differ from it by named causes ` +
+      '([the contract](docs/methodology.md#the-method)), and were measured on their own body:',
+    ...differs.map((c) => `- **${c.name}**: ${c.contract}`),
+  ].join('\n');
+}
+
 /** Load points beyond the headline (connection sweeps, open-loop rates). */
 export function pointsTable(an: Analysis): string {
   const withMore = an.ranked.filter((c) => c.points.length > 1);

@@ -80,6 +80,7 @@ export async function launch(
     const verdict = await launcher.verify(app);
     if (!verdict.ok) return { app, out: { kind: 'out', status: 'invalid', reason: verdict.reason! } };
     app.bytes = verdict.bytes!;
+    if (verdict.finding) r.contract = verdict.finding;
     if (warmup) {
       await meet?.at('start');
       await launcher.load(app, warmup.load, warmup.rawName, 'warmup');

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { workloadCommand, type Workload } from '@bench/stream';
+import { contractJson, workloadCommand, type Workload } from '@bench/stream';
 import { freePort, portTaken } from '../system/net';
 import { pinned } from '../system/placement';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
@@ -282,14 +282,7 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
  */
 export function goldenBody(target: RedisTarget, key: string, workload: Workload = 'xrange'): string {
   const command = workload === 'xrange-count' ? workloadCommand(workload, key) : ['XRANGE', key, '-', '+'];
-  const entries = JSON.parse(cli(target, command, { json: true })) as [string, string[]][];
-  return JSON.stringify({
-    entries: entries.map(([id, kv]) => {
-      const fields: Record<string, string> = {};
-      for (let i = 0; i < kv.length; i += 2) fields[kv[i]!] = kv[i + 1]!;
-      return { id, fields };
-    }),
-  });
+  return contractJson(JSON.parse(cli(target, command, { json: true })) as [string, string[]][]);
 }
 
 export interface CommandStat {

@@ -1,15 +1,27 @@
 // DECODE=raw: a minimal RESP reader for the one XRANGE a request sends, on a connection of its own, its replies
-// transcoded to the JSON body with no per-value parse (transcode.ts). A named technique, not a library's default.
-// What it gives up: cluster redirects (MOVED/ASK are answered as errors), RESP3 and its pushes, TLS, and every
-// command but the read and the handshake (AUTH, SELECT). Reads in flight are pipelined on the one connection, their
-// replies taken in order. A reply that is an error or null fails its read only. A connection that drops, a Redis that
-// is gone, and a read not answered within its deadline fail the reads the connection holds (the app answers them with
-// an error, never with part of a body); the next read opens a new connection. Each read has its own deadline, which
-// fires under any traffic: an idle timer on the socket is reset by every new read's write, so under steady arrivals
-// a stalled Redis held a growing queue for as long as it hung (13.1 s for a 12 s stop at 150 req/s). The queue of
-// waiting reads is bounded: a read over the bound fails at once. The receive buffer shrinks back after a large reply.
+// transcoded to the JSON body with no per-value parse (transcode.ts). A named technique, not a library's default, and
+// a module of its own for an app of yours (index.ts; docs/your-app.md). What it gives up: cluster redirects
+// (MOVED/ASK are answered as errors), RESP3 and its pushes, TLS, and every command but the read and the handshake
+// (AUTH, SELECT). Reads in flight are pipelined on the one connection, their replies taken in order. A reply that is
+// an error or null fails its read only. A connection that drops, a Redis that is gone, and a read not answered within
+// its deadline fail the reads the connection holds as Unavailable (an app answers them 503, never with part of a
+// body); the next read opens a new connection. Each read has its own deadline, which fires under any traffic (an idle
+// timer on the socket would be reset by every new read's write, and under steady arrivals a stalled Redis would hold
+// a growing queue for as long as it hung). The queue of waiting reads is bounded: a read over the bound fails at
+// once. The receive buffer shrinks back after a large reply.
 import { connect, type Socket } from 'node:net';
 import { RespError, scanReply, xrangeToJson } from './transcode.ts';
+
+/**
+ * Redis did not answer in time, the queue of waiting reads is full, or the connection went: the read failed without a
+ * reply, and an app answers it 503 (statusOf). Any other failure (an error reply, a refused AUTH) is a 500.
+ */
+export class Unavailable extends Error {
+  readonly status = 503;
+}
+
+/** The status an app answers a failed read with: 503 when Redis is unavailable (Unavailable), else 500. */
+export const statusOf = (e: unknown): number => (e instanceof Unavailable ? 503 : 500);
 
 /** A read not answered this long after it was sent drops the connection, and every read it holds fails. */
 const DEADLINE_MS = 5_000;
@@ -33,6 +45,23 @@ const command = (args: string[]) => {
   return Buffer.from(s);
 };
 
+/** Why the raw reader cannot read `url`, in one line, or null: TLS, a cluster's hosts, or not a Redis URL. */
+export function refusal(url: string): string | null {
+  // host:port,host:port… is a cluster's (or a Sentinel's) list of nodes, and no one URL.
+  if (/^[a-z]+:\/\/[^/]*,/i.test(url))
+    return 'the raw reader reads one standalone Redis: a cluster URL is refused (it does not follow MOVED)';
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `the raw reader reads a redis:// URL, not "${url}"`;
+  }
+  if (u.protocol === 'rediss:')
+    return 'the raw reader has no TLS: rediss:// is refused; use a redis:// URL, or a client with TLS';
+  if (u.protocol !== 'redis:') return `the raw reader reads redis:// URLs only, not ${u.protocol}`;
+  return null;
+}
+
 export class RawReader {
   private socket: Socket | null = null;
   private waiting: Waiting[] = [];
@@ -46,23 +75,26 @@ export class RawReader {
   /** Fires at the oldest waiting read's deadline. */
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(
-    private readonly url: string,
-    args: string[],
-    private readonly deadlineMs = DEADLINE_MS,
-    private readonly maxWaiting = MAX_WAITING,
-  ) {
+  private readonly url: string;
+  private readonly deadlineMs: number;
+  private readonly maxWaiting: number;
+
+  /** Reads `args` (one read command) from the Redis at `url`; refuses, in one line, a URL it cannot read. */
+  constructor(url: string, args: string[], deadlineMs = DEADLINE_MS, maxWaiting = MAX_WAITING) {
+    this.url = url;
+    this.deadlineMs = deadlineMs;
+    this.maxWaiting = maxWaiting;
     this.read_ = command(args);
     // At start, in one line, not on every read.
-    const protocol = new URL(url).protocol;
-    if (protocol !== 'redis:') throw new Error(`DECODE=raw reads redis:// URLs only (no TLS), not ${protocol}`);
+    const refused = refusal(url);
+    if (refused) throw new Error(refused);
   }
 
   /** One read: its JSON body. */
   read(): Promise<string> {
     if (this.closed) return Promise.reject(new Error('the raw reader is closed'));
     if (this.waiting.length >= this.maxWaiting)
-      return Promise.reject(new Error(`${this.maxWaiting} reads are waiting on Redis already`));
+      return Promise.reject(new Unavailable(`${this.maxWaiting} reads are waiting on Redis already`));
     const socket = this.socket ?? this.open();
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, deadline: Date.now() + this.deadlineMs });
@@ -84,7 +116,7 @@ export class RawReader {
     this.timer = null;
     const head = this.waiting[0];
     if (head && head.deadline <= Date.now() && this.socket)
-      this.drop(this.socket, new Error(`no complete reply from Redis in ${this.deadlineMs} ms`));
+      this.drop(this.socket, new Unavailable(`no complete reply from Redis in ${this.deadlineMs} ms`));
     this.arm();
   }
 
@@ -96,8 +128,8 @@ export class RawReader {
     this.len = 0;
     this.scan = { pos: 0, pending: 1 };
     socket.on('data', (chunk: Buffer) => this.take(socket, chunk));
-    socket.on('error', (e) => this.drop(socket, e));
-    socket.on('close', () => this.drop(socket, new Error('the connection to Redis closed')));
+    socket.on('error', (e) => this.drop(socket, new Unavailable(`the connection to Redis failed: ${e.message}`)));
+    socket.on('close', () => this.drop(socket, new Unavailable('the connection to Redis closed')));
     const hello: string[][] = [];
     if (u.password)
       hello.push(['AUTH', ...(u.username ? [decodeURIComponent(u.username)] : []), decodeURIComponent(u.password)]);
@@ -169,6 +201,8 @@ export class RawReader {
     try {
       w.resolve(xrangeToJson(this.buf, start, end));
     } catch (e) {
+      if (e instanceof RespError && /^(MOVED|ASK|CLUSTERDOWN) /.test(e.message))
+        e.message = `a node of a Redis Cluster answered (${e.message}): the raw reader reads one standalone Redis`;
       // An error reply fails its read only; a reply of another shape means the connection cannot be trusted.
       w.reject(e as Error);
       if (!(e instanceof RespError) && this.socket) this.drop(this.socket, e as Error);

@@ -73,7 +73,8 @@ const HEAD = ascii('{"entries":[');
 const ID = ascii('{"id":');
 const FIELDS = ascii(',"fields":{');
 const HEX = ascii('0123456789abcdef');
-const decoder = new TextDecoder();
+// A leading U+FEFF is data, kept as node-redis's Buffer#toString keeps it (the contract, docs/methodology.md).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** How many bulk strings took the slow path (not valid UTF-8), since the process started. */
@@ -191,10 +192,13 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
 
 /** A cursor over one complete reply: the next header's type and number, then the bulk string it announces. */
 class Cursor {
-  constructor(
-    private readonly buf: Uint8Array,
-    public pos: number,
-  ) {}
+  private readonly buf: Uint8Array;
+  pos: number;
+  // Fields assigned here, not as parameter properties: the file runs with types stripped (Node's own TypeScript).
+  constructor(buf: Uint8Array, pos: number) {
+    this.buf = buf;
+    this.pos = pos;
+  }
   /** The header at the cursor, which must be of `type` (* or $); its number. */
   head(type: number): number {
     const buf = this.buf;

@@ -1,0 +1,160 @@
+// The contract on any stream (docs/methodology.md, the contract): a body that differs from the golden one only in
+// ways a stream's field names force on JavaScript objects is a finding with its causes named, not a failure. Field
+// names that are integer-like, repeated within an entry or `__proto__` are what objects cannot hold in stream order;
+// any other difference is one of data, and the contender is invalid.
+
+/** A JSON value with each object kept as its pairs, in the order written and with repeated names kept. */
+type Value = string | number | boolean | null | Value[] | { pairs: [string, Value][] };
+
+/** JSON text, every object's names kept in order and repeated (JSON.parse keeps neither); throws on bad JSON. */
+export function parsePairs(text: string): Value {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const token = (re: RegExp) => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) throw new SyntaxError(`bad JSON at character ${i}`);
+    i = re.lastIndex;
+    return JSON.parse(m[0]) as string | number | boolean | null;
+  };
+  // Control characters inside are refused by JSON.parse of the token.
+  const STRING = /"(?:[^"\\]|\\.)*"/y;
+  const SCALAR = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+  const value = (): Value => {
+    ws();
+    const c = text[i];
+    if (c === '"') return token(STRING) as string;
+    if (c !== '{' && c !== '[') return token(SCALAR);
+    i++;
+    const close = c === '{' ? '}' : ']';
+    const items: Value[] = [];
+    const pairs: [string, Value][] = [];
+    ws();
+    if (text[i] === close) i++;
+    else
+      for (;;) {
+        if (c === '{') {
+          ws();
+          const name = token(STRING) as string;
+          ws();
+          if (text[i++] !== ':') throw new SyntaxError(`bad JSON at character ${i - 1}`);
+          pairs.push([name, value()]);
+        } else items.push(value());
+        ws();
+        const next = text[i++];
+        if (next === close) break;
+        if (next !== ',') throw new SyntaxError(`bad JSON at character ${i - 1}`);
+      }
+    return c === '{' ? { pairs } : items;
+  };
+  const v = value();
+  ws();
+  if (i !== text.length) throw new SyntaxError(`bad JSON at character ${i}`);
+  return v;
+}
+
+/** An entry as the contract reads it: its id and its fields' pairs, in the body's order. */
+interface Entry {
+  id: string;
+  fields: [string, string][];
+}
+
+/** The entries of a body of the contract's shape, or null when it is not of that shape. */
+function entriesOf(text: string): Entry[] | null {
+  let v: Value;
+  try {
+    v = parsePairs(text);
+  } catch {
+    return null;
+  }
+  const get = (o: Value, name: string) =>
+    o && typeof o === 'object' && 'pairs' in o ? o.pairs.find(([k]) => k === name)?.[1] : undefined;
+  const list = get(v, 'entries');
+  if (!Array.isArray(list)) return null;
+  const out: Entry[] = [];
+  for (const e of list) {
+    const id = get(e, 'id');
+    const fields = get(e, 'fields');
+    if (typeof id !== 'string' || !fields || typeof fields !== 'object' || !('pairs' in fields)) return null;
+    if (fields.pairs.some(([, x]) => typeof x !== 'string')) return null;
+    out.push({ id, fields: fields.pairs as [string, string][] });
+  }
+  return out;
+}
+
+/** A name an object moves first (an array index): "0", "7", "42", not "07", "-1" or 2³² − 1. */
+export const integerLike = (k: string) => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 2 ** 32 - 1;
+
+/** The causes a stream's field names force, each named in one line; `order`: a difference of key order only. */
+export const CAUSES = {
+  integer: { text: 'moves integer-like field names first', order: true },
+  order: { text: 'orders the fields otherwise', order: true },
+  repeated: { text: 'keeps a repeated field name more than once', order: false },
+  proto: { text: 'drops a field named __proto__', order: false },
+} as const;
+export type Cause = keyof typeof CAUSES;
+
+/** How a body differs from the golden one: its named causes (each with the first entry and name), or data. */
+export type Difference = { causes: { cause: Cause; at: string }[] } | { data: string };
+
+const at = (e: Entry, name: string) => `entry ${e.id}, field ${JSON.stringify(name)}`;
+
+/** The causes found in one entry, or a difference of data in words. */
+function entryDifference(got: Entry, want: Entry): { cause: Cause; at: string }[] | string {
+  if (got.id !== want.id) return `entry ${want.id}: got the id ${JSON.stringify(got.id)}`;
+  const causes: { cause: Cause; at: string }[] = [];
+  const seen = new Map<string, string>();
+  for (const [k, v] of got.fields) {
+    if (seen.has(k) && !causes.some((c) => c.cause === 'repeated')) causes.push({ cause: 'repeated', at: at(got, k) });
+    seen.set(k, v);
+  }
+  const wanted = want.fields.filter(([k]) => {
+    const dropped = k === '__proto__' && !seen.has(k);
+    if (dropped) causes.push({ cause: 'proto', at: at(want, k) });
+    return !dropped;
+  });
+  for (const [k, v] of wanted) {
+    if (seen.get(k) === v) continue;
+    const got = seen.has(k) ? JSON.stringify(seen.get(k)) : 'no such field';
+    return `${at(want, k)}: got ${got}, want ${JSON.stringify(v)}`;
+  }
+  if (seen.size !== wanted.length) {
+    const extra = [...seen.keys()].find((k) => !wanted.some(([w]) => w === k))!;
+    return `${at(got, extra)}: a field the stream does not have`;
+  }
+  const order = [...seen.keys()].join('\u0000');
+  if (order !== wanted.map(([k]) => k).join('\u0000')) {
+    const moved = [
+      ...wanted.filter(([k]) => integerLike(k)).sort((x, y) => +x[0] - +y[0]),
+      ...wanted.filter(([k]) => !integerLike(k)),
+    ];
+    const integer = order === moved.map(([k]) => k).join('\u0000');
+    const name = integer ? moved.find(([k]) => integerLike(k))![0] : [...seen.keys()][0]!;
+    causes.push({ cause: integer ? 'integer' : 'order', at: at(want, name) });
+  }
+  return causes;
+}
+
+/** How `body` differs from `golden` (both of the contract's shape), entry by entry; null when they are the same. */
+export function contractDifference(body: string, golden: string): Difference | null {
+  if (body === golden) return null;
+  const got = entriesOf(body);
+  const want = entriesOf(golden);
+  if (!got || !want) return { data: 'the body is not of the contract\'s shape {"entries":[{"id","fields"}…]}' };
+  if (got.length !== want.length) return { data: `${got.length} entries, want ${want.length}` };
+  const causes: { cause: Cause; at: string }[] = [];
+  for (let i = 0; i < want.length; i++) {
+    const d = entryDifference(got[i]!, want[i]!);
+    if (typeof d === 'string') return { data: d };
+    for (const c of d) if (!causes.some((x) => x.cause === c.cause)) causes.push(c);
+  }
+  // Same entries and pairs, other bytes (spacing, escapes): not the contract's bytes.
+  if (!causes.length) return { data: 'the same entries and fields, written with other bytes' };
+  return { causes };
+}
+
+/** The causes in one line: "moves integer-like field names first (entry 1-0, field "2"; key order only); …". */
+export const causesLine = (causes: { cause: Cause; at: string }[]) =>
+  causes.map((c) => `${CAUSES[c.cause].text} (${c.at}${CAUSES[c.cause].order ? '; key order only' : ''})`).join('; ');

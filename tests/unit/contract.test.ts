@@ -1,0 +1,102 @@
+// The contract on any stream: the golden body of names that objects cannot hold in stream order (contractJson), and
+// how a contender's body is judged against it (measure/contract.ts): named causes only, or a difference of data.
+import { describe, expect, test } from 'bun:test';
+import { contractJson, type FlatEntry, toBody, toJson } from '@bench/stream';
+import { causesLine, contractDifference, integerLike, parsePairs } from '../../packages/harness/src/measure/contract';
+
+const entries: FlatEntry[] = [
+  ['1-0', ['color', 'red', '2', 'two', '1', 'one']],
+  ['2-0', ['color', 'red', 'font', 'karla', 'color', 'blue']],
+  ['3-0', ['color', 'red', '__proto__', 'proto']],
+  ['4-0', ['note', '\uFEFFA']],
+];
+const golden = contractJson(entries);
+
+/** What a JavaScript object makes of the fields: toBody's plain transform, stringified. */
+const plain = JSON.stringify(toBody({ shape: 'flat', entries }));
+/** The stream's own order, every pair kept: the direct transform of a flat reply (and the raw reader's body). */
+const direct = toJson({ shape: 'flat', entries });
+
+describe('the golden body', () => {
+  test('names in stream order, a repeated name once with its last value, __proto__ and a leading BOM kept', () => {
+    expect(golden).toBe(
+      '{"entries":[{"id":"1-0","fields":{"color":"red","2":"two","1":"one"}},' +
+        '{"id":"2-0","fields":{"color":"blue","font":"karla"}},' +
+        '{"id":"3-0","fields":{"color":"red","__proto__":"proto"}},' +
+        '{"id":"4-0","fields":{"note":"\uFEFFA"}}]}',
+    );
+  });
+
+  test('on a stream of plain names it is the plain transform byte for byte', () => {
+    const usual: FlatEntry[] = [['5-0', ['color', 'teal', 'height', '12', 'say', '"hi"\n']]];
+    expect(contractJson(usual)).toBe(JSON.stringify(toBody({ shape: 'flat', entries: usual })));
+    expect(contractDifference(contractJson(usual), contractJson(usual))).toBeNull();
+  });
+
+  test('integer-like: array indices only', () => {
+    for (const k of ['0', '2', '42', '4294967294']) expect(integerLike(k)).toBe(true);
+    for (const k of ['01', '-1', '1.5', '4294967295', '', 'a1']) expect(integerLike(k)).toBe(false);
+  });
+});
+
+describe("a contender's body against it", () => {
+  test("an object's body: integer-like names moved first (order only) and __proto__ dropped, each named", () => {
+    expect(plain).toContain('"fields":{"1":"one","2":"two","color":"red"}');
+    const d = contractDifference(plain, golden)!;
+    expect(d).toEqual({
+      causes: [
+        { cause: 'integer', at: 'entry 1-0, field "1"' },
+        { cause: 'proto', at: 'entry 3-0, field "__proto__"' },
+      ],
+    });
+    expect(causesLine((d as { causes: never[] }).causes)).toBe(
+      'moves integer-like field names first (entry 1-0, field "1"; key order only); ' +
+        'drops a field named __proto__ (entry 3-0, field "__proto__")',
+    );
+  });
+
+  test('the stream order with every pair: the repeated name named', () => {
+    const d = contractDifference(direct, golden);
+    expect(d).toEqual({ causes: [{ cause: 'repeated', at: 'entry 2-0, field "color"' }] });
+  });
+
+  test('another order that is not the integer-like one is named apart', () => {
+    const swapped = golden.replace('"color":"red","2":"two","1":"one"', '"2":"two","color":"red","1":"one"');
+    expect(contractDifference(swapped, golden)).toEqual({ causes: [{ cause: 'order', at: 'entry 1-0, field "2"' }] });
+  });
+
+  test('differences of data are not findings: a value, a missing or extra field, an id, the count, the bytes', () => {
+    const data = (body: string) => {
+      const d = contractDifference(body, golden);
+      expect(d && 'data' in d).toBe(true);
+      return (d as { data: string }).data;
+    };
+    expect(data(golden.replace('"one"', '"uno"'))).toBe('entry 1-0, field "1": got "uno", want "one"');
+    expect(data(golden.replace(',"font":"karla"', ''))).toBe(
+      'entry 2-0, field "font": got no such field, want "karla"',
+    );
+    expect(data(golden.replace('"note":"\uFEFFA"', '"note":"A"'))).toContain('field "note": got "A"');
+    expect(data(golden.replace('"note":', '"x":"y","note":'))).toBe(
+      'entry 4-0, field "x": a field the stream does not have',
+    );
+    expect(data(golden.replace('"4-0"', '"4-1"'))).toBe('entry 4-0: got the id "4-1"');
+    expect(data(golden.replace(/,\{"id":"4-0"[^}]*\}\}/, ''))).toBe('3 entries, want 4');
+    expect(data(golden.replace('{"color":"blue"', '{ "color":"blue"'))).toBe(
+      'the same entries and fields, written with other bytes',
+    );
+    expect(data('not json')).toContain("not of the contract's shape");
+    expect(data('{"entries":[{"id":1,"fields":{}}]}')).toContain("not of the contract's shape");
+  });
+
+  test('the parser keeps names in order and repeated, and refuses bad JSON', () => {
+    expect(parsePairs('{"2":1,"1":[true,null,"x"],"2":{"a":-1.5e3}}')).toEqual({
+      pairs: [
+        ['2', 1],
+        ['1', [true, null, 'x']],
+        ['2', { pairs: [['a', -1500]] }],
+      ],
+    });
+    for (const bad of ['{"a":1,}', '{"a" 1}', '[1 2]', '{"a":1} x', '"\u0001"'])
+      expect(() => parsePairs(bad)).toThrow();
+  });
+});
