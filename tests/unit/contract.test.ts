@@ -2,7 +2,11 @@
 // how a contender's body is judged against it (measure/contract.ts): named causes only, or a difference of data.
 import { describe, expect, test } from 'bun:test';
 import { contractJson, type FlatEntry, toBody, toJson } from '@bench/stream';
+import { join } from 'node:path';
 import { causesLine, contractDifference, integerLike, parsePairs } from '../../packages/harness/src/measure/contract';
+import { readResults } from '../../packages/harness/src/model/results-file';
+import { contractFindings } from '../../packages/harness/src/report/table';
+import { ROOT } from '../../packages/harness/src/system/paths';
 
 const entries: FlatEntry[] = [
   ['1-0', ['color', 'red', '2', 'two', '1', 'one']],
@@ -98,5 +102,24 @@ describe("a contender's body against it", () => {
     });
     for (const bad of ['{"a":1,}', '{"a" 1}', '[1 2]', '{"a":1} x', '"\u0001"'])
       expect(() => parsePairs(bad)).toThrow();
+  });
+});
+
+describe('the report', () => {
+  test('names each contender measured on its own body with its causes; none when every body was the golden one', () => {
+    const r = readResults(join(ROOT, 'tests/fixtures/results/results.json'));
+    expect(contractFindings(r)).toBe('');
+    const [first, second] = r.contenders.filter((c) => c.status === 'ok');
+    first!.contract = 'drops a field named __proto__ (entry 3-0, field "__proto__")';
+    second!.contract = 'moves integer-like field names first (entry 1-0, field "1"; key order only)';
+    const ok = r.contenders.filter((c) => c.status === 'ok').length;
+    const md = contractFindings(r);
+    expect(md).toStartWith(
+      `${ok - 2} contenders served the golden body byte for byte; 2 differ from it by named causes`,
+    );
+    expect(md).toContain(
+      `- **${first!.name}**: drops a field named \\_\\_proto\\_\\_ (entry 3-0, field "\\_\\_proto\\_\\_")`,
+    );
+    expect(md).toContain(`- **${second!.name}**: moves integer-like field names first`);
   });
 });

@@ -135,7 +135,8 @@ export function contractFindings(r: Results): string {
   return [
     `${same} contenders served the golden body byte for byte; ${differs.length} differ from it by named causes ` +
       '([the contract](docs/methodology.md#the-method)), and were measured on their own body:',
-    ...differs.map((c) => `- **${c.name}**: ${c.contract}`),
+    // Markdown would read __proto__ as bold.
+    ...differs.map((c) => `- **${c.name}**: ${c.contract!.replaceAll('_', '\\_')}`),
   ].join('\n');
 }
 
