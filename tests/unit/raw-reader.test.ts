@@ -193,4 +193,26 @@ describe('the raw reader', () => {
     expect(refusal('nonsense')).toBe('the raw reader reads a redis:// URL, not "nonsense"');
     expect(() => new RawReader('rediss://x', ['XRANGE'])).toThrow('rediss:// is refused');
   });
+
+  test('at most 128 reads are sent unanswered; those past them are sent as replies come', async () => {
+    reads = 0;
+    let answer = false;
+    let held: Socket | null = null;
+    const port = await serve(0, (_n, s) => {
+      held = s;
+      if (answer) s.write(GOOD);
+    });
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], 10_000, 1_000);
+    const all = Promise.all(Array.from({ length: 300 }, () => r.read()));
+    for (let i = 0; i < 100 && reads < 128; i++) await Bun.sleep(20);
+    await Bun.sleep(100);
+    // Redis stalled: it holds 128 reads, not 300.
+    expect(reads).toBe(128);
+    answer = true;
+    (held as Socket | null)!.write(GOOD.repeat(128));
+    expect(await all).toEqual(Array(300).fill(BODY));
+    expect(reads).toBe(300);
+    await r.close();
+    await stop();
+  });
 });

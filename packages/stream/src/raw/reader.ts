@@ -25,6 +25,13 @@ export const statusOf = (e: unknown): number => (e instanceof Unavailable ? 503 
 
 /** A read not answered this long after it was sent drops the connection, and every read it holds fails. */
 const DEADLINE_MS = 5_000;
+/**
+ * Reads sent to Redis and not answered yet, at most; the reads past them wait here, unsent, until replies come. A
+ * stalled Redis then holds at most this many reads of a connection, not every read of the stall (which it would
+ * all run, for connections long dropped, once it goes on: 1,055 ms before the first answer after a 12 s stop at
+ * 150 req/s, docs/runs/decode.md). Above the load of a benchmark's connections, so it never holds one back.
+ */
+const MAX_IN_FLIGHT = 128;
 /** Reads that may wait on the connection at once; one more fails at once. */
 const MAX_WAITING = 1_000;
 /** The receive buffer's first size, and how large it may stay between replies. */
@@ -65,6 +72,8 @@ export function refusal(url: string): string | null {
 export class RawReader {
   private socket: Socket | null = null;
   private waiting: Waiting[] = [];
+  /** How many of `waiting`, from its head, were sent to Redis; the rest are sent as replies come (MAX_IN_FLIGHT). */
+  private written = 0;
   /** Bytes received and not yet taken as a complete reply: buf[0, len). */
   private buf = new Uint8Array(BUF_SIZE);
   private len = 0;
@@ -99,7 +108,10 @@ export class RawReader {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, deadline: Date.now() + this.deadlineMs });
       this.arm();
-      socket.write(this.read_);
+      if (this.written < MAX_IN_FLIGHT) {
+        socket.write(this.read_);
+        this.written++;
+      }
     });
   }
 
@@ -143,6 +155,7 @@ export class RawReader {
         reject: (e) => this.drop(socket, new Error(`${args[0]} failed: ${e.message}`)),
       });
       socket.write(command(args));
+      this.written++;
     }
     return socket;
   }
@@ -170,6 +183,7 @@ export class RawReader {
       if (!complete) break;
       const end = this.scan.pos;
       const w = this.waiting.shift();
+      this.written--;
       if (!w) {
         this.drop(socket, new Error('a reply from Redis that no read asked for'));
         return;
@@ -183,8 +197,17 @@ export class RawReader {
       this.len -= start;
       this.scan.pos -= start;
     }
+    this.sendHeld(socket);
     // Grown for a large reply: back to its first size once what is left fits.
     if (this.buf.length > BUF_SIZE && this.len <= BUF_SIZE / 2) this.buf = this.buf.slice(0, BUF_SIZE);
+  }
+
+  /** Sends the reads held back while MAX_IN_FLIGHT were unanswered, as far as the replies taken make room. */
+  private sendHeld(socket: Socket): void {
+    if (socket !== this.socket || this.written >= this.waiting.length || this.written >= MAX_IN_FLIGHT) return;
+    socket.cork();
+    for (; this.written < this.waiting.length && this.written < MAX_IN_FLIGHT; this.written++) socket.write(this.read_);
+    socket.uncork();
   }
 
   /** The receive buffer's size now (tests: it shrinks back after a large reply). */
@@ -217,6 +240,7 @@ export class RawReader {
     this.scan = { pos: 0, pending: 1 };
     const failed = this.waiting;
     this.waiting = [];
+    this.written = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     socket.destroy();
