@@ -27,9 +27,9 @@ export const statusOf = (e: unknown): number => (e instanceof Unavailable ? 503 
 const DEADLINE_MS = 5_000;
 /**
  * Reads sent to Redis and not answered yet, at most; the reads past them wait here, unsent, until replies come. A
- * stalled Redis then holds at most this many reads of a connection, not every read of the stall (which it would
- * all run, for connections long dropped, once it goes on: 1,055 ms before the first answer after a 12 s stop at
- * 150 req/s, docs/runs/decode.md). Above the load of a benchmark's connections, so it never holds one back.
+ * stalled Redis then holds at most this many reads of a connection, not every read of the stall, which it would all
+ * run, for connections long dropped, before it answers a new one (docs/runs/decode.md, the stall). Above the load of a
+ * benchmark's connections, so it never holds one back.
  */
 const MAX_IN_FLIGHT = 128;
 /** Reads that may wait on the connection at once; one more fails at once. */
