@@ -90,7 +90,6 @@ export const integerLike = (k: string) => /^(?:0|[1-9]\d{0,9})$/.test(k) && Numb
 /** The causes a stream's field names force, each named in one line; `order`: a difference of key order only. */
 export const CAUSES = {
   integer: { text: 'moves integer-like field names first', order: true },
-  order: { text: 'orders the fields otherwise', order: true },
   repeated: { text: 'keeps a repeated field name more than once', order: false },
   proto: { text: 'drops a field named __proto__', order: false },
 } as const;
@@ -130,9 +129,10 @@ function entryDifference(got: Entry, want: Entry): { cause: Cause; at: string }[
       ...wanted.filter(([k]) => integerLike(k)).sort((x, y) => +x[0] - +y[0]),
       ...wanted.filter(([k]) => !integerLike(k)),
     ];
-    const integer = order === moved.map(([k]) => k).join('\u0000');
-    const name = integer ? moved.find(([k]) => integerLike(k))![0] : [...seen.keys()][0]!;
-    causes.push({ cause: integer ? 'integer' : 'order', at: at(want, name) });
+    // Only the order objects force is a named cause; any other order breaks the contract's stream order.
+    if (order !== moved.map(([k]) => k).join('\u0000'))
+      return `entry ${want.id}: the fields in another order than the stream's (${[...seen.keys()].join(', ')})`;
+    causes.push({ cause: 'integer', at: at(want, moved.find(([k]) => integerLike(k))![0]) });
   }
   return causes;
 }
