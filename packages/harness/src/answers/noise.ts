@@ -1,6 +1,6 @@
 // A run's noise against the quietest kept run's, and what a longer budget would answer on this machine: the
 // report's noise line, from the run's own figures.
-import type { KeptAnswers } from '../model/kept';
+import { type KeptAnswers, machineKind } from '../model/kept';
 import type { Answer, Results } from '../model/results';
 
 /** The answers these figures read: each with its rounds to close, were it open. */
@@ -22,17 +22,14 @@ export interface NoiseReference {
   sameKind: boolean;
 }
 
-/** "AMD EPYC, 2 logical CPUs": the kind of machine, without the kernel. */
-const kindOf = (machine: string) => machine.split(',').slice(0, 2).join(',').trim();
-
 /** The quietest kept run of `r`'s workload other than `r` itself (null: none kept with a recorded noise). */
 export function referenceOf(kept: KeptAnswers[], r: Results): NoiseReference | null {
   const e = r.environment;
-  const kind = e ? kindOf(`${e.cpu_model}, ${e.logical_cpus} logical CPUs`) : null;
+  const kind = e ? machineKind(`${e.cpu_model}, ${e.logical_cpus} logical CPUs`) : null;
   const usable = kept.filter(
     (k) => k.workload === r.settings.workload && k.started_at !== r.started_at && Number.isFinite(k.sd_windows ?? NaN),
   );
-  const same = usable.filter((k) => kindOf(k.machine) === kind);
+  const same = usable.filter((k) => machineKind(k.machine) === kind);
   const pool = same.length ? same : usable;
   if (!pool.length) return null;
   const k = pool.reduce((q, x) => (x.sd_windows! < q.sd_windows! ? x : q));

@@ -94,9 +94,12 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
+/** "AMD EPYC, 2 logical CPUs": the kind of machine a kept run's `machine` names, without its kernel. */
+export const machineKind = (machine: string) => machine.split(',').slice(0, 2).join(',').trim();
+
 /** The kept file's name: the date, the machine and the commit. */
 export const keptName = (k: KeptAnswers) =>
-  `${k.started_at.slice(0, 10)}-${slug(k.machine.split(',').slice(0, 2).join(' '))}-${k.commit.slice(0, 7)}.json`;
+  `${k.started_at.slice(0, 10)}-${slug(machineKind(k.machine))}-${k.commit.slice(0, 7)}.json`;
 
 /** Why a run is not kept, or null: a complete run of a suite, not a part of one or a change. */
 export function notKept(r: Results): string | null {
