@@ -20,27 +20,32 @@ export function replyEnd(buf: Uint8Array, start: number, len: number): number {
  * missing bytes, so a reply that arrives in many chunks is walked once, not once per chunk.
  */
 export function scanReply(buf: Uint8Array, scan: { pos: number; pending: number }, len: number): boolean {
-  while (scan.pending > 0) {
-    const pos = scan.pos;
-    if (pos >= len) return false;
+  // Locals in the loop, written back once: a header costs a few bytes' work, and a reply has thousands of them.
+  let pos = scan.pos;
+  let pending = scan.pending;
+  while (pending > 0 && pos < len) {
     const type = buf[pos]!;
     const eol = lineEnd(buf, pos + 1, len);
-    if (eol < 0) return false;
+    if (eol < 0) break;
     let next = eol + 2;
-    let more = 0;
-    if (type === 0x2a /* * */ || type === 0x24 /* $ */) {
+    if (type === 0x24 /* $ */) {
       const n = intAt(buf, pos + 1, eol);
-      if (type === 0x2a) more = Math.max(n, 0);
-      else if (n >= 0) {
-        if (next + n + 2 > len) return false;
+      if (n >= 0) {
+        if (next + n + 2 > len) break;
         next += n + 2;
       }
-    } else if (type !== 0x2b /* + */ && type !== 0x2d /* - */ && type !== 0x3a /* : */ && type !== 0x5f /* _ */)
-      throw new Error(`unexpected RESP type byte 0x${type.toString(16)} at ${pos}`);
-    scan.pos = next;
-    scan.pending += more - 1;
+      pending--;
+    } else if (type === 0x2a /* * */) {
+      const n = intAt(buf, pos + 1, eol);
+      pending += Math.max(n, 0) - 1;
+    } else if (type === 0x2b /* + */ || type === 0x2d /* - */ || type === 0x3a /* : */ || type === 0x5f /* _ */)
+      pending--;
+    else throw new Error(`unexpected RESP type byte 0x${type.toString(16)} at ${pos}`);
+    pos = next;
   }
-  return true;
+  scan.pos = pos;
+  scan.pending = pending;
+  return pending === 0;
 }
 
 /**
@@ -127,14 +132,18 @@ for (let c = 0x20; c < 0x80; c++) SAFE[c] = c === 0x22 || c === 0x5c ? 0 : 1;
  * decoding client's string would hold) and escaped by JSON.stringify itself: the slow path, counted in `fallbacks`.
  */
 function putString(src: Uint8Array, a: number, b: number): void {
-  // One byte out per byte in, and the quotes; an escape asks for more room when it comes.
+  // One byte out per byte in, and the quotes; an escape asks for more room when it comes. The buffer and the
+  // position are held in locals for the loop (module bindings are loaded and stored on every byte otherwise).
   room(b - a + 2);
-  const mark = o;
-  out[o++] = 0x22;
+  let dst = out;
+  let p = o;
+  const safe = SAFE;
+  const mark = p;
+  dst[p++] = 0x22;
   for (let i = a; i < b; i++) {
     const c = src[i]!;
-    if (SAFE[c] === 1) {
-      out[o++] = c;
+    if (safe[c] === 1) {
+      dst[p++] = c;
       continue;
     }
     if (c >= 0x80) {
@@ -144,23 +153,26 @@ function putString(src: Uint8Array, a: number, b: number): void {
         putDecoded(src, a, b);
         return;
       }
-      for (let k = 0; k < n; k++) out[o++] = src[i + k]!;
+      for (let k = 0; k < n; k++) dst[p++] = src[i + k]!;
       i += n - 1;
       continue;
     }
+    o = p;
     room(b - i + 7);
-    out[o++] = 0x5c;
+    dst = out;
+    dst[p++] = 0x5c;
     const short = c === 0x22 ? 0x22 : c === 0x5c ? 0x5c : SHORT[c];
-    if (short) out[o++] = short;
+    if (short) dst[p++] = short;
     else {
-      out[o++] = 0x75;
-      out[o++] = 0x30;
-      out[o++] = 0x30;
-      out[o++] = HEX[c >> 4]!;
-      out[o++] = HEX[c & 15]!;
+      dst[p++] = 0x75;
+      dst[p++] = 0x30;
+      dst[p++] = 0x30;
+      dst[p++] = HEX[c >> 4]!;
+      dst[p++] = HEX[c & 15]!;
     }
   }
-  out[o++] = 0x22;
+  dst[p++] = 0x22;
+  o = p;
 }
 
 /** JSON.stringify's one-letter escapes of control characters: \b \t \n \f \r. */
@@ -190,38 +202,6 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
   return 0;
 }
 
-/** A cursor over one complete reply: the next header's type and number, then the bulk string it announces. */
-class Cursor {
-  private readonly buf: Uint8Array;
-  pos: number;
-  // Fields assigned here, not as parameter properties: the file runs with types stripped (Node's own TypeScript).
-  constructor(buf: Uint8Array, pos: number) {
-    this.buf = buf;
-    this.pos = pos;
-  }
-  /** The header at the cursor, which must be of `type` (* or $); its number. */
-  head(type: number): number {
-    const buf = this.buf;
-    if (buf[this.pos] === 0x2d /* - */) throw new RespError(decoder.decode(buf.subarray(this.pos + 1, this.eol())));
-    if (buf[this.pos] !== type)
-      throw new Error(`expected ${String.fromCharCode(type)} at ${this.pos}, got 0x${buf[this.pos]?.toString(16)}`);
-    const eol = this.eol();
-    const n = intAt(buf, this.pos + 1, eol);
-    this.pos = eol + 2;
-    return n;
-  }
-  private eol(): number {
-    return lineEnd(this.buf, this.pos, this.buf.length);
-  }
-  /** The bulk string at the cursor, written as a JSON string literal. */
-  string(): void {
-    const n = this.head(0x24);
-    if (n < 0) throw new Error('a null bulk string where XRANGE sends a string');
-    putString(this.buf, this.pos, this.pos + n);
-    this.pos += n + 2;
-  }
-}
-
 /**
  * The JSON body of the XRANGE reply in buf[start, end): entries and fields in stream order, as the direct transform
  * (canonical.ts toJson) writes them. An error reply throws RespError; a reply of another shape throws.
@@ -230,30 +210,74 @@ export function xrangeToJson(buf: Uint8Array, start: number, end: number): strin
   // A null reply ($-1, RESP3's _): no stream here, and the connection is still in step.
   if (buf[start] === 0x5f || (buf[start] === 0x24 && buf[start + 1] === 0x2d))
     throw new RespError('a null reply where XRANGE sends an array');
-  const at = new Cursor(buf, start);
   o = 0;
+  // The body is about the reply's size: room for it once, so that only escapes ask for more.
+  room(end - start + 64);
   put(HEAD);
-  const entries = at.head(0x2a);
+  let p = start;
+  const entries = arrayAt(buf, p);
+  p = next;
   for (let e = 0; e < entries; e++) {
     if (e > 0) putByte(0x2c);
-    if (at.head(0x2a) !== 2) throw new Error('an XRANGE entry is [id, [field, value, …]]');
+    if (arrayAt(buf, p) !== 2) throw new Error('an XRANGE entry is [id, [field, value, …]]');
+    p = next;
     put(ID);
-    at.string();
+    p = bulkAt(buf, p);
     put(FIELDS);
-    const kv = at.head(0x2a);
+    const kv = arrayAt(buf, p);
+    p = next;
     for (let j = 0; j < kv; j += 2) {
       if (j > 0) putByte(0x2c);
-      at.string();
+      p = bulkAt(buf, p);
       putByte(0x3a);
-      at.string();
+      p = bulkAt(buf, p);
     }
     putByte(0x7d);
     putByte(0x7d);
   }
   putByte(0x5d);
   putByte(0x7d);
-  if (at.pos !== end) throw new Error(`the reply ends at ${end}, its entries at ${at.pos}`);
+  if (p !== end) throw new Error(`the reply ends at ${end}, its entries at ${p}`);
   return done();
+}
+
+/** Where the header just read ends: its line's end + 2 (set by arrayAt). */
+let next = 0;
+
+/** The number of the array header at `p` (next: past it); an error reply throws RespError. */
+function arrayAt(buf: Uint8Array, p: number): number {
+  const t = buf[p];
+  if (t !== 0x2a) headError(buf, p, 0x2a);
+  let n = 0;
+  let i = p + 1;
+  for (let c = buf[i]!; c !== CR; c = buf[++i]!) {
+    const d = c - 0x30;
+    if (!(d >= 0 && d <= 9)) throw new Error('malformed RESP length');
+    n = n * 10 + d;
+  }
+  next = i + 2;
+  return n;
+}
+
+/** The bulk string at `p` written as a JSON string literal; where the next header starts. */
+function bulkAt(buf: Uint8Array, p: number): number {
+  if (buf[p] !== 0x24) headError(buf, p, 0x24);
+  let n = 0;
+  let i = p + 1;
+  for (let c = buf[i]!; c !== CR; c = buf[++i]!) {
+    const d = c - 0x30;
+    if (!(d >= 0 && d <= 9))
+      throw new Error(c === 0x2d ? 'a null bulk string where XRANGE sends a string' : 'malformed RESP length');
+    n = n * 10 + d;
+  }
+  const a = i + 2;
+  putString(buf, a, a + n);
+  return a + n + 2;
+}
+
+function headError(buf: Uint8Array, p: number, type: number): never {
+  if (buf[p] === 0x2d) throw new RespError(decoder.decode(buf.subarray(p + 1, lineEnd(buf, p, buf.length))));
+  throw new Error(`expected ${String.fromCharCode(type)} at ${p}, got 0x${buf[p]?.toString(16)}`);
 }
 
 /** DECODE=bytes: the body of a client's flat reply of Buffers, each bulk string copied in as a JSON string literal. */
