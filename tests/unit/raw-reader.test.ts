@@ -7,6 +7,8 @@ import { RawReader, refusal, statusOf, Unavailable } from '../../packages/stream
 import { outputBytes, RespError } from '../../packages/stream/src/raw/transcode';
 
 const READ = '*4\r\n$6\r\nXRANGE\r\n$1\r\nk\r\n$1\r\n-\r\n$1\r\n+\r\n';
+/** The reader's probe after a stall; the server answers it unless a test has it stalled too (pong = false). */
+const PING = '*1\r\n$4\r\nPING\r\n';
 const GOOD = '*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$5\r\ncolor\r\n$3\r\nred\r\n';
 const BODY = '{"entries":[{"id":"1-0","fields":{"color":"red"}}]}';
 
@@ -15,6 +17,7 @@ type Script = (n: number, socket: Socket) => void;
 
 let server: Server | null = null;
 let reads = 0;
+let pong = true;
 const sockets = new Set<Socket>();
 
 function serve(port: number, script: Script): Promise<number> {
@@ -25,9 +28,12 @@ function serve(port: number, script: Script): Promise<number> {
       let text = '';
       socket.on('data', (d) => {
         text += d.toString('latin1');
-        for (let i = text.indexOf(READ); i >= 0; i = text.indexOf(READ)) {
-          text = text.slice(i + READ.length);
-          script(reads++, socket);
+        // Commands in the order they came: the reads go to the script, a PING is answered PONG.
+        for (;;) {
+          if (text.startsWith(READ)) script(reads++, socket);
+          else if (text.startsWith(PING)) pong && socket.write('+PONG\r\n');
+          else break;
+          text = text.slice(text.startsWith(READ) ? READ.length : PING.length);
         }
       });
     });
@@ -66,6 +72,7 @@ describe('the raw reader', () => {
 
   test('a connection dropped mid-reply, then a stalled reply: their reads fail, the next ones reconnect', async () => {
     reads = 0;
+    pong = true;
     const port = await serve(0, (n, s) => {
       if (n === 0) s.end(GOOD.slice(0, 20));
       else if (n === 1) s.write(GOOD.slice(0, 30));
@@ -75,14 +82,22 @@ describe('the raw reader', () => {
     expect((await outcome(r.read())) as object).toHaveProperty('error');
     const stalled = await outcome(r.read());
     expect((stalled as { error: Error }).error.message).toContain('no complete reply from Redis in 300 ms');
-    // Then a reply written a byte at a time: it still arrives whole.
+    // After a stall, a read fails at once, and a PING on a new connection probes Redis.
+    const t0 = Date.now();
+    const probing = await outcome(r.read());
+    expect(Date.now() - t0).toBeLessThan(100);
+    expect((probing as { error: Error }).error).toBeInstanceOf(Unavailable);
+    expect((probing as { error: Error }).error.message).toContain('has not since');
+    // PONG: reads go through again, and a reply written a byte at a time still arrives whole.
+    await Bun.sleep(150);
     expect(await r.read()).toBe(BODY);
     await r.close();
     await stop();
   });
 
-  test('a stall under steady arrivals: each read fails by its own deadline, none waits much past it', async () => {
+  test('a stall under steady arrivals: each read fails by its own deadline, then at once while Redis is stalled', async () => {
     reads = 0;
+    pong = false;
     // The server answers nothing from the 3rd read on (a Redis stopped with SIGSTOP accepts and never answers).
     const port = await serve(0, (n, s) => {
       if (n < 2) s.write(GOOD);
@@ -103,6 +118,11 @@ describe('the raw reader', () => {
     // Every read fails near its deadline, with a margin for a machine 3× slower. An idle timer, reset by each new
     // read, would hold the first read for the whole 1.2 s of arrivals and its 300 ms after.
     expect(Math.max(...waited)).toBeLessThan(1000);
+    // After the first deadline, reads fail at once (the stall holds no requests): most of the 120 come after it.
+    const atOnce = outcomes.filter((o) => (o as { error: Error }).error.message.includes('has not since'));
+    expect(atOnce.length).toBeGreaterThan(40);
+    expect(waited.filter((w) => w < 100).length).toBeGreaterThanOrEqual(atOnce.length);
+    pong = true;
     await r.close();
     await stop();
   });

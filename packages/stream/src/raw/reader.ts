@@ -7,8 +7,9 @@
 // its deadline fail the reads the connection holds as Unavailable (an app answers them 503, never with part of a
 // body); the next read opens a new connection. Each read has its own deadline, which fires under any traffic (an idle
 // timer on the socket would be reset by every new read's write, and under steady arrivals a stalled Redis would hold
-// a growing queue for as long as it hung). The queue of waiting reads is bounded: a read over the bound fails at
-// once. The receive buffer shrinks back after a large reply.
+// a growing queue for as long as it hung). After a read went past its deadline, reads fail at once until a PING on a
+// new connection is answered: a stall then holds no requests. The queue of waiting reads is bounded: a read over the
+// bound fails at once. The receive buffer shrinks back after a large reply.
 import { connect, type Socket } from 'node:net';
 import { RespError, scanReply, xrangeToJson } from './transcode.ts';
 
@@ -83,6 +84,12 @@ export class RawReader {
   private closed = false;
   /** Fires at the oldest waiting read's deadline. */
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * A read went past its deadline: Redis is stalled. Until a PING on a new connection is answered, a read fails at
+   * once, so that a stall holds no requests (and no bodies at its end: every request that waited would be answered
+   * at once when Redis goes on, docs/runs/decode.md).
+   */
+  private stalled = false;
 
   private readonly url: string;
   private readonly deadlineMs: number;
@@ -104,6 +111,10 @@ export class RawReader {
     if (this.closed) return Promise.reject(new Error('the raw reader is closed'));
     if (this.waiting.length >= this.maxWaiting)
       return Promise.reject(new Unavailable(`${this.maxWaiting} reads are waiting on Redis already`));
+    if (this.stalled) {
+      if (!this.socket) this.open();
+      return Promise.reject(new Unavailable(`Redis did not answer in ${this.deadlineMs} ms, and has not since`));
+    }
     const socket = this.socket ?? this.open();
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, deadline: Date.now() + this.deadlineMs });
@@ -127,12 +138,17 @@ export class RawReader {
   private expire(): void {
     this.timer = null;
     const head = this.waiting[0];
-    if (head && head.deadline <= Date.now() && this.socket)
+    if (head && head.deadline <= Date.now() && this.socket) {
+      this.stalled = true;
       this.drop(this.socket, new Unavailable(`no complete reply from Redis in ${this.deadlineMs} ms`));
+    }
     this.arm();
   }
 
-  /** Opens the connection, with the URL's AUTH and SELECT first (their replies checked, in order). */
+  /**
+   * Opens the connection, with the URL's AUTH and SELECT first (their replies checked, in order); after a stall, a
+   * PING, whose answer lets reads through again.
+   */
   private open(): Socket {
     const u = new URL(this.url);
     const socket = connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || 6379), noDelay: true });
@@ -147,16 +163,20 @@ export class RawReader {
       hello.push(['AUTH', ...(u.username ? [decodeURIComponent(u.username)] : []), decodeURIComponent(u.password)]);
     const db = u.pathname.slice(1);
     if (db && db !== '0') hello.push(['SELECT', db]);
+    if (this.stalled) hello.push(['PING']);
     for (const args of hello) {
       this.waiting.push({
         deadline: Date.now() + this.deadlineMs,
         handshake: true,
-        resolve: () => {},
+        resolve: () => {
+          if (args[0] === 'PING') this.stalled = false;
+        },
         reject: (e) => this.drop(socket, new Error(`${args[0]} failed: ${e.message}`)),
       });
       socket.write(command(args));
       this.written++;
     }
+    this.arm();
     return socket;
   }
 
@@ -219,6 +239,7 @@ export class RawReader {
     const isError = this.buf[start] === 0x2d;
     if (w.handshake) {
       if (isError) w.reject(new RespError(Buffer.from(this.buf.subarray(start + 1, end - 2)).toString()));
+      else w.resolve('');
       return;
     }
     try {
