@@ -10,6 +10,7 @@ import type { DesignRecord, Results } from '../../packages/harness/src/model/res
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';
 import { answersSpec, forestValues } from '../../packages/harness/src/report/forest';
+import { readmeSection } from '../../packages/harness/src/report/index';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -85,8 +86,17 @@ describe('the noise line', () => {
     );
     expect(first).toContain(`${n.answered} of ${n.of} comparisons answered`);
     expect(first).toContain(`\`--budget ${(3 * noisy.results.settings.budget_s) / 60}m\` would answer about`);
-    // The README's block leads with it too.
-    expect(picksSection(noisy).startsWith(first)).toBe(true);
+    // The README's block says it in plain words after the machine, linked to what the sd means; a quiet run too.
+    const said = (an: typeof noisy) =>
+      readmeSection(an)
+        .split('\n')
+        .find((l) => l.startsWith('**The machine:**'))!;
+    expect(said(noisy)).toContain(
+      `**Noise:** one app's req/s moved by ${(n.sdWindows * 100).toFixed(1)}% from one 1-second [window]` +
+        '(docs/glossary.md#window) to the next (9.9% in the quietest kept run): a noisy machine',
+    );
+    expect(said(noisy)).toContain('(docs/glossary.md#sd-between-windows)');
+    expect(said(quiet)).toContain(': a quiet machine');
   });
 
   test('what a longer budget answers: never fewer than now, never more than all, more with more budget', () => {
@@ -136,7 +146,7 @@ describe('the read path', () => {
     const bullet = picksSection(analyze(r))
       .split('\n')
       .find((l) => l.startsWith('- **Read path**'))!;
-    expect(bullet).toContain(`the raw reply on ${tuned.runtime} + ${tuned.client}: `);
+    expect(bullet).toContain(`the project's own raw reader on ${tuned.runtime} + ${tuned.client}: `);
     expect(bullet).toContain(`${setting.lo.toFixed(2)}×–${setting.hi.toFixed(2)}× the default's req/s`);
     expect(bullet).toContain('docs/usage.md#the-raw-read-path-decode');
   });

@@ -95,7 +95,7 @@ describe('the raw reader', () => {
     await stop();
   });
 
-  test('a stall under steady arrivals: each read fails by its own deadline, then at once while Redis is stalled', async () => {
+  test('a stall under steady arrivals: each read fails by its deadline, then at once while it lasts', async () => {
     reads = 0;
     pong = false;
     // The server answers nothing from the 3rd read on (a Redis stopped with SIGSTOP accepts and never answers).

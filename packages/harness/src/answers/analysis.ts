@@ -18,7 +18,7 @@ import { bound, DECISION, look, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { aloneScale } from './pair-design';
-import { ranked, type RankedContender } from './ranking';
+import { ranked, type RankedContender, type TopStacks, topOf } from './ranking';
 import { keptRuns } from './verdicts';
 import { noiseOf, referenceOf, roundsToClose, type Noise } from './noise';
 import { type LiveFigures, liveFigures, type UpsertFigures, upsertFigures } from './workloads';
@@ -120,6 +120,10 @@ export interface Analysis {
   leaders: Fastest[];
   /** The contenders that passed every gate, in order of their estimate, with their rank intervals. */
   ranked: RankedContender[];
+  /** The fastest of them, and the others not yet separated from them (the README's first screen). */
+  top: TopStacks | null;
+  /** The same over the stacks at their libraries' defaults (no tuned setting). */
+  topDefaults: TopStacks | null;
   /** Each contender's kept runs (no fault) of its first point, by name. */
   kept: Map<string, RunRecord[]>;
   /** Each ranked contender's launches and their spread, by name. */
@@ -302,6 +306,8 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     fastest: fastestOf(family.questions, family.answers),
     leaders: fastestOf(family.questions, family.answers, 2),
     ranked: ranking,
+    top: topOf(ranking),
+    topDefaults: topOf(ranking, (c) => !c.tuned?.length),
     kept: keptRunsOf,
     spreads: launchSpreads(ranking, keptRunsOf),
     handicap: handicapFigures(results),

@@ -11,6 +11,8 @@ export interface RankedContender extends ContenderResult {
   rank: string;
   rankLo: number;
   rankHi: number;
+  /** The contenders it is decided faster than, by name. */
+  beats: string[];
 }
 
 /**
@@ -40,5 +42,49 @@ export function ranked(r: Results): RankedContender[] {
     levels[k] === null ? [] : [t.ratio >= 1 ? ([t.i, t.j] as [number, number]) : ([t.j, t.i] as [number, number])],
   );
   const ranks = rankIntervals(ok.length, decided);
-  return ok.map((c, i) => ({ ...c, rank: rankLabel(ranks[i]!), rankLo: ranks[i]!.lo, rankHi: ranks[i]!.hi }));
+  return ok.map((c, i) => ({
+    ...c,
+    rank: rankLabel(ranks[i]!),
+    rankLo: ranks[i]!.lo,
+    rankHi: ranks[i]!.hi,
+    beats: decided.filter(([w]) => w === i).map(([, l]) => ok[l]!.name),
+  }));
+}
+
+/** A write run's `ping` twins write nothing: the floor of the writes, ranked, but never a stack to pick. */
+export const isFloor = (c: ContenderResult) => c.settings?.write === 'ping';
+
+/**
+ * The overall answer, over the stacks one would pick (not static pages, which read Redis at build time only, nor
+ * floors): each one's rank interval among them, from the ranking's own decided pairs (a subset of one Holm family, so
+ * with its error rate); the fastest (rank 1 possible); and the others some of the fastest are not decided faster
+ * than (empty: each of the fastest is decided faster than every other stack).
+ */
+export interface TopStacks {
+  ranks: { name: string; rank: string }[];
+  top: string[];
+  notSeparated: string[];
+}
+
+/**
+ * The overall answer over a ranking's stacks (TopStacks), or over those `keep` keeps (the stacks at their libraries'
+ * defaults); null when fewer than two are ranked.
+ */
+export function topOf(all: RankedContender[], keep = (_: RankedContender) => true): TopStacks | null {
+  const stacks = all.filter((c) => !c.static && !isFloor(c) && keep(c));
+  if (stacks.length < 2) return null;
+  const at = new Map(stacks.map((c, i) => [c.name, i]));
+  const decided = stacks.flatMap((c, i) =>
+    c.beats.flatMap((l) => (at.has(l) ? [[i, at.get(l)!] as [number, number]] : [])),
+  );
+  const g = rankIntervals(stacks.length, decided);
+  const top = stacks.filter((_, i) => g[i]!.lo === 1);
+  const notSeparated = stacks
+    .filter((c) => !top.includes(c) && top.some((t) => !t.beats.includes(c.name)))
+    .map((c) => c.name);
+  return {
+    ranks: stacks.map((c, i) => ({ name: c.name, rank: rankLabel(g[i]!) })),
+    top: top.map((c) => c.name),
+    notSeparated,
+  };
 }

@@ -10,6 +10,7 @@ import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { distancePicks, picksSection, publishedAt, READS } from './picks';
+import { machineSection, speedSection } from './first-screen';
 import { accountingLine, costLine } from './upsert';
 import { heldLine } from './held';
 import { poolLine } from './pool';
@@ -42,8 +43,9 @@ function reportLink(dir: string): string {
 }
 
 /**
- * A README block: the picks in plain words (picks.ts), the run in one line, and where the rest is; the answers,
- * tables and charts are in results.md and report.html. A write run adds its accounting.
+ * A README block: how fast the fastest stacks are and the overall answer (first-screen.ts), the picks in plain words
+ * (picks.ts), the machine and its noise, the run in one line, and where the rest is; the answers, tables and charts
+ * are in results.md and report.html. A write run adds its accounting.
  */
 export function readmeSection(an: Analysis): string {
   const r = an.results;
@@ -52,11 +54,13 @@ export function readmeSection(an: Analysis): string {
   const run =
     `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical ` +
     `CPUs (${e.kernel}).`;
+  // The run and where the rest of it is, in one paragraph.
+  const where = `${run} ${reportLink(place.dir)}`;
   // A run at a network distance (its place names the distance): what the distance changes, the strategies' costs.
   const parts =
     'rttMs' in place
-      ? [distancePicks(an, place.rttMs as number), costLine(an), accountingLine(an), run, reportLink(place.dir)]
-      : [picksSection(an), poolLine(an), accountingLine(an), heldLine(an), run, reportLink(place.dir)];
+      ? [distancePicks(an, place.rttMs as number), costLine(an), accountingLine(an), where]
+      : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), accountingLine(an), heldLine(an), where];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 

@@ -4,6 +4,7 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
+import { term } from './words';
 import { placeOf, type Publication } from '../measure/workloads';
 import { SETTINGS } from '@bench/stream';
 
@@ -24,80 +25,69 @@ const factorText = (f: number) => (f >= 1.5 ? `${f.toFixed(1)}×` : pct(f - 1));
 function rangeText(xs: AnswerFigures[]): string {
   const fs = xs.map((a) => a.sides.factor).sort((x, y) => x - y);
   if (!fs.length) return '';
-  const [lo, hi] = [fs[0]!, fs.at(-1)!];
-  return lo === hi ? factorText(lo) : `${factorText(lo)} to ${factorText(hi)}`;
+  return span(fs[0]!, fs.at(-1)!);
+}
+
+/** "1.32× to 2.10×" or "8% to 40%": one unit for both ends of a range of factors, never a mix. */
+function span(lo: number, hi: number): string {
+  const f = hi >= 1.5 ? times : (x: number) => pct(x - 1);
+  return lo === hi ? f(lo) : `${f(lo)} to ${f(hi)}`;
 }
 
 const decided = (a: AnswerFigures) => a.verdict === 'faster' && !a.out;
 const bold = (x: string) => `**${x}**`;
 const listed = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? ''));
 
-/** How the leaders of one question read: "**node**", "**deno** or **node** (open between them)". */
-function leadersText(an: Analysis, f: Fastest): string {
-  const label = labeller(an, f.question);
-  const names = f.best.map((b) => bold(label(b)));
-  if (names.length === 1) return f.direct ? names[0]! : `${names[0]!} (each other decided slower than another)`;
-  const between = an.answers.filter(
-    (a) => a.question === f.question.id && f.best.includes(a.a) && f.best.includes(a.b),
-  );
-  const equal = between.every((a) => a.verdict === 'equal' && !a.out);
-  const bounds = between.map((a) => a.bound);
-  const how = equal ? `equal within ±${pct(Math.max(...bounds))}` : 'open between them';
-  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (${how})`;
-}
-
-/** The decided answers a question's leaders won: what the pick rests on. */
-const wins = (an: Analysis, fs: Fastest[]) =>
-  an.answers.filter(
-    (a) => decided(a) && fs.some((f) => f.question.id === a.question && f.best.includes(a.sides.winner)),
-  );
+/** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
+const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
 
 /**
- * "each decided faster than the rest, by estimates of 8% to 2.1× (10 answers)", linked to the answers; when some
- * leader was not itself decided faster than each of the rest (it leads because they lost to another), the range is
- * only of the wins.
+ * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than node-redis
+ * (1.32×) and glide (2.41×), open against iovalkey"; bold only when it is decided faster than some other.
  */
-function restText(an: Analysis, fs: Fastest[], won: AnswerFigures[]): string {
-  const beat = (q: string, w: string, l: string) =>
-    won.some((a) => a.question === q && a.sides.winner === w && a.sides.loser === l);
-  const each = fs.every((f) => f.best.every((b) => f.beaten.every((l) => beat(f.question.id, b, l))));
-  const range = `${won.length > 1 ? 'estimates' : 'an estimate'} of ${rangeText(won)}`;
-  const link = `([${answersCount(won.length)}](${answersLink(an)}))`;
-  return each
-    ? `each decided faster than the rest, by ${range} ${link}`
-    : `decided faster than some of the rest, by ${range} ${link}`;
+function memberText(an: Analysis, f: Fastest, m: string): string {
+  const label = labeller(an, f.question);
+  const mine = an.answers.filter((a) => !a.out && a.question === f.question.id && (a.a === m || a.b === m));
+  const other = (a: AnswerFigures) => label(a.a === m ? a.b : a.a);
+  const won = mine.filter((a) => decided(a) && a.sides.winner === m);
+  const equal = mine.filter((a) => a.verdict === 'equal');
+  const open = mine.filter((a) => a.verdict === 'undecided');
+  const parts = [
+    won.length && `faster than ${listed(won.map((a) => `${other(a)} (${times(a.sides.factor)})`))}`,
+    equal.length && `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
+    open.length && `open against ${listed(open.map(other))}`,
+  ].filter(Boolean);
+  return `${won.length ? bold(label(m)) : label(m)}: ${parts.join(', ')}`;
 }
-const answersCount = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;
 
 /**
- * One bullet per kind of "which one" question: the leaders of each, and the range of the answers they won; the
- * questions with no leader yet are named.
+ * One question's leaders (the members no other is decided faster than), each with what it is decided against; no
+ * "or" between them. None decided faster than any other: open between all.
+ */
+function leadersText(an: Analysis, f: Fastest): string {
+  if (f.best.length === f.question.members.length) return `open between all ${f.best.length}`;
+  return f.best.map((m) => memberText(an, f, m)).join('; ');
+}
+
+/**
+ * One bullet per kind of "which one" question, a line per question: its leaders, each with what it is decided
+ * faster than (by how much), equal to, and open against.
  */
 function leadersBullet(an: Analysis, kind: 'client' | 'runtime'): string {
   const mine = an.leaders.filter((f) => f.question.kind === kind);
-  const fs = mine.filter((f) => f.best.length < f.question.members.length);
-  const none = mine.filter((f) => f.best.length === f.question.members.length);
   if (!mine.length) return '';
-  const won = wins(an, fs);
-  const rest = fs.length ? `; ${restText(an, fs, won)}` : '';
-  if (kind === 'client') {
-    const runtime = (f: Fastest) => f.question.about.split(' ')[0]!;
-    const each = fs.map((f) => `on ${runtime(f)} ${leadersText(an, f)}`);
-    const open = none.length ? `${each.length ? '; ' : ''}not decided yet on ${listed(none.map(runtime))}` : '';
-    return `- **Redis client**, on each runtime's own server: ${listed(each)}${rest}${open}.`;
-  }
-  // Runtimes: the stacks grouped by what leads them.
-  const byText = new Map<string, string[]>();
-  for (const f of fs) {
-    const t = leadersText(an, f);
-    byText.set(t, [...(byText.get(t) ?? []), f.question.about]);
-  }
-  const each = [...byText].map(([t, stacks]) => `${t} for ${listed(stacks)}`);
-  const open = none.length
-    ? `${each.length ? '; ' : ''}not decided yet for ${listed(none.map((f) => f.question.about))}`
-    : '';
-  return `- **Runtime**, for each framework and client: ${each.join('; ')}${rest}${open}.`;
+  const ids = new Set(mine.map((f) => f.question.id));
+  const n = an.answers.filter((a) => !a.out && ids.has(a.question)).length;
+  const link = `([${answersCount(n)}](${answersLink(an)}))`;
+  const where = (f: Fastest) => (kind === 'client' ? `on ${f.question.about.split(' ')[0]!}` : f.question.about);
+  const lines = mine.map((f) => `  - ${where(f)}, ${leadersText(an, f)}.`);
+  const title =
+    kind === 'client' ? "**Redis client**, on each runtime's own server" : '**Runtime**, for each framework and client';
+  return `- ${title} ${link}:
+${lines.join('\n')}`;
 }
+
+const answersCount = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;
 
 /** A signed interval end: "−12%", "+5%". */
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct(Math.abs(r - 1))}`;
@@ -170,7 +160,7 @@ const NAMED: { setting: 'decode' | 'write'; title: string; words: Record<string,
   {
     setting: 'decode',
     title: "**Read path** (the `decode` setting, against the library's default)",
-    words: { bytes: "the client's Buffers", raw: 'the raw reply' },
+    words: { bytes: "the client's Buffers", raw: "the project's own raw reader" },
     doc: 'docs/usage.md#the-raw-read-path-decode',
   },
   {
@@ -253,8 +243,7 @@ function overStacks(xs: AnswerFigures[], stackOf: (name: string) => string): str
     ys.length > 3 ? `on ${ys.length} stacks` : `on ${listed(ys.map((a) => stackOf(a.a)))}`;
   const range = (ys: AnswerFigures[], f: (r: number) => number, word: string) => {
     const rs = ys.map((a) => f(a.ratio)).sort((p, q) => p - q);
-    const [lo, hi] = [factorText(rs[0]!), factorText(rs.at(-1)!)];
-    return `**${lo === hi ? lo : `${lo} to ${hi}`} ${word}** ${on(ys)}`;
+    return `**${span(rs[0]!, rs.at(-1)!)} ${word}** ${on(ys)}`;
   };
   const ends = (ys: AnswerFigures[]) =>
     `${Math.min(...ys.map((a) => a.lo)).toFixed(2)}×–${Math.max(...ys.map((a) => a.hi)).toFixed(2)}×`;
@@ -305,10 +294,11 @@ export function picksSection(an: Analysis): string {
     .filter(Boolean)
     .join('\n');
   const sure =
-    `**How sure:** "decided" means the chance that even one of the ${n('faster')} "faster" answers is wrong is at ` +
-    `most 5%; "equal" means the whole interval lies within ±${r.settings.target_ci_pct}%; ` +
-    `"open" means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
-  return [noiseLine(an), head, bullets, sure].filter(Boolean).join('\n\n');
+    `**How sure:** ${term('decided')} means the chance that even one of the ${n('faster')} "faster" answers is ` +
+    `wrong is at most 5%; ${term('equal')} means the whole interval lies within ±${r.settings.target_ci_pct}%; ` +
+    `${term('open')} means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
+  // Said once on the page: the reads' block says it, the writes' block below it does not.
+  return [head, bullets, !r.settings.upsert && sure].filter(Boolean).join('\n\n');
 }
 
 /**

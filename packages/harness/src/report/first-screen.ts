@@ -1,0 +1,143 @@
+// The README's first screen: how fast the fastest stacks are (a table of the ranking, answers/ranking.ts),
+// the overall answer its tests give (the fastest, and what they are not yet separated from), and the machine the
+// figures come from. Renders what the analysis computed; links are relative to the checkout's root.
+import type { Analysis } from '../answers/analysis';
+import type { TopStacks } from '../answers/ranking';
+import { answersLink } from './picks';
+import { term } from './words';
+
+/** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
+const ROWS = 6;
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+const ms = (x: number | undefined) => (x === undefined ? '–' : `${x < 10 ? x.toFixed(1) : int(x)} ms`);
+const code = (name: string) => `\`${name}\``;
+const listed = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? ''));
+
+/** The table of the fastest stacks, with their rank intervals, and where the rest are. */
+function speedTable(an: Analysis): string {
+  const r = an.results;
+  const rank = new Map(an.top?.ranks.map((x) => [x.name, x.rank]));
+  const rows = an.ranked.filter((c) => rank.has(c.name) && c.rps);
+  if (!rows.length) return '';
+  const u = r.settings.upsert;
+  const load = u
+    ? `POST /items/:id, one write over ${u.keys} keys per request`
+    : `the XRANGE of ${int(r.data.entries)} entries answered as a ${Math.round(r.data.body_bytes / 1000)} KB JSON body`;
+  const head =
+    `**How fast**, the fastest ${term('stacks', 'stack')} of the latest run (${r.started_at.slice(0, 10)}: ` +
+    `${load}, at ${r.settings.connections[0]} connections):`;
+  const table = [
+    `| ${term('rank')} | stack | ${term('req/s')} | ${term('p50', 'p50 and p99')} | p99 | ` +
+      `${term('CPU per request')} |`,
+    '|---:|---|---:|---:|---:|---:|',
+    ...rows
+      .slice(0, ROWS)
+      .map(
+        (c) =>
+          `| ${rank.get(c.name)} | ${code(c.name)} | ${int(c.rps!.median)} | ${ms(c.latency_ms?.p50)} | ` +
+          `${ms(c.latency_ms?.p99)} | ${c.cpu_us_per_req === undefined ? '–' : `${int(c.cpu_us_per_req)} µs`} |`,
+      ),
+  ].join('\n');
+  const more =
+    rows.length > ROWS
+      ? `${rows.length - ROWS} more, and every figure with its interval: `
+      : 'Every figure with its interval: ';
+  const shown = rows.slice(0, ROWS).map((c) => c.name);
+  const has = (part: string) => shown.some((n) => n.includes(part));
+  const words = [
+    has('-raw-') && `\`raw\` is the runtime's own server (${term('raw server')})`,
+    has('-rawreply') && `\`-rawreply\` the project's own reader of the reply (${term('rawreply')})`,
+    has('-bytes') && `\`-bytes\` the client's Buffers (${term('bytes')})`,
+    has('-function') && '`-function` a Redis function (FCALL) in place of the default Lua script',
+  ].filter(Boolean);
+  const legend =
+    `A name is runtime-framework-client, then a setting${words.length ? `: ${words.join(', ')}` : ''}. ` +
+    `${more}[results.md](${answersLink(an)}).`;
+  return [head, table, legend].join('\n\n');
+}
+
+/** A stack's name as the first screen writes it, the project's own raw reader said as such. */
+function stackName(an: Analysis, name: string): string {
+  const c = an.results.contenders.find((x) => x.name === name);
+  return c?.settings?.decode === 'raw' ? `${code(name)} (the project's own raw reader)` : code(name);
+}
+
+/** Named one by one up to this many; more are counted. */
+const MAX_NAMED = 4;
+
+/**
+ * "The fastest stack here is A; every other stack is decided slower than it, except B, still open against it", over
+ * the stacks of `t` (all, or those at their libraries' defaults: `among`, singular and plural).
+ */
+function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
+  const one = t.top.length === 1;
+  const named = t.top.slice(0, MAX_NAMED + 2).map((n) => stackName(an, n));
+  const names = listed(t.top.length > named.length ? [...named, `${t.top.length - named.length} more`] : named);
+  const lead = one
+    ? `**The fastest ${among[0]} here is ${names}**`
+    : `**The fastest ${among[1]} here are ${names}**, not separated from each other`;
+  const them = one ? 'it' : 'each of them';
+  const open = t.notSeparated;
+  const others = t.ranks.length - t.top.length - open.length;
+  if (t.top.length === t.ranks.length) return `${lead}.`;
+  const rest = !open.length
+    ? `${one ? 'it is' : 'each is'} ${term('decided')} faster than every other`
+    : open.length <= MAX_NAMED
+      ? `every other is ${term('decided')} slower than ${them}, except ${listed(open.map(code))}, still ` +
+        `${term('open')} against ${one ? 'it' : 'some of them'}`
+      : `${open.length} others are still ${term('open')} against ${one ? 'it' : 'some of them'}, and the other ` +
+        `${others} are ${term('decided')} slower than ${them}`;
+  return `${lead}; ${rest}.`;
+}
+
+/** The overall answer, over every stack and (when they differ) over the stacks at their libraries' defaults. */
+function topSentence(an: Analysis): string {
+  const t = an.top;
+  if (!t) return '';
+  const d = an.topDefaults;
+  const same = !d || d.top.join() === t.top.join();
+  return [
+    topText(an, t, ['stack', 'stacks']),
+    !same && topText(an, d, ["stack at its libraries' defaults", "stacks at their libraries' defaults"]),
+    `Every pair of the run's stacks was tested, and the chance of any false "faster" among them is at ` +
+      'most 5% ([the method](docs/methodology.md#the-method)).',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** The machine in one line: its CPUs, and whether oha, Redis and the app share them. */
+function machineLine(an: Analysis): string {
+  const e = an.results.environment;
+  const p = an.results.settings.placement;
+  const shared =
+    p.name === 'none'
+      ? `oha, Redis and the app share them (${term('shared CPUs')}): a faster app leaves less ` +
+        'CPU to the other two, and on a machine with more CPUs the figures rise'
+      : `the app on CPU ${p.app}, Redis on ${p.redis} and oha on ${p.loadgen} (placement ${p.name})`;
+  return `**The machine:** ${e.cpu_model} with ${e.logical_cpus} logical CPUs (${e.kernel}); ${shared}.`;
+}
+
+const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The run's noise in one plain sentence, against the quietest kept run's, linked to what it means. */
+function noiseSentence(an: Analysis): string {
+  const n = an.noise;
+  if (!n) return '';
+  const ref = n.reference ? ` (${pct1(n.reference.sdWindows)} in the quietest kept run)` : '';
+  const what = n.noisy
+    ? 'a noisy machine, on which fewer comparisons are answered than on a quiet one; a longer `--budget` answers more'
+    : 'a quiet machine';
+  return (
+    `**Noise:** one app's req/s moved by ${pct1(n.sdWindows)} from one 1-second ${term('window')} to the next${ref}: ` +
+    `${what} (${term('sd between windows')}).`
+  );
+}
+
+/** The README's first screen of a read run: speed, the overall answer, then (after the picks) the machine. */
+export function speedSection(an: Analysis): string {
+  return [speedTable(an), topSentence(an)].filter(Boolean).join('\n\n');
+}
+
+/** After the picks: the machine the figures come from, and how noisy it was. */
+export const machineSection = (an: Analysis) => [machineLine(an), noiseSentence(an)].filter(Boolean).join(' ');
