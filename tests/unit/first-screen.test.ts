@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { type RankedContender, topOf } from '../../packages/harness/src/answers/ranking';
 import { readResults } from '../../packages/harness/src/model/results-file';
+import { charts } from '../../packages/harness/src/report/charts';
 import { readmeSection } from '../../packages/harness/src/report/index';
 import { anchorOf } from '../../packages/harness/src/report/words';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -108,5 +109,31 @@ describe('the first screen', () => {
     const links = [...block.matchAll(/\(docs\/glossary\.md#([^)]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(5);
     for (const a of links) expect(headings.has(a)).toBe(true);
+  });
+});
+
+describe('the charts name their run', () => {
+  test('every chart: the run (date, commit), the workload and where Redis was in its title; no rank as a list number', () => {
+    for (const name of ['results', 'against']) {
+      const r = readResults(join(ROOT, 'tests/fixtures/results', `${name}.json`));
+      const specs = charts(analyze(r));
+      expect(Object.keys(specs).length).toBeGreaterThan(1);
+      for (const spec of Object.values(specs)) {
+        const title = JSON.stringify((spec as { title?: unknown }).title);
+        expect(title).toContain(`run of ${r.started_at.slice(0, 10)} (${r.environment.git_commit.slice(0, 7)})`);
+        expect(title).toContain(r.settings.workload.toUpperCase());
+        expect(title).toContain('Redis, oha and the app on one machine');
+      }
+      const names = (specs['req-sec.png'] as { data: { values: { name: string }[] } }).data.values.map((v) => v.name);
+      for (const n of names) {
+        expect(n).not.toMatch(/^\d/);
+        expect(n).toMatch(/\[rank \d+(–\d+)?\]$| \(static\)$/);
+      }
+    }
+    // A run with Redis at a distance says so in every title.
+    const far = readResults(join(ROOT, 'tests/fixtures/results/results.json'));
+    far.settings.redis_rtt_ms = 1;
+    for (const spec of Object.values(charts(analyze(far))))
+      expect(JSON.stringify((spec as { title?: unknown }).title)).toContain('Redis 1 ms away');
   });
 });

@@ -1,7 +1,7 @@
 // The ranking: every contender that passed its gates, in order of its estimate, with the rank
 // interval its decided pairwise comparisons allow.
 import type { ContenderResult, Results } from '../model/results';
-import { isHandicapped } from '../model/questions';
+import { isFloor, isHandicapped } from '../model/questions';
 import { rankIntervals, rankLabel } from '../stats/stats';
 import { testRatio } from '../stats/procedures';
 import { DECISION, familyPrior, holmLevels, noiseOf, windowPairs } from './decide';
@@ -50,9 +50,6 @@ export function ranked(r: Results): RankedContender[] {
     beats: decided.filter(([w]) => w === i).map(([, l]) => ok[l]!.name),
   }));
 }
-
-/** A write run's `ping` twins write nothing: the floor of the writes, ranked, but never a stack to pick. */
-export const isFloor = (c: ContenderResult) => c.settings?.write === 'ping';
 
 /**
  * The overall answer, over the stacks one would pick (not static pages, which read Redis at build time only, nor

@@ -57,6 +57,8 @@ export const HANDICAP = 'handicap';
 /** The handicap's default size: requests take this % longer. */
 export const HANDICAP_PCT = 10;
 export const isHandicapped = (m: Pick<Member, 'tuned'>) => !!m.tuned?.includes(HANDICAP);
+/** A write run's `ping` twin writes nothing: the floor of the writes, ranked, but never a stack to pick. */
+export const isFloor = (m: { settings?: { write?: string } }) => m.settings?.write === 'ping';
 const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !m.base_of && !isHandicapped(m);
 const plain = (m: Member) => dynamic(m) && !m.tuned?.length;
 /** A --servers twin: the same contender reading another server. */

@@ -1,6 +1,7 @@
 // How far each contender is from the possible: the ceilings measured in the same invocation
 // (Redis alone; each runtime and client with no HTTP; each runtime and framework serving a
 // precomputed body) and each contender's efficiency, its median ÷ the lowest ceiling that applies.
+import { runSubtitle } from './words';
 import type { Analysis } from '../answers/analysis';
 import { clientLabel, type Results } from '../model/results';
 import { levelLabel } from '../stats/stats';
@@ -147,7 +148,11 @@ export function breakdownSpec(an: Analysis): object | null {
   );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'CPU µs per request: where it goes (leftover below zero drawn as zero)', anchor: 'start' },
+    title: {
+      text: 'CPU µs per request: where it goes (leftover below zero drawn as zero)',
+      subtitle: runSubtitle(an.results),
+      anchor: 'start',
+    },
     width: 560,
     data: { values },
     mark: 'bar',

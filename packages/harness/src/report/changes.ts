@@ -1,6 +1,7 @@
 // The "Changes" section of a run with --against (or --handicap's pair): per contender, this side
 // (head) against its twin from the other side (base), as the changes family decided it, and a
 // forest plot of every pair's ratio with its interval and the ±--equal band.
+import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { Answer, PairDesign, PairDesignFigures, Results } from '../model/results';
@@ -247,7 +248,10 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: `Changes: head against ${otherSideText(r).replaceAll('`', '')}`,
-      subtitle: `each pair's ratio and interval; shaded: equal within ±${r.settings.against!.equal_pct}%`,
+      subtitle: [
+        runSubtitle(r),
+        `each pair's ratio and interval; shaded: equal within ±${r.settings.against!.equal_pct}%`,
+      ],
     },
     width: 520,
     height: { step: 22 },

@@ -1,4 +1,6 @@
 // Charts from a results.json: Vega-Lite specs rendered to SVG by Vega, rasterised by resvg.
+import { runSubtitle } from './words';
+import { isFloor } from '../model/questions';
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
@@ -40,7 +42,7 @@ export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
 const config = {
   font: FONT,
   view: { stroke: null },
-  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 420 },
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 560 },
   title: { fontSize: 14, anchor: 'start' as const },
 };
 
@@ -63,8 +65,14 @@ const STATIC_GROUP = 'static: no Redis read';
 export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
   const shown = an.ranked.filter((c) => c.rps);
   const ordered = [...shown.filter((c) => !c.static), ...shown.filter((c) => c.static)];
+  // The ranks among the stacks one would pick, as the README's table gives them; static pages and floors unranked.
+  const rank = new Map(an.top?.ranks.map((x) => [x.name, x.rank]));
   const values = ordered.map((c) => ({
-    name: `${c.rank}. ${c.name}${c.static ? ' (static)' : ''}`,
+    name: c.static
+      ? `${c.name} (static)`
+      : isFloor(c)
+        ? `${c.name} (floor: writes nothing)`
+        : `${c.name} [rank ${rank.get(c.name) ?? c.rank}]`,
     runtime: c.runtime,
     group: c.static ? STATIC_GROUP : c.runtime,
     median: c.rps!.median,
@@ -84,7 +92,7 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
     title: {
       text:
         'Requests per second (median of runs; whiskers: its interval; ' +
-        '"2–5": the ranks the decided comparisons allow)',
+        '[rank 2–5]: the ranks the decided comparisons allow)',
       subtitle: subtitle(an.results),
     },
     width: 560,
@@ -204,13 +212,7 @@ export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
 /** "Servers", "Next": a chart group as a title. */
 const groupTitle = (which: string) => (which === 'server' ? 'Servers' : `${which[0]!.toUpperCase()}${which.slice(1)}`);
 
-function subtitle(r: Results): string {
-  const s = r.settings;
-  return (
-    `${r.environment.cpu_model}, ${r.environment.logical_cpus} CPUs · ${s.workload.toUpperCase()} · ` +
-    `c=${s.connections[0]} · runs ${s.runs} × ${s.requests ?? `${s.duration_s}s`}`
-  );
-}
+const subtitle = (r: Results) => runSubtitle(r);
 
 /**
  * Every chart of a run, by file name: the changes' and the answers' forest plots, req/s, latency per chart group, and

@@ -2,6 +2,7 @@
 // on a log axis, grouped by question, decided / equal / open told apart by colour and shape, the
 // ±target_ci_pct band ("equal" needs the whole interval inside it) shaded. The --against forest
 // plot (changes.ts) draws its pairs the same way.
+import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis, AnswerFigures } from '../answers/analysis';
 import { labeller, pct, where } from './answers';
@@ -93,7 +94,8 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
     title: {
       text: 'Every answer: each comparison A ÷ B with its interval, by question',
       subtitle: [
-        `${sourceOf(an)}; ${an.results.settings.workload.toUpperCase()}`,
+        runSubtitle(an.results),
+        `answers ${sourceOf(an)}`,
         `shaded: equal within ±${equalPct}% (the family's bound); blue circles decided, ` +
           'green diamonds equal, grey squares open',
       ],
@@ -127,7 +129,8 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
         pairsLayer(null, x, color, shape),
       ],
     },
-    resolve: { scale: { y: 'independent' } },
+    // Each panel draws its own x axis: a tall plot is read without scrolling to its bottom.
+    resolve: { scale: { y: 'independent' }, axis: { x: 'independent' } },
     spacing: 6,
     config,
   } as vl.TopLevelSpec;

@@ -3,6 +3,7 @@
 // per command, so the block's idle apps add theirs: followers on each write, csc re-reads);
 // staleness of the prober's reads from the checker; reads over the contender's bound, which
 // must be 0 for an exact cache; and the writer's own cost in Redis.
+import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { LiveFigures, LiveRow } from '../answers/workloads';
@@ -106,9 +107,12 @@ export function liveTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | nu
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     config,
     data: { values },
-    title:
-      `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s, ` +
-      "its probes' staleness p99 and the Redis reads it made per minute",
+    title: {
+      text:
+        `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s, ` +
+        "its probes' staleness p99 and the Redis reads it made per minute",
+      subtitle: runSubtitle(r),
+    },
     vconcat: [
       {
         width: 720,

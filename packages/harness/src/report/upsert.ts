@@ -4,6 +4,7 @@
 // the branch each response said; and the accounting, which must show nothing lost. A chart puts
 // each window's calls per second on the run's time axis, a line per strategy: the original's
 // per-minute table at our window scale.
+import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { UpsertFigures, UpsertRow } from '../answers/workloads';
@@ -148,9 +149,12 @@ export function upsertTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | 
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     config,
     data: { values },
-    title:
-      `Upsert, ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}: ` +
-      "calls per second of each window through the run, a line per strategy (its contenders' median per 10 s)",
+    title: {
+      text:
+        `Upsert, ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}: ` +
+        "calls per second of each window through the run, a line per strategy (its contenders' median per 10 s)",
+      subtitle: runSubtitle(r),
+    },
     width: 720,
     height: 260,
     transform: [{ calculate: 'floor(datum.t / 10) * 10', as: 'bin' }],

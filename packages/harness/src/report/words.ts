@@ -1,4 +1,6 @@
-// The words of the README and the reports, each linked to its entry in docs/glossary.md.
+// The words of the README and the reports, each linked to its entry in docs/glossary.md, and the line that names
+// a run on every chart.
+import type { Results } from '../model/results';
 
 /** The glossary, from the checkout's root. */
 export const GLOSSARY = 'docs/glossary.md';
@@ -10,3 +12,29 @@ export const anchorOf = (heading: string) =>
     .replace(/ /g, '-');
 /** A word linked to its glossary entry. */
 export const term = (word: string, heading = word) => `[${word}](${GLOSSARY}#${anchorOf(heading)})`;
+
+/** Where Redis was, as a chart says it: on the machine with oha and the app, or at a distance. */
+function placeText(r: Results): string {
+  const rtt = r.settings.redis_rtt_ms;
+  return rtt ? `Redis ${rtt} ms away (a delay proxy)` : 'Redis, oha and the app on one machine';
+}
+
+/** Every chart's subtitle: the run (date, commit), the workload, where Redis was, the machine and the load. */
+export function runSubtitle(r: Results): string {
+  // Read as far as it goes: a hand-made or older results.json may lack a part.
+  const s = r.settings;
+  const e = r.environment;
+  const u = s.upsert;
+  const load = u
+    ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}`
+    : (s.workload ?? 'xrange').toUpperCase();
+  return [
+    `run of ${r.started_at?.slice(0, 10)}${e ? ` (${e.git_commit.slice(0, 7)})` : ''}`,
+    load,
+    placeText(r),
+    e && `${e.cpu_model}, ${e.logical_cpus} CPUs`,
+    s.connections && `c=${s.connections[0]}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
