@@ -109,6 +109,10 @@ describe('the first screen', () => {
     const links = [...block.matchAll(/\(docs\/glossary\.md#([^)]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(5);
     for (const a of links) expect(headings.has(a)).toBe(true);
+    // A client's name is linked at its first use in the picks, and only there.
+    const picks = block.slice(block.indexOf('**What to pick**'));
+    for (const name of ['node-redis', 'ioredis'])
+      expect(picks.split(`[${name}](docs/glossary.md#${name})`).length - 1).toBe(1);
   });
 });
 

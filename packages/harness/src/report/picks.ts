@@ -4,7 +4,10 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
-import { term } from './words';
+import { firstUse, term } from './words';
+
+/** The glossary linker of the picks being written (picksSection makes a new one for each). */
+let link = firstUse();
 import { placeOf, type Publication } from '../measure/workloads';
 import { SETTINGS } from '@bench/stream';
 
@@ -46,7 +49,10 @@ const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
  * (1.32×) and glide (2.41×), open against iovalkey"; bold only when it is decided faster than some other.
  */
 function memberText(an: Analysis, f: Fastest, m: string): string {
-  const label = labeller(an, f.question);
+  const plain = labeller(an, f.question);
+  const label = (name: string) => link(plain(name));
+  // The member's name comes first in the text: linked first.
+  const me = label(m);
   const mine = an.answers.filter((a) => !a.out && a.question === f.question.id && (a.a === m || a.b === m));
   const other = (a: AnswerFigures) => label(a.a === m ? a.b : a.a);
   const won = mine.filter((a) => decided(a) && a.sides.winner === m);
@@ -57,7 +63,7 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
     equal.length && `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
     open.length && `open against ${listed(open.map(other))}`,
   ].filter(Boolean);
-  return `${won.length ? bold(label(m)) : label(m)}: ${parts.join(', ')}`;
+  return `${won.length ? bold(me) : me}: ${parts.join(', ')}`;
 }
 
 /**
@@ -98,13 +104,16 @@ function frameworkBullet(an: Analysis): string {
   const mine = an.answers.filter((a) => !a.out && an.questions.find((q) => q.id === a.question)?.kind === 'framework');
   if (!mine.length) return '';
   const names = (xs: AnswerFigures[]) => {
-    const at = new Map<string, string[]>();
+    // Grouped by the plain name and runtime; the glossary link at the name's first use.
+    const at = new Map<string, { row: string; on: string; clients: string[] }>();
     for (const a of xs) {
       const c = byName.get(a.a);
-      const key = c ? `${rowOf(c)} on ${c.runtime}` : a.a;
-      at.set(key, [...(at.get(key) ?? []), c?.client ?? '']);
+      const [row, on] = c ? [rowOf(c), ` on ${c.runtime}`] : [a.a, ''];
+      const g = at.get(row + on) ?? { row, on, clients: [] };
+      g.clients.push(c?.client ?? '');
+      at.set(row + on, g);
     }
-    return listed([...at].map(([k, clients]) => `${k} (${clients.join(', ')})`));
+    return listed([...at.values()].map((g) => `${link(g.row)}${g.on} (${g.clients.join(', ')})`));
   };
   const slower = mine.filter((a) => decided(a) && a.ratio < 1);
   const faster = mine.filter((a) => decided(a) && a.ratio >= 1);
@@ -284,6 +293,7 @@ export function picksSection(an: Analysis): string {
   if (!live.length) return '';
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
   const head = `**What to pick${r.settings.upsert ? ' for writes' : ''}**, ${runCounts(an)}.`;
+  link = firstUse();
   const bullets = [
     leadersBullet(an, 'client'),
     leadersBullet(an, 'runtime'),

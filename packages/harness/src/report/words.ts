@@ -38,3 +38,25 @@ export function runSubtitle(r: Results): string {
     .filter(Boolean)
     .join(' · ');
 }
+
+/** The names the glossary has an entry for, each with its entry's heading. */
+const NAMES: Record<string, string> = {
+  ...Object.fromEntries(
+    ['node-redis', 'ioredis', 'iovalkey', 'bun-redis', 'glide', 'fastify', 'express', 'hono', 'elysia', 'stric'].map(
+      (n) => [n, n],
+    ),
+  ),
+  'next page-dynamic': 'next page-dynamic',
+  'next route-dynamic': 'next page-dynamic',
+};
+
+/** A linker for one text: each name the glossary has is linked at its first use, and plain after it. */
+export function firstUse(): (name: string) => string {
+  const seen = new Set<string>();
+  return (name) => {
+    const heading = NAMES[name];
+    if (!heading || seen.has(name)) return name;
+    seen.add(name);
+    return term(name, heading);
+  };
+}
