@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
-import { breakdownTable } from '../../packages/harness/src/report/ceilings';
+import type { Analysis } from '../../packages/harness/src/answers/analysis';
+import { breakdownSpec, breakdownTable } from '../../packages/harness/src/report/ceilings';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 import { parseCli } from '../../packages/harness/src/cli/args';
@@ -165,6 +166,19 @@ describe('the cost breakdown', () => {
     expect(b.client_us + b.transform_us + b.http_us + b.leftover_us).toBeCloseTo(b.measured_us, 9);
     expect(b.leftover_us).toBeCloseTo(250, 9);
     expect(b.predicted_rps).toBeCloseTo(1e6 / 1150, 6); // the app's core binds before Redis (1e6 / 240)
+  });
+  test("the chart's bars add up to the measured total, a negative leftover drawn left of zero, not as zero", () => {
+    const over = breakdownOf(r, measured({ transform: 'plain' }, 1000, 700))!;
+    expect(over.leftover_us).toBeLessThan(0);
+    const an = {
+      ranked: [{ name: 'a', breakdown: over }],
+      results: { settings: {}, started_at: '2026-01-01' },
+    } as unknown as Analysis;
+    const spec = breakdownSpec(an) as { layer: { data: { values: { name: string; us: number }[] } }[] };
+    const bars = spec.layer[0]!.data.values;
+    expect(bars.reduce((t, v) => t + v.us, 0)).toBeCloseTo(over.measured_us, 9);
+    expect(bars.some((v) => v.us < 0)).toBe(true);
+    expect(spec.layer[1]!.data.values).toEqual([{ name: 'a', us: 1000 }]);
   });
   test('a decode twin is matched with its own client ceiling: raw has its transform in the client share', () => {
     const withDecode = {
