@@ -50,6 +50,16 @@ describe('--target', () => {
     expect(usage(['--target', 'http://u:p@app/'])).toContain('carries credentials');
     expect(usage(['--target-name', 'x'])).toContain('add --target');
     expect(usage(['--target', 'http://app/', '--target-name', 'a b'])).toContain('--target-name "a b" must be');
+    // --body: the app's own body, with --target only, from a file that exists or its first response.
+    expect(usage(['--body', 'first'])).toBe('--body goes with --target: add --target http://host:port/path');
+    expect(usage(['--target', 'http://app/', '--body', '/no/such.json'])).toBe(
+      "--body /no/such.json: no such file; give the file that holds the app's exact body, or --body first",
+    );
+    expect(parseCli(['--target', 'http://app/', '--body', 'first'], [])).toMatchObject({ body: { from: 'first' } });
+    expect(parseCli(['--target', 'http://app/', '--body', 'package.json'], [])).toMatchObject({
+      body: { from: 'file' },
+    });
+    expect(parseCli([], [])).toMatchObject({ body: null });
     for (const m of [
       usage(['--target', 'http://app/', '--rate', '300']),
       usage(['--target', 'http://app/', '--workload', 'live']),

@@ -144,6 +144,12 @@ export const FLAGS = {
       'README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
   },
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
+  body: {
+    type: 'string',
+    desc:
+      "with --target: the app's own body, from a FILE, or 'first' (its first response), checked byte for byte " +
+      'before and after each window (default: the stream as JSON, the contract)',
+  },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },
   'max-steal': {

@@ -1,5 +1,7 @@
 // --target URL: the flags of a run against an app started by hand (target.ts runs it). Kept
 // apart from target.ts, which needs the measuring code.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Workload } from '@bench/stream';
 import { WORKLOAD_MODULES } from '../measure/workloads';
 
@@ -37,6 +39,20 @@ export interface TargetFlags {
   /** The app's URL, e.g. http://10.0.0.2:3000/ (null: no --target, the usual suite). */
   target: string | null;
   targetName: string | null;
+  /** --body: the app's own body, from a file or its first response (null: the contract's body). */
+  body: OwnBody | null;
+}
+
+/** An app's own body: a file's bytes, or the app's first response, then checked for stability. */
+export type OwnBody = { from: 'file'; path: string } | { from: 'first' };
+
+/** --body FILE or --body first, checked; a string is the one-line error. */
+function bodyFlag(raw: string | undefined): OwnBody | null | string {
+  if (raw === undefined) return null;
+  if (raw === 'first') return { from: 'first' };
+  if (!existsSync(raw) || !statSync(raw).isFile())
+    return `--body ${raw}: no such file; give the file that holds the app's exact body, or --body first`;
+  return { from: 'file', path: resolve(raw) };
 }
 
 /** The --target flags, checked; a string is the one-line error to show instead. */
@@ -44,9 +60,11 @@ export function targetFlags(values: Record<string, string | boolean | undefined>
   const raw = values.target as string | undefined;
   const name = values['target-name'] as string | undefined;
   if (raw === undefined)
-    return name === undefined
-      ? { target: null, targetName: null }
-      : '--target-name names the app of --target: add --target http://host:port/path';
+    return name === undefined && values.body === undefined
+      ? { target: null, targetName: null, body: null }
+      : `--${name === undefined ? 'body' : 'target-name'} goes with --target: add --target http://host:port/path`;
+  const body = bodyFlag(values.body as string | undefined);
+  if (typeof body === 'string') return body;
   const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);
   if (clash) return `--${clash} does not go with --target (${NOT_WITH_TARGET[clash]}): leave it out`;
   // An unknown --workload is refused with the other flags' values.
@@ -67,5 +85,5 @@ export function targetFlags(values: Record<string, string | boolean | undefined>
   if (url.username || url.password) return `--target "${raw}" carries credentials; the apps take none: leave them out`;
   if (name !== undefined && !/^[\w.-]{1,60}$/.test(name))
     return `--target-name "${name}" must be 1-60 letters, digits, '.', '_' or '-'`;
-  return { target: url.toString(), targetName: name ?? 'target' };
+  return { target: url.toString(), targetName: name ?? 'target', body };
 }

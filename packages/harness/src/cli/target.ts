@@ -4,6 +4,8 @@
 // (run/remote.ts): the body verified byte for byte, --windows windows with the usual counters
 // (oha, Redis commandstats, steal), the body checked after each. The app's CPU and memory live
 // where this host cannot see them: null in results.json, "not measured" in the report.
+import { readFileSync } from 'node:fs';
+import type { OwnBody } from './target-flags';
 import { resolve } from 'node:path';
 import { STREAM_KEY, type Workload } from '@bench/stream';
 import type { CliOptions } from '../run/options';
@@ -46,12 +48,15 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
     );
   const redis = (session.redis = useExistingRedis(redisUrl));
   const stream = streamInfo(redis, STREAM_KEY);
-  const golden = goldenBody(redis, STREAM_KEY, opts.workload as Workload);
   const page = await probeTarget(opts.target!);
+  const golden = opts.body
+    ? await ownBody(opts.body, opts.target!)
+    : goldenBody(redis, STREAM_KEY, opts.workload as Workload);
   const t = newTargetRun(opts, redisUrl, page, stream, golden, session);
+  const whose = opts.body ? `its own body (${bodySource(opts.body)})` : 'body';
   info(
     `--target ${t.url} (${opts.targetName}), redis ${redactUrl(redisUrl)}: ${STREAM_KEY} ` +
-      `has ${stream.length} entries; body ${golden.length} bytes; ${NOT_MEASURED}`,
+      `has ${stream.length} entries; ${whose} ${Buffer.byteLength(golden)} bytes; ${NOT_MEASURED}`,
   );
   await measureTarget(t);
   finish(t);
@@ -62,6 +67,20 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
       `results in ${t.runDir} (a --target run is never published)`,
   );
   return r.status === 'ok' ? 0 : 1;
+}
+
+const bodySource = (b: OwnBody) => (b.from === 'first' ? 'first response' : b.path);
+
+/**
+ * --body: the app's own body, a file's text or its first response (a 200). Every check before and after a window then
+ * compares the whole response with it, byte for byte: a body that changes from one request to the next is refused.
+ */
+async function ownBody(b: OwnBody, url: string): Promise<string> {
+  if (b.from === 'file') return readFileSync(b.path, 'utf8');
+  const res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`--body first: ${url} answered ${res.status}, not 200; fix the app first`);
+  return text;
 }
 
 /** It answers at all, and serves a page (HTML carrying the body) or the JSON itself. */
@@ -110,7 +129,12 @@ function newTargetRun(
     contenders: [targetResult(opts.targetName!, new URL(url), page, settings.connections)],
     family: { questions: [], comparisons: [] },
     unsupported: [],
-    target: { name: opts.targetName!, url, not_measured: NOT_MEASURED },
+    target: {
+      name: opts.targetName!,
+      url,
+      not_measured: NOT_MEASURED,
+      ...(opts.body && { body: bodySource(opts.body) }),
+    },
   };
   const runDir = resolve(ROOT, opts.out, opts.runName ?? timestamp());
   const save = () => {
@@ -163,7 +187,7 @@ function targetResult(name: string, url: URL, page: boolean, connections: number
 async function measureTarget(t: TargetRun): Promise<void> {
   const s = t.results.settings;
   const r = t.results.contenders[0]!;
-  const launcher = new RemoteLauncher(t.ctx, t.url, t.golden);
+  const launcher = new RemoteLauncher(t.ctx, t.url, t.golden, !!t.results.target?.body);
   for (const point of r.points) {
     for (let round = 1; round <= (s.runs as number) && r.status === 'incomplete'; round++) {
       info(`${r.name} c${point.connections}: run ${round} of ${s.runs}`);

@@ -25,8 +25,14 @@ export function firstDifference(actual: string, expected: string): string | null
   );
 }
 
+/**
+ * How a response carries the body: the JSON itself (false), a page with the JSON in a script tag (true), or an app's
+ * own body (--target --body): the whole response, byte for byte, of any content type ('own').
+ */
+export type Carrier = boolean | 'own';
+
 /** Checks one response against the contract. Pages carry the body inside a script tag. */
-export async function verifyContract(url: string, golden: string, page: boolean): Promise<Verdict> {
+export async function verifyContract(url: string, golden: string, page: Carrier): Promise<Verdict> {
   let res: Response;
   try {
     res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
@@ -35,6 +41,12 @@ export async function verifyContract(url: string, golden: string, page: boolean)
   }
   const text = await res.text();
   if (res.status !== 200) return { ok: false, reason: `status ${res.status}, want 200` };
+  if (page === 'own') {
+    const diff = firstDifference(text, golden);
+    return diff
+      ? { ok: false, reason: diff.replace('the golden body', "the app's own body") }
+      : { ok: true, bytes: Buffer.byteLength(text) };
+  }
   const type = res.headers.get('content-type') ?? '';
   const wantType = page ? 'text/html' : 'application/json';
   if (!type.startsWith(wantType)) return { ok: false, reason: `content-type "${type}", want ${wantType}` };

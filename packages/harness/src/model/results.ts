@@ -441,7 +441,13 @@ export interface Results {
   /** --entries: this run is one size of a scaling run; the analysis over every size (also in ../scaling.json). */
   scaling?: Scaling;
   /** --target: one app started by hand (elsewhere), measured alone; what this host cannot measure of it. */
-  target?: { name: string; url: string; not_measured: string };
+  target?: {
+    name: string;
+    url: string;
+    not_measured: string;
+    /** --body: where the app's own body came from ('first response', or the file's path); absent: the contract's. */
+    body?: string;
+  };
   /** The "what to pick" family, fixed from the suite before measuring (questions.ts). */
   family?: { questions: Question[]; comparisons: Comparison[] };
   /** One answer per comparison of the family (decide.ts), as of the last look. */

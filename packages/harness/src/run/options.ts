@@ -1,5 +1,6 @@
 // What a run is asked to do: the options the command line parsed (cli/args.ts), which every
 // phase of the run reads.
+import type { OwnBody } from '../cli/target-flags';
 import type { Workload, WORKLOADS } from '@bench/stream';
 import { workloadOf } from '../measure/workloads';
 import type { SuiteName } from '../model/contenders';
@@ -80,6 +81,8 @@ export interface CliOptions {
   /** --target: an app started by hand, measured alone (target.ts); null: the suite. */
   target: string | null;
   targetName: string | null;
+  /** --body: the --target app's own body (null: the contract's). */
+  body: OwnBody | null;
   /** --redis-rtt: the RTT of the delay proxy in ms (0: none), and every RTT of a sweep (one run each, ascending). */
   redisRttMs: number;
   redisRtts: number[];

@@ -5,7 +5,7 @@
 import type { RunContext } from '../measure/context';
 import { measureRun, unmeasuredParts, type Load } from '../measure/measure';
 import { runOha } from '../measure/oha';
-import { verifyContract, type Verdict } from '../measure/verify';
+import { type Carrier, verifyContract, type Verdict } from '../measure/verify';
 import { bodyAfterRun } from '../measure/workloads/read';
 import type { ContenderResult, RunRecord } from '../model/results';
 import { log } from '../system/progress';
@@ -20,18 +20,24 @@ export class RemoteLauncher implements Launcher {
     private readonly ctx: RunContext,
     private readonly url: string,
     private readonly golden: string,
+    /** The app's own body (--body): the whole response is checked, whatever its content type. */
+    private readonly own = false,
   ) {}
+
+  private carrier(r: ContenderResult): Carrier {
+    return this.own ? 'own' : r.page;
+  }
 
   /** The app as it is: it must answer at all (a request that fails is the app's failure, not a wrong body). */
   async start(r: ContenderResult, key: string): Promise<Launched | Out> {
-    const seen = await verifyContract(this.url, this.golden, r.page);
+    const seen = await verifyContract(this.url, this.golden, this.carrier(r));
     if (!seen.ok && seen.reason!.startsWith('request failed'))
       return { kind: 'out', status: 'failed', reason: `before a run: ${seen.reason}` };
     return { key, r, pid: REMOTE_PID, url: this.url, launchS: NaN, bytes: NaN, tail: () => [] };
   }
 
   verify(app: Launched): Promise<Verdict> {
-    return verifyContract(this.url, this.golden, app.r.page);
+    return verifyContract(this.url, this.golden, this.carrier(app.r));
   }
 
   async load(app: Launched, load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
@@ -50,7 +56,7 @@ export class RemoteLauncher implements Launcher {
 
   async check(app: Launched, run: RunRecord): Promise<Out | RedisDied | null> {
     if (!this.serversAlive()) return { kind: 'redis-died' };
-    const fault = await bodyAfterRun(this.url, this.golden, app.r.page, run);
+    const fault = await bodyAfterRun(this.url, this.golden, this.carrier(app.r), run);
     if (!fault) return null;
     run.fault = fault.reason;
     return { kind: 'out', ...fault };

@@ -3,14 +3,14 @@
 import { perRequestCommand, type ReadWorkload } from '@bench/stream';
 import type { RunRecord } from '../../model/results';
 import { CLUSTER_SERVERS } from '../../model/servers';
-import { verifyContract } from '../verify';
+import { type Carrier, verifyContract } from '../verify';
 import type { Fault, Workload } from './types';
 
 /**
  * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
  * answers with the golden body, and oha's bytes are that body's size times the responses.
  */
-export async function bodyAfterRun(url: string, golden: string, page: boolean, run: RunRecord): Promise<Fault | null> {
+export async function bodyAfterRun(url: string, golden: string, page: Carrier, run: RunRecord): Promise<Fault | null> {
   const again = await verifyContract(url, golden, page);
   if (!again.ok) run.after_check = again.reason!;
   if (!again.ok && again.reason!.startsWith('request failed'))
