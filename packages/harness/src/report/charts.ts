@@ -151,16 +151,17 @@ export function labelPositions(p99s: number[], top: number, height = panelPx(p99
 
 /**
  * Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none): a panel per runtime,
- * each line labelled at its end (no legend to look up), and no two lines of the chart the same colour while it has at
- * most 20 (more, and only the lines of one panel differ).
+ * on one y scale, each line labelled at its end (no legend to look up), and no two lines of the chart the same colour
+ * while it has at most 20 (more, and only the lines of one panel differ).
  */
 export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
   const members = an.ranked.filter((c) => groupOf(c) === which && c.latency_ms);
   const runtimes = [...new Set(members.map((c) => c.runtime))];
   let next = 0;
+  // One y scale for every panel, so that panels compare at a glance.
+  const top = Math.max(1, ...members.map((c) => Math.max(...LAT.map((p) => c.latency_ms![p] ?? 0)))) * 1.08;
   const panels = runtimes.map((runtime) => {
     const own = members.filter((c) => c.runtime === runtime);
-    const top = Math.max(1, ...own.map((c) => Math.max(...LAT.map((p) => c.latency_ms![p] ?? 0)))) * 1.08;
     const labels = labelPositions(
       own.map((c) => c.latency_ms!.p99 ?? 0),
       top,
@@ -200,7 +201,7 @@ export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: `${groupTitle(which)}: latency percentiles (ms, median of runs), by runtime`,
+      text: `${groupTitle(which)}: latency percentiles (ms, median of runs), by runtime, on one y scale`,
       subtitle: subtitle(an.results),
     },
     vconcat: panels,
