@@ -110,7 +110,8 @@ export async function runCli(
     let apps = 0;
     for (const pid of tree) {
       const id = procId(pid);
-      if (id && pid !== child.pid) seen.set(`${pid}:${id.start}`, id);
+      // A process caught while it exits has an empty command line: it does not replace the one seen before.
+      if (id && pid !== child.pid && (id.cmd || !seen.has(`${pid}:${id.start}`))) seen.set(`${pid}:${id.start}`, id);
       if (id && APP_PROCESS.test(id.cmd) && isAlive(pid)) apps++;
     }
     peakApps = Math.max(peakApps, apps);

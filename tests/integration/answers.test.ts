@@ -113,7 +113,11 @@ describe('answers from paired windows', () => {
       const { json } = resultsIn(run.outDir);
       const interim = json.looks.filter((l: any) => !l.last);
       expect(interim.map((l: any) => l.round)).toEqual([3, 4, 5].slice(0, interim.length));
-      expect(json.looks.at(-1)).toMatchObject({ last: true, round: 5 });
+      // It races to --max-runs (5) while a comparison is open; on a quiet machine every one may be decided sooner,
+      // and the run ends at that look with none open.
+      const end = json.looks.at(-1);
+      expect(end.last).toBe(true);
+      if (end.round !== 5) expect(end.open).toEqual([]);
       for (const c of [NR, IO]) {
         for (const round of rounds(json, c).filter((r: number) => r > 3)) {
           const before = interim.find((l: any) => l.round === round - 1);

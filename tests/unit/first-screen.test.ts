@@ -117,7 +117,7 @@ describe('the first screen', () => {
 });
 
 describe('the charts name their run', () => {
-  test('every chart: the run (date, commit), the workload and where Redis was in its title; no rank as a list number', () => {
+  test('every chart: the run (date, commit), workload and where Redis was in its title; ranks not list numbers', () => {
     for (const name of ['results', 'against']) {
       const r = readResults(join(ROOT, 'tests/fixtures/results', `${name}.json`));
       const specs = charts(analyze(r));

@@ -92,7 +92,8 @@ describe('the noise line', () => {
         .split('\n')
         .find((l) => l.startsWith('**The machine:**'))!;
     expect(said(noisy)).toContain(
-      `**Noise:** one app's req/s moved by ${(n.sdWindows * 100).toFixed(1)}% from one 1-second [window]` +
+      `**Noise:** one app's req/s moved by ${(n.sdWindows * 100).toFixed(1)}% from one ` +
+        `${noisy.results.settings.duration_s}-second [window]` +
         '(docs/glossary.md#window) to the next (9.9% in the quietest kept run): a noisy machine',
     );
     expect(said(noisy)).toContain('(docs/glossary.md#sd-between-windows)');

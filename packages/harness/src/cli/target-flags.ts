@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Workload } from '@bench/stream';
+import type { OwnBody } from '../run/options';
 import { WORKLOAD_MODULES } from '../measure/workloads';
 
 /** Flags a --target run would silently ignore: each names what it needs instead. */
@@ -42,9 +43,6 @@ export interface TargetFlags {
   /** --body: the app's own body, from a file or its first response (null: the contract's body). */
   body: OwnBody | null;
 }
-
-/** An app's own body: a file's bytes, or the app's first response, then checked for stability. */
-export type OwnBody = { from: 'file'; path: string } | { from: 'first' };
 
 /** --body FILE or --body first, checked; a string is the one-line error. */
 function bodyFlag(raw: string | undefined): OwnBody | null | string {

@@ -5,7 +5,7 @@
 // (oha, Redis commandstats, steal), the body checked after each. The app's CPU and memory live
 // where this host cannot see them: null in results.json, "not measured" in the report.
 import { readFileSync } from 'node:fs';
-import type { OwnBody } from './target-flags';
+import type { OwnBody } from '../run/options';
 import { resolve } from 'node:path';
 import { STREAM_KEY, type Workload } from '@bench/stream';
 import type { CliOptions } from '../run/options';

@@ -214,8 +214,9 @@ export function pairsLayer(values: object[] | null, x: object, color: object = s
         encoding: { x: { field: 'ratio', ...x }, color, ...(shape ? { shape } : {}) },
       },
       {
-        mark: { type: 'text', align: 'left', dx: 6, dy: -8, fontSize: 10 },
-        encoding: { x: { field: 'ratio', ...x }, text: { field: 'text' } },
+        // Beside the interval's right end, clear of the dashed line at 1 and of the point.
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 6, fontSize: 10 },
+        encoding: { x: { field: 'hi', ...x }, text: { field: 'text' } },
       },
     ],
   };

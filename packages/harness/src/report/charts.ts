@@ -108,7 +108,7 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
             type: 'nominal',
             title: null,
             scale: { domain, range },
-            legend: { labelLimit: 300 },
+            legend: { labelLimit: 300, orient: 'bottom' },
           },
         },
       },

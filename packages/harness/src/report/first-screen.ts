@@ -4,14 +4,13 @@
 import type { Analysis } from '../answers/analysis';
 import type { TopStacks } from '../answers/ranking';
 import { answersLink } from './picks';
-import { term } from './words';
+import { listed, term } from './words';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
 const ROWS = 6;
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
 const ms = (x: number | undefined) => (x === undefined ? '–' : `${x < 10 ? x.toFixed(1) : int(x)} ms`);
 const code = (name: string) => `\`${name}\``;
-const listed = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? ''));
 
 /** The table of the fastest stacks, with their rank intervals, and where the rest are. */
 function speedTable(an: Analysis): string {
@@ -125,11 +124,13 @@ function noiseSentence(an: Analysis): string {
   const n = an.noise;
   if (!n) return '';
   const ref = n.reference ? ` (${pct1(n.reference.sdWindows)} in the quietest kept run)` : '';
+  const d = an.results.settings.duration_s;
+  const len = d ? `${d}-second ` : '';
   const what = n.noisy
     ? 'a noisy machine, on which fewer comparisons are answered than on a quiet one; a longer `--budget` answers more'
     : 'a quiet machine';
   return (
-    `**Noise:** one app's req/s moved by ${pct1(n.sdWindows)} from one 1-second ${term('window')} to the next${ref}: ` +
+    `**Noise:** one app's req/s moved by ${pct1(n.sdWindows)} from one ${len}${term('window')} to the next${ref}: ` +
     `${what} (${term('sd between windows')}).`
   );
 }

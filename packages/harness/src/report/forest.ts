@@ -43,15 +43,20 @@ export function forestValues(an: Analysis) {
   });
 }
 
+/** The widest the forest's axis goes: the ratios beyond are drawn at its edge. */
+const EDGE = [0.2, 5] as const;
+
 /** The log x axis around every interval and the ±equal band, and the three states' colours and shapes. */
 function encodings(values: { lo: number; hi: number }[], equalPct: number) {
   const e = equalPct / 100;
-  const lo = Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.02;
-  const hi = Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.02;
+  // Within 0.2×–5×: an outlier (a 24× slower page) would squeeze every other interval into a sliver. Beyond it, an
+  // interval is drawn to the edge and its label gives its size.
+  const lo = Math.max(EDGE[0], Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.02);
+  const hi = Math.min(EDGE[1], Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.02);
   const ticks = [0.2, 0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4, 5].filter((t) => t >= lo && t <= hi);
   const x = {
     type: 'quantitative' as const,
-    scale: { type: 'log' as const, domain: [lo, hi], nice: false },
+    scale: { type: 'log' as const, domain: [lo, hi], nice: false, clamp: true },
     axis: { values: ticks, format: '~g', grid: true },
     title: 'A ÷ B req/s (log scale): right of 1, A is faster',
   };

@@ -4,7 +4,7 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
-import { firstUse, term } from './words';
+import { firstUse, listed, term } from './words';
 
 /** The glossary linker of the picks being written (picksSection makes a new one for each). */
 let link = firstUse();
@@ -39,7 +39,6 @@ function span(lo: number, hi: number): string {
 
 const decided = (a: AnswerFigures) => a.verdict === 'faster' && !a.out;
 const bold = (x: string) => `**${x}**`;
-const listed = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? ''));
 
 /** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
 const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;

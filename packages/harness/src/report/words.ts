@@ -10,6 +10,10 @@ export const anchorOf = (heading: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9 -]/g, '')
     .replace(/ /g, '-');
+/** "a, b and c". */
+export const listed = (xs: string[]) =>
+  xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? '');
+
 /** A word linked to its glossary entry. */
 export const term = (word: string, heading = word) => `[${word}](${GLOSSARY}#${anchorOf(heading)})`;
 

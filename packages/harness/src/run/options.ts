@@ -1,12 +1,14 @@
 // What a run is asked to do: the options the command line parsed (cli/args.ts), which every
 // phase of the run reads.
-import type { OwnBody } from '../cli/target-flags';
 import type { Workload, WORKLOADS } from '@bench/stream';
 import { workloadOf } from '../measure/workloads';
 import type { SuiteName } from '../model/contenders';
 import type { ServerName } from '../model/servers';
 import type { PlacementName } from '../system/placement';
 import type { OtherSide } from './against';
+
+/** An app's own body (--target --body): a file's bytes, or the app's first response, then checked for stability. */
+export type OwnBody = { from: 'file'; path: string } | { from: 'first' };
 
 /** The layouts of a round in time (block.ts, schedule.ts). */
 export const LAYOUTS = ['runtime', 'walk'] as const;
