@@ -3,8 +3,9 @@
 // the project's cached tools taken off PATH, against the Redis the block's own restore line
 // starts. Every app serves the canonical body, scripts/run-oha.sh gets only 200s, every command
 // is bounded in time, and nothing is left running. Ports are the block's, swapped for free ones.
+import { newcomerShell } from '../helpers/shell';
 import { afterAll, describe, expect, test } from 'bun:test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
@@ -27,31 +28,10 @@ export function readmeCommands(section = 'Running one app by hand'): { line: str
   });
 }
 
-/** A newcomer's shell: no tool from the project's cache on PATH, so a line works only if it brings its own. */
-const newcomerEnv = () => ({
-  ...process.env,
-  PATH: (process.env.PATH ?? '')
-    .split(':')
-    .filter((p) => !p.includes('redis-stream-bench'))
-    .join(':'),
-});
-
 const running: ChildProcess[] = [];
 
-/** One README line in its own process group (so the whole tree can be stopped), output kept for errors. */
-function shell(line: string): ChildProcess & { output: () => string } {
-  const child = spawn('bash', ['-c', line], {
-    cwd: ROOT,
-    detached: true,
-    env: newcomerEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b) => (out += b));
-  child.stderr!.on('data', (b) => (out += b));
-  running.push(child);
-  return Object.assign(child, { output: () => out });
-}
+/** One README line in a newcomer's shell, in its own process group, output kept for errors. */
+const shell = (line: string) => newcomerShell(line, running);
 
 async function until<T>(
   what: string,

@@ -2,8 +2,9 @@
 // with a JSON shape of its own) written into the checkout's root, its three shell lines run from a newcomer's shell
 // with free ports and the shortest settings. The run measures the app against its first response and proves one
 // XRANGE per response; a --body FILE that is not what the app answers is refused, and said why.
+import { newcomerShell } from '../helpers/shell';
 import { afterAll, describe, expect, test } from 'bun:test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,22 +22,8 @@ const lines = /```sh\n([\s\S]*?)```/
   .filter(Boolean);
 const SHORT = '--runs 1 --windows 1 --duration 1s';
 
-const env = {
-  ...process.env,
-  PATH: (process.env.PATH ?? '')
-    .split(':')
-    .filter((p) => !p.includes('redis-stream-bench'))
-    .join(':'),
-};
 const running: ChildProcess[] = [];
-function shell(line: string): ChildProcess & { output: () => string } {
-  const child = spawn('bash', ['-c', line], { cwd: ROOT, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (b) => (out += b));
-  child.stderr!.on('data', (b) => (out += b));
-  running.push(child);
-  return Object.assign(child, { output: () => out });
-}
+const shell = (line: string) => newcomerShell(line, running);
 async function ended(child: ReturnType<typeof shell>, seconds: number): Promise<number | null> {
   for (let i = 0; i < seconds * 10 && child.exitCode === null; i++) await Bun.sleep(100);
   return child.exitCode;

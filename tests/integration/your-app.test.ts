@@ -4,6 +4,7 @@
 // REDIS_URL lines against the Redis `npm run restore` starts, and the refusal of a cluster node.
 // The copy lives in the temporary folder and goes in a finally; copies a crash left behind are
 // removed at the start.
+import { newcomerEnv } from '../helpers/shell';
 import { afterAll, describe, expect, test } from 'bun:test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -44,11 +45,7 @@ for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX))) {
 
 /** A newcomer's shell: no tool from the project's cache on PATH (with-tools.sh brings them), git able to commit. */
 const env = {
-  ...process.env,
-  PATH: (process.env.PATH ?? '')
-    .split(':')
-    .filter((p) => !p.includes('redis-stream-bench'))
-    .join(':'),
+  ...newcomerEnv(),
   BENCH_APPS_DIR: '',
   GIT_AUTHOR_NAME: 't',
   GIT_AUTHOR_EMAIL: 't@t',
