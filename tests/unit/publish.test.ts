@@ -1,43 +1,58 @@
-// Where a complete run is published, by its settings: its workload's place, and for writes a place apart at a
-// network distance, whose README block says what the distance is measured for (each strategy against Lua) and what
-// each strategy costs per request.
+// The publishing policy (model/publish.ts) against the options' own defaults (cli/args.ts defaultOptions).
 import { describe, expect, test } from 'bun:test';
-import { join } from 'node:path';
-import { analyze } from '../../packages/harness/src/answers/analysis';
-import { placeOf } from '../../packages/harness/src/measure/workloads';
-import { readResults } from '../../packages/harness/src/model/results-file';
-import { readmeSection } from '../../packages/harness/src/report/index';
-import { ROOT } from '../../packages/harness/src/system/paths';
+import { readFileSync } from 'node:fs';
+import { defaultOptions } from '../../packages/harness/src/cli/args';
+import { notPublished } from '../../packages/harness/src/model/publish';
+import type { Results } from '../../packages/harness/src/model/results';
+import { settingsFrom } from '../../packages/harness/src/run/prepare';
 
-describe('placeOf: where a run of these settings is published', () => {
-  test('reads at none: results/latest; writes: results/latest-upsert; live: nowhere', () => {
-    expect(placeOf({ workload: 'xrange', redis_rtt_ms: 0 })?.dir).toBe('latest');
-    expect(placeOf({ workload: 'upsert' })?.dir).toBe('latest-upsert');
-    expect(placeOf({ workload: 'live', redis_rtt_ms: 0 })).toBeNull();
-  });
-  test('at a network distance: writes in a place of their own at 1 ms, reads nowhere', () => {
-    const far = placeOf({ workload: 'upsert', redis_rtt_ms: 1 });
-    expect(far).toMatchObject({ dir: 'latest-upsert-distance', block: 'writes-distance', rttMs: 1 });
-    expect(placeOf({ workload: 'xrange', redis_rtt_ms: 1 })).toBeNull();
-  });
-});
+const fixture = (): Results => JSON.parse(readFileSync('tests/fixtures/results/results.json', 'utf8'));
+const place = { dir: 'latest' };
 
-describe('a write run at a network distance: its README block', () => {
-  const published = readResults(join(ROOT, 'results/latest-upsert/results.json'));
-  const far = { ...published, settings: { ...published.settings, redis_rtt_ms: 1 } };
-  const block = readmeSection(analyze(far));
-  test('the strategies against Lua, their cost per request and the accounting; not the other picks', () => {
-    expect(block).toContain('**With Redis 1 ms away**');
-    expect(block).toContain('**Write strategy**');
-    expect(block).toMatch(/\*\*Per request\*\*.*lua 1\.00 commands and \d+ µs of app CPU/);
-    expect(block).toContain('**Accounting:**');
-    expect(block).toContain('results/latest-upsert-distance/results.md');
-    expect(block).not.toContain('**Redis client**');
-    expect(block).not.toContain('What to pick');
+/** The fixture as a complete run of today's default method. */
+function defaultRun(): Results {
+  const r = fixture();
+  const defaults = settingsFrom(defaultOptions('xrange', 0));
+  r.settings = { ...r.settings, ...defaults, seed: r.settings.seed, placement: defaults.placement };
+  return r;
+}
+
+describe('publishing policy', () => {
+  const defaults = settingsFrom(defaultOptions('xrange', 0));
+
+  test('the defaults are those of a command given no flag', () => {
+    expect(defaults.workload).toBe('xrange');
+    expect(defaults.connections).toEqual([50]);
+    expect(defaults.budget_s).toBe(900);
+    expect(defaults.runs).toBe('auto');
+    expect(defaults.redis_rtt_ms).toBe(0);
+    expect(settingsFrom(defaultOptions('upsert', 0)).upsert).toBeDefined();
+    expect(settingsFrom(defaultOptions('xrange', 1)).redis_rtt_ms).toBe(1);
   });
-  test("WATCH's path counts every command it sends: more than Lua's one", () => {
-    const watch = /watch (\d+\.\d+)(?:–(\d+\.\d+))? commands/.exec(block);
-    expect(watch).not.toBeNull();
-    expect(Number(watch![1])).toBeGreaterThan(3);
+
+  test('a complete run of the default method is published', () => {
+    expect(notPublished(defaultRun(), place, defaults)).toBeNull();
+  });
+
+  test('each reason is named: a changed method key, a part of the suite, an incomplete run, no place', () => {
+    const r = defaultRun();
+    r.settings.connections = [64];
+    r.settings.budget_s = 60;
+    expect(notPublished(r, place, defaults)).toBe('not the default method (connections, budget_s changed)');
+    expect(notPublished({ ...defaultRun(), complete: false }, place, defaults)).toBe('the run is not complete');
+    const part = defaultRun();
+    part.settings.only = ['node-raw-node-redis'];
+    expect(notPublished(part, place, defaults)).toBe('--only or --where runs a part of the suite');
+    expect(notPublished(defaultRun(), null, null)).toBe('--workload xrange runs are not published');
+  });
+
+  test('--publish publishes a run of another method; a key older results lack counts as its default', () => {
+    const r = defaultRun();
+    r.settings.connections = [64];
+    r.settings.publish = true;
+    expect(notPublished(r, place, defaults)).toBeNull();
+    const old = defaultRun();
+    delete (old.settings as Partial<Results['settings']>).servers;
+    expect(notPublished(old, place, defaults)).toBeNull();
   });
 });

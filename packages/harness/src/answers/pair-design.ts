@@ -6,7 +6,15 @@
 // split them as each runs alone, so a duet ratio is trusted only while it agrees with the
 // alternating one.
 import jstat from 'jstat';
-import type { ContenderResult, PairDesign, PairDesignFigures, PairMode, Results, RunRecord } from '../model/results';
+import {
+  windowSeconds,
+  type ContenderResult,
+  type PairDesign,
+  type PairDesignFigures,
+  type PairMode,
+  type Results,
+  type RunRecord,
+} from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
 
 /** Pairs of contenders, this side first. */
@@ -205,7 +213,7 @@ function scaleCheck(pairs: Sides): PairDesign['scale'] {
 }
 
 /** Seconds a window costs: its length and the pause before it (run/block.ts SETTLE_MS). */
-const windowCostS = (r: Results) => (r.settings.duration_s ?? 1) + 0.25;
+const windowCostS = (r: Results) => windowSeconds(r.settings) + 0.25;
 
 /** Both designs' figures over `sides` (each pair's two contenders, this side first), the bias and scale checks. */
 function measuredWays(r: Results, sides: Sides): Pick<PairDesign, 'alternate' | 'duet' | 'bias' | 'scale'> {

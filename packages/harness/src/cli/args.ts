@@ -211,7 +211,21 @@ function racingFlags(v: FlagValues, pairOnly: boolean) {
 }
 
 export function parseCli(argv: string[], all: Selectable[] = []): CliOptions {
-  const v = readFlags(argv);
+  return optionsFrom(readFlags(argv), all);
+}
+
+/**
+ * The options of a command given no flag but --workload and --redis-rtt: every other option at its own default (the
+ * publishing policy compares a run's settings with these).
+ */
+export const defaultOptions = (workload: string, rttMs: number): CliOptions =>
+  optionsFrom(
+    { ...(workload === 'xrange' ? {} : { workload }), ...(rttMs > 0 ? { 'redis-rtt': `${rttMs}ms` } : {}) },
+    [],
+  );
+
+/** The flags' values → the options: each flag's check, and each default where a flag is not given. */
+function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   const target = targetFlags(v);
   if (typeof target === 'string') throw new UsageError(target);
   const str = (k: string) => v[k] as string | undefined;

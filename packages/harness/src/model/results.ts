@@ -22,7 +22,11 @@ export * from './answer';
 /** An interval with its exact coverage, and a median with its interval over n runs: stats.ts's own. */
 export type { Interval, Summary };
 
-export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
+/**
+ * A measured window's length in seconds, wherever a phase needs one. The seed profile counts requests, not seconds
+ * (duration_s null): its windows, and the ceilings measured beside them, are taken as 3 s.
+ */
+export const windowSeconds = (s: Pick<Settings, 'duration_s'>): number => s.duration_s ?? 3;
 
 export interface Settings {
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */

@@ -3,7 +3,8 @@
 import type { Interval, Summary } from '../stats/stats';
 import type { Breakdown } from './ceilings';
 import type { LiveRecord, UpsertWindow } from './live-record';
-import type { Status } from './results';
+
+export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
 export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   round: number;

@@ -40,3 +40,7 @@ export interface ServerRecord {
   /** A cluster's node count (its primaries and replicas). */
   nodes?: number;
 }
+
+/** A round-trip time as the flag spells it: 0, 200us, 1ms. */
+export const rttLabel = (ms: number) =>
+  ms === 0 ? '0' : ms < 1 ? `${+(ms * 1000).toFixed(0)}us` : `${+ms.toFixed(3)}ms`;

@@ -3,15 +3,13 @@
 // the contenders whose rank intervals at two distances do not overlap).
 import type * as vl from 'vega-lite';
 import type { DistancePoint, DistanceSweep } from '../answers/sweeps';
+import { rttLabel } from '../model/servers';
 
 /** "3", "2–5", or "–" without a rank. */
 function rankText(lo: number | null, hi: number | null): string {
   if (lo === null) return '–';
   return lo === hi ? `${lo}` : `${lo}–${hi}`;
 }
-export const rttLabel = (ms: number) =>
-  ms === 0 ? '0' : ms < 1 ? `${+(ms * 1000).toFixed(0)}us` : `${+ms.toFixed(3)}ms`;
-
 export function distanceTable({ points, changes }: DistanceSweep): string {
   const rtts = [...new Set(points.map((p) => p.rtt_ms))].sort((a, b) => a - b);
   const names = [...new Set(points.map((p) => p.name))];

@@ -12,6 +12,7 @@ import { loadSuite, type Contender, type Unsupported } from '../model/contenders
 import { namedFiles } from '../measure/apps';
 import { baseName } from '../model/questions';
 import type { Settings } from '../model/results';
+import { readResults, resultsFile } from '../model/results-file';
 
 /** What --against names, resolved: where the other side's apps are, and the commit they come from. */
 export interface OtherSide {
@@ -88,6 +89,28 @@ export function recordedSide(a: Settings['against'], appsDir: string): OtherSide
   if (a.kind === 'self') return selfSide(appsDir);
   const side = resolveAgainst(a.kind === 'ref' ? a.commit! : a.apps_dir, appsDir);
   return { ...side, spec: a.spec };
+}
+
+/**
+ * The run's other side: --against's ref or folder, checked now, before anything starts; --handicap alone pairs with
+ * this checkout's own apps; a resumed run pairs with the side it started with (null: it has none, or its results
+ * cannot be read, which prepare then says).
+ */
+export function otherSideOf(
+  o: { resume: string | null; against: string | null; handicap: string | null },
+  appsDir: string,
+): OtherSide | null {
+  if (o.resume) {
+    let settings: Settings;
+    try {
+      settings = readResults(resultsFile(resolve(o.resume))).settings;
+    } catch {
+      return null;
+    }
+    return recordedSide(settings.against, appsDir);
+  }
+  if (o.against !== null) return resolveAgainst(o.against, appsDir);
+  return o.handicap ? selfSide(appsDir) : null;
 }
 
 /** Worktrees kept under the cache besides the one being made: the most recently used. */

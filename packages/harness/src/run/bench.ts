@@ -3,18 +3,20 @@
 // results.json is flushed after every run, so any exit keeps what was measured.
 import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
+import type { Results } from '../model/results';
 import { prepare } from './prepare';
 import { schedule } from './schedule';
 import type { Session } from './state';
 import { finish } from './finish';
 
+/** One run, start to end: its exit code (0 when every contender is ok), its results and the folder they are in. */
 export async function runBench(
   opts: CliOptions,
   all: Contender[],
   unsupported: Unsupported[],
   session: Session,
-): Promise<number> {
+): Promise<{ code: number; results: Results; runDir: string }> {
   const state = await prepare(opts, all, unsupported, session);
   const ok = await schedule(state);
-  return finish(state.results, state.save, ok);
+  return { code: finish(state.results, state.save, ok), results: state.results, runDir: session.runDir! };
 }

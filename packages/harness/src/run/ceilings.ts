@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type ReadWorkload } from '@bench/stream';
 import { noReadPerRequest } from '../answers/verdicts';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from '../measure/ceilings';
 import { workloadOf } from '../measure/workloads';
-import { clientLabel, type ContenderResult, type Results, type Settings } from '../model/results';
+import { clientLabel, windowSeconds, type ContenderResult, type Results, type Settings } from '../model/results';
 import type { RuntimeName } from '../model/runtimes';
 import { info, log, progress } from '../system/progress';
 import type { RedisTarget } from '../topology/redis';
@@ -48,7 +48,7 @@ export function redisCeiling(results: Results, servers: Record<string, RedisTarg
           target,
           settings.workload as ReadWorkload,
           settings.connections[0]!,
-          settings.duration_s ?? 3,
+          windowSeconds(settings),
         ),
         ...(several ? { server } : {}),
       };
@@ -81,7 +81,7 @@ const decodeOf = (r: Pick<ContenderResult, 'settings'>) => r.settings?.decode ??
 export function ceilingReserveS(s: Settings, contenders: ContenderResult[]): number {
   const { ceilings } = workloadOf(s.workload);
   if (s.profile === 'seed' || !ceilings.redis) return 0;
-  const run = s.duration_s ?? 3;
+  const run = windowSeconds(s);
   return run + 2 + (ceilings.clients ? clientPairs(contenders).length * (s.warmup_s + run + 2) : 0);
 }
 
@@ -111,7 +111,7 @@ export async function clientCeilings(results: Results, rig: Rig, save: () => voi
     );
     try {
       const o = {
-        seconds: settings.duration_s ?? 3,
+        seconds: windowSeconds(settings),
         warmupS: settings.warmup_s,
         concurrency: settings.connections[0]!,
         expectBytes: Buffer.byteLength(rig.golden),

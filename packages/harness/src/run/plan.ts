@@ -4,7 +4,14 @@
 // tests/unit/plan.test.ts checks it, and the block around it through a fake launcher.
 import { FIRST_ROUNDS } from '../answers/racing';
 import { pointLabel } from '../measure/measure';
-import type { ContenderResult, PairMode, PointResult, Results, Settings } from '../model/results';
+import {
+  windowSeconds,
+  type ContenderResult,
+  type PairMode,
+  type PointResult,
+  type Results,
+  type Settings,
+} from '../model/results';
 import { seededRandom, shuffled } from '../stats/stats';
 import { clustered, glued, walkOrder } from './walk';
 
@@ -230,4 +237,4 @@ export function cycles<T>(
  * and stop.
  */
 export const firstGuessS = (s: Pick<Settings, 'warmup_s' | 'windows' | 'duration_s'>) =>
-  s.warmup_s + (s.windows ?? 1) * ((s.duration_s ?? 3) + 0.3) + 1;
+  s.warmup_s + (s.windows ?? 1) * (windowSeconds(s) + 0.3) + 1;

@@ -9,10 +9,10 @@ import { judgeHandicap } from '../answers/handicap';
 import { keptOf } from '../answers/held';
 import { poolAnswers } from '../answers/pool';
 import { APPS_DIR, loadSuite } from '../model/contenders';
-import type { KeptAnswers } from '../model/kept';
+import { keptFor, notKept, writeKept, type KeptAnswers } from '../model/kept';
 import type { PoolResult } from '../model/pool';
 import type { Results } from '../model/results';
-import { readResults } from '../model/results-file';
+import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
 import { ROOT } from '../system/paths';
 import { contenderInputs, inputsAtCommit } from './against';
@@ -71,6 +71,20 @@ export function pooledView(
   );
   if (!pool.runs.slice(0, -1).some((x) => x.pooled > 0)) return { analysis: an, pool: null };
   return { analysis: withPool(an, pool), pool };
+}
+
+/**
+ * A run published in the project's own results folder: kept in `keptDir` (unless it is a part of the suite), then
+ * pooled with the runs kept before it; pool.json written beside the published run when the pool counts any of them.
+ */
+export function keepAndPool(an: Analysis, keptDir: string, latest: string): Analysis {
+  const kept = keptFor(an.results, keptDir);
+  const record = recordOf(an.results, an);
+  // A run published with --publish may be a part of the suite: not kept.
+  if (!notKept(an.results)) writeKept(keptDir, record);
+  const { analysis, pool } = pooledView(an, kept, record);
+  if (pool) writeJsonAtomic(join(latest, 'pool.json'), pool);
+  return analysis;
 }
 
 export interface Gathered {

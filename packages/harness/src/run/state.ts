@@ -9,7 +9,10 @@ import type { RunningApp } from '../measure/apps';
 import type { Contender } from '../model/contenders';
 import type { RunContext } from '../measure/measure';
 import type { Live } from '../live/session';
-import { isAlive } from '../system/proc';
+import { rmSync } from 'node:fs';
+import { isAlive, killAllSync } from '../system/proc';
+import { log } from '../system/progress';
+import { resultsFile, writeResults } from '../model/results-file';
 import { cli, type RedisTarget } from '../topology/redis';
 import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
 import type { Launcher } from './launch';
@@ -79,6 +82,28 @@ export function fail(r: ContenderResult, status: 'failed' | 'invalid', reason: s
   r.reason = reason;
   if (output?.length) r.output = output.slice(-50);
   for (const p of r.points) if (p.status === 'incomplete') p.status = status;
+}
+
+/** Flush what an unfinished run measured, saying where it is and how to resume it. */
+export function savePartial(session: Session, reason: string): void {
+  const { results, runDir } = session;
+  if (!results || !runDir || results.complete) return;
+  results.exit_reason ??= reason;
+  results.finished_at = new Date().toISOString();
+  try {
+    writeResults(runDir, results);
+    log(`partial results saved in ${resultsFile(runDir)} (resume with --resume ${runDir})`);
+  } catch (e) {
+    log(`could not save partial results: ${(e as Error).message}`);
+  }
+}
+
+/** A signal: every child killed at once, the partial results saved, the private servers' folders removed. */
+export function abandon(session: Session, reason: string): void {
+  killAllSync();
+  savePartial(session, reason);
+  for (const t of [session.redis, ...(session.topology ?? [])] as (Partial<RedisTarget> | null)[])
+    if (t?.server) rmSync(t.server.dir, { recursive: true, force: true });
 }
 
 export async function stopApp(session: Session, key: string): Promise<void> {

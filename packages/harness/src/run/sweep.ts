@@ -1,0 +1,94 @@
+// A sweep: one complete run per value of one flag (--entries, --write-rate a,b, --keys a,b,
+// --redis-rtt a,b), each in <parent>/<value>/, then what the runs say together (answers/). The
+// command line renders each run's report as it ends (`reported`; --entries: once the scaling is known) and
+// the sweep's own at the end.
+import { join, resolve } from 'node:path';
+import { scalingOf } from '../answers/scaling';
+import { distanceSweep, writeRatePoints, type DistanceSweep, type WriteRatePoint } from '../answers/sweeps';
+import type { Contender, Unsupported } from '../model/contenders';
+import type { Results, Scaling } from '../model/results';
+import { writeJsonAtomic, writeResults } from '../model/results-file';
+import { rttLabel } from '../model/servers';
+import { ROOT } from '../system/paths';
+import { endProgress, info } from '../system/progress';
+import { runBench } from './bench';
+import { rdbFor } from './entries';
+import type { CliOptions } from './options';
+import { timestamp } from './prepare';
+import { stopAll, type Session } from './state';
+
+/** What a sweep measured, by kind: the figures its summary renders. */
+export type SweepOutcome = { parent: string; code: number } & (
+  | { kind: 'entries'; scaling: Scaling; dirs: string[] }
+  | { kind: 'write-rate'; points: WriteRatePoint[] }
+  | { kind: 'keys' }
+  | { kind: 'redis-rtt'; distance: DistanceSweep }
+);
+
+type Step = { dir: string; say: string; opts: Partial<CliOptions> };
+
+/** The sweep the options ask for, or null: one run. */
+export function sweepOf(opts: CliOptions): { kind: SweepOutcome['kind']; values: number[] } | null {
+  if (opts.entries) return { kind: 'entries', values: opts.entries };
+  if (opts.writeRates.length > 1) return { kind: 'write-rate', values: opts.writeRates };
+  if (opts.upsertKeysList.length > 1) return { kind: 'keys', values: opts.upsertKeysList };
+  if (opts.redisRtts.length > 1) return { kind: 'redis-rtt', values: opts.redisRtts };
+  return null;
+}
+
+const STEPS: Record<SweepOutcome['kind'], (v: number) => Step> = {
+  entries: (n) => ({ dir: `entries-${n}`, say: `--entries: the run on ${n} entries`, opts: { rdb: rdbFor(n) } }),
+  'write-rate': (rate) => ({
+    dir: `rate-${rate}`,
+    say: `--write-rate: the run at ${rate} writes/s`,
+    opts: { writeRate: rate, writeRates: [rate] },
+  }),
+  keys: (keys) => ({
+    dir: `keys-${keys}`,
+    say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`,
+    opts: { upsertKeys: keys, upsertKeysList: [keys] },
+  }),
+  'redis-rtt': (rttMs) => ({
+    dir: `rtt-${rttLabel(rttMs)}`,
+    say: `--redis-rtt: the run at RTT ${rttLabel(rttMs)}`,
+    opts: { redisRttMs: rttMs, redisRtts: [rttMs] },
+  }),
+};
+
+/** Every value's complete run, one after the other; `reported(dir)` renders each run's report as it ends. */
+export async function runSweep(
+  opts: CliOptions,
+  contenders: Contender[],
+  unsupported: Unsupported[],
+  session: Session,
+  reported: (runDir: string) => Promise<void>,
+): Promise<SweepOutcome> {
+  const sweep = sweepOf(opts)!;
+  const parent = resolve(ROOT, opts.out, timestamp());
+  const runs: { value: number; dir: string; results: Results }[] = [];
+  let code = 0;
+  for (const value of sweep.values) {
+    const { dir, say, opts: change } = STEPS[sweep.kind](value);
+    info(say);
+    const run = await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session);
+    code = Math.max(code, run.code);
+    // --entries: each size's report waits for the scaling, which its results.json then carries (one analysis a run).
+    if (sweep.kind !== 'entries') await reported(run.runDir);
+    runs.push({ value, dir, results: run.results });
+    await stopAll(session);
+    session.results = session.runDir = null;
+  }
+  endProgress();
+  if (sweep.kind === 'entries') {
+    const scaling = scalingOf(runs.map((r) => ({ entries: r.value, dir: r.dir, results: r.results })));
+    writeJsonAtomic(join(parent, 'scaling.json'), scaling);
+    // Each size's results.json carries the whole analysis too, so its report shows it.
+    for (const run of runs) writeResults(join(parent, run.dir), { ...run.results, scaling });
+    return { kind: 'entries', parent, code, scaling, dirs: runs.map((r) => join(parent, r.dir)) };
+  }
+  if (sweep.kind === 'write-rate')
+    return { kind: sweep.kind, parent, code, points: writeRatePoints(runs.map((r) => ({ ...r, rate: r.value }))) };
+  if (sweep.kind === 'redis-rtt')
+    return { kind: sweep.kind, parent, code, distance: distanceSweep(runs.map((r) => ({ ...r, rttMs: r.value }))) };
+  return { kind: 'keys', parent, code };
+}
