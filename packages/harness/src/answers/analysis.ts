@@ -5,6 +5,7 @@
 // computed once. The report (report/) is handed the Analysis and only renders it, as
 // golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing here changes the
 // results it reads.
+import { aboutProcedure, PROCEDURES, type ProcedureAbout, type ProcedureName } from '../stats/procedures';
 import { heldUp, keptOf, type HeldUp } from './held';
 import { type KeptAnswers, readKept } from '../model/kept';
 import type { PoolAnswer, PoolResult } from '../model/pool';
@@ -101,6 +102,10 @@ export interface Conditions {
   idle: { median: number; max: number } | null;
 }
 
+const PROCEDURE_ABOUT = Object.fromEntries(
+  (Object.keys(PROCEDURES) as ProcedureName[]).map((n) => [n, aboutProcedure(n)]),
+) as Record<ProcedureName, ProcedureAbout>;
+
 export interface Analysis {
   /** The results as read: the analysis and the report leave them as they are. */
   results: Results;
@@ -141,6 +146,8 @@ export interface Analysis {
   elsewhere: HeldUp | null;
   /** The published view: the answers pooled over the kept runs (withPool), the runs it read and left out. */
   pool: Omit<PoolResult, 'answers'> | null;
+  /** Each procedure as it describes itself (stats/procedures.ts): the report's sentences about how a test was made. */
+  procedures: Record<ProcedureName, ProcedureAbout>;
 }
 
 /**
@@ -312,6 +319,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     spreads: launchSpreads(ranking, keptRunsOf),
     handicap: handicapFigures(results),
     aloneScale: aloneScale(results),
+    procedures: PROCEDURE_ABOUT,
     redisCeilings: redisCeilings(results),
     precision: precisionOf(ranking, keptRunsOf, family.answers),
     conditions: conditionsOf(results),

@@ -1,5 +1,6 @@
 // results.json's answer to one "what to pick" comparison. Part of the schema in results.ts.
 import type { Comparison } from './questions';
+import type { ProcedureName } from '../stats/procedures';
 
 export type Verdict = 'faster' | 'equal' | 'undecided';
 
@@ -16,7 +17,7 @@ export interface Answer extends Comparison {
   /** The look that decided it, or the last look for an open one. */
   look: number;
   /** The procedure that decided it (results before the moderated t: the paired t with a design effect). */
-  procedure?: string;
+  procedure?: ProcedureName | 'pool';
   /**
    * Degrees of freedom of its t: its own (rounds − 1) plus what the family's prior lent (capped at the family's
    * total).

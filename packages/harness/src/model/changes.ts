@@ -1,6 +1,7 @@
 // results.json's records of a run of pairs (--against, --handicap) and of the handicap check and
 // the run's design. Part of the schema in results.ts.
 import type { Comparison } from './questions';
+import type { ProcedureName } from '../stats/procedures';
 import type { Answer } from './answer';
 
 /**
@@ -19,7 +20,7 @@ export interface Changes {
    */
   looks?: { round: number; alpha: number; share?: number; open: string[]; last?: boolean }[];
   /** The procedure the pairs are tested with (answers/racing.ts changesProcedure); older results: signed-rank. */
-  procedure?: 'moderated-t' | 'signed-rank';
+  procedure?: Extract<ProcedureName, 'moderated-t' | 'signed-rank'>;
   /**
    * The pair design: both measured in the first rounds, then the one with the narrower interval per minute
    * (answers/pair-design.ts).
@@ -140,7 +141,7 @@ export interface HandicapCheck {
      * its launches, or covariate-t (each launch's ln ratio taken at an equal share of the time the two event loops
      * waited for a CPU, answers/handicap.ts deniedOf).
      */
-    procedure?: 'moderated-t' | 'signed-rank' | 'covariate-t';
+    procedure?: ProcedureName;
     /** Older results, covariate-t: its slope and correlation on the covariate, and signed-rank without it. */
     covariate?: { slope: number; corr: number; unadjusted: { ratio: number; lo: number; hi: number; p: number } };
     /**
@@ -150,7 +151,7 @@ export interface HandicapCheck {
      * leans toward the injected one (docs/methodology.md).
      */
     diagnostics?: {
-      procedure: 'moderated-t' | 'signed-rank' | 'covariate-t';
+      procedure: ProcedureName;
       ratio: number;
       lo: number;
       hi: number;

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from './results-file';
 import type { Results, Verdict } from './results';
+import type { ProcedureName } from '../stats/procedures';
 
 /** One comparison as a kept run answered it, and (schema 2) what pooling it with other runs needs. */
 export interface KeptAnswer {
@@ -22,7 +23,7 @@ export interface KeptAnswer {
    * Schema 2: the run's estimate over every round it measured (not the one at the look that stopped it): ln A − ln B,
    * its standard error and df by the run's own procedure (the family's moderated t), and each round's mean ln ratio.
    */
-  estimate?: { ln: number; se: number; df: number; procedure: string; rounds: number[] };
+  estimate?: { ln: number; se: number; df: number; procedure: ProcedureName; rounds: number[] };
 }
 
 /** Where a run was measured: what tells one machine from another for pooling (answers/pool.ts). */

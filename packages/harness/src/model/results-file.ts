@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Results } from './results';
+import type { Answer, Results } from './results';
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
 export function writeJsonAtomic(file: string, value: unknown, indent: number | null = 2): void {
@@ -41,8 +41,18 @@ export function readResults(file: string): Results {
     throw new Error(
       `${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`,
     );
+  for (const a of [...(r.answers ?? []), ...(r.changes?.answers ?? [])])
+    if (a.procedure) a.procedure = LEGACY_PROCEDURES[a.procedure] ?? a.procedure;
   return r;
 }
+
+/** Answers recorded before the procedures' registry named them (stats/procedures.ts): each sentence → its name. */
+const LEGACY_PROCEDURES: Record<string, Answer['procedure']> = {
+  'moderated t on per-round log ratios (empirical Bayes)': 'moderated-t',
+  'Wilcoxon signed-rank on per-round log ratios (Hodges–Lehmann)': 'signed-rank',
+  'least squares on per-unit log ratios with a covariate (ANCOVA)': 'covariate-t',
+  'random-effects pool of runs over the machines measured (empirical Bayes τ)': 'pool',
+};
 
 /** Replace results/latest with a copy of a finished run directory. */
 export function publishLatest(runDir: string, latestDir: string): void {

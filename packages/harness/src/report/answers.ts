@@ -101,10 +101,7 @@ function procedureText(an: Analysis): string {
         `(a framework against its raw server, a setting against its default): side by side the ${prior(near)}; ` +
         `apart the ${prior(an.prior)}`
       : `: the family's ${prior(an.prior)}`;
-  return (
-    'Each is a moderated t (empirical Bayes, after limma) on the per-round mean of ln A − ln B, ' +
-    `each comparison's variance shrunk toward the family's${priors}`
-  );
+  return `Each is tested on the per-round mean of ln A − ln B with ${an.procedures['moderated-t'].sentence}${priors}`;
 }
 
 /** "Decided 30 of 44 comparisons…": the family, its error rate and how it was spent. */

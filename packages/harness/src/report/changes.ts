@@ -73,11 +73,7 @@ export function changesSection(an: Analysis): string {
     `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ` +
     `${n('undecided')} open, of ${answers.length}. ` +
-    ((r.changes?.procedure ?? 'signed-rank') === 'signed-rank'
-      ? "Each pair is tested on its per-round ratios with Wilcoxon's signed-rank test " +
-        "(the ratio: Hodges–Lehmann's estimate). "
-      : 'Each pair is tested on its per-round ratios with the moderated t, the pairs lending each other a ' +
-        'variance (limma). ') +
+    `Each pair is tested on its per-round ratios with ${an.procedures[r.changes?.procedure ?? 'signed-rank'].sentence}. ` +
     'The chance of any false "faster" or "slower" over the pairs and every look is at most 5% ' +
     "(Holm across the pairs within each look, α spent over the run's time).";
   // Without the "what to pick" section (one contender), the handicap check's line goes here.

@@ -9,13 +9,13 @@ import type { ModeratedRatio } from './moderated';
 
 /** What the test says of a pair: the moderated t's fields, with the covariate's slope and correlation. */
 export type CovariateRatio = Omit<ModeratedRatio, 'procedure'> & {
-  procedure: 'least squares on per-unit log ratios with a covariate (ANCOVA)';
+  procedure: 'covariate-t';
   slope: number;
   /** Correlation of the units' log ratios with their covariate. */
   corr: number;
 };
 
-const procedure = 'least squares on per-unit log ratios with a covariate (ANCOVA)' as const;
+const procedure = 'covariate-t' as const;
 
 /** δ of d = δ + β·x at `level`, with β and the residual sd; no interval under 4 units or from a flat covariate. */
 export function covariateT(d: number[], x: number[], level = 0.95): CovariateRatio {

@@ -166,7 +166,7 @@ export function replicates(d: number[]): Replicates {
 }
 
 export interface ModeratedRatio {
-  procedure: 'moderated t on per-round log ratios (empirical Bayes)';
+  procedure: 'moderated-t';
   /** exp(mean ln A − ln B) and its interval at `level`. */
   ratio: number;
   lo: number;
@@ -184,7 +184,7 @@ export interface ModeratedRatio {
 
 /** The moderated t of one comparison under the family's prior (its scale `s02`), with its interval at `level`. */
 export function moderatedT(r: Replicates, prior: Prior, level = 0.95, s02 = prior.s02): ModeratedRatio {
-  const procedure = 'moderated t on per-round log ratios (empirical Bayes)' as const;
+  const procedure = 'moderated-t' as const;
   const post = squeeze(r.s2, r.df, prior, s02);
   if (!(r.n >= 1) || !(post.df >= 1) || !Number.isFinite(post.s2)) {
     return {

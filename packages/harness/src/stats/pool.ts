@@ -43,7 +43,7 @@ export interface RunEstimate {
 }
 
 export interface PooledRatio {
-  procedure: 'random-effects pool of runs over the machines measured (empirical Bayes τ)';
+  procedure: 'pool';
   ratio: number;
   lo: number;
   hi: number;
@@ -65,7 +65,7 @@ export interface PooledRatio {
   short?: string;
 }
 
-const procedure = 'random-effects pool of runs over the machines measured (empirical Bayes τ)' as const;
+const procedure = 'pool' as const;
 // biome-ignore lint/suspicious/noExplicitAny: jstat's typings lack erf
 const erf: (x: number) => number = (jstat as any).erf ?? (jstat as any).jStat.erf;
 

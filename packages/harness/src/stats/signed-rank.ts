@@ -16,7 +16,7 @@ import type { ModeratedRatio } from './moderated';
  * only.
  */
 export type RankRatio = Omit<ModeratedRatio, 'procedure'> & {
-  procedure: 'Wilcoxon signed-rank on per-round log ratios (Hodges–Lehmann)';
+  procedure: 'signed-rank';
 };
 
 /** P(W+ ≤ w) for w = 0 … n(n+1)/2 under the null: each rank's sign a fair coin. */
@@ -49,7 +49,7 @@ function wPlus(xs: number[]): { w: number; n: number } {
   return { w, n: nz.length };
 }
 
-const procedure = 'Wilcoxon signed-rank on per-round log ratios (Hodges–Lehmann)' as const;
+const procedure = 'signed-rank' as const;
 
 /** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
 export function signedRank(xs: number[], level = 0.95): RankRatio {
