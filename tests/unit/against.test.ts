@@ -26,7 +26,13 @@ import { analyze } from '../../packages/harness/src/answers/analysis';
 import { loopBurnUs, wallBurnUs } from '../../packages/harness/src/answers/handicap';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
-import { aloneScale, chooseDesign, designPairs, equalMarginPct } from '../../packages/harness/src/answers/pair-design';
+import {
+  aloneAt,
+  aloneScale,
+  chooseDesign,
+  designPairs,
+  equalMarginPct,
+} from '../../packages/harness/src/answers/pair-design';
 import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
@@ -398,11 +404,11 @@ describe("the scale check: how much of a launch's difference alone a duet shows"
 
   test("a pair's line gives its sizes alone too, when its decision rests on duets that show half a difference", () => {
     const answer = { a: 'a', verdict: 'faster', ratio: 0.97, lo: 0.96, hi: 0.98, level: 0.95, rounds: 20 } as Answer;
-    expect(changeSentence(answer, 2, 0.5)).toMatch(
+    expect(changeSentence(answer, 2, aloneAt(0.5))).toMatch(
       /slower\*\* than base \(.*\); alone about −5\.9% \(−7\.8%…−4\.0%\), at the scale check's 0\.50×$/,
     );
     const equal = { ...answer, verdict: 'equal', ratio: 1, lo: 0.99, hi: 1.01 } as Answer;
-    expect(changeSentence(equal, 2, 0.5)).toMatch(
+    expect(changeSentence(equal, 2, aloneAt(0.5))).toMatch(
       /the bound asked: ±2% alone\); alone about ±2\.0%, at the scale check's 0\.50×$/,
     );
     const design = (scale: object, more: object = {}) =>

@@ -13,7 +13,7 @@ import {
   type TwinCost,
   wallBurnUs,
 } from '../../packages/harness/src/answers/handicap';
-import { checkDesign, duetPairs } from '../../packages/harness/src/answers/pair-design';
+import { aloneAt, checkDesign, duetPairs } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -139,7 +139,7 @@ describe("the handicap check's line says which rule sized the burn", () => {
   /** The line of a check calibrated on `twin` (µs per request), burning `us`. */
   const lineOf = (twin: TwinCost, pct: number, us: number, aloneScale: number | null = null) =>
     handicapLine({
-      aloneScale,
+      aloneScale: aloneScale === null ? null : aloneAt(aloneScale),
       handicap: [
         {
           check: {

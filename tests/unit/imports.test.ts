@@ -6,7 +6,9 @@
 // (one benchmark; what it shows), cli (the entry points). The report renders what the analysis
 // computed (answers/analysis.ts): from answers/ it imports types only.
 import { describe, expect, test } from 'bun:test';
-import { circles, importGraph, specifiers } from '../helpers/imports';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { circles, importGraph, ROOT, specifiers } from '../helpers/imports';
 
 const HARNESS = 'packages/harness/src/';
 const LAYER: Record<string, number> = {
@@ -99,6 +101,18 @@ describe('imports', () => {
 
   test('report/ imports nothing from answers/ but types', () => {
     expect(reportValues(values)).toEqual([]);
+  });
+
+  test('report/ imports no statistics: not stats/, not a statistics library', () => {
+    const dir = join(ROOT, HARNESS, 'report');
+    const statistical = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        specifiers(readFileSync(join(dir, f), 'utf8'))
+          .filter((x) => /^\.\.\/stats\/|^(simple-statistics|jstat)$/.test(x.spec))
+          .map((x) => `report/${f} → ${x.spec}`),
+      );
+    expect(statistical).toEqual([]);
   });
 
   test('the check sees a value import from answers/, an inline `type` or a re-export too', () => {

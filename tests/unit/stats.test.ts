@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
+import { levelLabel } from '../../packages/harness/src/report/words';
 import {
   additiveFit,
   halfWidth,
   holm,
-  levelLabel,
   medianInterval,
   orderStatCoverage,
   rankIntervals,

@@ -18,7 +18,7 @@ import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
-import { aloneScale } from './pair-design';
+import { aloneAt, aloneScale, type AloneScale } from './pair-design';
 import { ranked, type RankedContender, type TopStacks, topOf } from './ranking';
 import { keptRuns } from './verdicts';
 import { noiseOf, referenceOf, roundsToClose, type Noise } from './noise';
@@ -102,6 +102,11 @@ export interface Conditions {
   idle: { median: number; max: number } | null;
 }
 
+const aloneOf = (r: Results): AloneScale | null => {
+  const k = aloneScale(r);
+  return k === null ? null : aloneAt(k);
+};
+
 const PROCEDURE_ABOUT = Object.fromEntries(
   (Object.keys(PROCEDURES) as ProcedureName[]).map((n) => [n, aboutProcedure(n)]),
 ) as Record<ProcedureName, ProcedureAbout>;
@@ -112,7 +117,7 @@ export interface Analysis {
   /** Rounds every contender gets before racing (racing.ts), as the method line states it. */
   firstRounds: number;
   /** The share of a difference alone that the changes' duets show, where sizes are read at it (pair-design.ts). */
-  aloneScale: number | null;
+  aloneScale: AloneScale | null;
   /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];
   answers: AnswerFigures[];
@@ -148,6 +153,37 @@ export interface Analysis {
   pool: Omit<PoolResult, 'answers'> | null;
   /** Each procedure as it describes itself (stats/procedures.ts): the report's sentences about how a test was made. */
   procedures: Record<ProcedureName, ProcedureAbout>;
+  /**
+   * The cost breakdown's model against the measured req/s, per contender with a breakdown: within MODEL_TOLERANCE, or
+   * the app spending more than its parts did alone, or less.
+   */
+  modelGaps: Map<string, 'within' | 'more' | 'less'>;
+  modelTolerance: number;
+  /** --redis-rtt: the delay proxy's CPU over the measured windows, in % of a core (null: no proxy). */
+  proxyCpuPct: number | null;
+}
+
+/** How far measured req/s may be from the breakdown model's prediction before the leftover is named as the gap. */
+export const MODEL_TOLERANCE = 0.15;
+
+/** Per contender with a breakdown: whether the model's prediction misses by more than MODEL_TOLERANCE, and how. */
+function modelGaps(r: Results): Map<string, 'within' | 'more' | 'less'> {
+  const out = new Map<string, 'within' | 'more' | 'less'>();
+  for (const c of r.contenders) {
+    const b = c.points[0]?.breakdown ?? c.breakdown;
+    if (!b) continue;
+    const within = Math.abs(b.measured_rps / b.predicted_rps - 1) <= MODEL_TOLERANCE;
+    out.set(c.name, within ? 'within' : b.leftover_us > 0 ? 'more' : 'less');
+  }
+  return out;
+}
+
+/** The delay proxy's CPU over every measured window, in % of a core. */
+function proxyCpuPct(r: Results): number | null {
+  if (!r.data?.redis_rtt) return null;
+  const runs = r.contenders.flatMap((c) => c.runs).filter((x) => x.proxy_cpu_s !== undefined);
+  const seconds = runs.reduce((s, x) => s + x.seconds, 0);
+  return seconds ? (100 * runs.reduce((s, x) => s + x.proxy_cpu_s!, 0)) / seconds : NaN;
 }
 
 /**
@@ -318,8 +354,11 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     kept: keptRunsOf,
     spreads: launchSpreads(ranking, keptRunsOf),
     handicap: handicapFigures(results),
-    aloneScale: aloneScale(results),
+    aloneScale: aloneOf(results),
     procedures: PROCEDURE_ABOUT,
+    modelGaps: modelGaps(results),
+    modelTolerance: MODEL_TOLERANCE,
+    proxyCpuPct: proxyCpuPct(results),
     redisCeilings: redisCeilings(results),
     precision: precisionOf(ranking, keptRunsOf, family.answers),
     conditions: conditionsOf(results),

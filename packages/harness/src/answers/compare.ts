@@ -20,7 +20,7 @@ import { additiveFit, holm } from '../stats/stats';
 import { DECISION, holmLevels, windowsByRound } from './decide';
 import { fitPrior, type Prior, type Replicates } from '../stats/moderated';
 import { testRatio } from '../stats/procedures';
-import { runEffectVariance } from '../stats/run-effect';
+import { MIN_FOR_RUN_EFFECT, runEffectVariance } from '../stats/run-effect';
 import { answersAgreement, CompareRefused, setupDifferences, type Agreement } from './agreement';
 
 const ALPHA = DECISION.alpha;
@@ -70,7 +70,8 @@ export interface Comparison {
    * What a run adds to a change beyond its launches' noise (stats/run-effect.ts): sd in ln, from `on` dynamic
    * contenders' changes.
    */
-  runEffect: { sd: number; on: number };
+  /** The run effect's sd, over how many dynamic contenders, and the fewest it is estimated on. */
+  runEffect: { sd: number; on: number; min: number };
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
   rankChanges: string[];
@@ -250,7 +251,7 @@ function tested(a: Results, b: Results, ix: Indexed, left: Set<string>, mode: Co
       detectable: detectableOf(i),
     };
   });
-  return { rows, reps, prior, runEffect: { sd: Math.sqrt(tau2), on: dyn.length } };
+  return { rows, reps, prior, runEffect: { sd: Math.sqrt(tau2), on: dyn.length, min: MIN_FOR_RUN_EFFECT } };
 }
 
 /**
@@ -358,7 +359,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
       trend: prior.slope !== undefined,
     },
     tooFewRuns,
-    runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on },
+    runEffect: { sd: +runEffect.sd.toFixed(4), on: runEffect.on, min: runEffect.min },
     rankChanges: rankChanges(a, b, both),
     answers: answersAgreement(a, b),
     ...summaries(rows),

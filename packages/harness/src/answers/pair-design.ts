@@ -354,6 +354,15 @@ export function aloneScale(r: Results): number | null {
   return onDuets && sc && sc.corr >= 0.5 && sc.slope > 0.2 && sc.slope < 0.9 ? sc.slope : null;
 }
 
+/** The share k of a difference alone that duets show, and a ratio read off them taken to its size alone. */
+export interface AloneScale {
+  k: number;
+  of(x: number): number;
+}
+
+/** A ratio x read off duets that show a share k of a difference alone is about x^(1 / k) alone. */
+export const aloneAt = (k: number): AloneScale => ({ k, of: (x) => Math.exp(Math.log(x) / k) });
+
 /**
  * The bound a change's interval must lie within to be "equal", in the units of its window pairs: --equal, or, where the
  * decisions rest on duets that show a share k of a difference alone (aloneScale), the duet ratio that is ±--equal

@@ -3,6 +3,7 @@
 // reads, the reads over a cache's bound and what the writer cost; under --workload upsert, the
 // accounting of every write, the server's commands per request and each strategy's calls per
 // second through the run.
+import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import type { ContenderResult, Results, RunRecord, UpsertWindow } from '../model/results';
 
@@ -109,6 +110,19 @@ export interface UpsertRow {
   answered: number;
   /** Redis CPU µs per answered request (NaN: not measured in every run). */
   redisCpuUs: number;
+  /** The server's calls per answered request of each command its strategy sends (WATCH: the ones it sent). */
+  calls: [command: string, perRequest: number][];
+  /** WATCH's retries per request (WATCHes per request − 1); null for the other strategies. */
+  retries: number | null;
+}
+
+/** What one write strategy costs per request, over the stacks that measured it (the cost line under the table). */
+export interface StrategyCost {
+  write: string;
+  /** Redis commands per answered request: the least and most over its stacks. */
+  commands: [lo: number, hi: number];
+  /** The app's CPU per request, the median over its stacks (null: not measured). */
+  cpuUs: number | null;
 }
 
 /** One kept upsert window on the run's time axis: its strategy, contender, whole seconds into the run and calls/s. */
@@ -126,9 +140,37 @@ export interface UpsertFigures {
   perMinute: { writes: string[]; minutes: number[]; median: (number | null)[][] };
   /** The accounting over every contender's kept windows: writes applied, and any lost, invented or stale. */
   accounting: { windows: number; applied: number; lost: number; invented: number; stale: number };
+  costs: StrategyCost[];
 }
 
-function upsertRow(all: RunRecord[]): UpsertRow {
+const WATCH_PATH = ['watch', 'hget', 'multi', 'hset', 'hincrby', 'exec', 'unwatch'];
+
+/** The Redis commands a strategy sends per request: its one (EVALSHA, FCALL, PING), or WATCH's whole path. */
+const commandsOf = (write: string) => (write === 'watch' ? WATCH_PATH : [perRequestCommand('upsert', write)]);
+
+/** A strategy's Redis commands per answered request: its one command, or every command of the WATCH path. */
+const commandsPerRequest = (t: UpsertRow, write: string) =>
+  commandsOf(write).reduce((n, k) => n + (t.commands[k] ?? 0), 0) / Math.max(1, t.answered);
+
+/** Per strategy, over the contenders that measured it: Redis commands per request and the app's CPU (median). */
+function strategyCosts(r: Results, rows: Map<string, UpsertRow>): StrategyCost[] {
+  const by = new Map<string, { commands: number[]; cpu: number[] }>();
+  for (const c of r.contenders) {
+    const t = rows.get(c.name);
+    if (c.status !== 'ok' || !t?.runs) continue;
+    const write = c.settings?.write ?? 'lua';
+    const e = by.get(write) ?? by.set(write, { commands: [], cpu: [] }).get(write)!;
+    e.commands.push(commandsPerRequest(t, write));
+    if (Number.isFinite(c.cpu_us_per_req)) e.cpu.push(c.cpu_us_per_req!);
+  }
+  return [...by].map(([write, e]) => ({
+    write,
+    commands: [Math.min(...e.commands), Math.max(...e.commands)],
+    cpuUs: e.cpu.length ? median(e.cpu) : null,
+  }));
+}
+
+function upsertRow(all: RunRecord[], write: string): UpsertRow {
   const runs = all.filter((r) => r.upsert);
   const total = (f: (u: UpsertWindow) => number) => sum(runs.map((r) => f(r.upsert!)));
   const commands: Record<string, number> = {};
@@ -155,6 +197,10 @@ function upsertRow(all: RunRecord[]): UpsertRow {
     commands,
     answered,
     redisCpuUs: (redisCpu * 1e6) / Math.max(1, answered),
+    calls: commandsOf(write)
+      .filter((k) => write !== 'watch' || commands[k])
+      .map((k) => [k, (commands[k] ?? 0) / Math.max(1, answered)]),
+    retries: write === 'watch' ? (commands.watch ?? 0) / Math.max(1, answered) - 1 : null,
   };
 }
 
@@ -181,7 +227,7 @@ export function upsertFigures(r: Results, kept: Kept): UpsertFigures {
       ),
     ),
   );
-  const rows = new Map(r.contenders.map((c) => [c.name, upsertRow(keptOf(kept, c))]));
+  const rows = new Map(r.contenders.map((c) => [c.name, upsertRow(keptOf(kept, c), c.settings?.write ?? 'lua')]));
   const total = (f: (row: UpsertRow) => number) => sum([...rows.values()].map(f));
   return {
     rows,
@@ -194,5 +240,6 @@ export function upsertFigures(r: Results, kept: Kept): UpsertFigures {
       invented: total((x) => x.invented),
       stale: total((x) => x.stale),
     },
+    costs: strategyCosts(r, rows),
   };
 }

@@ -227,10 +227,10 @@ export function handicapLine(an: Analysis): string {
       const other = h.other ? `; in its duets ${signedPct(h.other.ratio)} (${testText(h.other)})` : '';
       // A --handicap pair decided on duets showing a share of a difference alone: its size alone was injected.
       const k = isBase(h.compared_with ?? '') ? an.aloneScale : null;
-      const alone = (x: number) => (k ? Math.exp(Math.log(x) / k) : x);
+      const alone = (x: number) => (k ? k.of(x) : x);
       const aloneText = k
         ? `; alone about ${signedPct(alone(m.ratio))} (${signedPct(alone(m.lo))}…${signedPct(alone(m.hi))}), ` +
-          `at the scale check's ${k.toFixed(2)}×`
+          `at the scale check's ${k.k.toFixed(2)}×`
         : '';
       return (
         `**Handicap check:** ${h.contender} burns ${h.us} µs of CPU per request (${sizedText(f)}): ` +

@@ -4,7 +4,7 @@
 import { runSubtitle } from './words';
 import type { Analysis } from '../answers/analysis';
 import { clientLabel, type Results } from '../model/results';
-import { levelLabel } from '../stats/stats';
+import { levelLabel } from './words';
 
 /** "Redis" for the default server, the server's own name (valkey) for another. */
 const serverLabel = (s: string | undefined) => (!s || s === 'redis' ? 'Redis' : s);
@@ -96,10 +96,11 @@ export function efficiencyTable(an: Analysis): string {
   );
 }
 
-/** Where the model misses by more than 15%, the leftover names the gap. */
-function modelGap(b: NonNullable<Results['contenders'][number]['breakdown']>): string {
-  if (Math.abs(b.measured_rps / b.predicted_rps - 1) <= 0.15) return 'within 15%';
-  return b.leftover_us > 0
+/** Where the model misses by more than the analysis's tolerance, the leftover names the gap. */
+function modelGap(an: Analysis, name: string, b: NonNullable<Results['contenders'][number]['breakdown']>): string {
+  const gap = an.modelGaps.get(name);
+  if (gap === 'within') return `within ${Math.round(an.modelTolerance * 100)}%`;
+  return gap === 'more'
     ? `leftover +${fmt(b.leftover_us)} µs: ` +
         'the app spends more per request than its parts did alone (HTTP and client share one event loop and heap)'
     : `leftover ${fmt(b.leftover_us)} µs: ` +
@@ -127,7 +128,7 @@ export function breakdownTable(an: Analysis): string {
     return (
       `| ${c.name} | ${fmt(b.redis_us)} | ${fmt(b.client_us)} | ${fmt(b.transform_us)} | ${fmt(b.http_us)} | ` +
       `${fmt(b.leftover_us)} | ${fmt(b.measured_us)} | ${fmt(b.predicted_rps)} | ${fmt(b.measured_rps)} | ` +
-      `${fmt((b.measured_rps / b.predicted_rps) * 100)}% | ${modelGap(b)} |`
+      `${fmt((b.measured_rps / b.predicted_rps) * 100)}% | ${modelGap(an, c.name, b)} |`
     );
   });
   return [BREAKDOWN_NOTE, [head, ...body].join('\n')].join('\n\n');

@@ -4,6 +4,7 @@
 import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
+import type { AloneScale } from '../answers/pair-design';
 import type { Answer, PairDesign, PairDesignFigures, Results } from '../model/results';
 import { handicapLine } from './answers';
 
@@ -30,14 +31,14 @@ export function otherSideText(r: Results): string {
  * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with
  * its interval and the change it could detect (the interval's half-width).
  */
-export function changeSentence(a: Answer, equalPct: number, scale: number | null = null): string {
+export function changeSentence(a: Answer, equalPct: number, scale: AloneScale | null = null): string {
   const name = a.a;
   if (a.out) return `${name}: not answered (${a.out})`;
   if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
   const interval = `${signed(a.lo)}…${signed(a.hi)}, ${levelText(a.level)}, ${a.rounds} rounds`;
   // Read off duet windows that show a share `scale` of a difference alone: the same figures at their size alone.
-  const alone = (x: number) => Math.exp(Math.log(x) / scale!);
-  const at = `at the scale check's ${scale?.toFixed(2)}×`;
+  const alone = (x: number) => scale!.of(x);
+  const at = `at the scale check's ${scale?.k.toFixed(2)}×`;
   const bound = (lo: number, hi: number) => pct(Math.max(hi - 1, 1 / lo - 1));
   if (a.verdict === 'faster')
     return (
@@ -69,11 +70,12 @@ export function changesSection(an: Analysis): string {
   const order = (a: Answer) => (a.out ? 3 : a.verdict === 'faster' ? 0 : a.verdict === 'equal' ? 1 : 2);
   const sorted = [...answers].sort((x, y) => order(x) - order(y) || x.a.localeCompare(y.a));
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
+  const procedure = an.procedures[r.changes?.procedure ?? 'signed-rank'];
   const head =
     `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ` +
     `${n('undecided')} open, of ${answers.length}. ` +
-    `Each pair is tested on its per-round ratios with ${an.procedures[r.changes?.procedure ?? 'signed-rank'].sentence}. ` +
+    `Each pair is tested on its per-round ratios with ${procedure.sentence}. ` +
     'The chance of any false "faster" or "slower" over the pairs and every look is at most 5% ' +
     "(Holm across the pairs within each look, α spent over the run's time).";
   // Without the "what to pick" section (one contender), the handicap check's line goes here.

@@ -3,7 +3,6 @@
 // significance and the rank intervals.
 import type { Comparison, Row } from '../answers/compare';
 import type { Results } from '../model/results';
-import { MIN_FOR_RUN_EFFECT } from '../stats/run-effect';
 import { chartDivs, escapeHtml, pageHtml } from './page';
 
 /** What a run adds beyond its launches' noise, or why none was estimated. */
@@ -15,8 +14,8 @@ function runEffectText(c: Comparison): string {
       `from the ${on} dynamic contenders' changes)`
     );
   if (c.mode !== 'relative') return '';
-  return on < MIN_FOR_RUN_EFFECT
-    ? `; no run effect estimated (${on} dynamic contenders, fewer than ${MIN_FOR_RUN_EFFECT})`
+  return on < c.runEffect.min
+    ? `; no run effect estimated (${on} dynamic contenders, fewer than ${c.runEffect.min})`
     : `; the ${on} dynamic contenders' changes showed no run effect beyond their launches' noise`;
 }
 

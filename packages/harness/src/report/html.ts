@@ -5,7 +5,7 @@ import type { Analysis } from '../answers/analysis';
 import type { ContenderResult, Results } from '../model/results';
 import { scalingSpec } from './scaling';
 import { type Place, sectionsOf } from './sections';
-import { levelLabel } from '../stats/stats';
+import { levelLabel } from './words';
 import { charts } from './charts';
 import { chartDivs, escapeHtml, markdownHtml, pageHtml } from './page';
 

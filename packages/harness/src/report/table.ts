@@ -1,6 +1,6 @@
 // Markdown tables from a run's analysis (answers/analysis.ts) and its results.
 import { PERCENTILES, type ContenderResult, type Results } from '../model/results';
-import { levelLabel } from '../stats/stats';
+import { levelLabel } from './words';
 import { clock } from '../system/progress';
 import type { Analysis } from '../answers/analysis';
 
@@ -303,12 +303,10 @@ function serversLine(r: Results): string {
  * --redis-rtt: the RTT asked and measured through the proxy, and what the proxy itself cost while the apps were
  * measured.
  */
-function distanceLine(r: Results): string {
-  const d = r.data.redis_rtt;
+function distanceLine(an: Analysis): string {
+  const d = an.results.data.redis_rtt;
   if (!d) return '';
-  const runs = r.contenders.flatMap((c) => c.runs).filter((x) => x.proxy_cpu_s !== undefined);
-  const seconds = runs.reduce((s, x) => s + x.seconds, 0);
-  const cpu = seconds ? (100 * runs.reduce((s, x) => s + x.proxy_cpu_s!, 0)) / seconds : NaN;
+  const cpu = an.proxyCpuPct ?? NaN;
   return (
     `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, ` +
     `adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
@@ -345,7 +343,7 @@ export function describeRun(an: Analysis): string {
     precisionLine(an),
     referenceLine(r),
     serversLine(r),
-    distanceLine(r),
+    distanceLine(an),
     `Data: ${r.data.entries} entries, ${(r.data.memory_bytes / 1024).toFixed(1)} KB in Redis, ` +
       `${r.data.body_bytes} bytes of JSON. ` +
       `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}${e.git_dirty ? ' (dirty tree)' : ''}.`,

@@ -8,38 +8,26 @@ import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { UpsertFigures, UpsertRow } from '../answers/workloads';
-import { perRequestCommand } from '@bench/stream';
-import { median } from 'simple-statistics';
 import type { ContenderResult } from '../model/results';
 
 const fmt = (x: number | undefined | null, digits = 0) =>
   x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
-const WATCH_PATH = ['watch', 'hget', 'multi', 'hset', 'hincrby', 'exec', 'unwatch'];
-
-/** The Redis commands a strategy sends per request: its one (EVALSHA, FCALL, PING), or WATCH's whole path. */
-const commandsOf = (write: string) => (write === 'watch' ? WATCH_PATH : [perRequestCommand('upsert', write)]);
-
 /** "evalsha 1.00" or "watch 1.31, hget 1.31, multi 1.02, …": the server's calls per answered request. */
-function callsCell(commands: Record<string, number>, answered: number, write: string): string {
-  return commandsOf(write)
-    .filter((k) => write !== 'watch' || commands[k])
-    .map((k) => `${k} ${fmt((commands[k] ?? 0) / Math.max(1, answered), 2)}`)
-    .join(', ');
-}
+const callsCell = (t: UpsertRow) => t.calls.map(([k, n]) => `${k} ${fmt(n, 2)}`).join(', ');
 
 function row(c: ContenderResult, t: UpsertRow | undefined): string {
   const write = c.settings?.write ?? 'lua';
   if (c.status !== 'ok' || !t?.runs)
     return `| ${c.name} | ${write} | ${c.status} | – | – | – | – | – | – | – | – | ${c.reason ?? ''} |`;
   const b = t.branches;
-  const retries = write === 'watch' ? fmt((t.commands.watch ?? 0) / Math.max(1, t.answered) - 1, 3) : '–';
+  const retries = t.retries === null ? '–' : fmt(t.retries, 3);
   const branches = write === 'ping' ? `pong ${b.pong}` : `${b.created} / ${b.updated} / ${b.ignored}`;
   const l = c.latency_ms;
   const lat = l ? `${fmt(l.p50, 1)} / ${fmt(l.p90, 1)} / ${fmt(l.p99, 1)} / ${fmt(l.p99_9, 1)}` : '–';
   const accounted = `${t.lost} lost, ${t.invented} invented, ${t.stale} stale (${t.applied} applied)`;
   return (
     `| ${c.name} | ${write} | ${fmt(c.rps?.median)} | ${lat} | ${fmt(c.cpu_us_per_req)} | ${fmt(t.redisCpuUs)} | ` +
-    `${callsCell(t.commands, t.answered, write)} | ${retries} | ${b.conflict} | ${branches} | ${accounted} | |`
+    `${callsCell(t)} | ${retries} | ${b.conflict} | ${branches} | ${accounted} | |`
   );
 }
 
@@ -53,36 +41,15 @@ const ACCOUNTING =
   'A 409 is WATCH giving up after 10 retries; retries per request are WATCHes per request − 1. ' +
   'ping: the floor, one PING per request and nothing written.';
 
-/** A strategy's Redis commands per answered request: its one command, or every command of the WATCH path. */
-function commandsPerRequest(t: UpsertRow, write: string): number {
-  return commandsOf(write).reduce((n, k) => n + (t.commands[k] ?? 0), 0) / Math.max(1, t.answered);
-}
-
 /**
  * What a strategy costs per request, over the stacks that measured it: Redis commands (each a round trip unless the
  * client pipelines them) and the app's CPU (median): what decides between them when Redis is far away.
  */
 export function costLine(an: Analysis): string {
-  const rows = an.upsert?.rows;
-  if (!rows) return '';
-  const by = new Map<string, { commands: number[]; cpu: number[] }>();
-  for (const c of an.results.contenders) {
-    const t = rows.get(c.name);
-    if (c.status !== 'ok' || !t?.runs) continue;
-    const write = c.settings?.write ?? 'lua';
-    const e = by.get(write) ?? by.set(write, { commands: [], cpu: [] }).get(write)!;
-    e.commands.push(commandsPerRequest(t, write));
-    if (Number.isFinite(c.cpu_us_per_req)) e.cpu.push(c.cpu_us_per_req!);
-  }
-  if (!by.size) return '';
-  const range = (xs: number[]) => {
-    const lo = Math.min(...xs);
-    const hi = Math.max(...xs);
-    return hi - lo < 0.005 ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`;
-  };
-  const parts = [...by].map(
-    ([w, e]) => `${w} ${range(e.commands)} commands and ${e.cpu.length ? fmt(median(e.cpu)) : '–'} µs of app CPU`,
-  );
+  const costs = an.upsert?.costs;
+  if (!costs?.length) return '';
+  const range = ([lo, hi]: [number, number]) => (hi - lo < 0.005 ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`);
+  const parts = costs.map((e) => `${e.write} ${range(e.commands)} commands and ${fmt(e.cpuUs)} µs of app CPU`);
   return `**Per request**, over the stacks (Redis commands; the app's CPU, median): ${parts.join('; ')}.`;
 }
 

@@ -64,3 +64,6 @@ export function firstUse(): (name: string) => string {
     return term(name, heading);
   };
 }
+
+/** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
+export const levelLabel = (level: number, asked = 0.95) => `${+(Math.min(level, asked) * 100).toFixed(1)}% CI`;

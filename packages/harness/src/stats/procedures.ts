@@ -31,7 +31,7 @@ export interface RatioData {
   covariate?: number[];
 }
 
-/** What a procedure is, said by itself: what results.json records, what it assumes, and the sentence a report prints. */
+/** A procedure said by itself: the name results.json records, what it assumes, and the sentence a report prints. */
 export interface ProcedureAbout {
   name: string;
   /** What must hold of the data for its error rate to hold. */
@@ -52,8 +52,7 @@ export const PROCEDURES = {
       'the comparisons of a family have variances drawn from one scaled inverse χ² (the prior)',
       'rounds are independent',
     ],
-    sentence:
-      "the moderated t (empirical Bayes, after limma), each comparison's variance shrunk toward the family's",
+    sentence: "the moderated t (empirical Bayes, after limma), each comparison's variance shrunk toward the family's",
     test: (d, level) => {
       if (!d.prior) throw new Error('the moderated t needs the family prior');
       return moderatedT(d.reps, d.prior, level, d.s02 ?? d.prior.s02);

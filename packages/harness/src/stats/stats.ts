@@ -57,9 +57,6 @@ export function medianInterval(xs: number[], level = 0.95): Interval {
   return { lo: s[k - 1]!, hi: s[n - k]!, level: orderStatCoverage(n, k) };
 }
 
-/** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
-export const levelLabel = (level: number, asked = 0.95) => `${+(Math.min(level, asked) * 100).toFixed(1)}% CI`;
-
 /** Largest distance from the median to an end of its interval, as a share of the median. */
 export const halfWidth = (median: number, ci: Interval) => Math.max(median - ci.lo, ci.hi - median) / median;
 
