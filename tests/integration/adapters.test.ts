@@ -19,7 +19,10 @@ const PROBE: Record<string, string[]> = {
 };
 
 let redis: RedisTarget;
-/** The golden body of each workload (xrange and xread: the whole stream; xrange-count: its first page). */
+/**
+ * The golden body of each workload (xrange and xread: the whole stream; xrange-count: its first page; xrevrange-count:
+ * its last page, newest first).
+ */
 const golden: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -69,9 +72,11 @@ function probe(runtime: string, env: Record<string, string>): { direct: string; 
 }
 
 describe('every adapter on every runtime it claims', () => {
-  test('every runtime has a probe; the page is 100 entries of the whole stream', () => {
+  test('every runtime has a probe; a page is 100 entries of the whole stream, the first or the last reversed', () => {
     expect(Object.keys(PROBE)).toEqual(RUNTIME_NAMES);
-    expect(JSON.parse(golden['xrange-count']!).entries).toEqual(JSON.parse(golden.xrange!).entries.slice(0, 100));
+    const all = JSON.parse(golden.xrange!).entries;
+    expect(JSON.parse(golden['xrange-count']!).entries).toEqual(all.slice(0, 100));
+    expect(JSON.parse(golden['xrevrange-count']!).entries).toEqual(all.slice(-100).reverse());
   });
   for (const runtime of RUNTIME_NAMES) {
     for (const client of CLIENTS) {

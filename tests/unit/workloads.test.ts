@@ -27,6 +27,7 @@ describe('the gate rules', () => {
   test('the command counted once per response: the read, or the write strategy', () => {
     expect(workloadOf('xrange').rules.command('lua')).toBe('xrange');
     expect(workloadOf('xrange-count').rules.command('lua')).toBe('xrange');
+    expect(workloadOf('xrevrange-count').rules.command('lua')).toBe('xrevrange');
     expect(workloadOf('xread').rules.command('lua')).toBe('xread');
     expect(workloadOf('live').rules.command('lua')).toBe('xrange');
     expect(workloadOf('upsert').rules.command('lua')).toBe('evalsha');
@@ -36,6 +37,7 @@ describe('the gate rules', () => {
   });
   test("the gate's message names the command", () => {
     expect(workloadOf('xread').rules.label).toBe('XREAD');
+    expect(workloadOf('xrevrange-count').rules.label).toBe('XREVRANGE');
     expect(workloadOf('live').rules.label).toBe('XRANGE');
     expect(workloadOf('upsert').rules.label).toBe("the write strategy's");
   });
@@ -46,7 +48,7 @@ describe('the gate rules', () => {
 
 describe('what oha sends', () => {
   test('the reads: GET the route, nothing beside oha without a writer', () => {
-    for (const w of ['xrange', 'xread', 'xrange-count', 'live'] as const) {
+    for (const w of ['xrange', 'xread', 'xrange-count', 'xrevrange-count', 'live'] as const) {
       expect(workloadOf(w).request(ctx, URL)).toEqual({ url: URL });
     }
     expect(workloadOf('xrange').around(ctx, URL, 0)).toBeNull();
@@ -77,7 +79,7 @@ describe('flags, settings, servers and ceilings', () => {
     expect(workloadOf('upsert').settings(OPTS)).toEqual({ upsert: { keys: 100 } });
   });
   test('the writes run on the private Redis only, and without --target', () => {
-    for (const w of ['xrange', 'xread', 'xrange-count'] as const) {
+    for (const w of ['xrange', 'xread', 'xrange-count', 'xrevrange-count'] as const) {
       expect(workloadOf(w).privateRedis).toBeNull();
       expect(workloadOf(w).noTarget).toBeNull();
     }

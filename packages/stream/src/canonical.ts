@@ -8,12 +8,12 @@ export const STREAM_KEY = 'OPTIONS:test:STREAM';
  * live: the xrange read while a writer appends to the capped stream (the harness runs the writer
  * and checks freshness). upsert: no read; POST /items/:id writes a record (writes/upsert.ts).
  */
-export const WORKLOADS = ['xrange', 'xread', 'xrange-count', 'live', 'upsert'] as const;
+export const WORKLOADS = ['xrange', 'xread', 'xrange-count', 'xrevrange-count', 'live', 'upsert'] as const;
 export type Workload = (typeof WORKLOADS)[number];
 /** The workloads that read the stream per request. */
 export type ReadWorkload = Exclude<Workload, 'upsert'>;
 export const isRead = (w: Workload): w is ReadWorkload => w !== 'upsert';
-/** xrange-count reads one page: the first PAGE entries. */
+/** xrange-count reads one page: the first PAGE entries; xrevrange-count the last PAGE, newest first. */
 export const PAGE = 100;
 
 /** The one Redis command each workload sends per request (the harness's golden body and ceiling use it too). */
@@ -26,8 +26,19 @@ export function workloadCommand(workload: ReadWorkload, key: string): string[] {
       return ['XREAD', 'STREAMS', key, '0-0'];
     case 'xrange-count':
       return ['XRANGE', key, '-', '+', 'COUNT', String(PAGE)];
+    case 'xrevrange-count':
+      return ['XREVRANGE', key, '+', '-', 'COUNT', String(PAGE)];
   }
 }
+
+/**
+ * The command whose reply, an XRANGE-shaped array of entries, is the workload's body: its own read where that is a
+ * range (a page, newest first or not), else the whole stream (XREAD's entries are XRANGE's; live and upsert read it).
+ */
+export const replyCommand = (workload: Workload, key: string): string[] =>
+  workload === 'xrange-count' || workload === 'xrevrange-count'
+    ? workloadCommand(workload, key)
+    : ['XRANGE', key, '-', '+'];
 
 /**
  * The command INFO commandstats counts once per request (lower case, as it names them): the read,

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { contractJson, workloadCommand, type Workload } from '@bench/stream';
+import { contractJson, replyCommand, type Workload } from '@bench/stream';
 import { freePort, portTaken } from '../system/net';
 import { pinned } from '../system/placement';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
@@ -277,12 +277,9 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
   };
 }
 
-/**
- * The contract body, computed from redis-cli's own reading of the stream: all of it, or the page xrange-count reads.
- */
+/** The contract body, computed from redis-cli's own reading of the stream: all of it, or the page the workload reads. */
 export function goldenBody(target: RedisTarget, key: string, workload: Workload = 'xrange'): string {
-  const command = workload === 'xrange-count' ? workloadCommand(workload, key) : ['XRANGE', key, '-', '+'];
-  return contractJson(JSON.parse(cli(target, command, { json: true })) as [string, string[]][]);
+  return contractJson(JSON.parse(cli(target, replyCommand(workload, key), { json: true })) as [string, string[]][]);
 }
 
 export interface CommandStat {

@@ -18,15 +18,19 @@ export async function openWith(
     : new Redis(url, { enableAutoPipelining: settings.autopipeline === 'on', lazyConnect: true });
   client.on('error', (err: Error) => console.error(`${label}: ${err.message}`));
   await client.connect();
-  const count = workload === 'xrange-count' ? ['COUNT', PAGE] : [];
+  const count = workload === 'xrange-count' || workload === 'xrevrange-count' ? ['COUNT', PAGE] : [];
   const entries =
     settings.decode === 'bytes'
-      ? async () => ({ shape: 'bytes' as const, entries: await client.xrangeBuffer(key, '-', '+', ...count) })
+      ? workload === 'xrevrange-count'
+        ? async () => ({ shape: 'bytes' as const, entries: await client.xrevrangeBuffer(key, '+', '-', ...count) })
+        : async () => ({ shape: 'bytes' as const, entries: await client.xrangeBuffer(key, '-', '+', ...count) })
       : workload === 'xread'
         ? async () => ({ shape: 'flat' as const, entries: (await client.xread('STREAMS', key, '0-0'))?.[0]?.[1] ?? [] })
         : workload === 'xrange-count'
           ? async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+', 'COUNT', PAGE) })
-          : async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+') });
+          : workload === 'xrevrange-count'
+            ? async () => ({ shape: 'flat' as const, entries: await client.xrevrange(key, '+', '-', 'COUNT', PAGE) })
+            : async () => ({ shape: 'flat' as const, entries: await client.xrange(key, '-', '+') });
   const close = async () => void (await client.quit());
   // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
   return cluster ? { entries, close } : { entries, close, follow: (dropped) => follow(client, key, dropped) };

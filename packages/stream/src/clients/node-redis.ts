@@ -1,15 +1,15 @@
 import { createClient, createClientPool, createCluster, RESP_TYPES } from 'redis';
-import { PAGE, type Entries } from '../canonical.ts';
+import { PAGE, replyCommand, type Entries } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import type { SettingValues } from '../settings.ts';
 import { refuseClusterWatch, routingKey } from '../writes/upsert.ts';
 
 type Client = ReturnType<typeof createClient>;
 /** What a read needs, which the cluster client has too (it routes each command by its key's slot). */
-type Reader = Pick<Client, 'xRange' | 'xRead' | 'close'>;
+type Reader = Pick<Client, 'xRange' | 'xRevRange' | 'xRead' | 'close'>;
 
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
-  const count = workload === 'xrange-count' ? { COUNT: PAGE } : undefined;
+  const count = workload === 'xrange-count' || workload === 'xrevrange-count' ? { COUNT: PAGE } : undefined;
   if (settings.cache === 'csc' && settings.resp !== '3')
     throw new Error('CACHE=csc needs RESP=3: the invalidations arrive as RESP3 pushes');
   const client = cluster
@@ -18,18 +18,19 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
       ? await connectPool(url, settings)
       : await connectClient(url, settings);
   // DECODE=bytes: every bulk string of the reply as a Buffer (RESP_TYPES type mapping), through sendCommand so
-  // that the reply keeps XRANGE's own arrays (openAdapter allows it on one client and XRANGE only).
+  // that the reply keeps XRANGE's own arrays (openAdapter allows it on one client and the range reads only).
   const bytes =
     settings.decode === 'bytes' ? (client as Client).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) : null;
-  const xrangeArgs = ['XRANGE', key, '-', '+', ...(count ? ['COUNT', String(PAGE)] : [])];
   const entries = bytes
-    ? async () => ({ shape: 'bytes' as const, entries: (await bytes.sendCommand(xrangeArgs)) as any })
+    ? async () => ({ shape: 'bytes' as const, entries: (await bytes.sendCommand(replyCommand(workload, key))) as any })
     : workload === 'xread'
       ? async () => ({
           shape: 'object' as const,
           entries: ((await client.xRead({ key, id: '0-0' })) as any)?.[0]?.messages ?? [],
         })
-      : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
+      : workload === 'xrevrange-count'
+        ? async () => ({ shape: 'object' as const, entries: (await client.xRevRange(key, '+', '-', count)) as any })
+        : async () => ({ shape: 'object' as const, entries: (await client.xRange(key, '-', '+', count)) as any });
   const close = async () => void (await client.close());
   // Cluster mode and the pool have no follower (openAdapter refuses CACHE=tail there).
   return cluster || settings.pool === 'on'

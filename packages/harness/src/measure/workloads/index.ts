@@ -22,6 +22,7 @@ export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
   xrange: readWorkload('xrange'),
   xread: readWorkload('xread'),
   'xrange-count': readWorkload('xrange-count'),
+  'xrevrange-count': readWorkload('xrevrange-count'),
   live: LIVE,
   upsert: UPSERT,
 };
