@@ -277,7 +277,7 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
   };
 }
 
-/** The contract body, computed from redis-cli's own reading of the stream: all of it, or the page the workload reads. */
+/** The contract body, computed from redis-cli's own reading of the stream: all of it, or the page read. */
 export function goldenBody(target: RedisTarget, key: string, workload: Workload = 'xrange'): string {
   return contractJson(JSON.parse(cli(target, replyCommand(workload, key), { json: true })) as [string, string[]][]);
 }
