@@ -371,4 +371,25 @@ describe('contender generation', () => {
     }
     expect(() => loadSuite(dir)).toThrow('two manifests both generate bun-demo-node-redis');
   });
+
+  test("an app with npm's, pnpm's or yarn's lockfile is refused at the start, in one line naming it and the fix", () => {
+    for (const lock of ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock']) {
+      const dir = mkdtempSync(join(tmpdir(), 'apps-'));
+      mkdirSync(join(dir, 'myapp'));
+      writeFileSync(join(dir, 'myapp', 'bench.json'), JSON.stringify(base));
+      expect(loadSuite(dir).contenders.map((c) => c.name)).toContain('bun-demo-node-redis');
+      writeFileSync(join(dir, 'myapp', lock), '{}');
+      let message = '';
+      try {
+        loadSuite(dir);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ManifestError);
+        message = (e as Error).message;
+      }
+      expect(message).toStartWith(`myapp/${lock}: an app in the apps folder is a workspace package`);
+      expect(message).toContain('bun install');
+      expect(message).toContain('--target');
+      expect(message).not.toContain('\n');
+    }
+  });
 });

@@ -311,12 +311,22 @@ function checkSuitePatterns(app: string, m: AppManifest, contenders: Contender[]
   }
 }
 
+/** Lockfiles of other package managers: an app in apps/ installs from the workspace's bun.lock, never from these. */
+const OTHER_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock'];
+
 export function loadSuite(appsDir = APPS_DIR): { contenders: Contender[]; unsupported: Unsupported[] } {
   const contenders: Contender[] = [];
   const unsupported: Unsupported[] = [];
   for (const app of readdirSync(appsDir).sort()) {
     const file = join(appsDir, app, 'bench.json');
     if (!existsSync(file)) continue;
+    const lock = OTHER_LOCKFILES.find((f) => existsSync(join(appsDir, app, f)));
+    if (lock)
+      throw new ManifestError(
+        `${app}/${lock}: an app in the apps folder is a workspace package, installed from the root bun.lock, so ` +
+          `${lock}'s versions would be ignored; run 'scripts/with-tools.sh bun install', commit bun.lock and remove ` +
+          `${lock}, or measure the app from its own folder with --target (docs/your-app.md)`,
+      );
     const g = generate(app, join(appsDir, app), readManifest(file));
     contenders.push(...g.contenders);
     unsupported.push(...g.unsupported);
