@@ -6,19 +6,16 @@
 // where this host cannot see them: null in results.json, "not measured" in the report.
 import { readFileSync } from 'node:fs';
 import type { OwnBody } from '../run/options';
-import { resolve } from 'node:path';
 import { STREAM_KEY, type Workload } from '@bench/stream';
 import type { CliOptions } from '../run/options';
-import { ROOT } from '../system/paths';
 import { captureEnvironment } from '../measure/environment';
 import type { RunContext } from '../measure/context';
 import { resolvePlacement } from '../system/placement';
-import { settingsFrom, timestamp } from '../run/prepare';
+import { settingsFrom } from '../run/prepare';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { goldenBody, redactUrl, streamInfo, useExistingRedis, type StreamInfo } from '../topology/redis';
 import type { ContenderResult, PointResult, Results } from '../model/results';
-import { writeResults } from '../model/results-file';
-import { fail, type Session } from '../run/state';
+import { fail, newResults, runDirOf, saverFor, type Session } from '../run/state';
 import { info, log } from '../system/progress';
 import { RemoteLauncher } from '../run/remote';
 import { measureTrial } from '../run/trial';
@@ -110,12 +107,7 @@ function newTargetRun(
   const placement = resolvePlacement('none');
   const settings = { ...settingsFrom(opts), runs: opts.runs === 'auto' ? FIRST_ROUNDS : opts.runs, placement };
   const url = opts.target!;
-  const results: Results = {
-    schema: 2,
-    complete: false,
-    started_at: new Date().toISOString(),
-    finished_at: null,
-    exit_reason: null,
+  const results = newResults({
     settings,
     environment: { ...captureEnvironment([]), load_warning: null },
     data: {
@@ -135,13 +127,9 @@ function newTargetRun(
       not_measured: NOT_MEASURED,
       ...(opts.body && { body: bodySource(opts.body) }),
     },
-  };
-  const runDir = resolve(ROOT, opts.out, opts.runName ?? timestamp());
-  const save = () => {
-    writeResults(runDir, results);
-    session.results = results;
-    session.runDir = runDir;
-  };
+  });
+  const runDir = runDirOf(opts);
+  const save = saverFor(session, runDir, results);
   save();
   return {
     results,

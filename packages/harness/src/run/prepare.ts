@@ -5,13 +5,12 @@ import { resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
-import { ROOT } from '../system/paths';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
 import type { ChangeInputs, ContenderResult, PointResult, Results, Settings } from '../model/results';
-import { readResults, resultsFile, writeResults } from '../model/results-file';
-import { fail, type Rig, type RunState, type Session } from './state';
+import { readResults, resultsFile } from '../model/results-file';
+import { fail, newResults, runDirOf, saverFor, type Rig, type RunState, type Session } from './state';
 import { clock, info, log } from '../system/progress';
 import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
@@ -88,8 +87,6 @@ export function appEnvironment(c: Contender, redisUrl: string, workload: string)
     ...Object.fromEntries(settings),
   };
 }
-
-export const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 
 function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
   const baseOf = isBase(c.name) ? c.name.slice(0, -BASE.length) : null;
@@ -182,12 +179,7 @@ function freshResults(
   const twins = selected
     .filter((c) => settings.self_check?.includes(c.name))
     .map((c) => newContenderResult(c, settings, c.name));
-  const results: Results = {
-    schema: 2,
-    complete: false,
-    started_at: new Date().toISOString(),
-    finished_at: null,
-    exit_reason: null,
+  const results = newResults({
     settings,
     environment: environmentOf(selected),
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
@@ -204,8 +196,8 @@ function freshResults(
       : {}),
     // Named by a manifest but not measured: listed with the reason, never silently dropped.
     unsupported: [...(opts.only ? [] : unsupported), ...onServers.unsupported, ...pairs.missing],
-  };
-  return { results, runDir: resolve(ROOT, opts.out, opts.runName ?? timestamp()) };
+  });
+  return { results, runDir: runDirOf(opts) };
 }
 
 function resumedResults(dir: string): { results: Results; runDir: string } {
@@ -259,11 +251,7 @@ export async function prepare(
   checkLoad(results, opts.strict);
   const rig = await openRig(opts, results, runDir, session, all);
   // Known to the signal handlers from the first save on: before that there is nothing to keep.
-  const save = () => {
-    writeResults(runDir, results);
-    session.results = results;
-    session.runDir = runDir;
-  };
+  const save = saverFor(session, runDir, results);
   const launcher = new AppLauncher(rig, settings);
   const state: RunState = {
     results,

@@ -10,6 +10,8 @@ import type { Contender } from '../model/contenders';
 import type { RunContext } from '../measure/measure';
 import type { Live } from '../live/session';
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROOT } from '../system/paths';
 import { isAlive, killAllSync } from '../system/proc';
 import { log } from '../system/progress';
 import { resultsFile, writeResults } from '../model/results-file';
@@ -83,6 +85,30 @@ export function fail(r: ContenderResult, status: 'failed' | 'invalid', reason: s
   if (output?.length) r.output = output.slice(-50);
   for (const p of r.points) if (p.status === 'incomplete') p.status = status;
 }
+
+/** A run's folder: <out>/<name>, the name a timestamp unless a sweep gives one. */
+export const runDirOf = (o: { out: string; runName?: string }) =>
+  resolve(ROOT, o.out, o.runName ?? new Date().toISOString().replace(/[:.]/g, '-').replace('Z', ''));
+
+/** A run's results before anything is measured: the fields every run fills in later at their empty values. */
+export const newResults = (
+  fields: Pick<Results, 'settings' | 'environment' | 'data' | 'contenders' | 'family' | 'unsupported'> &
+    Partial<Results>,
+): Results => ({
+  schema: 2,
+  complete: false,
+  started_at: new Date().toISOString(),
+  finished_at: null,
+  exit_reason: null,
+  ...fields,
+});
+
+/** Flush results.json (atomically); the signal handlers know the run from its first save on. */
+export const saverFor = (session: Session, runDir: string, results: Results) => () => {
+  writeResults(runDir, results);
+  session.results = results;
+  session.runDir = runDir;
+};
 
 /** Flush what an unfinished run measured, saying where it is and how to resume it. */
 export function savePartial(session: Session, reason: string): void {

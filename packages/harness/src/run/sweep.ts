@@ -2,20 +2,18 @@
 // --redis-rtt a,b), each in <parent>/<value>/, then what the runs say together (answers/). The
 // command line renders each run's report as it ends (`reported`; --entries: once the scaling is known) and
 // the sweep's own at the end.
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { scalingOf } from '../answers/scaling';
 import { distanceSweep, writeRatePoints, type DistanceSweep, type WriteRatePoint } from '../answers/sweeps';
 import type { Contender, Unsupported } from '../model/contenders';
 import type { Results, Scaling } from '../model/results';
 import { writeJsonAtomic, writeResults } from '../model/results-file';
 import { rttLabel } from '../model/servers';
-import { ROOT } from '../system/paths';
 import { endProgress, info } from '../system/progress';
 import { runBench } from './bench';
 import { rdbFor } from './entries';
 import type { CliOptions } from './options';
-import { timestamp } from './prepare';
-import { stopAll, type Session } from './state';
+import { runDirOf, stopAll, type Session } from './state';
 
 /** What a sweep measured, by kind: the figures its summary renders. */
 export type SweepOutcome = { parent: string; code: number } & (
@@ -64,7 +62,7 @@ export async function runSweep(
   reported: (runDir: string) => Promise<void>,
 ): Promise<SweepOutcome> {
   const sweep = sweepOf(opts)!;
-  const parent = resolve(ROOT, opts.out, timestamp());
+  const parent = runDirOf({ out: opts.out });
   const runs: { value: number; dir: string; results: Results }[] = [];
   let code = 0;
   for (const value of sweep.values) {
