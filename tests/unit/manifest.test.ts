@@ -372,7 +372,7 @@ describe('contender generation', () => {
     expect(() => loadSuite(dir)).toThrow('two manifests both generate bun-demo-node-redis');
   });
 
-  test("an app with npm's, pnpm's or yarn's lockfile is refused at the start, in one line naming it and the fix", () => {
+  test("an app with npm's, pnpm's or yarn's lockfile is refused at the start, in one line with the fix", () => {
     for (const lock of ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock']) {
       const dir = mkdtempSync(join(tmpdir(), 'apps-'));
       mkdirSync(join(dir, 'myapp'));
