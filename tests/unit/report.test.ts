@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'bun:test';
 import {
   markdown,
@@ -7,7 +8,7 @@ import {
   README_START,
 } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
-import { labelPositions } from '../../packages/harness/src/report/charts';
+import { labelPositions, latencySpec } from '../../packages/harness/src/report/charts';
 import { fasterText, picks } from '../../packages/harness/src/report/answers';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
@@ -254,5 +255,27 @@ describe("the latency chart's direct labels", () => {
     const px = at.map((ms) => 364 * (1 - ms / 36)).sort((a, b) => a - b);
     for (let k = 1; k < px.length; k++) expect(px[k]! - px[k - 1]!).toBeGreaterThanOrEqual(13 - 1e-9);
     expect(Math.max(...px)).toBeLessThanOrEqual(364 + 1e-9);
+  });
+});
+
+describe('latency chart colours', () => {
+  test('up to 40 lines: no colour repeats anywhere in the chart, so a contender keeps one colour across panels', () => {
+    const an = analyze(JSON.parse(readFileSync('tests/fixtures/results/results.json', 'utf8')) as Results);
+    const one = an.ranked.find((c) => c.latency_ms && !c.static)!;
+    const runtimes = ['node', 'bun', 'deno'];
+    const ranked = Array.from({ length: 36 }, (_, i) => ({
+      ...one,
+      name: `${runtimes[i % 3]}-x-${i}`,
+      runtime: runtimes[i % 3]!,
+      chart_group: null,
+      static: false,
+    }));
+    const spec = latencySpec({ ...an, ranked }, 'server') as unknown as {
+      vconcat: { layer: { encoding: { color: { scale: { range: string[] } } } }[] }[];
+    };
+    expect(spec.vconcat).toHaveLength(3);
+    const colours = spec.vconcat.flatMap((p) => p.layer[0]!.encoding.color.scale.range);
+    expect(colours).toHaveLength(36);
+    expect(new Set(colours).size).toBe(36);
   });
 });

@@ -54,6 +54,12 @@ const PALETTE = [
   ...['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'],
   ...['#9ecae9', '#ffbf79', '#ff9d98', '#88d27a', '#83bcb6', '#f2cf5b', '#d6a5c9', '#fcbfd2', '#d8b5a5', '#79706e'],
 ];
+/** Lines: vega's tableau20 above, then category20b, so that a chart of up to 40 lines never repeats a colour. */
+const LINE_PALETTE = [
+  ...PALETTE,
+  ...['#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#5254a3', '#8ca252', '#bd9e39', '#ad494a', '#a55194'],
+  ...['#6b6ecf', '#b5cf6b', '#e7ba52', '#d6616b', '#ce6dbd', '#9c9ede', '#cedb9c', '#e7cb94', '#e7969c', '#de9ed6'],
+];
 /** The colour of a static contender (it serves a page built once, with no Redis read per request). */
 const STATIC_COLOUR = '#c8c8c8';
 const STATIC_GROUP = 'static: no Redis read';
@@ -152,7 +158,7 @@ export function labelPositions(p99s: number[], top: number, height = panelPx(p99
 /**
  * Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none): a panel per runtime,
  * on one y scale, each line labelled at its end (no legend to look up), and no two lines of the chart the same colour
- * while it has at most 20 (more, and only the lines of one panel differ).
+ * while it has at most 40, so a contender keeps one colour across panels (more, and only the lines of one panel differ).
  */
 export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
   const members = an.ranked.filter((c) => groupOf(c) === which && c.latency_ms);
@@ -168,7 +174,7 @@ export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
     );
     const series = own.map((c, i) => ({
       name: c.static ? `${c.name} (static)` : c.name,
-      colour: PALETTE[(members.length <= PALETTE.length ? next++ : i) % PALETTE.length]!,
+      colour: LINE_PALETTE[(members.length <= LINE_PALETTE.length ? next++ : i) % LINE_PALETTE.length]!,
       label: labels[i]!,
       points: LAT.map((p) => ({ percentile: p, ms: c.latency_ms![p] ?? null })),
     }));
