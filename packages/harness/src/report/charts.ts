@@ -158,7 +158,7 @@ export function labelPositions(p99s: number[], top: number, height = panelPx(p99
 /**
  * Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none): a panel per runtime,
  * on one y scale, each line labelled at its end (no legend to look up), and no two lines of the chart the same colour
- * while it has at most 40, so a contender keeps one colour across panels (more, and only the lines of one panel differ).
+ * while it has at most 40, so a contender keeps one colour across panels (more: only one panel's lines differ).
  */
 export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
   const members = an.ranked.filter((c) => groupOf(c) === which && c.latency_ms);
