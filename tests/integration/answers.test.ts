@@ -50,9 +50,11 @@ describe('answers from paired windows', () => {
       expect(json.family.comparisons).toHaveLength(3); // one question: the client on bun's raw server
       const gap = answer(json, NR, IOV);
       expect(gap.verdict).toBe('faster');
+      // node-redis the faster, its whole interval above 1: decided in the right direction.
       const fast = gap.a === NR ? gap.ratio : 1 / gap.ratio;
-      // 26 ms against 20 ms of sleep, plus a few ms of work each: 1.14–1.25 measured here.
-      expect(fast).toBeGreaterThan(1.08);
+      expect(gap.a === NR ? gap.lo : 1 / gap.hi).toBeGreaterThan(1);
+      // 26 ms against 20 ms of sleep, plus each request's work: 1.3 with none, nearer 1 the slower the machine
+      // (1.06–1.25 measured on 2-vCPU VMs), so only the top is bounded.
       expect(fast).toBeLessThan(1.45);
       // The same sleep, but the clients' own CPU differs (ioredis costs a few % more here): a tight
       // interval may exclude 1 ("faster", which wins over "equal"); either way it lies within the bound.
