@@ -2,7 +2,7 @@
 // started on a free port, handed to `fn`, always stopped.
 import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
 import type { Contender } from '../../packages/harness/src/model/contenders';
-import { appEnvironment } from '../../packages/harness/src/run/prepare';
+import { appEnvironment } from '../../packages/harness/src/run/rig';
 import { freePort } from '../../packages/harness/src/system/net';
 
 /** `withApp(c, fn)` for a test file: `target()` gives its Redis and golden body once they exist; `pids` collects. */

@@ -81,7 +81,7 @@ describe('load', () => {
   test('a 1-second oha smoke run gets only 200s', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'oha.json');
     const { run } = await withApp('bun-raw-node-redis', (app) =>
-      runOha({ url: app.url, connections: 10, durationS: 1, requests: null, outFile: out }),
+      runOha({ url: app.url, connections: 10, duration_s: 1, requests: null, outFile: out }),
     );
     expect(run.ok).toBeGreaterThan(10);
     expect(run.errors).toEqual({ non_2xx: 0, aborted: 0, other: 0 });

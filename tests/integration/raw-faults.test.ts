@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, startApp } from '../../packages/harness/src/measure/apps';
 import { loadContenders } from '../../packages/harness/src/model/contenders';
-import { appEnvironment } from '../../packages/harness/src/run/prepare';
+import { appEnvironment } from '../../packages/harness/src/run/rig';
 import { freePort } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { ROOT } from '../../packages/harness/src/system/paths';

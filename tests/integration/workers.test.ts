@@ -9,7 +9,7 @@ import { AppError, buildApp, dataKey, startApp, type RunningApp } from '../../pa
 import { loadContenders } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
-import { appEnvironment } from '../../packages/harness/src/run/prepare';
+import { appEnvironment } from '../../packages/harness/src/run/rig';
 import { isAlive, processTree } from '../../packages/harness/src/system/proc';
 import {
   cli,

@@ -32,8 +32,8 @@ describe('flags', () => {
       o.budgetS,
       o.layout,
       o.windows,
-      o.durationS,
-      o.warmupS,
+      o.duration_s,
+      o.warmup_s,
       o.connections,
       o.workload,
       o.profile,
@@ -44,8 +44,8 @@ describe('flags', () => {
     expect(parseCli(['--layout', 'walk'], names)).toMatchObject({
       layout: 'walk',
       windows: 1,
-      durationS: 2,
-      warmupS: 1,
+      duration_s: 2,
+      warmup_s: 1,
     });
     expect(() => parseCli(['--layout', 'pairs'], names)).toThrow(/--layout/);
     expect(o.seed).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe('flags', () => {
   });
   test('the seed profile: 200 requests, 3 runs, no warmup', () => {
     const o = parseCli(['--profile', 'seed'], names);
-    expect([o.requests, o.durationS, o.runs, o.warmupS]).toEqual([200, null, 3, 0]);
+    expect([o.requests, o.duration_s, o.runs, o.warmup_s]).toEqual([200, null, 3, 0]);
   });
   test('durations, sweeps and rates', () => {
     expect(parseDuration('d', '500ms')).toBe(0.5);

@@ -39,7 +39,7 @@ describe('oha JSON', () => {
 
   test('arguments: closed loop, open loop and the seed profile', () => {
     const base = { url: 'http://127.0.0.1:1/', connections: 50, outFile: '/tmp/x.json' };
-    expect(ohaArgs({ ...base, durationS: 10, requests: null })).toEqual([
+    expect(ohaArgs({ ...base, duration_s: 10, requests: null })).toEqual([
       'http://127.0.0.1:1/',
       '-z',
       '10000ms',
@@ -55,8 +55,8 @@ describe('oha JSON', () => {
       '-o',
       '/tmp/x.json',
     ]);
-    expect(ohaArgs({ ...base, durationS: 10, requests: null, rate: 300 })).toContain('--latency-correction');
-    expect(ohaArgs({ ...base, durationS: null, requests: 200, seedDefaults: true })).toEqual([
+    expect(ohaArgs({ ...base, duration_s: 10, requests: null, rate: 300 })).toContain('--latency-correction');
+    expect(ohaArgs({ ...base, duration_s: null, requests: 200, seedDefaults: true })).toEqual([
       'http://127.0.0.1:1/',
       '-n',
       '200',
@@ -92,7 +92,7 @@ describe('a load that is not measured (warmup, touch)', () => {
       ohaArgs({
         connections: 50,
         rate: null,
-        durationS: 1,
+        duration_s: 1,
         requests: null,
         seedDefaults: false,
         url: t.url,
@@ -102,11 +102,11 @@ describe('a load that is not measured (warmup, touch)', () => {
     ).toContain('POST');
   });
   test('a warmup starts one request at a time, then runs at the measured load; the seed and --warmup 0 do not', () => {
-    const load = { connections: 50, rate: 400, durationS: 1, requests: null, seedDefaults: false };
-    expect(warmupLoads(load)).toEqual([{ ...load, connections: 1, rate: null, durationS: PRIME_S }, load]);
-    expect(warmupLoads({ ...load, durationS: 0.2 })[0]!.durationS).toBe(0.2);
-    expect(warmupLoads({ ...load, durationS: 0 })).toEqual([{ ...load, durationS: 0 }]);
-    const seed = { ...load, durationS: null, requests: 200, seedDefaults: true };
+    const load = { connections: 50, rate: 400, duration_s: 1, requests: null, seedDefaults: false };
+    expect(warmupLoads(load)).toEqual([{ ...load, connections: 1, rate: null, duration_s: PRIME_S }, load]);
+    expect(warmupLoads({ ...load, duration_s: 0.2 })[0]!.duration_s).toBe(0.2);
+    expect(warmupLoads({ ...load, duration_s: 0 })).toEqual([{ ...load, duration_s: 0 }]);
+    const seed = { ...load, duration_s: null, requests: 200, seedDefaults: true };
     expect(warmupLoads(seed)).toEqual([seed]);
     expect(unmeasuredParts(load, 'a/c50-run1-warmup.json', 'warmup')).toEqual([
       { load: warmupLoads(load)[0]!, rawName: 'a/c50-run1-warmup-prime.json' },

@@ -137,7 +137,7 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
     // 2 windows of 1 s a launch gave an sd per round of 8.4–10.2% over 102–111 rounds, 6 of 1 s 6.7% over 49,
     // and 2 of 2 s 6.5% over 72: the least variance per second of the three (a 1 s duet window varies 11–15%,
     // a 2 s one 7%).
-    durationS: seedProfile
+    duration_s: seedProfile
       ? null
       : parseDuration('duration', str('duration') ?? (layout === 'walk' || pair ? '2s' : '1s')),
     // A walk: one walk of 2 s windows per round; measured: that fitted 3 rounds in the budget where two walks of
@@ -161,7 +161,7 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
               ? 2
               : 1,
     requests: seedProfile ? 200 : null,
-    warmupS:
+    warmup_s:
       str('warmup') !== undefined ? parseDuration('warmup', str('warmup')!, { allowZero: true }) : seedProfile ? 0 : 1,
   };
 }

@@ -31,7 +31,7 @@ export const pointLabel = (p: LoadPoint) => `c${p.connections}${p.rate !== null 
 
 /** What oha is asked to do: a point, for a duration or a request count (the seed's 200). */
 export interface Load extends LoadPoint {
-  durationS: number | null;
+  duration_s: number | null;
   requests: number | null;
   seedDefaults: boolean;
 }
@@ -126,8 +126,8 @@ export const PRIME_S = 0.5;
  * first train it the same way every launch (docs/runs/against.md, "a launch's slow mode").
  */
 export function warmupLoads(load: Load): Load[] {
-  if (load.seedDefaults || !load.durationS) return [load];
-  return [{ ...load, connections: 1, rate: null, durationS: Math.min(PRIME_S, load.durationS) }, load];
+  if (load.seedDefaults || !load.duration_s) return [load];
+  return [{ ...load, connections: 1, rate: null, duration_s: Math.min(PRIME_S, load.duration_s) }, load];
 }
 
 /**

@@ -52,7 +52,7 @@ export interface OhaOptions {
   url: string;
   connections: number;
   /** Closed loop for a duration, or a request count (the seed profile's 200 requests). */
-  durationS: number | null;
+  duration_s: number | null;
   requests: number | null;
   /** Open loop: offered req/s, latency measured from the scheduled send time. */
   rate?: number | null;
@@ -65,7 +65,7 @@ export interface OhaOptions {
 }
 
 export function ohaArgs(o: OhaOptions): string[] {
-  const load = o.requests !== null ? ['-n', String(o.requests)] : ['-z', `${Math.round(o.durationS! * 1000)}ms`];
+  const load = o.requests !== null ? ['-n', String(o.requests)] : ['-z', `${Math.round(o.duration_s! * 1000)}ms`];
   const open = o.rate ? ['-q', String(o.rate), '--latency-correction'] : [];
   // -w: let requests in flight at the deadline finish, so none is counted as aborted;
   // -t: a hung app turns into counted errors instead of a run that never ends.
@@ -105,7 +105,7 @@ export async function runOha(o: OhaOptions): Promise<{ raw: OhaJson; run: OhaRun
   const [cmd, ...args] = pinned(o.cpuList ?? null, ['oha', ...ohaArgs(o)]);
   const proc = spawnTracked(cmd!, args);
   // Backstop for a load generator that never finishes (e.g. the seed profile against a hung app).
-  const limitMs = ((o.durationS ?? 0) + 60) * 1000;
+  const limitMs = ((o.duration_s ?? 0) + 60) * 1000;
   const watchdog = setTimeout(() => killTree(proc.pid, 500), limitMs);
   const { code, signal } = await proc.exited;
   clearTimeout(watchdog);

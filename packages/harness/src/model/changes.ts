@@ -26,7 +26,7 @@ export interface Changes {
    * (answers/pair-design.ts).
    */
   design?: PairDesign;
-  /** --against a ref or folder: which selected contenders had the same inputs on both sides (against.ts inputsOf). */
+  /** --against a ref or folder: which selected contenders had the same inputs on both sides (run/inputs.ts). */
   inputs?: ChangeInputs;
 }
 

@@ -49,7 +49,7 @@ export interface KeptAnswers {
   sd_windows: number | null;
   host?: KeptHost;
   /**
-   * Per contender, the hash of what it was built and run from (run/against.ts inputsOf, with its runtime's version):
+   * Per contender, the hash of what it was built and run from (run/inputs.ts inputsOf, with its runtime's version):
    * runs are pooled where both contenders' hashes equal today's.
    */
   inputs?: Record<string, string>;

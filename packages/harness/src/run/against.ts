@@ -6,12 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
-import { namedFiles } from '../measure/apps';
 import { baseName } from '../model/questions';
-import type { Settings } from '../model/results';
+import type { ChangeInputs, Settings } from '../model/results';
+import { CACHE, git, inputsOf, installConfig } from './inputs';
 import { readResults, resultsFile } from '../model/results-file';
 
 /** What --against names, resolved: where the other side's apps are, and the commit they come from. */
@@ -29,9 +28,6 @@ export interface OtherSide {
 
 export class AgainstError extends Error {}
 
-const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'redis-stream-bench');
-
-const git = (cwd: string, args: string[]) => spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
 const hasApps = (dir: string) =>
   existsSync(dir) && readdirSync(dir).some((d) => existsSync(join(dir, d, 'bench.json')));
 
@@ -130,11 +126,76 @@ function dropOldWorktrees(repo: string): void {
 
 const lastLine = (s: string) => s.trim().split('\n').filter(Boolean).at(-1) ?? '';
 
+/** What the other side gives a run's setup (prepare.ts), in one call. */
+export interface Pairing {
+  /** The selected contenders the run measures: all of them, or with --against only those whose inputs differ. */
+  measured: Contender[];
+  /** The other side's twins (<name>@base) the run measures beside them. */
+  twins: Contender[];
+  /** Twins the other side cannot make: listed with the reason. */
+  missing: Unsupported[];
+  /** Whether the run answers "what to pick" too: not with --against, which answers the changes only. */
+  pickFamily: boolean;
+  inputs?: ChangeInputs;
+}
+
+/**
+ * The other side checked out (a ref's worktree, installed) and its twins (<name>@base): with --against, of every
+ * selected contender whose inputs differ from the other side's (all of them when none differs, an A/A, or with
+ * --pair-unchanged); with --handicap, of the handicapped one. A resumed run pairs the contenders it paired when it
+ * started (`resumed`: their names), whatever changed since.
+ */
+export function pairUp(
+  opts: { otherSide?: OtherSide | null; handicap: string | null; pairUnchanged: boolean },
+  chosen: Contender[],
+  resumed: string[] | null,
+  log: (s: string) => void,
+): Pairing {
+  const side = opts.otherSide;
+  if (!side) return { measured: chosen, twins: [], missing: [], pickFamily: true };
+  checkOut(side, log);
+  if (resumed)
+    return {
+      measured: chosen,
+      ...baseTwins(
+        side,
+        chosen.filter((c) => resumed.includes(c.name)),
+      ),
+      pickFamily: true,
+    };
+  if (side.kind === 'self')
+    return {
+      measured: chosen,
+      ...baseTwins(
+        side,
+        chosen.filter((c) => c.name === opts.handicap),
+      ),
+      pickFamily: true,
+    };
+  const { changed, unchanged } = changedOn(side, chosen);
+  const all = opts.pairUnchanged || !changed.length;
+  const measured = all ? chosen : changed;
+  log(
+    `--against ${side.spec}: ${changed.length} of ${chosen.length} selected contenders differ in their inputs` +
+      (all
+        ? unchanged.length
+          ? `; all ${chosen.length} paired${changed.length ? ' (--pair-unchanged)' : ': an A/A'}`
+          : ''
+        : `; the ${unchanged.length} the same on both sides are not measured (--pair-unchanged measures them too)`),
+  );
+  return {
+    measured,
+    ...baseTwins(side, measured),
+    pickFamily: false,
+    inputs: { unchanged, measured_unchanged: all },
+  };
+}
+
 /**
  * A ref's worktree, checked out and installed from that ref's own lockfile (once: the lockfile's
  * hash, stamped in its node_modules, marks it done). Errors are one line: what failed, where, and the fix.
  */
-export function checkOut(side: OtherSide, log: (s: string) => void): void {
+function checkOut(side: OtherSide, log: (s: string) => void): void {
   if (side.kind !== 'ref') return;
   const wt = side.worktree!;
   if (!existsSync(join(wt, '.git'))) {
@@ -184,121 +245,6 @@ export function baseTwins(side: OtherSide, selected: Contender[]): { twins: Cont
     else missing.push({ name: baseName(c.name), reason: `--against ${side.spec} has no contender ${c.name}` });
   }
   return { twins, missing };
-}
-
-/**
- * What a contender is built and started from, on one side: its app folder, packages/stream, the root package.json and
- * bun.lock, and any file outside the app folder that its build or start names (measure/apps.ts namedFiles: a build
- * script). Files git ignores (build outputs, node_modules) are left out. Two sides with the same inputs run the same
- * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/pool.ts), so it keeps the files
- * it was first defined on; bunfig.toml, which sets how bun installs, is compared apart (changedOn) and is in the build
- * key (measure/apps.ts buildApp).
- */
-export function inputsOf(c: Contender): string {
-  const root = resolve(c.appDir, '..', '..');
-  const paths = [
-    c.appDir,
-    join(root, 'packages', 'stream'),
-    join(root, 'package.json'),
-    join(root, 'bun.lock'),
-    ...namedFiles(c),
-  ];
-  const hash = createHash('sha256');
-  for (const f of filesUnder(root, paths)) {
-    hash.update(relative(root, f)).update('\0');
-    hash.update(existsSync(f) ? contentOf(root, f) : 'absent').update('\0');
-  }
-  return hash.digest('hex');
-}
-
-/**
- * A file as an input: the root package.json without its "scripts" (the project's own commands, such as `npm run
- * pool`, build and run no app), every other file as it is.
- */
-function contentOf(root: string, f: string): Buffer | string {
-  const raw = readFileSync(f);
-  if (f !== join(root, 'package.json')) return raw;
-  try {
-    const { scripts: _, ...rest } = JSON.parse(raw.toString('utf8'));
-    return JSON.stringify(rest);
-  } catch {
-    return raw;
-  }
-}
-
-/**
- * Each contender's inputs (inputsOf) with the version of the runtime it runs on, hashed: what a kept run records so
- * that runs of the same code can be pooled (answers/pool.ts).
- */
-export function contenderInputs(cs: Contender[], runtimes: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    cs.map((c) => {
-      const h = createHash('sha256')
-        .update(inputsOf(c))
-        .update(`\0${c.runtime} ${runtimes[c.runtime] ?? 'unknown'}`);
-      return [c.name, h.digest('hex').slice(0, 16)];
-    }),
-  );
-}
-
-/**
- * The inputs (contenderInputs) of the named contenders as they were at `commit` of the repository at `repo`, read
- * from a worktree checked out for the purpose and removed after: for results recorded before runs kept them. Null
- * when the commit is not in the repository or its apps cannot be read.
- */
-export function inputsAtCommit(
-  repo: string,
-  commit: string,
-  names: string[],
-  runtimes: Record<string, string>,
-): Record<string, string> | null {
-  if (git(repo, ['cat-file', '-e', `${commit}^{commit}`]).status !== 0) return null;
-  const wt = join(CACHE, 'inputs', commit.slice(0, 12));
-  rmSync(wt, { recursive: true, force: true });
-  mkdirSync(join(CACHE, 'inputs'), { recursive: true });
-  try {
-    if (git(repo, ['worktree', 'add', '--force', '--detach', wt, commit]).status !== 0) return null;
-    const suite = loadSuite(join(wt, 'apps')).contenders.filter((c) => names.includes(c.name));
-    return contenderInputs(suite, runtimes);
-  } catch {
-    return null;
-  } finally {
-    git(repo, ['worktree', 'remove', '--force', wt]);
-    rmSync(wt, { recursive: true, force: true });
-    git(repo, ['worktree', 'prune']);
-  }
-}
-
-/** The files under these paths, sorted: git's view (tracked and untracked, not ignored) where root is in a repo. */
-function filesUnder(root: string, paths: string[]): string[] {
-  const listed = git(root, [
-    'ls-files',
-    '-co',
-    '--exclude-standard',
-    '-z',
-    '--',
-    ...paths.map((p) => relative(root, p)),
-  ]);
-  if (listed.status === 0)
-    return [...new Set(listed.stdout.split('\0').filter(Boolean))]
-      .map((f) => join(root, f))
-      .filter((f) => existsSync(f) && statSync(f).isFile())
-      .sort();
-  // Not in git: walk, leaving out what is never an input.
-  const out: string[] = [];
-  const walk = (p: string) => {
-    if (!existsSync(p)) return;
-    if (!statSync(p).isDirectory()) return void out.push(p);
-    for (const d of readdirSync(p)) if (!d.startsWith('.') && d !== 'node_modules' && d !== 'dist') walk(join(p, d));
-  };
-  for (const p of paths) walk(p);
-  return out.sort();
-}
-
-/** How bun installs a contender's side: its checkout's bunfig.toml (a hoisted or isolated node_modules, exact pins). */
-function installConfig(c: Contender): string {
-  const f = join(resolve(c.appDir, '..', '..'), 'bunfig.toml');
-  return existsSync(f) ? readFileSync(f, 'utf8') : 'absent';
 }
 
 /**

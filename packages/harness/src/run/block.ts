@@ -84,7 +84,7 @@ type Mode = 'alone' | 'both' | 'duet';
 const loadOf = (b: Block, m: Slot): Load => ({
   connections: m.point.connections,
   rate: m.point.rate,
-  durationS: b.results.settings.duration_s,
+  duration_s: b.results.settings.duration_s,
   requests: b.results.settings.requests,
   seedDefaults: false,
 });
@@ -112,7 +112,7 @@ async function launchGroup(b: Block, group: Member[], together: boolean): Promis
   const s = b.results.settings;
   const meet = together ? meeting(group.length) : undefined;
   const one = async (x: Member) => {
-    const load = { ...loadOf(b, x), durationS: s.warmup_s, requests: null };
+    const load = { ...loadOf(b, x), duration_s: s.warmup_s, requests: null };
     const warmup = s.warmup_s > 0 ? { load, rawName: `${baseName(x, b.round)}${launchTag(x)}-warmup.json` } : null;
     const { app, out } = await launch(b.launcher, x.r, x.key, warmup, meet);
     x.app = app;
@@ -323,8 +323,8 @@ async function duet(b: Block, pair: [Member, Member]): Promise<WindowResult> {
 
 /** The short load before a window of --layout walk, no longer than the window (its figures are not kept). */
 async function touch(b: Block, m: Member): Promise<void> {
-  const durationS = Math.min(TOUCH_S, b.results.settings.duration_s ?? TOUCH_S);
-  const load = { ...loadOf(b, m), durationS, requests: null };
+  const touchS = Math.min(TOUCH_S, b.results.settings.duration_s ?? TOUCH_S);
+  const load = { ...loadOf(b, m), duration_s: touchS, requests: null };
   await b.launcher.load(m.app!, load, `${baseName(m, b.round)}-touch.json`, 'touch');
 }
 

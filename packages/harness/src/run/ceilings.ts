@@ -9,7 +9,7 @@ import { clientLabel, windowSeconds, type ContenderResult, type Results, type Se
 import type { RuntimeName } from '../model/runtimes';
 import { info, log, progress } from '../system/progress';
 import type { RedisTarget } from '../topology/redis';
-import { appEnvironment } from './prepare';
+import { appEnvironment } from './rig';
 import { contenderOf, type Rig } from './state';
 
 /**

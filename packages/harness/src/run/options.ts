@@ -51,11 +51,12 @@ export interface CliOptions {
   /** --against resolved (cli/bench.ts), or the checkout itself for --handicap's plain twin; null: no pairs. */
   otherSide?: OtherSide | null;
   publish: boolean;
-  durationS: number | null;
+  /** Named as in results.json's settings and oha's load (measure/measure.ts Load): one name from the flag to oha. */
+  duration_s: number | null;
   windows: number;
   layout: Layout;
   requests: number | null;
-  warmupS: number;
+  warmup_s: number;
   connections: number[];
   rates: string[];
   rdb: string | null;

@@ -15,7 +15,7 @@ import type { Results } from '../model/results';
 import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
 import { ROOT } from '../system/paths';
-import { contenderInputs, inputsAtCommit } from './against';
+import { contenderInputs, inputsAtCommit } from './inputs';
 
 /**
  * A run's kept record (schema 2). Results recorded before runs kept their inputs get them from their commit in this

@@ -2,13 +2,13 @@
 // rig (rig.ts: the servers and the golden body, one build of every app that needs one), and the
 // run's state (state.ts) that the schedule measures with.
 import { resolve } from 'node:path';
-import { SETTINGS, STREAM_KEY } from '@bench/stream';
+import { STREAM_KEY } from '@bench/stream';
 import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
-import type { ChangeInputs, ContenderResult, PointResult, Results, Settings } from '../model/results';
+import type { ContenderResult, PointResult, Results, Settings } from '../model/results';
 import { readResults, resultsFile } from '../model/results-file';
 import { fail, newResults, runDirOf, saverFor, type Rig, type RunState, type Session } from './state';
 import { clock, info, log } from '../system/progress';
@@ -16,11 +16,12 @@ import { handicapEnv } from './calibrate';
 import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { workloadOf } from '../measure/workloads';
-import { baseTwins, changedOn, checkOut, contenderInputs } from './against';
+import { pairUp, type Pairing } from './against';
+import { contenderInputs } from './inputs';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
-import { appUrlOf, buildAll, openServers, serverNamesOf } from './rig';
+import { appEnvironment, appUrlOf, buildAll, openServers, serverNamesOf } from './rig';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -30,11 +31,11 @@ export function settingsFrom(opts: CliOptions): Settings {
     workload: opts.workload,
     connections: opts.connections,
     rates: opts.rates,
-    duration_s: opts.durationS,
+    duration_s: opts.duration_s,
     windows: opts.windows,
     layout: opts.layout,
     requests: opts.requests,
-    warmup_s: opts.warmupS,
+    warmup_s: opts.warmup_s,
     runs: opts.runs,
     target_ci_pct: opts.targetCiPct,
     max_runs: opts.maxRuns,
@@ -74,20 +75,6 @@ export function settingsFrom(opts: CliOptions): Settings {
   };
 }
 
-/** What every app reads: where Redis is, which client and workload, and each setting's value. */
-export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
-  const settings = Object.entries(SETTINGS).map(([k, d]) => [d.env, (c.settings as Record<string, string>)[k]!]);
-  // REDIS_CLUSTER: '0' unless a cluster twin's own env says 1, whatever the caller's shell holds.
-  return {
-    REDIS_URL: redisUrl,
-    REDIS_CLIENT: c.client,
-    WORKLOAD: workload,
-    STREAM_KEY,
-    REDIS_CLUSTER: '0',
-    ...Object.fromEntries(settings),
-  };
-}
-
 function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
   const baseOf = isBase(c.name) ? c.name.slice(0, -BASE.length) : null;
   const points: PointResult[] = settings.connections.map((connections) => ({
@@ -120,61 +107,14 @@ function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: stri
   };
 }
 
-/**
- * The other side's twins (<name>@base): with --against, of every selected contender whose inputs differ from the other
- * side's (all of them when none differs, an A/A, or with --pair-unchanged); with --handicap, of the handicapped one.
- * With --against the run answers the changes only: the "what to pick" family is left out, and so are the contenders
- * not paired.
- */
-function pairsOf(
-  opts: CliOptions,
-  chosen: Contender[],
-): {
-  measured: Contender[];
-  twins: Contender[];
-  missing: Unsupported[];
-  pickFamily: boolean;
-  inputs?: ChangeInputs;
-} {
-  const side = opts.otherSide;
-  if (!side) return { measured: chosen, twins: [], missing: [], pickFamily: true };
-  if (side.kind === 'self')
-    return {
-      measured: chosen,
-      ...baseTwins(
-        side,
-        chosen.filter((c) => c.name === opts.handicap),
-      ),
-      pickFamily: true,
-    };
-  const { changed, unchanged } = changedOn(side, chosen);
-  const all = opts.pairUnchanged || !changed.length;
-  const measured = all ? chosen : changed;
-  info(
-    `--against ${side.spec}: ${changed.length} of ${chosen.length} selected contenders differ in their inputs` +
-      (all
-        ? unchanged.length
-          ? `; all ${chosen.length} paired${changed.length ? ' (--pair-unchanged)' : ': an A/A'}`
-          : ''
-        : `; the ${unchanged.length} the same on both sides are not measured (--pair-unchanged measures them too)`),
-  );
-  return {
-    measured,
-    ...baseTwins(side, measured),
-    pickFamily: false,
-    inputs: { unchanged, measured_unchanged: all },
-  };
-}
-
 function freshResults(
   opts: CliOptions,
-  all: Contender[],
+  chosen: Contender[],
+  pairs: Pairing,
   unsupported: Unsupported[],
 ): { results: Results; runDir: string } {
   const settings = settingsFrom(opts);
-  const chosen = all.filter((c) => opts.selected.includes(c.name));
   const onServers = serverTwins(chosen, opts.servers);
-  const pairs = pairsOf(opts, chosen);
   const selected = [...pairs.measured, ...onServers.twins, ...pairs.twins];
   const twins = selected
     .filter((c) => settings.self_check?.includes(c.name))
@@ -226,17 +166,6 @@ function checkLoad(results: Results, strict: boolean): void {
   results.environment.load_warning = warning;
 }
 
-/** The other side's twins that the run measures. */
-function otherSide(opts: CliOptions, results: Results, all: Contender[]): Contender[] {
-  const side = opts.otherSide;
-  if (!side) return [];
-  const wanted = results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : []));
-  return baseTwins(
-    side,
-    all.filter((c) => wanted.includes(c.name)),
-  ).twins;
-}
-
 export async function prepare(
   opts: CliOptions,
   all: Contender[],
@@ -244,12 +173,15 @@ export async function prepare(
   session: Session,
 ): Promise<RunState> {
   const commandStart = Date.now();
-  // --against a ref: its worktree checked out and installed before its apps are read.
-  if (opts.otherSide) checkOut(opts.otherSide, info);
-  const { results, runDir } = opts.resume ? resumedResults(opts.resume) : freshResults(opts, all, unsupported);
+  const resumed = opts.resume ? resumedResults(opts.resume) : null;
+  const chosen = resumed ? all : all.filter((c) => opts.selected.includes(c.name));
+  // The other side, entered once: checked out, and the twins it gives (a resumed run's, those it paired).
+  const paired = resumed?.results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : [])) ?? null;
+  const pairs = pairUp(opts, chosen, paired, info);
+  const { results, runDir } = resumed ?? freshResults(opts, chosen, pairs, unsupported);
   const settings = results.settings;
   checkLoad(results, opts.strict);
-  const rig = await openRig(opts, results, runDir, session, all);
+  const rig = await openRig(opts, results, runDir, session, all, pairs.twins);
   // Known to the signal handlers from the first save on: before that there is nothing to keep.
   const save = saverFor(session, runDir, results);
   const launcher = new AppLauncher(rig, settings);
@@ -293,7 +225,7 @@ export async function prepare(
 }
 
 /**
- * The machine and software, with each contender's inputs (run/against.ts contenderInputs) so that its answers can be
+ * The machine and software, with each contender's inputs (run/inputs.ts contenderInputs) so that its answers can be
  * pooled with other runs of the same code; an --against twin's are its own side's.
  */
 function environmentOf(selected: Contender[]): Results['environment'] {
@@ -308,11 +240,12 @@ async function openRig(
   runDir: string,
   session: Session,
   all: Contender[],
+  twins: Contender[],
 ): Promise<Rig> {
   const settings = results.settings;
   const { servers, redis, golden, proxies } = await openServers(opts, results, session);
   const first = serverNamesOf(settings)[0]!;
-  const manifests = [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...otherSide(opts, results, all)];
+  const manifests = [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...twins];
   return {
     servers,
     proxies,

@@ -24,6 +24,9 @@ export class RemoteLauncher implements Launcher {
     private readonly own = false,
   ) {}
 
+  /** The connection counts already warmed up: the app stays up between rounds, so each load is warmed once. */
+  private readonly warmed = new Set<number>();
+
   private carrier(r: ContenderResult): Carrier {
     return this.own ? 'own' : r.page;
   }
@@ -41,6 +44,8 @@ export class RemoteLauncher implements Launcher {
   }
 
   async load(app: Launched, load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
+    if (what === 'warmup' && this.warmed.has(load.connections)) return;
+    if (what === 'warmup') this.warmed.add(load.connections);
     for (const part of unmeasuredParts(load, rawName, what))
       await runOha({
         ...part.load,

@@ -2,8 +2,9 @@
 // REDIS_URL's), the golden body they must all serve, the delay proxies of --redis-rtt; and each
 // app built once against them.
 import { relative, resolve } from 'node:path';
-import { STREAM_KEY } from '@bench/stream';
+import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import { type AppError, buildApp, dataKey } from '../measure/apps';
+import type { Contender } from '../model/contenders';
 import { isBase } from '../model/questions';
 import type { Results, Settings } from '../model/results';
 import type { ServerName } from '../model/servers';
@@ -14,6 +15,20 @@ import { goldenBody, redactUrl, type RedisTarget, streamInfo, useExistingRedis }
 import { serverRecord, startProxies, startServers } from '../topology/servers';
 import { type CliOptions, privateRedisNeeded } from './options';
 import { contenderOf, fail, type Rig, type Session } from './state';
+
+/** What every app reads: where Redis is, which client and workload, and each setting's value. */
+export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
+  const settings = Object.entries(SETTINGS).map(([k, d]) => [d.env, (c.settings as Record<string, string>)[k]!]);
+  // REDIS_CLUSTER: '0' unless a cluster twin's own env says 1, whatever the caller's shell holds.
+  return {
+    REDIS_URL: redisUrl,
+    REDIS_CLIENT: c.client,
+    WORKLOAD: workload,
+    STREAM_KEY,
+    REDIS_CLUSTER: '0',
+    ...Object.fromEntries(settings),
+  };
+}
 
 export const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
 /** Where an app reads the server: through its delay proxy under --redis-rtt, else directly. */

@@ -31,7 +31,7 @@ export async function measureTrial(
   const load: Load = {
     connections: point.connections,
     rate: point.rate,
-    durationS: s.duration_s,
+    duration_s: s.duration_s,
     requests: s.requests,
     seedDefaults: false,
   };
@@ -41,7 +41,7 @@ export async function measureTrial(
     round,
     rawName: i ? `${base}-w${i + 1}.json` : `${base}.json`,
   }));
-  const warmupLoad = { ...load, durationS: s.warmup_s, requests: null };
+  const warmupLoad = { ...load, duration_s: s.warmup_s, requests: null };
   const warmup = s.warmup_s > 0 ? { load: warmupLoad, rawName: `${base}-warmup.json` } : null;
   const outcome = await trial(launcher, r, windows, warmup);
   return { ...outcome, runs: outcome.runs.length ? [pooled(outcome.runs)] : [] } as TrialOutcome;
@@ -49,7 +49,7 @@ export async function measureTrial(
 
 /** The seed's method: one fresh process, oha defaults, three runs of 200 requests at 50 connections, no warmup. */
 export function seedTrial(launcher: Launcher, r: ContenderResult): Promise<TrialOutcome> {
-  const load: Load = { connections: 50, rate: null, durationS: null, requests: 200, seedDefaults: true };
+  const load: Load = { connections: 50, rate: null, duration_s: null, requests: 200, seedDefaults: true };
   return trial(
     launcher,
     r,
