@@ -67,6 +67,10 @@ describe('the noise line', () => {
     const none = analyze(withNoise(0.5), [{ ...kept[1]!, workload: 'another' }]);
     expect(none.noise?.reference).toBeNull();
     expect(noiseLine(none)).toBe('');
+    // With no reference, noisy by the glossary's own bound (15% and up): never called a quiet machine.
+    expect(none.noise?.noisy).toBe(true);
+    expect(readmeSection(none)).toContain(': a noisy machine');
+    expect(analyze(withNoise(0.1), [{ ...kept[1]!, workload: 'another' }]).noise?.noisy).toBe(false);
   });
 
   test('a run at the reference noise says nothing; well above it, the first line says so', () => {

@@ -8,7 +8,7 @@ import {
   README_START,
 } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
-import { labelPositions, latencySpec } from '../../packages/harness/src/report/charts';
+import { labelPositions, latencySpec, readable } from '../../packages/harness/src/report/charts';
 import { fasterText, picks } from '../../packages/harness/src/report/answers';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
@@ -277,5 +277,43 @@ describe('latency chart colours', () => {
     const colours = spec.vconcat.flatMap((p) => p.layer[0]!.encoding.color.scale.range);
     expect(colours).toHaveLength(36);
     expect(new Set(colours).size).toBe(36);
+    // Told apart, not only different: the first 20 lines at a CIE76 ΔE of at least 12, all 36 at 7.
+    const gap = (xs: string[]) => Math.min(...xs.flatMap((a, i) => xs.slice(i + 1).map((b) => deltaE(a, b))));
+    expect(gap(colours.slice(0, 20))).toBeGreaterThanOrEqual(12);
+    expect(gap(colours)).toBeGreaterThanOrEqual(7);
   });
 });
+
+describe('latency labels', () => {
+  test('a pale line colour is darkened for its label to a contrast of 3:1 or more on white; a dark one is kept', () => {
+    const lum = (hex: string) => {
+      const lin = (i: number) => {
+        const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * lin(1) + 0.7152 * lin(3) + 0.0722 * lin(5);
+    };
+    for (const pale of ['#fcbfd2', '#f2cf5b', '#ffbf79', '#cedb9c', '#e7cb94']) {
+      expect(1.05 / (lum(readable(pale)) + 0.05)).toBeGreaterThanOrEqual(3);
+      expect(readable(pale)).not.toBe(pale);
+    }
+    expect(readable('#4c78a8')).toBe('#4c78a8');
+  });
+});
+
+/** CIE76 ΔE between two #rrggbb colours (sRGB, D65). */
+function deltaE(a: string, b: string): number {
+  const lab = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    const f = (v: number) => (v > 0.008856 ? Math.cbrt(v) : 7.787 * v + 16 / 116);
+    const x = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
+    const y = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
+    const z = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
+    return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+  };
+  const [p, q] = [lab(a), lab(b)];
+  return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
+}

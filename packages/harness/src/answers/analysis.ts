@@ -373,7 +373,8 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
 /**
  * The published view of a run's analysis: its answers, and the picks read off them, replaced by the answers pooled
  * over every kept run (answers/pool.ts); the rest (its contenders, charts of its own runs, its check) is the run's.
- * The run's noise line is of its own answers, so it is left out.
+ * The run's noise stays (its sd between windows is the machine's), without the longer budget's estimate, which is of
+ * its own answers.
  */
 export function withPool(an: Analysis, pool: PoolResult): Analysis {
   const answers = pool.answers.map((a) => ({ ...a, sides: sides(a), bound: bound(a), roundsToClose: null }));
@@ -384,7 +385,7 @@ export function withPool(an: Analysis, pool: PoolResult): Analysis {
     fastest: fastestOf(an.questions, answers),
     leaders: fastestOf(an.questions, answers, 2),
     precision: an.precision && precisionOf(an.ranked, an.kept, answers),
-    noise: null,
+    noise: an.noise && { ...an.noise, wouldAnswer: null },
     pool: rest,
   };
 }

@@ -44,6 +44,8 @@ export function referenceOf(kept: KeptAnswers[], r: Results): NoiseReference | n
 
 /** "Well above" the reference run's noise: more than this many times its sd between windows. */
 export const NOISY_FACTOR = 1.25;
+/** Noisy whatever the reference: an sd between windows at or above this (docs/glossary.md: 15–25% is noisy). */
+export const NOISY_SD = 0.15;
 /** The longer budget the noise line prices, as a multiple of the run's own (15m → 45m). */
 export const LONGER_BUDGET = 3;
 
@@ -52,7 +54,7 @@ export interface Noise {
   /** sd between windows of one round, this run's; and the run it is held against (null: none kept). */
   sdWindows: number;
   reference: NoiseReference | null;
-  /** sdWindows > NOISY_FACTOR × the reference's. */
+  /** sdWindows ≥ NOISY_SD, or > NOISY_FACTOR × the reference's. */
   noisy: boolean;
   /** Comparisons decided or equal, of how many (not out). */
   answered: number;
@@ -114,7 +116,7 @@ export function noiseOf(r: Results, answers: Closing[], reference: NoiseReferenc
   return {
     sdWindows,
     reference,
-    noisy: reference !== null && sdWindows > NOISY_FACTOR * reference.sdWindows,
+    noisy: sdWindows >= NOISY_SD || (reference !== null && sdWindows > NOISY_FACTOR * reference.sdWindows),
     answered: live.filter((a) => a.verdict !== 'undecided').length,
     of: live.length,
     budgetS,

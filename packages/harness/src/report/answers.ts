@@ -330,7 +330,8 @@ const budgetText = (s: number) => {
 export function noiseLine(an: Analysis): string {
   const n = an.noise;
   const ref = n?.reference;
-  if (!n?.noisy || !ref) return '';
+  // A pooled view's answers are not the run's: its counts would not match the page (the README says its noise).
+  if (!n?.noisy || !ref || an.pool) return '';
   const longer =
     n.wouldAnswer === null
       ? ''
@@ -373,7 +374,7 @@ export function answersSection(an: Analysis): string {
 
 /** A setting's answer in the table's last column. */
 function settingVerdict(a: AnswerFigures): string {
-  if (a.out || !a.pairs) return `not answered (${a.out ?? 'no pairs'})`;
+  if (a.out || (!a.pairs && !a.pool)) return `not answered (${a.out ?? 'no pairs'})`;
   if (a.verdict === 'faster') return a.ratio >= 1 ? 'faster' : 'slower';
   return a.verdict === 'equal' ? `equal within ±${pct(a.bound)}` : 'open';
 }
@@ -383,8 +384,11 @@ export function settingsTable(an: Analysis): string {
   const rows = an.answers.filter((a) => a.question.startsWith('setting: '));
   if (!rows.length) return '';
   const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
+  // A pooled answer rests on runs (answers/pool.ts), each its own rounds.
+  const pooled = rows.some((a) => a.pool);
   const head =
-    '| setting | runtime | framework | client | on ÷ off (interval, level) | rounds | answer |\n' +
+    `| setting | runtime | framework | client | on ÷ off (interval, level) | ${pooled ? 'runs' : 'rounds'} ` +
+    '| answer |\n' +
     '|---|---|---|---|---:|---:|---|';
   // An interval too wide to exist is stored as 0…null (JSON has no Infinity).
   const f = (x: number | null) => (Number.isFinite(x) ? x!.toFixed(2) : '∞');

@@ -50,16 +50,32 @@ const config = {
  * Tableau's 20 colours, the ten strong ones first: a chart of up to 20 series gives each its own colour, and one of up
  * to 10 only strong ones.
  */
+/**
+ * vega's tableau20, its ten dark shades first and then their light ones: no two of the twenty closer than a CIE76
+ * ΔE of 12 (tableau10's pink #ff9da6 beside tableau20's #ff9d98 was 7).
+ */
 const PALETTE = [
-  ...['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'],
-  ...['#9ecae9', '#ffbf79', '#ff9d98', '#88d27a', '#83bcb6', '#f2cf5b', '#d6a5c9', '#fcbfd2', '#d8b5a5', '#79706e'],
+  ...['#4c78a8', '#f58518', '#54a24b', '#b79a20', '#439894', '#e45756', '#79706e', '#d67195', '#b279a2', '#9e765f'],
+  ...['#9ecae9', '#ffbf79', '#88d27a', '#f2cf5b', '#83bcb6', '#ff9d98', '#bab0ac', '#fcbfd2', '#d6a5c9', '#d8b5a5'],
 ];
-/** Lines: vega's tableau20 above, then category20b, so that a chart of up to 40 lines never repeats a colour. */
+/** Lines: the twenty above, then category20b, so that a chart of up to 40 lines never repeats a colour. */
 const LINE_PALETTE = [
   ...PALETTE,
   ...['#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#5254a3', '#8ca252', '#bd9e39', '#ad494a', '#a55194'],
   ...['#6b6ecf', '#b5cf6b', '#e7ba52', '#d6616b', '#ce6dbd', '#9c9ede', '#cedb9c', '#e7cb94', '#e7969c', '#de9ed6'],
 ];
+/**
+ * A colour that reads as text on white: a pale one (relative luminance above 0.3, WCAG's formula: a contrast under
+ * 3:1) darkened toward black until it is not, keeping its hue.
+ */
+export function readable(hex: string): string {
+  const rgb = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const lum = (xs: number[]) => 0.2126 * lin(xs[0]!) + 0.7152 * lin(xs[1]!) + 0.0722 * lin(xs[2]!);
+  let out = rgb;
+  for (let k = 0.9; lum(out) > 0.3 && k > 0; k -= 0.1) out = rgb.map((c) => Math.round(c * k));
+  return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
 /** The colour of a static contender (it serves a page built once, with no Redis read per request). */
 const STATIC_COLOUR = '#c8c8c8';
 const STATIC_GROUP = 'static: no Redis read';
@@ -97,8 +113,8 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text:
-        'Requests per second (median of runs; whiskers: its interval; ' +
-        '[rank 2–5]: the ranks the decided comparisons allow)',
+        'Requests per second (median over launches; whiskers: its interval, at the level its launches allow, ' +
+        'results.md; [rank 2–5]: the ranks the decided comparisons allow)',
       subtitle: subtitle(an.results),
     },
     width: 560,
@@ -155,6 +171,22 @@ export function labelPositions(p99s: number[], top: number, height = panelPx(p99
   return out;
 }
 
+/** Each line's name at its end, in its colour, darkened where a pale one would not read on white. */
+function labelLayer(series: { name: string; colour: string; label: number }[], x: object, y: object) {
+  return {
+    data: {
+      values: series.map((s) => ({ name: s.name, percentile: 'p99', label: s.label, ink: readable(s.colour) })),
+    },
+    mark: { type: 'text' as const, align: 'left' as const, dx: 10, fontSize: 10 },
+    encoding: {
+      x,
+      y: { field: 'label', ...y },
+      text: { field: 'name' },
+      color: { field: 'ink', type: 'nominal' as const, scale: null },
+    },
+  };
+}
+
 /**
  * Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none): a panel per runtime,
  * on one y scale, each line labelled at its end (no legend to look up), and no two lines of the chart the same colour
@@ -196,18 +228,14 @@ export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
           mark: { type: 'line' as const, point: true, tooltip: true },
           encoding: { x, y: { field: 'ms', ...y }, color: colour },
         },
-        {
-          data: { values: series.map((x) => ({ name: x.name, percentile: 'p99', label: x.label })) },
-          mark: { type: 'text' as const, align: 'left' as const, dx: 10, fontSize: 10 },
-          encoding: { x, y: { field: 'label', ...y }, text: { field: 'name' }, color: colour },
-        },
+        labelLayer(series, x, y),
       ],
     };
   });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: `${groupTitle(which)}: latency percentiles (ms, median of runs), by runtime, on one y scale`,
+      text: `${groupTitle(which)}: latency percentiles (ms, median over launches), by runtime, on one y scale`,
       subtitle: subtitle(an.results),
     },
     vconcat: panels,

@@ -3,7 +3,8 @@
 // figures come from. Renders what the analysis computed; links are relative to the checkout's root.
 import type { Analysis } from '../answers/analysis';
 import type { TopStacks } from '../answers/ranking';
-import { answersLink } from './picks';
+import { charts } from './charts';
+import { answersLink, publishedAt } from './picks';
 import { listed, term } from './words';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
@@ -22,9 +23,12 @@ function speedTable(an: Analysis): string {
   const load = u
     ? `POST /items/:id, one write over ${u.keys} keys per request`
     : `the XRANGE of ${int(r.data.entries)} entries answered as a ${Math.round(r.data.body_bytes / 1000)} KB JSON body`;
+  // The table is one run; the picks below may pool several (report/pool.ts): said, so the two are not read as one.
+  const pooled = an.pool ? an.pool.runs.filter((x) => x.pooled).length : 0;
   const head =
     `**How fast**, the fastest ${term('stacks', 'stack')} of the latest run (${r.started_at.slice(0, 10)}: ` +
-    `${load}, at ${r.settings.connections[0]} connections):`;
+    `${load}, at ${r.settings.connections[0]} connections)` +
+    `${pooled > 1 ? `, one run; the picks below pool ${pooled}` : ''}:`;
   const table = [
     `| ${term('rank')} | stack | ${term('req/s')} | ${term('p50', 'p50 and p99')} | p99 | ` +
       `${term('CPU per request')} |`,
@@ -45,14 +49,35 @@ function speedTable(an: Analysis): string {
   const has = (part: string) => shown.some((n) => n.includes(part));
   const words = [
     has('-raw-') && `\`raw\` is the runtime's own server (${term('raw server')})`,
-    has('-rawreply') && `\`-rawreply\` the project's own reader of the reply (${term('rawreply')})`,
+    has('-rawreply') &&
+      `\`-rawreply\` the project's own reader of the reply (${term('rawreply')}; no TLS, cluster or reconnect)`,
     has('-bytes') && `\`-bytes\` the client's Buffers (${term('bytes')})`,
     has('-function') && '`-function` a Redis function (FCALL) in place of the default Lua script',
   ].filter(Boolean);
   const legend =
     `A name is runtime-framework-client, then a setting${words.length ? `: ${words.join(', ')}` : ''}. ` +
-    `${more}[results.md](${answersLink(an)}).`;
+    `Ranks are among the stacks one would pick (static pages and floors left out; results.md ranks every ` +
+    `contender). ${more}[results.md](${answersLink(an)}). ${chartsLine(an)}`;
   return [head, table, legend].join('\n\n');
+}
+
+/** What each published chart shows, in a few words (a latency chart by its group: server, next). */
+const CHART_WORDS: Record<string, string> = {
+  'req-sec.png': 'req/s with intervals',
+  'server-latency.png': 'latency',
+  'next-latency.png': 'Next.js latency',
+  'answers.png': 'every answer',
+  'breakdown.png': "where a request's CPU goes",
+  'changes.png': 'the changes',
+  'live-over-time.png': 'the live stream over time',
+  'upsert-over-time.png': 'the writes over time',
+};
+
+/** The published run's charts, linked where the README's run publishes them (screenshots/, or a folder of it). */
+function chartsLine(an: Analysis): string {
+  const dir = ['screenshots', publishedAt(an).shots].filter(Boolean).join('/');
+  const links = Object.keys(charts(an)).map((f) => `[${CHART_WORDS[f] ?? f.replace('.png', '')}](${dir}/${f})`);
+  return `Charts: ${links.join(', ')}.`;
 }
 
 /** A stack's name as the first screen writes it, the project's own raw reader said as such. */
@@ -70,11 +95,15 @@ const MAX_NAMED = 4;
  */
 function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const one = t.top.length === 1;
-  const named = t.top.slice(0, MAX_NAMED + 2).map((n) => stackName(an, n));
+  // Several that may each be first are named with their ranks: "fastest" would overstate one ranked 1–16.
+  const rank = new Map(t.ranks.map((x) => [x.name, x.rank]));
+  const ranked = (n: string) => (one ? stackName(an, n) : `${stackName(an, n)} (${rank.get(n)})`);
+  const named = t.top.slice(0, MAX_NAMED + 2).map(ranked);
   const names = listed(t.top.length > named.length ? [...named, `${t.top.length - named.length} more`] : named);
   const lead = one
     ? `**The fastest ${among[0]} here is ${names}**`
-    : `**The fastest ${among[1]} here are ${names}**, not separated from each other`;
+    : `**Not ruled out as the fastest ${among[0]} here** (rank among the ${among[1]}): **${names}**, none ` +
+      'decided faster than another';
   const them = one ? 'it' : 'each of them';
   const open = t.notSeparated;
   const others = t.ranks.length - t.top.length - open.length;

@@ -43,6 +43,10 @@ const bold = (x: string) => `**${x}**`;
 /** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
 const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
 
+/** ", depends on the machine" after a pooled answer whose next run, on a new machine, could read it otherwise. */
+const where = (a: AnswerFigures) =>
+  a.pool?.holds.startsWith('depends') ? `, ${term(a.pool.holds, 'depends on the machine')}` : '';
+
 /**
  * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than node-redis
  * (1.32×) and glide (2.41×), open against iovalkey"; bold only when it is decided faster than some other.
@@ -58,7 +62,7 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
   const equal = mine.filter((a) => a.verdict === 'equal');
   const open = mine.filter((a) => a.verdict === 'undecided');
   const parts = [
-    won.length && `faster than ${listed(won.map((a) => `${other(a)} (${times(a.sides.factor)})`))}`,
+    won.length && `faster than ${listed(won.map((a) => `${other(a)} (${times(a.sides.factor)}${where(a)})`))}`,
     equal.length && `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
     open.length && `open against ${listed(open.map(other))}`,
   ].filter(Boolean);

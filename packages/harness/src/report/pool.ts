@@ -1,7 +1,9 @@
 // The published answers' provenance: the kept runs they pool (answers/pool.ts), the ones left out and why, and where
 // the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
-import type { Holds } from '../model/pool';
+import type { Holds, PoolResult } from '../model/pool';
+import { listed, term } from './words';
+import { isBase } from '../model/questions';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
@@ -97,6 +99,18 @@ export function poolSection(an: Analysis): string {
   );
 }
 
+/** What the pooled runs' machines share and where they differ (model/kept.ts machineKey). */
+function machinesText(p: Pick<PoolResult, 'runs'>): string {
+  const keys = [...new Set(p.runs.filter((r) => r.pooled).map((r) => r.machine))];
+  if (keys.length < 2) return '';
+  const parts = keys.map((k) => k.split(', '));
+  const names = ['CPU model', 'CPU count', 'kernel', 'placement'];
+  const same = (i: number) => parts.every((q) => q[i] === parts[0]![i]);
+  const shared = parts[0]!.filter((_, i) => same(i) && i < 2);
+  const differ = names.filter((_, i) => !same(i));
+  return ` (${shared.length ? `all ${shared.join(', ')}; ` : ''}their ${listed(differ)} differ)`;
+}
+
 /** The README's line: how many runs and machines the answers pool, against the latest run alone. */
 export function poolLine(an: Analysis): string {
   const p = an.pool;
@@ -105,10 +119,22 @@ export function poolLine(an: Analysis): string {
   const own = an.results.answers ?? [];
   const used = p.runs.filter((r) => r.pooled).length;
   return (
-    `**These answers pool ${used} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}:** ` +
+    `**These answers pool ${used} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
     `${answered(an.answers).length} of ${an.answers.length} comparisons answered, against ` +
     `${answered(own).length} for the latest run alone; ${countOf(an, 'depends on the machine')} depend on the ` +
-    'machine. Pool runs from your own machine with `npm run pool` ' +
+    `machine.${checkText(an)} Pool runs from your own machine with \`npm run pool\` ` +
     '([docs/usage.md](docs/usage.md#pooling-runs-npm-run-pool)).'
+  );
+}
+
+/** " A known 10% slowdown …": whether the pooled answers, and the latest run's alone, saw the handicap check. */
+function checkText(an: Analysis): string {
+  const c = an.pool?.check;
+  if (!c) return '';
+  const own = an.handicap.find((f) => !isBase(f.check.compared_with ?? ''))?.check;
+  const alone = own ? `; the latest run alone: ${own.detected ? 'detected' : 'not detected'}` : '';
+  return (
+    ` The ${term('handicap check')} (a twin made ${c.pct}% slower on purpose), pooled as the answers are: ` +
+    `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${c.detected ? 'detected' : 'not detected'}${alone}.`
   );
 }
