@@ -9,7 +9,7 @@ import type { KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { DesignRecord, Results } from '../../packages/harness/src/model/results';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';
-import { answersSpec, forestValues } from '../../packages/harness/src/report/forest';
+import { answersSpec, forestValues, labelSide } from '../../packages/harness/src/report/forest';
 import { readmeSection } from '../../packages/harness/src/report/index';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -211,5 +211,24 @@ describe('the forest plot of every answer', () => {
     expect(spec).toContain(`"datum":${1 + e}`);
     expect(spec).toContain(`"datum":${1 / (1 + e)}`);
     expect(spec).toContain('"type":"log"');
+  });
+
+  test('each label beside the end of its interval that keeps it off the line at 1 and inside the axis, if any', () => {
+    const axis = [0.2, 5] as const;
+    // Below 1 with room on its left: left of it, clear of 1.
+    expect(labelSide({ lo: 0.5, hi: 0.9 }, axis)).toBe('left');
+    // Below 1 but from the axis' left edge: no room there, so right (over 1, on its white halo).
+    expect(labelSide({ lo: 0.21, hi: 0.9 }, axis)).toBe('right');
+    // Above 1, ending at the right edge, with room before it and after 1: left.
+    expect(labelSide({ lo: 2, hi: 4.8 }, axis)).toBe('left');
+    // Above 1 from just past it: right, never over the line at 1.
+    expect(labelSide({ lo: 1.05, hi: 4.8 }, axis)).toBe('right');
+    expect(labelSide({ lo: 1.1, hi: 1.6 }, axis)).toBe('right');
+    // Straddling 1 (open): right of its upper end.
+    expect(labelSide({ lo: 0.8, hi: 1.3 }, axis)).toBe('right');
+    // Intervals beyond the axis are drawn to its edge and marked there.
+    const wide = JSON.stringify(answersSpec(analyze(fixture()), {}));
+    expect(wide).toContain('triangle-left');
+    expect(wide).toContain('triangle-right');
   });
 });

@@ -197,6 +197,23 @@ const stateColour = () => ({
  * The pairs' layer: each interval as a rule, the ratio as a point with its text beside it, coloured (and shaped, when
  * given) by state. Without values it draws the data of the view it sits in (a facet's).
  */
+/** A label beside one end of each interval, over a white halo so that a line or band under it does not hide it. */
+function labelLayers(x: object, side: 'left' | 'right') {
+  const at = side === 'left' ? { align: 'right', dx: -6 } : { align: 'left', dx: 6 };
+  const text = (halo: boolean) => ({
+    transform: [{ filter: side === 'left' ? "datum.side === 'left'" : "datum.side !== 'left'" }],
+    mark: {
+      type: 'text',
+      baseline: 'middle',
+      fontSize: 10,
+      ...at,
+      ...(halo ? { stroke: 'white', strokeWidth: 3, strokeJoin: 'round' } : {}),
+    },
+    encoding: { x: { field: side === 'left' ? 'lo' : 'hi', ...x }, text: { field: 'text' } },
+  });
+  return [text(true), text(false)];
+}
+
 export function pairsLayer(values: object[] | null, x: object, color: object = stateColour(), shape?: object) {
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
@@ -211,11 +228,9 @@ export function pairsLayer(values: object[] | null, x: object, color: object = s
         mark: { type: 'point', filled: true, size: 60, tooltip: { content: 'data' } },
         encoding: { x: { field: 'ratio', ...x }, color, ...(shape ? { shape } : {}) },
       },
-      {
-        // Beside the interval's right end, clear of the dashed line at 1 and of the point.
-        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 6, fontSize: 10 },
-        encoding: { x: { field: 'hi', ...x }, text: { field: 'text' } },
-      },
+      // Beside the interval's right end, clear of the point; or, where a value's `side` says so, its left end.
+      ...labelLayers(x, 'right'),
+      ...labelLayers(x, 'left'),
     ],
   };
 }

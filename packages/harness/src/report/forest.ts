@@ -74,7 +74,31 @@ function encodings(values: { lo: number; hi: number }[], equalPct: number) {
     title: null,
     scale: { domain: states, range: ['circle', 'diamond', 'square'] },
   };
-  return { x, color, shape };
+  return { x, color, shape, domain: [lo, hi] as const };
+}
+
+/** A label's width, as a share of the plot's: about 100 px of 520. */
+const LABEL_SHARE = 0.2;
+
+/**
+ * Which end of its interval an answer's label goes beside, so that it crosses neither the dashed line at 1 nor the
+ * plot's edge where it can help it: left of an interval below 1 (when there is room), left of one that ends in the
+ * right fifth of the axis when there is room before 1, else right.
+ */
+export function labelSide(v: { lo: number; hi: number }, [lo, hi]: readonly [number, number]): 'left' | 'right' {
+  const at = (r: number) => (Math.log(Math.min(hi, Math.max(lo, r))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+  const roomLeft = at(v.lo) - (v.lo > 1 ? at(1) : 0);
+  if (roomLeft < LABEL_SHARE) return 'right';
+  return v.hi < 1 || at(v.hi) > 1 - LABEL_SHARE ? 'left' : 'right';
+}
+
+/** A mark at the axis' edge where an interval goes beyond it (its label gives its size). */
+function clipLayer(x: object, edge: number, filter: string, shape: string) {
+  return {
+    transform: [{ filter }],
+    mark: { type: 'point', shape, filled: true, size: 70, color: '#333' },
+    encoding: { x: { datum: edge, ...x }, y: { field: 'name', type: 'nominal', sort: null, title: null } },
+  };
 }
 
 /** Where the plotted answers come from: the runs pooled, or the one run. */
@@ -92,8 +116,9 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
   if (!values.length) return null;
   const equalPct = an.results.settings.target_ci_pct;
   const e = equalPct / 100;
-  const { x, color, shape } = encodings(values, equalPct);
+  const { x, color, shape, domain } = encodings(values, equalPct);
   const questions = [...new Set(values.map((v) => v.question))];
+  const placed = values.map((v) => ({ ...v, side: labelSide(v, domain) }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -102,10 +127,10 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
         runSubtitle(an.results),
         `answers ${sourceOf(an)}`,
         `shaded: equal within ±${equalPct}% (the family's bound); blue circles decided, ` +
-          'green diamonds equal, grey squares open',
+          'green diamonds equal, grey squares open; ◀ ▶ an interval beyond the axis (its label gives its size)',
       ],
     },
-    data: { values },
+    data: { values: placed },
     facet: {
       row: {
         field: 'question',
@@ -132,6 +157,8 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
         },
         { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 1, ...x } } },
         pairsLayer(null, x, color, shape),
+        clipLayer(x, domain[0], `datum.lo < ${domain[0]}`, 'triangle-left'),
+        clipLayer(x, domain[1], `datum.hi > ${domain[1]}`, 'triangle-right'),
       ],
     },
     // Each panel draws its own x axis: a tall plot is read without scrolling to its bottom.
