@@ -119,13 +119,13 @@ export function upsertTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | 
     title: {
       text:
         `Upsert, ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}: ` +
-        "calls per second of each window through the run, a line per strategy (its contenders' median per 10 s)",
+        "calls/s through the run, a point per strategy and 10 s (its contenders' median)",
       subtitle: runSubtitle(r),
     },
     width: 720,
     height: 260,
     transform: [{ calculate: 'floor(datum.t / 10) * 10', as: 'bin' }],
-    mark: { type: 'line', point: true },
+    mark: { type: 'point', filled: true, size: 40 },
     encoding: {
       x: { field: 'bin', type: 'quantitative', title: 'seconds into the run' },
       y: {
@@ -134,7 +134,12 @@ export function upsertTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | 
         type: 'quantitative',
         title: "calls/s (median over the strategy's windows)",
       },
-      color: { field: 'write', type: 'nominal', title: 'write' },
+      color: {
+        field: 'write',
+        type: 'nominal',
+        title: 'strategy',
+        legend: { labelExpr: "datum.label === 'ping' ? 'ping (the floor: no write)' : datum.label", labelLimit: 300 },
+      },
     },
   } as vl.TopLevelSpec;
 }
