@@ -54,8 +54,10 @@ export interface Noise {
   /** sd between windows of one round, this run's; and the run it is held against (null: none kept). */
   sdWindows: number;
   reference: NoiseReference | null;
-  /** sdWindows ≥ NOISY_SD, or > NOISY_FACTOR × the reference's. */
+  /** sdWindows ≥ NOISY_SD, or above the reference's (aboveReference). */
   noisy: boolean;
+  /** sdWindows > NOISY_FACTOR × the reference's: well above the quietest kept run. */
+  aboveReference: boolean;
   /** Comparisons decided or equal, of how many (not out). */
   answered: number;
   of: number;
@@ -113,10 +115,12 @@ export function noiseOf(r: Results, answers: Closing[], reference: NoiseReferenc
   if (v === undefined || !Number.isFinite(v) || !live.length) return null;
   const sdWindows = Math.sqrt(Math.max(0, v));
   const budgetS = LONGER_BUDGET * r.settings.budget_s;
+  const above = reference !== null && sdWindows > NOISY_FACTOR * reference.sdWindows;
   return {
     sdWindows,
     reference,
-    noisy: sdWindows >= NOISY_SD || (reference !== null && sdWindows > NOISY_FACTOR * reference.sdWindows),
+    noisy: sdWindows >= NOISY_SD || above,
+    aboveReference: above,
     answered: live.filter((a) => a.verdict !== 'undecided').length,
     of: live.length,
     budgetS,

@@ -330,8 +330,9 @@ const budgetText = (s: number) => {
 export function noiseLine(an: Analysis): string {
   const n = an.noise;
   const ref = n?.reference;
-  // A pooled view's answers are not the run's: its counts would not match the page (the README says its noise).
-  if (!n?.noisy || !ref || an.pool) return '';
+  // Well above the reference run's noise only (a machine as noisy as its reference is said in the README's machine
+  // line); and not on a pooled view, whose answers are not the run's own counts.
+  if (!n?.aboveReference || !ref || an.pool) return '';
   const longer =
     n.wouldAnswer === null
       ? ''
