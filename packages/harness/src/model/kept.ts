@@ -85,6 +85,17 @@ export const machineKey = (k: KeptAnswers) =>
     ? `${k.host.cpu_model}, ${k.host.logical_cpus} logical CPUs, ${k.host.kernel}, placement ${k.host.placement}`
     : `${k.machine}, placement none`;
 
+/** What machines (machineKey) share, of their CPU model and count, and which of the key's parts differ among them. */
+export function machineDifference(keys: string[]): { shared: string[]; differ: string[] } {
+  const parts = keys.map((k) => k.split(', '));
+  const names = ['CPU model', 'CPU count', 'kernel', 'placement'];
+  const same = (i: number) => parts.every((q) => q[i] === parts[0]?.[i]);
+  return {
+    shared: (parts[0] ?? []).filter((_, i) => i < 2 && same(i)),
+    differ: names.filter((_, i) => !same(i)),
+  };
+}
+
 /** What another run said of an answer decided here (answers/held.ts). */
 export type Held = 'same' | 'equal' | 'open' | 'reversed' | 'not asked';
 export const HELD: Held[] = ['same', 'equal', 'open', 'reversed', 'not asked'];

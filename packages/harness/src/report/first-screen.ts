@@ -81,9 +81,10 @@ function chartsLine(an: Analysis): string {
 }
 
 /** A stack's name as the first screen writes it, the project's own raw reader said as such. */
-function stackName(an: Analysis, name: string): string {
+function stackName(an: Analysis, name: string, rank?: string): string {
   const c = an.results.contenders.find((x) => x.name === name);
-  return c?.settings?.decode === 'raw' ? `${code(name)} (the project's own raw reader)` : code(name);
+  const said = [c?.settings?.decode === 'raw' && "the project's own raw reader", rank].filter(Boolean);
+  return said.length ? `${code(name)} (${said.join('; ')})` : code(name);
 }
 
 /** Named one by one up to this many; more are counted. */
@@ -97,7 +98,7 @@ function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const one = t.top.length === 1;
   // Several that may each be first are named with their ranks: "fastest" would overstate one ranked 1–16.
   const rank = new Map(t.ranks.map((x) => [x.name, x.rank]));
-  const ranked = (n: string) => (one ? stackName(an, n) : `${stackName(an, n)} (${rank.get(n)})`);
+  const ranked = (n: string) => stackName(an, n, one ? undefined : rank.get(n));
   const named = t.top.slice(0, MAX_NAMED + 2).map(ranked);
   const names = listed(t.top.length > named.length ? [...named, `${t.top.length - named.length} more`] : named);
   const lead = one

@@ -4,6 +4,7 @@ import type { Analysis, AnswerFigures } from '../answers/analysis';
 import type { Holds, PoolResult } from '../model/pool';
 import { listed, term } from './words';
 import { isBase } from '../model/questions';
+import { machineDifference } from '../model/kept';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
@@ -99,15 +100,11 @@ export function poolSection(an: Analysis): string {
   );
 }
 
-/** What the pooled runs' machines share and where they differ (model/kept.ts machineKey). */
+/** What the pooled runs' machines share and where they differ (model/kept.ts machineDifference). */
 function machinesText(p: Pick<PoolResult, 'runs'>): string {
   const keys = [...new Set(p.runs.filter((r) => r.pooled).map((r) => r.machine))];
   if (keys.length < 2) return '';
-  const parts = keys.map((k) => k.split(', '));
-  const names = ['CPU model', 'CPU count', 'kernel', 'placement'];
-  const same = (i: number) => parts.every((q) => q[i] === parts[0]![i]);
-  const shared = parts[0]!.filter((_, i) => same(i) && i < 2);
-  const differ = names.filter((_, i) => !same(i));
+  const { shared, differ } = machineDifference(keys);
   return ` (${shared.length ? `all ${shared.join(', ')}; ` : ''}their ${listed(differ)} differ)`;
 }
 
@@ -127,7 +124,7 @@ export function poolLine(an: Analysis): string {
   );
 }
 
-/** " A known 10% slowdown …": whether the pooled answers, and the latest run's alone, saw the handicap check. */
+/** The handicap check on the first screen: whether the pooled answers saw it, and whether the latest run did alone. */
 function checkText(an: Analysis): string {
   const c = an.pool?.check;
   if (!c) return '';
