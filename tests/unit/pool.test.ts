@@ -6,7 +6,7 @@ import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
 import { poolLine, poolSection } from '../../packages/harness/src/report/pool';
 import { pooledView } from '../../packages/harness/src/run/pooled';
-import { lacks, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import { lacks, machineDifference, type KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import { fitAt, poolPrior, poolRuns, type RunEstimate, TAU_GRID } from '../../packages/harness/src/stats/pool';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -241,6 +241,24 @@ function family(random: () => number, mu: (i: number) => number) {
   });
   return poolAnswers(records, comparisons, today, 'xrange', 10);
 }
+
+describe('what the pooled machines share', () => {
+  test('the CPU model and count they share, and which parts of the key differ', () => {
+    const keys = [
+      'AMD EPYC, 2 logical CPUs, Linux 6.18.44-fc-v669, placement none',
+      'AMD EPYC, 2 logical CPUs, Linux 6.18.44-fc-v782, placement none',
+      'AMD EPYC, 2 logical CPUs, Linux 6.18.44-fc-v782, placement split',
+    ];
+    expect(machineDifference(keys)).toEqual({
+      shared: ['AMD EPYC', '2 logical CPUs'],
+      differ: ['kernel', 'placement'],
+    });
+    expect(machineDifference([keys[0]!, 'Apple M9, 64 logical CPUs, Darwin 30, placement none'])).toEqual({
+      shared: [],
+      differ: ['CPU model', 'CPU count', 'kernel'],
+    });
+  });
+});
 
 describe('the pooled family holds its error rate', () => {
   test('null simulation with heterogeneous machines: false "faster" claims in at most 5% of families', () => {
