@@ -230,7 +230,7 @@ function checkOut(side: OtherSide, log: (s: string) => void): void {
  * The other side's twin of each selected contender, named <name>@base, or why it has none (its
  * manifest does not generate that name). The twin keeps its own app folder, build and start.
  */
-export function baseTwins(side: OtherSide, selected: Contender[]): { twins: Contender[]; missing: Unsupported[] } {
+function baseTwins(side: OtherSide, selected: Contender[]): { twins: Contender[]; missing: Unsupported[] } {
   let theirs: Contender[];
   try {
     theirs = loadSuite(side.appsDir).contenders;
