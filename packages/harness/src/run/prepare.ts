@@ -8,12 +8,21 @@ import type { Contender, Unsupported } from '../model/contenders';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
-import type { ContenderResult, PointResult, Results, Settings } from '../model/results';
+import type { Results, Settings } from '../model/results';
 import { readResults, resultsFile } from '../model/results-file';
-import { fail, newResults, runDirOf, saverFor, type Rig, type RunState, type Session } from './state';
+import {
+  fail,
+  newContenderResult,
+  newResults,
+  runDirOf,
+  saverFor,
+  type Rig,
+  type RunState,
+  type Session,
+} from './state';
 import { clock, info, log } from '../system/progress';
 import { handicapEnv } from './calibrate';
-import { BASE, changeComparisons, familyOf, isBase } from '../model/questions';
+import { changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { workloadOf } from '../measure/workloads';
 import { pairUp, type Pairing } from './against';
@@ -75,38 +84,6 @@ export function settingsFrom(opts: CliOptions): Settings {
   };
 }
 
-function newContenderResult(c: Contender, settings: Settings, selfCheckOf?: string): ContenderResult {
-  const baseOf = isBase(c.name) ? c.name.slice(0, -BASE.length) : null;
-  const points: PointResult[] = settings.connections.map((connections) => ({
-    connections,
-    rate: null,
-    rate_spec: null,
-    status: 'incomplete',
-    runs: [],
-  }));
-  return {
-    name: selfCheckOf ? `${c.name} (alone)` : c.name,
-    app: c.app,
-    runtime: c.runtime,
-    framework: c.framework,
-    client: c.client,
-    variant: c.variant,
-    settings: c.settings,
-    tuned: c.tuned,
-    ceiling: c.ceiling,
-    static: c.static,
-    page: c.page,
-    path: c.path,
-    chart_group: c.chartGroup,
-    status: 'incomplete',
-    points,
-    runs: points[0]!.runs,
-    ...(c.server ? { server: c.server } : {}),
-    ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
-    ...(baseOf ? { base_of: baseOf } : {}),
-  };
-}
-
 function freshResults(
   opts: CliOptions,
   chosen: Contender[],
@@ -118,12 +95,12 @@ function freshResults(
   const selected = [...pairs.measured, ...onServers.twins, ...pairs.twins];
   const twins = selected
     .filter((c) => settings.self_check?.includes(c.name))
-    .map((c) => newContenderResult(c, settings, c.name));
+    .map((c) => newContenderResult(c, settings.connections, c.name));
   const results = newResults({
     settings,
     environment: environmentOf(selected),
     data: { rdb: null, redis_url: null, key: STREAM_KEY, entries: 0, memory_bytes: 0, body_bytes: 0 },
-    contenders: [...selected.map((c) => newContenderResult(c, settings)), ...twins],
+    contenders: [...selected.map((c) => newContenderResult(c, settings.connections)), ...twins],
     // Fixed before anything is measured, so the family cannot be chosen after seeing the data.
     family: pairs.pickFamily ? familyOf(selected.filter((c) => !isBase(c.name))) : { questions: [], comparisons: [] },
     ...(opts.otherSide

@@ -7,6 +7,7 @@
 //   grep -oE '(\w\??|\})\s*:\s*RunState\s*[,)]' packages/harness/src/run/*.ts | wc -l
 import type { RunningApp } from '../measure/apps';
 import type { Contender } from '../model/contenders';
+import { BASE, isBase } from '../model/questions';
 import type { RunContext } from '../measure/measure';
 import type { Live } from '../live/session';
 import { rmSync } from 'node:fs';
@@ -102,6 +103,44 @@ export const newResults = (
   exit_reason: null,
   ...fields,
 });
+
+/** What a contender's record is made from: a manifest's contender, or --target's app known by its URL. */
+export type ContenderShape = Pick<
+  Contender,
+  'name' | 'app' | 'runtime' | 'framework' | 'client' | 'variant' | 'static' | 'page' | 'path' | 'chartGroup'
+> &
+  Partial<Pick<Contender, 'settings' | 'tuned' | 'ceiling' | 'server'>>;
+
+/** A contender's record before it is measured: a point per connection count, its headline runs the first's. */
+export function newContenderResult(c: ContenderShape, connections: number[], selfCheckOf?: string): ContenderResult {
+  const baseOf = isBase(c.name) ? c.name.slice(0, -BASE.length) : null;
+  const points: PointResult[] = connections.map((n) => ({
+    connections: n,
+    rate: null,
+    rate_spec: null,
+    status: 'incomplete',
+    runs: [],
+  }));
+  return {
+    name: selfCheckOf ? `${c.name} (alone)` : c.name,
+    app: c.app,
+    runtime: c.runtime,
+    framework: c.framework,
+    client: c.client,
+    variant: c.variant,
+    ...(c.settings ? { settings: c.settings, tuned: c.tuned, ceiling: c.ceiling } : {}),
+    static: c.static,
+    page: c.page,
+    path: c.path,
+    chart_group: c.chartGroup,
+    status: 'incomplete',
+    points,
+    runs: points[0]!.runs,
+    ...(c.server ? { server: c.server } : {}),
+    ...(selfCheckOf ? { self_check_of: selfCheckOf } : {}),
+    ...(baseOf ? { base_of: baseOf } : {}),
+  };
+}
 
 /** Flush results.json (atomically); the signal handlers know the run from its first save on. */
 export const saverFor = (session: Session, runDir: string, results: Results) => () => {

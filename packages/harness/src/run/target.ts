@@ -9,10 +9,17 @@ import { resolvePlacement } from '../system/placement';
 import { FIRST_ROUNDS } from '../answers/racing';
 import { goldenBody, redactUrl, streamInfo, type StreamInfo } from '../topology/redis';
 import { info } from '../system/progress';
-import type { ContenderResult, PointResult } from '../model/results';
 import type { CliOptions, OwnBody } from './options';
 import { settingsFrom } from './prepare';
-import { newResults, runDirOf, saverFor, type RunState, type Session } from './state';
+import {
+  newContenderResult,
+  newResults,
+  runDirOf,
+  saverFor,
+  type ContenderShape,
+  type RunState,
+  type Session,
+} from './state';
 import { RemoteLauncher } from './remote';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
@@ -63,7 +70,7 @@ function targetState(opts: CliOptions, session: Session, probe: TargetProbe): Ru
       memory_bytes: probe.stream.memoryBytes,
       body_bytes: Buffer.byteLength(probe.golden),
     },
-    contenders: [targetResult(opts.targetName!, new URL(url), probe.page, settings.connections)],
+    contenders: [newContenderResult(targetShape(opts.targetName!, new URL(url), probe.page), settings.connections)],
     family: { questions: [], comparisons: [] },
     unsupported: [],
     target: {
@@ -117,28 +124,16 @@ async function probeTarget(url: string): Promise<boolean> {
   }
 }
 
-/** The one synthetic contender: nothing is known of its stack but its URL. */
-function targetResult(name: string, url: URL, page: boolean, connections: number[]): ContenderResult {
-  const points: PointResult[] = connections.map((c) => ({
-    connections: c,
-    rate: null,
-    rate_spec: null,
-    status: 'incomplete',
-    runs: [],
-  }));
-  return {
-    name,
-    app: 'target',
-    runtime: 'unknown',
-    framework: 'unknown',
-    client: 'unknown',
-    variant: null,
-    static: false,
-    page,
-    path: url.pathname + url.search,
-    chart_group: null,
-    status: 'incomplete',
-    points,
-    runs: points[0]!.runs,
-  };
-}
+/** The app someone started by hand, known only by its URL: no manifest, no settings. */
+const targetShape = (name: string, url: URL, page: boolean): ContenderShape => ({
+  name,
+  app: 'target',
+  runtime: 'unknown',
+  framework: 'unknown',
+  client: 'unknown',
+  variant: null,
+  static: false,
+  page,
+  path: url.pathname + url.search,
+  chartGroup: null,
+});
