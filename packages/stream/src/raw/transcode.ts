@@ -205,40 +205,74 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
 /**
  * The JSON body of the XRANGE reply in buf[start, end): entries and fields in stream order, as the direct transform
  * (canonical.ts toJson) writes them. An error reply throws RespError; a reply of another shape throws.
+ *
+ * One walk over locals (the output and its position): each bulk string's length read inline and its bytes copied
+ * while they are scanned; putString (escapes, invalid UTF-8) only for a string with a byte that is not printable ASCII,
+ * or is `"` or `\`. Without escapes a body is under twice its reply's length (a string's RESP framing is 6 bytes or
+ * more and its JSON's 3; an entry's 17 or more and its JSON's 25 at most), so room is asked for once, and again only
+ * after the slow path. Constants are copied byte by byte: set() of a few bytes costs more in JavaScriptCore.
  */
 export function xrangeToJson(buf: Uint8Array, start: number, end: number): string {
   // A null reply ($-1, RESP3's _): no stream here, and the connection is still in step.
   if (buf[start] === 0x5f || (buf[start] === 0x24 && buf[start + 1] === 0x2d))
     throw new RespError('a null reply where XRANGE sends an array');
   o = 0;
-  // The body is about the reply's size: room for it once, so that only escapes ask for more.
-  room(end - start + 64);
+  room(2 * (end - start) + 64);
   put(HEAD);
-  let p = start;
-  const entries = arrayAt(buf, p);
-  p = next;
+  let dst = out;
+  let p = o;
+  const entries = arrayAt(buf, start);
+  let i = next;
   for (let e = 0; e < entries; e++) {
-    if (e > 0) putByte(0x2c);
-    if (arrayAt(buf, p) !== 2) throw new Error('an XRANGE entry is [id, [field, value, …]]');
-    p = next;
-    put(ID);
-    p = bulkAt(buf, p);
-    put(FIELDS);
-    const kv = arrayAt(buf, p);
-    p = next;
-    for (let j = 0; j < kv; j += 2) {
-      if (j > 0) putByte(0x2c);
-      p = bulkAt(buf, p);
-      putByte(0x3a);
-      p = bulkAt(buf, p);
+    if (e > 0) dst[p++] = 0x2c;
+    if (arrayAt(buf, i) !== 2) throw new Error('an XRANGE entry is [id, [field, value, …]]');
+    i = next;
+    for (let k = 0; k < ID.length; k++) dst[p++] = ID[k]!;
+    // The id (j = -1), then the fields' header and each field and value (j = 0, 1, …).
+    for (let j = -1, kv = 0; j <= 0 || j < kv; j++) {
+      if (j === 0) {
+        for (let k = 0; k < FIELDS.length; k++) dst[p++] = FIELDS[k]!;
+        kv = arrayAt(buf, i);
+        i = next;
+        if (kv === 0) break;
+      } else if (j > 0) dst[p++] = j & 1 ? 0x3a : 0x2c;
+      if (buf[i] !== 0x24) headError(buf, i, 0x24);
+      let n = 0;
+      for (let c = buf[++i]!; c !== CR; c = buf[++i]!) n = n * 10 + bulkDigit(c);
+      const a = i + 2;
+      const b = a + n;
+      const mark = p;
+      dst[p++] = 0x22;
+      let k = a;
+      for (; k < b; k++) {
+        const c = buf[k]!;
+        if (SAFE[c] !== 1) break;
+        dst[p++] = c;
+      }
+      if (k < b) {
+        o = mark;
+        putString(buf, a, b);
+        room(2 * (end - b) + 64);
+        dst = out;
+        p = o;
+      } else dst[p++] = 0x22;
+      i = b + 2;
     }
-    putByte(0x7d);
-    putByte(0x7d);
+    dst[p++] = 0x7d;
+    dst[p++] = 0x7d;
   }
-  putByte(0x5d);
-  putByte(0x7d);
-  if (p !== end) throw new Error(`the reply ends at ${end}, its entries at ${p}`);
+  dst[p++] = 0x5d;
+  dst[p++] = 0x7d;
+  o = p;
+  if (i !== end) throw new Error(`the reply ends at ${end}, its entries at ${i}`);
   return done();
+}
+
+function bulkDigit(c: number): number {
+  const d = c - 0x30;
+  if (!(d >= 0 && d <= 9))
+    throw new Error(c === 0x2d ? 'a null bulk string where XRANGE sends a string' : 'malformed RESP length');
+  return d;
 }
 
 /** Where the header just read ends: its line's end + 2 (set by arrayAt). */
@@ -257,22 +291,6 @@ function arrayAt(buf: Uint8Array, p: number): number {
   }
   next = i + 2;
   return n;
-}
-
-/** The bulk string at `p` written as a JSON string literal; where the next header starts. */
-function bulkAt(buf: Uint8Array, p: number): number {
-  if (buf[p] !== 0x24) headError(buf, p, 0x24);
-  let n = 0;
-  let i = p + 1;
-  for (let c = buf[i]!; c !== CR; c = buf[++i]!) {
-    const d = c - 0x30;
-    if (!(d >= 0 && d <= 9))
-      throw new Error(c === 0x2d ? 'a null bulk string where XRANGE sends a string' : 'malformed RESP length');
-    n = n * 10 + d;
-  }
-  const a = i + 2;
-  putString(buf, a, a + n);
-  return a + n + 2;
 }
 
 function headError(buf: Uint8Array, p: number, type: number): never {
