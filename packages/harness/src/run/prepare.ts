@@ -10,18 +10,8 @@ import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
 import type { Results, Settings } from '../model/results';
 import { readResults, resultsFile } from '../model/results-file';
-import {
-  fail,
-  newContenderResult,
-  newResults,
-  runDirOf,
-  saverFor,
-  type Rig,
-  type RunState,
-  type Session,
-} from './state';
+import { fail, newContenderResult, newResults, runDirOf, saverFor, type RunState, type Session } from './state';
 import { clock, info, log } from '../system/progress';
-import { handicapEnv } from './calibrate';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
 import { workloadOf } from '../measure/workloads';
@@ -30,7 +20,7 @@ import { contenderInputs } from './inputs';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
-import { appEnvironment, appUrlOf, buildAll, openServers, serverNamesOf } from './rig';
+import { buildAll, openRig } from './rig';
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -208,39 +198,4 @@ export async function prepare(
 function environmentOf(selected: Contender[]): Results['environment'] {
   const env = { ...captureEnvironment(selected), load_warning: null };
   return { ...env, inputs: contenderInputs(selected, { ...env.runtimes }) };
-}
-
-/** The servers, the golden body, the manifests by name and each app's environment: what the apps run against. */
-async function openRig(
-  opts: CliOptions,
-  results: Results,
-  runDir: string,
-  session: Session,
-  all: Contender[],
-  twins: Contender[],
-): Promise<Rig> {
-  const settings = results.settings;
-  const { servers, redis, golden, proxies } = await openServers(opts, results, session);
-  const first = serverNamesOf(settings)[0]!;
-  const manifests = [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...twins];
-  return {
-    servers,
-    proxies,
-    golden,
-    session,
-    byName: new Map(manifests.map((c) => [c.name, c])),
-    ctx: {
-      workload: settings.workload,
-      placement: settings.placement,
-      redis,
-      runDir,
-      proxy: proxies[first],
-      ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
-    },
-    appEnv: (c) => ({
-      ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? first), settings.workload),
-      ...c.env,
-      ...handicapEnv(results, c.name),
-    }),
-  };
 }

@@ -1,6 +1,6 @@
 // What the apps run against, opened before the rounds: the servers (private ones from the RDB, or
 // REDIS_URL's), the golden body they must all serve, the delay proxies of --redis-rtt; and each
-// app built once against them.
+// app built once against them (openRig: the rig a run's schedule and launcher use).
 import { relative, resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import { type AppError, buildApp, dataKey } from '../measure/apps';
@@ -12,9 +12,10 @@ import { ROOT } from '../system/paths';
 import { info, log, progress } from '../system/progress';
 import type { DelayProxy } from '../topology/delay';
 import { goldenBody, redactUrl, type RedisTarget, streamInfo, useExistingRedis } from '../topology/redis';
-import { serverRecord, startProxies, startServers } from '../topology/servers';
+import { serverRecord, serverTwins, startProxies, startServers } from '../topology/servers';
 import { type CliOptions, privateRedisNeeded } from './options';
 import { contenderOf, fail, type Rig, type Session } from './state';
+import { handicapEnv } from './calibrate';
 
 /** What every app reads: where Redis is, which client and workload, and each setting's value. */
 export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
@@ -113,4 +114,39 @@ export async function buildAll(results: Results, rig: Rig): Promise<void> {
       log(`build apps/${what}: FAILED: ${err.message}`);
     }
   }
+}
+
+/** The servers, the golden body, the manifests by name and each app's environment: what the apps run against. */
+export async function openRig(
+  opts: CliOptions,
+  results: Results,
+  runDir: string,
+  session: Session,
+  all: Contender[],
+  twins: Contender[],
+): Promise<Rig> {
+  const settings = results.settings;
+  const { servers, redis, golden, proxies } = await openServers(opts, results, session);
+  const first = serverNamesOf(settings)[0]!;
+  const manifests = [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...twins];
+  return {
+    servers,
+    proxies,
+    golden,
+    session,
+    byName: new Map(manifests.map((c) => [c.name, c])),
+    ctx: {
+      workload: settings.workload,
+      placement: settings.placement,
+      redis,
+      runDir,
+      proxy: proxies[first],
+      ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
+    },
+    appEnv: (c) => ({
+      ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? first), settings.workload),
+      ...c.env,
+      ...handicapEnv(results, c.name),
+    }),
+  };
 }
