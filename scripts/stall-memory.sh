@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     *) echo "stall-memory: unknown flag $1 (--warm \"oha flags\", --no-stall, --out DIR)" >&2; exit 2 ;;
   esac
 done
-for tool in oha node valkey-server; do
+for tool in oha node valkey-server curl; do
   command -v "$tool" >/dev/null || { echo "stall-memory: $tool not on PATH; run it through scripts/with-tools.sh" >&2; exit 2; }
 done
 [ -f apps/node/dist/server.js ] || { echo "stall-memory: apps/node is not built; run npm run bench once, or build it" >&2; exit 2; }
