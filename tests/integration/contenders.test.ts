@@ -13,7 +13,7 @@ import { runOha } from '../../packages/harness/src/measure/oha';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../../packages/harness/src/topology/redis';
 import { verifyContract } from '../../packages/harness/src/measure/verify';
-import { verifyUpsert } from '../../packages/harness/src/measure/upsert';
+import { verifyUpsert } from '../../packages/harness/src/workloads/upsert/measure';
 
 const contenders = loadContenders();
 const RDB = process.env.BENCH_TEST_RDB ? resolve(process.env.BENCH_TEST_RDB) : join(ROOT, 'dump.rdb');

@@ -1,8 +1,8 @@
 // The upsert accounting on hand-made windows: a clean run, a lost update, an invented write, a
 // key created twice, a stale version, and what unanswered requests allow.
 import { describe, expect, test } from 'bun:test';
-import { account, type Acked } from '../../packages/harness/src/measure/accounting';
-import { keySpace, upsertRequest } from '../../packages/harness/src/measure/upsert';
+import { account, type Acked } from '../../packages/harness/src/workloads/upsert/accounting';
+import { keySpace, upsertRequest } from '../../packages/harness/src/workloads/upsert/measure';
 
 const probe = (id: string, result: string, version: number): Acked => ({
   id,

@@ -2,8 +2,9 @@
 // and in the harness every import goes to a lower layer or stays in its folder. The layers, from
 // the bottom: stats and system (pure statistics; processes, ports, paths), model (the data
 // results.json holds, the manifests, the family), topology and live (the servers and the live
-// stream's writer), measure (one window), answers (what the measurements say), run and report
-// (one benchmark; what it shows), cli (the entry points). The report renders what the analysis
+// stream's writer), measure (one window), answers (what the measurements say), workloads (each
+// workload's module, from what measuring asks of it to its report), run and report (one benchmark;
+// what it shows), cli (the entry points). The report renders what the analysis
 // computed (answers/analysis.ts): from answers/ it imports types only.
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ const LAYER: Record<string, number> = {
   topology: 2,
   live: 2,
   measure: 3,
+  workloads: 4.5,
   answers: 4,
   run: 5,
   report: 5,

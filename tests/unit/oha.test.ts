@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ohaArgs, summarizeOha, type OhaJson } from '../../packages/harness/src/measure/oha';
 import { PRIME_S, unmeasuredParts, unmeasuredTarget, warmupLoads } from '../../packages/harness/src/measure/measure';
+import { workloadOf } from '../../packages/harness/src/workloads';
 
 // A real oha 1.16.0 --output-format json result (284 responses in 2.34 s).
 const real = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/oha-ok.json'), 'utf8')) as OhaJson;
@@ -73,7 +74,7 @@ describe('oha JSON', () => {
 
 describe('a load that is not measured (warmup, touch)', () => {
   const ctx = {
-    workload: 'xrange',
+    workload: workloadOf('xrange'),
     placement: { name: 'none', app: null, redis: null, loadgen: null },
     redis: { url: 'redis://127.0.0.1:1' },
     runDir: '/tmp',
@@ -83,7 +84,7 @@ describe('a load that is not measured (warmup, touch)', () => {
   });
   test('--workload upsert warms up with its POSTs into a key space of their own, not GET /', () => {
     const t = unmeasuredTarget(
-      { ...(ctx as object), workload: 'upsert', upsertKeys: 100 } as never,
+      { ...(ctx as object), workload: workloadOf('upsert'), upsertKeys: 100 } as never,
       'http://127.0.0.1:3000/',
     );
     expect(t.request).toMatchObject({ method: 'POST', randRegex: true });

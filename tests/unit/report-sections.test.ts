@@ -10,7 +10,9 @@ import { readResults } from '../../packages/harness/src/model/results-file';
 import { reportHtml } from '../../packages/harness/src/report/html';
 import { markdown, readmeSection } from '../../packages/harness/src/report/index';
 import { picksSection } from '../../packages/harness/src/report/picks';
+import { charts } from '../../packages/harness/src/report/charts';
 import { SECTIONS, sectionsOf } from '../../packages/harness/src/report/sections';
+import { WORKLOAD_MODULES } from '../../packages/harness/src/workloads';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const fixture = (name: string) => readResults(join(ROOT, 'tests/fixtures/results', `${name}.json`));
@@ -54,5 +56,18 @@ describe('report sections', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const s of SECTIONS)
       expect(['changes', 'pick', 'contenders', 'tables', 'left-out', 'method']).toContain(s.place);
+  });
+
+  test("a workload's own sections and charts come from its module, in the runs of that workload only", () => {
+    for (const w of Object.values(WORKLOAD_MODULES))
+      for (const own of w.sections) expect(SECTIONS.map((x) => x.id)).toContain(own.id);
+    // The published write run (results/latest-upsert): its table, chart and accounting line, from workloads/upsert.
+    const writes = analyze(readResults(join(ROOT, 'results/latest-upsert/results.json')));
+    expect(sectionsOf(writes).map((x) => x.id)).toContain('upsert');
+    expect(Object.keys(charts(writes))).toContain('upsert-over-time.png');
+    expect(readmeSection(writes)).toContain('**Accounting:**');
+    const reads = analyze(fixture('results'));
+    expect(sectionsOf(reads).map((x) => x.id)).not.toContain('upsert');
+    expect(Object.keys(charts(reads))).not.toContain('upsert-over-time.png');
   });
 });

@@ -2,7 +2,9 @@
 // (every response, the prober's included, reached Redis), since an idle neighbour's reads add to
 // Redis's per-command count and cannot be told from the measured app's.
 import { describe, expect, test } from 'bun:test';
+import type { Workload } from '@bench/stream';
 import { finalizePoint } from '../../packages/harness/src/answers/verdicts';
+import { workloadOf } from '../../packages/harness/src/workloads';
 import type { PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
 
 const run = (ok: number, calls: number, probes?: number) =>
@@ -25,7 +27,8 @@ const run = (ok: number, calls: number, probes?: number) =>
 
 function verdict(workload: string, runs: RunRecord[]) {
   const point = { runs, connections: 50 } as unknown as PointResult;
-  finalizePoint(point, { workload, ci_level: 0.95, headline: 'median' } as unknown as Settings, false);
+  const settings = { workload, ci_level: 0.95, headline: 'median' } as unknown as Settings;
+  finalizePoint(point, settings, false, workloadOf(workload as Workload).rules);
   return [point.status, point.reason ?? ''];
 }
 

@@ -1,14 +1,14 @@
-// The workload seam (measure/workloads/): every name --workload takes has a module, and each
+// The workload seam (workloads/): every name --workload takes has a module, and each
 // module's pure parts (the gate rules, what oha sends, the flags, the settings, the ceilings)
 // say what the harness used to decide by testing the name.
 import { describe, expect, test } from 'bun:test';
 import { WORKLOADS } from '@bench/stream';
-import { WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/measure/workloads';
+import { WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/workloads';
 import { CLUSTER_SERVERS } from '../../packages/harness/src/model/servers';
 import type { RunRecord } from '../../packages/harness/src/model/results';
 
 const ctx = {
-  workload: 'xrange',
+  workload: WORKLOAD_MODULES.xrange,
   placement: { name: 'none', app: null, redis: null, loadgen: null },
   redis: { url: 'redis://127.0.0.1:1' },
   runDir: '/tmp',
@@ -110,5 +110,43 @@ describe('the check after a window', () => {
     const run = { round: 2, upsert: { prefix: 'abcw3k', problem: '2 writes lost' } } as unknown as RunRecord;
     const fault = await workloadOf('upsert').checkAfter({ url: 'http://127.0.0.1:1/' } as never, run);
     expect(fault).toEqual({ status: 'invalid', reason: 'run 2, keys item:{abcw3k…}: 2 writes lost' });
+  });
+});
+
+describe('what the answers and the report ask of a workload', () => {
+  const window = (over: object) => ({ ok: 90, errors: { non_2xx: 10 }, ...over }) as unknown as RunRecord;
+  const branches = { created: 50, updated: 30, ignored: 5, conflict: 10, pong: 0 };
+  test('the gate: the responses that reached Redis, and the non-2xx that are answers', () => {
+    expect(workloadOf('xrange').rules.served(window({}))).toBe(90);
+    expect(workloadOf('live').rules.served(window({ live: { count: 7 } }))).toBe(97);
+    // A write's 409 (WATCH gave up) is an answer: served, and left out of the errors.
+    expect(workloadOf('upsert').rules.served(window({ upsert: { branches } }))).toBe(95);
+    expect(workloadOf('upsert').rules.exempt(window({ upsert: { branches } }))).toBe(10);
+    expect(workloadOf('xrange').rules.exempt(window({}))).toBe(0);
+  });
+  test("a launch's windows: each workload pools its own fields, and only when every window has them", () => {
+    const up = (created: number) => ({
+      upsert: { ...(window({}) as object), branches: { ...branches, created }, lost: 0, invented: 0, stale: 0 },
+      redis_commands: { evalsha: created },
+    });
+    const pooled = workloadOf('upsert').pool([up(1), up(2)] as unknown as RunRecord[]);
+    expect(pooled.upsert?.branches.created).toBe(3);
+    expect(pooled.redis_commands).toEqual({ evalsha: 3 });
+    expect(workloadOf('upsert').pool([up(1), window({})] as unknown as RunRecord[])).toEqual({});
+    expect(workloadOf('xrange').pool([window({})])).toEqual({});
+  });
+  test('its page: the reads add nothing; live and upsert a section and a chart of their own', () => {
+    expect(workloadOf('xrange').sections).toEqual([]);
+    expect(workloadOf('xrange').charts).toEqual([]);
+    expect(workloadOf('live').sections.map((s) => s.id)).toEqual(['live']);
+    expect(workloadOf('upsert').sections.map((s) => s.id)).toEqual(['upsert']);
+    expect(workloadOf('live').charts.map((c) => c.file)).toEqual(['live-over-time.png']);
+    expect(workloadOf('upsert').charts.map((c) => c.file)).toEqual(['upsert-over-time.png']);
+  });
+  test('what a request does, in its own words', () => {
+    const r = { data: { entries: 339, body_bytes: 20_400 }, settings: { upsert: { keys: 1 } } } as never;
+    expect(workloadOf('xrange').load(r, true)).toBe('the XRANGE of 339 entries answered as a 20 KB JSON body');
+    expect(workloadOf('xrevrange-count').load(r, false)).toBe('XREVRANGE-COUNT');
+    expect(workloadOf('upsert').load(r, false)).toBe('POST /items/:id over 1 key');
   });
 });

@@ -22,7 +22,6 @@ import { aloneAt, aloneScale, type AloneScale } from './pair-design';
 import { ranked, type RankedContender, type TopStacks, topOf } from './ranking';
 import { keptRuns } from './verdicts';
 import { noiseOf, referenceOf, roundsToClose, type Noise } from './noise';
-import { type LiveFigures, liveFigures, type UpsertFigures, upsertFigures } from './workloads';
 
 /** An answer of the family with what its sentence says beyond it. */
 export interface AnswerFigures extends Answer {
@@ -142,9 +141,6 @@ export interface Analysis {
   redisCeilings: RedisCeilingFigures[];
   precision: Precision | null;
   conditions: Conditions | null;
-  /** --workload live and --workload upsert: their tables' and charts' figures (null under another workload). */
-  live: LiveFigures | null;
-  upsert: UpsertFigures | null;
   /** This run's noise against the quietest kept run's, and what a longer budget would buy (null: no design figures). */
   noise: Noise | null;
   /** How its decided answers held up in the other kept runs (held.ts), when it was given any. */
@@ -362,8 +358,6 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     redisCeilings: redisCeilings(results),
     precision: precisionOf(ranking, keptRunsOf, family.answers),
     conditions: conditionsOf(results),
-    live: results.settings.live ? liveFigures(results, keptRunsOf) : null,
-    upsert: results.settings.upsert ? upsertFigures(results, keptRunsOf) : null,
     noise,
     elsewhere: kept.length ? heldUp(keptOf(results, answers, noise?.sdWindows ?? null), kept) : null,
     pool: null,

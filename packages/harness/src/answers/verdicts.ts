@@ -12,12 +12,12 @@ import {
   type Settings,
 } from '../model/results';
 import { geometricMean, halfWidth, summarize } from '../stats/stats';
-import { workloadOf } from '../measure/workloads';
+import type { GateRules } from '../measure/workload';
 import { finalLook } from './racing';
 import { isHandicapped } from '../model/questions';
 import { judgeHandicap } from './handicap';
 import { designOf } from './design';
-import { type Breakdown, type Latency, PERCENTILES, type UpsertWindow } from '../model/results';
+import { type Breakdown, type Latency, PERCENTILES } from '../model/results';
 
 /**
  * Contenders that need not read Redis once per response: pages built ahead and HTTP ceilings (they read Redis at
@@ -33,13 +33,18 @@ const measuredRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);
 export const keptRuns = (p: PointResult) => measuredRuns(p).filter((x) => !x.duet_only);
 
 const MAX_ERROR_RATE = 0.001;
-/** Requests of an upsert window that were answered: every branch but an error. */
-const answered = (u: UpsertWindow) =>
-  u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
 const CALLS_TOLERANCE = 0.02;
 
-/** Statistics over a point's kept runs, then the gates: error rate and one Redis read per request. */
-export function finalizePoint(point: PointResult, settings: Settings, noReadPerResponse: boolean): void {
+/**
+ * Statistics over a point's kept runs, then the gates: error rate and one Redis read per request, by its workload's
+ * rules (what a response that reached Redis is, which non-2xx are answers).
+ */
+export function finalizePoint(
+  point: PointResult,
+  settings: Settings,
+  noReadPerResponse: boolean,
+  rules: GateRules,
+): void {
   const runs = keptRuns(point);
   if (runs.length === 0) {
     point.status = 'failed';
@@ -52,7 +57,7 @@ export function finalizePoint(point: PointResult, settings: Settings, noReadPerR
   // response over the rounds alone (Redis's counters see both apps of a duet window at once).
   const measured = measuredRuns(point);
   summarizePoint(point, runs, measured, settings);
-  gatePoint(point, runs, measured, settings, noReadPerResponse);
+  gatePoint(point, runs, measured, rules, noReadPerResponse);
 }
 
 /**
@@ -102,18 +107,13 @@ function gatePoint(
   point: PointResult,
   runs: RunRecord[],
   measured: RunRecord[],
-  settings: Settings,
+  rules: GateRules,
   noReadPerResponse: boolean,
 ): void {
   const e = point.errors!;
-  const { rules } = workloadOf(settings.workload);
-  // Under --workload upsert a 409 is an answer (WATCH gave up, counted as a conflict), not a failure.
-  const conflicts = measured.reduce((n, r) => n + (r.upsert?.branches.conflict ?? 0), 0);
-  const errors = e.non_2xx - conflicts + e.aborted + e.other;
+  const errors = e.non_2xx - measured.reduce((n, r) => n + rules.exempt(r), 0) + e.aborted + e.other;
   const total = errors + measured.reduce((n, r) => n + r.ok, 0);
-  // Under --workload live the prober's reads are responses too (each one an XRANGE of the app's); under upsert its
-  // writes.
-  const served = runs.reduce((n, r) => n + (r.upsert ? answered(r.upsert) : r.ok + (r.live?.count ?? 0)), 0);
+  const served = runs.reduce((n, r) => n + rules.served(r), 0);
   const calls = runs.reduce((n, r) => n + r.redis_calls, 0) / Math.max(1, served);
 
   point.status = 'ok';
@@ -268,7 +268,7 @@ export function breakdownOf(results: Results, c: ContenderResult): Breakdown | n
  * The verdicts of a finished (ok) or stopped run, into its results: each contender's gates and
  * status, the reference, the ceilings' figures, the last look, the handicap check and the design.
  */
-export function judgeRun(results: Results, ok: boolean): void {
+export function judgeRun(results: Results, ok: boolean, rules: GateRules): void {
   const { settings } = results;
   for (const r of results.contenders) {
     if (r.status !== 'incomplete') continue;
@@ -276,7 +276,7 @@ export function judgeRun(results: Results, ok: boolean): void {
       r.reason ??= `not finished: ${results.exit_reason}`;
       continue;
     }
-    for (const p of r.points) finalizePoint(p, settings, noReadPerRequest(r));
+    for (const p of r.points) finalizePoint(p, settings, noReadPerRequest(r), rules);
     const bad = r.points.find((p) => p.status !== 'ok');
     r.status = bad ? bad.status : 'ok';
     if (bad) r.reason = `c${bad.connections}${bad.rate !== null ? ` at ${bad.rate} req/s` : ''}: ${bad.reason}`;

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultOptions, parseCli, UsageError } from './args';
 import { usage } from './flags';
 import { runTarget } from './target';
-import { placeOf } from '../measure/workloads';
+import { placeOf } from '../workloads';
 import { privateRedisNeeded, type CliOptions } from '../run/options';
 import { settingsFrom } from '../run/prepare';
 import { runBench } from '../run/bench';

@@ -14,7 +14,7 @@ import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file
 import type { Results } from '../model/results';
 import { keptFor, notKept, writeKept } from '../model/kept';
 import { pooledView, recordOf } from '../run/pooled';
-import { placeOf } from '../measure/workloads';
+import { placeOf } from '../workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
 import { checkReport } from '../report/browser';
 import { publishReport, writeReport } from '../report/index';

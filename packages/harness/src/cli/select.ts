@@ -1,7 +1,7 @@
 // Which contenders a run measures: the suite (--matrix, --profile seed, --workload live or upsert),
 // narrowed by --only and --where, and --self-check's twins. Any bad choice is a UsageError.
 import { SETTINGS, type Workload } from '@bench/stream';
-import { WORKLOAD_MODULES } from '../measure/workloads';
+import { WORKLOAD_MODULES } from '../workloads';
 import { type Contender, matchesPattern, type SuiteName } from '../model/contenders';
 import { UsageError } from './usage-error';
 

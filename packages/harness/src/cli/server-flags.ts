@@ -1,6 +1,6 @@
 // --server, --servers, --topology and --redis-rtt: which servers each contender is measured against, and how far.
 import { SINGLE_SERVERS, type ServerName } from '../model/servers';
-import { workloadOf } from '../measure/workloads';
+import { workloadOf } from '../workloads';
 import { parseRtt } from '../topology/delay';
 import type { Workload } from '@bench/stream';
 import { oneOf } from './flags';

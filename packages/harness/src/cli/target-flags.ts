@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { OwnBody } from '../run/options';
-import { WORKLOAD_MODULES } from '../measure/workloads';
+import { WORKLOAD_MODULES } from '../workloads';
 
 /** Flags a --target run would silently ignore: each names what it needs instead. */
 const NOT_WITH_TARGET: Record<string, string> = {

@@ -2,8 +2,8 @@
 // --restart-redis: live), each accepted only with the workload whose module lists it; and the selected
 // contenders a workload can measure.
 import { SETTINGS, WORKLOADS, type SettingDef, type Workload } from '@bench/stream';
-import { KEY_SPACES } from '../measure/upsert';
-import { workloadOf, type WorkloadFlag } from '../measure/workloads';
+import { KEY_SPACES } from '../workloads/upsert/measure';
+import { workloadOf, type WorkloadFlag } from '../workloads';
 import { oneOf, parseDuration } from './flags';
 import type { selection } from './select';
 import { UsageError } from './usage-error';

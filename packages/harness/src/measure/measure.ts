@@ -17,10 +17,9 @@ import {
 import { commandStats, serverPids } from '../topology/redis';
 import { nowMs } from '../live/writer';
 import type { RunRecord } from '../model/results';
-import type { RunContext } from './context';
-import { type Around, type Target, workloadOf } from './workloads';
+import type { Around, RunContext, Target } from './workload';
 
-export type { RunContext } from './context';
+export type { RunContext } from './workload';
 
 export interface LoadPoint {
   connections: number;
@@ -113,7 +112,7 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
  * (--workload upsert: its POSTs, into a key space of their own that no window accounts).
  */
 export function unmeasuredTarget(ctx: RunContext, url: string): Target {
-  return workloadOf(ctx.workload).request(ctx, url);
+  return ctx.workload.request(ctx, url);
 }
 
 /** Seconds of a warmup's first, sequential part (warmupLoads). */
@@ -190,7 +189,7 @@ export async function measureRun(
   boundMs = 0,
   meet?: Meeting,
 ): Promise<Omit<RunRecord, TrialFields>> {
-  const workload = workloadOf(ctx.workload);
+  const { workload } = ctx;
   // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; upsert: its strategy's).
   const command = workload.rules.command(ctx.write ?? 'lua');
   const rawFile = join(ctx.runDir, 'raw', rawName);

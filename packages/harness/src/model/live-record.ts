@@ -44,7 +44,7 @@ export interface LiveWindow extends Omit<LiveSummary, 'first_invalid' | 'first_o
 
 /**
  * --workload upsert, per window: the branches the responses said, and the accounting of the keys read back after it
- * (measure/accounting.ts).
+ * (workloads/upsert/accounting.ts).
  */
 export interface UpsertWindow {
   /** K: the size of the window's key space, and the prefix of its ids. */

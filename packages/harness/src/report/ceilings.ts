@@ -1,6 +1,7 @@
 // How far each contender is from the possible: the ceilings measured in the same invocation
 // (Redis alone; each runtime and client with no HTTP; each runtime and framework serving a
 // precomputed body) and each contender's efficiency, its median ÷ the lowest ceiling that applies.
+import { workloadOfRun } from '../workloads';
 import { runSubtitle } from './words';
 import type { Analysis } from '../answers/analysis';
 import { clientLabel, type Results } from '../model/results';
@@ -61,7 +62,7 @@ export function ceilingsTable(an: Analysis): string {
   const r = an.results;
   const rows = ceilingRows(an);
   if (!rows.length) {
-    return r.settings.ceilings === false && !r.settings.live && !r.settings.upsert
+    return r.settings.ceilings === false && workloadOfRun(r.settings).ceilings.clients
       ? '**Ceilings not measured.** `npm run bench -- --ceilings` adds them (Redis alone, ' +
           'each runtime + client with no HTTP, each stack serving a precomputed body), ' +
           "with each contender's efficiency and where its CPU goes."

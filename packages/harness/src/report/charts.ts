@@ -8,8 +8,7 @@ import type { Analysis } from '../answers/analysis';
 import type { Results } from '../model/results';
 import { breakdownSpec } from './ceilings';
 import { LAT } from './table';
-import { liveTimeSpec } from './live';
-import { upsertTimeSpec } from './upsert';
+import { workloadOfRun } from '../workloads';
 import { changesSpec } from './changes';
 import { answersSpec } from './forest';
 
@@ -257,8 +256,11 @@ export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
   const r = an.results;
   const groups = ['server', ...new Set(r.contenders.map(groupOf).filter((g) => g !== 'server'))];
   const breakdown = breakdownSpec(an);
-  const live = liveTimeSpec(an, config);
-  const upsert = upsertTimeSpec(an, config);
+  // The workload's own charts (workloads/): the live stream's and the writes' over time.
+  const own = workloadOfRun(r.settings).charts.flatMap((c) => {
+    const spec = c.spec(an, config, subtitle(r));
+    return spec ? [[c.file, spec] as const] : [];
+  });
   const changes = changesSpec(r, config);
   const answers = answersSpec(an, config);
   return {
@@ -267,7 +269,6 @@ export function charts(an: Analysis): Record<string, vl.TopLevelSpec> {
     'req-sec.png': reqSecSpec(an),
     ...Object.fromEntries(groups.map((g) => [`${g}-latency.png`, latencySpec(an, g)])),
     ...(breakdown ? { 'breakdown.png': breakdown as vl.TopLevelSpec } : {}),
-    ...(live ? { 'live-over-time.png': live } : {}),
-    ...(upsert ? { 'upsert-over-time.png': upsert } : {}),
+    ...Object.fromEntries(own),
   };
 }

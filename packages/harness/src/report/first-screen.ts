@@ -6,6 +6,7 @@ import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
 import { listed, term } from './words';
+import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
 const ROWS = 6;
@@ -19,10 +20,7 @@ function speedTable(an: Analysis): string {
   const rank = new Map(an.top?.ranks.map((x) => [x.name, x.rank]));
   const rows = an.ranked.filter((c) => rank.has(c.name) && c.rps);
   if (!rows.length) return '';
-  const u = r.settings.upsert;
-  const load = u
-    ? `POST /items/:id, one write over ${u.keys} keys per request`
-    : `the XRANGE of ${int(r.data.entries)} entries answered as a ${Math.round(r.data.body_bytes / 1000)} KB JSON body`;
+  const load = workloadOfRun(r.settings).load(r, true);
   // The table is one run; the picks below may pool several (report/pool.ts): said, so the two are not read as one.
   const pooled = an.pool ? an.pool.runs.filter((x) => x.pooled).length : 0;
   const head =
@@ -69,8 +67,8 @@ const CHART_WORDS: Record<string, string> = {
   'answers.png': 'every answer',
   'breakdown.png': "where a request's CPU goes",
   'changes.png': 'the changes',
-  'live-over-time.png': 'the live stream over time',
-  'upsert-over-time.png': 'the writes over time',
+  // The workloads' own charts, in their own words.
+  ...Object.fromEntries(Object.values(WORKLOAD_MODULES).flatMap((w) => w.charts.map((c) => [c.file, c.words]))),
 };
 
 /** The published run's charts, linked where the README's run publishes them (screenshots/, or a folder of it). */

@@ -11,10 +11,9 @@ import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { distancePicks, picksSection, publishedAt, READS } from './picks';
 import { machineSection, speedSection } from './first-screen';
-import { accountingLine, costLine } from './upsert';
 import { heldLine } from './held';
 import { poolLine } from './pool';
-import type { Publication } from '../measure/workloads';
+import { type Publication, workloadOfRun } from '../workloads';
 import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
@@ -57,10 +56,11 @@ export function readmeSection(an: Analysis): string {
   // The run and where the rest of it is, in one paragraph.
   const where = `${run} ${reportLink(place.dir)}`;
   // A run at a network distance (its place names the distance): what the distance changes, the strategies' costs.
+  const own = (far: boolean) => workloadOfRun(r.settings).readme(an, far);
   const parts =
     'rttMs' in place
-      ? [distancePicks(an, place.rttMs as number), costLine(an), accountingLine(an), where]
-      : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), accountingLine(an), heldLine(an), where];
+      ? [distancePicks(an, place.rttMs as number), ...own(true), where]
+      : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), ...own(false), heldLine(an), where];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 

@@ -8,7 +8,7 @@ import { firstUse, listed, term } from './words';
 
 /** The glossary linker of the picks being written (picksSection makes a new one for each). */
 let link = firstUse();
-import { placeOf, type Publication } from '../measure/workloads';
+import { placeOf, type Publication, workloadOfRun } from '../workloads';
 import { SETTINGS } from '@bench/stream';
 
 /** Where the default read run is published: results/latest, the README's results block, screenshots/. */
@@ -275,8 +275,7 @@ function runCounts(an: Analysis): string {
   const r = an.results;
   const live = an.answers.filter((a) => !a.out);
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
-  const u = r.settings.upsert;
-  const load = u ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}` : r.settings.workload.toUpperCase();
+  const load = workloadOfRun(r.settings).load(r, false);
   const p = an.pool;
   const from = p
     ? `pooled over ${p.runs.filter((x) => x.pooled).length} runs on ${p.machines} ` +
@@ -295,7 +294,8 @@ export function picksSection(an: Analysis): string {
   const live = an.answers.filter((a) => !a.out);
   if (!live.length) return '';
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
-  const head = `**What to pick${r.settings.upsert ? ' for writes' : ''}**, ${runCounts(an)}.`;
+  const { pickFor } = workloadOfRun(r.settings);
+  const head = `**What to pick${pickFor ? ` for ${pickFor}` : ''}**, ${runCounts(an)}.`;
   link = firstUse();
   const bullets = [
     leadersBullet(an, 'client'),
@@ -310,8 +310,8 @@ export function picksSection(an: Analysis): string {
     `**How sure:** ${term('decided')} means the chance that even one of the ${n('faster')} "faster" answers is ` +
     `wrong is at most 5%; ${term('equal')} means the whole interval lies within ±${r.settings.target_ci_pct}%; ` +
     `${term('open')} means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
-  // Said once on the page: the reads' block says it, the writes' block below it does not.
-  return [head, bullets, !r.settings.upsert && sure].filter(Boolean).join('\n\n');
+  // Said once on the page: the reads' block says it, a block picking for something else (writes) below it does not.
+  return [head, bullets, !pickFor && sure].filter(Boolean).join('\n\n');
 }
 
 /**

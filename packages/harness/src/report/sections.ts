@@ -5,7 +5,6 @@ import type { Analysis } from '../answers/analysis';
 import { answersSection, settingsTable } from './answers';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { changesSection } from './changes';
-import { liveTable } from './live';
 import { gridTables } from './matrix';
 import { heldTable } from './held';
 import { poolSection } from './pool';
@@ -21,23 +20,14 @@ import {
   seedMethodTable,
   selfCheckTable,
 } from './table';
-import { upsertTable } from './upsert';
+import { type Section, WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
-/**
- * Where a section goes in report.html: 'changes' and 'pick' lead with headings of their own,
- * 'contenders' is the page's sortable table (its markdown twin is the headline table), 'tables'
- * gathers the rest, 'left-out' and 'method' close the page.
- */
-export type Place = 'changes' | 'pick' | 'contenders' | 'tables' | 'left-out' | 'method';
+export type { Place, Section } from '../workloads';
 
-export interface Section {
-  id: string;
-  place: Place;
-  /** A bold line above the section in the markdown. */
-  title?: string;
-  /** The section's markdown, from the run's analysis; empty when the run has nothing for it. */
-  render: (an: Analysis) => string;
-}
+/** Each workload's own sections (workloads/), once, each shown in the runs of its workload only. */
+const workloadSections: Section[] = [...new Set(Object.values(WORKLOAD_MODULES).flatMap((w) => w.sections))].map(
+  (s) => ({ ...s, render: (an) => (workloadOfRun(an.results.settings).sections.includes(s) ? s.render(an) : '') }),
+);
 
 const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 
@@ -46,8 +36,7 @@ export const SECTIONS: Section[] = [
   { id: 'answers', place: 'pick', render: answersSection },
   { id: 'pool', place: 'pick', render: poolSection },
   { id: 'held', place: 'pick', render: heldTable },
-  { id: 'live', place: 'tables', render: liveTable },
-  { id: 'upsert', place: 'tables', render: upsertTable },
+  ...workloadSections,
   { id: 'grid', place: 'tables', render: gridTables },
   { id: 'settings', place: 'tables', render: settingsTable },
   { id: 'contenders', place: 'contenders', title: 'Every contender', render: headlineTable },

@@ -1,6 +1,7 @@
 // The words of the README and the reports, each linked to its entry in docs/glossary.md, and the line that names
 // a run on every chart.
 import type { Results } from '../model/results';
+import { workloadOfRun } from '../workloads';
 
 /** The glossary, from the checkout's root. */
 export const GLOSSARY = 'docs/glossary.md';
@@ -28,10 +29,7 @@ export function runSubtitle(r: Results): string {
   // Read as far as it goes: a hand-made or older results.json may lack a part.
   const s = r.settings;
   const e = r.environment;
-  const u = s.upsert;
-  const load = u
-    ? `POST /items/:id over ${u.keys} key${u.keys === 1 ? '' : 's'}`
-    : (s.workload ?? 'xrange').toUpperCase();
+  const load = workloadOfRun(s).load(r, false);
   return [
     `run of ${r.started_at?.slice(0, 10)}${e ? ` (${e.git_commit.slice(0, 7)})` : ''}`,
     load,

@@ -5,6 +5,7 @@
 // noise here, and it cancels in a ratio only when both sides see it. While one app is measured
 // the others sit idle; each window records the CPU the idle ones used meanwhile (`idle_cpu_s`),
 // which must stay near zero.
+import { type Workload, workloadOfRun } from '../workloads';
 import { meeting, pointLabel, type Load } from '../measure/measure';
 import type { DuetWindow, Results, RunRecord } from '../model/results';
 import { log } from '../system/progress';
@@ -382,7 +383,7 @@ export async function measureBlock(
   } finally {
     await Promise.all(members.map((m) => launcher.stop(m.key)));
   }
-  return members.map((m) => outcomeOf(m, redisDied));
+  return members.map((m) => outcomeOf(m, redisDied, workloadOfRun(s)));
 }
 
 /**
@@ -391,12 +392,12 @@ export async function measureBlock(
  * the members measured in this round lose their run (measured again on --resume); a member not
  * measured yet has nothing to report.
  */
-function outcomeOf(m: Member, redisDied: boolean): TrialOutcome {
+function outcomeOf(m: Member, redisDied: boolean, workload: Workload): TrialOutcome {
   const check = m.checkRuns.length ? { check_windows: windowsOf(m.checkRuns) } : {};
   const runs = m.windows.length
-    ? [{ ...pooled(m.windows), ...(m.duet.length ? { duet: m.duet } : {}), ...check }]
+    ? [{ ...pooled(m.windows, workload), ...(m.duet.length ? { duet: m.duet } : {}), ...check }]
     : m.duetRuns.length
-      ? [{ ...pooled(m.duetRuns), windows: [], duet: m.duet, duet_only: true as const, ...check }]
+      ? [{ ...pooled(m.duetRuns, workload), windows: [], duet: m.duet, duet_only: true as const, ...check }]
       : [];
   if (redisDied && !m.outcome) return runs.length ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
   return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };

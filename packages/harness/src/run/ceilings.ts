@@ -4,7 +4,7 @@
 import { DEFAULT_SETTINGS, type ReadWorkload } from '@bench/stream';
 import { noReadPerRequest } from '../answers/verdicts';
 import { buildProbe, measureClientCeiling, measureRedisCeiling } from '../measure/ceilings';
-import { workloadOf } from '../measure/workloads';
+import { workloadOf } from '../workloads';
 import { clientLabel, windowSeconds, type ContenderResult, type Results, type Settings } from '../model/results';
 import type { RuntimeName } from '../model/runtimes';
 import { info, log, progress } from '../system/progress';

@@ -1,13 +1,13 @@
 // The real launcher (launch.ts has the interface): apps started as processes on a free port,
-// verified and checked after each window by their workload (measure/workloads/), loaded by oha,
+// verified and checked after each window by their workload (workloads/), loaded by oha,
 // and stopped with their whole process tree.
 import { stalenessBoundMs } from '@bench/stream';
 import { type AppError, type RunningApp, startApp } from '../measure/apps';
 import { measureRun, unmeasuredParts, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { runOha } from '../measure/oha';
 import type { Verdict } from '../measure/verify';
-import { type CheckContext, workloadOf } from '../measure/workloads';
-import { judgeLiveProbe } from '../measure/workloads/live';
+import { type CheckContext, workloadOf } from '../workloads';
+import { judgeLiveProbe } from '../workloads/live';
 import { probeOnce } from '../live/session';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';

@@ -1,7 +1,7 @@
 // What a run is asked to do: the options the command line parsed (cli/args.ts), which every
 // phase of the run reads.
 import type { Workload, WORKLOADS } from '@bench/stream';
-import { workloadOf } from '../measure/workloads';
+import { workloadOf } from '../workloads';
 import type { SuiteName } from '../model/contenders';
 import type { ServerName } from '../model/servers';
 import type { PlacementName } from '../system/placement';

@@ -1,16 +1,8 @@
 // The windows of one launch pooled into the one run the statistics see: counts summed, rates over
 // the summed time, and each window kept beside them.
 import { median } from 'simple-statistics';
-import { poolLive } from '../live/session';
-import { poolUpsert } from '../measure/upsert';
 import { type Latency, PERCENTILES, type RunRecord } from '../model/results';
-
-/** Counts by name (error messages, the server's commands), summed over the windows. */
-const sumCounts = (counts: Record<string, number>[]) =>
-  counts.reduce<Record<string, number>>((m, c) => {
-    for (const [k, n] of Object.entries(c)) m[k] = (m[k] ?? 0) + n;
-    return m;
-  }, {});
+import { sumCounts, type Workload } from '../workloads';
 
 /** Each window's own figures, kept beside the pooled ones. */
 export const windowsOf = (runs: RunRecord[]) =>
@@ -35,13 +27,16 @@ export const windowsOf = (runs: RunRecord[]) =>
 
 const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, r) => n + f(r), 0);
 
-/** The windows of one launch as one run: counts summed, rates over the summed time, each window kept. */
-export function pooled(runs: RunRecord[]): RunRecord {
+/**
+ * The windows of one launch as one run: counts summed, rates over the summed time, each window kept; the workload's
+ * own fields pooled by its module, and its responses that reached Redis (the live prober's reads too) as it counts
+ * them.
+ */
+export function pooled(runs: RunRecord[], workload: Workload): RunRecord {
   // A window's launch is its own (windowsOf keeps it), not the pooled run's.
   const { launch: _, ...first } = runs[0]!;
   const ok = sum(runs, (r) => r.ok);
-  // Under --workload live the prober's reads were served too (measure.ts counts them per window).
-  const served = ok + sum(runs, (r) => r.live?.count ?? 0);
+  const served = sum(runs, workload.rules.served);
   const seconds = sum(runs, (r) => r.seconds);
   const appCpu = sum(runs, (r) => r.app_cpu_s);
   const calls = sum(runs, (r) => r.redis_calls);
@@ -80,13 +75,7 @@ export function pooled(runs: RunRecord[]): RunRecord {
     loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
     ...(runs.every((r) => r.proxy_cpu_s !== undefined) ? { proxy_cpu_s: sum(runs, (r) => r.proxy_cpu_s!) } : {}),
-    ...(runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
-    ...(runs.every((r) => r.upsert)
-      ? {
-          upsert: poolUpsert(runs.map((r) => r.upsert!)),
-          redis_commands: sumCounts(runs.map((r) => r.redis_commands ?? {})),
-        }
-      : {}),
+    ...workload.pool(runs),
     loadgen_saturated: runs.some((r) => r.loadgen_saturated),
     harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
     cpu_steal_pct: seconds > 0 ? sum(runs, (r) => r.cpu_steal_pct * r.seconds) / seconds : first.cpu_steal_pct,

@@ -14,7 +14,7 @@ import { fail, newContenderResult, newResults, runDirOf, saverFor, type RunState
 import { clock, info, log } from '../system/progress';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
 import { startLive } from '../live/session';
-import { workloadOf } from '../measure/workloads';
+import { workloadOf } from '../workloads';
 import { pairUp, type Pairing } from './against';
 import { contenderInputs } from './inputs';
 import { AppLauncher } from './launcher';

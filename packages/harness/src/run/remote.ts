@@ -2,11 +2,11 @@
 // app as it is. It is verified, warmed up, measured and checked through the same steps as a
 // contender the harness starts (launch.ts), with what this host cannot see of it left out: its
 // CPU and memory (it may run on another machine).
-import type { RunContext } from '../measure/context';
+import type { RunContext } from '../measure/workload';
 import { measureRun, unmeasuredParts, type Load } from '../measure/measure';
 import { runOha } from '../measure/oha';
 import { type Carrier, verifyContract, type Verdict } from '../measure/verify';
-import { bodyAfterRun } from '../measure/workloads/read';
+import { bodyAfterRun } from '../workloads/read';
 import type { ContenderResult, RunRecord } from '../model/results';
 import { log } from '../system/progress';
 import type { Launched, Launcher, Measured, Out, RedisDied } from './launch';

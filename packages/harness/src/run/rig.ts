@@ -1,6 +1,7 @@
 // What the apps run against, opened before the rounds: the servers (private ones from the RDB, or
 // REDIS_URL's), the golden body they must all serve, the delay proxies of --redis-rtt; and each
 // app built once against them (openRig: the rig a run's schedule and launcher use).
+import { workloadOf } from '../workloads';
 import { relative, resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import { type AppError, buildApp, dataKey } from '../measure/apps';
@@ -136,7 +137,7 @@ export async function openRig(
     session,
     byName: new Map(manifests.map((c) => [c.name, c])),
     ctx: {
-      workload: settings.workload,
+      workload: workloadOf(settings.workload),
       placement: settings.placement,
       redis,
       runDir,

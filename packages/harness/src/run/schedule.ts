@@ -6,6 +6,7 @@
 // of comparisons still undecided (racing), until none is open, max_runs, or the budget. What is
 // due and in which order is planned in plan.ts; the ceilings (ceilings.ts) and the seed's method
 // (seed.ts) come around the rounds.
+import { workloadOfRun } from '../workloads';
 import { lookAt } from '../answers/racing';
 import { finalizePoint, keptRuns, noReadPerRequest } from '../answers/verdicts';
 import { pointLabel } from '../measure/measure';
@@ -252,7 +253,7 @@ function addOpenLoopPoints(results: Results): void {
   for (const r of results.contenders) {
     if (r.status !== 'incomplete') continue;
     const closed = r.points.filter((p) => p.rate === null);
-    for (const p of closed) finalizePoint(p, settings, noReadPerRequest(r));
+    for (const p of closed) finalizePoint(p, settings, noReadPerRequest(r), workloadOfRun(settings).rules);
     if (closed.some((p) => p.status !== 'ok')) continue;
     const max = summarize(keptRuns(closed[0]!).map((x) => x.rps)).median;
     for (const spec of settings.rates) {

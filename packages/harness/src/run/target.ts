@@ -2,6 +2,7 @@
 // (schedule.ts, finish.ts) as a plan of one contender, on a launcher that starts nothing (remote.ts). What differs is
 // only what this phase builds: the results skeleton of a synthetic contender known by its URL, and a rig of the Redis
 // that REDIS_URL names (nothing is built or launched).
+import { workloadOf } from '../workloads';
 import { readFileSync } from 'node:fs';
 import { STREAM_KEY, type Workload } from '@bench/stream';
 import { captureEnvironment } from '../measure/environment';
@@ -83,7 +84,7 @@ function targetState(opts: CliOptions, session: Session, probe: TargetProbe): Ru
   const runDir = runDirOf(opts);
   const save = saverFor(session, runDir, results);
   save();
-  const ctx = { workload: settings.workload, placement, redis, runDir };
+  const ctx = { workload: workloadOf(settings.workload), placement, redis, runDir };
   const rig = {
     ctx,
     servers: { redis },

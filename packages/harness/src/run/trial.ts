@@ -2,6 +2,7 @@
 // warm up at the measured load (not counted), measure, check again, stop. Only that app, Redis
 // and oha run while it is measured. Retries after CPU steal, --self-check twins, the handicap's
 // calibration and the seed's method are single trials; a round's first pass measures in blocks.
+import { workloadOfRun } from '../workloads';
 import { pointLabel, type Load } from '../measure/measure';
 import type { ContenderResult, PointResult, RunRecord, Settings } from '../model/results';
 import { launch, type Launcher, measureWindow, safe, type TrialOutcome } from './launch';
@@ -14,7 +15,8 @@ interface Measurement {
 }
 
 /** What a trial reads of the settings: the load of each window, how many, and the warmup. */
-export type TrialSettings = Pick<Settings, 'duration_s' | 'requests' | 'windows' | 'warmup_s'>;
+export type TrialSettings = Pick<Settings, 'duration_s' | 'requests' | 'windows' | 'warmup_s'> &
+  Partial<Pick<Settings, 'workload'>>;
 
 /**
  * One launch of the point in this round (attempt > 0: measured again after CPU steal): warmup,
@@ -44,7 +46,10 @@ export async function measureTrial(
   const warmupLoad = { ...load, duration_s: s.warmup_s, requests: null };
   const warmup = s.warmup_s > 0 ? { load: warmupLoad, rawName: `${base}-warmup.json` } : null;
   const outcome = await trial(launcher, r, windows, warmup);
-  return { ...outcome, runs: outcome.runs.length ? [pooled(outcome.runs)] : [] } as TrialOutcome;
+  return {
+    ...outcome,
+    runs: outcome.runs.length ? [pooled(outcome.runs, workloadOfRun(s))] : [],
+  } as TrialOutcome;
 }
 
 /** The seed's method: one fresh process, oha defaults, three runs of 200 requests at 50 connections, no warmup. */

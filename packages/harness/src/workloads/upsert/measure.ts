@@ -5,9 +5,9 @@
 // no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
 import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
-import type { UpsertWindow } from '../model/results';
-import { byPrimary, type ClusterTarget } from '../topology/cluster';
-import { cli, type RedisTarget } from '../topology/redis';
+import type { UpsertWindow } from '../../model/results';
+import { byPrimary, type ClusterTarget } from '../../topology/cluster';
+import { cli, type RedisTarget } from '../../topology/redis';
 import { account, type Acked } from './accounting';
 
 /** The record every request sends: a few fields, about 200 bytes as stored. */

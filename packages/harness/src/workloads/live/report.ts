@@ -3,12 +3,15 @@
 // per command, so the block's idle apps add theirs: followers on each write, csc re-reads);
 // staleness of the prober's reads from the checker; reads over the contender's bound, which
 // must be 0 for an exact cache; and the writer's own cost in Redis.
-import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
-import type { Analysis } from '../answers/analysis';
-import type { LiveFigures, LiveRow } from '../answers/workloads';
-import type { ContenderResult, Results } from '../model/results';
-import { PROBE_RATE } from '../live/session';
+import type { Analysis } from '../../answers/analysis';
+import type { ContenderResult, Results } from '../../model/results';
+import { PROBE_RATE } from '../../live/session';
+import { once } from '../types';
+import { type LiveFigures, type LiveRow, liveFigures } from './figures';
+
+/** The run's live figures over its kept runs (null under another workload), computed once per analysis. */
+export const figuresOf = once((an: Analysis) => (an.results.settings.live ? liveFigures(an.results, an.kept) : null));
 
 const fmt = (x: number | undefined | null, digits = 0) =>
   x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
@@ -47,7 +50,7 @@ function writerLine(r: Results, { writer: w }: LiveFigures): string {
 
 export function liveTable(an: Analysis): string {
   const r = an.results;
-  const f = an.live;
+  const f = figuresOf(an);
   if (!r.settings.live || !f) return '';
   const rows = r.contenders
     .filter((c) => !c.self_check_of)
@@ -90,10 +93,11 @@ function restartLine(r: Results): string {
  * Throughput, staleness and Redis reads per minute through the run, one point per measured window (a window is
  * --duration long): where a cache stops keeping up shows as a rise.
  */
-export function liveTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
+export function liveTimeSpec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null {
   const r = an.results;
-  if (!r.settings.live || !an.live) return null;
-  const values = an.live.points;
+  const f = figuresOf(an);
+  if (!r.settings.live || !f) return null;
+  const values = f.points;
   if (!values.length) return null;
   const x = { field: 't', type: 'quantitative' as const, title: 'seconds into the run' };
   const color = {
@@ -111,7 +115,7 @@ export function liveTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | nu
       text:
         `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s, ` +
         "its probes' staleness p99 and the Redis reads it made per minute",
-      subtitle: runSubtitle(r),
+      subtitle,
     },
     vconcat: [
       {

@@ -4,11 +4,16 @@
 // the branch each response said; and the accounting, which must show nothing lost. A chart puts
 // each window's calls per second on the run's time axis, a line per strategy: the original's
 // per-minute table at our window scale.
-import { runSubtitle } from './words';
 import type * as vl from 'vega-lite';
-import type { Analysis } from '../answers/analysis';
-import type { UpsertFigures, UpsertRow } from '../answers/workloads';
-import type { ContenderResult } from '../model/results';
+import type { Analysis } from '../../answers/analysis';
+import type { ContenderResult } from '../../model/results';
+import { once } from '../types';
+import { type UpsertFigures, type UpsertRow, upsertFigures } from './figures';
+
+/** The run's upsert figures over its kept runs (null under another workload), computed once per analysis. */
+export const figuresOf = once((an: Analysis) =>
+  an.results.settings.upsert ? upsertFigures(an.results, an.kept) : null,
+);
 
 const fmt = (x: number | undefined | null, digits = 0) =>
   x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
@@ -46,7 +51,7 @@ const ACCOUNTING =
  * client pipelines them) and the app's CPU (median): what decides between them when Redis is far away.
  */
 export function costLine(an: Analysis): string {
-  const costs = an.upsert?.costs;
+  const costs = figuresOf(an)?.costs;
   if (!costs?.length) return '';
   const range = ([lo, hi]: [number, number]) => (hi - lo < 0.005 ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`);
   const parts = costs.map((e) => `${e.write} ${range(e.commands)} commands and ${fmt(e.cpuUs)} µs of app CPU`);
@@ -55,7 +60,7 @@ export function costLine(an: Analysis): string {
 
 /** The README's line under a write run's picks: every acknowledged write accounted for, or what was not. */
 export function accountingLine(an: Analysis): string {
-  const t = an.upsert?.accounting;
+  const t = figuresOf(an)?.accounting;
   if (!an.results.settings.upsert || !t) return '';
   const keys = `${an.results.settings.upsert.keys} key${an.results.settings.upsert.keys === 1 ? '' : 's'}`;
   const none = t.lost + t.invented + t.stale === 0;
@@ -71,7 +76,7 @@ export function accountingLine(an: Analysis): string {
 
 export function upsertTable(an: Analysis): string {
   const r = an.results;
-  const f = an.upsert;
+  const f = figuresOf(an);
   if (!r.settings.upsert || !f) return '';
   const rows = r.contenders
     .filter((c) => !c.self_check_of)
@@ -107,10 +112,11 @@ function perMinuteTable({ perMinute: m }: UpsertFigures, durationS: number | nul
  * Each window's answered requests per second on the run's time axis, a line per write strategy (the strategies' medians
  * per window).
  */
-export function upsertTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
+export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null {
   const r = an.results;
-  if (!r.settings.upsert || !an.upsert) return null;
-  const values = an.upsert.points;
+  const f = figuresOf(an);
+  if (!r.settings.upsert || !f) return null;
+  const values = f.points;
   if (!values.length) return null;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -120,7 +126,7 @@ export function upsertTimeSpec(an: Analysis, config: object): vl.TopLevelSpec | 
       text:
         `Upsert, ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}: ` +
         "calls/s through the run, a point per strategy and 10 s (its contenders' median)",
-      subtitle: runSubtitle(r),
+      subtitle,
     },
     width: 720,
     height: 260,

@@ -1,14 +1,31 @@
-// The one interface every workload (read, live, upsert) answers: what it verifies before measuring
-// and checks after each window, what oha sends, what runs around a window and what that adds to
-// the run's record, the gate rules, whether Redis's ceiling applies, and the flags it takes.
+// What measuring asks of a workload (read, live, upsert): what it verifies before measuring and checks after each
+// window, what oha sends, what runs around a window and what that adds to the run's record, the gate rules, whether
+// Redis's ceiling applies, and the flags it takes. The workload modules (workloads/) answer it, and more: how their
+// records pool, their figures and their report (workloads/types.ts).
 import type { Workload as WorkloadName } from '@bench/stream';
-import type { Live } from '../../live/session';
-import type { SuiteName } from '../../model/contenders';
-import type { RunRecord, Settings } from '../../model/results';
-import type { ServerName } from '../../model/servers';
-import type { RedisTarget } from '../../topology/redis';
-import type { RunContext } from '../context';
-import type { Verdict } from '../verify';
+import type { Live } from '../live/session';
+import type { SuiteName } from '../model/contenders';
+import type { RunRecord, Settings } from '../model/results';
+import type { ServerName } from '../model/servers';
+import type { RedisTarget } from '../topology/redis';
+import type { Placement } from '../system/placement';
+import type { Verdict } from './verify';
+
+/** What every window of a run is measured with: the workload, the servers, the placement and where the raw files go. */
+export interface RunContext {
+  /** The workload measured (workloads/): what oha sends and what runs around a window. */
+  workload: MeasuredWorkload;
+  /** --workload upsert: the contender's write strategy (WRITE), and the key space K of each window. */
+  write?: string;
+  upsertKeys?: number;
+  /** --workload live: the writer whose log the prober's reads are judged against. */
+  live?: Live;
+  placement: Placement;
+  redis: RedisTarget;
+  /** --redis-rtt: the delay proxy between the apps and Redis, whose CPU each run records. */
+  proxy?: { pid: number };
+  runDir: string;
+}
 
 /** What oha sends: GET url, or a request of the workload's own (method, body, a URL regex). */
 export interface Target {
@@ -64,12 +81,16 @@ export interface GateRules {
   label: string;
   /** Whether more than one call per response is gated (otherwise it is reported only). */
   gateTooMany: boolean;
+  /** A window's responses that reached Redis, whose calls the gate counts (the prober's too, beside oha's). */
+  served(run: RunRecord): number;
+  /** A window's non-2xx responses that are answers, not failures (a write's 409), which the error gate leaves out. */
+  exempt(run: RunRecord): number;
 }
 
 /** The flags only some workloads take. */
 export type WorkloadFlag = 'write-rate' | 'max-staleness' | 'restart-redis' | 'keys';
 
-export interface Workload {
+export interface MeasuredWorkload {
   readonly name: WorkloadName;
   readonly rules: GateRules;
   /**

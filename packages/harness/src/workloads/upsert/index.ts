@@ -1,9 +1,25 @@
-// --workload upsert: POST /items/:id into a fresh key space per window (measure/upsert.ts), verified
-// by a scripted check before measuring and after each window, and accounted around each window.
+// --workload upsert, its module: POST /items/:id into a fresh key space per window (measure.ts), verified by a
+// scripted check before measuring and after each window, and accounted around each window (accounting.ts); a 409 is
+// an answer; its windows' accounting pooled per launch; its table, chart and README lines (report.ts, figures.ts).
 import { perRequestCommand } from '@bench/stream';
-import { keySpace, upsertAround, upsertRequest, verifyUpsert } from '../upsert';
-import { bodyAfterRun } from './read';
-import type { Around, Workload } from './types';
+import type { Around } from '../../measure/workload';
+import type { RunRecord, UpsertWindow } from '../../model/results';
+import { bodyAfterRun } from '../read';
+import { sumCounts, type Workload } from '../types';
+import { keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
+import { accountingLine, costLine, upsertTable, upsertTimeSpec } from './report';
+
+/** Requests of a window that were answered: every branch but an error. */
+const answered = (u: UpsertWindow) =>
+  u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
+
+const pool = (runs: RunRecord[]): Partial<RunRecord> =>
+  runs.every((r) => r.upsert)
+    ? {
+        upsert: poolUpsert(runs.map((r) => r.upsert!)),
+        redis_commands: sumCounts(runs.map((r) => r.redis_commands ?? {})),
+      }
+    : {};
 
 /** The writes a window accounts: oha's request into its key space, the prober, the read-back after it. */
 function around(redis: Parameters<typeof upsertAround>[0], url: string, keys: number, write: string): Around {
@@ -29,7 +45,13 @@ export const UPSERT: Workload = {
   name: 'upsert',
   // A 409 is an answer (WATCH gave up, counted as a conflict), not a failure. WATCH counts one per attempt, so a
   // retried request counts more: retries are reported, not gated.
-  rules: { command: (write) => perRequestCommand('upsert', write), label: "the write strategy's", gateTooMany: false },
+  rules: {
+    command: (write) => perRequestCommand('upsert', write),
+    label: "the write strategy's",
+    gateTooMany: false,
+    served: (run) => (run.upsert ? answered(run.upsert) : run.ok),
+    exempt: (run) => run.upsert?.branches.conflict ?? 0,
+  },
   ceilings: { redis: false, clients: false },
   flags: ['keys'],
   suite: { name: 'upsert', holds: 'each raw server with the write strategies' },
@@ -70,4 +92,16 @@ export const UPSERT: Workload = {
     return { url: request.url, request };
   },
   around: (ctx, url) => (ctx.upsertKeys ? around(ctx.redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null),
+  pickFor: 'writes',
+  load: (r, long) => {
+    const keys = r.settings.upsert?.keys ?? 0;
+    return long
+      ? `POST /items/:id, one write over ${keys} keys per request`
+      : `POST /items/:id over ${keys} key${keys === 1 ? '' : 's'}`;
+  },
+  pool,
+  sections: [{ id: 'upsert', place: 'tables', render: upsertTable }],
+  charts: [{ file: 'upsert-over-time.png', words: 'the writes over time', spec: upsertTimeSpec }],
+  // At a distance, what each strategy costs per request; always, every acknowledged write accounted for.
+  readme: (an, far) => (far ? [costLine(an), accountingLine(an)] : [accountingLine(an)]),
 };

@@ -1,15 +1,18 @@
 // --workload live: GET / while the harness's writer appends to the capped stream. Each read is
 // judged by the checker against the writer's log and the contender's staleness bound; a prober
-// reads beside oha in every window, and the writer's cost is kept apart from the app's.
+// reads beside oha in every window, and the writer's cost is kept apart from the app's. Its table and chart:
+// report.ts, over figures.ts.
 import { perRequestCommand } from '@bench/stream';
 import type { Probe } from '../../live/checker';
-import { judgeWindow, type Live, liveFault, probeOnce, startProber } from '../../live/session';
+import { judgeWindow, type Live, liveFault, poolLive, probeOnce, startProber } from '../../live/session';
 import { CLUSTER_SERVERS } from '../../model/servers';
 import { treeCpuSeconds } from '../../system/proc';
 import { commandStats, type RedisTarget } from '../../topology/redis';
-import { type Verdict, verifyContract } from '../verify';
-import { bodyAfterRun } from './read';
-import type { Around, CheckContext, Workload } from './types';
+import type { Around, CheckContext } from '../../measure/workload';
+import { type Verdict, verifyContract } from '../../measure/verify';
+import { bodyAfterRun } from '../read';
+import type { Workload } from '../types';
+import { liveTable, liveTimeSpec } from './report';
 
 /** The XADDs Redis served so far and the time it spent in them, and the writer process's own CPU. */
 function writerCounters(redis: RedisTarget, live: Live) {
@@ -74,7 +77,14 @@ export const LIVE: Workload = {
   // Only too few calls are gated: an idle app of the block that polls Redis (a test's fake does, to age its bodies)
   // adds XRANGEs that Redis cannot tell from the measured app's. The real caches' followers read with XREAD and
   // XREVRANGE, so they add none.
-  rules: { command: () => command, label: command.toUpperCase(), gateTooMany: false },
+  rules: {
+    command: () => command,
+    label: command.toUpperCase(),
+    gateTooMany: false,
+    // The prober's reads are responses too, each one an XRANGE of the app's.
+    served: (run) => run.ok + (run.live?.count ?? 0),
+    exempt: () => 0,
+  },
   ceilings: { redis: true, clients: false },
   flags: ['write-rate', 'max-staleness', 'restart-redis'],
   suite: { name: 'live', holds: 'each raw server with the caches' },
@@ -113,4 +123,11 @@ export const LIVE: Workload = {
   },
   request: (_ctx, url) => ({ url }),
   around: (ctx, url, boundMs) => (ctx.live ? liveAround(ctx.redis, ctx.live, url, boundMs) : null),
+  pickFor: null,
+  load: (r, long) =>
+    long ? `GET / while a writer appends ${r.settings.live?.write_rate ?? '–'} entries/s to the stream` : 'LIVE',
+  pool: (runs) => (runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
+  sections: [{ id: 'live', place: 'tables', render: liveTable }],
+  charts: [{ file: 'live-over-time.png', words: 'the live stream over time', spec: liveTimeSpec }],
+  readme: () => [],
 };

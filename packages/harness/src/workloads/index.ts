@@ -1,9 +1,10 @@
 // Every workload by the name --workload takes (WORKLOADS in @bench/stream): the harness asks the
 // workload object, never the name. A new workload is a module here and a line below.
 import type { Workload as WorkloadName } from '@bench/stream';
+import type { Publication } from '../measure/workload';
 import { LIVE } from './live';
 import { readWorkload } from './read';
-import type { Publication, Workload } from './types';
+import type { Workload } from './types';
 import { UPSERT } from './upsert';
 
 export type {
@@ -13,10 +14,11 @@ export type {
   GateRules,
   Publication,
   Target,
-  Workload,
   WorkloadFlag,
   WorkloadOptions,
-} from './types';
+} from '../measure/workload';
+export type { Chart, Place, Section, Workload } from './types';
+export { sumCounts } from './types';
 
 export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
   xrange: readWorkload('xrange'),
@@ -29,6 +31,9 @@ export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
 
 /** The workload --workload names. */
 export const workloadOf = (name: WorkloadName): Workload => WORKLOAD_MODULES[name];
+
+/** A run's workload (a hand-made or older results.json may not name one: the default's). */
+export const workloadOfRun = (s: { workload?: WorkloadName }): Workload => workloadOf(s.workload ?? 'xrange');
 
 /**
  * Where a run of these settings is published: its workload's place, or the place apart for its runs with Redis at a

@@ -1,10 +1,14 @@
-// The read workloads (xrange, xread, xrange-count): GET / against a fixed stream. Verified and
+// The read workloads (xrange, xread, xrange-count, xrevrange-count): GET / against a fixed stream. Verified and
 // checked after each window against the golden body, byte for byte; one read command per response.
 import { perRequestCommand, type ReadWorkload } from '@bench/stream';
-import type { RunRecord } from '../../model/results';
-import { CLUSTER_SERVERS } from '../../model/servers';
-import { type Carrier, verifyContract } from '../verify';
-import type { Fault, Workload } from './types';
+import type { Results, RunRecord } from '../model/results';
+import { CLUSTER_SERVERS } from '../model/servers';
+import type { Fault } from '../measure/workload';
+import { type Carrier, verifyContract } from '../measure/verify';
+import type { Workload } from './types';
+
+/** The fields a window adds to its run: none for a read. */
+const NONE = {};
 
 /**
  * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
@@ -34,12 +38,23 @@ export async function bodyAfterRun(url: string, golden: string, page: Carrier, r
   return null;
 }
 
+/** "the XRANGE of 339 entries answered as a 20 KB JSON body". */
+const bodyWords = (r: Results, command: string) =>
+  `the ${command.toUpperCase()} of ${r.data.entries.toLocaleString('en-US')} entries answered as a ` +
+  `${Math.round(r.data.body_bytes / 1000)} KB JSON body`;
+
 /** One read workload: its command counted once per response, more than one gated. */
 export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
   const command = perRequestCommand(name, '');
   return {
     name,
-    rules: { command: () => command, label: command.toUpperCase(), gateTooMany: true },
+    rules: {
+      command: () => command,
+      label: command.toUpperCase(),
+      gateTooMany: true,
+      served: (run) => run.ok,
+      exempt: () => 0,
+    },
     ceilings: { redis: true, clients: true },
     flags: [],
     suite: null,
@@ -54,5 +69,11 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     checkAfter: (ctx, run) => bodyAfterRun(ctx.url, ctx.golden, ctx.page, run),
     request: (_ctx, url) => ({ url }),
     around: () => null,
+    pickFor: null,
+    load: (r, long) => (long ? bodyWords(r, command) : name.toUpperCase()),
+    pool: () => NONE,
+    sections: [],
+    charts: [],
+    readme: () => [],
   };
 }

@@ -1,0 +1,65 @@
+// A workload, one module from measuring to the page: what measuring asks of it (measure/workload.ts), and how its
+// windows' records pool into a launch's run, what a request does in the report's words, and its figures, sections,
+// charts and README lines. The harness asks the module, never the workload's name; a new workload is a module here
+// and a line in index.ts.
+import type * as vl from 'vega-lite';
+import type { Analysis } from '../answers/analysis';
+import type { MeasuredWorkload } from '../measure/workload';
+import type { ContenderResult, Results, RunRecord } from '../model/results';
+
+/**
+ * Where a section goes in report.html: 'changes' and 'pick' lead with headings of their own, 'contenders' is the
+ * page's sortable table (its markdown twin is the headline table), 'tables' gathers the rest, 'left-out' and 'method'
+ * close the page.
+ */
+export type Place = 'changes' | 'pick' | 'contenders' | 'tables' | 'left-out' | 'method';
+
+export interface Section {
+  id: string;
+  place: Place;
+  /** A bold line above the section in the markdown. */
+  title?: string;
+  /** The section's markdown, from the run's analysis; empty when the run has nothing for it. */
+  render: (an: Analysis) => string;
+}
+
+/** A chart of a workload's own: its file, its words in the README's line of charts, and its spec (null: none). */
+export interface Chart {
+  file: string;
+  words: string;
+  spec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null;
+}
+
+export interface Workload extends MeasuredWorkload {
+  /** What its picks are for ("writes": What to pick for writes), or null: the reads' picks, the README's first. */
+  readonly pickFor: string | null;
+  /** What a request does: in a chart's subtitle (short), and above the first screen's table. */
+  load(r: Results, long: boolean): string;
+  /** Its own fields of a launch's windows pooled into the launch's run (run/pool.ts); none when they hold none. */
+  pool(runs: RunRecord[]): Partial<RunRecord>;
+  /** Its report sections, placed after the answers (report/sections.ts): empty for a run of another workload. */
+  readonly sections: readonly Section[];
+  readonly charts: readonly Chart[];
+  /** Its lines in the README block: after the picks, and (`far`) for a run at a network distance. */
+  readme(an: Analysis, far: boolean): string[];
+}
+
+/** Figures computed once per analysis, on first use (a section and a chart read the same ones). */
+export function once<F>(compute: (an: Analysis) => F): (an: Analysis) => F {
+  const memo = new WeakMap<Analysis, F>();
+  return (an) => {
+    if (!memo.has(an)) memo.set(an, compute(an));
+    return memo.get(an)!;
+  };
+}
+
+/** A contender's kept runs (Analysis.kept). */
+export const keptOf = (kept: Map<string, RunRecord[]>, c: ContenderResult) => kept.get(c.name) ?? [];
+export const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
+
+/** Counts by name (error messages, the server's commands), summed over windows. */
+export const sumCounts = (counts: Record<string, number>[]) =>
+  counts.reduce<Record<string, number>>((m, c) => {
+    for (const [k, n] of Object.entries(c)) m[k] = (m[k] ?? 0) + n;
+    return m;
+  }, {});
