@@ -124,7 +124,7 @@ describe('what the answers and the report ask of a workload', () => {
     expect(workloadOf('upsert').rules.exempt(window({ upsert: { branches } }))).toBe(10);
     expect(workloadOf('xrange').rules.exempt(window({}))).toBe(0);
   });
-  test("a launch's windows: each workload pools its own fields, and only when every window has them", () => {
+  test("a launch's windows: each workload pools (when every window has them) and keeps its own fields", () => {
     const up = (created: number) => ({
       upsert: { ...(window({}) as object), branches: { ...branches, created }, lost: 0, invented: 0, stale: 0 },
       redis_commands: { evalsha: created },
@@ -134,6 +134,10 @@ describe('what the answers and the report ask of a workload', () => {
     expect(pooled.redis_commands).toEqual({ evalsha: 3 });
     expect(workloadOf('upsert').pool([up(1), window({})] as unknown as RunRecord[])).toEqual({});
     expect(workloadOf('xrange').pool([window({})])).toEqual({});
+    // Each window keeps its own fields beside the pooled run.
+    expect(workloadOf('upsert').keep(up(1) as unknown as RunRecord)).toEqual({ upsert: up(1).upsert } as never);
+    expect(workloadOf('live').keep(window({ live: { count: 7 } }))).toEqual({ live: { count: 7 } } as never);
+    expect(workloadOf('xrange').keep(window({ live: { count: 7 } }))).toEqual({});
   });
   test('its page: the reads add nothing; live and upsert a section and a chart of their own', () => {
     expect(workloadOf('xrange').sections).toEqual([]);

@@ -4,8 +4,8 @@ import { median } from 'simple-statistics';
 import { type Latency, PERCENTILES, type RunRecord } from '../model/results';
 import { sumCounts, type Workload } from '../workloads';
 
-/** Each window's own figures, kept beside the pooled ones. */
-export const windowsOf = (runs: RunRecord[]) =>
+/** Each window's own figures, kept beside the pooled ones, with its workload's own fields. */
+export const windowsOf = (runs: RunRecord[], workload: Workload) =>
   runs.map((r, index) => ({
     index,
     ...(r.seq !== undefined ? { seq: r.seq } : {}),
@@ -21,8 +21,7 @@ export const windowsOf = (runs: RunRecord[]) =>
     ...(r.main_thread_wait_s !== undefined ? { main_thread_wait_s: r.main_thread_wait_s } : {}),
     raw: r.raw,
     ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
-    ...(r.live ? { live: r.live } : {}),
-    ...(r.upsert ? { upsert: r.upsert } : {}),
+    ...workload.keep(r),
   }));
 
 const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, r) => n + f(r), 0);
@@ -82,6 +81,6 @@ export function pooled(runs: RunRecord[], workload: Workload): RunRecord {
     ended_at: runs.at(-1)!.ended_at,
     after_check: runs.at(-1)!.after_check,
     fault: runs.find((r) => r.fault)?.fault,
-    windows: windowsOf(runs),
+    windows: windowsOf(runs, workload),
   };
 }

@@ -72,6 +72,7 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     pickFor: null,
     load: (r, long) => (long ? bodyWords(r, command) : name.toUpperCase()),
     pool: () => NONE,
+    keep: () => NONE,
     sections: [],
     charts: [],
     readme: () => [],

@@ -126,6 +126,7 @@ export const LIVE: Workload = {
   pickFor: null,
   load: (r, long) =>
     long ? `GET / while a writer appends ${r.settings.live?.write_rate ?? '–'} entries/s to the stream` : 'LIVE',
+  keep: (w) => (w.live ? { live: w.live } : {}),
   pool: (runs) => (runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
   sections: [{ id: 'live', place: 'tables', render: liveTable }],
   charts: [{ file: 'live-over-time.png', words: 'the live stream over time', spec: liveTimeSpec }],

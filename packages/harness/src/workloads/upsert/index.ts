@@ -99,6 +99,7 @@ export const UPSERT: Workload = {
       ? `POST /items/:id, one write over ${keys} keys per request`
       : `POST /items/:id over ${keys} key${keys === 1 ? '' : 's'}`;
   },
+  keep: (w) => (w.upsert ? { upsert: w.upsert } : {}),
   pool,
   sections: [{ id: 'upsert', place: 'tables', render: upsertTable }],
   charts: [{ file: 'upsert-over-time.png', words: 'the writes over time', spec: upsertTimeSpec }],
