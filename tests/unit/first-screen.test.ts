@@ -95,7 +95,7 @@ describe('the first screen', () => {
     expect(picks.length).toBeGreaterThan(0);
     for (const l of picks) {
       expect(l).not.toContain(' or ');
-      expect(l).toMatch(/faster than|open against|open between all|equal to/);
+      expect(l).toMatch(/faster than|open against|open between (all|the two)|equal to/);
     }
     // One unit in a range: never a percentage and a factor at once ("8% to 2.1×").
     expect(block).not.toMatch(/\d+% to \d+(\.\d+)?×/);

@@ -71,10 +71,11 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
 
 /**
  * One question's leaders (the members no other is decided faster than), each with what it is decided against; no
- * "or" between them. None decided faster than any other: open between all.
+ * "or" between them. None decided faster than any other: open between the two, or between all of them.
  */
 function leadersText(an: Analysis, f: Fastest): string {
-  if (f.best.length === f.question.members.length) return `open between all ${f.best.length}`;
+  if (f.best.length === f.question.members.length)
+    return f.best.length === 2 ? 'open between the two' : `open between all ${f.best.length}`;
   return f.best.map((m) => memberText(an, f, m)).join('; ');
 }
 
