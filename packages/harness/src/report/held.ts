@@ -49,7 +49,8 @@ export function heldLine(an: Analysis): string {
     (r, i) => `${label(r)}: ${countsText(h.counts[i]!)}${h.counts[i]!.reversed ? '' : ', none reversed'}`,
   );
   return (
-    `**Other runs:** of the ${h.rows.length} answers the latest run decided on its own, the runs kept from ${each.join('; ')} ` +
+    `**Other runs:** of the ${h.rows.length} answers the latest run decided on its own, ` +
+    `the runs kept from ${each.join('; ')} ` +
     `([where the answers hold](results/${publishedAt(an).dir}/results.md)).`
   );
 }

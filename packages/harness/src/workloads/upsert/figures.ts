@@ -2,9 +2,9 @@
 // every write, the server's commands per request and each strategy's calls per second through the run.
 import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
-import type { Results, RunRecord, UpsertWindow } from '../../model/results';
-
-import { keptOf, sum } from '../types';
+import type { Results, RunRecord } from '../../model/results';
+import { keptOf, sum, sumCounts } from '../types';
+import { answered, poolUpsert } from './measure';
 
 type Kept = Map<string, RunRecord[]>;
 
@@ -81,16 +81,13 @@ function strategyCosts(r: Results, rows: Map<string, UpsertRow>): StrategyCost[]
   }));
 }
 
+/** The contender's kept runs' upsert records summed (poolUpsert), and the server's commands. */
 function upsertRow(all: RunRecord[], write: string): UpsertRow {
   const runs = all.filter((r) => r.upsert);
-  const total = (f: (u: UpsertWindow) => number) => sum(runs.map((r) => f(r.upsert!)));
-  const commands: Record<string, number> = {};
-  for (const r of runs)
-    for (const [k, n] of Object.entries(r.redis_commands ?? {})) commands[k] = (commands[k] ?? 0) + n;
-  const b = (k: keyof UpsertRow['branches']) => total((u) => u.branches[k]);
-  const answered = total(
-    (u) => u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong,
-  );
+  const u = runs.length ? poolUpsert(runs.map((r) => r.upsert!)) : null;
+  const commands = sumCounts(runs.map((r) => r.redis_commands ?? {}));
+  const b = (k: keyof UpsertRow['branches']) => u?.branches[k] ?? 0;
+  const served = u ? answered(u) : 0;
   const redisCpu = runs.every((r) => r.redis_cpu_s !== null) ? runs.reduce((n, r) => n + r.redis_cpu_s!, 0) : NaN;
   return {
     runs: runs.length,
@@ -101,17 +98,17 @@ function upsertRow(all: RunRecord[], write: string): UpsertRow {
       conflict: b('conflict'),
       pong: b('pong'),
     },
-    lost: total((u) => u.lost),
-    invented: total((u) => u.invented),
-    stale: total((u) => u.stale),
-    applied: total((u) => u.applied),
+    lost: u?.lost ?? 0,
+    invented: u?.invented ?? 0,
+    stale: u?.stale ?? 0,
+    applied: u?.applied ?? 0,
     commands,
-    answered,
-    redisCpuUs: (redisCpu * 1e6) / Math.max(1, answered),
+    answered: served,
+    redisCpuUs: (redisCpu * 1e6) / Math.max(1, served),
     calls: commandsOf(write)
       .filter((k) => write !== 'watch' || commands[k])
-      .map((k) => [k, (commands[k] ?? 0) / Math.max(1, answered)]),
-    retries: write === 'watch' ? (commands.watch ?? 0) / Math.max(1, answered) - 1 : null,
+      .map((k) => [k, (commands[k] ?? 0) / Math.max(1, served)]),
+    retries: write === 'watch' ? (commands.watch ?? 0) / Math.max(1, served) - 1 : null,
   };
 }
 

@@ -3,15 +3,11 @@
 // an answer; its windows' accounting pooled per launch; its table, chart and README lines (report.ts, figures.ts).
 import { perRequestCommand } from '@bench/stream';
 import type { Around } from '../../measure/workload';
-import type { RunRecord, UpsertWindow } from '../../model/results';
+import type { RunRecord } from '../../model/results';
 import { bodyAfterRun } from '../read';
 import { sumCounts, type Workload } from '../types';
-import { keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
+import { answered, keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
 import { accountingLine, costLine, upsertTable, upsertTimeSpec } from './report';
-
-/** Requests of a window that were answered: every branch but an error. */
-const answered = (u: UpsertWindow) =>
-  u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
 
 const pool = (runs: RunRecord[]): Partial<RunRecord> =>
   runs.every((r) => r.upsert)

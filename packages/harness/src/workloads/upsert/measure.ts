@@ -219,6 +219,10 @@ export async function verifyUpsert(
   return { ok: true, bytes: 0 };
 }
 
+/** Requests of a window that were answered: every branch but an error. */
+export const answered = (u: UpsertWindow) =>
+  u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
+
 /** The windows of one launch as one record: counts summed, the first problem kept. */
 export function poolUpsert(ws: UpsertWindow[]): UpsertWindow {
   const sum = (f: (w: UpsertWindow) => number) => ws.reduce((n, w) => n + f(w), 0);
