@@ -42,7 +42,8 @@ const writerLog = (dir: string, file: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-const windowsOf = (c: any) => c.runs.flatMap((r: any) => r.windows.map((w: any) => w.live));
+const windowsOf = (c: any) =>
+  c.runs.flatMap((r: any) => r.windows.map((w: any) => w.workload.kind === 'live' && w.workload.data));
 
 describe('--workload live', () => {
   test('each cache of the raw Bun server stays exact (ttl: within its bound) while writing 50/s', async () => {

@@ -41,12 +41,20 @@ describe('--workload upsert', () => {
         expect(windows.length).toBe(2);
         for (const w of windows) {
           // Two keys: oha's one, and the one the harness's own concurrent writes go to.
-          expect(w.upsert).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null, keys_written: 2 });
-          expect(w.upsert.applied).toBe(w.upsert.acked_applied);
-          expect(w.upsert.branches.created).toBe(2);
+          expect(w.workload).toMatchObject({ kind: 'upsert' });
+          expect(w.workload.data).toMatchObject({
+            keys: 1,
+            lost: 0,
+            invented: 0,
+            stale: 0,
+            problem: null,
+            keys_written: 2,
+          });
+          expect(w.workload.data.applied).toBe(w.workload.data.acked_applied);
+          expect(w.workload.data.branches.created).toBe(2);
         }
         // The server's counters prove the strategy: one EVALSHA per request for lua; WATCH's path for watch.
-        const commands = c.points[0].runs[0].redis_commands;
+        const commands = c.points[0].runs[0].workload.data.redis_commands;
         if (name.endsWith('-watch'))
           expect(Object.keys(commands)).toEqual(expect.arrayContaining(['watch', 'hget', 'multi', 'exec']));
         else expect(commands.evalsha).toBeGreaterThan(0);
@@ -84,9 +92,9 @@ describe('--workload upsert', () => {
         const c = byName(json)[name];
         expect(c.status).toBe('ok');
         for (const w of c.points[0].runs.flatMap((r: any) => r.windows))
-          expect(w.upsert).toMatchObject({ keys: 100, lost: 0, invented: 0, stale: 0, problem: null });
+          expect(w.workload.data).toMatchObject({ keys: 100, lost: 0, invented: 0, stale: 0, problem: null });
         // The write commands were counted on the nodes: the script per request, on the cluster.
-        const commands = c.points[0].runs[0].redis_commands;
+        const commands = c.points[0].runs[0].workload.data.redis_commands;
         expect(commands[name.includes('function') ? 'fcall' : 'evalsha']).toBeGreaterThan(0);
       }
     });
@@ -102,7 +110,7 @@ describe('--workload upsert', () => {
         const c = byName(json)[name];
         expect(c.status).toBe('ok');
         for (const w of c.points[0].runs.flatMap((r: any) => r.windows))
-          expect(w.upsert).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null });
+          expect(w.workload.data).toMatchObject({ keys: 1, lost: 0, invented: 0, stale: 0, problem: null });
       }
       expect(json.family.questions.filter((q: any) => q.kind === 'server').map((q: any) => q.members)).toEqual([
         ['bun-raw-node-redis', 'bun-raw-node-redis-on-valkey'],

@@ -22,7 +22,7 @@ const run = (ok: number, calls: number, probes?: number) =>
     latency_ms: { p50: 1 },
     error_messages: {},
     errors: { non_2xx: 0, aborted: 0, other: 0 },
-    ...(probes === undefined ? {} : { live: { count: probes } }),
+    ...(probes === undefined ? {} : { workload: { kind: 'live', data: { count: probes } } }),
   }) as unknown as RunRecord;
 
 function verdict(workload: string, runs: RunRecord[]) {

@@ -2,10 +2,14 @@
 // module's pure parts (the gate rules, what oha sends, the flags, the settings, the ceilings)
 // say what the harness used to decide by testing the name.
 import { describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WORKLOADS } from '@bench/stream';
 import { WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/workloads';
+import { readResults } from '../../packages/harness/src/model/results-file';
 import { CLUSTER_SERVERS } from '../../packages/harness/src/model/servers';
-import type { RunRecord } from '../../packages/harness/src/model/results';
+import { dataOf, type RunRecord, upgradeRecord } from '../../packages/harness/src/model/results';
 
 const ctx = {
   workload: WORKLOAD_MODULES.xrange,
@@ -107,7 +111,8 @@ describe('flags, settings, servers and ceilings', () => {
 
 describe('the check after a window', () => {
   test("upsert: the window's accounting problem makes the run invalid, before any request", async () => {
-    const run = { round: 2, upsert: { prefix: 'abcw3k', problem: '2 writes lost' } } as unknown as RunRecord;
+    const upsert = { prefix: 'abcw3k', problem: '2 writes lost' };
+    const run = { round: 2, workload: { kind: 'upsert', data: upsert } } as unknown as RunRecord;
     const fault = await workloadOf('upsert').checkAfter({ url: 'http://127.0.0.1:1/' } as never, run);
     expect(fault).toEqual({ status: 'invalid', reason: 'run 2, keys item:{abcw3k…}: 2 writes lost' });
   });
@@ -115,29 +120,56 @@ describe('the check after a window', () => {
 
 describe('what the answers and the report ask of a workload', () => {
   const window = (over: object) => ({ ok: 90, errors: { non_2xx: 10 }, ...over }) as unknown as RunRecord;
+  const record = (kind: string, data: object) => ({ workload: { kind, data } });
   const branches = { created: 50, updated: 30, ignored: 5, conflict: 10, pong: 0 };
   test('the gate: the responses that reached Redis, and the non-2xx that are answers', () => {
     expect(workloadOf('xrange').rules.served(window({}))).toBe(90);
-    expect(workloadOf('live').rules.served(window({ live: { count: 7 } }))).toBe(97);
+    expect(workloadOf('live').rules.served(window(record('live', { count: 7 })))).toBe(97);
     // A write's 409 (WATCH gave up) is an answer: served, and left out of the errors.
-    expect(workloadOf('upsert').rules.served(window({ upsert: { branches } }))).toBe(95);
-    expect(workloadOf('upsert').rules.exempt(window({ upsert: { branches } }))).toBe(10);
+    expect(workloadOf('upsert').rules.served(window(record('upsert', { branches })))).toBe(95);
+    expect(workloadOf('upsert').rules.exempt(window(record('upsert', { branches })))).toBe(10);
+    // Another workload's record is not its own.
+    expect(workloadOf('live').rules.served(window(record('upsert', { branches, count: 7 })))).toBe(90);
     expect(workloadOf('xrange').rules.exempt(window({}))).toBe(0);
   });
-  test("a launch's windows: each workload pools (when every window has them) and keeps its own fields", () => {
-    const up = (created: number) => ({
-      upsert: { ...(window({}) as object), branches: { ...branches, created }, lost: 0, invented: 0, stale: 0 },
-      redis_commands: { evalsha: created },
+  test("a launch's windows: each workload pools its records into the run's { kind, data }, all or none", () => {
+    const up = (created: number) =>
+      window(
+        record('upsert', {
+          branches: { ...branches, created },
+          lost: 0,
+          invented: 0,
+          stale: 0,
+          redis_commands: { evalsha: created },
+        }),
+      );
+    const pooled = workloadOf('upsert').pool([up(1), up(2)]);
+    expect(pooled?.kind).toBe('upsert');
+    expect(dataOf(pooled ? { workload: pooled } : {}, 'upsert')).toMatchObject({
+      branches: { created: 3 },
+      redis_commands: { evalsha: 3 },
     });
-    const pooled = workloadOf('upsert').pool([up(1), up(2)] as unknown as RunRecord[]);
-    expect(pooled.upsert?.branches.created).toBe(3);
-    expect(pooled.redis_commands).toEqual({ evalsha: 3 });
-    expect(workloadOf('upsert').pool([up(1), window({})] as unknown as RunRecord[])).toEqual({});
-    expect(workloadOf('xrange').pool([window({})])).toEqual({});
-    // Each window keeps its own fields beside the pooled run.
-    expect(workloadOf('upsert').keep(up(1) as unknown as RunRecord)).toEqual({ upsert: up(1).upsert } as never);
-    expect(workloadOf('live').keep(window({ live: { count: 7 } }))).toEqual({ live: { count: 7 } } as never);
-    expect(workloadOf('xrange').keep(window({ live: { count: 7 } }))).toEqual({});
+    expect(workloadOf('upsert').pool([up(1), window({})])).toBeUndefined();
+    expect(workloadOf('xrange').pool([window({})])).toBeUndefined();
+  });
+  test('a results.json recorded before { kind, data } reads as if written today', () => {
+    const live = { live: { count: 7 } };
+    const upsert = { upsert: { keys: 1 }, redis_commands: { evalsha: 3 }, ok: 9 };
+    const [a, b, c]: Record<string, unknown>[] = [{ ...live }, { ...upsert }, { ok: 9 }];
+    for (const x of [a!, b!, c!]) upgradeRecord(x);
+    expect(a).toEqual({ workload: { kind: 'live', data: { count: 7 } } });
+    expect(b).toEqual({ workload: { kind: 'upsert', data: { keys: 1, redis_commands: { evalsha: 3 } } }, ok: 9 });
+    expect(c).toEqual({ ok: 9 });
+    // Every run the file holds, and each run's windows.
+    const dir = mkdtempSync(join(tmpdir(), 'legacy-'));
+    const run = () => ({ ...live, windows: [{ ...live }] });
+    const c0 = { runs: [run()], points: [{ runs: [run()], discarded_runs: [run()] }] };
+    writeFileSync(join(dir, 'results.json'), JSON.stringify({ schema: 2, contenders: [c0] }));
+    const read = readResults(join(dir, 'results.json')).contenders[0]!;
+    const runs = [...read.runs, ...read.points[0]!.runs, ...read.points[0]!.discarded_runs!];
+    for (const r of [...runs, ...runs.flatMap((x) => x.windows!)])
+      expect(dataOf(r, 'live')).toEqual({ count: 7 } as never);
+    rmSync(dir, { recursive: true });
   });
   test('its page: the reads add nothing; live and upsert a section and a chart of their own', () => {
     expect(workloadOf('xrange').sections).toEqual([]);

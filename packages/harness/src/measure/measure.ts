@@ -213,7 +213,7 @@ export async function measureRun(
   const served = run.ok + beside;
   const statuses = oha.raw.statusCodeDistribution ?? {};
   const unanswered = run.errors.aborted + run.errors.other;
-  const added = around ? await around.record({ statuses, unanswered, commands: used.commands, fromMs, endedAtMs }) : {};
+  const record = around && (await around.record({ statuses, unanswered, commands: used.commands, fromMs, endedAtMs }));
   return {
     ...rest,
     error_messages: errorMessages,
@@ -224,7 +224,7 @@ export async function measureRun(
     raw: relative(ctx.runDir, rawFile),
     started_at: startedAt,
     ended_at: endedAt,
-    ...added,
+    ...(record ? { workload: record } : {}),
   };
 }
 

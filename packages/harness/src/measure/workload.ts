@@ -5,7 +5,7 @@
 import type { Workload as WorkloadName } from '@bench/stream';
 import type { Live } from '../live/session';
 import type { SuiteName } from '../model/contenders';
-import type { RunRecord, Settings } from '../model/results';
+import type { RunRecord, Settings, WorkloadRecord } from '../model/results';
 import type { ServerName } from '../model/servers';
 import type { RedisTarget } from '../topology/redis';
 import type { Placement } from '../system/placement';
@@ -63,14 +63,14 @@ export interface Around {
   abort(): Promise<void>;
   /** Right as oha ends, before the counters are read: stop; the responses served beside oha. */
   stop(): Promise<number>;
-  /** After the counters were read: the fields the window adds to its run's record. */
+  /** After the counters were read: the window's record of its workload. */
   record(window: {
     statuses: Record<string, number>;
     unanswered: number;
     commands: Record<string, number>;
     fromMs: number;
     endedAtMs: number;
-  }): Promise<Partial<RunRecord>>;
+  }): Promise<WorkloadRecord>;
 }
 
 /** How the verdicts gate a point's Redis calls per response. */

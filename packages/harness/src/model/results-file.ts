@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Answer, Results } from './results';
+import { type Answer, type Results, type RunRecord, upgradeRecord } from './results';
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
 export function writeJsonAtomic(file: string, value: unknown, indent: number | null = 2): void {
@@ -43,8 +43,16 @@ export function readResults(file: string): Results {
     );
   for (const a of [...(r.answers ?? []), ...(r.changes?.answers ?? [])])
     if (a.procedure) a.procedure = LEGACY_PROCEDURES[a.procedure] ?? a.procedure;
+  for (const run of runsOf(r)) for (const x of [run, ...(run.windows ?? [])]) upgradeRecord(x as never);
   return r;
 }
+
+/** Every run the file holds: each point's, the ones thrown away, and the headline's (a copy of its point's on disk). */
+const runsOf = (r: Results): RunRecord[] =>
+  (r.contenders ?? []).flatMap((c) => [
+    ...(c.runs ?? []),
+    ...(c.points ?? []).flatMap((p) => [...p.runs, ...(p.discarded_runs ?? [])]),
+  ]);
 
 /** Answers recorded before the procedures' registry named them (stats/procedures.ts): each sentence → its name. */
 const LEGACY_PROCEDURES: Record<string, Answer['procedure']> = {

@@ -1,7 +1,7 @@
 // results.json: the one file everything downstream (tables, charts, README, compare) reads. Every
 // record type it holds is written out in model/, one file per record: the run and its settings
 // here; each contender's result and runs (run-record.ts), the live and write checks
-// (live-record.ts), a run of pairs, the handicap check and the design (changes.ts), an answer
+// (workload-record.ts), a run of pairs, the handicap check and the design (changes.ts), an answer
 // (answer.ts), the ceilings (ceilings.ts). The phases that fill them in import them from here, and
 // model/ imports nothing of theirs. Reading and writing the file: results-file.ts.
 import type { Workload } from '@bench/stream';
@@ -15,7 +15,7 @@ import type { Answer } from './answer';
 
 export * from './ceilings';
 export * from './run-record';
-export * from './live-record';
+export * from './workload-record';
 export * from './changes';
 export * from './answer';
 

@@ -2,18 +2,14 @@
 // measured windows), and what oha reported for a window. Part of the schema in results.ts.
 import type { Interval, Summary } from '../stats/stats';
 import type { Breakdown } from './ceilings';
-import type { LiveRecord, UpsertWindow } from './live-record';
+import type { WorkloadRecord } from './workload-record';
 
 export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
 export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   round: number;
-  /** --workload live: what the prober's reads were, judged (per window; pooled runs keep each window's). */
-  live?: LiveRecord;
-  /** --workload upsert: the window's accounting (pooled: summed; each window keeps its own). */
-  upsert?: UpsertWindow;
-  /** --workload upsert: every command the server counted over the run, by name (calls). */
-  redis_commands?: Record<string, number>;
+  /** A workload with a record of its own (live, upsert): the run's, pooled by its module; each window keeps its own. */
+  workload?: WorkloadRecord;
   /** The app process this run measured: every run is a fresh launch. */
   pid: number;
   /** Seconds from launch to the first answer (recorded, never measured against anyone). */
@@ -113,8 +109,7 @@ export interface WindowRecord {
   seq?: number;
   /** A window of the default run's handicap check's two apps: which launch of its round measured it, from 0. */
   launch?: number;
-  live?: LiveRecord;
-  upsert?: UpsertWindow;
+  workload?: WorkloadRecord;
   started_at: number;
   ended_at: number;
   rps: number;

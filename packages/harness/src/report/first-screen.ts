@@ -90,7 +90,7 @@ const MAX_NAMED = 4;
 
 /**
  * "The fastest stack here is A; every other stack is decided slower than it, except B, still open against it", over
- * the stacks of `t` (all, or those at their libraries' defaults: `among`, singular and plural).
+ * the stacks of `t` (all, or those at their libraries' defaults: `among`, singular, and what its ranks count).
  */
 function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const one = t.top.length === 1;
@@ -101,7 +101,7 @@ function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const names = listed(t.top.length > named.length ? [...named, `${t.top.length - named.length} more`] : named);
   const lead = one
     ? `**The fastest ${among[0]} here is ${names}**`
-    : `**Not ruled out as the fastest ${among[0]} here** (rank among the ${among[1]}): **${names}**, none ` +
+    : `**Not ruled out as the fastest ${among[0]} here** (${among[1]}): **${names}**, none ` +
       'decided faster than another';
   const them = one ? 'it' : 'each of them';
   const open = t.notSeparated;
@@ -124,8 +124,13 @@ function topSentence(an: Analysis): string {
   const d = an.topDefaults;
   const same = !d || d.top.join() === t.top.join();
   return [
-    topText(an, t, ['stack', 'stacks']),
-    !same && topText(an, d, ["stack at its libraries' defaults", "stacks at their libraries' defaults"]),
+    topText(an, t, ['stack', 'rank as in the table, among the stacks one would pick']),
+    // Its ranks count fewer stacks than the table's: a reader holding one against the other must be told.
+    !same &&
+      topText(an, d, [
+        "stack at its libraries' defaults",
+        "rank among the stacks at their libraries' defaults only; the table's ranks count the tuned ones too",
+      ]),
     `Every pair of the run's stacks was tested, and the chance of any false "faster" among them is at ` +
       'most 5% ([the method](docs/methodology.md#the-method)).',
   ]

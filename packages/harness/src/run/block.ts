@@ -393,7 +393,7 @@ export async function measureBlock(
  * measured yet has nothing to report.
  */
 function outcomeOf(m: Member, redisDied: boolean, workload: Workload): TrialOutcome {
-  const check = m.checkRuns.length ? { check_windows: windowsOf(m.checkRuns, workload) } : {};
+  const check = m.checkRuns.length ? { check_windows: windowsOf(m.checkRuns) } : {};
   const runs = m.windows.length
     ? [{ ...pooled(m.windows, workload), ...(m.duet.length ? { duet: m.duet } : {}), ...check }]
     : m.duetRuns.length

@@ -4,8 +4,8 @@ import { median } from 'simple-statistics';
 import { type Latency, PERCENTILES, type RunRecord } from '../model/results';
 import { sumCounts, type Workload } from '../workloads';
 
-/** Each window's own figures, kept beside the pooled ones, with its workload's own fields. */
-export const windowsOf = (runs: RunRecord[], workload: Workload) =>
+/** Each window's own figures, kept beside the pooled ones, with its workload's record. */
+export const windowsOf = (runs: RunRecord[]) =>
   runs.map((r, index) => ({
     index,
     ...(r.seq !== undefined ? { seq: r.seq } : {}),
@@ -21,7 +21,7 @@ export const windowsOf = (runs: RunRecord[], workload: Workload) =>
     ...(r.main_thread_wait_s !== undefined ? { main_thread_wait_s: r.main_thread_wait_s } : {}),
     raw: r.raw,
     ...(r.idle_cpu_s !== undefined ? { idle_cpu_s: r.idle_cpu_s } : {}),
-    ...workload.keep(r),
+    ...(r.workload ? { workload: r.workload } : {}),
   }));
 
 const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, r) => n + f(r), 0);
@@ -33,7 +33,8 @@ const sum = (runs: RunRecord[], f: (r: RunRecord) => number) => runs.reduce((n, 
  */
 export function pooled(runs: RunRecord[], workload: Workload): RunRecord {
   // A window's launch is its own (windowsOf keeps it), not the pooled run's.
-  const { launch: _, ...first } = runs[0]!;
+  const { launch: _, workload: __, ...first } = runs[0]!;
+  const record = workload.pool(runs);
   const ok = sum(runs, (r) => r.ok);
   const served = sum(runs, workload.rules.served);
   const seconds = sum(runs, (r) => r.seconds);
@@ -74,13 +75,13 @@ export function pooled(runs: RunRecord[], workload: Workload): RunRecord {
     loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),
     ...(runs.every((r) => r.proxy_cpu_s !== undefined) ? { proxy_cpu_s: sum(runs, (r) => r.proxy_cpu_s!) } : {}),
-    ...workload.pool(runs),
+    ...(record ? { workload: record } : {}),
     loadgen_saturated: runs.some((r) => r.loadgen_saturated),
     harness_cpu_pct: Math.max(...runs.map((r) => r.harness_cpu_pct)),
     cpu_steal_pct: seconds > 0 ? sum(runs, (r) => r.cpu_steal_pct * r.seconds) / seconds : first.cpu_steal_pct,
     ended_at: runs.at(-1)!.ended_at,
     after_check: runs.at(-1)!.after_check,
     fault: runs.find((r) => r.fault)?.fault,
-    windows: windowsOf(runs, workload),
+    windows: windowsOf(runs),
   };
 }

@@ -7,9 +7,6 @@ import type { Fault } from '../measure/workload';
 import { type Carrier, verifyContract } from '../measure/verify';
 import type { Workload } from './types';
 
-/** The fields a window adds to its run: none for a read. */
-const NONE = {};
-
 /**
  * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
  * answers with the golden body, and oha's bytes are that body's size times the responses.
@@ -71,8 +68,8 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     around: () => null,
     pickFor: null,
     load: (r, long) => (long ? bodyWords(r, command) : name.toUpperCase()),
-    pool: () => NONE,
-    keep: () => NONE,
+    // A read keeps no record of its own.
+    pool: () => undefined,
     sections: [],
     charts: [],
     readme: () => [],

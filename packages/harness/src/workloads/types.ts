@@ -5,7 +5,7 @@
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { MeasuredWorkload } from '../measure/workload';
-import type { ContenderResult, Results, RunRecord, WindowRecord } from '../model/results';
+import type { ContenderResult, Results, RunRecord, WorkloadRecord } from '../model/results';
 
 /**
  * Where a section goes in report.html: 'changes' and 'pick' lead with headings of their own, 'contenders' is the
@@ -35,10 +35,11 @@ export interface Workload extends MeasuredWorkload {
   readonly pickFor: string | null;
   /** What a request does: in a chart's subtitle (short), and above the first screen's table. */
   load(r: Results, long: boolean): string;
-  /** Its own fields of a launch's windows pooled into the launch's run (run/pool.ts); none when they hold none. */
-  pool(runs: RunRecord[]): Partial<RunRecord>;
-  /** Its own fields of one window, kept beside the pooled run (RunRecord.windows). */
-  keep(window: RunRecord): Partial<WindowRecord>;
+  /**
+   * Its records of a launch's windows pooled into the launch's run's (run/pool.ts; each window keeps its own); none
+   * when it keeps none, or a window holds none.
+   */
+  pool(runs: RunRecord[]): WorkloadRecord | undefined;
   /** Its report sections, placed after the answers (report/sections.ts): empty for a run of another workload. */
   readonly sections: readonly Section[];
   readonly charts: readonly Chart[];

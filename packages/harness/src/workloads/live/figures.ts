@@ -1,7 +1,7 @@
 // --workload live's figures over each contender's kept runs, for its table and chart (report.ts): the staleness of
 // the probes' reads, the reads over a cache's bound and what the writer cost.
 import { median } from 'simple-statistics';
-import type { Results, RunRecord } from '../../model/results';
+import { dataOf, type Results, type RunRecord } from '../../model/results';
 
 import { keptOf, sum } from '../types';
 
@@ -47,7 +47,7 @@ const callsPerMinute = (w: { redis_calls?: number; started_at: number; ended_at:
     : (w.redis_calls * 60_000) / (w.ended_at - w.started_at);
 
 function liveRow(runs: RunRecord[]): LiveRow {
-  const ws = runs.flatMap((run) => (run.windows ?? []).flatMap((w) => (w.live ? [w.live] : [])));
+  const ws = runs.flatMap((run) => (run.windows ?? []).flatMap((w) => dataOf(w, 'live') ?? []));
   const ages = ws.flatMap((w) => (w.staleness_ms ? [w.staleness_ms] : []));
   return {
     windows: ws.length,
@@ -67,7 +67,12 @@ function liveRow(runs: RunRecord[]): LiveRow {
 /** --workload live: each contender's row, the writer's cost and every window's point, over the kept runs. */
 export function liveFigures(r: Results, kept: Kept): LiveFigures {
   const windows = r.contenders.flatMap((c) =>
-    keptOf(kept, c).flatMap((run) => (run.windows ?? []).flatMap((w) => (w.live ? [{ c, w, live: w.live }] : []))),
+    keptOf(kept, c).flatMap((run) =>
+      (run.windows ?? []).flatMap((w) => {
+        const live = dataOf(w, 'live');
+        return live ? [{ c, w, live }] : [];
+      }),
+    ),
   );
   const ws = windows.map((x) => x.live);
   // Runs from before the writer's CPU and the followers' reads were recorded have none.

@@ -5,6 +5,7 @@
 import { perRequestCommand } from '@bench/stream';
 import type { Probe } from '../../live/checker';
 import { judgeWindow, type Live, liveFault, poolLive, probeOnce, startProber } from '../../live/session';
+import { dataOf, type LiveRecord } from '../../model/results';
 import { CLUSTER_SERVERS } from '../../model/servers';
 import { treeCpuSeconds } from '../../system/proc';
 import { commandStats, type RedisTarget } from '../../topology/redis';
@@ -65,7 +66,8 @@ function liveAround(redis: RedisTarget, live: Live, url: string, boundMs: number
       return probes.length;
     },
     record: async (w) => ({
-      live: { ...(await judgeWindow(live, probes, boundMs, w.fromMs, w.endedAtMs)), ...writes },
+      kind: 'live',
+      data: { ...(await judgeWindow(live, probes, boundMs, w.fromMs, w.endedAtMs)), ...writes },
     }),
   };
 }
@@ -82,7 +84,7 @@ export const LIVE: Workload = {
     label: command.toUpperCase(),
     gateTooMany: false,
     // The prober's reads are responses too, each one an XRANGE of the app's.
-    served: (run) => run.ok + (run.live?.count ?? 0),
+    served: (run) => run.ok + (dataOf(run, 'live')?.count ?? 0),
     exempt: () => 0,
   },
   ceilings: { redis: true, clients: false },
@@ -111,14 +113,12 @@ export const LIVE: Workload = {
   },
   // The body changes: the prober's reads were judged, and oha's bytes per response must be some snapshot's size.
   checkAfter: async (ctx, run) => {
-    if (!run.live) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
+    const live = dataOf(run, 'live');
+    if (!live) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
     const again = await probeOnce(ctx.url);
     if (again.status === 0)
       return { status: 'failed', reason: `app stopped answering during run ${run.round} (${again.body})` };
-    const fault = liveFault(
-      run.live,
-      run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null,
-    );
+    const fault = liveFault(live, run.errors.non_2xx === 0 && run.responses ? run.total_bytes / run.responses : null);
     return fault ? { status: 'invalid', reason: `run ${run.round}: ${fault}` } : null;
   },
   request: (_ctx, url) => ({ url }),
@@ -126,8 +126,10 @@ export const LIVE: Workload = {
   pickFor: null,
   load: (r, long) =>
     long ? `GET / while a writer appends ${r.settings.live?.write_rate ?? '–'} entries/s to the stream` : 'LIVE',
-  keep: (w) => (w.live ? { live: w.live } : {}),
-  pool: (runs) => (runs.every((r) => r.live) ? { live: poolLive(runs.map((r) => r.live!)) } : {}),
+  pool: (runs) => {
+    const ws = runs.map((r) => dataOf(r, 'live'));
+    return ws.every((w) => w) ? { kind: 'live', data: poolLive(ws as LiveRecord[]) } : undefined;
+  },
   sections: [{ id: 'live', place: 'tables', render: liveTable }],
   charts: [{ file: 'live-over-time.png', words: 'the live stream over time', spec: liveTimeSpec }],
   readme: () => [],

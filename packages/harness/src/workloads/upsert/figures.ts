@@ -2,8 +2,8 @@
 // every write, the server's commands per request and each strategy's calls per second through the run.
 import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
-import type { Results, RunRecord } from '../../model/results';
-import { keptOf, sum, sumCounts } from '../types';
+import { dataOf, type Results, type RunRecord } from '../../model/results';
+import { keptOf, sum } from '../types';
 import { answered, poolUpsert } from './measure';
 
 type Kept = Map<string, RunRecord[]>;
@@ -81,11 +81,11 @@ function strategyCosts(r: Results, rows: Map<string, UpsertRow>): StrategyCost[]
   }));
 }
 
-/** The contender's kept runs' upsert records summed (poolUpsert), and the server's commands. */
+/** The contender's kept runs' upsert records summed (poolUpsert), the server's commands with them. */
 function upsertRow(all: RunRecord[], write: string): UpsertRow {
-  const runs = all.filter((r) => r.upsert);
-  const u = runs.length ? poolUpsert(runs.map((r) => r.upsert!)) : null;
-  const commands = sumCounts(runs.map((r) => r.redis_commands ?? {}));
+  const runs = all.filter((r) => dataOf(r, 'upsert'));
+  const u = runs.length ? poolUpsert(runs.map((r) => dataOf(r, 'upsert')!)) : null;
+  const commands = u?.redis_commands ?? {};
   const b = (k: keyof UpsertRow['branches']) => u?.branches[k] ?? 0;
   const served = u ? answered(u) : 0;
   const redisCpu = runs.every((r) => r.redis_cpu_s !== null) ? runs.reduce((n, r) => n + r.redis_cpu_s!, 0) : NaN;
@@ -129,7 +129,7 @@ export function upsertFigures(r: Results, kept: Kept): UpsertFigures {
   const points = r.contenders.flatMap((c) =>
     keptOf(kept, c).flatMap((run) =>
       (run.windows ?? []).flatMap((w) =>
-        w.upsert
+        dataOf(w, 'upsert')
           ? [{ write: c.settings?.write ?? 'lua', name: c.name, t: Math.round((w.started_at - t0) / 1000), rps: w.rps }]
           : [],
       ),

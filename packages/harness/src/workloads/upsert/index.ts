@@ -3,19 +3,17 @@
 // an answer; its windows' accounting pooled per launch; its table, chart and README lines (report.ts, figures.ts).
 import { perRequestCommand } from '@bench/stream';
 import type { Around } from '../../measure/workload';
-import type { RunRecord } from '../../model/results';
+import { dataOf, type RunRecord, type UpsertRecord, type WorkloadRecord } from '../../model/results';
 import { bodyAfterRun } from '../read';
-import { sumCounts, type Workload } from '../types';
+import type { Workload } from '../types';
 import { answered, keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
 import { accountingLine, costLine, upsertTable, upsertTimeSpec } from './report';
 
-const pool = (runs: RunRecord[]): Partial<RunRecord> =>
-  runs.every((r) => r.upsert)
-    ? {
-        upsert: poolUpsert(runs.map((r) => r.upsert!)),
-        redis_commands: sumCounts(runs.map((r) => r.redis_commands ?? {})),
-      }
-    : {};
+/** A launch's windows' accounting summed, with every command the server counted over them. */
+function pool(runs: RunRecord[]): WorkloadRecord | undefined {
+  const ws = runs.map((r) => dataOf(r, 'upsert'));
+  return ws.every((w) => w) ? { kind: 'upsert', data: poolUpsert(ws as UpsertRecord[]) } : undefined;
+}
 
 /** The writes a window accounts: oha's request into its key space, the prober, the read-back after it. */
 function around(redis: Parameters<typeof upsertAround>[0], url: string, keys: number, write: string): Around {
@@ -31,8 +29,8 @@ function around(redis: Parameters<typeof upsertAround>[0], url: string, keys: nu
       return acked.length;
     },
     record: async (w) => ({
-      upsert: upsert.account(acked, w.statuses, w.unanswered),
-      redis_commands: w.commands,
+      kind: 'upsert',
+      data: { ...upsert.account(acked, w.statuses, w.unanswered), redis_commands: w.commands },
     }),
   };
 }
@@ -45,8 +43,11 @@ export const UPSERT: Workload = {
     command: (write) => perRequestCommand('upsert', write),
     label: "the write strategy's",
     gateTooMany: false,
-    served: (run) => (run.upsert ? answered(run.upsert) : run.ok),
-    exempt: (run) => run.upsert?.branches.conflict ?? 0,
+    served: (run) => {
+      const u = dataOf(run, 'upsert');
+      return u ? answered(u) : run.ok;
+    },
+    exempt: (run) => dataOf(run, 'upsert')?.branches.conflict ?? 0,
   },
   ceilings: { redis: false, clients: false },
   flags: ['keys'],
@@ -67,12 +68,9 @@ export const UPSERT: Workload = {
   verify: (ctx) => verifyUpsert(ctx.url, ctx.redis, ctx.write),
   // The window's accounting, and the scripted check once more.
   checkAfter: async (ctx, run) => {
-    if (!run.upsert) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
-    if (run.upsert.problem)
-      return {
-        status: 'invalid',
-        reason: `run ${run.round}, keys item:{${run.upsert.prefix}…}: ${run.upsert.problem}`,
-      };
+    const u = dataOf(run, 'upsert');
+    if (!u) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
+    if (u.problem) return { status: 'invalid', reason: `run ${run.round}, keys item:{${u.prefix}…}: ${u.problem}` };
     const again = await verifyUpsert(ctx.url, ctx.redis, ctx.write);
     return again.ok
       ? null
@@ -95,7 +93,6 @@ export const UPSERT: Workload = {
       ? `POST /items/:id, one write over ${keys} keys per request`
       : `POST /items/:id over ${keys} key${keys === 1 ? '' : 's'}`;
   },
-  keep: (w) => (w.upsert ? { upsert: w.upsert } : {}),
   pool,
   sections: [{ id: 'upsert', place: 'tables', render: upsertTable }],
   charts: [{ file: 'upsert-over-time.png', words: 'the writes over time', spec: upsertTimeSpec }],

@@ -5,9 +5,10 @@
 // no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
 import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
-import type { UpsertWindow } from '../../model/results';
+import type { UpsertRecord, UpsertWindow } from '../../model/results';
 import { byPrimary, type ClusterTarget } from '../../topology/cluster';
 import { cli, type RedisTarget } from '../../topology/redis';
+import { sumCounts } from '../types';
 import { account, type Acked } from './accounting';
 
 /** The record every request sends: a few fields, about 200 bytes as stored. */
@@ -223,8 +224,8 @@ export async function verifyUpsert(
 export const answered = (u: UpsertWindow) =>
   u.branches.created + u.branches.updated + u.branches.ignored + u.branches.conflict + u.branches.pong;
 
-/** The windows of one launch as one record: counts summed, the first problem kept. */
-export function poolUpsert(ws: UpsertWindow[]): UpsertWindow {
+/** Windows (or runs) as one record: counts and the server's commands summed, the first problem kept. */
+export function poolUpsert(ws: UpsertRecord[]): Required<UpsertRecord> {
   const sum = (f: (w: UpsertWindow) => number) => ws.reduce((n, w) => n + f(w), 0);
   const b = (k: keyof UpsertWindow['branches']) => sum((w) => w.branches[k]);
   return {
@@ -246,5 +247,6 @@ export function poolUpsert(ws: UpsertWindow[]): UpsertWindow {
     invented: sum((w) => w.invented),
     stale: sum((w) => w.stale),
     problem: ws.find((w) => w.problem)?.problem ?? null,
+    redis_commands: sumCounts(ws.map((w) => w.redis_commands ?? {})),
   };
 }

@@ -1,5 +1,6 @@
-// results.json's records of what each window of a live or upsert run checked: the live reader's
-// verdicts on every read, and the write accounting. Part of the schema in results.ts.
+// results.json's workload records: what a window (and a launch's run, pooled) of a workload with a record of its own
+// checked, as { kind, data }. The live reader's verdicts on every read, and the write accounting. Part of the schema
+// in results.ts.
 
 /**
  * --workload live, per window: the checker's verdict on the prober's reads, and the writer's cost.
@@ -67,4 +68,35 @@ export interface UpsertWindow {
   stale: number;
   /** Every check that failed, naming the key and the counts; null when the window accounts for every write. */
   problem: string | null;
+}
+
+/** --workload upsert: a window's accounting (pooled: summed), and every command the server counted, by name (calls). */
+export interface UpsertRecord extends UpsertWindow {
+  /** Absent in a window recorded before its run's commands were kept with each window. */
+  redis_commands?: Record<string, number>;
+}
+
+/**
+ * A workload's own record of a window or a launch's run: its kind (the workload's name) and its data. A workload with
+ * a record of its own adds its line here; the read workloads have none.
+ */
+export type WorkloadRecord = { kind: 'live'; data: LiveRecord } | { kind: 'upsert'; data: UpsertRecord };
+export type RecordKind = WorkloadRecord['kind'];
+export type DataOf<K extends RecordKind> = Extract<WorkloadRecord, { kind: K }>['data'];
+
+/** A run's or window's record of the workload `kind`; undefined when it holds none, or another's. */
+export const dataOf = <K extends RecordKind>(r: { workload?: WorkloadRecord }, kind: K): DataOf<K> | undefined =>
+  r.workload?.kind === kind ? (r.workload.data as DataOf<K> | undefined) : undefined;
+
+/**
+ * A run or window recorded before the { kind, data } record held its workload's fields beside the rest (live; upsert
+ * and redis_commands): moved into the record, in place.
+ */
+export function upgradeRecord(r: Record<string, unknown> & { workload?: unknown }): void {
+  const { live, upsert, redis_commands } = r;
+  if (live) r.workload = { kind: 'live', data: live };
+  else if (upsert) r.workload = { kind: 'upsert', data: redis_commands ? { ...upsert, redis_commands } : upsert };
+  delete r.live;
+  delete r.upsert;
+  delete r.redis_commands;
 }
