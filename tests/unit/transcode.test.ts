@@ -2,9 +2,13 @@
 // and the direct transform make of the same reply (TextDecoder, then toJson), on hostile values, on thousands of
 // seeded random strings and byte strings, and on invalid UTF-8; and the framing of replies cut anywhere.
 import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { toBody, toJson } from '../../packages/stream/src/canonical';
 import { openAdapter, settingsFromEnv } from '../../packages/stream/src/index';
-import { fallbacks, replyEnd, RespError, xrangeToJson } from '../../packages/stream/src/raw/transcode';
+import { fallbacks, RespError, replyEnd, wasmMemoryBytes, xrangeToJson } from '../../packages/stream/src/raw/transcode';
+import { ROOT } from '../../packages/harness/src/system/paths';
+import { wasmModuleSource } from '../../scripts/build-wasm';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 type Raw = [id: Uint8Array, kv: Uint8Array[]][];
@@ -129,6 +133,53 @@ describe('the transcoder', () => {
       );
       expect(transcoded(entries)).toBe(decoded(entries));
     }
+  });
+
+  test('printable ASCII is walked in WebAssembly to the same body; another byte hands the reply to JavaScript', () => {
+    const random = seededRandom(41);
+    // Printable ASCII but " and \: the bytes the WebAssembly walk copies as they are.
+    const plain = ' !#$%&()*+,-./0123456789:;<=>?@ABCXYZ[]^_`abcxyz{|}~\x7f';
+    const text = () =>
+      Array.from({ length: Math.floor(random() * 16) }, () => plain[Math.floor(random() * plain.length)]).join('');
+    const replies = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, run): Raw =>
+          Array.from({ length: Math.floor(random() * 40) }, (_, i) =>
+            entry(`${run}-${i}`, ...Array.from({ length: 2 * Math.floor(random() * 5) }, text)),
+          ),
+      );
+    const before = fallbacks.replies;
+    for (const entries of replies(200))
+      expect(xrangeToJson(reply(entries), 0, reply(entries).length)).toBe(decoded(entries));
+    expect(fallbacks.replies).toBe(before);
+    // One byte of another kind anywhere hands the whole reply over, and the body is the same.
+    const others = ['"', '\\', '\n', '\u00e9', Uint8Array.from([0xff])];
+    for (const [k, entries] of replies(50).entries()) {
+      const odd = others[k % others.length]!;
+      const all: Raw = [...entries, entry('9-9', 'odd', odd)];
+      expect(xrangeToJson(reply(all), 0, reply(all).length)).toBe(decoded(all));
+    }
+    expect(fallbacks.replies).toBe(before + 50);
+    // A reply cut short is no body on either walk.
+    const r = reply(replies(1)[0]!.concat([entry('1-1', 'a', 'b')]));
+    for (const cut of [1, 5, r.length >> 1, r.length - 3, r.length - 1])
+      expect(() => xrangeToJson(r, 0, cut)).toThrow();
+  });
+
+  test("the WebAssembly walk's memory stays under 1 MiB: a larger reply is the JavaScript walk's", () => {
+    const big: Raw = Array.from({ length: 3_000 }, (_, i) => entry(`${i}-0`, 'field', 'v'.repeat(100)));
+    const r = reply(big);
+    expect(r.length).toBeGreaterThan(300_000);
+    const before = fallbacks.replies;
+    expect(xrangeToJson(r, 0, r.length)).toBe(decoded(big));
+    expect(fallbacks.replies).toBe(before + 1);
+    expect(wasmMemoryBytes()).toBeLessThanOrEqual(1 << 20);
+  });
+
+  test('transcode-wasm.ts is transcode.wat compiled (scripts/build-wasm.ts)', async () => {
+    const file = join(ROOT, 'packages/stream/src/raw/transcode-wasm.ts');
+    expect(await wasmModuleSource()).toBe(readFileSync(file, 'utf8'));
   });
 
   test('a reply cut anywhere is not complete yet; an error reply throws its text', () => {

@@ -1,7 +1,8 @@
 // XRANGE's reply as RESP bytes, straight to the contract's JSON body ({"entries":[{"id":…,"fields":{…}}…]})
 // in one pass: each bulk string is copied into a JSON string literal, escaped byte by byte exactly as
 // JSON.stringify escapes the string a decoding client would have made of it. No JS value per id, field or value
-// is built.
+// is built. A reply of printable ASCII is walked in WebAssembly (transcode.wat); any other, by the JavaScript walk.
+import { TRANSCODE_WASM } from './transcode-wasm.ts';
 
 /** A Redis error reply (-ERR …, -MOVED …, -LOADING …), with its text. */
 export class RespError extends Error {}
@@ -82,8 +83,11 @@ const HEX = ascii('0123456789abcdef');
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 
-/** How many bulk strings took the slow path (not valid UTF-8), since the process started. */
-export const fallbacks = { strings: 0 };
+/**
+ * Since the process started: bulk strings that took the slow path (not valid UTF-8), and replies the WebAssembly walk
+ * handed to the JavaScript walk (a byte that is not printable ASCII, `"` or `\\`, an error reply, another shape).
+ */
+export const fallbacks = { strings: 0, replies: 0 };
 
 /**
  * One body at a time, in a buffer kept between calls (a call runs to its end synchronously, so one is enough); it
@@ -213,6 +217,9 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
  * after the slow path. Constants are copied byte by byte: set() of a few bytes costs more in JavaScriptCore.
  */
 export function xrangeToJson(buf: Uint8Array, start: number, end: number): string {
+  const fast = wasmWalk(buf, start, end);
+  if (fast !== null) return fast;
+  fallbacks.replies++;
   // A null reply ($-1, RESP3's _): no stream here, and the connection is still in step.
   if (buf[start] === 0x5f || (buf[start] === 0x24 && buf[start + 1] === 0x2d))
     throw new RespError('a null reply where XRANGE sends an array');
@@ -266,6 +273,43 @@ export function xrangeToJson(buf: Uint8Array, start: number, end: number): strin
   o = p;
   if (i !== end) throw new Error(`the reply ends at ${end}, its entries at ${i}`);
   return done();
+}
+
+/** Where the reply goes in the WebAssembly memory (transcode.wat: the table and the constants come first). */
+const WASM_IN = 512;
+/** The largest reply walked in WebAssembly: its memory grows to fit one, and never shrinks, so it stays under 1 MiB. */
+const WASM_MAX_REPLY = 1 << 18;
+
+const wasm = (() => {
+  const bytes = Uint8Array.from(atob(TRANSCODE_WASM), (c) => c.charCodeAt(0));
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+  const exports = instance.exports as {
+    memory: WebAssembly.Memory;
+    xrange(at: number, len: number, out: number): number;
+  };
+  new Uint8Array(exports.memory.buffer).set(SAFE, 0);
+  return exports;
+})();
+
+/**
+ * The body by the WebAssembly walk (transcode.wat), or null when it hands the reply to the JavaScript walk: a byte
+ * that is not printable ASCII (or is `"` or `\\`), a reply of another shape, or a reply over WASM_MAX_REPLY bytes.
+ */
+/** The WebAssembly walk's memory now (tests: it stays bounded). */
+export const wasmMemoryBytes = () => wasm.memory.buffer.byteLength;
+
+function wasmWalk(buf: Uint8Array, start: number, end: number): string | null {
+  const len = end - start;
+  if (len > WASM_MAX_REPLY) return null;
+  // The reply, then room for the body: under twice the reply's length (xrangeToJson), and the constants.
+  const need = WASM_IN + 3 * len + 64;
+  const memory = wasm.memory;
+  if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65_536));
+  const mem = new Uint8Array(memory.buffer);
+  mem.set(buf.subarray(start, end), WASM_IN);
+  const at = WASM_IN + len;
+  const n = wasm.xrange(WASM_IN, len, at);
+  return n < 0 ? null : decoder.decode(mem.subarray(at, at + n));
 }
 
 function bulkDigit(c: number): number {

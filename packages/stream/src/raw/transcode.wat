@@ -1,0 +1,112 @@
+;; The raw path's fast walk (transcode.ts xrangeToJson): XRANGE's RESP reply to the contract's JSON body, in
+;; WebAssembly, for a reply whose every bulk string is printable ASCII but `"` and `\` (each copied as it is). Any
+;; other byte, and any reply of another shape, returns -1: the JavaScript walk then does the whole reply (escapes,
+;; UTF-8, invalid bytes, error replies and their messages). Compiled by scripts/build-wasm.ts into transcode-wasm.ts.
+;;
+;; Memory: bytes 0-255 say which bytes are copied as they are (1) and which the JavaScript walk takes (0), written by
+;; the caller at start (transcode.ts SAFE); from 256, the body's constant parts; from 512, the reply (written by the caller), and after it the body (at most twice the
+;; reply's length, with the constants; the caller makes room).
+(module
+  (memory (export "memory") 4)
+  (data (i32.const 256) "{\"entries\":[{\"id\":,\"fields\":{")
+  ;; Where the walk is in the reply ($i) and in the body ($p).
+  (global $i (mut i32) (i32.const 0))
+  (global $p (mut i32) (i32.const 0))
+
+  ;; The number of the header whose type byte is at $i (digits only); $i past its CRLF. -1: no digits' line.
+  (func $num (param $end i32) (result i32)
+    (local $i i32) (local $n i32) (local $c i32)
+    (local.set $i (i32.add (global.get $i) (i32.const 1)))
+    (block $done
+      (loop $digit
+        (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (br_if $done (i32.eq (local.get $c) (i32.const 13)))
+        (local.set $c (i32.sub (local.get $c) (i32.const 48)))
+        (if (i32.gt_u (local.get $c) (i32.const 9)) (then (return (i32.const -1))))
+        (local.set $n (i32.add (i32.mul (local.get $n) (i32.const 10)) (local.get $c)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $digit)))
+    (global.set $i (i32.add (local.get $i) (i32.const 2)))
+    (local.get $n))
+
+  ;; The array header at $i: its number, or -1.
+  (func $array (param $end i32) (result i32)
+    (if (i32.ge_u (global.get $i) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (global.get $i)) (i32.const 42)) (then (return (i32.const -1))))
+    (call $num (local.get $end)))
+
+  ;; $n bytes of the constants from $src into the body.
+  (func $lit (param $src i32) (param $n i32)
+    (memory.copy (global.get $p) (local.get $src) (local.get $n))
+    (global.set $p (i32.add (global.get $p) (local.get $n))))
+
+  (func $byte (param $b i32)
+    (i32.store8 (global.get $p) (local.get $b))
+    (global.set $p (i32.add (global.get $p) (i32.const 1))))
+
+  ;; The bulk string at $i as a JSON string literal in the body. -1: a byte the JavaScript walk takes, or no bulk string.
+  (func $str (param $end i32) (result i32)
+    (local $i i32) (local $b i32) (local $p i32) (local $c i32) (local $n i32)
+    (if (i32.ge_u (global.get $i) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (global.get $i)) (i32.const 36)) (then (return (i32.const -1))))
+    (local.set $n (call $num (local.get $end)))
+    (if (i32.lt_s (local.get $n) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $i (global.get $i))
+    (local.set $b (i32.add (local.get $i) (local.get $n)))
+    (if (i32.gt_u (i32.add (local.get $b) (i32.const 2)) (local.get $end)) (then (return (i32.const -1))))
+    (local.set $p (global.get $p))
+    (i32.store8 (local.get $p) (i32.const 34))
+    (local.set $p (i32.add (local.get $p) (i32.const 1)))
+    (block $done
+      (loop $copy
+        (br_if $done (i32.ge_u (local.get $i) (local.get $b)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.eqz (i32.load8_u (local.get $c))) (then (return (i32.const -1))))
+        (i32.store8 (local.get $p) (local.get $c))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $copy)))
+    (i32.store8 (local.get $p) (i32.const 34))
+    (global.set $p (i32.add (local.get $p) (i32.const 1)))
+    (global.set $i (i32.add (local.get $b) (i32.const 2)))
+    (i32.const 0))
+
+  ;; The reply in [$in, $in + $len) as the body at $out: the body's length, or -1 (the JavaScript walk's).
+  (func (export "xrange") (param $in i32) (param $len i32) (param $out i32) (result i32)
+    (local $end i32) (local $entries i32) (local $e i32) (local $kv i32) (local $j i32)
+    (local.set $end (i32.add (local.get $in) (local.get $len)))
+    (global.set $i (local.get $in))
+    (global.set $p (local.get $out))
+    (local.set $entries (call $array (local.get $end)))
+    (if (i32.lt_s (local.get $entries) (i32.const 0)) (then (return (i32.const -1))))
+    (call $lit (i32.const 256) (i32.const 12))
+    (block $entriesDone
+      (loop $entry
+        (br_if $entriesDone (i32.ge_u (local.get $e) (local.get $entries)))
+        (if (local.get $e) (then (call $byte (i32.const 44))))
+        (if (i32.ne (call $array (local.get $end)) (i32.const 2)) (then (return (i32.const -1))))
+        (call $lit (i32.const 268) (i32.const 6))
+        (if (i32.lt_s (call $str (local.get $end)) (i32.const 0)) (then (return (i32.const -1))))
+        (call $lit (i32.const 274) (i32.const 11))
+        (local.set $kv (call $array (local.get $end)))
+        (if (i32.lt_s (local.get $kv) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $j (i32.const 0))
+        (block $fieldsDone
+          (loop $field
+            (br_if $fieldsDone (i32.ge_u (local.get $j) (local.get $kv)))
+            ;; Between a field and its value a colon, between pairs a comma.
+            (if (local.get $j)
+              (then (call $byte (select (i32.const 58) (i32.const 44) (i32.and (local.get $j) (i32.const 1))))))
+            (if (i32.lt_s (call $str (local.get $end)) (i32.const 0)) (then (return (i32.const -1))))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $field)))
+        (call $byte (i32.const 125))
+        (call $byte (i32.const 125))
+        (local.set $e (i32.add (local.get $e) (i32.const 1)))
+        (br $entry)))
+    (call $byte (i32.const 93))
+    (call $byte (i32.const 125))
+    (if (i32.ne (global.get $i) (local.get $end)) (then (return (i32.const -1))))
+    (i32.sub (global.get $p) (local.get $out)))
+)
