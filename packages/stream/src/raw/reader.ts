@@ -9,9 +9,10 @@
 // timer on the socket would be reset by every new read's write, and under steady arrivals a stalled Redis would hold
 // a growing queue for as long as it hung). After a read went past its deadline, reads fail at once until a PING on a
 // new connection is answered: a stall then holds no requests. The queue of waiting reads is bounded: a read over the
-// bound fails at once. The receive buffer shrinks back after a large reply.
+// bound fails at once. Replies are received into a WebAssembly memory and walked there (transcode.ts ReplyBuffer),
+// which is replaced by one of the first size after a large reply.
 import { connect, type Socket } from 'node:net';
-import { RespError, scanReply, xrangeToJson } from './transcode.ts';
+import { ReplyBuffer, RespError } from './transcode.ts';
 
 /**
  * Redis did not answer in time, the queue of waiting reads is full, or the connection went: the read failed without a
@@ -75,10 +76,9 @@ export class RawReader {
   private waiting: Waiting[] = [];
   /** How many of `waiting`, from its head, were sent to Redis; the rest are sent as replies come (MAX_IN_FLIGHT). */
   private written = 0;
-  /** Bytes received and not yet taken as a complete reply: buf[0, len). */
-  private buf = new Uint8Array(BUF_SIZE);
-  private len = 0;
-  /** How far the reply at buf[0] has been walked (transcode.ts scanReply). */
+  /** Bytes received and not yet taken as a complete reply, walked where they are (transcode.ts ReplyBuffer). */
+  private replies = new ReplyBuffer(BUF_SIZE);
+  /** How far the reply at the buffer's start has been walked (transcode.ts scanReply). */
   private scan = { pos: 0, pending: 1 };
   private readonly read_: Buffer;
   private closed = false;
@@ -153,7 +153,7 @@ export class RawReader {
     const u = new URL(this.url);
     const socket = connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || 6379), noDelay: true });
     this.socket = socket;
-    this.len = 0;
+    this.replies.len = 0;
     this.scan = { pos: 0, pending: 1 };
     socket.on('data', (chunk: Buffer) => this.take(socket, chunk));
     socket.on('error', (e) => this.drop(socket, new Unavailable(`the connection to Redis failed: ${e.message}`)));
@@ -183,19 +183,14 @@ export class RawReader {
   /** New bytes: every complete reply goes to the read waiting longest. */
   private take(socket: Socket, chunk: Buffer): void {
     if (socket !== this.socket) return;
-    if (this.len + chunk.length > this.buf.length) {
-      const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.len + chunk.length));
-      bigger.set(this.buf.subarray(0, this.len));
-      this.buf = bigger;
-    }
-    this.buf.set(chunk, this.len);
-    this.len += chunk.length;
+    const replies = this.replies;
+    replies.append(chunk);
     // The reply in progress starts at `start`; its scan goes on from where the last chunk left it.
     let start = 0;
-    while (start < this.len) {
+    while (start < replies.len) {
       let complete: boolean;
       try {
-        complete = scanReply(this.buf, this.scan, this.len);
+        complete = replies.scan(this.scan);
       } catch (e) {
         this.drop(socket, e as Error);
         return;
@@ -213,13 +208,12 @@ export class RawReader {
       this.scan = { pos: end, pending: 1 };
     }
     if (start > 0) {
-      this.buf.copyWithin(0, start, this.len);
-      this.len -= start;
+      replies.consume(start);
       this.scan.pos -= start;
     }
     this.sendHeld(socket);
-    // Grown for a large reply: back to its first size once what is left fits.
-    if (this.buf.length > BUF_SIZE && this.len <= BUF_SIZE / 2) this.buf = this.buf.slice(0, BUF_SIZE);
+    // Grown for a large reply or a burst: back to its first size once no read waits.
+    if (!this.waiting.length) replies.shrink();
   }
 
   /** Sends the reads held back while MAX_IN_FLIGHT were unanswered, as far as the replies taken make room. */
@@ -232,18 +226,19 @@ export class RawReader {
 
   /** The receive buffer's size now (tests: it shrinks back after a large reply). */
   get bufferBytes(): number {
-    return this.buf.length;
+    return this.replies.bytes.length;
   }
 
   private settle(w: Waiting, start: number, end: number): void {
-    const isError = this.buf[start] === 0x2d;
+    const bytes = this.replies.bytes;
+    const isError = bytes[start] === 0x2d;
     if (w.handshake) {
-      if (isError) w.reject(new RespError(Buffer.from(this.buf.subarray(start + 1, end - 2)).toString()));
+      if (isError) w.reject(new RespError(Buffer.from(bytes.subarray(start + 1, end - 2)).toString()));
       else w.resolve('');
       return;
     }
     try {
-      w.resolve(xrangeToJson(this.buf, start, end));
+      w.resolve(this.replies.body(start, end));
     } catch (e) {
       if (e instanceof RespError && /^(MOVED|ASK|CLUSTERDOWN) /.test(e.message))
         e.message = `a node of a Redis Cluster answered (${e.message}): the raw reader reads one standalone Redis`;
@@ -257,7 +252,7 @@ export class RawReader {
   private drop(socket: Socket, e: Error): void {
     if (socket !== this.socket) return;
     this.socket = null;
-    this.len = 0;
+    this.replies.len = 0;
     this.scan = { pos: 0, pending: 1 };
     const failed = this.waiting;
     this.waiting = [];

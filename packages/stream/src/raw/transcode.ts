@@ -207,8 +207,8 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
 }
 
 /**
- * The JSON body of the XRANGE reply in buf[start, end): entries and fields in stream order, as the direct transform
- * (canonical.ts toJson) writes them. An error reply throws RespError; a reply of another shape throws.
+ * The JavaScript walk: the JSON body of the XRANGE reply in buf[start, end), for a reply the WebAssembly walk hands
+ * over (xrangeToJson). An error reply throws RespError; a reply of another shape throws.
  *
  * One walk over locals (the output and its position): each bulk string's length read inline and its bytes copied
  * while they are scanned; putString (escapes, invalid UTF-8) only for a string with a byte that is not printable ASCII,
@@ -216,9 +216,7 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
  * more and its JSON's 3; an entry's 17 or more and its JSON's 25 at most), so room is asked for once, and again only
  * after the slow path. Constants are copied byte by byte: set() of a few bytes costs more in JavaScriptCore.
  */
-export function xrangeToJson(buf: Uint8Array, start: number, end: number): string {
-  const fast = wasmWalk(buf, start, end);
-  if (fast !== null) return fast;
+function jsWalk(buf: Uint8Array, start: number, end: number): string {
   fallbacks.replies++;
   // A null reply ($-1, RESP3's _): no stream here, and the connection is still in step.
   if (buf[start] === 0x5f || (buf[start] === 0x24 && buf[start + 1] === 0x2d))
@@ -275,41 +273,115 @@ export function xrangeToJson(buf: Uint8Array, start: number, end: number): strin
   return done();
 }
 
-/** Where the reply goes in the WebAssembly memory (transcode.wat: the table and the constants come first). */
+/** Where the received bytes start in a WebAssembly memory (transcode.wat: the table and the constants come first). */
 const WASM_IN = 512;
-/** The largest reply walked in WebAssembly: its memory grows to fit one, and never shrinks, so it stays under 1 MiB. */
-const WASM_MAX_REPLY = 1 << 18;
 
-const wasm = (() => {
-  const bytes = Uint8Array.from(atob(TRANSCODE_WASM), (c) => c.charCodeAt(0));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
-  const exports = instance.exports as {
-    memory: WebAssembly.Memory;
-    xrange(at: number, len: number, out: number): number;
-  };
-  new Uint8Array(exports.memory.buffer).set(SAFE, 0);
-  return exports;
-})();
+type WasmWalk = {
+  memory: WebAssembly.Memory;
+  scan(pos: number, len: number, pending: number): number;
+  pending(): number;
+  xrange(at: number, len: number, out: number): number;
+};
+
+const MODULE = new WebAssembly.Module(Uint8Array.from(atob(TRANSCODE_WASM), (c) => c.charCodeAt(0)));
 
 /**
- * The body by the WebAssembly walk (transcode.wat), or null when it hands the reply to the JavaScript walk: a byte
- * that is not printable ASCII (or is `"` or `\\`), a reply of another shape, or a reply over WASM_MAX_REPLY bytes.
+ * Bytes received from Redis, in a WebAssembly memory of their own, and walked there (transcode.wat) with no copy: where
+ * a reply ends (scan) and its body (body). A WebAssembly memory never shrinks: after a large reply, a new instance
+ * takes what is left (shrink).
  */
-/** The WebAssembly walk's memory now (tests: it stays bounded). */
-export const wasmMemoryBytes = () => wasm.memory.buffer.byteLength;
+export class ReplyBuffer {
+  private walk!: WasmWalk;
+  /** The received bytes' room: [0, len) received. Past it in the memory, room for a body twice as long. */
+  bytes!: Uint8Array;
+  len = 0;
+  private readonly first: number;
 
-function wasmWalk(buf: Uint8Array, start: number, end: number): string | null {
-  const len = end - start;
-  if (len > WASM_MAX_REPLY) return null;
-  // The reply, then room for the body: under twice the reply's length (xrangeToJson), and the constants.
-  const need = WASM_IN + 3 * len + 64;
-  const memory = wasm.memory;
-  if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65_536));
-  const mem = new Uint8Array(memory.buffer);
-  mem.set(buf.subarray(start, end), WASM_IN);
-  const at = WASM_IN + len;
-  const n = wasm.xrange(WASM_IN, len, at);
-  return n < 0 ? null : decoder.decode(mem.subarray(at, at + n));
+  constructor(size: number) {
+    this.first = size;
+    this.open(size);
+  }
+
+  private open(size: number): void {
+    this.walk = new WebAssembly.Instance(MODULE, {}).exports as WasmWalk;
+    this.fit(size);
+    new Uint8Array(this.walk.memory.buffer).set(SAFE, 0);
+  }
+
+  /** Room for `size` received bytes, and a body of twice as many (and the constants) after them. */
+  private fit(size: number): void {
+    const memory = this.walk.memory;
+    const need = WASM_IN + 3 * size + 64;
+    if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65_536));
+    this.bytes = new Uint8Array(memory.buffer, WASM_IN, size);
+  }
+
+  /** The memory's size now (tests: it shrinks back after a large reply). */
+  get memoryBytes(): number {
+    return this.walk.memory.buffer.byteLength;
+  }
+
+  append(chunk: Uint8Array): void {
+    if (this.len + chunk.length > this.bytes.length) this.fit(Math.max(2 * this.bytes.length, this.len + chunk.length));
+    this.bytes.set(chunk, this.len);
+    this.len += chunk.length;
+  }
+
+  /** scanReply over the bytes received; a byte RESP does not have there is the JavaScript scan's to name. */
+  scan(state: { pos: number; pending: number }): boolean {
+    const at = this.walk.scan(WASM_IN + state.pos, WASM_IN + this.len, state.pending);
+    if (at === -2) return scanReply(this.bytes, state, this.len);
+    state.pos = at - WASM_IN;
+    state.pending = this.walk.pending();
+    return state.pending === 0;
+  }
+
+  /** The body of the XRANGE reply in bytes [start, end): the WebAssembly walk's, or the JavaScript walk's. */
+  body(start: number, end: number): string {
+    const out = WASM_IN + this.bytes.length;
+    const n = this.walk.xrange(WASM_IN + start, end - start, out);
+    return n < 0 ? jsWalk(this.bytes, start, end) : decoder.decode(new Uint8Array(this.walk.memory.buffer, out, n));
+  }
+
+  /** The bytes before `start` are taken. */
+  consume(start: number): void {
+    this.bytes.copyWithin(0, start, this.len);
+    this.len -= start;
+  }
+
+  /**
+   * Back to the first size once what is left fits in half of it. A new instance maps a new memory: its caller does it
+   * when idle, not between the replies of a burst (Bun reads a burst of pipelined replies in chunks of megabytes).
+   */
+  shrink(): void {
+    if (this.bytes.length <= this.first || this.len > this.first / 2) return;
+    const left = this.bytes.slice(0, this.len);
+    this.open(this.first);
+    this.bytes.set(left);
+  }
+}
+
+/** For xrangeToJson: a reply is copied in, walked, and dropped; a memory of 832 KB, back to it after a larger reply. */
+const shared = new ReplyBuffer(1 << 18);
+
+/** The WebAssembly memory xrangeToJson walks in, now (tests: it shrinks back after a large reply). */
+export const wasmMemoryBytes = () => shared.memoryBytes;
+
+/**
+ * The JSON body of the XRANGE reply in buf[start, end): entries and fields in stream order, as the direct transform
+ * (canonical.ts toJson) writes them. A reply whose bytes are all printable ASCII but `"` and `\\` is walked in
+ * WebAssembly (transcode.wat); any other, from its first byte of another kind, by the JavaScript walk (jsWalk). An
+ * error reply throws RespError; a reply of another shape throws.
+ */
+export function xrangeToJson(buf: Uint8Array, start: number, end: number): string {
+  shared.len = 0;
+  shared.append(buf.subarray(start, end));
+  try {
+    return shared.body(0, end - start);
+  } finally {
+    shared.len = 0;
+    shared.shrink();
+  }
 }
 
 function bulkDigit(c: number): number {

@@ -72,6 +72,76 @@
     (global.set $i (i32.add (local.get $b) (i32.const 2)))
     (i32.const 0))
 
+  ;; Where the reply's headers are still pending (scan): 0 once the reply is complete.
+  (global $pending (mut i32) (i32.const 1))
+  (func (export "pending") (result i32) (global.get $pending))
+
+  ;; Walks a reply's headers from $pos over what has arrived ([$pos, $len)), $pending of them still to come: where the
+  ;; walk stopped (one past the reply's end once $pending is 0; else the start of the first header or bulk string
+  ;; still missing bytes). -2: bytes RESP does not have there, or a number of ten digits or more (the JavaScript scan
+  ;; takes them, and names what is wrong).
+  (func (export "scan") (param $pos i32) (param $len i32) (param $pending i32) (result i32)
+    (local $type i32) (local $i i32) (local $c i32) (local $n i32) (local $neg i32) (local $digits i32) (local $next i32)
+    (block $stop
+      (loop $header
+        (br_if $stop (i32.le_s (local.get $pending) (i32.const 0)))
+        (br_if $stop (i32.ge_u (local.get $pos) (local.get $len)))
+        (local.set $type (i32.load8_u (local.get $pos)))
+        (local.set $i (i32.add (local.get $pos) (i32.const 1)))
+        (if (i32.or (i32.eq (local.get $type) (i32.const 36)) (i32.eq (local.get $type) (i32.const 42)))
+          (then
+            ;; $ and *: an optional minus, then digits up to the line's CR.
+            (local.set $neg (i32.const 0))
+            (if (i32.lt_u (local.get $i) (local.get $len))
+              (then (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 45))
+                (then
+                  (local.set $neg (i32.const 1))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))))))
+            (local.set $n (i32.const 0))
+            (local.set $digits (i32.const 0))
+            (block $number
+              (loop $digit
+                ;; The CR and its LF must have arrived.
+                (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $len)))
+                (local.set $c (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+                (br_if $number (i32.gt_u (local.get $c) (i32.const 9)))
+                (local.set $n (i32.add (i32.mul (local.get $n) (i32.const 10)) (local.get $c)))
+                (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $digit)))
+            (if (i32.or (i32.ne (i32.load8_u (local.get $i)) (i32.const 13))
+                  (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 9))))
+              (then (return (i32.const -2))))
+            (local.set $next (i32.add (local.get $i) (i32.const 2)))
+            (if (i32.eq (local.get $type) (i32.const 36))
+              (then
+                ;; A bulk string's bytes and their CRLF must have arrived too ($-1: none).
+                (if (i32.eqz (local.get $neg))
+                  (then
+                    (local.set $next (i32.add (i32.add (local.get $next) (local.get $n)) (i32.const 2)))
+                    (br_if $stop (i32.gt_u (local.get $next) (local.get $len)))))
+                (local.set $pending (i32.sub (local.get $pending) (i32.const 1))))
+              (else
+                (local.set $pending (i32.sub (i32.add (local.get $pending)
+                  (select (i32.const 0) (local.get $n) (local.get $neg))) (i32.const 1))))))
+          (else
+            ;; + - : _ : a line of its own, up to its CR.
+            (if (i32.eqz (i32.or (i32.or (i32.eq (local.get $type) (i32.const 43)) (i32.eq (local.get $type) (i32.const 45)))
+                  (i32.or (i32.eq (local.get $type) (i32.const 58)) (i32.eq (local.get $type) (i32.const 95)))))
+              (then (return (i32.const -2))))
+            (block $eol
+              (loop $byte
+                (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $len)))
+                (br_if $eol (i32.eq (i32.load8_u (local.get $i)) (i32.const 13)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $byte)))
+            (local.set $next (i32.add (local.get $i) (i32.const 2)))
+            (local.set $pending (i32.sub (local.get $pending) (i32.const 1)))))
+        (local.set $pos (local.get $next))
+        (br $header)))
+    (global.set $pending (local.get $pending))
+    (local.get $pos))
+
   ;; The reply in [$in, $in + $len) as the body at $out: the body's length, or -1 (the JavaScript walk's).
   (func (export "xrange") (param $in i32) (param $len i32) (param $out i32) (result i32)
     (local $end i32) (local $entries i32) (local $e i32) (local $kv i32) (local $j i32)
