@@ -1,11 +1,13 @@
-;; The raw path's fast walk (transcode.ts xrangeToJson): XRANGE's RESP reply to the contract's JSON body, in
-;; WebAssembly, for a reply whose every bulk string is printable ASCII but `"` and `\` (each copied as it is). Any
-;; other byte, and any reply of another shape, returns -1: the JavaScript walk then does the whole reply (escapes,
-;; UTF-8, invalid bytes, error replies and their messages). Compiled by scripts/build-wasm.ts into transcode-wasm.ts.
+;; The raw reader's walks over the bytes it received (transcode.ts ReplyBuffer), in WebAssembly: where a reply ends
+;; (scan), and XRANGE's reply as the contract's JSON body (xrange) when every bulk string is printable ASCII but `"`
+;; and `\` (each copied as it is). Any other byte, and a reply of another shape, returns -1 (xrange) or -2 (scan): the
+;; JavaScript walk then does it (escapes, UTF-8, invalid bytes, error replies and their messages). Compiled by
+;; scripts/build-wasm.ts into transcode-wasm.ts.
 ;;
 ;; Memory: bytes 0-255 say which bytes are copied as they are (1) and which the JavaScript walk takes (0), written by
-;; the caller at start (transcode.ts SAFE); from 256, the body's constant parts; from 512, the reply (written by the caller), and after it the body (at most twice the
-;; reply's length, with the constants; the caller makes room).
+;; the caller at start (transcode.ts SAFE); from 256, the body's constant parts; from 512, the bytes received (written
+;; by the caller), and after their room the body (at most twice the reply's length, with the constants; the caller
+;; makes room).
 (module
   (memory (export "memory") 4)
   (data (i32.const 256) "{\"entries\":[{\"id\":,\"fields\":{")
