@@ -89,8 +89,9 @@ function stackName(an: Analysis, name: string, rank?: string): string {
 const MAX_NAMED = 4;
 
 /**
- * "The fastest stack here is A; every other stack is decided slower than it, except B, still open against it", over
- * the stacks of `t` (all, or those at their libraries' defaults: `among`, singular, and what its ranks count).
+ * "The fastest stack in the latest run is A; every other stack is decided slower than it, except B, still open against
+ * it", over the stacks of `t` (all, or those at their libraries' defaults: `among`, singular, and what its ranks
+ * count).
  */
 function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const one = t.top.length === 1;
@@ -100,8 +101,8 @@ function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const named = t.top.slice(0, MAX_NAMED + 2).map(ranked);
   const names = listed(t.top.length > named.length ? [...named, `${t.top.length - named.length} more`] : named);
   const lead = one
-    ? `**The fastest ${among[0]} here is ${names}**`
-    : `**Not ruled out as the fastest ${among[0]} here** (${among[1]}): **${names}**, none ` +
+    ? `**The fastest ${among[0]} in the latest run is ${names}**`
+    : `**Not ruled out as the fastest ${among[0]} in the latest run** (${among[1]}): **${names}**, none ` +
       'decided faster than another';
   const them = one ? 'it' : 'each of them';
   const open = t.notSeparated;
@@ -129,7 +130,7 @@ function topSentence(an: Analysis): string {
     !same &&
       topText(an, d, [
         "stack at its libraries' defaults",
-        "rank among the stacks at their libraries' defaults only; the table's ranks count the tuned ones too",
+        "ranked without the tuned stacks, so the numbers can be lower than the table's",
       ]),
     `Every pair of the run's stacks was tested, and the chance of any false "faster" among them is at ` +
       'most 5% ([the method](docs/methodology.md#the-method)).',
