@@ -150,6 +150,21 @@ describe('the raw reader', () => {
     await stop();
   });
 
+  test('a reply of another shape after a large one fails, with its connection; the next read succeeds', async () => {
+    reads = 0;
+    const big = 'x'.repeat(2_000_000);
+    const large = `*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$1\r\nv\r\n$${big.length}\r\n${big}\r\n`;
+    // The buffer has grown for the large reply when the one after it drops the connection.
+    const port = await serve(0, (n, s) => s.write(n === 0 ? large : n === 1 ? ':3\r\n' : GOOD));
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+']);
+    const [a, b] = await Promise.all([outcome(r.read()), outcome(r.read())]);
+    expect((a as { body: string }).body.length).toBeGreaterThan(2_000_000);
+    expect((b as { error: Error }).error.message).toMatch(/^expected \* at \d+, got 0x3a$/);
+    expect(await r.read()).toBe(BODY);
+    await r.close();
+    await stop();
+  });
+
   test('the buffers shrink back after a large reply', async () => {
     reads = 0;
     // One entry whose value is 2 MB, then the small reply.

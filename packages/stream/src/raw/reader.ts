@@ -204,6 +204,8 @@ export class RawReader {
         return;
       }
       this.settle(w, start, end);
+      // A reply of another shape dropped the connection, and the bytes with it.
+      if (socket !== this.socket) return;
       start = end;
       this.scan = { pos: end, pending: 1 };
     }
