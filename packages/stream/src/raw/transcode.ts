@@ -361,11 +361,15 @@ export class ReplyBuffer {
   }
 }
 
-/** For xrangeToJson: a reply is copied in, walked, and dropped; a memory of 832 KB, back to it after a larger reply. */
-const shared = new ReplyBuffer(1 << 18);
+/**
+ * For xrangeToJson: a reply is copied in, walked, and dropped; a memory of 832 KB, back to it after a larger reply.
+ * Made at the first call, so that an app whose reads go through a RawReader (a memory of its own) never maps it.
+ */
+let shared: ReplyBuffer | undefined;
+const sharedBuffer = () => (shared ??= new ReplyBuffer(1 << 18));
 
 /** The WebAssembly memory xrangeToJson walks in, now (tests: it shrinks back after a large reply). */
-export const wasmMemoryBytes = () => shared.memoryBytes;
+export const wasmMemoryBytes = () => sharedBuffer().memoryBytes;
 
 /**
  * The JSON body of the XRANGE reply in buf[start, end): entries and fields in stream order, as the direct transform
@@ -374,13 +378,14 @@ export const wasmMemoryBytes = () => shared.memoryBytes;
  * error reply throws RespError; a reply of another shape throws.
  */
 export function xrangeToJson(buf: Uint8Array, start: number, end: number): string {
-  shared.len = 0;
-  shared.append(buf.subarray(start, end));
+  const walk = sharedBuffer();
+  walk.len = 0;
+  walk.append(buf.subarray(start, end));
   try {
-    return shared.body(0, end - start);
+    return walk.body(0, end - start);
   } finally {
-    shared.len = 0;
-    shared.shrink();
+    walk.len = 0;
+    walk.shrink();
   }
 }
 
