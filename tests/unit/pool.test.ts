@@ -350,6 +350,11 @@ describe('the published view: a run pooled with the kept runs of the same code',
     expect(answersSection(analysis)).toMatch(/\[2 runs on 1 machine, τ [\d.]+% between runs; a new run: /);
     expect(poolSection(analysis)).toContain('**Where the answers hold** (pooled over 2 runs on 1 machine)');
     expect(poolLine(analysis)).toMatch(/^\*\*These answers pool 2 runs on 1 machine:\*\* \d of 2 comparisons answered/);
+    // One machine: whether the answers hold on another is said to be unknown, not "0 depend on the machine".
+    expect(poolLine(analysis)).toMatch(
+      /\d depend on the run, and whether they hold on another machine is not measured/,
+    );
+    expect(poolLine(analysis)).not.toContain('depend on the machine');
     // The other run's x changed: only y ÷ z pools it; with nothing pooled from another run, the run's own view.
     const changed = { ...recordA, inputs: { ...inputs, x: 'other' } };
     expect(pooledView(an, [changed], recordB).pool!.runs[0]).toMatchObject({ pooled: 1, changed: ['x'] });

@@ -10,9 +10,11 @@ const fmt = (x: number) => x.toFixed(2);
 const runLabel = (r: HeldUp['runs'][number]) =>
   `${r.started_at.slice(0, 10)}, ${r.commit.slice(0, 7)}, ${r.machine.split(',').slice(0, 2).join(',')}` +
   (r.sd_windows !== null ? `, sd ${(r.sd_windows * 100).toFixed(1)}%` : '');
+/** 'not asked' is kept so in results.json; a reader sees what it means. */
+const word = (h: Held) => (h === 'not asked' ? 'not measured there' : h);
 const countsText = (c: Record<Held, number>) =>
   HELD.filter((h) => c[h])
-    .map((h) => `${c[h]} ${h}`)
+    .map((h) => `${c[h]} ${word(h)}`)
     .join(', ');
 
 /** The table: one row per decided answer, one column per other kept run. */
@@ -23,13 +25,13 @@ export function heldTable(an: Analysis): string {
     `| answer here (A ÷ B req/s) | ${h.runs.map(runLabel).join(' | ')} |\n` +
     `|---|${h.runs.map(() => '---').join('|')}|`;
   const rows = h.rows.map(
-    (r) => `| ${r.a} ÷ ${r.b}: ${fmt(r.ratio)} (${fmt(r.lo)}–${fmt(r.hi)}) | ${r.there.join(' | ')} |`,
+    (r) => `| ${r.a} ÷ ${r.b}: ${fmt(r.ratio)} (${fmt(r.lo)}–${fmt(r.hi)}) | ${r.there.map(word).join(' | ')} |`,
   );
   const total = `| **of ${h.rows.length}** | ${h.counts.map(countsText).join(' | ')} |`;
   return (
     '**Where the answers hold**: each answer decided here, in the other runs kept in `results/runs/` (their date, ' +
     'commit, machine and sd between windows): **same** (decided the same way), **equal**, **open**, **reversed** ' +
-    '(decided the other way) or **not asked** (a contender missing there). Answers are per machine and per day: a ' +
+    '(decided the other way) or **not measured there** (a contender missing there). Answers are per machine and per day: a ' +
     'reversal is a machine × stack difference, or one of the false answers the error rate allows.\n\n' +
     [head, ...rows, total].join('\n')
   );

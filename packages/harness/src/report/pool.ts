@@ -115,11 +115,18 @@ export function poolLine(an: Analysis): string {
   const answered = (xs: { verdict: string; out?: string }[]) => xs.filter((a) => a.verdict !== 'undecided' && !a.out);
   const own = an.results.answers ?? [];
   const used = p.runs.filter((r) => r.pooled).length;
+  // On one machine, whether an answer holds on another is not known: say so, not "0 depend on the machine".
+  const where =
+    p.machines > 1
+      ? `${countOf(an, 'depends on the machine')} depend on the machine`
+      : `${countOf(an, 'depends on the run')} depend on the run, and whether they hold on another machine is not ` +
+        'measured yet';
   return (
-    `**These answers pool ${used} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
+    `**These answers pool ${used} run${used === 1 ? '' : 's'} on ${p.machines} ` +
+    `machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
     `${answered(an.answers).length} of ${an.answers.length} comparisons answered, against ` +
-    `${answered(own).length} for the latest run alone; ${countOf(an, 'depends on the machine')} depend on the ` +
-    `machine.${checkText(an)} Pool runs from your own machine with \`npm run pool\` ` +
+    `${answered(own).length} for the latest run alone; ${where}.${checkText(an)} Pool runs from your own machine ` +
+    'with `npm run pool` ' +
     '([docs/usage.md](docs/usage.md#pooling-runs-npm-run-pool)).'
   );
 }
