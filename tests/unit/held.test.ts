@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { heldUp } from '../../packages/harness/src/answers/held';
-import { join } from 'node:path';
-import { keptFor, keptName, notKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { keptFor, keptName, notKept, writeKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Results } from '../../packages/harness/src/model/results';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -57,6 +59,20 @@ describe('where the answers hold', () => {
   });
   test('a kept file is named by its date, machine and commit', () => {
     expect(keptName(here)).toBe('2026-11-26-amd-epyc-2-logical-cpus-abcdef0.json');
+  });
+  test('a second run of the same day, machine and commit is kept beside the first, not over it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kept-'));
+    try {
+      const first = writeKept(dir, here);
+      expect(writeKept(dir, here)).toBe(first);
+      const again = { ...here, started_at: `${here.started_at.slice(0, 10)}T18:04:05Z` };
+      const second = writeKept(dir, again);
+      expect(second).toBe(first.replace(/\.json$/, '-180405.json'));
+      expect(readdirSync(dir).sort()).toEqual([basename(first), basename(second)].sort());
+      expect(JSON.parse(readFileSync(first, 'utf8')).started_at).toBe(here.started_at);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   test('only a complete run of a whole suite is kept', () => {
     const r = (complete: boolean, settings: object) => ({ complete, settings }) as unknown as Results;
