@@ -251,11 +251,11 @@ describe('what the pooled machines share', () => {
     ];
     expect(machineDifference(keys)).toEqual({
       shared: ['AMD EPYC', '2 logical CPUs'],
-      differ: ['kernel', 'placement'],
+      differ: ['kernels', 'placements'],
     });
     expect(machineDifference([keys[0]!, 'Apple M9, 64 logical CPUs, Darwin 30, placement none'])).toEqual({
       shared: [],
-      differ: ['CPU model', 'CPU count', 'kernel'],
+      differ: ['CPU models', 'CPU counts', 'kernels'],
     });
   });
 });

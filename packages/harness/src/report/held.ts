@@ -31,8 +31,8 @@ export function heldTable(an: Analysis): string {
   return (
     '**Where the answers hold**: each answer decided here, in the other runs kept in `results/runs/` (their date, ' +
     'commit, machine and sd between windows): **same** (decided the same way), **equal**, **open**, **reversed** ' +
-    '(decided the other way) or **not measured there** (a contender missing there). Answers are per machine and per day: a ' +
-    'reversal is a machine × stack difference, or one of the false answers the error rate allows.\n\n' +
+    '(decided the other way) or **not measured there** (a contender missing there). Answers are per machine and ' +
+    'per day: a reversal is a machine × stack difference, or one of the false answers the error rate allows.\n\n' +
     [head, ...rows, total].join('\n')
   );
 }
