@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test';
+import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { heldUp } from '../../packages/harness/src/answers/held';
+import { heldLine } from '../../packages/harness/src/report/held';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -51,6 +53,22 @@ describe('where the answers hold', () => {
       'p/q: not asked',
     ]);
     expect(h.counts[0]).toEqual({ same: 1, equal: 1, open: 1, reversed: 1, 'not asked': 1 });
+  });
+  test("the README's line: one sentence over every other run, each reversal named with its run", () => {
+    const other = run('2026-11-25T10:00:00Z', [ans('x', 'y', 1.4), ans('z', 'x', 0.8), ans('u', 'v', 1.3)]);
+    const split = {
+      ...run('2026-11-27T09:30:00Z', [ans('x', 'y', 1.2), ans('x', 'z', 0.75)]),
+      machine: 'Intel Xeon, 2 logical CPUs, Linux 6.18',
+      host: { placement: 'split' },
+    } as KeptAnswers;
+    const elsewhere = heldUp(here, [other, split])!;
+    const line = heldLine({ elsewhere, results: { settings: { workload: 'xrange' } } } as unknown as Analysis);
+    expect(line).toContain('in the 2 other runs kept (from 2026-11-25 to 2026-11-27, on 2 kinds of machine)');
+    expect(line).toContain(
+      'reversed 1 time (x ÷ z in the run of 2026-11-25 10:00 (abcdef0, AMD EPYC, 2 logical CPUs))',
+    );
+    expect(line).toContain('decided the same way in 2 per run');
+    expect(heldLine({ elsewhere: null } as unknown as Analysis)).toBe('');
   });
   test('only runs of the same workload, never itself; nothing to say without one', () => {
     expect(heldUp(here, [here])).toBeNull();

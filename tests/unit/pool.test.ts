@@ -251,7 +251,7 @@ describe('what the pooled machines share', () => {
     ];
     expect(machineDifference(keys)).toEqual({
       shared: ['AMD EPYC', '2 logical CPUs'],
-      differ: ['kernels', 'placements'],
+      differ: ['kernels', 'CPU placements (the app sharing its CPUs with Redis and oha or not)'],
     });
     expect(machineDifference([keys[0]!, 'Apple M9, 64 logical CPUs, Darwin 30, placement none'])).toEqual({
       shared: [],

@@ -88,7 +88,12 @@ export const machineKey = (k: KeptAnswers) =>
 /** What machines (machineKey) share, of their CPU model and count, and which of the key's parts differ among them. */
 export function machineDifference(keys: string[]): { shared: string[]; differ: string[] } {
   const parts = keys.map((k) => k.split(', '));
-  const names = ['CPU models', 'CPU counts', 'kernels', 'placements'];
+  const names = [
+    'CPU models',
+    'CPU counts',
+    'kernels',
+    'CPU placements (the app sharing its CPUs with Redis and oha or not)',
+  ];
   const same = (i: number) => parts.every((q) => q[i] === parts[0]?.[i]);
   return {
     shared: (parts[0] ?? []).filter((_, i) => i < 2 && same(i)),

@@ -130,7 +130,7 @@ function topSentence(an: Analysis): string {
     !same &&
       topText(an, d, [
         "stack at its libraries' defaults",
-        "ranked without the tuned stacks, so the numbers can be lower than the table's",
+        "ranked among the default stacks only, so these rank ranges can be lower than the table's",
       ]),
     `Every pair of the run's stacks was tested, and the chance of any false "faster" among them is at ` +
       'most 5% ([the method](docs/methodology.md#the-method)).',
@@ -157,7 +157,13 @@ const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 function noiseSentence(an: Analysis): string {
   const n = an.noise;
   if (!n) return '';
-  const ref = n.reference ? ` (${pct1(n.reference.sdWindows)} in the quietest kept run)` : '';
+  // The quietest other run kept on this kind of machine; a run quieter than it is said to be the quietest.
+  const where = n.reference?.sameKind ? 'on this kind of machine' : 'on any machine';
+  const ref = !n.reference
+    ? ''
+    : n.sdWindows <= n.reference.sdWindows
+      ? `, the least of the runs kept ${where} (the next: ${pct1(n.reference.sdWindows)})`
+      : ` (${pct1(n.reference.sdWindows)} in the quietest run kept ${where})`;
   const d = an.results.settings.duration_s;
   const len = d ? `${d}-second ` : '';
   const what = n.noisy

@@ -3,7 +3,7 @@
 // did with the same comparison.
 import type { Analysis } from '../answers/analysis';
 import type { HeldUp } from '../answers/held';
-import { HELD, type Held } from '../model/kept';
+import { HELD, type Held, machineKind } from '../model/kept';
 import { publishedAt } from './picks';
 
 const fmt = (x: number) => x.toFixed(2);
@@ -12,6 +12,10 @@ const runLabel = (r: HeldUp['runs'][number]) =>
   (r.sd_windows !== null ? `, sd ${(r.sd_windows * 100).toFixed(1)}%` : '');
 /** 'not asked' is kept so in results.json; a reader sees what it means. */
 const word = (h: Held) => (h === 'not asked' ? 'not measured there' : h);
+/** A run in a sentence: its start, commit, kind of machine and placement when not the default. */
+const shortLabel = (r: HeldUp['runs'][number]) =>
+  `the run of ${r.started_at.slice(0, 16).replace('T', ' ')} (${r.commit.slice(0, 7)}, ${machineKind(r.machine)}` +
+  `${r.host && r.host.placement !== 'none' ? `, placement ${r.host.placement}` : ''})`;
 const countsText = (c: Record<Held, number>) =>
   HELD.filter((h) => c[h])
     .map((h) => `${c[h]} ${word(h)}`)
@@ -37,22 +41,29 @@ export function heldTable(an: Analysis): string {
   );
 }
 
-/** The README's line: how this run's decided answers fared in each other kept run. */
+/**
+ * The README's line: how this run's decided answers fared in the other kept runs, in one sentence (each run's counts
+ * are in results.md's table): the runs' dates and kinds of machine, every reversal named, the range of "same".
+ */
 export function heldLine(an: Analysis): string {
   const h = an.elsewhere;
-  if (!h) return '';
-  // The machine is named where it differs from this run's.
-  const e = an.results.environment;
-  const here = `${e.cpu_model}, ${e.logical_cpus} logical CPUs`;
-  const sd = (r: HeldUp['runs'][number]) => (r.sd_windows !== null ? `, sd ${(r.sd_windows * 100).toFixed(1)}%` : '');
-  const label = (r: HeldUp['runs'][number]) =>
-    r.machine.startsWith(here) ? `${r.started_at.slice(0, 10)} (${r.commit.slice(0, 7)}${sd(r)})` : runLabel(r);
-  const each = h.runs.map(
-    (r, i) => `${label(r)}: ${countsText(h.counts[i]!)}${h.counts[i]!.reversed ? '' : ', none reversed'}`,
+  if (!h?.runs.length) return '';
+  const dates = h.runs.map((r) => r.started_at.slice(0, 10)).sort();
+  const kinds = new Set(h.runs.map((r) => machineKind(r.machine)));
+  const span = dates[0] === dates.at(-1) ? `on ${dates[0]}` : `from ${dates[0]} to ${dates.at(-1)}`;
+  const reversals = h.rows.flatMap((row) =>
+    h.runs.flatMap((r, i) => (row.there[i] === 'reversed' ? [`${row.a} ÷ ${row.b} in ${shortLabel(r)}`] : [])),
   );
+  const same = h.counts.map((c) => c.same);
+  const [lo, hi] = [Math.min(...same), Math.max(...same)];
+  const n = h.runs.length;
   return (
-    `**Other runs:** of the ${h.rows.length} answers the latest run decided on its own, ` +
-    `the runs kept from ${each.join('; ')} ` +
-    `([where the answers hold](results/${publishedAt(an).dir}/results.md)).`
+    `**Other runs:** of the ${h.rows.length} answers the latest run decided on its own, in the ${n} other ` +
+    `run${n === 1 ? '' : 's'} kept (${span}, on ${kinds.size} kind${kinds.size === 1 ? '' : 's'} of machine): ` +
+    (reversals.length
+      ? `reversed ${reversals.length} time${reversals.length === 1 ? '' : 's'} (${reversals.join('; ')})`
+      : 'none reversed') +
+    `; decided the same way in ${lo === hi ? lo : `${lo}–${hi}`} per run, the rest open, equal or not ` +
+    `measured there ([each run](results/${publishedAt(an).dir}/results.md)).`
   );
 }

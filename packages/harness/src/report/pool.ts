@@ -125,8 +125,8 @@ export function poolLine(an: Analysis): string {
     `**These answers pool ${used} run${used === 1 ? '' : 's'} on ${p.machines} ` +
     `machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
     `${answered(an.answers).length} of ${an.answers.length} comparisons answered, against ` +
-    `${answered(own).length} for the latest run alone; ${where}.${checkText(an)} Pool runs from your own machine ` +
-    'with `npm run pool` ' +
+    `${answered(own).length} answered by the latest run alone; ${where}.${checkText(an)} ` +
+    'Pool runs from your own machine with `npm run pool` ' +
     '([docs/usage.md](docs/usage.md#pooling-runs-npm-run-pool)).'
   );
 }
@@ -138,7 +138,8 @@ function checkText(an: Analysis): string {
   const own = an.handicap.find((f) => !isBase(f.check.compared_with ?? ''))?.check;
   const alone = own ? `; the latest run alone: ${own.detected ? 'detected' : 'not detected'}` : '';
   return (
-    ` The ${term('handicap check')} (a twin made ${c.pct}% slower on purpose), pooled as the answers are: ` +
+    ` The ${term('handicap check')} (a twin made to take ${c.pct}% longer per request on purpose, ` +
+    `${signed(1 / (1 + c.pct / 100))} req/s), pooled as the answers are: ` +
     `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${c.detected ? 'detected' : 'not detected'}${alone}.`
   );
 }
