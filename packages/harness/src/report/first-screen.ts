@@ -26,7 +26,7 @@ function speedTable(an: Analysis): string {
   const head =
     `**How fast**, the fastest ${term('stacks', 'stack')} of the latest run (${r.started_at.slice(0, 10)}: ` +
     `${load}, at ${r.settings.connections[0]} connections)` +
-    `${pooled > 1 ? `, one run; the picks below pool ${pooled}` : ''}:`;
+    `${pooled > 1 ? `, one run; the picks below pool ${pooled} runs` : ''}:`;
   const table = [
     `| ${term('rank')} | stack | ${term('req/s')} | ${term('p50', 'p50 and p99')} | p99 | ` +
       `${term('CPU per request')} |`,
