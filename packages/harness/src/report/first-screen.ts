@@ -54,8 +54,9 @@ function speedTable(an: Analysis): string {
   ].filter(Boolean);
   const legend =
     `A name is runtime-framework-client, then a setting${words.length ? `: ${words.join(', ')}` : ''}. ` +
-    'Ranks are among the stacks one would pick (left out: pages rendered once and served from a cache, and the ' +
-    `writes' PING floor, which do no Redis work per request; results.md ranks every contender). ${more}[results.md](${answersLink(an)}). ${chartsLine(an)}`;
+    'Ranks are among the stacks one would pick (left out: pages rendered once and served from a cache, and ' +
+    "the writes' PING floor, which do no Redis work per request; results.md ranks every contender). " +
+    `${more}[results.md](${answersLink(an)}). ${chartsLine(an)}`;
   return [head, table, legend].join('\n\n');
 }
 
