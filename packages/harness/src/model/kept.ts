@@ -129,14 +129,22 @@ export function notKept(r: Results): string | null {
   return null;
 }
 
+/** The start a kept file records, or null when it cannot be read (then it is another run's, and kept). */
+function startedAt(file: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswers>).started_at ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Keeps `k` in `dir`. Another run of the same day, machine and commit (run again, or with another placement) is kept
  * beside the one there, its start's time added to the name, never over it; the same run kept again replaces itself.
  */
 export function writeKept(dir: string, k: KeptAnswers): string {
   let file = join(dir, keptName(k));
-  const there = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswers>) : null;
-  if (there && there.started_at !== k.started_at)
+  if (existsSync(file) && startedAt(file) !== k.started_at)
     file = file.replace(/\.json$/, `-${k.started_at.slice(11, 19).replaceAll(':', '')}.json`);
   writeJsonAtomic(file, k);
   return file;
