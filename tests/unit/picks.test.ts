@@ -98,10 +98,13 @@ describe('the noise line', () => {
     expect(said(noisy)).toContain(
       `**Noise:** one app's req/s moved by ${(n.sdWindows * 100).toFixed(1)}% from one ` +
         `${noisy.results.settings.duration_s}-second [window]` +
-        '(docs/glossary.md#window) to the next (9.9% in the quietest kept run): a noisy machine',
+        '(docs/glossary.md#window) to the next (9.9% in the quietest run kept on this kind of machine): a noisy ' +
+        'machine',
     );
     expect(said(noisy)).toContain('(docs/glossary.md#sd-between-windows)');
     expect(said(quiet)).toContain(': a quiet machine');
+    // A run as quiet as every kept one is said to be the least, the next named.
+    expect(said(quiet)).toContain('to the next, the least of the runs kept on this kind of machine (the next: 9.9%)');
   });
 
   test('what a longer budget answers: never fewer than now, never more than all, more with more budget', () => {
