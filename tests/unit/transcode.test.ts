@@ -8,6 +8,7 @@ import { toBody, toJson } from '../../packages/stream/src/canonical';
 import { openAdapter, settingsFromEnv } from '../../packages/stream/src/index';
 import {
   fallbacks,
+  MORE,
   RespError,
   ReplyBuffer,
   replyEnd,
@@ -212,6 +213,73 @@ describe('the transcoder', () => {
     const bad = new ReplyBuffer(64);
     bad.append(enc.encode('!3\r\n'));
     expect(() => bad.scan({ pos: 0, pending: 1 })).toThrow(/unexpected RESP type byte 0x21/);
+  });
+
+  test('a reply walked to its body as it arrives (step): cut anywhere, in chunks, the buffer grown or taken', () => {
+    const r = reply([entry('1-0', 'a', 'b'), entry('1-1'), entry('12-3', 'long', 'v'.repeat(200))]);
+    const body = decoded([entry('1-0', 'a', 'b'), entry('1-1'), entry('12-3', 'long', 'v'.repeat(200))]);
+    // Every cut: not complete before the last byte, then the body, wherever the first call stopped.
+    for (let cut = 0; cut < r.length; cut++) {
+      const buffer = new ReplyBuffer(64);
+      buffer.append(r.subarray(0, cut));
+      buffer.begin(0);
+      expect(buffer.step()).toBe(MORE);
+      buffer.append(r.subarray(cut));
+      const n = buffer.step();
+      expect(n).toBeGreaterThan(0);
+      expect(buffer.end).toBe(r.length);
+      expect(buffer.walked(n)).toBe(body);
+    }
+    // Many replies in random chunks, as the reader takes them: a reply of printable ASCII is walked as it comes; one
+    // with another byte is handed over (-1), its end then scanned and its body the JavaScript walk's.
+    const random = seededRandom(44);
+    const plain = (k: number): Raw => Array.from({ length: k }, (_, i) => entry(`${k}-${i}`, 'f', 'x'.repeat(i * 7)));
+    const lists = [plain(3), plain(0), [entry('5-5', 'q', 'say "hi"')], plain(40), [entry('6-6', 'e', '\u00e9')]];
+    const all = Uint8Array.from(lists.flatMap((l) => [...reply(l)]));
+    // A buffer that grows (the walk begun again at the reply's start), and one that never does (the walk moved on).
+    for (let run = 0; run < 40; run++) {
+      const buffer = new ReplyBuffer(run % 2 ? 64 : 1 << 16);
+      const bodies: string[] = [];
+      const before = fallbacks.replies;
+      let mode: 'new' | 'walk' | 'scan' = 'new';
+      const scan = { pos: 0, pending: 1 };
+      for (let at = 0; at < all.length; ) {
+        const n = 1 + Math.floor(random() * 900);
+        buffer.append(all.subarray(at, at + n));
+        at += n;
+        let start = 0;
+        while (start < buffer.len) {
+          if (mode === 'new') {
+            mode = 'walk';
+            buffer.begin(start);
+          }
+          let end: number;
+          if (mode === 'walk') {
+            const len = buffer.step();
+            if (len === MORE) break;
+            if (len < 0) {
+              mode = 'scan';
+              continue;
+            }
+            bodies.push(buffer.walked(len));
+            end = buffer.end;
+          } else {
+            if (!buffer.scan(scan)) break;
+            end = scan.pos;
+            bodies.push(buffer.body(start, end));
+          }
+          start = end;
+          Object.assign(scan, { pos: end, pending: 1 });
+          mode = 'new';
+        }
+        buffer.consume(start);
+        scan.pos -= start;
+      }
+      expect(bodies).toEqual(lists.map(decoded));
+      // Only the two replies with another byte took the JavaScript walk: every other was walked where it was.
+      expect(fallbacks.replies - before).toBe(2);
+      expect(buffer.len).toBe(0);
+    }
   });
 
   test('transcode-wasm.ts is transcode.wat compiled (scripts/build-wasm.ts)', async () => {

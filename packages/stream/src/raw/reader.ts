@@ -9,10 +9,11 @@
 // timer on the socket would be reset by every new read's write, and under steady arrivals a stalled Redis would hold
 // a growing queue for as long as it hung). After a read went past its deadline, reads fail at once until a PING on a
 // new connection is answered: a stall then holds no requests. The queue of waiting reads is bounded: a read over the
-// bound fails at once. Replies are received into a WebAssembly memory and walked there (transcode.ts ReplyBuffer),
-// which is replaced by one of the first size after a large reply.
+// bound fails at once. Replies are received into a WebAssembly memory and walked there as they arrive, their end found
+// and their body written in one pass (transcode.ts ReplyBuffer); the memory is replaced by one of the first size after
+// a large reply.
 import { connect, type Socket } from 'node:net';
-import { ReplyBuffer, RespError } from './transcode.ts';
+import { MORE, ReplyBuffer, RespError } from './transcode.ts';
 
 /**
  * Redis did not answer in time, the queue of waiting reads is full, or the connection went: the read failed without a
@@ -78,8 +79,13 @@ export class RawReader {
   private written = 0;
   /** Bytes received and not yet taken as a complete reply, walked where they are (transcode.ts ReplyBuffer). */
   private replies = new ReplyBuffer(BUF_SIZE);
-  /** How far the reply at the buffer's start has been walked (transcode.ts scanReply). */
+  /** How far the reply at the buffer's start has been scanned (transcode.ts scanReply), when it is not walked. */
   private scan = { pos: 0, pending: 1 };
+  /**
+   * How the reply at the buffer's start is taken: walked to its body as it arrives (ReplyBuffer.step), scanned for its
+   * end first (a handshake's reply, or one the walk hands to the JavaScript walk), or not begun.
+   */
+  private mode: 'new' | 'walk' | 'scan' = 'new';
   private readonly read_: Buffer;
   private closed = false;
   /** Fires at the oldest waiting read's deadline. */
@@ -153,8 +159,9 @@ export class RawReader {
     const u = new URL(this.url);
     const socket = connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || 6379), noDelay: true });
     this.socket = socket;
-    this.replies.len = 0;
+    this.replies.reset();
     this.scan = { pos: 0, pending: 1 };
+    this.mode = 'new';
     socket.on('data', (chunk: Buffer) => this.take(socket, chunk));
     socket.on('error', (e) => this.drop(socket, new Unavailable(`the connection to Redis failed: ${e.message}`)));
     socket.on('close', () => this.drop(socket, new Unavailable('the connection to Redis closed')));
@@ -185,29 +192,50 @@ export class RawReader {
     if (socket !== this.socket) return;
     const replies = this.replies;
     replies.append(chunk);
-    // The reply in progress starts at `start`; its scan goes on from where the last chunk left it.
+    // The reply in progress starts at `start`; its walk or scan goes on from where the last chunk left it.
     let start = 0;
     while (start < replies.len) {
-      let complete: boolean;
-      try {
-        complete = replies.scan(this.scan);
-      } catch (e) {
-        this.drop(socket, e as Error);
-        return;
+      if (this.mode === 'new') {
+        // A read's reply is walked to its body as it arrives; a handshake's is only scanned.
+        const head = this.waiting[0];
+        this.mode = head && !head.handshake ? 'walk' : 'scan';
+        if (this.mode === 'walk') replies.begin(start);
       }
-      if (!complete) break;
-      const end = this.scan.pos;
+      let end: number;
+      let walked = -1;
+      if (this.mode === 'walk') {
+        walked = replies.step();
+        if (walked === MORE) break;
+        if (walked < 0) {
+          // A byte or a shape the JavaScript walk takes: its end is found by the scan, from the reply's start.
+          this.mode = 'scan';
+          continue;
+        }
+        end = replies.end;
+      } else {
+        let complete: boolean;
+        try {
+          complete = replies.scan(this.scan);
+        } catch (e) {
+          this.drop(socket, e as Error);
+          return;
+        }
+        if (!complete) break;
+        end = this.scan.pos;
+      }
       const w = this.waiting.shift();
       this.written--;
       if (!w) {
         this.drop(socket, new Error('a reply from Redis that no read asked for'));
         return;
       }
-      this.settle(w, start, end);
+      if (walked >= 0) w.resolve(replies.walked(walked));
+      else this.settle(w, start, end);
       // A reply of another shape dropped the connection, and the bytes with it.
       if (socket !== this.socket) return;
       start = end;
       this.scan = { pos: end, pending: 1 };
+      this.mode = 'new';
     }
     if (start > 0) {
       replies.consume(start);
@@ -254,8 +282,9 @@ export class RawReader {
   private drop(socket: Socket, e: Error): void {
     if (socket !== this.socket) return;
     this.socket = null;
-    this.replies.len = 0;
+    this.replies.reset();
     this.scan = { pos: 0, pending: 1 };
+    this.mode = 'new';
     const failed = this.waiting;
     this.waiting = [];
     this.written = 0;

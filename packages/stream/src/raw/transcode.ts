@@ -281,7 +281,14 @@ type WasmWalk = {
   scan(pos: number, len: number, pending: number): number;
   pending(): number;
   xrange(at: number, len: number, out: number): number;
+  begin(at: number, out: number): void;
+  step(end: number): number;
+  at(): number;
+  shift(d: number): void;
 };
+
+/** ReplyBuffer.step: the reply has not all arrived. */
+export const MORE = -3;
 
 const MODULE = new WebAssembly.Module(Uint8Array.from(atob(TRANSCODE_WASM), (c) => c.charCodeAt(0)));
 
@@ -296,6 +303,8 @@ export class ReplyBuffer {
   bytes!: Uint8Array;
   len = 0;
   private readonly first: number;
+  /** Where the reply that step walks starts in the bytes received, or -1: none begun. */
+  private walking = -1;
 
   constructor(size: number) {
     this.first = size;
@@ -314,6 +323,8 @@ export class ReplyBuffer {
     const need = WASM_IN + 3 * size + 64;
     if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65_536));
     this.bytes = new Uint8Array(memory.buffer, WASM_IN, size);
+    // The body's room moved with the bytes' end: a reply being walked is walked again from its start.
+    if (this.walking >= 0) this.begin(this.walking);
   }
 
   /** The memory's size now (tests: it shrinks back after a large reply). */
@@ -336,6 +347,36 @@ export class ReplyBuffer {
     return state.pending === 0;
   }
 
+  /**
+   * The XRANGE reply that starts at `start` is walked by step as it arrives, in one pass that finds its end and
+   * writes its body (transcode.wat step): no scan first for where it ends.
+   */
+  begin(start: number): void {
+    this.walking = start;
+    this.walk.begin(WASM_IN + start, WASM_IN + this.bytes.length);
+  }
+
+  /**
+   * Walks the reply begun on over the bytes received: the body's length once it is complete (walked gives the body,
+   * end where the reply ends); MORE while bytes are missing; -1 at a byte or a shape the JavaScript walk takes
+   * (scan then body, from the reply's start).
+   */
+  step(): number {
+    const n = this.walk.step(WASM_IN + this.len);
+    if (n !== MORE) this.walking = -1;
+    return n;
+  }
+
+  /** Where the reply step completed ends (one past its last byte). */
+  get end(): number {
+    return this.walk.at() - WASM_IN;
+  }
+
+  /** The body step wrote, `n` bytes long. */
+  walked(n: number): string {
+    return decoder.decode(new Uint8Array(this.walk.memory.buffer, WASM_IN + this.bytes.length, n));
+  }
+
   /** The body of the XRANGE reply in bytes [start, end): the WebAssembly walk's, or the JavaScript walk's. */
   body(start: number, end: number): string {
     const out = WASM_IN + this.bytes.length;
@@ -343,10 +384,19 @@ export class ReplyBuffer {
     return n < 0 ? jsWalk(this.bytes, start, end) : decoder.decode(new Uint8Array(this.walk.memory.buffer, out, n));
   }
 
+  /** Every byte received is dropped (the connection went), and any walk begun with them. */
+  reset(): void {
+    this.len = 0;
+    this.walking = -1;
+  }
+
   /** The bytes before `start` are taken. */
   consume(start: number): void {
     this.bytes.copyWithin(0, start, this.len);
     this.len -= start;
+    if (this.walking < 0) return;
+    this.walking -= start;
+    this.walk.shift(start);
   }
 
   /**
@@ -354,7 +404,7 @@ export class ReplyBuffer {
    * when idle, not between the replies of a burst (Bun reads a burst of pipelined replies in chunks of megabytes).
    */
   shrink(): void {
-    if (this.bytes.length <= this.first || this.len > this.first / 2) return;
+    if (this.bytes.length <= this.first || this.len > this.first / 2 || this.walking >= 0) return;
     const left = this.bytes.slice(0, this.len);
     this.open(this.first);
     this.bytes.set(left);
