@@ -82,8 +82,19 @@ export function ceilingReserveS(s: Settings, contenders: ContenderResult[]): num
   const { ceilings } = workloadOf(s.workload);
   if (s.profile === 'seed' || !ceilings.redis) return 0;
   const run = windowSeconds(s);
-  return run + 2 + (ceilings.clients ? clientPairs(contenders).length * (s.warmup_s + run + 2) : 0);
+  const client = clientCeilingTimes(s);
+  return run + 2 + (ceilings.clients ? clientPairs(contenders).length * (client.warmupS + client.seconds + 2) : 0);
 }
+
+/**
+ * The client ceiling's warm-up and measurement: at least 2 s and 3 s, whatever the run's windows. Its CPU per read is
+ * the breakdown's client part; one 1 s window after a 1 s warm-up read Node's raw reader 11–13% above 4 s after 2 s
+ * (the heap and the JIT still settling; docs/runs/decode.md).
+ */
+const clientCeilingTimes = (s: Settings) => ({
+  warmupS: Math.max(2, s.warmup_s),
+  seconds: Math.max(3, windowSeconds(s)),
+});
 
 /** Each runtime × client of the run's dynamic contenders alone, with no HTTP: the client ceiling. */
 export async function clientCeilings(results: Results, rig: Rig, save: () => void): Promise<void> {
@@ -111,8 +122,7 @@ export async function clientCeilings(results: Results, rig: Rig, save: () => voi
     );
     try {
       const o = {
-        seconds: windowSeconds(settings),
-        warmupS: settings.warmup_s,
+        ...clientCeilingTimes(settings),
         concurrency: settings.connections[0]!,
         expectBytes: Buffer.byteLength(rig.golden),
       };
