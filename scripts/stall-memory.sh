@@ -6,17 +6,20 @@
 #   --warm "oha flags"   before the first RSS reading (default "-z 10s -c 50"; "-z 40s -c 2000 -q 150": the same
 #                        arrivals first, so the runtime's heap is sized for them before the stall)
 #   --no-stall           the same schedule without stopping Redis (what the arrivals alone do to the memory)
+#   --decode NAME        the app's read path (default raw; "default": node-redis's own, with no raw reader)
 #   --out DIR            where oha's JSON and the app's log go (default a new temporary folder)
 set -euo pipefail
 warm="-z 10s -c 50"
 stall=1
+decode=raw
 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --warm) warm="$2"; shift 2 ;;
     --no-stall) stall=0; shift ;;
+    --decode) decode="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "stall-memory: unknown flag $1 (--warm \"oha flags\", --no-stall, --out DIR)" >&2; exit 2 ;;
+    *) echo "stall-memory: unknown flag $1 (--warm \"oha flags\", --no-stall, --decode NAME, --out DIR)" >&2; exit 2 ;;
   esac
 done
 for tool in oha node valkey-server curl; do
@@ -30,7 +33,7 @@ redis_port=46380
 app_port=43000
 valkey-server --port "$redis_port" --bind 127.0.0.1 --dir "$out" --dbfilename dump.rdb --save '' >"$out/redis.log" 2>&1 &
 redis=$!
-(cd apps/node && REDIS_URL="redis://127.0.0.1:$redis_port" REDIS_CLIENT=node-redis DECODE=raw WORKLOAD=xrange \
+(cd apps/node && REDIS_URL="redis://127.0.0.1:$redis_port" REDIS_CLIENT=node-redis DECODE="$decode" WORKLOAD=xrange \
   STREAM_KEY=OPTIONS:test:STREAM PORT="$app_port" exec node dist/server.js >"$out/app.log" 2>&1) &
 app=$!
 trap 'kill -CONT "$redis" 2>/dev/null; kill "$app" "$redis" 2>/dev/null || true' EXIT
@@ -51,7 +54,7 @@ after_load=$(rss)
 oha "$url" -z 30s -c 50 -q 150 --no-tui --output-format json -o "$out/after.json" >/dev/null 2>&1
 after_more=$(rss)
 sleep 15
-echo "stall: $([ "$stall" = 1 ] && echo 12 s || echo none); warm: $warm"
+echo "stall: $([ "$stall" = 1 ] && echo 12 s || echo none); warm: $warm; decode: $decode"
 echo "RSS MB: before $before, after the arrivals $after_load, after 30 s more $after_more, after 15 s idle $(rss)"
 node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1]));
 console.log("statuses", JSON.stringify(j.statusCodeDistribution), "slowest", j.summary.slowest.toFixed(3), "s")' \
