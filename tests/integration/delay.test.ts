@@ -175,11 +175,16 @@ describe.each([0.2, 1, 5])('RTT %p ms', (rttMs) => {
 
     expect(cli(p, ['XRANGE', KEY, '-', '+'])).toBe(cli(redis, ['XRANGE', KEY, '-', '+']));
 
-    const before = p.cpuSeconds();
-    await Bun.sleep(1000);
-    // Two clock ticks at most: nothing polls. Counted in ticks, since a difference of tick sums in seconds can read
-    // 0.020000000000000004.
-    expect(Math.round((p.cpuSeconds() - before) * 100)).toBeLessThanOrEqual(2);
+    // Two clock ticks at most in a quiet second: nothing polls. A poller costs in every second, while the runtime's
+    // own work after a burst (a collection timer) lands in one, so the quietest of three seconds in a row is judged.
+    // Counted in ticks, since a difference of tick sums in seconds can read 0.020000000000000004.
+    const idleTicks: number[] = [];
+    for (let i = 0; i < 3 && !idleTicks.some((t) => t <= 2); i++) {
+      const before = p.cpuSeconds();
+      await Bun.sleep(1000);
+      idleTicks.push(Math.round((p.cpuSeconds() - before) * 100));
+    }
+    expect(Math.min(...idleTicks)).toBeLessThanOrEqual(2);
 
     await p.stop();
     expect(isAlive(p.pid)).toBe(false);
