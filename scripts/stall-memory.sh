@@ -45,8 +45,9 @@ redis_port=46380
 app_port=43000
 valkey-server --port "$redis_port" --bind 127.0.0.1 --dir "$out" --dbfilename dump.rdb --save '' >"$out/redis.log" 2>&1 &
 redis=$!
-(cd apps/node && NODE_OPTIONS="$node_flags" REDIS_URL="redis://127.0.0.1:$redis_port" REDIS_CLIENT=node-redis DECODE="$decode" WORKLOAD=xrange \
-  STREAM_KEY=OPTIONS:test:STREAM PORT="$app_port" exec node dist/server.js >"$out/app.log" 2>&1) &
+(cd apps/node && NODE_OPTIONS="$node_flags" REDIS_URL="redis://127.0.0.1:$redis_port" REDIS_CLIENT=node-redis \
+  DECODE="$decode" WORKLOAD=xrange STREAM_KEY=OPTIONS:test:STREAM PORT="$app_port" \
+  exec node dist/server.js >"$out/app.log" 2>&1) &
 app=$!
 trap 'kill -CONT "$redis" 2>/dev/null; kill "$app" "$redis" 2>/dev/null || true' EXIT
 url="http://127.0.0.1:$app_port/"
