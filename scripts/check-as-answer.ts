@@ -1,5 +1,6 @@
 // The default run's handicap check judged as the answers are (answers/handicap.ts judgeHandicap), on the windows
-// each results.json recorded, with what judged it when it ran: how often a rule detects the known 10%, run by run.
+// each results.json recorded, with what judged it when it ran: how often a rule detects the known 10%, run by run,
+// and how often the runs' own power said it would (the sum of each run's chance, measured.power).
 //   bash scripts/with-tools.sh bun scripts/check-as-answer.ts DIR/results.json …
 import { analyze } from '../packages/harness/src/answers/analysis';
 import { judgeHandicap } from '../packages/harness/src/answers/handicap';
@@ -9,6 +10,9 @@ const pct = (x: number) => `${x >= 1 ? '+' : '−'}${(Math.abs(x - 1) * 100).toF
 const interval = (x: { ratio: number; lo: number; hi: number }) => `${pct(x.ratio)} (${pct(x.lo)}…${pct(x.hi)})`;
 const isCheck = (h: { compared_with: string | null }) => !!h.compared_with && !h.compared_with.endsWith('@base');
 
+let expected = 0;
+let detected = 0;
+let judged = 0;
 for (const file of process.argv.slice(2)) {
   const r = readResults(file);
   const sd = analyze(r).noise?.sdWindows;
@@ -20,12 +24,18 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   const m = h.measured;
+  judged++;
+  detected += h.detected ? 1 : 0;
+  expected += m.power?.chance ?? NaN;
+  const power = m.power ? `, power ${(m.power.chance * 100).toFixed(0)}% (se ${((m.se ?? NaN) * 100).toFixed(1)}%)` : '';
   const beside = (m.diagnostics ?? []).map(
     (d) => `${d.procedure} ${interval(d)} ${d.detected ? 'detected' : 'missed'}`,
   );
   console.log(
     `${r.started_at} ${r.environment.git_commit.slice(0, 7)}, sd between windows ${((sd ?? NaN) * 100).toFixed(1)}%, ` +
-      `${m.rounds} rounds: as an answer ${interval(m)} ${h.detected ? 'DETECTED' : 'MISSED'}; beside: ` +
+      `${m.rounds} rounds: as an answer ${interval(m)} ${h.detected ? 'DETECTED' : 'MISSED'}${power}; beside: ` +
       `${beside.join('; ')}; as it ran: ${before?.procedure ?? 'moderated-t'} ${before ? interval(before) : ''}`,
   );
 }
+if (judged > 1)
+  console.log(`detected in ${detected} of ${judged}; the runs' own power expected ${expected.toFixed(1)} of ${judged}`);

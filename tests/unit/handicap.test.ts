@@ -17,6 +17,7 @@ import { aloneAt, checkDesign, duetPairs } from '../../packages/harness/src/answ
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
+import { tPower } from '../../packages/harness/src/stats/moderated';
 import { handicapLine } from '../../packages/harness/src/report/answers';
 
 const body: StreamBody = { entries: [{ id: '1-0', fields: { a: '1' } }] };
@@ -294,6 +295,25 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(h!.other).toMatchObject({ rounds: 8, pairs: 16, level: 0.95, on: 'duet' });
     expect(h!.other!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
+  });
+
+  test('its power: the chance its test had at the se it measured, higher for quieter rounds; none without a size', () => {
+    const chance = (noise: number) => {
+      const r = checkRun(6, noise, 0.04);
+      r.handicap![0]!.injected_ratio = 1 / 1.1;
+      judgeHandicap(r);
+      const m = r.handicap![0]!.measured!;
+      expect(m.power!.chance).toBeCloseTo(tPower(Math.log(1 / 1.1), m.se!, m.df!, 0.95), 3);
+      expect(m.power!.target).toBe(0.8);
+      return m.power!;
+    };
+    const [quiet, noisy] = [chance(0.04), chance(0.3)];
+    expect(quiet.chance).toBeGreaterThan(noisy.chance);
+    expect(noisy.rounds_for_target).toBeGreaterThan(6);
+    expect(quiet.rounds_for_target).toBeLessThanOrEqual(6);
+    const r = checkRun(6, 0.04, 0.04);
+    judgeHandicap(r);
+    expect(r.handicap![0]!.measured!.power).toBeUndefined();
   });
 
   test("the check's procedure is the answers' own: the same test an answer of the family gets", () => {

@@ -12,8 +12,10 @@ import {
 } from './decide';
 import { checkDesign, designPairs, duetPairs, variance } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
+import { roundsForPower, tPower } from '../stats/moderated';
 import type { CovariateRatio } from '../stats/covariate';
 import type { ContenderResult, Results, WindowRecord } from '../model/results';
+import type { PowerFigures } from '../model/changes';
 import { isBase } from '../model/questions';
 
 /**
@@ -213,9 +215,11 @@ export function judgeHandicap(results: Results): void {
     const plain = signedRank(alone);
     const adjusted = adjustedTest(alone);
     const said = (x: RatioTest) => ({ ratio: x.ratio, lo: x.lo, hi: x.hi, p: x.p, detected: x.hi < 1 });
+    const se = r.sd / Math.sqrt(r.n);
     h.measured = {
       ...figuresOf(r),
-      se: r.sd / Math.sqrt(r.n),
+      se,
+      power: powerOf(Math.log(h.injected_ratio), se, r),
       pairs: asAnswer.a.length,
       rounds: r.n,
       on: 'alternate',
@@ -255,6 +259,20 @@ export function answersTest(results: Results, d: WindowPairs): RatioTest {
   const data = { rounds: roundMeans(d), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) };
   return testRatio(ANSWERS_PROCEDURE, data, DECISION.handicapLevel);
 }
+
+/**
+ * What this run could see: the chance that its test, at the se it measured, detects the injected size (tPower), and
+ * about how many rounds would make that chance 80%. On a noisy machine a miss is what this predicts, not a fault.
+ */
+function powerOf(delta: number, se: number, r: RatioTest): PowerFigures | undefined {
+  const chance = tPower(delta, se, r.df, r.level);
+  if (!Number.isFinite(chance)) return undefined;
+  const rounds = roundsForPower(delta, se, r.n, r.df, r.level, POWER_TARGET);
+  return { chance: +chance.toFixed(3), target: POWER_TARGET, rounds_for_target: rounds };
+}
+
+/** The chance of detecting the check that powerOf prices in rounds. */
+export const POWER_TARGET = 0.8;
 
 /** The check's pairs with their units merged by round: the answers' unit, a round's mean ln ratio. */
 function byRoundOf(d: WindowPairs): WindowPairs {

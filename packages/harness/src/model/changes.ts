@@ -87,6 +87,16 @@ export interface PairDesign {
    */
   scale?: { slope: number; corr: number; rounds: number };
 }
+/**
+ * A test's chance of detecting a known size at the se it measured (stats/moderated.ts tPower), and about how many
+ * rounds would raise that chance to `target`.
+ */
+export interface PowerFigures {
+  chance: number;
+  target: number;
+  rounds_for_target: number;
+}
+
 export interface HandicapCheck {
   /**
    * The handicapped contender, and the one whose CPU per request calibrated it (its plain twin, or itself with
@@ -133,6 +143,8 @@ export interface HandicapCheck {
     df?: number;
     /** The default run's check: the standard error of its ln ratio (the answers' moderated t), for pooling it. */
     se?: number;
+    /** The default run's check: the chance its test had of detecting the injected size, at the se it measured. */
+    power?: PowerFigures;
     /** The default run's check: the windows it was tested on (alone; `other`: its duets). */
     on?: PairMode;
     /**

@@ -238,6 +238,7 @@ export function handicapLine(an: Analysis): string {
         `measured ${signedPct(m.ratio)} (${testText(m)})${other}${aloneText}: ` +
         `${seen}; ` +
         `off by ${(Math.abs(alone(m.ratio) - h.injected_ratio) * 100).toFixed(1)} points${k ? ' alone' : ''}.` +
+        powerText(m) +
         (h.design ? ` Measured both ways; ${designText(h.design, m)}.` : '') +
         diagnosticsText(m) +
         (h.cpu
@@ -247,6 +248,24 @@ export function handicapLine(an: Analysis): string {
       );
     })
     .join('\n\n');
+}
+
+/**
+ * What the run could see (HandicapCheck measured.power): its test's chance of detecting the injected size at the se it
+ * measured, and the rounds that would make it the target's.
+ */
+function powerText(m: CheckFigures): string {
+  const p = m.power;
+  if (!p || m.se === undefined) return '';
+  const more =
+    p.rounds_for_target > (m.rounds ?? 0)
+      ? `${(p.target * 100).toFixed(0)}% takes about ${p.rounds_for_target} rounds (this run: ${m.rounds}; ` +
+        'a longer `--budget` buys rounds)'
+      : `this run had the rounds for ${(p.target * 100).toFixed(0)}%`;
+  return (
+    ` At the se it measured (${(m.se * 100).toFixed(1)}%), a run sees the injected size with a chance of about ` +
+    `${(p.chance * 100).toFixed(0)}%; ${more}.`
+  );
 }
 
 /**

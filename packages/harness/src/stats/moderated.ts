@@ -219,3 +219,25 @@ export function moderatedT(r: Replicates, prior: Prior, level = 0.95, s02 = prio
     sd: Math.sqrt(post.s2),
   };
 }
+
+/**
+ * The chance that a moderated t with this standard error and these degrees of freedom rejects at `level` when the true
+ * ln ratio is `delta`: the noncentral t's usual approximation, a central t shifted by |delta| / se, both tails. It is
+ * the power at the se a run measured, not at a known one, so it carries that estimate's noise.
+ */
+export function tPower(delta: number, se: number, df: number, level = 0.95): number {
+  if (!(se > 0) || !(df >= 1) || !Number.isFinite(delta)) return NaN;
+  const q = studentT.inv(1 - (1 - level) / 2, df);
+  const k = Math.abs(delta) / se;
+  return 1 - studentT.cdf(q - k, df) + studentT.cdf(-q - k, df);
+}
+
+/**
+ * About how many rounds bring tPower to `target`: the se of a mean of n rounds shrinks as 1/√n, the df held (more
+ * rounds add df, so this errs high), the far tail left out.
+ */
+export function roundsForPower(delta: number, se: number, n: number, df: number, level = 0.95, target = 0.8): number {
+  if (!(se > 0) || !(df >= 1) || !(n >= 1) || !(Math.abs(delta) > 0)) return NaN;
+  const k = studentT.inv(1 - (1 - level) / 2, df) + studentT.inv(target, df);
+  return Math.max(1, Math.ceil(n * ((k * se) / Math.abs(delta)) ** 2));
+}
