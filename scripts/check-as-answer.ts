@@ -27,7 +27,9 @@ for (const file of process.argv.slice(2)) {
   judged++;
   detected += h.detected ? 1 : 0;
   expected += m.power?.chance ?? NaN;
-  const power = m.power ? `, power ${(m.power.chance * 100).toFixed(0)}% (se ${((m.se ?? NaN) * 100).toFixed(1)}%)` : '';
+  const power = m.power
+    ? `, power ${(m.power.chance * 100).toFixed(0)}% (se ${((m.se ?? NaN) * 100).toFixed(1)}%)`
+    : '';
   const beside = (m.diagnostics ?? []).map(
     (d) => `${d.procedure} ${interval(d)} ${d.detected ? 'detected' : 'missed'}`,
   );

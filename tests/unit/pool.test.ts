@@ -4,7 +4,8 @@ import { keptOf } from '../../packages/harness/src/answers/held';
 import { poolAnswers } from '../../packages/harness/src/answers/pool';
 import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
-import { poolLine, poolSection } from '../../packages/harness/src/report/pool';
+import { checkText, poolLine, poolSection } from '../../packages/harness/src/report/pool';
+import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { pooledView } from '../../packages/harness/src/run/pooled';
 import { lacks, machineDifference, type KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Comparison } from '../../packages/harness/src/model/questions';
@@ -361,5 +362,34 @@ describe('the published view: a run pooled with the kept runs of the same code',
     const alone = pooledView(an, [{ ...recordA, workload: 'upsert' }], recordB);
     expect(alone.pool).toBeNull();
     expect(alone.analysis).toBe(an);
+  });
+});
+
+describe("the first screen's check: pooled, and the latest run alone with the chance it had", () => {
+  const pooled = { pct: 10, ratio: 0.92, lo: 0.89, hi: 0.96, detected: true };
+  const own = (detected: boolean, chance?: number) =>
+    ({
+      pool: { check: pooled },
+      handicap: [
+        {
+          check: {
+            contender: 'x-handicap',
+            compared_with: 'x',
+            detected,
+            measured: chance === undefined ? {} : { power: { chance, target: 0.8, rounds_for_target: 14 } },
+          },
+        },
+      ],
+    }) as unknown as Analysis;
+
+  test('missed where a run at its noise sees it 44% of the time: said, so the miss reads as the noise', () => {
+    expect(checkText(own(false, 0.44))).toContain(
+      'the latest run alone: not detected (at its noise a run sees it about 44% of the time).',
+    );
+  });
+
+  test('detected, or a record from before the power was kept: the verdict alone', () => {
+    expect(checkText(own(true, 0.9))).toContain('the latest run alone: detected.');
+    expect(checkText(own(false))).toContain('the latest run alone: not detected.');
   });
 });

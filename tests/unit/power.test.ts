@@ -12,7 +12,7 @@ describe('tPower: the chance a t test at this se detects a known size', () => {
     expect(tPower(0.1, 0, 10)).toBeNaN();
   });
 
-  test("against 20,000 simulated t tests on 6 rounds (5 df): within 3 points of the rejection rate", () => {
+  test('against 20,000 simulated t tests on 6 rounds (5 df): within 3 points of the rejection rate', () => {
     const random = seededRandom(58);
     const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     const [n, sigma, delta] = [6, 0.08, -0.095];

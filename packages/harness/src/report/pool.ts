@@ -132,11 +132,17 @@ export function poolLine(an: Analysis): string {
 }
 
 /** The handicap check on the first screen: whether the pooled answers saw it, and whether the latest run did alone. */
-function checkText(an: Analysis): string {
+export function checkText(an: Analysis): string {
   const c = an.pool?.check;
   if (!c) return '';
   const own = an.handicap.find((f) => !isBase(f.check.compared_with ?? ''))?.check;
-  const alone = own ? `; the latest run alone: ${own.detected ? 'detected' : 'not detected'}` : '';
+  const chance = own?.measured?.power?.chance;
+  // A miss where the run's own power was low is what its noise predicts: said, so it is not read as a fault.
+  const odds =
+    own && !own.detected && chance !== undefined
+      ? ` (at its noise a run sees it about ${(chance * 100).toFixed(0)}% of the time)`
+      : '';
+  const alone = own ? `; the latest run alone: ${own.detected ? 'detected' : 'not detected'}${odds}` : '';
   return (
     ` The ${term('handicap check')} (a twin made to take ${c.pct}% longer per request on purpose, ` +
     `${signed(1 / (1 + c.pct / 100))} req/s), pooled as the answers are: ` +
