@@ -87,6 +87,7 @@ export interface PairDesign {
    */
   scale?: { slope: number; corr: number; rounds: number };
 }
+
 /**
  * A test's chance of detecting a known size at the se it measured (stats/moderated.ts tPower), and about how many
  * rounds would raise that chance to `target`.
