@@ -297,7 +297,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(h!.detected).toBe(true);
   });
 
-  test('its power: the chance its test had at the se it measured, higher for quieter rounds; none without a size', () => {
+  test("its power: its test's chance at the se it measured, higher for quieter rounds; none without a size", () => {
     const chance = (noise: number) => {
       const r = checkRun(6, noise, 0.04);
       r.handicap![0]!.injected_ratio = 1 / 1.1;

@@ -85,7 +85,7 @@ export function serverTwins(
  * Tries of the proxy's delay before the RTT redis-cli sees is taken as it is: on a loaded machine one reading can be
  * off by a millisecond, and three tries could end on a delay of 0 (seen in a CI run).
  */
-const CALIBRATION_TRIES = 5;
+export const CALIBRATION_TRIES = 5;
 /**
  * The RTT seen may miss the asked one by this share, or by this many ms (below it, redis-cli's own noise), before the
  * delay is corrected.
