@@ -260,6 +260,9 @@ export function answersTest(results: Results, d: WindowPairs): RatioTest {
   return testRatio(ANSWERS_PROCEDURE, data, DECISION.handicapLevel);
 }
 
+/** The chance of detecting the check that powerOf prices in rounds. */
+const POWER_TARGET = 0.8;
+
 /**
  * What this run could see: the chance that its test, at the se it measured, detects the injected size (tPower), and
  * about how many rounds would make that chance 80%. On a noisy machine a miss is what this predicts, not a fault.
@@ -270,9 +273,6 @@ function powerOf(delta: number, se: number, r: RatioTest): PowerFigures | undefi
   const rounds = roundsForPower(delta, se, r.n, r.df, r.level, POWER_TARGET);
   return { chance: +chance.toFixed(3), target: POWER_TARGET, rounds_for_target: rounds };
 }
-
-/** The chance of detecting the check that powerOf prices in rounds. */
-export const POWER_TARGET = 0.8;
 
 /** The check's pairs with their units merged by round: the answers' unit, a round's mean ln ratio. */
 function byRoundOf(d: WindowPairs): WindowPairs {
