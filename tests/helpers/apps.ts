@@ -16,8 +16,10 @@ export function appStarter(target: () => { redisUrl: string; golden: string }, p
       ...c.env,
       ...(c.settings.handicap === 'on' ? { HANDICAP_US: '100' } : {}),
     };
+    // One build per app and build command; one that reads Redis (static pages) is asked again for each stream, and
+    // buildApp's key tells whether the stream changed.
     const key = `${c.app} ${JSON.stringify(c.build)}`;
-    if (!built.has(key)) built.set(key, buildApp(c, env, dataKey(golden, 'xrange')));
+    if (!built.has(key) || c.buildReadsData) built.set(key, buildApp(c, env, dataKey(golden)));
     await built.get(key);
     const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
     pids.push(app.pid);

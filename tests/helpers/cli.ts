@@ -29,6 +29,8 @@ function procId(pid: number): ProcId | null {
 const BENCH_PROCESS =
   /^(?!\S+ --version$)((redis|valkey)-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
+/** The headless browser the full report starts for report.png (report/browser.ts). */
+export const CHROMIUM_PROCESS = /(^|\/)(chromium|chrome|headless_shell)( |$)/;
 /** Contender apps (not Redis, oha or helpers). */
 const APP_PROCESS = /^(bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 
@@ -87,14 +89,21 @@ export async function runCli(
     timeoutMs?: number;
     outDir?: string;
     defaultOut?: boolean;
+    /** Run as a user does, with no --report flag: the full report, charts and report.png (a browser) included. */
+    fullReport?: boolean;
     onLine?: (line: string, ctl: { pid: number; kill: (sig: NodeJS.Signals) => void; seen: ProcId[] }) => void;
   } = {},
 ): Promise<CliRun> {
   const outDir = opts.outDir ?? mkdtempSync(join(tmpdir(), 'bench-test-'));
-  // Tests check behaviour, not the machine's noise: no re-measuring for CPU steal.
+  // Tests check behaviour, not the machine's noise: no re-measuring for CPU steal. No charts or browser either
+  // (--report text) unless the test asks for the full report (fullReport, or --report full) where it reads them.
+  const given = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
   const extra = [
     ...(args.includes('--resume') || opts.defaultOut ? [] : ['--out', outDir]),
-    ...(args.includes('--max-steal') || args.includes('--resume') ? [] : ['--max-steal', '100']),
+    ...(given('--max-steal') || args.includes('--resume') ? [] : ['--max-steal', '100']),
+    ...(given('--report') || opts.fullReport || args.includes('--help') || args.includes('--list')
+      ? []
+      : ['--report', 'text']),
   ];
   const child = spawn('bun', [CLI, ...args, ...extra], {
     cwd: ROOT,

@@ -1,11 +1,11 @@
 // The bench command end to end on real contenders, as a user runs it.
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare } from '../../packages/harness/src/answers/compare';
 import { renderComparison } from '../../packages/harness/src/report/compare';
 import { readResults } from '../../packages/harness/src/model/results-file';
-import { resultsIn, runCli, settle } from '../helpers/cli';
+import { CHROMIUM_PROCESS, resultsIn, runCli, settle } from '../helpers/cli';
 
 const real = { BENCH_APPS_DIR: '' }; // the project's own apps, not the fakes
 const LAT = ['p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99_9'];
@@ -48,6 +48,8 @@ describe('npm run bench', () => {
       '300ms',
       '--warmup',
       '0s',
+      '--report',
+      'full',
     ]);
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
@@ -189,8 +191,10 @@ describe('npm run bench', () => {
   });
 
   test('--only node-raw-node-redis --runs 3 --duration 1s --warmup 1s writes every key; X vs X is all ~', async () => {
+    // As a user runs it: no --report flag, so the full report (its charts, and report.png from a headless browser).
     const run = await runCli(['--only', 'node-raw-node-redis', '--runs', '3', '--duration', '1s', '--warmup', '1s'], {
       env: real,
+      fullReport: true,
     });
     expect(run.code).toBe(0);
     const { dir, json } = resultsIn(run.outDir);
@@ -254,7 +258,10 @@ describe('npm run bench', () => {
       expect(r.after_check).toBe('ok');
     }
     expect(new Set(c.runs.map((r: any) => r.pid)).size).toBe(3);
-    for (const f of ['results.md', 'req-sec.png', 'server-latency.png']) expect(existsSync(join(dir, f))).toBe(true);
+    for (const f of ['results.md', 'report.html', 'req-sec.png', 'server-latency.png', 'report.png'])
+      expect(existsSync(join(dir, f))).toBe(true);
+    expect(readFileSync(join(dir, 'results.md'), 'utf8')).toContain('![req-sec.png](./req-sec.png)');
+    expect(run.seen.some((p) => CHROMIUM_PROCESS.test(p.cmd))).toBe(true);
     expect(existsSync(join(dir, 'relative-index.png'))).toBe(false); // it only repeated req-sec.png
     expect(existsSync(join(dir, 'next-latency.png'))).toBe(false); // a latency chart per chart group present only
     expect(readFileSync(join(dir, 'results.md'), 'utf8')).toContain('| 1 | node-raw-node-redis |');
@@ -270,10 +277,16 @@ describe('npm run bench', () => {
     expect(await settle(run.seen)).toEqual([]);
   });
 
-  test('--profile seed: 200 requests per run, 3 runs, the third is the headline', async () => {
-    const run = await runCli(['--only', 'bun-raw-node-redis', '--profile', 'seed'], { env: real });
+  test('--profile seed: 200 requests a run, 3 runs, the third the headline; --report text draws nothing', async () => {
+    const run = await runCli(['--only', 'bun-raw-node-redis', '--profile', 'seed', '--report', 'text'], { env: real });
     expect(run.code).toBe(0);
-    const c = resultsIn(run.outDir).json.contenders[0];
+    const { dir, json } = resultsIn(run.outDir);
+    // --report text: results.json, results.md and report.html; no PNG, no image link, no browser started.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.png'))).toEqual([]);
+    for (const f of ['results.json', 'results.md', 'report.html']) expect(existsSync(join(dir, f))).toBe(true);
+    expect(readFileSync(join(dir, 'results.md'), 'utf8')).not.toContain('.png)');
+    expect(run.seen.some((p) => CHROMIUM_PROCESS.test(p.cmd))).toBe(false);
+    const c = json.contenders[0];
     expect(c.runs).toHaveLength(3);
     for (const r of c.runs) expect(r.ok).toBe(200);
     expect(c.rps.median).toBe(c.runs[2].rps);

@@ -1,40 +1,111 @@
-// Every contender of the matrix, started against a private Redis from dump.rdb (or the RDB in
-// BENCH_TEST_RDB, e.g. one of 3,390 entries from npm run make-rdb), returns exactly the golden body.
+// Every contender of the matrix, started once against a private Redis from dump.rdb (or the RDB in BENCH_TEST_RDB, e.g.
+// one of 3,390 entries from npm run make-rdb), returns exactly the golden body; in the same launch, every contender of
+// the default suite and each with DECODE=bytes or raw serves the hostile stream (npm run make-rdb -- --hostile),
+// copied under the stream's key: field values with quotes, backslashes, control characters, emoji, U+2028/2029, long
+// values and bytes that are not UTF-8, and entries whose field names are integer-like, repeated or `__proto__`, a
+// leading BOM and a name that is not UTF-8. On it, a body is the hostile golden body byte for byte, or differs by named
+// causes only (a finding the verdict names); a contender whose body differs otherwise is a finding named here, not a
+// failure of the run. Static pages render the stream at build time: they are built again on the hostile stream.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import type { RunningApp } from '../../packages/harness/src/measure/apps';
 import { appStarter } from '../helpers/apps';
-import { loadContenders } from '../../packages/harness/src/model/contenders';
+import { type Contender, loadContenders } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { runOha } from '../../packages/harness/src/measure/oha';
 import { isAlive } from '../../packages/harness/src/system/proc';
-import { goldenBody, startPrivateRedis, streamInfo, type RedisTarget } from '../../packages/harness/src/topology/redis';
-import { verifyContract } from '../../packages/harness/src/measure/verify';
+import {
+  cli,
+  goldenBody,
+  startPrivateRedis,
+  streamInfo,
+  type RedisTarget,
+} from '../../packages/harness/src/topology/redis';
+import { CAUSES } from '../../packages/harness/src/measure/contract';
+import { type Verdict, verifyContract } from '../../packages/harness/src/measure/verify';
 import { verifyUpsert } from '../../packages/harness/src/workloads/upsert/measure';
 
 const contenders = loadContenders();
 const RDB = process.env.BENCH_TEST_RDB ? resolve(process.env.BENCH_TEST_RDB) : join(ROOT, 'dump.rdb');
 const shippedData = RDB === join(ROOT, 'dump.rdb');
+/** Where each stream is kept in the private Redis; STREAM_KEY holds a copy of the one the apps serve. */
+const KEPT = { golden: 'kept:golden', hostile: 'kept:hostile' } as const;
+type Stream = keyof typeof KEPT;
+
+/** Contenders known to serve another body on the hostile stream, and what differs (a finding of the benchmark). */
+const FINDINGS: Record<string, RegExp> = Object.fromEntries(
+  // valkey-glide's default (string) decoder fails the read when a bulk string is not UTF-8: the app answers 500.
+  // Its DECODE=bytes twins (Decoder.Bytes) serve the golden body.
+  ['node', 'bun', 'deno'].map((runtime) => [`${runtime}-raw-glide`, /^status 500, want 200$/]),
+);
+/** A finding: the causes the contract names, each with its entry and field, joined by "; ". */
+const cause = `(?:${Object.values(CAUSES)
+  .map((c) => c.text.replace(/[()]/g, '\\$&'))
+  .join('|')}) \\(entry [^)]*\\)`;
+const NAMED = new RegExp(`^${cause}(?:; ${cause})*$`);
+/** Checked on the hostile stream too: the default suite (not its ceilings) and every DECODE=bytes or raw contender. */
+const onHostile = (c: Contender) => (c.suites.includes('default') && !c.ceiling) || c.settings.decode !== 'default';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-contenders-'));
 let redis: RedisTarget;
-let golden: string;
+const golden = { golden: '', hostile: '' };
+let serving: Stream = 'golden';
+const hostileVerdicts = new Map<string, Verdict>();
 const pids: number[] = [];
+
+/** The apps read STREAM_KEY: a copy of the kept stream, replaced whole. */
+function serve(stream: Stream): void {
+  cli(redis, ['COPY', KEPT[stream], STREAM_KEY, 'REPLACE']);
+  serving = stream;
+}
 
 beforeAll(async () => {
   redis = await startPrivateRedis(RDB);
   pids.push(redis.server!.pid);
-  golden = goldenBody(redis, STREAM_KEY);
-});
+  cli(redis, ['COPY', STREAM_KEY, KEPT.golden]);
+  golden.golden = goldenBody(redis, KEPT.golden);
+  // The hostile stream, made into an RDB of its own, moved into this Redis beside the golden one.
+  const rdb = join(dir, 'hostile.rdb');
+  const made = spawnSync('bun', ['scripts/make-rdb.ts', '--hostile', '--out', rdb], { cwd: ROOT, encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`make-rdb --hostile: ${made.stderr}`);
+  const hostile = await startPrivateRedis(rdb);
+  pids.push(hostile.server!.pid);
+  try {
+    cli(hostile, ['RENAME', STREAM_KEY, KEPT.hostile]);
+    cli(hostile, ['MIGRATE', '127.0.0.1', new URL(redis.url).port, KEPT.hostile, '0', '10000']);
+  } finally {
+    await hostile.stop();
+  }
+  golden.hostile = goldenBody(redis, KEPT.hostile);
+}, 60_000);
 
 afterAll(async () => {
   await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
-const start = appStarter(() => ({ redisUrl: redis.url, golden }), pids);
+const start = appStarter(() => ({ redisUrl: redis.url, golden: golden[serving] }), pids);
 const withApp = <T>(name: string, fn: (app: RunningApp) => Promise<T>, workload = 'xrange') =>
   start(contenders.find((x) => x.name === name)!, fn, workload);
+
+/** The hostile stream's verdict for a contender whose app is up: a known finding, or the body or named causes only. */
+async function checkHostile(c: Contender, app: RunningApp): Promise<void> {
+  serve('hostile');
+  try {
+    const verdict = await verifyContract(app.url, golden.hostile, c.page);
+    hostileVerdicts.set(c.name, verdict);
+    if (FINDINGS[c.name]) expect(verdict.reason ?? 'ok').toMatch(FINDINGS[c.name]!);
+    else expect(verdict.reason ?? 'ok').toBe('ok');
+    // A body that differs by the names' causes only says which, in one line.
+    if (verdict.finding) expect(verdict.finding).toMatch(NAMED);
+  } finally {
+    serve('golden');
+  }
+}
 
 describe('data', () => {
   test.skipIf(!shippedData)('dump.rdb holds the 339-entry stream, about 20 KB in Redis and 45-50 KB of JSON', () => {
@@ -42,26 +113,47 @@ describe('data', () => {
     expect(info.length).toBe(339);
     expect(info.memoryBytes).toBeGreaterThan(18_000);
     expect(info.memoryBytes).toBeLessThan(22_500);
-    expect(golden.length).toBeGreaterThan(45_000);
-    expect(golden.length).toBeLessThan(50_000);
-    const first = JSON.parse(golden).entries[0];
+    expect(golden.golden.length).toBeGreaterThan(45_000);
+    expect(golden.golden.length).toBeLessThan(50_000);
+    const first = JSON.parse(golden.golden).entries[0];
     expect(Object.keys(first.fields)).toEqual(['color', 'font', 'alignment', 'position', 'height', 'width']);
+  });
+
+  test('the hostile golden body holds every hostile value, U+FFFD where the bytes are not UTF-8', () => {
+    const body = golden.hostile;
+    const notes = new Set(JSON.parse(body).entries.map((e: { fields: { note: string } }) => e.fields.note));
+    expect(notes).toContain('line\u2028para\u2029end');
+    expect(notes).toContain('a\ufffdb');
+    expect([...notes].some((n) => (n as string).length > 5000)).toBe(true);
+    expect(notes).toContain(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i), 0x7f));
+    // The names: in stream order, a repeated name once with its last value, __proto__ kept, a leading BOM kept.
+    expect(body).toContain('"fields":{"color":"red","2":"two","1":"one"}');
+    expect(body).toContain('"fields":{"color":"blue","font":"karla"}');
+    expect(body).toContain('"fields":{"color":"red","__proto__":"proto"}');
+    expect(body).toContain('"fields":{"note":"\uFEFFA"}');
+    expect(body).toContain('"fields":{"k\uFFFD":"bad byte in the name"}');
   });
 });
 
-describe('every contender passes the contract', () => {
+describe('every contender passes the contract, on the golden stream and (default suite, decode) the hostile', () => {
   for (const c of contenders) {
-    test(`${c.name} returns the golden body`, async () => {
-      const verdict = await withApp(c.name, (app) => verifyContract(app.url, golden, c.page));
-      expect(verdict.reason ?? 'ok').toBe('ok');
-      // The length every response under load must have: the golden body, or the page that embeds it.
-      if (c.page) expect(verdict.bytes!).toBeGreaterThan(golden.length);
-      else expect(verdict.bytes).toBe(golden.length);
+    // A static page renders the stream at build time: its hostile check builds it again, below.
+    const hostileHere = onHostile(c) && !c.static;
+    const title = `${c.name} returns the golden body${hostileHere ? ', and on the hostile stream the contract' : ''}`;
+    test(`${title}${FINDINGS[c.name] ? ' (a known finding)' : ''}`, async () => {
+      await withApp(c.name, async (app) => {
+        const verdict = await verifyContract(app.url, golden.golden, c.page);
+        expect(verdict.reason ?? 'ok').toBe('ok');
+        // The length every response under load must have: the golden body, or the page that embeds it.
+        if (c.page) expect(verdict.bytes!).toBeGreaterThan(golden.golden.length);
+        else expect(verdict.bytes).toBe(golden.golden.length);
+        if (hostileHere) await checkHostile(c, app);
+      });
     }, 240_000);
   }
   test('the xread workload gives the same body', async () => {
-    const verdict = await withApp('node-raw-ioredis', (app) => verifyContract(app.url, golden, false), 'xread');
-    expect(verdict).toEqual({ ok: true, bytes: golden.length });
+    const verdict = await withApp('node-raw-ioredis', (app) => verifyContract(app.url, golden.golden, false), 'xread');
+    expect(verdict).toEqual({ ok: true, bytes: golden.golden.length });
   }, 60_000);
 });
 
@@ -77,9 +169,33 @@ describe('every stack of the upsert suite passes the upsert check', () => {
   }
 });
 
+// Last of the apps' checks: building the static pages on the hostile stream leaves that build in place.
+describe('the hostile stream: static pages, and the findings', () => {
+  const statics = contenders.filter((c) => onHostile(c) && c.static);
+  test(`static pages built on the hostile stream: ${statics.map((c) => c.name).join(', ')}`, async () => {
+    expect(statics.length).toBeGreaterThan(0);
+    serve('hostile');
+    try {
+      for (const c of statics) await withApp(c.name, (app) => checkHostile(c, app));
+    } finally {
+      serve('golden');
+    }
+  }, 600_000);
+
+  test('on the hostile stream, where bodies differ the causes are named: objects move integer-like names', () => {
+    const findings = [...hostileVerdicts.values()].map((v) => v.finding ?? '');
+    console.log([...hostileVerdicts].map(([n, v]) => `${n}: ${v.finding ?? v.reason ?? 'the golden body'}`).join('\n'));
+    expect(hostileVerdicts.size).toBe(contenders.filter(onHostile).length);
+    expect(findings.some((f) => f.includes(CAUSES.integer.text))).toBe(true);
+    // Every JavaScript app of the default suite reads the names into an object: none serves the stream's order.
+    const plain = contenders.filter((c) => onHostile(c) && c.settings.decode === 'default' && !FINDINGS[c.name]);
+    for (const c of plain) expect(hostileVerdicts.get(c.name)!.finding ?? '').toContain(CAUSES.integer.text);
+  });
+});
+
 describe('load', () => {
   test('a 1-second oha smoke run gets only 200s', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'oha.json');
+    const out = join(dir, 'oha.json');
     const { run } = await withApp('bun-raw-node-redis', (app) =>
       runOha({ url: app.url, connections: 10, duration_s: 1, requests: null, outFile: out }),
     );

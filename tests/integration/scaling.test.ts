@@ -44,6 +44,8 @@ describe('--entries', () => {
       '300ms',
       '--warmup',
       '0s',
+      '--report',
+      'full',
     ]);
     expect(run.code).toBe(0);
     const dirs = readdirSync(run.outDir);

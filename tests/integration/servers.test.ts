@@ -98,7 +98,8 @@ describe('servers', () => {
   });
 
   test('--redis-rtt 0,1ms: a run per distance behind a delay proxy, RTT and CPU recorded, reads counted', async () => {
-    const run = await runCli(['--redis-rtt', '0,1ms', '--only', 'node-raw-node-redis,node-raw-ioredis', ...SHORT], {
+    const only = ['--only', 'node-raw-node-redis,node-raw-ioredis'];
+    const run = await runCli(['--redis-rtt', '0,1ms', ...only, ...SHORT, '--report', 'full'], {
       env: real,
     });
     await explained(run, () => {
@@ -114,7 +115,7 @@ describe('servers', () => {
       expect(far.data.redis_rtt.proxy_delay_ms).toBeGreaterThan(0);
       expect(far.data.redis_rtt.proxy_delay_ms).toBeLessThan(2);
       // At least half the RTT; above it, room for the relay's own hop and the wake-ups of a loaded machine 3× slower
-      // (seen: 1.615 ms at a load average of 3 on 2 CPUs). tests/integration/delay.test.ts holds the proxy closer.
+      // (seen: 1.615 ms at a load average of 3 on 2 CPUs). tests/alone/delay.test.ts holds the proxy closer.
       expect(far.data.redis_rtt.measured.typical_ms).toBeGreaterThan(0.5);
       expect(far.data.redis_rtt.measured.typical_ms).toBeLessThan(2.5);
       for (const c of far.contenders.filter((x: any) => !x.ceiling)) {

@@ -40,7 +40,7 @@ async function launch(name: string, env: Record<string, string> = {}): Promise<R
   const c = contenders.find((x) => x.name === name);
   if (!c) throw new Error(`no contender ${name}: is "workers" in its bench.json settings?`);
   const appEnv = { ...appEnvironment(c, redis.url, 'xrange'), ...c.env, ...env };
-  await buildApp(c, appEnv, dataKey(golden, 'xrange'));
+  await buildApp(c, appEnv, dataKey(golden));
   const app = await startApp(c, { port: await freePort(), env: appEnv, timeoutMs: 60_000 });
   pids.push(app.pid);
   return app;

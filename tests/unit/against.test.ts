@@ -38,6 +38,7 @@ import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { changedOn, resolveAgainst, type OtherSide } from '../../packages/harness/src/run/against';
 import { loadSuite } from '../../packages/harness/src/model/contenders';
+import { runsFor } from '../helpers/monte-carlo';
 
 const all = [
   {
@@ -449,13 +450,16 @@ const drawFrom = (pool: number[][], random: () => number) => () => {
   return pool[Math.floor(random() * pool.length)]!.map((x) => sign * x);
 };
 
+/** The runs that know a rate near 5% within ±1.5 points (812). */
+const NULL_RUNS = runsFor(0.05, 0.015);
+
 describe.each(recordedPools)(
   'the error rate, sequential looks included, on the rounds of $what',
   ({ what, rounds: maxRounds, pool }) => {
-    test(`under the null, 2000 simulated ${maxRounds}-round runs, a look after each, claim a change in ≤ 5%`, () => {
+    test(`under the null, ${NULL_RUNS} simulated ${maxRounds}-round runs, a look after each: claims ≤ 5% ± 1.5`, () => {
       const draw = drawFrom(pool, seededRandom(2026));
-      const runs = 2000;
-      // Up to 2000 × rounds looks: their progress lines are left out.
+      const runs = NULL_RUNS;
+      // Up to runs × rounds looks: their progress lines are left out.
       setProgressMode('quiet');
       let claims = 0;
       let equal = 0;

@@ -1,5 +1,6 @@
 // The build cache key (measure/apps.ts buildApp): an app is rebuilt when any file its build reads changes, inside its
-// folder or outside it (the build script, the lockfile, bunfig.toml), so that an --against side is never stale.
+// folder or outside it (the build script, the lockfile, bunfig.toml), so that an --against side is never stale; and
+// when the stream changes only if its build reads Redis (static pages).
 import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ const tiny = {
   app: 'tiny',
   appDir,
   build: ['bun', '../../scripts/build.ts'],
+  buildReadsData: false,
   buildOutputs: ['dist'],
   start: ['node', 'dist/server.js'],
 } as unknown as Contender;
@@ -59,7 +61,12 @@ test('a build is cached until its script, the lockfile, bunfig.toml, packages/st
     expect(`${file}: ${await buildApp(tiny, {}, 'data')}`).toBe(`${file}: built`);
     expect(await buildApp(tiny, {}, 'data')).toBe('cached');
   }
-  // Another data key (another stream) rebuilds too.
-  expect(await buildApp(tiny, {}, 'other data')).toBe('built');
-  expect(builds()).toBe(7);
+  // Another stream: a build that reads only its sources is kept; one that reads Redis (a static page) is rebuilt.
+  expect(await buildApp(tiny, {}, 'other data')).toBe('cached');
+  expect(builds()).toBe(6);
+  const rendersData = { ...tiny, buildReadsData: true } as Contender;
+  expect(await buildApp(rendersData, {}, 'other data')).toBe('built');
+  expect(await buildApp(rendersData, {}, 'other data')).toBe('cached');
+  expect(await buildApp(rendersData, {}, 'data')).toBe('built');
+  expect(builds()).toBe(8);
 }, 60_000);

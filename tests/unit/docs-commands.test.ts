@@ -1,7 +1,7 @@
 // The commands and links the README and the user docs show, checked without running a benchmark:
 // every `npm run <script>` names a script of package.json, every `npm run bench -- …` is accepted
 // by the flag parser against the real contenders, and every relative link reaches a file. (The
-// README's "Running one app by hand" block is run line by line in tests/integration/docs.test.ts;
+// README's "Running one app by hand" block is run line by line in tests/alone/docs.test.ts;
 // docs/runs/ logs what ran at a dated commit, so its commands are records, not instructions.)
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';

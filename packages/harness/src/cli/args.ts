@@ -296,6 +296,7 @@ function machineFlags(v: FlagValues) {
     resume: str('resume') ?? null,
     strict: v.strict === true,
     quiet: v.quiet === true,
+    report: oneOf('report', str('report') ?? 'full', ['full', 'text'] as const),
     maxStealPct: str('max-steal') !== undefined ? percent('max-steal', str('max-steal')!) : 5,
   };
 }

@@ -14,6 +14,7 @@ import { AgainstError, otherSideOf } from '../run/against';
 import { keepAndPool } from '../run/pooled';
 import { analyzeRun } from '../answers/analysis';
 import {
+  type ReportKind,
   publishReport,
   writeDistanceReport,
   writeReport,
@@ -43,17 +44,17 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 /** A sweep's own report, over its runs' (each rendered as it ended). */
-async function reportSweep(out: SweepOutcome): Promise<void> {
+async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
   const { parent } = out;
   if (out.kind === 'entries') {
-    for (const dir of out.dirs) await writeReport(dir, analyzeRun(dir));
-    await writeScalingReport(parent);
+    for (const dir of out.dirs) await writeReport(dir, analyzeRun(dir), kind);
+    await writeScalingReport(parent, kind);
     log(`results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/`);
   } else if (out.kind === 'write-rate') {
-    await writeWriteRateReport(parent, out.points);
+    await writeWriteRateReport(parent, out.points, kind);
     log(`results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/`);
   } else if (out.kind === 'redis-rtt') {
-    await writeDistanceReport(parent, out.distance);
+    await writeDistanceReport(parent, out.distance, kind);
     log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/`);
   } else log(`results in ${parent}: one run per key space in keys-<k>/, each with its report`);
   log('(a sweep is not published)');
@@ -78,7 +79,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   const outDir = dirname(runDir);
   const own = !why && outDir === resolve(ROOT, 'results');
   const analysis = analyzeRun(runDir, own ? keptFor(results, KEPT_DIR) : []);
-  await writeReport(runDir, analysis);
+  // A run published to README.md and screenshots/ needs its charts: its report is full whatever --report says.
+  await writeReport(runDir, analysis, own ? 'full' : opts.report);
   if (results.settings.self_check) console.log(selfCheckTable(results));
   if (why) {
     log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
@@ -133,8 +135,10 @@ async function main(): Promise<number> {
   try {
     if (opts.target) return await runTarget(opts, session);
     if (!sweepOf(opts)) return await runAndPublish(opts, contenders, unsupported);
-    const out = await runSweep(opts, contenders, unsupported, session, (dir) => writeReport(dir, analyzeRun(dir)));
-    await reportSweep(out);
+    const out = await runSweep(opts, contenders, unsupported, session, (dir) =>
+      writeReport(dir, analyzeRun(dir), opts.report),
+    );
+    await reportSweep(out, opts.report);
     return out.code;
   } catch (e) {
     endProgress();

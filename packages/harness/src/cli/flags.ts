@@ -210,6 +210,13 @@ export const FLAGS = {
     type: 'boolean',
     desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run',
   },
+  report: {
+    type: 'string',
+    desc:
+      'full (default): results.json, results.md, report.html, the PNG charts and report.png (a headless Chromium); ' +
+      'text: results.json, results.md and report.html only, no charts drawn and no browser started ' +
+      '(npm run report draws them later); a run published to README.md is always full',
+  },
   quiet: {
     type: 'boolean',
     desc: 'print no progress: no live line or ETA, no line per run; errors and where the results went only',

@@ -23,7 +23,7 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
     );
   session.redis = useExistingRedis(redisUrl);
   const { code, results, runDir } = await measureToEnd(await prepareTarget(opts, session), session);
-  await writeReport(runDir, analyzeRun(runDir));
+  await writeReport(runDir, analyzeRun(runDir), opts.report);
   const r = results.contenders[0]!;
   log(
     `${r.name}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; ` +

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
-import { killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
+import { isAlive, killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
   constructor(
@@ -26,9 +26,11 @@ function hashTree(dir: string, h: ReturnType<typeof createHash>, skip: Set<strin
   }
 }
 
-/** What a build depends on besides sources: the data (static pages embed it) and the workload. */
-export const dataKey = (golden: string, workload: string) =>
-  createHash('sha256').update(golden).update(workload).digest('hex');
+/**
+ * The data a build may depend on besides its sources: the stream (static pages embed it), for the apps whose build
+ * reads it (Contender.buildReadsData). The workload is a start-time choice: no build reads it.
+ */
+export const dataKey = (golden: string) => createHash('sha256').update(golden).digest('hex');
 
 /** The packages/stream sources an app builds with: its own checkout's (an --against worktree), else this one's. */
 function streamSources(appDir: string): string {
@@ -61,7 +63,8 @@ export function filesOutside(c: Contender): string[] {
 
 /**
  * Builds the app unless its sources, the shared stream package, the files outside its folder that it reads
- * (filesOutside: the build script, the lockfile, bunfig.toml) and the data are unchanged.
+ * (filesOutside: the build script, the lockfile, bunfig.toml) and, for an app whose build reads Redis, the data are
+ * unchanged.
  */
 export async function buildApp(
   c: Contender,
@@ -70,7 +73,9 @@ export async function buildApp(
   timeoutMs = 300_000,
 ): Promise<'built' | 'cached' | 'none'> {
   if (!c.build) return 'none';
-  const h = createHash('sha256').update(dataKey).update(JSON.stringify(c.build));
+  const h = createHash('sha256')
+    .update(c.buildReadsData ? dataKey : 'reads no data')
+    .update(JSON.stringify(c.build));
   // What the build writes (the manifest's buildOutputs) is not a source of it.
   hashTree(c.appDir, h, new Set(['node_modules', ...c.buildOutputs]));
   hashTree(streamSources(c.appDir), h, new Set());
@@ -81,10 +86,24 @@ export async function buildApp(
   // --against twin's folder (another checkout) has its own.
   const folderKey = createHash('sha256').update(c.appDir).update(JSON.stringify(c.build)).digest('hex').slice(0, 12);
   const stamp = join(stampDir, `build-${c.app}-${folderKey}.stamp`);
+  mkdirSync(stampDir, { recursive: true });
+  // Two processes (two runs, two test files) that build one folder at once would write over each other's output:
+  // the second waits, then finds the build done.
+  return withLock(`${stamp}.lock`, timeoutMs, () => buildLocked(c, c.build!, env, key, stamp, timeoutMs));
+}
+
+async function buildLocked(
+  c: Contender,
+  build: string[],
+  env: Record<string, string>,
+  key: string,
+  stamp: string,
+  timeoutMs: number,
+): Promise<'built' | 'cached'> {
   const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
 
-  const proc = spawnTracked(c.build[0]!, c.build.slice(1), {
+  const proc = spawnTracked(build[0]!, build.slice(1), {
     cwd: c.appDir,
     env: { ...process.env, ...env },
     keepLines: 50,
@@ -98,9 +117,33 @@ export async function buildApp(
       proc.tail(),
     );
   }
-  mkdirSync(stampDir, { recursive: true });
   writeFileSync(stamp, key);
   return 'built';
+}
+
+/**
+ * Runs `fn` holding `file` (created exclusively, holding this pid): a holder that died leaves a lock that is taken
+ * over; a live one is waited for, at most `timeoutMs` plus its own build's limit.
+ */
+async function withLock<T>(file: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 2 * timeoutMs;
+  while (true) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number(readFileSync(file, 'utf8') || 0);
+      if (holder > 0 && !isAlive(holder)) rmSync(file, { force: true });
+      else if (Date.now() > deadline) throw new AppError(`${file} is still held by process ${holder}`);
+      else await Bun.sleep(200);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 export interface RunningApp {

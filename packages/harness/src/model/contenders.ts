@@ -83,6 +83,11 @@ export interface Contender {
   /** Pages embed the body in HTML instead of returning it. */
   page: boolean;
   build: string[] | null;
+  /**
+   * The build reads Redis (a static variant renders the stream at build time): the data is part of its build key. An
+   * app whose build reads only its sources is built once whatever stream or workload it then serves.
+   */
+  buildReadsData: boolean;
   /** What the build writes; the first must exist after it. */
   buildOutputs: string[];
   start: string[];
@@ -286,6 +291,7 @@ function combos(
       static: v.static ?? false,
       page: v.page ?? false,
       build: rt.build ?? null,
+      buildReadsData: (m.variants ?? []).some((x) => x.static),
       buildOutputs: m.buildOutputs ?? [],
       start: rt.start,
       env: { ...m.env, ...v.env },

@@ -64,35 +64,49 @@ export function readmeSection(an: Analysis): string {
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 
+/**
+ * What a report draws: full (the PNG charts and report.png, a headless Chromium's screenshot) or text (results.md and
+ * report.html only: no chart rendered, no browser started; `npm run report` draws them later).
+ */
+export type ReportKind = 'full' | 'text';
+
 /** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */
-export async function writeReport(runDir: string, an: Analysis): Promise<void> {
-  writeFileSync(join(runDir, 'results.md'), markdown(an, './'));
-  for (const [file, spec] of Object.entries(charts(an))) writeFileSync(join(runDir, file), await renderPng(spec));
+export async function writeReport(runDir: string, an: Analysis, kind: ReportKind = 'full'): Promise<void> {
+  writeFileSync(join(runDir, 'results.md'), markdown(an, kind === 'full' ? './' : null));
   writeFileSync(join(runDir, 'report.html'), reportHtml(an));
+  if (kind === 'text') return;
+  for (const [file, spec] of Object.entries(charts(an))) writeFileSync(join(runDir, file), await renderPng(spec));
   await screenshotReport(join(runDir, 'report.html'), join(runDir, 'report.png')).catch((e) =>
     console.error(`report.png not written: ${(e as Error).message}`),
   );
 }
 
+/** A sweep's chart line in its markdown: the image with a full report, nothing with a text one. */
+const chartLink = (kind: ReportKind, file: string) => (kind === 'full' ? `![${file}](./${file})\n` : '');
+
 /** scaling.md and scaling.png beside a --entries run's scaling.json. */
-export async function writeScalingReport(dir: string): Promise<void> {
+export async function writeScalingReport(dir: string, kind: ReportKind = 'full'): Promise<void> {
   const s = JSON.parse(readFileSync(join(dir, 'scaling.json'), 'utf8')) as Scaling;
-  writeFileSync(join(dir, 'scaling.md'), `${scalingTable(s)}\n![scaling.png](./scaling.png)\n`);
-  writeFileSync(join(dir, 'scaling.png'), await renderPng(scalingSpec(s) as never));
+  writeFileSync(join(dir, 'scaling.md'), `${scalingTable(s)}\n${chartLink(kind, 'scaling.png')}`);
+  if (kind === 'full') writeFileSync(join(dir, 'scaling.png'), await renderPng(scalingSpec(s) as never));
 }
 
 /** --write-rate sweeps: the points, a table and a chart beside the runs. */
-export async function writeWriteRateReport(dir: string, points: WriteRatePoint[]): Promise<void> {
+export async function writeWriteRateReport(
+  dir: string,
+  points: WriteRatePoint[],
+  kind: ReportKind = 'full',
+): Promise<void> {
   writeJsonAtomic(join(dir, 'write-rates.json'), points);
-  writeFileSync(join(dir, 'write-rates.md'), `${writeRateTable(points)}\n\n![write-rates.png](./write-rates.png)\n`);
-  writeFileSync(join(dir, 'write-rates.png'), await renderPng(writeRateSpec(points)));
+  writeFileSync(join(dir, 'write-rates.md'), `${writeRateTable(points)}\n\n${chartLink(kind, 'write-rates.png')}`);
+  if (kind === 'full') writeFileSync(join(dir, 'write-rates.png'), await renderPng(writeRateSpec(points)));
 }
 
 /** --redis-rtt sweeps: the points, a table with the rank changes and a chart beside the runs. */
-export async function writeDistanceReport(dir: string, sweep: DistanceSweep): Promise<void> {
+export async function writeDistanceReport(dir: string, sweep: DistanceSweep, kind: ReportKind = 'full'): Promise<void> {
   writeJsonAtomic(join(dir, 'distance.json'), sweep.points);
-  writeFileSync(join(dir, 'distance.md'), `${distanceTable(sweep)}\n\n![distance.png](./distance.png)\n`);
-  writeFileSync(join(dir, 'distance.png'), await renderPng(distanceSpec(sweep.points)));
+  writeFileSync(join(dir, 'distance.md'), `${distanceTable(sweep)}\n\n${chartLink(kind, 'distance.png')}`);
+  if (kind === 'full') writeFileSync(join(dir, 'distance.png'), await renderPng(distanceSpec(sweep.points)));
 }
 
 export const readmeMarkers = (p: Publication) => ({

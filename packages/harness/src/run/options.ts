@@ -95,6 +95,8 @@ export interface CliOptions {
   resume: string | null;
   strict: boolean;
   quiet: boolean;
+  /** --report: full (charts and report.png) or text (results.json, results.md and report.html only). */
+  report: 'full' | 'text';
   maxStealPct: number;
 }
 

@@ -98,7 +98,7 @@ export async function buildAll(results: Results, rig: Rig): Promise<void> {
   const contenders = todo.map((r) => contenderOf(rig.byName, r)).filter((c) => c.build);
   // Keyed by app folder: an --against twin's app of the same name is another folder, built apart.
   const builds = new Map(contenders.map((c) => [`${c.appDir} ${JSON.stringify(c.build)}`, c]));
-  const key = dataKey(rig.golden, results.settings.workload);
+  const key = dataKey(rig.golden);
   for (const c of builds.values()) {
     const what = `${c.app}${isBase(c.name) ? ` of ${results.settings.against?.spec}` : ''} (${c.build!.join(' ')})`;
     info(`build apps/${what} …`);

@@ -48,7 +48,7 @@ const windowsOf = (c: any) =>
 describe('--workload live', () => {
   test('each cache of the raw Bun server stays exact (ttl: within its bound) while writing 50/s', async () => {
     const caches = ['', '-csc', '-tail', '-tail-body', '-ttl'].map((s) => `bun-raw-node-redis${s}`);
-    const run = await runCli(['--only', caches.join(','), ...SHORT, '--write-rate', '50'], {
+    const run = await runCli(['--only', caches.join(','), ...SHORT, '--write-rate', '50', '--report', 'full'], {
       env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
     });
     await explained(run, () => {
@@ -109,7 +109,7 @@ describe('--workload live', () => {
 
   test("--write-rate 0,50: a run per rate, then req/s by write rate and each cache's gain over its twin", async () => {
     const names = ['bun-raw-node-redis', 'bun-raw-node-redis-tail-body'];
-    const run = await runCli(['--only', names.join(','), ...SHORT, '--write-rate', '50,0'], {
+    const run = await runCli(['--only', names.join(','), ...SHORT, '--write-rate', '50,0', '--report', 'full'], {
       env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
     });
     await explained(run, () => {

@@ -107,7 +107,7 @@ describe('answers from paired windows', () => {
       '--target-ci',
       '0.1',
       '--windows',
-      '6',
+      '2',
       ...PACED,
     ]);
     await explained(run, async () => {
@@ -143,11 +143,13 @@ describe('answers from paired windows', () => {
   });
 
   test("the handicap: calibrated on its twin's wall and event-loop time, judged as an answer is", async () => {
+    // The fewest rounds a run has (the first three), each of two windows: the check's layout and judging, not power.
+    const ROUNDS = 3;
     const run = await runCli([
       '--only',
       `${NR},${NR}-handicap`,
       '--runs',
-      '5',
+      String(ROUNDS),
       '--windows',
       '2',
       '--connections',
@@ -178,7 +180,7 @@ describe('answers from paired windows', () => {
       expect(Number.isFinite(h.measured.ratio)).toBe(true);
       expect(typeof h.detected).toBe('boolean');
       // Measured both ways in every cycle: CHECK_ALONE pairs alone, the cycle's then the others kept apart, the pair
-      // launched anew before each (2 cycles of CHECK_ALONE launches a round, 30 in all), then the two under load at
+      // launched anew before each (2 cycles of CHECK_ALONE launches a round), then the two under load at
       // once on the cycle's last launch.
       const cycles = [0, 1].map((j) => j * CHECK_ALONE);
       const later = cycles.flatMap((k) => Array.from({ length: CHECK_ALONE - 1 }, (_, i) => k + i + 1));
@@ -194,8 +196,8 @@ describe('answers from paired windows', () => {
       // CPU) least squares on that wait, beside it. Its duets tested beside it per launch, unless the bias check or
       // their noise (the machine's, not the test's) set them aside.
       expect(h.measured).toMatchObject({
-        rounds: 5,
-        pairs: 10,
+        rounds: ROUNDS,
+        pairs: 2 * ROUNDS,
         level: 0.95,
         on: 'alternate',
         procedure: 'moderated-t',
@@ -204,10 +206,11 @@ describe('answers from paired windows', () => {
       expect(json.contenders[0].points[0].runs[0].windows[0].main_thread_wait_s).toBeGreaterThanOrEqual(0);
       const beside = h.measured.diagnostics.map((d: { procedure: string }) => d.procedure);
       expect(beside.slice(0, 2)).toEqual(['moderated-t', 'signed-rank']);
-      expect(h.measured.diagnostics[1].pairs).toBe(10 * CHECK_ALONE);
-      if (h.design.chosen === 'duet') expect(h.other).toMatchObject({ rounds: 5, launches: 10, on: 'duet' });
+      expect(h.measured.diagnostics[1].pairs).toBe(2 * ROUNDS * CHECK_ALONE);
+      if (h.design.chosen === 'duet')
+        expect(h.other).toMatchObject({ rounds: ROUNDS, launches: 2 * ROUNDS, on: 'duet' });
       else expect(h.design.why).toMatch(/^(the designs disagree \(|alternating is narrower beyond chance)/);
-      expect(h.design.bias.rounds).toBe(5);
+      expect(h.design.bias.rounds).toBe(ROUNDS);
     });
   });
 });

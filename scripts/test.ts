@@ -1,0 +1,128 @@
+// npm test and npm run test:unit: the suite in two lanes, one after the other (docs/testing.md).
+//   shared: tests/unit, tests/integration and tests/browser, files spread over parallel workers (bun test --parallel):
+//           they check behaviour, share nothing a neighbour can break, and hold on a machine 3× slower;
+//   alone:  tests/alone, one file at a time with nothing beside it: tests that measure time, CPU or load, and tests that
+//           rebuild the apps' shared build outputs as a user's command does.
+// Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit status: 0 only if both lanes pass.
+//   bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- bun test flags]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+
+const ROOT = join(import.meta.dir, '..');
+const TIMINGS = 'tests/timings.json';
+
+interface Lane {
+  name: string;
+  dirs: string[];
+  workers: number;
+}
+
+interface FileResult {
+  file: string;
+  lane: string;
+  seconds: number;
+  tests: number;
+  failed: number;
+  skipped: number;
+}
+
+function usage(message: string): never {
+  console.error(`test: ${message}; usage: bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- FLAGS]`);
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]) {
+  const dash = argv.indexOf('--');
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const passed = dash < 0 ? [] : argv.slice(dash + 1);
+  let unit = false;
+  let workers = Math.min(2, availableParallelism());
+  let timingsOut: string | null = null;
+  for (let i = 0; i < own.length; i++) {
+    const a = own[i]!;
+    if (a === 'unit') unit = true;
+    else if (a === '--workers') {
+      workers = Number(own[++i]);
+      if (!Number.isInteger(workers) || workers < 1) usage(`--workers "${own[i]}" must be a whole number ≥ 1`);
+    } else if (a === '--timings-out') timingsOut = own[++i] ?? usage('--timings-out needs a file');
+    else usage(`"${a}" is not accepted`);
+  }
+  return { unit, workers, timingsOut, passed };
+}
+
+/** The file results of one lane's JUnit report (bun test --reporter=junit): each test file is a top-level suite. */
+export function fileResults(xml: string, lane: string): FileResult[] {
+  const out: FileResult[] = [];
+  const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  for (const m of xml.matchAll(/<testsuite\s[^>]*>/g)) {
+    const tag = m[0];
+    const file = attr(tag, 'file') ?? attr(tag, 'name') ?? '';
+    // Nested suites (describe blocks) carry the same file: only the file's own suite, named by its path, counts.
+    if (attr(tag, 'name') !== file) continue;
+    out.push({
+      file,
+      lane,
+      seconds: Number(attr(tag, 'time') ?? 0),
+      tests: Number(attr(tag, 'tests') ?? 0),
+      failed: Number(attr(tag, 'failures') ?? 0) + Number(attr(tag, 'errors') ?? 0),
+      skipped: Number(attr(tag, 'skipped') ?? 0),
+    });
+  }
+  return out;
+}
+
+function runLane(lane: Lane, passed: string[], dir: string): { code: number; files: FileResult[]; wall: number } {
+  const xml = join(dir, `${lane.name}.xml`);
+  const args = [
+    'test',
+    ...lane.dirs,
+    '--timeout',
+    '600000',
+    '--dots',
+    `--reporter-outfile=${xml}`,
+    '--reporter=junit',
+    ...(lane.workers > 1 ? [`--parallel=${lane.workers}`, `--timings=${TIMINGS}`] : []),
+    ...passed,
+  ];
+  console.log(`\n== lane ${lane.name}: ${lane.dirs.join(', ')} (${lane.workers} worker${lane.workers > 1 ? 's' : ''})`);
+  const t0 = performance.now();
+  const r = spawnSync('bun', args, { cwd: ROOT, stdio: 'inherit' });
+  const wall = (performance.now() - t0) / 1000;
+  let files: FileResult[] = [];
+  try {
+    files = fileResults(readFileSync(xml, 'utf8'), lane.name);
+  } catch {}
+  return { code: r.status ?? 1, files, wall };
+}
+
+function main(): number {
+  const { unit, workers, timingsOut, passed } = parseArgs(process.argv.slice(2));
+  const lanes: Lane[] = unit
+    ? [{ name: 'unit', dirs: ['tests/unit'], workers }]
+    : [
+        { name: 'shared', dirs: ['tests/unit', 'tests/integration', 'tests/browser'], workers },
+        { name: 'alone', dirs: ['tests/alone'], workers: 1 },
+      ];
+  const dir = mkdtempSync(join(tmpdir(), 'bench-tests-'));
+  const results = lanes.map((l) => ({ lane: l, ...runLane(l, passed, dir) }));
+  rmSync(dir, { recursive: true, force: true });
+  const files = results.flatMap((r) => r.files);
+  const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
+  console.log('\nslowest files (seconds, lane):');
+  for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
+    console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.lane.padEnd(6)} ${f.file}`);
+  for (const r of results) console.log(`lane ${r.lane.name}: ${r.wall.toFixed(0)} s, exit ${r.code}`);
+  if (timingsOut) {
+    const ms = Object.fromEntries(files.map((f) => [f.file, Math.round(f.seconds * 1000)]));
+    writeFileSync(timingsOut, `${JSON.stringify(ms, null, 2)}\n`);
+  }
+  // A lane that failed before reporting (a file that did not load) counts as a failure even with no failed test.
+  const failed = sum('failed') + results.filter((r) => r.code !== 0 && !r.files.some((f) => f.failed)).length;
+  console.log(`${sum('tests') - sum('failed') - sum('skipped')} passed, ${failed} failed, ${sum('skipped')} skipped`);
+  return results.every((r) => r.code === 0) ? 0 : 1;
+}
+
+if (import.meta.main) process.exit(main());
