@@ -1,9 +1,9 @@
 // npm test and npm run test:unit: the suite in two lanes, one after the other (docs/testing.md).
-//   shared: tests/unit, tests/integration and tests/browser, files spread over parallel workers (bun test --parallel):
-//           they check behaviour, share nothing a neighbour can break, and hold on a machine 3× slower;
-//   alone:  tests/alone, one file at a time with nothing beside it: tests that measure time, CPU or load, and tests that
-//           rebuild the apps' shared build outputs as a user's command does.
-// Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit status: 0 only if both lanes pass.
+//   shared: tests/unit, tests/integration and tests/browser, files spread over parallel workers (bun test
+//           --parallel): they check behaviour, share nothing a neighbour can break, and hold on a machine 3× slower;
+//   alone:  tests/alone, one file at a time with nothing beside it: tests that measure time, CPU or load, and tests
+//           that rebuild the apps' shared build outputs as a user's command does.
+// Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit 0 only if both lanes pass.
 //   bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- bun test flags]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
