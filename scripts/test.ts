@@ -6,7 +6,7 @@
 // Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit 0 only if both lanes pass.
 //   bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- bun test flags]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -84,7 +84,9 @@ function runLane(lane: Lane, passed: string[], dir: string): { code: number; fil
     '--dots',
     `--reporter-outfile=${xml}`,
     '--reporter=junit',
-    ...(lane.workers > 1 ? [`--parallel=${lane.workers}`, `--timings=${TIMINGS}`] : []),
+    ...(lane.workers > 1
+      ? [`--parallel=${lane.workers}`, ...(existsSync(join(ROOT, TIMINGS)) ? [`--timings=${TIMINGS}`] : [])]
+      : []),
     ...passed,
   ];
   console.log(`\n== lane ${lane.name}: ${lane.dirs.join(', ')} (${lane.workers} worker${lane.workers > 1 ? 's' : ''})`);
@@ -115,9 +117,10 @@ function main(): number {
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
     console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.lane.padEnd(6)} ${f.file}`);
   for (const r of results) console.log(`lane ${r.lane.name}: ${r.wall.toFixed(0)} s, exit ${r.code}`);
+  // bun test's own format (--timings): the shared lane reads tests/timings.json to start its slowest files first.
   if (timingsOut) {
     const ms = Object.fromEntries(files.map((f) => [f.file, Math.round(f.seconds * 1000)]));
-    writeFileSync(timingsOut, `${JSON.stringify(ms, null, 2)}\n`);
+    writeFileSync(timingsOut, `${JSON.stringify({ version: 1, files: ms }, null, 2)}\n`);
   }
   // A lane that failed before reporting (a file that did not load) counts as a failure even with no failed test.
   const failed = sum('failed') + results.filter((r) => r.code !== 0 && !r.files.some((f) => f.failed)).length;

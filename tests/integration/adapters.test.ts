@@ -1,5 +1,6 @@
 // The adapter contract: every client, on every runtime it claims, under each of its settings and
-// every workload, hands over the golden body through both transforms (plain and direct).
+// every workload, hands over the golden body through both transforms (plain and direct). One probe
+// process per client and settings; each workload opens its own client in it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -57,7 +58,8 @@ const variants = (client: string): Record<string, string>[] => [
 const workloadsOf = (settings: Record<string, string>) =>
   WORKLOADS.filter(isRead).filter((w) => !(settings.DECODE && w === 'xread'));
 
-function probe(runtime: string, env: Record<string, string>): { direct: string; plain: string } {
+/** Each workload's two bodies, from one process of the runtime. */
+function probe(runtime: string, env: Record<string, string>): Record<string, { direct: string; plain: string }> {
   const [cmd, ...args] = PROBE[runtime]!;
   const r = spawnSync(cmd!, args, {
     cwd: PROBE_DIR,
@@ -93,10 +95,17 @@ describe('every adapter on every runtime it claims', () => {
             .map(([k, v]) => `${k}=${v}`)
             .join(' ') || 'defaults';
         test(`${client} on ${runtime} (${label}): every workload, plain and direct, gives the golden body`, () => {
-          for (const workload of workloadsOf(settings)) {
-            const out = probe(runtime, { ...settings, REDIS_CLIENT: client, WORKLOAD: workload, STREAM_KEY });
-            expect(out.direct).toBe(golden[workload]!);
-            expect(out.plain).toBe(golden[workload]!);
+          const workloads = workloadsOf(settings);
+          const out = probe(runtime, {
+            ...settings,
+            REDIS_CLIENT: client,
+            PROBE_WORKLOADS: workloads.join(','),
+            STREAM_KEY,
+          });
+          expect(Object.keys(out)).toEqual(workloads);
+          for (const workload of workloads) {
+            expect(out[workload]!.direct).toBe(golden[workload]!);
+            expect(out[workload]!.plain).toBe(golden[workload]!);
           }
         }, 90_000);
       }
