@@ -1,5 +1,5 @@
 // --redis-rtt end to end on real apps: a run per distance behind the delay proxy, its delay calibrated until the RTT
-// seen is the asked one. It measures an RTT, so it runs alone: on a loaded machine the hop alone can take the RTT asked.
+// seen is the asked one. It measures an RTT, so it runs alone: on a loaded machine the hop alone can take the RTT.
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
