@@ -1,6 +1,6 @@
 // Planted faults: the run carries on, says why, cleans up every process and keeps its results.
 import { describe, expect, test } from 'bun:test';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -244,17 +244,18 @@ describe('signals and kill -9', () => {
 
   test('kill -9 leaves a readable results.json, no survivors, and --resume finishes the run', async () => {
     const names = [fake('good'), fake('other')];
-    const scratch = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('stream-bench-')));
-    const before = scratch();
     const first = await runCli(['--only', names.join(','), '--runs', '2', '--duration', '1s', '--warmup', '0s'], {
       onLine: (line, ctl) => line.includes(`${names[1]} c50 run 1/2`) && ctl.kill('SIGKILL'),
     });
     expect(first.signal).toBe('SIGKILL');
     expect(await settle(first.seen, 5000)).toEqual([]);
-    // The watcher also removes the scratch files (Redis's copy of the RDB and its log).
+    // The watcher also removes the scratch files (Redis's copy of the RDB and its log): the run's own folder, named on
+    // its processes' command lines (the watcher's), not any other run's that a test beside this one has open.
+    const own = [...new Set(first.seen.flatMap((p) => p.cmd.match(/stream-bench-[A-Za-z0-9]+/g) ?? []))];
+    expect(own.length).toBeGreaterThan(0);
     let left: string[] = [];
     for (let i = 0; i < 20; i++) {
-      left = [...scratch()].filter((n) => !before.has(n));
+      left = own.filter((n) => existsSync(join(tmpdir(), n)));
       if (!left.length) break;
       await Bun.sleep(100);
     }

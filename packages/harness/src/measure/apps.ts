@@ -102,9 +102,6 @@ async function buildLocked(
 ): Promise<'built' | 'cached'> {
   const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
   if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
-  // A build that reads Redis starts from nothing: its own caches would keep the stream it read before (Next 16 keeps
-  // a force-static route's body in .next/server/route-cache and serves it again from a build of another stream).
-  if (c.buildReadsData) for (const o of c.buildOutputs) rmSync(join(c.appDir, o), { recursive: true, force: true });
 
   const proc = spawnTracked(build[0]!, build.slice(1), {
     cwd: c.appDir,
