@@ -25,9 +25,12 @@ describe('a network distance', () => {
       expect(near.data.redis_rtt).toBeUndefined();
       expect(far.settings.redis_rtt_ms).toBe(1);
       expect(far.data.redis_rtt.asked_ms).toBe(1);
-      // The proxy's delay is corrected until the RTT seen is the asked one: the hop and wake-ups take some of it.
-      expect(far.data.redis_rtt.proxy_delay_ms).toBeGreaterThan(0);
-      expect(far.data.redis_rtt.proxy_delay_ms).toBeLessThan(2);
+      // The proxy's delay is corrected until the RTT seen is the asked one: the hop and wake-ups take some of it, and
+      // on a loaded machine all of it (the hop alone took 1.045 ms at a load average of 2.9): then it adds nothing.
+      const { proxy_delay_ms: delay, measured } = far.data.redis_rtt;
+      expect(delay).toBeGreaterThanOrEqual(0);
+      expect(delay).toBeLessThan(2);
+      if (delay === 0) expect(measured.typical_ms).toBeGreaterThanOrEqual(0.9);
       // At least half the RTT; above it, room for the relay's own hop and the wake-ups of a loaded machine 3× slower
       // (seen: 1.615 ms at a load average of 3 on 2 CPUs). tests/alone/delay.test.ts holds the proxy closer.
       expect(far.data.redis_rtt.measured.typical_ms).toBeGreaterThan(0.5);
