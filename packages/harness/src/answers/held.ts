@@ -60,6 +60,7 @@ function hostOf(results: Results): KeptHost {
   return {
     cpu_model: e.cpu_model,
     logical_cpus: e.logical_cpus,
+    ...(e.arch ? { arch: e.arch } : {}),
     kernel: e.kernel,
     placement: p?.name ?? 'none',
     shared_cpus: !p || p.name === 'none' || p.app === null,

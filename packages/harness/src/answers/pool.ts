@@ -1,15 +1,23 @@
-// The published answers from every kept run: each comparison pooled over the runs (on any machine) whose two
-// contenders were built and run from the same inputs as today's (stats/pool.ts), decided as one family, Holm's
-// step-down at DECISION.alpha for "faster" and two one-sided tests at α/m each for "equal" within the margin, as a
-// run's own answers are (decide.ts look). Where the answers hold is said with them: on how many runs and machines,
-// the between-run sd τ, and where a new run is expected (the prediction interval).
-import { lacks, machineKey, type KeptAnswer, type KeptAnswers } from '../model/kept';
-import type { Holds, PoolAnswer, PoolRun, PoolResult } from '../model/pool';
+// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts
+// machineKey); a placement is a configuration of it, answered apart. On each configuration, each comparison is pooled
+// over its runs whose two contenders were built and run from the same inputs as today's, with a run effect
+// (stats/pool.ts runPrior), and decided as one family: Holm's step-down for "faster" and two one-sided tests at
+// α/m each for "equal" within the margin, as a run's own answers are (decide.ts look). The α: spent over the keeps
+// (α / (k (k + 1)) at the k-th, so re-testing as runs are kept keeps the error rate), then split evenly over the
+// configurations, so every statement on every machine keeps the family's error rate together. Across machines
+// (answers/where.ts): "holds on every machine measured" where each machine decided it the same way, else the machines
+// named; a prediction for an unmeasured machine only from five machines measured.
+import { bootOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
+import type { OnMachine, PoolAnswer, PoolRun, PoolResult } from '../model/pool';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { moderatedT } from '../stats/moderated';
-import { type PooledRatio, type PoolPrior, poolPrior, poolRuns, type RunEstimate, TAU_GRID } from '../stats/pool';
+import { type Pooled, poolPrior, poolRuns, runPrior, type RunEstimate, TAU_GRID } from '../stats/pool';
 import { DECISION, familyPrior, holmLevels, roundMeans, windowPairs } from './decide';
+import { across } from './where';
+
+/** Machines from which a prediction for an unmeasured one is stated (with fewer, the mean of M has M − 1 df). */
+export const PREDICT_FROM_MACHINES = 5;
 
 /**
  * Each comparison of a run's family estimated over every round it measured, by the answers' own procedure (the
@@ -52,34 +60,6 @@ function notPooled(k: KeptAnswers, workload: string, anyInputs: boolean): string
   return missing.length ? `kept before pooling: it lacks ${missing.join(' and ')}` : null;
 }
 
-/**
- * The runs' handicap checks pooled as the answers are (the same model, under the answers' prior, at 95%): whether the
- * pooled answers see the known 10%. Runs whose check contender or its twin changed are left out.
- */
-function pooledCheck(
-  records: KeptAnswers[],
-  runs: PoolRun[],
-  same: (k: KeptAnswers, name: string) => boolean,
-  prior: PoolPrior,
-): PoolResult['check'] | null {
-  const with_ = records.flatMap((k, j) => {
-    const c = k.check;
-    const twin = c?.contender.replace(/-handicap$/, '');
-    if (runs[j]!.left_out || !c || c.se === undefined || !same(k, c.contender) || !same(k, twin!)) return [];
-    return [
-      { c, e: { y: Math.log(c.ratio), se: c.se, df: c.df ?? 1e6, run: k.started_at, machine: runs[j]!.machine } },
-    ];
-  });
-  if (!with_.length) return null;
-  const r = poolRuns(
-    with_.map((x) => x.e),
-    prior,
-  ).at(0.95);
-  const { contender, pct } = with_[0]!.c;
-  const { ratio, lo, hi, n: pooledRuns, machines } = r;
-  return { contender, pct, ratio, lo, hi, runs: pooledRuns, machines, detected: hi < 1 };
-}
-
 /** A kept run as the pool reads it, before it is counted in any comparison. */
 function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean): PoolRun {
   const why = notPooled(k, workload, anyInputs);
@@ -87,6 +67,7 @@ function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean): PoolRun 
     started_at: k.started_at,
     commit: k.commit,
     machine: machineKey(k),
+    placement: placementOf(k),
     sd_windows: k.sd_windows,
     inputs_from: k.inputs_from ?? null,
     pooled: 0,
@@ -96,10 +77,84 @@ function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean): PoolRun 
   };
 }
 
+/** A configuration's key in RunEstimate.machine: the machine and, past the default, its placement. */
+const configOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
+  r.placement === 'none' ? r.machine : `${r.machine}|${r.placement}`;
+/** How the words name a configuration: "AMD EPYC" (its CPU model), "AMD EPYC (split)". */
+const nameOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
+  `${r.machine.split(', ')[0]!.replace(/\((R|TM)\)/g, '')}${r.placement === 'none' ? '' : ` (${r.placement})`}`;
+
+/** The α the k-th keep of the same inputs spends: summed over every keep, at most α. */
+export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, keeps) * (Math.max(1, keeps) + 1));
+
+/** One configuration's family: its runs' estimates per comparison, pooled under its own prior on τr. */
+interface Config {
+  key: string;
+  run: PoolRun;
+  estimates: RunEstimate[][];
+  pooled: Pooled[];
+  tau: number;
+  runs: number;
+  boots: number;
+}
+
+function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], records: KeptAnswers[]): Config {
+  const estimates = family.map((rs) => rs.filter((r) => r.machine === key));
+  const used = new Set(estimates.flat().map((r) => r.run));
+  const boots = new Set(records.filter((k) => used.has(k.started_at)).map(bootOf)).size;
+  // One run on a machine gives that run's own answers, widened by the stated prior: they speak of the machine, and
+  // its next run moves by τr.
+  const prior = runPrior(estimates, boots);
+  const tau = TAU_GRID.reduce((s, t, g) => s + t * prior.run[g]!, 0);
+  return { key, run, estimates, pooled: estimates.map((rs) => poolRuns(rs, prior)), tau, runs: used.size, boots };
+}
+
+/** Each comparison's verdict on one configuration, at its share of α (Holm inside it; "equal" at 2α/m). */
+function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
+  const has = cfg.estimates.map((rs) => rs.length > 0);
+  const m = has.filter(Boolean).length;
+  const levels = holmLevels(
+    cfg.pooled.map((p, i) => (has[i] ? p.p : 1)),
+    alpha,
+  );
+  const margin = marginPct / 100;
+  return cfg.pooled.map((p, i) => {
+    if (!has[i]) return null;
+    const faster = levels[i] !== null;
+    const r = p.at(faster ? 1 - levels[i]! : 1 - (2 * alpha) / Math.max(1, m), false);
+    const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
+    const verdict = faster ? 'faster' : inside ? 'equal' : 'undecided';
+    const { machine, placement } = cfg.run;
+    const on = { machine, placement, name: nameOf(cfg.run), runs: r.n, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
+    return { ...on, level: r.level, p: r.p, tau: +cfg.tau.toFixed(4) } as OnMachine;
+  });
+}
+
+/** The family's estimates per comparison (each run's, in the comparison's order), counting what each run gave. */
+function estimatesOf(
+  records: KeptAnswers[],
+  runs: PoolRun[],
+  comparisons: Comparison[],
+  same: (k: KeptAnswers, name: string) => boolean,
+): RunEstimate[][] {
+  return comparisons.map((c) =>
+    records.flatMap((k, j) => {
+      if (runs[j]!.left_out) return [];
+      for (const name of [c.a, c.b])
+        if (!same(k, name) && !runs[j]!.changed.includes(name)) runs[j]!.changed.push(name);
+      if (!same(k, c.a) || !same(k, c.b)) return [];
+      const got = estimateIn(k, c);
+      if (!got?.e) return [];
+      runs[j]!.pooled++;
+      return [{ y: got.e.ln, se: got.e.se, df: got.e.df, run: k.started_at, machine: configOf(runs[j]!) }];
+    }),
+  );
+}
+
 /**
- * Pool the kept runs' answers to `comparisons` (today's family): a run counts for a comparison when both its
- * contenders' inputs equal `today`'s (null: take every run as today's, for runs from elsewhere with no checkout to
- * compare against). Each answer says how many runs and machines it rests on.
+ * Pool the kept runs' answers to `comparisons` (today's family), machine by machine: a run counts for a comparison
+ * when both its contenders' inputs equal `today`'s (null: `--any-inputs`, every run taken as today's). Each answer
+ * carries its verdict on each machine, its runs there, and where it holds across them.
  */
 export function poolAnswers(
   records: KeptAnswers[],
@@ -111,105 +166,140 @@ export function poolAnswers(
 ): PoolResult {
   const runs = records.map((k) => poolRun(k, workload, today === null));
   const same = (k: KeptAnswers, name: string) => !today || (!!k.inputs?.[name] && k.inputs[name] === today[name]);
-  const family: RunEstimate[][] = comparisons.map((c) =>
-    records.flatMap((k, j) => {
-      if (runs[j]!.left_out) return [];
-      for (const name of [c.a, c.b])
-        if (!same(k, name) && !runs[j]!.changed.includes(name)) runs[j]!.changed.push(name);
-      if (!same(k, c.a) || !same(k, c.b)) return [];
-      const got = estimateIn(k, c);
-      if (!got?.e) return [];
-      runs[j]!.pooled++;
-      return [{ y: got.e.ln, se: got.e.se, df: got.e.df, run: k.started_at, machine: runs[j]!.machine }];
-    }),
+  const family = estimatesOf(records, runs, comparisons, same);
+  const keeps = runs.filter((r) => r.pooled).length;
+  const spent = spentAt(alpha, keeps);
+  const keys = [...new Set(family.flat().map((r) => r.machine))];
+  const configs = keys.map((key) =>
+    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records),
   );
-  const prior = poolPrior(family);
-  const m = comparisons.length;
-  const pooled = family.map((runsOf) => poolRuns(runsOf, prior));
-  const at = (i: number, level: number) => pooled[i]!.at(level);
-  const rejected = holmLevels(
-    pooled.map((x) => x.p),
-    alpha,
+  const perMachine = spent / Math.max(1, configs.length);
+  const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
+  const machines = new Set(configs.filter((c) => c.run.placement === 'none').map((c) => c.run.machine)).size;
+  const answers = comparisons.map((c, i) =>
+    answerOf(
+      c,
+      decided.flatMap((d) => d[i] ?? []),
+      family[i]!,
+      machines >= PREDICT_FROM_MACHINES ? family : null,
+    ),
   );
-  const margin = marginPct / 100;
-  const answers = comparisons.map((c, i): PoolAnswer => {
-    const runsOf = family[i]!;
-    if (rejected[i] !== null) return answerOf(c, at(i, 1 - rejected[i]!), runsOf, 'faster', marginPct, prior.machines);
-    const r = at(i, 1 - (2 * alpha) / m);
-    const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
-    return answerOf(c, r, runsOf, inside ? 'equal' : 'undecided', marginPct, prior.machines);
-  });
-  const check = pooledCheck(records, runs, same, prior);
+  const check = pooledCheck(records, runs, same, configs, decided, perMachine);
   return {
     workload,
     alpha,
+    keeps,
+    spent,
+    per_machine: perMachine,
+    any_inputs: today === null,
     margin_pct: marginPct,
-    prior: priorRecord(prior),
+    priors: configs.map((c) => ({
+      machine: c.run.machine,
+      placement: c.run.placement,
+      tau: +c.tau.toFixed(4),
+      runs: c.runs,
+      boots: c.boots,
+    })),
     ...(check ? { check } : {}),
     runs,
-    machines: new Set(runs.filter((r) => r.pooled).map((r) => r.machine)).size,
+    machines: new Set(configs.map((c) => c.run.machine)).size,
+    configurations: configs.length,
     answers,
   };
 }
 
 /**
- * Whether a pooled answer holds where it was not measured: a "faster" one when its 95% prediction interval for a new
- * run is on the decided side of 1, an "equal" one when it lies within ±margin.
+ * The runs' handicap checks judged exactly as the answers are: on each configuration pooled under its answers' prior,
+ * decided at the Holm threshold where that configuration's answers stopped (at the same α), and across machines by
+ * the same words (answers/where.ts). Runs whose check contender or its twin changed are left out.
  */
-export function holdsOf(
-  r: Pick<PooledRatio, 'prediction' | 'hi'>,
-  verdict: PoolAnswer['verdict'],
-  marginPct: number,
-  machines: number,
-): Holds {
-  const pi = r.prediction;
-  if (verdict === 'undecided' || !pi) return 'open';
-  const m = marginPct / 100;
-  const inside = verdict === 'equal' ? pi.lo >= 1 / (1 + m) && pi.hi <= 1 + m : r.hi < 1 ? pi.hi < 1 : pi.lo > 1;
-  return inside ? 'holds' : machines > 1 ? 'depends on the machine' : 'depends on the run';
+function pooledCheck(
+  records: KeptAnswers[],
+  runs: PoolRun[],
+  same: (k: KeptAnswers, name: string) => boolean,
+  configs: Config[],
+  decided: (OnMachine | null)[][],
+  alpha: number,
+): PoolResult['check'] | null {
+  const with_ = records.flatMap((k, j) => {
+    const c = k.check;
+    const twin = c?.contender.replace(/-handicap$/, '');
+    if (runs[j]!.left_out || !c || c.se === undefined || !same(k, c.contender) || !same(k, twin!)) return [];
+    const e: RunEstimate = {
+      y: Math.log(c.ratio),
+      se: c.se,
+      df: c.df ?? 1e6,
+      run: k.started_at,
+      machine: configOf(runs[j]!),
+    };
+    return [{ c, e }];
+  });
+  if (!with_.length) return null;
+  const on = configs.flatMap((cfg, n) => {
+    const es = with_.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
+    if (!es.length) return [];
+    const pooled = poolRuns(es, runPrior(cfg.estimates, cfg.boots));
+    // Holm's threshold where the machine's answers stopped: α / (m − decided), the level their next one would face.
+    const answered = decided[n]!.filter((a) => a !== null);
+    const stop = alpha / Math.max(1, answered.length - answered.filter((a) => a!.verdict === 'faster').length);
+    const verdict = pooled.p < stop ? ('faster' as const) : ('undecided' as const);
+    const r = pooled.at(1 - stop, false);
+    const { machine, placement } = cfg.run;
+    const one = { machine, placement, name: nameOf(cfg.run), runs: r.n, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
+    return [{ ...one, level: r.level, p: r.p, tau: +cfg.tau.toFixed(4) }];
+  });
+  if (!on.length) return null;
+  const where = across(on);
+  const { contender, pct } = with_[0]!.c;
+  const detected = where.verdict === 'faster' && where.ratio < 1;
+  const machines = new Set(on.map((o) => o.machine)).size;
+  const { ratio, lo, hi } = where;
+  return { contender, pct, ratio, lo, hi, runs: with_.length, machines, detected, where: where.words, on_machines: on };
 }
 
-/** The priors as pool.json records them: the mean τ each puts on runs and machines, and what they were learnt from. */
-function priorRecord(p: PoolPrior): PoolResult['prior'] {
-  const mean = (w: number[]) => +TAU_GRID.reduce((s, t, g) => s + t * w[g]!, 0).toFixed(4);
-  return { tau: mean(p.run), tau_machine: mean(p.machine), comparisons: p.n, machines: p.machines };
-}
-
-function answerOf(
-  c: Comparison,
-  r: PooledRatio,
-  runs: RunEstimate[],
-  verdict: PoolAnswer['verdict'],
-  marginPct: number,
-  machines: number,
-): PoolAnswer {
+function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], family: RunEstimate[][] | null): PoolAnswer {
+  const where = on.length ? across(on) : null;
+  const machines = new Set(on.map((o) => o.machine)).size;
+  // From five machines: where a run on an unmeasured machine falls, from the machines' means (default placement).
+  const prediction = family ? predicted(runs, family) : null;
+  const taus = on.map((o) => o.tau);
   return {
     id: c.id,
     question: c.question,
     a: c.a,
     b: c.b,
     ...(c.side_by_side ? { side_by_side: true as const } : {}),
-    verdict,
-    ratio: r.ratio,
-    lo: r.lo,
-    hi: r.hi,
-    level: r.level,
-    p: r.p,
+    verdict: where?.verdict ?? 'undecided',
+    ratio: where?.ratio ?? NaN,
+    lo: where?.lo ?? 0,
+    hi: where?.hi ?? Infinity,
+    level: on.length ? Math.min(...on.map((o) => o.level)) : 0.95,
+    p: on.length ? Math.max(...on.map((o) => o.p)) : 1,
     pairs: 0,
     rounds: runs.length,
     look: 1,
-    procedure: r.procedure,
-    df: r.df,
-    sd: Number.isFinite(r.se) ? +r.se.toFixed(4) : undefined,
-    ...(r.short ? { short: r.short } : {}),
+    procedure: 'pool',
+    df: 0,
+    ...(on.length ? {} : { short: 'no run measured this comparison' }),
     pool: {
-      runs: r.n,
-      machines: r.machines,
-      tau: r.tau,
-      tau_machine: r.tau_machine,
-      prediction: r.prediction,
-      holds: holdsOf(r, verdict, marginPct, machines),
+      runs: runs.length,
+      machines,
+      tau: taus.length ? +(taus.reduce((s, t) => s + t, 0) / taus.length).toFixed(4) : 0,
+      tau_machine: prediction?.tau_machine ?? 0,
+      prediction: prediction?.prediction ?? null,
+      holds: where?.holds ?? 'open',
+      where: where?.words ?? 'not measured',
+      on_machines: on,
       estimates: runs.map((x) => ({ run: x.run, ratio: Math.exp(x.y), se: x.se })),
     },
   };
+}
+
+/** A run on an unmeasured machine: the machines' means with τr and τm (τm²/M in it), under the family's priors. */
+function predicted(runs: RunEstimate[], family: RunEstimate[][]) {
+  const machinesOnly = (rs: RunEstimate[]) => rs.filter((r) => !r.machine.includes('|'));
+  const own = machinesOnly(runs);
+  if (!own.length) return null;
+  const r = poolRuns(own, poolPrior(family.map(machinesOnly))).at(0.95);
+  return { prediction: r.prediction, tau_machine: r.tau_machine };
 }

@@ -91,7 +91,7 @@ async function writePooled(out: string, pool: PoolResult, newest: Results | null
   const lines = pool.answers.map(
     (a) =>
       `- ${a.a} ÷ ${a.b}: ${a.ratio.toFixed(3)} (${a.lo.toFixed(3)}–${a.hi.toFixed(3)}), ${a.verdict}, ` +
-      `${a.pool.runs} runs, ${a.pool.machines} machines, τ ${(a.pool.tau * 100).toFixed(1)}%, ${a.pool.holds}`,
+      `${a.pool.runs} runs, ${a.pool.machines} machines, τ ${(a.pool.tau * 100).toFixed(1)}%, ${a.pool.where}`,
   );
   writeFileSync(join(out, 'pool.md'), `${lines.join('\n')}\n`);
   console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);

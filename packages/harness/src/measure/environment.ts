@@ -65,6 +65,7 @@ export function captureEnvironment(contenders: Contender[]): Environment {
   return {
     cpu_model: cpus[0]?.model ?? 'unknown',
     logical_cpus: cpus.length,
+    arch: os.arch(),
     memory_gb: +(os.totalmem() / 2 ** 30).toFixed(1),
     kernel: `${os.type()} ${os.release()}`,
     children: childSessions(),

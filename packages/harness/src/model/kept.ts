@@ -30,6 +30,8 @@ export interface KeptAnswer {
 export interface KeptHost {
   cpu_model: string;
   logical_cpus: number;
+  /** Node's os.arch() ("x64", "arm64"); absent in records kept before it, all of them x64. */
+  arch?: string;
   kernel: string;
   /** CPU placement of app, Redis and load generator (system/placement.ts), and whether they shared the app's CPUs. */
   placement: string;
@@ -79,22 +81,28 @@ export function lacks(k: KeptAnswers): string[] {
   return out;
 }
 
-/** The machine a run was measured on, as pooling tells machines apart: CPU, CPU count, kernel and placement. */
-export const machineKey = (k: KeptAnswers) =>
-  k.host
-    ? `${k.host.cpu_model}, ${k.host.logical_cpus} logical CPUs, ${k.host.kernel}, placement ${k.host.placement}`
-    : `${k.machine}, placement none`;
+/**
+ * The machine a run was measured on: its hardware, a CPU model × logical CPUs × architecture. Kernel builds and VM
+ * boots are other runs on the same machine; the placement is a configuration of it (placementOf), never another one.
+ */
+export const machineKey = (k: KeptAnswers) => {
+  if (!k.host) return machineKind(k.machine);
+  const arch = k.host.arch && k.host.arch !== 'x64' ? `, ${k.host.arch}` : '';
+  return `${k.host.cpu_model}, ${k.host.logical_cpus} logical CPUs${arch}`;
+};
+
+/** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
+export const placementOf = (k: KeptAnswers) => k.host?.placement ?? 'none';
+
+/** Which boot (the kernel build) and day a run was measured in: runs of one boot and day are one piece of evidence. */
+export const bootOf = (k: KeptAnswers) =>
+  `${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;
 
 /** What machines (machineKey) share, of their CPU model and count, and which of the key's parts differ among them. */
 export function machineDifference(keys: string[]): { shared: string[]; differ: string[] } {
   const parts = keys.map((k) => k.split(', '));
-  const names = [
-    'CPU models',
-    'CPU counts',
-    'kernels',
-    'CPU placements (the app sharing its CPUs with Redis and oha or not)',
-  ];
-  const same = (i: number) => parts.every((q) => q[i] === parts[0]?.[i]);
+  const names = ['CPU models', 'CPU counts', 'architectures'];
+  const same = (i: number) => parts.every((q) => (q[i] ?? 'x64') === (parts[0]?.[i] ?? 'x64'));
   return {
     shared: (parts[0] ?? []).filter((_, i) => i < 2 && same(i)),
     differ: names.filter((_, i) => !same(i)),

@@ -7,8 +7,10 @@ import type { Answer } from './results';
 export interface PoolRun {
   started_at: string;
   commit: string;
-  /** The machine as pooling tells machines apart (model/kept.ts machineKey). */
+  /** The machine: its hardware (model/kept.ts machineKey), whatever its kernel build or boot. */
   machine: string;
+  /** Its CPU placement (--placement): a configuration of the machine, answered apart ("none": the default). */
+  placement: string;
   sd_windows: number | null;
   /** Where its inputs were read: at the run, or recovered from its commit; null: not recorded. */
   inputs_from: 'run' | 'git' | null;
@@ -23,21 +25,44 @@ export interface PoolRun {
 }
 
 /**
- * Where a pooled answer holds: its 95% prediction interval for a new run (on a new machine, where the family was
- * measured on two or more) on the decided side of 1, or within ±margin for "equal"; else it depends on the machine
- * (or, with one machine measured, on the run).
+ * Where a pooled answer holds (answers/where.ts): decided the same way on every machine measured, decided on some and
+ * open on others, decided one way on one machine and the other way on another, or open on every one.
  */
-export type Holds = 'holds' | 'depends on the machine' | 'depends on the run' | 'open';
+export type Holds = 'holds on every machine measured' | 'depends on the machine' | 'reverses' | 'open';
+
+/** One comparison's answer on one machine (one configuration: a machine and a placement), from its runs alone. */
+export interface OnMachine {
+  /** The machine's hardware (model/kept.ts machineKey), and its placement ("none": the default). */
+  machine: string;
+  placement: string;
+  /** "AMD EPYC" or "AMD EPYC (split)": how the words name it. */
+  name: string;
+  runs: number;
+  verdict: 'faster' | 'equal' | 'undecided';
+  ratio: number;
+  lo: number;
+  hi: number;
+  /** The interval's level: Holm's step at the machine's share of α for "faster", else the "equal" test's. */
+  level: number;
+  p: number;
+  /** The posterior mean sd between runs on this machine (ln). */
+  tau: number;
+}
 
 export interface PoolAnswer extends Answer {
   pool: {
     runs: number;
     machines: number;
-    /** Between-run and between-machine sd of ln A − ln B (posterior means; τm 0 with one machine measured). */
+    /** Between-run sd of ln A − ln B (the mean over its machines), and between machines (0 under five machines). */
     tau: number;
     tau_machine: number;
+    /** Where a run on an unmeasured machine is expected: only from five machines measured (null below). */
     prediction: { lo: number; hi: number; level: number } | null;
     holds: Holds;
+    /** "holds on every machine measured (…)", "faster on Intel Xeon, open on AMD EPYC", "reverses: …". */
+    where: string;
+    /** Its verdict on each machine (each configuration), from that machine's runs alone. */
+    on_machines: OnMachine[];
     /** Each pooled run's own estimate (a ÷ b) and its standard error (ln). */
     estimates: { run: string; ratio: number; se: number }[];
   };
@@ -45,20 +70,37 @@ export interface PoolAnswer extends Answer {
 
 export interface PoolResult {
   workload: string;
+  /** The family's α: split over the keeps (`spent`) and, within a keep, over the machines (`per_machine`). */
   alpha: number;
+  /**
+   * The keeps so far of these inputs (k: the runs pooled) and the α this keep spends, α / (k (k + 1)): summed over
+   * every keep it is at most α, so re-testing as runs are added keeps the family's error rate.
+   */
+  keeps: number;
+  spent: number;
+  /** The α each machine (each configuration) decides at, with Holm inside it: `spent` / configurations. */
+  per_machine: number;
+  /** `--any-inputs`: every kept run taken as today's code, whatever its inputs. */
+  any_inputs: boolean;
   margin_pct: number;
   /**
-   * The family's prior on the between-run and between-machine sd (stats/pool.ts), as its means, the comparisons it
-   * was learnt from, and the machines in the family (1: the answers are of that machine).
+   * Per machine (configuration), its prior on the sd between runs (stats/pool.ts runPrior): the mean, and the boots or
+   * days of its runs it was learnt from (under 2: the stated prior alone).
    */
-  prior: { tau: number; tau_machine: number; comparisons: number; machines: number };
+  priors: { machine: string; placement: string; tau: number; runs: number; boots: number }[];
   runs: PoolRun[];
   /**
-   * The runs' handicap checks pooled as the answers are (answers/pool.ts pooledCheck): whether the pooled answers see
-   * the known 10% (absent where no kept run recorded its check's standard error).
+   * The runs' handicap checks judged as the answers are, per machine and across them (answers/pool.ts pooledCheck):
+   * whether the pooled answers see the known 10% (absent where no kept run recorded its check's standard error).
    */
-  check?: Omit<NonNullable<KeptAnswers['check']>, 'se' | 'df'> & { runs: number; machines: number };
-  /** Machines with a pooled run. */
+  check?: Omit<NonNullable<KeptAnswers['check']>, 'se' | 'df'> & {
+    runs: number;
+    machines: number;
+    where: string;
+    on_machines: OnMachine[];
+  };
+  /** Machines (hardware) with a pooled run, and configurations (a machine and a placement). */
   machines: number;
+  configurations: number;
   answers: PoolAnswer[];
 }

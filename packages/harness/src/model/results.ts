@@ -229,6 +229,8 @@ export const clientCeilingOf = (
 export interface Environment {
   cpu_model: string;
   logical_cpus: number;
+  /** Node's os.arch() ("x64", "arm64"): part of the machine's key (absent in results before it). */
+  arch?: string;
   memory_gb: number;
   kernel: string;
   /**

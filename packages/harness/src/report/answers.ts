@@ -112,9 +112,9 @@ function familyLine(an: Analysis): string {
     return (
       `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
       `${n('faster')} decided, ${n('equal')} equal within ±${an.pool.margin_pct}%, ${n('undecided')} open. ` +
-      `${poolProcedureText(an)}; the chance of any false "faster" over the whole family is at most 5% (Holm, one ` +
-      'look over the kept runs). "Equal" is two one-sided tests at α/m each: its interval, and an open one\'s, at ' +
-      '1 − 2α/m.'
+      `${poolProcedureText(an)}. So the chance of any false "faster", on any machine or across them, at this keep or ` +
+      'any other, is at most 5%. "Equal" is two one-sided tests at α/m each (α the machine\'s): its interval, and an ' +
+      "open one's, at 1 − 2α/m."
     );
   const looks = r.looks ?? [];
   const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;

@@ -43,9 +43,11 @@ const bold = (x: string) => `**${x}**`;
 /** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
 const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
 
-/** ", depends on the machine" after a pooled answer whose next run, on a new machine, could read it otherwise. */
+/** ", depends on the machine" after a pooled answer not decided the same way on every machine measured. */
 const where = (a: AnswerFigures) =>
-  a.pool?.holds.startsWith('depends') ? `, ${term(a.pool.holds, 'depends on the machine')}` : '';
+  a.pool && (a.pool.holds === 'depends on the machine' || a.pool.holds === 'reverses')
+    ? `, ${term('depends on the machine')}`
+    : '';
 
 /**
  * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than node-redis

@@ -9,13 +9,11 @@ import { machineDifference } from '../model/kept';
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
 
-/** " [3 runs on 2 machines, τ 1.2% between runs; a new run: +4.0%…+31.0%: holds]": a pooled answer's suffix. */
+/** " [3 runs on 2 machines: holds on every machine measured (AMD EPYC, Intel Xeon)]": a pooled answer's suffix. */
 export function poolSuffix(a: AnswerFigures): string {
   const p = a.pool;
   if (!p) return '';
   const on = `${p.runs} run${p.runs === 1 ? '' : 's'} on ${p.machines} machine${p.machines === 1 ? '' : 's'}`;
-  const machine = p.tau_machine > 0 ? `, ${pct1(p.tau_machine)} between machines` : '';
-  const tau = `, τ ${pct1(p.tau)} between runs${machine}`;
   // In the sentence's own terms: a decided answer names the faster side first.
   const flip = a.verdict === 'faster' && a.ratio < 1;
   const [lo, hi] = p.prediction
@@ -23,43 +21,53 @@ export function poolSuffix(a: AnswerFigures): string {
       ? [1 / p.prediction.hi, 1 / p.prediction.lo]
       : [p.prediction.lo, p.prediction.hi]
     : [];
-  const range = (x: number, y: number) => {
-    if (x >= 1.5) return `${x.toFixed(1)}–${y.toFixed(1)}×`;
-    return `${signed(x)}…${signed(y)}`;
-  };
-  const pi = lo !== undefined && hi !== undefined ? `; a new run: ${range(lo, hi)}` : '';
-  const holds = p.holds === 'open' ? '' : `: ${p.holds}`;
-  return ` [${on}${tau}${pi}${holds}]`;
+  const range = (x: number, y: number) => (x >= 1.5 ? `${x.toFixed(1)}–${y.toFixed(1)}×` : `${signed(x)}…${signed(y)}`);
+  const pi = lo !== undefined && hi !== undefined ? `; on a machine not measured: ${range(lo, hi)}` : '';
+  return ` [${on}, τ ${pct1(p.tau)} between runs: ${flip ? flipWords(p.where) : p.where}${pi}]`;
 }
+
+/** The words in the sentence's order (b first): "faster" on a machine is then "slower", and back. */
+const flipWords = (w: string) =>
+  w.replace(/\b(faster|slower) on\b/g, (_, x: string) => `${x === 'faster' ? 'slower' : 'faster'} on`);
 
 /** How the pooled answers were tested, in the family line's words. */
 export function poolProcedureText(an: Analysis): string {
   const p = an.pool!;
-  const machines =
-    p.prior.machines > 1
-      ? `over the ${p.prior.machines} machines measured, each counted once`
-      : 'on the one machine measured';
-  const beyond =
-    p.prior.machines > 1
-      ? `; the machines' sd (a prior of mean ${pct1(p.prior.tau_machine)}) sets where a new machine falls`
-      : '';
+  const pct = (x: number) => `${+(x * 100).toPrecision(2)}%`;
   return (
-    "Each pools the kept runs' estimates (each run's mean ln A − ln B over all its rounds, with its moderated t's " +
-    `standard error) ${machines}, the run a random effect whose sd is learnt from the whole family (a prior of mean ` +
-    `${pct1(p.prior.tau)}, from ${p.prior.comparisons} comparisons with 2 runs on a machine or more)${beyond}; p and ` +
-    'interval from the posterior of the difference'
+    'Each is decided on each machine apart (a machine is a CPU model, CPU count and architecture; a CPU placement is ' +
+    "answered apart): the machine's kept runs, each run's mean ln A − ln B over all its rounds with its moderated " +
+    "t's standard error, pooled with a run effect whose sd starts from a stated prior (half-normal, scale 3%) and " +
+    'is learnt from the ' +
+    `machine's runs on other boots or days, counted as runs, not comparisons. This is keep ${p.keeps} of these ` +
+    `inputs: it spends α ${pct(p.spent)} (5% / (k (k + 1)), at most 5% over every keep), split over ` +
+    `${p.configurations} machine${p.configurations === 1 ? '' : 's'} (${pct(p.per_machine)} each), Holm inside ` +
+    'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); no average ' +
+    'over machines is decided'
   );
 }
 
 const countOf = (an: Analysis, h: Holds) => an.answers.filter((a) => a.pool?.holds === h).length;
+
+/** "31 hold on every machine measured, 5 depend on the machine, 1 reverses": the decided answers by where. */
+function whereCounts(an: Analysis): string {
+  const depends = countOf(an, 'depends on the machine');
+  const reverses = countOf(an, 'reverses');
+  const p = an.pool!;
+  const every = p.machines === 1 ? 'on the one machine measured' : 'on every machine measured';
+  return (
+    `${countOf(an, 'holds on every machine measured')} hold ${every}` +
+    (p.machines > 1 ? `, ${depends} depend on the machine, ${reverses} reverse${reverses === 1 ? 's' : ''}` : '')
+  );
+}
 
 /** The section: the runs pooled and left out, and where the answers hold. */
 export function poolSection(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
   const head =
-    '| run | commit | machine | sd between windows | handicap check | comparisons pooled | not pooled |\n' +
-    '|---|---|---|---:|---|---:|---|';
+    '| run | commit | machine | placement | sd between windows | handicap check | comparisons pooled | not pooled |\n' +
+    '|---|---|---|---|---:|---|---:|---|';
   const rows = p.runs.map((r) => {
     const changed =
       r.changed.length > 3
@@ -74,28 +82,32 @@ export function poolSection(an: Analysis): string {
     const seen = c?.detected ? 'detected' : 'NOT detected';
     const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${seen}` : '';
     return (
-      `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${sd} | ${check} | ` +
-      `${r.pooled} | ${not} |`
+      `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${r.placement} | ${sd} | ` +
+      `${check} | ${r.pooled} | ${not} |`
     );
   });
   const decided = an.answers.filter((a) => a.verdict !== 'undecided' && !a.out).length;
   const c = p.check;
   const check = c
     ? ` The handicap check (${c.contender}, ${c.pct}% slower by construction, ` +
-      `−${pct1(1 - 1 / (1 + c.pct / 100))} req/s) ` +
-      `pooled as the answers are over ${c.runs} run${c.runs === 1 ? '' : 's'}: ${signed(c.ratio)} ` +
-      `(${signed(c.lo)}…${signed(c.hi)}, 95%), ${c.detected ? 'detected' : 'NOT detected'}.`
+      `−${pct1(1 - 1 / (1 + c.pct / 100))} req/s), judged as the answers are over ${c.runs} ` +
+      `run${c.runs === 1 ? '' : 's'}: ${c.where}, ${c.detected ? 'detected' : 'NOT detected'}.`
     : '';
-  const other = p.machines > 1 ? 'a new run on a new machine' : 'a new run on this machine';
+  const priors = p.priors
+    .map(
+      (x) =>
+        `${x.machine}${x.placement === 'none' ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +
+        `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'} or day${x.boots === 1 ? '' : 's'}`,
+    )
+    .join('; ');
   return (
-    `**Where the answers hold** (pooled over ${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
-    `machine${p.machines === 1 ? '' : 's'}): of the ${decided} answered, ${countOf(an, 'holds')} hold (the 95% ` +
-    `prediction interval for ${other} is on the same side of 1, or inside ±${p.margin_pct}% for "equal"), ` +
-    `${countOf(an, 'depends on the machine') + countOf(an, 'depends on the run')} ` +
-    `depend on the ${p.machines > 1 ? 'machine' : 'run'}. A machine is a CPU model, CPU count, kernel and CPU ` +
-    "placement (Redis and the load generator sharing the app's CPUs or not). A run counts for a " +
-    "comparison when both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime " +
-    `version) equal today's.${check}\n\n` +
+    `**Where the answers hold** (${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
+    `machine${p.machines === 1 ? '' : 's'}, decided on each): of the ${decided} answered on every machine or some, ` +
+    `${whereCounts(an)}. A machine is its hardware (CPU model, CPU count, architecture): kernel builds and boots are ` +
+    'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
+    "both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime version) equal " +
+    `today's${p.any_inputs ? " (here every kept run was taken as today's: --any-inputs)" : ''}. The sd between ` +
+    `runs, per machine: ${priors}.${check}\n\n` +
     [head, ...rows].join('\n')
   );
 }
@@ -115,12 +127,9 @@ export function poolLine(an: Analysis): string {
   const answered = (xs: { verdict: string; out?: string }[]) => xs.filter((a) => a.verdict !== 'undecided' && !a.out);
   const own = an.results.answers ?? [];
   const used = p.runs.filter((r) => r.pooled).length;
-  // On one machine, whether an answer holds on another is not known: say so, not "0 depend on the machine".
-  const where =
-    p.machines > 1
-      ? `${countOf(an, 'depends on the machine')} depend on the machine`
-      : `${countOf(an, 'depends on the run')} depend on the run, and whether they hold on another machine is not ` +
-        'measured yet';
+  // On one machine, whether an answer holds on another is not known: say so.
+  const unknown = p.machines > 1 ? '' : ', and whether they hold on another machine is not measured yet';
+  const where = `${whereCounts(an)}${unknown}`;
   return (
     `**These answers pool ${used} run${used === 1 ? '' : 's'} on ${p.machines} ` +
     `machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
@@ -145,7 +154,7 @@ export function checkText(an: Analysis): string {
   const alone = own ? `; the latest run alone: ${own.detected ? 'detected' : 'not detected'}${odds}` : '';
   return (
     ` The ${term('handicap check')} (a twin made to take ${c.pct}% longer per request on purpose, ` +
-    `${signed(1 / (1 + c.pct / 100))} req/s), pooled as the answers are: ` +
-    `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${c.detected ? 'detected' : 'not detected'}${alone}.`
+    `${signed(1 / (1 + c.pct / 100))} req/s), judged as the answers are: ` +
+    `${c.detected ? 'detected' : 'not detected'} (${c.where})${alone}.`
   );
 }

@@ -178,6 +178,44 @@ export function poolPrior(family: RunEstimate[][]): PoolPrior {
   return { run, machine, n: runLik.length, nMachine: machineLik.length, machines };
 }
 
+/**
+ * The stated prior on the sd between runs of one machine, before its runs on other boots or days are compared: a
+ * half-normal of scale 3% on the grid (a weakly informative prior for few runs, as in Friede et al., Biometrical
+ * Journal 59, 2017; its scale from the 2–3% between runs of one VM in shared/FACTS.md).
+ */
+export const STATED_RUN_SCALE = 0.03;
+export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
+  // The density times the share of the line each grid point stands for (the grid is denser near 0).
+  const width = ((TAU_GRID[g + 1] ?? t) - (TAU_GRID[g - 1] ?? t)) / 2;
+  return Math.exp(-0.5 * (t / STATED_RUN_SCALE) ** 2) * width;
+}).map((x, _, all) => x / all.reduce((s, y) => s + y, 0));
+
+/**
+ * One machine's prior on τr (the sd between its runs), shared by every comparison of its family: the stated prior,
+ * updated by the comparisons' restricted likelihoods of τr, which count as the evidence of `boots` − 1 runs, not of
+ * as many comparisons (they share the runs: a boot's or a day's drift moves every pair of it). So the comparisons'
+ * log likelihoods are summed and scaled by (boots − 1) / comparisons. Runs of one boot and day (`boots` 1) leave the
+ * stated prior as it is. τm is 0: the prior is of one machine.
+ */
+export function runPrior(family: RunEstimate[][], boots: number): PoolPrior {
+  const ok = family.filter((rs) => rs.length > 1 && usable(rs)).map(byMachine);
+  const w = ok.length && boots > 1 ? (boots - 1) / ok.length : 0;
+  const logs = TAU_GRID.map((tr, g) =>
+    STATED_RUN_PRIOR[g]! > 0
+      ? Math.log(STATED_RUN_PRIOR[g]!) + w * ok.reduce((s, ms) => s + fitAt(ms, tr).logL, 0)
+      : -Infinity,
+  );
+  const raw = relative(logs);
+  const z = raw.reduce((s, x) => s + x, 0);
+  return {
+    run: raw.map((x) => x / z),
+    machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)),
+    n: w ? ok.length : 0,
+    nMachine: 0,
+    machines: 1,
+  };
+}
+
 /** A posterior: a mixture of t's (location, scale, df, weight). */
 type Mixture = { mu: number; s: number; df: number; w: number }[];
 
@@ -220,7 +258,9 @@ export function posterior(runs: RunEstimate[], prior: PoolPrior) {
   const next: Mixture = mu.flatMap((c, k) =>
     TAU_GRID.flatMap((tm, i) => {
       const tr = TAU_GRID[g[k]![1]]!;
-      return wM[i]! > 1e-6 ? [{ ...c, s: Math.sqrt(c.s * c.s + tr * tr + tm * tm), w: c.w * wM[i]! }] : [];
+      // A new machine: its own effect (τm²), and the mean of the M measured standing for the population's (τm²/M).
+      const s = Math.sqrt(c.s * c.s + tr * tr + tm * tm * (1 + 1 / machines.length));
+      return wM[i]! > 1e-6 ? [{ ...c, s, w: c.w * wM[i]! }] : [];
     }),
   );
   const sumNext = next.reduce((s, c) => s + c.w, 0);
@@ -238,7 +278,8 @@ export interface Pooled {
   /** The two-sided p of "no difference". */
   p: number;
   /** The answer at `level`: the ratio, its interval and where a new run falls. */
-  at(level: number): PooledRatio;
+  /** `predict` false: no prediction interval (null), which costs most of the work. */
+  at(level: number, predict?: boolean): PooledRatio;
 }
 
 /** One comparison pooled over its runs under the family's prior (poolPrior): its p now, its interval at any level. */
@@ -258,12 +299,13 @@ export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
   let prediction: PooledRatio['prediction'] = null;
   return {
     p,
-    at: (level) => {
-      prediction ??= {
-        lo: Math.exp(quantile(post.next, 0.025)),
-        hi: Math.exp(quantile(post.next, 0.975)),
-        level: 0.95,
-      };
+    at: (level, predict = true) => {
+      if (predict)
+        prediction ??= {
+          lo: Math.exp(quantile(post.next, 0.025)),
+          hi: Math.exp(quantile(post.next, 0.975)),
+          level: 0.95,
+        };
       return {
         procedure,
         ratio: Math.exp(mean),
@@ -277,7 +319,7 @@ export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
         se: Math.sqrt(variance),
         tau: post.tau,
         tau_machine: post.tauM,
-        prediction,
+        prediction: predict ? prediction : null,
       };
     },
   };

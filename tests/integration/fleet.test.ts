@@ -1,0 +1,87 @@
+// The fleet's steps (scripts/fleet.sh, which .github/workflows/fleet.yml runs on each runner), run here as a
+// contributor would: the bench step writes a run and names the machine; the pool step pools the runs of two machines
+// into answers per machine. A short run stands in for the default one (it is not kept, so the pool step is given
+// kept records of two machines).
+import { afterAll, describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/system/paths';
+import { FAKE_APPS } from '../helpers/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-fleet-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const fleet = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync('bash', ['scripts/fleet.sh', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 300_000,
+  });
+
+/** A kept record of one run on `cpu`: x faster than y by 30% (se 2%). */
+const kept = (started_at: string, cpu: string) => ({
+  schema: 2,
+  started_at,
+  workload: 'xrange',
+  commit: 'c0ffee0',
+  machine: `${cpu}, 2 logical CPUs, Linux`,
+  sd_windows: 0.1,
+  host: { cpu_model: cpu, logical_cpus: 2, kernel: 'Linux', placement: 'none', shared_cpus: true },
+  inputs: { x: 'h1', y: 'h2' },
+  answers: [
+    {
+      id: 'x vs y',
+      question: 'q',
+      a: 'x',
+      b: 'y',
+      ratio: 1.3,
+      lo: 1.2,
+      hi: 1.4,
+      verdict: 'faster',
+      estimate: { ln: Math.log(1.3), se: 0.02, df: 16, procedure: 'moderated-t', rounds: [Math.log(1.3)] },
+    },
+  ],
+});
+
+describe('scripts/fleet.sh, the workflow steps run locally', () => {
+  test('no step or no folder: the usage, exit 2', () => {
+    const r = fleet(['deploy']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('usage: scripts/fleet.sh bench OUT');
+  });
+
+  test('bench: a run under OUT/runs and the machine named in OUT/machine.txt', () => {
+    const out = join(dir, 'bench');
+    const flags = ['--only', 'bun-fake-good-node-redis', '--runs', '1', '--duration', '300ms', '--warmup', '0s'];
+    const r = fleet(['bench', out, ...flags, '--report', 'text'], { BENCH_APPS_DIR: FAKE_APPS });
+    expect(r.status, r.stderr.slice(-2000)).toBe(0);
+    const runs = readdirSync(join(out, 'runs'));
+    expect(runs).toHaveLength(1);
+    const results = JSON.parse(readFileSync(join(out, 'runs', runs[0]!, 'results.json'), 'utf8'));
+    expect(results.complete).toBe(true);
+    expect(results.environment.arch).toBe(process.arch);
+    expect(readFileSync(join(out, 'machine.txt'), 'utf8')).toMatch(/, \d+ logical CPUs, (x64|arm64)\n$/);
+  });
+
+  test("pool: two machines' runs pooled into answers per machine, with where each holds", () => {
+    const input = join(dir, 'runs-in');
+    for (const [i, cpu] of ['Intel Xeon', 'Intel Xeon', 'AMD EPYC', 'AMD EPYC'].entries()) {
+      mkdirSync(join(input, `run-${i}`), { recursive: true });
+      writeFileSync(join(input, `run-${i}`, 'kept.json'), JSON.stringify(kept(`2026-11-2${i}T01:00:00.000Z`, cpu)));
+    }
+    const out = join(dir, 'pool');
+    const r = fleet(['pool', out, input, '--any-inputs']);
+    expect(r.status, r.stderr.slice(-2000)).toBe(0);
+    expect(existsSync(join(out, 'pool.json'))).toBe(true);
+    const pool = JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8'));
+    expect(pool).toMatchObject({ machines: 2, configurations: 2, any_inputs: true, keeps: 4 });
+    expect(pool.answers[0].pool.on_machines.map((m: { name: string }) => m.name).sort()).toEqual([
+      'AMD EPYC',
+      'Intel Xeon',
+    ]);
+    expect(pool.answers[0].pool.where).toMatch(/^(holds on every machine measured|open|faster on)/);
+    expect(fleet(['pool', out]).status).toBe(2);
+  });
+});
