@@ -152,7 +152,7 @@ describe('the pooled family', () => {
         'Intel Xeon',
       ),
     ];
-    const pool = poolAnswers(runs, comparisons, today, 'xrange', 10);
+    const pool = poolAnswers(runs, comparisons, { inputs: today }, 'xrange', 10);
     const [xy, xz] = pool.answers;
     expect(xy!.pool.runs).toBe(3);
     expect(xy!.pool.machines).toBe(2);
@@ -178,7 +178,7 @@ describe('the pooled family', () => {
     const pool = poolAnswers(
       [old, record('2026-11-26T01:00:00Z', [['x', 'y', 0.3, 0.05]], today)],
       comparisons,
-      today,
+      { inputs: today },
       'xrange',
       10,
     );
@@ -187,9 +187,24 @@ describe('the pooled family', () => {
     expect(pool.answers[0]!.pool.runs).toBe(1);
   });
 
+  test('runs that recorded what each contender runs pool on it: a change elsewhere in the package keeps them', () => {
+    const rows: [string, string, number, number][] = [['x', 'y', 0.3, 0.02]];
+    const today = { inputs: { x: 'new', y: 'new' }, used: { x: 'u1', y: 'u2' } };
+    const recorded = {
+      ...record('2026-11-26T01:00:00Z', rows, { x: 'old', y: 'old' }),
+      inputs_used: { x: 'u1', y: 'u2' },
+    };
+    expect(poolAnswers([recorded], [comparison('x', 'y')], today, 'xrange', 10).runs[0]!.pooled).toBe(1);
+    // A record from before them is compared on the whole package's hash.
+    const before = record('2026-11-26T01:00:00Z', rows, { x: 'old', y: 'old' });
+    expect(poolAnswers([before], [comparison('x', 'y')], today, 'xrange', 10).runs[0]!.changed).toEqual(['x', 'y']);
+  });
+
   test('another workload is not pooled', () => {
     const other = { ...record('2026-11-26T01:00:00Z', [['x', 'y', 0.3, 0.05]], today), workload: 'upsert' };
-    expect(poolAnswers([other], comparisons, today, 'xrange', 10).runs[0]!.left_out).toBe('another workload (upsert)');
+    expect(poolAnswers([other], comparisons, { inputs: today }, 'xrange', 10).runs[0]!.left_out).toBe(
+      'another workload (upsert)',
+    );
   });
 
   test('runs that agree within ±margin are "equal" where the pool says so, and hold where a new run is inside', () => {
@@ -203,7 +218,7 @@ describe('the pooled family', () => {
         today,
       ),
     );
-    const [xy, xz] = poolAnswers(runs, comparisons, today, 'xrange', 10).answers;
+    const [xy, xz] = poolAnswers(runs, comparisons, { inputs: today }, 'xrange', 10).answers;
     expect(xy!.verdict).toBe('equal');
     expect(xy!.pool.holds).toBe('holds on every machine measured');
     expect(xz!.verdict).toBe('faster');
@@ -260,7 +275,7 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
         at('2026-11-28T02:00:00Z', 'Linux 6.18.44-fc-v782', 'split'),
       ],
       [comparison('x', 'y')],
-      { x: 'h1', y: 'h2' },
+      { inputs: { x: 'h1', y: 'h2' } },
       'xrange',
       10,
     );
@@ -320,7 +335,7 @@ describe('where an answer holds across machines', () => {
       record('2026-11-26T02:00:00Z', [['x', 'y', -0.3, 0.02]], { x: 'h1', y: 'h2' }, 'B'),
       record('2026-11-27T02:00:00Z', [['x', 'y', -0.28, 0.02]], { x: 'h1', y: 'h2' }, 'B'),
     ];
-    const [xy] = poolAnswers(runs, [comparison('x', 'y')], { x: 'h1', y: 'h2' }, 'xrange', 10).answers;
+    const [xy] = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).answers;
     expect(xy!.verdict).toBe('undecided');
     expect(xy!.pool.holds).toBe('reverses');
     expect(xy!.pool.where).toBe('reverses: faster on A, slower on B');
@@ -347,8 +362,15 @@ describe('where an answer holds across machines', () => {
         df: 16,
       },
     }));
-    const pool = poolAnswers(runs, [comparison('x', 'y')], { x: 'h1', y: 'h2', 'x-handicap': 'h3' }, 'xrange', 10);
-    const answer = poolAnswers(runs, [comparison('x', 'y')], { x: 'h1', y: 'h2' }, 'xrange', 10).answers[0]!;
+    const pool = poolAnswers(
+      runs,
+      [comparison('x', 'y')],
+      { inputs: { x: 'h1', y: 'h2', 'x-handicap': 'h3' } },
+      'xrange',
+      10,
+    );
+    const answer = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10)
+      .answers[0]!;
     expect(pool.check!.where).toBe(answer.pool.where);
     expect(pool.check!.detected).toBe(answer.verdict === 'faster' && answer.ratio < 1);
     expect(pool.check!.on_machines.map((m) => m.verdict)).toEqual(answer.pool.on_machines.map((m) => m.verdict));
@@ -420,7 +442,7 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
     for (let s = 0; s < n; s++) {
       const runs = [0, 1, 2].map((d) => simulatedRun(random, d, 'A', 'none', () => 0, TAU_RUN));
       if (
-        poolAnswers(runs, PAIRS, TODAY, 'xrange', 10).answers.some((a) =>
+        poolAnswers(runs, PAIRS, { inputs: TODAY }, 'xrange', 10).answers.some((a) =>
           a.pool.on_machines.some((m) => m.verdict === 'faster'),
         )
       )
@@ -446,7 +468,7 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
         simulatedRun(random, 1, 'B', 'none', at('B'), TAU_RUN),
         simulatedRun(random, 1, 'B', 'none', at('B'), TAU_RUN),
       ];
-      const pool = poolAnswers(runs, PAIRS, TODAY, 'xrange', 10);
+      const pool = poolAnswers(runs, PAIRS, { inputs: TODAY }, 'xrange', 10);
       if (falseClaims(pool, theta)) bad++;
       decided += pool.answers.filter((a) => a.pool.holds === 'holds on every machine measured').length;
     }
@@ -467,7 +489,7 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
       let any = false;
       for (let k = 0; k < 20 && !any; k++) {
         runs.push(simulatedRun(random, k, k % 2 ? 'B' : 'A', 'none', () => 0, TAU_RUN));
-        const pool = poolAnswers(runs, PAIRS, TODAY, 'xrange', 10);
+        const pool = poolAnswers(runs, PAIRS, { inputs: TODAY }, 'xrange', 10);
         any = pool.answers.some((a) => a.pool.on_machines.some((m) => m.verdict === 'faster'));
       }
       if (any) bad++;

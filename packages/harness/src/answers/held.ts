@@ -39,6 +39,7 @@ export function keptOf(
     machine: `${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.kernel}`,
     sd_windows: sdWindows,
     host: hostOf(results),
+    ...(e.inputs_used ? { inputs_used: e.inputs_used } : {}),
     ...(recorded
       ? { inputs: recorded, inputs_from: 'run' as const }
       : inputs

@@ -8,7 +8,7 @@
 // (answers/where.ts): "holds on every machine measured" where each machine decided it the same way, else the machines
 // named; a prediction for an unmeasured machine only from five machines measured.
 import { bootOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
-import type { OnMachine, PoolAnswer, PoolRun, PoolResult } from '../model/pool';
+import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/pool';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { moderatedT } from '../stats/moderated';
@@ -159,13 +159,18 @@ function estimatesOf(
 export function poolAnswers(
   records: KeptAnswers[],
   comparisons: Comparison[],
-  today: Record<string, string> | null,
+  today: Today | null,
   workload: string,
   marginPct: number,
   alpha: number = DECISION.alpha,
 ): PoolResult {
   const runs = records.map((k) => poolRun(k, workload, today === null));
-  const same = (k: KeptAnswers, name: string) => !today || (!!k.inputs?.[name] && k.inputs[name] === today[name]);
+  // What each contender runs, where both sides recorded it; else the whole package's hash.
+  const same = (k: KeptAnswers, name: string) => {
+    if (!today) return true;
+    const [theirs, ours] = today.used && k.inputs_used ? [k.inputs_used, today.used] : [k.inputs, today.inputs];
+    return !!theirs?.[name] && theirs[name] === ours[name];
+  };
   const family = estimatesOf(records, runs, comparisons, same);
   const keeps = runs.filter((r) => r.pooled).length;
   const spent = spentAt(alpha, keeps);

@@ -55,6 +55,11 @@ export interface KeptAnswers {
    * runs are pooled where both contenders' hashes equal today's.
    */
   inputs?: Record<string, string>;
+  /**
+   * The same, hashing only what each contender runs of packages/stream (recorded by runs from 2026-12-02): where both
+   * sides have them, runs are pooled on these, so a change to one path (the raw reader) keeps the others' runs.
+   */
+  inputs_used?: Record<string, string>;
   /** Where the inputs were read: at the run, or recovered afterwards from its commit in git. */
   inputs_from?: 'run' | 'git';
   /** The default run's handicap check, by the answers' own procedure (schema 2). */

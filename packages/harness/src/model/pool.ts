@@ -3,6 +3,15 @@
 import type { KeptAnswers } from './kept';
 import type { Answer } from './results';
 
+/**
+ * Today's inputs per contender, to pool runs of the same code: the package hash every kept run has, and (`used`) the
+ * hash of what each contender runs, which runs from 2026-12-02 have too and which is compared where both have it.
+ */
+export interface Today {
+  inputs: Record<string, string>;
+  used?: Record<string, string>;
+}
+
 /** One kept run as the pool read it. */
 export interface PoolRun {
   started_at: string;

@@ -256,4 +256,6 @@ export interface Environment {
    * contenderInputs): kept runs are pooled where these equal today's (absent in older results).
    */
   inputs?: Record<string, string>;
+  /** The same, hashing only what each contender runs of packages/stream (run/inputs.ts streamFilesOf). */
+  inputs_used?: Record<string, string>;
 }

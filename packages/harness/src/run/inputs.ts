@@ -13,29 +13,92 @@ export const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'
 export const git = (cwd: string, args: string[]) => spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
 
 /**
- * What a contender is built and started from, on one side: its app folder, packages/stream, the root package.json and
+ * The files of packages/stream/src a setting's value runs beyond the core (a folder ends in /); "*": every value,
+ * where the setting's workloads are measured. Kept here, not in packages/stream, so that listing them left the
+ * package (and every kept run's package hash) as it was.
+ */
+export const STREAM_SOURCES: Record<string, Record<string, readonly string[]>> = {
+  decode: { bytes: ['raw/transcode.ts', 'raw/transcode-wasm.ts', 'raw/transcode.wat'], raw: ['raw/'] },
+  handicap: { on: ['handicap.ts'] },
+  cache: { csc: ['cache.ts'], tail: ['cache.ts'], 'tail-body': ['cache.ts'], ttl: ['cache.ts'] },
+  workers: { '2': ['workers.ts'] },
+  write: { '*': ['writes/'] },
+};
+/** The settings whose "*" sources run only in these suites' workloads. */
+const SOURCE_SUITES: Record<string, string> = { write: 'upsert' };
+
+const under = (f: string, paths: readonly string[]) => paths.some((p) => (p.endsWith('/') ? f.startsWith(p) : f === p));
+
+/** The relative imports of a TypeScript file, resolved against its folder (paths relative to packages/stream/src). */
+function importsOf(src: string, file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(src, file), 'utf8');
+  } catch {
+    return [];
+  }
+  const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+    relative(src, resolve(src, dir, m[1]!)),
+  );
+}
+
+/**
+ * What a contender runs of packages/stream (paths relative to its src/): the core (every file but the clients' adapters
+ * and the files a setting's value runs), its client's adapter and what that imports, and the files its settings'
+ * values run. `all`: the package's files.
+ */
+export function streamFilesOf(c: Contender, all: string[]): string[] {
+  const claimed = Object.values(STREAM_SOURCES).flatMap((v) => Object.values(v).flat());
+  const used = Object.entries(STREAM_SOURCES).flatMap(([name, byValue]) => {
+    const value = (c.settings as Record<string, string>)[name]!;
+    const every = SOURCE_SUITES[name] ? c.suites.includes(SOURCE_SUITES[name] as never) : true;
+    return [...(byValue[value] ?? []), ...(every ? (byValue['*'] ?? []) : [])];
+  });
+  const src = join(c.appDir, '..', '..', 'packages', 'stream', 'src');
+  const adapter = new Set<string>();
+  const visit = (f: string) => {
+    if (adapter.has(f) || (under(f, claimed) && !under(f, used))) return;
+    adapter.add(f);
+    for (const g of importsOf(src, f)) if (g.startsWith('clients/')) visit(g);
+  };
+  visit(`clients/${c.client}.ts`);
+  return all.filter((f) => {
+    if (!f.startsWith('src/')) return true; // package.json and the like
+    const rel = f.slice(4);
+    if (rel.startsWith('clients/')) return adapter.has(rel);
+    return !under(rel, claimed) || under(rel, used);
+  });
+}
+
+/**
+ * What a contender is built and started from, on one side: its app folder, what it runs of packages/stream
+ * (streamFilesOf; `scheme` "package": all of it, the hash kept runs recorded before), the root package.json and
  * bun.lock, and any file outside the app folder that its build or start names (measure/apps.ts namedFiles: a build
  * script). Files git ignores (build outputs, node_modules) are left out. Two sides with the same inputs run the same
- * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/pool.ts), so it keeps the files
- * it was first defined on; bunfig.toml, which sets how bun installs, is compared apart (changedOn) and is in the build
- * key (measure/apps.ts buildApp).
+ * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/pool.ts); bunfig.toml, which
+ * sets how bun installs, is compared apart (changedOn) and is in the build key (measure/apps.ts buildApp).
  */
-export function inputsOf(c: Contender): string {
+export function inputsOf(c: Contender, scheme: InputScheme = 'used'): string {
   const root = resolve(c.appDir, '..', '..');
-  const paths = [
-    c.appDir,
-    join(root, 'packages', 'stream'),
-    join(root, 'package.json'),
-    join(root, 'bun.lock'),
-    ...namedFiles(c),
-  ];
+  const stream = join(root, 'packages', 'stream');
+  const paths = [c.appDir, stream, join(root, 'package.json'), join(root, 'bun.lock'), ...namedFiles(c)];
+  let files = filesUnder(root, paths);
+  if (scheme === 'used') {
+    const inStream = files.filter((f) => f.startsWith(`${stream}/`)).map((f) => relative(stream, f));
+    const keep = new Set(streamFilesOf(c, inStream).map((f) => join(stream, f)));
+    files = files.filter((f) => !f.startsWith(`${stream}/`) || keep.has(f));
+  }
   const hash = createHash('sha256');
-  for (const f of filesUnder(root, paths)) {
+  for (const f of files) {
     hash.update(relative(root, f)).update('\0');
     hash.update(existsSync(f) ? contentOf(root, f) : 'absent').update('\0');
   }
   return hash.digest('hex');
 }
+
+/** "used": what each contender runs of packages/stream; "package": all of it (kept runs before the first). */
+export type InputScheme = 'used' | 'package';
 
 /**
  * A file as an input: the root package.json without its "scripts" (the project's own commands, such as `npm run
@@ -56,11 +119,15 @@ function contentOf(root: string, f: string): Buffer | string {
  * Each contender's inputs (inputsOf) with the version of the runtime it runs on, hashed: what a kept run records so
  * that runs of the same code can be pooled (answers/pool.ts).
  */
-export function contenderInputs(cs: Contender[], runtimes: Record<string, string>): Record<string, string> {
+export function contenderInputs(
+  cs: Contender[],
+  runtimes: Record<string, string>,
+  scheme: InputScheme = 'package',
+): Record<string, string> {
   return Object.fromEntries(
     cs.map((c) => {
       const h = createHash('sha256')
-        .update(inputsOf(c))
+        .update(inputsOf(c, scheme))
         .update(`\0${c.runtime} ${runtimes[c.runtime] ?? 'unknown'}`);
       return [c.name, h.digest('hex').slice(0, 16)];
     }),

@@ -10,7 +10,7 @@ import { keptOf } from '../answers/held';
 import { poolAnswers } from '../answers/pool';
 import { APPS_DIR, loadSuite } from '../model/contenders';
 import { keptFor, notKept, writeKept, type KeptAnswers } from '../model/kept';
-import type { PoolResult } from '../model/pool';
+import type { PoolResult, Today } from '../model/pool';
 import type { Results } from '../model/results';
 import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
@@ -47,9 +47,11 @@ function rejudged(results: Results): Results {
   return copy;
 }
 
-/** Today's inputs: every contender of this checkout, with the runtimes on PATH. */
-export const checkoutInputs = (): Record<string, string> =>
-  contenderInputs(loadSuite(APPS_DIR).contenders, runtimeVersions());
+/** Today's inputs: every contender of this checkout, with the runtimes on PATH (both schemes: run/inputs.ts). */
+export const checkoutInputs = (): Today => {
+  const [cs, runtimes] = [loadSuite(APPS_DIR).contenders, runtimeVersions()];
+  return { inputs: contenderInputs(cs, runtimes), used: contenderInputs(cs, runtimes, 'used') };
+};
 
 /**
  * The published view of a run: its answers pooled with every kept run whose contenders' inputs equal its own; the
@@ -65,7 +67,7 @@ export function pooledView(
   const pool = poolAnswers(
     [...others, own],
     r.family?.comparisons ?? [],
-    own.inputs ?? null,
+    own.inputs ? { inputs: own.inputs, ...(own.inputs_used ? { used: own.inputs_used } : {}) } : null,
     r.settings.workload,
     r.settings.target_ci_pct,
   );

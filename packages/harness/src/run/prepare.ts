@@ -197,5 +197,10 @@ export async function prepare(
  */
 function environmentOf(selected: Contender[]): Results['environment'] {
   const env = { ...captureEnvironment(selected), load_warning: null };
-  return { ...env, inputs: contenderInputs(selected, { ...env.runtimes }) };
+  const runtimes = { ...env.runtimes };
+  return {
+    ...env,
+    inputs: contenderInputs(selected, runtimes),
+    inputs_used: contenderInputs(selected, runtimes, 'used'),
+  };
 }
