@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { keptOf } from '../../packages/harness/src/answers/held';
-import { poolAnswers } from '../../packages/harness/src/answers/pool';
+import { leaveOneOut, poolAnswers } from '../../packages/harness/src/answers/pool';
 import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
 import { checkText, poolLine, poolSection } from '../../packages/harness/src/report/pool';
@@ -345,6 +345,21 @@ describe('where an answer holds across machines', () => {
     ]);
     // Two machines: no prediction for an unmeasured one (it needs five).
     expect(xy!.pool.prediction).toBeNull();
+  });
+
+  test('leave one machine out: the reversal is found, the other way, on the machine left out', () => {
+    const inputs = { x: 'h1', y: 'h2' };
+    const runs = [
+      record('2026-11-26T01:00:00Z', [['x', 'y', 0.3, 0.02]], inputs, 'A'),
+      record('2026-11-27T01:00:00Z', [['x', 'y', 0.28, 0.02]], inputs, 'A'),
+      record('2026-11-26T02:00:00Z', [['x', 'y', -0.3, 0.02]], inputs, 'B'),
+      record('2026-11-27T02:00:00Z', [['x', 'y', -0.28, 0.02]], inputs, 'B'),
+    ];
+    const loo = leaveOneOut(runs, [comparison('x', 'y')], { inputs }, 'xrange', 10);
+    expect(loo).toEqual([
+      { machine: 'A, 2 logical CPUs', claims: 1, same: 0, open: 0, other_way: 1 },
+      { machine: 'B, 2 logical CPUs', claims: 1, same: 0, open: 0, other_way: 1 },
+    ]);
   });
 
   test("the check is judged by the answers' own function: the same runs give the same verdict and words", () => {

@@ -308,3 +308,45 @@ function predicted(runs: RunEstimate[], family: RunEstimate[][]) {
   const r = poolRuns(own, poolPrior(family.map(machinesOnly))).at(0.95);
   return { prediction: r.prediction, tau_machine: r.tau_machine };
 }
+
+/**
+ * Each machine left out in turn: the "holds on every machine measured" claims the runs of the other machines make, and
+ * how the left-out machine's own runs (default placement) decide each of them: the same way, open, or the other way.
+ */
+export function leaveOneOut(
+  records: KeptAnswers[],
+  comparisons: Comparison[],
+  today: Today | null,
+  workload: string,
+  marginPct: number,
+): NonNullable<PoolResult['leave_one_out']> {
+  const pooled = poolAnswers(records, comparisons, today, workload, marginPct);
+  const machines = [...new Set(pooled.runs.filter((r) => r.pooled && r.placement === 'none').map((r) => r.machine))];
+  if (machines.length < 2) return [];
+  return machines.map((machine) => {
+    const rest = poolAnswers(
+      records.filter((k) => machineKey(k) !== machine),
+      comparisons,
+      today,
+      workload,
+      marginPct,
+    );
+    const alone = poolAnswers(
+      records.filter((k) => machineKey(k) === machine && placementOf(k) === 'none'),
+      comparisons,
+      today,
+      workload,
+      marginPct,
+    );
+    const out = { machine, claims: 0, same: 0, open: 0, other_way: 0 };
+    rest.answers.forEach((a, i) => {
+      if (a.verdict !== 'faster' || a.pool.holds !== 'holds on every machine measured') return;
+      out.claims++;
+      const there = alone.answers[i]!.pool.on_machines[0];
+      if (there?.verdict !== 'faster') out.open++;
+      else if (there.ratio > 1 === a.ratio > 1) out.same++;
+      else out.other_way++;
+    });
+    return out;
+  });
+}

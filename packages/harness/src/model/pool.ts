@@ -108,6 +108,11 @@ export interface PoolResult {
     where: string;
     on_machines: OnMachine[];
   };
+  /**
+   * Each machine left out in turn (answers/pool.ts leaveOneOut): the "holds on every machine measured" claims the
+   * other machines make, and how the machine left out decides them alone (expected: none the other way).
+   */
+  leave_one_out?: { machine: string; claims: number; same: number; open: number; other_way: number }[];
   /** Machines (hardware) with a pooled run, and configurations (a machine and a placement). */
   machines: number;
   configurations: number;

@@ -61,6 +61,18 @@ function whereCounts(an: Analysis): string {
   );
 }
 
+/** " Each machine left out in turn: …": how the machine left out decides what the others hold everywhere. */
+function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
+  const l = p.leave_one_out;
+  if (!l?.length) return '';
+  const each = l.map(
+    (x) =>
+      `left out, ${x.machine.split(', ')[0]} decides the others' ${x.claims} "holds on every machine measured" ` +
+      `claims the same way ${x.same} times, leaves ${x.open} open and reverses ${x.other_way}`,
+  );
+  return ` Each machine left out in turn: ${each.join('; ')}.`;
+}
+
 /** The section: the runs pooled and left out, and where the answers hold. */
 export function poolSection(an: Analysis): string {
   const p = an.pool;
@@ -107,7 +119,7 @@ export function poolSection(an: Analysis): string {
     'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
     "both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime version) equal " +
     `today's${p.any_inputs ? " (here every kept run was taken as today's: --any-inputs)" : ''}. The sd between ` +
-    `runs, per machine: ${priors}.${check}\n\n` +
+    `runs, per machine: ${priors}.${looText(p)}${check}\n\n` +
     [head, ...rows].join('\n')
   );
 }

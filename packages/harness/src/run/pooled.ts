@@ -7,7 +7,7 @@ import { analyze, type Analysis, withPool } from '../answers/analysis';
 import { ANSWERS_PROCEDURE } from '../answers/decide';
 import { judgeHandicap } from '../answers/handicap';
 import { keptOf } from '../answers/held';
-import { poolAnswers } from '../answers/pool';
+import { leaveOneOut, poolAnswers } from '../answers/pool';
 import { APPS_DIR, loadSuite } from '../model/contenders';
 import { keptFor, notKept, writeKept, type KeptAnswers } from '../model/kept';
 import type { PoolResult, Today } from '../model/pool';
@@ -64,14 +64,12 @@ export function pooledView(
 ): { analysis: Analysis; pool: PoolResult | null } {
   const r = an.results;
   const others = kept.filter((k) => k.started_at !== own.started_at);
-  const pool = poolAnswers(
-    [...others, own],
-    r.family?.comparisons ?? [],
-    own.inputs ? { inputs: own.inputs, ...(own.inputs_used ? { used: own.inputs_used } : {}) } : null,
-    r.settings.workload,
-    r.settings.target_ci_pct,
-  );
+  const today = own.inputs ? { inputs: own.inputs, ...(own.inputs_used ? { used: own.inputs_used } : {}) } : null;
+  const margin = r.settings.target_ci_pct;
+  const pool = poolAnswers([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
   if (!pool.runs.slice(0, -1).some((x) => x.pooled > 0)) return { analysis: an, pool: null };
+  const loo = leaveOneOut([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
+  if (loo.length) pool.leave_one_out = loo;
   return { analysis: withPool(an, pool), pool };
 }
 
