@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { availableParallelism } from 'node:os';
 import {
   busiestThread,
@@ -109,6 +113,23 @@ describe('/proc accounting', () => {
     await killTree(t.pid, 1000);
     await Bun.sleep(100);
     expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  test('the orphan guard kills a marked child its registry never listed (spawned just before a kill -9)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-bench-'));
+    const registry = join(dir, 'process-groups');
+    writeFileSync(registry, '\n');
+    const harness = spawn('sleep', ['0.3']);
+    const child = spawn('sleep', ['30'], { env: { ...process.env, BENCH_ORPHAN_GUARD: dir }, detached: true });
+    const guard = spawn('bash', [
+      join(ROOT, 'packages/harness/src/system/orphan-guard.sh'),
+      String(harness.pid),
+      registry,
+    ]);
+    await new Promise((r) => guard.on('exit', r));
+    await Bun.sleep(100);
+    expect(isAlive(child.pid!)).toBe(false);
+    expect(existsSync(dir)).toBe(false);
   });
 
   test("a child has its own process group in the harness's session (one scheduler autogroup)", async () => {

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Started by the harness: once the harness process is gone for any reason (kill -9 included),
 # kill every process group it still had running. $1: harness pid, $2: file listing those groups.
+# Then every process that still carries the harness's mark in its environment (BENCH_ORPHAN_GUARD, set
+# by spawnTracked): a child spawned just before a kill -9, before its group was registered.
 tail --pid="$1" -s 0.5 -f /dev/null
 [ -f "$2" ] || exit 0
 while read -r pgid; do
   [ -n "$pgid" ] && kill -KILL -- "-$pgid" 2>/dev/null
 done <"$2"
+mark="BENCH_ORPHAN_GUARD=$(dirname "$2")"
+for env in /proc/[0-9]*/environ; do
+  pid=${env#/proc/}
+  pid=${pid%/environ}
+  [ "$pid" = "$$" ] && continue
+  tr '\0' '\n' <"$env" 2>/dev/null | grep -qxF "$mark" && kill -KILL "$pid" 2>/dev/null
+done
 rm -rf "$(dirname "$2")"

@@ -86,8 +86,12 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
   // A command not found is spawned as is, so that its error is spawn's own ENOENT.
   const [file, argv, detached] =
     found && PERL ? [PERL, ['-e', NEW_GROUP, '--', cmd, ...args], false] : [cmd, args, true];
-  // PERL_BADLANG=0: no warning from perl on a machine whose locale is not installed.
-  const env = detached ? opts.env : { ...(opts.env ?? process.env), PERL_BADLANG: '0' };
+  // PERL_BADLANG=0: no warning from perl on a machine whose locale is not installed. BENCH_ORPHAN_GUARD marks the
+  // child and what it starts, for the guard to find a child spawned just before a kill -9, not yet registered.
+  const mark = registry ? { BENCH_ORPHAN_GUARD: dirname(registry) } : {};
+  const env = detached
+    ? { ...(opts.env ?? process.env), ...mark }
+    : { ...(opts.env ?? process.env), PERL_BADLANG: '0', ...mark };
   const child = spawn(file, argv, { ...opts, env, detached, stdio: ['ignore', 'pipe', 'pipe'] });
   const collect = (chunk: Buffer) => {
     const parts = (partial + chunk.toString()).split('\n');
