@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { defaultOptions } from '../../packages/harness/src/cli/args';
-import { notPublished } from '../../packages/harness/src/model/publish';
+import { notKeptQuestion, notPublished } from '../../packages/harness/src/model/publish';
 import type { Results } from '../../packages/harness/src/model/results';
 import { settingsFrom } from '../../packages/harness/src/run/prepare';
 
@@ -54,5 +54,20 @@ describe('publishing policy', () => {
     const old = defaultRun();
     delete (old.settings as Partial<Results['settings']>).servers;
     expect(notPublished(old, place, defaults)).toBeNull();
+  });
+});
+
+describe('keeping is a rule', () => {
+  const defaults = settingsFrom(defaultOptions('xrange', 0));
+
+  test('a run of another budget, windows or placement is kept; one that asks another question is not', () => {
+    const r = defaultRun();
+    r.settings.budget_s = 2700;
+    r.settings.windows = 6;
+    expect(notPublished(r, place, defaults)).toMatch(/not the default method/);
+    expect(notKeptQuestion(r, defaults)).toBeNull();
+    r.settings.connections = [64];
+    expect(notKeptQuestion(r, defaults)).toBe('it asks another question (connections changed)');
+    expect(notKeptQuestion(defaultRun(), null)).toMatch(/are not kept$/);
   });
 });

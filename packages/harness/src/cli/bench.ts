@@ -11,7 +11,7 @@ import { runBench } from '../run/bench';
 import { runSweep, sweepOf, type SweepOutcome } from '../run/sweep';
 import { abandon, savePartial, stopAll, type Session } from '../run/state';
 import { AgainstError, otherSideOf } from '../run/against';
-import { keepAndPool } from '../run/pooled';
+import { keepAndPool, recordOf } from '../run/pooled';
 import { analyzeRun } from '../answers/analysis';
 import {
   type ReportKind,
@@ -23,8 +23,8 @@ import {
 } from '../report/index';
 import { selfCheckTable } from '../report/table';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
-import { keptFor } from '../model/kept';
-import { notPublished } from '../model/publish';
+import { keptFor, notKept, writeKept } from '../model/kept';
+import { notKeptQuestion, notPublished } from '../model/publish';
 import type { Results } from '../model/results';
 import { publishLatest } from '../model/results-file';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -60,6 +60,15 @@ async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
   log('(a sweep is not published)');
 }
 
+/** Why a complete run of the suite is not kept (model/publish.ts notKeptQuestion), against its workload's defaults. */
+function whyNotKeptQuestion(results: Results): string | null {
+  const place = placeOf(results.settings);
+  return notKeptQuestion(
+    results,
+    place && 'rttMs' in place ? null : place && settingsFrom(defaultOptions(results.settings.workload, 0)),
+  );
+}
+
 /** Why a run may not be published (model/publish.ts), against the defaults of its workload at its distance. */
 function whyNotPublished(results: Results): string | null {
   const place = placeOf(results.settings);
@@ -83,6 +92,10 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   await writeReport(runDir, analysis, own ? 'full' : opts.report);
   if (results.settings.self_check) console.log(selfCheckTable(results));
   if (why) {
+    // Every complete run of the suite in the project's results folder is kept (results/runs/), published or not,
+    // unless it asks another question: the budget, rounds, windows or placement change how well it answers only.
+    const keep = outDir === resolve(ROOT, 'results') && !notKept(results) && !whyNotKeptQuestion(results);
+    if (keep) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
     log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
     return code;
   }

@@ -46,3 +46,29 @@ export function notPublished(r: Results, place: object | null, defaults: Setting
   const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k] ?? defaults[k]) !== JSON.stringify(defaults[k]));
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
 }
+
+/**
+ * The settings a kept run must have at their defaults: those that ask another question (another suite, load, server,
+ * distance or write mix). The others (the budget, rounds, windows, layout, placement) change how well a run answers,
+ * not what it answers, so its answers are kept and pooled whatever they are: keeping is a rule, not a choice by hand.
+ */
+export const QUESTION_KEYS = [
+  'suite',
+  'profile',
+  'workload',
+  'connections',
+  'rates',
+  'servers',
+  'redis_rtt_ms',
+  'upsert',
+] as const satisfies readonly (keyof Settings)[];
+
+/** Why a complete run of the suite is not kept, beyond model/kept.ts notKept, or null: it is kept. */
+export function notKeptQuestion(r: Results, defaults: Settings | null): string | null {
+  if (!defaults) return `--workload ${r.settings.workload} runs are not kept`;
+  if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
+  const changed = QUESTION_KEYS.filter(
+    (k) => JSON.stringify(r.settings[k] ?? defaults[k]) !== JSON.stringify(defaults[k]),
+  );
+  return changed.length ? `it asks another question (${changed.join(', ')} changed)` : null;
+}
