@@ -23,8 +23,9 @@ import {
 } from '../report/index';
 import { selfCheckTable } from '../report/table';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
-import { keptFor, notKept, writeKept } from '../model/kept';
-import { notKeptQuestion, notPublished } from '../model/publish';
+import { keptFor, writeKept } from '../model/kept';
+import { whyNotKept } from './keep';
+import { notPublished } from '../model/publish';
 import type { Results } from '../model/results';
 import { publishLatest } from '../model/results-file';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -60,15 +61,6 @@ async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
   log('(a sweep is not published)');
 }
 
-/** Why a complete run of the suite is not kept (model/publish.ts notKeptQuestion), against its workload's defaults. */
-function whyNotKeptQuestion(results: Results): string | null {
-  const place = placeOf(results.settings);
-  return notKeptQuestion(
-    results,
-    place && 'rttMs' in place ? null : place && settingsFrom(defaultOptions(results.settings.workload, 0)),
-  );
-}
-
 /** Why a run may not be published (model/publish.ts), against the defaults of its workload at its distance. */
 function whyNotPublished(results: Results): string | null {
   const place = placeOf(results.settings);
@@ -94,7 +86,7 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   if (why) {
     // Every complete run of the suite in the project's results folder is kept (results/runs/), published or not,
     // unless it asks another question: the budget, rounds, windows or placement change how well it answers only.
-    const keep = outDir === resolve(ROOT, 'results') && !notKept(results) && !whyNotKeptQuestion(results);
+    const keep = outDir === resolve(ROOT, 'results') && !whyNotKept(results);
     if (keep) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
     log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
     return code;

@@ -12,7 +12,8 @@ import { withDashValues } from './flags';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import type { Results } from '../model/results';
-import { keptFor, notKept, writeKept } from '../model/kept';
+import { keptFor, writeKept } from '../model/kept';
+import { whyNotKept } from './keep';
 import { pooledView, recordOf } from '../run/pooled';
 import { placeOf } from '../workloads';
 import { analyze, analyzeRun } from '../answers/analysis';
@@ -92,9 +93,11 @@ async function publish(dir: string, results: Results): Promise<void> {
 /** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */
 function keep(dir: string): number {
   const results = readResults(resultsFile(dir));
-  const why = notKept(results);
+  const why = whyNotKept(results);
   if (why) {
-    console.error(`error: ${dir} is not kept: ${why}; keep a complete run of a workload's suite`);
+    console.error(
+      `error: ${dir} is not kept: ${why}; keep a complete run of a workload's suite that asks its questions`,
+    );
     return 2;
   }
   console.log(`kept: ${writeKept(KEPT_DIR, recordOf(results))}`);
