@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
 import { leaveOneOut, poolAnswers } from '../answers/pool';
-import { notKept } from '../model/kept';
+import { whyNotKept } from './keep';
 import type { PoolResult } from '../model/pool';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
     console.error(`error: ${missing} does not exist; name a run's folder, a folder of runs or a kept record`);
     return 2;
   }
-  const { records, newest, skipped } = gatherRuns(paths, notKept);
+  const { records, newest, skipped } = gatherRuns(paths, whyNotKept);
   for (const s of skipped) console.error(`skipped ${s.path}: ${s.why}`);
   if (!records.length) {
     console.error('error: no complete run found under the paths given; name folders holding a results.json');
