@@ -56,7 +56,7 @@ export interface KeptAnswers {
    */
   inputs?: Record<string, string>;
   /**
-   * The same, hashing only what each contender runs of packages/stream (recorded by runs from 2026-12-02): where both
+   * The same, hashing only what each contender runs of packages/stream (newer records have it): where both
    * sides have them, runs are pooled on these, so a change to one path (the raw reader) keeps the others' runs.
    */
   inputs_used?: Record<string, string>;

@@ -5,7 +5,7 @@ import type { Answer } from './results';
 
 /**
  * Today's inputs per contender, to pool runs of the same code: the package hash every kept run has, and (`used`) the
- * hash of what each contender runs, which runs from 2026-12-02 have too and which is compared where both have it.
+ * hash of what each contender runs, which newer records have too and which is compared where both have it.
  */
 export interface Today {
   inputs: Record<string, string>;
