@@ -4,11 +4,16 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze } from '../../packages/harness/src/answers/analysis';
+import { analyze, analyzeRun } from '../../packages/harness/src/answers/analysis';
+import { chainRounds, poolPicks } from '../../packages/harness/src/answers/picks';
+import { type KeptAnswers, keptFor } from '../../packages/harness/src/model/kept';
+import type { Member } from '../../packages/harness/src/model/questions';
+import { againstUsual, holdsOn } from '../../packages/harness/src/report/first-screen';
+import { pooledView, recordOf } from '../../packages/harness/src/run/pooled';
 import { type RankedContender, topOf } from '../../packages/harness/src/answers/ranking';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { charts } from '../../packages/harness/src/report/charts';
-import { readmeSection } from '../../packages/harness/src/report/index';
+import { readmeSection, spliceReadme } from '../../packages/harness/src/report/index';
 import { anchorOf } from '../../packages/harness/src/report/words';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -141,5 +146,139 @@ describe('the charts name their run', () => {
     far.settings.redis_rtt_ms = 1;
     for (const spec of Object.values(charts(analyze(far))))
       expect(JSON.stringify((spec as { title?: unknown }).title)).toContain('Redis 1 ms away');
+  });
+});
+
+/** A kept run of hand-made rounds: each [a, b, rounds of ln(a ÷ b)] one answered comparison. */
+const keptRun = (at: string, machine: string, pairs: [string, string, number[]][]): KeptAnswers => ({
+  schema: 2,
+  started_at: at,
+  workload: 'xrange',
+  commit: 'c',
+  machine,
+  sd_windows: 0.05,
+  host: { cpu_model: machine, logical_cpus: 2, kernel: 'k', placement: 'none', shared_cpus: true },
+  inputs: {},
+  answers: pairs.map(([a, b, rounds]) => {
+    const ln = rounds.reduce((s, x) => s + x, 0) / rounds.length;
+    const sd = Math.sqrt(rounds.reduce((s, x) => s + (x - ln) ** 2, 0) / (rounds.length - 1));
+    const estimate = {
+      ln,
+      se: sd / Math.sqrt(rounds.length),
+      df: rounds.length - 1,
+      procedure: 'moderated-t' as const,
+    };
+    return {
+      a,
+      b,
+      ratio: Math.exp(ln),
+      lo: 0,
+      hi: 9,
+      verdict: 'undecided' as const,
+      estimate: { ...estimate, rounds },
+    };
+  }),
+});
+const member = (name: string): Member => {
+  const [runtime, framework, ...client] = name.split('-');
+  return { name, runtime: runtime!, framework: framework!, variant: null, client: client.join('-') };
+};
+
+describe('the first screen: each stack against the usual choice, one family', () => {
+  const jitter = (base: number, n: number, k: number) =>
+    Array.from({ length: n }, (_, i) => base + ((i * k) % 5) * 0.01);
+  test('a stack two changes away is compared through the stack between them, round by round, B cancelling', () => {
+    const k = keptRun('2026-01-01T00:00:00Z', 'M', [
+      ['bun-raw-bun-redis', 'bun-raw-node-redis', [0.3, 0.2, 0.25, 0.1]],
+      ['bun-raw-node-redis', 'node-raw-node-redis', [-0.1, 0.05, 0, 0.02, 0.3]],
+    ]);
+    const got = chainRounds(k, 'bun-raw-bun-redis', 'node-raw-node-redis')!;
+    // Four rounds both measured: the raced-out link's; each round the sum of its two links.
+    expect(got.rounds.map((x) => +x.toFixed(6))).toEqual([0.2, 0.25, 0.25, 0.12]);
+    expect(got.direct).toBeUndefined();
+    const back = chainRounds(k, 'node-raw-node-redis', 'bun-raw-bun-redis')!;
+    expect(back.rounds.map((x) => +x.toFixed(6))).toEqual([-0.2, -0.25, -0.25, -0.12]);
+    expect(chainRounds(k, 'bun-raw-bun-redis', 'deno-raw-iovalkey')).toBeNull();
+  });
+
+  test('a worked example by hand: the pick is decided faster on both machines, one open stack, one slower', () => {
+    const usual = 'node-raw-node-redis';
+    const runs = ['M1', 'M2'].flatMap((m, j) =>
+      [0, 1, 2].map((r) =>
+        keptRun(`2026-01-0${j * 3 + r + 1}T00:00:00Z`, m, [
+          ['deno-raw-iovalkey', 'deno-raw-node-redis', jitter(0.2, 8, r + 1)],
+          ['deno-raw-node-redis', usual, jitter(0.05, 8, r + 2)],
+          ['node-raw-iovalkey', usual, jitter(-0.02, 8, r + 3).map((x, i) => (i % 2 ? x + 0.1 : x - 0.1))],
+          ['node-raw-ioredis', usual, jitter(-0.7, 8, r + 1)],
+        ]),
+      ),
+    );
+    const members = [usual, 'deno-raw-iovalkey', 'deno-raw-node-redis', 'node-raw-iovalkey', 'node-raw-ioredis'];
+    const p = poolPicks(runs, members.map(member), null, 'xrange', 10)!;
+    const fastest = p.lines.find((l) => l.id === 'fastest')!;
+    expect(fastest.pick).toBe('deno-raw-iovalkey');
+    expect(fastest.decided).toBe(true);
+    expect(fastest.answer!.pool.holds).toBe('holds on every machine measured');
+    // exp(0.2 + 0.05 + the jitter's mean): the sum of the two links' estimates.
+    expect(fastest.answer!.ratio).toBeGreaterThan(Math.exp(0.25));
+    expect(fastest.answer!.ratio).toBeLessThan(Math.exp(0.32));
+    expect(holdsOn(fastest.answer!)).toBe('every machine measured');
+    // On Node none is decided faster: the open one, never the one decided slower, said as not yet known.
+    const node = p.lines.find((l) => l.id === 'node')!;
+    expect(node.decided).toBe(false);
+    expect(node.pick).toBe('node-raw-iovalkey');
+    expect(againstUsual(node.answer!)).toContain('not yet known');
+    expect(p.alpha).toBe(0.05);
+  });
+});
+
+describe('the published first screen: one voice', () => {
+  const dir = join(ROOT, 'results/latest');
+  const kept = keptFor(readResults(join(dir, 'results.json')), join(ROOT, 'results/runs'));
+  const own = analyzeRun(dir, kept);
+  const { analysis: an } = pooledView(own, kept, recordOf(own.results, own));
+  const block = readmeSection(an);
+  const readme = spliceReadme(readFileSync(join(ROOT, 'README.md'), 'utf8'), block);
+  const first = readme.split('\n').slice(0, 45).join('\n');
+  const screen = block.slice(0, block.indexOf('**Every answer'));
+
+  test('the first 45 lines hold the three picks, the versions, the machines and the load command', () => {
+    expect(an.picks).not.toBeNull();
+    for (const l of an.picks!.lines) expect(first).toContain(`| ${l.want} | \`${l.pick}\``);
+    for (const w of ['**Versions:** Node ', '**Machines:** ', '**Load:** `oha http://127.0.0.1:$PORT/ -z '])
+      expect(first).toContain(w);
+    // Machines counted one way: the pool's machines, each named once.
+    const machines = first.split('\n').find((l) => l.startsWith('**Machines:**'))!;
+    expect(machines.split(' runs').length - 1 + machines.split(' run)').length - 1).toBe(an.pool!.machines);
+  });
+
+  test("every ratio on the first screen is its answer's, and a pair said twice on the page says it alike", () => {
+    const p = an.picks!;
+    const factor = (r: number) => (r >= 1.5 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`);
+    for (const a of p.lines.map((l) => l.answer!)) {
+      const row = screen.split('\n').find((l) => l.includes(`| \`${a.a}\``))!;
+      expect(row).toContain(`${factor(a.ratio)}`);
+      expect(row).toContain(`(${a.lo.toFixed(2)}×–${a.hi.toFixed(2)}×)`);
+    }
+    // The raw reader is said on the first screen and in the read path's bullet: one answer, the same figures.
+    const raw = an.answers.find((x) => x.a === 'node-raw-node-redis-rawreply' && x.b === p.usual)!;
+    const ceiling = screen.split('\n').find((l) => l.startsWith('**How far the clients are'))!;
+    const bullet = block.split('\n').find((l) => l.includes('own raw reader on node + node-redis'))!;
+    const interval = `${raw.lo.toFixed(2)}×–${raw.hi.toFixed(2)}×`;
+    for (const l of [ceiling, bullet]) {
+      expect(l).toContain(`**${factor(raw.ratio)}`);
+      expect(l).toContain(interval);
+    }
+  });
+
+  test('the first screen needs no glossary: none of the method\'s words, no "latest" that is not the newest', () => {
+    for (const w of [/\bdecided\b/, /\bopen\b/, /\brank/, /placement/, /\btwin/, /\bwindow/, /handicap/, /τ/, /floor/])
+      expect(screen).not.toMatch(w);
+    const newest = an
+      .pool!.runs.filter((r) => r.pooled)
+      .map((r) => r.started_at)
+      .sort()
+      .at(-1);
+    if (an.results.started_at !== newest) expect(block.replace(/results\/latest/g, '')).not.toMatch(/\blatest\b/);
   });
 });

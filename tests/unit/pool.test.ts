@@ -576,10 +576,12 @@ describe('the published view: a run pooled with the kept runs of the same code',
       /\[2 runs on 1 machine, τ [\d.]+% between runs: holds on the one machine measured \(AMD EPYC\)\]/,
     );
     expect(poolSection(analysis)).toContain('**Where the answers hold** (2 runs on 1 machine, decided on each)');
-    expect(poolLine(analysis)).toMatch(/^\*\*These answers pool 2 runs on 1 machine:\*\* \d of 2 comparisons answered/);
+    expect(poolLine(analysis)).toMatch(
+      /^\*\*These answers pool 2 runs on 1 machine:\*\* of 2 comparisons, \d decided on the one machine measured/,
+    );
     // One machine: whether the answers hold on another is said to be unknown, not "0 depend on the machine".
     expect(poolLine(analysis)).toMatch(
-      /\d hold on the one machine measured, and whether they hold on another machine is not measured/,
+      /\d decided on the one machine measured, and whether they hold on another machine is not measured/,
     );
     expect(poolLine(analysis)).not.toContain('depend on the machine');
     // The other run's x changed: only y ÷ z pools it; with nothing pooled from another run, the run's own view.
@@ -591,7 +593,7 @@ describe('the published view: a run pooled with the kept runs of the same code',
   });
 });
 
-describe("the first screen's check: pooled, and the latest run alone with the chance it had", () => {
+describe("the first screen's check: pooled, and the published run alone with the chance it had", () => {
   const pooled = { pct: 10, ratio: 0.92, lo: 0.89, hi: 0.96, detected: true };
   const own = (detected: boolean, chance?: number) =>
     ({
@@ -610,12 +612,12 @@ describe("the first screen's check: pooled, and the latest run alone with the ch
 
   test('missed where a run at its noise sees it 44% of the time: said, so the miss reads as the noise', () => {
     expect(checkText(own(false, 0.44))).toContain(
-      'the latest run alone: not detected (at its noise a run sees it about 44% of the time).',
+      'the published run alone: not detected (at its noise a run sees it about 44% of the time).',
     );
   });
 
   test('detected, or a record from before the power was kept: the verdict alone', () => {
-    expect(checkText(own(true, 0.9))).toContain('the latest run alone: detected.');
-    expect(checkText(own(false))).toContain('the latest run alone: not detected.');
+    expect(checkText(own(true, 0.9))).toContain('the published run alone: detected.');
+    expect(checkText(own(false))).toContain('the published run alone: not detected.');
   });
 });

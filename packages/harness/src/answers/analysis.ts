@@ -8,7 +8,7 @@
 import { aboutProcedure, PROCEDURES, type ProcedureAbout, type ProcedureName } from '../stats/procedures';
 import { heldUp, keptOf, type HeldUp } from './held';
 import { type KeptAnswers, readKept } from '../model/kept';
-import type { PoolAnswer, PoolResult } from '../model/pool';
+import type { PicksResult, PoolAnswer, PoolResult } from '../model/pool';
 import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
@@ -147,6 +147,8 @@ export interface Analysis {
   elsewhere: HeldUp | null;
   /** The published view: the answers pooled over the kept runs (withPool), the runs it read and left out. */
   pool: Omit<PoolResult, 'answers'> | null;
+  /** The first screen's answers (answers/picks.ts): over the kept runs, or this run alone; null until published. */
+  picks: PicksResult | null;
   /** Each procedure as it describes itself (stats/procedures.ts): the report's sentences about how a test was made. */
   procedures: Record<ProcedureName, ProcedureAbout>;
   /**
@@ -361,6 +363,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     noise,
     elsewhere: kept.length ? heldUp(keptOf(results, answers, noise?.sdWindows ?? null), kept) : null,
     pool: null,
+    picks: null,
   };
 }
 

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
 import { leaveOneOut, poolAnswers } from '../answers/pool';
+import { poolPicks } from '../answers/picks';
 import { whyNotKept } from './keep';
 import type { PoolResult } from '../model/pool';
 import type { Comparison } from '../model/questions';
@@ -59,6 +60,8 @@ async function main(): Promise<number> {
   const pool = poolAnswers(records, comparisons, today, workload, margin);
   const loo = leaveOneOut(records, comparisons, today, workload, margin);
   if (loo.length) pool.leave_one_out = loo;
+  const picks = newest && poolPicks(records, newest.results.contenders, today, workload, margin);
+  if (picks) pool.picks = picks;
   const out = resolve(v.out ?? join(ROOT, 'results/pool'));
   mkdirSync(out, { recursive: true });
   writeJsonAtomic(join(out, 'pool.json'), pool);

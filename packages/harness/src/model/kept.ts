@@ -23,7 +23,14 @@ export interface KeptAnswer {
    * Schema 2: the run's estimate over every round it measured (not the one at the look that stopped it): ln A − ln B,
    * its standard error and df by the run's own procedure (the family's moderated t), and each round's mean ln ratio.
    */
-  estimate?: { ln: number; se: number; df: number; procedure: ProcedureName; rounds: number[] };
+  estimate?: {
+    ln: number;
+    se: number;
+    df: number;
+    /** The run's own procedure, or (the first screen's chained answers, answers/picks.ts) a paired t over rounds. */
+    procedure: ProcedureName | 'paired-t';
+    rounds: number[];
+  };
 }
 
 /** Where a run was measured: what tells one machine from another for pooling (answers/pool.ts). */

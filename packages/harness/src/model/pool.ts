@@ -77,6 +77,35 @@ export interface PoolAnswer extends Answer {
   };
 }
 
+/** One line of the first screen (answers/picks.ts): what a reader wants, its pick against the usual choice. */
+export interface PickLine {
+  id: string;
+  want: string;
+  /** The stacks at their libraries' defaults this line takes, each compared with the usual choice. */
+  candidates: number;
+  /**
+   * Decided faster than the usual choice with the largest smallest ratio over the machines; where none is
+   * (`decided` false), the one decided slower on no machine with the highest estimate; null: none measured.
+   */
+  pick: string | null;
+  decided: boolean;
+  answer: PoolAnswer | null;
+  /** Others decided faster on every machine measured (never tested against the pick). */
+  also: string[];
+}
+
+/** The first screen's family: each stack one could ship against the usual choice, pooled. */
+export interface PicksResult {
+  usual: string;
+  alpha: number;
+  spent: number;
+  per_machine: number;
+  machines: number;
+  configurations: number;
+  lines: PickLine[];
+  answers: PoolAnswer[];
+}
+
 export interface PoolResult {
   workload: string;
   /** The family's α: split over the keeps (`spent`) and, within a keep, over the machines (`per_machine`). */
@@ -116,5 +145,7 @@ export interface PoolResult {
   /** Machines (hardware) with a pooled run, and configurations (a machine and a placement). */
   machines: number;
   configurations: number;
+  /** The first screen's answers (answers/picks.ts): absent where the usual choice was not measured. */
+  picks?: PicksResult;
   answers: PoolAnswer[];
 }

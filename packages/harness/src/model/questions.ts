@@ -60,7 +60,9 @@ export const isHandicapped = (m: Pick<Member, 'tuned'>) => !!m.tuned?.includes(H
 /** A write run's `ping` twin writes nothing: the floor of the writes, ranked, but never a stack to pick. */
 export const isFloor = (m: { settings?: { write?: string } }) => m.settings?.write === 'ping';
 const dynamic = (m: Member) => !m.static && !m.ceiling && !m.self_check_of && !m.base_of && !isHandicapped(m);
-const plain = (m: Member) => dynamic(m) && !m.tuned?.length;
+/** A stack at its libraries' defaults that reads Redis per request: no setting tuned, no cache, no check. */
+export const isPlain = (m: Member) => dynamic(m) && !m.tuned?.length;
+const plain = isPlain;
 /** A --servers twin: the same contender reading another server. */
 const onServer = (m: Member) => dynamic(m) && !!m.server;
 /** A cache is one setting with several answers to "which one": they form one question with their uncached twin. */

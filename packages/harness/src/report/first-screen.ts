@@ -2,9 +2,12 @@
 // the overall answer its tests give (the fastest, and what they are not yet separated from), and the machine the
 // figures come from. Renders what the analysis computed; links are relative to the checkout's root.
 import type { Analysis } from '../answers/analysis';
+import { loadCommand } from '../model/load-command';
+import type { PicksResult, PoolAnswer } from '../model/pool';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
+import { pct } from './answers';
 import { listed, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
@@ -49,7 +52,7 @@ function speedTable(an: Analysis): string {
     has('-raw-') && `\`raw\` is the runtime's own server (${term('raw server')})`,
     has('-rawreply') &&
       `\`-rawreply\` the project's own reader of the reply (${term('rawreply')}; no TLS, cluster or reconnect)`,
-    has('-bytes') && `\`-bytes\` the client's Buffers (${term('bytes')})`,
+    has('-bytes') && `\`-bytes\` the client's Buffers through the project's transcoder (${term('bytes')})`,
     has('-function') && '`-function` a Redis function (FCALL) in place of the default Lua script',
   ].filter(Boolean);
   const legend =
@@ -183,3 +186,188 @@ export function speedSection(an: Analysis): string {
 
 /** After the picks: the machine the figures come from, and how noisy it was. */
 export const machineSection = (an: Analysis) => [machineLine(an), noiseSentence(an)].filter(Boolean).join(' ');
+
+// ---------------------------------------------------------------------------------------------------------------
+// The first screen of a published read run (answers/picks.ts): three lines, each a pick against the usual choice with
+// what it gives up and the machines it holds on, then the clients' ceiling, the versions, the machines and the load
+// command. Every figure is an answer of the picks' family: nothing on it comes from another source.
+
+/** What a stack gives up against the usual choice (Node, node-redis), by the part it changes. */
+const GIVES_UP: Record<string, Record<string, string>> = {
+  runtime: { bun: 'Bun in place of Node', deno: 'Deno in place of Node' },
+  client: {
+    'bun-redis': "Bun's built-in client: no Cluster or Sentinel",
+    glide: 'valkey-glide: a native (Rust) core per platform',
+    ioredis: "ioredis's API in place of node-redis's",
+    iovalkey: "iovalkey (ioredis's API) in place of node-redis's",
+  },
+  framework: { raw: "no router: the runtime's own HTTP server" },
+};
+
+const RUNTIME_NAMES: Record<string, string> = { node: 'Node', bun: 'Bun', deno: 'Deno' };
+const x2 = (r: number) => `${r.toFixed(2)}×`;
+/** The machines (default placement) an answer was measured on, named as the page names them. */
+const onDefault = (a: PoolAnswer) => a.pool.on_machines.filter((o) => o.placement === 'none');
+
+/** "Bun in place of Node; Bun's built-in client: no Cluster or Sentinel", or "nothing". */
+export function givesUp(an: Analysis, name: string, usual: string): string {
+  const of = (n: string) => an.results.contenders.find((c) => c.name === n);
+  const [c, u] = [of(name), of(usual)];
+  if (!c || !u) return '';
+  const parts = (['runtime', 'framework', 'client'] as const)
+    .filter((k) => c[k] !== u[k])
+    .flatMap((k) => GIVES_UP[k]?.[c[k]] ?? []);
+  return parts.length ? parts.join('; ') : 'nothing';
+}
+
+/** Where an answer holds, in the page's words: "every machine measured", "Intel Xeon; not yet known on AMD EPYC". */
+export function holdsOn(a: PoolAnswer): string {
+  const on = onDefault(a);
+  const fast = on.filter((o) => o.verdict === 'faster' && o.ratio > 1).map((o) => o.name);
+  const slow = on.filter((o) => o.verdict === 'faster' && o.ratio < 1).map((o) => `slower on ${o.name}`);
+  const open = on.filter((o) => o.verdict !== 'faster').map((o) => o.name);
+  if (fast.length === on.length && on.length > 1) return 'every machine measured';
+  if (!fast.length && !slow.length) return 'not yet known on any machine';
+  return [listed(fast), ...slow, open.length && `not yet known on ${listed(open)}`].filter(Boolean).join('; ');
+}
+
+/** "1.25×"; "3.3×" from 1.5× on, as the answers' bullets say a factor (report/picks.ts factorText). */
+const factor = (r: number) => (r >= 1.5 ? `${r.toFixed(1)}×` : x2(r));
+/** "(1.02×–1.53×)": the answer's interval, at the level its test spent, in the bullets' form. */
+const interval = (a: Pick<PoolAnswer, 'lo' | 'hi'>) => `(${x2(a.lo)}–${x2(a.hi)})`;
+
+/** "**1.25×** its req/s (1.02×–1.53×)" or "1.09×, not yet known (0.88×–1.37×): no reason yet to switch". */
+export function againstUsual(a: PoolAnswer): string {
+  if (a.verdict === 'faster' || onDefault(a).some((o) => o.verdict === 'faster'))
+    return `**${factor(a.ratio)}** its req/s ${interval(a)}`;
+  return `${factor(a.ratio)}, not yet known ${interval(a)}: no reason yet to switch`;
+}
+
+/** The three lines as one table, and what the picks are and are not tested for. */
+function picksTable(an: Analysis, p: PicksResult): string {
+  const rows = p.lines.map((l) => {
+    const a = l.answer;
+    if (!a) return `| ${l.want} | none measured | | | |`;
+    const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
+    // Not shown faster: what it may cost is a part of what it gives up.
+    const loss = !l.decided && a.lo < 1 ? `possibly up to ${pct(1 - a.lo)} fewer req/s` : '';
+    const gives = [givesUp(an, a.a, p.usual), loss].filter((x) => x && x !== 'nothing').join('; ') || 'nothing';
+    return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${gives} | ${holdsOn(a)} |`;
+  });
+  const level = `${+(p.alpha * 100).toFixed(1)}%`;
+  return (
+    [
+      `| you want | pick | against ${code(p.usual)}, the usual choice | what it gives up | faster on |`,
+      '|---|---|---|---|---|',
+      ...rows,
+    ].join('\n') +
+    `\n\nThe usual choice is Node's own HTTP server with node-redis, both at their defaults; a name is ` +
+    "runtime-framework-client (`raw`: the runtime's own server). Every stack runs its libraries' defaults; the runs " +
+    'reach Redis on 127.0.0.1 without TLS, and every client here supports TLS and reconnect. "Faster" is tested on ' +
+    `each machine apart: the chance that any "faster" in this table is wrong is at most ${level}; in brackets, the ` +
+    'interval of that test; "not yet known" means more runs are needed, not that they are equal. A pick is the ' +
+    "stack shown faster whose slowest machine's figure is the highest (where none is shown faster, the closest); " +
+    'picks are not tested against each other.'
+  );
+}
+
+/**
+ * The project's own reader against the usual choice, as the family's read-path answer says it (the bullets below say
+ * the same answer): how far every client is from what the reply's bytes allow.
+ */
+function ceilingLine(an: Analysis, usual: string): string {
+  const raw = an.results.contenders.find(
+    (c) => c.settings?.decode === 'raw' && c.tuned?.length === 1 && c.name.startsWith(`${usual}-`),
+  );
+  const a = raw && (an.answers.find((x) => !x.out && x.a === raw.name && x.b === usual) as PoolAnswer | undefined);
+  if (!a || a.verdict !== 'faster') return '';
+  const where = a.pool ? `, faster on ${holdsOn(a)}` : '';
+  return (
+    `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}: ` +
+    `no TLS, cluster or reconnect, so not a pick) serves **${factor(a.ratio)}** the usual choice's req/s ` +
+    `${interval(a)}${where}: most of a request's CPU is the client turning the reply into objects ` +
+    '([what it is](docs/usage.md#the-raw-read-path-decode)).'
+  );
+}
+
+/** "7.0.15" from "Redis server v=7.0.15 …", "2.9.6" from "deno 2.9.6 (stable, …)", "24.21.0" from "v24.21.0". */
+const versionIn = (s: string | undefined) => s?.match(/(\d+\.\d+\.\d+)/)?.[1] ?? '?';
+
+/** Packages the page names, by what a reader calls them. */
+const PACKAGE_NAMES: Record<string, string> = {
+  redis: 'node-redis',
+  ioredis: 'ioredis',
+  iovalkey: 'iovalkey',
+  '@valkey/valkey-glide': 'valkey-glide',
+  express: 'Express',
+  fastify: 'Fastify',
+  hono: 'Hono',
+  elysia: 'Elysia',
+  '@stricjs/router': 'Stric',
+  next: 'Next.js',
+};
+
+/** The versions of every runtime, client and framework measured, Redis and oha, in one line. */
+function versionsLine(an: Analysis): string {
+  const e = an.results.environment;
+  const got = new Map<string, string>();
+  for (const deps of Object.values(e.packages ?? {}))
+    for (const [pkg, v] of Object.entries(deps)) if (PACKAGE_NAMES[pkg]) got.set(PACKAGE_NAMES[pkg]!, v);
+  const runtimes = Object.entries(RUNTIME_NAMES)
+    .filter(([k]) => e.runtimes?.[k])
+    .map(([k, n]) => `${n} ${versionIn(e.runtimes[k])}`);
+  const pkgs = Object.values(PACKAGE_NAMES).flatMap((n) => (got.has(n) ? [`${n} ${got.get(n)}`] : []));
+  return `**Versions:** ${[...runtimes, ...pkgs].join(', ')}, Bun's built-in client; Redis ${versionIn(
+    e.redis_server,
+  )}, oha ${versionIn(e.oha)}; the same in every run pooled.`;
+}
+
+/** The machines the answers come from, each with its runs, and the dates. */
+function machinesLine(an: Analysis): string {
+  const p = an.pool;
+  const e = an.results.environment;
+  const name = (m: string) => m.replace(/\((R|TM)\)/g, '').replace(/ Processor/, '');
+  if (!p)
+    return `**Machine:** ${name(e.cpu_model)}, ${e.logical_cpus} logical CPUs, one run (${an.results.started_at.slice(
+      0,
+      10,
+    )}); oha, Redis and the app share its CPUs.`;
+  const machines = [...new Set(p.priors.filter((x) => x.placement === 'none').map((x) => x.machine))].map((m) => {
+    // The answers above are the default placement's: a run with Redis and oha apart is said below, not here.
+    const own = p.priors.find((x) => x.machine === m && x.placement === 'none')?.runs ?? 0;
+    return `${name(m)} (${own} run${own === 1 ? '' : 's'})`;
+  });
+  const dates = p.runs
+    .filter((r) => r.pooled)
+    .map((r) => r.started_at.slice(0, 10))
+    .sort();
+  const span = dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`;
+  return `**Machines:** ${listed(machines)}, ${span}; oha, Redis and the app share each machine's CPUs.`;
+}
+
+/** The load, as the command a reader can run against one app. */
+function loadLine(an: Analysis): string {
+  const s = an.results.settings;
+  const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
+  const budget = s.budget_s ? `, for ${Math.round(s.budget_s / 60)} minutes` : '';
+  return `**Load:** \`${cmd}\` against each stack in turn, over and over${budget} (\`npm run bench\`).`;
+}
+
+/** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
+export function picksScreen(an: Analysis): string {
+  const p = an.picks;
+  if (!p) return '';
+  const { pickFor } = workloadOfRun(an.results.settings);
+  const load = workloadOfRun(an.results.settings).load(an.results, true);
+  const head = `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${
+    an.results.settings.connections[0]
+  } connections):`;
+  return [
+    head,
+    picksTable(an, p),
+    ceilingLine(an, p.usual),
+    [versionsLine(an), machinesLine(an), loadLine(an)].join('\n'),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}

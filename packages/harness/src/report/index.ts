@@ -10,7 +10,7 @@ import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { distancePicks, picksSection, publishedAt, READS } from './picks';
-import { machineSection, speedSection } from './first-screen';
+import { machineSection, picksScreen, speedSection } from './first-screen';
 import { heldLine } from './held';
 import { poolLine } from './pool';
 import { type Publication, workloadOfRun } from '../workloads';
@@ -51,8 +51,8 @@ export function readmeSection(an: Analysis): string {
   const place = publishedAt(an);
   const e = r.environment;
   const run =
-    `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical ` +
-    `CPUs (${e.kernel}).`;
+    `${an.pool ? 'The run whose tables and charts are published: ' : 'Run '}${r.started_at}, commit ` +
+    `${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical CPUs (${e.kernel}).`;
   // The run and where the rest of it is, in one paragraph.
   const where = `${run} ${reportLink(place.dir)}`;
   // A run at a network distance (its place names the distance): what the distance changes, the strategies' costs.
@@ -60,7 +60,9 @@ export function readmeSection(an: Analysis): string {
   const parts =
     'rttMs' in place
       ? [distancePicks(an, place.rttMs as number), ...own(true), where]
-      : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), ...own(false), heldLine(an), where];
+      : an.picks
+        ? [picksScreen(an), picksSection(an, 'Every answer, by question'), poolLine(an), ...own(false), where]
+        : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), ...own(false), heldLine(an), where];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 

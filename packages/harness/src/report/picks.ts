@@ -175,7 +175,7 @@ const NAMED: { setting: 'decode' | 'write'; title: string; words: Record<string,
   {
     setting: 'decode',
     title: "**Read path** (the `decode` setting, against the library's default)",
-    words: { bytes: "the client's Buffers", raw: "the project's own raw reader" },
+    words: { bytes: "the client's Buffers through the project's transcoder", raw: "the project's own raw reader" },
     doc: 'docs/usage.md#the-raw-read-path-decode',
   },
   {
@@ -280,25 +280,33 @@ function runCounts(an: Analysis): string {
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
   const load = workloadOfRun(r.settings).load(r, false);
   const p = an.pool;
+  // Pooled, "open" counts what is not decided on every machine: those decided on some are counted apart.
+  const depends = live.filter((a) => a.pool?.holds === 'depends on the machine').length;
+  const some = depends ? ` (${depends} of them decided on some machines only)` : '';
+  const dates = (p?.runs ?? [])
+    .filter((x) => x.pooled)
+    .map((x) => x.started_at.slice(0, 10))
+    .sort();
+  const span = dates[0] === dates.at(-1) ? `${dates[0]}, ` : `${dates[0]} to ${dates.at(-1)}, `;
   const from = p
-    ? `pooled over ${p.runs.filter((x) => x.pooled).length} runs on ${p.machines} ` +
-      `machine${p.machines === 1 ? '' : 's'} (the latest ${r.started_at.slice(0, 10)}, `
+    ? `pooled over ${dates.length} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'} (${span}`
     : `from the published run (${r.started_at.slice(0, 10)}, `;
   return (
     from +
     `${r.environment.logical_cpus} CPUs, ${load} at ${r.settings.connections[0]} connections): ` +
-    `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open ` +
+    `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open${some} ` +
     `([every answer](${answersLink(an)}))`
   );
 }
 
-export function picksSection(an: Analysis): string {
+/** Every answer by question; `title`: its head, where the first screen above has already said what to pick. */
+export function picksSection(an: Analysis, title = 'What to pick'): string {
   const r = an.results;
   const live = an.answers.filter((a) => !a.out);
   if (!live.length) return '';
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
   const { pickFor } = workloadOfRun(r.settings);
-  const head = `**What to pick${pickFor ? ` for ${pickFor}` : ''}**, ${runCounts(an)}.`;
+  const head = `**${title}${pickFor ? ` for ${pickFor}` : ''}**, ${runCounts(an)}.`;
   link = firstUse();
   const bullets = [
     leadersBullet(an, 'client'),

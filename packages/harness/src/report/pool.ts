@@ -49,15 +49,16 @@ export function poolProcedureText(an: Analysis): string {
 
 const countOf = (an: Analysis, h: Holds) => an.answers.filter((a) => a.pool?.holds === h).length;
 
-/** "31 hold on every machine measured, 5 depend on the machine, 1 reverses": the decided answers by where. */
+/** "18 decided the same way on every machine measured, 11 on some machines only, 0 reverse, 18 open on every one". */
 function whereCounts(an: Analysis): string {
   const depends = countOf(an, 'depends on the machine');
   const reverses = countOf(an, 'reverses');
   const p = an.pool!;
-  const every = p.machines === 1 ? 'on the one machine measured' : 'on every machine measured';
+  if (p.machines === 1) return `${countOf(an, 'holds on every machine measured')} decided on the one machine measured`;
   return (
-    `${countOf(an, 'holds on every machine measured')} hold ${every}` +
-    (p.machines > 1 ? `, ${depends} depend on the machine, ${reverses} reverse${reverses === 1 ? 's' : ''}` : '')
+    `${countOf(an, 'holds on every machine measured')} decided the same way on every machine measured, ${depends} ` +
+    `on some machines only (open on the others), ${reverses} reverse${reverses === 1 ? 's' : ''}, ` +
+    `${countOf(an, 'open')} open on every machine`
   );
 }
 
@@ -132,7 +133,7 @@ function machinesText(p: Pick<PoolResult, 'runs'>): string {
   return ` (${shared.length ? `all ${shared.join(', ')}; ` : ''}their ${listed(differ)} differ)`;
 }
 
-/** The README's line: how many runs and machines the answers pool, against the latest run alone. */
+/** The README's line: how many runs and machines the answers pool, against the published run alone. */
 export function poolLine(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
@@ -145,14 +146,16 @@ export function poolLine(an: Analysis): string {
   return (
     `**These answers pool ${used} run${used === 1 ? '' : 's'} on ${p.machines} ` +
     `machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
-    `${answered(an.answers).length} of ${an.answers.length} comparisons answered, against ` +
-    `${answered(own).length} answered by the latest run alone; ${where}.${checkText(an)} ` +
+    `of ${an.answers.length} comparisons, ${where} (the run of ${an.results.started_at.slice(0, 10)} alone ` +
+    `answered ${answered(own).length} at its own level; pooled, each machine decides from its own runs, at a level ` +
+    'that tightens as runs are kept).' +
+    `${checkText(an)} ` +
     'Pool runs from your own machine with `npm run pool` ' +
     '([docs/usage.md](docs/usage.md#pooling-runs-npm-run-pool)).'
   );
 }
 
-/** The handicap check on the first screen: whether the pooled answers saw it, and whether the latest run did alone. */
+/** The handicap check: whether the pooled answers saw it, and whether the published run did alone. */
 export function checkText(an: Analysis): string {
   const c = an.pool?.check;
   if (!c) return '';
@@ -163,7 +166,8 @@ export function checkText(an: Analysis): string {
     own && !own.detected && chance !== undefined
       ? ` (at its noise a run sees it about ${(chance * 100).toFixed(0)}% of the time)`
       : '';
-  const alone = own ? `; the latest run alone: ${own.detected ? 'detected' : 'not detected'}${odds}` : '';
+  const run = an.results?.started_at ? `the run of ${an.results.started_at.slice(0, 10)}` : 'the published run';
+  const alone = own ? `; ${run} alone: ${own.detected ? 'detected' : 'not detected'}${odds}` : '';
   return (
     ` The ${term('handicap check')} (a twin made to take ${c.pct}% longer per request on purpose, ` +
     `${signed(1 / (1 + c.pct / 100))} req/s), judged as the answers are: ` +

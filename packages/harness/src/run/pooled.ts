@@ -8,6 +8,7 @@ import { ANSWERS_PROCEDURE } from '../answers/decide';
 import { judgeHandicap } from '../answers/handicap';
 import { keptOf } from '../answers/held';
 import { leaveOneOut, poolAnswers } from '../answers/pool';
+import { poolPicks } from '../answers/picks';
 import { APPS_DIR, loadSuite } from '../model/contenders';
 import { keptFor, notKept, writeKept, type KeptAnswers } from '../model/kept';
 import type { PoolResult, Today } from '../model/pool';
@@ -67,10 +68,12 @@ export function pooledView(
   const today = own.inputs ? { inputs: own.inputs, ...(own.inputs_used ? { used: own.inputs_used } : {}) } : null;
   const margin = r.settings.target_ci_pct;
   const pool = poolAnswers([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
-  if (!pool.runs.slice(0, -1).some((x) => x.pooled > 0)) return { analysis: an, pool: null };
+  const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin);
+  if (!pool.runs.slice(0, -1).some((x) => x.pooled > 0)) return { analysis: picks ? { ...an, picks } : an, pool: null };
   const loo = leaveOneOut([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
   if (loo.length) pool.leave_one_out = loo;
-  return { analysis: withPool(an, pool), pool };
+  if (picks) pool.picks = picks;
+  return { analysis: { ...withPool(an, pool), picks }, pool };
 }
 
 /**

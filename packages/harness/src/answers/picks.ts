@@ -1,0 +1,142 @@
+// The first screen's answers: each stack one could ship against the usual choice (Node's own server with node-redis,
+// at its defaults), pooled and decided per machine as every answer is (answers/pool.ts), as one family of its own: the
+// chance of any false "faster" on the first screen is at most its α. A run's family compares stacks that differ in
+// one thing; a stack that differs from the usual choice in two (bun-raw-bun-redis: runtime and client) is compared
+// through the stack between them, round by round: ln(A ÷ C) in a round is ln(A ÷ B) + ln(B ÷ C), B's windows the same
+// in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is the largest among
+// those decided faster; the picks are not tested against each other, which the page says.
+import type { KeptAnswer, KeptAnswers } from '../model/kept';
+import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/pool';
+import { type Comparison, isPlain, type Member } from '../model/questions';
+import { poolAnswers } from './pool';
+
+/** The usual choice: Node's own HTTP server with node-redis, both at their defaults. */
+export const USUAL = 'node-raw-node-redis';
+
+/** The lines of the first screen: what a reader wants, and which stacks they would take for it. */
+export const PICK_LINES: { id: string; want: string; among: (m: Member) => boolean }[] = [
+  { id: 'fastest', want: 'the fastest stack you can ship', among: () => true },
+  { id: 'node', want: 'on Node, no change of runtime', among: (m) => m.runtime === 'node' },
+  { id: 'framework', want: 'with a web framework (routes, middleware)', among: (m) => m.framework !== 'raw' },
+];
+
+/** Each round's ln(a ÷ b) in one kept run, along the shortest path of its answered comparisons; null: no path. */
+export function chainRounds(k: KeptAnswers, a: string, b: string): { rounds: number[]; direct?: KeptAnswer } | null {
+  const edges = new Map<string, { to: string; rounds: number[]; x: KeptAnswer }[]>();
+  const add = (from: string, to: string, rounds: number[], x: KeptAnswer) =>
+    edges.set(from, [...(edges.get(from) ?? []), { to, rounds, x }]);
+  for (const x of k.answers) {
+    const rs = x.estimate?.rounds;
+    if (x.out || !rs?.length) continue;
+    add(x.a, x.b, rs, x);
+    add(
+      x.b,
+      x.a,
+      rs.map((d) => -d),
+      x,
+    );
+  }
+  const prev = new Map<string, { from: string; rounds: number[]; x: KeptAnswer }>();
+  const queue = [a];
+  for (let i = 0; i < queue.length && !prev.has(b); i++)
+    for (const e of edges.get(queue[i]!) ?? [])
+      if (e.to !== a && !prev.has(e.to)) {
+        prev.set(e.to, { from: queue[i]!, rounds: e.rounds, x: e.x });
+        queue.push(e.to);
+      }
+  if (!prev.has(b)) return null;
+  const path: { rounds: number[]; x: KeptAnswer }[] = [];
+  for (let at = b; at !== a; at = prev.get(at)!.from) path.unshift(prev.get(at)!);
+  // Rounds are measured in order and a raced-out stack stops early: the rounds both links measured are the first n.
+  const n = Math.min(...path.map((p) => p.rounds.length));
+  const rounds = Array.from({ length: n }, (_, r) => path.reduce((s, p) => s + p.rounds[r]!, 0));
+  return path.length === 1 ? { rounds, direct: path[0]!.x } : { rounds };
+}
+
+/** A kept answer of a ÷ b from its rounds (a paired t over rounds), or the run's own estimate when it compared them. */
+function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null {
+  const got = chainRounds(k, a, b);
+  if (!got) return null;
+  const d = got.direct;
+  if (d?.estimate) {
+    const flip = d.a !== a;
+    const e = d.estimate;
+    return {
+      a,
+      b,
+      ratio: Math.exp(flip ? -e.ln : e.ln),
+      lo: 0,
+      hi: Infinity,
+      verdict: 'undecided',
+      estimate: e && {
+        ...e,
+        ln: flip ? -e.ln : e.ln,
+        rounds: got.rounds,
+      },
+    };
+  }
+  const n = got.rounds.length;
+  if (n < 3) return null;
+  const mean = got.rounds.reduce((s, x) => s + x, 0) / n;
+  const sd = Math.sqrt(got.rounds.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const estimate = { ln: mean, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds };
+  return { a, b, ratio: Math.exp(mean), lo: 0, hi: Infinity, verdict: 'undecided', estimate };
+}
+
+/** The smallest ratio over the machines (default placement) of an answer decided faster, else 0. */
+const worst = (x: PoolAnswer) => {
+  const on = x.pool.on_machines.filter((o) => o.placement === 'none');
+  return x.verdict === 'faster' && x.ratio > 1 && on.length ? Math.min(...on.map((o) => o.ratio)) : 0;
+};
+
+/** Rank: decided faster on every machine first, then on some; within each, by the smallest ratio over machines. */
+const score = (x: PoolAnswer) =>
+  (x.pool.holds === 'holds on every machine measured'
+    ? 2
+    : x.pool.on_machines.some((o) => o.verdict === 'faster' && o.ratio > 1)
+      ? 1
+      : 0) *
+    100 +
+  worst(x);
+
+/**
+ * The first screen's family, pooled: every stack at its libraries' defaults against the usual choice, in each kept
+ * run, then decided per machine by poolAnswers; each line's pick.
+ */
+export function poolPicks(
+  records: KeptAnswers[],
+  members: Member[],
+  today: Today | null,
+  workload: string,
+  marginPct: number,
+): PicksResult | null {
+  if (!members.some((m) => m.name === USUAL)) return null;
+  const candidates = members.filter((m) => m.name !== USUAL && isPlain(m));
+  const comparisons: Comparison[] = candidates.map((m) => ({
+    id: `${m.name} vs ${USUAL}`,
+    question: 'picks',
+    a: m.name,
+    b: USUAL,
+  }));
+  const chained = records.map((k) => ({
+    ...k,
+    check: undefined,
+    answers: comparisons.flatMap((c) => chainedAnswer(k, c.a, c.b) ?? []),
+  }));
+  const pool = poolAnswers(chained, comparisons, today, workload, marginPct);
+  const byName = new Map(pool.answers.map((x) => [x.a, x]));
+  const lines: PickLine[] = PICK_LINES.map((l) => {
+    const own = candidates.filter(l.among).flatMap((m) => byName.get(m.name) ?? []);
+    const ranked = [...own].sort((x, y) => score(y) - score(x));
+    const decided = !!ranked[0] && worst(ranked[0]) > 0;
+    // None decided faster: the one decided slower on no machine with the highest estimate, said as not yet known.
+    const slower = (x: PoolAnswer) => x.pool.on_machines.some((o) => o.verdict === 'faster' && o.ratio < 1);
+    const open = own.filter((x) => !slower(x)).sort((x, y) => y.ratio - x.ratio);
+    const pick = decided ? ranked[0]! : (open[0] ?? null);
+    const also = ranked.slice(1).filter((x) => x.pool.holds === 'holds on every machine measured' && worst(x) > 0);
+    const line = { id: l.id, want: l.want, candidates: own.length, pick: pick?.a ?? null, decided, answer: pick };
+    return { ...line, also: decided ? also.map((x) => x.a) : [] };
+  });
+  const { alpha, spent, per_machine, machines, configurations } = pool;
+  return { usual: USUAL, alpha, spent, per_machine, machines, configurations, lines, answers: pool.answers };
+}
