@@ -51,8 +51,8 @@ export function readmeSection(an: Analysis): string {
   const place = publishedAt(an);
   const e = r.environment;
   const run =
-    `${an.pool ? 'The run whose tables and charts are published: ' : 'Run '}${r.started_at}, commit ` +
-    `${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical CPUs (${e.kernel}).`;
+    `Run ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ${e.cpu_model} with ${e.logical_cpus} logical ` +
+    `CPUs (${e.kernel}).`;
   // The run and where the rest of it is, in one paragraph.
   const where = `${run} ${reportLink(place.dir)}`;
   // A run at a network distance (its place names the distance): what the distance changes, the strategies' costs.
@@ -61,8 +61,32 @@ export function readmeSection(an: Analysis): string {
     'rttMs' in place
       ? [distancePicks(an, place.rttMs as number), ...own(true), where]
       : an.picks
-        ? [picksScreen(an), picksSection(an, 'Every answer, by question'), poolLine(an), ...own(false), where]
+        ? [picksScreen(an), ANSWERS_BELOW]
         : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), ...own(false), heldLine(an), where];
+  return `${parts.filter(Boolean).join('\n\n')}\n`;
+}
+
+/** Where the first screen sends a reader for the rest: the README's "Every answer" section. */
+const ANSWERS_BELOW =
+  'Every answer by question, the runs behind them and how sure each is: [Every answer](#every-answer), below.';
+
+/** The README's block of a publication's answers, below its first screen ("Every answer"): the reads' only. */
+const answersPlace = (p: Publication): Publication => ({ ...p, block: `${p.block}-answers` });
+
+/**
+ * The reads' second block, under "Every answer" further down the README: the answers by question, the pool, and the
+ * run whose tables are published. Null where the first screen says everything (no picks, or a run at a distance).
+ */
+export function readmeAnswers(an: Analysis): string | null {
+  const place = publishedAt(an);
+  if (!an.picks || 'rttMs' in place) return null;
+  const r = an.results;
+  const e = r.environment;
+  const run =
+    `The run whose tables and charts are published: ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ` +
+    `${e.cpu_model} with ${e.logical_cpus} logical CPUs (${e.kernel}). ${reportLink(place.dir)}`;
+  const own = workloadOfRun(r.settings).readme(an, false);
+  const parts = [picksSection(an, 'Every answer, by question'), poolLine(an), ...own, run];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 
@@ -141,5 +165,7 @@ export async function publishReport(runDir: string, an: Analysis): Promise<void>
     rmSync(join(shots, old));
   for (const file of files) copyFileSync(join(runDir, file), join(shots, file));
   const readmePath = join(ROOT, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(an), place));
+  const readme = spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(an), place);
+  const answers = readmeAnswers(an);
+  writeFileSync(readmePath, answers === null ? readme : spliceReadme(readme, answers, answersPlace(place)));
 }
