@@ -247,6 +247,8 @@ describe('the published first screen: one voice', () => {
   test('the first 45 lines hold the three picks, the versions, the machines and the load command', () => {
     expect(an.picks).not.toBeNull();
     for (const l of an.picks!.lines) expect(first).toContain(`| ${l.want} | \`${l.pick}\``);
+    // The whole README, as the report writes it, stays short enough to read.
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
     for (const w of ['**Versions:** Node ', '**Machines:** ', '**Load:** `oha http://127.0.0.1:$PORT/ -z '])
       expect(first).toContain(w);
     // Machines counted one way: the pool's machines, each named once.
