@@ -7,7 +7,6 @@ import type { PicksResult, PoolAnswer } from '../model/pool';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
-import { pct } from './answers';
 import { listed, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
@@ -236,39 +235,45 @@ const factor = (r: number) => (r >= 1.5 ? `${r.toFixed(1)}×` : x2(r));
 /** "(1.02×–1.53×)": the answer's interval, at the level its test spent, in the bullets' form. */
 const interval = (a: Pick<PoolAnswer, 'lo' | 'hi'>) => `(${x2(a.lo)}–${x2(a.hi)})`;
 
-/** "**1.25×** its req/s (1.02×–1.53×)" or "1.09×, not yet known (0.88×–1.37×): no reason yet to switch". */
+/** "**1.25×** its req/s (1.02×–1.58×)" or "1.09× (0.88×–1.36×), not yet known". */
 export function againstUsual(a: PoolAnswer): string {
   if (a.verdict === 'faster' || onDefault(a).some((o) => o.verdict === 'faster'))
     return `**${factor(a.ratio)}** its req/s ${interval(a)}`;
-  return `${factor(a.ratio)}, not yet known ${interval(a)}: no reason yet to switch`;
+  return `${factor(a.ratio)} ${interval(a)}, not yet known`;
 }
 
-/** The three lines as one table, and what the picks are and are not tested for. */
+/** One line: its pick and what it gives up, or, with none shown faster, the usual choice kept and the closest. */
+function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]): string {
+  const a = l.answer;
+  if (!a) return `| ${l.want} | keep ${code(p.usual)}: none measured | | | |`;
+  if (!l.decided)
+    return `| ${l.want} | keep ${code(p.usual)} (closest: ${code(a.a)}) | ${againstUsual(a)} | nothing | ${holdsOn(a)} |`;
+  const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
+  return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
+}
+
+/** The three lines as one table, and what the picks are and are not tested for, in short lines. */
 function picksTable(an: Analysis, p: PicksResult): string {
-  const rows = p.lines.map((l) => {
-    const a = l.answer;
-    if (!a) return `| ${l.want} | none measured | | | |`;
-    const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
-    // Not shown faster: what it may cost is a part of what it gives up.
-    const loss = !l.decided && a.lo < 1 ? `possibly up to ${pct(1 - a.lo)} fewer req/s` : '';
-    const gives = [givesUp(an, a.a, p.usual), loss].filter((x) => x && x !== 'nothing').join('; ') || 'nothing';
-    return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${gives} | ${holdsOn(a)} |`;
-  });
-  const level = `${+(p.alpha * 100).toFixed(1)}%`;
-  return (
-    [
-      `| you want | pick | against ${code(p.usual)}, the usual choice | what it gives up | faster on |`,
-      '|---|---|---|---|---|',
-      ...rows,
-    ].join('\n') +
-    `\n\nThe usual choice is Node's own HTTP server with node-redis, both at their defaults; a name is ` +
-    "runtime-framework-client (`raw`: the runtime's own server). Every stack runs its libraries' defaults; the runs " +
-    'reach Redis on 127.0.0.1 without TLS, and every client here supports TLS and reconnect. "Faster" is tested on ' +
-    `each machine apart: the chance that any "faster" in this table is wrong is at most ${level}; in brackets, the ` +
-    'interval of that test; "not yet known" means more runs are needed, not that they are equal. A pick is the ' +
-    "stack shown faster whose slowest machine's figure is the highest (where none is shown faster, the closest); " +
-    'picks are not tested against each other.'
-  );
+  const shown = p.lines.flatMap((l) => l.answer ?? []);
+  const level = shown.length ? Math.min(...shown.map((a) => a.level)) : 0.95;
+  const table = [
+    `| you want | pick | against ${code(p.usual)}, the usual choice | what it gives up | faster on |`,
+    '|---|---|---|---|---|',
+    ...p.lines.map((l) => pickRow(an, p, l)),
+  ].join('\n');
+  const notes = [
+    "The usual choice: Node's own HTTP server with node-redis, both at their defaults. A name is " +
+      "runtime-framework-client; `raw` is the runtime's own server, with no framework. Every stack runs its " +
+      "libraries' defaults. Not measured: TLS and a Redis across a network (the runs reach Redis on 127.0.0.1), " +
+      'though every client in the table supports TLS and reconnect.',
+    `How sure: the chance that any "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%; ` +
+      `in brackets, each answer's interval, at the level its test spent (${Math.floor(level * 1000) / 10}% or ` +
+      'more). "Not yet known": more runs are needed, which is not the same as equal. Every answer by question, ' +
+      'and the runs behind them: [Every answer](#every-answer), below.',
+    'The pick: of the stacks shown faster (those faster on every machine first), the one whose lowest figure over ' +
+      'the machines is the highest. Picks are not tested against each other.',
+  ];
+  return `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}`;
 }
 
 /**
@@ -280,7 +285,7 @@ function ceilingLine(an: Analysis, usual: string): string {
     (c) => c.settings?.decode === 'raw' && c.tuned?.length === 1 && c.name.startsWith(`${usual}-`),
   );
   const a = raw && (an.answers.find((x) => !x.out && x.a === raw.name && x.b === usual) as PoolAnswer | undefined);
-  if (!a || a.verdict !== 'faster') return '';
+  if (a?.verdict !== 'faster') return '';
   const where = a.pool ? `, faster on ${holdsOn(a)}` : '';
   return (
     `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}: ` +

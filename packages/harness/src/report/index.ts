@@ -61,14 +61,10 @@ export function readmeSection(an: Analysis): string {
     'rttMs' in place
       ? [distancePicks(an, place.rttMs as number), ...own(true), where]
       : an.picks
-        ? [picksScreen(an), ANSWERS_BELOW]
+        ? [picksScreen(an)]
         : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), ...own(false), heldLine(an), where];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
-
-/** Where the first screen sends a reader for the rest: the README's "Every answer" section. */
-const ANSWERS_BELOW =
-  'Every answer by question, the runs behind them and how sure each is: [Every answer](#every-answer), below.';
 
 /** The README's block of a publication's answers, below its first screen ("Every answer"): the reads' only. */
 const answersPlace = (p: Publication): Publication => ({ ...p, block: `${p.block}-answers` });
