@@ -135,42 +135,65 @@ export function breakdownTable(an: Analysis): string {
   return [BREAKDOWN_NOTE, [head, ...body].join('\n')].join('\n\n');
 }
 
+/** Why a negative leftover is not drawn: it is no cost, only the error of parts measured apart. */
+export const LEFTOVER_NOT_MEASURED =
+  'leftover not measured: the parts, measured apart, sum to more than the whole ' +
+  '(the client ceiling is one measurement)';
+
+const PARTS = ['client_us', 'transform_us', 'http_us', 'leftover_us'] as const;
+
 /**
- * Stacked bars of the app's CPU per request, one per contender: client, transform, HTTP and the leftover, which add
- * up to the measured total (a tick). A negative leftover (the parts alone cost more than the whole) is drawn left of
- * zero, not as zero. Redis's own cost per call is in the table: it is not the app's CPU.
+ * The chart's rows: each part at or above zero as a segment, each measured total as a tick, and where the leftover
+ * is negative a note at the end of the parts (no segment).
  */
-export function breakdownSpec(an: Analysis): object | null {
-  const parts = ['client_us', 'transform_us', 'http_us', 'leftover_us'] as const;
-  const rows = an.ranked.filter((c) => c.breakdown);
-  if (!rows.length) return null;
-  const values = rows.flatMap((c) =>
-    parts.map((part, order) => ({ name: c.name, part: part.replace('_us', ''), order, us: c.breakdown![part] })),
+function breakdownRows(rows: Analysis['ranked']) {
+  const segments = rows.flatMap((c) =>
+    PARTS.map((part, order) => ({ name: c.name, part: part.replace('_us', ''), order, us: c.breakdown![part] })).filter(
+      (v) => v.us >= 0,
+    ),
   );
   const totals = rows.map((c) => ({ name: c.name, us: c.breakdown!.measured_us }));
+  const unmeasured = rows
+    .filter((c) => c.breakdown!.leftover_us < 0)
+    .map(({ name, breakdown: b }) => ({
+      name,
+      end: b!.client_us + b!.transform_us + b!.http_us,
+      text: `leftover not measured: the parts ${fmt(-b!.leftover_us)} µs past the total`,
+      why: LEFTOVER_NOT_MEASURED,
+    }));
+  return { segments, totals, unmeasured };
+}
+
+/**
+ * Stacked bars of the app's CPU per request, one per contender: client, transform, HTTP and the leftover, which add
+ * up to the measured total (a tick). A negative leftover (the parts alone cost more than the whole) is not drawn: the
+ * row says the leftover was not measured and by how much the parts go past the tick. No part is drawn below zero.
+ * Redis's own cost per call is in the table: it is not the app's CPU.
+ */
+export function breakdownSpec(an: Analysis): object | null {
+  const rows = an.ranked.filter((c) => c.breakdown);
+  if (!rows.length) return null;
+  const { segments, totals, unmeasured } = breakdownRows(rows);
   const y = { field: 'name', type: 'nominal', sort: null, title: null };
+  const parts = PARTS.map((p) => p.replace('_us', ''));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: "The app's CPU µs per request: where it goes (tick: the measured total; left of 0: parts over it)",
-      subtitle: runSubtitle(an.results),
+      text: "The app's CPU µs per request: where it goes (tick: the measured total)",
+      subtitle: [runSubtitle(an.results), `${LEFTOVER_NOT_MEASURED.replace(':', ' where')}`],
+      subtitleFontSize: 11,
       anchor: 'start',
     },
     width: 560,
+    height: { step: 20 },
     layer: [
       {
-        data: { values },
-        mark: 'bar',
+        data: { values: segments },
+        mark: { type: 'bar', tooltip: true },
         encoding: {
           y,
           x: { field: 'us', type: 'quantitative', stack: 'zero', title: 'µs per request' },
-          color: {
-            field: 'part',
-            type: 'nominal',
-            sort: parts.map((p) => p.replace('_us', '')),
-            title: null,
-            legend: { orient: 'bottom' },
-          },
+          color: { field: 'part', type: 'nominal', sort: parts, title: null, legend: { orient: 'top' } },
           order: { field: 'order', type: 'quantitative' },
         },
       },
@@ -179,7 +202,22 @@ export function breakdownSpec(an: Analysis): object | null {
         mark: { type: 'tick', color: 'black', thickness: 2 },
         encoding: { y, x: { field: 'us', type: 'quantitative' } },
       },
+      {
+        data: { values: unmeasured },
+        mark: { type: 'text', align: 'left', dx: 6, fontSize: 11, color: '#555' },
+        encoding: {
+          y,
+          x: { field: 'end', type: 'quantitative' },
+          text: { field: 'text' },
+          tooltip: [{ field: 'why' }],
+        },
+      },
     ],
-    config: { font: 'DejaVu Sans', view: { stroke: null }, axis: { labelLimit: 560 } },
+    config: {
+      font: 'DejaVu Sans',
+      view: { stroke: null },
+      axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 560 },
+      legend: { labelFontSize: 11 },
+    },
   };
 }

@@ -7,27 +7,40 @@ import * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { Results } from '../model/results';
 import { breakdownSpec } from './ceilings';
-import { LAT } from './table';
 import { workloadOfRun } from '../workloads';
 import { changesSpec } from './changes';
 import { answersSpec } from './forest';
 
 const FONT = 'DejaVu Sans';
 
+/** DejaVu Sans's advance widths, in thousandths of an em, of ' ' to '~' (its hmtx table). */
+const DEJAVU = [
+  ...[318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636, 636],
+  ...[636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656],
+  ...[557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613],
+  ...[635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818],
+  ...[592, 592, 525, 636, 337, 636, 838],
+];
 /**
- * Vega-Lite's warnings, less the one a faceted layer with independent y scales always gives (the forest plot of every
- * answer: each question's panel its own rows), which says nothing wrong with the chart.
+ * A text's width as DejaVu Sans draws it: bold 12% wider, any other character 0.84 em (÷, ×, ±), and never past the
+ * item's limit (Vega truncates there). Vega with no canvas guesses 0.8 em a character, a third too wide: a chart of
+ * long names was laid out with a blank margin that wide.
  */
-const logger = (() => {
-  const l = vega.logger(vega.Warn);
-  const warn = l.warn.bind(l);
-  l.warn = (...args: unknown[]) =>
-    String(args[0]).startsWith('Detected faceted independent scales that union domain') ? l : warn(...args);
-  return l;
-})();
+function textWidth(item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown) {
+  const em = [...String(text ?? '').trim()].reduce((w, ch) => w + (DEJAVU[ch.charCodeAt(0) - 32] ?? 840), 0) / 1000;
+  const bold = item.fontWeight === 'bold' || Number(item.fontWeight) >= 600 ? 1.12 : 1;
+  const px = em * bold * (item.fontSize ?? 11);
+  return item.limit && item.limit > 0 ? Math.min(px, item.limit) : px;
+}
+(vega as unknown as { textMetrics: { width: typeof textWidth } }).textMetrics.width = textWidth;
+
+/** A chart's Vega view, laid out as its PNG is drawn (no renderer: the scenegraph only). Finalize it when done. */
+export function chartView(spec: vl.TopLevelSpec): vega.View {
+  return new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+}
 
 export async function renderPng(spec: vl.TopLevelSpec): Promise<Buffer> {
-  const view = new vega.View(vega.parse(vl.compile(spec, { logger }).spec), { renderer: 'none' });
+  const view = chartView(spec);
   const svg = await view.toSVG();
   view.finalize();
   const resvg = new Resvg(svg, {
@@ -42,13 +55,10 @@ const config = {
   font: FONT,
   view: { stroke: null },
   axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 560 },
-  title: { fontSize: 14, anchor: 'start' as const },
+  legend: { labelFontSize: 11 },
+  title: { fontSize: 14, subtitleFontSize: 11, anchor: 'start' as const },
 };
 
-/**
- * Tableau's 20 colours, the ten strong ones first: a chart of up to 20 series gives each its own colour, and one of up
- * to 10 only strong ones.
- */
 /**
  * vega's tableau20, its ten dark shades first and then their light ones: no two of the twenty closer than a CIE76
  * ΔE of 12 (tableau10's pink #ff9da6 beside tableau20's #ff9d98 was 7).
@@ -57,27 +67,24 @@ const PALETTE = [
   ...['#4c78a8', '#f58518', '#54a24b', '#b79a20', '#439894', '#e45756', '#79706e', '#d67195', '#b279a2', '#9e765f'],
   ...['#9ecae9', '#ffbf79', '#88d27a', '#f2cf5b', '#83bcb6', '#ff9d98', '#bab0ac', '#fcbfd2', '#d6a5c9', '#d8b5a5'],
 ];
-/** Lines: the twenty above, then category20b, so that a chart of up to 40 lines never repeats a colour. */
-const LINE_PALETTE = [
-  ...PALETTE,
-  ...['#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#5254a3', '#8ca252', '#bd9e39', '#ad494a', '#a55194'],
-  ...['#6b6ecf', '#b5cf6b', '#e7ba52', '#d6616b', '#ce6dbd', '#9c9ede', '#cedb9c', '#e7cb94', '#e7969c', '#de9ed6'],
-];
-/**
- * A colour that reads as text on white: a pale one (relative luminance above 0.3, WCAG's formula: a contrast under
- * 3:1) darkened toward black until it is not, keeping its hue.
- */
-export function readable(hex: string): string {
-  const rgb = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
-  const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
-  const lum = (xs: number[]) => 0.2126 * lin(xs[0]!) + 0.7152 * lin(xs[1]!) + 0.0722 * lin(xs[2]!);
-  let out = rgb;
-  for (let k = 0.9; lum(out) > 0.3 && k > 0; k -= 0.1) out = rgb.map((c) => Math.round(c * k));
-  return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
-}
 /** The colour of a static contender (it serves a page built once, with no Redis read per request). */
 const STATIC_COLOUR = '#c8c8c8';
 const STATIC_GROUP = 'static: no Redis read';
+
+type Shown = { name: string; runtime: string; static?: boolean };
+/**
+ * A colour per runtime of the run, by name so that a runtime keeps its colour from run to run and from chart to chart
+ * (a chart of node alone draws node's); the static contenders (no Redis read per request) grey, after them.
+ */
+function runtimeColours(shown: Shown[], all: Shown[]) {
+  const group = (c: Shown) => (c.static ? STATIC_GROUP : c.runtime);
+  const every = [...new Set(all.map((c) => c.runtime))].sort();
+  const runtimes = every.filter((r) => shown.some((c) => !c.static && c.runtime === r));
+  const statics = shown.some((c) => c.static);
+  const domain = [...runtimes, ...(statics ? [STATIC_GROUP] : [])];
+  const colour = (r: string) => PALETTE[every.indexOf(r) % PALETTE.length]!;
+  return { group, scale: { domain, range: [...runtimes.map(colour), ...(statics ? [STATIC_COLOUR] : [])] } };
+}
 
 /**
  * Bars of the median req/s per contender, whiskers for its interval, rank intervals in the labels; by runtime, with
@@ -88,33 +95,27 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
   const ordered = [...shown.filter((c) => !c.static), ...shown.filter((c) => c.static)];
   // The ranks among the stacks one would pick, as the README's table gives them; static pages and floors unranked.
   const rank = new Map(an.top?.ranks.map((x) => [x.name, x.rank]));
+  const { group, scale } = runtimeColours(ordered, an.ranked);
   const values = ordered.map((c) => ({
-    name: c.static
-      ? `${c.name} (static)`
-      : isFloor(c)
-        ? `${c.name} (floor: writes nothing)`
-        : `${c.name} [rank ${rank.get(c.name) ?? c.rank}]`,
+    name: c.static || isFloor(c) ? shownName(c) : `${c.name} [rank ${rank.get(c.name) ?? c.rank}]`,
     runtime: c.runtime,
-    group: c.static ? STATIC_GROUP : c.runtime,
+    group: group(c),
     median: c.rps!.median,
     lo: c.rps!.ci.lo,
     hi: c.rps!.ci.hi,
     text: c.rps!.median.toFixed(0),
   }));
-  // By name, so a runtime keeps its colour from run to run.
-  const runtimes = [...new Set(ordered.filter((c) => !c.static).map((c) => c.runtime))].sort();
-  const statics = ordered.some((c) => c.static);
-  const domain = [...runtimes, ...(statics ? [STATIC_GROUP] : [])];
-  const range = [...runtimes.map((_, i) => PALETTE[i % PALETTE.length]!), ...(statics ? [STATIC_COLOUR] : [])];
   // The ranking is in the order of the estimate (median req/s), the rank interval in each label: every layer keeps it.
   const y = { field: 'name', type: 'nominal' as const, sort: null, title: null };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text:
-        'Requests per second (median over launches; whiskers: its interval, at the level its launches allow, ' +
-        'results.md; [rank 2–5]: the ranks the decided comparisons allow)',
-      subtitle: subtitle(an.results),
+      text: 'Requests per second (median over launches)',
+      subtitle: [
+        subtitle(an.results),
+        'whiskers: its interval, at the level its launches allow (results.md); ' +
+          '[rank 2–5]: the ranks the decided comparisons allow',
+      ],
     },
     width: 560,
     data: { values },
@@ -123,14 +124,8 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
       {
         mark: { type: 'bar', tooltip: { content: 'data' } },
         encoding: {
-          x: { field: 'median', type: 'quantitative', title: 'successful responses / s' },
-          color: {
-            field: 'group',
-            type: 'nominal',
-            title: null,
-            scale: { domain, range },
-            legend: { labelLimit: 300, orient: 'bottom' },
-          },
+          x: { field: 'median', type: 'quantitative', title: 'successful responses / s', axis: { tickCount: 8 } },
+          color: { field: 'group', type: 'nominal', title: null, scale, legend: { labelLimit: 300, orient: 'bottom' } },
         },
       },
       { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
@@ -143,102 +138,77 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
   };
 }
 
+/** A contender's name in a chart: a static page and the writes' PING floor say what they are. */
+const shownName = (c: Shown & { settings?: { write?: string } }) =>
+  c.static ? `${c.name} (static)` : isFloor(c) ? `${c.name} (floor: writes nothing)` : c.name;
+
 /** A contender's latency chart: its chart group; results without chart groups draw Next.js apart. */
 const groupOf = (c: { chart_group?: string | null; framework: string }) =>
   c.chart_group === undefined ? (c.framework === 'next' ? 'next' : 'server') : (c.chart_group ?? 'server');
 
-/**
- * Pixels between two direct labels; a panel is at least 190 px high, and twice its labels' height when they need more:
- * lines bunched near the bottom then push only their own labels up, not every label of the panel.
- */
-const LABEL_PX = 13;
-const panelPx = (lines: number) => Math.max(190, 2 * lines * LABEL_PX);
+/** Milliseconds as a label gives them: two significant figures, whole ms from 10. */
+const ms = (x: number) => (x >= 10 ? x.toFixed(0) : x.toPrecision(2));
 
-/**
- * Where each line's label goes, in ms: at its p99, pushed apart so no two labels are closer than LABEL_PX on a panel
- * of `height` px whose y axis runs from 0 to `top` ms: down from the top, then back up from the panel's bottom edge
- * (only the labels that crowd it move).
- */
-export function labelPositions(p99s: number[], top: number, height = panelPx(p99s.length)): number[] {
-  const px = (ms: number) => height * (1 - ms / top);
-  const order = p99s.map((ms, i) => ({ i, y: px(ms) })).sort((a, b) => a.y - b.y);
-  for (let k = 1; k < order.length; k++) order[k]!.y = Math.max(order[k]!.y, order[k - 1]!.y + LABEL_PX);
-  for (let k = order.length - 1; k >= 0; k--)
-    order[k]!.y = Math.min(order[k]!.y, k === order.length - 1 ? height : order[k + 1]!.y - LABEL_PX);
-  const out = new Array<number>(p99s.length);
-  for (const o of order) out[o.i] = top * (1 - o.y / height);
-  return out;
-}
-
-/** Each line's name at its end, in its colour, darkened where a pale one would not read on white. */
-function labelLayer(series: { name: string; colour: string; label: number }[], x: object, y: object) {
+/** The x scale of a latency chart: log when its values span more than 4×, with round ticks, else linear from 0. */
+function latencyAxis(lo: number, hi: number) {
+  const title = 'latency per request, ms (median over launches): dot p50, bar to p99';
+  if (hi / lo <= 4) return { scale: { domain: [0, hi * 1.05], nice: false }, axis: { grid: true }, title };
+  const ticks = [0.1, 1, 10, 100, 1000]
+    .flatMap((d) => [1, 2, 3, 5, 7].map((k) => k * d))
+    .filter((t) => t >= lo / 1.2 && t <= hi * 1.05);
   return {
-    data: {
-      values: series.map((s) => ({ name: s.name, percentile: 'p99', label: s.label, ink: readable(s.colour) })),
-    },
-    mark: { type: 'text' as const, align: 'left' as const, dx: 10, fontSize: 10 },
-    encoding: {
-      x,
-      y: { field: 'label', ...y },
-      text: { field: 'name' },
-      color: { field: 'ink', type: 'nominal' as const, scale: null },
-    },
+    scale: { type: 'log' as const, domain: [lo / 1.2, hi * 1.05], nice: false },
+    axis: { values: ticks, format: '~g', grid: true },
+    title: `${title} (log scale)`,
   };
 }
 
 /**
- * Latency percentiles of one chart group (a manifest's chartGroup; the servers when it has none): a panel per runtime,
- * on one y scale, each line labelled at its end (no legend to look up), and no two lines of the chart the same colour
- * while it has at most 40, so a contender keeps one colour across panels (more: only one panel's lines differ).
+ * Latency of one chart group (a manifest's chartGroup; the servers when it has none): one row per contender, its name
+ * the row's label, fastest p50 first; a dot at the p50 and a bar from it to the p99, the figures at the bar's end.
+ * Coloured by runtime, as req-sec.png is.
  */
 export function latencySpec(an: Analysis, which: string): vl.TopLevelSpec {
-  const members = an.ranked.filter((c) => groupOf(c) === which && c.latency_ms);
-  const runtimes = [...new Set(members.map((c) => c.runtime))];
-  let next = 0;
-  // One y scale for every panel, so that panels compare at a glance.
-  const top = Math.max(1, ...members.map((c) => Math.max(...LAT.map((p) => c.latency_ms![p] ?? 0)))) * 1.08;
-  const panels = runtimes.map((runtime) => {
-    const own = members.filter((c) => c.runtime === runtime);
-    const labels = labelPositions(
-      own.map((c) => c.latency_ms!.p99 ?? 0),
-      top,
-    );
-    const series = own.map((c, i) => ({
-      name: c.static ? `${c.name} (static)` : c.name,
-      colour: LINE_PALETTE[(members.length <= LINE_PALETTE.length ? next++ : i) % LINE_PALETTE.length]!,
-      label: labels[i]!,
-      points: LAT.map((p) => ({ percentile: p, ms: c.latency_ms![p] ?? null })),
-    }));
-    const colour = {
-      field: 'name',
-      type: 'nominal' as const,
-      legend: null,
-      scale: { domain: series.map((x) => x.name), range: series.map((x) => x.colour) },
-    };
-    const x = { field: 'percentile', type: 'ordinal' as const, sort: [...LAT], title: 'percentile' };
-    const y = { type: 'quantitative' as const, title: 'latency (ms)', scale: { domain: [0, top], nice: false } };
-    return {
-      title: { text: runtime, fontSize: 12 },
-      width: 460,
-      height: panelPx(own.length),
-      layer: [
-        {
-          data: { values: series.flatMap((x) => x.points.map((p) => ({ name: x.name, ...p }))) },
-          mark: { type: 'line' as const, point: true, tooltip: true },
-          encoding: { x, y: { field: 'ms', ...y }, color: colour },
-        },
-        labelLayer(series, x, y),
-      ],
-    };
-  });
+  const members = an.ranked
+    .filter((c) => groupOf(c) === which && c.latency_ms?.p50 !== undefined && c.latency_ms.p99 !== undefined)
+    .sort((a, b) => a.latency_ms!.p50 - b.latency_ms!.p50);
+  const { group, scale } = runtimeColours(members, an.ranked);
+  const values = members.map(({ latency_ms: l, ...c }) => ({
+    name: shownName(c),
+    group: group(c),
+    p50: l!.p50,
+    p99: l!.p99,
+    text: `p50 ${ms(l!.p50)} · p99 ${ms(l!.p99)}`,
+  }));
+  const x = {
+    type: 'quantitative' as const,
+    ...latencyAxis(Math.min(...values.map((v) => v.p50)), Math.max(...values.map((v) => v.p99))),
+  };
+  const color = {
+    field: 'group',
+    type: 'nominal' as const,
+    title: null,
+    scale,
+    legend: { orient: 'top' as const, labelLimit: 300 },
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: `${groupTitle(which)}: latency percentiles (ms, median over launches), by runtime, on one y scale`,
-      subtitle: subtitle(an.results),
-    },
-    vconcat: panels,
-    resolve: { scale: { color: 'independent', y: 'independent' } },
+    title: { text: `${groupTitle(which)}: latency per request, fastest p50 first`, subtitle: subtitle(an.results) },
+    width: 420,
+    height: { step: 20 },
+    data: { values },
+    encoding: { y: { field: 'name', type: 'nominal', sort: null, title: null, axis: { grid: true } } },
+    layer: [
+      {
+        mark: { type: 'bar', height: 6, opacity: 0.55, tooltip: true },
+        encoding: { x: { field: 'p50', ...x }, x2: { field: 'p99' }, color },
+      },
+      { mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { x: { field: 'p50', ...x }, color } },
+      {
+        mark: { type: 'text', align: 'left', dx: 5, fontSize: 11, color: '#333' },
+        encoding: { x: { field: 'p99', ...x }, text: { field: 'text' } },
+      },
+    ],
     config,
   } as vl.TopLevelSpec;
 }

@@ -77,19 +77,24 @@ function encodings(values: { lo: number; hi: number }[], equalPct: number) {
   return { x, color, shape, domain: [lo, hi] as const };
 }
 
-/** A label's width, as a share of the plot's: about 100 px of 520. */
+/** A short label's width, as a share of the plot's: about 70 px of 340. */
 const LABEL_SHARE = 0.2;
 
 /**
  * Which end of its interval an answer's label goes beside, so that it crosses neither the dashed line at 1 nor the
- * plot's edge where it can help it: left of an interval below 1 (when there is room), left of one that ends in the
- * right fifth of the axis when there is room before 1, else right.
+ * plot's edge where it can help it: left of an interval below 1 (when there is room), left of one that ends within a
+ * label's width of the axis' right end when there is room before 1, else right. `share`: the label's width, as a
+ * share of the plot's.
  */
-export function labelSide(v: { lo: number; hi: number }, [lo, hi]: readonly [number, number]): 'left' | 'right' {
+export function labelSide(
+  v: { lo: number; hi: number },
+  [lo, hi]: readonly [number, number],
+  share = LABEL_SHARE,
+): 'left' | 'right' {
   const at = (r: number) => (Math.log(Math.min(hi, Math.max(lo, r))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
   const roomLeft = at(v.lo) - (v.lo > 1 ? at(1) : 0);
-  if (roomLeft < LABEL_SHARE) return 'right';
-  return v.hi < 1 || at(v.hi) > 1 - LABEL_SHARE ? 'left' : 'right';
+  if (roomLeft < share) return 'right';
+  return v.hi < 1 || at(v.hi) > 1 - share ? 'left' : 'right';
 }
 
 /** A mark at the axis' edge where an interval goes beyond it (its label gives its size). */
@@ -110,15 +115,59 @@ function sourceOf(an: Analysis): string {
   return `pooled over ${runs} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, the latest of ${latest}`;
 }
 
-/** The plot: one panel per question, one row per comparison, the shaded ±equal band and a dashed line at 1. */
+/** The plot's width: two columns of panels, their row labels and their figures fit 1,200 px. */
+const PLOT_PX = 340;
+/** A label's width in px at 11 px DejaVu Sans (6.8 px a character, wide for the digits) and its gap. */
+const labelPx = (text: string) => text.length * 6.8 + 8;
+
+/** Where the questions split into two columns of about equal height, in their order (a panel: its rows + 2.5). */
+export function columnsOf(rows: number[]): number {
+  const cost = rows.map((n) => n + 2.5);
+  const total = cost.reduce((t, c) => t + c, 0);
+  let best = rows.length;
+  let height = total;
+  for (let k = 1, left = 0; k < rows.length; k++) {
+    left += cost[k - 1]!;
+    if (Math.max(left, total - left) < height) [best, height] = [k, Math.max(left, total - left)];
+  }
+  return best;
+}
+
+/** The pairs' layer with its labels at 11 px, the size the page is read at. */
+function pairs(x: object, color: object, shape: object) {
+  const p = pairsLayer(null, x, color, shape);
+  const at11 = (l: (typeof p.layer)[number]) =>
+    l.mark.type === 'text' ? { ...l, mark: { ...l.mark, fontSize: 11 } } : l;
+  return { ...p, layer: p.layer.map(at11) };
+}
+
+/**
+ * The plot: one panel per question in two columns, one row per comparison, the shaded ±equal band and a dashed line at
+ * 1; every panel's axis has its ticks, and the axis is named once, under the title.
+ */
 export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | null {
   const values = forestValues(an);
   if (!values.length) return null;
   const equalPct = an.results.settings.target_ci_pct;
   const e = equalPct / 100;
-  const { x, color, shape, domain } = encodings(values, equalPct);
+  const { x: shared, color, shape, domain } = encodings(values, equalPct);
+  const x = { ...shared, title: null };
   const questions = [...new Set(values.map((v) => v.question))];
-  const placed = values.map((v) => ({ ...v, side: labelSide(v, domain) }));
+  const split = columnsOf(questions.map((q) => values.filter((v) => v.question === q).length));
+  const panel = (question: string) => ({
+    title: { text: question, fontSize: 12, anchor: 'start' as const, frame: 'group' as const, offset: 4 },
+    transform: [{ filter: { field: 'question', equal: question } }],
+    width: PLOT_PX,
+    height: { step: 20 },
+    layer: [
+      { mark: { type: 'rect', color: '#e3f1dd' }, encoding: { x: { datum: 1 / (1 + e), ...x }, x2: { datum: 1 + e } } },
+      { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 1, ...x } } },
+      pairs(x, color, shape),
+      clipLayer(x, domain[0], `datum.lo < ${domain[0]}`, 'triangle-left'),
+      clipLayer(x, domain[1], `datum.hi > ${domain[1]}`, 'triangle-right'),
+    ],
+  });
+  const column = (qs: string[]) => ({ vconcat: qs.map(panel), spacing: 14 });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -126,44 +175,15 @@ export function answersSpec(an: Analysis, config: object): vl.TopLevelSpec | nul
       subtitle: [
         runSubtitle(an.results),
         `answers ${sourceOf(an)}`,
-        `shaded: equal within ±${equalPct}% (the family's bound); blue circles decided, ` +
-          'green diamonds equal, grey squares open; ◀ ▶ an interval beyond the axis (its label gives its size)',
+        `x axis, every panel: ${shared.title}`,
+        `shaded: equal within ±${equalPct}% (the family's bound); ` +
+          '◀ ▶ an interval beyond the axis (its label gives its size)',
       ],
     },
-    data: { values: placed },
-    facet: {
-      row: {
-        field: 'question',
-        type: 'nominal',
-        sort: questions,
-        title: null,
-        header: {
-          labelPadding: 2,
-          labelAngle: 0,
-          labelOrient: 'top',
-          labelAnchor: 'start',
-          labelFontWeight: 'bold',
-          labelLimit: 600,
-        },
-      },
-    },
-    spec: {
-      width: 520,
-      height: { step: 22 },
-      layer: [
-        {
-          mark: { type: 'rect', color: '#e3f1dd' },
-          encoding: { x: { datum: 1 / (1 + e), ...x }, x2: { datum: 1 + e } },
-        },
-        { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 1, ...x } } },
-        pairsLayer(null, x, color, shape),
-        clipLayer(x, domain[0], `datum.lo < ${domain[0]}`, 'triangle-left'),
-        clipLayer(x, domain[1], `datum.hi > ${domain[1]}`, 'triangle-right'),
-      ],
-    },
-    // Each panel draws its own x axis: a tall plot is read without scrolling to its bottom.
-    resolve: { scale: { y: 'independent' }, axis: { x: 'independent' } },
-    spacing: 6,
+    data: { values: values.map((v) => ({ ...v, side: labelSide(v, domain, labelPx(v.text) / PLOT_PX) })) },
+    hconcat: [column(questions.slice(0, split)), ...(split < questions.length ? [column(questions.slice(split))] : [])],
+    spacing: 24,
+    resolve: { scale: { y: 'independent' } },
     config,
   } as vl.TopLevelSpec;
 }
