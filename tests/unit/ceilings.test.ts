@@ -167,18 +167,23 @@ describe('the cost breakdown', () => {
     expect(b.leftover_us).toBeCloseTo(250, 9);
     expect(b.predicted_rps).toBeCloseTo(1e6 / 1150, 6); // the app's core binds before Redis (1e6 / 240)
   });
-  test("the chart's bars add up to the measured total, a negative leftover drawn left of zero, not as zero", () => {
+  test("the chart's bars are the parts at or above zero; a negative leftover is a note, not a bar", () => {
     const over = breakdownOf(r, measured({ transform: 'plain' }, 1000, 700))!;
     expect(over.leftover_us).toBeLessThan(0);
     const an = {
       ranked: [{ name: 'a', breakdown: over }],
       results: { settings: {}, started_at: '2026-01-01' },
     } as unknown as Analysis;
-    const spec = breakdownSpec(an) as { layer: { data: { values: { name: string; us: number }[] } }[] };
+    type Layer = { data: { values: { name: string; us: number; part: string; text: string }[] } };
+    const spec = breakdownSpec(an) as { layer: Layer[] };
     const bars = spec.layer[0]!.data.values;
-    expect(bars.reduce((t, v) => t + v.us, 0)).toBeCloseTo(over.measured_us, 9);
-    expect(bars.some((v) => v.us < 0)).toBe(true);
-    expect(spec.layer[1]!.data.values).toEqual([{ name: 'a', us: 1000 }]);
+    expect(bars.map((v) => v.part)).toEqual(['client', 'transform', 'http']);
+    expect(bars.every((v) => v.us >= 0)).toBe(true);
+    expect(bars.reduce((t, v) => t + v.us, 0)).toBeCloseTo(over.measured_us - over.leftover_us, 9);
+    expect(spec.layer[1]!.data.values as unknown[]).toEqual([{ name: 'a', us: 1000 }]);
+    expect(spec.layer[2]!.data.values.map((v) => v.text)).toEqual([
+      `leftover not measured: the parts ${(-over.leftover_us).toFixed(0)} µs past the total`,
+    ]);
   });
   test('a decode twin is matched with its own client ceiling: raw has its transform in the client share', () => {
     const withDecode = {

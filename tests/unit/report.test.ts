@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'bun:test';
 import {
   markdown,
@@ -8,7 +7,6 @@ import {
   README_START,
 } from '../../packages/harness/src/report/index';
 import { headlineTable } from '../../packages/harness/src/report/table';
-import { labelPositions, latencySpec, readable } from '../../packages/harness/src/report/charts';
 import { fasterText, picks } from '../../packages/harness/src/report/answers';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
@@ -230,90 +228,3 @@ describe('picks: the fastest per question, read off the pairwise answers', () =>
     expect(line).not.toContain('not decided');
   });
 });
-
-describe("the latency chart's direct labels", () => {
-  test("at each line's p99, pushed apart to 13 px and kept inside the 190 px panel", () => {
-    // 0–200 ms over 190 px: 95, 96 and 97 ms are a pixel apart; 10 ms is far from them.
-    const at = labelPositions([95, 10, 97, 96], 200);
-    const px = at.map((ms) => 190 * (1 - ms / 200));
-    const sorted = [...px].sort((a, b) => a - b);
-    for (let k = 1; k < sorted.length; k++) expect(sorted[k]! - sorted[k - 1]!).toBeGreaterThanOrEqual(13 - 1e-9);
-    expect(at[1]).toBeCloseTo(10, 9); // alone: at its own p99
-    expect(at[2]).toBeCloseTo(97, 9); // the highest stays, the others go below it in order
-    expect(at[3]!).toBeLessThan(97);
-    expect(at[0]!).toBeLessThan(at[3]!);
-    // Labels near the bottom are pushed back up, all inside the panel.
-    const low = labelPositions([1, 1, 1], 200).map((ms) => 190 * (1 - ms / 200));
-    expect(Math.max(...low)).toBeLessThanOrEqual(190 + 1e-9);
-    expect(Math.min(...low)).toBeGreaterThanOrEqual(0);
-  });
-  test('a bunch of lines near the bottom moves its own labels only: a line above keeps its label at its p99', () => {
-    // 14 lines: one at 33 ms, 13 bunched at 3–4 ms (a write run's panel); the panel is 2 × 14 × 13 = 364 px.
-    const p99s = [33, ...Array.from({ length: 13 }, (_, i) => 3 + i / 13)];
-    const at = labelPositions(p99s, 36);
-    expect(at[0]).toBeCloseTo(33, 9);
-    const px = at.map((ms) => 364 * (1 - ms / 36)).sort((a, b) => a - b);
-    for (let k = 1; k < px.length; k++) expect(px[k]! - px[k - 1]!).toBeGreaterThanOrEqual(13 - 1e-9);
-    expect(Math.max(...px)).toBeLessThanOrEqual(364 + 1e-9);
-  });
-});
-
-describe('latency chart colours', () => {
-  test('up to 40 lines: no colour repeats anywhere in the chart, so a contender keeps one colour across panels', () => {
-    const an = analyze(JSON.parse(readFileSync('tests/fixtures/results/results.json', 'utf8')) as Results);
-    const one = an.ranked.find((c) => c.latency_ms && !c.static)!;
-    const runtimes = ['node', 'bun', 'deno'];
-    const ranked = Array.from({ length: 36 }, (_, i) => ({
-      ...one,
-      name: `${runtimes[i % 3]}-x-${i}`,
-      runtime: runtimes[i % 3]!,
-      chart_group: null,
-      static: false,
-    }));
-    const spec = latencySpec({ ...an, ranked }, 'server') as unknown as {
-      vconcat: { layer: { encoding: { color: { scale: { range: string[] } } } }[] }[];
-    };
-    expect(spec.vconcat).toHaveLength(3);
-    const colours = spec.vconcat.flatMap((p) => p.layer[0]!.encoding.color.scale.range);
-    expect(colours).toHaveLength(36);
-    expect(new Set(colours).size).toBe(36);
-    // Told apart, not only different: the first 20 lines at a CIE76 ΔE of at least 12, all 36 at 7.
-    const gap = (xs: string[]) => Math.min(...xs.flatMap((a, i) => xs.slice(i + 1).map((b) => deltaE(a, b))));
-    expect(gap(colours.slice(0, 20))).toBeGreaterThanOrEqual(12);
-    expect(gap(colours)).toBeGreaterThanOrEqual(7);
-  });
-});
-
-describe('latency labels', () => {
-  test('a pale line colour is darkened for its label to a contrast of 3:1 or more on white; a dark one is kept', () => {
-    const lum = (hex: string) => {
-      const lin = (i: number) => {
-        const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * lin(1) + 0.7152 * lin(3) + 0.0722 * lin(5);
-    };
-    for (const pale of ['#fcbfd2', '#f2cf5b', '#ffbf79', '#cedb9c', '#e7cb94']) {
-      expect(1.05 / (lum(readable(pale)) + 0.05)).toBeGreaterThanOrEqual(3);
-      expect(readable(pale)).not.toBe(pale);
-    }
-    expect(readable('#4c78a8')).toBe('#4c78a8');
-  });
-});
-
-/** CIE76 ΔE between two #rrggbb colours (sRGB, D65). */
-function deltaE(a: string, b: string): number {
-  const lab = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => {
-      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-    const f = (v: number) => (v > 0.008856 ? Math.cbrt(v) : 7.787 * v + 16 / 116);
-    const x = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
-    const y = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
-    const z = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
-    return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
-  };
-  const [p, q] = [lab(a), lab(b)];
-  return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
-}

@@ -246,8 +246,10 @@ export function againstUsual(a: PoolAnswer): string {
 function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]): string {
   const a = l.answer;
   if (!a) return `| ${l.want} | keep ${code(p.usual)}: none measured | | | |`;
-  if (!l.decided)
-    return `| ${l.want} | keep ${code(p.usual)} (closest: ${code(a.a)}) | ${againstUsual(a)} | nothing | ${holdsOn(a)} |`;
+  if (!l.decided) {
+    const keep = `keep ${code(p.usual)} (closest: ${code(a.a)})`;
+    return `| ${l.want} | ${keep} | ${againstUsual(a)} | nothing | ${holdsOn(a)} |`;
+  }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
 }
