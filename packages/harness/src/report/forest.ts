@@ -53,7 +53,7 @@ function encodings(values: { lo: number; hi: number }[], equalPct: number) {
   // interval is drawn to the edge and its label gives its size.
   const lo = Math.max(EDGE[0], Math.min(1 / (1 + 2 * e), ...values.map((v) => v.lo)) / 1.02);
   const hi = Math.min(EDGE[1], Math.max(1 + 2 * e, ...values.map((v) => v.hi)) * 1.02);
-  const ticks = [0.2, 0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4, 5].filter((t) => t >= lo && t <= hi);
+  const ticks = [0.2, 0.25, 0.33, 0.5, 0.67, 1, 1.5, 2, 3, 4, 5].filter((t) => t >= lo && t <= hi);
   const x = {
     type: 'quantitative' as const,
     scale: { type: 'log' as const, domain: [lo, hi], nice: false, clamp: true },
@@ -111,8 +111,12 @@ function sourceOf(an: Analysis): string {
   const p = an.pool;
   const latest = an.results.started_at.slice(0, 10);
   if (!p) return `the run of ${latest}`;
-  const runs = p.runs.filter((r) => r.pooled).length;
-  return `pooled over ${runs} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, the latest of ${latest}`;
+  const dates = p.runs
+    .filter((r) => r.pooled)
+    .map((r) => r.started_at.slice(0, 10))
+    .sort();
+  const span = dates[0] === dates.at(-1) ? `on ${dates[0]}` : `from ${dates[0]} to ${dates.at(-1)}`;
+  return `pooled over ${dates.length} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, ${span}`;
 }
 
 /** The plot's width: two columns of panels, their row labels and their figures fit 1,200 px. */

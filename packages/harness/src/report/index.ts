@@ -60,11 +60,14 @@ export function readmeSection(an: Analysis): string {
   const parts =
     'rttMs' in place
       ? [distancePicks(an, place.rttMs as number), ...own(true), where]
-      : an.picks
+      : firstScreen(an)
         ? [picksScreen(an)]
         : [speedSection(an), picksSection(an), machineSection(an), poolLine(an), ...own(false), heldLine(an), where];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
+
+/** The reads' published run, with picks: the README opens with them (writes keep their own block as it is). */
+const firstScreen = (an: Analysis) => !!an.picks && publishedAt(an).block === READS.block;
 
 /** The README's block of a publication's answers, below its first screen ("Every answer"): the reads' only. */
 const answersPlace = (p: Publication): Publication => ({ ...p, block: `${p.block}-answers` });
@@ -75,7 +78,7 @@ const answersPlace = (p: Publication): Publication => ({ ...p, block: `${p.block
  */
 export function readmeAnswers(an: Analysis): string | null {
   const place = publishedAt(an);
-  if (!an.picks || 'rttMs' in place) return null;
+  if (!firstScreen(an)) return null;
   const r = an.results;
   const e = r.environment;
   const run =
