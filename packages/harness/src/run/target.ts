@@ -120,7 +120,7 @@ async function probeTarget(url: string): Promise<boolean> {
     const why = (e as Error).message.split('\n')[0];
     throw new Error(
       `--target ${url} does not answer (${why}): start the app first, bound ` +
-        'to an address this host reaches (BIND_HOST, README "Three hosts")',
+        'to an address this host reaches (BIND_HOST, docs/usage.md "Three hosts")',
     );
   }
 }
