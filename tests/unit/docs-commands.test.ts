@@ -46,7 +46,9 @@ function npmCommands(doc: string): { script: string; args: string[] }[] {
       .replace(/^ -- /, '')
       .replace(/\s+#.*$/, '')
       .trim();
-    out.push({ script: m[1]!, args: args ? args.split(/\s+/).map((a) => PLACEHOLDERS[a] ?? a) : [] });
+    // Words as the shell gives them: a double-quoted one (--app "node server.js") is one word.
+    const words = (args.match(/"[^"]*"|\S+/g) ?? []).map((a) => a.replace(/^"(.*)"$/, '$1'));
+    out.push({ script: m[1]!, args: words.map((a) => PLACEHOLDERS[a] ?? a) });
   }
   return out;
 }

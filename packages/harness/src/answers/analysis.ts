@@ -22,6 +22,7 @@ import { aloneAt, aloneScale, type AloneScale } from './pair-design';
 import { ranked, type RankedContender, type TopStacks, topOf } from './ranking';
 import { keptRuns } from './verdicts';
 import { noiseOf, referenceOf, roundsToClose, type Noise } from './noise';
+import { type YoursFigures, yoursOf } from './yours';
 
 /** An answer of the family with what its sentence says beyond it. */
 export interface AnswerFigures extends Answer {
@@ -149,6 +150,8 @@ export interface Analysis {
   pool: Omit<PoolResult, 'answers'> | null;
   /** The first screen's answers (answers/picks.ts): over the kept runs, or this run alone; null until published. */
   picks: PicksResult | null;
+  /** --app: the user's app beside the contenders measured with it (answers/yours.ts); null: not an --app run. */
+  yours: YoursFigures | null;
   /** Each procedure as it describes itself (stats/procedures.ts): the report's sentences about how a test was made. */
   procedures: Record<ProcedureName, ProcedureAbout>;
   /**
@@ -364,6 +367,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
     elsewhere: kept.length ? heldUp(keptOf(results, answers, noise?.sdWindows ?? null), kept) : null,
     pool: null,
     picks: null,
+    yours: yoursOf(results),
   };
 }
 

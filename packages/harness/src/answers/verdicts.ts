@@ -15,6 +15,7 @@ import { geometricMean, halfWidth, summarize } from '../stats/stats';
 import type { GateRules } from '../measure/workload';
 import { finalLook } from './racing';
 import { isHandicapped } from '../model/questions';
+import { OWN_APP } from '../model/contenders';
 import { judgeHandicap } from './handicap';
 import { designOf } from './design';
 import { type Breakdown, type Latency, PERCENTILES } from '../model/results';
@@ -23,8 +24,8 @@ import { type Breakdown, type Latency, PERCENTILES } from '../model/results';
  * Contenders that need not read Redis once per response: pages built ahead and HTTP ceilings (they read Redis at
  * build or start only), and caches (their calls per response are reported).
  */
-export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'>) =>
-  r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none';
+export const noReadPerRequest = (r: Pick<ContenderResult, 'static' | 'ceiling' | 'settings'> & { app?: string }) =>
+  r.static || !!r.ceiling || (r.settings?.cache ?? 'none') !== 'none' || r.app === OWN_APP;
 
 /** Runs measured without a fault: the error gate counts every one of them. */
 const measuredRuns = (p: PointResult) => p.runs.filter((x) => !x.fault);

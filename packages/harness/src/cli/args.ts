@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS } from '../system/placement';
 import { targetFlags } from './target-flags';
+import { appFlags } from './app-flags';
 import { LAYOUTS, type CliOptions } from '../run/options';
 import { ceilingsOn, type FlagValues, type Selectable, selection } from './select';
 import { rttFlag, serversFlag } from './server-flags';
@@ -224,10 +225,18 @@ export const defaultOptions = (workload: string, rttMs: number): CliOptions =>
     [],
   );
 
-/** The flags' values → the options: each flag's check, and each default where a flag is not given. */
-function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
+/** --target (an app started by hand elsewhere) and --app (an app of the user's started here), checked. */
+function ownAppFlags(v: FlagValues) {
+  const app = appFlags(v);
+  if (typeof app === 'string') throw new UsageError(app);
   const target = targetFlags(v);
   if (typeof target === 'string') throw new UsageError(target);
+  return { target, app };
+}
+
+/** The flags' values → the options: each flag's check, and each default where a flag is not given. */
+function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
+  const { target, app } = ownAppFlags(v);
   const str = (k: string) => v[k] as string | undefined;
   const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
   const seedProfile = profile === 'seed';
@@ -279,6 +288,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
     restartRedis: restartFlag(v['restart-redis'] === true, workload, str('windows'), str('redis-rtt')),
     profile,
     ...target,
+    ...app,
     servers,
     ...rttFlag(str('redis-rtt'), servers),
     ...machineFlags(v),

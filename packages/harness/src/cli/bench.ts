@@ -1,5 +1,6 @@
 // npm run bench -- [flags]: parse flags, run, always clean up; partial results survive
 // errors and signals.
+import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultOptions, parseCli, UsageError } from './args';
 import { usage } from './flags';
@@ -22,7 +23,9 @@ import {
   writeWriteRateReport,
 } from '../report/index';
 import { selfCheckTable } from '../report/table';
+import { yoursSection } from '../report/yours';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
+import { BESIDE_BY_DEFAULT, OwnAppError, ownContender } from '../run/own-app';
 import { keptFor, writeKept } from '../model/kept';
 import { whyNotKept } from './keep';
 import { notPublished } from '../model/publish';
@@ -83,6 +86,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   // A run published to README.md and screenshots/ needs its charts: its report is full whatever --report says.
   await writeReport(runDir, analysis, own ? 'full' : opts.report);
   if (results.settings.self_check) console.log(selfCheckTable(results));
+  // --app: the app beside the stacks, and its answers, where the user looks first (the same text as results.md's).
+  if (analysis.yours) console.log(`\n${yoursSection(analysis)}\n`);
   if (why) {
     // Every complete run of the suite in the project's results folder is kept (results/runs/), published or not,
     // unless it asks another question: the budget, rounds, windows or placement change how well it answers only.
@@ -104,6 +109,17 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   return code;
 }
 
+/** --app: the user's app joins the contenders, beside those --only names (the usual choice when none is named). */
+function withOwnApp(opts: CliOptions, contenders: Contender[]): void {
+  const own = ownContender(
+    opts.ownApp!,
+    contenders.map((c) => c.name),
+  );
+  contenders.push(own);
+  if (!opts.only) opts.only = opts.selected = [BESIDE_BY_DEFAULT];
+  opts.selected = [...opts.selected, own.name];
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -111,8 +127,12 @@ async function main(): Promise<number> {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
     opts.otherSide = otherSideOf(opts, APPS_DIR);
+    if (opts.ownApp) withOwnApp(opts, suite.contenders);
   } catch (e) {
-    if (!(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError)) throw e;
+    if (
+      !(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError || e instanceof OwnAppError)
+    )
+      throw e;
     log(`error: ${e.message}`);
     return 2;
   }
@@ -148,7 +168,9 @@ async function main(): Promise<number> {
   } catch (e) {
     endProgress();
     log(`error: ${(e as Error).message}`);
-    savePartial(session, (e as Error).message);
+    // --app refused before anything was measured: no partial results to keep (the run's folder holds none).
+    if (e instanceof OwnAppError && session.runDir) rmSync(session.runDir, { recursive: true, force: true });
+    else savePartial(session, (e as Error).message);
     return 1;
   } finally {
     await stopAll(session);

@@ -144,11 +144,21 @@ export const FLAGS = {
       'README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
   },
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
+  app: {
+    type: 'string',
+    desc:
+      'start your own app with this command (PORT, HOST and REDIS_URL in its environment) and measure it beside ' +
+      'the contenders --only names, e.g. --app "node server.js" (docs/your-app.md)',
+  },
+  'app-name': { type: 'string', desc: 'with --app: its name in the results (default your-app)' },
+  cwd: { type: 'string', desc: 'with --app: the folder the command runs in (default: this one)' },
+  path: { type: 'string', desc: 'with --app: the route measured, e.g. /colors (default /)' },
   body: {
     type: 'string',
     desc:
-      "with --target: the app's own body, from a FILE, or 'first' (its first response), checked byte for byte " +
-      'before and after each window (default: the stream as JSON, the contract)',
+      "with --target or --app: the app's own body, from a FILE, or 'first' (its first response), checked byte for " +
+      "byte before and after each window; with --app, 'any': status and length only (default: --target the " +
+      'contract, --app first)',
   },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },

@@ -58,7 +58,7 @@ export function targetFlags(values: Record<string, string | boolean | undefined>
   const raw = values.target as string | undefined;
   const name = values['target-name'] as string | undefined;
   if (raw === undefined)
-    return name === undefined && values.body === undefined
+    return name === undefined && (values.body === undefined || values.app !== undefined)
       ? { target: null, targetName: null, body: null }
       : `--${name === undefined ? 'body' : 'target-name'} goes with --target: add --target http://host:port/path`;
   const body = bodyFlag(values.body as string | undefined);

@@ -270,6 +270,7 @@ function costs(
     rss_mb: rssMb,
     redis_calls: used.calls,
     redis_calls_per_req: ok ? used.calls / served : NaN,
+    commands_by_name: Object.fromEntries(Object.entries(used.commands).filter(([name]) => name !== 'info')),
     redis_us_per_call: used.usPerCall,
     redis_cpu_s: used.redisCpuS,
     ...(used.proxyCpuS !== null ? { proxy_cpu_s: used.proxyCpuS } : {}),

@@ -29,7 +29,7 @@ export function firstDifference(actual: string, expected: string): string | null
  * How a response carries the body: the JSON itself (false), a page with the JSON in a script tag (true), or an app's
  * own body (--target --body): the whole response, byte for byte, of any content type ('own').
  */
-export type Carrier = boolean | 'own';
+export type Carrier = boolean | 'own' | 'any';
 
 /** Checks one response against the contract. Pages carry the body inside a script tag. */
 export async function verifyContract(url: string, golden: string, page: Carrier): Promise<Verdict> {
@@ -41,6 +41,9 @@ export async function verifyContract(url: string, golden: string, page: Carrier)
   }
   const text = await res.text();
   if (res.status !== 200) return { ok: false, reason: `status ${res.status}, want 200` };
+  // --app --body any: a body that changes; its status is checked, its length recorded.
+  if (page === 'any')
+    return text.length ? { ok: true, bytes: Buffer.byteLength(text) } : { ok: false, reason: 'empty body' };
   if (page === 'own') {
     const diff = firstDifference(text, golden);
     return diff

@@ -2,6 +2,7 @@
 // window, what oha sends, what runs around a window and what that adds to the run's record, the gate rules, whether
 // Redis's ceiling applies, and the flags it takes. The workload modules (workloads/) answer it, and more: how their
 // records pool, their figures and their report (workloads/types.ts).
+import type { Carrier } from './verify';
 import type { Workload as WorkloadName } from '@bench/stream';
 import type { Live } from '../live/session';
 import type { SuiteName } from '../model/contenders';
@@ -42,7 +43,7 @@ export interface CheckContext {
   write: string;
   /** The golden body, and whether the contender serves it paged. */
   golden: string;
-  page: boolean;
+  page: Carrier;
   /** --workload live: the writer; its checker judges the reads. */
   live: Live | null;
   /** --workload live: the staleness the contender may show. */

@@ -97,6 +97,19 @@ export interface Contender {
   chartGroup: string | null;
   /** --servers: the twin that reads this server (servers.ts); absent: the run's first server. */
   server?: ServerName;
+  /** --app: a user's own app, started from their command, held to its own body (run/own-app.ts). */
+  own?: OwnApp;
+}
+
+/** The `app` of a user's own app (--app): never a folder of apps/, never published or kept. */
+export const OWN_APP = 'yours';
+
+/** A user's own app: its command, and the body it is held to (its first response, a file's, or any body). */
+export interface OwnApp {
+  command: string;
+  body: { from: 'first' } | { from: 'file'; path: string } | { from: 'any' };
+  /** The body every check compares with, once known (a file's at once; the first response at the first launch). */
+  golden?: string;
 }
 
 /** A combination a manifest names but that is not measured, and why. */

@@ -5,6 +5,7 @@
 // Every question is a set of pairwise
 // comparisons; the error rate is controlled over all of them (decide.ts).
 import { SETTINGS } from '@bench/stream';
+import { OWN_APP } from './contenders';
 
 /** What a contender needs to be placed in the family (a manifest entry or a result). */
 export interface Member {
@@ -21,9 +22,11 @@ export interface Member {
   base_of?: string;
   /** --servers: the twin that reads this server. */
   server?: string;
+  /** The app folder it comes from; OWN_APP: a user's own app (--app). */
+  app?: string;
 }
 
-export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache' | 'write' | 'server';
+export type QuestionKind = 'runtime' | 'client' | 'framework' | 'setting' | 'cache' | 'write' | 'server' | 'yours';
 
 export interface Question {
   id: string;
@@ -167,9 +170,29 @@ function serverQuestions(members: Member[]): Question[] {
   return questions;
 }
 
+/** --app: the user's own app against each other stack measured, one question of two each. */
+function yoursQuestions(members: Member[]): Question[] {
+  const others = members.filter((m) => m.app !== OWN_APP && dynamic(m));
+  return members
+    .filter((m) => m.app === OWN_APP)
+    .flatMap((o) =>
+      others.map((m) => ({
+        id: `yours: ${o.name} vs ${m.name}`,
+        kind: 'yours' as const,
+        about: `${o.name} against ${m.name}`,
+        members: [o.name, m.name],
+      })),
+    );
+}
+
 export function familyOf(members: Member[]): { questions: Question[]; comparisons: Comparison[] } {
   const ps = members.filter(plain);
-  const questions = [...stackQuestions(ps), ...settingQuestions(members, ps), ...serverQuestions(members)];
+  const questions = [
+    ...stackQuestions(ps.filter((m) => m.app !== OWN_APP)),
+    ...settingQuestions(members, ps),
+    ...serverQuestions(members),
+    ...yoursQuestions(members),
+  ];
   const comparisons = questions.flatMap((q) =>
     q.members.flatMap((a, i) =>
       q.members.slice(i + 1).map(

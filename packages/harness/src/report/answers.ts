@@ -25,6 +25,7 @@ function labelIn(q: Question, c: ContenderResult | undefined, name: string, firs
   if (q.kind === 'framework') return c.framework === 'raw' ? 'the raw server' : rowOf(c);
   if (q.kind === 'cache') return c.tuned?.length ? `the ${c.tuned[0]} cache` : 'no cache';
   if (q.kind === 'write') return c.settings?.write ?? 'lua';
+  if (q.kind === 'yours') return name;
   return c.tuned?.length ? `with ${c.tuned.join(', ')}` : 'with defaults';
 }
 
@@ -36,7 +37,9 @@ export const where = (q: Question) =>
       ? `On ${q.about}`
       : q.kind === 'framework'
         ? `On ${q.about.replace(/: .*\+ /, ' + ')}`
-        : `On ${q.about.split(':')[0]}`;
+        : q.kind === 'yours'
+          ? 'Your app'
+          : `On ${q.about.split(':')[0]}`;
 
 /** Each member of a question as its sentences name it. */
 export function labeller(an: Analysis, q: Question): (name: string) => string {

@@ -8,6 +8,7 @@ import { changesSection } from './changes';
 import { gridTables } from './matrix';
 import { heldTable } from './held';
 import { poolSection } from './pool';
+import { yoursSection } from './yours';
 import type { Scaling } from '../model/results';
 import { scalingTable } from './scaling';
 import {
@@ -32,6 +33,7 @@ const workloadSections: Section[] = [...new Set(Object.values(WORKLOAD_MODULES).
 const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 
 export const SECTIONS: Section[] = [
+  { id: 'yours', place: 'pick', render: yoursSection },
   { id: 'changes', place: 'changes', render: changesSection },
   { id: 'answers', place: 'pick', render: answersSection },
   { id: 'pool', place: 'pick', render: poolSection },

@@ -144,8 +144,9 @@ const checkContext = (rig: Rig, settings: LaunchSettings, c: Contender, url: str
   url,
   redis: ctxFor(rig, c).redis,
   write: c.settings.write,
-  golden: rig.golden,
-  page: c.page,
+  // --app: the app's own body (its first response, a file's), or any body.
+  golden: c.own?.golden ?? rig.golden,
+  page: c.own ? (c.own.body.from === 'any' ? 'any' : 'own') : c.page,
   live: rig.ctx.live ?? null,
   boundMs: () => liveBoundMs(rig, settings, c),
 });

@@ -2,13 +2,23 @@
 // phase of the run reads.
 import type { Workload, WORKLOADS } from '@bench/stream';
 import { workloadOf } from '../workloads';
-import type { SuiteName } from '../model/contenders';
+import type { OwnApp, SuiteName } from '../model/contenders';
 import type { ServerName } from '../model/servers';
 import type { PlacementName } from '../system/placement';
 import type { OtherSide } from './against';
 
 /** An app's own body (--target --body): a file's bytes, or the app's first response, then checked for stability. */
 export type OwnBody = { from: 'file'; path: string } | { from: 'first' };
+
+/** --app: a user's own app, as its flags give it (cli/app-flags.ts); run/own-app.ts makes it a contender. */
+export interface OwnAppSpec {
+  name: string;
+  command: string;
+  argv: string[];
+  cwd: string;
+  path: string;
+  body: OwnApp['body'];
+}
 
 /** The layouts of a round in time (block.ts, schedule.ts). */
 export const LAYOUTS = ['runtime', 'walk'] as const;
@@ -86,6 +96,8 @@ export interface CliOptions {
   targetName: string | null;
   /** --body: the --target app's own body (null: the contract's). */
   body: OwnBody | null;
+  /** --app: a user's own app, started and measured beside the contenders (cli/app-flags.ts); null: none. */
+  ownApp: OwnAppSpec | null;
   /** --redis-rtt: the RTT of the delay proxy in ms (0: none), and every RTT of a sweep (one run each, ascending). */
   redisRttMs: number;
   redisRtts: number[];

@@ -71,6 +71,9 @@ export function pooled(runs: RunRecord[], workload: Workload): RunRecord {
     redis_calls: calls,
     redis_calls_per_req: ok ? calls / served : NaN,
     redis_us_per_call: calls ? sum(runs, (r) => r.redis_us_per_call * r.redis_calls) / calls : NaN,
+    ...(runs.some((r) => r.commands_by_name)
+      ? { commands_by_name: sumCounts(runs.map((r) => r.commands_by_name ?? {})) }
+      : {}),
     redis_cpu_s: redisCpu,
     loadgen_cpu_s: sum(runs, (r) => r.loadgen_cpu_s),
     ...(runs.some((r) => r.idle_cpu_s !== undefined) ? { idle_cpu_s: sum(runs, (r) => r.idle_cpu_s ?? 0) } : {}),

@@ -21,6 +21,13 @@ import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
 import { buildAll, openRig } from './rig';
+import { probeOwnApp } from './own-app';
+
+/** --app: what results.json records of the user's app (its name, command, route and the body it is held to). */
+const appSetting = (opts: CliOptions): Pick<Settings, 'app'> => {
+  const a = opts.ownApp;
+  return a ? { app: { name: a.name, command: a.command, path: a.path, body: a.body.from } } : {};
+};
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -69,6 +76,7 @@ export function settingsFrom(opts: CliOptions): Settings {
       : {}),
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
+    ...appSetting(opts),
     // The workload's own flags (live: the writer's rate, staleness, the restart; upsert: its key space).
     ...workloadOf(opts.workload).settings(opts),
   };
@@ -121,6 +129,14 @@ function resumedResults(dir: string): { results: Results; runDir: string } {
   for (const r of results.contenders) r.runs = r.points[0]!.runs;
   (results.resumed ??= []).push({ at: new Date().toISOString(), git_commit: gitState().commit });
   return { results, runDir };
+}
+
+/** --app: the user's app answers its route, with one body, before the budget starts (or the run stops, said why). */
+async function probeOwnApps(results: Results, rig: RunState['rig'], launcher: AppLauncher): Promise<void> {
+  for (const r of results.contenders) {
+    const c = rig.byName.get(r.name);
+    if (c?.own && r.status === 'incomplete') await probeOwnApp(launcher, r, c);
+  }
 }
 
 function checkLoad(results: Results, strict: boolean): void {
@@ -181,6 +197,7 @@ export async function prepare(
       fail(r, 'failed', `no app manifest defines ${r.name} any more`);
   }
   await buildAll(results, rig);
+  await probeOwnApps(results, rig, launcher);
   // The budget counts from here: the checkout, installs and builds before it are setup, said apart.
   state.startedAt = Date.now();
   results.setup_s = +((state.startedAt - commandStart) / 1000).toFixed(1);

@@ -1,0 +1,105 @@
+// --app: a user's own app, made a contender like any other (model/contenders.ts), so that the harness starts,
+// verifies, measures (CPU per request, memory, req/s, latency) and decides it as it does the project's own; what
+// differs is that it is held to its own body, and its Redis commands are reported by name, not gated.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { DEFAULT_SETTINGS } from '@bench/stream';
+import { type Contender, OWN_APP } from '../model/contenders';
+import type { OwnAppSpec } from './options';
+import type { Launcher } from './launch';
+import type { ContenderResult } from '../model/results';
+
+/** The runtime a command names: node, bun, deno, or a package manager that starts node by default. */
+const RUNTIME_OF: Record<string, string> = {
+  node: 'node',
+  bun: 'bun',
+  bunx: 'bun',
+  deno: 'deno',
+  npm: 'node',
+  npx: 'node',
+  pnpm: 'node',
+  yarn: 'node',
+};
+
+/** --app cannot be measured as given (it does not start, answer 200, or keep one body): nothing was measured. */
+export class OwnAppError extends Error {}
+
+/** The contender --only names beside an --app when none is named: the usual choice. */
+export const BESIDE_BY_DEFAULT = 'node-raw-node-redis';
+
+/** The user's app as a contender: its command in its folder, its route, its own body. */
+export function ownContender(spec: OwnAppSpec, names: string[]): Contender {
+  if (names.includes(spec.name))
+    throw new OwnAppError(`--app-name ${spec.name} is a contender of the suite; give your app another name`);
+  const exe = basename(spec.argv[0]!);
+  return {
+    name: spec.name,
+    app: OWN_APP,
+    appDir: spec.cwd,
+    runtime: RUNTIME_OF[exe] ?? exe,
+    framework: 'app',
+    variant: null,
+    client: 'own',
+    settings: { ...DEFAULT_SETTINGS },
+    tuned: [],
+    suites: [],
+    ceiling: null,
+    path: spec.path,
+    static: false,
+    page: false,
+    build: null,
+    buildReadsData: false,
+    buildOutputs: [],
+    start: spec.argv,
+    env: { HOST: '127.0.0.1' },
+    chartGroup: null,
+    own: {
+      command: spec.command,
+      body: spec.body,
+      ...(spec.body.from === 'file' ? { golden: readFileSync(spec.body.path, 'utf8') } : {}),
+    },
+  };
+}
+
+/** Fetch the app's route once: its status and body. */
+async function fetchOnce(url: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Where two bodies first differ, in bytes, or -1. */
+const firstByte = (a: string, b: string) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a === b ? -1 : Buffer.byteLength(a.slice(0, i));
+};
+
+/**
+ * Before anything is measured: the app starts, its route answers 200, and (unless --body any) it answers the same
+ * body twice, which then every check holds it to. A failure is one line naming the cause and the fix.
+ */
+export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Contender): Promise<void> {
+  const own = c.own!;
+  const started = await launcher.start(r, `${r.name}#probe`);
+  if ('kind' in started) {
+    const last = started.output?.filter((l) => l.trim()).at(-1);
+    const why = started.reason.replace(/^start: /, '');
+    throw new OwnAppError(`--app "${own.command}" did not start: ${why}${last ? ` (last output: ${last})` : ''}`);
+  }
+  try {
+    const [one, two] = [await fetchOnce(started.url), await fetchOnce(started.url)];
+    if (one.status !== 200)
+      throw new OwnAppError(`--app: ${c.path} answered ${one.status}, not 200; give the route it serves with --path`);
+    if (own.body.from === 'any') return;
+    const want = own.golden ?? one.text;
+    const at = firstByte(two.text, want);
+    if (at >= 0)
+      throw new OwnAppError(
+        `--app: the body of ${c.path} ${own.golden ? 'differs from --body' : 'changed between two requests'} at ` +
+          `byte ${at}; use --body any to accept a changing body (status and length checked only)`,
+      );
+    own.golden = want;
+  } finally {
+    await launcher.stop(started.key);
+  }
+}

@@ -1,0 +1,103 @@
+// --app, as docs/your-app.md's first section runs it: the user's own Express route (its own body, XRANGE with COUNT
+// and a GET per request) started by the harness beside real contenders, with its CPU per request, memory and Redis
+// commands by name measured, and answers against each; then each bad input refused in one line with nothing left
+// running. The docs' command is run as written, with fewer rounds.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/system/paths';
+import { explained, resultsIn, runCli, settle } from '../helpers/cli';
+
+const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
+const section = guide.split('## Your app beside the best stacks: `--app`\n')[1]!.split(/\n## /)[0]!;
+/** The docs' command, its words as the shell would give them to npm run bench. */
+const command = /```sh\nnpm run bench -- (.*)\n```/.exec(section)![1]!;
+const words = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+const FEWER = ['--runs', '3', '--windows', '1', '--duration', '1s'];
+
+const dir = mkdtempSync(join(tmpdir(), 'rsb-app-flag-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('--app: your app beside the best stacks', () => {
+  test("the docs' example: CPU, memory, Redis commands by name, answers against each; not published", async () => {
+    expect(words.slice(0, 2)).toEqual(['--app', 'node server.mjs']);
+    const run = await runCli([...words, ...FEWER], { env: { BENCH_APPS_DIR: '' } });
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      const mine = json.contenders.find((c: { name: string }) => c.name === 'your-app');
+      expect(mine.status).toBe('ok');
+      expect(mine.app).toBe('yours');
+      expect(mine.cpu_us_per_req).toBeGreaterThan(0);
+      expect(mine.rss_mb).toBeGreaterThan(0);
+      // Two calls per response, each counted by name, not refused.
+      const runs = mine.points[0].runs;
+      const ok = runs.reduce((n: number, r: { ok: number }) => n + r.ok, 0);
+      const count = (name: string) =>
+        runs.reduce((n: number, r: { commands_by_name: Record<string, number> }) => n + r.commands_by_name[name]!, 0);
+      expect(count('xrange') / ok).toBeCloseTo(1, 1);
+      expect(count('get') / ok).toBeCloseTo(1, 1);
+      expect(json.settings.app).toEqual({
+        name: 'your-app',
+        command: 'node server.mjs',
+        path: '/colors',
+        body: 'first',
+      });
+      const yours = json.family.questions.filter((q: { kind: string }) => q.kind === 'yours');
+      expect(yours.map((q: { members: string[] }) => q.members[1]).sort()).toEqual([
+        'bun-raw-bun-redis',
+        'node-raw-iovalkey',
+      ]);
+      expect(json.answers.filter((a: { question: string }) => a.question.startsWith('yours: ')).length).toBe(2);
+      expect(run.stdout).toContain('**Your app: `your-app`**');
+      expect(run.stdout).toMatch(/GET 1\.00, XRANGE 1\.00|XRANGE 1\.00, GET 1\.00/);
+      expect(run.stderr).toContain('not published: --app measures your own app');
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  });
+
+  const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
+  const server = (body: string, status = 200) =>
+    `import { createServer } from 'node:http';\ncreateServer((q, s) => { s.writeHead(${status}); s.end(${body}); })` +
+    '.listen(Number(process.env.PORT), process.env.HOST);\n';
+  write('exits.mjs', "console.error('boom: no config file'); process.exit(3);\n");
+  write('idle.mjs', 'setInterval(() => {}, 1000);\n');
+  write('missing.mjs', server("'not here'", 404));
+  write('changing.mjs', server('JSON.stringify({ at: process.hrtime.bigint().toString() })'));
+
+  const cases: [string, string[], RegExp][] = [
+    [
+      'a command that exits at start',
+      ['node exits.mjs'],
+      /did not start: .*exited.*\(last output: boom: no config file\)/,
+    ],
+    ['a command that never listens', ['node idle.mjs', '--start-timeout', '2s'], /did not start: .*2 ?s/],
+    [
+      'a route that answers 404',
+      ['node missing.mjs'],
+      /\/ answered 404, not 200; give the route it serves with --path/,
+    ],
+    ['a body that changes', ['node changing.mjs'], /changed between two requests at byte \d+; use --body any/],
+  ];
+  for (const [what, [app, ...more], said] of cases)
+    test(`${what}: one line naming the cause and the fix, non-zero, nothing left running`, async () => {
+      const run = await runCli(['--app', app!, '--cwd', dir, '--only', 'bun-fake-good-node-redis', ...FEWER, ...more]);
+      await explained(run, async () => {
+        expect(run.code).not.toBe(0);
+        const line = run.stderr.trim().split('\n').at(-1)!;
+        expect(line).toStartWith('error: --app');
+        expect(line).toMatch(said);
+        expect(await settle(run.seen)).toEqual([]);
+      });
+    });
+
+  test('--app with --target: refused before anything starts', async () => {
+    const run = await runCli(['--app', 'node x.mjs', '--target', 'http://127.0.0.1:9/']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'error: --app does not go with --target: --app starts your app here, --target measures one running elsewhere',
+    );
+    expect(run.seen).toEqual([]);
+  });
+});
