@@ -253,7 +253,11 @@ describe('the published first screen: one voice', () => {
       );
     // The whole README, as the report writes it, stays short enough to read.
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
-    for (const w of ['**Versions:** Node ', '**Machines:** ', '**Load:** `oha http://127.0.0.1:$PORT/ -z '])
+    for (const w of [
+      '**Versions:** Node ',
+      '**Machines:** ',
+      '**Load:** the HTTP load generator oha, `oha http://127.0.0.1:$PORT/ -z ',
+    ])
       expect(first).toContain(w);
     // Machines counted one way: the pool's machines, each named once.
     const machines = first.split('\n').find((l) => l.startsWith('**Machines:**'))!;

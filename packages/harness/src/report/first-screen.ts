@@ -357,7 +357,8 @@ function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
   const budget = s.budget_s ? `, for ${Math.round(s.budget_s / 60)} minutes` : '';
-  return `**Load:** \`${cmd}\` against each stack in turn, over and over${budget} (\`npm run bench\`).`;
+  const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn, over and over${budget}`;
+  return `**Load:** ${what} (\`npm run bench\`).`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
