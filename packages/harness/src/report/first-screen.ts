@@ -247,8 +247,8 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]):
   const a = l.answer;
   if (!a) return `| ${l.want} | keep ${code(p.usual)}: none measured | | | |`;
   if (!l.decided) {
-    const keep = `keep ${code(p.usual)} (closest: ${code(a.a)})`;
-    return `| ${l.want} | ${keep} | ${againstUsual(a)} | nothing | ${holdsOn(a)} |`;
+    const keep = `${code(a.a)}, not shown faster: keep the usual choice for now`;
+    return `| ${l.want} | ${keep} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
@@ -269,11 +269,11 @@ function picksTable(an: Analysis, p: PicksResult): string {
       "libraries' defaults. Not measured: TLS and a Redis across a network (the runs reach Redis on 127.0.0.1), " +
       'though every client in the table supports TLS and reconnect.',
     `How sure: the chance that any "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%; ` +
-      `in brackets, each answer's interval, at the level its test spent (${Math.floor(level * 1000) / 10}% or ` +
-      'more). "Not yet known": more runs are needed, which is not the same as equal. Every answer by question, ' +
+      `in brackets, each answer's interval (at ${Math.floor(level * 1000) / 10}% or more, each test's own level). ` +
+      '"Not yet known": more runs are needed, which is not the same as equal. Every answer by question, ' +
       'and the runs behind them: [Every answer](#every-answer), below.',
-    'The pick: of the stacks shown faster (those faster on every machine first), the one whose lowest figure over ' +
-      'the machines is the highest. Picks are not tested against each other.',
+    'The pick: of the stacks shown faster (those faster on every machine first), the one whose figure on its ' +
+      'slowest machine is the highest. Picks are not tested against each other.',
   ];
   return `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}`;
 }
