@@ -226,6 +226,9 @@ describe('the first screen: each stack against the usual choice, one family', ()
     // On Node none is decided faster: the open one, never the one decided slower, said as not yet known.
     const node = p.lines.find((l) => l.id === 'node')!;
     expect(node.decided).toBe(false);
+    // The usual choice is a Node stack: with none shown faster, it is the one to keep.
+    expect(node.keep).toBe(true);
+    expect(fastest.keep).toBe(false);
     expect(node.pick).toBe('node-raw-iovalkey');
     expect(againstUsual(node.answer!)).toContain('not yet known');
     expect(p.alpha).toBe(0.05);
@@ -248,7 +251,7 @@ describe('the published first screen: one voice', () => {
     expect(an.picks).not.toBeNull();
     for (const l of an.picks!.lines)
       expect(first).toContain(
-        `| ${l.want} | \`${l.pick}\`${l.decided ? '' : ', not shown faster: keep the usual choice'}`,
+        `| ${l.want} | ${l.keep ? `keep \`${an.picks!.usual}\` (\`${l.pick}\`: not shown faster)` : `\`${l.pick}\``}`,
       );
     // The whole README, as the report writes it, stays short enough to read.
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);

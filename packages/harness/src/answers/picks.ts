@@ -110,7 +110,8 @@ export function poolPicks(
   workload: string,
   marginPct: number,
 ): PicksResult | null {
-  if (!members.some((m) => m.name === USUAL)) return null;
+  const usual = members.find((m) => m.name === USUAL);
+  if (!usual) return null;
   const candidates = members.filter((m) => m.name !== USUAL && isPlain(m));
   const comparisons: Comparison[] = candidates.map((m) => ({
     id: `${m.name} vs ${USUAL}`,
@@ -134,8 +135,19 @@ export function poolPicks(
     const open = own.filter((x) => !slower(x)).sort((x, y) => y.ratio - x.ratio);
     const pick = decided ? ranked[0]! : (open[0] ?? null);
     const also = ranked.slice(1).filter((x) => x.pool.holds === 'holds on every machine measured' && worst(x) > 0);
-    const line = { id: l.id, want: l.want, candidates: own.length, pick: pick?.a ?? null, decided, answer: pick };
-    return { ...line, also: decided ? also.map((x) => x.a) : [] };
+    // None shown faster, and the usual choice itself fits the line (on Node, any stack): it is the one to keep.
+    const keep = !decided && !!usual && l.among(usual);
+    const { id, want } = l;
+    return {
+      id,
+      want,
+      candidates: own.length,
+      pick: pick?.a ?? null,
+      decided,
+      keep,
+      answer: pick,
+      also: decided ? also.map((x) => x.a) : [],
+    };
   });
   const { alpha, spent, per_machine, machines, configurations } = pool;
   return { usual: USUAL, alpha, spent, per_machine, machines, configurations, lines, answers: pool.answers };

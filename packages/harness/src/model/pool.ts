@@ -89,6 +89,8 @@ export interface PickLine {
    */
   pick: string | null;
   decided: boolean;
+  /** None shown faster and the usual choice fits the line: keep it (`pick` is then the closest, not shown faster). */
+  keep: boolean;
   answer: PoolAnswer | null;
   /** Others decided faster on every machine measured (never tested against the pick). */
   also: string[];

@@ -246,9 +246,13 @@ export function againstUsual(a: PoolAnswer): string {
 function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]): string {
   const a = l.answer;
   if (!a) return `| ${l.want} | keep ${code(p.usual)}: none measured | | | |`;
+  if (l.keep) {
+    const keep = `keep ${code(p.usual)} (${code(a.a)}: not shown faster)`;
+    return `| ${l.want} | ${keep} | ${code(a.a)}: ${againstUsual(a)} | nothing: no change | ${holdsOn(a)} |`;
+  }
   if (!l.decided) {
-    const keep = `${code(a.a)}, not shown faster: keep the usual choice for now`;
-    return `| ${l.want} | ${keep} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
+    const pick = `${code(a.a)} (not shown slower)`;
+    return `| ${l.want} | ${pick} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
@@ -273,7 +277,8 @@ function picksTable(an: Analysis, p: PicksResult): string {
       '"Not yet known": more runs are needed, which is not the same as equal. Every answer by question, ' +
       'and the runs behind them: [Every answer](#every-answer), below.',
     'The pick: of the stacks shown faster (those faster on every machine first), the one whose figure on its ' +
-      'slowest machine is the highest. Picks are not tested against each other.',
+      'slowest machine is the highest; where none is, the usual choice if it fits the line, else the closest. ' +
+      'Picks are not tested against each other.',
   ];
   return `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}`;
 }
