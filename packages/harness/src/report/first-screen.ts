@@ -252,7 +252,8 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]):
   }
   if (!l.decided) {
     const pick = `${code(a.a)} (not shown slower)`;
-    return `| ${l.want} | ${pick} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
+    const gives = givesUp(an, a.a, p.usual);
+    return `| ${l.want} | ${pick} | ${againstUsual(a)} | ${gives === 'nothing' ? 'nothing shown' : gives} | ${holdsOn(a)} |`;
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
@@ -273,12 +274,12 @@ function picksTable(an: Analysis, p: PicksResult): string {
       "libraries' defaults. Not measured: TLS and a Redis across a network (the runs reach Redis on 127.0.0.1), " +
       'though every client in the table supports TLS and reconnect.',
     `How sure: the chance that any "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%; ` +
-      `in brackets, each answer's interval (at ${Math.floor(level * 1000) / 10}% or more, each test's own level). ` +
-      '"Not yet known": more runs are needed, which is not the same as equal. Every answer by question, ' +
+      `in brackets, the range the true ratio lies in (at ${Math.floor(level * 1000) / 10}% confidence or more); ` +
+      'where it includes 1×, the difference is "not yet known": more runs are needed, which is not the same as ' +
+      'equal. Every answer by question, ' +
       'and the runs behind them: [Every answer](#every-answer), below.',
-    'The pick: of the stacks shown faster (those faster on every machine first), the one whose figure on its ' +
-      'slowest machine is the highest; where none is, the usual choice if it fits the line, else the closest. ' +
-      'Picks are not tested against each other.',
+    'The pick: the stack shown faster by the most on its slowest machine; with none shown faster, keep the usual ' +
+      'choice (for a framework: the one closest to it). Picks are not tested against each other.',
   ];
   return `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}`;
 }
