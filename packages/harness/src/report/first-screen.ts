@@ -247,8 +247,8 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]):
   const a = l.answer;
   if (!a) return `| ${l.want} | keep ${code(p.usual)}: none measured | | | |`;
   if (l.keep) {
-    const keep = `keep ${code(p.usual)} (${code(a.a)}: not shown faster)`;
-    return `| ${l.want} | ${keep} | ${code(a.a)}: ${againstUsual(a)} | nothing: no change | ${holdsOn(a)} |`;
+    const keep = `none shown faster: keep ${code(p.usual)}`;
+    return `| ${l.want} | ${keep} | the closest, ${code(a.a)}: ${againstUsual(a)} | nothing: no change | ${holdsOn(a)} |`;
   }
   if (!l.decided) {
     const pick = `${code(a.a)} (not shown slower)`;
@@ -273,8 +273,9 @@ function picksTable(an: Analysis, p: PicksResult): string {
       "runtime-framework-client; `raw` is the runtime's own server, with no framework. Every stack runs its " +
       "libraries' defaults. Not measured: TLS and a Redis across a network (the runs reach Redis on 127.0.0.1), " +
       'though every client in the table supports TLS and reconnect.',
-    `How sure: the chance that any "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%; ` +
-      `in brackets, the range the true ratio lies in (at ${Math.floor(level * 1000) / 10}% confidence or more); ` +
+    `How sure: the chance that any "faster" in this whole table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%, ` +
+      `which is why each range in brackets, where the true ratio lies, is set at ${Math.floor(level * 1000) / 10}% ` +
+      'confidence or more; ' +
       'where it includes 1×, the difference is "not yet known": more runs are needed, which is not the same as ' +
       'equal. Every answer by question, ' +
       'and the runs behind them: [Every answer](#every-answer), below.',
