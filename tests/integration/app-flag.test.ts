@@ -38,21 +38,40 @@ describe('--app: your app beside the best stacks', () => {
         runs.reduce((n: number, r: { commands_by_name: Record<string, number> }) => n + r.commands_by_name[name]!, 0);
       expect(count('xrange') / ok).toBeCloseTo(1, 1);
       expect(count('get') / ok).toBeCloseTo(1, 1);
-      expect(json.settings.app).toEqual({
-        name: 'your-app',
-        command: 'node server.mjs',
-        path: '/colors',
-        body: 'first',
-      });
+      expect(json.settings.apps).toEqual([
+        {
+          name: 'your-app',
+          command: 'node server.mjs',
+          path: '/colors',
+          body: 'first',
+        },
+      ]);
       const yours = json.family.questions.filter((q: { kind: string }) => q.kind === 'yours');
       expect(yours.map((q: { members: string[] }) => q.members[1]).sort()).toEqual([
         'bun-raw-bun-redis',
         'node-raw-iovalkey',
       ]);
       expect(json.answers.filter((a: { question: string }) => a.question.startsWith('yours: ')).length).toBe(2);
-      expect(run.stdout).toContain('**Your app: `your-app`**');
+      expect(run.stdout).toContain('**Your app** (`your-app`: `node server.mjs`, GET /colors');
       expect(run.stdout).toMatch(/GET 1\.00, XRANGE 1\.00|XRANGE 1\.00, GET 1\.00/);
       expect(run.stderr).toContain('not published: --app measures your own app');
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  });
+
+  test('your two versions: each against the other and against the stack, in the same rounds', async () => {
+    const fixture = join(ROOT, 'tests/fixtures/your-app');
+    // The second version burns 400 µs of CPU per request more (the fixture's BURN_US): a change a run must see.
+    const versions = ['--app', 'node server.mjs', '--app', 'env BURN_US=400 node server.mjs', '--app-name', 'v1,v2'];
+    const beside = ['--cwd', fixture, '--path', '/colors', '--only', 'bun-fake-good-node-redis'];
+    const run = await runCli([...versions, ...beside, ...FEWER]);
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      const a = json.answers.find((x: { question: string }) => x.question === 'yours: v1 vs v2');
+      expect(a.verdict).toBe('faster');
+      expect(a.ratio).toBeGreaterThan(1);
+      expect(run.stdout).toContain('**v1 against each**');
     });
     expect(await settle(run.seen)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // --app: the command split into words as a shell would (no shell runs it), and each bad flag one line naming the fix.
 import { describe, expect, test } from 'bun:test';
-import { appFlags, splitCommand } from '../../packages/harness/src/cli/app-flags';
+import { type AppFlags, appFlags, splitCommand } from '../../packages/harness/src/cli/app-flags';
 import { ownContender } from '../../packages/harness/src/run/own-app';
 import { familyOf } from '../../packages/harness/src/model/questions';
 import { OWN_APP } from '../../packages/harness/src/model/contenders';
@@ -22,11 +22,23 @@ describe('--app', () => {
   });
 
   test('its flags: defaults, and each mistake one line naming the fix', () => {
-    const ok = appFlags({ app: 'node server.mjs', path: '/colors' });
-    expect(ok).toMatchObject({ ownApp: { name: 'your-app', argv: ['node', 'server.mjs'], path: '/colors' } });
-    expect((ok as { ownApp: { body: unknown } }).ownApp.body).toEqual({ from: 'first' });
-    expect(appFlags({ app: 'node s.js', body: 'any' })).toMatchObject({ ownApp: { body: { from: 'any' } } });
-    expect(appFlags({})).toEqual({ ownApp: null });
+    const ok = appFlags({ app: ['node server.mjs'], path: '/colors' });
+    expect(ok).toMatchObject({ ownApps: [{ name: 'your-app', argv: ['node', 'server.mjs'], path: '/colors' }] });
+    expect((ok as AppFlags).ownApps[0]!.body).toEqual({ from: 'first' });
+    expect(appFlags({ app: 'node s.js', body: 'any' })).toMatchObject({ ownApps: [{ body: { from: 'any' } }] });
+    expect(appFlags({})).toEqual({ ownApps: [] });
+    // Twice: your two versions, named in order.
+    const two = appFlags({ app: ['node v1.js', 'node v2.js'] }) as AppFlags;
+    expect(two.ownApps.map((a) => [a.name, a.command])).toEqual([
+      ['your-app', 'node v1.js'],
+      ['your-app-2', 'node v2.js'],
+    ]);
+    expect((appFlags({ app: ['node v1.js', 'node v2.js'], 'app-name': 'old,new' }) as AppFlags).ownApps[1]!.name).toBe(
+      'new',
+    );
+    expect(appFlags({ app: ['a', 'b'], 'app-name': 'old' })).toMatch(/give one name per --app \(2\)/);
+    expect(appFlags({ app: ['a', 'b'], 'app-name': 'x,x' })).toMatch(/each app needs a name of its own/);
+    expect(appFlags({ app: ['a', 'b', 'c'] })).toMatch(/^--app at most twice/);
     expect(appFlags({ path: '/x' })).toBe('--path goes with --app: add --app "the command that starts your app"');
     expect(appFlags({ app: 'node s.js', target: 'http://h:1/' })).toMatch(/^--app does not go with --target/);
     expect(appFlags({ app: 'node s.js', path: 'colors' })).toMatch(/must start with \//);
@@ -46,6 +58,8 @@ describe('--app', () => {
     };
     const own = ownContender(spec, ['node-raw-iovalkey']);
     expect(own).toMatchObject({ app: OWN_APP, runtime: 'node', start: ['node', 's.js'], path: '/' });
+    const viaEnv = ownContender({ ...spec, argv: ['env', 'BURN_US=1', 'bun', 's.js'] }, []);
+    expect(viaEnv.runtime).toBe('bun');
     expect(() => ownContender({ ...spec, name: 'node-raw-iovalkey' }, ['node-raw-iovalkey'])).toThrow(/another name/);
     const m = (name: string, runtime: string, client: string) => ({
       name,
@@ -54,12 +68,24 @@ describe('--app', () => {
       variant: null,
       client,
     });
-    const f = familyOf([own, m('node-raw-iovalkey', 'node', 'iovalkey'), m('bun-raw-bun-redis', 'bun', 'bun-redis')]);
+    const other = ownContender({ ...spec, name: 'mine-2' }, []);
+    const f = familyOf([
+      own,
+      other,
+      m('node-raw-iovalkey', 'node', 'iovalkey'),
+      m('bun-raw-bun-redis', 'bun', 'bun-redis'),
+    ]);
     const yours = f.questions.filter((q) => q.kind === 'yours');
+    // Each version against the other, then each against every stack.
     expect(yours.map((q) => q.members)).toEqual([
+      ['mine', 'mine-2'],
       ['mine', 'node-raw-iovalkey'],
       ['mine', 'bun-raw-bun-redis'],
+      ['mine-2', 'node-raw-iovalkey'],
+      ['mine-2', 'bun-raw-bun-redis'],
     ]);
-    expect(f.questions.filter((q) => q.kind !== 'yours').every((q) => !q.members.includes('mine'))).toBe(true);
+    expect(
+      f.questions.filter((q) => q.kind !== 'yours').every((q) => !q.members.some((x) => x.startsWith('mine'))),
+    ).toBe(true);
   });
 });

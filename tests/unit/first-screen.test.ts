@@ -190,15 +190,19 @@ describe('the first screen: each stack against the usual choice, one family', ()
   test('a stack two changes away is compared through the stack between them, round by round, B cancelling', () => {
     const k = keptRun('2026-01-01T00:00:00Z', 'M', [
       ['bun-raw-bun-redis', 'bun-raw-node-redis', [0.3, 0.2, 0.25, 0.1]],
-      ['bun-raw-node-redis', 'node-raw-node-redis', [-0.1, 0.05, 0, 0.02, 0.3]],
+      ['bun-raw-node-redis', 'node-raw-node-redis', [-0.1, 0.05, 0, 0.02]],
+      ['deno-raw-iovalkey', 'deno-raw-node-redis', [0.1, 0.2, 0.3]],
+      ['deno-raw-node-redis', 'node-raw-node-redis', [0.1, 0.2, 0.3, 0.4]],
     ]);
     const got = chainRounds(k, 'bun-raw-bun-redis', 'node-raw-node-redis')!;
-    // Four rounds both measured: the raced-out link's; each round the sum of its two links.
+    // Each round the sum of its two links.
     expect(got.rounds.map((x) => +x.toFixed(6))).toEqual([0.2, 0.25, 0.25, 0.12]);
     expect(got.direct).toBeUndefined();
     const back = chainRounds(k, 'node-raw-node-redis', 'bun-raw-bun-redis')!;
     expect(back.rounds.map((x) => +x.toFixed(6))).toEqual([-0.2, -0.25, -0.25, -0.12]);
-    expect(chainRounds(k, 'bun-raw-bun-redis', 'deno-raw-iovalkey')).toBeNull();
+    // Links of unequal rounds (a fault or a raced-out stack): which round is which is not known, so no chain.
+    expect(chainRounds(k, 'deno-raw-iovalkey', 'node-raw-node-redis')).toBeNull();
+    expect(chainRounds(k, 'bun-raw-bun-redis', 'bun-raw-glide')).toBeNull();
   });
 
   test('a worked example by hand: the pick is decided faster on both machines, one open stack, one slower', () => {
@@ -273,8 +277,13 @@ describe('the published first screen: one voice', () => {
     const factor = (r: number) => (r >= 1.5 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`);
     for (const a of p.lines.map((l) => l.answer!)) {
       const row = screen.split('\n').find((l) => l.startsWith('| ') && l.includes(`\`${a.a}\``))!;
-      expect(row).toContain(`${factor(a.ratio)}`);
-      expect(row).toContain(`(${a.lo.toFixed(2)}×–${a.hi.toFixed(2)}×)`);
+      // One figure and its range, or (faster on some machines only) each machine's.
+      const figures =
+        a.pool.holds === 'depends on the machine' ? a.pool.on_machines.filter((o) => o.placement === 'none') : [a];
+      for (const f of figures) {
+        expect(row).toContain(`${factor(f.ratio)}`);
+        expect(row).toContain(`(${f.lo.toFixed(2)}×–${f.hi.toFixed(2)}×)`);
+      }
     }
     // The raw reader is said on the first screen and in the read path's bullet: one answer, the same figures.
     const raw = an.answers.find((x) => x.a === 'node-raw-node-redis-rawreply' && x.b === p.usual)!;
@@ -295,6 +304,7 @@ describe('the published first screen: one voice', () => {
       .map((r) => r.started_at)
       .sort()
       .at(-1);
-    if (an.results.started_at !== newest) expect(block.replace(/results\/latest/g, '')).not.toMatch(/\blatest\b/);
+    const saysLatest = /\blatest\b/.test(block.replace(/results\/latest/g, ''));
+    expect(!saysLatest || an.results.started_at === newest).toBe(true);
   });
 });

@@ -47,8 +47,10 @@ export function chainRounds(k: KeptAnswers, a: string, b: string): { rounds: num
   if (!prev.has(b)) return null;
   const path: { rounds: number[]; x: KeptAnswer }[] = [];
   for (let at = b; at !== a; at = prev.get(at)!.from) path.unshift(prev.get(at)!);
-  // Rounds are measured in order and a raced-out stack stops early: the rounds both links measured are the first n.
-  const n = Math.min(...path.map((p) => p.rounds.length));
+  // A kept answer lists its rounds' means without their numbers: a fault or a raced-out stack shortens one link, and
+  // its i-th round may then not be the other's. Chained only where every link has the same rounds.
+  const n = path[0]!.rounds.length;
+  if (path.some((p) => p.rounds.length !== n)) return null;
   const rounds = Array.from({ length: n }, (_, r) => path.reduce((s, p) => s + p.rounds[r]!, 0));
   return path.length === 1 ? { rounds, direct: path[0]!.x } : { rounds };
 }
@@ -83,21 +85,25 @@ function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null 
   return { a, b, ratio: Math.exp(mean), lo: 0, hi: Infinity, verdict: 'undecided', estimate };
 }
 
-/** The smallest ratio over the machines (default placement) of an answer decided faster, else 0. */
+/** The machines an answer was measured on (default placement: a placement is said apart). */
+const machinesOf = (x: PoolAnswer) => x.pool.on_machines.filter((o) => o.placement === 'none');
+
+/** The smallest ratio over the machines, or 0 where none measured it. */
 const worst = (x: PoolAnswer) => {
-  const on = x.pool.on_machines.filter((o) => o.placement === 'none');
-  return x.verdict === 'faster' && x.ratio > 1 && on.length ? Math.min(...on.map((o) => o.ratio)) : 0;
+  const on = machinesOf(x);
+  return on.length ? Math.min(...on.map((o) => o.ratio)) : 0;
+};
+
+/** 2: decided faster on every machine measured; 1: faster on some and slower on none; 0: neither. */
+const tier = (x: PoolAnswer) => {
+  const on = machinesOf(x);
+  const faster = on.filter((o) => o.verdict === 'faster' && o.ratio > 1).length;
+  const slower = on.some((o) => o.verdict === 'faster' && o.ratio < 1);
+  return !faster || slower ? 0 : faster === on.length ? 2 : 1;
 };
 
 /** Rank: decided faster on every machine first, then on some; within each, by the smallest ratio over machines. */
-const score = (x: PoolAnswer) =>
-  (x.pool.holds === 'holds on every machine measured'
-    ? 2
-    : x.pool.on_machines.some((o) => o.verdict === 'faster' && o.ratio > 1)
-      ? 1
-      : 0) *
-    100 +
-  worst(x);
+const score = (x: PoolAnswer) => tier(x) * 100 + worst(x);
 
 /**
  * The first screen's family, pooled: every stack at its libraries' defaults against the usual choice, in each kept
@@ -129,12 +135,13 @@ export function poolPicks(
   const lines: PickLine[] = PICK_LINES.map((l) => {
     const own = candidates.filter(l.among).flatMap((m) => byName.get(m.name) ?? []);
     const ranked = [...own].sort((x, y) => score(y) - score(x));
-    const decided = !!ranked[0] && worst(ranked[0]) > 0;
+    const decided = !!ranked[0] && tier(ranked[0]) > 0;
     // None decided faster: the one decided slower on no machine with the highest estimate, said as not yet known.
     const slower = (x: PoolAnswer) => x.pool.on_machines.some((o) => o.verdict === 'faster' && o.ratio < 1);
-    const open = own.filter((x) => !slower(x)).sort((x, y) => y.ratio - x.ratio);
+    const measured = (x: PoolAnswer) => x.pool.on_machines.length > 0 && Number.isFinite(x.ratio);
+    const open = own.filter((x) => measured(x) && !slower(x)).sort((x, y) => y.ratio - x.ratio);
     const pick = decided ? ranked[0]! : (open[0] ?? null);
-    const also = ranked.slice(1).filter((x) => x.pool.holds === 'holds on every machine measured' && worst(x) > 0);
+    const also = ranked.slice(1).filter((x) => tier(x) === 2);
     // None shown faster, and the usual choice itself fits the line (on Node, any stack): it is the one to keep.
     const keep = !decided && !!usual && l.among(usual);
     const { id, want } = l;

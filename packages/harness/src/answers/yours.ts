@@ -19,7 +19,8 @@ export interface YoursRow {
 }
 
 export interface YoursFigures {
-  app: NonNullable<Settings['app']>;
+  /** The user's apps: one, or its two versions. */
+  apps: NonNullable<Settings['apps']>;
   rows: YoursRow[];
 }
 
@@ -27,8 +28,9 @@ const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x)
 
 /** The app and each contender beside it; null: not an --app run. */
 export function yoursOf(r: Results): YoursFigures | null {
-  const app = r.settings.app;
-  if (!app) return null;
+  const apps = r.settings.apps;
+  if (!apps?.length) return null;
+  const mine = new Set(apps.map((a) => a.name));
   const rows = r.contenders.map((c): YoursRow => {
     const p = c.points[0];
     const runs = p ? keptRuns(p) : [];
@@ -42,7 +44,7 @@ export function yoursOf(r: Results): YoursFigures | null {
       .sort((a, b) => b[1] - a[1]);
     return {
       name: c.name,
-      yours: c.name === app.name,
+      yours: mine.has(c.name),
       rps: finite(p?.rps?.median),
       p50: finite(p?.latency_ms?.p50),
       p99: finite(p?.latency_ms?.p99),
@@ -52,5 +54,5 @@ export function yoursOf(r: Results): YoursFigures | null {
       body_bytes: finite(runs[0]?.expected_bytes),
     };
   });
-  return { app, rows };
+  return { apps, rows };
 }

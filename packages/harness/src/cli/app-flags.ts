@@ -4,10 +4,11 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { OwnApp } from '../model/contenders';
 import type { OwnAppSpec } from '../run/options';
+import type { FlagValues } from './select';
 
 export interface AppFlags {
-  /** null: no --app. */
-  ownApp: OwnAppSpec | null;
+  /** One app, or two (your two versions); none: no --app. */
+  ownApps: OwnAppSpec[];
 }
 
 /** A command line split into its words as a POSIX shell would, without running one: quotes and backslashes only. */
@@ -49,23 +50,37 @@ function appBody(raw: string | undefined): OwnApp['body'] | string {
   return { from: 'file', path: resolve(raw) };
 }
 
+/** The names of the apps: --app-name's list, one per --app, or your-app (and your-app-2). */
+function appNames(raw: string | undefined, n: number): string[] | string {
+  const names = raw === undefined ? ['your-app', 'your-app-2'].slice(0, n) : raw.split(',');
+  if (names.length !== n) return `--app-name ${raw}: give one name per --app (${n}), separated by commas`;
+  const bad = names.find((x) => !/^[\w.-]{1,60}$/.test(x));
+  if (bad !== undefined) return `--app-name "${bad}" must be 1-60 letters, digits, '.', '_' or '-'`;
+  if (new Set(names).size < n) return `--app-name ${raw}: each app needs a name of its own`;
+  return names;
+}
+
 /** The --app flags, checked; a string is the one-line error to show instead. */
-export function appFlags(v: Record<string, string | boolean | undefined>): AppFlags | string {
-  const command = v.app as string | undefined;
+export function appFlags(v: FlagValues): AppFlags | string {
+  const commands = ([] as string[]).concat((v.app as string[] | string | undefined) ?? []);
   const own = ['app-name', 'cwd', 'path'].find((k) => v[k] !== undefined);
-  if (command === undefined)
-    return own ? `--${own} goes with --app: add --app "the command that starts your app"` : { ownApp: null };
+  if (!commands.length)
+    return own ? `--${own} goes with --app: add --app "the command that starts your app"` : { ownApps: [] };
   if (v.target !== undefined)
     return '--app does not go with --target: --app starts your app here, --target measures one running elsewhere';
-  const argv = splitCommand(command);
-  if (typeof argv === 'string') return argv;
-  const name = (v['app-name'] as string | undefined) ?? 'your-app';
-  if (!/^[\w.-]{1,60}$/.test(name)) return `--app-name "${name}" must be 1-60 letters, digits, '.', '_' or '-'`;
+  if (commands.length > 2) return '--app at most twice (your two versions); measure more in several runs';
+  const argvs = commands.map(splitCommand);
+  const refused = argvs.find((a) => typeof a === 'string');
+  if (refused !== undefined) return refused as string;
+  const names = appNames(v['app-name'] as string | undefined, commands.length);
+  if (typeof names === 'string') return names;
   const cwd = resolve((v.cwd as string | undefined) ?? '.');
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return `--cwd ${cwd}: no such folder; give the app's folder`;
   const path = (v.path as string | undefined) ?? '/';
   if (!path.startsWith('/')) return `--path "${path}" must start with /, e.g. --path /colors`;
   const body = appBody(v.body as string | undefined);
   if (typeof body === 'string') return body;
-  return { ownApp: { name, command, argv, cwd, path, body } };
+  return {
+    ownApps: commands.map((command, i) => ({ name: names[i]!, command, argv: argvs[i] as string[], cwd, path, body })),
+  };
 }

@@ -99,7 +99,9 @@ function readFlags(argv: string[]): FlagValues {
   try {
     return parseArgs({
       args: withDashValues(argv, FLAGS),
-      options: Object.fromEntries(Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type }])),
+      options: Object.fromEntries(
+        Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type, ...('multiple' in f ? { multiple: true } : {}) }]),
+      ),
       strict: true,
       allowPositionals: false,
     }).values as FlagValues;

@@ -93,7 +93,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
     // unless it asks another question: the budget, rounds, windows or placement change how well it answers only.
     const keep = outDir === resolve(ROOT, 'results') && !whyNotKept(results);
     if (keep) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
-    log(`results in ${runDir} (not published: ${why}; add --publish to publish it)`);
+    const hint = results.settings.apps ? '' : '; add --publish to publish it';
+    log(`results in ${runDir} (not published: ${why}${hint})`);
     return code;
   }
   const latest = join(outDir, placeOf(results.settings)!.dir);
@@ -109,15 +110,19 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   return code;
 }
 
-/** --app: the user's app joins the contenders, beside those --only names (the usual choice when none is named). */
-function withOwnApp(opts: CliOptions, contenders: Contender[]): void {
-  const own = ownContender(
-    opts.ownApp!,
-    contenders.map((c) => c.name),
+/** --app: the user's apps join the contenders, beside those --only names (the usual choice when none is named). */
+function withOwnApps(opts: CliOptions, contenders: Contender[]): void {
+  const own = opts.ownApps.map((a) =>
+    ownContender(
+      a,
+      contenders.map((c) => c.name),
+    ),
   );
-  contenders.push(own);
-  if (!opts.only) opts.only = opts.selected = [BESIDE_BY_DEFAULT];
-  opts.selected = [...opts.selected, own.name];
+  contenders.push(...own);
+  // Beside the usual choice when nothing else is asked for; a suite asked for (--matrix, a workload's) stays whole.
+  if (!opts.only && opts.suite === 'default' && !opts.selfCheck && !opts.handicap)
+    opts.only = opts.selected = [BESIDE_BY_DEFAULT];
+  opts.selected = [...opts.selected, ...own.map((c) => c.name)];
 }
 
 async function main(): Promise<number> {
@@ -127,7 +132,7 @@ async function main(): Promise<number> {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
     opts.otherSide = otherSideOf(opts, APPS_DIR);
-    if (opts.ownApp) withOwnApp(opts, suite.contenders);
+    if (opts.ownApps.length) withOwnApps(opts, suite.contenders);
   } catch (e) {
     if (
       !(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError || e instanceof OwnAppError)
@@ -169,7 +174,8 @@ async function main(): Promise<number> {
     endProgress();
     log(`error: ${(e as Error).message}`);
     // --app refused before anything was measured: no partial results to keep (the run's folder holds none).
-    if (e instanceof OwnAppError && session.runDir) rmSync(session.runDir, { recursive: true, force: true });
+    if (e instanceof OwnAppError && session.runDir && !opts.resume)
+      rmSync(session.runDir, { recursive: true, force: true });
     else savePartial(session, (e as Error).message);
     return 1;
   } finally {

@@ -146,11 +146,15 @@ export const FLAGS = {
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
   app: {
     type: 'string',
+    multiple: true,
     desc:
       'start your own app with this command (PORT, HOST and REDIS_URL in its environment) and measure it beside ' +
-      'the contenders --only names, e.g. --app "node server.js" (docs/your-app.md)',
+      'the contenders --only names, e.g. --app "node server.js"; twice: your two versions (docs/your-app.md)',
   },
-  'app-name': { type: 'string', desc: 'with --app: its name in the results (default your-app)' },
+  'app-name': {
+    type: 'string',
+    desc: 'with --app: its name in the results (default your-app; two apps: a,b, default your-app,your-app-2)',
+  },
   cwd: { type: 'string', desc: 'with --app: the folder the command runs in (default: this one)' },
   path: { type: 'string', desc: 'with --app: the route measured, e.g. /colors (default /)' },
   body: {

@@ -6,7 +6,8 @@ import { type Contender, matchesPattern, type SuiteName } from '../model/contend
 import { UsageError } from './usage-error';
 
 /** The flags as parsed, by name. */
-export type FlagValues = Record<string, string | boolean | undefined>;
+/** The flags' values; a flag given more than once where that is allowed (--app) is a list. */
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 /** The dimensions --where selects on: the contender's own, and every setting's value. */
 export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { Workload } from '@bench/stream';
 import type { OwnBody } from '../run/options';
 import { WORKLOAD_MODULES } from '../workloads';
+import type { FlagValues } from './select';
 
 /** Flags a --target run would silently ignore: each names what it needs instead. */
 const NOT_WITH_TARGET: Record<string, string> = {
@@ -54,7 +55,7 @@ function bodyFlag(raw: string | undefined): OwnBody | null | string {
 }
 
 /** The --target flags, checked; a string is the one-line error to show instead. */
-export function targetFlags(values: Record<string, string | boolean | undefined>): TargetFlags | string {
+export function targetFlags(values: FlagValues): TargetFlags | string {
   const raw = values.target as string | undefined;
   const name = values['target-name'] as string | undefined;
   if (raw === undefined)

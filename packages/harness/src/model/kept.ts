@@ -142,7 +142,7 @@ export const keptName = (k: KeptAnswers) =>
 export function notKept(r: Results): string | null {
   const s = r.settings;
   if (!r.complete) return 'it is not complete';
-  if (s.app) return 'it measured your own app (--app)';
+  if (s.apps) return 'it measured your own app (--app)';
   if (s.only || s.against || s.handicap)
     return 'it measured a part of the suite or a change (--only, --where, --against or --handicap)';
   // Its answers are of another question (writes with Redis far away), not to be held up against those at none.

@@ -84,8 +84,9 @@ export interface PickLine {
   /** The stacks at their libraries' defaults this line takes, each compared with the usual choice. */
   candidates: number;
   /**
-   * Decided faster than the usual choice with the largest smallest ratio over the machines; where none is
-   * (`decided` false), the one decided slower on no machine with the highest estimate; null: none measured.
+   * Decided faster than the usual choice on some machine and slower on none (on every machine first), with the
+   * largest smallest ratio over the machines; where none is (`decided` false), the one decided slower on no machine
+   * with the highest estimate; null: none measured.
    */
   pick: string | null;
   decided: boolean;

@@ -36,7 +36,7 @@ export function notPublished(r: Results, place: object | null, defaults: Setting
     return s.redis_rtt_ms
       ? `--workload ${s.workload} runs at a network distance are not published`
       : `--workload ${s.workload} runs are not published`;
-  if (s.app) return '--app measures your own app, never published';
+  if (s.apps) return '--app measures your own app, never published';
   if (s.publish) return null;
   if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';

@@ -170,19 +170,18 @@ function serverQuestions(members: Member[]): Question[] {
   return questions;
 }
 
-/** --app: the user's own app against each other stack measured, one question of two each. */
+/** --app: the user's own app against each other stack measured, and its two versions against each other. */
 function yoursQuestions(members: Member[]): Question[] {
+  const own = members.filter((m) => m.app === OWN_APP);
   const others = members.filter((m) => m.app !== OWN_APP && dynamic(m));
-  return members
-    .filter((m) => m.app === OWN_APP)
-    .flatMap((o) =>
-      others.map((m) => ({
-        id: `yours: ${o.name} vs ${m.name}`,
-        kind: 'yours' as const,
-        about: `${o.name} against ${m.name}`,
-        members: [o.name, m.name],
-      })),
-    );
+  return own.flatMap((o, i) =>
+    [...own.slice(i + 1), ...others].map((m) => ({
+      id: `yours: ${o.name} vs ${m.name}`,
+      kind: 'yours' as const,
+      about: `${o.name} against ${m.name}`,
+      members: [o.name, m.name],
+    })),
+  );
 }
 
 export function familyOf(members: Member[]): { questions: Question[]; comparisons: Comparison[] } {

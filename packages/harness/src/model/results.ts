@@ -29,8 +29,8 @@ export type { Interval, Summary };
 export const windowSeconds = (s: Pick<Settings, 'duration_s'>): number => s.duration_s ?? 3;
 
 export interface Settings {
-  /** --app: a user's own app measured beside the contenders: its name, command, route and the body it is held to. */
-  app?: { name: string; command: string; path: string; body: 'first' | 'file' | 'any' };
+  /** --app: a user's own apps (one, or its two versions) measured beside the contenders: name, command, route, body. */
+  apps?: { name: string; command: string; path: string; body: 'first' | 'file' | 'any' }[];
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
   suite?: 'default' | 'matrix' | 'seed' | 'live' | 'upsert';
   profile: 'default' | 'seed';

@@ -219,12 +219,15 @@ export function givesUp(an: Analysis, name: string, usual: string): string {
   return parts.length ? parts.join('; ') : 'nothing';
 }
 
+/** "Intel Xeon", "AMD EPYC": a machine as the page names it (the machines line too). */
+const machineName = (m: string) => m.replace(/\((R|TM)\)/g, '').replace(/ Processor/, '');
+
 /** Where an answer holds, in the page's words: "every machine measured", "Intel Xeon; not yet known on AMD EPYC". */
 export function holdsOn(a: PoolAnswer): string {
   const on = onDefault(a);
-  const fast = on.filter((o) => o.verdict === 'faster' && o.ratio > 1).map((o) => o.name);
-  const slow = on.filter((o) => o.verdict === 'faster' && o.ratio < 1).map((o) => `slower on ${o.name}`);
-  const open = on.filter((o) => o.verdict !== 'faster').map((o) => o.name);
+  const fast = on.filter((o) => o.verdict === 'faster' && o.ratio > 1).map((o) => machineName(o.name));
+  const slow = on.filter((o) => o.verdict === 'faster' && o.ratio < 1).map((o) => `slower on ${machineName(o.name)}`);
+  const open = on.filter((o) => o.verdict !== 'faster').map((o) => machineName(o.name));
   if (fast.length === on.length && on.length > 1) return 'every machine measured';
   if (!fast.length && !slow.length) return 'not yet known on any machine';
   return [listed(fast), ...slow, open.length && `not yet known on ${listed(open)}`].filter(Boolean).join('; ');
@@ -237,23 +240,35 @@ const interval = (a: Pick<PoolAnswer, 'lo' | 'hi'>) => `(${x2(a.lo)}–${x2(a.hi
 
 /** "**1.25×** its req/s (1.02×–1.58×)" or "1.09× (0.88×–1.36×), not yet known". */
 export function againstUsual(a: PoolAnswer): string {
-  if (a.verdict === 'faster' || onDefault(a).some((o) => o.verdict === 'faster'))
-    return `**${factor(a.ratio)}** its req/s ${interval(a)}`;
+  const on = onDefault(a);
+  if (a.verdict === 'faster') return `**${factor(a.ratio)}** its req/s ${interval(a)}`;
+  // Faster on some machines only: each machine's own figure, so no range mixes a decided one with an open one.
+  if (on.some((o) => o.verdict === 'faster'))
+    return on
+      .map((o) =>
+        o.verdict === 'faster'
+          ? `**${factor(o.ratio)}** on ${machineName(o.name)} ${interval(o)}`
+          : `${factor(o.ratio)} on ${machineName(o.name)} ${interval(o)}, not yet known`,
+      )
+      .join('; ');
   return `${factor(a.ratio)} ${interval(a)}, not yet known`;
 }
 
 /** One line: its pick and what it gives up, or, with none shown faster, the usual choice kept and the closest. */
 function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]): string {
   const a = l.answer;
-  if (!a) return `| ${l.want} | keep ${code(p.usual)}: none measured | | | |`;
-  if (l.keep) {
-    const keep = `none shown faster: keep ${code(p.usual)}`;
-    return `| ${l.want} | ${keep} | the closest, ${code(a.a)}: ${againstUsual(a)} | nothing: no change | ${holdsOn(a)} |`;
-  }
+  if (!a) return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} | | | |`;
+  const row = (pick: string, against: string, gives: string) =>
+    `| ${l.want} | ${pick} | ${against} | ${gives} | ${holdsOn(a)} |`;
+  if (l.keep)
+    return row(
+      `none shown faster: keep ${code(p.usual)}`,
+      `the closest, ${code(a.a)}: ${againstUsual(a)}`,
+      'nothing: no change',
+    );
   if (!l.decided) {
-    const pick = `${code(a.a)} (not shown slower)`;
     const gives = givesUp(an, a.a, p.usual);
-    return `| ${l.want} | ${pick} | ${againstUsual(a)} | ${gives === 'nothing' ? 'nothing shown' : gives} | ${holdsOn(a)} |`;
+    return row(`${code(a.a)} (not shown slower)`, againstUsual(a), gives === 'nothing' ? 'nothing shown' : gives);
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
@@ -340,7 +355,7 @@ function versionsLine(an: Analysis): string {
 function machinesLine(an: Analysis): string {
   const p = an.pool;
   const e = an.results.environment;
-  const name = (m: string) => m.replace(/\((R|TM)\)/g, '').replace(/ Processor/, '');
+  const name = machineName;
   if (!p)
     return `**Machine:** ${name(e.cpu_model)}, ${e.logical_cpus} logical CPUs, one run (${an.results.started_at.slice(
       0,

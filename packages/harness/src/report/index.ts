@@ -165,6 +165,8 @@ export async function publishReport(runDir: string, an: Analysis): Promise<void>
   for (const file of files) copyFileSync(join(runDir, file), join(shots, file));
   const readmePath = join(ROOT, 'README.md');
   const readme = spliceReadme(readFileSync(readmePath, 'utf8'), readmeSection(an), place);
-  const answers = readmeAnswers(an);
-  writeFileSync(readmePath, answers === null ? readme : spliceReadme(readme, answers, answersPlace(place)));
+  // The reads' "Every answer" block: this run's, or emptied (a run without picks leaves no older run's behind).
+  const below = answersPlace(place);
+  const answers = readmeAnswers(an) ?? (readme.includes(readmeMarkers(below).start) ? '' : null);
+  writeFileSync(readmePath, answers === null ? readme : spliceReadme(readme, answers, below));
 }

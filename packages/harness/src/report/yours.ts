@@ -23,19 +23,24 @@ function answerText(an: Analysis, name: string): string[] {
     });
 }
 
+/** "`node server.mjs`, GET /colors, held to its first response, byte for byte". */
+function appWords(app: NonNullable<Analysis['yours']>['apps'][number]): string {
+  const body =
+    app.body === 'any'
+      ? 'any body (`--body any`: status and length checked, not the bytes)'
+      : app.body === 'file'
+        ? 'the body of `--body FILE`, byte for byte'
+        : 'its first response, byte for byte';
+  return `\`${app.name}\`: \`${app.command}\`, GET ${app.path}, held to ${body}`;
+}
+
 export function yoursSection(an: Analysis): string {
   const y = an.yours;
   if (!y) return '';
-  const body =
-    y.app.body === 'any'
-      ? 'any body (`--body any`: status and length checked, not the bytes)'
-      : y.app.body === 'file'
-        ? 'the body of `--body FILE`, byte for byte'
-        : 'its first response, byte for byte';
   const head =
-    `**Your app: \`${y.app.name}\`** (\`${y.app.command}\`, GET ${y.app.path}, held to ${body}), measured in the ` +
-    'same rounds as the stacks beside it. Redis commands per response are counted by Redis (INFO commandstats, ' +
-    "the harness's own INFO left out); a different key, COUNT or several calls are the app's design, reported here.";
+    `**Your app${y.apps.length > 1 ? 's' : ''}** (${y.apps.map(appWords).join('; ')}), measured in the same rounds ` +
+    'as the stacks beside it. Redis commands per response are counted by Redis (INFO commandstats, the ' +
+    "harness's own INFO left out); a different key, COUNT or several calls are the app's design, reported here.";
   const table = [
     '| stack | req/s | p50 | p99 | CPU per request | memory | Redis commands per response | body |',
     '|---|---:|---:|---:|---:|---:|---|---:|',
@@ -46,15 +51,19 @@ export function yoursSection(an: Analysis): string {
         `${commands(r.commands)} | ${r.body_bytes === null ? '–' : `${int(r.body_bytes)} B`} |`,
     ),
   ].join('\n');
-  const mine = y.rows.find((r) => r.yours);
-  const differ = y.rows.some((r) => !r.yours && r.body_bytes !== mine?.body_bytes)
-    ? 'The bodies differ in size, so the work per response differs: the answers compare the endpoints as served.'
-    : '';
-  const answers = answerText(an, y.app.name);
-  const decided =
-    `**${y.app.name} against each**, decided as every answer is (the chance of any false "faster" in the run's ` +
-    'family at most 5%):';
-  return [head, table, differ, answers.length ? `${decided}\n\n${answers.join('\n')}` : '']
-    .filter(Boolean)
-    .join('\n\n');
+  const sizes = new Set(y.rows.map((r) => r.body_bytes));
+  const differ =
+    sizes.size > 1
+      ? 'The bodies differ in size, so the work per response differs: the answers compare the endpoints as served.'
+      : '';
+  const answers = y.apps.flatMap((app) => {
+    const lines = answerText(an, app.name);
+    return lines.length
+      ? [
+          `**${app.name} against each**, decided as every answer is (the chance of any false "faster" in the ` +
+            `run's family at most 5%):\n\n${lines.join('\n')}`,
+        ]
+      : [];
+  });
+  return [head, table, differ, ...answers].filter(Boolean).join('\n\n');
 }

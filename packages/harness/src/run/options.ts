@@ -96,8 +96,8 @@ export interface CliOptions {
   targetName: string | null;
   /** --body: the --target app's own body (null: the contract's). */
   body: OwnBody | null;
-  /** --app: a user's own app, started and measured beside the contenders (cli/app-flags.ts); null: none. */
-  ownApp: OwnAppSpec | null;
+  /** --app: a user's own app (or two: its two versions), started and measured beside the contenders. */
+  ownApps: OwnAppSpec[];
   /** --redis-rtt: the RTT of the delay proxy in ms (0: none), and every RTT of a sweep (one run each, ascending). */
   redisRttMs: number;
   redisRtts: number[];

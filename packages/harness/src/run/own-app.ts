@@ -31,7 +31,9 @@ export const BESIDE_BY_DEFAULT = 'node-raw-node-redis';
 export function ownContender(spec: OwnAppSpec, names: string[]): Contender {
   if (names.includes(spec.name))
     throw new OwnAppError(`--app-name ${spec.name} is a contender of the suite; give your app another name`);
-  const exe = basename(spec.argv[0]!);
+  // `env VAR=x node server.js` runs node: its runtime is the first word after env's assignments.
+  const words = spec.argv[0] === 'env' ? spec.argv.slice(1).filter((w) => !w.includes('=')) : spec.argv;
+  const exe = basename(words[0] ?? spec.argv[0]!);
   return {
     name: spec.name,
     app: OWN_APP,

@@ -23,11 +23,11 @@ import { firstGuessS } from './plan';
 import { buildAll, openRig } from './rig';
 import { probeOwnApp } from './own-app';
 
-/** --app: what results.json records of the user's app (its name, command, route and the body it is held to). */
-const appSetting = (opts: CliOptions): Pick<Settings, 'app'> => {
-  const a = opts.ownApp;
-  return a ? { app: { name: a.name, command: a.command, path: a.path, body: a.body.from } } : {};
-};
+/** --app: what results.json records of the user's apps (name, command, route and the body each is held to). */
+const appSetting = (opts: CliOptions): Pick<Settings, 'apps'> =>
+  opts.ownApps.length
+    ? { apps: opts.ownApps.map((a) => ({ name: a.name, command: a.command, path: a.path, body: a.body.from })) }
+    : {};
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
