@@ -64,7 +64,7 @@ describe('--app: your app beside the best stacks', () => {
     // The second version burns 400 µs of CPU per request more (the fixture's BURN_US): a change a run must see.
     const versions = ['--app', 'node server.mjs', '--app', 'env BURN_US=400 node server.mjs', '--app-name', 'v1,v2'];
     const beside = ['--cwd', fixture, '--path', '/colors', '--only', 'bun-fake-good-node-redis'];
-    const run = await runCli([...versions, ...beside, ...FEWER]);
+    const run = await runCli([...versions, ...beside, '--runs', '3', '--windows', '1', '--duration', '500ms']);
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -99,9 +99,15 @@ describe('--app: your app beside the best stacks', () => {
     ],
     ['a body that changes', ['node changing.mjs'], /changed between two requests at byte \d+; use --body any/],
   ];
-  for (const [what, [app, ...more], said] of cases)
+  // The four refused at once (each with its own Redis and ports): they are short, and the lane is not.
+  const refusals = Promise.all(
+    cases.map(([, [app, ...more]]) =>
+      runCli(['--app', app!, '--cwd', dir, '--only', 'bun-fake-good-node-redis', ...FEWER, ...more]),
+    ),
+  );
+  cases.forEach(([what, , said], i) =>
     test(`${what}: one line naming the cause and the fix, non-zero, nothing left running`, async () => {
-      const run = await runCli(['--app', app!, '--cwd', dir, '--only', 'bun-fake-good-node-redis', ...FEWER, ...more]);
+      const run = (await refusals)[i]!;
       await explained(run, async () => {
         expect(run.code).not.toBe(0);
         const line = run.stderr.trim().split('\n').at(-1)!;
@@ -109,7 +115,8 @@ describe('--app: your app beside the best stacks', () => {
         expect(line).toMatch(said);
         expect(await settle(run.seen)).toEqual([]);
       });
-    });
+    }),
+  );
 
   test('--app with --target: refused before anything starts', async () => {
     const run = await runCli(['--app', 'node x.mjs', '--target', 'http://127.0.0.1:9/']);
