@@ -48,7 +48,8 @@ export function chainRounds(k: KeptAnswers, a: string, b: string): { rounds: num
   const path: { rounds: number[]; x: KeptAnswer }[] = [];
   for (let at = b; at !== a; at = prev.get(at)!.from) path.unshift(prev.get(at)!);
   // A kept answer lists its rounds' means without their numbers: a fault or a raced-out stack shortens one link, and
-  // its i-th round may then not be the other's. Chained only where every link has the same rounds.
+  // its i-th round may then not be the other's. Chained only where every link has as many rounds (the record cannot
+  // tell two faults in different rounds from none; a record that kept the rounds' numbers would).
   const n = path[0]!.rounds.length;
   if (path.some((p) => p.rounds.length !== n)) return null;
   const rounds = Array.from({ length: n }, (_, r) => path.reduce((s, p) => s + p.rounds[r]!, 0));
