@@ -105,7 +105,7 @@ describe('--app: your app beside the best stacks', () => {
       runCli(['--app', app!, '--cwd', dir, '--only', 'bun-fake-good-node-redis', ...FEWER, ...more]),
     ),
   );
-  cases.forEach(([what, , said], i) =>
+  for (const [i, [what, , said]] of cases.entries())
     test(`${what}: one line naming the cause and the fix, non-zero, nothing left running`, async () => {
       const run = (await refusals)[i]!;
       await explained(run, async () => {
@@ -115,8 +115,7 @@ describe('--app: your app beside the best stacks', () => {
         expect(line).toMatch(said);
         expect(await settle(run.seen)).toEqual([]);
       });
-    }),
-  );
+    });
 
   test('--app with --target: refused before anything starts', async () => {
     const run = await runCli(['--app', 'node x.mjs', '--target', 'http://127.0.0.1:9/']);
