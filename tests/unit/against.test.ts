@@ -456,7 +456,8 @@ const NULL_RUNS = runsFor(0.05, 0.015);
 describe.each(recordedPools)(
   'the error rate, sequential looks included, on the rounds of $what',
   ({ what, rounds: maxRounds, pool }) => {
-    test(`under the null, ${NULL_RUNS} simulated ${maxRounds}-round runs, a look after each: claims ≤ 5% ± 1.5`, () => {
+    const nullRuns = `under the null, ${NULL_RUNS} simulated ${maxRounds}-round runs`;
+    test(`${nullRuns}, a look after each: claims ≤ 5% ± 1.5`, () => {
       const draw = drawFrom(pool, seededRandom(2026));
       const runs = NULL_RUNS;
       // Up to runs × rounds looks: their progress lines are left out.

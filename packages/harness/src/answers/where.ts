@@ -32,7 +32,7 @@ function byWord(ms: OnMachine[], order: Said[]): string {
     .join(', ');
 }
 
-/** The answer across machines: the intersection–union verdict over the machines (default placement), and its words. */
+/** The answer across machines: the intersection–union verdict (default placement), and its words. */
 export function across(all: OnMachine[]): Across {
   const machines = all.filter((m) => m.placement === 'none');
   const ms = machines.length ? machines : all;

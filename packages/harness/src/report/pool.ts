@@ -21,7 +21,10 @@ export function poolSuffix(a: AnswerFigures): string {
       ? [1 / p.prediction.hi, 1 / p.prediction.lo]
       : [p.prediction.lo, p.prediction.hi]
     : [];
-  const range = (x: number, y: number) => (x >= 1.5 ? `${x.toFixed(1)}–${y.toFixed(1)}×` : `${signed(x)}…${signed(y)}`);
+  const range = (x: number, y: number) => {
+    if (x >= 1.5) return `${x.toFixed(1)}–${y.toFixed(1)}×`;
+    return `${signed(x)}…${signed(y)}`;
+  };
   const pi = lo !== undefined && hi !== undefined ? `; on a machine not measured: ${range(lo, hi)}` : '';
   return ` [${on}, τ ${pct1(p.tau)} between runs: ${flip ? flipWords(p.where) : p.where}${pi}]`;
 }
@@ -42,8 +45,8 @@ export function poolProcedureText(an: Analysis): string {
     `machine's runs on other boots or days, counted as runs, not comparisons. This is keep ${p.keeps} of these ` +
     `inputs: it spends α ${pct(p.spent)} (5% / (k (k + 1)), at most 5% over every keep), split over ` +
     `${p.configurations} machine${p.configurations === 1 ? '' : 's'} (${pct(p.per_machine)} each), Holm inside ` +
-    'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); no average ' +
-    'over machines is decided'
+    'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
+    'no average over machines is decided'
   );
 }
 

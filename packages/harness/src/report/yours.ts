@@ -47,7 +47,8 @@ export function yoursSection(an: Analysis): string {
     ...y.rows.map(
       (r) =>
         `| ${r.yours ? `**\`${r.name}\`**` : `\`${r.name}\``} | ${int(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
-        `${r.cpu_us === null ? '–' : `${int(r.cpu_us)} µs`} | ${r.rss_mb === null ? '–' : `${int(r.rss_mb)} MB`} | ` +
+        `${r.cpu_us === null ? '–' : `${int(r.cpu_us)} µs`} | ` +
+        `${r.rss_mb === null ? '–' : `${int(r.rss_mb)} MB`} | ` +
         `${commands(r.commands)} | ${r.body_bytes === null ? '–' : `${int(r.body_bytes)} B`} |`,
     ),
   ].join('\n');
