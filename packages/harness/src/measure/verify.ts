@@ -13,10 +13,17 @@ export interface Verdict {
 
 const PAGE_JSON = /<script id="stream-json" type="application\/json">([\s\S]*?)<\/script>/;
 
-export function firstDifference(actual: string, expected: string): string | null {
-  if (actual === expected) return null;
+/** Where two bodies first differ: the index of the first differing character, or -1 where they are the same. */
+export function differingAt(actual: string, expected: string): number {
+  if (actual === expected) return -1;
   let i = 0;
   while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
+  return i;
+}
+
+export function firstDifference(actual: string, expected: string): string | null {
+  const i = differingAt(actual, expected);
+  if (i < 0) return null;
   const from = Math.max(0, i - 20);
   const cut = (s: string) => JSON.stringify(s.slice(from, i + 30));
   return (

@@ -7,7 +7,7 @@ import type { PicksResult, PoolAnswer } from '../model/pool';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
-import { listed, term } from './words';
+import { listed, pooledDays, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
@@ -366,11 +366,7 @@ function machinesLine(an: Analysis): string {
     const own = p.priors.find((x) => x.machine === m && x.placement === 'none')?.runs ?? 0;
     return `${name(m)} (${own} run${own === 1 ? '' : 's'})`;
   });
-  const dates = p.runs
-    .filter((r) => r.pooled)
-    .map((r) => r.started_at.slice(0, 10))
-    .sort();
-  const span = dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`;
+  const { span } = pooledDays(p.runs);
   return `**Machines:** ${listed(machines)}, ${span}; oha, Redis and the app share each machine's CPUs.`;
 }
 

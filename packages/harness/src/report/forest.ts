@@ -2,7 +2,7 @@
 // on a log axis, grouped by question, decided / equal / open told apart by colour and shape, the
 // ±target_ci_pct band ("equal" needs the whole interval inside it) shaded. The --against forest
 // plot (changes.ts) draws its pairs the same way.
-import { runSubtitle } from './words';
+import { pooledDays, runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis, AnswerFigures } from '../answers/analysis';
 import { labeller, pct, where } from './answers';
@@ -111,12 +111,9 @@ function sourceOf(an: Analysis): string {
   const p = an.pool;
   const latest = an.results.started_at.slice(0, 10);
   if (!p) return `the run of ${latest}`;
-  const dates = p.runs
-    .filter((r) => r.pooled)
-    .map((r) => r.started_at.slice(0, 10))
-    .sort();
-  const span = dates[0] === dates.at(-1) ? `on ${dates[0]}` : `from ${dates[0]} to ${dates.at(-1)}`;
-  return `pooled over ${dates.length} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, ${span}`;
+  const { count, span } = pooledDays(p.runs);
+  const when = span.includes(' to ') ? `from ${span}` : `on ${span}`;
+  return `pooled over ${count} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, ${when}`;
 }
 
 /** The plot's width: two columns of panels, their row labels and their figures fit 1,200 px. */

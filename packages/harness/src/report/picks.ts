@@ -4,7 +4,7 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
-import { firstUse, listed, term } from './words';
+import { firstUse, listed, pooledDays, term } from './words';
 
 /** The glossary linker of the picks being written (picksSection makes a new one for each). */
 let link = firstUse();
@@ -283,13 +283,9 @@ function runCounts(an: Analysis): string {
   // Pooled, "open" counts what is not decided on every machine: those decided on some are counted apart.
   const depends = live.filter((a) => a.pool?.holds === 'depends on the machine').length;
   const some = depends ? ` (${depends} of them decided on some machines only)` : '';
-  const dates = (p?.runs ?? [])
-    .filter((x) => x.pooled)
-    .map((x) => x.started_at.slice(0, 10))
-    .sort();
-  const span = dates[0] === dates.at(-1) ? `${dates[0]}, ` : `${dates[0]} to ${dates.at(-1)}, `;
+  const { count, span } = pooledDays(p?.runs ?? []);
   const from = p
-    ? `pooled over ${dates.length} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'} (${span}`
+    ? `pooled over ${count} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'} (${span}, `
     : `from the published run (${r.started_at.slice(0, 10)}, `;
   return (
     from +

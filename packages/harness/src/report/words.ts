@@ -65,3 +65,12 @@ export function firstUse(): (name: string) => string {
 
 /** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
 export const levelLabel = (level: number, asked = 0.95) => `${+(Math.min(level, asked) * 100).toFixed(1)}% CI`;
+
+/** The runs a pool counted: how many, and their days, "2026-11-29 to 2026-12-02" (or the one day). */
+export function pooledDays(runs: { pooled: number; started_at: string }[]): { count: number; span: string } {
+  const days = runs
+    .filter((r) => r.pooled)
+    .map((r) => r.started_at.slice(0, 10))
+    .sort();
+  return { count: days.length, span: days[0] === days.at(-1) ? days[0]! : `${days[0]} to ${days.at(-1)}` };
+}

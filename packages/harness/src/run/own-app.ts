@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS } from '@bench/stream';
 import { type Contender, OWN_APP } from '../model/contenders';
 import type { OwnAppSpec } from './options';
 import type { Launcher } from './launch';
+import { differingAt } from '../measure/verify';
 import type { ContenderResult } from '../model/results';
 
 /** The runtime a command names: node, bun, deno, or a package manager that starts node by default. */
@@ -69,13 +70,6 @@ async function fetchOnce(url: string): Promise<{ status: number; text: string }>
   return { status: res.status, text: await res.text() };
 }
 
-/** Where two bodies first differ, in bytes, or -1. */
-const firstByte = (a: string, b: string) => {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return a === b ? -1 : Buffer.byteLength(a.slice(0, i));
-};
-
 /**
  * Before anything is measured: the app starts, its route answers 200, and (unless --body any) it answers the same
  * body twice, which then every check holds it to. A failure is one line naming the cause and the fix.
@@ -94,8 +88,9 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
       throw new OwnAppError(`--app: ${c.path} answered ${one.status}, not 200; give the route it serves with --path`);
     if (own.body.from === 'any') return;
     const want = own.golden ?? one.text;
-    const at = firstByte(two.text, want);
-    if (at >= 0)
+    const i = differingAt(two.text, want);
+    const at = Buffer.byteLength(want.slice(0, i));
+    if (i >= 0)
       throw new OwnAppError(
         `--app: the body of ${c.path} ${own.golden ? 'differs from --body' : 'changed between two requests'} at ` +
           `byte ${at}; use --body any to accept a changing body (status and length checked only)`,
