@@ -3,7 +3,8 @@
 // commands by name measured, and answers against each; then each bad input refused in one line with nothing left
 // running. The docs' command is run as written, with fewer rounds.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -77,6 +78,40 @@ describe('--app: your app beside the best stacks', () => {
       const cpu = (n: string) => json.contenders.find((c: { name: string }) => c.name === n).cpu_us_per_req;
       expect(cpu('v2') - cpu('v1')).toBeGreaterThan(200);
       expect(run.stdout).toContain('**v1 against each**');
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  });
+
+  test('a change against its previous commit, as the docs run it: paired side by side, the change seen', async () => {
+    // The docs' second command, in a git repository of the app made as the docs make it: a commit, then the change.
+    const later = /```sh\n[^`]*?(--app [^\n]*--against HEAD~1[^\n]*)\n/.exec(section)![1]!;
+    const flags = [...later.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    const repo = join(dir, 'my-app');
+    cpSync(join(ROOT, 'tests/fixtures/your-app'), repo, { recursive: true });
+    const git = (...args: string[]) =>
+      expect(spawnSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@x', ...args], { cwd: repo }).status).toBe(0);
+    // The docs install with npm; bun installs the same lockfile from its cache, with no network.
+    expect(spawnSync('bun', ['install', '--frozen-lockfile'], { cwd: repo }).status).toBe(0);
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'v1');
+    const source = readFileSync(join(repo, 'server.mjs'), 'utf8');
+    writeFileSync(join(repo, 'server.mjs'), source.replace('BURN_US ?? 0', 'BURN_US ?? 400'));
+    git('commit', '-qam', 'the change');
+    flags[flags.indexOf('--cwd') + 1] = repo;
+    const run = await runCli([...flags, '--runs', '3', '--windows', '1', '--duration', '500ms']);
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      expect(json.settings.against.kind).toBe('ref');
+      expect(json.contenders.map((c: { name: string }) => c.name).sort()).toEqual(['your-app', 'your-app@base']);
+      const cpu = (n: string) => json.contenders.find((c: { name: string }) => c.name === n).cpu_us_per_req;
+      expect(cpu('your-app') - cpu('your-app@base')).toBeGreaterThan(200);
+      const [change] = json.changes.answers;
+      expect(change.a).toBe('your-app');
+      expect(change.rounds).toBeGreaterThanOrEqual(3);
+      expect(change.ratio).toBeLessThan(1);
+      expect(run.stdout).toContain('**Against `HEAD~1`');
     });
     expect(await settle(run.seen)).toEqual([]);
   });

@@ -44,7 +44,7 @@ export function yoursOf(r: Results): YoursFigures | null {
       .sort((a, b) => b[1] - a[1]);
     return {
       name: c.name,
-      yours: mine.has(c.name),
+      yours: mine.has(c.base_of ?? c.name),
       rps: finite(p?.rps?.median),
       p50: finite(p?.latency_ms?.p50),
       p99: finite(p?.latency_ms?.p99),

@@ -69,6 +69,10 @@ export function appFlags(v: FlagValues): AppFlags | string {
   if (v.target !== undefined)
     return '--app does not go with --target: --app starts your app here, --target measures one running elsewhere';
   if (commands.length > 2) return '--app at most twice (your two versions); measure more in several runs';
+  if (v.against !== undefined && commands.length > 1)
+    return '--against pairs one --app with its version at a git ref: give --app once, or two --app and no --against';
+  if (v.against !== undefined && v.only !== undefined)
+    return '--app with --against measures your app against its other version only: drop --only (or --against)';
   const argvs = commands.map(splitCommand);
   const refused = argvs.find((a) => typeof a === 'string');
   if (refused !== undefined) return refused as string;

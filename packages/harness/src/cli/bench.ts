@@ -25,7 +25,7 @@ import {
 import { selfCheckTable } from '../report/table';
 import { yoursSection } from '../report/yours';
 import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
-import { BESIDE_BY_DEFAULT, OwnAppError, ownContender } from '../run/own-app';
+import { BESIDE_BY_DEFAULT, OwnAppError, ownContender, ownSide } from '../run/own-app';
 import { keptFor, writeKept } from '../model/kept';
 import { whyNotKept } from './keep';
 import { notPublished } from '../model/publish';
@@ -120,9 +120,10 @@ function withOwnApps(opts: CliOptions, contenders: Contender[]): void {
   );
   contenders.push(...own);
   // Beside the usual choice when nothing else is asked for; a suite asked for (--matrix, a workload's) stays whole.
-  if (!opts.only && opts.suite === 'default' && !opts.selfCheck && !opts.handicap)
+  // With --against, against its own other version only.
+  if (!opts.only && opts.suite === 'default' && !opts.selfCheck && !opts.handicap && !opts.against)
     opts.only = opts.selected = [BESIDE_BY_DEFAULT];
-  opts.selected = [...opts.selected, ...own.map((c) => c.name)];
+  opts.selected = [...(opts.against ? [] : opts.selected), ...own.map((c) => c.name)];
 }
 
 async function main(): Promise<number> {
@@ -131,7 +132,8 @@ async function main(): Promise<number> {
   try {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
-    opts.otherSide = otherSideOf(opts, APPS_DIR);
+    opts.otherSide =
+      opts.ownApps.length && opts.against ? ownSide(opts.against, opts.ownApps[0]!.cwd) : otherSideOf(opts, APPS_DIR);
     if (opts.ownApps.length) withOwnApps(opts, suite.contenders);
   } catch (e) {
     if (

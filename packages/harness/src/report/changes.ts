@@ -72,7 +72,8 @@ export function changesSection(an: Analysis): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
   const procedure = an.procedures[r.changes?.procedure ?? 'signed-rank'];
   const head =
-    `**Changes**: this checkout (head) against ${otherSideText(r)} (base), each pair side by side in every round; ` +
+    `**Changes**: ${r.settings.apps ? "your app's folder as it is" : 'this checkout'} (head) against ` +
+    `${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ` +
     `${n('undecided')} open, of ${answers.length}. ` +
     `Each pair is tested on its per-round ratios with ${procedure.sentence}. ` +

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { loadSuite, type Contender, type Unsupported } from '../model/contenders';
 import { baseName } from '../model/questions';
 import type { ChangeInputs, Settings } from '../model/results';
@@ -195,7 +195,7 @@ export function pairUp(
  * A ref's worktree, checked out and installed from that ref's own lockfile (once: the lockfile's
  * hash, stamped in its node_modules, marks it done). Errors are one line: what failed, where, and the fix.
  */
-function checkOut(side: OtherSide, log: (s: string) => void): void {
+export function checkOut(side: OtherSide, log: (s: string) => void): void {
   if (side.kind !== 'ref') return;
   const wt = side.worktree!;
   if (!existsSync(join(wt, '.git'))) {
@@ -210,20 +210,44 @@ function checkOut(side: OtherSide, log: (s: string) => void): void {
   }
   // Used now: the last to be dropped.
   utimesSync(wt, new Date(), new Date());
-  const lock = join(wt, 'bun.lock');
-  if (!existsSync(lock)) return;
-  const stamp = join(wt, 'node_modules', '.bench-against-stamp');
-  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  const how = installerOf(wt, side.appsDir);
+  if (!how) return;
+  const stamp = join(how.dir, 'node_modules', '.bench-against-stamp');
+  const want = createHash('sha256').update(readFileSync(how.lock)).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
-  log(`--against ${side.spec}: installing its dependencies (bun install --frozen-lockfile in ${wt})`);
-  const install = spawnSync('bun', ['install', '--frozen-lockfile'], { cwd: wt, encoding: 'utf8' });
+  const said = how.argv.join(' ');
+  log(`--against ${side.spec}: installing its dependencies (${said} in ${how.dir})`);
+  const install = spawnSync(how.argv[0]!, how.argv.slice(1), { cwd: how.dir, encoding: 'utf8' });
   if (install.status !== 0) {
+    const why = install.error ? `${how.argv[0]} is not installed` : lastLine(install.stderr || install.stdout);
     throw new AgainstError(
-      `--against ${side.spec}: bun install --frozen-lockfile failed in ${wt}: ` +
-        `${lastLine(install.stderr || install.stdout)}; that commit's bun.lock must match its package.json files`,
+      `--against ${side.spec}: ${said} failed in ${how.dir}: ${why}; ` +
+        `that commit's ${basename(how.lock)} must match its package.json`,
     );
   }
   writeFileSync(stamp, want);
+}
+
+/** A lockfile, and the command that installs exactly what it pins. */
+const INSTALLERS: [string, string[]][] = [
+  ['bun.lock', ['bun', 'install', '--frozen-lockfile']],
+  ['bun.lockb', ['bun', 'install', '--frozen-lockfile']],
+  ['package-lock.json', ['npm', 'ci']],
+  ['npm-shrinkwrap.json', ['npm', 'ci']],
+  ['pnpm-lock.yaml', ['pnpm', 'install', '--frozen-lockfile']],
+  ['yarn.lock', ['yarn', 'install', '--frozen-lockfile']],
+];
+
+/**
+ * How a checkout installs: the first folder from the apps' own up to the worktree's top that holds a lockfile, with
+ * its package manager's frozen install (none: nothing to install, as for an app without dependencies).
+ */
+export function installerOf(top: string, from: string): { dir: string; lock: string; argv: string[] } | null {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const found = INSTALLERS.find(([lock]) => existsSync(join(dir, lock)));
+    if (found) return { dir, lock: join(dir, found[0]), argv: found[1] };
+    if (dir === top || relative(top, dir).startsWith('..') || dir === dirname(dir)) return null;
+  }
 }
 
 /**

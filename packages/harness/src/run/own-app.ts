@@ -2,13 +2,16 @@
 // verifies, measures (CPU per request, memory, req/s, latency) and decides it as it does the project's own; what
 // differs is that it is held to its own body, and its Redis commands are reported by name, not gated.
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { type Contender, OWN_APP } from '../model/contenders';
 import type { OwnAppSpec } from './options';
 import type { Launcher } from './launch';
 import { differingAt } from '../measure/verify';
 import type { ContenderResult } from '../model/results';
+import { baseName } from '../model/questions';
+import { checkOut, type OtherSide, type Pairing } from './against';
+import { CACHE, git } from './inputs';
 
 /** The runtime a command names: node, bun, deno, or a package manager that starts node by default. */
 const RUNTIME_OF: Record<string, string> = {
@@ -78,7 +81,9 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
   const own = c.own!;
   const started = await launcher.start(r, `${r.name}#probe`);
   if ('kind' in started) {
-    const last = started.output?.filter((l) => l.trim()).at(-1);
+    // The line that says what went wrong (Node ends a crash with its version), else the last.
+    const lines = started.output?.filter((l) => l.trim()) ?? [];
+    const last = [...lines].reverse().find((l) => /error/i.test(l)) ?? lines.at(-1);
     const why = started.reason.replace(/^start: /, '');
     throw new OwnAppError(`--app "${own.command}" did not start: ${why}${last ? ` (last output: ${last})` : ''}`);
   }
@@ -99,4 +104,50 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
   } finally {
     await launcher.stop(started.key);
   }
+}
+
+/**
+ * --app with --against REF: REF of the git repository that holds the app's folder, checked out into a worktree under
+ * the cache, where the same command starts the app's other version. Only names are checked here.
+ */
+export function ownSide(spec: string, cwd: string): OtherSide {
+  const top = git(cwd, ['rev-parse', '--show-toplevel']);
+  if (top.status !== 0)
+    throw new OwnAppError(
+      `--against ${spec}: ${cwd} is not in a git repository; commit your app to git, ` +
+        'or give its other version as a second --app',
+    );
+  const repo = top.stdout.trim();
+  const rev = git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]);
+  if (rev.status !== 0)
+    throw new OwnAppError(`--against ${spec}: no such commit in ${repo}; name one from git log --oneline there`);
+  const commit = rev.stdout.trim();
+  const worktree = join(CACHE, 'against', `${basename(repo)}-${commit.slice(0, 12)}`);
+  return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, cwd)) };
+}
+
+/**
+ * The app's other version, checked out and installed from its own lockfile (npm, pnpm, yarn or bun), as a twin
+ * (<name>@base) started by the same command in the worktree's copy of the app's folder, held to its own body. Only the
+ * app and its twin are measured: a run of changes, decided as --against decides every pair.
+ */
+export function ownPairing(side: OtherSide, chosen: Contender[], log: (s: string) => void): Pairing {
+  const dirty = git(side.repo!, [
+    'status',
+    '--porcelain',
+    '--',
+    relative(side.repo!, chosen.find((c) => c.own)!.appDir),
+  ]);
+  if (dirty.stdout.trim())
+    log(`--against ${side.spec}: the app's folder has uncommitted changes; head is the folder as it is, with them`);
+  checkOut(side, log);
+  const apps = chosen.filter((c) => c.own);
+  const twins = apps.map((c) => ({ ...c, name: baseName(c.name), appDir: side.appsDir, own: { ...c.own! } }));
+  return {
+    measured: apps,
+    twins,
+    missing: [],
+    pickFamily: false,
+    inputs: { unchanged: [], measured_unchanged: false },
+  };
 }

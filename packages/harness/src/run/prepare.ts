@@ -21,7 +21,7 @@ import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
 import { buildAll, openRig } from './rig';
-import { probeOwnApp } from './own-app';
+import { ownPairing, probeOwnApp } from './own-app';
 
 /** --app: what results.json records of the user's apps (name, command, route and the body each is held to). */
 const appSetting = (opts: CliOptions): Pick<Settings, 'apps'> =>
@@ -76,6 +76,7 @@ export function settingsFrom(opts: CliOptions): Settings {
       : {}),
     servers: opts.servers,
     redis_rtt_ms: opts.redisRttMs,
+    ...(opts.redisTls ? { redis_tls: true } : {}),
     ...appSetting(opts),
     // The workload's own flags (live: the writer's rate, staleness, the restart; upsert: its key space).
     ...workloadOf(opts.workload).settings(opts),
@@ -160,7 +161,8 @@ export async function prepare(
   const chosen = resumed ? all : all.filter((c) => opts.selected.includes(c.name));
   // The other side, entered once: checked out, and the twins it gives (a resumed run's, those it paired).
   const paired = resumed?.results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : [])) ?? null;
-  const pairs = pairUp(opts, chosen, paired, info);
+  const own = opts.ownApps.length && opts.otherSide && !resumed;
+  const pairs = own ? ownPairing(opts.otherSide!, chosen, info) : pairUp(opts, chosen, paired, info);
   const { results, runDir } = resumed ?? freshResults(opts, chosen, pairs, unsupported);
   const settings = results.settings;
   checkLoad(results, opts.strict);
