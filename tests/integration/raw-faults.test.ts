@@ -166,7 +166,7 @@ describe('the raw read path through each raw server', () => {
     }
   }, 120_000);
 
-  test("docs/your-app.md's server.mjs by the raw files: AUTH, SELECT, the golden body, rediss refused", async () => {
+  test("docs/your-app.md's server.mjs by the raw files: AUTH, SELECT, the golden body, a cluster refused", async () => {
     const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
     const source = /\*\*server\.mjs\*\*\n\n```js\n([\s\S]*?)```/.exec(guide)![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'rsb-raw-app-'));
@@ -208,9 +208,10 @@ describe('the raw read path through each raw server', () => {
     try {
       expect(await run(`redis://app:s3cret@127.0.0.1:${port}/3`)).toEqual({ status: 200, body: golden });
       expect(await run(`redis://app:wrong@127.0.0.1:${port}/3`)).toMatchObject({ status: 500 });
-      const refused = (await run(`rediss://127.0.0.1:${port}`)) as { exit: number; stderr: string };
+      const cluster = `redis://127.0.0.1:${port},127.0.0.1:${port + 1}`;
+      const refused = (await run(cluster)) as { exit: number; stderr: string };
       expect(refused.exit).not.toBe(0);
-      expect(refused.stderr).toContain('the raw reader has no TLS: rediss:// is refused');
+      expect(refused.stderr).toContain('a cluster URL is refused (it does not follow MOVED)');
     } finally {
       await redis.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { targetFlags } from './target-flags';
 import { appFlags } from './app-flags';
 import { LAYOUTS, type CliOptions } from '../run/options';
 import { ceilingsOn, type FlagValues, type Selectable, selection } from './select';
-import { rttFlag, serversFlag } from './server-flags';
+import { rttFlag, serversFlag, tlsFlag } from './server-flags';
 import { keysFlag, liveFlags, restartFlag, workloadFlag } from './workload-flags';
 import { UsageError } from './usage-error';
 import { FLAGS, oneOf, parseDuration, percent, positiveInt, positiveNumber, withDashValues } from './flags';
@@ -304,6 +304,7 @@ function machineFlags(v: FlagValues) {
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
     startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),
     redisPort: str('redis-port') !== undefined ? positiveInt('redis-port', str('redis-port')!) : null,
+    redisTls: tlsFlag(v),
     out: str('out') ?? 'results',
     resume: str('resume') ?? null,
     strict: v.strict === true,

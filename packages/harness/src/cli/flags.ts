@@ -137,6 +137,12 @@ export const FLAGS = {
       'like 0,1ms,5ms runs once per RTT, then reports req/s and rank at each (default 0: no proxy)',
   },
   'redis-port': { type: 'string', desc: 'port for the private Redis (default: a free one)' },
+  'redis-tls': {
+    type: 'boolean',
+    desc:
+      'every app reads the private Redis over TLS (rediss://, a CA and certificate made for the run with openssl, ' +
+      'each runtime told to trust it); answers over TLS, not published or kept beside the plain ones',
+  },
   target: {
     type: 'string',
     desc:

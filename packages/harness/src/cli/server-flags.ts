@@ -55,3 +55,21 @@ export function rttFlag(value: string | undefined, servers: ServerName[]): { red
     );
   return { redisRttMs: rtts[0]!, redisRtts: rtts };
 }
+
+/**
+ * --redis-tls: the private single servers get a TLS port the apps read. Not with a cluster (its redirects name plain
+ * ports), a delay proxy (it forwards the plain port), REDIS_URL's Redis (TLS is the URL's there: rediss://) or
+ * --target (an app started by hand reads the Redis its own URL names).
+ */
+export function tlsFlag(v: Record<string, unknown>): boolean {
+  if (v['redis-tls'] !== true) return false;
+  const clash: [unknown, string][] = [
+    [v.topology === 'cluster', '--topology cluster: its redirects name plain ports'],
+    [v['redis-rtt'] !== undefined, '--redis-rtt: its delay proxy forwards the plain port'],
+    [v.target !== undefined, '--target: the app reads the Redis its own URL names (give it a rediss:// one)'],
+    [!!process.env.REDIS_URL, 'REDIS_URL: that Redis is read over TLS when its URL is rediss://'],
+  ];
+  const found = clash.find(([on]) => on);
+  if (found) throw new UsageError(`--redis-tls does not go with ${found[1]}`);
+  return true;
+}

@@ -41,11 +41,15 @@ export function measureRedisCeiling(
   seconds: number,
 ): RedisCeiling {
   const command = workloadCommand(workload, STREAM_KEY);
-  const { hostname, port } = new URL(target.url);
+  // Under --redis-tls, over TLS as the apps read it.
+  const { hostname, port } = new URL(target.tls?.url ?? target.url);
+  const tls = target.tls ? ['--tls', '--cacert', target.tls.ca] : [];
   const bench = (requests: number) => {
     const r = spawnSync(
       'redis-benchmark',
-      ['-h', hostname, '-p', port || '6379', '-c', String(connections), '-n', String(requests), '--csv', ...command],
+      ['-h', hostname, '-p', port || '6379', ...tls, '-c', String(connections), '-n', String(requests), '--csv'].concat(
+        command,
+      ),
       {
         encoding: 'utf8',
         timeout: (seconds * 4 + 30) * 1000,

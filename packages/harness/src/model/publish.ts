@@ -21,6 +21,7 @@ export const METHOD_KEYS = [
   'placement',
   'servers',
   'redis_rtt_ms',
+  'redis_tls',
   'upsert',
 ] as const satisfies readonly (keyof Settings)[];
 
@@ -61,6 +62,7 @@ export const QUESTION_KEYS = [
   'rates',
   'servers',
   'redis_rtt_ms',
+  'redis_tls',
   'upsert',
 ] as const satisfies readonly (keyof Settings)[];
 

@@ -84,6 +84,8 @@ export interface Settings {
   upsert?: { keys: number };
   /** --redis-rtt: the round-trip time of the delay proxy between the apps and Redis, in ms (absent or 0: no proxy). */
   redis_rtt_ms?: number;
+  /** --redis-tls: every app read the private Redis over TLS (rediss://, a CA made for the run); absent: over TCP. */
+  redis_tls?: boolean;
   /** --server / --servers: the private servers the apps read, the first one by default (absent: redis). */
   servers?: string[];
   /**

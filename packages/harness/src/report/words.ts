@@ -33,6 +33,7 @@ export function runSubtitle(r: Results): string {
   return [
     `run of ${r.started_at?.slice(0, 10)}${e ? ` (${e.git_commit.slice(0, 7)})` : ''}`,
     load,
+    s.redis_tls && 'Redis over TLS (--redis-tls)',
     placeText(r),
     e && `${e.cpu_model}, ${e.logical_cpus} CPUs`,
     s.connections && `c=${s.connections[0]}`,

@@ -91,6 +91,8 @@ export interface CliOptions {
   placement: PlacementName;
   startTimeoutS: number;
   redisPort: number | null;
+  /** --redis-tls: the apps read the private Redis over TLS. */
+  redisTls: boolean;
   /** --target: an app started by hand, measured alone (target.ts); null: the suite. */
   target: string | null;
   targetName: string | null;

@@ -17,6 +17,7 @@ import { serverRecord, serverTwins, startProxies, startServers } from '../topolo
 import { type CliOptions, privateRedisNeeded } from './options';
 import { contenderOf, fail, type Rig, type Session } from './state';
 import { handicapEnv } from './calibrate';
+import { tlsEnv } from '../topology/tls';
 
 /** What every app reads: where Redis is, which client and workload, and each setting's value. */
 export function appEnvironment(c: Contender, redisUrl: string, workload: string): Record<string, string> {
@@ -33,9 +34,9 @@ export function appEnvironment(c: Contender, redisUrl: string, workload: string)
 }
 
 export const serverNamesOf = (s: Settings) => (s.servers ?? ['redis']) as ServerName[];
-/** Where an app reads the server: through its delay proxy under --redis-rtt, else directly. */
+/** Where an app reads the server: through its delay proxy (--redis-rtt), over TLS (--redis-tls), else directly. */
 export const appUrlOf = (servers: Record<string, RedisTarget>, proxies: Record<string, DelayProxy>, name: string) =>
-  proxies[name]?.url ?? servers[name]!.url;
+  proxies[name]?.url ?? servers[name]!.tls?.url ?? servers[name]!.url;
 
 /**
  * The servers (a private one per --servers name from the RDB, or REDIS_URL's), the golden body they all serve, and the
@@ -52,7 +53,7 @@ export async function openServers(opts: CliOptions, results: Results, session: S
   const rdb = externalUrl ? null : resolve(ROOT, (opts.resume ? results.data.rdb : opts.rdb) ?? 'dump.rdb');
   const servers = externalUrl
     ? { redis: useExistingRedis(externalUrl) }
-    : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session);
+    : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session, !!settings.redis_tls);
   const redis = (session.redis = servers[serverNames[0]!]!);
   const stream = streamInfo(redis, STREAM_KEY);
   const golden = goldenBody(redis, STREAM_KEY, settings.workload);
@@ -146,6 +147,7 @@ export async function openRig(
     },
     appEnv: (c) => ({
       ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? first), settings.workload),
+      ...(servers[c.server ?? first]!.tls ? tlsEnv(servers[c.server ?? first]!.tls!.ca) : {}),
       ...c.env,
       ...handicapEnv(results, c.name),
     }),

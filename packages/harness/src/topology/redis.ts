@@ -7,6 +7,7 @@ import { contractJson, replyCommand, type Workload } from '@bench/stream';
 import { freePort, portTaken } from '../system/net';
 import { pinned } from '../system/placement';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
+import { makeCertificates, type TlsFiles, tlsServerArgs } from './tls';
 
 export class RedisError extends Error {}
 
@@ -14,6 +15,8 @@ export interface RedisTarget {
   url: string;
   /** Set for the private Redis the harness started. */
   server?: { pid: number; process: Tracked; dir: string; logFile: string; command: string[] };
+  /** --redis-tls: where the apps read it over TLS (rediss://), and the CA they are told to trust. */
+  tls?: { url: string; ca: string };
   /**
    * A cluster's nodes (topology/cluster.ts): redis-cli follows its redirects, and its counters are summed over them.
    */
@@ -108,7 +111,14 @@ export function redisFailureReason(log: string): string {
 /** `binary`: redis-server, or valkey-server for --server valkey (same flags, same RDB). */
 export async function startPrivateRedis(
   rdbPath: string | null,
-  opts: { port?: number; timeoutMs?: number; cpuList?: string | null; binary?: string; install?: string } = {},
+  opts: {
+    port?: number;
+    timeoutMs?: number;
+    cpuList?: string | null;
+    binary?: string;
+    install?: string;
+    tls?: boolean;
+  } = {},
 ): Promise<RedisTarget> {
   const binary = opts.binary ?? 'redis-server';
   await checkInputs(rdbPath, opts.port);
@@ -137,8 +147,10 @@ export async function startPrivateRedis(
     '--daemonize',
     'no',
   ];
+  const tls = opts.tls ? await tlsPort(dir, args) : undefined;
   const command = pinned(opts.cpuList ?? null, [binary, ...args]);
   const target: RedisTarget = {
+    ...(tls ? { tls } : {}),
     url: `redis://127.0.0.1:${port}`,
     server: { pid: 0, process: null as unknown as Tracked, dir, logFile, command },
     async stop() {
@@ -153,6 +165,20 @@ export async function startPrivateRedis(
     throw startError(target, binary, rdbPath, opts.install, e as Error);
   }
   return target;
+}
+
+/** --redis-tls: certificates in the server's folder and a TLS port, its flags added to `args`. */
+async function tlsPort(dir: string, args: string[]): Promise<RedisTarget['tls']> {
+  let files: TlsFiles;
+  try {
+    files = makeCertificates(dir);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new RedisError((e as Error).message);
+  }
+  const port = await freePort();
+  args.push(...tlsServerArgs(port, files));
+  return { url: `rediss://127.0.0.1:${port}`, ca: files.ca };
 }
 
 /** The RDB file exists and is a file, and an asked port is free: each refused in one line naming the fix. */

@@ -159,6 +159,7 @@ export async function startServers(
   port: number | null,
   cpuList: string | null,
   session: ServerRegistry,
+  tls = false,
 ): Promise<Record<string, RedisTarget>> {
   const out: Record<string, RedisTarget> = {};
   for (const [i, name] of names.entries()) {
@@ -171,7 +172,12 @@ export async function startServers(
     }
     const target = SERVERS[name].cluster
       ? await startCluster(rdb)
-      : await startPrivateRedis(rdb, { port: i === 0 ? (port ?? undefined) : undefined, cpuList, ...SERVERS[name] });
+      : await startPrivateRedis(rdb, {
+          port: i === 0 ? (port ?? undefined) : undefined,
+          cpuList,
+          tls,
+          ...SERVERS[name],
+        });
     if (i === 0) session.redis = target;
     else (session.topology ??= []).push(target);
     out[name] = target;

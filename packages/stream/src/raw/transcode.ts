@@ -7,7 +7,22 @@ import { TRANSCODE_WASM } from './transcode-wasm.ts';
 /** A Redis error reply (-ERR …, -MOVED …, -LOADING …), with its text. */
 export class RespError extends Error {}
 
+/**
+ * A reply framed as RESP but not of XRANGE's shape (a nil, an odd field count, an integer where a string goes): its
+ * read fails, named, and the connection goes on at the next reply.
+ */
+export class ReplyShapeError extends Error {}
+
+/**
+ * Bytes that are not strict RESP (a CR without its LF, a length that lies, a minus that is not -1, a type byte RESP2
+ * does not have) or a reply over the size cap: no reply after it can be trusted, so its connection is dropped.
+ */
+export class RespFramingError extends Error {}
+
 const CR = 13;
+const LF = 10;
+/** The largest reply read by default (RawReader's maxReplyBytes): 64 MiB. */
+export const MAX_REPLY_BYTES = 64 << 20;
 
 /** Where the reply that starts at `start` ends (one past its last byte), or -1 while bytes are missing. */
 export function replyEnd(buf: Uint8Array, start: number, len: number): number {
@@ -18,30 +33,48 @@ export function replyEnd(buf: Uint8Array, start: number, len: number): number {
 /**
  * Walks a reply's headers from where `scan` stopped, over what has arrived (buf[0, len)): true when the reply is
  * complete (scan.pos one past its end). Incomplete, scan stops at the start of the first header or bulk string still
- * missing bytes, so a reply that arrives in many chunks is walked once, not once per chunk.
+ * missing bytes, so a reply that arrives in many chunks is walked once, not once per chunk. Strict: every line ends in
+ * CRLF, every bulk string's bytes are followed by CRLF, a length is digits or -1; anything else, or a length or count
+ * that would put the reply over `cap` bytes, throws RespFramingError naming it and where.
  */
-export function scanReply(buf: Uint8Array, scan: { pos: number; pending: number }, len: number): boolean {
+export function scanReply(
+  buf: Uint8Array,
+  scan: { pos: number; pending: number },
+  len: number,
+  cap = MAX_REPLY_BYTES,
+): boolean {
   // Locals in the loop, written back once: a header costs a few bytes' work, and a reply has thousands of them.
   let pos = scan.pos;
   let pending = scan.pending;
   while (pending > 0 && pos < len) {
     const type = buf[pos]!;
     const eol = lineEnd(buf, pos + 1, len);
-    if (eol < 0) break;
+    if (eol < 0) {
+      // A length is 15 digits at most: a longer header line without its CRLF is not RESP.
+      if ((type === 0x24 || type === 0x2a) && len - pos > 18)
+        throw new RespFramingError(`a length line without CRLF at byte ${pos}`);
+      break;
+    }
+    if (buf[eol + 1] !== LF) throw new RespFramingError(`a CR without its LF at byte ${eol}`);
     let next = eol + 2;
     if (type === 0x24 /* $ */) {
-      const n = intAt(buf, pos + 1, eol);
+      const n = lengthAt(buf, pos + 1, eol);
+      if (n > cap) throw new RespFramingError(`a bulk string of ${n} bytes, over the ${cap}-byte cap`);
       if (n >= 0) {
         if (next + n + 2 > len) break;
+        if (buf[next + n] !== CR || buf[next + n + 1] !== LF)
+          throw new RespFramingError(`a bulk string of ${n} bytes not followed by CRLF at byte ${next + n}`);
         next += n + 2;
       }
       pending--;
     } else if (type === 0x2a /* * */) {
-      const n = intAt(buf, pos + 1, eol);
+      const n = lengthAt(buf, pos + 1, eol);
       pending += Math.max(n, 0) - 1;
+      // Each element is 3 bytes at least ("_\r\n"): a count past the cap is refused before its bytes are awaited.
+      if (pending * 3 > cap) throw new RespFramingError(`an array of ${n} elements, over the ${cap}-byte cap`);
     } else if (type === 0x2b /* + */ || type === 0x2d /* - */ || type === 0x3a /* : */ || type === 0x5f /* _ */)
       pending--;
-    else throw new Error(`unexpected RESP type byte 0x${type.toString(16)} at ${pos}`);
+    else throw new RespFramingError(`unexpected RESP type byte 0x${type.toString(16)} at byte ${pos}`);
     pos = next;
   }
   scan.pos = pos;
@@ -58,20 +91,18 @@ function lineEnd(buf: Uint8Array, from: number, len: number): number {
   return -1;
 }
 
-function intAt(buf: Uint8Array, from: number, to: number): number {
-  let sign = 1;
-  let i = from;
-  if (buf[i] === 0x2d) {
-    sign = -1;
-    i++;
-  }
+/** A header's length or count: digits (at most 15), or -1 (a nil); anything else is not RESP. */
+function lengthAt(buf: Uint8Array, from: number, to: number): number {
+  if (buf[from] === 0x2d && to === from + 2 && buf[from + 1] === 0x31) return -1;
+  if (to === from || to - from > 15)
+    throw new RespFramingError(`a length of ${to - from} characters at byte ${from} (digits or -1 only)`);
   let n = 0;
-  for (; i < to; i++) {
+  for (let i = from; i < to; i++) {
     const d = buf[i]! - 0x30;
-    if (d < 0 || d > 9) throw new Error('malformed RESP length');
+    if (d < 0 || d > 9) throw new RespFramingError(`a length that is not digits or -1 at byte ${from}`);
     n = n * 10 + d;
   }
-  return sign * n;
+  return n;
 }
 
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -218,9 +249,9 @@ function utf8Length(s: Uint8Array, i: number, end: number): number {
  */
 function jsWalk(buf: Uint8Array, start: number, end: number): string {
   fallbacks.replies++;
-  // A null reply ($-1, RESP3's _): no stream here, and the connection is still in step.
-  if (buf[start] === 0x5f || (buf[start] === 0x24 && buf[start + 1] === 0x2d))
-    throw new RespError('a null reply where XRANGE sends an array');
+  // A null reply ($-1, *-1, RESP3's _): no stream here, and the connection is still in step.
+  if (buf[start] === 0x5f || ((buf[start] === 0x24 || buf[start] === 0x2a) && buf[start + 1] === 0x2d))
+    throw new ReplyShapeError(`a null reply (${String.fromCharCode(buf[start]!)}) where XRANGE sends an array`);
   o = 0;
   room(2 * (end - start) + 64);
   put(HEAD);
@@ -230,7 +261,7 @@ function jsWalk(buf: Uint8Array, start: number, end: number): string {
   let i = next;
   for (let e = 0; e < entries; e++) {
     if (e > 0) dst[p++] = 0x2c;
-    if (arrayAt(buf, i) !== 2) throw new Error('an XRANGE entry is [id, [field, value, …]]');
+    if (arrayAt(buf, i) !== 2) throw new ReplyShapeError('an XRANGE entry is [id, [field, value, …]]');
     i = next;
     for (let k = 0; k < ID.length; k++) dst[p++] = ID[k]!;
     // The id (j = -1), then the fields' header and each field and value (j = 0, 1, …).
@@ -239,6 +270,7 @@ function jsWalk(buf: Uint8Array, start: number, end: number): string {
         for (let k = 0; k < FIELDS.length; k++) dst[p++] = FIELDS[k]!;
         kv = arrayAt(buf, i);
         i = next;
+        if (kv & 1) throw new ReplyShapeError(`an entry with an odd number of field strings (${kv})`);
         if (kv === 0) break;
       } else if (j > 0) dst[p++] = j & 1 ? 0x3a : 0x2c;
       if (buf[i] !== 0x24) headError(buf, i, 0x24);
@@ -269,7 +301,7 @@ function jsWalk(buf: Uint8Array, start: number, end: number): string {
   dst[p++] = 0x5d;
   dst[p++] = 0x7d;
   o = p;
-  if (i !== end) throw new Error(`the reply ends at ${end}, its entries at ${i}`);
+  if (i !== end) throw new ReplyShapeError(`the reply ends at ${end}, its entries at ${i}`);
   return done();
 }
 
@@ -303,11 +335,14 @@ export class ReplyBuffer {
   bytes!: Uint8Array;
   len = 0;
   private readonly first: number;
+  /** The largest reply the scan accepts (scanReply's cap). */
+  private readonly cap: number;
   /** Where the reply that step walks starts in the bytes received, or -1: none begun. */
   private walking = -1;
 
-  constructor(size: number) {
+  constructor(size: number, cap = MAX_REPLY_BYTES) {
     this.first = size;
+    this.cap = cap;
     this.open(size);
   }
 
@@ -341,7 +376,7 @@ export class ReplyBuffer {
   /** scanReply over the bytes received; a byte RESP does not have there is the JavaScript scan's to name. */
   scan(state: { pos: number; pending: number }): boolean {
     const at = this.walk.scan(WASM_IN + state.pos, WASM_IN + this.len, state.pending);
-    if (at === -2) return scanReply(this.bytes, state, this.len);
+    if (at === -2) return scanReply(this.bytes, state, this.len, this.cap);
     state.pos = at - WASM_IN;
     state.pending = this.walk.pending();
     return state.pending === 0;
@@ -400,14 +435,16 @@ export class ReplyBuffer {
   }
 
   /**
-   * Back to the first size once what is left fits in half of it. A new instance maps a new memory: its caller does it
-   * when idle, not between the replies of a burst (Bun reads a burst of pipelined replies in chunks of megabytes).
+   * Back to the first size once what is left fits in half of it (true: done). A new instance maps a new memory: its
+   * caller does it when idle or now and then, not between the replies of a burst (Bun reads a burst of pipelined
+   * replies in chunks of megabytes). A reply being walked is walked again in the new memory, from its start.
    */
-  shrink(): void {
-    if (this.bytes.length <= this.first || this.len > this.first / 2 || this.walking >= 0) return;
+  shrink(): boolean {
+    if (this.bytes.length <= this.first || this.len > this.first / 2) return false;
     const left = this.bytes.slice(0, this.len);
     this.open(this.first);
     this.bytes.set(left);
+    return true;
   }
 }
 
@@ -442,7 +479,9 @@ export function xrangeToJson(buf: Uint8Array, start: number, end: number): strin
 function bulkDigit(c: number): number {
   const d = c - 0x30;
   if (!(d >= 0 && d <= 9))
-    throw new Error(c === 0x2d ? 'a null bulk string where XRANGE sends a string' : 'malformed RESP length');
+    throw c === 0x2d
+      ? new ReplyShapeError('a null bulk string where XRANGE sends a string')
+      : new RespFramingError('a length that is not digits');
   return d;
 }
 
@@ -457,7 +496,10 @@ function arrayAt(buf: Uint8Array, p: number): number {
   let i = p + 1;
   for (let c = buf[i]!; c !== CR; c = buf[++i]!) {
     const d = c - 0x30;
-    if (!(d >= 0 && d <= 9)) throw new Error('malformed RESP length');
+    if (!(d >= 0 && d <= 9))
+      throw c === 0x2d
+        ? new ReplyShapeError('a null array where XRANGE sends an array')
+        : new RespFramingError('a length that is not digits');
     n = n * 10 + d;
   }
   next = i + 2;
@@ -466,7 +508,7 @@ function arrayAt(buf: Uint8Array, p: number): number {
 
 function headError(buf: Uint8Array, p: number, type: number): never {
   if (buf[p] === 0x2d) throw new RespError(decoder.decode(buf.subarray(p + 1, lineEnd(buf, p, buf.length))));
-  throw new Error(`expected ${String.fromCharCode(type)} at ${p}, got 0x${buf[p]?.toString(16)}`);
+  throw new ReplyShapeError(`expected ${String.fromCharCode(type)} at byte ${p}, got 0x${buf[p]?.toString(16)}`);
 }
 
 /** DECODE=bytes: the body of a client's flat reply of Buffers, each bulk string copied in as a JSON string literal. */

@@ -3,7 +3,9 @@
 ;; every bulk string is printable ASCII but `"` and `\` (each copied as it is); the same walk over a whole reply
 ;; (xrange); and where a reply of any shape ends (scan). Any other byte, and a reply of another shape, returns -1 (step,
 ;; xrange) or -2 (scan): the JavaScript walk then does it (escapes, UTF-8, invalid bytes, error replies and their
-;; messages). Compiled by scripts/build-wasm.ts into transcode-wasm.ts.
+;; messages), and names what is wrong with a reply that is not strict RESP (every CRLF and length is checked here
+;; too: a CR without its LF, a string not followed by CRLF, a minus that is not -1, an odd field count).
+;; Compiled by scripts/build-wasm.ts into transcode-wasm.ts.
 ;;
 ;; Memory: bytes 0-255 say which bytes are copied as they are (1) and which the JavaScript walk takes (0), written by
 ;; the caller at start (transcode.ts SAFE); from 256, the body's constant parts; from 512, the bytes received (written
@@ -38,6 +40,7 @@
     (if (i32.or (i32.lt_u (local.get $c) (i32.const 2)) (i32.gt_u (local.get $c) (i32.const 10)))
       (then (return (i32.const -1))))
     (if (i32.ge_u (i32.add (local.get $k) (i32.const 1)) (local.get $end)) (then (return (i32.const -3))))
+    (if (i32.ne (i32.load8_u (i32.add (local.get $k) (i32.const 1))) (i32.const 10)) (then (return (i32.const -1))))
     (global.set $next (i32.add (local.get $k) (i32.const 2)))
     (local.get $n))
 
@@ -62,9 +65,15 @@
     (local.set $c (i32.sub (local.get $b) (local.get $i)))
     (if (i32.or (i32.lt_u (local.get $c) (i32.const 2)) (i32.gt_u (local.get $c) (i32.const 10)))
       (then (return (i32.const -1))))
+    ;; A string of a MiB or more is the JavaScript scan's, which holds it to the size cap before its bytes come.
+    (if (i32.gt_u (local.get $n) (i32.const 0xfffff)) (then (return (i32.const -1))))
     (local.set $i (i32.add (local.get $b) (i32.const 2)))
     (local.set $b (i32.add (local.get $i) (local.get $n)))
     (if (i32.gt_u (i32.add (local.get $b) (i32.const 2)) (local.get $end)) (then (return (i32.const -3))))
+    ;; Strict framing: LF after the header's CR, and CRLF right after the string's bytes.
+    (if (i32.or (i32.ne (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 10))
+          (i32.ne (i32.load16_u (local.get $b)) (i32.const 0x0a0d)))
+      (then (return (i32.const -1))))
     (i32.store8 (local.get $p) (i32.const 34))
     (local.set $p (i32.add (local.get $p) (i32.const 1)))
     (block $done
@@ -117,21 +126,29 @@
                 (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
                 (br $digit)))
-            (if (i32.or (i32.ne (i32.load8_u (local.get $i)) (i32.const 13))
+            (if (i32.or (i32.ne (i32.load16_u (local.get $i)) (i32.const 0x0a0d))
                   (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 9))))
               (then (return (i32.const -2))))
+            ;; A minus is only -1 (a nil).
+            (if (i32.and (local.get $neg) (i32.ne (local.get $n) (i32.const 1))) (then (return (i32.const -2))))
             (local.set $next (i32.add (local.get $i) (i32.const 2)))
             (if (i32.eq (local.get $type) (i32.const 36))
               (then
-                ;; A bulk string's bytes and their CRLF must have arrived too ($-1: none).
+                ;; A bulk string's bytes and their CRLF must have arrived too ($-1: none); one of a MiB or more is
+                ;; the JavaScript scan's, which holds it to the size cap.
+                (if (i32.gt_u (local.get $n) (i32.const 0xfffff)) (then (return (i32.const -2))))
                 (if (i32.eqz (local.get $neg))
                   (then
                     (local.set $next (i32.add (i32.add (local.get $next) (local.get $n)) (i32.const 2)))
-                    (br_if $stop (i32.gt_u (local.get $next) (local.get $len)))))
+                    (br_if $stop (i32.gt_u (local.get $next) (local.get $len)))
+                    (if (i32.ne (i32.load16_u (i32.sub (local.get $next) (i32.const 2))) (i32.const 0x0a0d))
+                      (then (return (i32.const -2))))))
                 (local.set $pending (i32.sub (local.get $pending) (i32.const 1))))
               (else
                 (local.set $pending (i32.sub (i32.add (local.get $pending)
-                  (select (i32.const 0) (local.get $n) (local.get $neg))) (i32.const 1))))))
+                  (select (i32.const 0) (local.get $n) (local.get $neg))) (i32.const 1)))
+                ;; Counts that could wrap past 2^31 are the JavaScript scan's (which holds them to the size cap).
+                (if (i32.gt_u (local.get $pending) (i32.const 0x1000000)) (then (return (i32.const -2)))))))
           (else
             ;; + - : _ : a line of its own, up to its CR.
             (if (i32.eqz (i32.or (i32.or (i32.eq (local.get $type) (i32.const 43)) (i32.eq (local.get $type) (i32.const 45)))
@@ -143,6 +160,7 @@
                 (br_if $eol (i32.eq (i32.load8_u (local.get $i)) (i32.const 13)))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
                 (br $byte)))
+            (if (i32.ne (i32.load8_u (i32.add (local.get $i) (i32.const 1))) (i32.const 10)) (then (return (i32.const -2))))
             (local.set $next (i32.add (local.get $i) (i32.const 2)))
             (local.set $pending (i32.sub (local.get $pending) (i32.const 1)))))
         (local.set $pos (local.get $next))
@@ -233,6 +251,8 @@
                   (br_if $fail (i32.lt_s (local.get $r) (i32.const 0)))
                   (local.set $i (global.get $next))
                   (local.set $kv (local.get $r))
+                  ;; Fields and values come in pairs: an odd count is a reply of another shape.
+                  (if (i32.and (local.get $kv) (i32.const 1)) (then (local.set $r (i32.const -1)) (br $fail)))
                   (local.set $j (i32.const 0))
                   (local.set $state (i32.const 4))))
               ;; The entry's fields and values: between a field and its value a colon, between pairs a comma.

@@ -1,0 +1,154 @@
+// The raw reader against a real redis-server loaded from dump.rdb: over TLS (rediss://, a CA and certificates made
+// here with openssl) the same body as over TCP, and a certificate it cannot trust refused by name; and Redis killed
+// and started again under 50 reads at a time: no body but the stream's, every read settled within its deadline and a
+// second, and reads answered again within a second of Redis's return.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RawReader, Unavailable } from '../../packages/stream/src/raw/reader';
+import { ROOT } from '../../packages/harness/src/system/paths';
+
+const KEY = 'OPTIONS:test:STREAM';
+const dir = mkdtempSync(join(tmpdir(), 'rsb-raw-redis-'));
+const file = (name: string) => join(dir, name);
+let redis: ChildProcess | null = null;
+let port = 0;
+let tlsPort = 0;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** openssl, as a test makes certificates: two CAs, and a certificate for 127.0.0.1 and localhost the first signs. */
+function certificates(): void {
+  const ssl = (...a: string[]) => expect(spawnSync('openssl', a, { cwd: dir }).status).toBe(0);
+  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  for (const ca of ['ca', 'other'])
+    ssl('req', '-x509', ...key, '-days', '2', '-subj', `/CN=${ca}`, '-keyout', `${ca}.key`, '-out', `${ca}.crt`);
+  ssl('req', ...key, '-subj', '/CN=localhost', '-keyout', 'redis.key', '-out', 'redis.csr');
+  writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  const sign = ['-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'san.ext'];
+  ssl('x509', '-req', '-in', 'redis.csr', ...sign, '-out', 'redis.crt');
+}
+
+/** redis-server on both ports, from a copy of dump.rdb; resolves once it answers PING. */
+async function startRedis(): Promise<void> {
+  redis = spawn(
+    'redis-server',
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--tls-port',
+      String(tlsPort),
+      '--tls-cert-file',
+      file('redis.crt'),
+      '--tls-key-file',
+      file('redis.key'),
+      '--tls-ca-cert-file',
+      file('ca.crt'),
+      '--tls-auth-clients',
+      'no',
+      '--dir',
+      dir,
+      '--dbfilename',
+      'dump.rdb',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 200; i++) {
+    if (spawnSync('redis-cli', ['-p', String(port), 'PING'], { encoding: 'utf8' }).stdout.trim() === 'PONG') return;
+    await Bun.sleep(25);
+  }
+  throw new Error('redis-server did not start');
+}
+
+beforeAll(async () => {
+  certificates();
+  copyFileSync(join(ROOT, 'dump.rdb'), file('dump.rdb'));
+  [port, tlsPort] = [await freePort(), await freePort()];
+  await startRedis();
+});
+
+afterAll(() => {
+  redis?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const args = ['XRANGE', KEY, '-', '+'];
+
+describe('the raw reader against redis-server', () => {
+  test('over TLS (rediss://, its CA): the body read over TCP; a CA that did not sign it refused by name', async () => {
+    const plain = new RawReader(`redis://127.0.0.1:${port}`, args);
+    const body = await plain.read();
+    expect(JSON.parse(body).entries.length).toBe(339);
+    const tls = new RawReader(`rediss://localhost:${tlsPort}`, args, { tls: { ca: readFileSync(file('ca.crt')) } });
+    expect(await tls.read()).toBe(body);
+    const wrong = new RawReader(`rediss://localhost:${tlsPort}`, args, {
+      tls: { ca: readFileSync(file('other.crt')) },
+      deadlineMs: 2_000,
+    });
+    const e = await wrong.read().then(
+      () => null,
+      (x: Error) => x,
+    );
+    expect(e).toBeInstanceOf(Unavailable);
+    expect(e!.message).toMatch(
+      /^Redis was not reachable in 2000 ms \(the connection to Redis failed: .*(certificate|self.signed|issuer)/i,
+    );
+    for (const r of [plain, tls, wrong]) await r.close();
+  });
+
+  test('Redis killed and started again under 50 reads at a time: no wrong body, reads settled in time', async () => {
+    const deadlineMs = 2_000;
+    const r = new RawReader(`redis://127.0.0.1:${port}`, args, { deadlineMs });
+    const golden = await r.read();
+    const outcomes: { start: number; end: number; ok: boolean }[] = [];
+    let stop = false;
+    const loop = async () => {
+      while (!stop) {
+        const start = Date.now();
+        const ok = await r.read().then(
+          (body) => {
+            if (body !== golden) throw new Error(`a wrong body of ${body.length} bytes`);
+            return true;
+          },
+          (e: Error) => {
+            if (!(e instanceof Unavailable)) throw e;
+            return false;
+          },
+        );
+        outcomes.push({ start, end: Date.now(), ok });
+        if (!ok) await Bun.sleep(5);
+      }
+    };
+    const loops = Array.from({ length: 50 }, loop);
+    await Bun.sleep(500);
+    redis!.kill('SIGKILL');
+    const killedAt = Date.now();
+    await Bun.sleep(700);
+    await startRedis();
+    const backAt = Date.now();
+    await Bun.sleep(1_500);
+    stop = true;
+    await Promise.all(loops);
+    await r.close();
+    const after = outcomes.filter((o) => o.ok && o.end > backAt).map((o) => o.end);
+    expect(outcomes.filter((o) => o.ok && o.end < killedAt).length).toBeGreaterThan(50);
+    expect(after.length).toBeGreaterThan(50);
+    expect(Math.min(...after) - backAt).toBeLessThan(1_000);
+    expect(Math.max(...outcomes.map((o) => o.end - o.start))).toBeLessThan(deadlineMs + 1_000);
+  });
+});
