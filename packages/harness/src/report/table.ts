@@ -242,7 +242,11 @@ function methodLine(an: Analysis): string {
       ? `one app started by hand and never relaunched${warmup && `,${warmup}`}, ` +
         `each run verified before and after${stop}; `
       : `each launch a fresh process${warmup}, ${order}${stop}; `) +
-    `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}.`
+    `headline = ${s.headline === 'third' ? 'third run (seed rule)' : 'median of runs'}, placement ${s.placement.name}` +
+    (s.redis_tls
+      ? '; every app read Redis over TLS (--redis-tls: rediss://, a CA made for the run), and redis-benchmark ' +
+        "too, whose own TLS work can make it the lower bound: Redis's µs per call is its ceiling then."
+      : '.')
   );
 }
 

@@ -1,21 +1,42 @@
 // valkey-glide: a Rust core behind a native binding. customCommand keeps the stream order
 // ([{key: id, value: [[field, value], …]}]); the typed xrange() returns an object keyed by id.
+import { readFileSync } from 'node:fs';
 import { Batch, Decoder, GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { workloadCommand, type Entries, type ReadWorkload } from '../canonical.ts';
 import type { Adapter, Follower, StreamOptions, WriteConnection } from '../contract.ts';
 import { refuseClusterWatch } from '../writes/upsert.ts';
 
+/**
+ * Where glide connects: the URL's host and port; for rediss://, TLS (useTLS) trusting the CA in REDIS_TLS_CA when it is
+ * set (glide's Rust core reads no runtime's CA settings: its rootCertificates, as its docs show).
+ */
+function connection(url: string) {
+  const { hostname, port, protocol } = new URL(url);
+  const ca = process.env.REDIS_TLS_CA;
+  return {
+    addresses: [{ host: hostname, port: Number(port || 6379) }],
+    ...(protocol === 'rediss:'
+      ? {
+          useTLS: true,
+          ...(ca
+            ? { advancedConfiguration: { tlsAdvancedConfiguration: { rootCertificates: readFileSync(ca) } } }
+            : {}),
+        }
+      : {}),
+  };
+}
+type Connection = ReturnType<typeof connection>;
+
 export async function open({ url, workload, key, settings, cluster }: StreamOptions): Promise<Adapter> {
-  const { hostname, port } = new URL(url);
-  const addresses = [{ host: hostname, port: Number(port || 6379) }];
+  const conn = connection(url);
   // REDIS_CLUSTER=1: the address seeds the topology; glide routes each command by its key's slot.
   // preferReplica sends reads to the slot's replicas in turn (the primary only when none is up).
   const client = cluster
     ? await GlideClusterClient.createClient({
-        addresses,
+        ...conn,
         readFrom: settings.replicas === 'on' ? 'preferReplica' : 'primary',
       })
-    : await GlideClient.createClient({ addresses });
+    : await GlideClient.createClient(conn);
   const command = workloadCommand(workload as ReadWorkload, key);
   // customCommand is typed per client (the cluster one may answer per node); a keyed read answers once.
   const send = (args: string[]) => (client as GlideClient).customCommand(args);
@@ -32,15 +53,15 @@ export async function open({ url, workload, key, settings, cluster }: StreamOpti
         : async () => ({ shape: 'pairs' as const, entries: (await send(command)) as any });
   const close = async () => client.close();
   // Cluster mode has no follower yet (openAdapter refuses CACHE=tail there).
-  return cluster ? { entries, close } : { entries, close, follow: () => follow(addresses, key, client as GlideClient) };
+  return cluster ? { entries, close } : { entries, close, follow: () => follow(conn, key, client as GlideClient) };
 }
 
 /**
  * CACHE=tail: a second client. Glide has no disconnect event, and reconnects on its own: a drop
  * fails the pending XREAD, and the MULTI checks it still runs on the connection it started on.
  */
-async function follow(addresses: { host: string; port: number }[], key: string, main: GlideClient): Promise<Follower> {
-  const c = await GlideClient.createClient({ addresses });
+async function follow(conn: Connection, key: string, main: GlideClient): Promise<Follower> {
+  const c = await GlideClient.createClient(conn);
   const pairs = (entries: unknown): Entries => ({ shape: 'pairs', entries: (entries ?? []) as any });
   let clientId: string;
   let waiting: Promise<unknown> = Promise.resolve();
@@ -79,11 +100,10 @@ async function follow(addresses: { host: string; port: number }[], key: string, 
  * which answers null when the watched key changed).
  */
 export async function openWrites({ url, cluster }: StreamOptions): Promise<WriteConnection> {
-  const { hostname, port } = new URL(url);
-  const addresses = [{ host: hostname, port: Number(port || 6379) }];
+  const conn = connection(url);
   if (cluster) {
     // glide routes a command by its key's slot (EVALSHA's and FCALL's keys included); no WATCH here.
-    const c = await GlideClusterClient.createClient({ addresses });
+    const c = await GlideClusterClient.createClient(conn);
     return {
       call: (args) => c.customCommand(args),
       everyPrimary: async (args) => void (await c.customCommand(args, { route: 'allPrimaries' })),
@@ -91,11 +111,11 @@ export async function openWrites({ url, cluster }: StreamOptions): Promise<Write
       close: async () => c.close(),
     };
   }
-  const client = await GlideClient.createClient({ addresses });
+  const client = await GlideClient.createClient(conn);
   return {
     call: (args) => client.customCommand(args),
     dedicated: async () => {
-      const c = await GlideClient.createClient({ addresses });
+      const c = await GlideClient.createClient(conn);
       return {
         watch: async (key) => void (await c.watch([key])),
         hget: async (key, field) => ((await c.hget(key, field)) as string | null) ?? null,
