@@ -146,9 +146,15 @@ describe('the raw reader against redis-server', () => {
     await Promise.all(loops);
     await r.close();
     const after = outcomes.filter((o) => o.ok && o.end > backAt).map((o) => o.end);
+    const slowest = Math.max(...outcomes.map((o) => o.end - o.start));
+    console.log(
+      `Redis killed under 50 reads: ${outcomes.filter((o) => o.ok).length} bodies, ` +
+        `${outcomes.filter((o) => !o.ok).length} Unavailable; the first body ${Math.min(...after) - backAt} ms ` +
+        `after its return; the slowest read settled in ${slowest} ms (deadline ${deadlineMs} ms)`,
+    );
     expect(outcomes.filter((o) => o.ok && o.end < killedAt).length).toBeGreaterThan(50);
     expect(after.length).toBeGreaterThan(50);
     expect(Math.min(...after) - backAt).toBeLessThan(1_000);
-    expect(Math.max(...outcomes.map((o) => o.end - o.start))).toBeLessThan(deadlineMs + 1_000);
+    expect(slowest).toBeLessThan(deadlineMs + 1_000);
   });
 });

@@ -16,7 +16,7 @@ import { median } from 'simple-statistics';
 import type { ContenderResult, Results } from '../model/results';
 import { ranked } from './ranking';
 import { keptRuns } from './verdicts';
-import { additiveFit, holm } from '../stats/stats';
+import { additiveFit, holm, mean } from '../stats/stats';
 import { DECISION, holmLevels, windowsByRound } from './decide';
 import { fitPrior, type Prior, type Replicates } from '../stats/moderated';
 import { testRatio } from '../stats/procedures';
@@ -86,7 +86,6 @@ export interface Comparison {
 
 const usable = (c: ContenderResult | undefined) =>
   c && c.status === 'ok' && !c.self_check_of && !c.base_of && keptRuns(c.points[0]!).length > 0;
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
  * Each contender's launches as log window req/s with its block's effect removed: a contender + round

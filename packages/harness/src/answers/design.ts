@@ -6,7 +6,7 @@
 import { median } from 'simple-statistics';
 import { pooledComponents } from '../stats/components';
 import { windowPairs } from './decide';
-import { additiveFit } from '../stats/stats';
+import { additiveFit, mean } from '../stats/stats';
 import type { ContenderResult, DesignRecord, Results } from '../model/results';
 import type { Comparison } from '../model/questions';
 
@@ -76,8 +76,6 @@ function gapVariance(results: Results): DesignRecord['by_gap'] {
     pairs_far: far.length,
   };
 }
-
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** Each launch's windows as (place in the round's order, ln req/s less the launch's mean), by round. */
 function centredWindows(c: ContenderResult | undefined): Map<number, { seq: number; x: number }[]> {

@@ -1,6 +1,7 @@
 // The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
+import { mean } from '../stats/stats';
 import {
   ANSWERS_PROCEDURE,
   DECISION,
@@ -297,7 +298,6 @@ const units = (d: WindowPairs, r: RatioTest, rounds: number) => ({
  */
 function adjustedTest(d: WindowPairs): CovariateRatio | null {
   if (!d.covariate) return null;
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const data = {
     rounds: roundMeans(d),
     reps: roundRatios(d),

@@ -16,6 +16,7 @@ import {
   type RunRecord,
 } from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
+import { mean } from '../stats/stats';
 
 /** Pairs of contenders, this side first. */
 type Sides = [ContenderResult | undefined, ContenderResult | undefined][];
@@ -71,7 +72,6 @@ export function duetPairs(
   return out;
 }
 
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 export const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
 
 /**

@@ -21,12 +21,8 @@ import type { Around, RunContext, Target } from './workload';
 
 export type { RunContext } from './workload';
 
-export interface LoadPoint {
-  connections: number;
-  rate: number | null;
-}
-
-export const pointLabel = (p: LoadPoint) => `c${p.connections}${p.rate !== null ? `-q${Math.round(p.rate)}` : ''}`;
+import type { LoadPoint } from '../model/load-command';
+export { type LoadPoint, pointLabel } from '../model/load-command';
 
 /** What oha is asked to do: a point, for a duration or a request count (the seed's 200). */
 export interface Load extends LoadPoint {

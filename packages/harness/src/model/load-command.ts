@@ -52,3 +52,12 @@ export function ohaArgs(o: OhaOptions): string[] {
 /** The command a reader can run against one app, as the report quotes it: the run's load, its PORT in the URL. */
 export const loadCommand = (o: Pick<OhaOptions, 'duration_s' | 'requests' | 'connections'>) =>
   ['oha', ...ohaArgs({ ...o, url: 'http://127.0.0.1:$PORT/', outFile: '' }).slice(0, -5)].join(' ');
+
+/** A load point: the connections oha holds open, and its rate (null: as fast as it can). */
+export interface LoadPoint {
+  connections: number;
+  rate: number | null;
+}
+
+/** "c50", "c50-q200": a point's name in logs and file names (pure, so that the plan can name points too). */
+export const pointLabel = (p: LoadPoint) => `c${p.connections}${p.rate !== null ? `-q${Math.round(p.rate)}` : ''}`;

@@ -50,7 +50,7 @@ function speedTable(an: Analysis): string {
   const words = [
     has('-raw-') && `\`raw\` is the runtime's own server (${term('raw server')})`,
     has('-rawreply') &&
-      `\`-rawreply\` the project's own reader of the reply (${term('rawreply')}; no TLS, cluster or reconnect)`,
+      `\`-rawreply\` the project's own reader of the reply (${term('rawreply')}; one standalone Redis only)`,
     has('-bytes') && `\`-bytes\` the client's Buffers through the project's transcoder (${term('bytes')})`,
     has('-function') && '`-function` a Redis function (FCALL) in place of the default Lua script',
   ].filter(Boolean);
@@ -274,30 +274,50 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]):
   return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
 }
 
+/** The framework most apps use, against the usual choice, for a reader who has it: from the same family. */
+function expressLine(p: PicksResult): string {
+  const a = p.answers.find((x) => x.a === 'node-express-node-redis');
+  if (!a) return '';
+  const on = holdsOn(a);
+  // "not yet known on any machine" says again what the figure says; where it holds or is slower, said.
+  const where = on.startsWith('not yet known on any')
+    ? ''
+    : /^(not yet|slower)/.test(on)
+      ? `; ${on}`
+      : `; faster on ${on}`;
+  return `If you use Express: ${code(a.a)}, its req/s ÷ the usual choice's: ${againstUsual(a)}${where}.`;
+}
+
 /** The three lines as one table, and what the picks are and are not tested for, in short lines. */
 function picksTable(an: Analysis, p: PicksResult): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const level = shown.length ? Math.min(...shown.map((a) => a.level)) : 0.95;
   const table = [
-    `| you want | pick | against ${code(p.usual)}, the usual choice | what it gives up | faster on |`,
+    `| you want | pick | its req/s ÷ ${code(p.usual)}'s (the usual choice) | what it gives up | faster on |`,
     '|---|---|---|---|---|',
     ...p.lines.map((l) => pickRow(an, p, l)),
   ].join('\n');
   const notes = [
     "The usual choice: Node's own HTTP server with node-redis, both at their defaults. A name is " +
       "runtime-framework-client; `raw` is the runtime's own server, with no framework. Every stack runs its " +
-      "libraries' defaults. Not measured: TLS and a Redis across a network (the runs reach Redis on 127.0.0.1), " +
-      'though every client in the table supports TLS and reconnect.',
+      "libraries' defaults. Not measured here: TLS (`--redis-tls` measures it apart: " +
+      '[docs/runs/decode.md](docs/runs/decode.md)) and a Redis across a network (the runs reach Redis on 127.0.0.1).',
     `How sure: the chance that any "faster" in this whole table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%, ` +
       `which is why each range in brackets, where the true ratio lies, is set at ${Math.floor(level * 1000) / 10}% ` +
       'confidence or more; ' +
       'where it includes 1×, the difference is "not yet known": more runs are needed, which is not the same as ' +
       'equal. Every answer by question, ' +
       'and the runs behind them: [Every answer](#every-answer), below.',
-    'The pick: the stack shown faster by the most on its slowest machine; with none shown faster, keep the usual ' +
-      'choice (for a framework: the one closest to it). Picks are not tested against each other.',
+    'The pick: a stack shown faster on every machine measured if there is one, else one shown faster on some ' +
+      'machine and slower on none; among those, the one whose smaller ratio is the larger. With none, keep the ' +
+      'usual choice (for a framework: the closest one shown slower on no machine). Picks are not tested against ' +
+      'each other.',
+    expressLine(p),
   ];
-  return `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}`;
+  return `${table}\n\n${notes
+    .filter(Boolean)
+    .map((n) => `- ${n}`)
+    .join('\n')}`;
 }
 
 /**
@@ -313,7 +333,8 @@ function ceilingLine(an: Analysis, usual: string): string {
   const where = a.pool ? `, faster on ${holdsOn(a)}` : '';
   return (
     `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}: ` +
-    `no TLS, cluster or reconnect, so not a pick) serves **${factor(a.ratio)}** the usual choice's req/s ` +
+    "one standalone Redis only, and a setting, not a library's default, so not a pick) serves " +
+    `**${factor(a.ratio)}** the usual choice's req/s ` +
     `${interval(a)}${where}: most of a request's CPU is the client turning the reply into objects ` +
     '([what it is](docs/usage.md#the-raw-read-path-decode)).'
   );

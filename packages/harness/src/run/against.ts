@@ -222,7 +222,7 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
     const why = install.error ? `${how.argv[0]} is not installed` : lastLine(install.stderr || install.stdout);
     throw new AgainstError(
       `--against ${side.spec}: ${said} failed in ${how.dir}: ${why}; ` +
-        `that commit's ${basename(how.lock)} must match its package.json`,
+        `that commit's ${basename(how.lock)} must match its package.json files`,
     );
   }
   writeFileSync(stamp, want);

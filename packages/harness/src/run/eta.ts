@@ -1,5 +1,6 @@
 // How long the rest of a run takes, learned from the trials so far: each contender's own mean
 // trial time once it has one, the mean of every trial before that, a guess before any.
+import { mean } from '../stats/stats';
 
 export class TrialClock {
   private readonly seconds = new Map<string, number[]>();
@@ -20,8 +21,6 @@ export class TrialClock {
     return names.reduce((s, n) => s + this.of(n), 0);
   }
 }
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export interface ForecastInput {
   elapsedS: number;

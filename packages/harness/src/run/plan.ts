@@ -3,7 +3,7 @@
 // block which members are measured side by side and in what order. Nothing here starts a process;
 // tests/unit/plan.test.ts checks it, and the block around it through a fake launcher.
 import { FIRST_ROUNDS } from '../answers/racing';
-import { pointLabel } from '../measure/measure';
+import { pointLabel } from '../model/load-command';
 import {
   windowSeconds,
   type ContenderResult,

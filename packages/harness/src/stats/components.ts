@@ -6,6 +6,7 @@
 // and level 2 the launches (one per round) of a contender; r_i is the number of level-i
 // repetitions inside one level-(i+1) unit. The module is agnostic about the values (the call
 // site passes log req/s) and general over any number of levels.
+import { mean } from './stats';
 
 /** Values nested by level, the highest level outermost: per launch, its windows (2 levels). */
 export type Nested = number[] | Nested[];
@@ -17,7 +18,6 @@ const UNITS = [
 ] as const;
 const unit = (i: number, plural = true) => UNITS[i - 1]?.[plural ? 1 : 0] ?? `level-${i} ${plural ? 'units' : 'unit'}`;
 
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 /** Sample variance (r − 1 denominator); NaN for a single value. */
 function sampleVariance(xs: number[]): number {
   const m = mean(xs);

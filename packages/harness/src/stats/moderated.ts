@@ -15,6 +15,7 @@
 import digamma from '@stdlib/math-base-special-digamma';
 import trigamma from '@stdlib/math-base-special-trigamma';
 import jstat from 'jstat';
+import { mean } from './stats';
 
 /** jStat's Student t (cdf, inv); the package ships no types. */
 export const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } =
@@ -36,8 +37,6 @@ export interface Prior {
   /** With a covariate: the fitted log-variance's slope on the first (1: the variance scales with the covariate's). */
   slope?: number;
 }
-
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** y with trigamma(y) = x (limma's trigammaInverse, by bisection on log y: 200 halvings reach 1e-12). */
 export function trigammaInverse(x: number): number {

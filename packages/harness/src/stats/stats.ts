@@ -105,7 +105,8 @@ export function holm(ps: number[]): number[] {
   return out;
 }
 
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+/** The arithmetic mean (NaN of none). */
+export const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
  * Two-way additive fit x ≈ level[unit] + effect[block] by alternating means (a few passes reach the
