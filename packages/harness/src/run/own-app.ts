@@ -1,7 +1,7 @@
 // --app: a user's own app, made a contender like any other (model/contenders.ts), so that the harness starts,
 // verifies, measures (CPU per request, memory, req/s, latency) and decides it as it does the project's own; what
 // differs is that it is held to its own body, and its Redis commands are reported by name, not gated.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { type Contender, OWN_APP } from '../model/contenders';
@@ -123,7 +123,8 @@ export function ownSide(spec: string, cwd: string): OtherSide {
     throw new OwnAppError(`--against ${spec}: no such commit in ${repo}; name one from git log --oneline there`);
   const commit = rev.stdout.trim();
   const worktree = join(CACHE, 'against', `${basename(repo)}-${commit.slice(0, 12)}`);
-  return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, cwd)) };
+  // git names the repository by its real path: the folder's place in it, through any symlink (macOS's /tmp).
+  return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, realpathSync(cwd))) };
 }
 
 /**
@@ -136,7 +137,7 @@ export function ownPairing(side: OtherSide, chosen: Contender[], log: (s: string
     'status',
     '--porcelain',
     '--',
-    relative(side.repo!, chosen.find((c) => c.own)!.appDir),
+    relative(side.repo!, realpathSync(chosen.find((c) => c.own)!.appDir)),
   ]);
   if (dirty.stdout.trim())
     log(`--against ${side.spec}: the app's folder has uncommitted changes; head is the folder as it is, with them`);
