@@ -1,15 +1,16 @@
 // The raw reader against a real redis-server loaded from dump.rdb: over TLS (rediss://, a CA and certificates made
-// here with openssl) the same body as over TCP, and a certificate it cannot trust refused by name; and Redis killed
-// and started again under 50 reads at a time: no body but the stream's, every read settled within its deadline and a
-// second, and reads answered again within a second of Redis's return.
+// here by the harness's own topology/tls.ts) the same body as over TCP, and a certificate it cannot trust refused by
+// name; and Redis killed and started again under 50 reads at a time: no body but the stream's, every read settled
+// within its deadline and a second, and reads answered again within a second of Redis's return.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawReader, Unavailable } from '../../packages/stream/src/raw/reader';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { makeCertificates, type TlsFiles, tlsServerArgs } from '../../packages/harness/src/topology/tls';
 
 const KEY = 'OPTIONS:test:STREAM';
 const dir = mkdtempSync(join(tmpdir(), 'rsb-raw-redis-'));
@@ -17,6 +18,7 @@ const file = (name: string) => join(dir, name);
 let redis: ChildProcess | null = null;
 let port = 0;
 let tlsPort = 0;
+let certs: TlsFiles;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -25,18 +27,6 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-
-/** openssl, as a test makes certificates: two CAs, and a certificate for 127.0.0.1 and localhost the first signs. */
-function certificates(): void {
-  const ssl = (...a: string[]) => expect(spawnSync('openssl', a, { cwd: dir }).status).toBe(0);
-  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  for (const ca of ['ca', 'other'])
-    ssl('req', '-x509', ...key, '-days', '2', '-subj', `/CN=${ca}`, '-keyout', `${ca}.key`, '-out', `${ca}.crt`);
-  ssl('req', ...key, '-subj', '/CN=localhost', '-keyout', 'redis.key', '-out', 'redis.csr');
-  writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  const sign = ['-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'san.ext'];
-  ssl('x509', '-req', '-in', 'redis.csr', ...sign, '-out', 'redis.crt');
-}
 
 /** redis-server on both ports, from a copy of dump.rdb; resolves once it answers PING. */
 async function startRedis(): Promise<void> {
@@ -47,16 +37,7 @@ async function startRedis(): Promise<void> {
       '127.0.0.1',
       '--port',
       String(port),
-      '--tls-port',
-      String(tlsPort),
-      '--tls-cert-file',
-      file('redis.crt'),
-      '--tls-key-file',
-      file('redis.key'),
-      '--tls-ca-cert-file',
-      file('ca.crt'),
-      '--tls-auth-clients',
-      'no',
+      ...tlsServerArgs(tlsPort, certs),
       '--dir',
       dir,
       '--dbfilename',
@@ -76,7 +57,10 @@ async function startRedis(): Promise<void> {
 }
 
 beforeAll(async () => {
-  certificates();
+  // The run's certificates (topology/tls.ts), and another CA that signed nothing Redis holds.
+  certs = makeCertificates(dir);
+  mkdirSync(file('other'));
+  makeCertificates(file('other'));
   copyFileSync(join(ROOT, 'dump.rdb'), file('dump.rdb'));
   [port, tlsPort] = [await freePort(), await freePort()];
   await startRedis();
@@ -97,7 +81,7 @@ describe('the raw reader against redis-server', () => {
     const tls = new RawReader(`rediss://localhost:${tlsPort}`, args, { tls: { ca: readFileSync(file('ca.crt')) } });
     expect(await tls.read()).toBe(body);
     const wrong = new RawReader(`rediss://localhost:${tlsPort}`, args, {
-      tls: { ca: readFileSync(file('other.crt')) },
+      tls: { ca: readFileSync(file('other/ca.crt')) },
       deadlineMs: 2_000,
     });
     const e = await wrong.read().then(
