@@ -67,7 +67,7 @@ export function firstUse(): (name: string) => string {
 /** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
 export const levelLabel = (level: number, asked = 0.95) => `${+(Math.min(level, asked) * 100).toFixed(1)}% CI`;
 
-/** The runs a pool counted: how many, and the span of their days ("FIRST to LAST", or the one day), from their records. */
+/** The runs a pool counted: how many, and the span of their days ("FIRST to LAST", or the one day). */
 export function pooledDays(runs: { pooled: number; started_at: string }[]): { count: number; span: string } {
   const days = runs
     .filter((r) => r.pooled)
