@@ -133,16 +133,11 @@ export function ownSide(spec: string, cwd: string): OtherSide {
  * app and its twin are measured: a run of changes, decided as --against decides every pair.
  */
 export function ownPairing(side: OtherSide, chosen: Contender[], log: (s: string) => void): Pairing {
-  const dirty = git(side.repo!, [
-    'status',
-    '--porcelain',
-    '--',
-    relative(side.repo!, realpathSync(chosen.find((c) => c.own)!.appDir)),
-  ]);
+  const apps = chosen.filter((c) => c.own);
+  const dirty = git(side.repo!, ['status', '--porcelain', '--', relative(side.repo!, realpathSync(apps[0]!.appDir))]);
   if (dirty.stdout.trim())
     log(`--against ${side.spec}: the app's folder has uncommitted changes; head is the folder as it is, with them`);
   checkOut(side, log);
-  const apps = chosen.filter((c) => c.own);
   const twins = apps.map((c) => ({ ...c, name: baseName(c.name), appDir: side.appsDir, own: { ...c.own! } }));
   return {
     measured: apps,

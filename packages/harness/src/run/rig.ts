@@ -145,11 +145,14 @@ export async function openRig(
       proxy: proxies[first],
       ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
     },
-    appEnv: (c) => ({
-      ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? first), settings.workload),
-      ...(servers[c.server ?? first]!.tls ? tlsEnv(servers[c.server ?? first]!.tls!.ca) : {}),
-      ...c.env,
-      ...handicapEnv(results, c.name),
-    }),
+    appEnv: (c) => {
+      const tls = servers[c.server ?? first]!.tls;
+      return {
+        ...appEnvironment(c, appUrlOf(servers, proxies, c.server ?? first), settings.workload),
+        ...(tls ? tlsEnv(tls.ca) : {}),
+        ...c.env,
+        ...handicapEnv(results, c.name),
+      };
+    },
   };
 }
