@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
 import { withDashValues } from '../packages/harness/src/cli/flags';
+import { printedHelp } from '../packages/harness/src/cli/usage-error';
 import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/topology/redis';
 import { seededRandom } from '../packages/harness/src/stats/stats';
@@ -18,6 +19,13 @@ const options = {
   out: { type: 'string', default: 'dump.rdb' },
   hostile: { type: 'boolean', default: false },
 } as const;
+const HELP = `usage: npm run make-rdb -- [--entries 339] [--out dump.rdb] [--hostile]
+  --entries N   the stream's entries (default 339)
+  --out FILE    where the RDB goes (default dump.rdb)
+  --hostile     each entry also has a field \`note\` whose values a JSON body must escape or pass through exactly,
+                and bytes that are not UTF-8; five entries more have integer-like, repeated and \`__proto__\` names
+  --help        this help`;
+if (printedHelp(process.argv.slice(2), HELP)) process.exit(0);
 let values;
 try {
   ({ values } = parseArgs({ args: withDashValues(process.argv.slice(2), options), options }));

@@ -5,10 +5,17 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
 import { withDashValues } from '../packages/harness/src/cli/flags';
+import { printedHelp } from '../packages/harness/src/cli/usage-error';
 import { ROOT } from '../packages/harness/src/system/paths';
 import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/topology/redis';
 
+const HELP = `usage: npm run restore -- [--port 6379] [--rdb dump.rdb]
+  --port N      the port Redis listens on, on 127.0.0.1 (default 6379)
+  --rdb FILE    the RDB it starts from, copied, never written (default dump.rdb)
+  --help        this help
+Runs in the foreground until Ctrl-C.`;
+if (printedHelp(process.argv.slice(2), HELP)) process.exit(0);
 let values;
 try {
   const options = {

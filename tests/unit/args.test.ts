@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { parseCli, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
 import { parseDuration } from '../../packages/harness/src/cli/flags';
@@ -299,5 +302,27 @@ describe('flags', () => {
     );
     // A flag after a flag that takes a value is still a flag, as parseArgs has it.
     expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
+  });
+});
+
+describe('every command', () => {
+  test('answers --help with its usage on stdout and exit 0, before it reads anything else', () => {
+    const root = join(import.meta.dir, '..', '..');
+    const scripts: Record<string, string> = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    // The project's own commands: each an npm script that runs a TypeScript file with bun.
+    const commands = Object.entries(scripts).flatMap(([name, cmd]) => {
+      const file = / bun (\S+\.ts)/.exec(cmd)?.[1];
+      return file && name !== 'test' && name !== 'test:unit' ? [[name, file] as const] : [];
+    });
+    expect(commands.map(([n]) => n).sort()).toEqual(['bench', 'compare', 'make-rdb', 'pool', 'report', 'restore']);
+    for (const [name, file] of commands) {
+      const r = spawnSync(process.execPath, [file, '--help'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect({ name, status: r.status, first: r.stdout.split('\n')[0] }).toEqual({
+        name,
+        status: 0,
+        first: expect.stringMatching(new RegExp(`^usage: npm run ${name} -- `)),
+      });
+      expect(r.stdout.split('\n').length).toBeGreaterThan(2); // what each flag does, not the usage line alone
+    }
   });
 });

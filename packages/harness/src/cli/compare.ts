@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { compare, type Comparison } from '../answers/compare';
 import { readResults } from '../model/results-file';
 import { comparisonHtml, renderComparison } from '../report/compare';
+import { printedHelp } from './usage-error';
 
 /** A results.json, or a directory holding one. */
 const resultsPath = (p: string) => (existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p);
@@ -24,14 +25,21 @@ function writePage(c: Comparison, fileA: string, fileB: string): string {
   return out;
 }
 
+const USAGE = 'usage: npm run compare -- A B [--absolute] [--html]   (A, B: results directories or results.json files)';
+const HELP = `${USAGE}
+  A, B         two runs: each a results/<timestamp> folder or its results.json; B is compared with A
+  --absolute   each contender's change in req/s, the machine's shift included (default: its change relative to
+               its runtime's other contenders, the machine's and each runtime's shift reported apart)
+  --html       also write the comparison as a page beside B's results.json
+  --help       this help`;
+
 if (import.meta.main) {
   const args = process.argv.slice(2);
+  if (printedHelp(args, HELP)) process.exit(0);
   const files = args.filter((x) => !x.startsWith('--'));
   const flags = args.filter((x) => x.startsWith('--'));
   if (files.length !== 2 || flags.some((f) => f !== '--absolute' && f !== '--html')) {
-    console.error(
-      'usage: npm run compare -- A B [--absolute] [--html]   (A, B: results directories or results.json files)',
-    );
+    console.error(USAGE);
     process.exit(2);
   }
   try {

@@ -1,11 +1,4 @@
-// npm run pool -- PATH…: the answers pooled over runs from anywhere (answers/pool.ts). Each PATH is a run's folder
-// (its results.json), a folder of runs (several machines' results/ folders, or runs users sent in), or a kept record
-// (results/runs/*.json). A run counts for a comparison when both its contenders' inputs equal this checkout's.
-//   --out DIR        where the report goes (default results/pool)
-//   --any-inputs     pool every run as if its inputs were this checkout's (runs of other code: say so when quoting)
-//   --kept           add the runs kept in results/runs/
-// It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
-// charts, report.html) with the pooled answers; with kept records alone, pool.md.
+// npm run pool: the answers pooled over runs from anywhere (answers/pool.ts); what it reads and writes: HELP below.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,10 +14,22 @@ import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns } from '../run/pooled';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { withDashValues } from './flags';
+import { printedHelp } from './usage-error';
 
 const USAGE = 'usage: npm run pool -- PATH… [--kept] [--out DIR] [--any-inputs]';
+const HELP = `${USAGE}
+  PATH          a run's folder (its results.json), a folder of runs (several machines' results/ folders, or runs
+                users sent in), or a kept record (results/runs/*.json). A run counts for a comparison when both its
+                contenders' inputs equal this checkout's.
+  --kept        add the runs kept in results/runs/
+  --out DIR     where the report goes (default results/pool)
+  --any-inputs  pool every run as if its inputs were this checkout's (runs of other code: say so when quoting)
+  --help        this help
+It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
+charts, report.html) with the pooled answers; with kept records alone, pool.md.`;
 
 async function main(): Promise<number> {
+  if (printedHelp(process.argv.slice(2), HELP)) return 0;
   let args;
   try {
     const options = { out: { type: 'string' }, 'any-inputs': { type: 'boolean' }, kept: { type: 'boolean' } } as const;

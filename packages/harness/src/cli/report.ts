@@ -1,14 +1,9 @@
-// npm run report -- [DIR]: regenerate a run's tables, charts and report.html from its results.json;
-// for a published run (results/latest, the default, or results/latest-upsert) also its screenshots and README block,
-// with how its decided answers held up in the runs kept in results/runs/.
-//   --keep DIR   keep DIR's answers in results/runs/ (a complete run of a workload's default suite)
-//   --open DIR   print the path of DIR's report.html (written first if it is missing)
-//   --check DIR  open DIR's report.html in headless Chromium: its size, the time to draw it, any console error
-//   --serve      serve results/ on 127.0.0.1 with an index of past runs (--port, default 8377)
+// npm run report: regenerate a run's report, keep it, check it or serve results/ (HELP below).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
+import { printedHelp } from './usage-error';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import type { Results } from '../model/results';
@@ -23,8 +18,18 @@ import { serveResults } from '../report/serve';
 
 const USAGE =
   'usage: npm run report -- [DIR] | --open DIR | --check DIR | --keep DIR | --serve [--port N] [--dir results]';
+const HELP = `${USAGE}
+  DIR          regenerate a run's tables, charts and report.html from its results.json (default results/latest); for a
+               published run (results/latest, results/latest-upsert) also its screenshots and README block, with how
+               its decided answers held up in the runs kept in results/runs/
+  --keep DIR   keep DIR's answers in results/runs/ (a complete run of a workload's default suite)
+  --open DIR   print the path of DIR's report.html (written first if it is missing)
+  --check DIR  open DIR's report.html in headless Chromium: its size, the time to draw it, any console error
+  --serve      serve results/ (or --dir) on 127.0.0.1 with an index of past runs (--port, default 8377)
+  --help       this help`;
 
 async function main(): Promise<number> {
+  if (printedHelp(process.argv.slice(2), HELP)) return 0;
   let args;
   try {
     const options = {
