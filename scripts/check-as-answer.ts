@@ -2,7 +2,7 @@
 // each results.json recorded, with what judged it when it ran: how often a rule detects the known 10%, run by run,
 // and how often the runs' own power said it would (the sum of each run's chance, measured.power).
 //   bash scripts/with-tools.sh bun scripts/check-as-answer.ts DIR/results.json …
-import { analyze } from '../packages/harness/src/answers/analysis';
+import { analyzeStored } from '../packages/harness/src/publish/index';
 import { judgeHandicap } from '../packages/harness/src/answers/handicap';
 import { readResults } from '../packages/harness/src/model/results-file';
 
@@ -15,7 +15,7 @@ let detected = 0;
 let judged = 0;
 for (const file of process.argv.slice(2)) {
   const r = readResults(file);
-  const sd = analyze(r).noise?.sdWindows;
+  const sd = analyzeStored(r).noise?.sdWindows;
   const before = r.handicap?.find(isCheck)?.measured;
   judgeHandicap(r);
   const h = r.handicap?.find(isCheck);

@@ -9,6 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mean } from '../packages/harness/src/stats/stats';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -81,7 +82,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const sd = (xs: number[]) => Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const byLaunch = (f: (p: (typeof pairs)[number]) => number) =>

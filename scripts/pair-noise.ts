@@ -9,12 +9,12 @@
 // their order, head first): real A/As, each run's own offset between the sides kept.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mean } from '../packages/harness/src/stats/stats';
 import jstat from 'jstat';
 import type { RunRecord } from '../packages/harness/src/model/results';
 import { readResults } from '../packages/harness/src/model/results-file';
 import { signedRank } from '../packages/harness/src/stats/signed-rank';
 
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const sd = (xs: number[]) => Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { launchChromium, openReport } from '../../packages/harness/src/report/browser';
 import { writeReport } from '../../packages/harness/src/report/index';
-import { analyzeRun } from '../../packages/harness/src/answers/analysis';
+import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { forestValues } from '../../packages/harness/src/report/forest';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/results.json');

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PoolResult } from '../../packages/harness/src/model/pool';
+import type { PoolResult } from '../../packages/harness/src/model/across-runs';
 import { KEPT_DIR, ROOT } from '../../packages/harness/src/system/paths';
 
 const CLI = join(ROOT, 'packages/harness/src/cli/pool.ts');

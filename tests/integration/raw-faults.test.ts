@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, startApp } from '../../packages/harness/src/measure/apps';
-import { loadContenders } from '../../packages/harness/src/model/contenders';
+import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { appEnvironment } from '../../packages/harness/src/run/rig';
 import { freePort } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';

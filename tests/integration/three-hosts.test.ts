@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { killTree, type Tracked } from '../../packages/harness/src/system/proc';
+import { serverArgs } from '../../packages/harness/src/topology/redis';
 import { CLI, resultsIn } from '../helpers/cli';
 import {
   leftNamespaces,
@@ -64,22 +65,7 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
     h = makeThreeHosts();
     redis = startIn(h, 'redis', [
       'redis-server',
-      '--port',
-      '6379',
-      '--bind',
-      h.addr.redis,
-      '--protected-mode',
-      'no',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      scratch,
-      '--dbfilename',
-      'dump.rdb',
-      '--daemonize',
-      'no',
+      ...serverArgs({ port: 6379, dir: scratch, rdb: 'dump.rdb', bind: h.addr.redis }),
     ]);
     await until(
       'Redis answering PING from the load namespace',

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { AppError, buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
-import { loadContenders } from '../../packages/harness/src/model/contenders';
+import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
 import { appEnvironment } from '../../packages/harness/src/run/rig';

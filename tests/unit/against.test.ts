@@ -37,7 +37,7 @@ import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
 import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
 import { changedOn, resolveAgainst, type OtherSide } from '../../packages/harness/src/run/against';
-import { loadSuite } from '../../packages/harness/src/model/contenders';
+import { loadSuite } from '../../packages/harness/src/model/manifests';
 import { runsFor } from '../helpers/monte-carlo';
 
 const all = [

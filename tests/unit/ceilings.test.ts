@@ -6,7 +6,7 @@ import { breakdownSpec, breakdownTable } from '../../packages/harness/src/report
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 import { parseCli } from '../../packages/harness/src/cli/args';
-import { loadContenders } from '../../packages/harness/src/model/contenders';
+import { loadContenders } from '../../packages/harness/src/model/manifests';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
 const RECORDED =

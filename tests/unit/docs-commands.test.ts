@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseCli } from '../../packages/harness/src/cli/args';
-import { loadSuite } from '../../packages/harness/src/model/contenders';
+import { loadSuite } from '../../packages/harness/src/model/manifests';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const DOCS = ['README.md', 'docs/usage.md', 'docs/methodology.md', 'docs/runs/README.md'];

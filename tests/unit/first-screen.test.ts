@@ -4,16 +4,18 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze, analyzeRun } from '../../packages/harness/src/answers/analysis';
+import { analyze } from '../../packages/harness/src/answers/analysis';
+import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { chainRounds, poolPicks } from '../../packages/harness/src/answers/picks';
-import { type KeptAnswers, keptFor } from '../../packages/harness/src/model/kept';
+import type { KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Member } from '../../packages/harness/src/model/questions';
 import { againstUsual, holdsOn } from '../../packages/harness/src/report/first-screen';
-import { pooledView, recordOf } from '../../packages/harness/src/run/pooled';
+import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publish/kept-runs';
 import { type RankedContender, topOf } from '../../packages/harness/src/answers/ranking';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { charts } from '../../packages/harness/src/report/charts';
-import { readmeAnswers, readmeSection, spliceReadme } from '../../packages/harness/src/report/index';
+import { readmeAnswers, readmeSection } from '../../packages/harness/src/report/index';
+import { spliceReadme } from '../../packages/harness/src/publish/readme';
 import { anchorOf } from '../../packages/harness/src/report/words';
 import { ROOT } from '../../packages/harness/src/system/paths';
 

@@ -5,7 +5,8 @@ import { heldLine } from '../../packages/harness/src/report/held';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { keptFor, keptName, notKept, writeKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import { keptName, notKept, type KeptAnswers } from '../../packages/harness/src/model/kept';
+import { keptFor, writeKept } from '../../packages/harness/src/publish/kept-runs';
 import type { Results } from '../../packages/harness/src/model/results';
 import { ROOT } from '../../packages/harness/src/system/paths';
 

@@ -1,11 +1,10 @@
-// The house's rules, read from the sources: no import circle anywhere (type-only imports count),
-// and in the harness every import goes to a lower layer or stays in its folder. The layers, from
-// the bottom: stats and system (pure statistics; processes, ports, paths), model (the data
-// results.json holds, the manifests, the family), topology and live (the servers and the live
-// stream's writer), measure (one window), answers (what the measurements say), workloads (each
-// workload's module, from what measuring asks of it to its report), run and report (one benchmark;
-// what it shows), cli (the entry points). The report renders what the analysis
-// computed (answers/analysis.ts): from answers/ it imports types only.
+// The house's rules, read from the sources: no import circle anywhere (type-only imports count), and in the harness
+// every import goes to a lower layer or stays in its folder. The layers, from the bottom: stats and system (pure
+// statistics; processes, ports, paths), model (the data results.json holds, the manifests, the family), topology and
+// live (the servers and the live stream's writer), measure (one window), answers (what the measurements say), workloads
+// (each workload's module, from what measuring asks of it to its report), run and report (one benchmark; what it
+// shows), publish (a stored run analysed; keeping, pooling kept runs, publishing), cli (the entry points). The report
+// renders what the analysis computed (answers/analysis.ts): from answers/ it imports types only.
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ const LAYER: Record<string, number> = {
   answers: 4,
   run: 5,
   report: 5,
+  publish: 5.5,
   cli: 6,
 };
 const graph = importGraph(['packages/harness/src', 'packages/stream/src']);
@@ -134,6 +134,31 @@ describe('imports', () => {
     ]);
     const g = new Map([[`${HARNESS}report/x.ts`, [`${HARNESS}answers/b.ts`, `${HARNESS}model/c.ts`]]]);
     expect(reportValues(g)).toEqual(['report/x.ts → answers/b.ts']);
+  });
+
+  test('analyze() reads no file, and run/plan.ts runs no process: nothing they load (value imports) does', () => {
+    const io = (start: string) => {
+      const seen = new Set<string>();
+      const visit = (f: string) => {
+        if (seen.has(f)) return;
+        seen.add(f);
+        for (const t of values.get(f) ?? []) visit(t);
+      };
+      visit(`${HARNESS}${start}`);
+      expect(seen.size).toBeGreaterThan(5);
+      return [...seen].flatMap((f) => {
+        const text = readFileSync(join(ROOT, f), 'utf8');
+        const specs = specifiers(text).filter(
+          (x) => !x.typeOnly && /^(node:)?(fs|fs\/promises|child_process)$/.test(x.spec),
+        );
+        return [
+          ...specs.map((x) => `${f} → ${x.spec}`),
+          ...(/\bBun\.(file|spawn|spawnSync|write)\(/.test(text) ? [`${f} → Bun`] : []),
+        ];
+      });
+    };
+    expect(io('answers/analysis.ts')).toEqual([]);
+    expect(io('run/plan.ts')).toEqual([]);
   });
 
   test("the stream package's files import its contract, never its front door", () => {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { appendFileSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSuite } from '../../packages/harness/src/model/contenders';
+import { loadSuite } from '../../packages/harness/src/model/manifests';
 import { inputsOf } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
 

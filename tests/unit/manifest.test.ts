@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLIENTS, SETTINGS } from '@bench/stream';
 import schema from '../../packages/harness/manifest.schema.json';
-import {
-  generate,
-  loadSuite,
-  ManifestError,
-  readManifest,
-  type AppManifest,
-} from '../../packages/harness/src/model/contenders';
+import { generate, ManifestError, type AppManifest } from '../../packages/harness/src/model/contenders';
+import { loadSuite, readManifest } from '../../packages/harness/src/model/manifests';
 import { RUNTIME_NAMES } from '../../packages/harness/src/model/runtimes';
 
 export const SEED_NAMES = [

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { keptOf } from '../../packages/harness/src/answers/held';
-import { leaveOneOut, poolAnswers } from '../../packages/harness/src/answers/pool';
+import { leaveOneOut, poolAnswers } from '../../packages/harness/src/answers/across-runs';
 import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
-import { checkText, poolLine, poolSection } from '../../packages/harness/src/report/pool';
+import { checkText, poolLine, poolSection } from '../../packages/harness/src/report/across-runs';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import { pooledView } from '../../packages/harness/src/run/pooled';
+import { pooledView } from '../../packages/harness/src/publish/kept-runs';
 import {
   lacks,
   machineDifference,
@@ -14,10 +14,10 @@ import {
   placementOf,
   type KeptAnswers,
 } from '../../packages/harness/src/model/kept';
-import type { OnMachine, PoolResult } from '../../packages/harness/src/model/pool';
+import type { OnMachine, PoolResult } from '../../packages/harness/src/model/across-runs';
 import { across } from '../../packages/harness/src/answers/where';
 import type { Comparison } from '../../packages/harness/src/model/questions';
-import { fitAt, poolPrior, poolRuns, type RunEstimate, TAU_GRID } from '../../packages/harness/src/stats/pool';
+import { fitAt, poolPrior, poolRuns, type RunEstimate, TAU_GRID } from '../../packages/harness/src/stats/meta-analysis';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 const est = (y: number, se: number, machine = 'm1', df = 16): RunEstimate => ({ y, se, df, run: `${y}`, machine });

@@ -1,8 +1,8 @@
-// The publishing policy (model/publish.ts) against the options' own defaults (cli/args.ts defaultOptions).
+// The publishing policy (publish/rules.ts) against the options' own defaults (cli/args.ts defaultOptions).
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { defaultOptions } from '../../packages/harness/src/cli/args';
-import { notKeptQuestion, notPublished } from '../../packages/harness/src/model/publish';
+import { notKeptQuestion, notPublished } from '../../packages/harness/src/publish/rules';
 import type { Results } from '../../packages/harness/src/model/results';
 import { settingsFrom } from '../../packages/harness/src/run/prepare';
 

@@ -1,11 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import {
-  markdown,
-  readmeMarkers,
-  spliceReadme,
-  README_END,
-  README_START,
-} from '../../packages/harness/src/report/index';
+import { markdown } from '../../packages/harness/src/report/index';
+import { readmeMarkers, README_END, README_START, spliceReadme } from '../../packages/harness/src/publish/readme';
 import { headlineTable } from '../../packages/harness/src/report/table';
 import { fasterText, picks } from '../../packages/harness/src/report/answers';
 import { analyze } from '../../packages/harness/src/answers/analysis';

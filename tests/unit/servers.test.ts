@@ -1,6 +1,6 @@
 // --servers: which contenders get a twin on the second server, and the questions the twins add.
 import { describe, expect, test } from 'bun:test';
-import { loadContenders } from '../../packages/harness/src/model/contenders';
+import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { familyOf } from '../../packages/harness/src/model/questions';
 import { serverTwins } from '../../packages/harness/src/topology/servers';
 

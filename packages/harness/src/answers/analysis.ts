@@ -7,13 +7,11 @@
 // results it reads.
 import { aboutProcedure, PROCEDURES, type ProcedureAbout, type ProcedureName } from '../stats/procedures';
 import { heldUp, keptOf, type HeldUp } from './held';
-import { type KeptAnswers, readKept } from '../model/kept';
-import type { PicksResult, PoolAnswer, PoolResult } from '../model/pool';
+import type { KeptAnswers } from '../model/kept';
+import type { PicksResult, PoolAnswer, PoolResult } from '../model/across-runs';
 import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
-import { readResults, resultsFile } from '../model/results-file';
-import { KEPT_DIR } from '../system/paths';
 import { spread } from '../stats/stats';
 import { bound, DECISION, look, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
@@ -32,7 +30,7 @@ export interface AnswerFigures extends Answer {
   bound: number;
   /** About how many more rounds would close it, were it open (null: no estimate). */
   roundsToClose: number | null;
-  /** A pooled answer (answers/pool.ts): the runs and machines it rests on and where it holds. */
+  /** A pooled answer (answers/across-runs.ts): the runs and machines it rests on and where it holds. */
   pool?: PoolAnswer['pool'];
 }
 
@@ -323,10 +321,11 @@ function conditionsOf(r: Results): Conditions | null {
 }
 
 /**
- * Everything a run's report shows, computed once from its results (which it leaves as they are); `kept`: the kept runs
- * (model/kept.ts) its decided answers are looked up in.
+ * Everything a run's report shows, computed once from its results (which it leaves as they are) and nothing else: it
+ * reads no file. `kept`: the kept runs (model/kept.ts) its decided answers are looked up in; `reference`: the kept runs
+ * its noise is held against (the same unless given; publish/index.ts analyzeRun gives the repository's).
  */
-export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
+export function analyze(results: Results, kept: KeptAnswers[] = [], reference: KeptAnswers[] = kept): Analysis {
   const family = familyAnswers(results);
   const margin = results.settings.target_ci_pct;
   const answers = family.answers.map((a) => ({
@@ -338,8 +337,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
   const ranking = ranked(results);
   const keptRunsOf = new Map<string, RunRecord[]>();
   for (const c of results.contenders) if (c.points[0]) keptRunsOf.set(c.name, keptRuns(c.points[0]));
-  // The noise is held against the kept runs in the repository even where the answers are not (kept: []).
-  const noise = noiseOf(results, answers, referenceOf(kept.length ? kept : readKept(KEPT_DIR), results));
+  const noise = noiseOf(results, answers, referenceOf(reference, results));
   return {
     results,
     firstRounds: FIRST_ROUNDS,
@@ -372,8 +370,8 @@ export function analyze(results: Results, kept: KeptAnswers[] = []): Analysis {
 }
 
 /**
- * The published view of a run's analysis: its answers, and the picks read off them, replaced by the answers pooled
- * over every kept run (answers/pool.ts); the rest (its contenders, charts of its own runs, its check) is the run's.
+ * The published view of a run's analysis: its answers, and the picks read off them, replaced by the answers pooled over
+ * every kept run (answers/across-runs.ts); the rest (its contenders, charts of its own runs, its check) is the run's.
  * The run's noise stays (its sd between windows is the machine's), without the longer budget's estimate, which is of
  * its own answers.
  */
@@ -390,7 +388,3 @@ export function withPool(an: Analysis, pool: PoolResult): Analysis {
     pool: rest,
   };
 }
-
-/** The analysis of the run in `runDir`, from its results.json; `kept`: as for analyze. */
-export const analyzeRun = (runDir: string, kept: KeptAnswers[] = []): Analysis =>
-  analyze(readResults(resultsFile(runDir)), kept);

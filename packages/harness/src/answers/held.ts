@@ -2,7 +2,7 @@
 // comparison decided the same way, found equal, left open, decided the other way, or not asked there.
 import { HELD, type Held, type KeptAnswers, type KeptHost } from '../model/kept';
 import type { Results, Verdict } from '../model/results';
-import { runEstimates } from './pool';
+import { runEstimates } from './across-runs';
 
 type Answered = KeptAnswers['answers'][number];
 type Side = Pick<Answered, 'a' | 'b' | 'ratio'>;

@@ -1,14 +1,15 @@
-// The first screen's answers: each stack one could ship against the usual choice (Node's own server with node-redis,
-// at its defaults), pooled and decided per machine as every answer is (answers/pool.ts), as one family of its own: the
-// chance of any false "faster" on the first screen is at most its α. A run's family compares stacks that differ in
+// The first screen's answers: each stack one could ship against the usual choice (Node's own server with node-redis, at
+// its defaults), pooled and decided per machine as every answer is (answers/across-runs.ts), as one family of its own:
+// the chance of any false "faster" on the first screen is at most its α. A run's family compares stacks that differ in
 // one thing; a stack that differs from the usual choice in two (bun-raw-bun-redis: runtime and client) is compared
-// through the stack between them, round by round: ln(A ÷ C) in a round is ln(A ÷ B) + ln(B ÷ C), B's windows
-// the same in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is the
-// largest among those decided faster; the picks are not tested against each other, which the page says.
+// through the stack between them, round by round: ln(A ÷ C) in a round is ln(A ÷ B) + ln(B ÷ C), B's windows the same
+// in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is the largest among
+// those decided faster; the picks are not tested against each other, which the page says.
 import type { KeptAnswer, KeptAnswers } from '../model/kept';
-import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/pool';
+import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/across-runs';
 import { type Comparison, isPlain, type Member } from '../model/questions';
-import { poolAnswers } from './pool';
+import { poolAnswers } from './across-runs';
+import { mean } from '../stats/stats';
 
 /** The usual choice: Node's own HTTP server with node-redis, both at their defaults. */
 export const USUAL = 'node-raw-node-redis';
@@ -80,10 +81,10 @@ function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null 
   }
   const n = got.rounds.length;
   if (n < 3) return null;
-  const mean = got.rounds.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(got.rounds.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
-  const estimate = { ln: mean, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds };
-  return { a, b, ratio: Math.exp(mean), lo: 0, hi: Infinity, verdict: 'undecided', estimate };
+  const m = mean(got.rounds);
+  const sd = Math.sqrt(got.rounds.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
+  const estimate = { ln: m, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds };
+  return { a, b, ratio: Math.exp(m), lo: 0, hi: Infinity, verdict: 'undecided', estimate };
 }
 
 /** The machines an answer was measured on (default placement: a placement is said apart). */

@@ -3,7 +3,7 @@
 // level, with no further correction. Otherwise the machines are named ("faster on Intel Xeon, open on AMD EPYC", or
 // "reverses: …"). No average over machines is called decided. A placement (--placement split) is a configuration of
 // its machine: answered apart and said after the machines, never counted as one.
-import type { Holds, OnMachine } from '../model/pool';
+import type { Holds, OnMachine } from '../model/across-runs';
 
 /** What one machine (or configuration) said, in the answer's own order: a ÷ b above 1 is "faster". */
 type Said = 'faster' | 'slower' | 'equal' | 'open';

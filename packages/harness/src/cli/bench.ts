@@ -12,11 +12,10 @@ import { runBench } from '../run/bench';
 import { runSweep, sweepOf, type SweepOutcome } from '../run/sweep';
 import { abandon, savePartial, stopAll, type Session } from '../run/state';
 import { AgainstError, otherSideOf } from '../run/against';
-import { keepAndPool, recordOf } from '../run/pooled';
-import { analyzeRun } from '../answers/analysis';
+import { keptFor, recordOf, writeKept } from '../publish/kept-runs';
+import { analyzeRun, publishRun } from '../publish/index';
 import {
   type ReportKind,
-  publishReport,
   writeDistanceReport,
   writeReport,
   writeScalingReport,
@@ -24,13 +23,12 @@ import {
 } from '../report/index';
 import { selfCheckTable } from '../report/table';
 import { yoursSection } from '../report/yours';
-import { APPS_DIR, loadSuite, ManifestError, type Contender, type Unsupported } from '../model/contenders';
+import { ManifestError, type Contender, type Unsupported } from '../model/contenders';
+import { APPS_DIR, loadSuite } from '../model/manifests';
 import { BESIDE_BY_DEFAULT, OwnAppError, ownContender, ownSide } from '../run/own-app';
-import { keptFor, writeKept } from '../model/kept';
 import { whyNotKept } from './keep';
-import { notPublished } from '../model/publish';
+import { notPublished } from '../publish/rules';
 import type { Results } from '../model/results';
-import { publishLatest } from '../model/results-file';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { startOrphanGuard } from '../system/proc';
 import { endProgress, log, setProgressMode } from '../system/progress';
@@ -64,7 +62,7 @@ async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
   log('(a sweep is not published)');
 }
 
-/** Why a run may not be published (model/publish.ts), against the defaults of its workload at its distance. */
+/** Why a run may not be published (publish/rules.ts), against the defaults of its workload at its distance. */
 function whyNotPublished(results: Results): string | null {
   const place = placeOf(results.settings);
   const rtt = place && 'rttMs' in place ? (place.rttMs as number) : 0;
@@ -98,14 +96,7 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
     return code;
   }
   const latest = join(outDir, placeOf(results.settings)!.dir);
-  publishLatest(runDir, latest);
-  // README, screenshots/ and results/runs/ follow the project's own results folder only. The published answers
-  // pool every kept run of the same code (run/pooled.ts); the run's folder keeps its own.
-  if (own) {
-    const published = keepAndPool(analysis, KEPT_DIR, latest);
-    if (published !== analysis) await writeReport(latest, published);
-    await publishReport(latest, published);
-  }
+  await publishRun(runDir, analysis, latest, own);
   log(`results in ${runDir}; published to ${latest}${own ? ', README.md, screenshots/ and results/runs/' : ''}`);
   return code;
 }

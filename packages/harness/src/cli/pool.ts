@@ -1,17 +1,18 @@
-// npm run pool: the answers pooled over runs from anywhere (answers/pool.ts); what it reads and writes: HELP below.
+// npm run pool: the answers pooled over runs from anywhere (answers/across-runs.ts); what it reads and writes: HELP
+// below.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
-import { leaveOneOut, poolAnswers } from '../answers/pool';
+import { leaveOneOut, poolAnswers } from '../answers/across-runs';
 import { poolPicks } from '../answers/picks';
 import { whyNotKept } from './keep';
-import type { PoolResult } from '../model/pool';
+import type { PoolResult } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { writeReport } from '../report/index';
-import { checkoutInputs, gatherRuns } from '../run/pooled';
+import { checkoutInputs, gatherRuns } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { withDashValues } from './flags';
 import { printedHelp } from './usage-error';

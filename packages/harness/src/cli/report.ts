@@ -5,15 +5,13 @@ import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
 import { printedHelp } from './usage-error';
 import { KEPT_DIR, ROOT } from '../system/paths';
-import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
-import type { Results } from '../model/results';
-import { keptFor, writeKept } from '../model/kept';
+import { readResults, resultsFile } from '../model/results-file';
 import { whyNotKept } from './keep';
-import { pooledView, recordOf } from '../run/pooled';
+import { recordOf, writeKept } from '../publish/kept-runs';
+import { analyzeRun, analyzeStored, republish } from '../publish/index';
 import { placeOf } from '../workloads';
-import { analyze, analyzeRun } from '../answers/analysis';
 import { checkReport } from '../report/browser';
-import { publishReport, writeReport } from '../report/index';
+import { writeReport } from '../report/index';
 import { serveResults } from '../report/serve';
 
 const USAGE =
@@ -57,7 +55,7 @@ async function main(): Promise<number> {
       console.error(`error: --port "${v.port}" is not a port number (0-65535); ${USAGE}`);
       return 2;
     }
-    const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port, analyze);
+    const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port, analyzeStored);
     console.log(
       `serving ${resolve(v.dir ?? join(ROOT, 'results'))} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`,
     );
@@ -80,19 +78,9 @@ async function main(): Promise<number> {
   // results/latest-upsert-distance), as the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
-  await (published ? publish(dir, results) : writeReport(dir, analyze(results)));
+  await (published ? republish(dir, results) : writeReport(dir, analyzeRun(dir)));
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
   return 0;
-}
-
-/** A published run's report and README block, answering from the pool of kept runs (run/pooled.ts). */
-async function publish(dir: string, results: Results): Promise<void> {
-  const kept = keptFor(results, KEPT_DIR);
-  const own = analyze(results, kept);
-  const { analysis, pool } = pooledView(own, kept, recordOf(results, own));
-  if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
-  await writeReport(dir, analysis);
-  await publishReport(dir, analysis);
 }
 
 /** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */

@@ -12,7 +12,7 @@ import { log } from '../system/progress';
 import { prepareTarget } from '../run/target';
 import { measureToEnd } from '../run/bench';
 import { writeReport } from '../report/index';
-import { analyzeRun } from '../answers/analysis';
+import { analyzeRun } from '../publish/index';
 
 export async function runTarget(opts: CliOptions, session: Session): Promise<number> {
   const redisUrl = process.env.REDIS_URL;

@@ -1,17 +1,15 @@
 // results.json's answer to one "what to pick" comparison. Part of the schema in results.ts.
 import type { Comparison } from './questions';
 import type { ProcedureName } from '../stats/procedures';
+import type { RatioEstimate } from '../stats/stats';
+
+export type { RatioEstimate };
 
 export type Verdict = 'faster' | 'equal' | 'undecided';
 
-export interface Answer extends Comparison {
+/** a ÷ b req/s (RatioEstimate): exp of the mean per-round log ratio, and its t interval (at `level`). */
+export interface Answer extends Comparison, RatioEstimate {
   verdict: Verdict;
-  /** a ÷ b req/s: exp of the mean per-round log ratio, and its t interval (at `level`). */
-  ratio: number;
-  lo: number;
-  hi: number;
-  level: number;
-  p: number;
   pairs: number;
   rounds: number;
   /** The look that decided it, or the last look for an open one. */

@@ -2,7 +2,7 @@
 // the run's design. Part of the schema in results.ts.
 import type { Comparison } from './questions';
 import type { ProcedureName } from '../stats/procedures';
-import type { Answer } from './answer';
+import type { Answer, RatioEstimate } from './answer';
 
 /**
  * The changes family (--against, --handicap): each contender against its twin from the other
@@ -131,12 +131,7 @@ export interface HandicapCheck {
    */
   design?: PairDesign;
   /** Its comparison with its twin, as an answer is tested (rounds and df: results since the moderated t). */
-  measured?: {
-    ratio: number;
-    lo: number;
-    hi: number;
-    level: number;
-    p: number;
+  measured?: RatioEstimate & {
     pairs: number;
     rounds?: number;
     /** The launches the test took as its units, where a round held more than one (the default run's duet check). */

@@ -1,9 +1,6 @@
 // A published run's answers, kept in the repository (results/runs/<date>-<machine>-<commit>.json, a few KB each) so
 // that a later run can say how its decided answers held up on other days and machines. Written from a results.json
 // by the project's code (answers/held.ts keptOf), on every publish and by `npm run report -- DIR --keep`.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeJsonAtomic } from './results-file';
 import type { Results, Verdict } from './results';
 import type { ProcedureName } from '../stats/procedures';
 
@@ -33,7 +30,7 @@ export interface KeptAnswer {
   };
 }
 
-/** Where a run was measured: what tells one machine from another for pooling (answers/pool.ts). */
+/** Where a run was measured: what tells one machine from another for pooling (answers/across-runs.ts). */
 export interface KeptHost {
   cpu_model: string;
   logical_cpus: number;
@@ -148,42 +145,4 @@ export function notKept(r: Results): string | null {
   // Its answers are of another question (writes with Redis far away), not to be held up against those at none.
   if ((s.redis_rtt_ms ?? 0) > 0) return 'it ran with Redis at a network distance (--redis-rtt)';
   return null;
-}
-
-/** The start a kept file records, or null when it cannot be read (then it is another run's, and kept). */
-function startedAt(file: string): string | null {
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswers>).started_at ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Keeps `k` in `dir`. Another run of the same day, machine and commit (run again, or with another placement) is kept
- * beside the one there, its start's time added to the name, never over it; the same run kept again replaces itself.
- */
-export function writeKept(dir: string, k: KeptAnswers): string {
-  let file = join(dir, keptName(k));
-  if (existsSync(file) && startedAt(file) !== k.started_at)
-    file = file.replace(/\.json$/, `-${k.started_at.slice(11, 19).replaceAll(':', '')}.json`);
-  writeJsonAtomic(file, k);
-  return file;
-}
-
-/**
- * The kept runs in `dir` a published run's decided answers are held up against: none for a run with Redis at a network
- * distance, whose answers are of another question (and which is never kept itself: notKept).
- */
-export function keptFor(r: Results, dir: string): KeptAnswers[] {
-  return (r.settings.redis_rtt_ms ?? 0) > 0 ? [] : readKept(dir);
-}
-
-/** Every kept run in `dir` (none when it does not exist), oldest first. */
-export function readKept(dir: string): KeptAnswers[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as KeptAnswers)
-    .sort((x, y) => x.started_at.localeCompare(y.started_at));
 }

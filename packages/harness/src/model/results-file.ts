@@ -62,15 +62,6 @@ const LEGACY_PROCEDURES: Record<string, Answer['procedure']> = {
   'random-effects pool of runs over the machines measured (empirical Bayes τ)': 'pool',
 };
 
-/** Replace results/latest with a copy of a finished run directory. */
-export function publishLatest(runDir: string, latestDir: string): void {
-  const staging = `${latestDir}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  cpSync(runDir, staging, { recursive: true });
-  rmSync(latestDir, { recursive: true, force: true });
-  renameSync(staging, latestDir);
-}
-
 export const resultsFile = (dir: string) => join(dir, 'results.json');
 
 /**

@@ -221,3 +221,7 @@ export interface OhaRun {
   /** Every response, whatever its status. */
   responses: number;
 }
+
+/** The contenders a table lists (each self-check twin left out), fastest first by median req/s. */
+export const fastestFirst = (cs: ContenderResult[]): ContenderResult[] =>
+  cs.filter((c) => !c.self_check_of).sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0));

@@ -3,7 +3,7 @@
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
-import { poolProcedureText, poolSuffix } from './pool';
+import { poolProcedureText, poolSuffix } from './across-runs';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
@@ -407,7 +407,7 @@ export function settingsTable(an: Analysis): string {
   const rows = an.answers.filter((a) => a.question.startsWith('setting: '));
   if (!rows.length) return '';
   const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
-  // A pooled answer rests on runs (answers/pool.ts), each its own rounds.
+  // A pooled answer rests on runs (answers/across-runs.ts), each its own rounds.
   const pooled = rows.some((a) => a.pool);
   const head =
     `| setting | runtime | framework | client | on ÷ off (interval, level) | ${pooled ? 'runs' : 'rounds'} ` +

@@ -4,6 +4,7 @@
 import type * as vl from 'vega-lite';
 import type { DistancePoint, DistanceSweep } from '../answers/sweeps';
 import { rttLabel } from '../model/servers';
+import { contenderLines } from './lines';
 
 /** "3", "2–5", or "–" without a rank. */
 function rankText(lo: number | null, hi: number | null): string {
@@ -50,23 +51,10 @@ export function distanceTable({ points, changes }: DistanceSweep): string {
 }
 
 export function distanceSpec(points: DistancePoint[]): vl.TopLevelSpec {
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+  return contenderLines({
     title: 'req/s against the RTT between app and Redis, one line per contender',
-    data: { values: points.filter((p) => p.rps !== null).map((p) => ({ ...p, rtt: rttLabel(p.rtt_ms) })) },
-    width: 560,
-    height: 320,
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: { field: 'rtt', type: 'ordinal', title: 'RTT to Redis', sort: { field: 'rtt_ms' } },
-      y: { field: 'rps', type: 'quantitative', title: 'req/s (log)', scale: { type: 'log' } },
-      color: {
-        field: 'name',
-        type: 'nominal',
-        title: null,
-        scale: { scheme: 'tableau20' },
-        legend: { labelLimit: 320 },
-      },
-    },
-  } as vl.TopLevelSpec;
+    values: points.filter((p) => p.rps !== null).map((p) => ({ ...p, rtt: rttLabel(p.rtt_ms) })),
+    x: { field: 'rtt', title: 'RTT to Redis', sort: { field: 'rtt_ms' } },
+    y: { field: 'rps', title: 'req/s (log)', log: true },
+  });
 }

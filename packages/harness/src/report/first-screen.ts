@@ -3,7 +3,7 @@
 // figures come from. Renders what the analysis computed; links are relative to the checkout's root.
 import type { Analysis } from '../answers/analysis';
 import { loadCommand } from '../model/load-command';
-import type { PicksResult, PoolAnswer } from '../model/pool';
+import type { PicksResult, PoolAnswer } from '../model/across-runs';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
@@ -23,7 +23,8 @@ function speedTable(an: Analysis): string {
   const rows = an.ranked.filter((c) => rank.has(c.name) && c.rps);
   if (!rows.length) return '';
   const load = workloadOfRun(r.settings).load(r, true);
-  // The table is one run; the picks below may pool several (report/pool.ts): said, so the two are not read as one.
+  // The table is one run; the picks below may pool several (report/across-runs.ts): said, so the two are not read as
+  // one.
   const pooled = an.pool ? an.pool.runs.filter((x) => x.pooled).length : 0;
   const head =
     `**How fast**, the fastest ${term('stacks', 'stack')} of the latest run (${r.started_at.slice(0, 10)}: ` +

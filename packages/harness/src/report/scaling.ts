@@ -1,5 +1,6 @@
 // --entries: the scaling run's table and chart, from its scaling.json (answers/scaling.ts).
 import type { Scaling } from '../model/results';
+import { contenderLines } from './lines';
 
 const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
@@ -30,18 +31,11 @@ export function scalingSpec(s: Scaling): object {
   const values = s.contenders.flatMap((c) =>
     c.points.map((p) => ({ name: c.name, entries: p.entries, cpu: p.cpu_us_per_req })),
   );
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'CPU per request against the number of stream entries', anchor: 'start' },
-    width: 560,
-    height: 320,
-    data: { values },
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: { field: 'entries', type: 'quantitative', scale: { type: 'log' }, title: 'stream entries (log scale)' },
-      y: { field: 'cpu', type: 'quantitative', scale: { type: 'log' }, title: 'app CPU µs per request (log scale)' },
-      color: { field: 'name', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2, labelLimit: 400 } },
-    },
-    config: { font: 'DejaVu Sans', view: { stroke: null } },
-  };
+  return contenderLines({
+    title: 'CPU per request against the number of stream entries',
+    values,
+    x: { field: 'entries', title: 'stream entries (log scale)', log: true },
+    y: { field: 'cpu', title: 'app CPU µs per request (log scale)', log: true },
+    legend: 'bottom',
+  });
 }

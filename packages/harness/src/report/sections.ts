@@ -7,7 +7,7 @@ import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { changesSection } from './changes';
 import { gridTables } from './matrix';
 import { heldTable } from './held';
-import { poolSection } from './pool';
+import { poolSection } from './across-runs';
 import { yoursSection } from './yours';
 import type { Scaling } from '../model/results';
 import { scalingTable } from './scaling';

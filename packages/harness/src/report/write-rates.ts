@@ -3,6 +3,7 @@
 // one chart, so where caching stops paying reads off them.
 import type * as vl from 'vega-lite';
 import type { WriteRatePoint } from '../answers/sweeps';
+import { contenderLines } from './lines';
 
 export function writeRateTable(points: WriteRatePoint[]): string {
   const rates = [...new Set(points.map((p) => p.rate))];
@@ -22,23 +23,10 @@ export function writeRateTable(points: WriteRatePoint[]): string {
 }
 
 export function writeRateSpec(points: WriteRatePoint[]): vl.TopLevelSpec {
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+  return contenderLines({
     title: 'req/s against write rate, one line per contender (a gap in a line: invalid at that rate)',
-    data: { values: points.filter((p) => p.rps !== null) },
-    width: 560,
-    height: 320,
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: { field: 'rate', type: 'quantitative', title: 'writes/s (log)', scale: { type: 'log' } },
-      y: { field: 'rps', type: 'quantitative', title: 'req/s (log)', scale: { type: 'log' } },
-      color: {
-        field: 'name',
-        type: 'nominal',
-        title: null,
-        scale: { scheme: 'tableau20' },
-        legend: { labelLimit: 320 },
-      },
-    },
-  } as vl.TopLevelSpec;
+    values: points.filter((p) => p.rps !== null),
+    x: { field: 'rate', title: 'writes/s (log)', log: true },
+    y: { field: 'rps', title: 'req/s (log)', log: true },
+  });
 }

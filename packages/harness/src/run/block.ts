@@ -11,7 +11,7 @@ import type { DuetWindow, Results, RunRecord } from '../model/results';
 import { log } from '../system/progress';
 import { launch, type Launched, type Launcher, measureWindow, type Out, safe, type TrialOutcome } from './launch';
 import { blockRandom, changePairs, cycles, handicapPairs, pairMode, type Slot, twinPairs } from './plan';
-import { pooled, windowsOf } from './pool';
+import { pooled, windowsOf } from './windows';
 
 interface Member extends Slot {
   key: string;

@@ -1,12 +1,13 @@
 // A contender's inputs: what it is built and started from, hashed. Two sides with the same inputs run the same code
 // (--against pairs only those that differ, against.ts changedOn), and a kept run is pooled only with runs of the same
-// inputs (answers/pool.ts, run/pooled.ts).
+// inputs (answers/across-runs.ts, publish/kept-runs.ts).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { loadSuite, type Contender } from '../model/contenders';
+import type { Contender } from '../model/contenders';
+import { loadSuite } from '../model/manifests';
 import { namedFiles } from '../measure/apps';
 
 export const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'redis-stream-bench');
@@ -76,8 +77,8 @@ export function streamFilesOf(c: Contender, all: string[]): string[] {
  * (streamFilesOf; `scheme` "package": all of it, the hash kept runs recorded before), the root package.json and
  * bun.lock, and any file outside the app folder that its build or start names (measure/apps.ts namedFiles: a build
  * script). Files git ignores (build outputs, node_modules) are left out. Two sides with the same inputs run the same
- * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/pool.ts); bunfig.toml, which
- * sets how bun installs, is compared apart (changedOn) and is in the build key (measure/apps.ts buildApp).
+ * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/across-runs.ts); bunfig.toml,
+ * which sets how bun installs, is compared apart (changedOn) and is in the build key (measure/apps.ts buildApp).
  */
 export function inputsOf(c: Contender, scheme: InputScheme = 'used'): string {
   const root = resolve(c.appDir, '..', '..');
@@ -117,7 +118,7 @@ function contentOf(root: string, f: string): Buffer | string {
 
 /**
  * Each contender's inputs (inputsOf) with the version of the runtime it runs on, hashed: what a kept run records so
- * that runs of the same code can be pooled (answers/pool.ts).
+ * that runs of the same code can be pooled (answers/across-runs.ts).
  */
 export function contenderInputs(
   cs: Contender[],

@@ -6,7 +6,7 @@ import { workloadOfRun } from '../workloads';
 import { pointLabel, type Load } from '../measure/measure';
 import type { ContenderResult, PointResult, RunRecord, Settings } from '../model/results';
 import { launch, type Launcher, measureWindow, safe, type TrialOutcome } from './launch';
-import { pooled } from './pool';
+import { pooled } from './windows';
 
 interface Measurement {
   load: Load;

@@ -6,6 +6,7 @@
 // equal covariate, not the one measured.
 import jstat from 'jstat';
 import type { ModeratedRatio } from './moderated';
+import { mean } from './stats';
 
 /** What the test says of a pair: the moderated t's fields, with the covariate's slope and correlation. */
 export type CovariateRatio = Omit<ModeratedRatio, 'procedure'> & {
@@ -21,7 +22,6 @@ const procedure = 'covariate-t' as const;
 export function covariateT(d: number[], x: number[], level = 0.95): CovariateRatio {
   const n = d.length;
   if (x.length !== n) throw new Error(`covariate: ${x.length} covariates for ${n} units`);
-  const mean = (v: number[]) => v.reduce((s, y) => s + y, 0) / v.length;
   const [mx, md] = [mean(x), mean(d)];
   const sxx = x.reduce((s, v) => s + (v - mx) ** 2, 0);
   const sxy = x.reduce((s, v, i) => s + (v - mx) * (d[i]! - md), 0);

@@ -15,7 +15,7 @@
 import digamma from '@stdlib/math-base-special-digamma';
 import trigamma from '@stdlib/math-base-special-trigamma';
 import jstat from 'jstat';
-import { mean } from './stats';
+import { mean, type RatioEstimate } from './stats';
 
 /** jStat's Student t (cdf, inv); the package ships no types. */
 export const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } =
@@ -164,14 +164,8 @@ export function replicates(d: number[]): Replicates {
   return { n, mean: m, s2: n > 1 ? xs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1) : NaN, df: Math.max(0, n - 1) };
 }
 
-export interface ModeratedRatio {
+export interface ModeratedRatio extends RatioEstimate {
   procedure: 'moderated-t';
-  /** exp(mean ln A − ln B) and its interval at `level`. */
-  ratio: number;
-  lo: number;
-  hi: number;
-  level: number;
-  p: number;
   /** Rounds (replicates), the comparison's own df, the df its t used, and its posterior sd of one round's ln ratio. */
   n: number;
   own_df: number;

@@ -10,6 +10,7 @@
 // Its error rate is exact at any n (the null distribution is enumerated, not approximated).
 
 import type { ModeratedRatio } from './moderated';
+import { mean } from './stats';
 
 /**
  * What the test says of a pair: the moderated t's fields, with the rank procedure's name and `sd` for the report
@@ -54,8 +55,8 @@ const procedure = 'signed-rank' as const;
 /** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
 export function signedRank(xs: number[], level = 0.95): RankRatio {
   const n = xs.length;
-  const mean = n ? xs.reduce((s, x) => s + x, 0) / n : NaN;
-  const sd = n > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : NaN;
+  const avg = n ? mean(xs) : NaN;
+  const sd = n > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - avg) ** 2, 0) / (n - 1)) : NaN;
   const walsh: number[] = [];
   for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh.push((xs[i]! + xs[j]!) / 2);
   walsh.sort((a, b) => a - b);

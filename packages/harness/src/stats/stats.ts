@@ -25,6 +25,18 @@ export function shuffled<T>(xs: readonly T[], random: () => number): T[] {
 }
 
 /** An interval with its exact coverage (0.9375 means a 93.75% interval). */
+/**
+ * One ratio A ÷ B estimated: exp of the mean ln ratio, its interval at `level`, and its test's two-sided p against 1.
+ * Every procedure returns one (stats/procedures.ts), and every answer, pooled answer and check records one (model/).
+ */
+export interface RatioEstimate {
+  ratio: number;
+  lo: number;
+  hi: number;
+  level: number;
+  p: number;
+}
+
 export interface Interval {
   lo: number;
   hi: number;

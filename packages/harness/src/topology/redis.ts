@@ -108,6 +108,20 @@ export function redisFailureReason(log: string): string {
   );
 }
 
+/**
+ * Every redis-server the harness starts (private, cluster node, a test's): on loopback (or `bind`), nothing saved,
+ * no append-only file, in the foreground, its RDB (`rdb`, loaded if present) in `dir`, and its log where given.
+ */
+export function serverArgs(o: { port: number; dir: string; rdb: string; logFile?: string; bind?: string }): string[] {
+  const bind = o.bind ?? '127.0.0.1';
+  return [
+    ...['--port', String(o.port), '--bind', bind, '--protected-mode', bind === '127.0.0.1' ? 'yes' : 'no'],
+    ...['--save', '', '--appendonly', 'no', '--dir', o.dir, '--dbfilename', o.rdb],
+    ...(o.logFile ? ['--logfile', o.logFile] : []),
+    ...['--daemonize', 'no'],
+  ];
+}
+
 /** `binary`: redis-server, or valkey-server for --server valkey (same flags, same RDB). */
 export async function startPrivateRedis(
   rdbPath: string | null,
@@ -127,26 +141,7 @@ export async function startPrivateRedis(
   // Redis loads (and could rewrite) the file in its --dir: give it a copy, never the original.
   if (rdbPath !== null) copyFileSync(rdbPath, join(dir, 'dump.rdb'));
   const logFile = join(dir, 'redis.log');
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--protected-mode',
-    'yes',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-    '--dbfilename',
-    'dump.rdb',
-    '--logfile',
-    logFile,
-    '--daemonize',
-    'no',
-  ];
+  const args = serverArgs({ port, dir, rdb: 'dump.rdb', logFile });
   const tls = opts.tls ? await tlsPort(dir, args) : undefined;
   const command = pinned(opts.cpuList ?? null, [binary, ...args]);
   const target: RedisTarget = {

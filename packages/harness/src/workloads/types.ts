@@ -36,7 +36,7 @@ export interface Workload extends MeasuredWorkload {
   /** What a request does: in a chart's subtitle (short), and above the first screen's table. */
   load(r: Results, long: boolean): string;
   /**
-   * Its records of a launch's windows pooled into the launch's run's (run/pool.ts; each window keeps its own); none
+   * Its records of a launch's windows pooled into the launch's run's (run/windows.ts; each window keeps its own); none
    * when it keeps none, or a window holds none.
    */
   pool(runs: RunRecord[]): WorkloadRecord | undefined;

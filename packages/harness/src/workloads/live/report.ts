@@ -6,6 +6,7 @@
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult, Results } from '../../model/results';
+import { fastestFirst } from '../../model/run-record';
 import { PROBE_RATE } from '../../live/session';
 import { once } from '../types';
 import { type LiveFigures, type LiveRow, liveFigures } from './figures';
@@ -52,10 +53,7 @@ export function liveTable(an: Analysis): string {
   const r = an.results;
   const f = figuresOf(an);
   if (!r.settings.live || !f) return '';
-  const rows = r.contenders
-    .filter((c) => !c.self_check_of)
-    .sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0))
-    .map((c) => row(c, f.rows.get(c.name)));
+  const rows = fastestFirst(r.contenders).map((c) => row(c, f.rows.get(c.name)));
   const head =
     '| contender | cache | req/s | CPU µs/req | Redis reads/resp | staleness p50 / p99 / max (ms) | ' +
     'reads over bound | windows | notes |\n|---|---|---:|---:|---:|---|---|---:|---|';

@@ -7,6 +7,7 @@
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult } from '../../model/results';
+import { fastestFirst } from '../../model/run-record';
 import { once } from '../types';
 import { type UpsertFigures, type UpsertRow, upsertFigures } from './figures';
 
@@ -78,10 +79,7 @@ export function upsertTable(an: Analysis): string {
   const r = an.results;
   const f = figuresOf(an);
   if (!r.settings.upsert || !f) return '';
-  const rows = r.contenders
-    .filter((c) => !c.self_check_of)
-    .sort((a, b) => (b.rps?.median ?? 0) - (a.rps?.median ?? 0))
-    .map((c) => row(c, f.rows.get(c.name)));
+  const rows = fastestFirst(r.contenders).map((c) => row(c, f.rows.get(c.name)));
   const head =
     '| contender | write | req/s | latency p50 / p90 / p99 / p99.9 (ms) | app CPU µs/req | Redis CPU µs/req | ' +
     'Redis calls per request | retries/req | 409s | created / updated / ignored | accounting | notes |\n' +

@@ -1,22 +1,23 @@
 // The published answers' pool: the kept runs (results/runs/), the runs a user names (results.json files or kept
 // records, from any machine), each made a kept record with its contenders' inputs (recorded by the run, or recovered
-// from its commit in git), and the view of a run's analysis whose answers are pooled over them (answers/pool.ts).
+// from its commit in git), and the view of a run's analysis whose answers are pooled over them
+// (answers/across-runs.ts).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze, type Analysis, withPool } from '../answers/analysis';
 import { ANSWERS_PROCEDURE } from '../answers/decide';
 import { judgeHandicap } from '../answers/handicap';
 import { keptOf } from '../answers/held';
-import { leaveOneOut, poolAnswers } from '../answers/pool';
+import { leaveOneOut, poolAnswers } from '../answers/across-runs';
 import { poolPicks } from '../answers/picks';
-import { APPS_DIR, loadSuite } from '../model/contenders';
-import { keptFor, notKept, writeKept, type KeptAnswers } from '../model/kept';
-import type { PoolResult, Today } from '../model/pool';
+import { APPS_DIR, loadSuite } from '../model/manifests';
+import { keptName, notKept, type KeptAnswers } from '../model/kept';
+import type { PoolResult, Today } from '../model/across-runs';
 import type { Results } from '../model/results';
 import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
 import { ROOT } from '../system/paths';
-import { contenderInputs, inputsAtCommit } from './inputs';
+import { contenderInputs, inputsAtCommit } from '../run/inputs';
 
 /**
  * A run's kept record (schema 2). Results recorded before runs kept their inputs get them from their commit in this
@@ -153,4 +154,42 @@ export function gatherRuns(paths: string[], notKept: (r: Results) => string | nu
   for (const p of paths) walk(p, 0);
   const records = [...byStart.values()].sort((a, b) => a.started_at.localeCompare(b.started_at));
   return { records, newest, skipped };
+}
+
+/** The start a kept file records, or null when it cannot be read (then it is another run's, and kept). */
+function startedAt(file: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswers>).started_at ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps `k` in `dir`. Another run of the same day, machine and commit (run again, or with another placement) is kept
+ * beside the one there, its start's time added to the name, never over it; the same run kept again replaces itself.
+ */
+export function writeKept(dir: string, k: KeptAnswers): string {
+  let file = join(dir, keptName(k));
+  if (existsSync(file) && startedAt(file) !== k.started_at)
+    file = file.replace(/\.json$/, `-${k.started_at.slice(11, 19).replaceAll(':', '')}.json`);
+  writeJsonAtomic(file, k);
+  return file;
+}
+
+/**
+ * The kept runs in `dir` a published run's decided answers are held up against: none for a run with Redis at a network
+ * distance, whose answers are of another question (and which is never kept itself: notKept).
+ */
+export function keptFor(r: Results, dir: string): KeptAnswers[] {
+  return (r.settings.redis_rtt_ms ?? 0) > 0 ? [] : readKept(dir);
+}
+
+/** Every kept run in `dir` (none when it does not exist), oldest first. */
+export function readKept(dir: string): KeptAnswers[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as KeptAnswers)
+    .sort((x, y) => x.started_at.localeCompare(y.started_at));
 }

@@ -1,6 +1,6 @@
 // The publishing policy: which complete run may replace its workload's published one (results/latest,
 // the README, screenshots/). Only a run of the default method does, or one given --publish.
-import type { Results, Settings } from './results';
+import type { Results, Settings } from '../model/results';
 
 /** Settings that make up the method: a run published as "the" result has every one at its default. */
 export const METHOD_KEYS = [

@@ -31,6 +31,7 @@
 // estimate at the look that stopped it: that one leans away from 0).
 import jstat from 'jstat';
 import { studentT } from './moderated';
+import type { RatioEstimate } from './stats';
 
 /** One run's estimate of a comparison: ln A − ln B, its standard error and df, and where it was measured. */
 export interface RunEstimate {
@@ -42,13 +43,8 @@ export interface RunEstimate {
   machine: string;
 }
 
-export interface PooledRatio {
+export interface PooledRatio extends RatioEstimate {
   procedure: 'pool';
-  ratio: number;
-  lo: number;
-  hi: number;
-  level: number;
-  p: number;
   /** Runs and machines it rests on. */
   n: number;
   machines: number;

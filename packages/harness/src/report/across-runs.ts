@@ -1,7 +1,7 @@
-// The published answers' provenance: the kept runs they pool (answers/pool.ts), the ones left out and why, and where
-// the answers hold (on every machine measured, or depending on it).
+// The published answers' provenance: the kept runs they pool (answers/across-runs.ts), the ones left out and why, and
+// where the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
-import type { Holds, PoolResult } from '../model/pool';
+import type { Holds, PoolResult } from '../model/across-runs';
 import { listed, term } from './words';
 import { isBase } from '../model/questions';
 import { machineDifference } from '../model/kept';

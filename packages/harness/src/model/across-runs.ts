@@ -1,7 +1,7 @@
-// The published answers pooled over the kept runs (answers/pool.ts): what pool.json beside a published run holds,
-// and what `npm run pool` writes.
+// The published answers pooled over the kept runs (answers/across-runs.ts): what pool.json beside a published run
+// holds, and what `npm run pool` writes.
 import type { KeptAnswers } from './kept';
-import type { Answer } from './results';
+import type { Answer, RatioEstimate } from './answer';
 
 /**
  * Today's inputs per contender, to pool runs of the same code: the package hash every kept run has, and (`used`) the
@@ -39,8 +39,11 @@ export interface PoolRun {
  */
 export type Holds = 'holds on every machine measured' | 'depends on the machine' | 'reverses' | 'open';
 
-/** One comparison's answer on one machine (one configuration: a machine and a placement), from its runs alone. */
-export interface OnMachine {
+/**
+ * One comparison's answer on one machine (one configuration: a machine and a placement), from its runs alone. Its
+ * `level`: Holm's step at the machine's share of α for "faster", else the "equal" test's.
+ */
+export interface OnMachine extends RatioEstimate {
   /** The machine's hardware (model/kept.ts machineKey), and its placement ("none": the default). */
   machine: string;
   placement: string;
@@ -48,12 +51,6 @@ export interface OnMachine {
   name: string;
   runs: number;
   verdict: 'faster' | 'equal' | 'undecided';
-  ratio: number;
-  lo: number;
-  hi: number;
-  /** The interval's level: Holm's step at the machine's share of α for "faster", else the "equal" test's. */
-  level: number;
-  p: number;
   /** The posterior mean sd between runs on this machine (ln). */
   tau: number;
 }
@@ -125,14 +122,15 @@ export interface PoolResult {
   any_inputs: boolean;
   margin_pct: number;
   /**
-   * Per machine (configuration), its prior on the sd between runs (stats/pool.ts runPrior): the mean, and the boots or
-   * days of its runs it was learnt from (under 2: the stated prior alone).
+   * Per machine (configuration), its prior on the sd between runs (stats/meta-analysis.ts runPrior): the mean, and the
+   * boots or days of its runs it was learnt from (under 2: the stated prior alone).
    */
   priors: { machine: string; placement: string; tau: number; runs: number; boots: number }[];
   runs: PoolRun[];
   /**
-   * The runs' handicap checks judged as the answers are, per machine and across them (answers/pool.ts pooledCheck):
-   * whether the pooled answers see the known 10% (absent where no kept run recorded its check's standard error).
+   * The runs' handicap checks judged as the answers are, per machine and across them (answers/across-runs.ts
+   * pooledCheck): whether the pooled answers see the known 10% (absent where no kept run recorded its check's standard
+   * error).
    */
   check?: Omit<NonNullable<KeptAnswers['check']>, 'se' | 'df'> & {
     runs: number;
@@ -141,8 +139,8 @@ export interface PoolResult {
     on_machines: OnMachine[];
   };
   /**
-   * Each machine left out in turn (answers/pool.ts leaveOneOut): the "holds on every machine measured" claims the
-   * other machines make, and how the machine left out decides them alone (expected: none the other way).
+   * Each machine left out in turn (answers/across-runs.ts leaveOneOut): the "holds on every machine measured" claims
+   * the other machines make, and how the machine left out decides them alone (expected: none the other way).
    */
   leave_one_out?: { machine: string; claims: number; same: number; open: number; other_way: number }[];
   /** Machines (hardware) with a pooled run, and configurations (a machine and a placement). */

@@ -1,18 +1,18 @@
-// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts
-// machineKey); a placement is a configuration of it, answered apart. On each configuration, each comparison is pooled
-// over its runs whose two contenders were built and run from the same inputs as today's, with a run effect
-// (stats/pool.ts runPrior), and decided as one family: Holm's step-down for "faster" and two one-sided tests at
-// α/m each for "equal" within the margin, as a run's own answers are (decide.ts look). The α: spent over the keeps
-// (α / (k (k + 1)) at the k-th, so re-testing as runs are kept keeps the error rate), then split evenly over the
-// configurations, so every statement on every machine keeps the family's error rate together. Across machines
-// (answers/where.ts): "holds on every machine measured" where each machine decided it the same way, else the machines
-// named; a prediction for an unmeasured machine only from five machines measured.
+// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts machineKey);
+// a placement is a configuration of it, answered apart. On each configuration, each comparison is pooled over its runs
+// whose two contenders were built and run from the same inputs as today's, with a run effect (stats/meta-analysis.ts
+// runPrior), and decided as one family: Holm's step-down for "faster" and two one-sided tests at α/m each for "equal"
+// within the margin, as a run's own answers are (decide.ts look). The α: spent over the keeps (α / (k (k + 1)) at the
+// k-th, so re-testing as runs are kept keeps the error rate), then split evenly over the configurations, so every
+// statement on every machine keeps the family's error rate together. Across machines (answers/where.ts): "holds on
+// every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
+// unmeasured machine only from five machines measured.
 import { bootOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
-import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/pool';
+import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { moderatedT } from '../stats/moderated';
-import { type Pooled, poolPrior, poolRuns, runPrior, type RunEstimate, TAU_GRID } from '../stats/pool';
+import { type Pooled, poolPrior, poolRuns, runPrior, type RunEstimate, TAU_GRID } from '../stats/meta-analysis';
 import { DECISION, familyPrior, holmLevels, roundMeans, windowPairs } from './decide';
 import { across } from './where';
 

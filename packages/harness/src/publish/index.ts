@@ -1,0 +1,46 @@
+// The publish layer: a stored run analysed, and a finished run published. What it writes beyond the run's folder
+// (results/latest*, results/runs/, pool.json, README.md, screenshots/) is written from here; the analysis it calls
+// (answers/analysis.ts) reads no file, and the report (report/) renders.
+import { join } from 'node:path';
+import { analyze, type Analysis } from '../answers/analysis';
+import type { KeptAnswers } from '../model/kept';
+import type { Results } from '../model/results';
+import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
+import { writeReport } from '../report/index';
+import { KEPT_DIR } from '../system/paths';
+import { keepAndPool, keptFor, pooledView, readKept, recordOf } from './kept-runs';
+import { publishLatest, publishReport } from './readme';
+
+/**
+ * The analysis of the run stored in `runDir`, from its results.json. `kept`: the kept runs its decided answers are
+ * looked up in (none unless given); its noise is held against the repository's kept runs (results/runs/) either way.
+ */
+export const analyzeRun = (runDir: string, kept: KeptAnswers[] = []): Analysis =>
+  analyzeStored(readResults(resultsFile(runDir)), kept);
+
+/** A stored run's results analysed as analyzeRun does. */
+export const analyzeStored = (results: Results, kept: KeptAnswers[] = []): Analysis =>
+  analyze(results, kept, kept.length ? kept : readKept(KEPT_DIR));
+
+/**
+ * A finished run published: copied to its place (`latest`, results/latest*). In the project's own results folder
+ * (`own`) it is also kept in results/runs/, its answers pooled with every kept run of the same code, and its report,
+ * README blocks and screenshots written from the pooled view; elsewhere its folder keeps its own answers.
+ */
+export async function publishRun(runDir: string, analysis: Analysis, latest: string, own: boolean): Promise<void> {
+  publishLatest(runDir, latest);
+  if (!own) return;
+  const published = keepAndPool(analysis, KEPT_DIR, latest);
+  if (published !== analysis) await writeReport(latest, published);
+  await publishReport(latest, published);
+}
+
+/** `npm run report` on a published run's folder: its report and README blocks, answering from the kept runs' pool. */
+export async function republish(dir: string, results: Results): Promise<void> {
+  const kept = keptFor(results, KEPT_DIR);
+  const own = analyze(results, kept);
+  const { analysis, pool } = pooledView(own, kept, recordOf(results, own));
+  if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
+  await writeReport(dir, analysis);
+  await publishReport(dir, analysis);
+}
