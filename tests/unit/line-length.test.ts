@@ -1,14 +1,17 @@
 // The house style the formatter cannot enforce: Biome wraps code at 120 characters, but not a long
 // string, template or comment. Every TypeScript line the repository tracks stays within 120 too,
-// and no function of the packages is longer than 60 lines.
+// and no function of the packages is longer than 60 lines. In the docs, no paragraph or bullet (its nested ones
+// included) runs over 25 lines: a longer one is a section of its own, in paragraphs of one idea each.
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Token, type Tokens, lexer } from 'marked';
 import ts from 'typescript';
 import { ROOT } from '../helpers/imports';
 
 const MAX = 120;
 const MAX_FUNCTION = 60;
+const MAX_BLOCK = 25;
 const tracked = (...patterns: string[]): string[] => {
   const out = Bun.spawnSync(['git', 'ls-files', ...patterns], { cwd: ROOT });
   return out.stdout.toString().split('\n').filter(Boolean);
@@ -46,5 +49,26 @@ describe('line length', () => {
     const files = tracked('packages/*.ts', 'scripts/*.ts');
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap(longFunctions)).toEqual([]);
+  });
+
+  test(`no paragraph or bullet of the docs is over ${MAX_BLOCK} lines`, () => {
+    const files = tracked('*.md').filter((f) => !f.startsWith('results/'));
+    expect(files.length).toBeGreaterThan(10);
+    const lines = (raw: string) => raw.trim().split('\n').length;
+    // Top-level paragraphs, and each item of a list (with what it nests) wherever the list sits.
+    const blocks = (tokens: Token[]): string[] =>
+      tokens.flatMap((t) => {
+        if (t.type === 'paragraph') return [t.raw];
+        if (t.type === 'list') return (t as Tokens.List).items.map((i) => i.raw);
+        if (t.type === 'blockquote') return blocks((t as Tokens.Blockquote).tokens);
+        return [];
+      });
+    const long = files.flatMap((f) => {
+      const text = readFileSync(join(ROOT, f), 'utf8');
+      return blocks(lexer(text))
+        .filter((raw) => lines(raw) > MAX_BLOCK)
+        .map((raw) => `${f}:${text.slice(0, text.indexOf(raw)).split('\n').length} (${lines(raw)} lines)`);
+    });
+    expect(long).toEqual([]);
   });
 });
