@@ -11,7 +11,12 @@ import { parseCli } from '../../packages/harness/src/cli/args';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
-const DOCS = ['README.md', 'CONTRIBUTING.md', 'docs/usage.md', 'docs/methodology.md', 'docs/runs/README.md'];
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...['usage', 'changes', 'writes', 'reading', 'extending', 'methodology'].map((d) => `docs/${d}.md`),
+  'docs/runs/README.md',
+];
 /** Every document whose links are checked: the above, the guide to your own app, the architecture, every runs doc. */
 const LINKED = [
   ...DOCS,

@@ -173,7 +173,7 @@ describe('the write strategy', () => {
       const bullet = picks.split('\n').find((l) => l.startsWith('- **Write strategy**'))!;
       expect(bullet).toContain(`WATCH/MULTI/EXEC on ${twin.runtime} + ${twin.client}: `);
       expect(bullet).toContain(`${lo.toFixed(2)}×–${hi.toFixed(2)}× the default's req/s`);
-      expect(bullet).toContain('docs/usage.md#writes-the-upsert-workload');
+      expect(bullet).toContain('docs/writes.md#writes-the-upsert-workload');
     }
   });
 });

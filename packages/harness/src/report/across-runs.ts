@@ -154,7 +154,7 @@ export function poolLine(an: Analysis): string {
     'that tightens as runs are kept).' +
     `${checkText(an)} ` +
     'Pool runs from your own machine with `npm run pool` ' +
-    '([docs/usage.md](docs/usage.md#pooling-runs-npm-run-pool)).'
+    '([docs/reading.md](docs/reading.md#pooling-runs-npm-run-pool)).'
   );
 }
 

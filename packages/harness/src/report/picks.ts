@@ -182,7 +182,7 @@ const NAMED: { setting: 'decode' | 'write'; title: string; words: Record<string,
     setting: 'write',
     title: '**Write strategy** (against a Lua script, the default)',
     words: { watch: 'WATCH/MULTI/EXEC', function: 'a Redis function (FCALL)' },
-    doc: 'docs/usage.md#writes-the-upsert-workload',
+    doc: 'docs/writes.md#writes-the-upsert-workload',
   },
 ];
 

@@ -71,7 +71,7 @@ export function accountingLine(an: Analysis): string {
   return (
     `**Accounting:** ${t.applied.toLocaleString('en-US')} acknowledged writes applied in ${t.windows} windows of ` +
     `${keys} each; ${what} ` +
-    '(every key read back after each window: [how](docs/usage.md#writes-the-upsert-workload)).'
+    '(every key read back after each window: [how](docs/writes.md#writes-the-upsert-workload)).'
   );
 }
 
