@@ -1,17 +1,6 @@
 // The results file on disk: written atomically, read with its schema checked, published as
 // results/latest. The types it holds are in results.ts.
-import {
-  closeSync,
-  cpSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Answer, type Results, type RunRecord, upgradeRecord } from './results';
 

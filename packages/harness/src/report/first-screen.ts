@@ -239,64 +239,58 @@ const factor = (r: number) => (r >= 1.5 ? `${r.toFixed(1)}×` : x2(r));
 /** "(1.02×–1.53×)": the answer's interval, at the level its test spent, in the bullets' form. */
 const interval = (a: Pick<PoolAnswer, 'lo' | 'hi'>) => `(${x2(a.lo)}–${x2(a.hi)})`;
 
-/** "**1.25×** its req/s (1.02×–1.58×)" or "1.09× (0.88×–1.36×), not yet known". */
-export function againstUsual(a: PoolAnswer): string {
-  const on = onDefault(a);
-  if (a.verdict === 'faster') return `**${factor(a.ratio)}** its req/s ${interval(a)}`;
-  // Faster on some machines only: each machine's own figure, so no range mixes a decided one with an open one.
-  if (on.some((o) => o.verdict === 'faster'))
-    return on
-      .map((o) =>
-        o.verdict === 'faster'
-          ? `**${factor(o.ratio)}** on ${machineName(o.name)} ${interval(o)}`
-          : `${factor(o.ratio)} on ${machineName(o.name)} ${interval(o)}, not yet known`,
-      )
-      .join('; ');
-  return `${factor(a.ratio)} ${interval(a)}, not yet known`;
+/** The machines (default placement) the shown answers were measured on, in the machines line's order. */
+function machinesOf(an: Analysis, answers: PoolAnswer[]): string[] {
+  const measured = new Set(answers.flatMap((a) => onDefault(a).map((o) => o.machine)));
+  const order = (an.pool?.priors ?? []).filter((x) => x.placement === 'none').map((x) => x.machine);
+  return [...new Set([...order, ...measured])].filter((m) => measured.has(m));
 }
 
-/** One line: its pick and what it gives up, or, with none shown faster, the usual choice kept and the closest. */
-function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number]): string {
+/** A machine as a column names it: "AMD EPYC" (its CPU count is on the machines line). */
+const columnName = (answers: PoolAnswer[], machine: string) =>
+  machineName(answers.flatMap(onDefault).find((o) => o.machine === machine)?.name ?? machine);
+
+/** One machine's figure of an answer: "**1.21×** faster (1.02×–1.45×)", "1.34× (0.97×–1.86×), not yet known". */
+export function onMachineText(a: PoolAnswer, machine: string): string {
+  const o = onDefault(a).find((x) => x.machine === machine);
+  if (!o) return 'not measured';
+  if (o.verdict !== 'faster') return `${factor(o.ratio)} ${interval(o)}, not yet known`;
+  return o.ratio > 1 ? `**${factor(o.ratio)}** faster ${interval(o)}` : `${factor(o.ratio)}, slower ${interval(o)}`;
+}
+
+/** One line: its pick, each machine's figure, and what it gives up; with none shown faster, the usual choice kept. */
+function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], machines: string[]): string {
   const a = l.answer;
-  if (!a) return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} | | | |`;
-  const row = (pick: string, against: string, gives: string) =>
-    `| ${l.want} | ${pick} | ${against} | ${gives} | ${holdsOn(a)} |`;
-  if (l.keep)
-    return row(
-      `none shown faster: keep ${code(p.usual)}`,
-      `the closest, ${code(a.a)}: ${againstUsual(a)}`,
-      'nothing: no change',
-    );
+  if (!a)
+    return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} |${' |'.repeat(machines.length + 1)}`;
+  const row = (pick: string, gives: string) =>
+    `| ${l.want} | ${pick} | ${machines.map((m) => onMachineText(a, m)).join(' | ')} | ${gives} |`;
+  if (l.keep) return row(`none shown faster: keep ${code(p.usual)} (the closest: ${code(a.a)})`, 'nothing: no change');
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
-    return row(`${code(a.a)} (not shown slower)`, againstUsual(a), gives === 'nothing' ? 'nothing shown' : gives);
+    return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'nothing shown' : gives);
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
-  return `| ${l.want} | ${code(a.a)}${also} | ${againstUsual(a)} | ${givesUp(an, a.a, p.usual)} | ${holdsOn(a)} |`;
+  return row(`${code(a.a)}${also}`, givesUp(an, a.a, p.usual));
 }
 
 /** The framework most apps use, against the usual choice, for a reader who has it: from the same family. */
-function expressLine(p: PicksResult): string {
+function expressLine(p: PicksResult, machines: string[]): string {
   const a = p.answers.find((x) => x.a === 'node-express-node-redis');
   if (!a) return '';
-  const on = holdsOn(a);
-  // "not yet known on any machine" says again what the figure says; where it holds or is slower, said.
-  const where = on.startsWith('not yet known on any')
-    ? ''
-    : /^(not yet|slower)/.test(on)
-      ? `; ${on}`
-      : `; faster on ${on}`;
-  return `If you use Express: ${code(a.a)}, its req/s ÷ the usual choice's: ${againstUsual(a)}${where}.`;
+  const each = machines.map((m) => `on ${columnName([a], m)}: ${onMachineText(a, m)}`);
+  return `If you use Express: ${code(a.a)}, its req/s ÷ the usual choice's: ${each.join('; ')}.`;
 }
 
 /** The three lines as one table, and what the picks are and are not tested for, in short lines. */
 function picksTable(an: Analysis, p: PicksResult): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const level = shown.length ? Math.min(...shown.map((a) => a.level)) : 0.95;
+  const machines = machinesOf(an, shown);
   const table = [
-    `| you want | pick | its req/s ÷ ${code(p.usual)}'s (the usual choice) | what it gives up | faster on |`,
-    '|---|---|---|---|---|',
-    ...p.lines.map((l) => pickRow(an, p, l)),
+    `| you want | pick | ${machines.map((m) => `on ${columnName(shown, m)}`).join(' | ')} | what it gives up |`,
+    `|---|---|${machines.map(() => '---|').join('')}---|`,
+    ...p.lines.map((l) => pickRow(an, p, l, machines)),
   ].join('\n');
   const notes = [
     "The usual choice: Node's own HTTP server with node-redis, both at their defaults. A name is " +
@@ -313,7 +307,7 @@ function picksTable(an: Analysis, p: PicksResult): string {
       'machine and slower on none; among those, the one whose smaller ratio is the larger. With none, keep the ' +
       'usual choice (for a framework: the closest one shown slower on no machine). Picks are not tested against ' +
       'each other.',
-    expressLine(p),
+    expressLine(p, machines),
   ];
   return `${table}\n\n${notes
     .filter(Boolean)
@@ -407,9 +401,10 @@ export function picksScreen(an: Analysis): string {
   if (!p) return '';
   const { pickFor } = workloadOfRun(an.results.settings);
   const load = workloadOfRun(an.results.settings).load(an.results, true);
-  const head = `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${
-    an.results.settings.connections[0]
-  } connections):`;
+  const head =
+    `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${an.results.settings.connections[0]} ` +
+    `connections). Each figure is the pick's req/s ÷ the usual choice's (${code(p.usual)}) on that machine, with ` +
+    'the range the true ratio lies in:';
   return [
     head,
     picksTable(an, p),
