@@ -260,7 +260,7 @@ describe('the published first screen: one voice', () => {
     for (const l of an.picks!.lines)
       expect(first).toContain(
         l.keep
-          ? `| ${l.want} | none shown faster: keep \`${an.picks!.usual}\` (the closest: \`${l.pick}\`) |`
+          ? `| ${l.want} | none shown faster: keep \`${an.picks!.usual}\` (figures: the closest, \`${l.pick}\`) |`
           : `| ${l.want} | \`${l.pick}\``,
       );
     // The whole README, as the report writes it, stays short enough to read.
@@ -291,6 +291,12 @@ describe('the published first screen: one voice', () => {
         expect(row).toContain(`(${f.lo.toFixed(2)}×–${f.hi.toFixed(2)}×)`);
       }
     }
+    // "In short" says the table's own figures: each machine a pick is shown faster on, with its ratio.
+    const short = screen.split('\n').find((l) => l.startsWith('**In short:**'))!;
+    for (const l of p.lines.filter((x) => x.decided && !x.keep))
+      for (const o of l.answer!.pool.on_machines.filter((m) => m.placement === 'none' && m.verdict === 'faster'))
+        expect(short).toContain(`${factor(o.ratio)} on `);
+    for (const l of p.lines.filter((x) => x.keep)) expect(short).toContain(`none is shown faster than \`${p.usual}\``);
     // The raw reader is said on the first screen and in the read path's bullet: one answer, the same figures.
     const raw = an.answers.find((x) => x.a === 'node-raw-node-redis-rawreply' && x.b === p.usual)!;
     const ceiling = screen.split('\n').find((l) => l.startsWith('**How far the clients are'))!;

@@ -250,7 +250,7 @@ function machinesOf(an: Analysis, answers: PoolAnswer[]): string[] {
 const columnName = (answers: PoolAnswer[], machine: string) =>
   machineName(answers.flatMap(onDefault).find((o) => o.machine === machine)?.name ?? machine);
 
-/** One machine's figure of an answer: "**1.21×** faster (1.02×–1.45×)", "1.34× (0.97×–1.86×), not yet known". */
+/** One machine's figure of an answer: "**1.21×** faster (1.02×–1.45×)", or "1.34× (0.97×–1.86×), not yet known". */
 export function onMachineText(a: PoolAnswer, machine: string): string {
   const o = onDefault(a).find((x) => x.machine === machine);
   if (!o) return 'not measured';
@@ -262,10 +262,16 @@ export function onMachineText(a: PoolAnswer, machine: string): string {
 function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], machines: string[]): string {
   const a = l.answer;
   if (!a)
-    return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} |${' |'.repeat(machines.length + 1)}`;
+    return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} |${' |'.repeat(
+      machines.length + 1,
+    )}`;
   const row = (pick: string, gives: string) =>
     `| ${l.want} | ${pick} | ${machines.map((m) => onMachineText(a, m)).join(' | ')} | ${gives} |`;
-  if (l.keep) return row(`none shown faster: keep ${code(p.usual)} (the closest: ${code(a.a)})`, 'nothing: no change');
+  if (l.keep)
+    return row(
+      `none shown faster: keep ${code(p.usual)} (figures: the closest, ${code(a.a)})`,
+      'nothing (the usual choice)',
+    );
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
     return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'nothing shown' : gives);
@@ -279,7 +285,30 @@ function expressLine(p: PicksResult, machines: string[]): string {
   const a = p.answers.find((x) => x.a === 'node-express-node-redis');
   if (!a) return '';
   const each = machines.map((m) => `on ${columnName([a], m)}: ${onMachineText(a, m)}`);
-  return `If you use Express: ${code(a.a)}, its req/s ÷ the usual choice's: ${each.join('; ')}.`;
+  return (
+    `If you use Express: ${code(a.a)}, its req/s ÷ the usual choice's: ${each.join('; ')}. Express with the ` +
+    'other clients is measured by `npm run bench -- --matrix`, not in this table.'
+  );
+}
+
+/** "**In short:** …": what the table decides, in one line, from its own answers. */
+function shortAnswer(p: PicksResult): string {
+  const said = p.lines.flatMap((l) => {
+    const a = l.answer;
+    if (!a) return [];
+    const on = onDefault(a);
+    const faster = on.filter((o) => o.verdict === 'faster' && o.ratio > 1);
+    if (l.keep) return [`${l.want}: none is shown faster than ${code(p.usual)}`];
+    if (!l.decided) return [`${l.want}: ${code(a.a)}, not shown slower`];
+    const open = on.filter((o) => !faster.includes(o)).map((o) => machineName(o.name));
+    const where = faster.map((o) => `${factor(o.ratio)} on ${machineName(o.name)}`);
+    const unknown = open.length ? `; not yet known on ${listed(open)}` : '';
+    return [`${l.want}: ${code(a.a)}, shown faster (${listed(where)}${unknown})`];
+  });
+  const each =
+    `In the table, each figure is the pick's req/s ÷ the usual choice's (${code(p.usual)}) on that machine, with ` +
+    'the range the true ratio lies in.';
+  return said.length ? `**In short:** ${said.join('; ')}. ${each}` : each;
 }
 
 /** The three lines as one table, and what the picks are and are not tested for, in short lines. */
@@ -297,16 +326,14 @@ function picksTable(an: Analysis, p: PicksResult): string {
       "runtime-framework-client; `raw` is the runtime's own server, with no framework. Every stack runs its " +
       "libraries' defaults. Not measured here: TLS (`--redis-tls` measures it apart: " +
       '[docs/runs/decode.md](docs/runs/decode.md)) and a Redis across a network (the runs reach Redis on 127.0.0.1).',
-    `How sure: the chance that any "faster" in this whole table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%, ` +
-      `which is why each range in brackets, where the true ratio lies, is set at ${Math.floor(level * 1000) / 10}% ` +
-      'confidence or more; ' +
-      'where it includes 1×, the difference is "not yet known": more runs are needed, which is not the same as ' +
-      'equal. Every answer by question, ' +
-      'and the runs behind them: [Every answer](#every-answer), below.',
-    'The pick: a stack shown faster on every machine measured if there is one, else one shown faster on some ' +
-      'machine and slower on none; among those, the one whose smaller ratio is the larger. With none, keep the ' +
-      'usual choice (for a framework: the closest one shown slower on no machine). Picks are not tested against ' +
-      'each other.',
+    `How sure: the chance that even one "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%. ` +
+      `To keep it that low over every comparison made, each range in brackets is a ${Math.floor(level * 1000) / 10}% ` +
+      'range (or wider). Where a range includes 1×, the difference is "not yet known": more runs are needed, ' +
+      'which is not the same as equal. Every answer by question, and the runs behind them: ' +
+      '[Every answer](#every-answer), below.',
+    'The pick: among the stacks shown faster on every machine (if none, on some machine and slower on none), the ' +
+      'one with the largest gain on its least favourable machine. It is not tested against the runner-up. With ' +
+      'none shown faster, keep the usual choice (for a framework: the closest one shown slower on no machine).',
     expressLine(p, machines),
   ];
   return `${table}\n\n${notes
@@ -392,7 +419,7 @@ function loadLine(an: Analysis): string {
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
   const budget = s.budget_s ? `, for ${Math.round(s.budget_s / 60)} minutes` : '';
   const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn, over and over${budget}`;
-  return `**Load:** ${what} (\`npm run bench\`).`;
+  return `**Load:** ${what}: one run (\`npm run bench\`).`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
@@ -401,12 +428,12 @@ export function picksScreen(an: Analysis): string {
   if (!p) return '';
   const { pickFor } = workloadOfRun(an.results.settings);
   const load = workloadOfRun(an.results.settings).load(an.results, true);
-  const head =
-    `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${an.results.settings.connections[0]} ` +
-    `connections). Each figure is the pick's req/s ÷ the usual choice's (${code(p.usual)}) on that machine, with ` +
-    'the range the true ratio lies in:';
+  const head = `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${
+    an.results.settings.connections[0]
+  } connections).`;
   return [
     head,
+    shortAnswer(p),
     picksTable(an, p),
     ceilingLine(an, p.usual),
     [versionsLine(an), machinesLine(an), loadLine(an)].join('\n'),
