@@ -278,7 +278,8 @@ export function look(
 ): Answer[] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
   const m = comparisons.length;
-  const sink = of.sink ?? results;
+  // The prior is recorded where the caller asks (racing.ts: the look it returns), never into `results`.
+  const sink = of.sink ?? {};
   const data = comparisons.map((c) => (of.pairs ? of.pairs(c) : windowPairs(byName.get(c.a), byName.get(c.b))));
   const fitted = familyPrior(
     data,

@@ -265,13 +265,10 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
     return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} |${' |'.repeat(
       machines.length + 1,
     )}`;
-  const row = (pick: string, gives: string) =>
-    `| ${l.want} | ${pick} | ${machines.map((m) => onMachineText(a, m)).join(' | ')} | ${gives} |`;
+  const row = (pick: string, gives: string, named = '') =>
+    `| ${l.want} | ${pick} | ${machines.map((m) => `${named}${onMachineText(a, m)}`).join(' | ')} | ${gives} |`;
   if (l.keep)
-    return row(
-      `none shown faster: keep ${code(p.usual)} (figures: the closest, ${code(a.a)})`,
-      'nothing (the usual choice)',
-    );
+    return row(`none shown faster: keep ${code(p.usual)}`, 'nothing (the usual choice)', `the closest, ${code(a.a)}: `);
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
     return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'nothing shown' : gives);
@@ -301,13 +298,14 @@ function shortAnswer(p: PicksResult): string {
     if (l.keep) return [`${l.want}: none is shown faster than ${code(p.usual)}`];
     if (!l.decided) return [`${l.want}: ${code(a.a)}, not shown slower`];
     const open = on.filter((o) => !faster.includes(o)).map((o) => machineName(o.name));
-    const where = faster.map((o) => `${factor(o.ratio)} on ${machineName(o.name)}`);
+    const where = `${listed(faster.map((o) => machineName(o.name)))}${open.length ? ' only' : ''}`;
+    const figures = faster.map((o) => factor(o.ratio)).join(', ');
     const unknown = open.length ? `; not yet known on ${listed(open)}` : '';
-    return [`${l.want}: ${code(a.a)}, shown faster (${listed(where)}${unknown})`];
+    return [`${l.want}: ${code(a.a)}, shown faster on ${where} (${figures}${unknown})`];
   });
   const each =
     `In the table, each figure is the pick's req/s ÷ the usual choice's (${code(p.usual)}) on that machine, with ` +
-    'the range the true ratio lies in.';
+    'the range the true ratio lies in, in bold where it is shown faster there.';
   return said.length ? `**In short:** ${said.join('; ')}. ${each}` : each;
 }
 
@@ -325,7 +323,8 @@ function picksTable(an: Analysis, p: PicksResult): string {
     "The usual choice: Node's own HTTP server with node-redis, both at their defaults. A name is " +
       "runtime-framework-client; `raw` is the runtime's own server, with no framework. Every stack runs its " +
       "libraries' defaults. Not measured here: TLS (`--redis-tls` measures it apart: " +
-      '[docs/runs/decode.md](docs/runs/decode.md)) and a Redis across a network (the runs reach Redis on 127.0.0.1).',
+      '[docs/runs/decode.md](docs/runs/decode.md)) and a Redis across a network (the runs reach Redis on 127.0.0.1; ' +
+      '`--redis-rtt 1ms` measures Redis at a distance).',
     `How sure: the chance that even one "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%. ` +
       `To keep it that low over every comparison made, each range in brackets is a ${Math.floor(level * 1000) / 10}% ` +
       'range (or wider). Where a range includes 1×, the difference is "not yet known": more runs are needed, ' +
