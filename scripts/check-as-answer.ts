@@ -1,9 +1,9 @@
-// The default run's handicap check judged as the answers are (answers/handicap.ts judgeHandicap), on the windows
+// The default run's handicap check judged as the answers are (answers/handicap.ts handicapJudged), on the windows
 // each results.json recorded, with what judged it when it ran: how often a rule detects the known 10%, run by run,
 // and how often the runs' own power said it would (the sum of each run's chance, measured.power).
 //   bash scripts/with-tools.sh bun scripts/check-as-answer.ts DIR/results.json …
 import { analyzeStored } from '../packages/harness/src/publish/index';
-import { judgeHandicap } from '../packages/harness/src/answers/handicap';
+import { handicapJudged } from '../packages/harness/src/answers/handicap';
 import { readResults } from '../packages/harness/src/model/results-file';
 
 const pct = (x: number) => `${x >= 1 ? '+' : '−'}${(Math.abs(x - 1) * 100).toFixed(1)}%`;
@@ -17,7 +17,7 @@ for (const file of process.argv.slice(2)) {
   const r = readResults(file);
   const sd = analyzeStored(r).noise?.sdWindows;
   const before = r.handicap?.find(isCheck)?.measured;
-  judgeHandicap(r);
+  r.handicap = handicapJudged(r);
   const h = r.handicap?.find(isCheck);
   if (!h?.measured) {
     console.log(`${file}: no handicap check`);

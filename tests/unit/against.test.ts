@@ -201,10 +201,10 @@ function race(ratio: number, sd: number, seed: number, max: number) {
   let round = 0;
   while (round < max) {
     addRound(++round);
-    lookAt(results, round);
+    Object.assign(results, lookAt(results, round));
     if (round >= 3 && !results.open?.length) break;
   }
-  finalLook(results);
+  Object.assign(results, finalLook(results));
   return { results, answer: results.changes!.answers![0]!, rounds: round };
 }
 
@@ -468,10 +468,10 @@ describe.each(recordedPools)(
         const { contenders, results } = emptyRun(['a'], maxRounds, { pair: 'alternate', equal_pct: 2 });
         for (let round = 1; round <= maxRounds; round++) {
           pushRecorded(contenders[0]!, contenders[1]!, round, draw());
-          lookAt(results, round);
+          Object.assign(results, lookAt(results, round));
           if (round >= 3 && !results.open?.length) break;
         }
-        finalLook(results);
+        Object.assign(results, finalLook(results));
         const v = results.changes!.answers![0]!.verdict;
         if (v === 'faster') claims++;
         if (v === 'equal') equal++;
@@ -496,9 +496,9 @@ describe.each(recordedPools)(
         for (let round = 1; round <= 12; round++) {
           for (let i = 0; i < names.length; i++)
             pushRecorded(contenders[2 * i]!, contenders[2 * i + 1]!, round, draw());
-          lookAt(results, round);
+          Object.assign(results, lookAt(results, round));
         }
-        finalLook(results);
+        Object.assign(results, finalLook(results));
         const verdicts = results.changes!.answers!.map((x) => x.verdict);
         if (verdicts.includes('faster')) claims++;
         equal += verdicts.filter((v) => v === 'equal').length;
@@ -529,10 +529,10 @@ describe('the error rate on real A/As', () => {
     const { contenders, results } = emptyRun(['a'], rounds.length, { pair: 'alternate', equal_pct: 2 });
     for (const [i, d] of rounds.entries()) {
       pushRecorded(contenders[0]!, contenders[1]!, i + 1, d);
-      lookAt(results, i + 1);
+      Object.assign(results, lookAt(results, i + 1));
       if (i + 1 >= 3 && !results.open?.length) break;
     }
-    finalLook(results);
+    Object.assign(results, finalLook(results));
     return results.changes!.answers![0]!.verdict;
   };
 
@@ -605,10 +605,10 @@ describe('the estimate a run reports for a known change', () => {
             round,
             draw().map((x) => scale * x + Math.log(1 - effect)),
           );
-          lookAt(results, round);
+          Object.assign(results, lookAt(results, round));
           if (round >= 3 && !results.open?.length) break;
         }
-        finalLook(results);
+        Object.assign(results, finalLook(results));
         sum += results.changes!.answers![0]!.ratio - 1;
       }
       setProgressMode(process.stderr.isTTY ? 'live' : 'plain');

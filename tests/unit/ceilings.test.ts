@@ -4,7 +4,7 @@ import type { ContenderResult, Results } from '../../packages/harness/src/model/
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { breakdownSpec, breakdownTable } from '../../packages/harness/src/report/ceilings';
 import { analyze } from '../../packages/harness/src/answers/analysis';
-import { breakdownOf, ceilingFor, setCeilingFigures } from '../../packages/harness/src/answers/verdicts';
+import { breakdownOf, ceilingFor, withCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 import { parseCli } from '../../packages/harness/src/cli/args';
 import { loadContenders } from '../../packages/harness/src/model/manifests';
 
@@ -84,7 +84,7 @@ describe('efficiency', () => {
 
   test('set on dynamic contenders only: not on static ones or on the ceilings themselves', () => {
     const r = results([3000, 3400], 2500);
-    setCeilingFigures(r);
+    r.contenders = withCeilingFigures(r);
     expect(r.contenders[0]!.points[0]!.efficiency).toEqual({
       value: 600 / 2500,
       ceiling: 'bun-raw-precomputed',

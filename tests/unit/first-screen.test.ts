@@ -296,7 +296,7 @@ describe('the published first screen: one voice', () => {
     for (const l of p.lines.filter((x) => x.decided && !x.keep))
       for (const o of l.answer!.pool.on_machines.filter((m) => m.placement === 'none' && m.verdict === 'faster'))
         expect(short.slice(short.indexOf(`\`${l.pick}\`, shown faster on`))).toContain(factor(o.ratio));
-    for (const l of p.lines.filter((x) => x.keep)) expect(short).toContain(`none is shown faster than \`${p.usual}\``);
+    if (p.lines.some((x) => x.keep)) expect(short).toContain(`none is shown faster than \`${p.usual}\``);
     // The raw reader is said on the first screen and in the read path's bullet: one answer, the same figures.
     const raw = an.answers.find((x) => x.a === 'node-raw-node-redis-rawreply' && x.b === p.usual)!;
     const ceiling = screen.split('\n').find((l) => l.startsWith('**How far the clients are'))!;

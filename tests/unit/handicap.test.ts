@@ -7,7 +7,7 @@ import {
   burnBound,
   burnUs,
   checkAlonePairs,
-  judgeHandicap,
+  handicapJudged,
   loopBurnUs,
   MAX_BUSY,
   type TwinCost,
@@ -277,7 +277,7 @@ function checkRun(
 describe("the default run's check: measured both ways, judged on its windows alone, its duets said beside", () => {
   test('8 rounds: judged on its windows alone as the answers are, and seen; signed-rank and its duets beside', () => {
     const r = checkRun(8, 0.12, 0.04);
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     const [h] = r.handicap!;
     expect(h!.design).toMatchObject({ asked: 'auto', chosen: 'duet', round: null });
     expect(h!.design!.why).toMatch(/^sd per round: duet \d+\.\d%, alternating \d+\.\d%$/);
@@ -301,7 +301,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
     const chance = (noise: number) => {
       const r = checkRun(6, noise, 0.04);
       r.handicap![0]!.injected_ratio = 1 / 1.1;
-      judgeHandicap(r);
+      r.handicap = handicapJudged(r);
       const m = r.handicap![0]!.measured!;
       expect(m.power!.chance).toBeCloseTo(tPower(Math.log(1 / 1.1), m.se!, m.df!, 0.95), 3);
       expect(m.power!.target).toBe(0.8);
@@ -312,13 +312,13 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(noisy.rounds_for_target).toBeGreaterThan(6);
     expect(quiet.rounds_for_target).toBeLessThanOrEqual(6);
     const r = checkRun(6, 0.04, 0.04);
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     expect(r.handicap![0]!.measured!.power).toBeUndefined();
   });
 
   test("the check's procedure is the answers' own: the same test an answer of the family gets", () => {
     const r = checkRun(8, 0.12, 0.04);
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     expect(r.handicap![0]!.measured!.procedure).toBe(ANSWERS_PROCEDURE);
     const comparison = { id: 'x-handicap vs x', question: 'setting', a: 'x-handicap', b: 'x' };
     const [answer] = look(r, [comparison], 1, 0.05, 10);
@@ -332,7 +332,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
 
   test('windows a neighbour denied the CPU: the equal-wait figure said beside the verdict, never as it', () => {
     const r = checkRun(8, 0.02, 0.04, { denied: 0.5, alone: 3 });
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     const m = r.handicap![0]!.measured!;
     expect(m).toMatchObject({ procedure: 'moderated-t', rounds: 8, pairs: 16, level: 0.95 });
     const adjusted = m.diagnostics!.find((d) => d.procedure === 'covariate-t')!;
@@ -349,7 +349,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(line).toMatch(/at an equal CPU wait \(covariate-t, slope \d\.\d\d, correlation 0\.\d\d; the burn moves/);
     // Windows that did not record the wait: signed-rank beside it only.
     const old = checkRun(8, 0.02, 0.04, { alone: 3 });
-    judgeHandicap(old);
+    old.handicap = handicapJudged(old);
     expect(old.handicap![0]!.measured!.diagnostics!.map((d) => d.procedure)).toEqual(['moderated-t', 'signed-rank']);
   });
 
@@ -371,8 +371,8 @@ describe("the default run's check: measured both ways, judged on its windows alo
       ln(ra.check_windows[1]!, rb.check_windows[1]!),
       ln(ra.check_windows[3]!, rb.check_windows[3]!),
     ]);
-    judgeHandicap(one);
-    judgeHandicap(three);
+    one.handicap = handicapJudged(one);
+    three.handicap = handicapJudged(three);
     // Judged as an answer, on its windows in the cycle; all its windows alone beside it, by launch narrower with more.
     const all = (x: Results) => x.handicap![0]!.measured!.diagnostics![0]!;
     const ranks = (x: Results) => x.handicap![0]!.measured!.diagnostics![1]!;
@@ -395,21 +395,21 @@ describe("the default run's check: measured both ways, judged on its windows alo
 
   test('duets that show a third of the difference do not decide it: its windows alone see the 10%', () => {
     const r = checkRun(8, 0.03, 0.03, { bias: 0.97 / 0.9 });
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     const [h] = r.handicap!;
     expect(h!.measured!.on).toBe('alternate');
     expect(h!.measured!.ratio).toBeCloseTo(0.9, 1);
     expect(h!.detected).toBe(true);
     // And a run whose windows alone do not see it is not detected, whatever its duets say.
     const missed = checkRun(8, 0.3, 0.01);
-    judgeHandicap(missed);
+    missed.handicap = handicapJudged(missed);
     expect(missed.handicap![0]!.other!.hi).toBeLessThan(1);
     expect(missed.handicap![0]!.detected).toBe(missed.handicap![0]!.measured!.hi < 1);
   });
 
   test('duets that cannot be judged: its windows alone only, nothing beside', () => {
     const r = checkRun(5, 0.05, 0.03);
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     expect(r.handicap![0]!.measured).toMatchObject({ level: 0.95, on: 'alternate', rounds: 5 });
     expect(r.handicap![0]!.other).toBeUndefined();
     expect(r.handicap![0]!.cpu).toBeUndefined();
@@ -435,7 +435,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
   test('a launch per cycle: each launch a unit of the duet test, so 4 rounds of 2 launches can be tested', () => {
     const r = checkRun(4, 0.1, 0.02, { launches: true });
     expect(checkDesign(r, 'x-handicap', 'x')).toMatchObject({ chosen: 'duet' });
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     const [h] = r.handicap!;
     expect(h!.other).toMatchObject({ rounds: 4, launches: 8, pairs: 8, df: 7, on: 'duet' });
     expect(h!.other!.hi).toBeLessThan(1);
@@ -451,7 +451,7 @@ describe("the default run's check: measured both ways, judged on its windows alo
 
   test('the line says which windows the check was judged on, its duets beside, and the bias check', () => {
     const r = checkRun(8, 0.12, 0.04);
-    judgeHandicap(r);
+    r.handicap = handicapJudged(r);
     const h = r.handicap![0]!;
     const text = handicapLine({ handicap: [{ check: h, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
     expect(text).toMatch(

@@ -1,11 +1,18 @@
 // The one-read-per-response gate: two-sided on a fixed stream; under --workload live one-sided
 // (every response, the prober's included, reached Redis), since an idle neighbour's reads add to
-// Redis's per-command count and cannot be told from the measured app's.
+// Redis's per-command count and cannot be told from the measured app's. And the measured record: answers/ computes
+// from it and returns values; run/ stores them.
 import { describe, expect, test } from 'bun:test';
 import type { Workload } from '@bench/stream';
-import { finalizePoint } from '../../packages/harness/src/answers/verdicts';
-import { workloadOf } from '../../packages/harness/src/workloads';
-import type { PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
+import { join } from 'node:path';
+import { analyze } from '../../packages/harness/src/answers/analysis';
+import { handicapJudged } from '../../packages/harness/src/answers/handicap';
+import { FIRST_ROUNDS, lookAt } from '../../packages/harness/src/answers/racing';
+import { pointVerdict, runVerdicts, withCeilingFigures } from '../../packages/harness/src/answers/verdicts';
+import { workloadOf, workloadOfRun } from '../../packages/harness/src/workloads';
+import type { PointResult, Results, RunRecord, Settings } from '../../packages/harness/src/model/results';
+import { readResults } from '../../packages/harness/src/model/results-file';
+import { ROOT } from '../../packages/harness/src/system/paths';
 
 const run = (ok: number, calls: number, probes?: number) =>
   ({
@@ -28,8 +35,8 @@ const run = (ok: number, calls: number, probes?: number) =>
 function verdict(workload: string, runs: RunRecord[]) {
   const point = { runs, connections: 50 } as unknown as PointResult;
   const settings = { workload, ci_level: 0.95, headline: 'median' } as unknown as Settings;
-  finalizePoint(point, settings, false, workloadOf(workload as Workload).rules);
-  return [point.status, point.reason ?? ''];
+  const judged = pointVerdict(point, settings, false, workloadOf(workload as Workload).rules);
+  return [judged.status, judged.reason ?? ''];
 }
 
 describe('one Redis read per response', () => {
@@ -52,5 +59,41 @@ describe('one Redis read per response', () => {
       'invalid',
       expect.stringMatching(/^cached or skipped Redis: 0\.882 XRANGE calls per response/),
     ]);
+  });
+});
+
+/** `x` and everything it holds frozen: any write into it throws (the test files and the harness are strict). */
+function deepFreeze<T>(x: T): T {
+  if (x && typeof x === 'object' && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) deepFreeze(v);
+  }
+  return x;
+}
+
+describe('the measured record', () => {
+  test('answers/ writes nothing into it: frozen, it is judged, looked at and analysed, each returning values', () => {
+    const published = readResults(join(ROOT, 'results/latest/results.json'));
+    // The run as it was measured: every contender still to be judged, no look taken yet.
+    const measured = structuredClone(published) as Results;
+    for (const c of measured.contenders)
+      if (c.status === 'ok')
+        [c.status, c.points] = ['incomplete', c.points.map((p) => ({ ...p, status: 'incomplete' }))];
+    Object.assign(measured, { answers: undefined, looks: [], open: undefined, reference: undefined });
+    const frozen = deepFreeze(measured);
+    const rules = workloadOfRun(frozen.settings).rules;
+    const look = lookAt(frozen, FIRST_ROUNDS);
+    expect(look?.answers?.length).toBe(published.family!.comparisons.length);
+    const verdicts = runVerdicts(frozen, true, rules);
+    expect(handicapJudged(frozen)?.length).toBe(published.handicap?.length);
+    expect(withCeilingFigures(frozen).length).toBe(frozen.contenders.length);
+    expect(analyze(frozen).answers.length).toBeGreaterThan(0);
+    // Stored, the verdicts are the published run's: the same contenders ok, the same answers decided.
+    const judged = { ...structuredClone(measured), ...verdicts } as Results;
+    const ok = (r: Results) => r.contenders.filter((c) => c.status === 'ok').map((c) => c.name);
+    expect(ok(judged)).toEqual(ok(published));
+    const decided = (r: Results) => r.answers!.filter((a) => a.verdict === 'faster').map((a) => a.id);
+    expect(decided(judged)).toEqual(decided(published));
+    expect(judged.reference?.value).toBeCloseTo(published.reference!.value, 6);
   });
 });

@@ -183,19 +183,21 @@ function byLaunch<W>(ws: W[], launchOf: (w: W) => number): Map<number, W[]> {
  * event loops' CPU wait (covariate-t, where every window recorded it): the burn moves that wait itself (the plain twin
  * waited more in every recorded run), so the adjusted figure leans toward the injected one (docs/runs/against.md).
  * Where its duets can be judged, they are tested by signed-rank and said beside it, with their CPU per request.
+ * Returned as new records; the run's are left as they were.
  */
-export function judgeHandicap(results: Results): void {
+export function handicapJudged(results: Results): Results['handicap'] {
   const byName = new Map(results.contenders.map((c) => [c.name, c]));
-  for (const h of results.handicap ?? []) {
-    if (!h.compared_with) continue;
+  return results.handicap?.map((given) => {
+    const h = { ...given };
+    if (!h.compared_with) return h;
     const [a, b] = [byName.get(h.contender), byName.get(h.compared_with)];
     if (isBase(h.compared_with)) {
       const d = designPairs(results, h.contender, h.compared_with);
-      if (!d.a.length) continue;
+      if (!d.a.length) return h;
       const r = signedRank(d);
       h.measured = { ...figuresOf(r), pairs: d.a.length, rounds: r.n };
       h.detected = r.hi < 1;
-      continue;
+      return h;
     }
     const design = checkDesign(results, h.contender, h.compared_with);
     // Recorded where it was measured both ways (not where its apps are in a change's pair, under --against).
@@ -207,42 +209,53 @@ export function judgeHandicap(results: Results): void {
       const cpu = signedRank(duetPairs(a, b, true, 'cpu_us_per_req'));
       if (Number.isFinite(cpu.ratio)) h.cpu = { ratio: cpu.ratio, lo: cpu.lo, hi: cpu.hi, p: cpu.p, seen: cpu.lo > 1 };
     }
-    // As an answer: its windows in the cycle, paired as the answers' are, each round a unit.
-    const asAnswer = windowPairs(a, b);
-    const alone = checkAlonePairs(a, b);
-    if (!asAnswer.a.length || !alone.a.length) continue;
-    const r = answersTest(results, asAnswer);
-    const all = answersTest(results, byRoundOf(alone));
-    const plain = signedRank(alone);
-    const adjusted = adjustedTest(alone);
-    const said = (x: RatioTest) => ({ ratio: x.ratio, lo: x.lo, hi: x.hi, p: x.p, detected: x.hi < 1 });
-    const se = r.sd / Math.sqrt(r.n);
-    h.measured = {
-      ...figuresOf(r),
-      se,
-      power: powerOf(Math.log(h.injected_ratio), se, r),
-      pairs: asAnswer.a.length,
-      rounds: r.n,
-      on: 'alternate',
-      procedure: ANSWERS_PROCEDURE,
-      diagnostics: [
-        { procedure: ANSWERS_PROCEDURE, ...said(all), pairs: alone.a.length },
-        { procedure: 'signed-rank', ...said(plain), pairs: alone.a.length },
-        ...(adjusted
-          ? [
-              {
-                procedure: 'covariate-t' as const,
-                ...said(adjusted),
-                pairs: alone.a.length,
-                slope: adjusted.slope,
-                corr: adjusted.corr,
-              },
-            ]
-          : []),
-      ],
-    };
-    h.detected = r.hi < 1;
-  }
+    const measured = asAnswerMeasured(results, h, a, b);
+    return measured ? { ...h, measured, detected: measured.hi < 1 } : h;
+  });
+}
+
+type Check = NonNullable<Results['handicap']>[number];
+
+/** The check as an answer: its windows in the cycle paired as the answers' are, each round a unit; with diagnostics. */
+function asAnswerMeasured(
+  results: Results,
+  h: Check,
+  a: ContenderResult | undefined,
+  b: ContenderResult | undefined,
+): Check['measured'] | null {
+  const asAnswer = windowPairs(a, b);
+  const alone = checkAlonePairs(a, b);
+  if (!asAnswer.a.length || !alone.a.length) return null;
+  const r = answersTest(results, asAnswer);
+  const all = answersTest(results, byRoundOf(alone));
+  const plain = signedRank(alone);
+  const adjusted = adjustedTest(alone);
+  const said = (x: RatioTest) => ({ ratio: x.ratio, lo: x.lo, hi: x.hi, p: x.p, detected: x.hi < 1 });
+  const se = r.sd / Math.sqrt(r.n);
+  return {
+    ...figuresOf(r),
+    se,
+    power: powerOf(Math.log(h.injected_ratio), se, r),
+    pairs: asAnswer.a.length,
+    rounds: r.n,
+    on: 'alternate',
+    procedure: ANSWERS_PROCEDURE,
+    diagnostics: [
+      { procedure: ANSWERS_PROCEDURE, ...said(all), pairs: alone.a.length },
+      { procedure: 'signed-rank', ...said(plain), pairs: alone.a.length },
+      ...(adjusted
+        ? [
+            {
+              procedure: 'covariate-t' as const,
+              ...said(adjusted),
+              pairs: alone.a.length,
+              slope: adjusted.slope,
+              corr: adjusted.corr,
+            },
+          ]
+        : []),
+    ],
+  };
 }
 
 /**

@@ -47,7 +47,7 @@ function runShare(results: Results, round: number): number {
 
 /**
  * A --handicap pair (NAME against NAME@base) is a known effect: decided, it is still measured to the budget's end, so
- * that the check's estimate (handicap.ts judgeHandicap, on every round) is not the one of the look that decided it.
+ * that the check's estimate (handicap.ts handicapJudged, on every round) is not the one of the look that decided it.
  * Stopped at its first decision, its estimates came out 0.6 to 2.6 points beyond the injected effect, all the same way
  * (docs/runs/against.md): a run that stops when an interval first clears no change stops on a large estimate.
  */
@@ -61,57 +61,78 @@ function stillMeasured(results: Results, answers: Answer[]): string[] {
   );
 }
 
+/** What a look adds to a run's results: its answers, the looks so far, who is still racing, the changes' likewise. */
+export type LookPatch = Pick<Results, 'answers' | 'open' | 'looks' | 'prior' | 'prior_side_by_side' | 'changes'>;
+
 /**
  * Look at the family at `alpha`, keep what earlier looks decided, record the look and who is still
  * open; the changes (--against, --handicap) likewise, as a family of their own with its own prior
- * and the --equal bound, at the same alpha. The rounds go to the contenders open in either.
+ * and the --equal bound, at the same alpha. The rounds go to the contenders open in either. Returned, never written
+ * into `results` (run/schedule.ts and run/finish.ts store it).
  */
-function lookOnce(results: Results, round: number, alpha: number, last: boolean): Answer[] {
+function lookOnce(results: Results, round: number, alpha: number, last: boolean): LookPatch {
   const k = (results.looks?.length ?? 0) + 1;
+  const sink: Pick<Results, 'prior' | 'prior_side_by_side'> = {};
   const answers = outOfRace(
     results,
-    look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? []),
+    look(results, results.family!.comparisons, k, alpha, results.settings.target_ci_pct, results.answers ?? [], {
+      sink,
+    }),
   );
-  results.answers = answers;
   const open = openContenders(answers.filter((a) => !a.out));
-  const ch = results.changes;
-  if (ch?.comparisons.length) {
-    // The pair design first: a look after the rounds measured both ways chooses it, and the decision rests on its
-    // pairs.
-    const design = chooseDesign(results, round);
-    if (design?.chosen && design.asked === 'auto' && !ch.design?.chosen)
-      info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
-    if (design) ch.design = design;
-    const t = runShare(results, round);
-    const before = ch.looks ?? [];
-    const chAlpha = last ? lastAlpha(before.map((l) => l.alpha)) : changesInterimAlpha(t, before.at(-1)?.share ?? 0);
-    const of = {
-      sink: ch,
-      pairs: (c: Comparison) => designPairs(results, c.a, c.b),
-      procedure: changesProcedure(ch.comparisons.length),
-    };
-    ch.procedure = of.procedure;
-    ch.answers = outOfRace(
-      results,
-      look(results, ch.comparisons, k, chAlpha, equalMarginPct(results), ch.answers ?? [], of),
-    );
-    const chOpen = [...openContenders(ch.answers.filter((a) => !a.out)), ...stillMeasured(results, ch.answers)];
-    (ch.looks ??= []).push({
-      round,
-      alpha: chAlpha,
-      share: +Math.min(1, t).toFixed(4),
-      open: chOpen,
-      ...(last ? { last } : {}),
-    });
-    for (const n of chOpen) open.add(n);
-  }
-  results.open = [...open];
-  (results.looks ??= []).push({ round, alpha, open: results.open, ...(last ? { last } : {}) });
-  return answers;
+  const changes = changesLook(results, round, k, last);
+  for (const n of changes?.looks?.at(-1)?.open ?? []) open.add(n);
+  const opened = [...open];
+  return {
+    answers,
+    // Absent from this look's fit: none, so an earlier look's is not left behind when the patch is stored.
+    prior: sink.prior,
+    prior_side_by_side: sink.prior_side_by_side,
+    ...(changes ? { changes } : {}),
+    open: opened,
+    looks: [...(results.looks ?? []), { round, alpha, open: opened, ...(last ? { last } : {}) }],
+  };
 }
 
-/** The interim look after `round` (--runs auto, from FIRST_ROUNDS on): new answers, and who is still racing. */
-export function lookAt(results: Results, round: number): void {
+/** The changes' look (their pair design first: a look after the rounds measured both ways chooses it). */
+function changesLook(results: Results, round: number, k: number, last: boolean): Results['changes'] {
+  const before = results.changes;
+  if (!before?.comparisons.length) return undefined;
+  const design = chooseDesign(results, round);
+  if (design?.chosen && design.asked === 'auto' && !before.design?.chosen)
+    info(`pair design after round ${round}: ${design.chosen === 'duet' ? 'duet' : 'alternating'}: ${design.why}`);
+  const ch = { ...before, ...(design ? { design } : {}) };
+  const t = runShare(results, round);
+  const looks = ch.looks ?? [];
+  const chAlpha = last ? lastAlpha(looks.map((l) => l.alpha)) : changesInterimAlpha(t, looks.at(-1)?.share ?? 0);
+  const procedure = changesProcedure(ch.comparisons.length);
+  const sink: Pick<Results, 'prior' | 'prior_side_by_side'> = {};
+  // The design chosen at this look decides which pairs the look rests on.
+  const view = { ...results, changes: ch };
+  const of = { sink, pairs: (c: Comparison) => designPairs(view, c.a, c.b), procedure };
+  const answers = outOfRace(
+    results,
+    look(results, ch.comparisons, k, chAlpha, equalMarginPct(view), ch.answers ?? [], of),
+  );
+  const chOpen = [...openContenders(answers.filter((a) => !a.out)), ...stillMeasured(results, answers)];
+  const { prior: _, ...rest } = ch;
+  return {
+    ...rest,
+    ...sink,
+    procedure,
+    answers,
+    looks: [
+      ...looks,
+      { round, alpha: chAlpha, share: +Math.min(1, t).toFixed(4), open: chOpen, ...(last ? { last } : {}) },
+    ],
+  };
+}
+
+/**
+ * The interim look after `round` (--runs auto, from FIRST_ROUNDS on): new answers, and who is still racing; null when
+ * no look is due.
+ */
+export function lookAt(results: Results, round: number): LookPatch | null {
   const { settings } = results;
   // A resumed run passes its measured rounds again: each round is looked at once, and none after the last look.
   if (
@@ -120,14 +141,15 @@ export function lookAt(results: Results, round: number): void {
     !results.family ||
     results.looks?.some((l) => l.round === round || l.last)
   )
-    return;
+    return null;
   const alpha = interimAlpha(round - FIRST_ROUNDS + 1);
-  const answers = lookOnce(results, round, alpha, false);
+  const patch = lookOnce(results, round, alpha, false);
+  const answers = patch.answers!;
   const n = (xs: Answer[], v: string) => xs.filter((a) => a.verdict === v && !a.out).length;
   const about = (xs: Answer[], bound: number) =>
     `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
-  const ch = results.changes?.answers ?? [];
-  const chAlpha = results.changes?.looks?.at(-1)?.alpha ?? 0;
+  const ch = patch.changes?.answers ?? [];
+  const chAlpha = patch.changes?.looks?.at(-1)?.alpha ?? 0;
   const parts = [
     answers.length &&
       `${answers.length} comparisons (α ${alpha.toPrecision(2)}): ${about(answers, settings.target_ci_pct)}`,
@@ -135,26 +157,35 @@ export function lookAt(results: Results, round: number): void {
       `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ` +
         about(ch, settings.against!.equal_pct),
   ];
-  info(`look ${results.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
+  info(`look ${patch.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
+  return patch;
 }
 
 /**
  * After the rounds, the last look: at what the interim looks left of alpha (a fixed --runs: its only look, at alpha).
+ * Null without a family.
  */
-export function finalLook(results: Results): void {
-  if (!results.family) return;
+export function finalLook(results: Results): LookPatch | null {
+  if (!results.family) return null;
   if (results.looks?.some((l) => l.last)) {
-    results.answers = outOfRace(results, results.answers ?? []);
-    if (results.changes?.answers) results.changes.answers = outOfRace(results, results.changes.answers);
-    return;
+    const changes = results.changes?.answers
+      ? { ...results.changes, answers: outOfRace(results, results.changes.answers) }
+      : results.changes;
+    return { answers: outOfRace(results, results.answers ?? []), ...(changes ? { changes } : {}) };
   }
-  if (results.settings.runs !== 'auto') {
-    [results.answers, results.looks] = [undefined, []];
-    if (results.changes) [results.changes.answers, results.changes.looks] = [undefined, []];
-  }
+  // A fixed --runs: its only look is this one, at the whole alpha.
+  const fixed = results.settings.runs !== 'auto';
+  const from: Results = fixed
+    ? {
+        ...results,
+        answers: undefined,
+        looks: [],
+        ...(results.changes ? { changes: { ...results.changes, answers: undefined, looks: [] } } : {}),
+      }
+    : results;
   const alpha = lastAlpha(
-    (results.looks ?? []).map((l) => l.alpha),
+    (from.looks ?? []).map((l) => l.alpha),
     DECISION.alpha,
   );
-  lookOnce(results, results.schedule?.rounds ?? 0, alpha, true);
+  return lookOnce(from, from.schedule?.rounds ?? 0, alpha, true);
 }

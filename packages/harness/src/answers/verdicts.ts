@@ -16,7 +16,7 @@ import type { GateRules } from '../measure/workload';
 import { finalLook } from './racing';
 import { isHandicapped } from '../model/questions';
 import { OWN_APP } from '../model/contenders';
-import { judgeHandicap } from './handicap';
+import { handicapJudged } from './handicap';
 import { designOf } from './design';
 import { type Breakdown, type Latency, PERCENTILES } from '../model/results';
 
@@ -38,27 +38,30 @@ const CALLS_TOLERANCE = 0.02;
 
 /**
  * Statistics over a point's kept runs, then the gates: error rate and one Redis read per request, by its workload's
- * rules (what a response that reached Redis is, which non-2xx are answers).
+ * rules (what a response that reached Redis is, which non-2xx are answers). Returned as a new point: the measured one
+ * is left as it is.
  */
-export function finalizePoint(
-  point: PointResult,
+export function pointVerdict(
+  measuredPoint: PointResult,
   settings: Settings,
   noReadPerResponse: boolean,
   rules: GateRules,
-): void {
+): PointResult {
+  const point: PointResult = { ...measuredPoint };
   const runs = keptRuns(point);
   if (runs.length === 0) {
     point.status = 'failed';
     point.reason = point.left_out
       ? `every round was left out (CPU steal above ${settings.max_steal_pct}% on every attempt)`
       : 'no run was measured';
-    return;
+    return point;
   }
   // Errors count over every window measured, duet-only rounds' too; the figures and the Redis reads per
   // response over the rounds alone (Redis's counters see both apps of a duet window at once).
   const measured = measuredRuns(point);
   summarizePoint(point, runs, measured, settings);
   gatePoint(point, runs, measured, rules, noReadPerResponse);
+  return point;
 }
 
 /**
@@ -138,9 +141,9 @@ function gatePoint(
 }
 
 /** Headline figures at the contender's top level come from its first point. */
-export function promoteHeadline(r: ContenderResult): void {
+function withHeadline(r: ContenderResult): ContenderResult {
   const { runs, status, reason, connections, rate, rate_spec, discarded_runs, ...figures } = r.points[0]!;
-  Object.assign(r, figures, { connections, runs });
+  return { ...r, ...figures, connections, runs };
 }
 
 /**
@@ -149,7 +152,7 @@ export function promoteHeadline(r: ContenderResult): void {
  * contender adds its noise, while the mean of many cancels most of it and keeps the machine's
  * common drift, which is what a relative index must remove.
  */
-export function setReference(results: Results): void {
+export function withReference(results: Results): Pick<Results, 'reference' | 'contenders'> {
   const members = results.contenders.filter(
     (c) =>
       c.status === 'ok' &&
@@ -159,20 +162,23 @@ export function setReference(results: Results): void {
       !isHandicapped(c) &&
       Number.isFinite(c.points[0]?.rps?.median),
   );
-  if (!members.length) return;
+  if (!members.length) return { reference: results.reference, contenders: results.contenders };
   const value = geometricMean(members.map((c) => c.points[0]!.rps!.median));
-  results.reference = { kind: 'geomean-dynamic', members: members.map((c) => c.name), value };
-  for (const c of results.contenders) {
+  const reference = { kind: 'geomean-dynamic' as const, members: members.map((c) => c.name), value };
+  const contenders = results.contenders.map((c) => {
     const rps = c.points[0]?.rps;
-    if (c.status === 'ok' && rps)
-      c.points[0]!.relative = {
-        median: rps.median / value,
-        lo: rps.ci.lo / value,
-        hi: rps.ci.hi / value,
-        level: rps.ci.level,
-      };
-  }
+    if (c.status !== 'ok' || !rps) return c;
+    const relative = { median: rps.median / value, lo: rps.ci.lo / value, hi: rps.ci.hi / value, level: rps.ci.level };
+    return withFirstPoint(c, { relative });
+  });
+  return { reference, contenders };
 }
+
+/** A contender with fields added to its first point: a new contender and point, the given ones as they were. */
+const withFirstPoint = (c: ContenderResult, add: Partial<PointResult>): ContenderResult => ({
+  ...c,
+  points: [{ ...c.points[0]!, ...add }, ...c.points.slice(1)],
+});
 
 /** The measured HTTP ceiling of a contender's runtime and framework (and variant), if any. */
 const httpCeilingOf = (results: Results, c: ContenderResult) =>
@@ -215,22 +221,24 @@ export function ceilingFor(
   return lowest ? { ...lowest, ...(redis.length ? { redis_rps: median(redis) } : {}) } : null;
 }
 
-/** Each dynamic contender's efficiency against its lowest ceiling, and its CPU breakdown. */
-export function setCeilingFigures(results: Results): void {
-  for (const c of results.contenders) {
+/** The contenders with each dynamic one's efficiency against its lowest ceiling, and its CPU breakdown. */
+export function withCeilingFigures(results: Results): ContenderResult[] {
+  return results.contenders.map((c) => {
     const rps = c.points[0]?.rps;
     const ceiling = c.status === 'ok' && rps && !noReadPerRequest(c) ? ceilingFor(results, c) : null;
+    const add: Partial<PointResult> = {};
     if (ceiling) {
       const { redis_rps, ...lowest } = ceiling;
-      c.points[0]!.efficiency = {
+      add.efficiency = {
         value: rps!.median / ceiling.ceiling_rps,
         ...lowest,
         ...(redis_rps ? { redis_share: rps!.median / redis_rps } : {}),
       };
     }
     const breakdown = c.status === 'ok' && !noReadPerRequest(c) ? breakdownOf(results, c) : null;
-    if (breakdown) c.points[0]!.breakdown = breakdown;
-  }
+    if (breakdown) add.breakdown = breakdown;
+    return Object.keys(add).length ? withFirstPoint(c, add) : c;
+  });
 }
 
 export function breakdownOf(results: Results, c: ContenderResult): Breakdown | null {
@@ -266,31 +274,40 @@ export function breakdownOf(results: Results, c: ContenderResult): Breakdown | n
 }
 
 /**
- * The verdicts of a finished (ok) or stopped run, into its results: each contender's gates and
- * status, the reference, the ceilings' figures, the last look, the handicap check and the design.
+ * The verdicts of a finished (ok) or stopped run: each contender's gates and status, the reference, the ceilings'
+ * figures, the last look, the handicap check and the design. Returned as the fields to store in the run's results
+ * (run/finish.ts does); `results` itself is left as it was measured.
  */
-export function judgeRun(results: Results, ok: boolean, rules: GateRules): void {
+export function runVerdicts(results: Results, ok: boolean, rules: GateRules): Partial<Results> {
   const { settings } = results;
-  for (const r of results.contenders) {
-    if (r.status !== 'incomplete') continue;
-    if (!ok) {
-      r.reason ??= `not finished: ${results.exit_reason}`;
-      continue;
-    }
-    for (const p of r.points) finalizePoint(p, settings, noReadPerRequest(r), rules);
-    const bad = r.points.find((p) => p.status !== 'ok');
-    r.status = bad ? bad.status : 'ok';
-    if (bad) r.reason = `c${bad.connections}${bad.rate !== null ? ` at ${bad.rate} req/s` : ''}: ${bad.reason}`;
-    else delete r.reason;
-  }
+  const contenders = results.contenders.map((r): ContenderResult => {
+    if (r.status !== 'incomplete') return r;
+    if (!ok) return { ...r, reason: r.reason ?? `not finished: ${results.exit_reason}` };
+    const points = r.points.map((p) => pointVerdict(p, settings, noReadPerRequest(r), rules));
+    const bad = points.find((p) => p.status !== 'ok');
+    const { reason: _, ...rest } = r;
+    return bad
+      ? {
+          ...rest,
+          points,
+          status: bad.status,
+          reason: `c${bad.connections}${bad.rate !== null ? ` at ${bad.rate} req/s` : ''}: ${bad.reason}`,
+        }
+      : { ...rest, points, status: 'ok' };
+  });
+  let judged: Results = { ...results, contenders };
   if (ok) {
-    setReference(results);
-    setCeilingFigures(results);
-    finalLook(results);
-    judgeHandicap(results);
-    results.design = designOf(results) ?? undefined;
+    judged = { ...judged, ...withReference(judged) };
+    judged = { ...judged, contenders: withCeilingFigures(judged) };
+    judged = { ...judged, ...finalLook(judged) };
+    judged = { ...judged, handicap: handicapJudged(judged) };
+    judged = { ...judged, design: designOf(judged) ?? undefined };
   }
-  for (const r of results.contenders) if (r.points[0]?.runs.length) promoteHeadline(r);
-  results.complete = ok && results.contenders.every((r) => r.status !== 'incomplete');
-  results.finished_at = new Date().toISOString();
+  const { reference, answers, open, looks, prior, prior_side_by_side, changes, handicap, design } = judged;
+  return {
+    contenders: judged.contenders.map((r) => (r.points[0]?.runs.length ? withHeadline(r) : r)),
+    ...(ok ? { reference, answers, open, looks, prior, prior_side_by_side, changes, handicap, design } : {}),
+    complete: ok && judged.contenders.every((r) => r.status !== 'incomplete'),
+    finished_at: new Date().toISOString(),
+  };
 }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze, type Analysis, withPool } from '../answers/analysis';
 import { ANSWERS_PROCEDURE } from '../answers/decide';
-import { judgeHandicap } from '../answers/handicap';
+import { handicapJudged } from '../answers/handicap';
 import { keptOf } from '../answers/held';
 import { leaveOneOut, poolAnswers } from '../answers/across-runs';
 import { poolPicks } from '../answers/picks';
@@ -43,11 +43,7 @@ export function recordOf(results: Results, an: Analysis = analyze(results)): Kep
   return keptOf(judged, an.answers, an.noise?.sdWindows ?? null, recovered);
 }
 
-function rejudged(results: Results): Results {
-  const copy = structuredClone(results);
-  judgeHandicap(copy);
-  return copy;
-}
+const rejudged = (results: Results): Results => ({ ...results, handicap: handicapJudged(results) });
 
 /** Today's inputs: every contender of this checkout, with the runtimes on PATH (both schemes: run/inputs.ts). */
 export const checkoutInputs = (): Today => {

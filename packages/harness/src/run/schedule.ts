@@ -8,7 +8,7 @@
 // (seed.ts) come around the rounds.
 import { workloadOfRun } from '../workloads';
 import { lookAt } from '../answers/racing';
-import { finalizePoint, keptRuns, noReadPerRequest } from '../answers/verdicts';
+import { keptRuns, noReadPerRequest, pointVerdict } from '../answers/verdicts';
 import { pointLabel } from '../measure/measure';
 import type { Results, Settings } from '../model/results';
 import { summarize } from '../stats/stats';
@@ -139,7 +139,8 @@ async function rounds(state: RunState, slotsNow: () => Slot[], phase: number, re
         elapsedS(startedAt) + forecastAt(clock, startedAt, results, p, round, []).etaS
       ).toFixed(1);
     sched.rounds = Math.max(sched.rounds, round);
-    if (phase === 1) lookAt(results, round);
+    // The look is computed by answers/ and stored here, in the run's record.
+    if (phase === 1) Object.assign(results, lookAt(results, round));
     // Rounded as ended_s is, so the two keep their order (ended_s ≥ measuring_s).
     sched.measuring_s = +elapsedS(startedAt).toFixed(1);
     state.save();
@@ -252,8 +253,11 @@ function addOpenLoopPoints(results: Results): void {
   const { settings } = results;
   for (const r of results.contenders) {
     if (r.status !== 'incomplete') continue;
+    // Judged by answers/, stored here: each closed point's verdict in place of the point as measured.
+    r.points = r.points.map((p) =>
+      p.rate === null ? pointVerdict(p, settings, noReadPerRequest(r), workloadOfRun(settings).rules) : p,
+    );
     const closed = r.points.filter((p) => p.rate === null);
-    for (const p of closed) finalizePoint(p, settings, noReadPerRequest(r), workloadOfRun(settings).rules);
     if (closed.some((p) => p.status !== 'ok')) continue;
     const max = summarize(keptRuns(closed[0]!).map((x) => x.rps)).median;
     for (const spec of settings.rates) {
