@@ -1,6 +1,6 @@
-// The raw reader against a real redis-server loaded from dump.rdb: over TLS (rediss://, a CA and certificates made
-// here by the harness's own topology/tls.ts) the same body as over TCP, and a certificate it cannot trust refused by
-// name; and Redis killed and started again under 50 reads at a time: no body but the stream's, every read settled
+// The raw reader against a real redis-server loaded from dump.rdb: over TLS (rediss://, a CA and certificates made here
+// by the harness's own topology/tls.ts) the same body as over TCP, and a certificate it cannot trust refused at start
+// by name; and Redis killed and started again under 50 reads at a time: no body but the stream's, every read settled
 // within its deadline and a second, and reads answered again within a second of Redis's return.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RawReader, Unavailable } from '../../packages/stream/src/raw/reader';
+import { RawReader, TlsRefused, Unavailable } from '../../packages/stream/src/raw/reader';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { makeCertificates, type TlsFiles, tlsServerArgs } from '../../packages/harness/src/topology/tls';
 
@@ -74,25 +74,37 @@ afterAll(() => {
 const args = ['XRANGE', KEY, '-', '+'];
 
 describe('the raw reader against redis-server', () => {
-  test('over TLS (rediss://, its CA): the body read over TCP; a CA that did not sign it refused by name', async () => {
+  test('over TLS (rediss://, its CA): the body read over TCP; a CA that did not sign it refused at start', async () => {
     const plain = new RawReader(`redis://127.0.0.1:${port}`, args);
     const body = await plain.read();
     expect(JSON.parse(body).entries.length).toBe(339);
     const tls = new RawReader(`rediss://localhost:${tlsPort}`, args, { tls: { ca: readFileSync(file('ca.crt')) } });
+    await tls.connect();
     expect(await tls.read()).toBe(body);
     const wrong = new RawReader(`rediss://localhost:${tlsPort}`, args, {
       tls: { ca: readFileSync(file('other/ca.crt')) },
-      deadlineMs: 2_000,
+      deadlineMs: 5_000,
     });
-    const e = await wrong.read().then(
+    // At start: connect() rejects with the handshake's own error and the fix, not after the read deadline.
+    const t0 = performance.now();
+    const e = await wrong.connect().then(
       () => null,
       (x: Error) => x,
     );
-    expect(e).toBeInstanceOf(Unavailable);
+    expect(performance.now() - t0).toBeLessThan(4_000);
+    expect(e).toBeInstanceOf(TlsRefused);
+    expect(e).toBeInstanceOf(Unavailable); // an app answers it 503
     expect(e!.message).toMatch(
-      /^Redis was not reachable in 2000 ms \(the connection to Redis failed: .*(certificate|self.signed|issuer)/i,
+      /^the TLS handshake with Redis failed: .*(certificate|self.signed|issuer).*REDIS_TLS_CA/i,
     );
+    // A read fails at once with the same cause while the handshake is refused.
+    const t1 = performance.now();
+    await expect(wrong.read()).rejects.toBeInstanceOf(TlsRefused);
+    expect(performance.now() - t1).toBeLessThan(1_000);
     for (const r of [plain, tls, wrong]) await r.close();
+    // Nothing left running: no socket, no retry and no deadline timer held by the refused reader.
+    const held = wrong as unknown as { socket: unknown; retry: unknown; timer: unknown };
+    expect([held.socket, held.retry, held.timer]).toEqual([null, null, null]);
   });
 
   test('Redis killed and started again under 50 reads at a time: no wrong body, reads settled in time', async () => {

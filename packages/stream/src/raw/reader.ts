@@ -27,6 +27,20 @@ export class Unavailable extends Error {
   readonly status = 503;
 }
 
+/**
+ * The TLS handshake with Redis failed on what a retry cannot change: Redis's certificate is not signed by a CA the
+ * reader trusts, names another host, has expired, or the port does not speak TLS. Every read fails at once with it (an
+ * app answers 503), and connect() rejects with it, until a handshake succeeds.
+ */
+export class TlsRefused extends Unavailable {}
+
+/** A TLS error before the handshake completed, which a retry cannot mend (not the network's: ECONNREFUSED, …). */
+const tlsRefusal = (e: Error & { code?: string }): TlsRefused =>
+  new TlsRefused(
+    `the TLS handshake with Redis failed: ${e.message}${e.code ? ` (${e.code})` : ''}; REDIS_TLS_CA ` +
+      "(or RawOptions.tls.ca) must name the CA that signed Redis's certificate, for the host the URL names",
+  );
+
 /** The status an app answers a failed read with: 503 when Redis is unavailable (Unavailable), else 500. */
 export const statusOf = (e: unknown): number => (e instanceof Unavailable ? 503 : 500);
 
@@ -133,6 +147,10 @@ export class RawReader {
   /** Why the last connection was dropped, for the reads that time out waiting for the next. */
   private lastError = '';
   private retry: ReturnType<typeof setTimeout> | null = null;
+  /** The last handshake's TLS refusal, until a handshake succeeds: reads fail at once with it. */
+  private refused: TlsRefused | null = null;
+  /** connect()'s callers, answered when a connection is up or refused. */
+  private connectWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   /** When the receive buffer was first seen grown past its first size (Date.now()), or 0. */
   private grownAt = 0;
 
@@ -164,6 +182,10 @@ export class RawReader {
     if (this.stalled) {
       this.connectSoon();
       return Promise.reject(new Unavailable(`Redis did not answer in ${this.deadlineMs} ms, and has not since`));
+    }
+    if (this.refused) {
+      this.connectSoon();
+      return Promise.reject(this.refused);
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, deadline: Date.now() + this.deadlineMs });
@@ -208,6 +230,38 @@ export class RawReader {
     this.arm();
   }
 
+  /**
+   * Opens the connection now, as an app may at its start: resolves once it is up (TLS: the handshake done), rejects
+   * with the cause. A TLS refusal (TlsRefused) rejects at once; a Redis not reachable, after the read deadline.
+   */
+  connect(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the raw reader is closed'));
+    if (this.socket && this.ready) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (e: Error) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.connectWaiters = this.connectWaiters.filter((w) => w !== waiter);
+        const why = this.lastError ? ` (${this.lastError})` : '';
+        reject(new Unavailable(`Redis was not reachable in ${this.deadlineMs} ms${why}`));
+      }, this.deadlineMs);
+      this.connectWaiters.push(waiter);
+      if (!this.socket) {
+        if (this.retry) clearTimeout(this.retry);
+        this.retry = null;
+        this.open();
+      }
+    });
+  }
+
   /** A connection now, or after the backoff of the connections that failed in a row. */
   private connectSoon(): void {
     if (this.socket || this.retry || this.closed) return;
@@ -215,7 +269,12 @@ export class RawReader {
     const wait = Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** (this.failures - 1)) * (0.5 + Math.random() / 2);
     this.retry = setTimeout(() => {
       this.retry = null;
-      if (!this.closed && !this.socket && (this.waiting.length || this.stalled)) this.open();
+      if (
+        !this.closed &&
+        !this.socket &&
+        (this.waiting.length || this.connectWaiters.length || this.stalled || this.refused)
+      )
+        this.open();
     }, wait);
     this.retry.unref?.();
   }
@@ -236,7 +295,12 @@ export class RawReader {
     this.mode = 'new';
     socket.on(tls ? 'secureConnect' : 'connect', () => this.connected(socket));
     socket.on('data', (chunk: Buffer) => this.take(socket, chunk));
-    socket.on('error', (e) => this.drop(socket, new Unavailable(`the connection to Redis failed: ${e.message}`)));
+    socket.on('error', (e: Error & { code?: string }) =>
+      // Before the TLS handshake completed, an error that is not the network's is the handshake refused.
+      tls && !this.ready && !/^E[A-Z]+$/.test(e.code ?? '')
+        ? this.drop(socket, tlsRefusal(e), true)
+        : this.drop(socket, new Unavailable(`the connection to Redis failed: ${e.message}`)),
+    );
     socket.on('close', () => this.drop(socket, new Unavailable('the connection to Redis closed')));
   }
 
@@ -247,6 +311,8 @@ export class RawReader {
   private connected(socket: Socket): void {
     if (socket !== this.socket) return;
     this.ready = true;
+    this.refused = null;
+    for (const w of this.connectWaiters.splice(0)) w.resolve();
     const u = this.url;
     const hello: string[][] = [];
     if (u.password)
@@ -417,6 +483,10 @@ export class RawReader {
     this.ready = false;
     this.failures++;
     this.lastError = e.message;
+    if (e instanceof TlsRefused) {
+      this.refused = e;
+      for (const w of this.connectWaiters.splice(0)) w.reject(e);
+    }
     this.replies.reset();
     this.scan = { pos: 0, pending: 1 };
     this.mode = 'new';
@@ -427,12 +497,13 @@ export class RawReader {
     this.timer = null;
     socket.destroy();
     for (const w of failed) if (!w.handshake) w.reject(e);
-    if (this.waiting.length) this.connectSoon();
+    if (this.waiting.length || this.connectWaiters.length) this.connectSoon();
     this.arm();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const w of this.connectWaiters.splice(0)) w.reject(new Error('the raw reader is closed'));
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     if (this.socket) this.drop(this.socket, new Error('the raw reader is closed'), true);
