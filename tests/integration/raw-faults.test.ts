@@ -166,6 +166,70 @@ describe('the raw read path through each raw server', () => {
     }
   }, 120_000);
 
+  test('node:http, raw reader, Redis killed and restarted under 50 connections: no wrong body, back in 1s', async () => {
+    const c = all.find((x) => x.name === 'node-raw-node-redis-rawreply')!;
+    const rdb = `${ROOT}/dump.rdb`;
+    const redisPort = await freePort();
+    let redis = await startPrivateRedis(rdb, { port: redisPort });
+    pids.push(redis.server!.pid);
+    const golden = goldenBody(redis, STREAM_KEY);
+    const env = appEnvironment(c, redis.url, 'xrange');
+    await buildApp(c, env, 'raw-faults');
+    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+    pids.push(app.pid);
+    const seen: { sent: number; took: number; status: number; wrong: boolean }[] = [];
+    const t0 = performance.now();
+    let [killedAt, backAt] = [0, 0];
+    // 50 connections, each a request after the last, for 9 s (at most 20,000 requests in all).
+    const worker = async () => {
+      while (performance.now() - t0 < 9_000 && seen.length < 20_000) {
+        const sent = performance.now() - t0;
+        const r = await get(app.url).catch(() => ({ status: 0, body: '' }));
+        seen.push({
+          sent,
+          took: performance.now() - t0 - sent,
+          status: r.status,
+          wrong: r.status === 200 && r.body !== golden,
+        });
+      }
+    };
+    try {
+      const load = Promise.all(Array.from({ length: 50 }, worker));
+      await Bun.sleep(2_000);
+      process.kill(redis.server!.pid, 'SIGKILL');
+      killedAt = performance.now() - t0;
+      await Bun.sleep(2_000);
+      redis = await startPrivateRedis(rdb, { port: redisPort });
+      pids.push(redis.server!.pid);
+      backAt = performance.now() - t0;
+      await load;
+      const slowest = Math.max(...seen.map((x) => x.took));
+      const failed = seen.filter((x) => x.status !== 200);
+      // Sent while Redis was down (each connection's next request, once its read in flight failed): each waits for
+      // the new connection, within its deadline, and gets its body.
+      const waited = seen.filter((x) => x.sent > killedAt && x.sent < backAt && x.status === 200);
+      const ends = seen.filter((x) => x.status === 200 && x.sent + x.took > backAt).map((x) => x.sent + x.took);
+      const firstBack = Math.min(...ends) - backAt;
+      console.log(
+        `${seen.length} requests at 50 connections, Redis down ${((backAt - killedAt) / 1000).toFixed(1)} s: ` +
+          `${seen.length - failed.length} bodies, ${seen.filter((x) => x.wrong).length} wrong, ` +
+          `${failed.length} 503 (the reads in flight at the kill); ${waited.length} sent while it was down and ` +
+          'answered with the body once it was back; slowest ' +
+          `${(slowest / 1000).toFixed(2)} s; first body ${firstBack.toFixed(0)} ms after Redis was back`,
+      );
+      expect(seen.filter((x) => x.wrong)).toEqual([]);
+      expect(failed.every((x) => x.status === 503)).toBe(true);
+      expect(failed.every((x) => x.sent < killedAt + 200)).toBe(true);
+      expect(waited.length).toBeGreaterThanOrEqual(25);
+      // Within the read deadline (5 s) and a second, and back within a second: on a machine 3× slower, 3 s each.
+      expect(slowest).toBeLessThan(8_000);
+      expect(firstBack).toBeLessThan(3_000);
+    } finally {
+      await app.stop();
+      await redis.stop();
+    }
+  }, 120_000);
+
   test("docs/your-app.md's server.mjs by the raw files: AUTH, SELECT, the golden body, a cluster refused", async () => {
     const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
     const source = /\*\*server\.mjs\*\*\n\n```js\n([\s\S]*?)```/.exec(guide)![1]!;
