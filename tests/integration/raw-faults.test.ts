@@ -166,7 +166,7 @@ describe('the raw read path through each raw server', () => {
     }
   }, 120_000);
 
-  test('node:http, raw reader, Redis killed and restarted under 50 connections: no wrong body, back in 1s', async () => {
+  test('node:http, raw reader, Redis killed and restarted at 50 connections: no wrong body, back in 1 s', async () => {
     const c = all.find((x) => x.name === 'node-raw-node-redis-rawreply')!;
     const rdb = `${ROOT}/dump.rdb`;
     const redisPort = await freePort();
