@@ -15,7 +15,8 @@ import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 function killWriter(harness: number): void {
   for (const pid of processTree(harness)) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('live/writer.ts')) process.kill(pid, 'SIGKILL');
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workloads/live/writer.ts'))
+        process.kill(pid, 'SIGKILL');
     } catch {}
   }
 }

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
-import { canonicalBody, judge, sequenceOf } from '../../packages/harness/src/live/checker';
-import { dueAt, nowMs, readWriterLog } from '../../packages/harness/src/live/writer';
+import { canonicalBody, judge, sequenceOf } from '../../packages/harness/src/workloads/live/checker';
+import { dueAt, readWriterLog } from '../../packages/harness/src/workloads/live/writer';
+import { nowMs } from '../../packages/harness/src/system/clock';
 import { cli, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 
-const WRITER = join(ROOT, 'packages/harness/src/live/writer.ts');
+const WRITER = join(ROOT, 'packages/harness/src/workloads/live/writer.ts');
 let redis: RedisTarget;
 let dir: string;
 

@@ -9,7 +9,7 @@ import {
   Timeline,
   type Probe,
   type SequencedEntry,
-} from '../../packages/harness/src/live/checker';
+} from '../../packages/harness/src/workloads/live/checker';
 
 const entry = (n: number, color: string, acked_ms = -Infinity, sent_ms?: number): SequencedEntry => ({
   id: `${n}-0`,

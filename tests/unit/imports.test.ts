@@ -1,7 +1,7 @@
 // The house's rules, read from the sources: no import circle anywhere (type-only imports count), and in the harness
 // every import goes to a lower layer or stays in its folder. The layers, from the bottom: stats and system (pure
-// statistics; processes, ports, paths), model (the data results.json holds, the manifests, the family), topology and
-// live (the servers and the live stream's writer), measure (one window), answers (what the measurements say), workloads
+// statistics; processes, ports, paths), model (the data results.json holds, the manifests, the family), topology (the
+// servers), measure (one window), answers (what the measurements say), workloads
 // (each workload's module, from what measuring asks of it to its report), run and report (one benchmark; what it
 // shows), publish (a stored run analysed; keeping, pooling kept runs, publishing), cli (the entry points). The report
 // renders what the analysis computed (answers/analysis.ts): from answers/ it imports types only.
@@ -16,7 +16,6 @@ const LAYER: Record<string, number> = {
   system: 0,
   model: 1,
   topology: 2,
-  live: 2,
   measure: 3,
   workloads: 4.5,
   answers: 4,

@@ -15,7 +15,7 @@ import {
   treeCpuSeconds,
 } from '../system/proc';
 import { commandStats, serverPids } from '../topology/redis';
-import { nowMs } from '../live/writer';
+import { nowMs } from '../system/clock';
 import type { RunRecord } from '../model/results';
 import type { Around, RunContext, Target } from './workload';
 

@@ -4,7 +4,6 @@
 // records pool, their figures and their report (workloads/types.ts).
 import type { Carrier } from './verify';
 import type { Workload as WorkloadName } from '@bench/stream';
-import type { Live } from '../live/session';
 import type { SuiteName } from '../model/contenders';
 import type { RunRecord, Settings, WorkloadRecord } from '../model/results';
 import type { ServerName } from '../model/servers';
@@ -19,8 +18,8 @@ export interface RunContext {
   /** --workload upsert: the contender's write strategy (WRITE), and the key space K of each window. */
   write?: string;
   upsertKeys?: number;
-  /** --workload live: the writer whose log the prober's reads are judged against. */
-  live?: Live;
+  /** What the workload runs beside the apps for the whole run (the live writer), made by its module's start. */
+  background?: Background;
   placement: Placement;
   redis: RedisTarget;
   /** --redis-rtt: the delay proxy between the apps and Redis, whose CPU each run records. */
@@ -44,10 +43,23 @@ export interface CheckContext {
   /** The golden body, and whether the contender serves it paged. */
   golden: string;
   page: Carrier;
-  /** --workload live: the writer; its checker judges the reads. */
-  live: Live | null;
+  /** What the workload runs for the whole run (the live writer, whose checker judges the reads), if anything. */
+  background: Background | null;
   /** --workload live: the staleness the contender may show. */
   boundMs: () => number;
+}
+
+/**
+ * What a workload runs beside the apps for the whole run, from before the first launch to the end (the live writer):
+ * made by its module (MeasuredWorkload.start) and read by its module only; the run stops it with Redis, and pauses it
+ * around a Redis restart.
+ */
+export interface Background {
+  /** What it is, in the run's log. */
+  readonly describe: string;
+  /** Stops it, runs `during` (a Redis restart), starts it again. */
+  pause<T>(during: () => Promise<T>): Promise<T>;
+  stop(): Promise<void>;
 }
 
 /** Why a contender is out: failed (it stopped answering) or invalid (it answered wrong). */
@@ -113,6 +125,8 @@ export interface MeasuredWorkload {
   readonly oneServer: string | null;
   /** The servers --topology cluster adds for it. */
   readonly clusterServers: readonly ServerName[];
+  /** What it runs beside the apps all run long (the live writer), started before the first launch (absent: none). */
+  start?(o: { redis: RedisTarget; entries: number; settings: Settings; runDir: string }): Promise<Background>;
   /** The settings it adds to results.json (its own flags' values). */
   settings(o: WorkloadOptions): Pick<Settings, 'live' | 'upsert'>;
   /** The gate before measuring. */

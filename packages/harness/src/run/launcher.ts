@@ -8,7 +8,7 @@ import { runOha } from '../measure/oha';
 import type { Verdict } from '../measure/verify';
 import { type CheckContext, workloadOf } from '../workloads';
 import { judgeLiveProbe } from '../workloads/live';
-import { probeOnce } from '../live/session';
+import { probeOnce } from '../workloads/live/session';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';
 import { freePort } from '../system/net';
@@ -103,7 +103,7 @@ export class AppLauncher implements Launcher {
   async restartRedis(): Promise<{ downMs: number; restartedAt: number }> {
     let restartedAt = 0;
     // Timed from Redis answering again, not from the writer's restart after it.
-    const downMs = await this.rig.ctx.live!.pause(async () => {
+    const downMs = await this.rig.ctx.background!.pause(async () => {
       const ms = await restartPrivateRedis(this.rig.ctx.redis);
       restartedAt = performance.now();
       return ms;
@@ -147,7 +147,7 @@ const checkContext = (rig: Rig, settings: LaunchSettings, c: Contender, url: str
   // --app: the app's own body (its first response, a file's), or any body.
   golden: c.own?.golden ?? rig.golden,
   page: c.own ? (c.own.body.from === 'any' ? 'any' : 'own') : c.page,
-  live: rig.ctx.live ?? null,
+  background: rig.ctx.background ?? null,
   boundMs: () => liveBoundMs(rig, settings, c),
 });
 

@@ -13,7 +13,6 @@ import { readResults, resultsFile } from '../model/results-file';
 import { fail, newContenderResult, newResults, runDirOf, saverFor, type RunState, type Session } from './state';
 import { clock, info, log } from '../system/progress';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
-import { startLive } from '../live/session';
 import { workloadOf } from '../workloads';
 import { pairUp, type Pairing } from './against';
 import { contenderInputs } from './inputs';
@@ -179,20 +178,12 @@ export async function prepare(
     clock: new TrialClock(firstGuessS(settings)),
   };
   save();
-  if (settings.live) {
-    // The writer runs from here to the end: every launch, verification and window sees a changing stream.
-    session.live = rig.ctx.live = await startLive(
-      rig.ctx.redis.url,
-      STREAM_KEY,
-      results.data.entries,
-      settings.live.write_rate,
-      settings.seed,
-      runDir,
-    );
-    info(
-      `live: the writer XADDs ${settings.live.write_rate}/s into ${STREAM_KEY} (MAXLEN ${session.live.maxlen}), ` +
-        `logged in ${session.live.log} (gzipped when the run ends)`,
-    );
+  // What the workload runs beside the apps for the whole run (the live writer), from before the first launch.
+  const start = workloadOf(settings.workload).start;
+  if (start) {
+    const background = await start({ redis: rig.ctx.redis, entries: results.data.entries, settings, runDir });
+    session.background = rig.ctx.background = background;
+    info(background.describe);
   }
   for (const r of results.contenders) {
     if (r.status === 'incomplete' && !rig.byName.has(r.self_check_of ?? r.name))

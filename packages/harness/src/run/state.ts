@@ -9,7 +9,7 @@ import type { RunningApp } from '../measure/apps';
 import type { Contender } from '../model/contenders';
 import { BASE, isBase } from '../model/questions';
 import type { RunContext } from '../measure/measure';
-import type { Live } from '../live/session';
+import type { Background } from '../measure/workload';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../system/paths';
@@ -27,8 +27,8 @@ export interface Session {
   runDir: string | null;
   redis: RedisTarget | null;
   apps: Map<string, RunningApp>;
-  /** --workload live: the writer, stopped with Redis. */
-  live?: Live | null;
+  /** What the workload runs beside the apps for the whole run (the live writer), stopped with Redis. */
+  background?: Background | null;
   /** What prepare started beside the private Redis (a second server, a delay proxy), stopped with it. */
   topology?: { stop(): Promise<void> }[];
 }
@@ -179,8 +179,8 @@ export async function stopApp(session: Session, key: string): Promise<void> {
 
 export async function stopAll(session: Session): Promise<void> {
   await Promise.all([...session.apps.keys()].map((n) => stopApp(session, n)));
-  await session.live?.stop();
-  session.live = null;
+  await session.background?.stop();
+  session.background = null;
   await Promise.all((session.topology ?? []).map((t) => t.stop()));
   session.topology = [];
   await session.redis?.stop();

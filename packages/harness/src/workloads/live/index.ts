@@ -2,9 +2,9 @@
 // judged by the checker against the writer's log and the contender's staleness bound; a prober
 // reads beside oha in every window, and the writer's cost is kept apart from the app's. Its table and chart:
 // report.ts, over figures.ts.
-import { perRequestCommand } from '@bench/stream';
-import type { Probe } from '../../live/checker';
-import { judgeWindow, type Live, liveFault, poolLive, probeOnce, startProber } from '../../live/session';
+import { perRequestCommand, STREAM_KEY } from '@bench/stream';
+import type { Probe } from './checker';
+import { judgeWindow, type Live, liveFault, poolLive, probeOnce, startLive, startProber } from './session';
 import { dataOf, type LiveRecord } from '../../model/results';
 import { CLUSTER_SERVERS } from '../../model/servers';
 import { treeCpuSeconds } from '../../system/proc';
@@ -44,7 +44,7 @@ function writerCost(
 
 /** One probe's body, judged by the checker against the contender's staleness bound. */
 export async function judgeLiveProbe(ctx: CheckContext, probe: Probe): Promise<Verdict> {
-  const window = await judgeWindow(ctx.live!, [probe], ctx.boundMs(), probe.sent_ms, probe.received_ms);
+  const window = await judgeWindow(ctx.background as Live, [probe], ctx.boundMs(), probe.sent_ms, probe.received_ms);
   const fault = liveFault(window, null);
   return fault ? { ok: false, reason: fault } : { ok: true, bytes: Buffer.byteLength(probe.body) };
 }
@@ -97,6 +97,10 @@ export const LIVE: Workload = {
     '--servers or --topology cluster with --workload live: the writer ' +
     'changes one stream; measure the live workload on one --server',
   clusterServers: CLUSTER_SERVERS,
+  // The writer runs from before the first launch to the end: every launch, verification and window sees a changing
+  // stream.
+  start: ({ redis, entries, settings, runDir }) =>
+    startLive(redis.url, STREAM_KEY, entries, settings.live!.write_rate, settings.seed, runDir),
   settings: (o) => ({
     live: {
       write_rate: o.writeRate,
@@ -106,7 +110,7 @@ export const LIVE: Workload = {
   }),
   // A read the checker finds a snapshot fresh enough.
   verify: async (ctx) => {
-    if (!ctx.live) return verifyContract(ctx.url, ctx.golden, ctx.page);
+    if (!ctx.background) return verifyContract(ctx.url, ctx.golden, ctx.page);
     const probe = await probeOnce(ctx.url);
     if (probe.status === 0) return { ok: false, reason: `request failed: ${probe.body}` };
     return judgeLiveProbe(ctx, probe);
@@ -122,7 +126,7 @@ export const LIVE: Workload = {
     return fault ? { status: 'invalid', reason: `run ${run.round}: ${fault}` } : null;
   },
   request: (_ctx, url) => ({ url }),
-  around: (ctx, url, boundMs) => (ctx.live ? liveAround(ctx.redis, ctx.live, url, boundMs) : null),
+  around: (ctx, url, boundMs) => (ctx.background ? liveAround(ctx.redis, ctx.background as Live, url, boundMs) : null),
   pickFor: null,
   load: (r, long) =>
     long ? `GET / while a writer appends ${r.settings.live?.write_rate ?? '–'} entries/s to the stream` : 'LIVE',

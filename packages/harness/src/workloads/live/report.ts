@@ -7,7 +7,7 @@ import type * as vl from 'vega-lite';
 import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult, Results } from '../../model/results';
 import { fastestFirst } from '../../model/run-record';
-import { PROBE_RATE } from '../../live/session';
+import { PROBE_RATE } from './session';
 import { once } from '../types';
 import { type LiveFigures, type LiveRow, liveFigures } from './figures';
 
@@ -44,7 +44,7 @@ function writerLine(r: Results, { writer: w }: LiveFigures): string {
     `${fmt(w.writes ? w.writeRedisUs / w.writes : NaN, 1)} µs of Redis time each ` +
     `(apart from the apps' reads)${cpuPart}. ` +
     "Staleness: how much older the snapshot a probe got was than the probe's send time, " +
-    `from ${PROBE_RATE} probes/s per window (live/session.ts); ` +
+    `from ${PROBE_RATE} probes/s per window (workloads/live/session.ts); ` +
     `p50 is the windows' median, p99 and max their largest.${followPart}`
   );
 }

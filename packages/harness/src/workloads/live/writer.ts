@@ -1,6 +1,6 @@
 // The live writer: appends entries shaped like the stream's at a steady rate while an app
 // serves it, and logs every write so the checker can rebuild the whole sequence from the log.
-//   bun packages/harness/src/live/writer.ts --url redis://127.0.0.1:P --key K --rate 10 --maxlen 339 \
+//   bun packages/harness/src/workloads/live/writer.ts --url redis://127.0.0.1:P --key K --rate 10 --maxlen 339 \
 //     --seed N --out FILE.jsonl
 // Runs until SIGTERM/SIGINT (or --max-seconds, so a forgotten writer stops by itself); exit 0
 // when stopped, 1 on a Redis error (one line on stderr), 2 on bad arguments.
@@ -8,7 +8,8 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createClient } from 'redis';
 import { STREAM_KEY } from '@bench/stream';
-import { seededRandom } from '../stats/stats';
+import { seededRandom } from '../../stats/stats';
+import { nowMs } from '../../system/clock';
 import type { Entry } from './checker';
 
 export type { Entry };
@@ -37,9 +38,6 @@ export interface WriterOptions {
   out: string;
   maxSeconds: number;
 }
-
-/** Epoch ms with sub-ms precision: the clock the prober and the checker use too. */
-export const nowMs = () => performance.timeOrigin + performance.now();
 
 /** When write i is due. Scheduled from the start, so a late write never shifts the ones after it. */
 export const dueAt = (start_ms: number, i: number, rate: number) => start_ms + (i * 1000) / rate;

@@ -16,17 +16,19 @@ import {
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { spawnTracked, killTree, type Tracked } from '../system/proc';
+import { spawnTracked, killTree, type Tracked } from '../../system/proc';
 import { median } from 'simple-statistics';
 import { judge, sequenceOf, snapshotLengths, Timeline, type Probe } from './checker';
-import { nowMs, type WriterHeader, type WrittenEntry } from './writer';
-import type { LiveWindow } from '../model/results';
+import { nowMs } from '../../system/clock';
+import type { WriterHeader, WrittenEntry } from './writer';
+import type { LiveWindow } from '../../model/results';
+import type { Background } from '../../measure/workload';
 
 /** Probes per second during a window: enough for percentiles, a few % of the app's load. */
 export const PROBE_RATE = 20;
 const WRITER = join(import.meta.dir, 'writer.ts');
 
-export interface Live {
+export interface Live extends Background {
   /** The writer running now (a new one after each pause). */
   writer: Tracked;
   /** The first writer's log; each is gzipped (`.jsonl.gz`) once the live session stops. */
@@ -149,6 +151,9 @@ export async function startLive(
   let read = first.read;
   const logs = [log];
   const live: Live = {
+    describe:
+      `live: the writer XADDs ${rate}/s into ${key} (MAXLEN ${first.header.maxlen}), logged in ${log} ` +
+      '(gzipped when the run ends)',
     writer: first.writer,
     log,
     rate,
