@@ -38,7 +38,7 @@ export interface AppManifest {
    * Which of its contenders are in the default suite, and the seed's: patterns pick default-settings ones, an exact
    * name any (a tuned one too).
    */
-  suites?: { default?: string[]; seed?: string[]; live?: string[]; upsert?: string[] };
+  suites?: Partial<Record<ListedSuite, string[]>>;
   unsupported?: { runtime?: string; client?: string; reason: string }[];
 }
 
@@ -48,6 +48,9 @@ export interface AppManifest {
  */
 export const SUITES = ['default', 'matrix', 'seed', 'live', 'upsert'] as const;
 export type SuiteName = (typeof SUITES)[number];
+/** The suites a manifest lists its contenders in: every one but the matrix, which holds them all. */
+type ListedSuite = Exclude<SuiteName, 'matrix'>;
+const LISTED = SUITES.filter((s): s is ListedSuite => s !== 'matrix');
 
 export interface Contender {
   name: string;
@@ -241,12 +244,12 @@ function combos(
   client: string,
 ): Contender[] {
   const rt = m.runtimes[runtime]!;
-  const inSuite = (suite: 'default' | 'seed' | 'live' | 'upsert', name: string, plain: boolean) =>
+  const inSuite = (suite: ListedSuite, name: string, plain: boolean) =>
     (m.suites?.[suite] ?? []).some((p) => picks(p, name, plain));
   return settingCombos(v.settings ?? rt.settings ?? m.settings ?? [], client).map(({ settings, tuned, onlyIn }) => {
     const name = contenderName(runtime, m.framework, v.name ?? null, client, tuned);
     const plain = tuned.length === 0;
-    const named = (['default', 'seed', 'live', 'upsert'] as const).filter((x) => inSuite(x, name, plain));
+    const named = LISTED.filter((x) => inSuite(x, name, plain));
     // A value kept to workloads with suites of their own (a cache: live) is in those suites only; one the default
     // workload measures (decode: xrange and xrange-count) stays in the default suites, refused under the others.
     const suites: SuiteName[] =

@@ -12,6 +12,7 @@ import type { ClientCeiling, RedisCeiling, Scaling } from './ceilings';
 import type { ContenderResult } from './run-record';
 import type { Changes, DesignRecord, HandicapCheck, PairMode } from './changes';
 import type { Answer } from './answer';
+import type { SuiteName } from './contenders';
 
 export * from './ceilings';
 export * from './run-record';
@@ -32,7 +33,7 @@ export interface Settings {
   /** --app: a user's own apps (one, or its two versions) measured beside the contenders: name, command, route, body. */
   apps?: { name: string; command: string; path: string; body: 'first' | 'file' | 'any' }[];
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
-  suite?: 'default' | 'matrix' | 'seed' | 'live' | 'upsert';
+  suite?: SuiteName;
   profile: 'default' | 'seed';
   workload: Workload;
   connections: number[];
