@@ -105,12 +105,14 @@ describe('--app: your app beside the best stacks', () => {
       const { json } = resultsIn(run.outDir);
       expect(json.settings.against.kind).toBe('ref');
       expect(json.contenders.map((c: { name: string }) => c.name).sort()).toEqual(['your-app', 'your-app@base']);
+      // The change is seen where load does not blur it: the CPU each request costs. Its req/s over three half-second
+      // rounds is not: in the shared lane one run read head 1.12× base's req/s with the burn in place.
       const cpu = (n: string) => json.contenders.find((c: { name: string }) => c.name === n).cpu_us_per_req;
       expect(cpu('your-app') - cpu('your-app@base')).toBeGreaterThan(200);
       const [change] = json.changes.answers;
-      expect(change.a).toBe('your-app');
+      expect([change.a, change.b]).toEqual(['your-app', 'your-app@base']);
       expect(change.rounds).toBeGreaterThanOrEqual(3);
-      expect(change.ratio).toBeLessThan(1);
+      expect(Number.isFinite(change.ratio) && change.lo <= change.ratio && change.ratio <= change.hi).toBe(true);
       expect(run.stdout).toContain('**Against `HEAD~1`');
     });
     expect(await settle(run.seen)).toEqual([]);
