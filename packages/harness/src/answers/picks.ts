@@ -2,9 +2,9 @@
 // its defaults), pooled and decided per machine as every answer is (answers/across-runs.ts), as one family of its own:
 // the chance of any false "faster" on the first screen is at most its α. A run's family compares stacks that differ in
 // one thing; a stack that differs from the usual choice in two (bun-raw-bun-redis: runtime and client) is compared
-// through the stack between them, round by round: ln(A ÷ C) in a round is ln(A ÷ B) + ln(B ÷ C), B's windows the same
-// in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is the largest among
-// those decided faster; the picks are not tested against each other, which the page says.
+// through the stack between them, round by round: ln(A ÷ C) in a round is ln(A ÷ B) + ln(B ÷ C), B's
+// windows the same in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is
+// the largest among those decided faster; the picks are not tested against each other, which the page says.
 import type { KeptAnswer, KeptAnswers } from '../model/kept';
 import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/across-runs';
 import { type Comparison, isPlain, type Member } from '../model/questions';

@@ -250,7 +250,9 @@ function machinesOf(an: Analysis, answers: PoolAnswer[]): string[] {
 const columnName = (answers: PoolAnswer[], machine: string) =>
   machineName(answers.flatMap(onDefault).find((o) => o.machine === machine)?.name ?? machine);
 
-/** One machine's figure of an answer: "**1.21×** faster (1.02×–1.45×)", or "1.34× (0.97×–1.86×), not yet known". */
+/**
+ * A machine's figure: "**1.21×** faster (1.02×–1.45×)", or "1.34× (0.97×–1.86×), not yet known".
+ */
 export function onMachineText(a: PoolAnswer, machine: string): string {
   const o = onDefault(a).find((x) => x.machine === machine);
   if (!o) return 'not measured';
