@@ -60,25 +60,29 @@ describe('--app: your app beside the best stacks', () => {
     expect(await settle(run.seen)).toEqual([]);
   });
 
-  test('your two versions: each against the other and against the stack, in the same rounds', async () => {
+  test('your two versions: the second decided against the first as --against decides a change', async () => {
     const fixture = join(ROOT, 'tests/fixtures/your-app');
     // The second version burns 400 µs of CPU per request more (the fixture's BURN_US): a change a run must see.
     const versions = ['--app', 'node server.mjs', '--app', 'env BURN_US=400 node server.mjs', '--app-name', 'v1,v2'];
-    const beside = ['--cwd', fixture, '--path', '/colors', '--only', 'bun-fake-good-node-redis'];
-    const run = await runCli([...versions, ...beside, '--runs', '3', '--windows', '1', '--duration', '500ms']);
+    const run = await runCli([...versions, '--cwd', fixture, '--path', '/colors', ...FEWER]);
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
-      // Compared, in the same rounds, and the change seen in each version's CPU per request: CPU time, which a loaded
-      // machine does not blur as it does req/s over three short rounds (in a loaded shared lane v1 ÷ v2 read 0.97×).
-      const a = json.answers.find((x: { question: string }) => x.question === 'yours: v1 vs v2');
-      expect(a.rounds).toBeGreaterThanOrEqual(3);
-      expect(Number.isFinite(a.ratio)).toBe(true);
-      // Never "faster" the wrong way: v2 burns more per request.
-      expect(a.verdict === 'faster' && a.ratio < 1).toBe(false);
+      expect(json.settings.against).toMatchObject({ kind: 'app', spec: 'node server.mjs' });
+      // Only the pair: v2 as the head, v1 as its base (v2@base), each started by its own command.
+      expect(json.contenders.map((c: { name: string }) => c.name).sort()).toEqual(['v2', 'v2@base']);
       const cpu = (n: string) => json.contenders.find((c: { name: string }) => c.name === n).cpu_us_per_req;
-      expect(cpu('v2')).toBeGreaterThan(cpu('v1'));
-      expect(run.stdout).toContain('**v1 against each**');
+      expect(cpu('v2')).toBeGreaterThan(cpu('v2@base'));
+      const [change] = json.changes.answers;
+      expect([change.a, change.b, change.rounds >= 3, Number.isFinite(change.ratio)]).toEqual([
+        'v2',
+        'v2@base',
+        true,
+        true,
+      ]);
+      // Never "faster" the wrong way: v2 burns more per request.
+      expect(change.verdict === 'faster' && change.ratio > 1).toBe(false);
+      expect(run.stdout).toContain('**Against your first version (`--app "node server.mjs"`)**');
     });
     expect(await settle(run.seen)).toEqual([]);
   });

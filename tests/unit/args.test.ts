@@ -168,11 +168,20 @@ describe('flags', () => {
 
   test('--workload live: its own suite, a write rate or a sweep of them, and the staleness bound', () => {
     const o = parseCli(['--workload', 'live', '--write-rate', '100,10,10', '--max-staleness', '80ms'], names);
-    expect([o.suite, o.writeRate, o.writeRates, o.maxStalenessMs]).toEqual(['live', 10, [10, 100], 80]);
-    expect(parseCli(['--workload', 'live'], names)).toMatchObject({
-      writeRate: 10,
-      writeRates: [10],
-      maxStalenessMs: 50,
+    expect([o.suite, o.own.settings, o.own.sweep?.flag, o.own.sweep?.values]).toEqual([
+      'live',
+      { write_rate: 10, max_staleness_ms: 80 },
+      'write-rate',
+      [10, 100],
+    ]);
+    expect(o.own.sweep?.step(100)).toEqual({
+      dir: 'rate-100',
+      say: '--write-rate: the run at 100 writes/s',
+      settings: { write_rate: 100, max_staleness_ms: 80 },
+    });
+    expect(parseCli(['--workload', 'live'], names).own).toEqual({
+      settings: { write_rate: 10, max_staleness_ms: 50 },
+      sweep: null,
     });
     expect(() => parseCli(['--workload', 'live', '--matrix'], names)).toThrow(/measures its own suite/);
   });
@@ -258,8 +267,10 @@ describe('flags', () => {
     expect(() => parseCli(['--workload', 'live', '--restart-redis', '--redis-rtt', '1ms'], names)).toThrow(
       /^--restart-redis with --redis-rtt/,
     );
-    expect(parseCli(['--workload', 'live', '--restart-redis'], names).restartRedis).toBe(true);
-    expect(parseCli(['--workload', 'live'], names).restartRedis).toBe(false);
+    expect(parseCli(['--workload', 'live', '--restart-redis'], names).own.settings).toMatchObject({
+      restart_redis: true,
+    });
+    expect(parseCli(['--workload', 'live'], names).own.settings).not.toHaveProperty('restart_redis');
     // With REDIS_URL set, the flags that need private servers are refused before anything starts.
     expect(privateRedisNeeded({ workload: 'live', entries: false, servers: ['redis'] })).toMatch(
       /^--workload live writes to and trims the stream/,
@@ -277,13 +288,10 @@ describe('flags', () => {
     // The upsert workload: its key spaces, its own suite, any servers (a cluster too), its private Redis.
     expect(parseCli(['--workload', 'upsert'], names)).toMatchObject({
       suite: 'upsert',
-      upsertKeys: 100,
-      upsertKeysList: [100],
+      own: { settings: { keys: 100 }, sweep: null },
     });
-    expect(parseCli(['--workload', 'upsert', '--keys', '10000,1,100'], names)).toMatchObject({
-      upsertKeys: 1,
-      upsertKeysList: [1, 100, 10000],
-    });
+    const swept = parseCli(['--workload', 'upsert', '--keys', '10000,1,100'], names).own;
+    expect([swept.settings, swept.sweep?.flag, swept.sweep?.values]).toEqual([{ keys: 1 }, 'keys', [1, 100, 10000]]);
     expect(() => parseCli(['--keys', '10'], names)).toThrow(/^--keys needs --workload upsert/);
     expect(() => parseCli(['--workload', 'upsert', '--keys', '50'], names)).toThrow(
       /^--keys "50": each value must be one of 1, 10, 100, 1000, 10000/,

@@ -239,6 +239,8 @@ describe('the first screen: each stack against the usual choice, one family', ()
     const onNode = node.answer!.pool.on_machines.map((o) => o.machine);
     expect(onNode.length).toBe(2);
     for (const m of onNode) expect(onMachineText(node.answer!, m)).toContain('not yet known');
+    // Said below the table by the same rule: Bun's own pick (none measured here).
+    expect(p.notes!.map((l) => [l.id, l.pick])).toEqual([['bun', null]]);
     expect(p.alpha).toBe(0.05);
   });
 });

@@ -84,7 +84,7 @@ describe('a load that is not measured (warmup, touch)', () => {
   });
   test('--workload upsert warms up with its POSTs into a key space of their own, not GET /', () => {
     const t = unmeasuredTarget(
-      { ...(ctx as object), workload: workloadOf('upsert'), upsertKeys: 100 } as never,
+      { ...(ctx as object), workload: workloadOf('upsert'), own: { keys: 100 } } as never,
       'http://127.0.0.1:3000/',
     );
     expect(t.request).toMatchObject({ method: 'POST', randRegex: true });

@@ -2,7 +2,7 @@
 // module's pure parts (the gate rules, what oha sends, the flags, the settings, the ceilings)
 // say what the harness used to decide by testing the name.
 import { describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WORKLOADS } from '@bench/stream';
@@ -18,9 +18,16 @@ const ctx = {
   runDir: '/tmp',
 } as never;
 const URL = 'http://127.0.0.1:3000/';
-const OPTS = { upsertKeys: 100, writeRate: 10, maxStalenessMs: 50, restartRedis: true };
 
 describe('the registry', () => {
+  test('nothing in the harness outside workloads/ names the write workload: its module declares it all', () => {
+    const src = 'packages/harness/src';
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && !f.startsWith('workloads/'),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.filter((f) => readFileSync(join(src, f), 'utf8').includes('upsert'))).toEqual([]);
+  });
   test('every workload --workload takes has a module, under its own name', () => {
     expect(Object.keys(WORKLOAD_MODULES).sort()).toEqual([...WORKLOADS].sort());
     for (const w of WORKLOADS) expect(workloadOf(w).name).toBe(w);
@@ -59,7 +66,7 @@ describe('what oha sends', () => {
     expect(workloadOf('live').around(ctx, URL, 0)).toBeNull();
   });
   test('upsert: POSTs into a key space drawn by a regex, apart from any window', () => {
-    const t = workloadOf('upsert').request({ ...(ctx as object), upsertKeys: 1000 } as never, URL);
+    const t = workloadOf('upsert').request({ ...(ctx as object), own: { keys: 1000 } } as never, URL);
     expect(t.request).toMatchObject({ method: 'POST', randRegex: true });
     expect(t.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/items\/\w+k\[0-9\]\{3\}$/);
     expect(t.request!.body).toStartWith('{');
@@ -67,20 +74,24 @@ describe('what oha sends', () => {
 });
 
 describe('flags, settings, servers and ceilings', () => {
-  test('the flags each takes beyond the common ones', () => {
-    expect(workloadOf('xrange').flags).toEqual([]);
-    expect(workloadOf('live').flags).toEqual(['write-rate', 'max-staleness', 'restart-redis']);
-    expect(workloadOf('upsert').flags).toEqual(['keys']);
+  test('the flags each owns beyond the common ones', () => {
+    expect(workloadOf('xrange').flags).toEqual({});
+    expect(Object.keys(workloadOf('live').flags)).toEqual(['write-rate', 'restart-redis', 'max-staleness']);
+    expect(Object.keys(workloadOf('upsert').flags)).toEqual(['keys']);
   });
-  test('what it adds to the settings in results.json', () => {
-    expect(workloadOf('xrange').settings(OPTS)).toEqual({});
-    expect(workloadOf('live').settings(OPTS)).toEqual({
-      live: { write_rate: 10, max_staleness_ms: 50, restart_redis: true },
+  test('what its flags add to the settings in results.json, under its name', () => {
+    expect(workloadOf('xrange').options({})).toEqual({ settings: null, sweep: null });
+    const live = { 'write-rate': '10', 'max-staleness': '50ms', 'restart-redis': true };
+    expect(workloadOf('live').options(live).settings).toEqual({
+      write_rate: 10,
+      max_staleness_ms: 50,
+      restart_redis: true,
     });
-    expect(workloadOf('live').settings({ ...OPTS, restartRedis: false })).toEqual({
-      live: { write_rate: 10, max_staleness_ms: 50 },
+    expect(workloadOf('live').options({ ...live, 'restart-redis': undefined }).settings).toEqual({
+      write_rate: 10,
+      max_staleness_ms: 50,
     });
-    expect(workloadOf('upsert').settings(OPTS)).toEqual({ upsert: { keys: 100 } });
+    expect(workloadOf('upsert').options({})).toEqual({ settings: { keys: 100 }, sweep: null });
   });
   test('the writes run on the private Redis only, and without --target', () => {
     for (const w of ['xrange', 'xread', 'xrange-count', 'xrevrange-count'] as const) {
@@ -94,8 +105,8 @@ describe('flags, settings, servers and ceilings', () => {
   });
   test('live and upsert measure suites of their own', () => {
     expect(workloadOf('xrange').suite).toBeNull();
-    expect(workloadOf('live').suite?.name).toBe('live');
-    expect(workloadOf('upsert').suite?.name).toBe('upsert');
+    expect(workloadOf('live').suite?.holds).toBe('each raw server with the caches');
+    expect(workloadOf('upsert').suite?.holds).toBe('each raw server with the write strategies');
   });
   test('live on one server; upsert on the cluster without its replica twin', () => {
     expect(workloadOf('live').oneServer).toMatch(/one --server/);
@@ -156,7 +167,9 @@ describe('what the answers and the report ask of a workload', () => {
     const live = { live: { count: 7 } };
     const upsert = { upsert: { keys: 1 }, redis_commands: { evalsha: 3 }, ok: 9 };
     const [a, b, c]: Record<string, unknown>[] = [{ ...live }, { ...upsert }, { ok: 9 }];
-    for (const x of [a!, b!, c!]) upgradeRecord(x);
+    upgradeRecord(a!, 'live');
+    upgradeRecord(b!, 'upsert');
+    upgradeRecord(c!, 'xrange');
     expect(a).toEqual({ workload: { kind: 'live', data: { count: 7 } } });
     expect(b).toEqual({ workload: { kind: 'upsert', data: { keys: 1, redis_commands: { evalsha: 3 } } }, ok: 9 });
     expect(c).toEqual({ ok: 9 });
@@ -164,7 +177,10 @@ describe('what the answers and the report ask of a workload', () => {
     const dir = mkdtempSync(join(tmpdir(), 'legacy-'));
     const run = () => ({ ...live, windows: [{ ...live }] });
     const c0 = { runs: [run()], points: [{ runs: [run()], discarded_runs: [run()] }] };
-    writeFileSync(join(dir, 'results.json'), JSON.stringify({ schema: 2, contenders: [c0] }));
+    writeFileSync(
+      join(dir, 'results.json'),
+      JSON.stringify({ schema: 2, settings: { workload: 'live' }, contenders: [c0] }),
+    );
     const read = readResults(join(dir, 'results.json')).contenders[0]!;
     const runs = [...read.runs, ...read.points[0]!.runs, ...read.points[0]!.discarded_runs!];
     for (const r of [...runs, ...runs.flatMap((x) => x.windows!)])

@@ -1,7 +1,7 @@
 // One analysis pass over a run's results: every figure its report shows that takes more than
 // formatting (the family's answers and what their sentences need, the fastest per question, the
 // ranking, each contender's kept runs and their spread, the handicap check's sizing, the Redis
-// ceilings' medians, the run's precision and conditions, the live and upsert workloads' figures),
+// ceilings' medians, the run's precision and conditions, a workload's own figures),
 // computed once. The report (report/) is handed the Analysis and only renders it, as
 // golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing here changes the
 // results it reads.

@@ -21,6 +21,9 @@ export const PICK_LINES: { id: string; want: string; among: (m: Member) => boole
   { id: 'framework', want: 'with a web framework (routes, middleware)', among: (m) => m.framework !== 'raw' },
 ];
 
+/** Picks said below the table by the same rule, for a reader on another runtime: Bun's own best stack. */
+export const NOTE_LINES: typeof PICK_LINES = [{ id: 'bun', want: 'on Bun', among: (m) => m.runtime === 'bun' }];
+
 /** Each round's ln(a ÷ b) in one kept run, along the shortest path of its answered comparisons; null: no path. */
 export function chainRounds(k: KeptAnswers, a: string, b: string): { rounds: number[]; direct?: KeptAnswer } | null {
   const edges = new Map<string, { to: string; rounds: number[]; x: KeptAnswer }[]>();
@@ -134,7 +137,7 @@ export function poolPicks(
   }));
   const pool = poolAnswers(chained, comparisons, today, workload, marginPct);
   const byName = new Map(pool.answers.map((x) => [x.a, x]));
-  const lines: PickLine[] = PICK_LINES.map((l) => {
+  const lineOf = (l: (typeof PICK_LINES)[number]): PickLine => {
     const own = candidates.filter(l.among).flatMap((m) => byName.get(m.name) ?? []);
     const ranked = [...own].sort((x, y) => score(y) - score(x));
     const decided = !!ranked[0] && tier(ranked[0]) > 0;
@@ -157,7 +160,9 @@ export function poolPicks(
       answer: pick,
       also: decided ? also.map((x) => x.a) : [],
     };
-  });
+  };
+  const lines = PICK_LINES.map(lineOf);
+  const notes = NOTE_LINES.map(lineOf);
   const { alpha, spent, per_machine, machines, configurations } = pool;
-  return { usual: USUAL, alpha, spent, per_machine, machines, configurations, lines, answers: pool.answers };
+  return { usual: USUAL, alpha, spent, per_machine, machines, configurations, lines, notes, answers: pool.answers };
 }

@@ -133,7 +133,7 @@ function gatePoint(
     (calls < 1 - CALLS_TOLERANCE || (calls > 1 + CALLS_TOLERANCE && rules.gateTooMany))
   ) {
     // Too few: some response did not reach Redis. Too many is gated where the workload says so (the
-    // live and upsert modules say why not).
+    // workloads' modules say why not).
     point.status = 'invalid';
     const want = `want 1.00 ± ${CALLS_TOLERANCE}`;
     point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${rules.label} calls per response, ${want}`;

@@ -73,6 +73,11 @@ export function appFlags(v: FlagValues): AppFlags | string {
     return '--against pairs one --app with its version at a git ref: give --app once, or two --app and no --against';
   if (v.against !== undefined && v.only !== undefined)
     return '--app with --against measures your app against its other version only: drop --only (or --against)';
+  if (commands.length > 1 && v.only !== undefined)
+    return (
+      '--app twice measures your second version against your first only: drop --only, and measure one --app ' +
+      'beside the stacks in a run of its own'
+    );
   const argvs = commands.map(splitCommand);
   const refused = argvs.find((a) => typeof a === 'string');
   if (refused !== undefined) return refused as string;

@@ -7,7 +7,7 @@ import { appFlags } from './app-flags';
 import { LAYOUTS, type CliOptions } from '../run/options';
 import { ceilingsOn, type FlagValues, type Selectable, selection } from './select';
 import { rttFlag, serversFlag, tlsFlag } from './server-flags';
-import { keysFlag, liveFlags, restartFlag, workloadFlag } from './workload-flags';
+import { ownFlags, SWEEP_FLAGS, workloadFlag } from './workload-flags';
 import { UsageError } from './usage-error';
 import { FLAGS, oneOf, parseDuration, percent, positiveInt, positiveNumber, withDashValues } from './flags';
 
@@ -63,14 +63,21 @@ const NOT_WITH_AGAINST: [string, string][] = [
   ['resume', 'a resumed run pairs with the side it started with: give --resume alone'],
 ];
 
-/** --against and --equal: refused with a flag they cannot pair; --equal needs a pair to bound. */
-function againstFlags(v: FlagValues): {
+/**
+ * --against and --equal: refused with a flag they cannot pair; --equal needs a pair to bound. `firstApp`: with --app
+ * given twice, the first one's command, the base the second is decided against as --against decides a change.
+ */
+function againstFlags(
+  v: FlagValues,
+  firstApp: string | null,
+): {
   against: string | null;
   equalPct: number;
   pair: 'auto' | 'alternate' | 'duet';
   pairUnchanged: boolean;
 } {
-  const against = v.against as string | undefined;
+  const against = (v.against as string | undefined) ?? firstApp ?? undefined;
+  const flag = v.against !== undefined ? '--against' : '--app twice';
   const paired = against !== undefined || v.handicap !== undefined;
   if (v.equal !== undefined && !paired)
     throw new UsageError('--equal bounds a change: use it with --against or --handicap');
@@ -83,7 +90,7 @@ function againstFlags(v: FlagValues): {
     const clash = NOT_WITH_AGAINST.find(
       ([k]) => v[k] !== undefined && v[k] !== false && !(k === 'profile' && v[k] === 'default'),
     );
-    if (clash) throw new UsageError(`--against cannot be combined with --${clash[0]}: ${clash[1]}`);
+    if (clash) throw new UsageError(`${flag} cannot be combined with --${clash[0]}: ${clash[1]}`);
   }
   return {
     against: against ?? null,
@@ -169,12 +176,11 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   };
 }
 
-/** One sweep at a time (--entries, --write-rate a,b, --redis-rtt a,b), and a sweep resumes one value at a time. */
+/** One sweep at a time (--entries, a workload's --flag a,b, --redis-rtt a,b); a sweep resumes one value at a time. */
 function checkSweeps(str: (k: string) => string | undefined): void {
   const sweeps = [
     str('entries') !== undefined && '--entries',
-    (str('keys') ?? '').includes(',') && '--keys a,b',
-    (str('write-rate') ?? '').includes(',') && '--write-rate a,b',
+    ...SWEEP_FLAGS.map((f) => (str(f) ?? '').includes(',') && `--${f} a,b`),
     (str('redis-rtt') ?? '').includes(',') && '--redis-rtt a,b',
   ].filter(Boolean);
   if (sweeps.length > 1) throw new UsageError(`${sweeps.join(' and ')} are both sweeps: run one sweep at a time`);
@@ -247,10 +253,13 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   const { workload, notForWorkload, selected } = workloadFlag(str('workload'), picked);
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
-  const { against, equalPct, pair, pairUnchanged } = againstFlags(v);
+  const { against, equalPct, pair, pairUnchanged } = againstFlags(
+    v,
+    app.ownApps.length === 2 ? app.ownApps[0]!.command : null,
+  );
   const handicap = handicapFlag(str('handicap'), selected);
-  // A run of pairs only: --against, or --handicap on the one contender selected. A round of one pair takes
-  // seconds: the budget, not a round cap, ends it.
+  // A run of pairs only: --against (or --app twice), or --handicap on the one contender selected. A round of one
+  // pair takes seconds: the budget, not a round cap, ends it.
   const pairOnly = against !== null || (!!handicap && selected.length === 1);
   return {
     list: v.list === true,
@@ -285,9 +294,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
           ])
         : null,
     workload,
-    ...liveFlags(workload, str('write-rate'), str('max-staleness')),
-    ...keysFlag(workload, str('keys')),
-    restartRedis: restartFlag(v['restart-redis'] === true, workload, str('windows'), str('redis-rtt')),
+    own: ownFlags(workload, v),
     profile,
     ...target,
     ...app,

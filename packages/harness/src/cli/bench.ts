@@ -25,7 +25,7 @@ import { selfCheckTable } from '../report/table';
 import { yoursSection } from '../report/yours';
 import { ManifestError, type Contender, type Unsupported } from '../model/contenders';
 import { APPS_DIR, loadSuite } from '../model/manifests';
-import { BESIDE_BY_DEFAULT, OwnAppError, ownContender, ownSide } from '../run/own-app';
+import { BESIDE_BY_DEFAULT, firstAppSide, OwnAppError, ownContender, ownSide } from '../run/own-app';
 import { whyNotKept } from './keep';
 import { notPublished } from '../publish/rules';
 import type { Results } from '../model/results';
@@ -111,10 +111,17 @@ function withOwnApps(opts: CliOptions, contenders: Contender[]): void {
   );
   contenders.push(...own);
   // Beside the usual choice when nothing else is asked for; a suite asked for (--matrix, a workload's) stays whole.
-  // With --against, against its own other version only.
+  // With --against (or --app twice), against its own other version only.
   if (!opts.only && opts.suite === 'default' && !opts.selfCheck && !opts.handicap && !opts.against)
     opts.only = opts.selected = [BESIDE_BY_DEFAULT];
   opts.selected = [...(opts.against ? [] : opts.selected), ...own.map((c) => c.name)];
+}
+
+/** The run's other side: your first version (--app twice), your app at a git ref (--app … --against), or the apps'. */
+function sideOf(opts: CliOptions) {
+  const [first] = opts.ownApps;
+  if (opts.ownApps.length === 2) return firstAppSide(first!);
+  return first && opts.against ? ownSide(opts.against, first.cwd) : otherSideOf(opts, APPS_DIR);
 }
 
 async function main(): Promise<number> {
@@ -123,8 +130,7 @@ async function main(): Promise<number> {
   try {
     suite = loadSuite();
     opts = parseCli(process.argv.slice(2), suite.contenders);
-    opts.otherSide =
-      opts.ownApps.length && opts.against ? ownSide(opts.against, opts.ownApps[0]!.cwd) : otherSideOf(opts, APPS_DIR);
+    opts.otherSide = sideOf(opts);
     if (opts.ownApps.length) withOwnApps(opts, suite.contenders);
   } catch (e) {
     if (

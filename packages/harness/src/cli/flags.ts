@@ -1,12 +1,19 @@
 // The flags of `npm run bench`, each with its help line, and the checks of one flag's value: any bad value is a
 // UsageError naming the flag and what it accepts (args.ts turns the flags into settings).
 import { WORKLOADS } from '@bench/stream';
+import { parseDuration } from '../system/flag-values';
+import { WORKLOAD_MODULES } from '../workloads';
 import { LAYOUTS } from '../run/options';
 import { PLACEMENTS } from '../system/placement';
 import { DIMENSIONS } from './select';
 import { UsageError } from './usage-error';
 
-export const FLAGS = {
+export { parseDuration };
+
+/** The workloads that measure a suite of their own (bench.json's suites, under the workload's name). */
+const OWN_SUITES = Object.values(WORKLOAD_MODULES).filter((w) => w.suite);
+
+const BEFORE = {
   list: { type: 'boolean', desc: 'print the contender names, one per line, and exit' },
   matrix: {
     type: 'boolean',
@@ -85,34 +92,19 @@ export const FLAGS = {
   workload: {
     type: 'string',
     desc:
-      `what each request does: ${WORKLOADS.join(' | ')} (default xrange; live: reads while ` +
-      "a writer appends; upsert: POST /items/:id writes, the write strategies' suite)",
+      `what each request does: ${WORKLOADS.join(' | ')} (default xrange; each of these measures a suite of its ` +
+      `own: ${OWN_SUITES.map((w) => `${w.name} (${w.suite!.holds})`).join(', ')}; see docs/usage.md)`,
   },
-  keys: {
-    type: 'string',
-    desc:
-      'with --workload upsert: the key space K each window writes to, a power of ten from 1 (one hot ' +
-      'key) to 10000 (almost no conflicts), or a sweep like 1,100,10000 (one run each) (default 100)',
-  },
-  'write-rate': {
-    type: 'string',
-    desc:
-      'with --workload live: XADDs per second into the capped stream while the apps read it, ' +
-      'or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)',
-  },
-  'restart-redis': {
-    type: 'boolean',
-    desc:
-      'with --workload live: in round 1 each block restarts the private Redis (SHUTDOWN ' +
-      'SAVE, then again from its RDB) after its first windows; every app must serve a ' +
-      'fresh snapshot within 10 s, and its later windows are checked like the others',
-  },
-  'max-staleness': {
-    type: 'string',
-    desc:
-      'with --workload live: a read staler than this makes an exact ' +
-      'cache invalid (a TTL cache: its TTL plus this) (default 50ms)',
-  },
+} as const;
+
+/** The flags a workload owns, each taken only with its workload (workloads/: its module declares and parses them). */
+const OWNED = Object.fromEntries(
+  Object.values(WORKLOAD_MODULES).flatMap((w) =>
+    Object.entries(w.flags).map(([name, f]) => [name, { type: f.type, desc: `with --workload ${w.name}: ${f.desc}` }]),
+  ),
+) as Record<string, { type: 'string' | 'boolean'; desc: string }>;
+
+const AFTER = {
   profile: { type: 'string', desc: 'default | seed (the original method: 200 requests, 3 runs, third taken)' },
   placement: { type: 'string', desc: `CPU pinning: ${PLACEMENTS.join(' | ')} (default auto)` },
   'start-timeout': { type: 'string', desc: 'how long an app may take to answer after start (default 30s)' },
@@ -155,7 +147,8 @@ export const FLAGS = {
     multiple: true,
     desc:
       'start your own app with this command (PORT, HOST and REDIS_URL in its environment) and measure it beside ' +
-      'the contenders --only names, e.g. --app "node server.js"; twice: your two versions (docs/your-app.md)',
+      'the contenders --only names, e.g. --app "node server.js"; twice: your two versions, the second decided ' +
+      'against the first as --against decides a change (docs/your-app.md)',
   },
   'app-name': {
     type: 'string',
@@ -245,24 +238,13 @@ export const FLAGS = {
   help: { type: 'boolean', desc: 'show this help' },
 } as const;
 
+export const FLAGS = { ...BEFORE, ...OWNED, ...AFTER };
+
 export function usage(): string {
   const lines = Object.entries(FLAGS).map(
     ([name, f]) => `  --${name}${f.type === 'string' ? ' <value>' : ''}`.padEnd(28) + f.desc,
   );
   return ['usage: npm run bench -- [flags]', '', ...lines].join('\n');
-}
-
-/** "10s", "500ms", "1m", "2.5s" → seconds. */
-export function parseDuration(flag: string, value: string, { allowZero = false } = {}): number {
-  const m =
-    /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value.trim()) ?? (allowZero && value.trim() === '0' ? ['0', '0', 's'] : null);
-  const seconds = m ? Number(m[1]) * { ms: 0.001, s: 1, m: 60 }[m[2] as 'ms' | 's' | 'm'] : NaN;
-  if (!m || !(seconds > 0 || (allowZero && seconds === 0))) {
-    throw new UsageError(
-      `--${flag} "${value}" is not a ${allowZero ? '' : 'positive '}duration; use a number with ms, s or m, like 10s`,
-    );
-  }
-  return seconds;
 }
 
 export function positiveInt(flag: string, value: string): number {

@@ -18,7 +18,7 @@ const USAGE =
   'usage: npm run report -- [DIR] | --open DIR | --check DIR | --keep DIR | --serve [--port N] [--dir results]';
 const HELP = `${USAGE}
   DIR          regenerate a run's tables, charts and report.html from its results.json (default results/latest); for a
-               published run (results/latest, results/latest-upsert) also its screenshots and README block, with how
+               published run (results/latest, or a workload's own place) also its screenshots and README block, with how
                its decided answers held up in the runs kept in results/runs/
   --keep DIR   keep DIR's answers in results/runs/ (a complete run of a workload's default suite)
   --open DIR   print the path of DIR's report.html (written first if it is missing)
@@ -74,8 +74,8 @@ async function main(): Promise<number> {
   }
   if (v.keep !== undefined) return keep(dir);
   const results = readResults(resultsFile(dir));
-  // README and screenshots/ show the published runs only (results/latest, results/latest-upsert and
-  // results/latest-upsert-distance), as the bench decides.
+  // README and screenshots/ show the published runs only (results/latest and each workload's places, workloads/), as
+  // the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
   await (published ? republish(dir, results) : writeReport(dir, analyzeRun(dir)));

@@ -1,4 +1,4 @@
-// Which contenders a run measures: the suite (--matrix, --profile seed, --workload live or upsert),
+// Which contenders a run measures: the suite (--matrix, --profile seed, a --workload's own),
 // narrowed by --only and --where, and --self-check's twins. Any bad choice is a UsageError.
 import { SETTINGS, type Workload } from '@bench/stream';
 import { WORKLOAD_MODULES } from '../workloads';
@@ -74,13 +74,13 @@ export const ceilingsOn = (v: FlagValues) => v.ceilings === true || v.matrix ===
  */
 export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean) {
   const str = (k: string) => v[k] as string | undefined;
-  // A workload with a suite of its own (live, upsert) measures that suite; an unknown --workload is refused elsewhere.
+  // A workload with a suite of its own measures that suite, under its name; an unknown --workload is refused elsewhere.
   const w = str('workload');
   const ownSuite = w !== undefined && Object.hasOwn(WORKLOAD_MODULES, w) ? WORKLOAD_MODULES[w as Workload].suite : null;
-  const own = ownSuite?.name ?? null;
+  const own = ownSuite ? (w as Workload) : null;
   if (ownSuite && (v.matrix || seedProfile))
     throw new UsageError(
-      `--workload ${ownSuite.name} measures its own suite (${ownSuite.holds}): leave out --matrix and --profile seed`,
+      `--workload ${own} measures its own suite (${ownSuite.holds}): leave out --matrix and --profile seed`,
     );
   const suiteName: SuiteName = own ?? (v.matrix ? 'matrix' : seedProfile ? 'seed' : 'default');
   if (v.matrix && seedProfile)

@@ -28,13 +28,20 @@ const NOT_WITH_TARGET: Record<string, string> = {
   'start-timeout': 'the harness starts nothing',
   placement: 'the app and Redis run elsewhere: oha gets the whole machine',
   profile: 'the seed profile launches each contender itself',
-  'write-rate': '--workload live runs on the private Redis only',
-  'max-staleness': '--workload live runs on the private Redis only',
   'target-ci': 'one app has no comparison to decide',
   'max-runs': 'one app has no comparison to race: use --runs N',
   budget: 'one app has no comparison to race: use --runs N',
   'max-steal': 'steal is recorded per run, not measured again',
   publish: 'a --target run is never published (the README shows the suite)',
+  // A workload's own flags: its workload runs on the private Redis only, or takes them.
+  ...Object.fromEntries(
+    Object.values(WORKLOAD_MODULES).flatMap((w) =>
+      Object.keys(w.flags).map((flag) => [
+        flag,
+        w.privateRedis ? `--workload ${w.name} runs on the private Redis only` : `it belongs to --workload ${w.name}`,
+      ]),
+    ),
+  ),
 };
 
 export interface TargetFlags {

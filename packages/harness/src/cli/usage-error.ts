@@ -1,5 +1,5 @@
-// A bad flag or flag value: its message names the cause and the fix, and the CLI exits 2.
-export class UsageError extends Error {}
+// A bad flag or flag value (system/flag-values.ts): its message names the cause and the fix, and the CLI exits 2.
+export { UsageError } from '../system/flag-values';
 
 /**
  * `--help` or `-h` among a command's arguments: its help (the usage line, then what each flag does) printed to stdout,

@@ -92,7 +92,7 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
       harnessCpuPct: (harnessCpu / wall) * 100,
       stealPct:
         (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
-      /** Every command the server counted over the window (the upsert strategies send several). */
+      /** Every command the server counted over the window (a write strategy sends several). */
       commands: Object.fromEntries(
         Object.entries(allAfter).flatMap(([name, s]) =>
           s.calls > (allBefore[name]?.calls ?? 0) ? [[name, s.calls - (allBefore[name]?.calls ?? 0)]] : [],
@@ -105,7 +105,7 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
 /**
  * What oha sends in a load that is not measured (a launch's warmup, --layout walk's touch): the
  * windows' own request, so a write path is warm before its first window as a read path is
- * (--workload upsert: its POSTs, into a key space of their own that no window accounts).
+ * (a write workload's: its POSTs, into a key space of their own that no window accounts).
  */
 export function unmeasuredTarget(ctx: RunContext, url: string): Target {
   return ctx.workload.request(ctx, url);
@@ -186,14 +186,15 @@ export async function measureRun(
   meet?: Meeting,
 ): Promise<Omit<RunRecord, TrialFields>> {
   const { workload } = ctx;
-  // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; upsert: its strategy's).
+  // The command Redis counts in INFO commandstats once per request (xrange-count is an XRANGE; a write: its
+  // strategy's).
   const command = workload.rules.command(ctx.write ?? 'lua');
   const rawFile = join(ctx.runDir, 'raw', rawName);
   const loadAverage = loadAverage1m();
   const since = countersFrom(ctx, appPid, command);
   const rss = rssSampler(appPid);
   const startedAt = Date.now();
-  // Beside oha: the live prober and the writer's counters, the upsert prober and its key space.
+  // Beside oha, what the workload runs: a prober, a writer's counters, a write's key space.
   const around = workload.around(ctx, url, boundMs);
   await meet?.at('start');
   const fromMs = nowMs();
@@ -205,7 +206,7 @@ export async function measureRun(
   const used = since();
   const { run, cpuSeconds } = oha;
   const { errorMessages, ...rest } = run;
-  // The prober's requests (live, upsert) cost the app CPU and Redis calls too: they count as requests served.
+  // A prober's requests cost the app CPU and Redis calls too: they count as requests served.
   const served = run.ok + beside;
   const statuses = oha.raw.statusCodeDistribution ?? {};
   const unanswered = run.errors.aborted + run.errors.other;
@@ -224,7 +225,7 @@ export async function measureRun(
   };
 }
 
-/** oha's run of a window; when it fails, what runs beside it (the probers, the upsert accounting) stops too. */
+/** oha's run of a window; when it fails, what runs beside it (a prober, a write's accounting) stops too. */
 async function ohaWindow(
   ctx: RunContext,
   load: Load,

@@ -1,11 +1,10 @@
-// What measuring asks of a workload (read, live, upsert): what it verifies before measuring and checks after each
-// window, what oha sends, what runs around a window and what that adds to the run's record, the gate rules, whether
-// Redis's ceiling applies, and the flags it takes. The workload modules (workloads/) answer it, and more: how their
-// records pool, their figures and their report (workloads/types.ts).
+// What measuring asks of a workload: what it verifies before measuring and checks after each window, what oha
+// sends, what runs around a window and what that adds to the run's record, the gate rules, whether Redis's ceiling
+// applies, and the flags it owns and the settings they make. The workload modules (workloads/) answer it, and more:
+// how their records pool, their figures and their report (workloads/types.ts).
 import type { Carrier } from './verify';
 import type { Workload as WorkloadName } from '@bench/stream';
-import type { SuiteName } from '../model/contenders';
-import type { RunRecord, Settings, WorkloadRecord } from '../model/results';
+import type { OwnSettings, RunRecord, Settings, WorkloadRecord } from '../model/results';
 import type { ServerName } from '../model/servers';
 import type { RedisTarget } from '../topology/redis';
 import type { Placement } from '../system/placement';
@@ -15,9 +14,10 @@ import type { Verdict } from './verify';
 export interface RunContext {
   /** The workload measured (workloads/): what oha sends and what runs around a window. */
   workload: MeasuredWorkload;
-  /** --workload upsert: the contender's write strategy (WRITE), and the key space K of each window. */
+  /** A write workload's: the contender's write strategy (WRITE). */
   write?: string;
-  upsertKeys?: number;
+  /** The workload's own settings (results.json's settings[<workload>]), read by its module only. */
+  own?: OwnSettings;
   /** What the workload runs beside the apps for the whole run (the live writer), made by its module's start. */
   background?: Background;
   placement: Placement;
@@ -68,7 +68,7 @@ export interface Fault {
   reason: string;
 }
 
-/** What runs beside oha in a window (the live prober, the upsert prober and its accounting). */
+/** What runs beside oha in a window (a prober, a write workload's accounting). */
 export interface Around {
   /** What oha sends instead of GET url, if anything. */
   target: Target | null;
@@ -100,8 +100,35 @@ export interface GateRules {
   exempt(run: RunRecord): number;
 }
 
-/** The flags only some workloads take. */
-export type WorkloadFlag = 'write-rate' | 'max-staleness' | 'restart-redis' | 'keys';
+/** A flag a workload owns: `npm run bench -- --help` lists it, and a run of another workload refuses it. */
+export interface OwnFlag {
+  type: 'string' | 'boolean';
+  /** Its help line, after "with --workload <name>: ". */
+  desc: string;
+  /** Why another workload refuses it, after "--<flag> needs --workload <name>: ". */
+  why: string;
+  /** A comma list of values sweeps: one complete run per value (one sweep at a time). */
+  sweeps?: true;
+}
+
+export type { OwnSettings };
+
+/** One complete run per value of a workload's own flag, ascending. */
+export interface OwnSweep {
+  flag: string;
+  values: number[];
+  /** The value's run: its folder under the sweep's, its line in the log, and its settings. */
+  step(value: number): { dir: string; say: string; settings: OwnSettings };
+}
+
+/** A workload's flags' values made into its settings (null: none), and a sweep of one of them (null: one run). */
+export interface OwnOptions {
+  settings: OwnSettings | null;
+  sweep: OwnSweep | null;
+}
+
+/** Every flag's value as given on the command line (absent: not given). */
+export type GivenFlags = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
 export interface MeasuredWorkload {
   readonly name: WorkloadName;
@@ -111,24 +138,32 @@ export interface MeasuredWorkload {
    * probes check each body against the golden one, which only a fixed stream keeps).
    */
   readonly ceilings: { redis: boolean; clients: boolean };
-  /** The flags it takes beyond the common ones. */
-  readonly flags: readonly WorkloadFlag[];
-  /** The suite of its own it measures instead of the default one (bench.json's suites), and what that holds. */
-  readonly suite: { name: SuiteName; holds: string } | null;
+  /** The flags it owns, by name without the dashes. */
+  readonly flags: Readonly<Record<string, OwnFlag>>;
+  /**
+   * The suite of its own it measures instead of the default one, under its own name in bench.json's suites, and what
+   * that holds; null: the default suite.
+   */
+  readonly suite: { holds: string } | null;
   /** Where a complete run of its default method is published, or null: it is not. */
   readonly published: Publication | null;
   /** Why --target cannot measure it, or null. */
   readonly noTarget: string | null;
   /** Why it cannot run on the Redis REDIS_URL names, or null. */
   readonly privateRedis: string | null;
+  /** Why a run of it cannot be resumed, or null. */
+  readonly noResume: string | null;
   /** Why it runs on one server only, or null. */
   readonly oneServer: string | null;
   /** The servers --topology cluster adds for it. */
   readonly clusterServers: readonly ServerName[];
   /** What it runs beside the apps all run long (the live writer), started before the first launch (absent: none). */
   start?(o: { redis: RedisTarget; entries: number; settings: Settings; runDir: string }): Promise<Background>;
-  /** The settings it adds to results.json (its own flags' values). */
-  settings(o: WorkloadOptions): Pick<Settings, 'live' | 'upsert'>;
+  /**
+   * Its flags' values checked (a bad one: a UsageError naming it) and made into its settings and sweep; `given` holds
+   * every flag of the command, so that a check can read the common ones.
+   */
+  options(given: GivenFlags): OwnOptions;
   /** The gate before measuring. */
   verify(ctx: CheckContext): Promise<Verdict>;
   /** The check after a window (Redis and the app alive are checked before it). */
@@ -152,12 +187,4 @@ export interface Publication {
    * apart from the run at none; absent: such a run is not published.
    */
   distance?: Publication & { rttMs: number };
-}
-
-/** The workload flags' values as parsed. */
-export interface WorkloadOptions {
-  upsertKeys: number | null;
-  writeRate: number;
-  maxStalenessMs: number;
-  restartRedis: boolean;
 }

@@ -103,6 +103,8 @@ export interface PicksResult {
   machines: number;
   configurations: number;
   lines: PickLine[];
+  /** Picks said below the table by the same rule (on Bun); absent in a pool.json written before them. */
+  notes?: PickLine[];
   answers: PoolAnswer[];
 }
 

@@ -9,6 +9,7 @@ import {
   type SettingDef,
   type SettingName,
   type SettingValues,
+  WORKLOADS,
 } from '@bench/stream';
 import type { RuntimeName } from './runtimes';
 import type { ServerName } from './servers';
@@ -43,10 +44,11 @@ export interface AppManifest {
 }
 
 /**
- * live: --workload live's suite (each raw server with the caches), the only one that measures
- * live-only settings; upsert: --workload upsert's (the write strategies), likewise for the write setting.
+ * The suites: the default one, the matrix of everything, the seed's, and a workload's own under the workload's name
+ * (one whose module declares a suite measures it instead of the default one, with the setting values only its
+ * workload measures).
  */
-export const SUITES = ['default', 'matrix', 'seed', 'live', 'upsert'] as const;
+export const SUITES = ['default', 'matrix', 'seed', ...WORKLOADS] as const;
 export type SuiteName = (typeof SUITES)[number];
 /** The suites a manifest lists its contenders in: every one but the matrix, which holds them all. */
 type ListedSuite = Exclude<SuiteName, 'matrix'>;
@@ -143,8 +145,8 @@ const picks = (entry: string, name: string, plain: boolean) =>
 
 /**
  * The default settings, then each listed setting that applies to the client flipped alone to each
- * other value. `onlyIn`: the workloads (and so the suites) the value is measured in (a cache: live;
- * a write strategy: upsert); null: every workload.
+ * other value. `onlyIn`: the workloads (and so the suites) the value is measured in (SETTINGS'
+ * workloads); null: every workload.
  */
 function settingCombos(
   names: string[],

@@ -10,7 +10,7 @@ export interface OhaOptions {
   rate?: number | null;
   /** The seed profile runs oha exactly as the original did: no extra flags. */
   seedDefaults?: boolean;
-  /** --workload upsert: POST a JSON body, the URL a regex oha draws each request's URL from. */
+  /** A write workload's: POST a JSON body, the URL a regex oha draws each request's URL from. */
   request?: { method: string; body: string; randRegex: boolean } | null;
   outFile: string;
   cpuList?: string | null;

@@ -32,7 +32,8 @@ export function readResults(file: string): Results {
     );
   for (const a of [...(r.answers ?? []), ...(r.changes?.answers ?? [])])
     if (a.procedure) a.procedure = LEGACY_PROCEDURES[a.procedure] ?? a.procedure;
-  for (const run of runsOf(r)) for (const x of [run, ...(run.windows ?? [])]) upgradeRecord(x as never);
+  for (const run of runsOf(r))
+    for (const x of [run, ...(run.windows ?? [])]) upgradeRecord(x as never, r.settings?.workload ?? 'xrange');
   return r;
 }
 

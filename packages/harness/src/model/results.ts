@@ -29,7 +29,13 @@ export type { Interval, Summary };
  */
 export const windowSeconds = (s: Pick<Settings, 'duration_s'>): number => s.duration_s ?? 3;
 
-export interface Settings {
+/** A workload's own settings: its flags' values, under the workload's name in Settings; its module alone reads them. */
+export type OwnSettings = Record<string, unknown>;
+
+/** How a run was made: its method and flags, and the workload's own settings under the workload's name. */
+export type Settings = MethodSettings & { [W in Workload]?: OwnSettings };
+
+export interface MethodSettings {
   /** --app: a user's own apps (one, or its two versions) measured beside the contenders: name, command, route, body. */
   apps?: { name: string; command: string; path: string; body: 'first' | 'file' | 'any' }[];
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
@@ -81,8 +87,6 @@ export interface Settings {
    * plus this).
    */
   live?: { write_rate: number; max_staleness_ms: number; restart_redis?: boolean };
-  /** --workload upsert: the key space K each window writes to (--keys). */
-  upsert?: { keys: number };
   /** --redis-rtt: the round-trip time of the delay proxy between the apps and Redis, in ms (absent or 0: no proxy). */
   redis_rtt_ms?: number;
   /** --redis-tls: every app read the private Redis over TLS (rediss://, a CA made for the run); absent: over TCP. */
@@ -101,7 +105,7 @@ export interface Settings {
    */
   against?: {
     spec: string;
-    kind: 'ref' | 'dir' | 'self';
+    kind: 'ref' | 'dir' | 'self' | 'app';
     commit: string | null;
     apps_dir: string;
     equal_pct: number;

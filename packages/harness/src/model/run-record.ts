@@ -8,7 +8,7 @@ export type Status = 'ok' | 'invalid' | 'failed' | 'incomplete';
 
 export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   round: number;
-  /** A workload with a record of its own (live, upsert): the run's, pooled by its module; each window keeps its own. */
+  /** A workload with a record of its own (workloads/): the run's, pooled by its module; each window keeps its own. */
   workload?: WorkloadRecord;
   /** The app process this run measured: every run is a fresh launch. */
   pid: number;

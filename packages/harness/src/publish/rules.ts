@@ -2,7 +2,10 @@
 // the README, screenshots/). Only a run of the default method does, or one given --publish.
 import type { Results, Settings } from '../model/results';
 
-/** Settings that make up the method: a run published as "the" result has every one at its default. */
+/**
+ * Settings that make up the method: a run published as "the" result has every one at its default, and its workload's
+ * own settings (under the workload's name) too.
+ */
 export const METHOD_KEYS = [
   'suite',
   'profile',
@@ -22,7 +25,6 @@ export const METHOD_KEYS = [
   'servers',
   'redis_rtt_ms',
   'redis_tls',
-  'upsert',
 ] as const satisfies readonly (keyof Settings)[];
 
 /**
@@ -45,7 +47,9 @@ export function notPublished(r: Results, place: object | null, defaults: Setting
   if (s.against) return '--against measures a change, not the suite';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
   // A key older results lack was at its default then.
-  const changed = METHOD_KEYS.filter((k) => JSON.stringify(s[k] ?? defaults[k]) !== JSON.stringify(defaults[k]));
+  const changed = [...METHOD_KEYS, s.workload].filter(
+    (k) => JSON.stringify(s[k] ?? defaults[k]) !== JSON.stringify(defaults[k]),
+  );
   return changed.length ? `not the default method (${changed.join(', ')} changed)` : null;
 }
 
@@ -63,14 +67,13 @@ export const QUESTION_KEYS = [
   'servers',
   'redis_rtt_ms',
   'redis_tls',
-  'upsert',
 ] as const satisfies readonly (keyof Settings)[];
 
 /** Why a complete run of the suite is not kept, beyond model/kept.ts notKept, or null: it is kept. */
 export function notKeptQuestion(r: Results, defaults: Settings | null): string | null {
   if (!defaults) return `--workload ${r.settings.workload} runs are not kept`;
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
-  const changed = QUESTION_KEYS.filter(
+  const changed = [...QUESTION_KEYS, r.settings.workload].filter(
     (k) => JSON.stringify(r.settings[k] ?? defaults[k]) !== JSON.stringify(defaults[k]),
   );
   return changed.length ? `it asks another question (${changed.join(', ')} changed)` : null;

@@ -24,6 +24,7 @@ export function otherSideText(r: Results): string {
   const a = r.settings.against;
   if (!a) return '';
   if (a.kind === 'self') return `its plain twin from this checkout (\`--handicap ${handicapSpec(r)}\`)`;
+  if (a.kind === 'app') return `your first version (\`--app "${a.spec}"\`)`;
   return a.kind === 'ref' ? `\`${a.spec}\` (commit ${a.commit?.slice(0, 12)})` : `the apps in \`${a.apps_dir}\``;
 }
 

@@ -290,6 +290,18 @@ function expressLine(p: PicksResult, machines: string[]): string {
   );
 }
 
+/** A runtime's own pick (on Bun), by the table's rule, against the usual choice: from the same family. */
+function noteLines(p: PicksResult, machines: string[]): string[] {
+  return (p.notes ?? []).flatMap((l) => {
+    const a = l.answer;
+    if (!a) return [];
+    const each = machines.map((m) => `on ${columnName([a], m)}: ${onMachineText(a, m)}`);
+    const shown = l.decided ? '' : ', none shown faster';
+    const on = l.want.replace(/^on /, '');
+    return [`If you run ${on}: ${code(a.a)}${shown}; its req/s ÷ the usual choice's: ${each.join('; ')}.`];
+  });
+}
+
 /** "**In short:** …": what the table decides, in one line, from its own answers. */
 function shortAnswer(p: PicksResult): string {
   const said = p.lines.flatMap((l) => {
@@ -336,6 +348,7 @@ function picksTable(an: Analysis, p: PicksResult): string {
       'one with the largest gain on its least favourable machine. It is not tested against the runner-up. With ' +
       'none shown faster, keep the usual choice (for a framework: the closest one shown slower on no machine).',
     expressLine(p, machines),
+    ...noteLines(p, machines),
   ];
   return `${table}\n\n${notes
     .filter(Boolean)

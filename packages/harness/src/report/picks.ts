@@ -8,7 +8,7 @@ import { firstUse, listed, pooledDays, term } from './words';
 
 /** The glossary linker of the picks being written (picksSection makes a new one for each). */
 let link = firstUse();
-import { placeOf, type Publication, workloadOfRun } from '../workloads';
+import { type NamedSetting, placeOf, type Publication, WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 import { SETTINGS } from '@bench/stream';
 
 /** Where the default read run is published: results/latest, the README's results block, screenshots/. */
@@ -150,7 +150,7 @@ const OTHER: [QuestionKind, string][] = [
 
 /** The other kinds of question, counted: each against its default twin. */
 function otherBullets(an: Analysis): string[] {
-  // The named settings' answers (decode, write) have a bullet of their own.
+  // The named settings' answers (a read path, a write strategy) have a bullet of their own.
   const named = (a: AnswerFigures) => NAMED.some((n) => namedAnswers(an, n).some((x) => x.id === a.id));
   return OTHER.flatMap(([kind, title]) => {
     const mine = an.answers.filter(
@@ -167,26 +167,12 @@ function otherBullets(an: Analysis): string[] {
   });
 }
 
-/**
- * The settings whose every answer the picks name, each twin against its default: the read path (decode), which
- * changes how the reply becomes the body, and the write strategy, the question a write run asks.
- */
-const NAMED: { setting: 'decode' | 'write'; title: string; words: Record<string, string>; doc: string }[] = [
-  {
-    setting: 'decode',
-    title: "**Read path** (the `decode` setting, against the library's default)",
-    words: { bytes: "the client's Buffers through the project's transcoder", raw: "the project's own raw reader" },
-    doc: 'docs/usage.md#the-raw-read-path-decode',
-  },
-  {
-    setting: 'write',
-    title: '**Write strategy** (against a Lua script, the default)',
-    words: { watch: 'WATCH/MULTI/EXEC', function: 'a Redis function (FCALL)' },
-    doc: 'docs/writes.md#writes-the-upsert-workload',
-  },
-];
+/** The settings whose every answer the picks name, each twin against its default: the workloads' (workloads/). */
+const NAMED: readonly NamedSetting[] = Object.values(WORKLOAD_MODULES)
+  .flatMap((w) => w.namedSettings)
+  .filter((n, i, all) => all.findIndex((m) => m.setting === n.setting) === i);
 
-type Named = (typeof NAMED)[number];
+type Named = NamedSetting;
 
 /** A named setting's answers, each as twin ÷ default, whichever side the comparison put first. */
 function namedAnswers(an: Analysis, n: Named): AnswerFigures[] {

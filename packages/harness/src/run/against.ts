@@ -16,9 +16,10 @@ import { readResults, resultsFile } from '../model/results-file';
 
 /** What --against names, resolved: where the other side's apps are, and the commit they come from. */
 export interface OtherSide {
-  /** As given on the command line. */
+  /** As given on the command line (--app twice: the first --app's command). */
   spec: string;
-  kind: 'ref' | 'dir' | 'self';
+  /** A git ref, a folder of apps, this checkout (--handicap), or the first of two --app (the second's base). */
+  kind: 'ref' | 'dir' | 'self' | 'app';
   /** The commit of a ref (null for a directory). */
   commit: string | null;
   /** The git repository the ref was resolved in, and the worktree it is checked out into. */
@@ -84,6 +85,8 @@ export const selfSide = (appsDir: string): OtherSide => ({
 export function recordedSide(a: Settings['against'], appsDir: string): OtherSide | null {
   if (!a) return null;
   if (a.kind === 'self') return selfSide(appsDir);
+  if (a.kind === 'app')
+    return { spec: a.spec, kind: 'app', commit: null, repo: null, worktree: null, appsDir: a.apps_dir };
   const side = resolveAgainst(a.kind === 'ref' ? a.commit! : a.apps_dir, appsDir);
   return { ...side, spec: a.spec };
 }

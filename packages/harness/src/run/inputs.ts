@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { SETTINGS, type SettingDef, type SettingName } from '@bench/stream';
 import type { Contender } from '../model/contenders';
 import { loadSuite } from '../model/manifests';
 import { namedFiles } from '../measure/apps';
@@ -25,8 +26,6 @@ export const STREAM_SOURCES: Record<string, Record<string, readonly string[]>> =
   workers: { '2': ['workers.ts'] },
   write: { '*': ['writes/'] },
 };
-/** The settings whose "*" sources run only in these suites' workloads. */
-const SOURCE_SUITES: Record<string, string> = { write: 'upsert' };
 
 const under = (f: string, paths: readonly string[]) => paths.some((p) => (p.endsWith('/') ? f.startsWith(p) : f === p));
 
@@ -53,7 +52,9 @@ export function streamFilesOf(c: Contender, all: string[]): string[] {
   const claimed = Object.values(STREAM_SOURCES).flatMap((v) => Object.values(v).flat());
   const used = Object.entries(STREAM_SOURCES).flatMap(([name, byValue]) => {
     const value = (c.settings as Record<string, string>)[name]!;
-    const every = SOURCE_SUITES[name] ? c.suites.includes(SOURCE_SUITES[name] as never) : true;
+    // A "*" source of a setting measured in some workloads only runs in their suites (a write strategy's code).
+    const only = (SETTINGS[name as SettingName] as SettingDef | undefined)?.workloads;
+    const every = only ? only.some((w) => (c.suites as readonly string[]).includes(w)) : true;
     return [...(byValue[value] ?? []), ...(every ? (byValue['*'] ?? []) : [])];
   });
   const src = join(c.appDir, '..', '..', 'packages', 'stream', 'src');

@@ -56,7 +56,7 @@ export class AppLauncher implements Launcher {
     }
   }
 
-  /** The gate before measuring: the workload's (the golden body byte for byte; a fresh snapshot; the upsert check). */
+  /** The gate before measuring: the workload's (the golden body byte for byte; a fresh snapshot; a scripted check). */
   verify(app: Launched): Promise<Verdict> {
     const c = this.contender(app.r);
     return workloadOf(this.settings.workload).verify(checkContext(this.rig, this.settings, c, app.url));

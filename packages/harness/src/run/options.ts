@@ -6,6 +6,7 @@ import type { OwnApp, SuiteName } from '../model/contenders';
 import type { ServerName } from '../model/servers';
 import type { PlacementName } from '../system/placement';
 import type { OtherSide } from './against';
+import type { OwnOptions } from '../measure/workload';
 
 /** An app's own body (--target --body): a file's bytes, or the app's first response, then checked for stability. */
 export type OwnBody = { from: 'file'; path: string } | { from: 'first' };
@@ -75,18 +76,8 @@ export interface CliOptions {
   /** The run directory's name under --out (set for each size of --entries; default: a timestamp). */
   runName?: string;
   workload: (typeof WORKLOADS)[number];
-  /**
-   * --workload live: the writer's XADDs per second (a sweep: one run per rate, ascending), and the staleness an exact
-   * cache may show.
-   */
-  writeRate: number;
-  writeRates: number[];
-  maxStalenessMs: number;
-  /** --workload upsert: the key space of each window (--keys), and every K of a sweep (one run each, ascending). */
-  upsertKeys: number | null;
-  upsertKeysList: number[];
-  /** --restart-redis: the fault drill of a live run (block.ts). */
-  restartRedis: boolean;
+  /** The workload's own flags (its module's): the settings they make, under its name, and a sweep of one of them. */
+  own: OwnOptions;
   profile: 'default' | 'seed';
   placement: PlacementName;
   startTimeoutS: number;

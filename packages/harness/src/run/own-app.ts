@@ -127,23 +127,43 @@ export function ownSide(spec: string, cwd: string): OtherSide {
   return { spec, kind: 'ref', commit, repo, worktree, appsDir: join(worktree, relative(repo, realpathSync(cwd))) };
 }
 
+/** --app twice: the first is the second's base, started by its own command in its folder. */
+export const firstAppSide = (first: OwnAppSpec): OtherSide => ({
+  spec: first.command,
+  kind: 'app',
+  commit: null,
+  repo: null,
+  worktree: null,
+  appsDir: first.cwd,
+});
+
 /**
- * The app's other version, checked out and installed from its own lockfile (npm, pnpm, yarn or bun), as a twin
- * (<name>@base) started by the same command in the worktree's copy of the app's folder, held to its own body. Only the
- * app and its twin are measured: a run of changes, decided as --against decides every pair.
+ * The app's other version as a twin (<name>@base), held to its own body: at a git ref, checked out and installed from
+ * its own lockfile (npm, pnpm, yarn or bun) and started by the same command in the worktree's copy of the app's
+ * folder; or the first of two --app, started by its own command (the second is the head). Only the app and its twin
+ * are measured: a run of changes, decided as --against decides every pair.
  */
 export function ownPairing(side: OtherSide, chosen: Contender[], log: (s: string) => void): Pairing {
   const apps = chosen.filter((c) => c.own);
+  if (side.kind === 'app') {
+    const base = apps.find((c) => c.own!.command === side.spec)!;
+    const head = apps.find((c) => c !== base)!;
+    log(`--app twice: ${head.name} is decided against ${base.name}, measured as ${baseName(head.name)}`);
+    const twin = { ...base, name: baseName(head.name), own: { ...base.own! } };
+    return pairingOf([head], [twin]);
+  }
   const dirty = git(side.repo!, ['status', '--porcelain', '--', relative(side.repo!, realpathSync(apps[0]!.appDir))]);
   if (dirty.stdout.trim())
     log(`--against ${side.spec}: the app's folder has uncommitted changes; head is the folder as it is, with them`);
   checkOut(side, log);
   const twins = apps.map((c) => ({ ...c, name: baseName(c.name), appDir: side.appsDir, own: { ...c.own! } }));
-  return {
-    measured: apps,
-    twins,
-    missing: [],
-    pickFamily: false,
-    inputs: { unchanged: [], measured_unchanged: false },
-  };
+  return pairingOf(apps, twins);
 }
+
+const pairingOf = (measured: Contender[], twins: Contender[]): Pairing => ({
+  measured,
+  twins,
+  missing: [],
+  pickFamily: false,
+  inputs: { unchanged: [], measured_unchanged: false },
+});

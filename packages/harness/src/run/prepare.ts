@@ -13,7 +13,7 @@ import { readResults, resultsFile } from '../model/results-file';
 import { fail, newContenderResult, newResults, runDirOf, saverFor, type RunState, type Session } from './state';
 import { clock, info, log } from '../system/progress';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
-import { workloadOf } from '../workloads';
+import { workloadOf, workloadOfRun } from '../workloads';
 import { pairUp, type Pairing } from './against';
 import { contenderInputs } from './inputs';
 import { AppLauncher } from './launcher';
@@ -77,8 +77,8 @@ export function settingsFrom(opts: CliOptions): Settings {
     redis_rtt_ms: opts.redisRttMs,
     ...(opts.redisTls ? { redis_tls: true } : {}),
     ...appSetting(opts),
-    // The workload's own flags (live: the writer's rate, staleness, the restart; upsert: its key space).
-    ...workloadOf(opts.workload).settings(opts),
+    // The workload's own flags' values, under its name (its module made them).
+    ...(opts.own.settings ? { [opts.workload]: opts.own.settings } : {}),
   };
 }
 
@@ -119,10 +119,8 @@ function resumedResults(dir: string): { results: Results; runDir: string } {
   const runDir = resolve(dir);
   const results = readResults(resultsFile(runDir));
   if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
-  if (results.settings.live)
-    throw new Error(
-      `${runDir} is a --workload live run: its stream changed since, so it cannot be resumed; start a new run`,
-    );
+  const { noResume, name } = workloadOfRun(results.settings);
+  if (noResume) throw new Error(`${runDir} is a --workload ${name} run: ${noResume}`);
   results.complete = false;
   results.exit_reason = null;
   // JSON does not keep shared arrays: relink the headline runs to the first point's.

@@ -143,7 +143,7 @@ export async function openRig(
       redis,
       runDir,
       proxy: proxies[first],
-      ...(settings.upsert ? { upsertKeys: settings.upsert.keys } : {}),
+      ...(settings[settings.workload] ? { own: settings[settings.workload] } : {}),
     },
     appEnv: (c) => {
       const tls = servers[c.server ?? first]!.tls;

@@ -1,5 +1,5 @@
-// A sweep: one complete run per value of one flag (--entries, --write-rate a,b, --keys a,b,
-// --redis-rtt a,b), each in <parent>/<value>/, then what the runs say together (answers/). The
+// A sweep: one complete run per value of one flag (--entries, --redis-rtt a,b, or a workload's own flag:
+// --write-rate a,b, --keys a,b), each in <parent>/<value>/, then what the runs say together (answers/). The
 // command line renders each run's report as it ends (`reported`; --entries: once the scaling is known) and
 // the sweep's own at the end.
 import { join } from 'node:path';
@@ -19,33 +19,32 @@ import { runDirOf, stopAll, type Session } from './state';
 export type SweepOutcome = { parent: string; code: number } & (
   | { kind: 'entries'; scaling: Scaling; dirs: string[] }
   | { kind: 'write-rate'; points: WriteRatePoint[] }
-  | { kind: 'keys' }
+  | { kind: 'own' }
   | { kind: 'redis-rtt'; distance: DistanceSweep }
 );
 
 type Step = { dir: string; say: string; opts: Partial<CliOptions> };
 
 /** The sweep the options ask for, or null: one run. */
-export function sweepOf(opts: CliOptions): { kind: SweepOutcome['kind']; values: number[] } | null {
-  if (opts.entries) return { kind: 'entries', values: opts.entries };
-  if (opts.writeRates.length > 1) return { kind: 'write-rate', values: opts.writeRates };
-  if (opts.upsertKeysList.length > 1) return { kind: 'keys', values: opts.upsertKeysList };
-  if (opts.redisRtts.length > 1) return { kind: 'redis-rtt', values: opts.redisRtts };
+export function sweepOf(opts: CliOptions): { kind: SweepKind; values: number[]; step: (v: number) => Step } | null {
+  if (opts.entries) return { kind: 'entries', values: opts.entries, step: STEPS.entries };
+  const own = opts.own.sweep;
+  if (own) {
+    const step = (v: number): Step => {
+      const { dir, say, settings } = own.step(v);
+      return { dir, say, opts: { own: { settings, sweep: null } } };
+    };
+    // The live workload's rates are summed up as req/s against write rate (answers/sweeps.ts).
+    return { kind: own.flag === 'write-rate' ? 'write-rate' : 'own', values: own.values, step };
+  }
+  if (opts.redisRtts.length > 1) return { kind: 'redis-rtt', values: opts.redisRtts, step: STEPS['redis-rtt'] };
   return null;
 }
 
-const STEPS: Record<SweepOutcome['kind'], (v: number) => Step> = {
+type SweepKind = SweepOutcome['kind'];
+
+const STEPS: Record<'entries' | 'redis-rtt', (v: number) => Step> = {
   entries: (n) => ({ dir: `entries-${n}`, say: `--entries: the run on ${n} entries`, opts: { rdb: rdbFor(n) } }),
-  'write-rate': (rate) => ({
-    dir: `rate-${rate}`,
-    say: `--write-rate: the run at ${rate} writes/s`,
-    opts: { writeRate: rate, writeRates: [rate] },
-  }),
-  keys: (keys) => ({
-    dir: `keys-${keys}`,
-    say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`,
-    opts: { upsertKeys: keys, upsertKeysList: [keys] },
-  }),
   'redis-rtt': (rttMs) => ({
     dir: `rtt-${rttLabel(rttMs)}`,
     say: `--redis-rtt: the run at RTT ${rttLabel(rttMs)}`,
@@ -66,7 +65,7 @@ export async function runSweep(
   const runs: { value: number; dir: string; results: Results }[] = [];
   let code = 0;
   for (const value of sweep.values) {
-    const { dir, say, opts: change } = STEPS[sweep.kind](value);
+    const { dir, say, opts: change } = sweep.step(value);
     info(say);
     const run = await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session);
     code = Math.max(code, run.code);
@@ -88,5 +87,5 @@ export async function runSweep(
     return { kind: sweep.kind, parent, code, points: writeRatePoints(runs.map((r) => ({ ...r, rate: r.value }))) };
   if (sweep.kind === 'redis-rtt')
     return { kind: sweep.kind, parent, code, distance: distanceSweep(runs.map((r) => ({ ...r, rttMs: r.value }))) };
-  return { kind: 'keys', parent, code };
+  return { kind: 'own', parent, code };
 }

@@ -12,12 +12,15 @@ export type {
   CheckContext,
   Fault,
   GateRules,
+  GivenFlags,
+  OwnFlag,
+  OwnOptions,
+  OwnSettings,
+  OwnSweep,
   Publication,
   Target,
-  WorkloadFlag,
-  WorkloadOptions,
 } from '../measure/workload';
-export type { Chart, Place, Section, Workload } from './types';
+export type { Chart, NamedSetting, Place, Section, Workload } from './types';
 export { sumCounts } from './types';
 
 export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {

@@ -1,11 +1,11 @@
 // The read workloads (xrange, xread, xrange-count, xrevrange-count): GET / against a fixed stream. Verified and
 // checked after each window against the golden body, byte for byte; one read command per response.
-import { perRequestCommand, type ReadWorkload } from '@bench/stream';
+import { perRequestCommand, type ReadWorkload, SETTINGS } from '@bench/stream';
 import type { Results, RunRecord } from '../model/results';
 import { CLUSTER_SERVERS } from '../model/servers';
 import type { Fault } from '../measure/workload';
 import { type Carrier, verifyContract } from '../measure/verify';
-import type { Workload } from './types';
+import type { NamedSetting, Workload } from './types';
 
 /**
  * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
@@ -41,6 +41,14 @@ const bodyWords = (r: Results, command: string) =>
   `${Math.round(r.data.body_bytes / 1000)} KB JSON body`;
 
 /** One read workload: its command counted once per response, more than one gated. */
+/** The read path: measured where the reply is an XRANGE's (decode's workloads). */
+const READ_PATH: NamedSetting = {
+  setting: 'decode',
+  title: "**Read path** (the `decode` setting, against the library's default)",
+  words: { bytes: "the client's Buffers through the project's transcoder", raw: "the project's own raw reader" },
+  doc: 'docs/usage.md#the-raw-read-path-decode',
+};
+
 export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
   const command = perRequestCommand(name, '');
   return {
@@ -53,20 +61,22 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
       exempt: () => 0,
     },
     ceilings: { redis: true, clients: true },
-    flags: [],
+    flags: {},
+    options: () => ({ settings: null, sweep: null }),
     suite: null,
     // The default workload's run is the project's published one.
     published: name === 'xrange' ? { dir: 'latest', block: 'results', shots: '' } : null,
     noTarget: null,
     privateRedis: null,
+    noResume: null,
     oneServer: null,
     clusterServers: CLUSTER_SERVERS,
-    settings: () => ({}),
     verify: (ctx) => verifyContract(ctx.url, ctx.golden, ctx.page),
     checkAfter: (ctx, run) => bodyAfterRun(ctx.url, ctx.golden, ctx.page, run),
     request: (_ctx, url) => ({ url }),
     around: () => null,
     pickFor: null,
+    namedSettings: (SETTINGS.decode.workloads as readonly string[]).includes(name) ? [READ_PATH] : [],
     load: (r, long) => (long ? bodyWords(r, command) : name.toUpperCase()),
     // A read keeps no record of its own.
     pool: () => undefined,

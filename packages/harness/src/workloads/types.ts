@@ -2,6 +2,7 @@
 // windows' records pool into a launch's run, what a request does in the report's words, and its figures, sections,
 // charts and README lines. The harness asks the module, never the workload's name; a new workload is a module here
 // and a line in index.ts.
+import type { SettingName } from '@bench/stream';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { MeasuredWorkload } from '../measure/workload';
@@ -30,9 +31,25 @@ export interface Chart {
   spec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null;
 }
 
+/**
+ * A setting of its workload whose every answer the picks name, each twin against its default (report/picks.ts): the
+ * read path (decode), which changes how the reply becomes the body; a write strategy, the question a write run asks.
+ */
+export interface NamedSetting {
+  setting: SettingName;
+  /** The bullet's bold title. */
+  title: string;
+  /** Each value's words. */
+  words: Record<string, string>;
+  /** Where the values are explained. */
+  doc: string;
+}
+
 export interface Workload extends MeasuredWorkload {
   /** What its picks are for ("writes": What to pick for writes), or null: the reads' picks, the README's first. */
   readonly pickFor: string | null;
+  /** Its settings whose every answer the picks name. */
+  readonly namedSettings: readonly NamedSetting[];
   /** What a request does: in a chart's subtitle (short), and above the first screen's table. */
   load(r: Results, long: boolean): string;
   /**

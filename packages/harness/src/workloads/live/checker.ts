@@ -7,7 +7,7 @@
 // app, cached or not, must serve exactly one of those snapshots; the only question is how old.
 import { max, quantile } from 'simple-statistics';
 import { toJson } from '@bench/stream';
-import type { Failure, LiveSummary as Summary } from '../../model/results';
+import type { Failure, LiveSummary as Summary } from './record';
 
 export interface Entry {
   id: string;

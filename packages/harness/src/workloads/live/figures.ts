@@ -1,7 +1,8 @@
 // --workload live's figures over each contender's kept runs, for its table and chart (report.ts): the staleness of
 // the probes' reads, the reads over a cache's bound and what the writer cost.
 import { median } from 'simple-statistics';
-import { dataOf, type Results, type RunRecord } from '../../model/results';
+import type { Results, RunRecord } from '../../model/results';
+import { liveOf } from './record';
 
 import { keptOf, sum } from '../types';
 
@@ -47,7 +48,7 @@ const callsPerMinute = (w: { redis_calls?: number; started_at: number; ended_at:
     : (w.redis_calls * 60_000) / (w.ended_at - w.started_at);
 
 function liveRow(runs: RunRecord[]): LiveRow {
-  const ws = runs.flatMap((run) => (run.windows ?? []).flatMap((w) => dataOf(w, 'live') ?? []));
+  const ws = runs.flatMap((run) => (run.windows ?? []).flatMap((w) => liveOf(w) ?? []));
   const ages = ws.flatMap((w) => (w.staleness_ms ? [w.staleness_ms] : []));
   return {
     windows: ws.length,
@@ -69,7 +70,7 @@ export function liveFigures(r: Results, kept: Kept): LiveFigures {
   const windows = r.contenders.flatMap((c) =>
     keptOf(kept, c).flatMap((run) =>
       (run.windows ?? []).flatMap((w) => {
-        const live = dataOf(w, 'live');
+        const live = liveOf(w);
         return live ? [{ c, w, live }] : [];
       }),
     ),

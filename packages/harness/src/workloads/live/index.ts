@@ -5,7 +5,8 @@
 import { perRequestCommand, STREAM_KEY } from '@bench/stream';
 import type { Probe } from './checker';
 import { judgeWindow, type Live, liveFault, poolLive, probeOnce, startLive, startProber } from './session';
-import { dataOf, type LiveRecord } from '../../model/results';
+import { LIVE_FLAGS, liveOptions } from './flags';
+import { type LiveRecord, liveOf } from './record';
 import { CLUSTER_SERVERS } from '../../model/servers';
 import { treeCpuSeconds } from '../../system/proc';
 import { commandStats, type RedisTarget } from '../../topology/redis';
@@ -84,15 +85,17 @@ export const LIVE: Workload = {
     label: command.toUpperCase(),
     gateTooMany: false,
     // The prober's reads are responses too, each one an XRANGE of the app's.
-    served: (run) => run.ok + (dataOf(run, 'live')?.count ?? 0),
+    served: (run) => run.ok + (liveOf(run)?.count ?? 0),
     exempt: () => 0,
   },
   ceilings: { redis: true, clients: false },
-  flags: ['write-rate', 'max-staleness', 'restart-redis'],
-  suite: { name: 'live', holds: 'each raw server with the caches' },
+  flags: LIVE_FLAGS,
+  options: liveOptions,
+  suite: { holds: 'each raw server with the caches' },
   published: null,
   noTarget: '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target',
   privateRedis: '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL',
+  noResume: 'its stream changed since, so it cannot be resumed; start a new run',
   oneServer:
     '--servers or --topology cluster with --workload live: the writer ' +
     'changes one stream; measure the live workload on one --server',
@@ -101,13 +104,6 @@ export const LIVE: Workload = {
   // stream.
   start: ({ redis, entries, settings, runDir }) =>
     startLive(redis.url, STREAM_KEY, entries, settings.live!.write_rate, settings.seed, runDir),
-  settings: (o) => ({
-    live: {
-      write_rate: o.writeRate,
-      max_staleness_ms: o.maxStalenessMs,
-      ...(o.restartRedis ? { restart_redis: true } : {}),
-    },
-  }),
   // A read the checker finds a snapshot fresh enough.
   verify: async (ctx) => {
     if (!ctx.background) return verifyContract(ctx.url, ctx.golden, ctx.page);
@@ -117,7 +113,7 @@ export const LIVE: Workload = {
   },
   // The body changes: the prober's reads were judged, and oha's bytes per response must be some snapshot's size.
   checkAfter: async (ctx, run) => {
-    const live = dataOf(run, 'live');
+    const live = liveOf(run);
     if (!live) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
     const again = await probeOnce(ctx.url);
     if (again.status === 0)
@@ -128,10 +124,11 @@ export const LIVE: Workload = {
   request: (_ctx, url) => ({ url }),
   around: (ctx, url, boundMs) => (ctx.background ? liveAround(ctx.redis, ctx.background as Live, url, boundMs) : null),
   pickFor: null,
+  namedSettings: [],
   load: (r, long) =>
     long ? `GET / while a writer appends ${r.settings.live?.write_rate ?? '–'} entries/s to the stream` : 'LIVE',
   pool: (runs) => {
-    const ws = runs.map((r) => dataOf(r, 'live'));
+    const ws = runs.map((r) => liveOf(r));
     return ws.every((w) => w) ? { kind: 'live', data: poolLive(ws as LiveRecord[]) } : undefined;
   },
   sections: [{ id: 'live', place: 'tables', render: liveTable }],

@@ -21,7 +21,7 @@ import { median } from 'simple-statistics';
 import { judge, sequenceOf, snapshotLengths, Timeline, type Probe } from './checker';
 import { nowMs } from '../../system/clock';
 import type { WriterHeader, WrittenEntry } from './writer';
-import type { LiveWindow } from '../../model/results';
+import type { LiveWindow } from './record';
 import type { Background } from '../../measure/workload';
 
 /** Probes per second during a window: enough for percentiles, a few % of the app's load. */

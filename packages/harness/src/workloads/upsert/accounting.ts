@@ -5,7 +5,7 @@
 // older than one the app acknowledged as applied (the prober's writes, whose versions are known,
 // checked right after each acknowledgement and at the end of the window).
 // A response that never came (5xx, a timeout) may or may not have written: it widens the bounds.
-import type { UpsertWindow } from '../../model/results';
+import type { UpsertWindow } from './record';
 
 /** One of the prober's writes, as acknowledged. */
 export interface Acked {

@@ -2,7 +2,8 @@
 // every write, the server's commands per request and each strategy's calls per second through the run.
 import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
-import { dataOf, type Results, type RunRecord } from '../../model/results';
+import type { Results, RunRecord } from '../../model/results';
+import { upsertOf } from './record';
 import { keptOf, sum } from '../types';
 import { answered, poolUpsert } from './measure';
 
@@ -83,8 +84,8 @@ function strategyCosts(r: Results, rows: Map<string, UpsertRow>): StrategyCost[]
 
 /** The contender's kept runs' upsert records summed (poolUpsert), the server's commands with them. */
 function upsertRow(all: RunRecord[], write: string): UpsertRow {
-  const runs = all.filter((r) => dataOf(r, 'upsert'));
-  const u = runs.length ? poolUpsert(runs.map((r) => dataOf(r, 'upsert')!)) : null;
+  const runs = all.filter((r) => upsertOf(r));
+  const u = runs.length ? poolUpsert(runs.map((r) => upsertOf(r)!)) : null;
   const commands = u?.redis_commands ?? {};
   const b = (k: keyof UpsertRow['branches']) => u?.branches[k] ?? 0;
   const served = u ? answered(u) : 0;
@@ -129,7 +130,7 @@ export function upsertFigures(r: Results, kept: Kept): UpsertFigures {
   const points = r.contenders.flatMap((c) =>
     keptOf(kept, c).flatMap((run) =>
       (run.windows ?? []).flatMap((w) =>
-        dataOf(w, 'upsert')
+        upsertOf(w)
           ? [{ write: c.settings?.write ?? 'lua', name: c.name, t: Math.round((w.started_at - t0) / 1000), rps: w.rps }]
           : [],
       ),

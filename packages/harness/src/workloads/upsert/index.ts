@@ -2,16 +2,36 @@
 // scripted check before measuring and after each window, and accounted around each window (accounting.ts); a 409 is
 // an answer; its windows' accounting pooled per launch; its table, chart and README lines (report.ts, figures.ts).
 import { perRequestCommand } from '@bench/stream';
-import type { Around } from '../../measure/workload';
-import { dataOf, type RunRecord, type UpsertRecord, type WorkloadRecord } from '../../model/results';
+import type { Around, GivenFlags, OwnOptions } from '../../measure/workload';
+import type { RunRecord, WorkloadRecord } from '../../model/results';
+import { keysOf, type UpsertRecord, type UpsertSettings, upsertOf } from './record';
 import { bodyAfterRun } from '../read';
 import type { Workload } from '../types';
-import { answered, keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
+import { UsageError } from '../../system/flag-values';
+import { answered, KEY_SPACES, keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
 import { accountingLine, costLine, upsertTable, upsertTimeSpec } from './report';
+
+/** --keys: powers of ten, so that oha's URL regex of digits draws the keys uniformly; a list sweeps them. */
+function options(given: GivenFlags): OwnOptions {
+  const value = given.keys as string | undefined;
+  const list = [...new Set((value ?? '100').split(',').map((k) => Number(k.trim())))].sort((a, b) => a - b);
+  const bad = list.find((k) => !(KEY_SPACES as readonly number[]).includes(k));
+  if (bad !== undefined)
+    throw new UsageError(
+      `--keys "${value}": each value must be one of ${KEY_SPACES.join(', ')} ` +
+        '(a power of ten, so the URL regex draws keys uniformly)',
+    );
+  const step = (keys: number) => ({
+    dir: `keys-${keys}`,
+    say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`,
+    settings: { keys } satisfies UpsertSettings,
+  });
+  return { settings: step(list[0]!).settings, sweep: list.length > 1 ? { flag: 'keys', values: list, step } : null };
+}
 
 /** A launch's windows' accounting summed, with every command the server counted over them. */
 function pool(runs: RunRecord[]): WorkloadRecord | undefined {
-  const ws = runs.map((r) => dataOf(r, 'upsert'));
+  const ws = runs.map((r) => upsertOf(r));
   return ws.every((w) => w) ? { kind: 'upsert', data: poolUpsert(ws as UpsertRecord[]) } : undefined;
 }
 
@@ -44,14 +64,24 @@ export const UPSERT: Workload = {
     label: "the write strategy's",
     gateTooMany: false,
     served: (run) => {
-      const u = dataOf(run, 'upsert');
+      const u = upsertOf(run);
       return u ? answered(u) : run.ok;
     },
-    exempt: (run) => dataOf(run, 'upsert')?.branches.conflict ?? 0,
+    exempt: (run) => upsertOf(run)?.branches.conflict ?? 0,
   },
   ceilings: { redis: false, clients: false },
-  flags: ['keys'],
-  suite: { name: 'upsert', holds: 'each raw server with the write strategies' },
+  flags: {
+    keys: {
+      type: 'string',
+      desc:
+        'the key space K each window writes to, a power of ten from 1 (one hot key) to 10000 (almost no ' +
+        'conflicts), or a sweep like 1,100,10000 (one run each) (default 100)',
+      why: 'only the upsert workload writes keys',
+      sweeps: true,
+    },
+  },
+  options,
+  suite: { holds: 'each raw server with the write strategies' },
   // At a network distance too: the write study this workload follows ran against a cloud Redis, where WATCH won.
   published: {
     dir: 'latest-upsert',
@@ -61,14 +91,14 @@ export const UPSERT: Workload = {
   },
   noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
   privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
+  noResume: null,
   oneServer: null,
   // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
   clusterServers: ['cluster'],
-  settings: (o) => (o.upsertKeys ? { upsert: { keys: o.upsertKeys } } : {}),
   verify: (ctx) => verifyUpsert(ctx.url, ctx.redis, ctx.write),
   // The window's accounting, and the scripted check once more.
   checkAfter: async (ctx, run) => {
-    const u = dataOf(run, 'upsert');
+    const u = upsertOf(run);
     if (!u) return bodyAfterRun(ctx.url, ctx.golden, ctx.page, run);
     if (u.problem) return { status: 'invalid', reason: `run ${run.round}, keys item:{${u.prefix}…}: ${u.problem}` };
     const again = await verifyUpsert(ctx.url, ctx.redis, ctx.write);
@@ -81,14 +111,26 @@ export const UPSERT: Workload = {
   },
   // Its POSTs, into a key space of their own that no window accounts, so the write path is warm before a window.
   request: (ctx, url) => {
-    if (!ctx.upsertKeys) return { url };
-    const request = upsertRequest(url, keySpace(ctx.upsertKeys));
+    const keys = keysOf(ctx.own);
+    if (!keys) return { url };
+    const request = upsertRequest(url, keySpace(keys));
     return { url: request.url, request };
   },
-  around: (ctx, url) => (ctx.upsertKeys ? around(ctx.redis, url, ctx.upsertKeys, ctx.write ?? 'lua') : null),
+  around: (ctx, url) => {
+    const keys = keysOf(ctx.own);
+    return keys ? around(ctx.redis, url, keys, ctx.write ?? 'lua') : null;
+  },
   pickFor: 'writes',
+  namedSettings: [
+    {
+      setting: 'write',
+      title: '**Write strategy** (against a Lua script, the default)',
+      words: { watch: 'WATCH/MULTI/EXEC', function: 'a Redis function (FCALL)' },
+      doc: 'docs/writes.md#writes-the-upsert-workload',
+    },
+  ],
   load: (r, long) => {
-    const keys = r.settings.upsert?.keys ?? 0;
+    const keys = keysOf(r.settings.upsert) ?? 0;
     return long
       ? `POST /items/:id, one write over ${keys} keys per request`
       : `POST /items/:id over ${keys} key${keys === 1 ? '' : 's'}`;

@@ -5,7 +5,7 @@
 // no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
 import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
-import type { UpsertRecord, UpsertWindow } from '../../model/results';
+import type { UpsertRecord, UpsertWindow } from './record';
 import { byPrimary, type ClusterTarget } from '../../topology/cluster';
 import { cli, type RedisTarget } from '../../topology/redis';
 import { sumCounts } from '../types';

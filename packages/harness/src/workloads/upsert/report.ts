@@ -10,10 +10,11 @@ import type { ContenderResult } from '../../model/results';
 import { fastestFirst } from '../../model/run-record';
 import { once } from '../types';
 import { type UpsertFigures, type UpsertRow, upsertFigures } from './figures';
+import { keysOf } from './record';
 
 /** The run's upsert figures over its kept runs (null under another workload), computed once per analysis. */
 export const figuresOf = once((an: Analysis) =>
-  an.results.settings.upsert ? upsertFigures(an.results, an.kept) : null,
+  keysOf(an.results.settings.upsert) ? upsertFigures(an.results, an.kept) : null,
 );
 
 const fmt = (x: number | undefined | null, digits = 0) =>
@@ -62,8 +63,9 @@ export function costLine(an: Analysis): string {
 /** The README's line under a write run's picks: every acknowledged write accounted for, or what was not. */
 export function accountingLine(an: Analysis): string {
   const t = figuresOf(an)?.accounting;
-  if (!an.results.settings.upsert || !t) return '';
-  const keys = `${an.results.settings.upsert.keys} key${an.results.settings.upsert.keys === 1 ? '' : 's'}`;
+  const k = keysOf(an.results.settings.upsert);
+  if (!k || !t) return '';
+  const keys = `${k} key${k === 1 ? '' : 's'}`;
   const none = t.lost + t.invented + t.stale === 0;
   const what = none
     ? '**none lost**, none invented, none stale'
@@ -78,13 +80,14 @@ export function accountingLine(an: Analysis): string {
 export function upsertTable(an: Analysis): string {
   const r = an.results;
   const f = figuresOf(an);
-  if (!r.settings.upsert || !f) return '';
+  const k = keysOf(r.settings.upsert);
+  if (!k || !f) return '';
   const rows = fastestFirst(r.contenders).map((c) => row(c, f.rows.get(c.name)));
   const head =
     '| contender | write | req/s | latency p50 / p90 / p99 / p99.9 (ms) | app CPU µs/req | Redis CPU µs/req | ' +
     'Redis calls per request | retries/req | 409s | created / updated / ignored | accounting | notes |\n' +
     '|---|---|---:|---|---:|---:|---|---:|---:|---|---|---|';
-  const keys = `${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}`;
+  const keys = `${k} key${k === 1 ? '' : 's'}`;
   return (
     `**Upsert: ${keys} per window, every acknowledged write accounted for**\n\n${[head, ...rows].join('\n')}\n\n` +
     `${ACCOUNTING}\n\n${perMinuteTable(f, r.settings.duration_s)}`
@@ -113,7 +116,8 @@ function perMinuteTable({ perMinute: m }: UpsertFigures, durationS: number | nul
 export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null {
   const r = an.results;
   const f = figuresOf(an);
-  if (!r.settings.upsert || !f) return null;
+  const k = keysOf(r.settings.upsert);
+  if (!k || !f) return null;
   const values = f.points;
   if (!values.length) return null;
   return {
@@ -122,7 +126,7 @@ export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): 
     data: { values },
     title: {
       text:
-        `Upsert, ${r.settings.upsert.keys} key${r.settings.upsert.keys === 1 ? '' : 's'}: ` +
+        `Upsert, ${k} key${k === 1 ? '' : 's'}: ` +
         "calls/s through the run, a point per strategy and 10 s (its contenders' median)",
       subtitle,
     },
