@@ -12,12 +12,12 @@ import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { writeReport } from '../report/index';
-import { checkoutInputs, gatherRuns } from '../publish/kept-runs';
+import { checkoutInputs, gatherRuns, recoverUsedInputs } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { withDashValues } from './flags';
 import { printedHelp } from './usage-error';
 
-const USAGE = 'usage: npm run pool -- PATH… [--kept] [--out DIR] [--any-inputs]';
+const USAGE = 'usage: npm run pool -- PATH… [--kept] [--out DIR] [--any-inputs] | --recover-inputs';
 const HELP = `${USAGE}
   PATH          a run's folder (its results.json), a folder of runs (several machines' results/ folders, or runs
                 users sent in), or a kept record (results/runs/*.json). A run counts for a comparison when both its
@@ -25,6 +25,9 @@ const HELP = `${USAGE}
   --kept        add the runs kept in results/runs/
   --out DIR     where the report goes (default results/pool)
   --any-inputs  pool every run as if its inputs were this checkout's (runs of other code: say so when quoting)
+  --recover-inputs  give the kept records of results/runs/ made before runs recorded what each contender runs
+                (inputs_used) those hashes, recovered from each run's commit in git for every contender whose
+                whole-package inputs recomputed there equal the ones the run recorded; then exit
   --help        this help
 It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
 charts, report.html) with the pooled answers; with kept records alone, pool.md.`;
@@ -33,13 +36,23 @@ async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
   let args;
   try {
-    const options = { out: { type: 'string' }, 'any-inputs': { type: 'boolean' }, kept: { type: 'boolean' } } as const;
+    const options = {
+      out: { type: 'string' },
+      'any-inputs': { type: 'boolean' },
+      kept: { type: 'boolean' },
+      'recover-inputs': { type: 'boolean' },
+    } as const;
     args = parseArgs({ args: withDashValues(process.argv.slice(2), options), options, allowPositionals: true });
   } catch (e) {
     console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
     return 2;
   }
   const { values: v, positionals } = args;
+  if (v['recover-inputs']) {
+    for (const r of recoverUsedInputs(KEPT_DIR))
+      console.log(`${r.file}: ${r.recovered} of ${r.of} contenders' inputs_used recovered from its commit`);
+    return 0;
+  }
   const paths = [...positionals.map((p) => resolve(p)), ...(v.kept ? [KEPT_DIR] : [])];
   if (!paths.length) {
     console.error(`error: no runs named; ${USAGE}`);

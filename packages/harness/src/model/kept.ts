@@ -64,6 +64,11 @@ export interface KeptAnswers {
    * sides have them, runs are pooled on these, so a change to one path (the raw reader) keeps the others' runs.
    */
   inputs_used?: Record<string, string>;
+  /**
+   * inputs_used recovered afterwards from the run's commit in git (publish/kept-runs.ts recoverUsedInputs), for the
+   * contenders whose whole-package inputs recomputed there equal the run's; absent: read at the run.
+   */
+  inputs_used_from?: 'git';
   /** Where the inputs were read: at the run, or recovered afterwards from its commit in git. */
   inputs_from?: 'run' | 'git';
   /** The default run's handicap check, by the answers' own procedure (schema 2). */

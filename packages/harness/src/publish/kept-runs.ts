@@ -33,14 +33,37 @@ export function recordOf(results: Results, an: Analysis = analyze(results)): Kep
     : results;
   const recovered =
     !e.inputs && !e.git_dirty
-      ? inputsAtCommit(
+      ? (inputsAtCommit(
           ROOT,
           e.git_commit,
           results.contenders.map((c) => c.name),
           e.runtimes,
-        )
+        )?.inputs ?? null)
       : null;
   return keptOf(judged, an.answers, an.noise?.sdWindows ?? null, recovered);
+}
+
+/**
+ * Kept records made before runs kept what each contender runs (inputs_used): recovered from the run's commit in this
+ * repository, for each contender whose whole-package inputs, recomputed there with today's runtime versions, equal
+ * the ones the run recorded (so the run's files were the commit's, and its runtimes today's). Each record gains
+ * inputs_used for those contenders and inputs_used_from 'git'; each is rewritten in place. Returns what changed.
+ */
+export function recoverUsedInputs(dir: string): { file: string; recovered: number; of: number }[] {
+  const runtimes = runtimeVersions();
+  const out: { file: string; recovered: number; of: number }[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const k = JSON.parse(readFileSync(join(dir, file), 'utf8')) as KeptAnswers;
+    if (k.inputs_used || !k.inputs || !k.commit) continue;
+    const names = Object.keys(k.inputs);
+    const at = inputsAtCommit(ROOT, k.commit, names, runtimes);
+    const same = names.filter((n) => at?.inputs[n] !== undefined && at.inputs[n] === k.inputs![n]);
+    out.push({ file, recovered: same.length, of: names.length });
+    if (!same.length) continue;
+    const used = Object.fromEntries(same.map((n) => [n, at!.used[n]!]));
+    writeJsonAtomic(join(dir, file), { ...k, inputs_used: used, inputs_used_from: 'git' });
+  }
+  return out;
 }
 
 const rejudged = (results: Results): Results => ({ ...results, handicap: handicapJudged(results) });

@@ -137,16 +137,16 @@ export function contenderInputs(
 }
 
 /**
- * The inputs (contenderInputs) of the named contenders as they were at `commit` of the repository at `repo`, read
- * from a worktree checked out for the purpose and removed after: for results recorded before runs kept them. Null
- * when the commit is not in the repository or its apps cannot be read.
+ * The inputs (contenderInputs, in both schemes) of the named contenders as they were at `commit` of the repository
+ * at `repo`, read from a worktree checked out for the purpose and removed after: for results recorded before runs
+ * kept them. Null when the commit is not in the repository or its apps cannot be read.
  */
 export function inputsAtCommit(
   repo: string,
   commit: string,
   names: string[],
   runtimes: Record<string, string>,
-): Record<string, string> | null {
+): { inputs: Record<string, string>; used: Record<string, string> } | null {
   if (git(repo, ['cat-file', '-e', `${commit}^{commit}`]).status !== 0) return null;
   const wt = join(CACHE, 'inputs', commit.slice(0, 12));
   rmSync(wt, { recursive: true, force: true });
@@ -154,7 +154,7 @@ export function inputsAtCommit(
   try {
     if (git(repo, ['worktree', 'add', '--force', '--detach', wt, commit]).status !== 0) return null;
     const suite = loadSuite(join(wt, 'apps')).contenders.filter((c) => names.includes(c.name));
-    return contenderInputs(suite, runtimes);
+    return { inputs: contenderInputs(suite, runtimes), used: contenderInputs(suite, runtimes, 'used') };
   } catch {
     return null;
   } finally {
