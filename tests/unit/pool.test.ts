@@ -1,4 +1,12 @@
 import { describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runtimeVersions } from '../../packages/harness/src/measure/environment';
+import { recoverUsedInputs } from '../../packages/harness/src/publish/kept-runs';
+import { inputsAtCommit } from '../../packages/harness/src/run/inputs';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { keptOf } from '../../packages/harness/src/answers/held';
 import { leaveOneOut, poolAnswers } from '../../packages/harness/src/answers/across-runs';
@@ -619,5 +627,51 @@ describe("the first screen's check: pooled, and the published run alone with the
   test('detected, or a record from before the power was kept: the verdict alone', () => {
     expect(checkText(own(true, 0.9))).toContain('the published run alone: detected.');
     expect(checkText(own(false))).toContain('the published run alone: not detected.');
+  });
+});
+
+describe('kept records made before inputs_used: recovered from their commit', () => {
+  test("recovered where the whole-package inputs recomputed at the commit equal the run's", () => {
+    // A repository of the apps and packages/stream as this checkout has them, one commit.
+    const repo = mkdtempSync(join(tmpdir(), 'rsb-recover-'));
+    const git = (...args: string[]) => spawnSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    const listed = spawnSync('git', [
+      '-C',
+      ROOT,
+      'ls-files',
+      'apps',
+      'packages/stream',
+      'package.json',
+      'bun.lock',
+      'scripts',
+    ]);
+    const files = listed.stdout.toString().split('\n').filter(Boolean);
+    for (const f of files) cpSync(join(ROOT, f), join(repo, f), { recursive: true });
+    git('add', '.');
+    git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'apps');
+    const commit = git('rev-parse', 'HEAD').stdout.trim();
+    const names = ['node-raw-node-redis', 'bun-raw-ioredis', 'node-raw-node-redis-rawreply'];
+    const at = inputsAtCommit(repo, commit, names, runtimeVersions())!;
+    expect(Object.keys(at.inputs).sort()).toEqual([...names].sort());
+    // One contender's recorded inputs differ from the commit's (a dirty tree, or other runtimes): not recovered.
+    const inputs = { ...at.inputs, 'bun-raw-ioredis': 'other' };
+    const dir = mkdtempSync(join(tmpdir(), 'rsb-kept-'));
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 2, commit, inputs, answers: [] }));
+    writeFileSync(join(dir, 'done.json'), JSON.stringify({ schema: 2, commit, inputs, inputs_used: {}, answers: [] }));
+    try {
+      expect(recoverUsedInputs(dir, repo)).toEqual([{ file: 'run.json', recovered: 2, of: 3 }]);
+      const k = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+      expect(k.inputs_used).toEqual({
+        'node-raw-node-redis': at.used['node-raw-node-redis'],
+        'node-raw-node-redis-rawreply': at.used['node-raw-node-redis-rawreply'],
+      });
+      expect(k.inputs_used_from).toBe('git');
+      // What each runs differs where their code does: the raw reader is rawreply's alone.
+      expect(at.used['node-raw-node-redis']).not.toBe(at.used['node-raw-node-redis-rawreply']);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -49,14 +49,14 @@ export function recordOf(results: Results, an: Analysis = analyze(results)): Kep
  * the ones the run recorded (so the run's files were the commit's, and its runtimes today's). Each record gains
  * inputs_used for those contenders and inputs_used_from 'git'; each is rewritten in place. Returns what changed.
  */
-export function recoverUsedInputs(dir: string): { file: string; recovered: number; of: number }[] {
+export function recoverUsedInputs(dir: string, repo = ROOT): { file: string; recovered: number; of: number }[] {
   const runtimes = runtimeVersions();
   const out: { file: string; recovered: number; of: number }[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const k = JSON.parse(readFileSync(join(dir, file), 'utf8')) as KeptAnswers;
     if (k.inputs_used || !k.inputs || !k.commit) continue;
     const names = Object.keys(k.inputs);
-    const at = inputsAtCommit(ROOT, k.commit, names, runtimes);
+    const at = inputsAtCommit(repo, k.commit, names, runtimes);
     const same = names.filter((n) => at?.inputs[n] !== undefined && at.inputs[n] === k.inputs![n]);
     out.push({ file, recovered: same.length, of: names.length });
     if (!same.length) continue;
