@@ -117,7 +117,7 @@ function withOwnApps(opts: CliOptions, contenders: Contender[]): void {
   opts.selected = [...(opts.against ? [] : opts.selected), ...own.map((c) => c.name)];
 }
 
-/** The run's other side: your first version (--app twice), your app at a git ref (--app … --against), or the apps'. */
+/** The run's other side: your first version (--app twice), your app at a git ref (--app --against), or the apps'. */
 function sideOf(opts: CliOptions) {
   const [first] = opts.ownApps;
   if (opts.ownApps.length === 2) return firstAppSide(first!);

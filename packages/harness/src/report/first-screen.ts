@@ -290,6 +290,21 @@ function expressLine(p: PicksResult, machines: string[]): string {
   );
 }
 
+/** The least favourable machine's ratio and name. */
+const worstOf = (a: PoolAnswer) => onDefault(a).reduce((w, o) => (o.ratio < w.ratio ? o : w));
+
+/** Why a line's stack, faster somewhere, is not the table's fastest pick: its least favourable machine reads lower. */
+function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
+  const top = p.lines.find((l) => l.id === 'fastest');
+  if (!top?.decided || !top.answer || top.answer.a === a.a || !onDefault(a).length) return '';
+  const [mine, theirs] = [worstOf(a), worstOf(top.answer)];
+  return (
+    `; not the table's pick: on its least favourable machine (${machineName(mine.name)}) it reads ` +
+    `${factor(mine.ratio)}, ${code(top.answer.a)} ${factor(theirs.ratio)} on its own (${machineName(theirs.name)}); ` +
+    'the two are not compared with each other'
+  );
+}
+
 /** A runtime's own pick (on Bun), by the table's rule, against the usual choice: from the same family. */
 function noteLines(p: PicksResult, machines: string[]): string[] {
   return (p.notes ?? []).flatMap((l) => {
@@ -298,7 +313,10 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
     const each = machines.map((m) => `on ${columnName([a], m)}: ${onMachineText(a, m)}`);
     const shown = l.decided ? '' : ', none shown faster';
     const on = l.want.replace(/^on /, '');
-    return [`If you run ${on}: ${code(a.a)}${shown}; its req/s ÷ the usual choice's: ${each.join('; ')}.`];
+    return [
+      `If you run ${on}: ${code(a.a)}${shown}; its req/s ÷ the usual choice's: ${each.join('; ')}` +
+        `${whyNotThePick(p, a)} (the same family as the table: its 5% covers this line).`,
+    ];
   });
 }
 
@@ -366,7 +384,13 @@ function ceilingLine(an: Analysis, usual: string): string {
   );
   const a = raw && (an.answers.find((x) => !x.out && x.a === raw.name && x.b === usual) as PoolAnswer | undefined);
   if (a?.verdict !== 'faster') return '';
-  const where = a.pool ? `, faster on ${holdsOn(a)}` : '';
+  const on = a.pool ? onDefault(a) : [];
+  // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
+  const where = !a.pool
+    ? ''
+    : on.length === 1
+      ? ` on ${machineName(on[0]!.name)}, faster there (the one machine whose runs measured this version of it)`
+      : `, faster on ${holdsOn(a)}`;
   return (
     `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}: ` +
     "one standalone Redis only, and a setting, not a library's default, so not a pick) serves " +
@@ -433,7 +457,7 @@ function loadLine(an: Analysis): string {
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
   const budget = s.budget_s ? `, for ${Math.round(s.budget_s / 60)} minutes` : '';
   const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn, over and over${budget}`;
-  return `**Load:** ${what}: one run (\`npm run bench\`).`;
+  return `**Load:** ${what} in each run (\`npm run bench\`).`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
