@@ -9,6 +9,7 @@ import type { ServerName } from '../model/servers';
 import type { RedisTarget } from '../topology/redis';
 import type { Placement } from '../system/placement';
 import type { Verdict } from './verify';
+import type { Probe } from './probe';
 
 /** What every window of a run is measured with: the workload, the servers, the placement and where the raw files go. */
 export interface RunContext {
@@ -151,6 +152,12 @@ export interface MeasuredWorkload {
   readonly noTarget: string | null;
   /** Why it cannot run on the Redis REDIS_URL names, or null. */
   readonly privateRedis: string | null;
+  /** The staleness a read may show beyond its cache's own bound, in ms, from its settings (a changing stream's). */
+  slackMs(own: OwnSettings | undefined): number;
+  /** Whether its settings ask each block to restart Redis after its first windows (a fault drill). */
+  restartsRedis(own: OwnSettings | undefined): boolean;
+  /** An app's first 200 after a Redis restart, judged (the fault drill's; absent: it runs none). */
+  judgeRecovered?(ctx: CheckContext, probe: Probe): Promise<Verdict>;
   /** Why a run of it cannot be resumed, or null. */
   readonly noResume: string | null;
   /** Why it runs on one server only, or null. */

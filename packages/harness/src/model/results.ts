@@ -82,11 +82,6 @@ export interface MethodSettings {
   compression: false | 'oha default';
   only: string[] | null;
   strict: boolean;
-  /**
-   * --workload live: the writer's XADDs per second, and the staleness an exact cache may show (a TTL cache: its TTL
-   * plus this).
-   */
-  live?: { write_rate: number; max_staleness_ms: number; restart_redis?: boolean };
   /** --redis-rtt: the round-trip time of the delay proxy between the apps and Redis, in ms (absent or 0: no proxy). */
   redis_rtt_ms?: number;
   /** --redis-tls: every app read the private Redis over TLS (rediss://, a CA made for the run); absent: over TCP. */

@@ -372,7 +372,7 @@ export async function measureBlock(
     const twins = twinPairs(results, members);
     const orders = cycles(members, pairs, random, s.windows ?? 1, round, twins, handicapPairs(results, members));
     for (const [j, order] of orders.entries()) {
-      if (j === 1 && round === 1 && s.live?.restart_redis) await restartRedis(b, blockIndex);
+      if (j === 1 && round === 1 && workloadOfRun(s).restartsRedis(s[s.workload])) await restartRedis(b, blockIndex);
       if (j > 0) for (const pair of checks) await relaunch(b, pair);
       changeMode = pairMode(s.against?.pair ?? 'alternate', results.changes?.design?.chosen, round, j);
       if ((await cycle(b, order)) === 'redis-died') {

@@ -1,14 +1,13 @@
 // The real launcher (launch.ts has the interface): apps started as processes on a free port,
 // verified and checked after each window by their workload (workloads/), loaded by oha,
 // and stopped with their whole process tree.
-import { stalenessBoundMs } from '@bench/stream';
+import { stalenessBoundMs, type Workload as WorkloadName } from '@bench/stream';
 import { type AppError, type RunningApp, startApp } from '../measure/apps';
 import { measureRun, unmeasuredParts, unmeasuredTarget, type Load, type Meeting } from '../measure/measure';
 import { runOha } from '../measure/oha';
 import type { Verdict } from '../measure/verify';
 import { type CheckContext, workloadOf } from '../workloads';
-import { judgeLiveProbe } from '../workloads/live';
-import { probeOnce } from '../workloads/live/session';
+import { probeOnce } from '../measure/probe';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';
 import { freePort } from '../system/net';
@@ -21,7 +20,8 @@ import { contenderOf, ctxFor, type Rig, serversAlive, stopApp } from './state';
 /** How long an app may take to serve a fresh snapshot after Redis restarts (--restart-redis). */
 const RECOVER_MS = 10_000;
 
-type LaunchSettings = Pick<Settings, 'start_timeout_s' | 'placement' | 'workload' | 'live'>;
+/** The settings a launch reads: its timeout, placement and workload, and the workload's own settings. */
+type LaunchSettings = Pick<Settings, 'start_timeout_s' | 'placement' | 'workload' | WorkloadName>;
 
 export class AppLauncher implements Launcher {
   /** The processes behind the apps it started and has not stopped, by key. */
@@ -119,7 +119,8 @@ export class AppLauncher implements Launcher {
     }
     const c = this.contender(app.r);
     const ctx = checkContext(this.rig, this.settings, c, app.url);
-    const verdict = probe.status === 200 ? await judgeLiveProbe(ctx, probe) : null;
+    const judge = this.rig.ctx.workload.judgeRecovered;
+    const verdict = probe.status === 200 && judge ? await judge(ctx, probe) : null;
     if (verdict?.ok) return { ms: Math.round(probe.received_ms - performance.timeOrigin - since), out: null };
     const out: Out = verdict
       ? { kind: 'out', status: 'invalid', reason: `after a Redis restart: ${verdict.reason}` }
@@ -135,9 +136,10 @@ export class AppLauncher implements Launcher {
   }
 }
 
-/** The staleness a contender may show under --workload live: its cache's declared bound plus --max-staleness. */
+/** The staleness a contender may show: its cache's declared bound plus the workload's slack (--max-staleness). */
 const liveBoundMs = (rig: Rig, settings: LaunchSettings, c: Contender) =>
-  stalenessBoundMs(c.settings.cache, { ...process.env, ...rig.appEnv(c) }) + (settings.live?.max_staleness_ms ?? 0);
+  stalenessBoundMs(c.settings.cache, { ...process.env, ...rig.appEnv(c) }) +
+  rig.ctx.workload.slackMs(settings[settings.workload]);
 
 /** What the workload's checks before and after a window need of a launched contender. */
 const checkContext = (rig: Rig, settings: LaunchSettings, c: Contender, url: string): CheckContext => ({

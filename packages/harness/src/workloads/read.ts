@@ -69,6 +69,8 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     noTarget: null,
     privateRedis: null,
     noResume: null,
+    slackMs: () => 0,
+    restartsRedis: () => false,
     oneServer: null,
     clusterServers: CLUSTER_SERVERS,
     verify: (ctx) => verifyContract(ctx.url, ctx.golden, ctx.page),

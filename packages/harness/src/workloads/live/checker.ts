@@ -24,12 +24,8 @@ export interface SequencedEntry extends Entry {
 }
 
 /** One GET by the prober: when it left, when the answer came, and what it was. */
-export interface Probe {
-  sent_ms: number;
-  received_ms: number;
-  status: number;
-  body: string;
-}
+export type { Probe } from '../../measure/probe';
+import type { Probe } from '../../measure/probe';
 
 export type ProbeResult =
   | { ok: true; sent_ms: number; last_index: number; staleness_ms: number }

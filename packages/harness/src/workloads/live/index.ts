@@ -4,9 +4,10 @@
 // report.ts, over figures.ts.
 import { perRequestCommand, STREAM_KEY } from '@bench/stream';
 import type { Probe } from './checker';
-import { judgeWindow, type Live, liveFault, poolLive, probeOnce, startLive, startProber } from './session';
+import { probeOnce } from '../../measure/probe';
+import { judgeWindow, type Live, liveFault, poolLive, startLive, startProber } from './session';
 import { LIVE_FLAGS, liveOptions } from './flags';
-import { type LiveRecord, liveOf } from './record';
+import { type LiveRecord, type LiveSettings, liveOf, liveSettings } from './record';
 import { CLUSTER_SERVERS } from '../../model/servers';
 import { treeCpuSeconds } from '../../system/proc';
 import { commandStats, type RedisTarget } from '../../topology/redis';
@@ -96,6 +97,10 @@ export const LIVE: Workload = {
   noTarget: '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target',
   privateRedis: '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL',
   noResume: 'its stream changed since, so it cannot be resumed; start a new run',
+  slackMs: (own) => (own as LiveSettings | undefined)?.max_staleness_ms ?? 0,
+  restartsRedis: (own) => !!(own as LiveSettings | undefined)?.restart_redis,
+  // Every app serves a snapshot fresh enough again.
+  judgeRecovered: judgeLiveProbe,
   oneServer:
     '--servers or --topology cluster with --workload live: the writer ' +
     'changes one stream; measure the live workload on one --server',
@@ -103,7 +108,7 @@ export const LIVE: Workload = {
   // The writer runs from before the first launch to the end: every launch, verification and window sees a changing
   // stream.
   start: ({ redis, entries, settings, runDir }) =>
-    startLive(redis.url, STREAM_KEY, entries, settings.live!.write_rate, settings.seed, runDir),
+    startLive(redis.url, STREAM_KEY, entries, liveSettings(settings)!.write_rate, settings.seed, runDir),
   // A read the checker finds a snapshot fresh enough.
   verify: async (ctx) => {
     if (!ctx.background) return verifyContract(ctx.url, ctx.golden, ctx.page);
@@ -126,7 +131,9 @@ export const LIVE: Workload = {
   pickFor: null,
   namedSettings: [],
   load: (r, long) =>
-    long ? `GET / while a writer appends ${r.settings.live?.write_rate ?? '–'} entries/s to the stream` : 'LIVE',
+    long
+      ? `GET / while a writer appends ${liveSettings(r.settings)?.write_rate ?? '–'} entries/s to the stream`
+      : 'LIVE',
   pool: (runs) => {
     const ws = runs.map((r) => liveOf(r));
     return ws.every((w) => w) ? { kind: 'live', data: poolLive(ws as LiveRecord[]) } : undefined;

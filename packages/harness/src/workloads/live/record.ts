@@ -1,5 +1,6 @@
 // --workload live's record in results.json (a window's, and a launch's run's, pooled): the checker's verdicts on
-// the prober's reads, and the writer's cost. Its envelope is model/workload-record.ts's.
+// the prober's reads, and the writer's cost; and its settings. Its envelope is model/workload-record.ts's.
+import type { Settings } from '../../model/results';
 import { dataOf, type WorkloadRecord } from '../../model/workload-record';
 
 /**
@@ -45,3 +46,16 @@ export interface LiveWindow extends Omit<LiveSummary, 'first_invalid' | 'first_o
 
 /** A run's or window's live record; undefined: none. */
 export const liveOf = (r: { workload?: WorkloadRecord }) => dataOf<LiveRecord>(r, 'live');
+
+/**
+ * Its settings in results.json (settings.live): the writer's XADDs per second, the staleness an exact cache may show
+ * beyond its own bound (a TTL cache: its TTL plus this), and the fault drill (--restart-redis).
+ */
+export interface LiveSettings {
+  write_rate: number;
+  max_staleness_ms: number;
+  restart_redis?: boolean;
+}
+
+/** A run's live settings (undefined: a run of another workload). */
+export const liveSettings = (s: Pick<Settings, 'live'>) => s.live as LiveSettings | undefined;

@@ -10,9 +10,12 @@ import { fastestFirst } from '../../model/run-record';
 import { PROBE_RATE } from './session';
 import { once } from '../types';
 import { type LiveFigures, type LiveRow, liveFigures } from './figures';
+import { liveSettings } from './record';
 
 /** The run's live figures over its kept runs (null under another workload), computed once per analysis. */
-export const figuresOf = once((an: Analysis) => (an.results.settings.live ? liveFigures(an.results, an.kept) : null));
+export const figuresOf = once((an: Analysis) =>
+  liveSettings(an.results.settings) ? liveFigures(an.results, an.kept) : null,
+);
 
 const fmt = (x: number | undefined | null, digits = 0) =>
   x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
@@ -39,7 +42,7 @@ function writerLine(r: Results, { writer: w }: LiveFigures): string {
       "what the writes cost in reads, counted apart from the requests' XRANGEs, " +
       'which are the Redis reads per response above.';
   return (
-    `The writer asked for ${r.settings.live!.write_rate} XADDs/s (MAXLEN at the stream's length) ` +
+    `The writer asked for ${liveSettings(r.settings)!.write_rate} XADDs/s (MAXLEN at the stream's length) ` +
     `and made ${perSecond(w.writes)}/s during the measured windows, ` +
     `${fmt(w.writes ? w.writeRedisUs / w.writes : NaN, 1)} µs of Redis time each ` +
     `(apart from the apps' reads)${cpuPart}. ` +
@@ -52,13 +55,13 @@ function writerLine(r: Results, { writer: w }: LiveFigures): string {
 export function liveTable(an: Analysis): string {
   const r = an.results;
   const f = figuresOf(an);
-  if (!r.settings.live || !f) return '';
+  if (!liveSettings(r.settings) || !f) return '';
   const rows = fastestFirst(r.contenders).map((c) => row(c, f.rows.get(c.name)));
   const head =
     '| contender | cache | req/s | CPU µs/req | Redis reads/resp | staleness p50 / p99 / max (ms) | ' +
     'reads over bound | windows | notes |\n|---|---|---:|---:|---:|---|---|---:|---|';
   return (
-    `**Live stream: ${r.settings.live.write_rate} writes/s, reads checked for freshness**\n\n` +
+    `**Live stream: ${liveSettings(r.settings)!.write_rate} writes/s, reads checked for freshness**\n\n` +
     `${[head, ...rows].join('\n')}\n\n${writerLine(r, f)}${restartLine(r)}`
   );
 }
@@ -66,7 +69,7 @@ export function liveTable(an: Analysis): string {
 /** --restart-redis: how long Redis was down each time, and how soon each app served a fresh snapshot again. */
 function restartLine(r: Results): string {
   const restarts = r.data.redis_restarts ?? [];
-  if (!r.settings.live?.restart_redis) return '';
+  if (!liveSettings(r.settings)?.restart_redis) return '';
   if (!restarts.length)
     return (
       '\n\nRedis restarts asked (--restart-redis), but none happened ' +
@@ -94,7 +97,7 @@ function restartLine(r: Results): string {
 export function liveTimeSpec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null {
   const r = an.results;
   const f = figuresOf(an);
-  if (!r.settings.live || !f) return null;
+  if (!liveSettings(r.settings) || !f) return null;
   const values = f.points;
   if (!values.length) return null;
   const x = { field: 't', type: 'quantitative' as const, title: 'seconds into the run' };
@@ -111,7 +114,7 @@ export function liveTimeSpec(an: Analysis, config: object, subtitle: string): vl
     data: { values },
     title: {
       text:
-        `Live stream, ${r.settings.live.write_rate} writes/s: each window's req/s, ` +
+        `Live stream, ${liveSettings(r.settings)!.write_rate} writes/s: each window's req/s, ` +
         "its probes' staleness p99 and the Redis reads it made per minute",
       subtitle,
     },

@@ -19,7 +19,7 @@ import { createGzip } from 'node:zlib';
 import { spawnTracked, killTree, type Tracked } from '../../system/proc';
 import { median } from 'simple-statistics';
 import { judge, sequenceOf, snapshotLengths, Timeline, type Probe } from './checker';
-import { nowMs } from '../../system/clock';
+import { probeOnce } from '../../measure/probe';
 import type { WriterHeader, WrittenEntry } from './writer';
 import type { LiveWindow } from './record';
 import type { Background } from '../../measure/workload';
@@ -177,18 +177,6 @@ export async function startLive(
     },
   };
   return live;
-}
-
-/** One GET with its send and receive times. */
-export async function probeOnce(url: string): Promise<Probe> {
-  const sent_ms = nowMs();
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-    const body = await res.text();
-    return { sent_ms, received_ms: nowMs(), status: res.status, body };
-  } catch (e) {
-    return { sent_ms, received_ms: nowMs(), status: 0, body: (e as Error).message };
-  }
 }
 
 /** GETs `url` PROBE_RATE times a second until stopped; each probe keeps its send and receive times and its body. */

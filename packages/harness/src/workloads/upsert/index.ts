@@ -92,6 +92,8 @@ export const UPSERT: Workload = {
   noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
   privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
   noResume: null,
+  slackMs: () => 0,
+  restartsRedis: () => false,
   oneServer: null,
   // Writes go to the primaries: reading from replicas (cluster-replicas) changes nothing for upsert.
   clusterServers: ['cluster'],
