@@ -1,4 +1,4 @@
-// The raw path's fast walk, compiled: packages/stream/src/raw/transcode.wat to transcode-wasm.ts (its bytes in
+// The raw path's fast walk, compiled: packages/raw-reader/src/transcode.wat to transcode-wasm.ts (its bytes in
 // base64, so that every runtime and the Node apps' bundles load it with the module, with no file to find at run
 // time). Run it after changing the .wat: `bash scripts/with-tools.sh bun scripts/build-wasm.ts`; a unit test fails
 // when the two differ (tests/unit/transcode.test.ts).
@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import wabt from 'wabt';
 
-const DIR = join(import.meta.dir, '../packages/stream/src/raw');
+const DIR = join(import.meta.dir, '../packages/raw-reader/src');
 
 /** The .ts module holding the .wat's compiled bytes. */
 export async function wasmModuleSource(): Promise<string> {

@@ -5,8 +5,8 @@
 // stopped (SIGSTOP) under steady arrivals: every request is answered within the read's deadline and a second, 503
 // while Redis hangs, and the body again within a second of Redis going on.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -230,11 +230,21 @@ describe('the raw read path through each raw server', () => {
     }
   }, 120_000);
 
-  test("docs/your-app.md's server.mjs by the raw files: AUTH, SELECT, the golden body, a cluster refused", async () => {
+  test("docs/your-app.md's server.mjs on the packed raw reader", async () => {
+    // AUTH, SELECT, the golden body, a refused AUTH answered 500, a cluster URL refused at start.
     const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
     const source = /\*\*server\.mjs\*\*\n\n```js\n([\s\S]*?)```/.exec(guide)![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'rsb-raw-app-'));
-    cpSync(join(ROOT, 'packages/stream/src/raw'), join(dir, 'raw'), { recursive: true });
+    // As the guide has it: the package packed (its prepack compiles dist/ for Node) and installed from the tarball.
+    const npm = (args: string[], cwd: string) => {
+      const r = spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`npm ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout.trim();
+    };
+    const tarball = npm(['pack', '--silent', '--pack-destination', dir], join(ROOT, 'packages/raw-reader'));
+    rmSync(join(ROOT, 'packages/raw-reader/dist'), { recursive: true, force: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    npm(['install', join(dir, tarball.split('\n').at(-1)!)], dir);
     writeFileSync(join(dir, 'server.mjs'), source);
     const redis = await startPrivateRedis(`${ROOT}/dump.rdb`);
     pids.push(redis.server!.pid);

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RawReader, TlsRefused, Unavailable } from '../../packages/stream/src/raw/reader';
+import { RawReader, TlsRefused, Unavailable } from '../../packages/raw-reader/src/reader';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { makeCertificates, type TlsFiles, tlsServerArgs } from '../../packages/harness/src/topology/tls';
 

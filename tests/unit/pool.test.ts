@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runtimeVersions } from '../../packages/harness/src/measure/environment';
 import { recoverUsedInputs } from '../../packages/harness/src/publish/kept-runs';
-import { inputsAtCommit } from '../../packages/harness/src/run/inputs';
+import { inputsAtCommit, USED_SCHEME } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { keptOf } from '../../packages/harness/src/answers/held';
@@ -642,6 +642,7 @@ describe('kept records made before inputs_used: recovered from their commit', ()
       'ls-files',
       'apps',
       'packages/stream',
+      'packages/raw-reader',
       'package.json',
       'bun.lock',
       'scripts',
@@ -658,17 +659,48 @@ describe('kept records made before inputs_used: recovered from their commit', ()
     const inputs = { ...at.inputs, 'bun-raw-ioredis': 'other' };
     const dir = mkdtempSync(join(tmpdir(), 'rsb-kept-'));
     writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 2, commit, inputs, answers: [] }));
-    writeFileSync(join(dir, 'done.json'), JSON.stringify({ schema: 2, commit, inputs, inputs_used: {}, answers: [] }));
+    // Hashed in today's scheme already: left as it is. Hashed in an older one (no scheme): recovered again.
+    const done = { schema: 2, commit, inputs, inputs_used: {}, inputs_used_scheme: USED_SCHEME, answers: [] };
+    writeFileSync(join(dir, 'done.json'), JSON.stringify(done));
+    writeFileSync(join(dir, 'older.json'), JSON.stringify({ ...done, inputs_used_scheme: undefined }));
     try {
-      expect(recoverUsedInputs(dir, repo)).toEqual([{ file: 'run.json', recovered: 2, of: 3 }]);
+      expect(recoverUsedInputs(dir, repo).sort((x, y) => x.file.localeCompare(y.file))).toEqual([
+        { file: 'older.json', recovered: 2, of: 3 },
+        { file: 'run.json', recovered: 2, of: 3 },
+      ]);
       const k = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
       expect(k.inputs_used).toEqual({
         'node-raw-node-redis': at.used['node-raw-node-redis'],
         'node-raw-node-redis-rawreply': at.used['node-raw-node-redis-rawreply'],
       });
       expect(k.inputs_used_from).toBe('git');
+      expect(k.inputs_used_scheme).toBe(USED_SCHEME);
       // What each runs differs where their code does: the raw reader is rawreply's alone.
       expect(at.used['node-raw-node-redis']).not.toBe(at.used['node-raw-node-redis-rawreply']);
+      // A package added to the workspace (in bun.lock too) leaves what each contender runs as it was; a locked
+      // package that Express's contenders install, changed, changes theirs and not the others'.
+      const [lockFile, express] = [join(repo, 'bun.lock'), 'node-express-node-redis'];
+      const commitNow = (m: string) => {
+        git('add', '.');
+        git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', m);
+        return inputsAtCommit(repo, git('rev-parse', 'HEAD').stdout.trim(), [...names, express], runtimeVersions())!;
+      };
+      const before = inputsAtCommit(repo, commit, [express], runtimeVersions())!.used[express]!;
+      const lock = readFileSync(lockFile, 'utf8')
+        .replace('"workspaces": {', '"workspaces": {\n    "packages/extra": { "name": "@bench/extra" },')
+        .replace('"packages": {', '"packages": {\n    "@bench/extra": ["@bench/extra@workspace:packages/extra"],');
+      writeFileSync(lockFile, lock);
+      cpSync(join(ROOT, 'packages/raw-reader/package.json'), join(repo, 'packages/extra/package.json'));
+      const added = commitNow('a package added');
+      expect(added.used).toEqual({ ...at.used, [express]: before });
+      expect(added.inputs['node-raw-node-redis']).not.toBe(at.inputs['node-raw-node-redis']);
+      writeFileSync(
+        lockFile,
+        lock.replace(/("express": \["express@[^"]+", "", \{[^\n]*\}, ")sha512-[^"]+/, '$1sha512-x'),
+      );
+      const changed = commitNow('express changed');
+      expect(changed.used[express]).not.toBe(before);
+      expect(changed.used['node-raw-node-redis']).toBe(at.used['node-raw-node-redis']);
     } finally {
       rmSync(repo, { recursive: true, force: true });
       rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,8 @@
 // hit and never hand over part of a body; the next read succeeds.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
-import { RawReader, refusal, statusOf, Unavailable } from '../../packages/stream/src/raw/reader';
-import { outputBytes, ReplyShapeError, RespError } from '../../packages/stream/src/raw/transcode';
+import { RawReader, refusal, statusOf, Unavailable } from '../../packages/raw-reader/src/reader';
+import { outputBytes, ReplyShapeError, RespError } from '../../packages/raw-reader/src/transcode';
 
 const READ = '*4\r\n$6\r\nXRANGE\r\n$1\r\nk\r\n$1\r\n-\r\n$1\r\n+\r\n';
 /** The reader's probe after a stall; the server answers it unless a test has it stalled too (pong = false). */

@@ -4,8 +4,8 @@
 // differential fuzz of random replies, cut into random chunks, gives the contract's body of the decoded strings.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
-import { RawReader, statusOf } from '../../packages/stream/src/raw/reader';
-import { ReplyShapeError, RespError, RespFramingError } from '../../packages/stream/src/raw/transcode';
+import { RawReader, statusOf } from '../../packages/raw-reader/src/reader';
+import { ReplyShapeError, RespError, RespFramingError } from '../../packages/raw-reader/src/transcode';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { toJson } from '../../packages/stream/src/canonical';
 

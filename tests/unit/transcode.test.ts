@@ -14,7 +14,7 @@ import {
   replyEnd,
   wasmMemoryBytes,
   xrangeToJson,
-} from '../../packages/stream/src/raw/transcode';
+} from '../../packages/raw-reader/src/transcode';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { wasmModuleSource } from '../../scripts/build-wasm';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -283,7 +283,7 @@ describe('the transcoder', () => {
   });
 
   test('transcode-wasm.ts is transcode.wat compiled (scripts/build-wasm.ts)', async () => {
-    const file = join(ROOT, 'packages/stream/src/raw/transcode-wasm.ts');
+    const file = join(ROOT, 'packages/raw-reader/src/transcode-wasm.ts');
     expect(await wasmModuleSource()).toBe(readFileSync(file, 'utf8'));
   });
 

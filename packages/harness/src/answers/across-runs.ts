@@ -168,7 +168,8 @@ export function poolAnswers(
   // What each contender runs, where both sides recorded it; else the whole package's hash.
   const same = (k: KeptAnswers, name: string) => {
     if (!today) return true;
-    const [theirs, ours] = today.used && k.inputs_used ? [k.inputs_used, today.used] : [k.inputs, today.inputs];
+    const both = today.used && k.inputs_used && (k.inputs_used_scheme ?? 1) === (today.used_scheme ?? 1);
+    const [theirs, ours] = both ? [k.inputs_used!, today.used!] : [k.inputs, today.inputs];
     return !!theirs?.[name] && theirs[name] === ours[name];
   };
   const family = estimatesOf(records, runs, comparisons, same);

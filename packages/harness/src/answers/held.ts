@@ -39,7 +39,7 @@ export function keptOf(
     machine: `${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.kernel}`,
     sd_windows: sdWindows,
     host: hostOf(results),
-    ...(e.inputs_used ? { inputs_used: e.inputs_used } : {}),
+    ...(e.inputs_used ? { inputs_used: e.inputs_used, inputs_used_scheme: e.inputs_used_scheme ?? 1 } : {}),
     ...(recorded
       ? { inputs: recorded, inputs_from: 'run' as const }
       : inputs

@@ -10,6 +10,8 @@ import type { Answer, RatioEstimate } from './answer';
 export interface Today {
   inputs: Record<string, string>;
   used?: Record<string, string>;
+  /** How `used` was hashed (run/inputs.ts USED_SCHEME): a record's inputs_used counts only when hashed the same way. */
+  used_scheme?: number;
 }
 
 /** One kept run as the pool read it. */

@@ -69,6 +69,8 @@ export interface KeptAnswers {
    * contenders whose whole-package inputs recomputed there equal the run's; absent: read at the run.
    */
   inputs_used_from?: 'git';
+  /** How inputs_used was hashed (run/inputs.ts USED_SCHEME; absent: 1): runs pool on it only with the same scheme. */
+  inputs_used_scheme?: number;
   /** Where the inputs were read: at the run, or recovered afterwards from its commit in git. */
   inputs_from?: 'run' | 'git';
   /** The default run's handicap check, by the answers' own procedure (schema 2). */

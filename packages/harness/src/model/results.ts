@@ -262,4 +262,6 @@ export interface Environment {
   inputs?: Record<string, string>;
   /** The same, hashing only what each contender runs of packages/stream (run/inputs.ts streamFilesOf). */
   inputs_used?: Record<string, string>;
+  /** How inputs_used was hashed (run/inputs.ts USED_SCHEME; absent: 1, bun.lock whole). */
+  inputs_used_scheme?: number;
 }

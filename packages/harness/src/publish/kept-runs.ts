@@ -17,7 +17,7 @@ import type { Results } from '../model/results';
 import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
 import { ROOT } from '../system/paths';
-import { contenderInputs, inputsAtCommit } from '../run/inputs';
+import { contenderInputs, inputsAtCommit, USED_SCHEME } from '../run/inputs';
 
 /**
  * A run's kept record (schema 2). Results recorded before runs kept their inputs get them from their commit in this
@@ -44,24 +44,30 @@ export function recordOf(results: Results, an: Analysis = analyze(results)): Kep
 }
 
 /**
- * Kept records made before runs kept what each contender runs (inputs_used): recovered from the run's commit in this
- * repository, for each contender whose whole-package inputs, recomputed there with today's runtime versions, equal
- * the ones the run recorded (so the run's files were the commit's, and its runtimes today's). Each record gains
- * inputs_used for those contenders and inputs_used_from 'git'; each is rewritten in place. Returns what changed.
+ * Kept records without what each contender runs (inputs_used), or with it hashed by an older scheme (USED_SCHEME):
+ * recovered from the run's commit in this repository, for each contender whose whole-package inputs, recomputed there
+ * with today's runtime versions, equal the ones the run recorded (so the run's files were the commit's, and its
+ * runtimes today's). Each record gets inputs_used for those contenders (today's scheme) and inputs_used_from 'git';
+ * each is rewritten in place. Returns what changed.
  */
 export function recoverUsedInputs(dir: string, repo = ROOT): { file: string; recovered: number; of: number }[] {
   const runtimes = runtimeVersions();
   const out: { file: string; recovered: number; of: number }[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const k = JSON.parse(readFileSync(join(dir, file), 'utf8')) as KeptAnswers;
-    if (k.inputs_used || !k.inputs || !k.commit) continue;
+    if ((k.inputs_used_scheme ?? (k.inputs_used ? 1 : 0)) >= USED_SCHEME || !k.inputs || !k.commit) continue;
     const names = Object.keys(k.inputs);
     const at = inputsAtCommit(repo, k.commit, names, runtimes);
     const same = names.filter((n) => at?.inputs[n] !== undefined && at.inputs[n] === k.inputs![n]);
     out.push({ file, recovered: same.length, of: names.length });
     if (!same.length) continue;
     const used = Object.fromEntries(same.map((n) => [n, at!.used[n]!]));
-    writeJsonAtomic(join(dir, file), { ...k, inputs_used: used, inputs_used_from: 'git' });
+    writeJsonAtomic(join(dir, file), {
+      ...k,
+      inputs_used: used,
+      inputs_used_from: 'git',
+      inputs_used_scheme: USED_SCHEME,
+    });
   }
   return out;
 }
@@ -71,7 +77,11 @@ const rejudged = (results: Results): Results => ({ ...results, handicap: handica
 /** Today's inputs: every contender of this checkout, with the runtimes on PATH (both schemes: run/inputs.ts). */
 export const checkoutInputs = (): Today => {
   const [cs, runtimes] = [loadSuite(APPS_DIR).contenders, runtimeVersions()];
-  return { inputs: contenderInputs(cs, runtimes), used: contenderInputs(cs, runtimes, 'used') };
+  return {
+    inputs: contenderInputs(cs, runtimes),
+    used: contenderInputs(cs, runtimes, 'used'),
+    used_scheme: USED_SCHEME,
+  };
 };
 
 /**
@@ -81,11 +91,16 @@ export const checkoutInputs = (): Today => {
 export function pooledView(
   an: Analysis,
   kept: KeptAnswers[],
-  own: KeptAnswers,
+  fresh: KeptAnswers,
 ): { analysis: Analysis; pool: PoolResult | null } {
   const r = an.results;
-  const others = kept.filter((k) => k.started_at !== own.started_at);
-  const today = own.inputs ? { inputs: own.inputs, ...(own.inputs_used ? { used: own.inputs_used } : {}) } : null;
+  const others = kept.filter((k) => k.started_at !== fresh.started_at);
+  // The run kept: its inputs as its record holds them now (recovered since in today's scheme: recoverUsedInputs).
+  const self = kept.find((k) => k.started_at === fresh.started_at);
+  const { inputs, inputs_used, inputs_used_scheme } = self ?? fresh;
+  const own = { ...fresh, inputs, inputs_used, inputs_used_scheme };
+  const used = own.inputs_used ? { used: own.inputs_used, used_scheme: own.inputs_used_scheme ?? 1 } : {};
+  const today = own.inputs ? { inputs: own.inputs, ...used } : null;
   const margin = r.settings.target_ci_pct;
   const pool = poolAnswers([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
   const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin);

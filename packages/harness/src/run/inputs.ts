@@ -75,28 +75,79 @@ export function streamFilesOf(c: Contender, all: string[]): string[] {
 
 /**
  * What a contender is built and started from, on one side: its app folder, what it runs of packages/stream
- * (streamFilesOf; `scheme` "package": all of it, the hash kept runs recorded before), the root package.json and
- * bun.lock, and any file outside the app folder that its build or start names (measure/apps.ts namedFiles: a build
- * script). Files git ignores (build outputs, node_modules) are left out. Two sides with the same inputs run the same
- * code: pairing them is an A/A. This hash is a kept run's identity for pooling (answers/across-runs.ts); bunfig.toml,
- * which sets how bun installs, is compared apart (changedOn) and is in the build key (measure/apps.ts buildApp).
+ * (streamFilesOf; `scheme` "package": all of it, the hash kept runs recorded before) and of packages/raw-reader (the
+ * raw reader, which stream's raw/ files re-export: all of it where the contender runs any of those), the root
+ * package.json, bun.lock (in "used": the locked packages it installs, lockOf), and any file outside the app folder
+ * that its build or start names (measure/apps.ts namedFiles: a build script). Files git ignores (build outputs,
+ * node_modules) are left out. Two sides with the same inputs run the same code: pairing them is an A/A. This hash is a
+ * kept run's identity for pooling (answers/across-runs.ts); bunfig.toml, which sets how bun installs, is compared
+ * apart (changedOn) and is in the build key (measure/apps.ts buildApp).
  */
 export function inputsOf(c: Contender, scheme: InputScheme = 'used'): string {
   const root = resolve(c.appDir, '..', '..');
-  const stream = join(root, 'packages', 'stream');
-  const paths = [c.appDir, stream, join(root, 'package.json'), join(root, 'bun.lock'), ...namedFiles(c)];
+  const [stream, reader, lock] = [join(root, 'packages', 'stream'), join(root, RAW_READER), join(root, 'bun.lock')];
+  const paths = [c.appDir, stream, reader, join(root, 'package.json'), lock, ...namedFiles(c)];
   let files = filesUnder(root, paths);
   if (scheme === 'used') {
     const inStream = files.filter((f) => f.startsWith(`${stream}/`)).map((f) => relative(stream, f));
     const keep = new Set(streamFilesOf(c, inStream).map((f) => join(stream, f)));
-    files = files.filter((f) => !f.startsWith(`${stream}/`) || keep.has(f));
+    const raw = [...keep].some((f) => f.startsWith(join(stream, 'src', 'raw', '/')));
+    files = files.filter((f) => (f.startsWith(`${stream}/`) ? keep.has(f) : raw || !f.startsWith(`${reader}/`)));
   }
   const hash = createHash('sha256');
   for (const f of files) {
     hash.update(relative(root, f)).update('\0');
-    hash.update(existsSync(f) ? contentOf(root, f) : 'absent').update('\0');
+    const content = scheme === 'used' && f === lock ? lockOf(root, c) : contentOf(root, f);
+    hash.update(existsSync(f) ? content : 'absent').update('\0');
   }
   return hash.digest('hex');
+}
+
+/** The raw reader's own package (packages/stream's raw/ files re-export it). */
+const RAW_READER = join('packages', 'raw-reader');
+/** What "used" inputs are: 2 since bun.lock counts by the packages a contender installs (lockOf). */
+export const USED_SCHEME = 2;
+
+/**
+ * The part of bun.lock a contender installs: the locked registry packages its app, the workspace packages it depends
+ * on and the root need, with theirs, by name (every version of a name, so never fewer than it installs). Workspace
+ * entries are left out: their package.json files are inputs of their own. So a package or an app added to the
+ * workspace, or another app's dependency, leaves the contenders that do not install it as they were.
+ */
+export function lockOf(root: string, c: Contender): string {
+  const lock = Bun.JSONC.parse(readFileSync(join(root, 'bun.lock'), 'utf8')) as {
+    lockfileVersion: number;
+    workspaces: Record<string, Record<string, Record<string, string> | string>>;
+    packages: Record<string, [string, ...unknown[]]>;
+  };
+  const depsOf = (o: unknown) =>
+    ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) =>
+      Object.keys(((o ?? {}) as Record<string, Record<string, string>>)[k] ?? {}),
+    );
+  const nameOf = (ident: string) => ident.slice(0, ident.lastIndexOf('@'));
+  const byName = new Map<string, string[]>();
+  for (const [key, [ident]] of Object.entries(lock.packages))
+    byName.set(nameOf(ident), [...(byName.get(nameOf(ident)) ?? []), key]);
+  const [names, keys, queue] = [new Set<string>(), new Set<string>(), ['', relative(root, c.appDir)]];
+  const want = (n: string) => {
+    if (names.has(n)) return;
+    names.add(n);
+    queue.push(n);
+  };
+  while (queue.length) {
+    const item = queue.shift()!;
+    // A workspace (by its path, or the link its name is locked as) adds its dependencies; a package adds its own.
+    const link = lock.packages[item]?.[0].match(/@workspace:(.*)$/)?.[1];
+    const ws = lock.workspaces[link ?? item];
+    if (ws || link !== undefined) for (const d of depsOf(ws)) want(d);
+    else
+      for (const key of byName.get(item) ?? []) {
+        keys.add(key);
+        for (const d of depsOf(lock.packages[key]![2])) want(d);
+      }
+  }
+  const entries = [...keys].sort().map((k) => [k, lock.packages[k]]);
+  return JSON.stringify({ lockfileVersion: lock.lockfileVersion, packages: entries });
 }
 
 /** "used": what each contender runs of packages/stream; "package": all of it (kept runs before the first). */

@@ -15,7 +15,7 @@ import { clock, info, log } from '../system/progress';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
 import { workloadOf, workloadOfRun } from '../workloads';
 import { pairUp, type Pairing } from './against';
-import { contenderInputs } from './inputs';
+import { contenderInputs, USED_SCHEME } from './inputs';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
@@ -210,5 +210,6 @@ function environmentOf(selected: Contender[]): Results['environment'] {
     ...env,
     inputs: contenderInputs(selected, runtimes),
     inputs_used: contenderInputs(selected, runtimes, 'used'),
+    inputs_used_scheme: USED_SCHEME,
   };
 }

@@ -57,7 +57,9 @@ export async function prepareTarget(opts: CliOptions, session: Session): Promise
 function targetState(opts: CliOptions, session: Session, probe: TargetProbe): RunState {
   // The app and Redis are elsewhere: oha gets the whole machine. --runs auto has nothing to race: its first rounds.
   const placement = resolvePlacement('none');
-  const settings = { ...settingsFrom(opts), runs: opts.runs === 'auto' ? FIRST_ROUNDS : opts.runs, placement };
+  // Steal is recorded per run, never measured again (cli/target-flags.ts refuses --max-steal): 100 leaves no round out.
+  const runs = opts.runs === 'auto' ? FIRST_ROUNDS : opts.runs;
+  const settings = { ...settingsFrom(opts), runs, placement, max_steal_pct: 100 };
   const url = opts.target!;
   const redis = session.redis!;
   const results = newResults({
