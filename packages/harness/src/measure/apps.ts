@@ -32,10 +32,15 @@ function hashTree(dir: string, h: ReturnType<typeof createHash>, skip: Set<strin
  */
 export const dataKey = (golden: string) => createHash('sha256').update(golden).digest('hex');
 
-/** The packages/stream sources an app builds with: its own checkout's (an --against worktree), else this one's. */
-function streamSources(appDir: string): string {
-  const theirs = resolve(appDir, '../../packages/stream/src');
-  return existsSync(theirs) ? theirs : join(ROOT, 'packages/stream/src');
+/**
+ * The shared packages' sources an app builds with (packages/stream, and packages/raw-reader, which stream's raw/ files
+ * re-export): its own checkout's (an --against worktree), else this one's.
+ */
+function packageSources(appDir: string): string[] {
+  return ['stream', 'raw-reader'].map((name) => {
+    const theirs = resolve(appDir, `../../packages/${name}/src`);
+    return existsSync(theirs) ? theirs : join(ROOT, `packages/${name}/src`);
+  });
 }
 
 /** The files of a checkout's root that every build reads: the dependencies' manifest, their lockfile, bun's config. */
@@ -62,7 +67,7 @@ export function filesOutside(c: Contender): string[] {
 }
 
 /**
- * Builds the app unless its sources, the shared stream package, the files outside its folder that it reads
+ * Builds the app unless its sources, the shared packages (stream, and the raw reader it re-exports), the files outside its folder that it reads
  * (filesOutside: the build script, the lockfile, bunfig.toml) and, for an app whose build reads Redis, the data are
  * unchanged.
  */
@@ -78,7 +83,7 @@ export async function buildApp(
     .update(JSON.stringify(c.build));
   // What the build writes (the manifest's buildOutputs) is not a source of it.
   hashTree(c.appDir, h, new Set(['node_modules', ...c.buildOutputs]));
-  hashTree(streamSources(c.appDir), h, new Set());
+  for (const dir of packageSources(c.appDir)) if (existsSync(dir)) hashTree(dir, h, new Set());
   for (const f of filesOutside(c)) h.update(f).update(readFileSync(f));
   const key = h.digest('hex');
   const stampDir = join(ROOT, 'node_modules/.cache/stream-bench');
