@@ -1,5 +1,5 @@
 // The build cache key (measure/apps.ts buildApp): an app is rebuilt when any file its build reads changes, inside its
-// folder or outside it (the build script, the lockfile, bunfig.toml), so that an --against side is never stale; and
+// folder or outside it (the build script, the lockfile, bunfig.toml, the shared packages), so that an --against side is never stale; and
 // when the stream changes only if its build reads Redis (static pages).
 import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,11 +16,13 @@ const appDir = join(root, 'apps', 'tiny');
 mkdirSync(join(appDir, 'src'), { recursive: true });
 mkdirSync(join(root, 'scripts'));
 mkdirSync(join(root, 'packages/stream/src'), { recursive: true });
+mkdirSync(join(root, 'packages/raw-reader/src'), { recursive: true });
 writeFileSync(join(appDir, 'src/server.ts'), 'export {};\n');
 writeFileSync(join(root, 'package.json'), '{"name":"tiny"}\n');
 writeFileSync(join(root, 'bun.lock'), '{}\n');
 writeFileSync(join(root, 'bunfig.toml'), '[install]\nlinker = "hoisted"\n');
 writeFileSync(join(root, 'packages/stream/src/index.ts'), 'export const x = 1;\n');
+writeFileSync(join(root, 'packages/raw-reader/src/reader.ts'), 'export const r = 1;\n');
 const script = join(root, 'scripts/build.ts');
 const counter = join(root, 'builds.txt');
 const buildScript = (tag: string) =>
@@ -40,7 +42,7 @@ const tiny = {
 } as unknown as Contender;
 const builds = () => readFileSync(counter, 'utf8').length;
 
-test('a build is cached until its script, the lockfile, bunfig.toml, packages/stream or a source changes', async () => {
+test('a build is cached until its script, the lockfile, bunfig.toml, a shared package or a source changes', async () => {
   expect(filesOutside(tiny).map((f) => f.slice(root.length + 1))).toEqual([
     'package.json',
     'bun.lock',
@@ -54,6 +56,7 @@ test('a build is cached until its script, the lockfile, bunfig.toml, packages/st
     [join(root, 'bun.lock'), '{"lockfileVersion":1}\n'],
     [join(root, 'bunfig.toml'), '[install]\nlinker = "isolated"\n'],
     [join(root, 'packages/stream/src/index.ts'), 'export const x = 2;\n'],
+    [join(root, 'packages/raw-reader/src/reader.ts'), 'export const r = 2;\n'],
     [join(appDir, 'src/server.ts'), 'export const y = 1;\n'],
   ];
   for (const [file, text] of changes) {
@@ -63,10 +66,10 @@ test('a build is cached until its script, the lockfile, bunfig.toml, packages/st
   }
   // Another stream: a build that reads only its sources is kept; one that reads Redis (a static page) is rebuilt.
   expect(await buildApp(tiny, {}, 'other data')).toBe('cached');
-  expect(builds()).toBe(6);
+  expect(builds()).toBe(7);
   const rendersData = { ...tiny, buildReadsData: true } as Contender;
   expect(await buildApp(rendersData, {}, 'other data')).toBe('built');
   expect(await buildApp(rendersData, {}, 'other data')).toBe('cached');
   expect(await buildApp(rendersData, {}, 'data')).toBe('built');
-  expect(builds()).toBe(8);
+  expect(builds()).toBe(9);
 }, 60_000);

@@ -392,11 +392,12 @@ function ceilingLine(an: Analysis, usual: string): string {
       ? ` on ${machineName(on[0]!.name)}, faster there (the one machine whose runs measured this version of it)`
       : `, faster on ${holdsOn(a)}`;
   return (
-    `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}: ` +
-    "one standalone Redis only, and a setting, not a library's default, so not a pick) serves " +
+    `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) serves ` +
     `**${factor(a.ratio)}** the usual choice's req/s ` +
     `${interval(a)}${where}: most of a request's CPU is the client turning the reply into objects ` +
-    '([what it is](docs/usage.md#the-raw-read-path-decode)).'
+    '([what it is](docs/usage.md#the-raw-read-path-decode)). You can ship it for one standalone Redis, with TLS ' +
+    'and reconnect: the package [`@bench/raw-reader`](packages/raw-reader/README.md). It gives up cluster, ' +
+    "Sentinel, RESP3 and every command but its one read; not a library's default, so not in the table."
   );
 }
 

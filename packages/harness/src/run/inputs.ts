@@ -43,6 +43,24 @@ function importsOf(src: string, file: string): string[] {
   );
 }
 
+/** The files of packages/stream/src beyond the core that a contender's settings' values run (STREAM_SOURCES). */
+function sourcesOf(c: Contender): string[] {
+  return Object.entries(STREAM_SOURCES).flatMap(([name, byValue]) => {
+    const value = (c.settings as Record<string, string>)[name]!;
+    // A "*" source of a setting measured in some workloads only runs in their suites (a write strategy's code).
+    const only = (SETTINGS[name as SettingName] as SettingDef | undefined)?.workloads;
+    const every = only ? only.some((w) => (c.suites as readonly string[]).includes(w)) : true;
+    return [...(byValue[value] ?? []), ...(every ? (byValue['*'] ?? []) : [])];
+  });
+}
+
+/**
+ * What a contender runs of packages/raw-reader (paths relative to it): the files of its src/ that stream's raw/ files
+ * it runs are, by the same names (raw/transcode.ts is src/transcode.ts; raw/ is all of src/).
+ */
+const readerFilesOf = (c: Contender): string[] =>
+  sourcesOf(c).flatMap((f) => (f.startsWith('raw/') ? [`src/${f.slice(4)}`] : []));
+
 /**
  * What a contender runs of packages/stream (paths relative to its src/): the core (every file but the clients' adapters
  * and the files a setting's value runs), its client's adapter and what that imports, and the files its settings'
@@ -50,13 +68,7 @@ function importsOf(src: string, file: string): string[] {
  */
 export function streamFilesOf(c: Contender, all: string[]): string[] {
   const claimed = Object.values(STREAM_SOURCES).flatMap((v) => Object.values(v).flat());
-  const used = Object.entries(STREAM_SOURCES).flatMap(([name, byValue]) => {
-    const value = (c.settings as Record<string, string>)[name]!;
-    // A "*" source of a setting measured in some workloads only runs in their suites (a write strategy's code).
-    const only = (SETTINGS[name as SettingName] as SettingDef | undefined)?.workloads;
-    const every = only ? only.some((w) => (c.suites as readonly string[]).includes(w)) : true;
-    return [...(byValue[value] ?? []), ...(every ? (byValue['*'] ?? []) : [])];
-  });
+  const used = sourcesOf(c);
   const src = join(c.appDir, '..', '..', 'packages', 'stream', 'src');
   const adapter = new Set<string>();
   const visit = (f: string) => {
@@ -76,7 +88,7 @@ export function streamFilesOf(c: Contender, all: string[]): string[] {
 /**
  * What a contender is built and started from, on one side: its app folder, what it runs of packages/stream
  * (streamFilesOf; `scheme` "package": all of it, the hash kept runs recorded before) and of packages/raw-reader (the
- * raw reader, which stream's raw/ files re-export: all of it where the contender runs any of those), the root
+ * raw reader, which stream's raw/ files re-export: readerFilesOf), the root
  * package.json, bun.lock (in "used": the locked packages it installs, lockOf), and any file outside the app folder
  * that its build or start names (measure/apps.ts namedFiles: a build script). Files git ignores (build outputs,
  * node_modules) are left out. Two sides with the same inputs run the same code: pairing them is an A/A. This hash is a
@@ -91,8 +103,11 @@ export function inputsOf(c: Contender, scheme: InputScheme = 'used'): string {
   if (scheme === 'used') {
     const inStream = files.filter((f) => f.startsWith(`${stream}/`)).map((f) => relative(stream, f));
     const keep = new Set(streamFilesOf(c, inStream).map((f) => join(stream, f)));
-    const raw = [...keep].some((f) => f.startsWith(join(stream, 'src', 'raw', '/')));
-    files = files.filter((f) => (f.startsWith(`${stream}/`) ? keep.has(f) : raw || !f.startsWith(`${reader}/`)));
+    const runs = readerFilesOf(c);
+    const inReader = (f: string) => under(relative(reader, f), runs);
+    files = files.filter((f) =>
+      f.startsWith(`${stream}/`) ? keep.has(f) : !f.startsWith(`${reader}/`) || inReader(f),
+    );
   }
   const hash = createHash('sha256');
   for (const f of files) {
