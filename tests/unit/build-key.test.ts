@@ -1,6 +1,6 @@
 // The build cache key (measure/apps.ts buildApp): an app is rebuilt when any file its build reads changes, inside its
-// folder or outside it (the build script, the lockfile, bunfig.toml, the shared packages), so that an --against side is never stale; and
-// when the stream changes only if its build reads Redis (static pages).
+// folder or outside it (the build script, the lockfile, bunfig.toml, the shared packages), so that an --against side
+// is never stale; and when the stream changes only if its build reads Redis (static pages).
 import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ const tiny = {
 } as unknown as Contender;
 const builds = () => readFileSync(counter, 'utf8').length;
 
-test('a build is cached until its script, the lockfile, bunfig.toml, a shared package or a source changes', async () => {
+test('a build is cached until its script, the lockfile, bunfig.toml, a package or a source changes', async () => {
   expect(filesOutside(tiny).map((f) => f.slice(root.length + 1))).toEqual([
     'package.json',
     'bun.lock',

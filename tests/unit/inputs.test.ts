@@ -1,6 +1,7 @@
 // A contender's inputs are what it runs: its app, the core of packages/stream, its client's adapter and the files its
-// settings' values run, there and in packages/raw-reader (run/inputs.ts streamFilesOf, readerFilesOf). Checked on a copy of the apps and the package (outside git, so
-// the hash walks the files): a change to one path changes the hash of the contenders that run it, and no other's.
+// settings' values run, there and in packages/raw-reader (run/inputs.ts streamFilesOf, readerFilesOf). Checked on a
+// copy of the apps and the package (outside git, so the hash walks the files): a change to one path changes the hash
+// of the contenders that run it, and no other's.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { appendFileSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
