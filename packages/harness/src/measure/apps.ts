@@ -67,9 +67,9 @@ export function filesOutside(c: Contender): string[] {
 }
 
 /**
- * Builds the app unless its sources, the shared packages (stream, and the raw reader it re-exports), the files outside its folder that it reads
- * (filesOutside: the build script, the lockfile, bunfig.toml) and, for an app whose build reads Redis, the data are
- * unchanged.
+ * Builds the app unless its sources, the shared packages (stream, and the raw reader it re-exports), the files
+ * outside its folder that it reads (filesOutside: the build script, the lockfile, bunfig.toml) and, for an app whose
+ * build reads Redis, the data are unchanged.
  */
 export async function buildApp(
   c: Contender,
