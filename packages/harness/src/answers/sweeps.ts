@@ -1,8 +1,7 @@
-// The sweeps' summaries, one complete run per value (cli/bench.ts): --redis-rtt 0,1ms,5ms, each
-// contender's req/s and rank at each distance and who changes rank; --write-rate 10,100,1000,
-// what each contender served at each rate and each cache's gain over its uncached twin.
-// report/distance.ts and report/write-rates.ts render them.
-import type { ContenderResult, Results } from '../model/results';
+// A sweep's summary, one complete run per value (cli/bench.ts): --redis-rtt 0,1ms,5ms, each contender's req/s and
+// rank at each distance and who changes rank; report/distance.ts renders it. A workload's own sweeps declare theirs
+// (measure/workload.ts SweepSummary).
+import type { Results } from '../model/results';
 import { ranked } from './ranking';
 
 export interface DistancePoint {
@@ -88,39 +87,4 @@ export function rankChanges(points: DistancePoint[]): RankChange[] {
 export function distanceSweep(runs: { rttMs: number; results: Results }[]): DistanceSweep {
   const points = distancePoints(runs);
   return { points, changes: rankChanges(points) };
-}
-
-export interface WriteRatePoint {
-  rate: number;
-  name: string;
-  cache: string;
-  status: string;
-  rps: number | null;
-  /** req/s ÷ the uncached twin's at the same rate (null for the twin itself, or when either is out). */
-  gain: number | null;
-}
-
-const twinOf = (r: Results, c: ContenderResult) =>
-  r.contenders.find(
-    (x) =>
-      x.runtime === c.runtime &&
-      x.framework === c.framework &&
-      x.client === c.client &&
-      (x.settings?.cache ?? 'none') === 'none' &&
-      !x.self_check_of,
-  );
-
-/** Where caching stops paying: a gain of 2× or less, or the cache no longer exact (invalid at that rate). */
-export function writeRatePoints(runs: { rate: number; results: Results }[]): WriteRatePoint[] {
-  return runs.flatMap(({ rate, results }) =>
-    results.contenders
-      .filter((c) => !c.self_check_of)
-      .map((c) => {
-        const cache = c.settings?.cache ?? 'none';
-        const rps = c.status === 'ok' ? (c.rps?.median ?? null) : null;
-        const twin = cache === 'none' ? null : twinOf(results, c);
-        const base = twin?.status === 'ok' ? twin.rps?.median : undefined;
-        return { rate, name: c.name, cache, status: c.status, rps, gain: rps !== null && base ? rps / base : null };
-      }),
-  );
 }

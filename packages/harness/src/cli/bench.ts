@@ -19,7 +19,7 @@ import {
   writeDistanceReport,
   writeReport,
   writeScalingReport,
-  writeWriteRateReport,
+  writeSweepSummary,
 } from '../report/index';
 import { selfCheckTable } from '../report/table';
 import { yoursSection } from '../report/yours';
@@ -52,13 +52,14 @@ async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
     for (const dir of out.dirs) await writeReport(dir, analyzeRun(dir), kind);
     await writeScalingReport(parent, kind);
     log(`results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/`);
-  } else if (out.kind === 'write-rate') {
-    await writeWriteRateReport(parent, out.points, kind);
-    log(`results in ${parent}: write-rates.json, write-rates.md and write-rates.png, one run per rate in rate-<n>/`);
   } else if (out.kind === 'redis-rtt') {
     await writeDistanceReport(parent, out.distance, kind);
     log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/`);
-  } else log(`results in ${parent}: one run per key space in keys-<k>/, each with its report`);
+  } else {
+    const files = out.summary ? await writeSweepSummary(parent, out.summary, kind) : [];
+    const runs = `one run per value, each with its report: ${out.dirs.map((d) => `${d}/`).join(', ')}`;
+    log(`results in ${parent}: ${[...files, runs].join(', ')}`);
+  }
   log('(a sweep is not published)');
 }
 

@@ -4,7 +4,7 @@
 // how their records pool, their figures and their report (workloads/types.ts).
 import type { Carrier } from './verify';
 import type { Workload as WorkloadName } from '@bench/stream';
-import type { OwnSettings, RunRecord, Settings, WorkloadRecord } from '../model/results';
+import type { OwnSettings, Results, RunRecord, Settings, WorkloadRecord } from '../model/results';
 import type { ServerName } from '../model/servers';
 import type { RedisTarget } from '../topology/redis';
 import type { Placement } from '../system/placement';
@@ -120,6 +120,29 @@ export interface OwnSweep {
   values: number[];
   /** The value's run: its folder under the sweep's, its line in the log, and its settings. */
   step(value: number): { dir: string; say: string; settings: OwnSettings };
+  /** What the runs say together, written beside them (null: each run's own report only). */
+  summary: SweepSummary | null;
+}
+
+/** A chart's axis: a field of the points, its title, a log scale. */
+export type ChartAxis = { field: string; title: string; log?: boolean; sort?: { field: string } };
+
+/** One line per contender (the points' `name`) of a figure against the swept value; report/lines.ts draws it. */
+export interface LinesChart {
+  title: string;
+  values: object[];
+  x: ChartAxis;
+  y: ChartAxis;
+  /** Where the contenders' names go: the right (the default) or below the chart, in two columns. */
+  legend?: 'right' | 'bottom';
+}
+
+/** A sweep's summary: `<file>.json` (its points), `<file>.md` (a table) and `<file>.png` (a chart) beside its runs. */
+export interface SweepSummary {
+  file: string;
+  points(runs: { value: number; results: Results }[]): object[];
+  table(points: object[]): string;
+  chart(points: object[]): LinesChart;
 }
 
 /** A workload's flags' values made into its settings (null: none), and a sweep of one of them (null: one run). */

@@ -298,10 +298,12 @@ function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
   const top = p.lines.find((l) => l.id === 'fastest');
   if (!top?.decided || !top.answer || top.answer.a === a.a || !onDefault(a).length) return '';
   const [mine, theirs] = [worstOf(a), worstOf(top.answer)];
+  const runtimes = [a.a, top.answer.a].map((n) => RUNTIME_NAMES[n.split('-')[0]!] ?? n.split('-')[0]);
   return (
-    `; not the table's pick: on its least favourable machine (${machineName(mine.name)}) it reads ` +
-    `${factor(mine.ratio)}, ${code(top.answer.a)} ${factor(theirs.ratio)} on its own (${machineName(theirs.name)}); ` +
-    'the two are not compared with each other'
+    `; not the table's pick, which gains most where it gains least: ${factor(mine.ratio)} on ` +
+    `${machineName(mine.name)}, against ${factor(theirs.ratio)} for ${code(top.answer.a)} on ` +
+    `${machineName(theirs.name)} (${runtimes[0] === runtimes[1] ? 'the two' : runtimes.join(' and ')} are not tested ` +
+    'against each other)'
   );
 }
 
@@ -315,7 +317,7 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
     const on = l.want.replace(/^on /, '');
     return [
       `If you run ${on}: ${code(a.a)}${shown}; its req/s ÷ the usual choice's: ${each.join('; ')}` +
-        `${whyNotThePick(p, a)} (the same family as the table: its 5% covers this line).`,
+        `${whyNotThePick(p, a)}. This line is inside the table's 5%.`,
     ];
   });
 }

@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis } from '../answers/analysis';
-import type { DistanceSweep, WriteRatePoint } from '../answers/sweeps';
+import type { DistanceSweep } from '../answers/sweeps';
+import type { SweepSummary } from '../measure/workload';
 import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
@@ -18,7 +19,7 @@ import { screenshotReport } from './browser';
 import { charts, renderPng } from './charts';
 import { reportHtml } from './html';
 import { distanceSpec, distanceTable } from './distance';
-import { writeRateSpec, writeRateTable } from './write-rates';
+import { contenderLines } from './lines';
 import type { Scaling } from '../model/results';
 
 export function markdown(an: Analysis, imageDir: string | null): string {
@@ -116,15 +117,18 @@ export async function writeScalingReport(dir: string, kind: ReportKind = 'full')
   if (kind === 'full') writeFileSync(join(dir, 'scaling.png'), await renderPng(scalingSpec(s) as never));
 }
 
-/** --write-rate sweeps: the points, a table and a chart beside the runs. */
-export async function writeWriteRateReport(
+/** A workload's own sweep summed up as its module says (measure/workload.ts SweepSummary): points, table, chart. */
+export async function writeSweepSummary(
   dir: string,
-  points: WriteRatePoint[],
+  summary: { of: SweepSummary; points: object[] },
   kind: ReportKind = 'full',
-): Promise<void> {
-  writeJsonAtomic(join(dir, 'write-rates.json'), points);
-  writeFileSync(join(dir, 'write-rates.md'), `${writeRateTable(points)}\n\n${chartLink(kind, 'write-rates.png')}`);
-  if (kind === 'full') writeFileSync(join(dir, 'write-rates.png'), await renderPng(writeRateSpec(points)));
+): Promise<string[]> {
+  const { of, points } = summary;
+  const [json, md, png] = ['json', 'md', 'png'].map((ext) => `${of.file}.${ext}`) as [string, string, string];
+  writeJsonAtomic(join(dir, json), points);
+  writeFileSync(join(dir, md), `${of.table(points)}\n\n${chartLink(kind, png)}`);
+  if (kind === 'full') writeFileSync(join(dir, png), await renderPng(contenderLines(of.chart(points))));
+  return kind === 'full' ? [json, md, png] : [json, md];
 }
 
 /** --redis-rtt sweeps: the points, a table with the rank changes and a chart beside the runs. */

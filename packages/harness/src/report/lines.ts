@@ -1,18 +1,11 @@
-// The sweeps' chart shape: one line per contender of a figure against the swept value (the stream's size, a write
-// rate, Redis's distance), as a Vega-Lite spec. distance.ts, write-rates.ts and scaling.ts give only what differs.
+// The sweeps' chart shape: one line per contender of a figure against the swept value (the stream's size, Redis's
+// distance, a workload's own value such as live's write rate), as a Vega-Lite spec. distance.ts, scaling.ts and a
+// workload's sweep summary (measure/workload.ts LinesChart) give only what differs.
 import type * as vl from 'vega-lite';
+import type { ChartAxis, LinesChart } from '../measure/workload';
 
-type Axis = { field: string; title: string; log?: boolean; sort?: { field: string } };
-
-export function contenderLines(o: {
-  title: string;
-  values: object[];
-  x: Axis;
-  y: Axis;
-  /** Where the contenders' names go: the right (the default) or below the chart, in two columns. */
-  legend?: 'right' | 'bottom';
-}): vl.TopLevelSpec {
-  const axis = (a: Axis) => ({
+export function contenderLines(o: LinesChart): vl.TopLevelSpec {
+  const axis = (a: ChartAxis) => ({
     field: a.field,
     type: a.sort ? 'ordinal' : 'quantitative',
     title: a.title,

@@ -1,10 +1,11 @@
-// A sweep: one complete run per value of one flag (--entries, --redis-rtt a,b, or a workload's own flag:
-// --write-rate a,b, --keys a,b), each in <parent>/<value>/, then what the runs say together (answers/). The
+// A sweep: one complete run per value of one flag (--entries, --redis-rtt a,b, or a workload's own flag, with the
+// summary its module declares), each in <parent>/<value>/, then what the runs say together (answers/). The
 // command line renders each run's report as it ends (`reported`; --entries: once the scaling is known) and
 // the sweep's own at the end.
 import { join } from 'node:path';
 import { scalingOf } from '../answers/scaling';
-import { distanceSweep, writeRatePoints, type DistanceSweep, type WriteRatePoint } from '../answers/sweeps';
+import { distanceSweep, type DistanceSweep } from '../answers/sweeps';
+import type { SweepSummary } from '../measure/workload';
 import type { Contender, Unsupported } from '../model/contenders';
 import type { Results, Scaling } from '../model/results';
 import { writeJsonAtomic, writeResults } from '../model/results-file';
@@ -18,15 +19,16 @@ import { runDirOf, stopAll, type Session } from './state';
 /** What a sweep measured, by kind: the figures its summary renders. */
 export type SweepOutcome = { parent: string; code: number } & (
   | { kind: 'entries'; scaling: Scaling; dirs: string[] }
-  | { kind: 'write-rate'; points: WriteRatePoint[] }
-  | { kind: 'own' }
+  | { kind: 'own'; dirs: string[]; summary: { of: SweepSummary; points: object[] } | null }
   | { kind: 'redis-rtt'; distance: DistanceSweep }
 );
 
 type Step = { dir: string; say: string; opts: Partial<CliOptions> };
 
 /** The sweep the options ask for, or null: one run. */
-export function sweepOf(opts: CliOptions): { kind: SweepKind; values: number[]; step: (v: number) => Step } | null {
+export function sweepOf(
+  opts: CliOptions,
+): { kind: SweepKind; values: number[]; step: (v: number) => Step; summary?: SweepSummary | null } | null {
   if (opts.entries) return { kind: 'entries', values: opts.entries, step: STEPS.entries };
   const own = opts.own.sweep;
   if (own) {
@@ -34,8 +36,7 @@ export function sweepOf(opts: CliOptions): { kind: SweepKind; values: number[]; 
       const { dir, say, settings } = own.step(v);
       return { dir, say, opts: { own: { settings, sweep: null } } };
     };
-    // The live workload's rates are summed up as req/s against write rate (answers/sweeps.ts).
-    return { kind: own.flag === 'write-rate' ? 'write-rate' : 'own', values: own.values, step };
+    return { kind: 'own', values: own.values, step, summary: own.summary };
   }
   if (opts.redisRtts.length > 1) return { kind: 'redis-rtt', values: opts.redisRtts, step: STEPS['redis-rtt'] };
   return null;
@@ -83,9 +84,8 @@ export async function runSweep(
     for (const run of runs) writeResults(join(parent, run.dir), { ...run.results, scaling });
     return { kind: 'entries', parent, code, scaling, dirs: runs.map((r) => join(parent, r.dir)) };
   }
-  if (sweep.kind === 'write-rate')
-    return { kind: sweep.kind, parent, code, points: writeRatePoints(runs.map((r) => ({ ...r, rate: r.value }))) };
   if (sweep.kind === 'redis-rtt')
     return { kind: sweep.kind, parent, code, distance: distanceSweep(runs.map((r) => ({ ...r, rttMs: r.value }))) };
-  return { kind: 'own', parent, code };
+  const summary = sweep.summary ? { of: sweep.summary, points: sweep.summary.points(runs) } : null;
+  return { kind: 'own', parent, code, dirs: runs.map((r) => r.dir), summary };
 }

@@ -2,6 +2,7 @@
 // fault drill that restarts Redis; and the settings they make (results.json's settings.live).
 import type { GivenFlags, OwnFlag, OwnOptions } from '../../measure/workload';
 import { parseDuration, UsageError } from '../../system/flag-values';
+import { WRITE_RATES } from './sweep';
 
 const WRITES = 'only the live workload writes to the stream';
 
@@ -68,6 +69,6 @@ export function liveOptions(given: GivenFlags): OwnOptions {
   });
   return {
     settings: settings(rates[0]!),
-    sweep: rates.length > 1 ? { flag: 'write-rate', values: rates, step } : null,
+    sweep: rates.length > 1 ? { flag: 'write-rate', values: rates, step, summary: WRITE_RATES } : null,
   };
 }

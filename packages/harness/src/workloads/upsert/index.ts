@@ -26,7 +26,10 @@ function options(given: GivenFlags): OwnOptions {
     say: `--keys: the upsert run on ${keys} key${keys === 1 ? '' : 's'}`,
     settings: { keys } satisfies UpsertSettings,
   });
-  return { settings: step(list[0]!).settings, sweep: list.length > 1 ? { flag: 'keys', values: list, step } : null };
+  return {
+    settings: step(list[0]!).settings,
+    sweep: list.length > 1 ? { flag: 'keys', values: list, step, summary: null } : null,
+  };
 }
 
 /** A launch's windows' accounting summed, with every command the server counted over them. */
