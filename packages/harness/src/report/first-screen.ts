@@ -283,11 +283,8 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
 function expressLine(p: PicksResult, machines: string[]): string {
   const a = p.answers.find((x) => x.a === 'node-express-node-redis');
   if (!a) return '';
-  const each = machines.map((m) => `on ${columnName([a], m)}: ${onMachineText(a, m)}`);
-  return (
-    `If you use Express: ${code(a.a)}, its req/s ÷ the usual choice's: ${each.join('; ')}. Express with the ` +
-    'other clients is measured by `npm run bench -- --matrix`, not in this table.'
-  );
+  const each = machines.map((m) => `${onMachineText(a, m)} on ${columnName([a], m)}`);
+  return `Express (${code(a.a)}): ${each.join('; ')}; its other clients: \`npm run bench -- --matrix\`.`;
 }
 
 /** The least favourable machine's ratio and name. */
@@ -299,11 +296,10 @@ function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
   if (!top?.decided || !top.answer || top.answer.a === a.a || !onDefault(a).length) return '';
   const [mine, theirs] = [worstOf(a), worstOf(top.answer)];
   const runtimes = [a.a, top.answer.a].map((n) => RUNTIME_NAMES[n.split('-')[0]!] ?? n.split('-')[0]);
+  const pair = runtimes[0] === runtimes[1] ? 'the two' : runtimes.join(' and ');
   return (
-    `; not the table's pick, which gains most where it gains least: ${factor(mine.ratio)} on ` +
-    `${machineName(mine.name)}, against ${factor(theirs.ratio)} for ${code(top.answer.a)} on ` +
-    `${machineName(theirs.name)} (${runtimes[0] === runtimes[1] ? 'the two' : runtimes.join(' and ')} are not tested ` +
-    'against each other)'
+    `; not the pick, which gains more where it gains least (${factor(theirs.ratio)} on ${machineName(theirs.name)} ` +
+    `against ${factor(mine.ratio)} on ${machineName(mine.name)}; ${pair} are not tested against each other)`
   );
 }
 
@@ -312,13 +308,10 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
   return (p.notes ?? []).flatMap((l) => {
     const a = l.answer;
     if (!a) return [];
-    const each = machines.map((m) => `on ${columnName([a], m)}: ${onMachineText(a, m)}`);
+    const each = machines.map((m) => `${onMachineText(a, m)} on ${columnName([a], m)}`);
     const shown = l.decided ? '' : ', none shown faster';
     const on = l.want.replace(/^on /, '');
-    return [
-      `If you run ${on}: ${code(a.a)}${shown}; its req/s ÷ the usual choice's: ${each.join('; ')}` +
-        `${whyNotThePick(p, a)}. This line is inside the table's 5%.`,
-    ];
+    return [`On ${on}: ${code(a.a)}${shown}: ${each.join('; ')}${whyNotThePick(p, a)}.`];
   });
 }
 
@@ -337,10 +330,7 @@ function shortAnswer(p: PicksResult): string {
     const unknown = open.length ? `; not yet known on ${listed(open)}` : '';
     return [`${l.want}: ${code(a.a)}, shown faster on ${where} (${figures}${unknown})`];
   });
-  const each =
-    `In the table, each figure is the pick's req/s ÷ the usual choice's (${code(p.usual)}) on that machine, with ` +
-    'the range the true ratio lies in, in bold where it is shown faster there.';
-  return said.length ? `**In short:** ${said.join('; ')}. ${each}` : each;
+  return said.length ? `**In short:** ${said.join('; ')}.` : '';
 }
 
 /** The three lines as one table, and what the picks are and are not tested for, in short lines. */
@@ -354,19 +344,16 @@ function picksTable(an: Analysis, p: PicksResult): string {
     ...p.lines.map((l) => pickRow(an, p, l, machines)),
   ].join('\n');
   const notes = [
-    "The usual choice: Node's own HTTP server with node-redis, both at their defaults. A name is " +
-      "runtime-framework-client; `raw` is the runtime's own server, with no framework. Every stack runs its " +
-      "libraries' defaults. Not measured here: TLS (`--redis-tls` measures it apart: " +
-      '[docs/runs/decode.md](docs/runs/decode.md)) and a Redis across a network (the runs reach Redis on 127.0.0.1; ' +
-      '`--redis-rtt 1ms` measures Redis at a distance).',
-    `How sure: the chance that even one "faster" in this table is wrong is at most ${+(p.alpha * 100).toFixed(1)}%. ` +
-      `To keep it that low over every comparison made, each range in brackets is a ${Math.floor(level * 1000) / 10}% ` +
-      'range (or wider). Where a range includes 1×, the difference is "not yet known": more runs are needed, ' +
-      'which is not the same as equal. Every answer by question, and the runs behind them: ' +
-      '[Every answer](#every-answer), below.',
-    'The pick: among the stacks shown faster on every machine (if none, on some machine and slower on none), the ' +
-      'one with the largest gain on its least favourable machine. It is not tested against the runner-up. With ' +
-      'none shown faster, keep the usual choice (for a framework: the closest one shown slower on no machine).',
+    "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
+      'shown faster; a range that includes 1× is not yet known (not the same as equal). A name is ' +
+      `runtime-framework-client (\`raw\`: the runtime's own server); the usual choice, ${code(p.usual)}, is Node's ` +
+      "own server with node-redis. Every stack runs its libraries' defaults against Redis on 127.0.0.1, without " +
+      'TLS (`--redis-tls` and `--redis-rtt 1ms` measure those).',
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure on this screen is wrong (each ` +
+      `range is ${Math.floor(level * 1000) / 10}% or wider, to cover every comparison made; ` +
+      '[every answer](#every-answer)).',
+    'The pick gains most where it gains least, among the stacks shown faster on some machine and slower on none; ' +
+      'it is not tested against the runner-up.',
     expressLine(p, machines),
     ...noteLines(p, machines),
   ];
@@ -388,18 +375,14 @@ function ceilingLine(an: Analysis, usual: string): string {
   if (a?.verdict !== 'faster') return '';
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
-  const where = !a.pool
-    ? ''
-    : on.length === 1
-      ? ` on ${machineName(on[0]!.name)}, faster there (the one machine whose runs measured this version of it)`
-      : `, faster on ${holdsOn(a)}`;
+  const where = !a.pool ? '' : on.length === 1 ? ` on ${machineName(on[0]!.name)} only` : ` on ${holdsOn(a)}`;
   return (
-    `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) serves ` +
-    `**${factor(a.ratio)}** the usual choice's req/s ` +
-    `${interval(a)}${where}: most of a request's CPU is the client turning the reply into objects ` +
-    '([what it is](docs/usage.md#the-raw-read-path-decode)). You can ship it for one standalone Redis, with TLS ' +
-    'and reconnect: the package [`@bench/raw-reader`](packages/raw-reader/README.md). It gives up cluster, ' +
-    "Sentinel, RESP3 and every command but its one read; not a library's default, so not in the table."
+    `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) ` +
+    `serves **${factor(a.ratio)}** the usual choice's req/s ${interval(a)}, shown faster${where}: most of a ` +
+    "request's CPU is the client turning the reply into objects. It ships as the package " +
+    '[`@bench/raw-reader`](packages/raw-reader/README.md) for one standalone Redis, with TLS and reconnect; it ' +
+    "gives up cluster, Sentinel, RESP3 and every command but its one read, and is no library's default, so not " +
+    'in the table ([what it is](docs/usage.md#the-raw-read-path-decode)).'
   );
 }
 

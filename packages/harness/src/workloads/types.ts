@@ -83,3 +83,11 @@ export const sumCounts = (counts: Record<string, number>[]) =>
     for (const [k, n] of Object.entries(c)) m[k] = (m[k] ?? 0) + n;
     return m;
   }, {});
+
+/** The head every workload's chart through the run shares: the schema, the report's config, its points, its title. */
+export const chartHead = (values: object[], config: object, text: string, subtitle: string) => ({
+  $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+  config,
+  data: { values },
+  title: { text, subtitle },
+});

@@ -8,7 +8,7 @@ import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult, Results } from '../../model/results';
 import { fastestFirst } from '../../model/run-record';
 import { PROBE_RATE } from './session';
-import { once } from '../types';
+import { chartHead, once } from '../types';
 import { type LiveFigures, type LiveRow, liveFigures } from './figures';
 import { liveSettings } from './record';
 
@@ -108,16 +108,11 @@ export function liveTimeSpec(an: Analysis, config: object, subtitle: string): vl
     scale: { scheme: 'tableau20' },
     legend: { labelLimit: 320 },
   };
+  const text =
+    `Live stream, ${liveSettings(r.settings)!.write_rate} writes/s: each window's req/s, ` +
+    "its probes' staleness p99 and the Redis reads it made per minute";
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    config,
-    data: { values },
-    title: {
-      text:
-        `Live stream, ${liveSettings(r.settings)!.write_rate} writes/s: each window's req/s, ` +
-        "its probes' staleness p99 and the Redis reads it made per minute",
-      subtitle,
-    },
+    ...chartHead(values, config, text, subtitle),
     vconcat: [
       {
         width: 720,

@@ -3,16 +3,19 @@
 import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import type { Results, RunRecord } from '../../model/results';
-import { upsertOf } from './record';
+import { BRANCHES, type Branch, upsertOf } from './record';
 import { keptOf, sum } from '../types';
 import { answered, poolUpsert } from './measure';
 
 type Kept = Map<string, RunRecord[]>;
 
 /** One contender's kept upsert runs, summed: what its responses said, the accounting and the server's commands. */
+/** The branches a row says: every one but errors, which the accounting line says. */
+const SAID = BRANCHES.filter((b): b is Exclude<Branch, 'error'> => b !== 'error');
+
 export interface UpsertRow {
   runs: number;
-  branches: Record<'created' | 'updated' | 'ignored' | 'conflict' | 'pong', number>;
+  branches: Record<(typeof SAID)[number], number>;
   lost: number;
   invented: number;
   stale: number;
@@ -92,13 +95,7 @@ function upsertRow(all: RunRecord[], write: string): UpsertRow {
   const redisCpu = runs.every((r) => r.redis_cpu_s !== null) ? runs.reduce((n, r) => n + r.redis_cpu_s!, 0) : NaN;
   return {
     runs: runs.length,
-    branches: {
-      created: b('created'),
-      updated: b('updated'),
-      ignored: b('ignored'),
-      conflict: b('conflict'),
-      pong: b('pong'),
-    },
+    branches: Object.fromEntries(SAID.map((k) => [k, b(k)])) as UpsertRow['branches'],
     lost: u?.lost ?? 0,
     invented: u?.invented ?? 0,
     stale: u?.stale ?? 0,

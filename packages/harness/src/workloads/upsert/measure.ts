@@ -5,7 +5,7 @@
 // no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
 import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
-import type { UpsertRecord, UpsertWindow } from './record';
+import { BRANCHES, type UpsertRecord, type UpsertWindow } from './record';
 import { byPrimary, type ClusterTarget } from '../../topology/cluster';
 import { cli, type RedisTarget } from '../../topology/redis';
 import { sumCounts } from '../types';
@@ -231,14 +231,7 @@ export function poolUpsert(ws: UpsertRecord[]): Required<UpsertRecord> {
   return {
     keys: ws[0]!.keys,
     prefix: ws.map((w) => w.prefix).join(','),
-    branches: {
-      created: b('created'),
-      updated: b('updated'),
-      ignored: b('ignored'),
-      conflict: b('conflict'),
-      pong: b('pong'),
-      error: b('error'),
-    },
+    branches: Object.fromEntries(BRANCHES.map((k) => [k, b(k)])) as UpsertWindow['branches'],
     acked_applied: sum((w) => w.acked_applied),
     applied: sum((w) => w.applied),
     keys_written: sum((w) => w.keys_written),

@@ -3,6 +3,10 @@
 import type { OwnSettings } from '../../model/results';
 import { dataOf, type WorkloadRecord } from '../../model/workload-record';
 
+/** What a response said it did: a write's branch, a PING's answer, or an error. */
+export const BRANCHES = ['created', 'updated', 'ignored', 'conflict', 'pong', 'error'] as const;
+export type Branch = (typeof BRANCHES)[number];
+
 /**
  * --workload upsert, per window: the branches the responses said, and the accounting of the keys read back after it
  * (workloads/upsert/accounting.ts).
@@ -15,7 +19,7 @@ export interface UpsertWindow {
    * Responses by what they said (oha's and the prober's): 201 created, 200 updated (pong for the PING floor), 202
    * ignored, 409 conflict, other errors.
    */
-  branches: { created: number; updated: number; ignored: number; conflict: number; pong: number; error: number };
+  branches: Record<Branch, number>;
   /** Responses that said created or updated; the sum of the keys' applied counters; the keys that exist. */
   acked_applied: number;
   applied: number;

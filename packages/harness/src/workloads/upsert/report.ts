@@ -8,7 +8,7 @@ import type * as vl from 'vega-lite';
 import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult } from '../../model/results';
 import { fastestFirst } from '../../model/run-record';
-import { once } from '../types';
+import { chartHead, once } from '../types';
 import { type UpsertFigures, type UpsertRow, upsertFigures } from './figures';
 import { keysOf } from './record';
 
@@ -120,16 +120,11 @@ export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): 
   if (!k || !f) return null;
   const values = f.points;
   if (!values.length) return null;
+  const text =
+    `Upsert, ${k} key${k === 1 ? '' : 's'}: ` +
+    "calls/s through the run, a point per strategy and 10 s (its contenders' median)";
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    config,
-    data: { values },
-    title: {
-      text:
-        `Upsert, ${k} key${k === 1 ? '' : 's'}: ` +
-        "calls/s through the run, a point per strategy and 10 s (its contenders' median)",
-      subtitle,
-    },
+    ...chartHead(values, config, text, subtitle),
     width: 720,
     height: 260,
     transform: [{ calculate: 'floor(datum.t / 10) * 10', as: 'bin' }],
