@@ -352,8 +352,9 @@ function picksTable(an: Analysis, p: PicksResult): string {
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure on this screen is wrong (each ` +
       `range is ${Math.floor(level * 1000) / 10}% or wider, to cover every comparison made; ` +
       '[every answer](#every-answer)).',
-    'The pick gains most where it gains least, among the stacks shown faster on some machine and slower on none; ' +
-      'it is not tested against the runner-up.',
+    'The pick gains most where it gains least, among the stacks shown faster on some machine and slower on none ' +
+      '(none such: the usual choice, or for a framework the one closest to it); it is not tested against the ' +
+      'runner-up.',
     expressLine(p, machines),
     ...noteLines(p, machines),
   ];
@@ -375,12 +376,15 @@ function ceilingLine(an: Analysis, usual: string): string {
   if (a?.verdict !== 'faster') return '';
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
-  const where = !a.pool ? '' : on.length === 1 ? ` on ${machineName(on[0]!.name)} only` : ` on ${holdsOn(a)}`;
+  const one = on.length === 1 ? machineName(on[0]!.name) : null;
+  const where = one ? ` on ${one} ${interval(a)}, the only machine with runs of its current code` : ` ${interval(a)}`;
+  const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
     `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) ` +
-    `serves **${factor(a.ratio)}** the usual choice's req/s ${interval(a)}, shown faster${where}: most of a ` +
+    `serves **${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a ` +
     "request's CPU is the client turning the reply into objects. It ships as the package " +
-    '[`@bench/raw-reader`](packages/raw-reader/README.md) for one standalone Redis, with TLS and reconnect; it ' +
+    '[`@bench/raw-reader`](packages/raw-reader/README.md) for one standalone Redis, with AUTH, TLS ' +
+    '([its runs over TLS](docs/runs/decode.md)) and reconnect; it ' +
     "gives up cluster, Sentinel, RESP3 and every command but its one read, and is no library's default, so not " +
     'in the table ([what it is](docs/usage.md#the-raw-read-path-decode)).'
   );
@@ -447,7 +451,8 @@ function loadLine(an: Analysis): string {
   const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn, over and over`;
   const minutes = Math.round(s.budget_s / 60);
   // The default run's budget; the published run's own where it was given another (--budget).
-  const budget = minutes === DEFAULT_MINUTES ? '' : `; the published run, with \`--budget ${minutes}m\`, ${minutes}`;
+  const budget =
+    minutes === DEFAULT_MINUTES ? '' : `; the published run, with \`--budget ${minutes}m\`, ${minutes} minutes`;
   return `**Load:** ${what}, for ${DEFAULT_MINUTES} minutes in a run (\`npm run bench\`${budget}).`;
 }
 
