@@ -88,9 +88,9 @@ export function streamFilesOf(c: Contender, all: string[]): string[] {
 /**
  * What a contender is built and started from, on one side: its app folder, what it runs of packages/stream
  * (streamFilesOf; `scheme` "package": all of it, the hash kept runs recorded before) and of packages/raw-reader (the
- * raw reader, which stream's raw/ files re-export: readerFilesOf), the root
- * package.json, bun.lock (in "used": the locked packages it installs, lockOf), and any file outside the app folder
- * that its build or start names (measure/apps.ts namedFiles: a build script). Files git ignores (build outputs,
+ * raw reader, which stream's raw/ files re-export: readerFilesOf), the root package.json, bun.lock (in "used": the
+ * locked packages it installs, lockOf), and any file outside the app folder that its build or start names
+ * (measure/apps.ts namedFiles: a build script). Files git ignores (build outputs,
  * node_modules) are left out. Two sides with the same inputs run the same code: pairing them is an A/A. This hash is a
  * kept run's identity for pooling (answers/across-runs.ts); bunfig.toml, which sets how bun installs, is compared
  * apart (changedOn) and is in the build key (measure/apps.ts buildApp).
