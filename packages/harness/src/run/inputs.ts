@@ -123,6 +123,9 @@ const RAW_READER = join('packages', 'raw-reader');
 /** What "used" inputs are: 2 since bun.lock counts by the packages a contender installs (lockOf). */
 export const USED_SCHEME = 2;
 
+/** lockOf's answers, by lockfile (its path, mtime and size) and app folder. */
+const lockParts = new Map<string, string>();
+
 /**
  * The part of bun.lock a contender installs: the locked registry packages its app, the workspace packages it depends
  * on and the root need, with theirs, by name (every version of a name, so never fewer than it installs). Workspace
@@ -130,7 +133,13 @@ export const USED_SCHEME = 2;
  * workspace, or another app's dependency, leaves the contenders that do not install it as they were.
  */
 export function lockOf(root: string, c: Contender): string {
-  const lock = Bun.JSONC.parse(readFileSync(join(root, 'bun.lock'), 'utf8')) as {
+  // One app's contenders install the same packages: computed once per app folder and version of the lockfile.
+  const file = join(root, 'bun.lock');
+  const { mtimeMs, size } = statSync(file);
+  const key = `${file}\0${mtimeMs}\0${size}\0${c.appDir}`;
+  const known = lockParts.get(key);
+  if (known !== undefined) return known;
+  const lock = Bun.JSONC.parse(readFileSync(file, 'utf8')) as {
     lockfileVersion: number;
     workspaces: Record<string, Record<string, Record<string, string> | string>>;
     packages: Record<string, [string, ...unknown[]]>;
@@ -162,7 +171,9 @@ export function lockOf(root: string, c: Contender): string {
       }
   }
   const entries = [...keys].sort().map((k) => [k, lock.packages[k]]);
-  return JSON.stringify({ lockfileVersion: lock.lockfileVersion, packages: entries });
+  const part = JSON.stringify({ lockfileVersion: lock.lockfileVersion, packages: entries });
+  lockParts.set(key, part);
+  return part;
 }
 
 /** "used": what each contender runs of packages/stream; "package": all of it (kept runs before the first). */
