@@ -216,20 +216,23 @@ class LoadError extends Error {}
 async function serve(target: RedisTarget, timeoutMs: number): Promise<void> {
   const s = target.server!;
   const [cmd, ...rest] = s.command;
+  const readLog = () => (existsSync(s.logFile) ? readFileSync(s.logFile, 'utf8') : '');
+  // Measured before the spawn: a server that writes its whole log (a load error included) before
+  // this process reads it again must not have that log counted as old.
+  const logAtStart = readLog().length;
   s.process = spawnTracked(cmd!, rest);
   s.pid = s.process.pid;
   const deadline = Date.now() + timeoutMs;
-  const readLog = () => (existsSync(s.logFile) ? readFileSync(s.logFile, 'utf8') : '');
-  const logAtStart = readLog().length;
   while (true) {
     const log = readLog().slice(logAtStart);
     if (s.process.hasExited() || FATAL_LOG.test(log))
       throw new LoadError(redisFailureReason(log || s.process.tail().join('\n')));
+    // After the log is read: a load error written during the last PING is named, not a timeout.
+    if (Date.now() > deadline) throw new RedisError(`did not answer PING within ${timeoutMs / 1000}s`);
     try {
       // Short: a Redis stuck after a load error accepts connections but never answers.
       if (cli(target, ['PING'], { timeoutMs: 1000 }).trim() === 'PONG') return;
     } catch {}
-    if (Date.now() > deadline) throw new RedisError(`did not answer PING within ${timeoutMs / 1000}s`);
     await Bun.sleep(50);
   }
 }
