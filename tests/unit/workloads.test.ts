@@ -35,6 +35,20 @@ describe('the registry', () => {
         .join('\n');
     expect(files.filter((f) => /'live'|write-rate|writeRate/.test(code(f)) && f !== 'system/progress.ts')).toEqual([]);
   });
+  test("no app names a workload: each mounts @bench/stream's one route (routeFromEnv, or routeFor in Next.js)", () => {
+    const sources = (readdirSync('apps', { recursive: true }) as string[]).filter(
+      (f) => /\.(ts|tsx)$/.test(f) && !/(^|\/)(node_modules|dist|\.next)\//.test(f) && !f.endsWith('.d.ts'),
+    );
+    const text = (f: string) => readFileSync(join('apps', f), 'utf8');
+    expect(sources.filter((f) => /WORKLOAD ?[=!]==|upsert/.test(text(f)))).toEqual([]);
+    const apps = readdirSync('apps').filter((a) => a !== 'next');
+    expect(apps.length).toBeGreaterThanOrEqual(8);
+    for (const app of apps)
+      expect([app, sources.some((f) => f.startsWith(`${app}/`) && text(f).includes('routeFromEnv()'))]).toEqual([
+        app,
+        true,
+      ]);
+  });
   test('every workload --workload takes has a module, under its own name', () => {
     expect(Object.keys(WORKLOAD_MODULES).sort()).toEqual([...WORKLOADS].sort());
     for (const w of WORKLOADS) expect(workloadOf(w).name).toBe(w);

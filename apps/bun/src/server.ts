@@ -1,38 +1,26 @@
-import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, statusOf, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
+import { HOST, JSON_HEADERS, listenPort, REUSE_PORT, routeFromEnv, statusOf } from '@bench/stream';
+
+// The workload's one route: GET / (the stream as JSON) or POST /items/:id (a write of the body's text).
+const route = await routeFromEnv();
+const { value } = route;
 
 // WORKERS=2: each worker binds the port too.
-const server = {
+Bun.serve({
   hostname: HOST,
   port: listenPort(),
   reusePort: REUSE_PORT,
+  routes: {
+    [route.path]: {
+      [route.method]: value
+        ? async () => Response.json(await value())
+        : async (req: Bun.BunRequest<'/items/:id'>) => {
+            const body = route.method === 'POST' ? await req.text() : '';
+            const { status, json } = await route.handle(req.params.id ?? '', body);
+            return new Response(json, { status, headers: JSON_HEADERS });
+          },
+    },
+  },
   fetch: () => new Response('Not Found', { status: 404 }),
   // 503 when Redis did not answer in time (the raw reader's deadline), else 500.
   error: (e: Error) => new Response(null, { status: statusOf(e) }),
-};
-
-if (process.env.WORKLOAD === 'upsert') {
-  // POST /items/:id: the record in the body written to item:{id}.
-  const upsert = await upsertRouteFromEnv();
-  Bun.serve({
-    ...server,
-    routes: {
-      '/items/:id': {
-        POST: async (req) => {
-          const { status, json } = await upsert(req.params.id, await req.text());
-          return new Response(json, { status, headers: JSON_HEADERS });
-        },
-      },
-    },
-  });
-} else {
-  // GET /: the stream as JSON.
-  const stream = await streamFromEnv();
-  Bun.serve({
-    ...server,
-    routes: {
-      '/': stream.direct
-        ? async () => new Response(await stream.readJson(), { headers: JSON_HEADERS })
-        : async () => Response.json(await stream.read()),
-    },
-  });
-}
+});

@@ -1,23 +1,21 @@
 import express from 'express';
-import { HOST, listenPort, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
+import { HOST, listenPort, routeFromEnv } from '@bench/stream';
 
 const app = express();
 
-if (process.env.WORKLOAD === 'upsert') {
-  // POST /items/:id: express.json() parses the body; the record is written to item:{id}.
-  const upsert = await upsertRouteFromEnv();
-  app.post('/items/:id', express.json(), async (req, res) => {
-    const { status, json } = await upsert(req.params.id, req.body);
-    res.status(status).type('application/json').send(json);
-  });
-} else {
-  const stream = await streamFromEnv();
-  app.get(
-    '/',
-    stream.direct
-      ? async (_req, res) => void res.type('application/json').send(await stream.readJson())
-      : async (_req, res) => void res.json(await stream.read()),
-  );
-}
+// The workload's one route: GET / (the stream as JSON) or POST /items/:id (a write; express.json() parses its body).
+const route = await routeFromEnv();
+const { value } = route;
+const parse = route.method === 'POST' ? [express.json()] : [];
+app[route.method === 'GET' ? 'get' : 'post'](
+  route.path,
+  ...parse,
+  value
+    ? async (_req, res) => void res.json(await value())
+    : async (req, res) => {
+        const { status, json } = await route.handle((req.params as { id?: string }).id ?? '', req.body);
+        res.status(status).type('application/json').send(json);
+      },
+);
 
 app.listen(listenPort(), HOST);

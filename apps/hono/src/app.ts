@@ -1,17 +1,15 @@
 import { Hono } from 'hono';
-import { JSON_HEADERS, streamFromEnv, upsertRouteFromEnv } from '@bench/stream';
+import { JSON_HEADERS, routeFromEnv } from '@bench/stream';
 
 export const app = new Hono();
 
-if (process.env.WORKLOAD === 'upsert') {
-  // POST /items/:id: the JSON body (c.req.json()) written to item:{id}.
-  const upsert = await upsertRouteFromEnv();
-  app.post('/items/:id', async (c) => {
-    const { status, json } = await upsert(c.req.param('id'), await c.req.json().catch(() => null));
+// The workload's one route: GET / (the stream as JSON) or POST /items/:id (a write of the JSON body, c.req.json()).
+const route = await routeFromEnv();
+const { value } = route;
+if (value) app.on(route.method, route.path, async (c) => c.json(await value()));
+else
+  app.on(route.method, route.path, async (c) => {
+    const body = route.method === 'POST' ? await c.req.json().catch(() => null) : null;
+    const { status, json } = await route.handle(c.req.param('id') ?? '', body);
     return c.body(json, status as 200, JSON_HEADERS);
   });
-} else {
-  const stream = await streamFromEnv();
-  if (stream.direct) app.get('/', async (c) => c.body(await stream.readJson(), 200, JSON_HEADERS));
-  else app.get('/', async (c) => c.json(await stream.read()));
-}

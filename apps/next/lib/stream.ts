@@ -14,7 +14,7 @@ export function streamFor(client: ClientName): Promise<StreamSource> {
   let source = sources.get(client);
   if (!source) {
     const opts = streamOptionsFromEnv(client);
-    // Under WORKLOAD=upsert only the write route is measured, but the build still prerenders the static pages from the
+    // Under a write workload only the write route is measured, but the build still prerenders the static pages from the
     // stream.
     source = openStream({ ...opts, client, workload: isRead(opts.workload) ? opts.workload : 'xrange' });
     sources.set(client, source);

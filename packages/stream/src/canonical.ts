@@ -5,14 +5,17 @@ import { bytesToJson } from './raw/transcode.ts';
 
 export const STREAM_KEY = 'OPTIONS:test:STREAM';
 /**
- * live: the xrange read while a writer appends to the capped stream (the harness runs the writer
- * and checks freshness). upsert: no read; POST /items/:id writes a record (writes/upsert.ts).
+ * The workloads that read the stream per request (GET /). live: the xrange read while a writer appends to the capped
+ * stream (the harness runs the writer and checks freshness).
  */
-export const WORKLOADS = ['xrange', 'xread', 'xrange-count', 'xrevrange-count', 'live', 'upsert'] as const;
+export const READ_WORKLOADS = ['xrange', 'xread', 'xrange-count', 'xrevrange-count', 'live'] as const;
+/** The workloads that write per request (POST /items/:id), each a route of writes/ (WRITE_ROUTES). */
+export const WRITE_WORKLOADS = ['upsert'] as const;
+export const WORKLOADS = [...READ_WORKLOADS, ...WRITE_WORKLOADS] as const;
 export type Workload = (typeof WORKLOADS)[number];
-/** The workloads that read the stream per request. */
-export type ReadWorkload = Exclude<Workload, 'upsert'>;
-export const isRead = (w: Workload): w is ReadWorkload => w !== 'upsert';
+export type ReadWorkload = (typeof READ_WORKLOADS)[number];
+export type WriteWorkload = (typeof WRITE_WORKLOADS)[number];
+export const isRead = (w: Workload): w is ReadWorkload => (READ_WORKLOADS as readonly string[]).includes(w);
 /** xrange-count reads one page: the first PAGE entries; xrevrange-count the last PAGE, newest first. */
 export const PAGE = 100;
 

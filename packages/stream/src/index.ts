@@ -1,10 +1,19 @@
 // One small interface over every Redis client: open once, then per request exactly one Redis
 // read, handed over as the canonical objects (read) or the canonical JSON string (readJson).
-import { isRead, toBody, toJson, STREAM_KEY, WORKLOADS, workloadCommand, type ReadWorkload } from './canonical.ts';
+import {
+  isRead,
+  toBody,
+  toJson,
+  STREAM_KEY,
+  WORKLOADS,
+  workloadCommand,
+  type ReadWorkload,
+  type StreamBody,
+} from './canonical.ts';
 import { RawReader } from './raw/reader.ts';
 import { cacheTtlMs, checkCache, withCache } from './cache.ts';
 import type { Adapter, StreamOptions, StreamSource, WriteConnection } from './contract.ts';
-import { parseUpsertBody, UPSERT_STATUS, versionClock, writerFor, type Writer } from './writes/index.ts';
+import { WRITE_ROUTES, writerFor, type Writer } from './writes/index.ts';
 import { CLIENTS, type ClientName } from './clients.ts';
 import { withHandicap } from './handicap.ts';
 import { startWorkers } from './workers.ts';
@@ -163,32 +172,55 @@ export async function openWriter(opts: StreamOptions): Promise<Writer> {
 }
 
 /**
- * What an app's POST /items/:id route does with the request's id and body (its text, or the object
- * the framework parsed): the upsert
- * (the version from the body, or the app's clock), answered with the branch in the status
- * (created 201, updated 200, ignored 202, 409 when WATCH gave up) and in the body.
+ * The one route an app mounts, whatever the workload: its method and path (in the `:param` form the routers share),
+ * and what it answers. Reads are GET /; a write workload's requests POST /items/:id with a JSON body.
  */
-export async function upsertRouteFromEnv(defaultClient?: ClientName): Promise<UpsertRoute> {
-  const opts = streamOptionsFromEnv(defaultClient);
-  await startWorkers(Number(opts.settings.workers));
-  return upsertRoute(opts);
+export interface Route {
+  method: 'GET' | 'POST';
+  path: '/' | '/items/:id';
+  /** The path's id ('' for /), or null when the path is not this route's (for an app that matches paths itself). */
+  match(pathname: string): string | null;
+  /** The plain read: the objects, for the framework's own JSON path; null when `handle` builds the body. */
+  value: (() => Promise<StreamBody>) | null;
+  /** The reply to a request: its id (the path's :id) and body (its text, or the object the framework parsed). */
+  handle(id: string, body: unknown): Promise<{ status: number; json: string }>;
 }
 
-export type UpsertRoute = (id: string, body: unknown) => Promise<{ status: number; json: string }>;
+const ITEM_PATH = /^\/items\/([A-Za-z0-9_-]+)$/;
 
-/** The route of upsertRouteFromEnv for given options (Next.js serves two clients from one process). */
-export async function upsertRoute(opts: StreamOptions): Promise<UpsertRoute> {
-  const writer = await openWriter(opts);
-  const clock = versionClock();
-  return async (id, text) => {
-    const body = parseUpsertBody(text);
-    if (!body || !id)
-      return {
-        status: 400,
-        json: '{"error":"want a JSON object of string fields, and a positive integer version if any"}',
-      };
-    const reply = await writer.upsert(id, body.fields, body.version ?? clock());
-    return { status: UPSERT_STATUS[reply.result], json: JSON.stringify(reply) };
+/**
+ * The app's route from the environment (WORKLOAD and the rest); with WORKERS above 1 only the workers get one: the
+ * primary never returns (workers.ts).
+ */
+export async function routeFromEnv(defaultClient?: ClientName): Promise<Route> {
+  const opts = streamOptionsFromEnv(defaultClient);
+  await startWorkers(Number(opts.settings.workers));
+  return routeFor(opts);
+}
+
+/** The route of routeFromEnv for given options (Next.js serves two clients from one process). */
+export async function routeFor(opts: StreamOptions): Promise<Route> {
+  const workload = opts.workload;
+  if (isRead(workload)) {
+    const stream = await openStream(opts);
+    return {
+      method: 'GET',
+      path: '/',
+      match: (pathname) => (pathname === '/' ? '' : null),
+      // plain: the objects through the framework's JSON; direct: the string built by the adapter.
+      value: stream.direct ? null : () => stream.read(),
+      handle: async () => ({ status: 200, json: await stream.readJson() }),
+    };
+  }
+  const load = ADAPTERS[opts.client];
+  if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
+  const handle = await WRITE_ROUTES[workload](await (await load()).openWrites(opts), opts);
+  return {
+    method: 'POST',
+    path: '/items/:id',
+    match: (pathname) => ITEM_PATH.exec(pathname)?.[1] ?? null,
+    value: null,
+    handle,
   };
 }
 

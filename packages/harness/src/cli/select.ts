@@ -2,7 +2,7 @@
 // narrowed by --only and --where, and --self-check's twins. Any bad choice is a UsageError.
 import { SETTINGS, type Workload } from '@bench/stream';
 import { WORKLOAD_MODULES } from '../workloads';
-import { type Contender, matchesPattern, type SuiteName } from '../model/contenders';
+import { matchesPattern, type Selectable, type SuiteName } from '../model/contenders';
 import { UsageError } from './usage-error';
 
 /** The flags as parsed, by name. */
@@ -12,11 +12,7 @@ export type FlagValues = Record<string, string | boolean | string[] | undefined>
 /** The dimensions --where selects on: the contender's own, and every setting's value. */
 export const DIMENSIONS = ['runtime', 'framework', 'client', 'variant', ...Object.keys(SETTINGS)] as const;
 
-export type Selectable = Pick<
-  Contender,
-  'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'
-> &
-  Partial<Pick<Contender, 'ceiling'>>;
+export type { Selectable };
 
 const dimension = (c: Selectable, key: string): string | null =>
   key in SETTINGS
@@ -88,7 +84,8 @@ export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean
       "--matrix and --profile seed exclude each other: the seed profile measures the seed's contenders",
     );
   // The HTTP ceilings join their stacks' suites; without --ceilings (or --matrix) only a name in --only picks one.
-  const suite = all.filter((c) => c.suites.includes(suiteName) && (!c.ceiling || ceilingsOn(v)));
+  const member = ownSuite?.pick ?? ((c: Selectable) => c.suites.includes(suiteName));
+  const suite = all.filter((c) => member(c) && (!c.ceiling || ceilingsOn(v)));
   let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
   if (str('where') !== undefined) {
     picked = where(str('where')!, picked ?? suite);

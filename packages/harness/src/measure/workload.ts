@@ -10,6 +10,7 @@ import type { RedisTarget } from '../topology/redis';
 import type { Placement } from '../system/placement';
 import type { Verdict } from './verify';
 import type { Probe } from './probe';
+import type { Selectable } from '../model/contenders';
 
 /** What every window of a run is measured with: the workload, the servers, the placement and where the raw files go. */
 export interface RunContext {
@@ -165,10 +166,10 @@ export interface MeasuredWorkload {
   /** The flags it owns, by name without the dashes. */
   readonly flags: Readonly<Record<string, OwnFlag>>;
   /**
-   * The suite of its own it measures instead of the default one, under its own name in bench.json's suites, and what
-   * that holds; null: the default suite.
+   * The suite of its own it measures instead of the default one, and what that holds: bench.json's suites under its
+   * name, or the contenders its rule `pick` takes (so that no manifest need list them); null: the default suite.
    */
-  readonly suite: { holds: string } | null;
+  readonly suite: { holds: string; pick?(c: Selectable): boolean } | null;
   /** Where a complete run of its default method is published, or null: it is not. */
   readonly published: Publication | null;
   /** Why --target cannot measure it, or null. */

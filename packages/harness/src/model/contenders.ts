@@ -114,6 +114,13 @@ export interface Unsupported {
   reason: string;
 }
 
+/** What choosing contenders reads of one (--only, --where, a workload's suite rule). */
+export type Selectable = Pick<
+  Contender,
+  'name' | 'runtime' | 'framework' | 'client' | 'variant' | 'settings' | 'suites'
+> &
+  Partial<Pick<Contender, 'ceiling'>>;
+
 /** A manifest that cannot be read, or generates what no suite can hold: its message names the file and the field. */
 export class ManifestError extends Error {}
 

@@ -1,9 +1,10 @@
-// The writer an app's upsert route uses: the client's write connection (its module's
-// openWrites) under the strategy WRITE names.
-import type { WriteConnection } from '../contract.ts';
+// The write workloads' routes (WRITE_ROUTES), each over the client's write connection (its module's openWrites); the
+// upsert's writer under the strategy WRITE names.
+import type { WriteWorkload } from '../canonical.ts';
+import type { StreamOptions, WriteConnection } from '../contract.ts';
 import { functionWriter } from './function.ts';
 import { luaWriter } from './lua.ts';
-import type { Writer } from './upsert.ts';
+import { parseUpsertBody, UPSERT_STATUS, versionClock, type Writer } from './upsert.ts';
 import { watchWriter } from './watch.ts';
 
 export * from './upsert.ts';
@@ -30,3 +31,31 @@ export async function writerFor(conn: WriteConnection, write: keyof typeof STRAT
     throw e;
   }
 }
+
+/** What a write route answers for a request's id (the path's :id) and body (its text, or the object parsed). */
+export type ItemHandler = (id: string, body: unknown) => Promise<{ status: number; json: string }>;
+
+/**
+ * POST /items/:id under WORKLOAD=upsert: the upsert (the version from the body, or the app's clock), answered with the
+ * branch in the status (created 201, updated 200, ignored 202, 409 when WATCH gave up) and in the body.
+ */
+async function upsertHandler(conn: WriteConnection, opts: StreamOptions): Promise<ItemHandler> {
+  const writer = await writerFor(conn, opts.settings.write);
+  const clock = versionClock();
+  return async (id, text) => {
+    const body = parseUpsertBody(text);
+    if (!body || !id)
+      return {
+        status: 400,
+        json: '{"error":"want a JSON object of string fields, and a positive integer version if any"}',
+      };
+    const reply = await writer.upsert(id, body.fields, body.version ?? clock());
+    return { status: UPSERT_STATUS[reply.result], json: JSON.stringify(reply) };
+  };
+}
+
+/** Each write workload's route, made once per app from the client's write connection. */
+export const WRITE_ROUTES: Record<WriteWorkload, (conn: WriteConnection, opts: StreamOptions) => Promise<ItemHandler>> =
+  {
+    upsert: upsertHandler,
+  };

@@ -1,4 +1,4 @@
-import { upsertResponse } from '../../../../../../lib/write';
+import { writeResponse } from '../../../../../../lib/write';
 
 export const POST = (request: Request, { params }: { params: Promise<{ id: string }> }) =>
-  upsertResponse('ioredis', request, params);
+  writeResponse('ioredis', request, params);
