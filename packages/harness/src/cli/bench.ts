@@ -92,7 +92,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
     // unless it asks another question: the budget, rounds, windows or placement change how well it answers only.
     const keep = outDir === resolve(ROOT, 'results') && !whyNotKept(results);
     if (keep) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
-    const hint = results.settings.apps ? '' : '; add --publish to publish it';
+    // --publish overrides a choice of contenders or of method only: not --app, nor a workload with no published place.
+    const hint = results.settings.apps || !placeOf(results.settings) ? '' : '; add --publish to publish it';
     log(`results in ${runDir} (not published: ${why}${hint})`);
     return code;
   }
