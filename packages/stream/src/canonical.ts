@@ -10,7 +10,7 @@ export const STREAM_KEY = 'OPTIONS:test:STREAM';
  */
 export const READ_WORKLOADS = ['xrange', 'xread', 'xrange-count', 'xrevrange-count', 'live'] as const;
 /** The workloads that write per request (POST /items/:id), each a route of writes/ (WRITE_ROUTES). */
-export const WRITE_WORKLOADS = ['upsert'] as const;
+export const WRITE_WORKLOADS = ['upsert', 'xadd-trim'] as const;
 export const WORKLOADS = [...READ_WORKLOADS, ...WRITE_WORKLOADS] as const;
 export type Workload = (typeof WORKLOADS)[number];
 export type ReadWorkload = (typeof READ_WORKLOADS)[number];

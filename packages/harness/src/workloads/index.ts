@@ -6,6 +6,7 @@ import { LIVE } from './live';
 import { readWorkload } from './read';
 import type { Workload } from './types';
 import { UPSERT } from './upsert';
+import { XADD_TRIM } from './xadd-trim';
 
 export type {
   Around,
@@ -30,6 +31,7 @@ export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
   'xrevrange-count': readWorkload('xrevrange-count'),
   live: LIVE,
   upsert: UPSERT,
+  'xadd-trim': XADD_TRIM,
 };
 
 /** The workload --workload names. */

@@ -6,8 +6,10 @@ import { functionWriter } from './function.ts';
 import { luaWriter } from './lua.ts';
 import { parseUpsertBody, UPSERT_STATUS, versionClock, type Writer } from './upsert.ts';
 import { watchWriter } from './watch.ts';
+import { trimHandler } from './xadd-trim.ts';
 
 export * from './upsert.ts';
+export { TRIM_MAXLEN, trimArgs } from './xadd-trim.ts';
 export { WATCH_POOL, WATCH_RETRIES, txPool, watchUpsert } from './watch.ts';
 
 /** WRITE=ping: the floor, one PING per request and nothing written. */
@@ -58,4 +60,5 @@ async function upsertHandler(conn: WriteConnection, opts: StreamOptions): Promis
 export const WRITE_ROUTES: Record<WriteWorkload, (conn: WriteConnection, opts: StreamOptions) => Promise<ItemHandler>> =
   {
     upsert: upsertHandler,
+    'xadd-trim': trimHandler,
   };

@@ -1,0 +1,140 @@
+// --workload xadd-trim, around each window: the stream's entries-added counter read before and after, oha's POSTs
+// to ids drawn from the window's own prefix, and a prober whose writes are read back by entry id as soon as they are
+// acknowledged; the gate before measuring is one such write, checked on the server.
+import { RedisClient } from 'bun';
+import { RECORD_FIELDS, STREAM_KEY, TRIM_MAXLEN } from '@bench/stream';
+import { cli, type RedisTarget } from '../../topology/redis';
+import { accountTrim } from './accounting';
+import type { TrimRecord } from './record';
+
+/** The record every request sends: a few fields, about 200 bytes in the entry. */
+export const TRIM_BODY = JSON.stringify(
+  Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])),
+);
+const RUN_TAG = Date.now().toString(36);
+let windows = 0;
+let checks = 0;
+
+/** The stream's counters: entries ever added (XINFO STREAM's entries-added) and its length. */
+export function streamCounters(redis: RedisTarget): { added: number; length: number } {
+  const lines = cli(redis, ['XINFO', 'STREAM', STREAM_KEY]).split('\n');
+  const after = (name: string) => Number(lines[lines.indexOf(name) + 1]);
+  return { added: after('entries-added'), length: after('length') };
+}
+
+/** The most entries the cap allows: MAXLEN ~ trims whole nodes only, so one node more. */
+export const capOf = (redis: RedisTarget) =>
+  TRIM_MAXLEN + Number(cli(redis, ['CONFIG', 'GET', 'stream-node-max-entries']).trim().split('\n')[1]);
+
+/** POST one write; its status and the entry id the app answered. */
+async function post(url: string, id: string): Promise<{ status: number; entry: string | null; text: string }> {
+  const res = await fetch(`${url.replace(/\/$/, '')}/items/${id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: TRIM_BODY,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let entry: string | null = null;
+  try {
+    entry = JSON.parse(text).id ?? null;
+  } catch {}
+  return { status: res.status, entry, text };
+}
+
+/** Whether the stream holds the entry `entry` with the write's id and the body's fields. */
+async function holds(reader: RedisClient, entry: string, id: string): Promise<boolean> {
+  const reply = (await reader.send('XRANGE', [STREAM_KEY, entry, entry])) as [string, string[]][];
+  const fields = reply[0]?.[1] ?? [];
+  const want = ['id', id, ...Object.entries(JSON.parse(TRIM_BODY)).flat()];
+  return fields.length === want.length && fields.every((f, i) => String(f) === want[i]);
+}
+
+/** The harness's own writes during a window, 20 a second, each read back by its entry id once acknowledged. */
+function startProber(url: string, redis: RedisTarget, prefix: string, everyMs = 50) {
+  const probes: { status: number; found: boolean }[] = [];
+  const reader = new RedisClient(redis.url);
+  let stopped = false;
+  let n = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      const t0 = Date.now();
+      try {
+        const id = `${prefix}p${++n}`;
+        const { status, entry } = await post(url, id);
+        probes.push({ status, found: status === 201 && entry !== null && (await holds(reader, entry, id)) });
+      } catch {}
+      await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      reader.close();
+      return probes;
+    },
+  };
+}
+
+/** oha's request: POST the record to ids of the window's prefix and three random digits. */
+export function trimRequest(url: string, prefix: string) {
+  return { url: `${url.replace(/\/$/, '')}/items/${prefix}[0-9]{3}`, method: 'POST', body: TRIM_BODY, randRegex: true };
+}
+
+/** One window: the counter read, the prober started; afterwards the accounting. */
+export function trimAround(redis: RedisTarget, url: string) {
+  const prefix = `${RUN_TAG}w${++windows}`;
+  const before = streamCounters(redis).added;
+  const prober = startProber(url, redis, prefix);
+  let probes: { status: number; found: boolean }[] = [];
+  return {
+    request: trimRequest(url, prefix),
+    stop: async () => {
+      probes = await prober.stop();
+      return probes.length;
+    },
+    account: (statuses: Record<string, number>, unanswered: number): Omit<TrimRecord, 'redis_commands'> => {
+      const after = streamCounters(redis);
+      return accountTrim({
+        statuses,
+        unanswered,
+        probes,
+        addedBefore: before,
+        addedAfter: after.added,
+        length: after.length,
+        cap: capOf(redis),
+      });
+    },
+  };
+}
+
+/** The gate before measuring (and after each window): one write, answered 201 with its entry, found on the server. */
+export async function verifyTrim(url: string, redis: RedisTarget): Promise<{ ok: boolean; reason?: string }> {
+  const id = `${RUN_TAG}check${++checks}`;
+  const before = streamCounters(redis).added;
+  let got: Awaited<ReturnType<typeof post>>;
+  try {
+    got = await post(url, id);
+  } catch (e) {
+    return { ok: false, reason: `request failed: ${(e as Error).message}` };
+  }
+  if (got.status !== 201 || !got.entry)
+    return { ok: false, reason: `xadd-trim check: status ${got.status} ${got.text.slice(0, 200)}, want 201 {"id"…}` };
+  const reader = new RedisClient(redis.url);
+  try {
+    if (!(await holds(reader, got.entry, id)))
+      return {
+        ok: false,
+        reason: `xadd-trim check: entry ${got.entry} is not in ${STREAM_KEY} with the body's fields`,
+      };
+  } finally {
+    reader.close();
+  }
+  const { added, length } = streamCounters(redis);
+  if (added !== before + 1)
+    return { ok: false, reason: `xadd-trim check: one write answered, ${added - before} added` };
+  const cap = capOf(redis);
+  if (length > cap) return { ok: false, reason: `xadd-trim check: ${length} entries, over the cap of ${cap}` };
+  return { ok: true };
+}
