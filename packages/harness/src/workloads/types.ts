@@ -91,3 +91,34 @@ export const chartHead = (values: object[], config: object, text: string, subtit
   data: { values },
   title: { text, subtitle },
 });
+
+/**
+ * A write workload's prober: `step` every `everyMs` (a failed step is skipped) on a Redis connection of the
+ * harness's own, until stopped; `stop` waits for the step under way, closes the connection and returns what the steps
+ * collected.
+ */
+export function startProbing<T>(
+  reader: { close(): void },
+  step: (out: T[]) => Promise<void>,
+  everyMs = 50,
+): { stop(): Promise<T[]> } {
+  const out: T[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const t0 = Date.now();
+      try {
+        await step(out);
+      } catch {}
+      await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      reader.close();
+      return out;
+    },
+  };
+}

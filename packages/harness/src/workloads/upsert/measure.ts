@@ -8,7 +8,7 @@ import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
 import { BRANCHES, type UpsertRecord, type UpsertWindow } from './record';
 import { byPrimary, type ClusterTarget } from '../../topology/cluster';
 import { cli, type RedisTarget } from '../../topology/redis';
-import { sumCounts } from '../types';
+import { startProbing, sumCounts } from '../types';
 import { account, type Acked } from './accounting';
 
 /** The record every request sends: a few fields, about 200 bytes as stored. */
@@ -73,42 +73,30 @@ export const PROBE_BURST = 3;
  * accounting names the key.
  */
 export function startUpsertProber(url: string, redis: RedisTarget, space: KeySpace, everyMs = 50) {
-  const acked: Acked[] = [];
-  let stopped = false;
   // On a cluster, the primary that owns the prober's key.
   const reader = new RedisClient(
     redis.nodes ? [...byPrimary(redis as ClusterTarget, [space.probeId], itemKey).keys()][0]! : redis.url,
   );
-  const loop = (async () => {
-    while (!stopped) {
-      const t0 = Date.now();
-      try {
-        const base = Date.now() * 1000;
-        const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
-        const replies = await Promise.all(
-          versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })),
-        );
-        const [seen] = (await reader.send('HMGET', [itemKey(space.probeId), 'version'])) as (string | null)[];
-        for (const { status, reply } of replies)
-          acked.push({
-            id: space.probeId,
-            status,
-            result: reply?.result ?? null,
-            version: reply?.version ?? null,
-            seen: seen === null ? null : Number(seen),
-          });
-      } catch {}
-      await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
-    }
-  })();
-  return {
-    stop: async () => {
-      stopped = true;
-      await loop;
-      reader.close();
-      return acked;
+  return startProbing<Acked>(
+    reader,
+    async (acked) => {
+      const base = Date.now() * 1000;
+      const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
+      const replies = await Promise.all(
+        versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })),
+      );
+      const [seen] = (await reader.send('HMGET', [itemKey(space.probeId), 'version'])) as (string | null)[];
+      for (const { status, reply } of replies)
+        acked.push({
+          id: space.probeId,
+          status,
+          result: reply?.result ?? null,
+          version: reply?.version ?? null,
+          seen: seen === null ? null : Number(seen),
+        });
     },
-  };
+    everyMs,
+  );
 }
 
 /** The read-back script: [id, applied, version] of each id in ARGV whose key exists, a line each. */

@@ -4,6 +4,7 @@
 import { RedisClient } from 'bun';
 import { RECORD_FIELDS, STREAM_KEY, TRIM_MAXLEN } from '@bench/stream';
 import { cli, type RedisTarget } from '../../topology/redis';
+import { startProbing } from '../types';
 import { accountTrim } from './accounting';
 import type { TrimRecord } from './record';
 
@@ -51,30 +52,14 @@ async function holds(reader: RedisClient, entry: string, id: string): Promise<bo
 }
 
 /** The harness's own writes during a window, 20 a second, each read back by its entry id once acknowledged. */
-function startProber(url: string, redis: RedisTarget, prefix: string, everyMs = 50) {
-  const probes: { status: number; found: boolean }[] = [];
+function startProber(url: string, redis: RedisTarget, prefix: string) {
   const reader = new RedisClient(redis.url);
-  let stopped = false;
   let n = 0;
-  const loop = (async () => {
-    while (!stopped) {
-      const t0 = Date.now();
-      try {
-        const id = `${prefix}p${++n}`;
-        const { status, entry } = await post(url, id);
-        probes.push({ status, found: status === 201 && entry !== null && (await holds(reader, entry, id)) });
-      } catch {}
-      await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
-    }
-  })();
-  return {
-    stop: async () => {
-      stopped = true;
-      await loop;
-      reader.close();
-      return probes;
-    },
-  };
+  return startProbing<{ status: number; found: boolean }>(reader, async (probes) => {
+    const id = `${prefix}p${++n}`;
+    const { status, entry } = await post(url, id);
+    probes.push({ status, found: status === 201 && entry !== null && (await holds(reader, entry, id)) });
+  });
 }
 
 /** oha's request: POST the record to ids of the window's prefix and three random digits. */
