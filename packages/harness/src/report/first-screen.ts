@@ -298,8 +298,8 @@ function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
   const runtimes = [a.a, top.answer.a].map((n) => RUNTIME_NAMES[n.split('-')[0]!] ?? n.split('-')[0]);
   const pair = runtimes[0] === runtimes[1] ? 'the two' : runtimes.join(' and ');
   return (
-    `; not the pick, which gains more where it gains least (${factor(theirs.ratio)} on ${machineName(theirs.name)} ` +
-    `against ${factor(mine.ratio)} on ${machineName(mine.name)}; ${pair} are not tested against each other)`
+    `; not the pick: its least machine gains ${factor(mine.ratio)}, the pick's ${factor(theirs.ratio)} ` +
+    `(${pair} not tested against each other)`
   );
 }
 
@@ -344,17 +344,14 @@ function picksTable(an: Analysis, p: PicksResult): string {
     ...p.lines.map((l) => pickRow(an, p, l, machines)),
   ].join('\n');
   const notes = [
-    "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
-      'shown faster; a range that includes 1× is not yet known (not the same as equal). A name is ' +
-      `runtime-framework-client (\`raw\`: the runtime's own server); the usual choice, ${code(p.usual)}, is Node's ` +
-      "own server with node-redis. Every stack runs its libraries' defaults against Redis on 127.0.0.1, without " +
-      'TLS (`--redis-tls` and `--redis-rtt 1ms` measure those).',
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure on this screen is wrong (each ` +
-      `range is ${Math.floor(level * 1000) / 10}% or wider, to cover every comparison made; ` +
-      '[every answer](#every-answer)).',
-    'The pick gains most where it gains least, among the stacks shown faster on some machine and slower on none ' +
-      '(none such: the usual choice, or for a framework the one closest to it); it is not tested against the ' +
-      'runner-up.',
+    `Each figure: req/s ÷ the usual choice's (${code(p.usual)}: Node's own server, node-redis) on that machine, ` +
+      'with the range the true ratio lies in; **bold**: shown faster; a range across 1× is not yet known (not ' +
+      "equal). Names read runtime-framework-client (`raw`: no framework); libraries' defaults, Redis on 127.0.0.1, " +
+      'no TLS.',
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure here is wrong (each range ` +
+      `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison; [every answer](#every-answer)).`,
+    'The pick: of the stacks faster somewhere and slower nowhere, the one whose least machine gains most; not ' +
+      'tested against the runner-up.',
     expressLine(p, machines),
     ...noteLines(p, machines),
   ];
@@ -377,16 +374,14 @@ function ceilingLine(an: Analysis, usual: string): string {
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
   const one = on.length === 1 ? machineName(on[0]!.name) : null;
-  const where = one ? ` on ${one} ${interval(a)}, the only machine with runs of its current code` : ` ${interval(a)}`;
+  const where = one ? ` on ${one} ${interval(a)}, the one machine with runs of its current code` : ` ${interval(a)}`;
   const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
     `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) ` +
-    `serves **${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a ` +
-    "request's CPU is the client turning the reply into objects. It ships as the package " +
-    '[`@bench/raw-reader`](packages/raw-reader/README.md) for one standalone Redis, with AUTH, TLS ' +
-    '([its runs over TLS](docs/runs/decode.md)) and reconnect; it ' +
-    "gives up cluster, Sentinel, RESP3 and every command but its one read, and is no library's default, so not " +
-    'in the table ([what it is](docs/usage.md#the-raw-read-path-decode)).'
+    `serves **${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the ` +
+    'client turning the reply into objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) ' +
+    'for one standalone Redis (AUTH, [TLS](docs/runs/decode.md), reconnect; no cluster, Sentinel or other ' +
+    "command); no library's default, so not in the table."
   );
 }
 
@@ -452,8 +447,8 @@ function loadLine(an: Analysis): string {
   const minutes = Math.round(s.budget_s / 60);
   // The default run's budget; the published run's own where it was given another (--budget).
   const budget =
-    minutes === DEFAULT_MINUTES ? '' : `; the published run, with \`--budget ${minutes}m\`, ${minutes} minutes`;
-  return `**Load:** ${what}, for ${DEFAULT_MINUTES} minutes in a run (\`npm run bench\`${budget}).`;
+    minutes === DEFAULT_MINUTES ? '' : `; the published run: \`--budget ${minutes}m\``;
+  return `**Load:** ${what}, ${DEFAULT_MINUTES} minutes a run (\`npm run bench\`${budget}).`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
