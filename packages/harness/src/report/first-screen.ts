@@ -298,7 +298,7 @@ function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
   const runtimes = [a.a, top.answer.a].map((n) => RUNTIME_NAMES[n.split('-')[0]!] ?? n.split('-')[0]);
   const pair = runtimes[0] === runtimes[1] ? 'the two' : runtimes.join(' and ');
   return (
-    `; not the pick: its least machine gains ${factor(mine.ratio)}, the pick's ${factor(theirs.ratio)} ` +
+    `; not the pick: its weakest machine gains ${factor(mine.ratio)}, the pick's ${factor(theirs.ratio)} ` +
     `(${pair} not tested against each other)`
   );
 }
@@ -344,13 +344,12 @@ function picksTable(an: Analysis, p: PicksResult): string {
     ...p.lines.map((l) => pickRow(an, p, l, machines)),
   ].join('\n');
   const notes = [
-    `Each figure: req/s ÷ the usual choice's (${code(p.usual)}: Node's own server, node-redis) on that machine, ` +
-      'with the range the true ratio lies in; **bold**: shown faster; a range across 1× is not yet known (not ' +
-      "equal). Names read runtime-framework-client (`raw`: no framework); libraries' defaults, Redis on 127.0.0.1, " +
-      'no TLS.',
+    "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
+      'shown faster; a range across 1× is not yet known (not equal). Names read runtime-framework-client (`raw`: ' +
+      "no framework); libraries' defaults, Redis on 127.0.0.1, no TLS.",
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure here is wrong (each range ` +
       `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison; [every answer](#every-answer)).`,
-    'The pick: of the stacks faster somewhere and slower nowhere, the one whose least machine gains most; not ' +
+    'The pick: of the stacks faster somewhere and slower nowhere, the one whose weakest machine gains most; not ' +
       'tested against the runner-up.',
     expressLine(p, machines),
     ...noteLines(p, machines),
@@ -447,8 +446,8 @@ function loadLine(an: Analysis): string {
   const minutes = Math.round(s.budget_s / 60);
   // The default run's budget; the published run's own where it was given another (--budget).
   const budget =
-    minutes === DEFAULT_MINUTES ? '' : `; the published run: \`--budget ${minutes}m\``;
-  return `**Load:** ${what}, ${DEFAULT_MINUTES} minutes a run (\`npm run bench\`${budget}).`;
+    minutes === DEFAULT_MINUTES ? '' : `; the published one ran ${minutes} (\`--budget ${minutes}m\`)`;
+  return `**Load:** ${what}; a run lasts ${DEFAULT_MINUTES} minutes (\`npm run bench\`)${budget}.`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
@@ -457,9 +456,9 @@ export function picksScreen(an: Analysis): string {
   if (!p) return '';
   const { pickFor } = workloadOfRun(an.results.settings);
   const load = workloadOfRun(an.results.settings).load(an.results, true);
-  const head = `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${
-    an.results.settings.connections[0]
-  } connections).`;
+  const head =
+    `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${an.results.settings.connections[0]} ` +
+    `connections), each stack against the usual choice, ${code(p.usual)}: Node's own server with node-redis.`;
   return [
     head,
     shortAnswer(p),
