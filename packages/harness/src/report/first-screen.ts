@@ -298,7 +298,7 @@ function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
   const runtimes = [a.a, top.answer.a].map((n) => RUNTIME_NAMES[n.split('-')[0]!] ?? n.split('-')[0]);
   const pair = runtimes[0] === runtimes[1] ? 'the two' : runtimes.join(' and ');
   return (
-    `; not the pick: its weakest machine gains ${factor(mine.ratio)}, the pick's ${factor(theirs.ratio)} ` +
+    `; not the pick: where it gains least, ${factor(mine.ratio)}, against the pick's ${factor(theirs.ratio)} ` +
     `(${pair} not tested against each other)`
   );
 }
@@ -349,7 +349,7 @@ function picksTable(an: Analysis, p: PicksResult): string {
       "no framework); libraries' defaults, Redis on 127.0.0.1, no TLS.",
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure here is wrong (each range ` +
       `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison; [every answer](#every-answer)).`,
-    'The pick: of the stacks faster somewhere and slower nowhere, the one whose weakest machine gains most; not ' +
+    'The pick: of the stacks faster somewhere and slower nowhere, the one that gains most where it gains least; not ' +
       'tested against the runner-up.',
     expressLine(p, machines),
     ...noteLines(p, machines),
@@ -446,7 +446,7 @@ function loadLine(an: Analysis): string {
   const minutes = Math.round(s.budget_s / 60);
   // The default run's budget; the published run's own where it was given another (--budget).
   const budget =
-    minutes === DEFAULT_MINUTES ? '' : `; the published one ran ${minutes} (\`--budget ${minutes}m\`)`;
+    minutes === DEFAULT_MINUTES ? '' : `; the newest run pooled, ${minutes} (\`--budget ${minutes}m\`)`;
   return `**Load:** ${what}; a run lasts ${DEFAULT_MINUTES} minutes (\`npm run bench\`)${budget}.`;
 }
 
