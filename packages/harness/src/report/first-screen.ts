@@ -459,12 +459,13 @@ export function picksScreen(an: Analysis): string {
   const head =
     `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${an.results.settings.connections[0]} ` +
     `connections), each stack against the usual choice, ${code(p.usual)}: Node's own server with node-redis.`;
+  // The basics above the table, as the anchors put them: where and how it was measured, then the answers.
   return [
     head,
     shortAnswer(p),
+    [machinesLine(an), versionsLine(an), loadLine(an)].join('\n'),
     picksTable(an, p),
     ceilingLine(an, p.usual),
-    [versionsLine(an), machinesLine(an), loadLine(an)].join('\n'),
   ]
     .filter(Boolean)
     .join('\n\n');
