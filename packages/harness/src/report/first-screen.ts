@@ -373,7 +373,9 @@ function ceilingLine(an: Analysis, usual: string): string {
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
   const one = on.length === 1 ? machineName(on[0]!.name) : null;
-  const where = one ? ` on ${one} ${interval(a)}, the one machine with runs of its current code` : ` ${interval(a)}`;
+  const where = one
+    ? ` on ${one} ${interval(a)} (the other machines' runs ran an older version of it)`
+    : ` ${interval(a)}`;
   const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
     `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) ` +
@@ -443,11 +445,8 @@ function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
   const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn, over and over`;
-  const minutes = Math.round(s.budget_s / 60);
-  // The default run's budget; the published run's own where it was given another (--budget).
-  const budget =
-    minutes === DEFAULT_MINUTES ? '' : `; the newest run pooled, ${minutes} (\`--budget ${minutes}m\`)`;
-  return `**Load:** ${what}; a run lasts ${DEFAULT_MINUTES} minutes (\`npm run bench\`)${budget}.`;
+  const how = `a run measures for ${DEFAULT_MINUTES} minutes (\`npm run bench\`), longer with \`--budget\``;
+  return `**Load:** ${what}; ${how}.`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
