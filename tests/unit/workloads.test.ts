@@ -9,6 +9,8 @@ import { WORKLOADS } from '@bench/stream';
 import { WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/workloads';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { CLUSTER_SERVERS } from '../../packages/harness/src/model/servers';
+import { loadSuite } from '../../packages/harness/src/model/manifests';
+import { ROOT } from '../../packages/harness/src/system/paths';
 import { dataOf, type RunRecord, upgradeRecord } from '../../packages/harness/src/model/results';
 
 const ctx = {
@@ -124,10 +126,20 @@ describe('flags, settings, servers and ceilings', () => {
     expect(workloadOf('live').noTarget).toMatch(/^--workload live/);
     expect(workloadOf('upsert').noTarget).toMatch(/^--workload upsert/);
   });
-  test('live and upsert measure suites of their own', () => {
+  test('live, upsert and xadd-trim measure suites of their own; xadd-trim by a rule no manifest names', () => {
     expect(workloadOf('xrange').suite).toBeNull();
     expect(workloadOf('live').suite?.holds).toBe('each raw server with the caches');
     expect(workloadOf('upsert').suite?.holds).toBe('each raw server with the write strategies');
+    const { contenders } = loadSuite(join(ROOT, 'apps'));
+    const trim = contenders.filter((c) => workloadOf('xadd-trim').suite!.pick!(c)).map((c) => c.name);
+    // Each runtime's own server with each client, at the defaults (not Node 20, a tuned twin or a ceiling).
+    expect(trim.sort()).toEqual(
+      contenders
+        .filter((c) => /^(node|bun|deno)-raw-[a-z-]+$/.test(c.name) && !c.tuned.length && !c.ceiling)
+        .map((c) => c.name)
+        .sort(),
+    );
+    expect(trim.length).toBe(13);
   });
   test('live on one server; upsert on the cluster without its replica twin', () => {
     expect(workloadOf('live').oneServer).toMatch(/one --server/);

@@ -1,7 +1,7 @@
 // --workload xadd-trim, its module: POST /items/:id appends one entry to the stream, capped by MAXLEN ~ (the route:
 // @bench/stream's writes/xadd-trim.ts), verified by one write read back before measuring and after each window, and
 // accounted around each window by the stream's own counter (accounting.ts, measure.ts); its table (report.ts).
-// Its suite is a rule: every raw server's contenders at their defaults, so no manifest lists it.
+// Its suite is a rule: the default suite's raw servers at their defaults, so no manifest lists it.
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import type { Around } from '../../measure/workload';
 import type { RedisTarget } from '../../topology/redis';
@@ -43,9 +43,10 @@ export const XADD_TRIM: Workload = {
   ceilings: { redis: false, clients: false },
   flags: {},
   options: () => ({ settings: null, sweep: null }),
+  // The default suite's raw servers at their defaults: each runtime's own server with each client.
   suite: {
     holds: "each raw server's contenders at their defaults",
-    pick: (c) => c.framework === 'raw' && !c.ceiling && atDefaults(c.settings),
+    pick: (c) => c.framework === 'raw' && c.suites.includes('default') && !c.ceiling && atDefaults(c.settings),
   },
   published: null,
   noTarget: '--workload xadd-trim launches the apps it accounts for: measure it without --target',
