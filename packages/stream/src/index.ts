@@ -44,7 +44,7 @@ export async function openAdapter(opts: StreamOptions): Promise<Adapter> {
   const load = ADAPTERS[opts.client];
   if (!load) throw new Error(`unknown REDIS_CLIENT "${opts.client}"; use one of: ${CLIENTS.join(', ')}`);
   if (!isRead(opts.workload))
-    throw new Error('WORKLOAD=upsert reads nothing per request: the app opens a writer (writerFromEnv)');
+    throw new Error(`WORKLOAD=${opts.workload} reads nothing per request: the app mounts routeFromEnv()`);
   checkCache(opts);
   checkCluster(opts);
   checkDecode(opts);

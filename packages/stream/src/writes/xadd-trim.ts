@@ -23,8 +23,7 @@ export const trimArgs = (key: string, id: string, fields: Record<string, string>
 export async function trimHandler(conn: WriteConnection, opts: StreamOptions) {
   return async (id: string, input: unknown) => {
     const body = parseUpsertBody(input);
-    if (!body || !id || body.version !== null)
-      return { status: 400, json: '{"error":"want a JSON object of string fields"}' };
+    if (!body || !id) return { status: 400, json: '{"error":"want a JSON object of string fields"}' };
     const entry = await conn.call(trimArgs(opts.key, id, body.fields));
     return { status: 201, json: JSON.stringify({ id: String(entry) }) };
   };
