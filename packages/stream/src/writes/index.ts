@@ -9,7 +9,7 @@ import { watchWriter } from './watch.ts';
 import { trimHandler } from './xadd-trim.ts';
 
 export * from './upsert.ts';
-export { TRIM_MAXLEN, trimArgs } from './xadd-trim.ts';
+export { TRIM_MAXLEN } from './xadd-trim.ts';
 export { WATCH_POOL, WATCH_RETRIES, txPool, watchUpsert } from './watch.ts';
 
 /** WRITE=ping: the floor, one PING per request and nothing written. */

@@ -8,7 +8,7 @@ import { parseUpsertBody } from './upsert.ts';
 export const TRIM_MAXLEN = 1000;
 
 /** The entry's fields: the request's id first, then the record's (RECORD_FIELDS) in the body's order. */
-export const trimArgs = (key: string, id: string, fields: Record<string, string>) => [
+const trimArgs = (key: string, id: string, fields: Record<string, string>) => [
   'XADD',
   key,
   'MAXLEN',
