@@ -2,7 +2,7 @@
 // windows' records pool into a launch's run, what a request does in the report's words, and its figures, sections,
 // charts and README lines. The harness asks the module, never the workload's name; a new workload is a module here
 // and a line in index.ts.
-import type { SettingName } from '@bench/stream';
+import { RECORD_FIELDS, type SettingName } from '@bench/stream';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { MeasuredWorkload } from '../measure/workload';
@@ -122,3 +122,8 @@ export function startProbing<T>(
     },
   };
 }
+
+/** The record a write workload's request sends (RECORD_FIELDS): a few fields, about 200 bytes as stored. */
+export const RECORD_BODY = JSON.stringify(
+  Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])),
+);

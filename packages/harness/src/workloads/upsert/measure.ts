@@ -4,17 +4,15 @@
 // the sum of its `applied` counters against the 2xx responses that said created or updated, and
 // no key older than a version the app acknowledged. Nothing lost, nothing invented.
 import { RedisClient } from 'bun';
-import { itemKey, RECORD_FIELDS, type UpsertReply } from '@bench/stream';
+import { itemKey, type UpsertReply } from '@bench/stream';
 import { BRANCHES, type UpsertRecord, type UpsertWindow } from './record';
 import { byPrimary, type ClusterTarget } from '../../topology/cluster';
 import { cli, type RedisTarget } from '../../topology/redis';
-import { startProbing, sumCounts } from '../types';
+import { RECORD_BODY, startProbing, sumCounts } from '../types';
 import { account, type Acked } from './accounting';
 
-/** The record every request sends: a few fields, about 200 bytes as stored. */
-export const UPSERT_BODY = JSON.stringify(
-  Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])),
-);
+/** The record every request sends. */
+export const UPSERT_BODY = RECORD_BODY;
 /** The key spaces --keys accepts: powers of ten, so that a regex of digits draws them uniformly. */
 export const KEY_SPACES = [1, 10, 100, 1000, 10000] as const;
 

@@ -2,16 +2,14 @@
 // to ids drawn from the window's own prefix, and a prober whose writes are read back by entry id as soon as they are
 // acknowledged; the gate before measuring is one such write, checked on the server.
 import { RedisClient } from 'bun';
-import { RECORD_FIELDS, STREAM_KEY, TRIM_MAXLEN } from '@bench/stream';
+import { STREAM_KEY, TRIM_MAXLEN } from '@bench/stream';
 import { cli, type RedisTarget } from '../../topology/redis';
-import { startProbing } from '../types';
+import { RECORD_BODY, startProbing } from '../types';
 import { accountTrim } from './accounting';
 import type { TrimRecord } from './record';
 
-/** The record every request sends: a few fields, about 200 bytes in the entry. */
-export const TRIM_BODY = JSON.stringify(
-  Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])),
-);
+/** The record every request sends: upsert's. */
+const TRIM_BODY = RECORD_BODY;
 const RUN_TAG = Date.now().toString(36);
 let windows = 0;
 let checks = 0;
