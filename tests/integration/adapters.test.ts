@@ -3,6 +3,8 @@
 // process per client and settings; each workload opens its own client in it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLIENT_DEFS, CLIENTS, isRead, SETTINGS, STREAM_KEY, WORKLOADS, type SettingDef } from '@bench/stream';
 import { removeClientLeftovers } from '../../packages/harness/src/measure/apps';
@@ -58,19 +60,34 @@ const variants = (client: string): Record<string, string>[] => [
 const workloadsOf = (settings: Record<string, string>) =>
   WORKLOADS.filter(isRead).filter((w) => !(settings.DECODE && w === 'xread'));
 
-/** Each workload's two bodies, from one process of the runtime. */
+/**
+ * Each workload's two bodies, from one process of the runtime. The probe writes them to a file: a run of CI once read
+ * an empty stdout from a probe that had exited 0, so the bodies no longer pass through the captured pipe.
+ */
 function probe(runtime: string, env: Record<string, string>): Record<string, { direct: string; plain: string }> {
   const [cmd, ...args] = PROBE[runtime]!;
-  const r = spawnSync(cmd!, args, {
-    cwd: PROBE_DIR,
-    env: { ...process.env, ...env, REDIS_URL: redis.url, NO_COLOR: '1' },
-    encoding: 'utf8',
-    timeout: 30_000,
-    maxBuffer: 64 << 20,
-  });
-  removeClientLeftovers(r.pid);
-  if (r.status !== 0) throw new Error(`${runtime} probe exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 2000)}`);
-  return JSON.parse(r.stdout);
+  const dir = mkdtempSync(join(tmpdir(), 'probe-'));
+  const file = join(dir, 'out.json');
+  try {
+    const r = spawnSync(cmd!, args, {
+      cwd: PROBE_DIR,
+      env: { ...process.env, ...env, REDIS_URL: redis.url, NO_COLOR: '1', PROBE_OUT: file },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    removeClientLeftovers(r.pid);
+    const why = `${r.error ?? ''} ${r.stderr?.slice(0, 2000) ?? ''}`.trim();
+    if (r.status !== 0) throw new Error(`${runtime} probe exited ${r.status ?? r.signal}: ${why}`);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new Error(`${runtime} probe exited 0 without writing its bodies: ${why}`);
+    }
+    return JSON.parse(text);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('every adapter on every runtime it claims', () => {
