@@ -315,25 +315,7 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
   });
 }
 
-/** "**In short:** …": what the table decides, in one line, from its own answers. */
-function shortAnswer(p: PicksResult): string {
-  const said = p.lines.flatMap((l) => {
-    const a = l.answer;
-    if (!a) return [];
-    const on = onDefault(a);
-    const faster = on.filter((o) => o.verdict === 'faster' && o.ratio > 1);
-    if (l.keep) return [`${l.want}: none is shown faster than ${code(p.usual)}`];
-    if (!l.decided) return [`${l.want}: ${code(a.a)}, not shown slower`];
-    const open = on.filter((o) => !faster.includes(o)).map((o) => machineName(o.name));
-    const where = `${listed(faster.map((o) => machineName(o.name)))}${open.length ? ' only' : ''}`;
-    const figures = faster.map((o) => factor(o.ratio)).join(', ');
-    const unknown = open.length ? `; not yet known on ${listed(open)}` : '';
-    return [`${l.want}: ${code(a.a)}, shown faster on ${where} (${figures}${unknown})`];
-  });
-  return said.length ? `**In short:** ${said.join('; ')}.` : '';
-}
-
-/** The three lines as one table, and what the picks are and are not tested for, in short lines. */
+/** The three lines as one table, and what its figures are and how sure, in two short lines. */
 function picksTable(an: Analysis, p: PicksResult): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const level = shown.length ? Math.min(...shown.map((a) => a.level)) : 0.95;
@@ -347,17 +329,32 @@ function picksTable(an: Analysis, p: PicksResult): string {
     "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
       'shown faster; a range across 1× is not yet known (not equal). Names read runtime-framework-client (`raw`: ' +
       "no framework); libraries' defaults, Redis on 127.0.0.1, no TLS.",
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure here is wrong (each range ` +
-      `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison; [every answer](#every-answer)).`,
-    'The pick: of the stacks faster somewhere and slower nowhere, the one that gains most where it gains least; not ' +
-      'tested against the runner-up.',
-    expressLine(p, machines),
-    ...noteLines(p, machines),
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong (each range ` +
+      `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison). The pick: of the stacks faster ` +
+      'somewhere and slower nowhere, the one that gains most where it gains least ([Express, Bun and every ' +
+      'answer](#every-answer)).',
   ];
   return `${table}\n\n${notes
     .filter(Boolean)
     .map((n) => `- ${n}`)
     .join('\n')}`;
+}
+
+/**
+ * Below the first screen, under "Every answer": Express, and each runtime's own pick (on Bun), from the same family as
+ * the table, each against the usual choice on every machine.
+ */
+export function besideThePicks(an: Analysis): string {
+  const p = an.picks;
+  if (!p) return '';
+  const machines = machinesOf(
+    an,
+    p.lines.flatMap((l) => l.answer ?? []),
+  );
+  const lines = [expressLine(p, machines), ...noteLines(p, machines)].filter(Boolean);
+  return lines.length
+    ? `**Beside the picks**, from the same answers as the first screen's table:\n\n${lines.map((n) => `- ${n}`).join('\n')}`
+    : '';
 }
 
 /**
@@ -374,15 +371,14 @@ function ceilingLine(an: Analysis, usual: string): string {
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
   const one = on.length === 1 ? machineName(on[0]!.name) : null;
   const where = one
-    ? ` on ${one} ${interval(a)} (the other machines' runs ran an older version of it)`
+    ? ` on ${one} (${x2(a.lo)}–${x2(a.hi)}; the other machines ran an older version)`
     : ` ${interval(a)}`;
   const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
-    `**How far the clients are from their ceiling:** the project's own reader of Redis's reply (${code(a.a)}) ` +
-    `serves **${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the ` +
-    'client turning the reply into objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) ' +
-    'for one standalone Redis (AUTH, [TLS](docs/runs/decode.md), reconnect; no cluster, Sentinel or other ' +
-    "command); no library's default, so not in the table."
+    `**The clients' ceiling:** the project's own reader of Redis's reply (${code(a.a)}) serves ` +
+    `**${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the client turning ` +
+    'the reply into objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) for one standalone ' +
+    "Redis ([TLS](docs/runs/decode.md), reconnect; no cluster); no library's default, so not in the table."
   );
 }
 
@@ -461,7 +457,6 @@ export function picksScreen(an: Analysis): string {
   // The basics above the table, as the anchors put them: where and how it was measured, then the answers.
   return [
     head,
-    shortAnswer(p),
     [machinesLine(an), versionsLine(an), loadLine(an)].join('\n'),
     picksTable(an, p),
     ceilingLine(an, p.usual),

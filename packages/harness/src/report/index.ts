@@ -11,7 +11,7 @@ import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { distancePicks, picksSection, publishedAt, READS } from './picks';
-import { machineSection, picksScreen, speedSection } from './first-screen';
+import { besideThePicks, machineSection, picksScreen, speedSection } from './first-screen';
 import { heldLine } from './held';
 import { poolLine } from './across-runs';
 import { type Publication, workloadOfRun } from '../workloads';
@@ -86,7 +86,7 @@ export function readmeAnswers(an: Analysis): string | null {
     `The run whose tables and charts are published: ${r.started_at}, commit ${e.git_commit.slice(0, 10)}, on ` +
     `${e.cpu_model} with ${e.logical_cpus} logical CPUs (${e.kernel}). ${reportLink(place.dir)}`;
   const own = workloadOfRun(r.settings).readme(an, false);
-  const parts = [picksSection(an, 'Every answer, by question'), poolLine(an), ...own, run];
+  const parts = [besideThePicks(an), picksSection(an, 'Every answer, by question'), poolLine(an), ...own, run];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 
