@@ -273,7 +273,7 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
     return row(`none shown faster: keep ${code(p.usual)}`, 'nothing (the usual choice)', `the closest, ${code(a.a)}: `);
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
-    return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'nothing shown' : gives);
+    return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'speed not yet known (its ranges)' : gives);
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return row(`${code(a.a)}${also}`, givesUp(an, a.a, p.usual));
@@ -327,12 +327,12 @@ function picksTable(an: Analysis, p: PicksResult): string {
   ].join('\n');
   const notes = [
     "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
-      'shown faster; a range across 1× is not yet known (not equal). Names read runtime-framework-client (`raw`: ' +
-      "no framework); libraries' defaults, Redis on 127.0.0.1, no TLS.",
+      'shown faster; a range that includes 1× is not yet known, not a tie. Names: runtime-framework-client ' +
+      "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.",
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong (each range ` +
       `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison). The pick: of the stacks faster ` +
-      'somewhere and slower nowhere, the one that gains most where it gains least ([Express, Bun and every ' +
-      'answer](#every-answer)).',
+      'somewhere and slower nowhere, the one whose lowest figure across machines is highest ([Express, Bun and ' +
+      'every answer](#every-answer)).',
   ];
   return `${table}\n\n${notes
     .filter(Boolean)
@@ -370,15 +370,13 @@ function ceilingLine(an: Analysis, usual: string): string {
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
   const one = on.length === 1 ? machineName(on[0]!.name) : null;
-  const where = one
-    ? ` on ${one} (${x2(a.lo)}–${x2(a.hi)}; the other machines ran an older version)`
-    : ` ${interval(a)}`;
+  const where = one ? ` on ${one} (${x2(a.lo)}–${x2(a.hi)}; measured there only)` : ` ${interval(a)}`;
   const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
     `**The clients' ceiling:** the project's own reader of Redis's reply (${code(a.a)}) serves ` +
-    `**${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the client turning ` +
-    'the reply into objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) for one standalone ' +
-    "Redis ([TLS](docs/runs/decode.md), reconnect; no cluster); no library's default, so not in the table."
+    `**${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the client building ` +
+    'objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) (one standalone Redis, ' +
+    "[TLS](docs/runs/decode.md)); not a library's default, so not in the table."
   );
 }
 
@@ -440,9 +438,8 @@ const DEFAULT_MINUTES = 15;
 function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
-  const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn, over and over`;
-  const how = `a run measures for ${DEFAULT_MINUTES} minutes (\`npm run bench\`), longer with \`--budget\``;
-  return `**Load:** ${what}; ${how}.`;
+  const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn`;
+  return `**Load:** ${what}, for ${DEFAULT_MINUTES} minutes a run (\`npm run bench\`; longer with \`--budget\`).`;
 }
 
 /** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
