@@ -273,7 +273,7 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
     return row(`none shown faster: keep ${code(p.usual)}`, 'nothing (the usual choice)', `the closest, ${code(a.a)}: `);
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
-    return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'speed not yet known (its ranges)' : gives);
+    return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'possibly some speed (not yet known)' : gives);
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return row(`${code(a.a)}${also}`, givesUp(an, a.a, p.usual));
@@ -318,7 +318,6 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
 /** The three lines as one table, and what its figures are and how sure, in two short lines. */
 function picksTable(an: Analysis, p: PicksResult): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
-  const level = shown.length ? Math.min(...shown.map((a) => a.level)) : 0.95;
   const machines = machinesOf(an, shown);
   const table = [
     `| you want | pick | ${machines.map((m) => `on ${columnName(shown, m)}`).join(' | ')} | what it gives up |`,
@@ -329,10 +328,9 @@ function picksTable(an: Analysis, p: PicksResult): string {
     "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
       'shown faster; a range that includes 1× is not yet known, not a tie. Names: runtime-framework-client ' +
       "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.",
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong (each range ` +
-      `${Math.floor(level * 1000) / 10}% or wider, to cover every comparison). The pick: of the stacks faster ` +
-      'somewhere and slower nowhere, the one whose lowest figure across machines is highest ([Express, Bun and ' +
-      'every answer](#every-answer)).',
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong, every comparison ` +
+      'together. The pick: of the stacks faster somewhere and slower nowhere, the one whose lowest figure across ' +
+      'machines is highest; with none, the closest not shown slower ([Express, Bun and every answer](#every-answer)).',
   ];
   return `${table}\n\n${notes
     .filter(Boolean)
@@ -375,7 +373,7 @@ function ceilingLine(an: Analysis, usual: string): string {
   return (
     `**The clients' ceiling:** the project's own reader of Redis's reply (${code(a.a)}) serves ` +
     `**${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the client building ` +
-    'objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) (one standalone Redis, ' +
+    'objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) (for one standalone Redis, with ' +
     "[TLS](docs/runs/decode.md)); not a library's default, so not in the table."
   );
 }
