@@ -330,7 +330,8 @@ function picksTable(an: Analysis, p: PicksResult): string {
       "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.",
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong, every comparison ` +
       'together. The pick: of the stacks faster somewhere and slower nowhere, the one whose lowest figure across ' +
-      'machines is highest; with none, the closest not shown slower ([Express, Bun and every answer](#every-answer)).',
+      'machines is highest (not tested against the runner-up); with none, the closest not shown slower ([Express, ' +
+      'Bun and every answer](#every-answer)).',
   ];
   return `${table}\n\n${notes
     .filter(Boolean)
