@@ -295,6 +295,7 @@ describe('the published first screen: one voice', () => {
     }
     // Express and each runtime's own pick (on Bun) are said below the first screen, with their answers' own figures.
     const beside = [p.answers.find((x) => x.a === 'node-express-node-redis'), ...p.notes!.map((l) => l.answer)];
+    expect(beside.filter(Boolean).length).toBeGreaterThan(0);
     for (const a of beside.filter((x) => x !== undefined && x !== null)) {
       expect(first).not.toContain(`\`${a!.a}\`:`);
       const line = answers.split('\n').find((l) => l.startsWith('- ') && l.includes(`\`${a!.a}\``))!;
