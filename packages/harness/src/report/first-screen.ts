@@ -346,14 +346,11 @@ function picksTable(an: Analysis, p: PicksResult): string {
 export function besideThePicks(an: Analysis): string {
   const p = an.picks;
   if (!p) return '';
-  const machines = machinesOf(
-    an,
-    p.lines.flatMap((l) => l.answer ?? []),
-  );
-  const lines = [expressLine(p, machines), ...noteLines(p, machines)].filter(Boolean);
-  return lines.length
-    ? `**Beside the picks**, from the same answers as the first screen's table:\n\n${lines.map((n) => `- ${n}`).join('\n')}`
-    : '';
+  const shown = p.lines.flatMap((l) => l.answer ?? []);
+  const machines = machinesOf(an, shown);
+  const lines = [expressLine(p, machines), ...noteLines(p, machines)].filter(Boolean).map((n) => `- ${n}`);
+  const head = "**Beside the picks**, from the same answers as the first screen's table:";
+  return lines.length ? `${head}\n\n${lines.join('\n')}` : '';
 }
 
 /**
