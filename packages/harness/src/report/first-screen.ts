@@ -189,8 +189,9 @@ export const machineSection = (an: Analysis) => [machineLine(an), noiseSentence(
 
 // ---------------------------------------------------------------------------------------------------------------
 // The first screen of a published read run (answers/picks.ts): three lines, each a pick against the usual choice with
-// what it gives up and the machines it holds on, then the clients' ceiling, the versions, the machines and the load
-// command. Every figure is an answer of the picks' family: nothing on it comes from another source.
+// what it gives up and the machines it holds on, under the machines, the versions and the load command; the clients'
+// ceiling is said below it (besideThePicks). Every figure is an answer of the picks' family: nothing on it comes from
+// another source.
 
 /** What a stack gives up against the usual choice (Node, node-redis), by the part it changes. */
 const GIVES_UP: Record<string, Record<string, string>> = {
@@ -329,9 +330,9 @@ function picksTable(an: Analysis, p: PicksResult): string {
       'shown faster; a range that includes 1× is not yet known, not a tie. Names: runtime-framework-client ' +
       "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.",
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong, every comparison ` +
-      'together. The pick: of the stacks faster somewhere and slower nowhere, the one whose lowest figure across ' +
-      'machines is highest (not tested against the runner-up); with none, the closest not shown slower ([Express, ' +
-      'Bun and every answer](#every-answer)).',
+      'together. The pick: of the stacks faster somewhere and slower nowhere, the one whose lowest ratio across ' +
+      'machines (the figure, not its range) is highest (not tested against the runner-up); with none, the closest ' +
+      "not shown slower ([Express, Bun, the clients' ceiling and every answer](#every-answer)).",
   ];
   return `${table}\n\n${notes
     .filter(Boolean)
@@ -341,7 +342,7 @@ function picksTable(an: Analysis, p: PicksResult): string {
 
 /**
  * Below the first screen, under "Every answer": Express, and each runtime's own pick (on Bun), from the same family as
- * the table, each against the usual choice on every machine.
+ * the table, each against the usual choice on every machine; then the clients' ceiling (not a pick).
  */
 export function besideThePicks(an: Analysis): string {
   const p = an.picks;
@@ -350,7 +351,7 @@ export function besideThePicks(an: Analysis): string {
   const machines = machinesOf(an, shown);
   const lines = [expressLine(p, machines), ...noteLines(p, machines)].filter(Boolean).map((n) => `- ${n}`);
   const head = "**Beside the picks**, from the same answers as the first screen's table:";
-  return lines.length ? `${head}\n\n${lines.join('\n')}` : '';
+  return [lines.length ? `${head}\n\n${lines.join('\n')}` : '', ceilingLine(an, p.usual)].filter(Boolean).join('\n\n');
 }
 
 /**
@@ -366,13 +367,13 @@ function ceilingLine(an: Analysis, usual: string): string {
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
   const one = on.length === 1 ? machineName(on[0]!.name) : null;
-  const where = one ? ` on ${one} (${x2(a.lo)}–${x2(a.hi)}; measured there only)` : ` ${interval(a)}`;
+  const where = one ? ` (${x2(a.lo)}–${x2(a.hi)}, ${one} only)` : ` ${interval(a)}`;
   const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
-    `**The clients' ceiling:** the project's own reader of Redis's reply (${code(a.a)}) serves ` +
+    `**The clients' ceiling, not a pick:** the project's own reply reader (${code(a.a)}) serves ` +
     `**${factor(a.ratio)}** the usual choice's req/s${where}${holds}: most of a request's CPU is the client building ` +
-    'objects. It ships as [`@bench/raw-reader`](packages/raw-reader/README.md) (for one standalone Redis, with ' +
-    "[TLS](docs/runs/decode.md)); not a library's default, so not in the table."
+    "objects. It is no library's default, so not in the table; it ships as " +
+    '[`@bench/raw-reader`](packages/raw-reader/README.md) (one standalone Redis; [TLS](docs/runs/decode.md) supported).'
   );
 }
 
@@ -392,20 +393,26 @@ const PACKAGE_NAMES: Record<string, string> = {
   '@stricjs/router': 'Stric',
   next: 'Next.js',
 };
+/** The clients' packages among them; the rest are frameworks. */
+const CLIENT_PACKAGES = ['redis', 'ioredis', 'iovalkey', '@valkey/valkey-glide'];
 
-/** The versions of every runtime, client and framework measured, Redis and oha, in one line. */
-function versionsLine(an: Analysis): string {
+/** The versions of the runtimes, clients and the frameworks the table names, Redis and oha, in one line. */
+function versionsLine(an: Analysis, named: string[]): string {
   const e = an.results.environment;
   const got = new Map<string, string>();
   for (const deps of Object.values(e.packages ?? {}))
-    for (const [pkg, v] of Object.entries(deps)) if (PACKAGE_NAMES[pkg]) got.set(PACKAGE_NAMES[pkg]!, v);
+    for (const [pkg, v] of Object.entries(deps)) if (PACKAGE_NAMES[pkg]) got.set(pkg, v);
   const runtimes = Object.entries(RUNTIME_NAMES)
     .filter(([k]) => e.runtimes?.[k])
     .map(([k, n]) => `${n} ${versionIn(e.runtimes[k])}`);
-  const pkgs = Object.values(PACKAGE_NAMES).flatMap((n) => (got.has(n) ? [`${n} ${got.get(n)}`] : []));
-  return `**Versions:** ${[...runtimes, ...pkgs].join(', ')}, Bun's built-in client; Redis ${versionIn(
-    e.redis_server,
-  )}, oha ${versionIn(e.oha)}; the same in every run pooled.`;
+  const frameworks = new Set(named.map((n) => an.results.contenders.find((c) => c.name === n)?.framework));
+  const of = (pkgs: string[]) => pkgs.flatMap((k) => (got.has(k) ? [`${PACKAGE_NAMES[k]} ${got.get(k)}`] : []));
+  const clients = of(CLIENT_PACKAGES);
+  const isShown = (k: string) => frameworks.has(PACKAGE_NAMES[k]!.toLowerCase().replace('.js', ''));
+  const shown = of(Object.keys(PACKAGE_NAMES).filter((k) => !CLIENT_PACKAGES.includes(k) && isShown(k)));
+  return `**Versions:** ${runtimes.join(', ')}; ${[...clients, "Bun's built-in client"].join(', ')}${
+    shown.length ? `; ${shown.join(', ')}` : ''
+  }; Redis ${versionIn(e.redis_server)}, oha ${versionIn(e.oha)}.`;
 }
 
 /** The machines the answers come from, each with its runs, and the dates. */
@@ -434,11 +441,10 @@ const DEFAULT_MINUTES = 15;
 function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
-  const what = `the HTTP load generator oha, \`${cmd}\`, against each stack in turn`;
-  return `**Load:** ${what}, for ${DEFAULT_MINUTES} minutes a run (\`npm run bench\`; longer with \`--budget\`).`;
+  return `**Load:** \`${cmd}\`, each stack in turn, ${DEFAULT_MINUTES} minutes a run (\`npm run bench\`).`;
 }
 
-/** The README's first screen of a published read run: the three picks, the ceiling, and the basics. */
+/** The README's first screen of a published read run: the basics, then the three picks. */
 export function picksScreen(an: Analysis): string {
   const p = an.picks;
   if (!p) return '';
@@ -447,13 +453,9 @@ export function picksScreen(an: Analysis): string {
   const head =
     `**What to pick**${pickFor ? ` for ${pickFor}` : ''} (${load}, at ${an.results.settings.connections[0]} ` +
     `connections), each stack against the usual choice, ${code(p.usual)}: Node's own server with node-redis.`;
+  const named = p.lines.flatMap((l) => l.answer?.a ?? []);
   // The basics above the table, as the anchors put them: where and how it was measured, then the answers.
-  return [
-    head,
-    [machinesLine(an), versionsLine(an), loadLine(an)].join('\n'),
-    picksTable(an, p),
-    ceilingLine(an, p.usual),
-  ]
+  return [head, [machinesLine(an), versionsLine(an, named), loadLine(an)].join('\n'), picksTable(an, p)]
     .filter(Boolean)
     .join('\n\n');
 }
