@@ -18,7 +18,7 @@ export const USUAL = 'node-raw-node-redis';
 export const PICK_LINES: { id: string; want: string; among: (m: Member) => boolean }[] = [
   {
     id: 'fastest',
-    want: "the best speed-up at the libraries' defaults",
+    want: "more speed, at the libraries' defaults",
     among: () => true,
   },
   { id: 'node', want: 'on Node, no change of runtime', among: (m) => m.runtime === 'node' },

@@ -199,8 +199,8 @@ const GIVES_UP: Record<string, Record<string, string>> = {
   client: {
     'bun-redis': "Bun's built-in client: no Cluster or Sentinel",
     glide: 'valkey-glide: a native (Rust) core per platform',
-    ioredis: "ioredis's API in place of node-redis's",
-    iovalkey: "iovalkey (ioredis's API) in place of node-redis's",
+    ioredis: "ioredis's API in place of node-redis's API",
+    iovalkey: "iovalkey (ioredis's API) in place of node-redis's API",
   },
   framework: { raw: "no router: the runtime's own HTTP server" },
 };
@@ -252,12 +252,15 @@ const columnName = (answers: PoolAnswer[], machine: string) =>
   machineName(answers.flatMap(onDefault).find((o) => o.machine === machine)?.name ?? machine);
 
 /**
- * A machine's figure: "**1.21×** faster (1.02×–1.45×)", or "1.34× (0.97×–1.86×), not yet known".
+ * A machine's figure: "**1.21×** faster (1.02×–1.45×)", or "not yet known: 1.34× (0.97×–1.86×)", the status
+ * first; `figure` false (the table): "not yet known (0.97×–1.86×)", so that a bigger figure not yet known is not
+ * read beside a bold one as a win.
  */
-export function onMachineText(a: PoolAnswer, machine: string): string {
+export function onMachineText(a: PoolAnswer, machine: string, figure = true): string {
   const o = onDefault(a).find((x) => x.machine === machine);
   if (!o) return 'not measured';
-  if (o.verdict !== 'faster') return `${factor(o.ratio)} ${interval(o)}, not yet known`;
+  if (o.verdict !== 'faster')
+    return figure ? `not yet known: ${factor(o.ratio)} ${interval(o)}` : `not yet known ${interval(o)}`;
   return o.ratio > 1 ? `**${factor(o.ratio)}** faster ${interval(o)}` : `${factor(o.ratio)}, slower ${interval(o)}`;
 }
 
@@ -268,16 +271,29 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
     return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} |${' |'.repeat(
       machines.length + 1,
     )}`;
-  const row = (pick: string, gives: string, named = '') =>
-    `| ${l.want} | ${pick} | ${machines.map((m) => `${named}${onMachineText(a, m)}`).join(' | ')} | ${gives} |`;
-  if (l.keep)
-    return row(`none shown faster: keep ${code(p.usual)}`, 'nothing (the usual choice)', `the closest, ${code(a.a)}: `);
+  // A cell not yet known gives its range alone: a bigger figure beside a bold one was re-read every round (9, 21–27).
+  const cells = (c: (m: string) => string) => machines.map(c).join(' | ');
+  const row = (pick: string, gives: string, each = (m: string) => onMachineText(a, m, false)) =>
+    `| ${l.want} | ${pick} | ${cells(each)} | ${gives} |`;
+  // Every figure in a row is its pick's: the next best of a row that keeps the usual choice is said below the table.
+  if (l.keep) return row(`keep ${code(p.usual)}`, 'nothing', () => 'none shown faster than it');
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
-    return row(`${code(a.a)} (not shown slower)`, gives === 'nothing' ? 'possibly some speed (not yet known)' : gives);
+    return row(`${code(a.a)} (no stack of this row shown faster)`, gives === 'nothing' ? 'maybe some speed' : gives);
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return row(`${code(a.a)}${also}`, givesUp(an, a.a, p.usual));
+}
+
+/** A row that keeps the usual choice: its next best stack's figures, which the row itself does not show. */
+function nextBestLines(p: PicksResult, machines: string[]): string[] {
+  return p.lines.flatMap((l) => {
+    const a = l.answer;
+    if (!l.keep || !a) return [];
+    const each = machines.map((m) => `${onMachineText(a, m)} on ${columnName([a], m)}`);
+    const where = l.want.split(',')[0]!;
+    return [`${where[0]!.toUpperCase()}${where.slice(1)}, the next best, ${code(a.a)}: ${each.join('; ')}.`];
+  });
 }
 
 /** The framework most apps use, against the usual choice, for a reader who has it: from the same family. */
@@ -316,7 +332,7 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
   });
 }
 
-/** The three lines as one table, and what its figures are and how sure, in two short lines. */
+/** The three lines as one table, and what its figures are and how sure, in two short lines under it. */
 function picksTable(an: Analysis, p: PicksResult): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const machines = machinesOf(an, shown);
@@ -325,33 +341,45 @@ function picksTable(an: Analysis, p: PicksResult): string {
     `|---|---|${machines.map(() => '---|').join('')}---|`,
     ...p.lines.map((l) => pickRow(an, p, l, machines)),
   ].join('\n');
-  const notes = [
-    "Each figure: req/s ÷ the usual choice's on that machine, with the range the true ratio lies in; **bold**: " +
-      'shown faster; a range that includes 1× is not yet known, not a tie. Names: runtime-framework-client ' +
-      "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.",
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that any bold figure is wrong, every comparison ` +
-      'together. The pick: of the stacks faster somewhere and slower nowhere, the one whose lowest ratio across ' +
-      'machines (the figure, not its range) is highest (not tested against the runner-up); with none, the closest ' +
-      "not shown slower ([Express, Bun, the clients' ceiling and every answer](#every-answer)).",
-  ];
-  return `${table}\n\n${notes
-    .filter(Boolean)
-    .map((n) => `- ${n}`)
-    .join('\n')}`;
+  // The key under the table: above it, readers reached a rough answer later and were no surer (rounds 25–26).
+  const key =
+    "Each figure: req/s ÷ the usual choice's on that machine, and the range the true ratio lies in. **Bold**: shown " +
+    'faster. Not yet known: the range includes 1×, so only the range is given. Names: runtime-framework-client ' +
+    "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.";
+  const sure =
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong. A ` +
+    'pick is tested against the usual choice only ([how a pick is chosen; Express, Bun and every other ' +
+    'answer](#every-answer)).';
+  return `${table}\n\n- ${key}\n- ${sure}`;
 }
 
 /**
- * Below the first screen, under "Every answer": Express, and each runtime's own pick (on Bun), from the same family as
- * the table, each against the usual choice on every machine; then the clients' ceiling (not a pick).
+ * How the table's rows are chosen (answers/picks.ts), said once below the first screen: readers re-read it two or three
+ * times when it stood under the table (docs/runs/first-screen.md, rounds 21–23), and a row says its own fallback.
+ */
+const PICK_RULE =
+  "**How a pick is chosen:** of a row's stacks, those shown faster on some machine and slower on none; of them, the " +
+  'one with the highest figure on its least favourable machine (tested against the usual choice, not against the ' +
+  "others). With none shown faster, the row keeps the usual choice if it is one of the row's stacks (and names the " +
+  'next best), else names the stack with the highest figure not shown slower.';
+
+/**
+ * Below the first screen, under "Every answer": how a pick is chosen, the next best of a kept row, Express, and each
+ * runtime's own pick (on Bun), from the same family as the table, each against the usual choice on every machine; then
+ * the clients' ceiling (not a pick).
  */
 export function besideThePicks(an: Analysis): string {
   const p = an.picks;
   if (!p) return '';
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const machines = machinesOf(an, shown);
-  const lines = [expressLine(p, machines), ...noteLines(p, machines)].filter(Boolean).map((n) => `- ${n}`);
-  const head = "**Beside the picks**, from the same answers as the first screen's table:";
-  return [lines.length ? `${head}\n\n${lines.join('\n')}` : '', ceilingLine(an, p.usual)].filter(Boolean).join('\n\n');
+  const lines = [...nextBestLines(p, machines), expressLine(p, machines), ...noteLines(p, machines)]
+    .filter(Boolean)
+    .map((n) => `- ${n}`);
+  const head = `${PICK_RULE} **Beside the picks**, from the same answers as the first screen's table:`;
+  return [lines.length ? `${head}\n\n${lines.join('\n')}` : PICK_RULE, ceilingLine(an, p.usual)]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /**
@@ -431,17 +459,22 @@ function machinesLine(an: Analysis): string {
     return `${name(m)} (${own} run${own === 1 ? '' : 's'})`;
   });
   const { span } = pooledDays(p.runs);
-  return `**Machines:** ${listed(machines)}, ${span}; oha, Redis and the app share each machine's CPUs.`;
+  // A machine's key names its architecture unless x64 (model/kept.ts): said, so "where it holds" needs no other line.
+  const x64 = p.priors.every((x) => !/logical CPUs, /.test(x.machine)) ? ', all x86-64' : '';
+  return `**Machines:** ${listed(machines)}${x64}, ${span}; oha, Redis and the app share each machine's CPUs.`;
 }
 
-/** The load, as the command a reader can run against one app. */
 /** How long `npm run bench` measures, in minutes (cli/args.ts: --budget's default). */
 const DEFAULT_MINUTES = 15;
 
+/** The load, as the command a reader can run against one app: one window, repeated over the stacks for the run. */
 function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
-  return `**Load:** \`${cmd}\`, each stack in turn, ${DEFAULT_MINUTES} minutes a run (\`npm run bench\`).`;
+  return (
+    `**Load:** \`${cmd}\` on each stack in turn, round after round; a run is ${DEFAULT_MINUTES} minutes of rounds ` +
+    '(`npm run bench`).'
+  );
 }
 
 /** The README's first screen of a published read run: the basics, then the three picks. */
