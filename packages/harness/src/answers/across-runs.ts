@@ -1,20 +1,40 @@
 // The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts machineKey);
 // a placement is a configuration of it, answered apart. On each configuration, each comparison is pooled over its runs
-// whose two contenders were built and run from the same inputs as today's, with a run effect (stats/meta-analysis.ts
-// runPrior), and decided as one family: Holm's step-down for "faster" and two one-sided tests at α/m each for "equal"
-// within the margin, as a run's own answers are (decide.ts look). The α: spent over the keeps (α / (k (k + 1)) at the
-// k-th, so re-testing as runs are kept keeps the error rate), then split evenly over the configurations, so every
-// statement on every machine keeps the family's error rate together. Across machines (answers/where.ts): "holds on
+// whose two contenders were built and run from the same inputs as today's, the runs of one boot merged into one
+// estimate (a boot is one draw of the run effect), with a run effect between boots that each comparison learns from
+// its own boots (stats/meta-analysis.ts statedPrior), only from two boots up (MIN_BOOTS), and decided as one family:
+// Holm's step-down for "faster" and two one-sided tests at α/m each for "equal" within the margin, as a run's own
+// answers are (decide.ts look). The α: spent over the keeps (α / (k (k + 1)) at the k-th, so re-testing as runs are
+// kept keeps the error rate), then split evenly over the configurations, so every statement on every machine keeps
+// the family's error rate together. Across machines (answers/where.ts): "holds on
 // every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
 // unmeasured machine only from five machines measured.
+import { median } from 'simple-statistics';
 import { bootOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
 import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { moderatedT } from '../stats/moderated';
-import { type Pooled, poolPrior, poolRuns, runPrior, type RunEstimate, TAU_GRID } from '../stats/meta-analysis';
+import {
+  mergeBoots,
+  type Pooled,
+  type PoolPrior,
+  poolPrior,
+  poolRuns,
+  statedPrior,
+  type RunEstimate,
+  TAU_GRID,
+} from '../stats/meta-analysis';
 import { DECISION, familyPrior, holmLevels, roundMeans, windowPairs } from './decide';
 import { across } from './where';
+
+/**
+ * Boots (or days) of a machine from which the pool decides on it. One boot is one draw of the run effect, which no
+ * run of that boot can see: between two days the same comparisons moved by up to 33% (docs/runs/pool.md,
+ * 2026-12-04), and a seeded simulation of single boots at that spread made false claims in 10% of families
+ * (tests/unit/pool.test.ts). A run alone speaks for itself (its own answers, publish/kept-runs.ts pooledView).
+ */
+export const MIN_BOOTS = 2;
 
 /** Machines from which a prediction for an unmeasured one is stated (with fewer, the mean of M has M − 1 df). */
 export const PREDICT_FROM_MACHINES = 5;
@@ -87,12 +107,20 @@ const nameOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
 /** The α the k-th keep of the same inputs spends: summed over every keep, at most α. */
 export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, keeps) * (Math.max(1, keeps) + 1));
 
-/** One configuration's family: its runs' estimates per comparison, pooled under its own prior on τr. */
+/**
+ * One configuration's family: its runs' estimates per comparison, those of one boot merged (a boot is one draw of the
+ * run effect), pooled under its own prior on τr.
+ */
 interface Config {
   key: string;
   run: PoolRun;
   estimates: RunEstimate[][];
   pooled: Pooled[];
+  prior: PoolPrior;
+  /** A run's boot (model/kept.ts bootOf), by its start. */
+  boot: (run: string) => string;
+  /** Per comparison, the boots its runs came from: below 2, the machine is not decided on (MIN_BOOTS). */
+  bootsOf: number[];
   tau: number;
   runs: number;
   boots: number;
@@ -101,20 +129,37 @@ interface Config {
 function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], records: KeptAnswers[]): Config {
   const estimates = family.map((rs) => rs.filter((r) => r.machine === key));
   const used = new Set(estimates.flat().map((r) => r.run));
-  const boots = new Set(records.filter((k) => used.has(k.started_at)).map(bootOf)).size;
-  // One run on a machine gives that run's own answers, widened by the stated prior: they speak of the machine, and
-  // its next run moves by τr.
-  const prior = runPrior(estimates, boots);
-  const tau = TAU_GRID.reduce((s, t, g) => s + t * prior.run[g]!, 0);
-  return { key, run, estimates, pooled: estimates.map((rs) => poolRuns(rs, prior)), tau, runs: used.size, boots };
+  const bootAt = new Map(records.map((k) => [k.started_at, bootOf(k)]));
+  const boot = (r: string) => bootAt.get(r) ?? r;
+  const boots = new Set([...used].map(boot)).size;
+  // Runs of one boot merged: one draw of τr. A machine of one boot is not decided on (decideOn, MIN_BOOTS).
+  const merged = estimates.map((rs) => mergeBoots(rs, boot));
+  const prior = statedPrior();
+  const pooled = merged.map((rs) => poolRuns(rs, prior));
+  // What the report shows of τr: the median of the comparisons' own posterior means.
+  const taus = pooled.map((p) => p.at(0.95, false).tau).filter(Number.isFinite);
+  const tau = taus.length ? median(taus) : TAU_GRID.reduce((s, t, g) => s + t * prior.run[g]!, 0);
+  return {
+    key,
+    run,
+    estimates,
+    pooled,
+    prior,
+    boot,
+    bootsOf: merged.map((rs) => rs.length),
+    tau,
+    runs: used.size,
+    boots,
+  };
 }
 
 /** Each comparison's verdict on one configuration, at its share of α (Holm inside it; "equal" at 2α/m). */
 function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
   const has = cfg.estimates.map((rs) => rs.length > 0);
   const m = has.filter(Boolean).length;
+  const enough = cfg.bootsOf.map((b) => b >= MIN_BOOTS);
   const levels = holmLevels(
-    cfg.pooled.map((p, i) => (has[i] ? p.p : 1)),
+    cfg.pooled.map((p, i) => (has[i] && enough[i] ? p.p : 1)),
     alpha,
   );
   const margin = marginPct / 100;
@@ -122,10 +167,11 @@ function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | n
     if (!has[i]) return null;
     const faster = levels[i] !== null;
     const r = p.at(faster ? 1 - levels[i]! : 1 - (2 * alpha) / Math.max(1, m), false);
-    const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
+    const inside = enough[i] && r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
     const verdict = faster ? 'faster' : inside ? 'equal' : 'undecided';
     const { machine, placement } = cfg.run;
-    const on = { machine, placement, name: nameOf(cfg.run), runs: r.n, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
+    const runs = cfg.estimates[i]!.length;
+    const on = { machine, placement, name: nameOf(cfg.run), runs, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
     return { ...on, level: r.level, p: r.p, tau: +cfg.tau.toFixed(4) } as OnMachine;
   });
 }
@@ -244,14 +290,16 @@ function pooledCheck(
   const on = configs.flatMap((cfg, n) => {
     const es = with_.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
     if (!es.length) return [];
-    const pooled = poolRuns(es, runPrior(cfg.estimates, cfg.boots));
+    const merged = mergeBoots(es, cfg.boot);
+    const pooled = poolRuns(merged, cfg.prior);
     // Holm's threshold where the machine's answers stopped: α / (m − decided), the level their next one would face.
     const answered = decided[n]!.filter((a) => a !== null);
     const stop = alpha / Math.max(1, answered.length - answered.filter((a) => a!.verdict === 'faster').length);
-    const verdict = pooled.p < stop ? ('faster' as const) : ('undecided' as const);
+    const verdict = merged.length >= MIN_BOOTS && pooled.p < stop ? ('faster' as const) : ('undecided' as const);
     const r = pooled.at(1 - stop, false);
     const { machine, placement } = cfg.run;
-    const one = { machine, placement, name: nameOf(cfg.run), runs: r.n, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
+    const runs = es.length;
+    const one = { machine, placement, name: nameOf(cfg.run), runs, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
     return [{ ...one, level: r.level, p: r.p, tau: +cfg.tau.toFixed(4) }];
   });
   if (!on.length) return null;

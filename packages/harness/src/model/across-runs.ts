@@ -126,8 +126,8 @@ export interface PoolResult {
   any_inputs: boolean;
   margin_pct: number;
   /**
-   * Per machine (configuration), its prior on the sd between runs (stats/meta-analysis.ts runPrior): the mean, and the
-   * boots or days of its runs it was learnt from (under 2: the stated prior alone).
+   * Per machine (configuration), the sd between its boots (τr): the median of its comparisons' own posterior means
+   * (stats/meta-analysis.ts statedPrior), its runs, and the boots or days they came from (under 2: not decided on).
    */
   priors: { machine: string; placement: string; tau: number; runs: number; boots: number }[];
   runs: PoolRun[];

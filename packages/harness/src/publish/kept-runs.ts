@@ -8,7 +8,7 @@ import { analyze, type Analysis, withPool } from '../answers/analysis';
 import { ANSWERS_PROCEDURE } from '../answers/decide';
 import { handicapJudged } from '../answers/handicap';
 import { keptOf } from '../answers/held';
-import { leaveOneOut, poolAnswers } from '../answers/across-runs';
+import { leaveOneOut, MIN_BOOTS, poolAnswers } from '../answers/across-runs';
 import { poolPicks } from '../answers/picks';
 import { APPS_DIR, loadSuite } from '../model/manifests';
 import { keptName, notKept, type KeptAnswers } from '../model/kept';
@@ -104,7 +104,10 @@ export function pooledView(
   const margin = r.settings.target_ci_pct;
   const pool = poolAnswers([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
   const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin);
-  if (!pool.runs.slice(0, -1).some((x) => x.pooled > 0)) return { analysis: picks ? { ...an, picks } : an, pool: null };
+  // With no other run of the same code, or none on another boot (a boot decides nothing on its machine), the run's own.
+  const pooled = pool.runs.slice(0, -1).some((x) => x.pooled > 0);
+  if (!pooled || pool.priors.every((p) => p.boots < MIN_BOOTS))
+    return { analysis: picks ? { ...an, picks } : an, pool: null };
   const loo = leaveOneOut([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
   if (loo.length) pool.leave_one_out = loo;
   if (picks) pool.picks = picks;

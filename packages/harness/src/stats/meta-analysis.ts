@@ -2,20 +2,21 @@
 // contenders (the same inputs) and each gives one estimate of ln A − ln B with its standard error; the day moves a
 // pair by more than a run's own error says (τr, between runs), and a machine can move it more (τm, between machines).
 //
-//   model   y_j = θ_machine(j) + e_j + ε_j: e ~ N(0, τr²) per run, ε ~ N(0, se_j²) its own error. θ_m is the
+//   model   y_j = θ_machine(j) + e_boot(j) + ε_j: e ~ N(0, τr²) per boot, ε ~ N(0, se_j²) its own error. θ_m is the
 //           difference on machine m; the answer is about μ = the mean of θ_m over the machines measured, each machine
 //           counting once however many runs it has. Where the answer holds beyond them is the prediction for a new
 //           machine, with τm (below). Why the machines measured and not the population of machines: with two or
 //           three machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t near
 //           30, and borrowing τm from the family (below) is anti-conservative for the comparisons machines move most
 //           (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
-//   τr      Two or three runs on a machine cannot estimate their own τr: a DerSimonian–Laird τ from 3 runs
-//           is 0 half the time when it is not. So τr gets a prior that the family's comparisons share,
-//           estimated from all of them on a grid (a nonparametric maximum likelihood prior by EM: Laird, JASA
-//           73, 1978; Koenker & Mizera, JASA 109, 2014), as the answers' moderated t borrows a variance
-//           (moderated.ts); the same drift of a machine moves every pair of it. A comparison whose runs disagree
-//           puts its weight on large τr and keeps a wide interval. The restricted likelihood (each machine's θ
-//           integrated out) learns τr only from machines with 2 runs or more.
+//   τr      Drawn per boot (or day): the runs of one boot are merged first (mergeBoots), since two runs of one
+//           boot moved apart by 0–1.4% and two of different days by 5.5–8.3% (docs/runs/pool.md, 2026-12-04).
+//           Each comparison learns its own τr from its own boots, starting from a stated prior (statedPrior): the
+//           comparisons do not share one, because a few of them move by 10–33% between days and the rest do not.
+//           A comparison whose boots disagree puts its weight on large τr and keeps a wide interval. The
+//           restricted likelihood (each machine's θ integrated out) learns τr only from machines with 2 boots or
+//           more. (poolPrior below, one prior learnt from every comparison, serves the prediction for a new
+//           machine only.)
 //   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m,
 //           var(μ̂) = Σ var(θ̂_m) / M², on Satterthwaite's df for the runs' estimated se's (each on its own df).
 //   answer  the posterior of μ is a mixture of those t's over the grid, weighted by the prior × the likelihood: its
@@ -175,11 +176,13 @@ export function poolPrior(family: RunEstimate[][]): PoolPrior {
 }
 
 /**
- * The stated prior on the sd between runs of one machine, before its runs on other boots or days are compared: a
- * half-normal of scale 3% on the grid (a weakly informative prior for few runs, as in Friede et al., Biometrical
- * Journal 59, 2017; its scale from the 2–3% between runs of one VM in shared/FACTS.md).
+ * The stated prior on the sd between boots (or days) of one machine, before its runs on other boots or days are
+ * compared: a half-normal of scale 6% on the grid (a weakly informative prior for few runs, as in Friede et al.,
+ * Biometrical Journal 59, 2017). Its scale from the Intel Xeon VM: the same comparisons moved between two days by a
+ * median τ of 5.5–8.3%, and a few (the clients with threads of their own) by 10–20% (docs/runs/pool.md, 2026-12-04);
+ * the 2–3% of shared/FACTS.md is between runs of one boot.
  */
-export const STATED_RUN_SCALE = 0.03;
+export const STATED_RUN_SCALE = 0.06;
 export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
   // The density times the share of the line each grid point stands for (the grid is denser near 0).
   const width = ((TAU_GRID[g + 1] ?? t) - (TAU_GRID[g - 1] ?? t)) / 2;
@@ -187,29 +190,44 @@ export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
 }).map((x, _, all) => x / all.reduce((s, y) => s + y, 0));
 
 /**
- * One machine's prior on τr (the sd between its runs), shared by every comparison of its family: the stated prior,
- * updated by the comparisons' restricted likelihoods of τr, which count as the evidence of `boots` − 1 runs, not of
- * as many comparisons (they share the runs: a boot's or a day's drift moves every pair of it). So the comparisons'
- * log likelihoods are summed and scaled by (boots − 1) / comparisons. Runs of one boot and day (`boots` 1) leave the
- * stated prior as it is. τm is 0: the prior is of one machine.
+ * A comparison's runs with those of one boot (or day) merged into one estimate: their inverse-variance mean, on
+ * Satterthwaite's df. The run effect is drawn per boot, not per run: on the Intel Xeon VM two runs of one boot moved
+ * apart by τ 0–1.4% (the median z² of their 47 differences, stats/run-effect.ts), two runs of different days by
+ * 5.5–8.3% (docs/runs/pool.md, 2026-12-04), so two runs of one boot are one draw of τr, not two.
  */
-export function runPrior(family: RunEstimate[][], boots: number): PoolPrior {
-  const ok = family.filter((rs) => rs.length > 1 && usable(rs)).map(byMachine);
-  const w = ok.length && boots > 1 ? (boots - 1) / ok.length : 0;
-  const logs = TAU_GRID.map((tr, g) =>
-    STATED_RUN_PRIOR[g]! > 0
-      ? Math.log(STATED_RUN_PRIOR[g]!) + w * ok.reduce((s, ms) => s + fitAt(ms, tr).logL, 0)
-      : -Infinity,
-  );
-  const raw = relative(logs);
-  const z = raw.reduce((s, x) => s + x, 0);
-  return {
-    run: raw.map((x) => x / z),
-    machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)),
-    n: w ? ok.length : 0,
-    nMachine: 0,
-    machines: 1,
-  };
+export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string): RunEstimate[] {
+  const boots = new Map<string, RunEstimate[]>();
+  for (const r of runs) {
+    const key = `${r.machine}|${bootOf(r.run)}`;
+    boots.set(key, [...(boots.get(key) ?? []), r]);
+  }
+  return [...boots.values()].map((rs) => {
+    if (rs.length === 1 || !usable(rs)) return rs[0]!;
+    const w = rs.map((r) => 1 / (r.se * r.se));
+    const sw = w.reduce((s, x) => s + x, 0);
+    const v = 1 / sw;
+    // Each run's share of the merged variance, (wᵢ / Σw)² seᵢ² = wᵢ / (Σw)², squared, over its df.
+    const denom = w.reduce((s, x, i) => s + (x / (sw * sw)) ** 2 / Math.max(1, rs[i]!.df), 0);
+    return {
+      y: rs.reduce((s, r, i) => s + r.y * w[i]!, 0) / sw,
+      se: Math.sqrt(v),
+      df: Math.min(1e6, (v * v) / denom),
+      run: rs[0]!.run,
+      machine: rs[0]!.machine,
+    };
+  });
+}
+
+/**
+ * The prior on τr (the sd between boots of one machine) that each comparison starts from: the stated prior, the same
+ * for every comparison, each learning its own τr from its own boots (posterior below: the prior × its restricted
+ * likelihood over its boots, so the evidence counts boots, not runs or comparisons). Not one τr shared by the family:
+ * between two days on the Intel Xeon VM, 12 of 47 comparisons moved by 10–33% and the rest within their noise
+ * (docs/runs/pool.md, 2026-12-04), and one τr learnt from them all fits neither (a seeded simulation at that spread,
+ * 20 successive keeps: false claims in 7% of families). τm is 0: the prior is of one machine.
+ */
+export function statedPrior(): PoolPrior {
+  return { run: STATED_RUN_PRIOR, machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)), n: 0, nMachine: 0, machines: 1 };
 }
 
 /** A posterior: a mixture of t's (location, scale, df, weight). */
