@@ -16,6 +16,7 @@ import { checkText, poolLine, poolSection } from '../../packages/harness/src/rep
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { pooledView } from '../../packages/harness/src/publish/kept-runs';
 import {
+  bootsOf,
   lacks,
   machineDifference,
   machineKey,
@@ -284,6 +285,29 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(machineDifference([base, 'AMD EPYC, 2 logical CPUs, arm64'])).toEqual({
       shared: ['AMD EPYC', '2 logical CPUs'],
       differ: ['architectures'],
+    });
+  });
+
+  test("a boot is the boot's id where recorded (two CI runners of one kernel and day: two boots), else its day", () => {
+    const at = (t: string, boot_id?: string) => {
+      const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' });
+      return { ...k, host: { ...k.host!, kernel: 'Linux 6.8.0-azure', ...(boot_id ? { boot_id } : {}) } };
+    };
+    const runs = [
+      at('2026-12-01T01:00:00Z', 'b-1'),
+      at('2026-12-01T02:00:00Z', 'b-2'),
+      at('2026-12-01T03:00:00Z'),
+      at('2026-12-02T01:00:00Z'),
+      at('2026-12-02T23:00:00Z', 'b-3'),
+      at('2026-12-03T01:00:00Z', 'b-3'),
+    ];
+    // The record without an id on 2026-12-01 is read as that day's first recorded boot; a boot over midnight is one.
+    expect([...bootsOf(runs).values()]).toEqual(['b-1', 'b-2', 'b-1', 'b-3', 'b-3', 'b-3']);
+    expect(
+      poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).priors[0],
+    ).toMatchObject({
+      runs: 6,
+      boots: 3,
     });
   });
 

@@ -10,7 +10,7 @@
 // every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
 // unmeasured machine only from five machines measured.
 import { median } from 'simple-statistics';
-import { bootOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
+import { bootsOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
 import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
@@ -117,7 +117,7 @@ interface Config {
   estimates: RunEstimate[][];
   pooled: Pooled[];
   prior: PoolPrior;
-  /** A run's boot (model/kept.ts bootOf), by its start. */
+  /** A run's boot (model/kept.ts bootsOf), by its start. */
   boot: (run: string) => string;
   /** Per comparison, the boots its runs came from: below 2, the machine is not decided on (MIN_BOOTS). */
   bootsOf: number[];
@@ -129,7 +129,7 @@ interface Config {
 function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], records: KeptAnswers[]): Config {
   const estimates = family.map((rs) => rs.filter((r) => r.machine === key));
   const used = new Set(estimates.flat().map((r) => r.run));
-  const bootAt = new Map(records.map((k) => [k.started_at, bootOf(k)]));
+  const bootAt = bootsOf(records);
   const boot = (r: string) => bootAt.get(r) ?? r;
   const boots = new Set([...used].map(boot)).size;
   // Runs of one boot merged: one draw of τr. A machine of one boot is not decided on (decideOn, MIN_BOOTS).
@@ -137,7 +137,7 @@ function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], record
   const prior = statedPrior();
   const pooled = merged.map((rs) => poolRuns(rs, prior));
   // What the report shows of τr: the median of the comparisons' own posterior means.
-  const taus = pooled.map((p) => p.at(0.95, false).tau).filter(Number.isFinite);
+  const taus = pooled.map((p) => p.tau).filter(Number.isFinite);
   const tau = taus.length ? median(taus) : TAU_GRID.reduce((s, t, g) => s + t * prior.run[g]!, 0);
   return {
     key,

@@ -63,6 +63,7 @@ function hostOf(results: Results): KeptHost {
     logical_cpus: e.logical_cpus,
     ...(e.arch ? { arch: e.arch } : {}),
     kernel: e.kernel,
+    ...(e.boot_id ? { boot_id: e.boot_id } : {}),
     placement: p?.name ?? 'none',
     shared_cpus: !p || p.name === 'none' || p.app === null,
   };

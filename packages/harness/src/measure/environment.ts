@@ -58,6 +58,15 @@ export function gitState(): { commit: string; dirty: boolean } {
 export const runtimeVersions = (): Record<string, string> =>
   Object.fromEntries(RUNTIME_NAMES.map((rt) => [rt, firstLine(RUNTIMES[rt].exec, ['--version'])]));
 
+/** This boot's id on Linux, where the kernel gives one. */
+function bootId(): { boot_id?: string } {
+  try {
+    return { boot_id: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() };
+  } catch {
+    return {};
+  }
+}
+
 export function captureEnvironment(contenders: Contender[]): Environment {
   const cpus = os.cpus();
   const git = gitState();
@@ -68,6 +77,7 @@ export function captureEnvironment(contenders: Contender[]): Environment {
     arch: os.arch(),
     memory_gb: +(os.totalmem() / 2 ** 30).toFixed(1),
     kernel: `${os.type()} ${os.release()}`,
+    ...bootId(),
     children: childSessions(),
     load_average_1m_before: +loadAverage1m().toFixed(2),
     node: firstLine('node', ['--version']),

@@ -37,6 +37,8 @@ export interface KeptHost {
   /** Node's os.arch() ("x64", "arm64"); absent in records kept before it, all of them x64. */
   arch?: string;
   kernel: string;
+  /** The boot it ran in (Environment.boot_id); absent in records kept before it. */
+  boot_id?: string;
   /** CPU placement of app, Redis and load generator (system/placement.ts), and whether they shared the app's CPUs. */
   placement: string;
   shared_cpus: boolean;
@@ -110,9 +112,19 @@ export const machineKey = (k: KeptAnswers) => {
 /** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
 export const placementOf = (k: KeptAnswers) => k.host?.placement ?? 'none';
 
-/** Which boot (the kernel build) and day a run was measured in: runs of one boot and day are one piece of evidence. */
-export const bootOf = (k: KeptAnswers) =>
-  `${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;
+/** The kernel build and day of a run: the boot of a record kept before runs recorded their boot's id. */
+const dayOf = (k: KeptAnswers) => `${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;
+
+/**
+ * Which boot each run was measured in, by its start: its boot's id where it recorded one (a fresh CI runner is a boot
+ * of its own, whatever its kernel and day), else its kernel build and day, read as the boot of a run of that kernel and
+ * day that recorded one. Runs of one boot are one draw of the run effect.
+ */
+export function bootsOf(records: KeptAnswers[]): Map<string, string> {
+  const known = new Map<string, string>();
+  for (const k of records) if (k.host?.boot_id && !known.has(dayOf(k))) known.set(dayOf(k), k.host.boot_id);
+  return new Map(records.map((k) => [k.started_at, k.host?.boot_id ?? known.get(dayOf(k)) ?? dayOf(k)]));
+}
 
 /** What machines (machineKey) share, of their CPU model and count, and which of the key's parts differ among them. */
 export function machineDifference(keys: string[]): { shared: string[]; differ: string[] } {

@@ -238,6 +238,11 @@ export interface Environment {
   memory_gb: number;
   kernel: string;
   /**
+   * The boot the run was measured in (Linux's /proc/sys/kernel/random/boot_id; absent elsewhere and in results before
+   * it): runs of one boot are one draw of the run effect when pooled (answers/across-runs.ts).
+   */
+  boot_id?: string;
+  /**
    * Where the children ran: each in its own process group of the harness's session (one scheduler autogroup), or
    * each in a new session (without perl, and in results before it); and whether the kernel groups by session.
    */

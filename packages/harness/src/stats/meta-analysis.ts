@@ -291,6 +291,8 @@ const pOf = (m: Mixture) => {
 export interface Pooled {
   /** The two-sided p of "no difference". */
   p: number;
+  /** The posterior mean of τr (NaN where nothing pooled). */
+  tau: number;
   /** The answer at `level`: the ratio, its interval and where a new run falls. */
   /** `predict` false: no prediction interval (null), which costs most of the work. */
   at(level: number, predict?: boolean): PooledRatio;
@@ -304,7 +306,7 @@ export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
     const short = k ? 'a run without a standard error cannot be pooled' : 'no run measured this comparison';
     const base = { procedure, ratio: NaN, lo: 0, hi: Infinity, p: 1, n: k, machines, df: 0 };
     const none = { se: NaN, tau: NaN, tau_machine: NaN, prediction: null, short };
-    return { p: 1, at: (level) => ({ ...base, level, ...none }) };
+    return { p: 1, tau: NaN, at: (level) => ({ ...base, level, ...none }) };
   }
   const post = posterior(runs, prior);
   const mean = post.mu.reduce((s, c) => s + c.w * c.mu, 0);
@@ -313,6 +315,7 @@ export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
   let prediction: PooledRatio['prediction'] = null;
   return {
     p,
+    tau: post.tau,
     at: (level, predict = true) => {
       if (predict)
         prediction ??= {
