@@ -638,7 +638,7 @@ describe('the published view: a run pooled with the kept runs of the same code',
     expect(xy.verdict).toBe('faster');
     expect(xy.pool).toMatchObject({ runs: 2, machines: 1 });
     expect(answersSection(analysis)).toMatch(
-      /\[2 runs on 1 machine, τ [\d.]+% between runs: holds on the one machine measured \(AMD EPYC\)\]/,
+      /\[2 runs on 1 machine, τ [\d.]+% between boots: holds on the one machine measured \(AMD EPYC\)\]/,
     );
     expect(poolSection(analysis)).toContain('**Where the answers hold** (2 runs on 1 machine, decided on each)');
     expect(poolLine(analysis)).toMatch(

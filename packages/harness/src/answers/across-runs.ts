@@ -21,6 +21,7 @@ import {
   type PoolPrior,
   poolPrior,
   poolRuns,
+  STATED_RUN_SCALE,
   statedPrior,
   type RunEstimate,
   TAU_GRID,
@@ -245,6 +246,7 @@ export function poolAnswers(
     per_machine: perMachine,
     any_inputs: today === null,
     margin_pct: marginPct,
+    run_prior: { scale: STATED_RUN_SCALE, min_boots: MIN_BOOTS },
     priors: configs.map((c) => ({
       machine: c.run.machine,
       placement: c.run.placement,

@@ -130,6 +130,8 @@ export interface PoolResult {
    * (stats/meta-analysis.ts statedPrior), its runs, and the boots or days they came from (under 2: not decided on).
    */
   priors: { machine: string; placement: string; tau: number; runs: number; boots: number }[];
+  /** The stated prior's half-normal scale on τr between boots, and the boots a machine is decided on from. */
+  run_prior: { scale: number; min_boots: number };
   runs: PoolRun[];
   /**
    * The runs' handicap checks judged as the answers are, per machine and across them (answers/across-runs.ts

@@ -26,7 +26,7 @@ export function poolSuffix(a: AnswerFigures): string {
     return `${signed(x)}…${signed(y)}`;
   };
   const pi = lo !== undefined && hi !== undefined ? `; on a machine not measured: ${range(lo, hi)}` : '';
-  return ` [${on}, τ ${pct1(p.tau)} between runs: ${flip ? flipWords(p.where) : p.where}${pi}]`;
+  return ` [${on}, τ ${pct1(p.tau)} between boots: ${flip ? flipWords(p.where) : p.where}${pi}]`;
 }
 
 /** The words in the sentence's order (b first): "faster" on a machine is then "slower", and back. */
@@ -40,9 +40,10 @@ export function poolProcedureText(an: Analysis): string {
   return (
     'Each is decided on each machine apart (a machine is a CPU model, CPU count and architecture; a CPU placement is ' +
     "answered apart): the machine's kept runs, each run's mean ln A − ln B over all its rounds with its moderated " +
-    "t's standard error, pooled with a run effect whose sd starts from a stated prior (half-normal, scale 3%) and " +
-    'is learnt from the ' +
-    `machine's runs on other boots or days, counted as runs, not comparisons. This is keep ${p.keeps} of these ` +
+    "t's standard error, the runs of one boot or day merged into one (a boot is one draw of the run effect), pooled " +
+    `with a run effect between boots whose sd each comparison learns from its own boots, from a stated prior ` +
+    `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
+    `boots is not decided on. This is keep ${p.keeps} of these ` +
     `inputs: it spends α ${pct(p.spent)} (5% / (k (k + 1)), at most 5% over every keep), split over ` +
     `${p.configurations} machine${p.configurations === 1 ? '' : 's'} (${pct(p.per_machine)} each), Holm inside ` +
     'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
