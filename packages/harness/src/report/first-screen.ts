@@ -458,8 +458,10 @@ function machinesLine(an: Analysis): string {
     )}); oha, Redis and the app share its CPUs.`;
   const machines = [...new Set(p.priors.filter((x) => x.placement === 'none').map((x) => x.machine))].map((m) => {
     // The answers above are the default placement's: a run with Redis and oha apart is said below, not here.
-    const own = p.priors.find((x) => x.machine === m && x.placement === 'none')?.runs ?? 0;
-    return `${name(m)} (${own} run${own === 1 ? '' : 's'})`;
+    const own = p.priors.find((x) => x.machine === m && x.placement === 'none');
+    const [runs, boots] = [own?.runs ?? 0, own?.boots ?? 0];
+    const s = (n: number) => (n === 1 ? '' : 's');
+    return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)})`;
   });
   const { span } = pooledDays(p.runs);
   // A machine's key names its architecture unless x64 (model/kept.ts): said, so "where it holds" needs no other line.
