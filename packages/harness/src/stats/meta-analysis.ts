@@ -180,7 +180,8 @@ export function poolPrior(family: RunEstimate[][]): PoolPrior {
  * compared: a half-normal of scale 6% on the grid (a weakly informative prior for few runs, as in Friede et al.,
  * Biometrical Journal 59, 2017). Its scale from the Intel Xeon VM: the same comparisons moved between two days by a
  * median τ of 5.5–8.3%, those with valkey-glide, iovalkey or Next.js by 10–33 points (docs/runs/pool.md, 2026-12-04);
- * the 2–3% of shared/FACTS.md is between runs of one boot. At 4%, the suite's simulations fail (tests/unit/pool.test.ts).
+ * the 2–3% of shared/FACTS.md is between runs of one boot. At 4%, the suite's simulations fail
+ * (tests/unit/pool.test.ts).
  */
 export const STATED_RUN_SCALE = 0.06;
 export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
