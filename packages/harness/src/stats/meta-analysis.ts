@@ -191,10 +191,18 @@ export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
 }).map((x, _, all) => x / all.reduce((s, y) => s + y, 0));
 
 /**
- * A comparison's runs with those of one boot (or day) merged into one estimate: their inverse-variance mean, on
- * Satterthwaite's df. The run effect is drawn per boot, not per run: on the Intel Xeon VM two runs of one boot moved
- * apart by τ 0–1.4% (the median z² of their 47 differences, stats/run-effect.ts), two runs of different days by
- * 5.5–8.3% (docs/runs/pool.md, 2026-12-04), so two runs of one boot are one draw of τr, not two.
+ * The sd between runs of one boot, beyond each run's own error: stated, 2% (the 2–3% between runs of one VM in
+ * shared/FACTS.md). Measured on the Intel Xeon VM: 0–2.2% between quiet runs of one boot, 4.4–4.5% between a quiet run
+ * and one beside a CPU-burning neighbour (docs/runs/pool.md, 2026-12-04).
+ */
+export const TAU_IN_BOOT = 0.02;
+
+/**
+ * A comparison's runs with those of one boot (or day) merged into one estimate: their inverse-variance mean, each
+ * run's variance its own plus TAU_IN_BOOT², on Satterthwaite's df. The run effect is drawn mostly per boot: on the
+ * Intel Xeon VM two runs of one boot moved apart by τ 0–1.4% (the median z² of their 47 differences,
+ * stats/run-effect.ts), two runs of different days by 5.5–8.3% (docs/runs/pool.md, 2026-12-04), so two runs of one
+ * boot are one draw of τr, not two.
  */
 export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string): RunEstimate[] {
   const boots = new Map<string, RunEstimate[]>();
@@ -203,12 +211,13 @@ export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string)
     boots.set(key, [...(boots.get(key) ?? []), r]);
   }
   return [...boots.values()].map((rs) => {
-    if (rs.length === 1 || !usable(rs)) return rs[0]!;
-    const w = rs.map((r) => 1 / (r.se * r.se));
+    if (!usable(rs)) return rs[0]!;
+    const w = rs.map((r) => 1 / (r.se * r.se + TAU_IN_BOOT * TAU_IN_BOOT));
     const sw = w.reduce((s, x) => s + x, 0);
     const v = 1 / sw;
-    // Each run's share of the merged variance, (wᵢ / Σw)² seᵢ² = wᵢ / (Σw)², squared, over its df.
-    const denom = w.reduce((s, x, i) => s + (x / (sw * sw)) ** 2 / Math.max(1, rs[i]!.df), 0);
+    // Each run's estimated share of the merged variance, (wᵢ / Σw)² seᵢ², squared, over its df (τ is stated, not
+    // estimated).
+    const denom = w.reduce((s, x, i) => s + ((x / sw) ** 2 * rs[i]!.se ** 2) ** 2 / Math.max(1, rs[i]!.df), 0);
     return {
       y: rs.reduce((s, r, i) => s + r.y * w[i]!, 0) / sw,
       se: Math.sqrt(v),
