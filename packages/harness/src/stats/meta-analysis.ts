@@ -192,7 +192,7 @@ export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
 
 /**
  * The sd between runs of one boot, beyond each run's own error: stated, 2% (the 2–3% between runs of one VM in
- * shared/FACTS.md). Measured on the Intel Xeon VM: 0–2.2% between quiet runs of one boot, 4.4–4.5% between a quiet run
+ * shared/FACTS.md). Measured on the Intel Xeon VM: 0–2.4% between quiet runs of one boot, 4.4–4.5% between a quiet run
  * and one beside a CPU-burning neighbour (docs/runs/pool.md, 2026-12-04).
  */
 export const TAU_IN_BOOT = 0.02;

@@ -1,0 +1,173 @@
+// What the pool's run effect is drawn from, on kept records (results/runs/*.json) of one machine and the same inputs:
+//   1. the τ between each pair of runs (stats/run-effect.ts, over the comparisons both measured), same boot or not;
+//   2. seeded null families at a spread like the one measured (3 of 16 contenders moving 12% between boots, the rest
+//      1.5%, 1% between runs of one boot): how often a design makes any false "faster", each run a draw of one τr
+//      per machine (the pool before 2026-12-04) against a boot's runs merged, at a stated prior of 3% or 6%;
+//   3. the records' pooled means taken as the truth, boots drawn at that spread (glide, iovalkey and Next.js
+//      contenders 9%, the rest 1%): how many of the comparisons the pool answers, by the boots measured.
+// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts results/runs/A.json results/runs/B.json …
+// (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
+import { readFileSync } from 'node:fs';
+import { poolAnswers } from '../packages/harness/src/answers/across-runs';
+import { holmLevels } from '../packages/harness/src/answers/decide';
+import { bootsOf, type KeptAnswers } from '../packages/harness/src/model/kept';
+import {
+  fitAt,
+  type PoolPrior,
+  poolRuns,
+  type RunEstimate,
+  TAU_GRID,
+} from '../packages/harness/src/stats/meta-analysis';
+import { runEffectVariance } from '../packages/harness/src/stats/run-effect';
+import { seededRandom } from '../packages/harness/src/stats/stats';
+
+const files = process.argv.slice(2);
+if (files.length < 2) {
+  console.error('usage: bun scripts/pool-boots.ts KEPT.json KEPT.json …  (two kept records or more, one machine)');
+  process.exit(2);
+}
+const records: KeptAnswers[] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+const boots = bootsOf(records);
+const key = (a: { a: string; b: string }) => `${a.a} / ${a.b}`;
+const estimateOf = (k: KeptAnswers, id: string) => k.answers.find((x) => key(x) === id && !x.out)?.estimate;
+/** Whether contender `c` ran from the same inputs in both records (what it runs where both recorded it). */
+const sameInputs = (a: KeptAnswers, b: KeptAnswers, c: string) => {
+  const used = a.inputs_used?.[c] && b.inputs_used?.[c];
+  return used ? a.inputs_used![c] === b.inputs_used![c] : !!a.inputs?.[c] && a.inputs[c] === b.inputs?.[c];
+};
+
+console.log('1. τ between two runs (the median z² of their differences at χ²₁ median), where both ran the same inputs');
+for (let i = 0; i < records.length; i++)
+  for (let j = i + 1; j < records.length; j++) {
+    const [a, b] = [records[i]!, records[j]!];
+    const d: number[] = [];
+    const v: number[] = [];
+    for (const x of a.answers.filter((y) => sameInputs(a, b, y.a) && sameInputs(a, b, y.b))) {
+      const [p, q] = [estimateOf(a, key(x)), estimateOf(b, key(x))];
+      if (p && q) d.push(q.ln - p.ln) && v.push(p.se ** 2 + q.se ** 2);
+    }
+    const same = boots.get(a.started_at) === boots.get(b.started_at) ? 'same boot' : 'two boots';
+    const tau = Math.sqrt(runEffectVariance(d, v) / 2);
+    const at = `${a.started_at.slice(0, 16)} ${b.started_at.slice(0, 16)} ${same}`;
+    console.log(`   ${at}: ${(100 * tau).toFixed(1)}% over ${d.length} comparisons`);
+  }
+
+const random = seededRandom(7);
+const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+/** A half-normal of `scale` on the grid, as stats/meta-analysis.ts states its prior. */
+const halfNormal = (scale: number) => {
+  const p = TAU_GRID.map(
+    (t, g) => Math.exp(-0.5 * (t / scale) ** 2) * (((TAU_GRID[g + 1] ?? t) - (TAU_GRID[g - 1] ?? t)) / 2),
+  );
+  const z = p.reduce((s, x) => s + x, 0);
+  return p.map((x) => x / z);
+};
+/** The pool before 2026-12-04: one τr per machine, the stated prior updated by the family as (boots − 1) runs. */
+function familyPrior(family: RunEstimate[][], nBoots: number, stated: number[]): PoolPrior {
+  const w = nBoots > 1 ? (nBoots - 1) / family.length : 0;
+  const logs = TAU_GRID.map(
+    (tr, g) => Math.log(stated[g]!) + w * family.reduce((s, rs) => s + fitAt([rs], tr).logL, 0),
+  );
+  const max = Math.max(...logs);
+  const raw = logs.map((x) => Math.exp(x - max));
+  const z = raw.reduce((s, x) => s + x, 0);
+  return {
+    run: raw.map((x) => x / z),
+    machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)),
+    n: 0,
+    nMachine: 0,
+    machines: 1,
+  };
+}
+const merge = (rs: (RunEstimate & { day: number })[]) =>
+  [...new Set(rs.map((r) => r.day))].map((d) => {
+    const g = rs.filter((r) => r.day === d);
+    const sw = g.reduce((s, r) => s + 1 / r.se ** 2, 0);
+    return {
+      y: g.reduce((s, r) => s + r.y / r.se ** 2, 0) / sw,
+      se: Math.sqrt(1 / sw),
+      df: 30,
+      run: `${d}`,
+      machine: 'm',
+    };
+  });
+
+console.log('2. null families (200 each): the share with any false "faster", at α / (k (k + 1)) for k runs');
+const pairs: [number, number][] = [];
+for (let i = 0; i < 16; i++) for (let j = i + 1; j < 16; j++) pairs.push([i, j]);
+const P = pairs.filter((_, n) => n % 2 === 0 || n < 8).slice(0, 47);
+for (const layout of [
+  [0, 0, 1, 1],
+  [0, 1, 2],
+  [0, 0, 1, 1, 2, 2],
+]) {
+  const alpha = 0.05 / (layout.length * (layout.length + 1));
+  const nBoots = new Set(layout).size;
+  const row: string[] = [];
+  for (const scale of [0.03, 0.06]) {
+    const stated = halfNormal(scale);
+    let [asRuns, merged] = [0, 0];
+    for (let f = 0; f < 200; f++) {
+      const u = new Map(
+        [...new Set(layout)].map((d) => [d, Array.from({ length: 16 }, (_, c) => (c < 3 ? 0.12 : 0.015) * normal())]),
+      );
+      const est = P.map(([a, b]) =>
+        layout.map((d, r) => {
+          const se = 0.012 + 0.025 * random();
+          const y = u.get(d)![a]! - u.get(d)![b]! + 0.01 * normal() + se * normal();
+          return { y, se, df: 30, run: `r${r}`, machine: 'm', day: d };
+        }),
+      );
+      const pr = familyPrior(est, nBoots, stated);
+      if (
+        holmLevels(
+          est.map((rs) => poolRuns(rs, pr).p),
+          alpha,
+        ).some((x) => x !== null)
+      )
+        asRuns++;
+      const m = est.map(merge);
+      const pm = familyPrior(m, nBoots, stated);
+      if (
+        holmLevels(
+          m.map((rs) => poolRuns(rs, pm).p),
+          alpha,
+        ).some((x) => x !== null)
+      )
+        merged++;
+    }
+    row.push(`prior ${scale * 100}%: each run a draw ${asRuns / 2}%, a boot's runs merged ${merged / 2}%`);
+  }
+  console.log(`   boots of the runs ${layout.join(',')}: ${row.join('; ')}`);
+}
+
+console.log("3. the pool as it is, on boots drawn around these records' pooled means (20 draws each)");
+const comparisons = records[0]!.answers.map((x) => ({ id: key(x), question: '', a: x.a, b: x.b }));
+const truth = poolAnswers(records, comparisons, null, records[0]!.workload, 10).answers.map((a) => Math.log(a.ratio));
+const names = [...new Set(comparisons.flatMap((c) => [c.a, c.b]))];
+const today = Object.fromEntries(names.map((c) => [c, 'h']));
+const drawn = (day: number): KeptAnswers => {
+  const u = new Map(names.map((c) => [c, (/glide|iovalkey|next/.test(c) ? 0.09 : 0.01) * normal()]));
+  return {
+    ...records[0]!,
+    started_at: new Date(Date.UTC(2026, 0, 1 + day)).toISOString(),
+    host: { ...records[0]!.host!, boot_id: `boot ${day}` },
+    inputs: today,
+    inputs_used: undefined,
+    answers: comparisons.map((c, i) => {
+      const se = 0.012 + 0.015 * random();
+      const ln = truth[i]! + u.get(c.a)! - u.get(c.b)! + se * normal();
+      const estimate = { ln, se, df: 16, procedure: 'moderated-t' as const, rounds: [ln] };
+      return { a: c.a, b: c.b, ratio: Math.exp(ln), lo: 0, hi: 9, verdict: 'undecided' as const, estimate };
+    }),
+  };
+};
+for (const k of [2, 3, 4, 6, 8, 10]) {
+  let sum = 0;
+  for (let f = 0; f < 20; f++) {
+    const runs = Array.from({ length: k }, (_, d) => drawn(d));
+    const p = poolAnswers(runs, comparisons, { inputs: today }, records[0]!.workload, 10);
+    sum += p.answers.filter((a) => a.verdict !== 'undecided').length;
+  }
+  console.log(`   ${k} boots of one run: ${(sum / 20).toFixed(1)} of ${comparisons.length} answered, on average`);
+}
