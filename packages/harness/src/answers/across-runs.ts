@@ -18,7 +18,6 @@ import { moderatedT } from '../stats/moderated';
 import {
   mergeBoots,
   type Pooled,
-  type PoolPrior,
   poolPrior,
   poolRuns,
   STATED_RUN_SCALE,
@@ -31,9 +30,9 @@ import { across } from './where';
 
 /**
  * Boots (or days) of a machine from which the pool decides on it. One boot is one draw of the run effect, which no
- * run of that boot can see: between two days the same comparisons moved by up to 33% (docs/runs/pool.md,
- * 2026-12-04), and a seeded simulation of single boots at that spread made false claims in 10% of families
- * (tests/unit/pool.test.ts). A run alone speaks for itself (its own answers, publish/kept-runs.ts pooledView).
+ * run of that boot can see, and a few comparisons move far between days: deciding from one boot fails the keeps'
+ * simulation (tests/unit/pool.test.ts). A run alone speaks for itself (its own answers, publish/kept-runs.ts
+ * pooledView).
  */
 export const MIN_BOOTS = 2;
 
@@ -110,14 +109,13 @@ export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, ke
 
 /**
  * One configuration's family: its runs' estimates per comparison, those of one boot merged (a boot is one draw of the
- * run effect), pooled under its own prior on τr.
+ * run effect), pooled from the stated prior on τr.
  */
 interface Config {
   key: string;
   run: PoolRun;
   estimates: RunEstimate[][];
   pooled: Pooled[];
-  prior: PoolPrior;
   /** A run's boot (model/kept.ts bootsOf), by its start. */
   boot: (run: string) => string;
   /** Per comparison, the boots its runs came from: below 2, the machine is not decided on (MIN_BOOTS). */
@@ -145,7 +143,6 @@ function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], record
     run,
     estimates,
     pooled,
-    prior,
     boot,
     bootsOf: merged.map((rs) => rs.length),
     tau,
@@ -293,7 +290,7 @@ function pooledCheck(
     const es = with_.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
     if (!es.length) return [];
     const merged = mergeBoots(es, cfg.boot);
-    const pooled = poolRuns(merged, cfg.prior);
+    const pooled = poolRuns(merged, statedPrior());
     // Holm's threshold where the machine's answers stopped: α / (m − decided), the level their next one would face.
     const answered = decided[n]!.filter((a) => a !== null);
     const stop = alpha / Math.max(1, answered.length - answered.filter((a) => a!.verdict === 'faster').length);

@@ -5,14 +5,14 @@
 //   model   y_j = θ_machine(j) + e_boot(j) + ε_j: e ~ N(0, τr²) per boot, ε ~ N(0, se_j²) its own error. θ_m is the
 //           difference on machine m; the answer is about μ = the mean of θ_m over the machines measured, each machine
 //           counting once however many runs it has. Where the answer holds beyond them is the prediction for a new
-//           machine, with τm (below). Why the machines measured and not the population of machines: with two or
-//           three machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t near
-//           30, and borrowing τm from the family (below) is anti-conservative for the comparisons machines move most
-//           (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
-//   τr      Drawn per boot (or day): the runs of one boot are merged first (mergeBoots), since two runs of one
-//           boot moved apart by 0–1.4% and two of different days by 5.5–8.3% (docs/runs/pool.md, 2026-12-04).
+//           machine, with τm (below). Why the machines measured and not the population of machines: with two or three
+//           machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t near 30, and
+//           borrowing τm from the family (below) is anti-conservative for the comparisons machines move most (a null
+//           simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
+//   τr      Drawn per boot (or day): the runs of one boot are merged first (mergeBoots), since runs of one boot
+//           move together and runs of different days apart (scripts/pool-boots.ts reads both from kept records).
 //           Each comparison learns its own τr from its own boots, starting from a stated prior (statedPrior): the
-//           comparisons do not share one, because a few of them move by 10–33% between days and the rest do not.
+//           comparisons do not share one, because a few of them move far between days and the rest do not.
 //           A comparison whose boots disagree puts its weight on large τr and keeps a wide interval. The
 //           restricted likelihood (each machine's θ integrated out) learns τr only from machines with 2 boots or
 //           more. (poolPrior below, one prior learnt from every comparison, serves the prediction for a new
@@ -178,10 +178,9 @@ export function poolPrior(family: RunEstimate[][]): PoolPrior {
 /**
  * The stated prior on the sd between boots (or days) of one machine, before its runs on other boots or days are
  * compared: a half-normal of scale 6% on the grid (a weakly informative prior for few runs, as in Friede et al.,
- * Biometrical Journal 59, 2017). Its scale from the Intel Xeon VM: the same comparisons moved between two days by a
- * median τ of 5.5–8.3%, those with valkey-glide, iovalkey or Next.js by 10–33 points (docs/runs/pool.md, 2026-12-04);
- * the 2–3% of shared/FACTS.md is between runs of one boot. At 4%, the suite's simulations fail
- * (tests/unit/pool.test.ts).
+ * Biometrical Journal 59, 2017). Its scale is the τ between runs of different days that scripts/pool-boots.ts reads
+ * from the kept records (docs/runs/pool.md keeps the figures); the 2–3% of shared/FACTS.md is between runs of one
+ * boot. The suite's simulations at the measured spread hold their 5% with it (tests/unit/pool.test.ts).
  */
 export const STATED_RUN_SCALE = 0.06;
 export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
@@ -192,17 +191,16 @@ export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
 
 /**
  * The sd between runs of one boot, beyond each run's own error: stated, 2% (the 2–3% between runs of one VM in
- * shared/FACTS.md). Measured on the Intel Xeon VM: 0–2.4% between quiet runs of one boot, 4.4–4.5% between a quiet run
- * and one beside a CPU-burning neighbour (docs/runs/pool.md, 2026-12-04).
+ * shared/FACTS.md). A run under another load moves some comparisons further than quiet runs of its boot do
+ * (scripts/pool-boots.ts on kept records; docs/runs/pool.md).
  */
 export const TAU_IN_BOOT = 0.02;
 
 /**
  * A comparison's runs with those of one boot (or day) merged into one estimate: their inverse-variance mean, each
- * run's variance its own plus TAU_IN_BOOT², on Satterthwaite's df. The run effect is drawn mostly per boot: on the
- * Intel Xeon VM two runs of one boot moved apart by τ 0–1.4% (the median z² of their 47 differences,
- * stats/run-effect.ts), two runs of different days by 5.5–8.3% (docs/runs/pool.md, 2026-12-04), so two runs of one
- * boot are one draw of τr, not two.
+ * run's variance its own plus TAU_IN_BOOT², on Satterthwaite's df. The run effect is drawn mostly per boot: two runs
+ * of one boot move apart far less than two runs of different days (stats/run-effect.ts over their differences,
+ * scripts/pool-boots.ts), so two runs of one boot are one draw of τr, not two.
  */
 export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string): RunEstimate[] {
   const boots = new Map<string, RunEstimate[]>();
@@ -232,9 +230,9 @@ export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string)
  * The prior on τr (the sd between boots of one machine) that each comparison starts from: the stated prior, the same
  * for every comparison, each learning its own τr from its own boots (posterior below: the prior × its restricted
  * likelihood over its boots, so the evidence counts boots, not runs or comparisons). Not one τr shared by the family:
- * between two days on the Intel Xeon VM, 12 of 47 comparisons moved by 10–33% and the rest within their noise
- * (docs/runs/pool.md, 2026-12-04), and one τr learnt from them all fits neither (a seeded simulation at that spread,
- * 20 successive keeps: false claims in 7% of families). τm is 0: the prior is of one machine.
+ * between days a few comparisons move far and the rest within their noise, and one τr learnt from them all fits
+ * neither (too narrow for the first: the keeps' simulation in tests/unit/pool.test.ts fails with it). τm is 0: the
+ * prior is of one machine.
  */
 export function statedPrior(): PoolPrior {
   return { run: STATED_RUN_PRIOR, machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)), n: 0, nMachine: 0, machines: 1 };
