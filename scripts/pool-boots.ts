@@ -1,16 +1,18 @@
 // What the pool's run effect is drawn from, on kept records (results/runs/*.json) of one machine and the same inputs:
-//   1. the τ between each pair of runs (stats/run-effect.ts, over the comparisons both measured), same boot or not;
+//   1. the τ between each pair of runs (stats/run-effect.ts, over the comparisons both measured), same boot or not,
+//      and each run quiet or contended (model/kept.ts conditionOf), summed up by kind of pair;
 //   2. seeded null families at a spread like the one measured (3 of 16 contenders moving 12% between boots, the rest
 //      1.5%, 1% between runs of one boot): how often a design makes any false "faster", each run a draw of one τr
 //      per machine (the pool before 2026-12-04) against a boot's runs merged, at a stated prior of 3% or 6%;
 //   3. the records' pooled means taken as the truth, boots drawn at that spread (glide, iovalkey and Next.js
 //      contenders 9%, the rest 1%): how many of the comparisons the pool answers, by the boots measured.
-// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts results/runs/A.json results/runs/B.json …
+// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] results/runs/A.json results/runs/B.json …
+// (--any-inputs: part 1 compares runs whatever their inputs, to read τ across inputs versions too.)
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
 import { poolAnswers } from '../packages/harness/src/answers/across-runs';
 import { holmLevels } from '../packages/harness/src/answers/decide';
-import { bootsOf, type KeptAnswers } from '../packages/harness/src/model/kept';
+import { bootsOf, conditionOf, type KeptAnswers } from '../packages/harness/src/model/kept';
 import {
   fitAt,
   type PoolPrior,
@@ -21,7 +23,8 @@ import {
 import { runEffectVariance } from '../packages/harness/src/stats/run-effect';
 import { seededRandom } from '../packages/harness/src/stats/stats';
 
-const files = process.argv.slice(2);
+const anyInputs = process.argv.includes('--any-inputs');
+const files = process.argv.slice(2).filter((f) => f !== '--any-inputs');
 if (files.length < 2) {
   console.error('usage: bun scripts/pool-boots.ts KEPT.json KEPT.json …  (two kept records or more, one machine)');
   process.exit(2);
@@ -32,11 +35,17 @@ const key = (a: { a: string; b: string }) => `${a.a} / ${a.b}`;
 const estimateOf = (k: KeptAnswers, id: string) => k.answers.find((x) => key(x) === id && !x.out)?.estimate;
 /** Whether contender `c` ran from the same inputs in both records (what it runs where both recorded it). */
 const sameInputs = (a: KeptAnswers, b: KeptAnswers, c: string) => {
+  if (anyInputs) return true;
   const used = a.inputs_used?.[c] && b.inputs_used?.[c];
   return used ? a.inputs_used![c] === b.inputs_used![c] : !!a.inputs?.[c] && a.inputs[c] === b.inputs?.[c];
 };
 
-console.log('1. τ between two runs (the median z² of their differences at χ²₁ median), on the same inputs in both');
+console.log(
+  '1. τ between two runs (the median z² of their differences at χ²₁ median), ' +
+    (anyInputs ? 'on every comparison both measured, any inputs (--any-inputs)' : 'on the same inputs in both'),
+);
+/** τ of each pair, by kind: one boot, two boots in one condition (model/kept.ts conditionOf), two conditions. */
+const byKind = new Map<string, number[]>();
 for (let i = 0; i < records.length; i++)
   for (let j = i + 1; j < records.length; j++) {
     const [a, b] = [records[i]!, records[j]!];
@@ -49,10 +58,17 @@ for (let i = 0; i < records.length; i++)
       v.push(p.se ** 2 + q.se ** 2);
     }
     const same = boots.get(a.started_at) === boots.get(b.started_at) ? 'same boot' : 'two boots';
+    const [ca, cb] = [conditionOf(a), conditionOf(b)];
     const tau = Math.sqrt(runEffectVariance(d, v) / 2);
-    const at = `${a.started_at.slice(0, 16)} ${b.started_at.slice(0, 16)} ${same}`;
+    const at = `${a.started_at.slice(0, 16)} ${b.started_at.slice(0, 16)} ${same}, ${ca} and ${cb}`;
     console.log(`   ${at}: ${(100 * tau).toFixed(1)}% over ${d.length} comparisons`);
+    const kind = same === 'same boot' ? same : ca === cb ? `two boots, both ${ca}` : 'two boots, quiet and contended';
+    if (d.length) byKind.set(kind, [...(byKind.get(kind) ?? []), tau]);
   }
+for (const [kind, taus] of byKind) {
+  const t = taus.sort((x, y) => x - y).map((x) => (100 * x).toFixed(1));
+  console.log(`   ${kind}: ${taus.length} pairs, τ ${t[0]}–${t.at(-1)}% (median ${t[(t.length - 1) >> 1]}%)`);
+}
 
 const random = seededRandom(7);
 const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runtimeVersions } from '../../packages/harness/src/measure/environment';
+import { cpuId, runtimeVersions } from '../../packages/harness/src/measure/environment';
 import { recoverUsedInputs } from '../../packages/harness/src/publish/kept-runs';
 import { inputsAtCommit, USED_SCHEME } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -17,6 +17,7 @@ import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { pooledView } from '../../packages/harness/src/publish/kept-runs';
 import {
   bootsOf,
+  conditionOf,
   lacks,
   machineDifference,
   machineKey,
@@ -309,6 +310,51 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
       runs: 6,
       boots: 3,
     });
+  });
+
+  test('a run is contended from an sd between windows of 15%; the pool counts those boots and says hidden CPUs', () => {
+    expect([null, 0.149, 0.15, 0.3].map((sd_windows) => conditionOf({ sd_windows }))).toEqual([
+      null,
+      'quiet',
+      'contended',
+      'contended',
+    ]);
+    const at = (t: string, sd_windows: number, cpu_id: string) => {
+      const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' }, 'Intel Xeon');
+      return { ...k, sd_windows, host: { ...k.host!, cpu_id } };
+    };
+    const [a, b] = ['GenuineIntel family 6 model 143 stepping 8', 'GenuineIntel family 6 model 167 stepping 1'];
+    const runs = [at('2026-12-01T01:00:00Z', 0.07, a), at('2026-12-02T01:00:00Z', 0.2, b)];
+    const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
+    expect(pool.runs.map((r) => r.condition)).toEqual(['quiet', 'contended']);
+    expect(pool.priors[0]).toMatchObject({ runs: 2, boots: 2, contended_boots: 1 });
+    const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
+    expect(text).toContain('from 2 runs on 2 boots or days, 1 contended');
+    expect(text).toContain('| 20.0% (contended) |');
+    expect(text).toContain(`Intel Xeon, 2 logical CPUs's runs report 2 CPUs behind its name (${a}; ${b}).`);
+  });
+
+  test("a run records what its CPU's model name can hide: vendor, family, model, stepping, last-level cache", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpuid-'));
+    const info =
+      'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 167\n' +
+      'model name\t: Intel(R) Xeon(R) Processor\nstepping\t: 1\n\nprocessor\t: 1\nmodel\t\t: 1\n';
+    writeFileSync(join(dir, 'cpuinfo'), info);
+    for (const [i, level, size] of [
+      [0, 1, '48K'],
+      [2, 2, '2048K'],
+      [3, 3, '491520K'],
+    ] as const) {
+      mkdirSync(join(dir, 'cache', `index${i}`), { recursive: true });
+      writeFileSync(join(dir, 'cache', `index${i}`, 'level'), `${level}\n`);
+      writeFileSync(join(dir, 'cache', `index${i}`, 'size'), `${size}\n`);
+    }
+    expect(cpuId(join(dir, 'cpuinfo'), join(dir, 'cache'))).toEqual({
+      cpu_id: 'GenuineIntel family 6 model 167 stepping 1, L3 491520K',
+    });
+    // Where the kernel gives neither (macOS, a container without /proc): nothing recorded.
+    expect(cpuId(join(dir, 'absent'), join(dir, 'absent'))).toEqual({});
+    rmSync(dir, { recursive: true });
   });
 
   test('two kernel builds of one machine pool as one machine; the split placement is answered apart', () => {

@@ -10,7 +10,7 @@
 // every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
 // unmeasured machine only from five machines measured.
 import { median } from 'simple-statistics';
-import { bootsOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
+import { bootsOf, conditionOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
 import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
@@ -87,8 +87,10 @@ function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean): PoolRun 
     started_at: k.started_at,
     commit: k.commit,
     machine: machineKey(k),
+    ...(k.host?.cpu_id ? { cpu_id: k.host.cpu_id } : {}),
     placement: placementOf(k),
     sd_windows: k.sd_windows,
+    condition: conditionOf(k),
     inputs_from: k.inputs_from ?? null,
     pooled: 0,
     changed: [],
@@ -123,6 +125,8 @@ interface Config {
   tau: number;
   runs: number;
   boots: number;
+  /** Its boots with a contended run (model/kept.ts conditionOf). */
+  contendedBoots: number;
 }
 
 function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], records: KeptAnswers[]): Config {
@@ -131,6 +135,8 @@ function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], record
   const bootAt = bootsOf(records);
   const boot = (r: string) => bootAt.get(r) ?? r;
   const boots = new Set([...used].map(boot)).size;
+  const contended = records.filter((k) => used.has(k.started_at) && conditionOf(k) === 'contended');
+  const contendedBoots = new Set(contended.map((k) => boot(k.started_at))).size;
   // Runs of one boot merged: one draw of τr. A machine of one boot is not decided on (decideOn, MIN_BOOTS).
   const merged = estimates.map((rs) => mergeBoots(rs, boot));
   const prior = statedPrior();
@@ -148,6 +154,7 @@ function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], record
     tau,
     runs: used.size,
     boots,
+    contendedBoots,
   };
 }
 
@@ -250,6 +257,7 @@ export function poolAnswers(
       tau: +c.tau.toFixed(4),
       runs: c.runs,
       boots: c.boots,
+      contended_boots: c.contendedBoots,
     })),
     ...(check ? { check } : {}),
     runs,

@@ -60,6 +60,7 @@ function hostOf(results: Results): KeptHost {
   const p = results.settings.placement;
   return {
     cpu_model: e.cpu_model,
+    ...(e.cpu_id ? { cpu_id: e.cpu_id } : {}),
     logical_cpus: e.logical_cpus,
     ...(e.arch ? { arch: e.arch } : {}),
     kernel: e.kernel,

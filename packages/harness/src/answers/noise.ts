@@ -1,6 +1,6 @@
 // A run's noise against the quietest kept run's, and what a longer budget would answer on this machine: the
 // report's noise line, from the run's own figures.
-import { type KeptAnswers, machineKind } from '../model/kept';
+import { type KeptAnswers, machineKind, NOISY_SD } from '../model/kept';
 import type { Answer, Results } from '../model/results';
 
 /** The answers these figures read: each with its rounds to close, were it open. */
@@ -44,8 +44,6 @@ export function referenceOf(kept: KeptAnswers[], r: Results): NoiseReference | n
 
 /** "Well above" the reference run's noise: more than this many times its sd between windows. */
 export const NOISY_FACTOR = 1.25;
-/** Noisy whatever the reference: an sd between windows at or above this (docs/glossary.md: 15–25% is noisy). */
-export const NOISY_SD = 0.15;
 /** The longer budget the noise line prices, as a multiple of the run's own (15m → 45m). */
 export const LONGER_BUDGET = 3;
 

@@ -1,6 +1,6 @@
 // What a result was measured on: recorded in every results.json.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { Contender } from '../model/contenders';
@@ -67,12 +67,37 @@ function bootId(): { boot_id?: string } {
   }
 }
 
+/**
+ * What a hypervisor's CPU model name can hide (QEMU and Firecracker report "Intel(R) Xeon(R) Processor" for several
+ * generations): the vendor, family, model and stepping, and the last-level cache, on Linux.
+ */
+export function cpuId(cpuinfo = '/proc/cpuinfo', cache = '/sys/devices/system/cpu/cpu0/cache'): { cpu_id?: string } {
+  try {
+    const text = readFileSync(cpuinfo, 'utf8').split('\n\n')[0]!;
+    const field = (name: string) => text.match(new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm'))?.[1]?.trim();
+    const [vendor, family, model, stepping] = ['vendor_id', 'cpu family', 'model', 'stepping'].map(field);
+    if (!vendor || !family || !model) return {};
+    const llc = readdirSync(cache)
+      .filter((d) => d.startsWith('index'))
+      .map((d) => ({
+        level: +readFileSync(join(cache, d, 'level'), 'utf8'),
+        size: readFileSync(join(cache, d, 'size'), 'utf8').trim(),
+      }))
+      .sort((a, b) => b.level - a.level)[0];
+    const last = llc ? `, L${llc.level} ${llc.size}` : '';
+    return { cpu_id: `${vendor} family ${family} model ${model} stepping ${stepping ?? '?'}${last}` };
+  } catch {
+    return {};
+  }
+}
+
 export function captureEnvironment(contenders: Contender[]): Environment {
   const cpus = os.cpus();
   const git = gitState();
   const apps = new Map(contenders.map((c) => [c.app, c.appDir]));
   return {
     cpu_model: cpus[0]?.model ?? 'unknown',
+    ...cpuId(),
     logical_cpus: cpus.length,
     arch: os.arch(),
     memory_gb: +(os.totalmem() / 2 ** 30).toFixed(1),

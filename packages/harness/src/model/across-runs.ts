@@ -20,9 +20,13 @@ export interface PoolRun {
   commit: string;
   /** The machine: its hardware (model/kept.ts machineKey), whatever its kernel build or boot. */
   machine: string;
+  /** What its CPU's model name can hide (model/kept.ts KeptHost.cpu_id), where recorded. */
+  cpu_id?: string;
   /** Its CPU placement (--placement): a configuration of the machine, answered apart ("none": the default). */
   placement: string;
   sd_windows: number | null;
+  /** Quiet or contended, from its sd between windows (model/kept.ts conditionOf); null: not recorded. */
+  condition: 'quiet' | 'contended' | null;
   /** Where its inputs were read: at the run, or recovered from its commit; null: not recorded. */
   inputs_from: 'run' | 'git' | null;
   /** Comparisons it counted in. */
@@ -129,7 +133,8 @@ export interface PoolResult {
    * Per machine (configuration), the sd between its boots (τr): the median of its comparisons' own posterior means
    * (stats/meta-analysis.ts statedPrior), its runs, and the boots or days they came from (under 2: not decided on).
    */
-  priors: { machine: string; placement: string; tau: number; runs: number; boots: number }[];
+  /** Per configuration: τr, its runs and boots, and how many of those boots had a contended run (conditionOf). */
+  priors: { machine: string; placement: string; tau: number; runs: number; boots: number; contended_boots: number }[];
   /** The stated prior's half-normal scale on τr between boots, and the boots a machine is decided on from. */
   run_prior: { scale: number; min_boots: number };
   runs: PoolRun[];

@@ -33,6 +33,8 @@ export interface KeptAnswer {
 /** Where a run was measured: what tells one machine from another for pooling (answers/across-runs.ts). */
 export interface KeptHost {
   cpu_model: string;
+  /** The CPU's family, model, stepping and last-level cache (Environment.cpu_id); absent in records kept before it. */
+  cpu_id?: string;
   logical_cpus: number;
   /** Node's os.arch() ("x64", "arm64"); absent in records kept before it, all of them x64. */
   arch?: string;
@@ -111,6 +113,20 @@ export const machineKey = (k: KeptAnswers) => {
 
 /** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
 export const placementOf = (k: KeptAnswers) => k.host?.placement ?? 'none';
+
+/**
+ * Noisy whatever the reference: an sd between windows at or above this (docs/glossary.md: 15–25% is noisy). A kept
+ * run this noisy was measured on a contended machine (conditionOf).
+ */
+export const NOISY_SD = 0.15;
+
+/**
+ * The condition a run was measured in, from its own sd between windows: "contended" at NOISY_SD or above, else "quiet"
+ * (null: not recorded). Runs of one machine in one condition agree across boots and days far better than runs of two
+ * conditions (scripts/pool-boots.ts part 1), so the pool says how many of a machine's boots were contended.
+ */
+export const conditionOf = (k: Pick<KeptAnswers, 'sd_windows'>): 'quiet' | 'contended' | null =>
+  k.sd_windows === null || !Number.isFinite(k.sd_windows) ? null : k.sd_windows >= NOISY_SD ? 'contended' : 'quiet';
 
 /** The kernel build and day of a run: the boot of a record kept before runs recorded their boot's id. */
 const dayOf = (k: KeptAnswers) => `${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;

@@ -232,6 +232,11 @@ export const clientCeilingOf = (
 /** What a result was measured on (measure/environment.ts captures it). */
 export interface Environment {
   cpu_model: string;
+  /**
+   * "GenuineIntel family 6 model 167 stepping 1, L3 491520K": what a hypervisor's model name can hide, on Linux
+   * (measure/environment.ts cpuId; absent elsewhere and in results before it).
+   */
+  cpu_id?: string;
   logical_cpus: number;
   /** Node's os.arch() ("x64", "arm64"): part of the machine's key (absent in results before it). */
   arch?: string;

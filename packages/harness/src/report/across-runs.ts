@@ -2,9 +2,9 @@
 // where the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
 import type { Holds, PoolResult } from '../model/across-runs';
-import { listed, term } from './words';
+import { contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
-import { machineDifference } from '../model/kept';
+import { machineDifference, NOISY_SD } from '../model/kept';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
@@ -79,6 +79,17 @@ function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
 }
 
 /** The section: the runs pooled and left out, and where the answers hold. */
+/** Where one machine's pooled runs report different CPUs behind its model name (KeptHost.cpu_id): said, not split. */
+function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
+  const by = new Map<string, Set<string>>();
+  for (const r of p.runs.filter((x) => x.pooled && x.cpu_id))
+    by.set(r.machine, (by.get(r.machine) ?? new Set()).add(r.cpu_id!));
+  return [...by]
+    .filter(([, ids]) => ids.size > 1)
+    .map(([m, ids]) => ` ${m}'s runs report ${ids.size} CPUs behind its name (${[...ids].join('; ')}).`)
+    .join('');
+}
+
 export function poolSection(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
@@ -93,17 +104,20 @@ export function poolSection(an: Analysis): string {
           ? `changed since: ${r.changed.join(', ')}`
           : '';
     const not = r.left_out ?? changed;
-    const sd = r.sd_windows === null ? '' : pct1(r.sd_windows);
+    const sd = r.sd_windows === null ? '' : `${pct1(r.sd_windows)}${r.condition === 'contended' ? ' (contended)' : ''}`;
     const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
     const c = r.check;
     const seen = c?.detected ? 'detected' : 'NOT detected';
+    const cpu = r.cpu_id ? ` (${r.cpu_id})` : '';
     const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${seen}` : '';
     return (
-      `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine} | ${r.placement} | ${sd} | ` +
+      `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine}${cpu} | ${r.placement} | ` +
+      `${sd} | ` +
       `${check} | ${r.pooled} | ${not} |`
     );
   });
-  const decided = an.answers.filter((a) => a.verdict !== 'undecided' && !a.out).length;
+  // Answered on every machine or some: decided on at least one (what "open on every machine" leaves).
+  const decided = an.answers.filter((a) => !a.out && a.pool?.holds && a.pool.holds !== 'open').length;
   const c = p.check;
   const check = c
     ? ` The handicap check (${c.contender}, ${c.pct}% slower by construction, ` +
@@ -114,7 +128,8 @@ export function poolSection(an: Analysis): string {
     .map(
       (x) =>
         `${x.machine}${x.placement === 'none' ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +
-        `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'} or day${x.boots === 1 ? '' : 's'}`,
+        `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'} ` +
+        `or day${x.boots === 1 ? '' : 's'}${contendedOf(x)}`,
     )
     .join('; ');
   return (
@@ -124,7 +139,8 @@ export function poolSection(an: Analysis): string {
     'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
     "both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime version) equal " +
     `today's${p.any_inputs ? " (here every kept run was taken as today's: --any-inputs)" : ''}. The sd between ` +
-    `runs, per machine: ${priors}.${looText(p)}${check}\n\n` +
+    `runs, per machine: ${priors}. A boot is contended where a run of it has an sd between windows of ` +
+    `${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
     [head, ...rows].join('\n')
   );
 }

@@ -7,7 +7,7 @@ import type { PicksResult, PoolAnswer } from '../model/across-runs';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
-import { listed, pooledDays, term } from './words';
+import { contendedOf, listed, pooledDays, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
@@ -461,7 +461,8 @@ function machinesLine(an: Analysis): string {
     const own = p.priors.find((x) => x.machine === m && x.placement === 'none');
     const [runs, boots] = [own?.runs ?? 0, own?.boots ?? 0];
     const s = (n: number) => (n === 1 ? '' : 's');
-    return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)})`;
+    const contended = own ? contendedOf(own) : '';
+    return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)}${contended})`;
   });
   const { span } = pooledDays(p.runs);
   // A machine's key names its architecture unless x64 (model/kept.ts): said, so "where it holds" needs no other line.

@@ -1,6 +1,7 @@
 // The words of the README and the reports, each linked to its entry in docs/glossary.md, and the line that names
 // a run on every chart.
 import type { Results } from '../model/results';
+import type { PoolResult } from '../model/across-runs';
 import { workloadOfRun } from '../workloads';
 
 /** The glossary, from the checkout's root. */
@@ -75,3 +76,7 @@ export function pooledDays(runs: { pooled: number; started_at: string }[]): { co
     .sort();
   return { count: days.length, span: days[0] === days.at(-1) ? days[0]! : `${days[0]} to ${days.at(-1)}` };
 }
+
+/** ", 1 contended" after a configuration's boots: how many of them had a contended run (model/kept.ts conditionOf). */
+export const contendedOf = (x: PoolResult['priors'][number]) =>
+  x.contended_boots ? `, ${x.contended_boots === x.boots ? 'all' : x.contended_boots} contended` : '';
