@@ -6,15 +6,19 @@
 //      per machine (the pool before 2026-12-04) against a boot's runs merged, at a stated prior of 3% or 6%;
 //   3. the records' pooled means taken as the truth, boots drawn at that spread (glide, iovalkey and Next.js
 //      contenders 9%, the rest 1%): how many of the comparisons the pool answers, by the boots measured.
+//   4. the records pooled by the pool's own rules (the newest one's inputs as today's, or any with --any-inputs), all
+//      conditions together and each condition apart, at the stated prior on τr and smaller ones: what answering per
+//      condition would give from these runs.
 // Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] results/runs/A.json results/runs/B.json …
 // (--any-inputs: part 1 compares runs whatever their inputs, to read τ across inputs versions too.)
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
 import { poolAnswers } from '../packages/harness/src/answers/across-runs';
 import { holmLevels } from '../packages/harness/src/answers/decide';
-import { bootsOf, conditionOf, type KeptAnswers } from '../packages/harness/src/model/kept';
+import { bootsOf, conditionOf, type KeptAnswers, placementOf } from '../packages/harness/src/model/kept';
 import {
   fitAt,
+  halfNormalOnGrid,
   type PoolPrior,
   poolRuns,
   type RunEstimate,
@@ -29,7 +33,10 @@ if (files.length < 2) {
   console.error('usage: bun scripts/pool-boots.ts KEPT.json KEPT.json …  (two kept records or more, one machine)');
   process.exit(2);
 }
-const records: KeptAnswers[] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+// The default placement's runs with estimates: a placement is a configuration of its own, an old record has nothing.
+const records: KeptAnswers[] = files
+  .map((f) => JSON.parse(readFileSync(f, 'utf8')) as KeptAnswers)
+  .filter((k) => placementOf(k) === 'none' && k.answers.some((x) => x.estimate));
 const boots = bootsOf(records);
 const key = (a: { a: string; b: string }) => `${a.a} / ${a.b}`;
 const estimateOf = (k: KeptAnswers, id: string) => k.answers.find((x) => key(x) === id && !x.out)?.estimate;
@@ -72,14 +79,6 @@ for (const [kind, taus] of byKind) {
 
 const random = seededRandom(7);
 const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-/** A half-normal of `scale` on the grid, as stats/meta-analysis.ts states its prior. */
-const halfNormal = (scale: number) => {
-  const p = TAU_GRID.map(
-    (t, g) => Math.exp(-0.5 * (t / scale) ** 2) * (((TAU_GRID[g + 1] ?? t) - (TAU_GRID[g - 1] ?? t)) / 2),
-  );
-  const z = p.reduce((s, x) => s + x, 0);
-  return p.map((x) => x / z);
-};
 /** The pool before 2026-12-04: one τr per machine, the stated prior updated by the family as (boots − 1) runs. */
 function familyPrior(family: RunEstimate[][], nBoots: number, stated: number[]): PoolPrior {
   const w = nBoots > 1 ? (nBoots - 1) / family.length : 0;
@@ -123,7 +122,7 @@ for (const layout of [
   const nBoots = new Set(layout).size;
   const row: string[] = [];
   for (const scale of [0.03, 0.06]) {
-    const stated = halfNormal(scale);
+    const stated = halfNormalOnGrid(scale);
     let [asRuns, merged] = [0, 0];
     for (let f = 0; f < 200; f++) {
       const u = new Map(
@@ -179,4 +178,26 @@ for (const k of [2, 3, 4, 6, 8, 10]) {
     sum += p.answers.filter((a) => a.verdict !== 'undecided').length;
   }
   console.log(`   ${k} boots of one run: ${(sum / 20).toFixed(1)} of ${comparisons.length} answered, on average`);
+}
+
+console.log(
+  "4. the records pooled by the pool's rules, all conditions together and each apart, at stated priors on τr",
+);
+{
+  const last = records.at(-1)!;
+  const used = { inputs: last.inputs ?? {}, used: last.inputs_used, used_scheme: last.inputs_used_scheme };
+  for (const condition of ['all', 'quiet', 'contended'] as const) {
+    const rs = records.filter((k) => condition === 'all' || conditionOf(k) === condition);
+    if (!rs.length) continue;
+    const at = [0.06, 0.04, 0.03, 0.02].map((scale) => {
+      const p = poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10, undefined, scale);
+      const answered = p.answers.filter((a) => a.pool.holds !== 'open').length;
+      return `${answered} at ${scale * 100}%`;
+    });
+    const on = poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10).priors;
+    const where = on
+      .map((x) => `${x.runs} run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'}`)
+      .join(', ');
+    console.log(`   ${condition} (${where}): of ${comparisons.length}, ${at.join(', ')}`);
+  }
 }

@@ -129,7 +129,13 @@ interface Config {
   contendedBoots: number;
 }
 
-function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], records: KeptAnswers[]): Config {
+function configOfRuns(
+  key: string,
+  run: PoolRun,
+  family: RunEstimate[][],
+  records: KeptAnswers[],
+  runScale: number,
+): Config {
   const estimates = family.map((rs) => rs.filter((r) => r.machine === key));
   const used = new Set(estimates.flat().map((r) => r.run));
   const bootAt = bootsOf(records);
@@ -139,7 +145,7 @@ function configOfRuns(key: string, run: PoolRun, family: RunEstimate[][], record
   const contendedBoots = new Set(contended.map((k) => boot(k.started_at))).size;
   // Runs of one boot merged: one draw of τr. A machine of one boot is not decided on (decideOn, MIN_BOOTS).
   const merged = estimates.map((rs) => mergeBoots(rs, boot));
-  const prior = statedPrior();
+  const prior = statedPrior(runScale);
   const pooled = merged.map((rs) => poolRuns(rs, prior));
   // What the report shows of τr: the median of the comparisons' own posterior means.
   const taus = pooled.map((p) => p.tau).filter(Number.isFinite);
@@ -205,7 +211,8 @@ function estimatesOf(
 /**
  * Pool the kept runs' answers to `comparisons` (today's family), machine by machine: a run counts for a comparison
  * when both its contenders' inputs equal `today`'s (null: `--any-inputs`, every run taken as today's). Each answer
- * carries its verdict on each machine, its runs there, and where it holds across them.
+ * carries its verdict on each machine, its runs there, and where it holds across them. `runScale`: the stated prior's
+ * scale on τr (another only to measure a design, scripts/pool-boots.ts part 4).
  */
 export function poolAnswers(
   records: KeptAnswers[],
@@ -214,6 +221,7 @@ export function poolAnswers(
   workload: string,
   marginPct: number,
   alpha: number = DECISION.alpha,
+  runScale: number = STATED_RUN_SCALE,
 ): PoolResult {
   const runs = records.map((k) => poolRun(k, workload, today === null));
   // What each contender runs, where both sides recorded it; else the whole package's hash.
@@ -228,7 +236,7 @@ export function poolAnswers(
   const spent = spentAt(alpha, keeps);
   const keys = [...new Set(family.flat().map((r) => r.machine))];
   const configs = keys.map((key) =>
-    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records),
+    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, runScale),
   );
   const perMachine = spent / Math.max(1, configs.length);
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
@@ -241,7 +249,7 @@ export function poolAnswers(
       machines >= PREDICT_FROM_MACHINES ? family : null,
     ),
   );
-  const check = pooledCheck(records, runs, same, configs, decided, perMachine);
+  const check = pooledCheck(records, runs, same, configs, decided, perMachine, runScale);
   return {
     workload,
     alpha,
@@ -250,7 +258,7 @@ export function poolAnswers(
     per_machine: perMachine,
     any_inputs: today === null,
     margin_pct: marginPct,
-    run_prior: { scale: STATED_RUN_SCALE, min_boots: MIN_BOOTS },
+    run_prior: { scale: runScale, min_boots: MIN_BOOTS },
     priors: configs.map((c) => ({
       machine: c.run.machine,
       placement: c.run.placement,
@@ -279,6 +287,7 @@ function pooledCheck(
   configs: Config[],
   decided: (OnMachine | null)[][],
   alpha: number,
+  runScale: number,
 ): PoolResult['check'] | null {
   const with_ = records.flatMap((k, j) => {
     const c = k.check;
@@ -298,7 +307,7 @@ function pooledCheck(
     const es = with_.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
     if (!es.length) return [];
     const merged = mergeBoots(es, cfg.boot);
-    const pooled = poolRuns(merged, statedPrior());
+    const pooled = poolRuns(merged, statedPrior(runScale));
     // Holm's threshold where the machine's answers stopped: α / (m − decided), the level their next one would face.
     const answered = decided[n]!.filter((a) => a !== null);
     const stop = alpha / Math.max(1, answered.length - answered.filter((a) => a!.verdict === 'faster').length);

@@ -183,11 +183,14 @@ export function poolPrior(family: RunEstimate[][]): PoolPrior {
  * boot. The suite's simulations at the measured spread hold their 5% with it (tests/unit/pool.test.ts).
  */
 export const STATED_RUN_SCALE = 0.06;
-export const STATED_RUN_PRIOR = TAU_GRID.map((t, g) => {
-  // The density times the share of the line each grid point stands for (the grid is denser near 0).
-  const width = ((TAU_GRID[g + 1] ?? t) - (TAU_GRID[g - 1] ?? t)) / 2;
-  return Math.exp(-0.5 * (t / STATED_RUN_SCALE) ** 2) * width;
-}).map((x, _, all) => x / all.reduce((s, y) => s + y, 0));
+/** A half-normal of `scale` on TAU_GRID: each point's density times the share of the line it stands for. */
+export const halfNormalOnGrid = (scale: number) =>
+  TAU_GRID.map((t, g) => {
+    // The grid is denser near 0: each point stands for half the gaps to its neighbours.
+    const width = ((TAU_GRID[g + 1] ?? t) - (TAU_GRID[g - 1] ?? t)) / 2;
+    return Math.exp(-0.5 * (t / scale) ** 2) * width;
+  }).map((x, _, all) => x / all.reduce((s, y) => s + y, 0));
+export const STATED_RUN_PRIOR = halfNormalOnGrid(STATED_RUN_SCALE);
 
 /**
  * The sd between runs of one boot, beyond each run's own error: stated, 2% (the 2–3% between runs of one VM in
@@ -234,8 +237,9 @@ export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string)
  * neither (too narrow for the first: the keeps' simulation in tests/unit/pool.test.ts fails with it). τm is 0: the
  * prior is of one machine.
  */
-export function statedPrior(): PoolPrior {
-  return { run: STATED_RUN_PRIOR, machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)), n: 0, nMachine: 0, machines: 1 };
+export function statedPrior(scale = STATED_RUN_SCALE): PoolPrior {
+  const run = scale === STATED_RUN_SCALE ? STATED_RUN_PRIOR : halfNormalOnGrid(scale);
+  return { run, machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)), n: 0, nMachine: 0, machines: 1 };
 }
 
 /** A posterior: a mixture of t's (location, scale, df, weight). */
