@@ -334,7 +334,7 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(text).toContain(`Intel Xeon, 2 logical CPUs's runs report 2 CPUs behind its name (${a}; ${b}).`);
   });
 
-  test("a run records what its CPU's model name can hide: vendor, family, model, stepping, last-level cache", () => {
+  test("a run records what its CPU's model name can hide: vendor, family, model, stepping (Arm: part), cache", () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpuid-'));
     const info =
       'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 167\n' +
@@ -351,6 +351,13 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     }
     expect(cpuId(join(dir, 'cpuinfo'), join(dir, 'cache'))).toEqual({
       cpu_id: 'GenuineIntel family 6 model 167 stepping 1, L3 491520K',
+    });
+    const arm =
+      'processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\n' +
+      'CPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n';
+    writeFileSync(join(dir, 'cpuinfo-arm'), arm);
+    expect(cpuId(join(dir, 'cpuinfo-arm'), join(dir, 'cache'))).toEqual({
+      cpu_id: 'implementer 0x41 part 0xd0c variant 0x3 revision 1, L3 491520K',
     });
     // Where the kernel gives neither (macOS, a container without /proc): nothing recorded.
     expect(cpuId(join(dir, 'absent'), join(dir, 'absent'))).toEqual({});

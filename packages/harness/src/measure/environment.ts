@@ -69,14 +69,25 @@ function bootId(): { boot_id?: string } {
 
 /**
  * What a hypervisor's CPU model name can hide (QEMU and Firecracker report "Intel(R) Xeon(R) Processor" for several
- * generations): the vendor, family, model and stepping, and the last-level cache, on Linux.
+ * generations): the vendor, family, model and stepping (on Arm, the implementer, part, variant and revision), and the
+ * last-level cache, on Linux.
  */
 export function cpuId(cpuinfo = '/proc/cpuinfo', cache = '/sys/devices/system/cpu/cpu0/cache'): { cpu_id?: string } {
   try {
     const text = readFileSync(cpuinfo, 'utf8').split('\n\n')[0]!;
     const field = (name: string) => text.match(new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm'))?.[1]?.trim();
     const [vendor, family, model, stepping] = ['vendor_id', 'cpu family', 'model', 'stepping'].map(field);
-    if (!vendor || !family || !model) return {};
+    // Arm names its core by implementer and part (0x41 0xd0c: Arm Neoverse N1), with variant and revision.
+    const [implementer, part, variant, revision] = ['CPU implementer', 'CPU part', 'CPU variant', 'CPU revision'].map(
+      field,
+    );
+    const core =
+      vendor && family && model
+        ? `${vendor} family ${family} model ${model} stepping ${stepping ?? '?'}`
+        : implementer && part
+          ? `implementer ${implementer} part ${part} variant ${variant ?? '?'} revision ${revision ?? '?'}`
+          : null;
+    if (!core) return {};
     const llc = readdirSync(cache)
       .filter((d) => d.startsWith('index'))
       .map((d) => ({
@@ -85,7 +96,7 @@ export function cpuId(cpuinfo = '/proc/cpuinfo', cache = '/sys/devices/system/cp
       }))
       .sort((a, b) => b.level - a.level)[0];
     const last = llc ? `, L${llc.level} ${llc.size}` : '';
-    return { cpu_id: `${vendor} family ${family} model ${model} stepping ${stepping ?? '?'}${last}` };
+    return { cpu_id: `${core}${last}` };
   } catch {
     return {};
   }
