@@ -10,7 +10,7 @@
 //      conditions together and each condition apart, at the stated prior on τr and smaller ones: what answering per
 //      condition would give from these runs.
 // Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] results/runs/A.json results/runs/B.json …
-// (--any-inputs: part 1 compares runs whatever their inputs, to read τ across inputs versions too.)
+// (--any-inputs: parts 1 and 4 take runs whatever their inputs, to read τ across inputs versions too.)
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
 import { poolAnswers } from '../packages/harness/src/answers/across-runs';

@@ -131,9 +131,9 @@ export interface PoolResult {
   margin_pct: number;
   /**
    * Per machine (configuration), the sd between its boots (τr): the median of its comparisons' own posterior means
-   * (stats/meta-analysis.ts statedPrior), its runs, and the boots or days they came from (under 2: not decided on).
+   * (stats/meta-analysis.ts statedPrior), its runs, the boots or days they came from (under 2: not decided on), and
+   * how many of those boots had a contended run (model/kept.ts conditionOf).
    */
-  /** Per configuration: τr, its runs and boots, and how many of those boots had a contended run (conditionOf). */
   priors: { machine: string; placement: string; tau: number; runs: number; boots: number; contended_boots: number }[];
   /** The stated prior's half-normal scale on τr between boots, and the boots a machine is decided on from. */
   run_prior: { scale: number; min_boots: number };

@@ -122,8 +122,8 @@ export const NOISY_SD = 0.15;
 
 /**
  * The condition a run was measured in, from its own sd between windows: "contended" at NOISY_SD or above, else "quiet"
- * (null: not recorded). Runs of one machine in one condition agree across boots and days far better than runs of two
- * conditions (scripts/pool-boots.ts part 1), so the pool says how many of a machine's boots were contended.
+ * (null: not recorded). Two quiet boots of a machine can agree as closely as two runs of one boot, where a quiet and
+ * a contended boot do not (scripts/pool-boots.ts part 1), so the pool counts a machine's contended boots.
  */
 export const conditionOf = (k: Pick<KeptAnswers, 'sd_windows'>): 'quiet' | 'contended' | null =>
   k.sd_windows === null || !Number.isFinite(k.sd_windows) ? null : k.sd_windows >= NOISY_SD ? 'contended' : 'quiet';

@@ -78,7 +78,6 @@ function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
   return ` Each machine left out in turn: ${each.join('; ')}.`;
 }
 
-/** The section: the runs pooled and left out, and where the answers hold. */
 /** Where one machine's pooled runs report different CPUs behind its model name (KeptHost.cpu_id): said, not split. */
 function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
   const by = new Map<string, Set<string>>();
@@ -90,6 +89,7 @@ function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
     .join('');
 }
 
+/** The section: the runs pooled and left out, and where the answers hold. */
 export function poolSection(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
@@ -112,8 +112,7 @@ export function poolSection(an: Analysis): string {
     const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${seen}` : '';
     return (
       `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine}${cpu} | ${r.placement} | ` +
-      `${sd} | ` +
-      `${check} | ${r.pooled} | ${not} |`
+      `${sd} | ${check} | ${r.pooled} | ${not} |`
     );
   });
   // Answered on every machine or some: decided on at least one (what "open on every machine" leaves).
