@@ -327,9 +327,9 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     const runs = [at('2026-12-01T01:00:00Z', 0.07, a), at('2026-12-02T01:00:00Z', 0.2, b)];
     const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
     expect(pool.runs.map((r) => r.condition)).toEqual(['quiet', 'contended']);
-    expect(pool.priors[0]).toMatchObject({ runs: 2, boots: 2, contended_boots: 1 });
+    expect(pool.priors[0]).toMatchObject({ runs: 2, boots: 2, contended_boots: 1, answered: 0, asked: 1 });
     const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
-    expect(text).toContain('from 2 runs on 2 boots or days, 1 contended');
+    expect(text).toContain('from 2 runs on 2 boots or days, 1 contended, 0 of 1 answered');
     expect(text).toContain('| 20.0% (contended) |');
     expect(text).toContain(`Intel Xeon, 2 logical CPUs's runs report 2 CPUs behind its name (${a}; ${b}).`);
   });

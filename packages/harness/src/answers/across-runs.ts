@@ -259,14 +259,7 @@ export function poolAnswers(
     any_inputs: today === null,
     margin_pct: marginPct,
     run_prior: { scale: runScale, min_boots: MIN_BOOTS },
-    priors: configs.map((c) => ({
-      machine: c.run.machine,
-      placement: c.run.placement,
-      tau: +c.tau.toFixed(4),
-      runs: c.runs,
-      boots: c.boots,
-      contended_boots: c.contendedBoots,
-    })),
+    priors: configs.map((c, n) => priorOf(c, decided[n]!)),
     ...(check ? { check } : {}),
     runs,
     machines: new Set(configs.map((c) => c.run.machine)).size,
@@ -274,6 +267,18 @@ export function poolAnswers(
     answers,
   };
 }
+
+/** What pool.json says of a configuration: its τr, runs, boots (contended ones too), and the comparisons answered. */
+const priorOf = (c: Config, decided: (OnMachine | null)[]): PoolResult['priors'][number] => ({
+  machine: c.run.machine,
+  placement: c.run.placement,
+  tau: +c.tau.toFixed(4),
+  runs: c.runs,
+  boots: c.boots,
+  contended_boots: c.contendedBoots,
+  answered: decided.filter((a) => a && a.verdict !== 'undecided').length,
+  asked: decided.filter((a) => a).length,
+});
 
 /**
  * The runs' handicap checks judged exactly as the answers are: on each configuration pooled under its answers' prior,

@@ -132,9 +132,19 @@ export interface PoolResult {
   /**
    * Per machine (configuration), the sd between its boots (τr): the median of its comparisons' own posterior means
    * (stats/meta-analysis.ts statedPrior), its runs, the boots or days they came from (under 2: not decided on), and
-   * how many of those boots had a contended run (model/kept.ts conditionOf).
+   * how many of those boots had a contended run (model/kept.ts conditionOf); and the comparisons it answered (decided
+   * or equal) of those it measured.
    */
-  priors: { machine: string; placement: string; tau: number; runs: number; boots: number; contended_boots: number }[];
+  priors: {
+    machine: string;
+    placement: string;
+    tau: number;
+    runs: number;
+    boots: number;
+    contended_boots: number;
+    answered: number;
+    asked: number;
+  }[];
   /** The stated prior's half-normal scale on τr between boots, and the boots a machine is decided on from. */
   run_prior: { scale: number; min_boots: number };
   runs: PoolRun[];

@@ -78,6 +78,9 @@ function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
   return ` Each machine left out in turn: ${each.join('; ')}.`;
 }
 
+/** ", 16 of 47 answered": a configuration's comparisons decided or equal (absent in pool.json written before it). */
+const answeredOf = (x: PoolResult['priors'][number]) => (x.asked ? `, ${x.answered} of ${x.asked} answered` : '');
+
 /** Where one machine's pooled runs report different CPUs behind its model name (KeptHost.cpu_id): said, not split. */
 function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
   const by = new Map<string, Set<string>>();
@@ -128,7 +131,7 @@ export function poolSection(an: Analysis): string {
       (x) =>
         `${x.machine}${x.placement === 'none' ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +
         `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'} ` +
-        `or day${x.boots === 1 ? '' : 's'}${contendedOf(x)}`,
+        `or day${x.boots === 1 ? '' : 's'}${contendedOf(x)}${answeredOf(x)}`,
     )
     .join('; ');
   return (
@@ -138,8 +141,8 @@ export function poolSection(an: Analysis): string {
     'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
     "both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime version) equal " +
     `today's${p.any_inputs ? " (here every kept run was taken as today's: --any-inputs)" : ''}. The sd between ` +
-    `runs, per machine: ${priors}. A boot is contended where a run of it has an sd between windows of ` +
-    `${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
+    `runs, and the comparisons answered, per machine: ${priors}. A boot is contended where a run of it has an sd ` +
+    `between windows of ${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
     [head, ...rows].join('\n')
   );
 }
