@@ -331,7 +331,7 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
     expect(text).toContain('from 2 runs on 2 boots or days, 1 contended, 0 of 1 answered');
     expect(text).toContain('| 20.0% (contended) |');
-    expect(text).toContain(`Intel Xeon, 2 logical CPUs's runs report 2 CPUs behind its name (${a}; ${b}).`);
+    expect(text).toContain(`The runs of Intel Xeon, 2 logical CPUs report 2 CPUs behind that name (${a}; ${b}).`);
   });
 
   test("a run records what its CPU's model name can hide: vendor, family, model, stepping (Arm: part), cache", () => {

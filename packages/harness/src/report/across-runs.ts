@@ -88,7 +88,7 @@ function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
     by.set(r.machine, (by.get(r.machine) ?? new Set()).add(r.cpu_id!));
   return [...by]
     .filter(([, ids]) => ids.size > 1)
-    .map(([m, ids]) => ` ${m}'s runs report ${ids.size} CPUs behind its name (${[...ids].join('; ')}).`)
+    .map(([m, ids]) => ` The runs of ${m} report ${ids.size} CPUs behind that name (${[...ids].join('; ')}).`)
     .join('');
 }
 
