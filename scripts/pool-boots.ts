@@ -13,6 +13,7 @@
 // (--any-inputs: parts 1 and 4 take runs whatever their inputs, to read τ across inputs versions too.)
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
+import { median } from 'simple-statistics';
 import { poolAnswers } from '../packages/harness/src/answers/across-runs';
 import { holmLevels } from '../packages/harness/src/answers/decide';
 import { bootsOf, conditionOf, type KeptAnswers, placementOf } from '../packages/harness/src/model/kept';
@@ -29,14 +30,19 @@ import { seededRandom } from '../packages/harness/src/stats/stats';
 
 const anyInputs = process.argv.includes('--any-inputs');
 const files = process.argv.slice(2).filter((f) => f !== '--any-inputs');
-if (files.length < 2) {
-  console.error('usage: bun scripts/pool-boots.ts KEPT.json KEPT.json …  (two kept records or more, one machine)');
-  process.exit(2);
-}
-// The default placement's runs with estimates: a placement is a configuration of its own, an old record has nothing.
+// The default placement's runs with estimates, oldest first: a placement is a configuration of its own, an old record
+// has nothing to pool.
 const records: KeptAnswers[] = files
   .map((f) => JSON.parse(readFileSync(f, 'utf8')) as KeptAnswers)
-  .filter((k) => placementOf(k) === 'none' && k.answers.some((x) => x.estimate));
+  .filter((k) => placementOf(k) === 'none' && k.answers.some((x) => x.estimate))
+  .sort((a, b) => a.started_at.localeCompare(b.started_at));
+if (records.length < 2) {
+  console.error(
+    'usage: bun scripts/pool-boots.ts [--any-inputs] KEPT.json KEPT.json …  (two kept records or more of one ' +
+      'machine, default placement, with estimates)',
+  );
+  process.exit(2);
+}
 const boots = bootsOf(records);
 const key = (a: { a: string; b: string }) => `${a.a} / ${a.b}`;
 const estimateOf = (k: KeptAnswers, id: string) => k.answers.find((x) => key(x) === id && !x.out)?.estimate;
@@ -69,12 +75,19 @@ for (let i = 0; i < records.length; i++)
     const tau = Math.sqrt(runEffectVariance(d, v) / 2);
     const at = `${a.started_at.slice(0, 16)} ${b.started_at.slice(0, 16)} ${same}, ${ca} and ${cb}`;
     console.log(`   ${at}: ${(100 * tau).toFixed(1)}% over ${d.length} comparisons`);
-    const kind = same === 'same boot' ? same : ca === cb ? `two boots, both ${ca}` : 'two boots, quiet and contended';
+    const kind =
+      same === 'same boot'
+        ? `one boot, ${ca === cb ? (ca ?? 'condition unknown') : 'two conditions'}`
+        : !ca || !cb
+          ? 'two boots, a condition unknown'
+          : ca === cb
+            ? `two boots, both ${ca}`
+            : 'two boots, quiet and contended';
     if (d.length) byKind.set(kind, [...(byKind.get(kind) ?? []), tau]);
   }
 for (const [kind, taus] of byKind) {
-  const t = taus.sort((x, y) => x - y).map((x) => (100 * x).toFixed(1));
-  console.log(`   ${kind}: ${taus.length} pairs, τ ${t[0]}–${t.at(-1)}% (median ${t[(t.length - 1) >> 1]}%)`);
+  const [lo, hi, mid] = [Math.min(...taus), Math.max(...taus), median(taus)].map((x) => (100 * x).toFixed(1));
+  console.log(`   ${kind}: ${taus.length} pair${taus.length === 1 ? '' : 's'}, τ ${lo}–${hi}% (median ${mid}%)`);
 }
 
 const random = seededRandom(7);

@@ -329,7 +329,7 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(pool.runs.map((r) => r.condition)).toEqual(['quiet', 'contended']);
     expect(pool.priors[0]).toMatchObject({ runs: 2, boots: 2, contended_boots: 1, answered: 0, asked: 1 });
     const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
-    expect(text).toContain('from 2 runs on 2 boots or days, 1 contended, 0 of 1 answered');
+    expect(text).toContain('from 2 runs on 2 boots or days, 1 of them contended, 0 of 1 answered');
     expect(text).toContain('| 20.0% (contended) |');
     expect(text).toContain(`The runs of Intel Xeon, 2 logical CPUs report 2 CPUs behind that name (${a}; ${b}).`);
   });
@@ -358,6 +358,15 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     writeFileSync(join(dir, 'cpuinfo-arm'), arm);
     expect(cpuId(join(dir, 'cpuinfo-arm'), join(dir, 'cache'))).toEqual({
       cpu_id: 'implementer 0x41 part 0xd0c variant 0x3 revision 1, L3 491520K',
+    });
+    // No cache tables (arm64 VMs) or a level without its size: the core alone.
+    mkdirSync(join(dir, 'cache', 'index4'));
+    writeFileSync(join(dir, 'cache', 'index4', 'level'), '4\n');
+    expect(cpuId(join(dir, 'cpuinfo-arm'), join(dir, 'cache'))).toEqual({
+      cpu_id: 'implementer 0x41 part 0xd0c variant 0x3 revision 1, L3 491520K',
+    });
+    expect(cpuId(join(dir, 'cpuinfo-arm'), join(dir, 'no-cache'))).toEqual({
+      cpu_id: 'implementer 0x41 part 0xd0c variant 0x3 revision 1',
     });
     // Where the kernel gives neither (macOS, a container without /proc): nothing recorded.
     expect(cpuId(join(dir, 'absent'), join(dir, 'absent'))).toEqual({});

@@ -87,19 +87,32 @@ export function cpuId(cpuinfo = '/proc/cpuinfo', cache = '/sys/devices/system/cp
         : implementer && part
           ? `implementer ${implementer} part ${part} variant ${variant ?? '?'} revision ${revision ?? '?'}`
           : null;
-    if (!core) return {};
-    const llc = readdirSync(cache)
-      .filter((d) => d.startsWith('index'))
-      .map((d) => ({
-        level: +readFileSync(join(cache, d, 'level'), 'utf8'),
-        size: readFileSync(join(cache, d, 'size'), 'utf8').trim(),
-      }))
-      .sort((a, b) => b.level - a.level)[0];
-    const last = llc ? `, L${llc.level} ${llc.size}` : '';
-    return { cpu_id: `${core}${last}` };
+    return core ? { cpu_id: `${core}${lastLevelCache(cache)}` } : {};
   } catch {
     return {};
   }
+}
+
+/** ", L3 491520K": the last level of cache0's caches that gives its size, or nothing (no cache tables: arm64 VMs). */
+function lastLevelCache(cache: string): string {
+  const read = (d: string, f: string) => {
+    try {
+      return readFileSync(join(cache, d, f), 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  let dirs: string[] = [];
+  try {
+    dirs = readdirSync(cache).filter((d) => d.startsWith('index'));
+  } catch {
+    return '';
+  }
+  const llc = dirs
+    .map((d) => ({ level: +read(d, 'level'), size: read(d, 'size') }))
+    .filter((c) => c.level > 0 && c.size)
+    .sort((a, b) => b.level - a.level)[0];
+  return llc ? `, L${llc.level} ${llc.size}` : '';
 }
 
 export function captureEnvironment(contenders: Contender[]): Environment {

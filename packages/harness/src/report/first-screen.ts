@@ -461,7 +461,7 @@ function machinesLine(an: Analysis): string {
     const own = p.priors.find((x) => x.machine === m && x.placement === 'none');
     const [runs, boots] = [own?.runs ?? 0, own?.boots ?? 0];
     const s = (n: number) => (n === 1 ? '' : 's');
-    const contended = own ? contendedOf(own) : '';
+    const contended = own ? contendedOf(own, true) : '';
     return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)}${contended})`;
   });
   const { span } = pooledDays(p.runs);

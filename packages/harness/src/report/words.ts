@@ -77,6 +77,14 @@ export function pooledDays(runs: { pooled: number; started_at: string }[]): { co
   return { count: days.length, span: days[0] === days.at(-1) ? days[0]! : `${days[0]} to ${days.at(-1)}` };
 }
 
-/** ", 1 contended" after a configuration's boots: how many of them had a contended run (model/kept.ts conditionOf). */
-export const contendedOf = (x: PoolResult['priors'][number]) =>
-  x.contended_boots ? `, ${x.contended_boots === x.boots ? 'all' : x.contended_boots} contended` : '';
+/**
+ * ", 2 of them contended" after a configuration's boots ("contended" alone for its one boot, "all contended" for every
+ * one): how many had a contended run (model/kept.ts conditionOf); `linked`: the word linked to the glossary (the
+ * README's first screen, whose links are from the checkout's root).
+ */
+export function contendedOf(x: PoolResult['priors'][number], linked = false): string {
+  const n = x.contended_boots;
+  if (!n) return '';
+  const word = linked ? term('contended') : 'contended';
+  return `, ${n < x.boots ? `${n} of them ${word}` : x.boots === 1 ? word : `all ${word}`}`;
+}
