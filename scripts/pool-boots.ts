@@ -9,7 +9,7 @@
 //   4. the records pooled by the pool's own rules (the newest one's inputs as today's, or any with --any-inputs), all
 //      conditions together and each condition apart, at the stated prior on τr and smaller ones: what answering per
 //      condition would give from these runs.
-// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] results/runs/A.json results/runs/B.json …
+// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] results/runs/A.json results/runs/B.json
 // (--any-inputs: parts 1 and 4 take runs whatever their inputs, to read τ across inputs versions too.)
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
@@ -202,13 +202,15 @@ console.log(
   for (const condition of ['all', 'quiet', 'contended'] as const) {
     const rs = records.filter((k) => condition === 'all' || conditionOf(k) === condition);
     if (!rs.length) continue;
-    const at = [0.06, 0.04, 0.03, 0.02].map((scale) => {
-      const p = poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10, undefined, scale);
-      const answered = p.answers.filter((a) => a.pool.holds !== 'open').length;
-      return `${answered} at ${scale * 100}%`;
-    });
-    const on = poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10).priors;
-    const where = on
+    const pools = [0.06, 0.04, 0.03, 0.02].map((scale) => ({
+      scale,
+      p: poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10, undefined, scale),
+    }));
+    const at = pools.map(
+      ({ scale, p }) => `${p.answers.filter((a) => a.pool.holds !== 'open').length} at ${scale * 100}%`,
+    );
+    // The runs and boots do not depend on the prior: read off the stated one's pool.
+    const where = pools[0]!.p.priors
       .map((x) => `${x.runs} run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'}`)
       .join(', ');
     console.log(`   ${condition} (${where}): of ${comparisons.length}, ${at.join(', ')}`);

@@ -2,13 +2,14 @@
 // contenders (the same inputs) and each gives one estimate of ln A − ln B with its standard error; the day moves a
 // pair by more than a run's own error says (τr, between runs), and a machine can move it more (τm, between machines).
 //
-//   model   y_j = θ_machine(j) + e_boot(j) + ε_j: e ~ N(0, τr²) per boot, ε ~ N(0, se_j²) its own error. θ_m is the
-//           difference on machine m; the answer is about μ = the mean of θ_m over the machines measured, each machine
-//           counting once however many runs it has. Where the answer holds beyond them is the prediction for a new
-//           machine, with τm (below). Why the machines measured and not the population of machines: with two or three
-//           machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t near 30, and
-//           borrowing τm from the family (below) is anti-conservative for the comparisons machines move most (a null
-//           simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the machine).
+//   model   y_j = θ_machine(j) + e_boot(j) + ε_j: e ~ N(0, τr²) per boot, ε ~ N(0, se_j²) its own error. θ_m
+//           is the difference on machine m; the answer is about μ = the mean of θ_m over the machines measured,
+//           each machine counting once however many runs it has. Where the answer holds beyond them is the prediction
+//           for a new machine, with τm (below). Why the machines measured and not the population of machines: with
+//           two or three machines, the population mean has one or two df; a family's level (α/47) on 2 df needs a t
+//           near 30, and borrowing τm from the family (below) is anti-conservative for the comparisons machines move
+//           most (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the
+//           machine).
 //   τr      Drawn per boot (or day): the runs of one boot are merged first (mergeBoots), since runs of one boot
 //           move together and runs of different days apart (scripts/pool-boots.ts reads both from kept records).
 //           Each comparison learns its own τr from its own boots, starting from a stated prior (statedPrior): the
@@ -216,8 +217,8 @@ export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string)
     const w = rs.map((r) => 1 / (r.se * r.se + TAU_IN_BOOT * TAU_IN_BOOT));
     const sw = w.reduce((s, x) => s + x, 0);
     const v = 1 / sw;
-    // Each run's estimated share of the merged variance, (wᵢ / Σw)² seᵢ², squared, over its df (τ is stated, not
-    // estimated).
+    // Each run's estimated share of the merged variance, (wᵢ / Σw)² seᵢ², squared, over its df (τ is stated,
+    // not estimated).
     const denom = w.reduce((s, x, i) => s + ((x / sw) ** 2 * rs[i]!.se ** 2) ** 2 / Math.max(1, rs[i]!.df), 0);
     return {
       y: rs.reduce((s, r, i) => s + r.y * w[i]!, 0) / sw,
