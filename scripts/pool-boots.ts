@@ -9,12 +9,18 @@
 //   4. the records pooled by the pool's own rules (the newest one's inputs as today's, or any with --any-inputs), all
 //      conditions together and each condition apart, at the stated prior on τr and smaller ones: what answering per
 //      condition would give from these runs.
-// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] results/runs/A.json results/runs/B.json
+//   5. with --steal RESULTS.json (a contended run's results.json): its rounds left out above a CPU steal limit, then
+//      the τ and median difference between it and each quiet record: whether a stricter --max-steal brings a
+//      contended run nearer a quiet boot.
+// Usage: bash scripts/with-tools.sh bun scripts/pool-boots.ts [--any-inputs] [--steal R.json] results/runs/A.json …
 // (--any-inputs: parts 1 and 4 take runs whatever their inputs, to read τ across inputs versions too.)
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
 import { median } from 'simple-statistics';
 import { poolAnswers } from '../packages/harness/src/answers/across-runs';
+import { analyze } from '../packages/harness/src/answers/analysis';
+import { recordOf } from '../packages/harness/src/publish/kept-runs';
+import type { Results } from '../packages/harness/src/model/results';
 import { holmLevels } from '../packages/harness/src/answers/decide';
 import { bootsOf, conditionOf, type KeptAnswers, placementOf } from '../packages/harness/src/model/kept';
 import {
@@ -29,7 +35,9 @@ import { runEffectVariance } from '../packages/harness/src/stats/run-effect';
 import { seededRandom } from '../packages/harness/src/stats/stats';
 
 const anyInputs = process.argv.includes('--any-inputs');
-const files = process.argv.slice(2).filter((f) => f !== '--any-inputs');
+const stealAt = process.argv.indexOf('--steal');
+const stealFile = stealAt > 0 ? process.argv[stealAt + 1] : undefined;
+const files = process.argv.slice(2).filter((f) => f !== '--any-inputs' && f !== '--steal' && f !== stealFile);
 // The default placement's runs with estimates, oldest first: a placement is a configuration of its own, an old record
 // has nothing to pool.
 const records: KeptAnswers[] = files
@@ -214,5 +222,38 @@ console.log(
       .map((x) => `${x.runs} run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'}`)
       .join(', ');
     console.log(`   ${condition} (${where}): of ${comparisons.length}, ${at.join(', ')}`);
+  }
+}
+
+if (stealFile) {
+  console.log(`5. ${stealFile}'s rounds left out above a CPU steal limit, against each quiet record (τ, median |d|)`);
+  const full = JSON.parse(readFileSync(stealFile, 'utf8')) as Results;
+  const quiet = records.filter((k) => conditionOf(k) === 'quiet');
+  for (const limit of [100, 15, 8, 5, 3, 2, 1]) {
+    const r = structuredClone(full);
+    let [kept, left] = [0, 0];
+    for (const c of r.contenders)
+      for (const p of c.points) {
+        const low = p.runs.filter((x) => !(x.cpu_steal_pct > limit));
+        [kept, left] = [kept + low.length, left + p.runs.length - low.length];
+        if (p === c.points[0]) c.runs = c.runs.filter((x) => !(x.cpu_steal_pct > limit));
+        p.runs = low;
+      }
+    const k = recordOf(r, analyze(r));
+    const against = quiet.map((q) => {
+      const [d, v] = [[] as number[], [] as number[]];
+      for (const x of k.answers) {
+        const [p, o] = [estimateOf(k, key(x)), estimateOf(q, key(x))];
+        if (p && o) [d.push(o.ln - p.ln), v.push(p.se ** 2 + o.se ** 2)];
+      }
+      const tau = Math.sqrt(runEffectVariance(d, v) / 2);
+      const mid = median(d.map(Math.abs));
+      return `${q.started_at.slice(0, 10)} τ ${(100 * tau).toFixed(1)}%, |d| ${(100 * mid).toFixed(1)}% (${d.length})`;
+    });
+    const se = median(k.answers.flatMap((x) => (x.estimate ? [x.estimate.se] : [])));
+    console.log(
+      `   steal ≤ ${limit}%: ${kept} runs kept, ${left} left out, median se ${(100 * se).toFixed(1)}%; ` +
+        against.join('; '),
+    );
   }
 }
