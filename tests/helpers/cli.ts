@@ -220,6 +220,7 @@ async function inTree(harness: number, match: (cmd: string) => boolean): Promise
 export function redisKiller(ready: (line: string) => boolean, marker: string) {
   let watching = false;
   let killed = false;
+  let killedAt = 0;
   const kill = async (harness: number) => {
     const redis = await inTree(harness, (cmd) => /^redis-server 127\.0\.0\.1:\d+/.test(cmd));
     if (
@@ -228,10 +229,15 @@ export function redisKiller(ready: (line: string) => boolean, marker: string) {
     )
       return;
     killed = true;
-    setTimeout(() => process.kill(redis, 'SIGKILL'), 700);
+    setTimeout(() => {
+      killedAt = performance.now();
+      process.kill(redis, 'SIGKILL');
+    }, 700);
   };
   return {
     killed: () => killed,
+    /** Milliseconds since Redis was killed (NaN before). */
+    sinceKill: () => (killedAt ? performance.now() - killedAt : Number.NaN),
     onLine: (line: string, ctl: { pid: number }) => {
       if (watching || !ready(line)) return;
       watching = true;

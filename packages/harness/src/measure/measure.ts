@@ -235,13 +235,16 @@ async function ohaWindow(
   around: Around | null,
 ) {
   try {
-    return await runOha({
-      ...load,
-      url: around?.target?.url ?? url,
-      request: around?.target?.request,
-      outFile: rawFile,
-      cpuList: ctx.placement.loadgen,
-    });
+    return await runOha(
+      {
+        ...load,
+        url: around?.target?.url ?? url,
+        request: around?.target?.request,
+        outFile: rawFile,
+        cpuList: ctx.placement.loadgen,
+      },
+      ctx.alive,
+    );
   } catch (e) {
     await around?.abort();
     throw e;

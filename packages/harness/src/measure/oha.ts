@@ -51,8 +51,18 @@ export function summarizeOha(json: OhaJson): OhaRun {
 export { ohaArgs, type OhaOptions } from '../model/load-command';
 import { ohaArgs, type OhaOptions } from '../model/load-command';
 
-/** Runs one oha process; returns its raw JSON, the summary and the CPU oha itself used. */
-export async function runOha(o: OhaOptions): Promise<{ raw: OhaJson; run: OhaRun; cpuSeconds: number }> {
+/** How often a window looks for the servers' processes (`alive`): a signal to a pid each time, nothing more. */
+const ALIVE_EVERY_MS = 250;
+
+/**
+ * Runs one oha process; returns its raw JSON, the summary and the CPU oha itself used. `alive`: whether the servers'
+ * processes still run; once one has gone, oha is stopped and this throws, rather than waiting for each request
+ * in flight to time out (oha's -t, 20 s).
+ */
+export async function runOha(
+  o: OhaOptions,
+  alive?: () => boolean,
+): Promise<{ raw: OhaJson; run: OhaRun; cpuSeconds: number }> {
   // oha's CPU is read from this process's reaped-children time: exact, and no polling.
   mkdirSync(dirname(o.outFile), { recursive: true });
   const before = selfCpuSeconds().reapedChildren;
@@ -61,9 +71,19 @@ export async function runOha(o: OhaOptions): Promise<{ raw: OhaJson; run: OhaRun
   // Backstop for a load generator that never finishes (e.g. the seed profile against a hung app).
   const limitMs = ((o.duration_s ?? 0) + 60) * 1000;
   const watchdog = setTimeout(() => killTree(proc.pid, 500), limitMs);
+  let gone = false;
+  const watch = alive
+    ? setInterval(() => {
+        if (gone || alive()) return;
+        gone = true;
+        killTree(proc.pid, 500);
+      }, ALIVE_EVERY_MS)
+    : null;
   const { code, signal } = await proc.exited;
   clearTimeout(watchdog);
+  if (watch) clearInterval(watch);
   const cpu = selfCpuSeconds().reapedChildren - before;
+  if (gone) throw new Error('a server stopped during the window; oha was stopped');
   if (code !== 0) throw new Error(`oha failed (${signal ?? `exit ${code}`}): ${proc.tail().slice(-3).join(' ')}`);
   const raw = JSON.parse(readFileSync(o.outFile, 'utf8')) as OhaJson;
   return { raw, run: summarizeOha(raw), cpuSeconds: cpu };

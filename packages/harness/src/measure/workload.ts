@@ -27,6 +27,8 @@ export interface RunContext {
   /** --redis-rtt: the delay proxy between the apps and Redis, whose CPU each run records. */
   proxy?: { pid: number };
   runDir: string;
+  /** Whether the servers' processes the harness started still run: a window stops as soon as one has gone. */
+  alive?: () => boolean;
 }
 
 /** What oha sends: GET url, or a request of the workload's own (method, body, a URL regex). */

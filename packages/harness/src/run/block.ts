@@ -26,9 +26,17 @@ interface Member extends Slot {
   /** Which launch of the round it is on, from 0 (the handicap check's pair is launched anew for each pair alone). */
   launch: number;
   outcome?: Out;
+  /** Redis died under one of its windows (one stopped when it died leaves no record of its own). */
+  redisDied?: boolean;
 }
 
 type WindowResult = 'ok' | 'out' | 'redis-died';
+
+/** The members Redis died under. */
+const died = (...ms: Member[]): 'redis-died' => {
+  for (const m of ms) m.redisDied = true;
+  return 'redis-died';
+};
 
 /** What a block reads of the results: the settings, the comparisons, the design chosen; it adds Redis restarts. */
 export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'handicap' | 'data'>;
@@ -164,7 +172,7 @@ async function window(b: Block, m: Member, others: Member[], check = false): Pro
   });
   const { run, bad } = await measureWindow(b.launcher, m.app!, loadOf(b, m), rawName, b.round, extra);
   if (run) (check ? m.checkRuns : m.windows).push(run);
-  if (bad?.kind === 'redis-died') return 'redis-died';
+  if (bad?.kind === 'redis-died') return died(m);
   if (bad) m.outcome = bad;
   return bad ? 'out' : 'ok';
 }
@@ -210,7 +218,7 @@ async function duetWindow(b: Block, pair: [Member, Member]): Promise<WindowResul
     );
   }
   const measured = await Promise.allSettled(pair.map((m) => started.get(m)!));
-  if (measured.some((x) => x.status === 'rejected') && !launcher.serversAlive()) return 'redis-died';
+  if (measured.some((x) => x.status === 'rejected') && !launcher.serversAlive()) return died(...pair);
   let result: WindowResult = 'ok';
   for (const [i, m] of pair.entries()) {
     const x = measured[i]!;
@@ -234,7 +242,7 @@ async function duetWindow(b: Block, pair: [Member, Member]): Promise<WindowResul
     };
     m.duetRuns.push(record);
     const bad = await launcher.check(m.app!, record);
-    if (bad?.kind === 'redis-died') return 'redis-died';
+    if (bad?.kind === 'redis-died') return died(m);
     if (bad) {
       m.outcome = bad;
       result = 'out';
@@ -389,8 +397,8 @@ export async function measureBlock(
 /**
  * A member's outcome: its windows pooled into one run (with its duet windows), or, in a round of
  * duet windows only (plan.ts: aloneRound), those pooled and marked `duet_only`. When Redis died,
- * the members measured in this round lose their run (measured again on --resume); a member not
- * measured yet has nothing to report.
+ * the members measured in this round lose their run (measured again on --resume), the one it died
+ * under too when its window, stopped, left no record; a member not measured yet has nothing to report.
  */
 function outcomeOf(m: Member, redisDied: boolean, workload: Workload): TrialOutcome {
   const check = m.checkRuns.length ? { check_windows: windowsOf(m.checkRuns) } : {};
@@ -399,6 +407,7 @@ function outcomeOf(m: Member, redisDied: boolean, workload: Workload): TrialOutc
     : m.duetRuns.length
       ? [{ ...pooled(m.duetRuns, workload), windows: [], duet: m.duet, duet_only: true as const, ...check }]
       : [];
-  if (redisDied && !m.outcome) return runs.length ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
+  if (redisDied && !m.outcome)
+    return runs.length || m.redisDied ? { kind: 'redis-died', runs } : { kind: 'runs', runs: [] };
   return m.outcome ? { ...m.outcome, runs } : { kind: 'runs', runs };
 }

@@ -196,7 +196,17 @@ export const ctxFor = (rig: Pick<Rig, 'ctx' | 'servers' | 'proxies'>, c: Pick<Co
   ...rig.ctx,
   ...(c.server ? { redis: serverOf(rig, c), proxy: rig.proxies[c.server] } : {}),
   write: c.settings.write,
+  alive: () => serverProcessesAlive(rig),
 });
+
+/**
+ * Every server process the run started still runs (a signal to each pid; a server it did not start, REDIS_URL's,
+ * has none to look at). Cheap enough to ask during a window, unlike serversAlive's PING.
+ */
+export const serverProcessesAlive = (rig: Pick<Rig, 'servers' | 'proxies'>) =>
+  Object.values(rig.servers).every(
+    (t) => (!t.server || isAlive(t.server.pid)) && (t.nodes ?? []).every((n) => isAlive(n.pid)),
+  ) && Object.values(rig.proxies).every((p) => isAlive(p.pid));
 
 /** Every server the run started still answers. */
 export const serversAlive = (rig: Pick<Rig, 'servers' | 'proxies'>) =>

@@ -99,26 +99,38 @@ export const chartHead = (values: object[], config: object, text: string, subtit
  */
 export function startProbing<T>(
   reader: { close(): void },
-  step: (out: T[]) => Promise<void>,
+  step: (out: T[], signal: AbortSignal) => Promise<void>,
   everyMs = 50,
-): { stop(): Promise<T[]> } {
+): { stop(): Promise<T[]>; abort(): Promise<void> } {
   const out: T[] = [];
-  let stopped = false;
+  const halt = new AbortController();
+  let [stopped, closed] = [false, false];
   const loop = (async () => {
     while (!stopped) {
       const t0 = Date.now();
       try {
-        await step(out);
+        await step(out, halt.signal);
       } catch {}
-      await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
+      if (!stopped) await Bun.sleep(Math.max(0, everyMs - (Date.now() - t0)));
     }
   })();
+  const close = () => {
+    if (!closed) reader.close();
+    closed = true;
+  };
   return {
     stop: async () => {
       stopped = true;
       await loop;
-      reader.close();
+      close();
       return out;
+    },
+    // A window that failed (a server gone): the probe in flight is cancelled, not waited out to its timeout.
+    abort: async () => {
+      stopped = true;
+      halt.abort();
+      close();
+      await loop;
     },
   };
 }

@@ -44,9 +44,7 @@ function around(redis: Parameters<typeof upsertAround>[0], url: string, keys: nu
   let acked: Awaited<ReturnType<typeof upsert.stop>> = [];
   return {
     target: { url: upsert.request.url, request: upsert.request },
-    abort: async () => {
-      await upsert.stop();
-    },
+    abort: () => upsert.abort(),
     stop: async () => {
       acked = await upsert.stop();
       return acked.length;

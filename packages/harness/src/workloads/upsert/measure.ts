@@ -42,12 +42,14 @@ export async function postUpsert(
   url: string,
   id: string,
   body: object = JSON.parse(UPSERT_BODY),
+  halt?: AbortSignal,
 ): Promise<{ status: number; reply: UpsertReply | null; text: string }> {
+  const timeout = AbortSignal.timeout(10_000);
   const res = await fetch(`${url.replace(/\/$/, '')}/items/${id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
+    signal: halt ? AbortSignal.any([halt, timeout]) : timeout,
   });
   const text = await res.text();
   let reply: UpsertReply | null = null;
@@ -77,11 +79,11 @@ export function startUpsertProber(url: string, redis: RedisTarget, space: KeySpa
   );
   return startProbing<Acked>(
     reader,
-    async (acked) => {
+    async (acked, halt) => {
       const base = Date.now() * 1000;
       const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
       const replies = await Promise.all(
-        versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version })),
+        versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version }, halt)),
       );
       const [seen] = (await reader.send('HMGET', [itemKey(space.probeId), 'version'])) as (string | null)[];
       for (const { status, reply } of replies)
@@ -139,6 +141,8 @@ export function upsertAround(redis: RedisTarget, url: string, keys: number, writ
     request: upsertRequest(url, space),
     /** The prober's writes, once it stopped. */
     stop: () => prober.stop(),
+    /** The window failed: the prober stops without waiting for its writes in flight. */
+    abort: () => prober.abort(),
     /** After the server's counters were read (the read-back is commands of its own). */
     account: (acked: Acked[], statuses: Record<string, number>, unanswered: number): UpsertWindow => ({
       keys: space.keys,

@@ -15,7 +15,7 @@ function around(redis: RedisTarget, url: string): Around {
   const w = trimAround(redis, url);
   return {
     target: { url: w.request.url, request: w.request },
-    abort: async () => void (await w.stop()),
+    abort: () => w.abort(),
     stop: () => w.stop(),
     record: async (x) => ({
       kind: 'xadd-trim',

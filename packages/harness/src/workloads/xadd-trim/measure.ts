@@ -26,12 +26,17 @@ export const capOf = (redis: RedisTarget) =>
   TRIM_MAXLEN + Number(cli(redis, ['CONFIG', 'GET', 'stream-node-max-entries']).trim().split('\n')[1]);
 
 /** POST one write; its status and the entry id the app answered. */
-async function post(url: string, id: string): Promise<{ status: number; entry: string | null; text: string }> {
+async function post(
+  url: string,
+  id: string,
+  halt?: AbortSignal,
+): Promise<{ status: number; entry: string | null; text: string }> {
+  const timeout = AbortSignal.timeout(10_000);
   const res = await fetch(`${url.replace(/\/$/, '')}/items/${id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: TRIM_BODY,
-    signal: AbortSignal.timeout(10_000),
+    signal: halt ? AbortSignal.any([halt, timeout]) : timeout,
   });
   const text = await res.text();
   let entry: string | null = null;
@@ -53,9 +58,9 @@ async function holds(reader: RedisClient, entry: string, id: string): Promise<bo
 function startProber(url: string, redis: RedisTarget, prefix: string) {
   const reader = new RedisClient(redis.url);
   let n = 0;
-  return startProbing<{ status: number; found: boolean }>(reader, async (probes) => {
+  return startProbing<{ status: number; found: boolean }>(reader, async (probes, halt) => {
     const id = `${prefix}p${++n}`;
-    const { status, entry } = await post(url, id);
+    const { status, entry } = await post(url, id, halt);
     probes.push({ status, found: status === 201 && entry !== null && (await holds(reader, entry, id)) });
   });
 }
@@ -77,6 +82,8 @@ export function trimAround(redis: RedisTarget, url: string) {
       probes = await prober.stop();
       return probes.length;
     },
+    /** The window failed: the prober stops without waiting for its write in flight. */
+    abort: () => prober.abort(),
     account: (statuses: Record<string, number>, unanswered: number): Omit<TrimRecord, 'redis_commands'> => {
       const after = streamCounters(redis);
       return accountTrim({
