@@ -51,7 +51,7 @@ export function summarizeOha(json: OhaJson): OhaRun {
 export { ohaArgs, type OhaOptions } from '../model/load-command';
 import { ohaArgs, type OhaOptions } from '../model/load-command';
 
-/** How often a window looks for the servers' processes (`alive`): a signal to a pid each time, nothing more. */
+/** How often a window looks for the servers' processes (`alive`): a read of each one's /proc stat, nothing more. */
 const ALIVE_EVERY_MS = 250;
 
 /**

@@ -200,8 +200,8 @@ export const ctxFor = (rig: Pick<Rig, 'ctx' | 'servers' | 'proxies'>, c: Pick<Co
 });
 
 /**
- * Every server process the run started still runs (a signal to each pid; a server it did not start, REDIS_URL's,
- * has none to look at). Cheap enough to ask during a window, unlike serversAlive's PING.
+ * Every server process the run started still runs (each one's /proc stat read; a server it did not start,
+ * REDIS_URL's, has none to look at). Cheap enough to ask during a window, unlike serversAlive's PING.
  */
 export const serverProcessesAlive = (rig: Pick<Rig, 'servers' | 'proxies'>) =>
   Object.values(rig.servers).every(
