@@ -61,6 +61,16 @@ const sameInputs = (a: KeptAnswers, b: KeptAnswers, c: string) => {
   return used ? a.inputs_used![c] === b.inputs_used![c] : !!a.inputs?.[c] && a.inputs[c] === b.inputs?.[c];
 };
 
+/** The differences of two records' estimates (b − a) and their variances, on the comparisons both measured. */
+function differences(a: KeptAnswers, b: KeptAnswers, asked: (x: KeptAnswers['answers'][number]) => boolean) {
+  const [d, v] = [[] as number[], [] as number[]];
+  for (const x of a.answers.filter(asked)) {
+    const [p, q] = [estimateOf(a, key(x)), estimateOf(b, key(x))];
+    if (p && q) [d.push(q.ln - p.ln), v.push(p.se ** 2 + q.se ** 2)];
+  }
+  return { d, v, tau: Math.sqrt(runEffectVariance(d, v) / 2) };
+}
+
 console.log(
   '1. τ between two runs (the median z² of their differences at χ²₁ median), ' +
     (anyInputs ? 'on every comparison both measured, any inputs (--any-inputs)' : 'on the same inputs in both'),
@@ -70,17 +80,9 @@ const byKind = new Map<string, number[]>();
 for (let i = 0; i < records.length; i++)
   for (let j = i + 1; j < records.length; j++) {
     const [a, b] = [records[i]!, records[j]!];
-    const d: number[] = [];
-    const v: number[] = [];
-    for (const x of a.answers.filter((y) => sameInputs(a, b, y.a) && sameInputs(a, b, y.b))) {
-      const [p, q] = [estimateOf(a, key(x)), estimateOf(b, key(x))];
-      if (!p || !q) continue;
-      d.push(q.ln - p.ln);
-      v.push(p.se ** 2 + q.se ** 2);
-    }
+    const { d, tau } = differences(a, b, (y) => sameInputs(a, b, y.a) && sameInputs(a, b, y.b));
     const same = boots.get(a.started_at) === boots.get(b.started_at) ? 'same boot' : 'two boots';
     const [ca, cb] = [conditionOf(a), conditionOf(b)];
-    const tau = Math.sqrt(runEffectVariance(d, v) / 2);
     const at = `${a.started_at.slice(0, 16)} ${b.started_at.slice(0, 16)} ${same}, ${ca} and ${cb}`;
     console.log(`   ${at}: ${(100 * tau).toFixed(1)}% over ${d.length} comparisons`);
     const kind =
@@ -241,12 +243,7 @@ if (stealFile) {
       }
     const k = recordOf(r, analyze(r));
     const against = quiet.map((q) => {
-      const [d, v] = [[] as number[], [] as number[]];
-      for (const x of k.answers) {
-        const [p, o] = [estimateOf(k, key(x)), estimateOf(q, key(x))];
-        if (p && o) [d.push(o.ln - p.ln), v.push(p.se ** 2 + o.se ** 2)];
-      }
-      const tau = Math.sqrt(runEffectVariance(d, v) / 2);
+      const { d, tau } = differences(k, q, () => true);
       const mid = median(d.map(Math.abs));
       return `${q.started_at.slice(0, 10)} τ ${(100 * tau).toFixed(1)}%, |d| ${(100 * mid).toFixed(1)}% (${d.length})`;
     });

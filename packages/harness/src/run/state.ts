@@ -210,5 +210,4 @@ export const serverProcessesAlive = (rig: Pick<Rig, 'servers' | 'proxies'>) =>
 
 /** Every server the run started still answers. */
 export const serversAlive = (rig: Pick<Rig, 'servers' | 'proxies'>) =>
-  Object.values(rig.servers).every((t) => redisAlive(t) && (t.nodes ?? []).every((n) => isAlive(n.pid))) &&
-  Object.values(rig.proxies).every((p) => isAlive(p.pid));
+  serverProcessesAlive(rig) && Object.values(rig.servers).every(redisAlive);
