@@ -7,7 +7,8 @@ import { analyze } from '../../packages/harness/src/answers/analysis';
 import { isFloor } from '../../packages/harness/src/model/questions';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { LEFTOVER_NOT_MEASURED } from '../../packages/harness/src/report/ceilings';
-import { charts, chartView } from '../../packages/harness/src/report/charts';
+import { charts } from '../../packages/harness/src/report/charts';
+import { chartView } from '../../packages/harness/src/report/render';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 /** The published reads and writes runs, and the tests' own fixture. */
