@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { freePort, listensOn } from '../../packages/harness/src/system/net';
 import { availableParallelism } from 'node:os';
 import {
   busiestThread,
@@ -113,6 +114,23 @@ describe('/proc accounting', () => {
     await killTree(t.pid, 1000);
     await Bun.sleep(100);
     expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  test('killTree: a server closed on SIGTERM whose process lives on is killed soon after the close', async () => {
+    // As Elysia on Node (srvx's graceful shutdown): the server closes on SIGTERM, a timer keeps the process alive.
+    const port = await freePort();
+    const serve = `const s = Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('ok') });`;
+    const p = spawnTracked('bun', [
+      '-e',
+      `${serve} process.on('SIGTERM', () => s.stop(true)); setInterval(() => {}, 1e3);`,
+    ]);
+    for (let i = 0; i < 200 && !listensOn(p.pid, port); i++) await Bun.sleep(50);
+    expect(listensOn(p.pid, port)).toBe(true);
+    const t0 = Date.now();
+    await killTree(p.pid, 30_000, () => listensOn(p.pid, port));
+    // Killed 250 ms after its port closed, here; the grace was 30 s.
+    expect((await p.exited).signal).toBe('SIGKILL');
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   test('the orphan guard kills a marked child its registry never listed (spawned just before a kill -9)', async () => {

@@ -6,6 +6,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
+import { listensOn } from '../system/net';
 import { isAlive, killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
@@ -180,7 +181,10 @@ export async function startApp(
   const stop = async () => {
     // WORKERS=2: each worker is a process with its own glide socket.
     const pids = [proc.pid, ...processTree(proc.pid)];
-    await killTree(proc.pid);
+    // Done once nothing of it listens on its port any more: Elysia on Node (srvx's graceful shutdown) closes its server
+    // on SIGTERM and lives on, its Redis client holding the process, until SIGKILL.
+    const port = Number(new URL(url).port);
+    await killTree(proc.pid, 3000, () => pids.some((pid) => listensOn(pid, port)));
     for (const pid of new Set(pids)) removeClientLeftovers(pid);
   };
   const app: RunningApp = { url, pid: proc.pid, process: proc, stop };

@@ -274,15 +274,27 @@ export const isAlive = (pid: number) => {
   return st !== null && st.state !== 'Z';
 };
 
-/** SIGTERM the tree, then SIGKILL whatever is left after graceMs. */
-export async function killTree(root: number, graceMs = 3000): Promise<void> {
+/** How long a tree that has stopped serving (killTree's `serving`) may take to exit before SIGKILL. */
+const AFTER_SERVING_MS = 250;
+
+/**
+ * SIGTERM the tree, then SIGKILL whatever is left after graceMs. `serving`: whether the tree still serves; once it has
+ * stopped, what is left gets AFTER_SERVING_MS more, not the rest of the grace (an app whose server closes on SIGTERM
+ * while something else keeps its process alive).
+ */
+export async function killTree(root: number, graceMs = 3000, serving?: () => boolean): Promise<void> {
   if (root <= 0) return;
   let pids = processTree(root);
   signalTree(pids, root, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
+  let deadline = Date.now() + graceMs;
+  let stopped = false;
   while (Date.now() < deadline) {
     pids = pids.filter(isAlive);
     if (pids.length === 0) break;
+    if (serving && !stopped && !serving()) {
+      stopped = true;
+      deadline = Math.min(deadline, Date.now() + AFTER_SERVING_MS);
+    }
     await Bun.sleep(50);
   }
   signalTree(processTree(root).concat(pids).filter(isAlive), root, 'SIGKILL');
