@@ -57,9 +57,12 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
   const n = xs.length;
   const avg = n ? mean(xs) : NaN;
   const sd = n > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - avg) ** 2, 0) / (n - 1)) : NaN;
-  const walsh: number[] = [];
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh.push((xs[i]! + xs[j]!) / 2);
-  walsh.sort((a, b) => a - b);
+  // A typed array sorts numbers natively, without a comparator call per step: a third of a simulated --against run's
+  // time went to this sort when it was an array of numbers.
+  const walsh = new Float64Array((n * (n + 1)) / 2);
+  let at = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[at++] = (xs[i]! + xs[j]!) / 2;
+  walsh.sort();
   const m = walsh.length;
   const hl = m ? (m % 2 ? walsh[(m - 1) / 2]! : (walsh[m / 2 - 1]! + walsh[m / 2]!) / 2) : NaN;
   const { w, n: nz } = wPlus(xs);
