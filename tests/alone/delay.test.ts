@@ -3,10 +3,9 @@
 // ~0 CPU when idle and leaves nothing behind when stopped.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Socket, TCPSocketListener } from 'bun';
-import { freePort } from '../../packages/harness/src/system/net';
+import { freePort, listensOn } from '../../packages/harness/src/system/net';
 import { isAlive, processTree, rssMb } from '../../packages/harness/src/system/proc';
 import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 import { measureRtt, startDelayProxy, type DelayProxy } from '../../packages/harness/src/topology/delay';
@@ -88,21 +87,11 @@ async function medianPing(port: number, count = 150): Promise<number> {
 }
 
 /**
- * Whether a socket listens on the port, from the kernel's table. Not "can it be bound": the
- * proxy's closed connections linger in TIME_WAIT on it for a minute, which keeps a bind without
+ * Whether a socket listens on the port, from the kernel's table (listensOn, in this process's namespace). Not "can it be
+ * bound": the proxy's closed connections linger in TIME_WAIT on it for a minute, which keeps a bind without
  * SO_REUSEADDR out; nor "does a connect succeed": in this VM one sometimes does with nothing there.
  */
-function listening(port: number): boolean {
-  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  return ['/proc/net/tcp', '/proc/net/tcp6'].some((file) =>
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .some((line) => {
-        const [, local, , state] = line.trim().split(/\s+/);
-        return local?.endsWith(hex) && state === '0A'; // 0A: LISTEN
-      }),
-  );
-}
+const listening = (port: number) => listensOn(process.pid, port);
 
 /**
  * Run check up to `attempts` times, 2 s apart, until it finds nothing wrong; fail with every attempt's findings. A VM's

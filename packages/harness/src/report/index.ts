@@ -23,7 +23,7 @@ import type { Scaling } from '../model/results';
 import type { TopLevelSpec } from 'vega-lite';
 
 // The drawing libraries (vega, resvg) and the browser (playwright) load only when a chart or report.png is drawn: a
-// text report, a refused flag or --help starts without them, 0.3–0.4 s sooner.
+// text report, a refused flag or --help starts without them, about 0.3 s sooner.
 const renderPng = async (spec: TopLevelSpec) => (await import('./render')).renderPng(spec);
 const screenshotReport = async (html: string, png: string) => (await import('./browser')).screenshotReport(html, png);
 
