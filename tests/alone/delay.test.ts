@@ -87,8 +87,8 @@ async function medianPing(port: number, count = 150): Promise<number> {
 }
 
 /**
- * Whether a socket listens on the port, from the kernel's table (listensOn, in this process's namespace). Not "can it be
- * bound": the proxy's closed connections linger in TIME_WAIT on it for a minute, which keeps a bind without
+ * Whether a socket listens on the port, from the kernel's table (listensOn, in this process's namespace). Not "can it
+ * be bound": the proxy's closed connections linger in TIME_WAIT on it for a minute, which keeps a bind without
  * SO_REUSEADDR out; nor "does a connect succeed": in this VM one sometimes does with nothing there.
  */
 const listening = (port: number) => listensOn(process.pid, port);
