@@ -6,7 +6,7 @@
 // Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit 0 only if both lanes pass.
 //   bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- bun test flags]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -77,7 +77,12 @@ export function fileResults(xml: string, lane: string): FileResult[] {
   return out;
 }
 
-function runLane(lane: Lane, passed: string[], dir: string): { code: number; files: FileResult[]; wall: number } {
+function runLane(
+  lane: Lane,
+  passed: string[],
+  dir: string,
+  scratch: string,
+): { code: number; files: FileResult[]; wall: number } {
   const xml = join(dir, `${lane.name}.xml`);
   const args = [
     'test',
@@ -94,13 +99,26 @@ function runLane(lane: Lane, passed: string[], dir: string): { code: number; fil
   ];
   console.log(`\n== lane ${lane.name}: ${lane.dirs.join(', ')} (${lane.workers} worker${lane.workers > 1 ? 's' : ''})`);
   const t0 = performance.now();
-  const r = spawnSync('bun', args, { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync('bun', args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TMPDIR: scratch } });
   const wall = (performance.now() - t0) / 1000;
   let files: FileResult[] = [];
   try {
     files = fileResults(readFileSync(xml, 'utf8'), lane.name);
   } catch {}
   return { code: r.status ?? 1, files, wall };
+}
+
+/** Entries grouped by their name without mkdtemp's suffix: "bench-test ×71, manifest ×9". */
+export function leftovers(names: string[]): string {
+  const count = new Map<string, number>();
+  for (const n of names) {
+    const prefix = n.replace(/-[A-Za-z0-9]{6}$/, '');
+    count.set(prefix, (count.get(prefix) ?? 0) + 1);
+  }
+  return [...count]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([p, n]) => (n > 1 ? `${p} ×${n}` : p))
+    .join(', ');
 }
 
 function main(): number {
@@ -111,9 +129,15 @@ function main(): number {
         { name: 'shared', dirs: ['tests/unit', 'tests/integration', 'tests/browser'], workers },
         { name: 'alone', dirs: ['tests/alone'], workers: 1 },
       ];
+  // The tests, the runs they start and the apps get a temporary folder of the suite's own (TMPDIR), removed at the end:
+  // what a test killed on purpose (a harness, a Redis) leaves there goes with it. What was left is named.
   const dir = mkdtempSync(join(tmpdir(), 'bench-tests-'));
-  const results = lanes.map((l) => ({ lane: l, ...runLane(l, passed, dir) }));
+  const scratch = join(dir, 'tmp');
+  mkdirSync(scratch);
+  const results = lanes.map((l) => ({ lane: l, ...runLane(l, passed, dir, scratch) }));
+  const left = readdirSync(scratch);
   rmSync(dir, { recursive: true, force: true });
+  if (left.length) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
   const files = results.flatMap((r) => r.files);
   const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
   console.log('\nslowest files (seconds, lane):');

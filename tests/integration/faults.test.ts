@@ -230,8 +230,9 @@ describe('bad input', () => {
 describe('signals and kill -9', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     test(`${signal} mid-run: children gone within 5 s, partial results marked incomplete, non-zero exit`, async () => {
+      // Signalled when round 1's first run is recorded: Redis, both apps and the rounds after it still to stop.
       const run = await runCli(
-        ['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '2s', '--warmup', '0s'],
+        ['--only', [fake('good'), fake('other')].join(','), '--runs', '3', '--duration', '1s', '--warmup', '0s'],
         {
           onLine: (line, ctl) => line.includes('run 1/3') && ctl.kill(signal),
         },

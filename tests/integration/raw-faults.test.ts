@@ -170,7 +170,8 @@ describe('the raw read path through each raw server', () => {
     const c = all.find((x) => x.name === 'node-raw-node-redis-rawreply')!;
     const rdb = `${ROOT}/dump.rdb`;
     const redisPort = await freePort();
-    let redis = await startPrivateRedis(rdb, { port: redisPort });
+    const killed = await startPrivateRedis(rdb, { port: redisPort });
+    let redis = killed;
     pids.push(redis.server!.pid);
     const golden = goldenBody(redis, STREAM_KEY);
     const env = appEnvironment(c, redis.url, 'xrange');
@@ -228,6 +229,7 @@ describe('the raw read path through each raw server', () => {
     } finally {
       await app.stop();
       await redis.stop();
+      await killed.stop(); // its folder; the server was killed
     }
   }, 120_000);
 
