@@ -109,7 +109,7 @@ function runLane(
 }
 
 /** Entries grouped by their name without mkdtemp's suffix: "bench-test ×71, manifest ×9". */
-export function leftovers(names: string[]): string {
+function leftovers(names: string[]): string {
   const count = new Map<string, number>();
   for (const n of names) {
     const prefix = n.replace(/-[A-Za-z0-9]{6}$/, '');
