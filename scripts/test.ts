@@ -4,11 +4,21 @@
 //   alone:  tests/alone, one file at a time with nothing beside it: tests that measure time, CPU or load, and tests
 //           that rebuild the apps' shared build outputs as a user's command does.
 // Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit 0 only if both lanes pass.
+// Both run in a TMPDIR of the suite's own, removed at the end with whatever still runs from it; a signal is passed on.
 //   bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- bun test flags]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 
 const ROOT = join(import.meta.dir, '..');
@@ -77,12 +87,16 @@ export function fileResults(xml: string, lane: string): FileResult[] {
   return out;
 }
 
-function runLane(
+/** The lane's `bun test` while it runs, and the signal that stopped the suite: it is passed on, and no lane follows. */
+let running: ChildProcess | null = null;
+let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
+
+async function runLane(
   lane: Lane,
   passed: string[],
   dir: string,
   scratch: string,
-): { code: number; files: FileResult[]; wall: number } {
+): Promise<{ code: number; files: FileResult[]; wall: number }> {
   const xml = join(dir, `${lane.name}.xml`);
   const args = [
     'test',
@@ -99,20 +113,44 @@ function runLane(
   ];
   console.log(`\n== lane ${lane.name}: ${lane.dirs.join(', ')} (${lane.workers} worker${lane.workers > 1 ? 's' : ''})`);
   const t0 = performance.now();
-  const r = spawnSync('bun', args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TMPDIR: scratch } });
+  const child = spawn('bun', args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TMPDIR: scratch } });
+  running = child;
+  const code = await new Promise<number>((done) => child.on('exit', (c) => done(c ?? 1)));
+  running = null;
   const wall = (performance.now() - t0) / 1000;
   let files: FileResult[] = [];
   try {
     files = fileResults(readFileSync(xml, 'utf8'), lane.name);
   } catch {}
-  return { code: r.status ?? 1, files, wall };
+  return { code, files, wall };
 }
 
-/** Entries grouped by their name without mkdtemp's suffix: "bench-test ×71, manifest ×9". */
-function leftovers(names: string[]): string {
+/**
+ * The processes still running from the suite's folder: its TMPDIR in their environment, or their working folder in it
+ * (Redis, which writes its title over its environment, runs in its --dir). A test interrupted leaves them: they are
+ * killed, and their command names returned.
+ */
+export function stopStrays(scratch: string): string[] {
+  const mark = `TMPDIR=${scratch}\0`;
+  const names: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)) {
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      const cwd = `${readlinkSync(`/proc/${pid}/cwd`)}/`;
+      if (!env.startsWith(mark) && !env.includes(`\0${mark}`) && !cwd.startsWith(`${scratch}/`)) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
+      process.kill(Number(pid), 'SIGKILL');
+      names.push(`${basename(cmd.split(' ')[0]!)}-${pid}`);
+    } catch {}
+  }
+  return names;
+}
+
+/** Entries grouped by their name without mkdtemp's suffix (or a pid): "bench-test ×71, manifest ×9". */
+export function leftovers(names: string[]): string {
   const count = new Map<string, number>();
   for (const n of names) {
-    const prefix = n.replace(/-[A-Za-z0-9]{6}$/, '');
+    const prefix = n.replace(/-([A-Za-z0-9]{6}|\d+)$/, '');
     count.set(prefix, (count.get(prefix) ?? 0) + 1);
   }
   return [...count]
@@ -121,7 +159,7 @@ function leftovers(names: string[]): string {
     .join(', ');
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const { unit, workers, timingsOut, passed } = parseArgs(process.argv.slice(2));
   const lanes: Lane[] = unit
     ? [{ name: 'unit', dirs: ['tests/unit'], workers }]
@@ -134,9 +172,19 @@ function main(): number {
   const dir = mkdtempSync(join(tmpdir(), 'bench-tests-'));
   const scratch = join(dir, 'tmp');
   mkdirSync(scratch);
-  const results = lanes.map((l) => ({ lane: l, ...runLane(l, passed, dir, scratch) }));
+  // Ctrl-C reaches the lane's bun test too; either way this process outlives it, to remove the folder and report.
+  for (const s of ['SIGINT', 'SIGTERM'] as const)
+    process.on(s, () => {
+      interrupted = s;
+      running?.kill(s);
+    });
+  const results = [];
+  for (const l of lanes) if (!interrupted) results.push({ lane: l, ...(await runLane(l, passed, dir, scratch)) });
+  const strays = stopStrays(scratch);
   const left = readdirSync(scratch);
   rmSync(dir, { recursive: true, force: true });
+  if (strays.length)
+    console.log(`\nstill running under the suite's temporary folder, now killed: ${leftovers(strays)}`);
   if (left.length) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
   const files = results.flatMap((r) => r.files);
   const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
@@ -152,7 +200,10 @@ function main(): number {
   // A lane that failed before reporting (a file that did not load) counts as a failure even with no failed test.
   const failed = sum('failed') + results.filter((r) => r.code !== 0 && !r.files.some((f) => f.failed)).length;
   console.log(`${sum('tests') - sum('failed') - sum('skipped')} passed, ${failed} failed, ${sum('skipped')} skipped`);
+  if (interrupted)
+    console.log(`stopped by ${interrupted}${results.length < lanes.length ? ': not every lane ran' : ''}`);
+  if (interrupted) return interrupted === 'SIGINT' ? 130 : 143;
   return results.every((r) => r.code === 0) ? 0 : 1;
 }
 
-if (import.meta.main) process.exit(main());
+if (import.meta.main) process.exit(await main());
