@@ -115,7 +115,7 @@ async function runLane(
   const t0 = performance.now();
   const child = spawn('bun', args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TMPDIR: scratch } });
   running = child;
-  const code = await new Promise<number>((done) => child.on('exit', (c) => done(c ?? 1)));
+  const code = await new Promise<number>((done) => child.on('exit', (c) => done(c ?? 1)).on('error', () => done(1)));
   running = null;
   const wall = (performance.now() - t0) / 1000;
   let files: FileResult[] = [];
