@@ -2,7 +2,7 @@
 // killed and named, what the folder held is named by kind.
 import { expect, test } from 'bun:test';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leftovers, stopStrays } from '../../scripts/test';
@@ -17,7 +17,9 @@ test("the suite's runner kills what runs from its folder (by TMPDIR or working f
   const byCwd = sleep({ cwd: join(dir, 'redis'), env: { PATH: process.env.PATH } });
   const other = sleep({ env: { ...process.env, TMPDIR: `${dir}-other` } });
   try {
-    await Bun.sleep(200); // each has exec'd sleep
+    // Until each has exec'd sleep (before, a child has this process's environment and folder), at most 5 s.
+    const execd = (p: ChildProcess) => readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').startsWith('sleep');
+    for (let i = 0; i < 250 && ![byEnv, byCwd, other].every(execd); i++) await Bun.sleep(20);
     const names = stopStrays(dir);
     expect(names.sort()).toEqual([`sleep-${byEnv.pid}`, `sleep-${byCwd.pid}`].sort());
     expect(leftovers(names)).toBe('sleep ×2');
