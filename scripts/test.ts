@@ -4,7 +4,7 @@
 //   alone:  tests/alone, one file at a time with nothing beside it: tests that measure time, CPU or load, and tests
 //           that rebuild the apps' shared build outputs as a user's command does.
 // Then the slowest files, and one closing line: "N passed, N failed, N skipped". Exit 0 only if both lanes pass.
-// Both run in a TMPDIR of the suite's own, removed at the end with whatever still runs from it; a signal is passed on.
+// Both run in a TMPDIR of the suite's own, removed at the end (kept if a lane failed), whatever runs from it killed.
 //   bun scripts/test.ts [unit] [--workers N] [--timings-out FILE] [-- bun test flags]
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
@@ -182,10 +182,13 @@ async function main(): Promise<number> {
   for (const l of lanes) if (!interrupted) results.push({ lane: l, ...(await runLane(l, passed, dir, scratch)) });
   const strays = stopStrays(scratch);
   const left = readdirSync(scratch);
-  rmSync(dir, { recursive: true, force: true });
+  // A failed lane's runs (results.json, the apps' output) stay for reading; a passing suite keeps nothing.
+  const keep = results.some((r) => r.code !== 0) && !interrupted;
+  if (keep) console.log(`\na lane failed: its runs stay in ${scratch}`);
+  else rmSync(dir, { recursive: true, force: true });
   if (strays.length)
     console.log(`\nstill running under the suite's temporary folder, now killed: ${leftovers(strays)}`);
-  if (left.length) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
+  if (left.length && !keep) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
   const files = results.flatMap((r) => r.files);
   const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
   console.log('\nslowest files (seconds, lane):');
