@@ -3,7 +3,6 @@
 import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
 import type { Contender } from '../../packages/harness/src/model/contenders';
 import { appEnvironment } from '../../packages/harness/src/run/rig';
-import { freePort } from '../../packages/harness/src/system/net';
 
 /** `withApp(c, fn)` for a test file: `target()` gives its Redis and golden body once they exist; `pids` collects. */
 export function appStarter(target: () => { redisUrl: string; golden: string }, pids: number[]) {
@@ -21,7 +20,7 @@ export function appStarter(target: () => { redisUrl: string; golden: string }, p
     const key = `${c.app} ${JSON.stringify(c.build)}`;
     if (!built.has(key) || c.buildReadsData) built.set(key, buildApp(c, env, dataKey(golden)));
     await built.get(key);
-    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+    const app = await startApp(c, { env, timeoutMs: 60_000 });
     pids.push(app.pid);
     try {
       return await fn(app);

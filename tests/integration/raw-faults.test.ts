@@ -88,7 +88,7 @@ describe('the raw read path through each raw server', () => {
       const port = await serve(0);
       const env = appEnvironment(c, `redis://127.0.0.1:${port}`, 'xrange');
       await buildApp(c, env, 'raw-faults');
-      const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+      const app = await startApp(c, { env, timeoutMs: 60_000 });
       pids.push(app.pid);
       try {
         expect(await get(app.url)).toEqual({ status: 200, body: BODY });
@@ -124,7 +124,7 @@ describe('the raw read path through each raw server', () => {
     pids.push(pid);
     const env = appEnvironment(c, redis.url, 'xrange');
     await buildApp(c, env, 'raw-faults');
-    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+    const app = await startApp(c, { env, timeoutMs: 60_000 });
     pids.push(app.pid);
     const port = Number(new URL(app.url).port);
     const seen: { sent: number; took: number; status: number }[] = [];
@@ -176,7 +176,7 @@ describe('the raw read path through each raw server', () => {
     const golden = goldenBody(redis, STREAM_KEY);
     const env = appEnvironment(c, redis.url, 'xrange');
     await buildApp(c, env, 'raw-faults');
-    const app = await startApp(c, { port: await freePort(), env, timeoutMs: 60_000 });
+    const app = await startApp(c, { env, timeoutMs: 60_000 });
     pids.push(app.pid);
     const seen: { sent: number; took: number; status: number; wrong: boolean }[] = [];
     const t0 = performance.now();
@@ -298,7 +298,7 @@ describe('the raw read path through each raw server', () => {
   test("DECODE=bytes with Bun's client: the app exits at start with one line naming the client", async () => {
     const c = all.find((x) => x.name === 'bun-raw-bun-redis')!;
     const env = { ...appEnvironment(c, 'redis://127.0.0.1:1', 'xrange'), DECODE: 'bytes' };
-    const started = startApp(c, { port: await freePort(), env, timeoutMs: 30_000 });
+    const started = startApp(c, { env, timeoutMs: 30_000 });
     const e = (await started.then(
       () => null,
       (x) => x,

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawReader, TlsRefused, Unavailable } from '../../packages/raw-reader/src/reader';
+import { freePort } from '../../packages/harness/src/system/net';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { makeCertificates, type TlsFiles, tlsServerArgs } from '../../packages/harness/src/topology/tls';
 
@@ -19,14 +19,6 @@ let redis: ChildProcess | null = null;
 let port = 0;
 let tlsPort = 0;
 let certs: TlsFiles;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** redis-server on both ports, from a copy of dump.rdb; resolves once it answers PING. */
 async function startRedis(): Promise<void> {

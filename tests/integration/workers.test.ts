@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { AppError, buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
+import {
+  ADDRESS_IN_USE,
+  AppError,
+  buildApp,
+  dataKey,
+  startApp,
+  type RunningApp,
+} from '../../packages/harness/src/measure/apps';
 import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
@@ -41,7 +48,7 @@ async function launch(name: string, env: Record<string, string> = {}): Promise<R
   if (!c) throw new Error(`no contender ${name}: is "workers" in its bench.json settings?`);
   const appEnv = { ...appEnvironment(c, redis.url, 'xrange'), ...c.env, ...env };
   await buildApp(c, appEnv, dataKey(golden));
-  const app = await startApp(c, { port: await freePort(), env: appEnv, timeoutMs: 60_000 });
+  const app = await startApp(c, { env: appEnv, timeoutMs: 60_000 });
   pids.push(app.pid);
   return app;
 }
@@ -166,13 +173,12 @@ describe('where workers do not run', () => {
       const env = appEnvironment(c, redis.url, 'xrange');
       // startApp may see the squatter answer first; the app itself must not be running.
       const app = await startApp(c, { port, env, timeoutMs: 10_000 }).catch((e: AppError) => e);
-      const inUse = /port \d+ in use|EADDRINUSE|address already in use/i;
-      if (app instanceof AppError) expect(app.output.join('\n')).toMatch(inUse);
+      if (app instanceof AppError) expect(app.output.join('\n')).toMatch(ADDRESS_IN_USE);
       else {
         pids.push(app.pid);
         try {
           expect(await until(() => app.process.hasExited(), 10_000)).toBe(true);
-          expect(app.process.tail().join('\n')).toMatch(inUse);
+          expect(app.process.tail().join('\n')).toMatch(ADDRESS_IN_USE);
         } finally {
           await app.stop();
         }

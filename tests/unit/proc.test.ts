@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startApp } from '../../packages/harness/src/measure/apps';
+import type { Contender } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort, listensOn } from '../../packages/harness/src/system/net';
 import { availableParallelism } from 'node:os';
@@ -131,6 +133,43 @@ describe('/proc accounting', () => {
     // Killed 250 ms after its port closed, here; the grace was 30 s.
     expect((await p.exited).signal).toBe('SIGKILL');
     expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  test('startApp: a port a neighbour binds before the app does is picked again, served on another', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-bench-port-'));
+    // The first start leaves a squatter (its own process group, outliving the start) on PORT and exits without a word;
+    // the next one serves.
+    // The squatter shrugs off the reset of startApp's first request (it never answers it).
+    const server = "require('net').createServer((s) => s.on('error', () => {}))";
+    const squat = `${server}.listen(+process.argv[1], '127.0.0.1', () => console.log('up'));`;
+    writeFileSync(
+      join(dir, 'app.mjs'),
+      `import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+const port = process.env.PORT;
+if (existsSync('squatter.json')) createServer((q, s) => s.end('served')).listen(+port, '127.0.0.1');
+else {
+  const args = ['-e', ${JSON.stringify(`${squat} setTimeout(() => {}, 30000);`)}, port];
+  const s = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  s.stdout.once('data', () => {
+    writeFileSync('squatter.json', JSON.stringify({ pid: s.pid, port: +port }));
+    process.exit(1);
+  });
+}`,
+    );
+    const c = { name: 'port-lost', appDir: dir, start: ['node', 'app.mjs'], path: '/' } as unknown as Contender;
+    const app = await startApp(c, { env: {}, timeoutMs: 20_000 });
+    const squatter = JSON.parse(readFileSync(join(dir, 'squatter.json'), 'utf8')) as { pid: number; port: number };
+    try {
+      expect(listensOn(squatter.pid, squatter.port)).toBe(true);
+      expect(Number(new URL(app.url).port)).not.toBe(squatter.port);
+      expect(await (await fetch(app.url)).text()).toBe('served');
+    } finally {
+      process.kill(squatter.pid, 'SIGKILL');
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('the orphan guard kills a marked child its registry never listed (spawned just before a kill -9)', async () => {

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
-import { listensOn } from '../system/net';
+import { freePort, listensOn, portTaken } from '../system/net';
 import { isAlive, killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
@@ -170,10 +170,34 @@ export function removeClientLeftovers(pid: number): void {
 /** How often a starting app is asked for its first answer. */
 const READY_POLL_MS = 20;
 
-export async function startApp(
-  c: Contender,
-  opts: { port: number; env: Record<string, string>; timeoutMs: number; cpuList?: string | null },
-): Promise<RunningApp> {
+/** What a start is told: its port (when left out, a free one, and another if a neighbour takes it first). */
+interface StartOptions {
+  port?: number;
+  env: Record<string, string>;
+  timeoutMs: number;
+  cpuList?: string | null;
+}
+
+/** How many ports a start tries when another process binds its port before the app does. */
+const START_ATTEMPTS = 3;
+/** The runtimes' words for a port already bound (Node, Bun, Deno, Go and Python). */
+export const ADDRESS_IN_USE = /EADDRINUSE|AddrInUse|address already in use|port \d+ in use/i;
+
+/** An app that exited before answering because its port was taken. */
+class PortLost extends AppError {}
+
+/** Starts the app and waits for its first answer; on a port it picked, one lost to a neighbour is picked again. */
+export async function startApp(c: Contender, opts: StartOptions): Promise<RunningApp> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(c, { ...opts, port: opts.port ?? (await freePort()) });
+    } catch (e) {
+      if (!(e instanceof PortLost) || opts.port !== undefined || attempt >= START_ATTEMPTS) throw e;
+    }
+  }
+}
+
+async function startOn(c: Contender, opts: StartOptions & { port: number }): Promise<RunningApp> {
   const url = `http://127.0.0.1:${opts.port}${c.path}`;
   const [cmd, ...args] = pinned(opts.cpuList ?? null, c.start);
   const proc = spawnTracked(cmd!, args, {
@@ -196,7 +220,12 @@ export async function startApp(
     if (proc.hasExited()) {
       const { code, signal } = await proc.exited;
       await stop(); // whatever it started may outlive it
-      throw new AppError(`exited (${signal ?? `code ${code}`}) before answering on ${url}`, proc.tail());
+      // Once its tree is gone, a port still bound is a neighbour's.
+      const lost = ADDRESS_IN_USE.test(proc.tail().join('\n')) || (await portTaken(opts.port));
+      throw new (lost ? PortLost : AppError)(
+        `exited (${signal ?? `code ${code}`}) before answering on ${url}`,
+        proc.tail(),
+      );
     }
     try {
       await fetch(url, { signal: AbortSignal.timeout(2000) });

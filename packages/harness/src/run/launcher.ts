@@ -10,7 +10,6 @@ import { type CheckContext, workloadOf } from '../workloads';
 import { probeOnce } from '../measure/probe';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';
-import { freePort } from '../system/net';
 import { treeCpuSeconds } from '../system/proc';
 import { log } from '../system/progress';
 import { restartPrivateRedis } from '../topology/redis';
@@ -41,7 +40,6 @@ export class AppLauncher implements Launcher {
     const t0 = Date.now();
     try {
       const app = await startApp(c, {
-        port: await freePort(),
         env: this.rig.appEnv(c),
         timeoutMs: this.settings.start_timeout_s * 1000,
         cpuList: this.settings.placement.app,

@@ -1,8 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A loopback port that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
+/** Where the kernel's ephemeral ports begin (Linux's ip_local_port_range; elsewhere IANA's 49152). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 49_152;
+  } catch {
+    return 49_152;
+  }
+}
+
+/** The lowest port freePort hands out: above the registered services most machines run. */
+const LOWEST = 10_000;
+/** Ports this process handed out lately: not handed out again while an app may still be binding one. */
+const handedOut: number[] = [];
+
+/**
+ * A loopback port that was free a moment ago, below the kernel's ephemeral range: there, no outgoing connection
+ * and no server that asks for port 0 (every neighbouring test's) can take it before the app binds it. Another
+ * process's pick of the same port stays possible, if rare: startApp starts again on another port then.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow() - 1;
+  for (let tries = 0; high - LOWEST >= 1000 && tries < 100; tries++) {
+    const port = LOWEST + Math.floor(Math.random() * (high - LOWEST + 1));
+    if (handedOut.includes(port) || (await portTaken(port))) continue;
+    handedOut.push(port);
+    if (handedOut.length > 256) handedOut.shift();
+    return port;
+  }
+  return osPort();
+}
+
+/** The port the OS picks for a listen on port 0 (in its ephemeral range). */
+function osPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -62,7 +62,7 @@ async function clusterPorts(n: number): Promise<number[]> {
   if (ports.length < n) {
     throw new RedisError(
       `cluster: found only ${ports.length} of ${n} free loopback ports whose bus port (port + ${BUS_OFFSET}) ` +
-        `is free too, in ${PORT_TRIES} tries (free some ports, or lower net.ipv4.ip_local_port_range)`,
+        `is free too, in ${PORT_TRIES} tries (free some loopback ports)`,
     );
   }
   return ports;
