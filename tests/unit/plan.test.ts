@@ -197,8 +197,8 @@ class FakeLauncher implements Launcher {
   async stop(key: string): Promise<void> {
     this.events.push(`stop ${key}`);
   }
-  async pause(ms: number): Promise<void> {
-    this.events.push(`pause ${ms}`);
+  async settle(ms: number): Promise<void> {
+    this.events.push(`settle ${ms}`);
   }
   async restartRedis() {
     return { downMs: 5, restartedAt: 0 };
@@ -262,11 +262,11 @@ describe('one launch, the same for every layout (launch.ts, through a fake launc
     const kinds = fake.events.map((e) => e.split(' ')[0]);
     expect(kinds.slice(0, 9)).toEqual([1, 2, 3].flatMap(() => ['start', 'verified', 'warmup']));
     expect(kinds.filter((k) => k === 'window')).toHaveLength(6);
-    // Every window follows a pause (SETTLE_MS) and is checked.
+    // Every window follows a settle (at most SETTLE_MS) and is checked.
     const around = fake.events.flatMap((e, i) =>
       e.startsWith('window') ? [`${fake.events[i - 1]}|${kinds[i + 1]}`] : [],
     );
-    expect(new Set(around)).toEqual(new Set(['pause 250|check']));
+    expect(new Set(around)).toEqual(new Set(['settle 250|check']));
     expect(kinds.slice(-3)).toEqual(['stop', 'stop', 'stop']);
     expect(outcomes.map((o) => [o.kind, o.runs[0]!.windows!.length])).toEqual([
       ['runs', 2],

@@ -22,6 +22,7 @@ import {
   threadWaitSeconds,
   threadWaits,
   treeCpuSeconds,
+  untilIdle,
 } from '../../packages/harness/src/system/proc';
 
 // A parent shell whose child burns CPU for a while, then sleeps: a two-level tree.
@@ -133,6 +134,27 @@ describe('/proc accounting', () => {
     // Killed 250 ms after its port closed, here; the grace was 30 s.
     expect((await p.exited).signal).toBe('SIGKILL');
     expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  test('untilIdle: idle processes after a short quiet, a busy one at the bound, a burst once it ends', async () => {
+    const loop = (s: number) => `timeout ${s} bash -c "while :; do :; done"`;
+    const idle = spawnTracked('sleep', ['30']);
+    const busy = spawnTracked('bash', ['-c', `${loop(10)}; sleep 30`]);
+    let burst: { pid: number } = { pid: 0 };
+    try {
+      await Bun.sleep(100); // the loop running
+      const tree = (p: { pid: number }) => processTree(p.pid);
+      expect(await untilIdle(tree(idle), 5000)).toBeLessThan(2500);
+      expect(await untilIdle(tree(busy), 600)).toBeGreaterThanOrEqual(600);
+      burst = spawnTracked('bash', ['-c', `${loop(0.5)}; sleep 30`]);
+      await Bun.sleep(100);
+      // The burst's loop ends 0.5 s after its start: not idle before.
+      const waited = await untilIdle(tree(burst), 10_000);
+      expect(waited).toBeGreaterThan(250);
+      expect(waited).toBeLessThan(8000);
+    } finally {
+      for (const p of [idle, busy, burst]) await killTree(p.pid, 500);
+    }
   });
 
   test('startApp: a port a neighbour binds before the app does is picked again, served on another', async () => {

@@ -41,7 +41,10 @@ const died = (...ms: Member[]): 'redis-died' => {
 /** What a block reads of the results: the settings, the comparisons, the design chosen; it adds Redis restarts. */
 export type BlockResults = Pick<Results, 'settings' | 'family' | 'changes' | 'handicap' | 'data'>;
 
-/** Pause before each window, so the previous window's app is idle by the time this one is measured. */
+/**
+ * The most a window waits for the apps to go idle (Launcher.settle), so that the after-work of the app measured before
+ * (in-flight requests, garbage) does not land on it.
+ */
 const SETTLE_MS = 250;
 
 /**
@@ -185,7 +188,7 @@ async function checkAlone(b: Block, pair: [Member, Member]): Promise<WindowResul
     for (const m of [pair[first]!, pair[1 - first]!]) {
       const live = liveMembers(b);
       if (!live.includes(m)) continue;
-      await b.launcher.pause(SETTLE_MS);
+      await b.launcher.settle(SETTLE_MS);
       const result = await window(
         b,
         m,
@@ -300,7 +303,7 @@ async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
       // The app measured before finishes its in-flight work and garbage: not on this one's window
       // (under --layout walk, during this one's touch).
       if (b.pairs) await touch(b, m);
-      else await b.launcher.pause(SETTLE_MS);
+      else await b.launcher.settle(SETTLE_MS);
       const result = await window(
         b,
         m,
@@ -324,7 +327,7 @@ async function cycle(b: Block, order: Member[]): Promise<WindowResult> {
 /** A pair's duet window, if both are still in the race; a side that fails it is stopped. */
 async function duet(b: Block, pair: [Member, Member]): Promise<WindowResult> {
   if (pair.some((x) => !x.app || x.outcome)) return 'ok';
-  await b.launcher.pause(SETTLE_MS);
+  await b.launcher.settle(SETTLE_MS);
   const result = await duetWindow(b, pair);
   if (result !== 'redis-died') for (const x of pair) if (x.outcome) await b.launcher.stop(x.key);
   return result;

@@ -52,8 +52,8 @@ export interface Launcher {
   /** Every server the run started still answers. */
   serversAlive(): boolean;
   stop(key: string): Promise<void>;
-  /** A pause between windows. */
-  pause(ms: number): Promise<void>;
+  /** Before a window: until the apps it runs are idle (the last window's after-work done), at most `ms`. */
+  settle(ms: number): Promise<void>;
   /** --restart-redis: restart the private Redis keeping its data; its downtime and when it answered again. */
   restartRedis(): Promise<{ downMs: number; restartedAt: number }>;
   /** --restart-redis: the app's first answer after `since`, judged; how long it took, or why it is out. */

@@ -10,7 +10,7 @@ import { type CheckContext, workloadOf } from '../workloads';
 import { probeOnce } from '../measure/probe';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';
-import { treeCpuSeconds } from '../system/proc';
+import { processTree, treeCpuSeconds, untilIdle } from '../system/proc';
 import { log } from '../system/progress';
 import { restartPrivateRedis } from '../topology/redis';
 import type { Launched, Launcher, Measured, Out, RedisDied } from './launch';
@@ -94,8 +94,11 @@ export class AppLauncher implements Launcher {
     return stopApp(this.rig.session, key);
   }
 
-  async pause(ms: number): Promise<void> {
-    await Bun.sleep(ms);
+  async settle(ms: number): Promise<void> {
+    await untilIdle(
+      [...this.apps.values()].flatMap((a) => processTree(a.pid)),
+      ms,
+    );
   }
 
   async restartRedis(): Promise<{ downMs: number; restartedAt: number }> {

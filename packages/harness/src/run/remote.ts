@@ -77,7 +77,8 @@ export class RemoteLauncher implements Launcher {
 
   async stop(): Promise<void> {}
 
-  async pause(ms: number): Promise<void> {
+  /** The apps are not this machine's to watch: the whole bound. */
+  async settle(ms: number): Promise<void> {
     await Bun.sleep(ms);
   }
 

@@ -181,11 +181,38 @@ export function processTree(root: number): number[] {
   return [...tree];
 }
 
+/** CPU ticks (user+sys, including reaped children) of these processes together; one gone counts 0. */
+export function cpuTicks(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) ticks += readStat(pid)?.ticks ?? 0;
+  return ticks;
+}
+
+/**
+ * Idle: no CPU tick (10 ms at 100 Hz) used for this long, so under a tenth of a CPU. 50 ms let more after-work through
+ * than a fixed 250 ms pause did (docs/runs/tests.md); 100 ms, no more than it.
+ */
+const IDLE_MS = 100;
+/** How often untilIdle reads the processes' CPU. */
+const IDLE_POLL_MS = 10;
+
+/** Resolves once these processes together have used no CPU tick for IDLE_MS, or at `maxMs`: the ms it waited. */
+export async function untilIdle(pids: number[], maxMs: number): Promise<number> {
+  const t0 = performance.now();
+  let ticks = cpuTicks(pids);
+  let quietSince = t0;
+  while (performance.now() - t0 < maxMs) {
+    await Bun.sleep(IDLE_POLL_MS);
+    const now = cpuTicks(pids);
+    if (now !== ticks) [ticks, quietSince] = [now, performance.now()];
+    else if (performance.now() - quietSince >= IDLE_MS) break;
+  }
+  return performance.now() - t0;
+}
+
 /** CPU seconds (user+sys, including reaped children) of a whole process tree. */
 export function treeCpuSeconds(root: number): number {
-  let ticks = 0;
-  for (const pid of processTree(root)) ticks += readStat(pid)?.ticks ?? 0;
-  return ticks / CLOCK_TICKS;
+  return cpuTicks(processTree(root)) / CLOCK_TICKS;
 }
 
 /**
