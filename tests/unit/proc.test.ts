@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startApp } from '../../packages/harness/src/measure/apps';
 import type { Contender } from '../../packages/harness/src/model/contenders';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { freePort, listensOn } from '../../packages/harness/src/system/net';
+import { ephemeralLow, freePort, listensOn } from '../../packages/harness/src/system/net';
 import { availableParallelism } from 'node:os';
 import {
   busiestThread,
@@ -186,6 +186,8 @@ else {
     try {
       expect(listensOn(squatter.pid, squatter.port)).toBe(true);
       expect(Number(new URL(app.url).port)).not.toBe(squatter.port);
+      // Both picks were below the ephemeral range, where no port-0 server or outgoing connection lands.
+      for (const port of [squatter.port, Number(new URL(app.url).port)]) expect(port).toBeLessThan(ephemeralLow());
       expect(await (await fetch(app.url)).text()).toBe('served');
     } finally {
       process.kill(squatter.pid, 'SIGKILL');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Where the kernel's ephemeral ports begin (Linux's ip_local_port_range; elsewhere IANA's 49152). */
-function ephemeralLow(): number {
+export function ephemeralLow(): number {
   try {
     return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 49_152;
   } catch {
