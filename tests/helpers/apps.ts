@@ -1,13 +1,17 @@
 // Starting one contender against a test's private Redis: built once per app and build command (as the bench builds),
-// started on a free port, handed to `fn`, always stopped.
+// started on a free port, handed to `fn`, always stopped (while the next test runs).
 import { buildApp, dataKey, startApp, type RunningApp } from '../../packages/harness/src/measure/apps';
 import type { Contender } from '../../packages/harness/src/model/contenders';
 import { appEnvironment } from '../../packages/harness/src/run/rig';
 
-/** `withApp(c, fn)` for a test file: `target()` gives its Redis and golden body once they exist; `pids` collects. */
+/**
+ * `withApp(c, fn)` for a test file: `target()` gives its Redis and golden body once they exist; `pids` collects. An app
+ * is stopped while the next test runs (Elysia on Node takes half a second to stop); `stopped()` waits for them all.
+ */
 export function appStarter(target: () => { redisUrl: string; golden: string }, pids: number[]) {
   const built = new Map<string, Promise<unknown>>();
-  return async <T>(c: Contender, fn: (app: RunningApp) => Promise<T>, workload = 'xrange'): Promise<T> => {
+  const stopping: Promise<unknown>[] = [];
+  const withApp = async <T>(c: Contender, fn: (app: RunningApp) => Promise<T>, workload = 'xrange'): Promise<T> => {
     const { redisUrl, golden } = target();
     // A handicapped twin needs its calibrated µs; any fixed one shows the body it serves.
     const env = {
@@ -25,7 +29,8 @@ export function appStarter(target: () => { redisUrl: string; golden: string }, p
     try {
       return await fn(app);
     } finally {
-      await app.stop();
+      stopping.push(app.stop());
     }
   };
+  return { withApp, stopped: () => Promise.all(stopping) };
 }

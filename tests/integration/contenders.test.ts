@@ -85,11 +85,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await stopped(); // a run of some tests only (-t) stops its apps too
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const start = appStarter(() => ({ redisUrl: redis.url, golden: golden[serving] }), pids);
+const { withApp: start, stopped } = appStarter(() => ({ redisUrl: redis.url, golden: golden[serving] }), pids);
 const withApp = <T>(name: string, fn: (app: RunningApp) => Promise<T>, workload = 'xrange') =>
   start(contenders.find((x) => x.name === name)!, fn, workload);
 
@@ -209,6 +210,7 @@ describe('load', () => {
   }, 60_000);
 
   test('everything started here is stopped', async () => {
+    await stopped();
     await redis.stop();
     await Bun.sleep(200);
     expect(pids.filter(isAlive)).toEqual([]);
