@@ -10,7 +10,7 @@ import { type CheckContext, workloadOf } from '../workloads';
 import { probeOnce } from '../measure/probe';
 import type { Contender } from '../model/contenders';
 import type { ContenderResult, RunRecord, Settings } from '../model/results';
-import { processTree, treeCpuSeconds, untilIdle } from '../system/proc';
+import { processTrees, treeCpuSeconds, untilIdle } from '../system/proc';
 import { log } from '../system/progress';
 import { restartPrivateRedis } from '../topology/redis';
 import type { Launched, Launcher, Measured, Out, RedisDied } from './launch';
@@ -95,10 +95,7 @@ export class AppLauncher implements Launcher {
   }
 
   async settle(ms: number): Promise<void> {
-    await untilIdle(
-      [...this.apps.values()].flatMap((a) => processTree(a.pid)),
-      ms,
-    );
+    await untilIdle(processTrees([...this.apps.values()].map((a) => a.pid)), ms);
   }
 
   async restartRedis(): Promise<{ downMs: number; restartedAt: number }> {

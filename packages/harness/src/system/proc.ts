@@ -165,19 +165,25 @@ function allStats(): Stat[] {
 
 /** pid plus every live descendant, and anything still in its process group. */
 export function processTree(root: number): number[] {
+  return processTrees([root]);
+}
+
+/** processTree of each root, together, from one reading of /proc. */
+export function processTrees(roots: number[]): number[] {
   const stats = allStats();
   const alive = new Set(stats.filter((s) => s.state !== 'Z').map((s) => s.pid));
   const children = new Map<number, number[]>();
   for (const s of stats) (children.get(s.ppid) ?? children.set(s.ppid, []).get(s.ppid)!).push(s.pid);
   const tree = new Set<number>();
-  const stack = [root];
+  const stack = [...roots];
   while (stack.length) {
     const p = stack.pop()!;
     if (tree.has(p) || !alive.has(p)) continue;
     tree.add(p);
     stack.push(...(children.get(p) ?? []));
   }
-  for (const s of stats) if (s.pgrp === root && alive.has(s.pid)) tree.add(s.pid);
+  const groups = new Set(roots);
+  for (const s of stats) if (groups.has(s.pgrp) && alive.has(s.pid)) tree.add(s.pid);
   return [...tree];
 }
 
