@@ -203,9 +203,10 @@ async function main(): Promise<number> {
   // A lane that failed before reporting (a file that did not load) counts as a failure even with no failed test.
   const failed = sum('failed') + results.filter((r) => r.code !== 0 && !r.files.some((f) => f.failed)).length;
   console.log(`${sum('tests') - sum('failed') - sum('skipped')} passed, ${failed} failed, ${sum('skipped')} skipped`);
-  if (interrupted)
+  if (interrupted) {
     console.log(`stopped by ${interrupted}${results.length < lanes.length ? ': not every lane ran' : ''}`);
-  if (interrupted) return interrupted === 'SIGINT' ? 130 : 143;
+    return interrupted === 'SIGINT' ? 130 : 143;
+  }
   return results.every((r) => r.code === 0) ? 0 : 1;
 }
 

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
-import { freePort, listensOn, portTaken } from '../system/net';
+import { listensOn, onFreePort, portTaken } from '../system/net';
 import { isAlive, killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
@@ -178,8 +178,6 @@ interface StartOptions {
   cpuList?: string | null;
 }
 
-/** How many ports a start tries when another process binds its port before the app does. */
-const START_ATTEMPTS = 3;
 /** The runtimes' words for a port already bound (Node, Bun, Deno, Go and Python). */
 export const ADDRESS_IN_USE = /EADDRINUSE|AddrInUse|address already in use|port \d+ in use/i;
 
@@ -187,14 +185,12 @@ export const ADDRESS_IN_USE = /EADDRINUSE|AddrInUse|address already in use|port 
 class PortLost extends AppError {}
 
 /** Starts the app and waits for its first answer; on a port it picked, one lost to a neighbour is picked again. */
-export async function startApp(c: Contender, opts: StartOptions): Promise<RunningApp> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOn(c, { ...opts, port: opts.port ?? (await freePort()) });
-    } catch (e) {
-      if (!(e instanceof PortLost) || opts.port !== undefined || attempt >= START_ATTEMPTS) throw e;
-    }
-  }
+export function startApp(c: Contender, opts: StartOptions): Promise<RunningApp> {
+  return onFreePort(
+    opts.port,
+    (port) => startOn(c, { ...opts, port }),
+    (e) => e instanceof PortLost,
+  );
 }
 
 async function startOn(c: Contender, opts: StartOptions & { port: number }): Promise<RunningApp> {

@@ -32,6 +32,27 @@ export async function freePort(): Promise<number> {
   return osPort();
 }
 
+/** How many ports a start tries when another process binds its port before the server does. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * `start` on the asked port, or on a free one: a start that failed because a neighbour bound its port first (`lost`)
+ * is tried again on another (an asked port is the caller's to change).
+ */
+export async function onFreePort<T>(
+  asked: number | undefined,
+  start: (port: number) => Promise<T>,
+  lost: (e: unknown) => boolean,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(asked ?? (await freePort()));
+    } catch (e) {
+      if (asked !== undefined || attempt >= PORT_ATTEMPTS || !lost(e)) throw e;
+    }
+  }
+}
+
 /** The port the OS picks for a listen on port 0 (in its ephemeral range). */
 function osPort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { contractJson, replyCommand, type Workload } from '@bench/stream';
-import { freePort, portTaken } from '../system/net';
+import { freePort, onFreePort, portTaken } from '../system/net';
 import { pinned } from '../system/placement';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
 import { makeCertificates, type TlsFiles, tlsServerArgs } from './tls';
@@ -134,23 +134,13 @@ interface RedisStart {
 
 export async function startPrivateRedis(rdbPath: string | null, opts: RedisStart = {}): Promise<RedisTarget> {
   await checkInputs(rdbPath, opts.port);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(rdbPath, opts);
-    } catch (e) {
-      // A neighbour that bound the picked port first: another port (an asked one is the caller's to change).
-      const lost = e instanceof RedisError && /Address already in use|Failed listening on port/i.test(e.message);
-      if (!lost || opts.port !== undefined || attempt >= START_ATTEMPTS) throw e;
-    }
-  }
+  const lost = (e: unknown) =>
+    e instanceof RedisError && /Address already in use|Failed listening on port/i.test(e.message);
+  return onFreePort(opts.port, (port) => startOn(rdbPath, port, opts), lost);
 }
 
-/** How many ports a start of Redis tries when another process binds its port first. */
-const START_ATTEMPTS = 3;
-
-async function startOnce(rdbPath: string | null, opts: RedisStart): Promise<RedisTarget> {
+async function startOn(rdbPath: string | null, port: number, opts: RedisStart): Promise<RedisTarget> {
   const binary = opts.binary ?? 'redis-server';
-  const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(scratchDir(), 'stream-bench-redis-'));
   // Redis loads (and could rewrite) the file in its --dir: give it a copy, never the original.
   if (rdbPath !== null) copyFileSync(rdbPath, join(dir, 'dump.rdb'));
