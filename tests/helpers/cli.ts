@@ -30,7 +30,7 @@ const BENCH_PROCESS =
   /^(?!\S+ --version$)((redis|valkey)-server |oha |taskset |bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 export const started = (seen: ProcId[]) => seen.filter((p) => BENCH_PROCESS.test(p.cmd));
 /** The headless browser the full report starts for report.png (report/browser.ts). */
-export const CHROMIUM_PROCESS = /(^|\/)(chromium|chrome|headless_shell)( |$)/;
+export const CHROMIUM_PROCESS = /(^|\/)(chromium(-browser)?|chrome|headless_shell)( |$)/;
 /** Contender apps (not Redis, oha or helpers). */
 const APP_PROCESS = /^(bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 

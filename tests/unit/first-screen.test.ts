@@ -269,9 +269,12 @@ describe('the published first screen: one voice', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
     for (const w of ['**Versions:** Node ', '**Machines:** ', '**Load:** `oha http://127.0.0.1:$PORT/ -z '])
       expect(first).toContain(w);
-    // Machines counted one way: the pool's machines, each named once.
-    const machines = first.split('\n').find((l) => l.startsWith('**Machines:**'))!;
-    expect(machines.split(' runs').length - 1 + machines.split(' run)').length - 1).toBe(an.pool!.machines);
+    // Machines counted one way: the pool's machines, each named once; then the runs of a placement, answered apart.
+    const line = first.split('\n').find((l) => l.startsWith('**Machines:**'))!;
+    const [machines, apart = ''] = line.split(' (and ');
+    expect(machines!.split(' runs').length - 1 + machines!.split(' run)').length - 1).toBe(an.pool!.machines);
+    const runs = (s: string) => [...s.matchAll(/(\d+) runs? /g)].reduce((n, m) => n + Number(m[1]), 0);
+    expect(runs(machines!) + runs(apart)).toBe(an.pool!.runs.filter((r) => r.pooled).length);
   });
 
   test("every ratio on the first screen is its answer's, and a pair said twice on the page says it alike", () => {

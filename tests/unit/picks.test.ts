@@ -96,7 +96,7 @@ describe('the noise line', () => {
         .split('\n')
         .find((l) => l.startsWith('**The machine:**'))!;
     expect(said(noisy)).toContain(
-      `**Noise:** one app's req/s moved by ${(n.sdWindows * 100).toFixed(1)}% from one ` +
+      `**Noise:** the ratio of two stacks' req/s moved by ${(n.sdWindows * 100).toFixed(1)}% from one ` +
         `${noisy.results.settings.duration_s}-second [window]` +
         '(docs/glossary.md#window) to the next (9.9% in the quietest run kept on this kind of machine): a noisy ' +
         'machine',

@@ -474,32 +474,41 @@ describe('where an answer holds across machines', () => {
   });
 
   test("the check is judged by the answers' own function: the same runs give the same verdict and words", () => {
-    const rows = (ln: number): [string, string, number, number][] => [['x', 'y', ln, 0.02]];
-    const runs = ['A', 'A', 'B', 'B'].map((m, j) => ({
-      ...record(`2026-11-2${j + 1}T01:00:00Z`, rows(-0.1), { x: 'h1', y: 'h2', 'x-handicap': 'h3' }, m),
-      check: {
-        contender: 'x-handicap',
-        pct: 10,
-        ratio: Math.exp(-0.1),
-        lo: 0.85,
-        hi: 0.95,
-        detected: true,
-        se: 0.02,
-        df: 16,
-      },
-    }));
-    const pool = poolAnswers(
-      runs,
-      [comparison('x', 'y')],
-      { inputs: { x: 'h1', y: 'h2', 'x-handicap': 'h3' } },
-      'xrange',
-      10,
-    );
-    const answer = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10)
-      .answers[0]!;
-    expect(pool.check!.where).toBe(answer.pool.where);
-    expect(pool.check!.detected).toBe(answer.verdict === 'faster' && answer.ratio < 1);
-    expect(pool.check!.on_machines.map((m) => m.verdict)).toEqual(answer.pool.on_machines.map((m) => m.verdict));
+    // A family of four on two machines of two boots each: two decided, two not; the check swept across the threshold.
+    const rows: [string, string, number, number][] = [
+      ['x', 'y', -0.3, 0.02],
+      ['x', 'z', 0.25, 0.02],
+      ['y', 'z', 0.02, 0.03],
+      ['y', 'w', -0.03, 0.03],
+    ];
+    const family = rows.map(([a, b]) => comparison(a, b));
+    const inputs = { x: 'h1', y: 'h2', z: 'h3', w: 'h4', 'x-handicap': 'h5' };
+    const boots = ['A', 'A', 'B', 'B'].map((m, j) => [`2026-11-2${j + 1}T01:00:00Z`, m] as const);
+    const verdicts = new Set<string>();
+    for (let n = 0; n <= 60; n++) {
+      const ln = -0.02 - n * 0.01;
+      const se = 0.02;
+      const check = { contender: 'x-handicap', pct: 10, ratio: Math.exp(ln), lo: 0, hi: 2, detected: true, se, df: 16 };
+      const runs = boots.map(([t, m]) => ({ ...record(t, rows, inputs, m), check }));
+      const judged = poolAnswers(runs, family, { inputs }, 'xrange', 10).check!;
+      // The same runs with the check as one more comparison of the family: an answer, decided as the answers are.
+      const asAnswer = poolAnswers(
+        boots.map(([t, m]) => record(t, [...rows, ['x-handicap', 'x', ln, se]], inputs, m)),
+        [...family, comparison('x-handicap', 'x')],
+        { inputs },
+        'xrange',
+        10,
+      ).answers.at(-1)!;
+      // The check's ratio is stored as a ratio, the answer's as its log: equal to 12 digits, not to the last bit.
+      const look = (o: OnMachine) => [o.name, o.verdict, o.level, ...[o.ratio, o.lo, o.hi].map((x) => x.toFixed(12))];
+      expect(judged.on_machines.map(look)).toEqual(asAnswer.pool.on_machines.map(look));
+      expect(judged.where).toBe(asAnswer.pool.where);
+      expect(judged.detected).toBe(asAnswer.verdict === 'faster' && asAnswer.ratio < 1);
+      verdicts.add(judged.on_machines.map((o) => o.verdict).join());
+    }
+    // The sweep crosses the threshold: open on both machines at the small end, decided on both at the large.
+    expect(verdicts).toContain('undecided,undecided');
+    expect(verdicts).toContain('faster,faster');
   });
 });
 
@@ -700,7 +709,7 @@ describe('the published view: a run pooled with the kept runs of the same code',
     expect(xy.verdict).toBe('faster');
     expect(xy.pool).toMatchObject({ runs: 2, machines: 1 });
     expect(answersSection(analysis)).toMatch(
-      /\[2 runs on 1 machine, τ [\d.]+% between boots: holds on the one machine measured \(AMD EPYC\)\]/,
+      /\[2 runs on AMD EPYC, τ [\d.]+% between boots: holds on the one machine measured \(AMD EPYC\)\]/,
     );
     expect(poolSection(analysis)).toContain('**Where the answers hold** (2 runs on 1 machine, decided on each)');
     expect(poolLine(analysis)).toMatch(

@@ -1,7 +1,12 @@
 // The publishing policy (publish/rules.ts) against the options' own defaults (cli/args.ts defaultOptions).
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../packages/harness/src/answers/analysis';
 import { defaultOptions } from '../../packages/harness/src/cli/args';
+import { whyNotKept } from '../../packages/harness/src/cli/keep';
+import { keepAndPool } from '../../packages/harness/src/publish/kept-runs';
 import { notKeptQuestion, notPublished } from '../../packages/harness/src/publish/rules';
 import type { Results } from '../../packages/harness/src/model/results';
 import { settingsFrom } from '../../packages/harness/src/run/prepare';
@@ -69,5 +74,24 @@ describe('keeping is a rule', () => {
     r.settings.connections = [64];
     expect(notKeptQuestion(r, defaults)).toBe('it asks another question (connections changed)');
     expect(notKeptQuestion(defaultRun(), null)).toMatch(/are not kept$/);
+  });
+
+  test('publishing keeps and pools by the same rule: a --publish run of another question is neither', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keep-rule-'));
+    try {
+      const [kept, latest] = [join(dir, 'runs'), join(dir, 'latest')];
+      mkdirSync(latest);
+      const other = defaultRun();
+      other.settings.publish = true;
+      other.settings.connections = [64];
+      const an = analyze(other);
+      expect(keepAndPool(an, kept, latest, whyNotKept)).toBe(an); // its own answers, as published
+      expect(existsSync(kept)).toBe(false);
+      expect(existsSync(join(latest, 'pool.json'))).toBe(false);
+      keepAndPool(analyze(defaultRun()), kept, latest, whyNotKept);
+      expect(readdirSync(kept)).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -183,7 +183,9 @@ function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | n
     const { machine, placement } = cfg.run;
     const runs = cfg.estimates[i]!.length;
     const on = { machine, placement, name: nameOf(cfg.run), runs, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
-    return { ...on, level: r.level, p: r.p, tau: +cfg.tau.toFixed(4) } as OnMachine;
+    // The comparison's own τr (its posterior mean), not the machine's median: the volatile ones move by much more.
+    const tau = Number.isFinite(p.tau) ? p.tau : cfg.tau;
+    return { ...on, level: r.level, p: r.p, tau: +tau.toFixed(4) } as OnMachine;
   });
 }
 
@@ -249,7 +251,7 @@ export function poolAnswers(
       machines >= PREDICT_FROM_MACHINES ? family : null,
     ),
   );
-  const check = pooledCheck(records, runs, same, configs, decided, perMachine, runScale);
+  const check = pooledCheck(records, runs, same, configs, perMachine, marginPct, runScale);
   return {
     workload,
     alpha,
@@ -281,17 +283,18 @@ const priorOf = (c: Config, decided: (OnMachine | null)[]): PoolResult['priors']
 });
 
 /**
- * The runs' handicap checks judged exactly as the answers are: on each configuration pooled under its answers' prior,
- * decided at the Holm threshold where that configuration's answers stopped (at the same α), and across machines by
- * the same words (answers/where.ts). Runs whose check contender or its twin changed are left out.
+ * The runs' handicap checks judged exactly as the answers are: on each configuration, the check's runs pooled under
+ * the answers' prior and decided by the answers' own function (decideOn) as one more comparison of that
+ * configuration's family (Holm over them all, at the same α); across machines by the same words (answers/where.ts).
+ * Runs whose check contender or its twin changed are left out.
  */
 function pooledCheck(
   records: KeptAnswers[],
   runs: PoolRun[],
   same: (k: KeptAnswers, name: string) => boolean,
   configs: Config[],
-  decided: (OnMachine | null)[][],
   alpha: number,
+  marginPct: number,
   runScale: number,
 ): PoolResult['check'] | null {
   const with_ = records.flatMap((k, j) => {
@@ -308,20 +311,17 @@ function pooledCheck(
     return [{ c, e }];
   });
   if (!with_.length) return null;
-  const on = configs.flatMap((cfg, n) => {
+  const on = configs.flatMap((cfg) => {
     const es = with_.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
     if (!es.length) return [];
     const merged = mergeBoots(es, cfg.boot);
-    const pooled = poolRuns(merged, statedPrior(runScale));
-    // Holm's threshold where the machine's answers stopped: α / (m − decided), the level their next one would face.
-    const answered = decided[n]!.filter((a) => a !== null);
-    const stop = alpha / Math.max(1, answered.length - answered.filter((a) => a!.verdict === 'faster').length);
-    const verdict = merged.length >= MIN_BOOTS && pooled.p < stop ? ('faster' as const) : ('undecided' as const);
-    const r = pooled.at(1 - stop, false);
-    const { machine, placement } = cfg.run;
-    const runs = es.length;
-    const one = { machine, placement, name: nameOf(cfg.run), runs, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
-    return [{ ...one, level: r.level, p: r.p, tau: +cfg.tau.toFixed(4) }];
+    const withCheck: Config = {
+      ...cfg,
+      estimates: [...cfg.estimates, es],
+      pooled: [...cfg.pooled, poolRuns(merged, statedPrior(runScale))],
+      bootsOf: [...cfg.bootsOf, merged.length],
+    };
+    return [decideOn(withCheck, alpha, marginPct).at(-1)!];
   });
   if (!on.length) return null;
   const where = across(on);

@@ -98,7 +98,7 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
     return code;
   }
   const latest = join(outDir, placeOf(results.settings)!.dir);
-  await publishRun(runDir, analysis, latest, own);
+  await publishRun(runDir, analysis, latest, own, whyNotKept);
   log(`results in ${runDir}; published to ${latest}${own ? ', README.md, screenshots/ and results/runs/' : ''}`);
   return code;
 }

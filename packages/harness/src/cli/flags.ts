@@ -179,8 +179,8 @@ const AFTER = {
   'with-seed': {
     type: 'boolean',
     desc:
-      "also measure every contender with the seed's method, in " +
-      "the same invocation, for the README's side-by-side table",
+      "also measure every contender with the seed's method (--profile seed: the third of 3 runs of 200 requests), " +
+      "in the same invocation, for the side-by-side table of the run's results.md",
   },
   handicap: {
     type: 'string',
@@ -201,7 +201,8 @@ const AFTER = {
     desc:
       'with --against or --handicap: how each pair is measured: alternate (default: each app alone, adjacent ' +
       'windows), duet (both under load at once, each with its own oha: a difference shows at a share of its ' +
-      'size alone) or auto (both ways in the first rounds, then the one with the narrower interval per minute)',
+      'size alone) or auto (both ways in the first rounds, then the duet unless the two disagree or its variance ' +
+      "per second of measuring is higher than alternating's beyond chance, a one-sided F test at 5%)",
   },
   'pair-unchanged': {
     type: 'boolean',

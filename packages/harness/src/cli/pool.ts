@@ -11,6 +11,7 @@ import type { PoolResult } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
+import { gitState } from '../measure/environment';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns, recoverUsedInputs } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -77,6 +78,7 @@ async function main(): Promise<number> {
   const workload = newest?.results.settings.workload ?? last.workload;
   const margin = newest?.results.settings.target_ci_pct ?? 10;
   const pool = poolAnswers(records, comparisons, today, workload, margin);
+  if (today) pool.inputs_of = { source: 'checkout', ...gitState() };
   const loo = leaveOneOut(records, comparisons, today, workload, margin);
   if (loo.length) pool.leave_one_out = loo;
   const picks = newest && poolPicks(records, newest.results.contenders, today, workload, margin);

@@ -78,7 +78,7 @@ async function main(): Promise<number> {
   // the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
-  await (published ? republish(dir, results) : writeReport(dir, analyzeRun(dir)));
+  await (published ? republish(dir, results, whyNotKept) : writeReport(dir, analyzeRun(dir)));
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
   return 0;
 }

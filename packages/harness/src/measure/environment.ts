@@ -93,6 +93,57 @@ export function cpuId(cpuinfo = '/proc/cpuinfo', cache = '/sys/devices/system/cp
   }
 }
 
+/** Arm's CPU implementer codes (the first byte of MIDR) that name a vendor; others are shown as their code. */
+const ARM_IMPLEMENTERS: Record<string, string> = {
+  '0x41': 'ARM',
+  '0x42': 'Broadcom',
+  '0x43': 'Cavium',
+  '0x46': 'Fujitsu',
+  '0x48': 'HiSilicon',
+  '0x4e': 'NVIDIA',
+  '0x50': 'APM',
+  '0x51': 'Qualcomm',
+  '0x61': 'Apple',
+  '0x6d': 'Microsoft',
+  '0xc0': 'Ampere',
+};
+
+/** A model name that names nothing: empty, "unknown", or a bare part number. */
+const unnamed = (model: string | undefined) => !model || /^\s*(unknown|0x[0-9a-f]+)?\s*$/i.test(model);
+
+/** A "Name : value" field of the first processor of /proc/cpuinfo, or of lscpu's "Name: value" lines. */
+function namedField(text: string, name: string): string | undefined {
+  const value = text.match(new RegExp(`^\\s*${name}\\s*:\\s*(.*)$`, 'm'))?.[1]?.trim();
+  return unnamed(value) || value === '-' ? undefined : value;
+}
+
+/**
+ * The CPU model name where os.cpus() gives none (Bun and Node on Linux arm64 may say "unknown"): /proc/cpuinfo's
+ * "model name" (x86), else lscpu's "Model name" (on Arm it names the core from implementer and part: "Neoverse-N1"),
+ * else the implementer and part of /proc/cpuinfo ("ARM part 0xd0c"). lscpu is asked only when needed.
+ */
+export function cpuModelName(reported: string | undefined, cpuinfo: string, lscpu: () => string): string {
+  if (!unnamed(reported)) return reported!; // as recorded so far: machine keys stay
+  const first = cpuinfo.split('\n\n')[0]!;
+  const named = namedField(first, 'model name') ?? namedField(lscpu(), 'Model name');
+  if (named) return named;
+  const implementer = first.match(/^CPU implementer\s*:\s*(\S+)/m)?.[1]?.toLowerCase();
+  const part = first.match(/^CPU part\s*:\s*(\S+)/m)?.[1]?.toLowerCase();
+  if (!implementer || !part) return 'unknown';
+  return `${ARM_IMPLEMENTERS[implementer] ?? `implementer ${implementer}`} part ${part}`;
+}
+
+/** This machine's CPU model name (cpuModelName), from os.cpus(), /proc/cpuinfo and lscpu (C locale, no shell). */
+function cpuModel(reported: string | undefined): string {
+  let cpuinfo = '';
+  try {
+    cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {}
+  const lscpu = () =>
+    spawnSync('lscpu', [], { encoding: 'utf8', timeout: 10_000, env: { ...process.env, LC_ALL: 'C' } }).stdout ?? '';
+  return cpuModelName(reported, cpuinfo, lscpu);
+}
+
 /** ", L3 491520K": the last level of cache0's caches that gives its size, or nothing (no cache tables: arm64 VMs). */
 function lastLevelCache(cache: string): string {
   const read = (d: string, f: string) => {
@@ -120,7 +171,7 @@ export function captureEnvironment(contenders: Contender[]): Environment {
   const git = gitState();
   const apps = new Map(contenders.map((c) => [c.app, c.appDir]));
   return {
-    cpu_model: cpus[0]?.model ?? 'unknown',
+    cpu_model: cpuModel(cpus[0]?.model),
     ...cpuId(),
     logical_cpus: cpus.length,
     arch: os.arch(),

@@ -57,7 +57,7 @@ export interface OnMachine extends RatioEstimate {
   name: string;
   runs: number;
   verdict: 'faster' | 'equal' | 'undecided';
-  /** The posterior mean sd between runs on this machine (ln). */
+  /** This comparison's posterior mean sd between boots on this machine (ln). */
   tau: number;
 }
 
@@ -128,6 +128,11 @@ export interface PoolResult {
   per_machine: number;
   /** `--any-inputs`: every kept run taken as today's code, whatever its inputs. */
   any_inputs: boolean;
+  /**
+   * Whose inputs a run's must equal to count: the published run's (publish/) or the checkout's (`npm run pool`), at
+   * that commit (dirty: the checkout had changes). Absent in pools written before it was recorded.
+   */
+  inputs_of?: { source: 'run' | 'checkout'; commit: string; dirty: boolean };
   margin_pct: number;
   /**
    * Per machine (configuration), the sd between its boots (τr): the median of its comparisons' own posterior means

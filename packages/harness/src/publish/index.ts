@@ -22,24 +22,39 @@ export const analyzeRun = (runDir: string, kept: KeptAnswers[] = []): Analysis =
 export const analyzeStored = (results: Results, kept: KeptAnswers[] = []): Analysis =>
   analyze(results, kept, kept.length ? kept : readKept(KEPT_DIR));
 
+/** Why a run is not kept, or null: the keeping rule (cli/keep.ts whyNotKept), passed down by the command. */
+export type KeepRule = (r: Results) => string | null;
+
 /**
  * A finished run published: copied to its place (`latest`, results/latest*). In the project's own results folder
- * (`own`) it is also kept in results/runs/, its answers pooled with every kept run of the same code, and its report,
- * README blocks and screenshots written from the pooled view; elsewhere its folder keeps its own answers.
+ * (`own`) it is also kept in results/runs/ if `whyNotKept` keeps it, its answers then pooled with every kept run of
+ * the same code, and its report, README blocks and screenshots written from that view; elsewhere, or not kept, its
+ * folder keeps its own answers.
  */
-export async function publishRun(runDir: string, analysis: Analysis, latest: string, own: boolean): Promise<void> {
+export async function publishRun(
+  runDir: string,
+  analysis: Analysis,
+  latest: string,
+  own: boolean,
+  whyNotKept: KeepRule,
+): Promise<void> {
   publishLatest(runDir, latest);
   if (!own) return;
-  const published = keepAndPool(analysis, KEPT_DIR, latest);
+  const published = keepAndPool(analysis, KEPT_DIR, latest, whyNotKept);
   if (published !== analysis) await writeReport(latest, published);
   await publishReport(latest, published);
 }
 
-/** `npm run report` on a published run's folder: its report and README blocks, answering from the kept runs' pool. */
-export async function republish(dir: string, results: Results): Promise<void> {
+/**
+ * `npm run report` on a published run's folder: its report and README blocks, answering from the kept runs' pool
+ * when the keeping rule keeps the run (else from its own answers, as when it was published).
+ */
+export async function republish(dir: string, results: Results, whyNotKept: KeepRule): Promise<void> {
   const kept = keptFor(results, KEPT_DIR);
   const own = analyze(results, kept);
-  const { analysis, pool } = pooledView(own, kept, recordOf(results, own));
+  const { analysis, pool } = whyNotKept(results)
+    ? { analysis: own, pool: null }
+    : pooledView(own, kept, recordOf(results, own));
   if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
   await writeReport(dir, analysis);
   await publishReport(dir, analysis);

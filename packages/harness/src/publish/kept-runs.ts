@@ -11,7 +11,7 @@ import { keptOf } from '../answers/held';
 import { leaveOneOut, MIN_BOOTS, poolAnswers } from '../answers/across-runs';
 import { poolPicks } from '../answers/picks';
 import { APPS_DIR, loadSuite } from '../model/manifests';
-import { keptName, notKept, type KeptAnswers } from '../model/kept';
+import { keptName, type KeptAnswers } from '../model/kept';
 import type { PoolResult, Today } from '../model/across-runs';
 import type { Results } from '../model/results';
 import { readResults, writeJsonAtomic } from '../model/results-file';
@@ -103,6 +103,7 @@ export function pooledView(
   const today = own.inputs ? { inputs: own.inputs, ...used } : null;
   const margin = r.settings.target_ci_pct;
   const pool = poolAnswers([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
+  pool.inputs_of = { source: 'run', commit: r.environment.git_commit, dirty: r.environment.git_dirty };
   const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin);
   // With no other run of the same code, or none on another boot (a boot decides nothing on its machine), the run's own.
   const pooled = pool.runs.slice(0, -1).some((x) => x.pooled > 0);
@@ -115,14 +116,20 @@ export function pooledView(
 }
 
 /**
- * A run published in the project's own results folder: kept in `keptDir` (unless it is a part of the suite), then
- * pooled with the runs kept before it; pool.json written beside the published run when the pool counts any of them.
+ * A run published in the project's own results folder: kept in `keptDir` when the keeping rule (`whyNotKept`,
+ * cli/keep.ts) keeps it, then pooled with the runs kept before it; pool.json written beside the published run when the
+ * pool counts any of them. A run the rule does not keep (a part of the suite, another question) answers alone.
  */
-export function keepAndPool(an: Analysis, keptDir: string, latest: string): Analysis {
+export function keepAndPool(
+  an: Analysis,
+  keptDir: string,
+  latest: string,
+  whyNotKept: (r: Results) => string | null,
+): Analysis {
+  if (whyNotKept(an.results)) return an;
   const kept = keptFor(an.results, keptDir);
   const record = recordOf(an.results, an);
-  // A run published with --publish may be a part of the suite: not kept.
-  if (!notKept(an.results)) writeKept(keptDir, record);
+  writeKept(keptDir, record);
   const { analysis, pool } = pooledView(an, kept, record);
   if (pool) writeJsonAtomic(join(latest, 'pool.json'), pool);
   return analysis;

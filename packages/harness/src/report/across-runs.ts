@@ -9,11 +9,18 @@ import { machineDifference, NOISY_SD } from '../model/kept';
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
 
-/** " [3 runs on 2 machines: holds on every machine measured (AMD EPYC, Intel Xeon)]": a pooled answer's suffix. */
+/** " [2 runs on AMD EPYC, 3 on Intel Xeon, τ 1.2% between boots: holds on every machine measured (…)]". */
 export function poolSuffix(a: AnswerFigures): string {
   const p = a.pool;
   if (!p) return '';
-  const on = `${p.runs} run${p.runs === 1 ? '' : 's'} on ${p.machines} machine${p.machines === 1 ? '' : 's'}`;
+  // The runs on each machine (each configuration), as the words name them: "6 runs on Intel Xeon, 3 on AMD EPYC".
+  const split = (o: { placement: string }) => (o.placement === 'none' ? 0 : 1);
+  const on = p.on_machines.length
+    ? [...p.on_machines]
+        .sort((x, y) => split(x) - split(y))
+        .map((o, i) => `${o.runs}${i ? '' : ` run${o.runs === 1 ? '' : 's'}`} on ${o.name}`)
+        .join(', ')
+    : `${p.runs} run${p.runs === 1 ? '' : 's'}`;
   // In the sentence's own terms: a decided answer names the faster side first.
   const flip = a.verdict === 'faster' && a.ratio < 1;
   const [lo, hi] = p.prediction
@@ -45,11 +52,17 @@ export function poolProcedureText(an: Analysis): string {
     `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
     `boots is not decided on. This is keep ${p.keeps} of these ` +
     `inputs: it spends α ${pct(p.spent)} (5% / (k (k + 1)), at most 5% over every keep), split over ` +
-    `${p.configurations} machine${p.configurations === 1 ? '' : 's'} (${pct(p.per_machine)} each), Holm inside ` +
+    `${configurationsOf(p)} (${pct(p.per_machine)} each), Holm inside ` +
     'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
     'no average over machines is decided'
   );
 }
+
+/** "2 machines", or "3 configurations of 2 machines" when a placement is answered apart. */
+const configurationsOf = (p: Pick<PoolResult, 'configurations' | 'machines'>) =>
+  p.configurations === p.machines
+    ? `${p.machines} machine${p.machines === 1 ? '' : 's'}`
+    : `${p.configurations} configurations of ${p.machines} machine${p.machines === 1 ? '' : 's'}`;
 
 const countOf = (an: Analysis, h: Holds) => an.answers.filter((a) => a.pool?.holds === h).length;
 
@@ -134,17 +147,26 @@ export function poolSection(an: Analysis): string {
         `or day${x.boots === 1 ? '' : 's'}${contendedOf(x)}${answeredOf(x)}`,
     )
     .join('; ');
+  const anyInputs = p.any_inputs ? ' (here every kept run was taken as of the same inputs: --any-inputs)' : '';
   return (
     `**Where the answers hold** (${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
     `machine${p.machines === 1 ? '' : 's'}, decided on each): of the ${decided} answered on every machine or some, ` +
     `${whereCounts(an)}. A machine is its hardware (CPU model, CPU count, architecture): kernel builds and boots are ` +
     'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
-    "both its contenders' inputs (app folder, packages/stream, lockfile, build script, runtime version) equal " +
-    `today's${p.any_inputs ? " (here every kept run was taken as today's: --any-inputs)" : ''}. The sd between ` +
-    `runs, and the comparisons answered, per machine: ${priors}. A boot is contended where a run of it has an sd ` +
-    `between windows of ${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
+    "both its contenders' inputs (what each runs: its app, its client's adapter and the contract, the locked " +
+    `libraries, the runtime's version) equal ${inputsOf(p)}${anyInputs}. The median sd between boots (each ` +
+    `comparison learns its own), and the comparisons answered, per machine: ${priors}. A boot is contended where a ` +
+    `run of it has an sd between windows of ${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
     [head, ...rows].join('\n')
   );
+}
+
+/** Whose inputs a pooled run's must equal: "those of the published run (commit 90a5002)". */
+function inputsOf(p: Pick<PoolResult, 'inputs_of'>): string {
+  const o = p.inputs_of;
+  if (!o) return 'those of the run the pool answers for';
+  const at = `commit ${o.commit.slice(0, 7)}${o.dirty ? ' with uncommitted changes' : ''}`;
+  return o.source === 'run' ? `those of the published run (${at})` : `this checkout's (${at})`;
 }
 
 /** What the pooled runs' machines share and where they differ (model/kept.ts machineDifference). */

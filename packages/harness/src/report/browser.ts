@@ -1,10 +1,61 @@
-// A headless look at a report: the system Chromium (Debian's package, which setup installs; no
-// browser download) driven by playwright-core. Used for report.png and by the browser tests.
-import { existsSync, statSync } from 'node:fs';
+// A headless look at a report: a Chromium or Chrome already installed (Debian's chromium, which setup installs where
+// apt has it; no browser download) driven by playwright-core. Used for report.png and by the browser tests.
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The browsers looked for on PATH, in this order; scripts/setup.sh (find_browser) looks for the same ones. */
+export const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/**
+ * A snap, or a script that runs one (Ubuntu's chromium-browser is a transition package to the chromium snap): not a
+ * browser to drive, as the snap may not be installed and its confinement keeps it from playwright's profile in /tmp.
+ */
+export function isSnap(path: string): boolean {
+  try {
+    const real = realpathSync(path);
+    if (real.startsWith('/snap/') || real === '/usr/bin/snap') return true;
+    const head = Buffer.alloc(4096);
+    const fd = openSync(real, 'r');
+    try {
+      return head
+        .subarray(0, readSync(fd, head, 0, head.length, 0))
+        .toString('latin1')
+        .includes('/snap/');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return true;
+  }
+}
+
+const isExecutableFile = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** The browser to drive: CHROMIUM_PATH (setup exports the one it found), else the first of BROWSER_NAMES on PATH. */
+export function findBrowser(env: Record<string, string | undefined> = process.env): string | null {
+  if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
+  const dirs = (env.PATH ?? '').split(':').filter(Boolean);
+  for (const name of BROWSER_NAMES)
+    for (const dir of dirs) {
+      const path = join(dir, name);
+      if (isExecutableFile(path) && !isSnap(path)) return path;
+    }
+  return null;
+}
+
+/** Why no browser starts, in one line that names the fix. */
+export const NO_BROWSER =
+  `no Chromium or Chrome found (${BROWSER_NAMES.join(', ')} on PATH, not a snap): install one ` +
+  '(Debian: apt-get install chromium; or Google Chrome), or set CHROMIUM_PATH to its executable';
 
 /** Nothing in the background: the page is the only thing the browser loads. */
 const QUIET_FLAGS = [
@@ -18,9 +69,11 @@ const QUIET_FLAGS = [
 ];
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} not found: install Debian's chromium (npm run bench does it), or set CHROMIUM_PATH`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: QUIET_FLAGS });
+  const executablePath = findBrowser();
+  if (!executablePath) throw new Error(NO_BROWSER);
+  if (!existsSync(executablePath))
+    throw new Error(`CHROMIUM_PATH=${executablePath} does not exist: unset it, or name a Chromium or Chrome`);
+  return chromium.launch({ executablePath, headless: true, args: QUIET_FLAGS });
 }
 
 /** Opens a page and waits until every chart is drawn (or one failed); returns how long that took. */

@@ -174,7 +174,8 @@ function noiseSentence(an: Analysis): string {
     ? 'a noisy machine, on which fewer comparisons are answered than on a quiet one; a longer `--budget` answers more'
     : 'a quiet machine';
   return (
-    `**Noise:** one app's req/s moved by ${pct1(n.sdWindows)} from one ${len}${term('window')} to the next${ref}: ` +
+    `**Noise:** the ratio of two stacks' req/s moved by ${pct1(n.sdWindows)} from one ${len}${term('window')} to the ` +
+    `next${ref}: ` +
     `${what} (${term('sd between windows')}).`
   );
 }
@@ -464,23 +465,47 @@ function machinesLine(an: Analysis): string {
     const contended = own ? contendedOf(own, true) : '';
     return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)}${contended})`;
   });
+  // A placement's runs are answered apart (model/kept.ts): counted here, so the machines' runs add up to the pool's.
+  const apart = p.priors
+    .filter((x) => x.placement !== 'none')
+    .map((x) => `${x.runs} run${x.runs === 1 ? '' : 's'} on ${name(x.machine)} ${placed(x.placement)}`);
   const { span } = pooledDays(p.runs);
   // A machine's key names its architecture unless x64 (model/kept.ts): said, so "where it holds" needs no other line.
   const x64 = p.priors.every((x) => !/logical CPUs, /.test(x.machine)) ? ', all x86-64' : '';
-  return `**Machines:** ${listed(machines)}${x64}, ${span}; oha, Redis and the app share each machine's CPUs.`;
+  const also = apart.length ? ` (and ${listed(apart)}, answered apart)` : '';
+  return `**Machines:** ${listed(machines)}${x64}${also}, ${span}; oha, Redis and the app share each machine's CPUs.`;
 }
 
-/** How long `npm run bench` measures, in minutes (cli/args.ts: --budget's default). */
-const DEFAULT_MINUTES = 15;
+/** A run's CPU placement in the first screen's words (no glossary term): split puts the app on a CPU of its own. */
+const placed = (placement: string) =>
+  placement === 'split' ? 'with the app on a CPU of its own' : `with its CPUs placed another way (${placement})`;
 
-/** The load, as the command a reader can run against one app: one window, repeated over the stacks for the run. */
+/** `npm run bench`'s budget in minutes and steal bound in % (cli/args.ts: --budget's and --max-steal's defaults). */
+const DEFAULT_MINUTES = 15;
+const DEFAULT_MAX_STEAL = 5;
+
+/** Whether the budget or steal bound differ from `npm run bench`'s (so the run needed --publish to be published). */
+const flagsChanged = (s: Analysis['results']['settings']) =>
+  Math.round(s.budget_s / 60) !== DEFAULT_MINUTES || s.max_steal_pct !== DEFAULT_MAX_STEAL;
+
+/**
+ * The load, as the command a reader can run against one app: one window, repeated over the stacks for the run; then
+ * the published run's budget and the flags it ran with, beside what `npm run bench` alone does.
+ */
 function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
-  return (
-    `**Load:** \`${cmd}\` on each stack in turn, round after round; a run is ${DEFAULT_MINUTES} minutes of rounds ` +
-    '(`npm run bench`).'
-  );
+  const minutes = Math.round(s.budget_s / 60);
+  const flags = [
+    minutes === DEFAULT_MINUTES ? '' : ` --budget ${minutes}m`,
+    s.max_steal_pct === DEFAULT_MAX_STEAL ? '' : ` --max-steal ${s.max_steal_pct}`,
+    flagsChanged(s) && s.publish ? ' --publish' : '',
+  ].join('');
+  const run = flags
+    ? `the published run is ${minutes} minutes of rounds (\`npm run bench --${flags}\`; \`npm run bench\` alone, ` +
+      `${DEFAULT_MINUTES})`
+    : `a run is ${DEFAULT_MINUTES} minutes of rounds (\`npm run bench\`)`;
+  return `**Load:** \`${cmd}\` on each stack in turn, round after round; ${run}.`;
 }
 
 /** The README's first screen of a published read run: the basics, then the three picks. */

@@ -69,7 +69,7 @@ const erf: (x: number) => number = (jstat as any).erf ?? (jstat as any).jStat.er
 
 /**
  * The τ grid (ln units): 0 to 0.3, with more points where run-to-run and machine effects were measured (2–3% between
- * runs of one VM, tens of % in the middle of the table between CPU kinds; shared/FACTS.md).
+ * runs of one VM, tens of % in the middle of the table between CPU kinds; docs/runs/pool.md).
  */
 export const TAU_GRID = [0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22, 0.3];
 
@@ -180,8 +180,9 @@ export function poolPrior(family: RunEstimate[][]): PoolPrior {
  * The stated prior on the sd between boots (or days) of one machine, before its runs on other boots or days are
  * compared: a half-normal of scale 6% on the grid (a weakly informative prior for few runs, as in Friede et al.,
  * Biometrical Journal 59, 2017). Its scale is the τ between runs of different days that scripts/pool-boots.ts reads
- * from the kept records (docs/runs/pool.md keeps the figures); the 2–3% of shared/FACTS.md is between runs of one
- * boot. The suite's simulations at the measured spread hold their 5% with it (tests/unit/pool.test.ts).
+ * from the kept records (docs/runs/pool.md keeps the figures); the 0–2.4% measured there between quiet runs of
+ * one boot is within a boot. The suite's simulations at the measured spread hold their 5% with it
+ * (tests/unit/pool.test.ts).
  */
 export const STATED_RUN_SCALE = 0.06;
 /** A half-normal of `scale` on TAU_GRID: each point's density times the share of the line it stands for. */
@@ -194,8 +195,8 @@ export const halfNormalOnGrid = (scale: number) =>
 export const STATED_RUN_PRIOR = halfNormalOnGrid(STATED_RUN_SCALE);
 
 /**
- * The sd between runs of one boot, beyond each run's own error: stated, 2% (the 2–3% between runs of one VM in
- * shared/FACTS.md). A run under another load moves some comparisons further than quiet runs of its boot do
+ * The sd between runs of one boot, beyond each run's own error: stated, 2% (0–2.4% measured between quiet runs of
+ * one boot, docs/runs/pool.md). A run under another load moves some comparisons further than quiet runs of its boot do
  * (scripts/pool-boots.ts on kept records; docs/runs/pool.md).
  */
 export const TAU_IN_BOOT = 0.02;
