@@ -107,6 +107,16 @@ const nameOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
   `${r.machine.split(', ')[0]!.replace(/\((R|TM)\)/g, '')}${r.placement === 'none' ? '' : ` (${r.placement})`}`;
 
 /** The α the k-th keep of the same inputs spends: summed over every keep, at most α. */
+/**
+ * The page's α split between its two families of decisions, by their sizes (Bonferroni between them, Holm inside
+ * each): the answers (`answers` comparisons) and the first screen's picks (`picks`, answers/picks.ts). Every decided
+ * answer and every bold figure of the page together keep a family error of at most α.
+ */
+export function familyShares(answers: number, picks: number, alpha: number = DECISION.alpha) {
+  const all = Math.max(1, answers + picks);
+  return { answers: (alpha * answers) / all, picks: (alpha * picks) / all };
+}
+
 export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, keeps) * (Math.max(1, keeps) + 1));
 
 /**
@@ -240,7 +250,10 @@ export function poolAnswers(
   const configs = keys.map((key) =>
     configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, runScale),
   );
-  const perMachine = spent / Math.max(1, configs.length);
+  // α is split over the configurations that can decide: one measured on a single boot decides nothing (decideOn),
+  // so it takes no share (which configurations can is known from the runs' layout, before any test).
+  const deciding = configs.filter((c) => c.bootsOf.some((b) => b >= MIN_BOOTS)).length;
+  const perMachine = spent / Math.max(1, deciding);
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
   const machines = new Set(configs.filter((c) => c.run.placement === 'none').map((c) => c.run.machine)).size;
   const answers = comparisons.map((c, i) =>
@@ -258,6 +271,7 @@ export function poolAnswers(
     keeps,
     spent,
     per_machine: perMachine,
+    deciding,
     any_inputs: today === null,
     margin_pct: marginPct,
     run_prior: { scale: runScale, min_boots: MIN_BOOTS },
@@ -389,8 +403,9 @@ export function leaveOneOut(
   today: Today | null,
   workload: string,
   marginPct: number,
+  alpha: number = DECISION.alpha,
 ): NonNullable<PoolResult['leave_one_out']> {
-  const pooled = poolAnswers(records, comparisons, today, workload, marginPct);
+  const pooled = poolAnswers(records, comparisons, today, workload, marginPct, alpha);
   const machines = [...new Set(pooled.runs.filter((r) => r.pooled && r.placement === 'none').map((r) => r.machine))];
   if (machines.length < 2) return [];
   return machines.map((machine) => {
@@ -400,6 +415,7 @@ export function leaveOneOut(
       today,
       workload,
       marginPct,
+      alpha,
     );
     const alone = poolAnswers(
       records.filter((k) => machineKey(k) === machine && placementOf(k) === 'none'),
@@ -407,6 +423,7 @@ export function leaveOneOut(
       today,
       workload,
       marginPct,
+      alpha,
     );
     const out = { machine, claims: 0, same: 0, open: 0, other_way: 0 };
     rest.answers.forEach((a, i) => {

@@ -9,6 +9,7 @@ import type { KeptAnswer, KeptAnswers } from '../model/kept';
 import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/across-runs';
 import { type Comparison, isPlain, type Member } from '../model/questions';
 import { poolAnswers } from './across-runs';
+import { DECISION } from './decide';
 import { mean } from '../stats/stats';
 
 /** The usual choice: Node's own HTTP server with node-redis, both at their defaults. */
@@ -114,6 +115,14 @@ const tier = (x: PoolAnswer) => {
 /** Rank: decided faster on every machine first, then on some; within each, by the smallest ratio over machines. */
 const score = (x: PoolAnswer) => tier(x) * 100 + worst(x);
 
+/** The first screen's family: each stack at its libraries' defaults against the usual choice (none without it). */
+export function picksFamily(members: Member[]): Comparison[] {
+  if (!members.some((m) => m.name === USUAL)) return [];
+  return members
+    .filter((m) => m.name !== USUAL && isPlain(m))
+    .map((m) => ({ id: `${m.name} vs ${USUAL}`, question: 'picks', a: m.name, b: USUAL }));
+}
+
 /**
  * The first screen's family, pooled: every stack at its libraries' defaults against the usual choice, in each kept
  * run, then decided per machine by poolAnswers; each line's pick.
@@ -124,22 +133,18 @@ export function poolPicks(
   today: Today | null,
   workload: string,
   marginPct: number,
+  alpha: number = DECISION.alpha,
 ): PicksResult | null {
   const usual = members.find((m) => m.name === USUAL);
   if (!usual) return null;
   const candidates = members.filter((m) => m.name !== USUAL && isPlain(m));
-  const comparisons: Comparison[] = candidates.map((m) => ({
-    id: `${m.name} vs ${USUAL}`,
-    question: 'picks',
-    a: m.name,
-    b: USUAL,
-  }));
+  const comparisons = picksFamily(members);
   const chained = records.map((k) => ({
     ...k,
     check: undefined,
     answers: comparisons.flatMap((c) => chainedAnswer(k, c.a, c.b) ?? []),
   }));
-  const pool = poolAnswers(chained, comparisons, today, workload, marginPct);
+  const pool = poolAnswers(chained, comparisons, today, workload, marginPct, alpha);
   const byName = new Map(pool.answers.map((x) => [x.a, x]));
   const lineOf = (l: (typeof PICK_LINES)[number]): PickLine => {
     const own = candidates.filter(l.among).flatMap((m) => byName.get(m.name) ?? []);
@@ -167,6 +172,6 @@ export function poolPicks(
   };
   const lines = PICK_LINES.map(lineOf);
   const notes = NOTE_LINES.map(lineOf);
-  const { alpha, spent, per_machine, machines, configurations } = pool;
+  const { spent, per_machine, machines, configurations } = pool;
   return { usual: USUAL, alpha, spent, per_machine, machines, configurations, lines, notes, answers: pool.answers };
 }

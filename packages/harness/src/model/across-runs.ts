@@ -124,8 +124,12 @@ export interface PoolResult {
    */
   keeps: number;
   spent: number;
-  /** The α each machine (each configuration) decides at, with Holm inside it: `spent` / configurations. */
+  /**
+   * The α each machine (each configuration) decides at, with Holm inside it: `spent` / `deciding`, the configurations
+   * measured on enough boots to decide (answers/across-runs.ts MIN_BOOTS); one of a single boot takes no share.
+   */
   per_machine: number;
+  deciding?: number;
   /** `--any-inputs`: every kept run taken as today's code, whatever its inputs. */
   any_inputs: boolean;
   /**

@@ -8,8 +8,8 @@ import { analyze, type Analysis, withPool } from '../answers/analysis';
 import { ANSWERS_PROCEDURE } from '../answers/decide';
 import { handicapJudged } from '../answers/handicap';
 import { keptOf } from '../answers/held';
-import { leaveOneOut, MIN_BOOTS, poolAnswers } from '../answers/across-runs';
-import { poolPicks } from '../answers/picks';
+import { familyShares, leaveOneOut, MIN_BOOTS, poolAnswers } from '../answers/across-runs';
+import { picksFamily, poolPicks } from '../answers/picks';
 import { APPS_DIR, loadSuite } from '../model/manifests';
 import { keptName, type KeptAnswers } from '../model/kept';
 import type { PoolResult, Today } from '../model/across-runs';
@@ -102,14 +102,17 @@ export function pooledView(
   const used = own.inputs_used ? { used: own.inputs_used, used_scheme: own.inputs_used_scheme ?? 1 } : {};
   const today = own.inputs ? { inputs: own.inputs, ...used } : null;
   const margin = r.settings.target_ci_pct;
-  const pool = poolAnswers([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
+  const family = r.family?.comparisons ?? [];
+  // The page's α split between the answers and the first screen's picks (answers/across-runs.ts familyShares).
+  const alpha = familyShares(family.length, picksFamily(r.contenders).length);
+  const pool = poolAnswers([...others, own], family, today, r.settings.workload, margin, alpha.answers);
   pool.inputs_of = { source: 'run', commit: r.environment.git_commit, dirty: r.environment.git_dirty };
-  const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin);
+  const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin, alpha.picks);
   // With no other run of the same code, or none on another boot (a boot decides nothing on its machine), the run's own.
   const pooled = pool.runs.slice(0, -1).some((x) => x.pooled > 0);
   if (!pooled || pool.priors.every((p) => p.boots < MIN_BOOTS))
     return { analysis: picks ? { ...an, picks } : an, pool: null };
-  const loo = leaveOneOut([...others, own], r.family?.comparisons ?? [], today, r.settings.workload, margin);
+  const loo = leaveOneOut([...others, own], family, today, r.settings.workload, margin, alpha.answers);
   if (loo.length) pool.leave_one_out = loo;
   if (picks) pool.picks = picks;
   return { analysis: { ...withPool(an, pool), picks }, pool };

@@ -51,18 +51,28 @@ export function poolProcedureText(an: Analysis): string {
     `with a run effect between boots whose sd each comparison learns from its own boots, from a stated prior ` +
     `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
     `boots is not decided on. This is keep ${p.keeps} of these ` +
-    `inputs: it spends α ${pct(p.spent)} (5% / (k (k + 1)), at most 5% over every keep), split over ` +
+    `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}: their share of ` +
+    `the page's 5%, the first screen's picks having the rest; at most ${pct(p.alpha)} over every keep), split over ` +
     `${configurationsOf(p)} (${pct(p.per_machine)} each), Holm inside ` +
     'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
     'no average over machines is decided'
   );
 }
 
-/** "2 machines", or "3 configurations of 2 machines" when a placement is answered apart. */
-const configurationsOf = (p: Pick<PoolResult, 'configurations' | 'machines'>) =>
-  p.configurations === p.machines
-    ? `${p.machines} machine${p.machines === 1 ? '' : 's'}`
-    : `${p.configurations} configurations of ${p.machines} machine${p.machines === 1 ? '' : 's'}`;
+/**
+ * "2 machines", or "3 configurations of 2 machines" when a placement is answered apart; then those measured on too
+ * few boots to decide, which take no share.
+ */
+function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'deciding'>): string {
+  const s = (n: number) => (n === 1 ? '' : 's');
+  const deciding = p.deciding ?? p.configurations;
+  const all =
+    p.configurations === p.machines
+      ? `${p.machines} machine${s(p.machines)}`
+      : `${p.configurations} configurations of ${p.machines} machine${s(p.machines)}`;
+  if (deciding === p.configurations) return all;
+  return `the ${deciding} of ${all} measured on enough boots to decide`;
+}
 
 const countOf = (an: Analysis, h: Holds) => an.answers.filter((a) => a.pool?.holds === h).length;
 

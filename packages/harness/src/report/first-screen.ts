@@ -351,7 +351,8 @@ function picksTable(an: Analysis, p: PicksResult): string {
     'faster. Not yet known: the range includes 1×, so only the range is given. Names: runtime-framework-client ' +
     "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.";
   const sure =
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong. A ` +
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong, ` +
+    'and 5% for them and every answer below together. A ' +
     'pick is tested against the usual choice only ([how a pick is chosen; Express, Bun and every other ' +
     'answer](#every-answer)).';
   return `${table}\n\n- ${key}\n- ${sure}`;
