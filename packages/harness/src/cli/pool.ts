@@ -116,10 +116,14 @@ async function writePooled(out: string, pool: PoolResult, newest: Results | null
     console.log(`report written: ${join(out, 'results.md')}, ${join(out, 'report.html')}`);
     return;
   }
+  // Each answer on each machine (configuration): its verdict, ratio and interval there, from how many runs.
+  const on = (o: PoolResult['answers'][number]['pool']['on_machines'][number]) =>
+    `${o.name}: ${o.verdict === 'undecided' ? 'open' : o.verdict}, ${o.ratio.toFixed(3)} ` +
+    `(${o.lo.toFixed(3)}–${o.hi.toFixed(3)}), ${o.runs} run${o.runs === 1 ? '' : 's'}, τ ${(o.tau * 100).toFixed(1)}%`;
   const lines = pool.answers.map(
     (a) =>
-      `- ${a.a} ÷ ${a.b}: ${a.ratio.toFixed(3)} (${a.lo.toFixed(3)}–${a.hi.toFixed(3)}), ${a.verdict}, ` +
-      `${a.pool.runs} runs, ${a.pool.machines} machines, τ ${(a.pool.tau * 100).toFixed(1)}%, ${a.pool.where}`,
+      `- ${a.a} ÷ ${a.b}: ${a.pool.where}` +
+      (a.pool.on_machines.length ? `; ${a.pool.on_machines.map(on).join('; ')}` : ''),
   );
   writeFileSync(join(out, 'pool.md'), `${lines.join('\n')}\n`);
   console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
