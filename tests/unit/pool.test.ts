@@ -29,12 +29,13 @@ import { across } from '../../packages/harness/src/answers/where';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import {
   fitAt,
-  poolPrior,
   poolRuns,
   type RunEstimate,
   STATED_RUN_SCALE,
+  statedPrior,
   TAU_GRID,
 } from '../../packages/harness/src/stats/meta-analysis';
+import { studentT } from '../../packages/harness/src/stats/moderated';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 const est = (y: number, se: number, machine = 'm1', df = 16): RunEstimate => ({ y, se, df, run: `${y}`, machine });
@@ -81,16 +82,12 @@ describe('pooling one comparison over runs and machines', () => {
     expect(Math.log(r.prediction!.hi) - Math.log(r.prediction!.lo)).toBeGreaterThan(Math.log(r.hi) - Math.log(r.lo));
   });
 
-  test("runs that disagree: the family's τr keeps the interval wide, where τr = 0 would decide", () => {
+  test('runs that disagree: τr learnt from them keeps the interval wide, where τr = 0 would decide', () => {
     const runs = [est(0, 0.03), est(0.3, 0.03)];
     expect(poolRuns(runs, at(0)).at(0.95).lo).toBeGreaterThan(1);
-    // A family whose runs disagree by as much: its prior puts τr near 0.15.
-    const prior = poolPrior(
-      Array.from({ length: 20 }, (_, i) => [est(0.3 * (i % 2), 0.03), est(0.3 * ((i + 1) % 2), 0.03)]),
-    );
-    expect(prior.n).toBe(20);
-    const r = poolRuns(runs, prior).at(0.95);
-    expect(r.tau).toBeGreaterThan(0.1);
+    // From the stated prior (half-normal, 6%: a mean of 4.8%), two boots 30% apart move τr well above it.
+    const r = poolRuns(runs, statedPrior()).at(0.95);
+    expect(r.tau).toBeGreaterThan(0.08);
     expect(r.lo).toBeLessThan(1);
   });
 
@@ -100,14 +97,37 @@ describe('pooling one comparison over runs and machines', () => {
     expect(r.n).toBe(1);
   });
 
-  test('one machine in the whole family: τm is 0, and a new run is one on that machine', () => {
-    const prior = poolPrior([
-      [est(0.1, 0.05), est(0.12, 0.05)],
-      [est(0, 0.05), est(0.01, 0.05)],
-    ]);
-    expect(prior.machines).toBe(1);
-    expect(prior.nMachine).toBe(0);
-    expect(poolRuns([est(0.1, 0.05), est(0.12, 0.05)], prior).at(0.95).tau_machine).toBe(0);
+  test("the answers' prior is of one machine: τm is 0, and a new run is one on that machine", () => {
+    const r = poolRuns([est(0.1, 0.05), est(0.12, 0.05)], statedPrior()).at(0.95);
+    expect(r.tau_machine).toBe(0);
+    expect(r.prediction!.hi).toBeGreaterThan(r.hi);
+  });
+
+  test('from five machines: a run on one not measured, with τm²/M on M − 1 df; under five, none', () => {
+    // Five machines, two boots each, a comparison whose machines' means are 0.10 … 0.30 (sd 7.9%).
+    const records = (machines: number) =>
+      Array.from({ length: machines }, (_, m) =>
+        [1, 2].map((d) =>
+          record(
+            `2026-11-${10 + 2 * m + d}T01:00:00Z`,
+            [['x', 'y', 0.1 + 0.05 * m, 0.01]],
+            { x: 'h1', y: 'h2' },
+            `M${m}`,
+          ),
+        ),
+      ).flat();
+    const xy = [comparison('x', 'y')];
+    const five = poolAnswers(records(5), xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).answers[0]!;
+    const p = five.pool.prediction!;
+    expect(five.pool.tau_machine).toBeGreaterThan(0.05);
+    // Where a sixth machine's run falls: around the machines' mean, wider than all five of them ...
+    expect(Math.log(p.lo)).toBeLessThan(0.1);
+    expect(Math.log(p.hi)).toBeGreaterThan(0.3);
+    // ... and at least a t on 4 df over τm's own share: ± t(4, 0.975) · τm · √(1 + 1/5) around 0.2.
+    const half = studentT.inv(0.975, 4) * five.pool.tau_machine * Math.sqrt(1.2);
+    expect(Math.log(p.hi) - Math.log(p.lo)).toBeGreaterThan(2 * half * 0.9);
+    const four = poolAnswers(records(4), xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).answers[0]!;
+    expect(four.pool.prediction).toBeNull();
   });
 });
 

@@ -18,9 +18,9 @@ import { moderatedT } from '../stats/moderated';
 import {
   mergeBoots,
   type Pooled,
-  poolPrior,
   poolRuns,
   STATED_RUN_SCALE,
+  statedMachinePrior,
   statedPrior,
   type RunEstimate,
   TAU_GRID,
@@ -255,13 +255,14 @@ export function poolAnswers(
   const deciding = configs.filter((c) => c.bootsOf.some((b) => b >= MIN_BOOTS)).length;
   const perMachine = spent / Math.max(1, deciding);
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
-  const machines = new Set(configs.filter((c) => c.run.placement === 'none').map((c) => c.run.machine)).size;
+  const bootAt = bootsOf(records);
+  const boot = (run: string) => bootAt.get(run) ?? run;
   const answers = comparisons.map((c, i) =>
     answerOf(
       c,
       decided.flatMap((d) => d[i] ?? []),
       family[i]!,
-      machines >= PREDICT_FROM_MACHINES ? family : null,
+      boot,
     ),
   );
   const check = pooledCheck(records, runs, same, configs, perMachine, marginPct, runScale);
@@ -346,11 +347,11 @@ function pooledCheck(
   return { contender, pct, ratio, lo, hi, runs: with_.length, machines, detected, where: where.words, on_machines: on };
 }
 
-function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], family: RunEstimate[][] | null): PoolAnswer {
+function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], boot: (run: string) => string): PoolAnswer {
   const where = on.length ? across(on) : null;
   const machines = new Set(on.map((o) => o.machine)).size;
   // From five machines: where a run on an unmeasured machine falls, from the machines' means (default placement).
-  const prediction = family ? predicted(runs, family) : null;
+  const prediction = predicted(runs, boot);
   const taus = on.map((o) => o.tau);
   return {
     id: c.id,
@@ -384,12 +385,19 @@ function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], family: R
   };
 }
 
-/** A run on an unmeasured machine: the machines' means with τr and τm (τm²/M in it), under the family's priors. */
-function predicted(runs: RunEstimate[], family: RunEstimate[][]) {
-  const machinesOnly = (rs: RunEstimate[]) => rs.filter((r) => !r.machine.includes('|'));
-  const own = machinesOnly(runs);
-  if (!own.length) return null;
-  const r = poolRuns(own, poolPrior(family.map(machinesOnly))).at(0.95);
+/**
+ * A run on an unmeasured machine, once this comparison is measured on PREDICT_FROM_MACHINES machines (default
+ * placement): its machines' means, a boot's runs merged as for the answers, with τr from the stated prior and τm
+ * from a stated prior (stats/meta-analysis.ts statedMachinePrior), each learnt from this comparison's own boots and
+ * machines; τm²/M in it, on a t of at most M − 1 df.
+ */
+function predicted(runs: RunEstimate[], boot: (run: string) => string) {
+  const own = mergeBoots(
+    runs.filter((r) => !r.machine.includes('|')),
+    boot,
+  );
+  if (new Set(own.map((r) => r.machine)).size < PREDICT_FROM_MACHINES) return null;
+  const r = poolRuns(own, statedMachinePrior()).at(0.95);
   return { prediction: r.prediction, tau_machine: r.tau_machine };
 }
 

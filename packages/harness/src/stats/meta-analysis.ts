@@ -16,8 +16,7 @@
 //           comparisons do not share one, because a few of them move far between days and the rest do not.
 //           A comparison whose boots disagree puts its weight on large τr and keeps a wide interval. The
 //           restricted likelihood (each machine's θ integrated out) learns τr only from machines with 2 boots or
-//           more. (poolPrior below, one prior learnt from every comparison, serves the prediction for a new
-//           machine only.)
+//           more.
 //   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m,
 //           var(μ̂) = Σ var(θ̂_m) / M², on Satterthwaite's df for the runs' estimated se's (each on its own df).
 //   answer  the posterior of μ is a mixture of those t's over the grid, weighted by the prior × the likelihood: its
@@ -25,9 +24,9 @@
 //           simulation with heterogeneous runs and machines checks that the family's error rate holds
 //           (tests/unit/pool.test.ts).
 //   τm and prediction  where a new run on a new machine is expected (Higgins, Thompson & Spiegelhalter, JRSS A 172,
-//           2009), at 95%: the mixture widened by τr² + τm², τm from the machine means of every comparison
-//           measured on 2 machines or more, by the same kind of family prior; with one machine in the family, a new
-//           run on it.
+//           2009), at 95%: the mixture widened by τr² + τm²(1 + 1/M), on a t of at most M − 1 df, τm learnt from the
+//           comparison's own M machine means from a stated prior (statedMachinePrior); stated from five machines of
+//           the comparison on (answers/across-runs.ts).
 //
 // A run gives y = mean ln ratio over all its rounds and se = its moderated t's posterior sd / √rounds (not the
 // estimate at the look that stopped it: that one leans away from 0).
@@ -141,40 +140,10 @@ export interface PoolPrior {
   machines: number;
 }
 
-/** A nonparametric maximum likelihood prior on the grid by EM, from each unit's likelihoods (relative, per unit). */
-function npmle(lik: number[][], iterations = 300): number[] {
-  let pi = TAU_GRID.map(() => 1 / TAU_GRID.length);
-  for (let it = 0; it < iterations && lik.length; it++) {
-    const next = TAU_GRID.map(() => 0);
-    for (const l of lik) {
-      const z = l.reduce((s, x, g) => s + x * pi[g]!, 0);
-      for (let g = 0; g < TAU_GRID.length; g++) next[g] = next[g]! + (l[g]! * pi[g]!) / z;
-    }
-    pi = next.map((x) => x / lik.length);
-  }
-  return pi;
-}
-
 const relative = (logs: number[]) => {
   const max = Math.max(...logs);
   return logs.map((x) => Math.exp(x - max));
 };
-
-/** The priors from every comparison of the family (what tells nothing of a τ is left out of its prior). */
-export function poolPrior(family: RunEstimate[][]): PoolPrior {
-  const ok = family.filter((rs) => rs.length && usable(rs)).map(byMachine);
-  const runLik = ok
-    .filter((ms) => ms.some((rs) => rs.length > 1))
-    .map((ms) => relative(TAU_GRID.map((tr) => fitAt(ms, tr).logL)));
-  const run = npmle(runLik);
-  const trMean = TAU_GRID.reduce((s, t, g) => s + t * run[g]!, 0);
-  const machineLik = ok
-    .filter((ms) => ms.length > 1)
-    .map((ms) => relative(TAU_GRID.map((tm) => machineLogL(fitAt(ms, trMean).theta, tm))));
-  const machine = machineLik.length ? npmle(machineLik) : TAU_GRID.map((t) => (t === 0 ? 1 : 0));
-  const machines = new Set(family.flat().map((r) => r.machine)).size;
-  return { run, machine, n: runLik.length, nMachine: machineLik.length, machines };
-}
 
 /**
  * The stated prior on the sd between boots (or days) of one machine, before its runs on other boots or days are
@@ -244,6 +213,16 @@ export function statedPrior(scale = STATED_RUN_SCALE): PoolPrior {
   return { run, machine: TAU_GRID.map((t) => (t === 0 ? 1 : 0)), n: 0, nMachine: 0, machines: 1 };
 }
 
+/**
+ * The stated prior on τm, the sd between machines: a half-normal of scale 11% (the family's τ between machines of the
+ * published pool, about 11%; docs/runs/pool.md), over the stated prior on τr. A prediction for an unmeasured machine
+ * starts from it, each comparison learning its own τm from its own machines, so its evidence counts machines.
+ */
+export const STATED_MACHINE_SCALE = 0.11;
+export function statedMachinePrior(): PoolPrior {
+  return { ...statedPrior(), machine: halfNormalOnGrid(STATED_MACHINE_SCALE), machines: 2 };
+}
+
 /** A posterior: a mixture of t's (location, scale, df, weight). */
 type Mixture = { mu: number; s: number; df: number; w: number }[];
 
@@ -286,9 +265,11 @@ export function posterior(runs: RunEstimate[], prior: PoolPrior) {
   const next: Mixture = mu.flatMap((c, k) =>
     TAU_GRID.flatMap((tm, i) => {
       const tr = TAU_GRID[g[k]![1]]!;
-      // A new machine: its own effect (τm²), and the mean of the M measured standing for the population's (τm²/M).
+      // A new machine: its own effect (τm²), and the mean of the M measured standing for the population's (τm²/M),
+      // on a t of at most M − 1 df where τm is not 0 (M machines tell of τm on M − 1).
       const s = Math.sqrt(c.s * c.s + tr * tr + tm * tm * (1 + 1 / machines.length));
-      return wM[i]! > 1e-6 ? [{ ...c, s, w: c.w * wM[i]! }] : [];
+      const df = tm > 0 ? Math.min(c.df, Math.max(1, machines.length - 1)) : c.df;
+      return wM[i]! > 1e-6 ? [{ ...c, s, df, w: c.w * wM[i]! }] : [];
     }),
   );
   const sumNext = next.reduce((s, c) => s + c.w, 0);
@@ -312,7 +293,7 @@ export interface Pooled {
   at(level: number, predict?: boolean): PooledRatio;
 }
 
-/** One comparison pooled over its runs under the family's prior (poolPrior): its p now, its interval at any level. */
+/** One comparison pooled over its runs under a prior on τr and τm: its p now, its interval at any level. */
 export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
   const k = runs.length;
   const machines = new Set(runs.map((r) => r.machine)).size;
