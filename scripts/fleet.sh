@@ -18,8 +18,11 @@ mkdir -p "$out"
 case $step in
   bench)
     npm run bench -- --out "$out/runs" "$@"
+    # The machine as the run recorded it (its CPU model named from /proc/cpuinfo or lscpu where os.cpus() has none).
     bash scripts/with-tools.sh node -e \
-      'const o=require("os");console.log(`${o.cpus()[0]?.model}, ${o.cpus().length} logical CPUs, ${o.arch()}`)' \
+      'const fs=require("fs"),p=require("path"),d=process.argv[1];
+       const e=JSON.parse(fs.readFileSync(p.join(d,fs.readdirSync(d).sort().at(-1),"results.json"))).environment;
+       console.log(`${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.arch}`)' "$out/runs" \
       > "$out/machine.txt"
     ;;
   pool)

@@ -6,7 +6,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+let ticksPerSecond: number | undefined;
+/** Clock ticks per second (getconf CLK_TCK), asked once when first needed: importing this starts no process. */
+export const clockTicks = () =>
+  (ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100);
 
 export interface Tracked {
   child: ChildProcess;
@@ -218,7 +221,7 @@ export async function untilIdle(pids: number[], maxMs: number): Promise<number> 
 
 /** CPU seconds (user+sys, including reaped children) of a whole process tree. */
 export function treeCpuSeconds(root: number): number {
-  return cpuTicks(processTree(root)) / CLOCK_TICKS;
+  return cpuTicks(processTree(root)) / clockTicks();
 }
 
 /**
@@ -249,7 +252,7 @@ export function threadTicks(pids: number[]): Map<string, number> {
 export function busiestThread(before: Map<string, number>, after: Map<string, number>): { id: string; s: number } {
   let most = { id: '', s: 0 };
   for (const [id, ticks] of after) {
-    const s = (ticks - (before.get(id) ?? 0)) / CLOCK_TICKS;
+    const s = (ticks - (before.get(id) ?? 0)) / clockTicks();
     if (s > most.s) most = { id, s };
   }
   return most;
@@ -348,7 +351,7 @@ export function selfCpuSeconds(): { self: number; reapedChildren: number } {
     .slice(f.lastIndexOf(')') + 2)
     .split(' ')
     .map(Number);
-  return { self: (v[11]! + v[12]!) / CLOCK_TICKS, reapedChildren: (v[13]! + v[14]!) / CLOCK_TICKS };
+  return { self: (v[11]! + v[12]!) / clockTicks(), reapedChildren: (v[13]! + v[14]!) / clockTicks() };
 }
 
 /** Machine-wide CPU time from /proc/stat, in ticks: total, and stolen by the hypervisor. */
