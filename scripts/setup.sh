@@ -117,13 +117,18 @@ ensure_apt_packages() {
   use_browser
 }
 
-# Whether apt can install a package: it has a candidate version (apt's lists read first if there are none yet).
+# Whether apt can install a package: it has a candidate version (apt's lists read first if there are none yet). A
+# "no" is remembered in the cache, so that later setups (each command runs one) neither ask apt again nor update it.
 apt_has() {
+  local none="$BENCH_CACHE/apt-has-no-$1"
+  [ -e "$none" ] && return 1
   command -v apt-cache >/dev/null || return 1
   compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || as_root apt-get update -qq >&2 || return 1
   local candidate
   candidate="$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')"
-  [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+  [ -n "$candidate" ] && [ "$candidate" != "(none)" ] && return 0
+  mkdir -p "$BENCH_CACHE" && : >"$none"
+  return 1
 }
 
 # A snap, or a script that runs one (Ubuntu's chromium-browser): not a browser playwright can drive.
@@ -149,7 +154,7 @@ use_browser() {
   [ -n "${CHROMIUM_PATH:-}" ] && return
   local found
   if found="$(find_browser)"; then export CHROMIUM_PATH="$found"; return; fi
-  setup_say "no Chromium or Chrome found, and none to install from apt: report.png (the screenshot of report.html) will be skipped; install Chromium or Google Chrome, or set CHROMIUM_PATH to one"
+  setup_say "no Chromium or Chrome found, and none to install from apt: report.png (the screenshot of report.html) will be skipped; install Chromium or Google Chrome, or set CHROMIUM_PATH to one (apt's answer is remembered in $BENCH_CACHE/apt-has-no-chromium)"
 }
 
 ensure_oha() {

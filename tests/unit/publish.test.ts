@@ -85,7 +85,11 @@ describe('keeping is a rule', () => {
       other.settings.publish = true;
       other.settings.connections = [64];
       const an = analyze(other);
-      expect(keepAndPool(an, kept, latest, whyNotKept)).toBe(an); // its own answers, as published
+      const published = keepAndPool(an, kept, latest, whyNotKept);
+      // Its own answers, and its own picks for the first screen, with no pool.
+      expect(published.answers).toBe(an.answers);
+      expect(published.pool).toBeFalsy();
+      expect(published.picks?.lines.length).toBeGreaterThan(0);
       expect(existsSync(kept)).toBe(false);
       expect(existsSync(join(latest, 'pool.json'))).toBe(false);
       keepAndPool(analyze(defaultRun()), kept, latest, whyNotKept);

@@ -5,8 +5,9 @@
 // its own boots (stats/meta-analysis.ts statedPrior), only from two boots up (MIN_BOOTS), and decided as one family:
 // Holm's step-down for "faster" and two one-sided tests at α/m each for "equal" within the margin, as a run's own
 // answers are (decide.ts look). The α: spent over the keeps (α / (k (k + 1)) at the k-th, so re-testing as runs are
-// kept keeps the error rate), then split evenly over the configurations, so every statement on every machine keeps
-// the family's error rate together. Across machines (answers/where.ts): "holds on
+// kept keeps the error rate), then split evenly over the configurations measured on enough boots to decide, so every
+// statement on every machine keeps the family's error rate together; the family's α is its share of the page's
+// (familyShares, beside the first screen's picks). Across machines (answers/where.ts): "holds on
 // every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
 // unmeasured machine only from five machines measured.
 import { median } from 'simple-statistics';
@@ -106,7 +107,6 @@ const configOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
 const nameOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
   `${r.machine.split(', ')[0]!.replace(/\((R|TM)\)/g, '')}${r.placement === 'none' ? '' : ` (${r.placement})`}`;
 
-/** The α the k-th keep of the same inputs spends: summed over every keep, at most α. */
 /**
  * The page's α split between its two families of decisions, by their sizes (Bonferroni between them, Holm inside
  * each): the answers (`answers` comparisons) and the first screen's picks (`picks`, answers/picks.ts). Every decided
@@ -117,6 +117,7 @@ export function familyShares(answers: number, picks: number, alpha: number = DEC
   return { answers: (alpha * answers) / all, picks: (alpha * picks) / all };
 }
 
+/** The α the k-th keep of the same inputs spends: summed over every keep, at most α. */
 export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, keeps) * (Math.max(1, keeps) + 1));
 
 /**
@@ -253,7 +254,7 @@ export function poolAnswers(
   // α is split over the configurations that can decide: one measured on a single boot decides nothing (decideOn),
   // so it takes no share (which configurations can is known from the runs' layout, before any test).
   const deciding = configs.filter((c) => c.bootsOf.some((b) => b >= MIN_BOOTS)).length;
-  const perMachine = spent / Math.max(1, deciding);
+  const perMachine = deciding ? spent / deciding : 0;
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
   const bootAt = bootsOf(records);
   const boot = (run: string) => bootAt.get(run) ?? run;
@@ -299,8 +300,9 @@ const priorOf = (c: Config, decided: (OnMachine | null)[]): PoolResult['priors']
 
 /**
  * The runs' handicap checks judged exactly as the answers are: on each configuration, the check's runs pooled under
- * the answers' prior and decided by the answers' own function (decideOn) as one more comparison of that
- * configuration's family (Holm over them all, at the same α); across machines by the same words (answers/where.ts).
+ * the answers' prior and decided by the answers' own function (decideOn) at the level Holm would give it as one more
+ * comparison of that configuration's family (the answers themselves decided without it); across machines by the same
+ * words (answers/where.ts).
  * Runs whose check contender or its twin changed are left out.
  */
 function pooledCheck(

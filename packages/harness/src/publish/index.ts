@@ -1,6 +1,7 @@
 // The publish layer: a stored run analysed, and a finished run published. What it writes beyond the run's folder
 // (results/latest*, results/runs/, pool.json, README.md, screenshots/) is written from here; the analysis it calls
 // (answers/analysis.ts) reads no file, and the report (report/) renders.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze, type Analysis } from '../answers/analysis';
 import type { KeptAnswers } from '../model/kept';
@@ -8,7 +9,7 @@ import type { Results } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
 import { writeReport } from '../report/index';
 import { KEPT_DIR } from '../system/paths';
-import { keepAndPool, keptFor, pooledView, readKept, recordOf } from './kept-runs';
+import { keepAndPool, keptFor, publishedView, readKept } from './kept-runs';
 import { publishLatest, publishReport } from './readme';
 
 /**
@@ -51,11 +52,10 @@ export async function publishRun(
  */
 export async function republish(dir: string, results: Results, whyNotKept: KeepRule): Promise<void> {
   const kept = keptFor(results, KEPT_DIR);
-  const own = analyze(results, kept);
-  const { analysis, pool } = whyNotKept(results)
-    ? { analysis: own, pool: null }
-    : pooledView(own, kept, recordOf(results, own));
+  const { analysis, pool } = publishedView(analyze(results, kept), kept, whyNotKept);
+  // No pool now: a pool.json left from an earlier report would speak for answers the page no longer gives.
   if (pool) writeJsonAtomic(join(dir, 'pool.json'), pool);
+  else rmSync(join(dir, 'pool.json'), { force: true });
   await writeReport(dir, analysis);
   await publishReport(dir, analysis);
 }

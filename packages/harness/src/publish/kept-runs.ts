@@ -16,7 +16,9 @@ import type { PoolResult, Today } from '../model/across-runs';
 import type { Results } from '../model/results';
 import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
+import { READS } from '../report/picks';
 import { ROOT } from '../system/paths';
+import { placeOf } from '../workloads';
 import { contenderInputs, inputsAtCommit, USED_SCHEME } from '../run/inputs';
 
 /**
@@ -103,8 +105,9 @@ export function pooledView(
   const today = own.inputs ? { inputs: own.inputs, ...used } : null;
   const margin = r.settings.target_ci_pct;
   const family = r.family?.comparisons ?? [];
-  // The page's α split between the answers and the first screen's picks (answers/across-runs.ts familyShares).
-  const alpha = familyShares(family.length, picksFamily(r.contenders).length);
+  // The page's α split between the answers and the first screen's picks, where the page shows them
+  // (answers/across-runs.ts familyShares).
+  const alpha = familyShares(family.length, showsPicks(r) ? picksFamily(r.contenders).length : 0);
   const pool = poolAnswers([...others, own], family, today, r.settings.workload, margin, alpha.answers);
   pool.inputs_of = { source: 'run', commit: r.environment.git_commit, dirty: r.environment.git_dirty };
   const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin, alpha.picks);
@@ -118,10 +121,27 @@ export function pooledView(
   return { analysis: { ...withPool(an, pool), picks }, pool };
 }
 
+/** Whether a run's page shows the first screen's picks: a run published where the reads are (report/picks.ts READS). */
+export const showsPicks = (r: Results) => placeOf(r.settings)?.block === READS.block;
+
 /**
- * A run published in the project's own results folder: kept in `keptDir` when the keeping rule (`whyNotKept`,
- * cli/keep.ts) keeps it, then pooled with the runs kept before it; pool.json written beside the published run when the
- * pool counts any of them. A run the rule does not keep (a part of the suite, another question) answers alone.
+ * A run's published view when the keeping rule (`whyNotKept`, cli/keep.ts) keeps it: pooled with `kept`, the runs kept
+ * before it. When it does not (a part of the suite, another question): its own answers and picks, no pool.
+ */
+export function publishedView(
+  an: Analysis,
+  kept: KeptAnswers[],
+  whyNotKept: (r: Results) => string | null,
+): { analysis: Analysis; pool: PoolResult | null; record: KeptAnswers | null } {
+  const record = recordOf(an.results, an);
+  if (whyNotKept(an.results)) return { ...pooledView(an, [], record), record: null };
+  return { ...pooledView(an, kept, record), record };
+}
+
+/**
+ * A run published in the project's own results folder: kept in `keptDir` when the keeping rule keeps it, and pooled
+ * with the runs kept before it (publishedView); pool.json written beside the published run when the pool counts any
+ * of them.
  */
 export function keepAndPool(
   an: Analysis,
@@ -129,11 +149,8 @@ export function keepAndPool(
   latest: string,
   whyNotKept: (r: Results) => string | null,
 ): Analysis {
-  if (whyNotKept(an.results)) return an;
-  const kept = keptFor(an.results, keptDir);
-  const record = recordOf(an.results, an);
-  writeKept(keptDir, record);
-  const { analysis, pool } = pooledView(an, kept, record);
+  const { analysis, pool, record } = publishedView(an, keptFor(an.results, keptDir), whyNotKept);
+  if (record) writeKept(keptDir, record);
   if (pool) writeJsonAtomic(join(latest, 'pool.json'), pool);
   return analysis;
 }

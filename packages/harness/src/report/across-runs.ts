@@ -51,13 +51,17 @@ export function poolProcedureText(an: Analysis): string {
     `with a run effect between boots whose sd each comparison learns from its own boots, from a stated prior ` +
     `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
     `boots is not decided on. This is keep ${p.keeps} of these ` +
-    `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}: their share of ` +
-    `the page's 5%, the first screen's picks having the rest; at most ${pct(p.alpha)} over every keep), split over ` +
+    `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}${shareOf(p)}; at most ` +
+    `${pct(p.alpha)} over every keep), split over ` +
     `${configurationsOf(p)} (${pct(p.per_machine)} each), Holm inside ` +
     'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
     'no average over machines is decided'
   );
 }
+
+/** ": their share of the page's 5%, …" where the first screen's picks (pooled beside them) take the rest of it. */
+const shareOf = (p: Pick<PoolResult, 'picks'>) =>
+  p.picks ? ": their share of the page's 5%, the first screen's picks having the rest" : '';
 
 /**
  * "2 machines", or "3 configurations of 2 machines" when a placement is answered apart; then those measured on too
@@ -71,6 +75,7 @@ function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'd
       ? `${p.machines} machine${s(p.machines)}`
       : `${p.configurations} configurations of ${p.machines} machine${s(p.machines)}`;
   if (deciding === p.configurations) return all;
+  if (!deciding) return `the ${all} measured on enough boots to decide: none yet, so nothing is decided`;
   return `the ${deciding} of ${all} measured on enough boots to decide`;
 }
 

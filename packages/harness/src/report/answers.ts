@@ -116,8 +116,9 @@ function familyLine(an: Analysis): string {
       `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
       `${n('faster')} decided, ${n('equal')} equal within ±${an.pool.margin_pct}%, ${n('undecided')} open. ` +
       `${poolProcedureText(an)}. So the chance of any false "faster", on any machine or across them, at this keep or ` +
-      `any other, is at most ${+(an.pool.alpha * 100).toPrecision(2)}%, and with the first screen's picks at most ` +
-      '5%. "Equal" is two one-sided tests at α/m each (α the machine\'s): its interval, ' +
+      `any other, is at most ${+(an.pool.alpha * 100).toPrecision(2)}%` +
+      `${an.pool.picks ? ", and with the first screen's picks at most 5%" : ''}. ` +
+      '"Equal" is two one-sided tests at α/m each (α the machine\'s): its interval, ' +
       "and an open one's, at 1 − 2α/m."
     );
   const looks = r.looks ?? [];

@@ -351,8 +351,8 @@ function picksTable(an: Analysis, p: PicksResult): string {
     'faster. Not yet known: the range includes 1×, so only the range is given. Names: runtime-framework-client ' +
     "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.";
   const sure =
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong, ` +
-    'and 5% for them and every answer below together. A ' +
+    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong` +
+    `${an.pool ? ', and 5% for them and every answer below together' : ''}. A ` +
     'pick is tested against the usual choice only ([how a pick is chosen; Express, Bun and every other ' +
     'answer](#every-answer)).';
   return `${table}\n\n- ${key}\n- ${sure}`;
@@ -485,26 +485,25 @@ const placed = (placement: string) =>
 const DEFAULT_MINUTES = 15;
 const DEFAULT_MAX_STEAL = 5;
 
-/** Whether the budget or steal bound differ from `npm run bench`'s (so the run needed --publish to be published). */
-const flagsChanged = (s: Analysis['results']['settings']) =>
-  Math.round(s.budget_s / 60) !== DEFAULT_MINUTES || s.max_steal_pct !== DEFAULT_MAX_STEAL;
-
 /**
  * The load, as the command a reader can run against one app: one window, repeated over the stacks for the run; then
- * the published run's budget and the flags it ran with, beside what `npm run bench` alone does.
+ * the published run's budget and steal bound where they are not `npm run bench`'s (a run published with --publish:
+ * its other settings are in its results.md's method line).
  */
 function loadLine(an: Analysis): string {
   const s = an.results.settings;
   const cmd = loadCommand({ duration_s: s.duration_s, requests: s.requests, connections: s.connections[0]! });
-  const minutes = Math.round(s.budget_s / 60);
+  const budget = s.budget_s % 60 ? `${s.budget_s}s` : `${s.budget_s / 60}m`;
   const flags = [
-    minutes === DEFAULT_MINUTES ? '' : ` --budget ${minutes}m`,
+    s.budget_s === DEFAULT_MINUTES * 60 ? '' : ` --budget ${budget}`,
     s.max_steal_pct === DEFAULT_MAX_STEAL ? '' : ` --max-steal ${s.max_steal_pct}`,
-    flagsChanged(s) && s.publish ? ' --publish' : '',
+    s.publish ? ' --publish' : '',
   ].join('');
+  const length = s.budget_s % 60 ? `${s.budget_s} s` : `${s.budget_s / 60} minutes`;
   const run = flags
-    ? `the published run is ${minutes} minutes of rounds (\`npm run bench --${flags}\`; \`npm run bench\` alone, ` +
-      `${DEFAULT_MINUTES})`
+    ? `the published run is ${length} of rounds (\`npm run bench --${flags}\`${
+        s.publish ? ', its other ' + "settings in its results.md's method line" : ''
+      }; \`npm run bench\` alone: ${DEFAULT_MINUTES} minutes)`
     : `a run is ${DEFAULT_MINUTES} minutes of rounds (\`npm run bench\`)`;
   return `**Load:** \`${cmd}\` on each stack in turn, round after round; ${run}.`;
 }
