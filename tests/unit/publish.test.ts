@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { defaultOptions } from '../../packages/harness/src/cli/args';
 import { whyNotKept } from '../../packages/harness/src/cli/keep';
-import { keepAndPool } from '../../packages/harness/src/publish/kept-runs';
+import { keepAndPool, showsPicks } from '../../packages/harness/src/publish/kept-runs';
 import { notKeptQuestion, notPublished } from '../../packages/harness/src/publish/rules';
 import type { Results } from '../../packages/harness/src/model/results';
 import { settingsFrom } from '../../packages/harness/src/run/prepare';
@@ -74,6 +74,13 @@ describe('keeping is a rule', () => {
     r.settings.connections = [64];
     expect(notKeptQuestion(r, defaults)).toBe('it asks another question (connections changed)');
     expect(notKeptQuestion(defaultRun(), null)).toMatch(/are not kept$/);
+  });
+
+  test('the picks take a share of the α only on the page that shows them: the reads, not the writes', () => {
+    expect(showsPicks(defaultRun())).toBe(true);
+    const upsert = defaultRun();
+    upsert.settings.workload = 'upsert';
+    expect(showsPicks(upsert)).toBe(false);
   });
 
   test('publishing keeps and pools by the same rule: a --publish run of another question is neither', () => {

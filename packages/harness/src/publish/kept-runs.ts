@@ -107,10 +107,13 @@ export function pooledView(
   const family = r.family?.comparisons ?? [];
   // The page's α split between the answers and the first screen's picks, where the page shows them
   // (answers/across-runs.ts familyShares).
-  const alpha = familyShares(family.length, showsPicks(r) ? picksFamily(r.contenders).length : 0);
+  const shown = showsPicks(r);
+  const alpha = familyShares(family.length, shown ? picksFamily(r.contenders).length : 0);
   const pool = poolAnswers([...others, own], family, today, r.settings.workload, margin, alpha.answers);
   pool.inputs_of = { source: 'run', commit: r.environment.git_commit, dirty: r.environment.git_dirty };
-  const picks = poolPicks([...others, own], r.contenders, today, r.settings.workload, margin, alpha.picks);
+  const picks = shown
+    ? poolPicks([...others, own], r.contenders, today, r.settings.workload, margin, alpha.picks)
+    : null;
   // With no other run of the same code, or none on another boot (a boot decides nothing on its machine), the run's own.
   const pooled = pool.runs.slice(0, -1).some((x) => x.pooled > 0);
   if (!pooled || pool.priors.every((p) => p.boots < MIN_BOOTS))
