@@ -104,10 +104,17 @@ function summarize(pool: PoolResult): void {
     console.log(`${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled${why}`);
   }
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
+  const s = (k: number) => (k === 1 ? '' : 's');
   console.log(
     `${pool.answers.length} comparisons over ${pool.runs.filter((r) => r.pooled).length} runs on ${pool.machines} ` +
-      `machines: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`,
+      `machine${s(pool.machines)}: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`,
   );
+  // Per machine (configuration): what it rests on, and what it answered; one boot decides nothing (MIN_BOOTS).
+  for (const p of pool.priors)
+    console.log(
+      `  ${p.machine}${p.placement === 'none' ? '' : ` (${p.placement})`}: ${p.runs} run${s(p.runs)} on ` +
+        `${p.boots} boot${s(p.boots)} (${p.contended_boots} contended), ${p.answered} of ${p.asked} answered`,
+    );
 }
 
 /** The report of the newest run among them with the pooled answers; with kept records alone, pool.md. */
