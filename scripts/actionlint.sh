@@ -13,13 +13,14 @@ if [ ! -x "$dir/actionlint" ]; then
     || { echo "actionlint: go install of actionlint v$ACTIONLINT_VERSION failed: see Go's output above" >&2; exit 2; }
 fi
 # actionlint checks each step's shell with shellcheck when it is on PATH, and skips that check silently when not.
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
 if ! command -v shellcheck >/dev/null; then
-  if ! command -v apt-get >/dev/null || [ "$(id -u)" -ne 0 ]; then
+  if ! command -v apt-get >/dev/null; then
     echo "actionlint: shellcheck is not installed, so the workflows' shell steps would go unchecked: install shellcheck" >&2
     exit 2
   fi
   echo "actionlint: installing shellcheck with apt-get (actionlint checks the workflows' shell steps with it)" >&2
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck; } >&2 \
+  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck; } >&2 \
     || { echo "actionlint: could not install shellcheck: run 'apt-get install -y shellcheck' as root" >&2; exit 2; }
 fi
 if [ $# -eq 0 ]; then
