@@ -263,6 +263,11 @@ describe('the pooled family', () => {
     expect(pool.configurations).toBe(3);
     expect(pool.deciding).toBe(2);
     expect(pool.per_machine).toBeCloseTo(spentAt(shares.answers, 5) / 2, 15);
+    // One boot on each machine: none can decide, nothing is decided, and the intervals keep a finite level.
+    const single = poolAnswers(runs.slice(1, 3), comparisons, { inputs: today }, 'xrange', 10);
+    expect(single.deciding).toBe(0);
+    expect(single.answers[0]!.pool.on_machines.map((o) => o.verdict)).toEqual(['undecided', 'undecided']);
+    expect(single.answers[0]!.pool.on_machines.every((o) => Number.isFinite(o.hi) && o.hi < 10)).toBe(true);
   });
 
   test('another workload is not pooled', () => {

@@ -254,7 +254,8 @@ export function poolAnswers(
   // α is split over the configurations that can decide: one measured on a single boot decides nothing (decideOn),
   // so it takes no share (which configurations can is known from the runs' layout, before any test).
   const deciding = configs.filter((c) => c.bootsOf.some((b) => b >= MIN_BOOTS)).length;
-  const perMachine = deciding ? spent / deciding : 0;
+  // With none that can decide, nothing is decided anyway: the level then only sets the intervals shown.
+  const perMachine = spent / Math.max(1, deciding || configs.length);
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
   const bootAt = bootsOf(records);
   const boot = (run: string) => bootAt.get(run) ?? run;
