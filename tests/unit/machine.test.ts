@@ -10,17 +10,7 @@ import { BROWSER_NAMES, findBrowser, NO_BROWSER } from '../../packages/harness/s
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 /** /proc/cpuinfo of an AWS Graviton2 (Neoverse N1) with 2 vCPUs: no "model name" line on arm64. */
-const GRAVITON2_CPUINFO = `processor\t: 0
-BogoMIPS\t: 243.75
-Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs
-CPU implementer\t: 0x41
-CPU architecture: 8
-CPU variant\t: 0x3
-CPU part\t: 0xd0c
-CPU revision\t: 1
-
-processor\t: 1
-BogoMIPS\t: 243.75
+const GRAVITON2_CORE = `BogoMIPS\t: 243.75
 Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs
 CPU implementer\t: 0x41
 CPU architecture: 8
@@ -28,6 +18,7 @@ CPU variant\t: 0x3
 CPU part\t: 0xd0c
 CPU revision\t: 1
 `;
+const GRAVITON2_CPUINFO = [0, 1].map((n) => `processor\t: ${n}\n${GRAVITON2_CORE}`).join('\n');
 
 /** lscpu (util-linux 2.39, as on Ubuntu 24.04) on the same machine: the core named, and the BIOS's name indented. */
 const GRAVITON2_LSCPU = `Architecture:             aarch64

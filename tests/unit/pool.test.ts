@@ -252,7 +252,7 @@ describe('the pooled family', () => {
     expect(twoBoots.answers[0]!.pool.on_machines[0]).toMatchObject({ runs: 3, verdict: 'faster' });
   });
 
-  test("α: the page's 5% split by size between answers and picks; a keep's over the configurations that decide", () => {
+  test("α: the page's 5% split by size between answers and picks; a keep's over configurations that decide", () => {
     const shares = familyShares(47, 22);
     expect(shares.answers + shares.picks).toBeCloseTo(0.05, 12);
     expect(shares.answers / shares.picks).toBeCloseTo(47 / 22, 12);
@@ -678,7 +678,7 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
     expect(decided).toBeGreaterThan(0);
   });
 
-  test('six boots per machine, each θ drawn per machine (null on one, real on another): ≤ 5%; 2% prior fails', () => {
+  test('six boots per machine, each θ drawn per machine (null on one, real on another): ≤ 5%; 2% fails', () => {
     // Enough boots for claims to be made (the published layout makes almost none), and the hard case for "holds on
     // every machine measured": a comparison real on one machine and exactly null on the other, drawn per machine.
     const families = (runScale: number) => {

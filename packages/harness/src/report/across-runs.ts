@@ -51,8 +51,8 @@ export function poolProcedureText(an: Analysis): string {
     `with a run effect between boots whose sd each comparison learns from its own boots, from a stated prior ` +
     `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
     `boots is not decided on. This is keep ${p.keeps} of these ` +
-    `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}${shareOf(p)}; at most ` +
-    `${pct(p.alpha)} over every keep), split over ` +
+    `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}${shareOf(p)}; ` +
+    `at most ${pct(p.alpha)} over every keep), split over ` +
     `${configurationsOf(p)} (${pct(p.per_machine)} each), Holm inside ` +
     'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
     'no average over machines is decided'

@@ -24,9 +24,9 @@
 //           simulation with heterogeneous runs and machines checks that the family's error rate holds
 //           (tests/unit/pool.test.ts).
 //   τm and prediction  where a new run on a new machine is expected (Higgins, Thompson & Spiegelhalter, JRSS A 172,
-//           2009), at 95%: the mixture widened by τr² + τm²(1 + 1/M), on a t of at most M − 1 df, τm learnt from the
-//           comparison's own M machine means from a stated prior (statedMachinePrior); stated from five machines of
-//           the comparison on (answers/across-runs.ts).
+//           2009), at 95%: the mixture widened by τr² + τm²(1 + 1/M), on a t of at most M − 1 df, τm learnt from
+//           the comparison's own M machine means from a stated prior (statedMachinePrior); stated from five
+//           machines of the comparison on (answers/across-runs.ts).
 //
 // A run gives y = mean ln ratio over all its rounds and se = its moderated t's posterior sd / √rounds (not the
 // estimate at the look that stopped it: that one leans away from 0).
