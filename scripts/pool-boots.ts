@@ -8,7 +8,7 @@
 //      contenders 9%, the rest 1%): how many of the comparisons the pool answers, by the boots measured.
 //   4. the records pooled by the pool's own rules (the newest one's inputs as today's, or any with --any-inputs), all
 //      conditions together and each condition apart, at the stated prior on τr and smaller ones: what answering per
-//      condition would give from these runs.
+//      condition would give from these runs; and with τr learnt also from the runs of other inputs.
 //   5. with --steal RESULTS.json (a contended run's results.json): its rounds left out above a CPU steal limit, then
 //      the τ and median difference between it and each quiet record: whether a stricter --max-steal brings a
 //      contended run nearer a quiet boot.
@@ -214,7 +214,7 @@ console.log(
     if (!rs.length) continue;
     const pools = [0.06, 0.04, 0.03, 0.02].map((scale) => ({
       scale,
-      p: poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10, undefined, scale),
+      p: poolAnswers(rs, comparisons, anyInputs ? null : used, last.workload, 10, undefined, { runScale: scale }),
     }));
     const at = pools.map(
       ({ scale, p }) => `${p.answers.filter((a) => a.pool.holds !== 'open').length} at ${scale * 100}%`,
@@ -225,6 +225,14 @@ console.log(
       .join(', ');
     console.log(`   ${condition} (${where}): of ${comparisons.length}, ${at.join(', ')}`);
   }
+  // τr learnt also from the machine's runs of other inputs (answers/across-runs.ts Design.history).
+  const rows = (['all', 'other-boots'] as const).map((history) => {
+    const p = poolAnswers(records, comparisons, used, last.workload, 10, undefined, { history });
+    const n = p.answers.filter((a) => a.pool.holds !== 'open').length;
+    return `${n} from ${history === 'all' ? 'all their boots' : "the boots today's runs lack"}`;
+  });
+  if (!anyInputs)
+    console.log(`   τr learnt also from other inputs' runs: of ${comparisons.length}, ${rows.join(', ')}`);
 }
 
 if (stealFile) {

@@ -34,6 +34,7 @@ import {
   STATED_RUN_SCALE,
   statedPrior,
   TAU_GRID,
+  withHistory,
 } from '../../packages/harness/src/stats/meta-analysis';
 import { studentT } from '../../packages/harness/src/stats/moderated';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -89,6 +90,16 @@ describe('pooling one comparison over runs and machines', () => {
     const r = poolRuns(runs, statedPrior()).at(0.95);
     expect(r.tau).toBeGreaterThan(0.08);
     expect(r.lo).toBeLessThan(1);
+  });
+
+  test("τr learnt also from other inputs' boots (a design measured): each version's θ its own; one boot tells nothing", () => {
+    const mean = (w: number[]) => TAU_GRID.reduce((s, t, g) => s + t * w[g]!, 0);
+    const prior = statedPrior();
+    // One version's two boots 30% apart: larger τr. Two versions 70% apart whose boots agree: smaller, not larger.
+    expect(mean(withHistory(prior, [est(0, 0.01, 'v1'), est(0.3, 0.01, 'v1')]).run)).toBeGreaterThan(0.08);
+    const agree = [est(0.5, 0.01, 'v1'), est(0.5, 0.01, 'v1'), est(-0.2, 0.01, 'v2'), est(-0.2, 0.01, 'v2')];
+    expect(mean(withHistory(prior, agree).run)).toBeLessThan(mean(prior.run) / 2);
+    expect(withHistory(prior, [est(0, 0.01, 'v1'), est(0.3, 0.01, 'v2')]).run).toEqual(prior.run);
   });
 
   test('one run: its own estimate, widened by the τr the family lends it', () => {
@@ -693,7 +704,7 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
             simulatedRun(random, d + 10 * j, m, 'none', (i) => theta.get(m)![i]!, bootEffects(random)),
           ),
         );
-        const pool = poolAnswers(runs, PAIRS, { inputs: TODAY }, 'xrange', 10, 0.05, runScale);
+        const pool = poolAnswers(runs, PAIRS, { inputs: TODAY }, 'xrange', 10, 0.05, { runScale });
         if (falseClaims(pool, theta)) bad++;
         holds += pool.answers.filter((a) => a.pool.holds === 'holds on every machine measured').length;
       }

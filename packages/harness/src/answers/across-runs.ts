@@ -25,6 +25,7 @@ import {
   statedPrior,
   type RunEstimate,
   TAU_GRID,
+  withHistory,
 } from '../stats/meta-analysis';
 import { DECISION, familyPrior, holmLevels, roundMeans, windowPairs } from './decide';
 import { across } from './where';
@@ -146,6 +147,7 @@ function configOfRuns(
   family: RunEstimate[][],
   records: KeptAnswers[],
   runScale: number,
+  history: RunEstimate[][] | null,
 ): Config {
   const estimates = family.map((rs) => rs.filter((r) => r.machine === key));
   const used = new Set(estimates.flat().map((r) => r.run));
@@ -157,7 +159,11 @@ function configOfRuns(
   // Runs of one boot merged: one draw of τr. A machine of one boot is not decided on (decideOn, MIN_BOOTS).
   const merged = estimates.map((rs) => mergeBoots(rs, boot));
   const prior = statedPrior(runScale);
-  const pooled = merged.map((rs) => poolRuns(rs, prior));
+  const priorOf = (i: number) => {
+    const own = history?.[i]?.filter((r) => r.machine.startsWith(`${key}#`)) ?? [];
+    return own.length ? withHistory(prior, mergeBoots(own, boot)) : prior;
+  };
+  const pooled = merged.map((rs, i) => poolRuns(rs, priorOf(i)));
   // What the report shows of τr: the median of the comparisons' own posterior means.
   const taus = pooled.map((p) => p.tau).filter(Number.isFinite);
   const tau = taus.length ? median(taus) : TAU_GRID.reduce((s, t, g) => s + t * prior.run[g]!, 0);
@@ -221,11 +227,52 @@ function estimatesOf(
   );
 }
 
+/** A record's inputs version of a comparison: the hashes of what its two contenders ran. */
+const versionOf = (k: KeptAnswers, c: Comparison) =>
+  [c.a, c.b].map((n) => k.inputs_used?.[n] ?? k.inputs?.[n] ?? '?').join('|');
+
+/**
+ * Per comparison, the estimates of runs of other inputs than today's, machine `config#version`: what τr would be learnt
+ * from beside today's runs (Design.history). `other-boots`: only boots none of today's runs of it came from.
+ */
+function historyOf(
+  records: KeptAnswers[],
+  runs: PoolRun[],
+  workload: string,
+  comparisons: Comparison[],
+  same: (k: KeptAnswers, name: string) => boolean,
+  family: RunEstimate[][],
+  mode: 'all' | 'other-boots',
+): RunEstimate[][] {
+  const bootAt = bootsOf(records);
+  return comparisons.map((c, i) => {
+    const todays = new Set(family[i]!.map((r) => bootAt.get(r.run)));
+    return records.flatMap((k, j) => {
+      if (notPooled(k, workload, true)) return [];
+      if (same(k, c.a) && same(k, c.b)) return [];
+      if (mode === 'other-boots' && todays.has(bootAt.get(k.started_at))) return [];
+      const e = estimateIn(k, c)?.e;
+      if (!e) return [];
+      const machine = `${configOf(runs[j]!)}#${versionOf(k, c)}`;
+      return [{ y: e.ln, se: e.se, df: e.df, run: k.started_at, machine }];
+    });
+  });
+}
+
+/**
+ * Other designs of the pool, there only to measure them (scripts/pool-boots.ts part 4; docs/runs/pool.md):
+ * `runScale`, the stated prior's scale on τr; `history`, τr learnt also from the same configuration's runs of other
+ * inputs (each version's θ its own; measured on the Intel Xeon VM's kept runs, it answered 1–2 more of 47).
+ */
+export interface Design {
+  runScale?: number;
+  history?: 'all' | 'other-boots';
+}
+
 /**
  * Pool the kept runs' answers to `comparisons` (today's family), machine by machine: a run counts for a comparison
  * when both its contenders' inputs equal `today`'s (null: `--any-inputs`, every run taken as today's). Each answer
- * carries its verdict on each machine, its runs there, and where it holds across them. `runScale`: the stated prior's
- * scale on τr (another only to measure a design, scripts/pool-boots.ts part 4).
+ * carries its verdict on each machine, its runs there, and where it holds across them. `design`: only to measure others.
  */
 export function poolAnswers(
   records: KeptAnswers[],
@@ -234,8 +281,9 @@ export function poolAnswers(
   workload: string,
   marginPct: number,
   alpha: number = DECISION.alpha,
-  runScale: number = STATED_RUN_SCALE,
+  design: Design = {},
 ): PoolResult {
+  const { runScale = STATED_RUN_SCALE, history: historyMode } = design;
   const runs = records.map((k) => poolRun(k, workload, today === null));
   // What each contender runs, where both sides recorded it; else the whole package's hash.
   const same = (k: KeptAnswers, name: string) => {
@@ -245,11 +293,12 @@ export function poolAnswers(
     return !!theirs?.[name] && theirs[name] === ours[name];
   };
   const family = estimatesOf(records, runs, comparisons, same);
+  const history = historyMode ? historyOf(records, runs, workload, comparisons, same, family, historyMode) : null;
   const keeps = runs.filter((r) => r.pooled).length;
   const spent = spentAt(alpha, keeps);
   const keys = [...new Set(family.flat().map((r) => r.machine))];
   const configs = keys.map((key) =>
-    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, runScale),
+    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, runScale, history),
   );
   // α is split over the configurations that can decide: one measured on a single boot decides nothing (decideOn),
   // so it takes no share (which configurations can is known from the runs' layout, before any test).

@@ -223,6 +223,20 @@ export function statedMachinePrior(): PoolPrior {
   return { ...statedPrior(), machine: halfNormalOnGrid(STATED_MACHINE_SCALE), machines: 2 };
 }
 
+/**
+ * A prior on τr updated by a comparison's runs of other inputs on the same configuration (`history`, each
+ * RunEstimate.machine naming one inputs version, a boot's runs merged): each version's own θ integrated out, so only
+ * how its boots spread tells of τr. Versions measured on one boot tell nothing.
+ */
+export function withHistory(prior: PoolPrior, history: RunEstimate[]): PoolPrior {
+  const groups = byMachine(history).filter((g) => g.length >= 2);
+  if (!groups.length || !usable(history)) return prior;
+  const rel = relative(TAU_GRID.map((tr) => fitAt(groups, tr).logL));
+  const raw = prior.run.map((p, g) => p * rel[g]!);
+  const z = raw.reduce((s, x) => s + x, 0);
+  return { ...prior, run: raw.map((x) => x / z) };
+}
+
 /** A posterior: a mixture of t's (location, scale, df, weight). */
 type Mixture = { mu: number; s: number; df: number; w: number }[];
 
