@@ -92,7 +92,7 @@ describe('pooling one comparison over runs and machines', () => {
     expect(r.lo).toBeLessThan(1);
   });
 
-  test("τr learnt also from other inputs' boots (a design measured): each version's θ its own; one boot tells nothing", () => {
+  test("τr learnt also from other inputs' boots (a design measured): versions apart; one boot, nothing", () => {
     const mean = (w: number[]) => TAU_GRID.reduce((s, t, g) => s + t * w[g]!, 0);
     const prior = statedPrior();
     // One version's two boots 30% apart: larger τr. Two versions 70% apart whose boots agree: smaller, not larger.

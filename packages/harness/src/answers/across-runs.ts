@@ -232,8 +232,8 @@ const versionOf = (k: KeptAnswers, c: Comparison) =>
   [c.a, c.b].map((n) => k.inputs_used?.[n] ?? k.inputs?.[n] ?? '?').join('|');
 
 /**
- * Per comparison, the estimates of runs of other inputs than today's, machine `config#version`: what τr would be learnt
- * from beside today's runs (Design.history). `other-boots`: only boots none of today's runs of it came from.
+ * Per comparison, the estimates of runs of other inputs than today's, machine `config#version`: what τr would be
+ * learnt from beside today's runs (Design.history). `other-boots`: only boots none of today's runs of it came from.
  */
 function historyOf(
   records: KeptAnswers[],
@@ -272,7 +272,8 @@ export interface Design {
 /**
  * Pool the kept runs' answers to `comparisons` (today's family), machine by machine: a run counts for a comparison
  * when both its contenders' inputs equal `today`'s (null: `--any-inputs`, every run taken as today's). Each answer
- * carries its verdict on each machine, its runs there, and where it holds across them. `design`: only to measure others.
+ * carries its verdict on each machine, its runs there, and where it holds across them. `design`: only to measure
+ * other designs.
  */
 export function poolAnswers(
   records: KeptAnswers[],
@@ -308,14 +309,8 @@ export function poolAnswers(
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
   const bootAt = bootsOf(records);
   const boot = (run: string) => bootAt.get(run) ?? run;
-  const answers = comparisons.map((c, i) =>
-    answerOf(
-      c,
-      decided.flatMap((d) => d[i] ?? []),
-      family[i]!,
-      boot,
-    ),
-  );
+  const onMachines = (i: number) => decided.flatMap((d) => d[i] ?? []);
+  const answers = comparisons.map((c, i) => answerOf(c, onMachines(i), family[i]!, boot));
   const check = pooledCheck(records, runs, same, configs, perMachine, marginPct, runScale);
   return {
     workload,
