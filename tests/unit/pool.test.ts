@@ -388,6 +388,18 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(text).toContain('from 2 runs on 2 boots or days, 1 of them contended, 0 of 1 answered');
     expect(text).toContain('| 20.0% (contended) |');
     expect(text).toContain(`The runs of Intel Xeon, 2 logical CPUs report 2 CPUs behind that name (${a}; ${b}).`);
+    // One run records its CPU, one was kept before runs recorded it: said, as not known.
+    const older = { ...runs[0]!, host: { ...runs[0]!.host!, cpu_id: undefined } };
+    const mixed = poolAnswers(
+      [older, runs[1]!],
+      [comparison('x', 'y')],
+      { inputs: { x: 'h1', y: 'h2' } },
+      'xrange',
+      10,
+    );
+    expect(poolSection({ pool: mixed, answers: mixed.answers } as unknown as Analysis)).toContain(
+      ` that record the CPU behind that name report ${b}; 1 other run recorded none, so whether those ran on it is not`,
+    );
   });
 
   test("a run records what its CPU's model name can hide: vendor, family, model, stepping (Arm: part), cache", () => {

@@ -12,6 +12,7 @@ import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
+import { hiddenCpus } from '../report/across-runs';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -115,6 +116,8 @@ function summarize(pool: PoolResult): void {
       `  ${p.machine}${p.placement === 'none' ? '' : ` (${p.placement})`}: ${p.runs} run${s(p.runs)} on ` +
         `${p.boots} boot${s(p.boots)} (${p.contended_boots} contended), ${p.answered} of ${p.asked} answered`,
     );
+  const cpus = hiddenCpus(pool).trim();
+  if (cpus) console.log(`  ${cpus}`);
 }
 
 /** The report of the newest run among them with the pooled answers; with kept records alone, pool.md. */
@@ -134,7 +137,8 @@ async function writePooled(out: string, pool: PoolResult, newest: Results | null
       `- ${a.a} ÷ ${a.b}: ${a.pool.where}` +
       (a.pool.on_machines.length ? `; ${a.pool.on_machines.map(on).join('; ')}` : ''),
   );
-  writeFileSync(join(out, 'pool.md'), `${lines.join('\n')}\n`);
+  const cpus = hiddenCpus(pool).trim();
+  writeFileSync(join(out, 'pool.md'), `${cpus ? `${cpus}\n\n` : ''}${lines.join('\n')}\n`);
   console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
 }
 

@@ -109,14 +109,31 @@ function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
 /** ", 16 of 47 answered": a configuration's comparisons decided or equal (absent in pool.json written before it). */
 const answeredOf = (x: PoolResult['priors'][number]) => (x.asked ? `, ${x.answered} of ${x.asked} answered` : '');
 
-/** Where one machine's pooled runs report different CPUs behind its model name (KeptHost.cpu_id): said, not split. */
-function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
-  const by = new Map<string, Set<string>>();
-  for (const r of p.runs.filter((x) => x.pooled && x.cpu_id))
-    by.set(r.machine, (by.get(r.machine) ?? new Set()).add(r.cpu_id!));
+/**
+ * Where one machine's pooled runs report different CPUs behind its model name (KeptHost.cpu_id), or some report one
+ * and the others none (recorded before runs kept it): said, not split.
+ */
+export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
+  const by = new Map<string, { ids: Set<string>; none: number }>();
+  for (const r of p.runs.filter((x) => x.pooled)) {
+    const m = by.get(r.machine) ?? { ids: new Set<string>(), none: 0 };
+    if (r.cpu_id) m.ids.add(r.cpu_id);
+    else m.none++;
+    by.set(r.machine, m);
+  }
+  const none = (n: number) => `${n} other run${n === 1 ? '' : 's'} recorded none`;
   return [...by]
-    .filter(([, ids]) => ids.size > 1)
-    .map(([m, ids]) => ` The runs of ${m} report ${ids.size} CPUs behind that name (${[...ids].join('; ')}).`)
+    .map(([m, { ids, none: n }]) => {
+      const listed = [...ids].join('; ');
+      if (ids.size > 1)
+        return ` The runs of ${m} report ${ids.size} CPUs behind that name (${listed}${n ? `; ${none(n)}` : ''}).`;
+      if (ids.size === 1 && n)
+        return (
+          ` The runs of ${m} that record the CPU behind that name report ${listed}; ${none(n)},` +
+          ' so whether those ran on it is not known.'
+        );
+      return '';
+    })
     .join('');
 }
 
