@@ -237,6 +237,7 @@ const versionOf = (k: KeptAnswers, c: Comparison) =>
  */
 function historyOf(
   records: KeptAnswers[],
+  boot: (run: string) => string,
   runs: PoolRun[],
   workload: string,
   comparisons: Comparison[],
@@ -244,13 +245,12 @@ function historyOf(
   family: RunEstimate[][],
   mode: 'all' | 'other-boots',
 ): RunEstimate[][] {
-  const bootAt = bootsOf(records);
   return comparisons.map((c, i) => {
-    const todays = new Set(family[i]!.map((r) => bootAt.get(r.run)));
+    const todays = new Set(family[i]!.map((r) => boot(r.run)));
     return records.flatMap((k, j) => {
       if (notPooled(k, workload, true)) return [];
       if (same(k, c.a) && same(k, c.b)) return [];
-      if (mode === 'other-boots' && todays.has(bootAt.get(k.started_at))) return [];
+      if (mode === 'other-boots' && todays.has(boot(k.started_at))) return [];
       const e = estimateIn(k, c)?.e;
       if (!e) return [];
       const machine = `${configOf(runs[j]!)}#${versionOf(k, c)}`;
@@ -294,7 +294,9 @@ export function poolAnswers(
     return !!theirs?.[name] && theirs[name] === ours[name];
   };
   const family = estimatesOf(records, runs, comparisons, same);
-  const history = historyMode ? historyOf(records, runs, workload, comparisons, same, family, historyMode) : null;
+  const bootAt = bootsOf(records);
+  const boot = (run: string) => bootAt.get(run) ?? run;
+  const history = historyMode ? historyOf(records, boot, runs, workload, comparisons, same, family, historyMode) : null;
   const keeps = runs.filter((r) => r.pooled).length;
   const spent = spentAt(alpha, keeps);
   const keys = [...new Set(family.flat().map((r) => r.machine))];
@@ -307,8 +309,6 @@ export function poolAnswers(
   // With none that can decide, nothing is decided anyway: the level then only sets the intervals shown.
   const perMachine = spent / Math.max(1, deciding || configs.length);
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
-  const bootAt = bootsOf(records);
-  const boot = (run: string) => bootAt.get(run) ?? run;
   const onMachines = (i: number) => decided.flatMap((d) => d[i] ?? []);
   const answers = comparisons.map((c, i) => answerOf(c, onMachines(i), family[i]!, boot));
   const check = pooledCheck(records, runs, same, configs, perMachine, marginPct, runScale);

@@ -89,13 +89,14 @@ async function main(): Promise<number> {
   const out = resolve(v.out ?? join(ROOT, 'results/pool'));
   mkdirSync(out, { recursive: true });
   writeJsonAtomic(join(out, 'pool.json'), pool);
-  summarize(pool);
-  await writePooled(out, pool, newest?.results ?? null);
+  const cpus = hiddenCpus(pool).trim();
+  summarize(pool, cpus);
+  await writePooled(out, pool, newest?.results ?? null, cpus);
   return 0;
 }
 
 /** One line per run (what it counted in, or why not), and the family's tally. */
-function summarize(pool: PoolResult): void {
+function summarize(pool: PoolResult, cpus: string): void {
   for (const r of pool.runs) {
     const why = r.left_out
       ? ` (left out: ${r.left_out})`
@@ -116,12 +117,11 @@ function summarize(pool: PoolResult): void {
       `  ${p.machine}${p.placement === 'none' ? '' : ` (${p.placement})`}: ${p.runs} run${s(p.runs)} on ` +
         `${p.boots} boot${s(p.boots)} (${p.contended_boots} contended), ${p.answered} of ${p.asked} answered`,
     );
-  const cpus = hiddenCpus(pool).trim();
   if (cpus) console.log(`  ${cpus}`);
 }
 
 /** The report of the newest run among them with the pooled answers; with kept records alone, pool.md. */
-async function writePooled(out: string, pool: PoolResult, newest: Results | null): Promise<void> {
+async function writePooled(out: string, pool: PoolResult, newest: Results | null, cpus: string): Promise<void> {
   if (newest) {
     await writeReport(out, withPool(analyze(newest), pool));
     console.log(`report written: ${join(out, 'results.md')}, ${join(out, 'report.html')}`);
@@ -137,7 +137,6 @@ async function writePooled(out: string, pool: PoolResult, newest: Results | null
       `- ${a.a} ÷ ${a.b}: ${a.pool.where}` +
       (a.pool.on_machines.length ? `; ${a.pool.on_machines.map(on).join('; ')}` : ''),
   );
-  const cpus = hiddenCpus(pool).trim();
   writeFileSync(join(out, 'pool.md'), `${cpus ? `${cpus}\n\n` : ''}${lines.join('\n')}\n`);
   console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
 }
