@@ -1,6 +1,7 @@
 // What the pool's run effect is drawn from, on kept records (results/runs/*.json) of one machine and the same inputs:
 //   1. the τ between each pair of runs (stats/run-effect.ts, over the comparisons both measured), same boot or not,
-//      and each run quiet or contended (model/kept.ts conditionOf), summed up by kind of pair;
+//      and each run quiet or contended (model/kept.ts conditionOf), summed up by kind of pair, and for pairs on two
+//      boots by kind of question (client, runtime, framework, setting);
 //   2. seeded null families at a spread like the one measured (3 of 16 contenders moving 12% between boots, the rest
 //      1.5%, 1% between runs of one boot): how often a design makes any false "faster", each run a draw of one τr
 //      per machine (the pool before 2026-12-04) against a boot's runs merged, at a stated prior of 3% or 6%;
@@ -98,6 +99,22 @@ for (let i = 0; i < records.length; i++)
 for (const [kind, taus] of byKind) {
   const [lo, hi, mid] = [Math.min(...taus), Math.max(...taus), median(taus)].map((x) => (100 * x).toFixed(1));
   console.log(`   ${kind}: ${taus.length} pair${taus.length === 1 ? '' : 's'}, τ ${lo}–${hi}% (median ${mid}%)`);
+}
+// By kind of question (client, runtime, framework, setting): a kind whose boots moved it less could have a smaller
+// stated prior on τr of its own. Pairs on two boots only, each over that kind's comparisons both measured.
+const kindOf = (x: { question?: string }) => x.question?.split(':')[0] ?? 'unknown';
+for (const q of [...new Set(records.flatMap((k) => k.answers.map(kindOf)))]) {
+  const taus: number[] = [];
+  for (let i = 0; i < records.length; i++)
+    for (let j = i + 1; j < records.length; j++) {
+      const [a, b] = [records[i]!, records[j]!];
+      if (boots.get(a.started_at) === boots.get(b.started_at)) continue;
+      const { d, tau } = differences(a, b, (y) => kindOf(y) === q && sameInputs(a, b, y.a) && sameInputs(a, b, y.b));
+      if (d.length) taus.push(tau);
+    }
+  if (!taus.length) continue;
+  const [lo, hi, mid] = [Math.min(...taus), Math.max(...taus), median(taus)].map((x) => (100 * x).toFixed(1));
+  console.log(`   ${q} questions, two boots: ${taus.length} pairs, τ ${lo}–${hi}% (median ${mid}%)`);
 }
 
 const random = seededRandom(7);
