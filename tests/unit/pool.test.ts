@@ -12,7 +12,7 @@ import { keptOf } from '../../packages/harness/src/answers/held';
 import { familyShares, leaveOneOut, poolAnswers, spentAt } from '../../packages/harness/src/answers/across-runs';
 import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
-import { checkText, poolLine, poolSection } from '../../packages/harness/src/report/across-runs';
+import { checkText, notPooled, poolLine, poolSection } from '../../packages/harness/src/report/across-runs';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { pooledView } from '../../packages/harness/src/publish/kept-runs';
 import {
@@ -212,6 +212,10 @@ describe('the pooled family', () => {
     expect(pool.runs[1]!.changed).toEqual(['z']);
     expect(pool.runs[1]!.pooled).toBe(1);
     expect(pool.machines).toBe(2);
+    // What results.md and npm run pool say of it: the contenders named, more than three counted.
+    expect(notPooled(pool.runs[1]!)).toBe('changed since: z');
+    expect(notPooled({ changed: ['a', 'b', 'c', 'd'] })).toBe('4 contenders changed since (a, b, …)');
+    expect(notPooled({ changed: ['a'], left_out: 'another workload (upsert)' })).toBe('another workload (upsert)');
   });
 
   test('an old record without estimates or inputs is read as far as it goes and says what it lacks', () => {

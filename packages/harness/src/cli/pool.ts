@@ -12,7 +12,7 @@ import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
-import { hiddenCpus } from '../report/across-runs';
+import { hiddenCpus, notPooled } from '../report/across-runs';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -98,11 +98,8 @@ async function main(): Promise<number> {
 /** One line per run (what it counted in, or why not), and the family's tally. */
 function summarize(pool: PoolResult, cpus: string): void {
   for (const r of pool.runs) {
-    const why = r.left_out
-      ? ` (left out: ${r.left_out})`
-      : r.changed.length
-        ? ` (changed: ${r.changed.join(', ')})`
-        : '';
+    const not = notPooled(r);
+    const why = not ? ` (${r.left_out ? 'left out: ' : ''}${not})` : '';
     console.log(`${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled${why}`);
   }
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;

@@ -1,7 +1,7 @@
 // The published answers' provenance: the kept runs they pool (answers/across-runs.ts), the ones left out and why, and
 // where the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
-import type { Holds, PoolResult } from '../model/across-runs';
+import type { Holds, PoolResult, PoolRun } from '../model/across-runs';
 import { contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
 import { machineDifference, NOISY_SD } from '../model/kept';
@@ -137,6 +137,17 @@ export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
     .join('');
 }
 
+/**
+ * Why a run counts in fewer comparisons than it measured: left out whole, or the contenders whose inputs changed since
+ * (more than three: their count and the first two); '' when it counts in all. results.md and `npm run pool` say it so.
+ */
+export function notPooled(r: Pick<PoolRun, 'left_out' | 'changed'>): string {
+  if (r.left_out) return r.left_out;
+  if (r.changed.length > 3)
+    return `${r.changed.length} contenders changed since (${r.changed.slice(0, 2).join(', ')}, …)`;
+  return r.changed.length ? `changed since: ${r.changed.join(', ')}` : '';
+}
+
 /** The section: the runs pooled and left out, and where the answers hold. */
 export function poolSection(an: Analysis): string {
   const p = an.pool;
@@ -145,13 +156,7 @@ export function poolSection(an: Analysis): string {
     '| run | commit | machine | placement | sd between windows | handicap check | comparisons pooled | not pooled |\n' +
     '|---|---|---|---|---:|---|---:|---|';
   const rows = p.runs.map((r) => {
-    const changed =
-      r.changed.length > 3
-        ? `${r.changed.length} contenders changed since (${r.changed.slice(0, 2).join(', ')}, …)`
-        : r.changed.length
-          ? `changed since: ${r.changed.join(', ')}`
-          : '';
-    const not = r.left_out ?? changed;
+    const not = notPooled(r);
     const sd = r.sd_windows === null ? '' : `${pct1(r.sd_windows)}${r.condition === 'contended' ? ' (contended)' : ''}`;
     const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
     const c = r.check;
