@@ -21,6 +21,7 @@ import {
   lacks,
   machineDifference,
   machineKey,
+  machineKeys,
   placementOf,
   type KeptAnswers,
 } from '../../packages/harness/src/model/kept';
@@ -349,6 +350,45 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     });
   });
 
+  test('two host CPUs behind one CPU model name are two machines; its runs that recorded none, a third', () => {
+    const [a, b] = [
+      'GenuineIntel family 6 model 143 stepping 8, L3 107520K',
+      'GenuineIntel family 6 model 167 stepping 1',
+    ];
+    const at = (t: string, cpu_id?: string) => {
+      const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' }, 'Intel Xeon');
+      return { ...k, host: { ...k.host!, ...(cpu_id ? { cpu_id } : {}) } };
+    };
+    const runs = [at('2026-12-01T01:00:00Z', a), at('2026-12-02T01:00:00Z', b), at('2026-12-03T01:00:00Z')];
+    // One host CPU recorded (or none; or one CPU with two cache sizes, as a VM may be given): the name is the machine.
+    const one = machineKeys([runs[0]!, runs[2]!]);
+    expect([one(runs[0]!), one(runs[2]!)]).toEqual(['Intel Xeon, 2 logical CPUs', 'Intel Xeon, 2 logical CPUs']);
+    const caches = [at('2026-12-04T01:00:00Z', `${b}, L3 491520K`), at('2026-12-05T01:00:00Z', `${b}, L3 245760K`)];
+    expect(caches.map(machineKeys(caches))).toEqual(['Intel Xeon, 2 logical CPUs', 'Intel Xeon, 2 logical CPUs']);
+    const keyOf = machineKeys(runs);
+    expect(runs.map(keyOf)).toEqual([
+      'Intel Xeon (GenuineIntel family 6 model 143 stepping 8), 2 logical CPUs',
+      'Intel Xeon (GenuineIntel family 6 model 167 stepping 1), 2 logical CPUs',
+      'Intel Xeon (CPU not recorded), 2 logical CPUs',
+    ]);
+    expect(machineDifference(runs.slice(0, 2).map(keyOf))).toEqual({
+      shared: ['2 logical CPUs'],
+      differ: ['CPU models'],
+    });
+    const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
+    expect(pool.machines).toBe(3);
+    expect(pool.priors.map((p) => [p.runs, p.boots])).toEqual([
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(poolSection({ pool, answers: pool.answers } as unknown as Analysis)).toContain(
+      ` The runs of Intel Xeon, 2 logical CPUs report 2 CPUs behind that name (${a.split(',')[0]}; ${b}): each is ` +
+        'answered as a machine of its own, and the 1 run that recorded none as one more (which CPU those ran on is ' +
+        'not known).',
+    );
+  });
+
   test("a boot is the boot's id where recorded (two CI runners of one kernel and day: two boots), else its day", () => {
     const at = (t: string, boot_id?: string) => {
       const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' });
@@ -383,15 +423,15 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
       const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' }, 'Intel Xeon');
       return { ...k, sd_windows, host: { ...k.host!, cpu_id } };
     };
-    const [a, b] = ['GenuineIntel family 6 model 143 stepping 8', 'GenuineIntel family 6 model 167 stepping 1'];
-    const runs = [at('2026-12-01T01:00:00Z', 0.07, a), at('2026-12-02T01:00:00Z', 0.2, b)];
+    const b = 'GenuineIntel family 6 model 167 stepping 1';
+    const runs = [at('2026-12-01T01:00:00Z', 0.07, b), at('2026-12-02T01:00:00Z', 0.2, b)];
     const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
     expect(pool.runs.map((r) => r.condition)).toEqual(['quiet', 'contended']);
     expect(pool.priors[0]).toMatchObject({ runs: 2, boots: 2, contended_boots: 1, answered: 0, asked: 1 });
     const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
     expect(text).toContain('from 2 runs on 2 boots or days, 1 of them contended, 0 of 1 answered');
     expect(text).toContain('| 20.0% (contended) |');
-    expect(text).toContain(`The runs of Intel Xeon, 2 logical CPUs report 2 CPUs behind that name (${a}; ${b}).`);
+    expect(text).not.toContain('behind that name'); // one host CPU: nothing hidden
     // One run records its CPU, one was kept before runs recorded it: said, as not known.
     const older = { ...runs[0]!, host: { ...runs[0]!.host!, cpu_id: undefined } };
     const mixed = poolAnswers(

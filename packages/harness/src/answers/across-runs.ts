@@ -1,5 +1,6 @@
-// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts machineKey);
-// a placement is a configuration of it, answered apart. On each configuration, each comparison is pooled over its runs
+// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts machineKeys:
+// its CPU model, and the host CPU behind it where runs record two); a placement is a configuration of it, answered
+// apart. On each configuration, each comparison is pooled over its runs
 // whose two contenders were built and run from the same inputs as today's, the runs of one boot merged into one
 // estimate (a boot is one draw of the run effect), with a run effect between boots that each comparison learns from
 // its own boots (stats/meta-analysis.ts statedPrior), only from two boots up (MIN_BOOTS), and decided as one family:
@@ -11,7 +12,15 @@
 // every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
 // unmeasured machine only from five machines measured.
 import { median } from 'simple-statistics';
-import { bootsOf, conditionOf, lacks, machineKey, placementOf, type KeptAnswer, type KeptAnswers } from '../model/kept';
+import {
+  bootsOf,
+  conditionOf,
+  lacks,
+  machineKeys,
+  placementOf,
+  type KeptAnswer,
+  type KeptAnswers,
+} from '../model/kept';
 import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
@@ -83,12 +92,12 @@ function notPooled(k: KeptAnswers, workload: string, anyInputs: boolean): string
 }
 
 /** A kept run as the pool reads it, before it is counted in any comparison. */
-function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean): PoolRun {
+function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean, machine: string): PoolRun {
   const why = notPooled(k, workload, anyInputs);
   return {
     started_at: k.started_at,
     commit: k.commit,
-    machine: machineKey(k),
+    machine,
     ...(k.host?.cpu_id ? { cpu_id: k.host.cpu_id } : {}),
     placement: placementOf(k),
     sd_windows: k.sd_windows,
@@ -285,7 +294,8 @@ export function poolAnswers(
   design: Design = {},
 ): PoolResult {
   const { runScale = STATED_RUN_SCALE, history: historyMode } = design;
-  const runs = records.map((k) => poolRun(k, workload, today === null));
+  const keyOf = machineKeys(records);
+  const runs = records.map((k) => poolRun(k, workload, today === null, keyOf(k)));
   // What each contender runs, where both sides recorded it; else the whole package's hash.
   const same = (k: KeptAnswers, name: string) => {
     if (!today) return true;
@@ -463,9 +473,10 @@ export function leaveOneOut(
   const pooled = poolAnswers(records, comparisons, today, workload, marginPct, alpha);
   const machines = [...new Set(pooled.runs.filter((r) => r.pooled && r.placement === 'none').map((r) => r.machine))];
   if (machines.length < 2) return [];
+  const keyOf = machineKeys(records);
   return machines.map((machine) => {
     const rest = poolAnswers(
-      records.filter((k) => machineKey(k) !== machine),
+      records.filter((k) => keyOf(k) !== machine),
       comparisons,
       today,
       workload,
@@ -473,7 +484,7 @@ export function leaveOneOut(
       alpha,
     );
     const alone = poolAnswers(
-      records.filter((k) => machineKey(k) === machine && placementOf(k) === 'none'),
+      records.filter((k) => keyOf(k) === machine && placementOf(k) === 'none'),
       comparisons,
       today,
       workload,

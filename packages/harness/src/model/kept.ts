@@ -111,6 +111,35 @@ export const machineKey = (k: KeptAnswers) => {
   return `${k.host.cpu_model}, ${k.host.logical_cpus} logical CPUs${arch}`;
 };
 
+/**
+ * The host CPU a cpu_id names: its vendor, family, model and stepping (Arm: implementer, part, variant, revision), not
+ * its cache, whose size a hypervisor may report as it is configured.
+ */
+export const hostCpu = (cpuId: string) => cpuId.split(', ')[0]!;
+
+/** How a machine's key names the host CPU behind its model name where it must (machineKeys). */
+export const hostCpuTag = (cpuId: string | undefined) => ` (${cpuId ? hostCpu(cpuId) : 'CPU not recorded'})`;
+
+/**
+ * Each run's machine among `records`: machineKey, and where the runs of one key record two host CPUs or more behind
+ * its CPU model name (cpu_id: a hypervisor's generic name, like "Intel(R) Xeon(R) Processor", can hide several), the
+ * host CPU too: "Intel(R) Xeon(R) Processor (GenuineIntel family 6 model 207 stepping 2), 2 logical CPUs".
+ * Other hardware is another machine. That key's runs that recorded none are a machine of their own ("… (CPU not
+ * recorded)"): which host CPU they ran on is not known. One host CPU recorded, or none: the key as it is.
+ */
+export function machineKeys(records: KeptAnswers[]): (k: KeptAnswers) => string {
+  const ids = new Map<string, Set<string>>();
+  for (const k of records)
+    if (k.host?.cpu_id)
+      ids.set(machineKey(k), (ids.get(machineKey(k)) ?? new Set<string>()).add(hostCpu(k.host.cpu_id)));
+  return (k) => {
+    const key = machineKey(k);
+    if (!k.host || (ids.get(key)?.size ?? 0) < 2) return key;
+    const [model, ...rest] = key.split(', ');
+    return [`${model}${hostCpuTag(k.host.cpu_id)}`, ...rest].join(', ');
+  };
+}
+
 /** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
 export const placementOf = (k: KeptAnswers) => k.host?.placement ?? 'none';
 

@@ -4,7 +4,7 @@ import type { Analysis, AnswerFigures } from '../answers/analysis';
 import type { Holds, PoolResult, PoolRun } from '../model/across-runs';
 import { contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
-import { machineDifference, NOISY_SD } from '../model/kept';
+import { hostCpu, hostCpuTag, machineDifference, NOISY_SD } from '../model/kept';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
@@ -110,27 +110,38 @@ function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
 const answeredOf = (x: PoolResult['priors'][number]) => (x.asked ? `, ${x.answered} of ${x.asked} answered` : '');
 
 /**
- * Where one machine's pooled runs report different CPUs behind its model name (KeptHost.cpu_id), or some report one
- * and the others none (recorded before runs kept it): said, not split.
+ * What a CPU model name hides, per machine name: where runs of one name record two host CPUs or more, the pool answers
+ * each as a machine of its own (model/kept.ts machineKeys), and this says so; where some record one and others none,
+ * that whether those ran on it is not known. '' when nothing is hidden.
  */
 export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
-  const by = new Map<string, { ids: Set<string>; none: number }>();
+  const by = new Map<string, { ids: Set<string>; cpus: Set<string>; none: number }>();
   for (const r of p.runs.filter((x) => x.pooled)) {
-    const m = by.get(r.machine) ?? { ids: new Set<string>(), none: 0 };
-    if (r.cpu_id) m.ids.add(r.cpu_id);
+    // The name the machine has without its host CPU (machineKeys adds it where one name hides two).
+    const [model, ...rest] = r.machine.split(', ');
+    const tag = hostCpuTag(r.cpu_id);
+    const name = [model!.endsWith(tag) ? model!.slice(0, -tag.length) : model, ...rest].join(', ');
+    const m = by.get(name) ?? { ids: new Set<string>(), cpus: new Set<string>(), none: 0 };
+    if (r.cpu_id) [m.ids.add(r.cpu_id), m.cpus.add(hostCpu(r.cpu_id))];
     else m.none++;
-    by.set(r.machine, m);
+    by.set(name, m);
   }
-  const none = (n: number) => `${n} other run${n === 1 ? '' : 's'} recorded none`;
+  const s = (n: number) => (n === 1 ? '' : 's');
   return [...by]
-    .map(([m, { ids, none: n }]) => {
+    .map(([m, { ids, cpus, none: n }]) => {
       const listed = [...ids].join('; ');
-      if (ids.size > 1)
-        return ` The runs of ${m} report ${ids.size} CPUs behind that name (${listed}${n ? `; ${none(n)}` : ''}).`;
+      const unknown = n
+        ? `, and the ${n} run${s(n)} that recorded none as one more (which CPU those ran on is not known)`
+        : '';
+      if (cpus.size > 1)
+        return (
+          ` The runs of ${m} report ${cpus.size} CPUs behind that name (${[...cpus].join('; ')}): ` +
+          `each is answered as a machine of its own${unknown}.`
+        );
       if (ids.size === 1 && n)
         return (
-          ` The runs of ${m} that record the CPU behind that name report ${listed}; ${none(n)},` +
-          ' so whether those ran on it is not known.'
+          ` The runs of ${m} that record the CPU behind that name report ${listed}; ${n} other run${s(n)} recorded ` +
+          'none, so whether those ran on it is not known.'
         );
       return '';
     })
