@@ -12,7 +12,7 @@ import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
-import { hiddenCpus, notPooled } from '../report/across-runs';
+import { hiddenCpus, notPooled, whereCounts } from '../report/across-runs';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -108,6 +108,7 @@ function summarize(pool: PoolResult, cpus: string): void {
     `${pool.answers.length} comparisons over ${pool.runs.filter((r) => r.pooled).length} runs on ${pool.machines} ` +
       `machine${s(pool.machines)}: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`,
   );
+  if (pool.machines > 1) console.log(`  where: ${whereCounts(pool)}`);
   // Per machine (configuration): what it rests on, and what it answered; one boot decides nothing (MIN_BOOTS).
   for (const p of pool.priors)
     console.log(

@@ -79,18 +79,22 @@ function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'd
   return `the ${deciding} of ${all} measured on enough boots to decide`;
 }
 
-const countOf = (an: Analysis, h: Holds) => an.answers.filter((a) => a.pool?.holds === h).length;
+/** The answers where each holds, as pool.json and an analysis both carry them. */
+type Placed = { answers: { pool?: { holds: Holds } }[]; machines: number };
+const countOf = (x: Placed, h: Holds) => x.answers.filter((a) => a.pool?.holds === h).length;
 
-/** "18 decided the same way on every machine measured, 11 on some machines only, 0 reverse, 18 open on every one". */
-function whereCounts(an: Analysis): string {
-  const depends = countOf(an, 'depends on the machine');
-  const reverses = countOf(an, 'reverses');
-  const p = an.pool!;
-  if (p.machines === 1) return `${countOf(an, 'holds on every machine measured')} decided on the one machine measured`;
+/**
+ * "18 decided the same way on every machine measured, 11 on some machines only, 0 reverse, 18 open on every one":
+ * results.md's and `npm run pool`'s words.
+ */
+export function whereCounts(x: Placed): string {
+  const depends = countOf(x, 'depends on the machine');
+  const reverses = countOf(x, 'reverses');
+  if (x.machines === 1) return `${countOf(x, 'holds on every machine measured')} decided on the one machine measured`;
   return (
-    `${countOf(an, 'holds on every machine measured')} decided the same way on every machine measured, ${depends} ` +
+    `${countOf(x, 'holds on every machine measured')} decided the same way on every machine measured, ${depends} ` +
     `on some machines only (open on the others), ${reverses} reverse${reverses === 1 ? 's' : ''}, ` +
-    `${countOf(an, 'open')} open on every machine`
+    `${countOf(x, 'open')} open on every machine`
   );
 }
 
@@ -199,7 +203,8 @@ export function poolSection(an: Analysis): string {
   return (
     `**Where the answers hold** (${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
     `machine${p.machines === 1 ? '' : 's'}, decided on each): of the ${decided} answered on every machine or some, ` +
-    `${whereCounts(an)}. A machine is its hardware (CPU model, CPU count, architecture): kernel builds and boots are ` +
+    `${whereCounts({ answers: an.answers, machines: p.machines })}. A machine is its hardware (CPU model, CPU count, ` +
+    'architecture, and the host CPU behind a CPU model name where its runs record two): kernel builds and boots are ' +
     'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
     "both its contenders' inputs (what each runs: its app, its client's adapter and the contract, the locked " +
     `libraries, the runtime's version) equal ${inputsOf(p)}${anyInputs}. The median sd between boots (each ` +
@@ -234,7 +239,7 @@ export function poolLine(an: Analysis): string {
   const used = p.runs.filter((r) => r.pooled).length;
   // On one machine, whether an answer holds on another is not known: say so.
   const unknown = p.machines > 1 ? '' : ', and whether they hold on another machine is not measured yet';
-  const where = `${whereCounts(an)}${unknown}`;
+  const where = `${whereCounts({ answers: an.answers, machines: p.machines })}${unknown}`;
   return (
     `**These answers pool ${used} run${used === 1 ? '' : 's'} on ${p.machines} ` +
     `machine${p.machines === 1 ? '' : 's'}${machinesText(p)}:** ` +
