@@ -1,6 +1,6 @@
-// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts machineKeys:
-// its CPU model, and the host CPU behind it where runs record two); a placement is a configuration of it, answered
-// apart. On each configuration, each comparison is pooled over its runs
+// The published answers from every kept run, decided per machine. A machine is its hardware (model/kept.ts
+// machineKeys: its CPU model, and the host CPU behind it where runs record two); a placement is a configuration of it,
+// answered apart. On each configuration, each comparison is pooled over its runs
 // whose two contenders were built and run from the same inputs as today's, the runs of one boot merged into one
 // estimate (a boot is one draw of the run effect), with a run effect between boots that each comparison learns from
 // its own boots (stats/meta-analysis.ts statedPrior), only from two boots up (MIN_BOOTS), and decided as one family:

@@ -134,9 +134,9 @@ export function machineKeys(records: KeptAnswers[]): (k: KeptAnswers) => string 
       ids.set(machineKey(k), (ids.get(machineKey(k)) ?? new Set<string>()).add(hostCpu(k.host.cpu_id)));
   return (k) => {
     const key = machineKey(k);
-    if (!k.host || (ids.get(key)?.size ?? 0) < 2) return key;
+    if ((ids.get(key)?.size ?? 0) < 2) return key;
     const [model, ...rest] = key.split(', ');
-    return [`${model}${hostCpuTag(k.host.cpu_id)}`, ...rest].join(', ');
+    return [`${model}${hostCpuTag(k.host?.cpu_id)}`, ...rest].join(', ');
   };
 }
 

@@ -126,8 +126,10 @@ export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
     const tag = hostCpuTag(r.cpu_id);
     const name = [model!.endsWith(tag) ? model!.slice(0, -tag.length) : model, ...rest].join(', ');
     const m = by.get(name) ?? { ids: new Set<string>(), cpus: new Set<string>(), none: 0 };
-    if (r.cpu_id) [m.ids.add(r.cpu_id), m.cpus.add(hostCpu(r.cpu_id))];
-    else m.none++;
+    if (r.cpu_id) {
+      m.ids.add(r.cpu_id);
+      m.cpus.add(hostCpu(r.cpu_id));
+    } else m.none++;
     by.set(name, m);
   }
   const s = (n: number) => (n === 1 ? '' : 's');
@@ -142,7 +144,7 @@ export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
           ` The runs of ${m} report ${cpus.size} CPUs behind that name (${[...cpus].join('; ')}): ` +
           `each is answered as a machine of its own${unknown}.`
         );
-      if (ids.size === 1 && n)
+      if (cpus.size === 1 && n)
         return (
           ` The runs of ${m} that record the CPU behind that name report ${listed}; ${n} other run${s(n)} recorded ` +
           'none, so whether those ran on it is not known.'
