@@ -128,6 +128,10 @@ describe('tables', () => {
   test('the full report names the machine and lists what was not ranked, with the reason', () => {
     const md = markdown(analyze(results), 'screenshots/');
     expect(md).toContain('Machine: Test CPU, 2 logical CPUs');
+    // The host CPU behind the name, where the run recorded it.
+    const cpu_id = 'GenuineIntel family 6 model 207 stepping 2, L3 307200K';
+    const withId = { ...results, environment: { ...results.environment, cpu_id } };
+    expect(markdown(analyze(withId), 'screenshots/')).toContain(`Machine: Test CPU (${cpu_id}), 2 logical CPUs`);
     expect(md).toContain('- **bun-bad-ioredis**: invalid — body differs from the golden body at byte 12');
     expect(md).toContain('![req-sec.png](screenshots/req-sec.png)');
   });

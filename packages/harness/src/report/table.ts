@@ -335,7 +335,9 @@ export function describeRun(an: Analysis): string {
     r.target &&
       `Target (--target): ${r.target.name} at ${r.target.url}; ${r.target.not_measured}. ` +
         "Machine and software below are the load generator's.",
-    `Machine: ${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ${e.kernel}; ` +
+    // The host CPU behind the model name (cpu_id): a VM's generic name ("Intel(R) Xeon(R) Processor") can hide several.
+    `Machine: ${e.cpu_model}${e.cpu_id ? ` (${e.cpu_id})` : ''}, ${e.logical_cpus} logical CPUs, ${e.memory_gb} GB, ` +
+      `${e.kernel}; ` +
       `load average before: ${e.load_average_1m_before}` +
       (e.children?.session === 'own' && e.children.sched_autogroup
         ? '; each child in a session of its own (no perl), so a scheduler autogroup each: noisier pairs.'
