@@ -155,13 +155,12 @@ function configOfRuns(
   run: PoolRun,
   family: RunEstimate[][],
   records: KeptAnswers[],
+  boot: (run: string) => string,
   runScale: number,
   history: RunEstimate[][] | null,
 ): Config {
   const estimates = family.map((rs) => rs.filter((r) => r.machine === key));
   const used = new Set(estimates.flat().map((r) => r.run));
-  const bootAt = bootsOf(records);
-  const boot = (r: string) => bootAt.get(r) ?? r;
   const boots = new Set([...used].map(boot)).size;
   const contended = records.filter((k) => used.has(k.started_at) && conditionOf(k) === 'contended');
   const contendedBoots = new Set(contended.map((k) => boot(k.started_at))).size;
@@ -311,7 +310,7 @@ export function poolAnswers(
   const spent = spentAt(alpha, keeps);
   const keys = [...new Set(family.flat().map((r) => r.machine))];
   const configs = keys.map((key) =>
-    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, runScale, history),
+    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, boot, runScale, history),
   );
   // α is split over the configurations that can decide: one measured on a single boot decides nothing (decideOn),
   // so it takes no share (which configurations can is known from the runs' layout, before any test).

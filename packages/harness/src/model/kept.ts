@@ -129,9 +129,11 @@ export const hostCpuTag = (cpuId: string | undefined) => ` (${cpuId ? hostCpu(cp
  */
 export function machineKeys(records: KeptAnswers[]): (k: KeptAnswers) => string {
   const ids = new Map<string, Set<string>>();
-  for (const k of records)
-    if (k.host?.cpu_id)
-      ids.set(machineKey(k), (ids.get(machineKey(k)) ?? new Set<string>()).add(hostCpu(k.host.cpu_id)));
+  for (const k of records) {
+    if (!k.host?.cpu_id) continue;
+    const key = machineKey(k);
+    ids.set(key, (ids.get(key) ?? new Set<string>()).add(hostCpu(k.host.cpu_id)));
+  }
   return (k) => {
     const key = machineKey(k);
     if ((ids.get(key)?.size ?? 0) < 2) return key;
