@@ -1,5 +1,7 @@
 // Every contender of the matrix, started once against a private Redis from dump.rdb (or the RDB in BENCH_TEST_RDB, e.g.
-// one of 3,390 entries from npm run make-rdb), returns exactly the golden body; in the same launch, every contender of
+// one of 3,390 entries from npm run make-rdb), returns exactly the golden body (a twin whose read route is launched
+// already is launched for what it adds: each other write strategy's upsert, once per runtime; WORKERS=2, once per
+// runtime × framework); in the same launch, every contender of
 // the default suite and each with DECODE=bytes or raw serves the hostile stream (npm run make-rdb -- --hostile),
 // copied under the stream's key: field values with quotes, backslashes, control characters, emoji, U+2028/2029, long
 // values and bytes that are not UTF-8, and entries whose field names are integer-like, repeated or `__proto__`, a
@@ -11,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { STREAM_KEY } from '@bench/stream';
+import { SETTINGS, STREAM_KEY } from '@bench/stream';
 import type { RunningApp } from '../../packages/harness/src/measure/apps';
 import { appStarter } from '../helpers/apps';
 import type { Contender } from '../../packages/harness/src/model/contenders';
@@ -21,6 +23,7 @@ import { runOha } from '../../packages/harness/src/measure/oha';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import {
   cli,
+  commandStats,
   goldenBody,
   startPrivateRedis,
   streamInfo,
@@ -142,8 +145,45 @@ describe('data', () => {
   });
 });
 
+/**
+ * A write strategy other than the default is measured under --workload upsert only (the bench refuses it under any
+ * other), and its read route is its default twin's: the same app, client and settings. Each strategy is launched once
+ * per runtime for its upsert check below, not for the golden body again.
+ */
+const otherWrite = (c: Contender) => c.settings.write !== SETTINGS.write.default;
+
+/**
+ * WORKERS=2 forks the app: what that adds (the fork, the shared port) depends on the runtime and the framework, and
+ * each twin's read route is its one-worker twin's. One twin per runtime × framework is launched, the least-launched
+ * client first, so that every client runs forked too.
+ */
+function forkedOnce(all: Contender[]): Set<Contender> {
+  const used = new Map<string, number>();
+  const groups = Map.groupBy(
+    all.filter((c) => c.settings.workers !== SETTINGS.workers.default),
+    (c) => `${c.runtime} ${c.framework}`,
+  );
+  const out = new Set<Contender>();
+  for (const twins of groups.values()) {
+    const c = twins.reduce((a, b) => ((used.get(b.client) ?? 0) < (used.get(a.client) ?? 0) ? b : a));
+    used.set(c.client, (used.get(c.client) ?? 0) + 1);
+    out.add(c);
+  }
+  return out;
+}
+const forked = forkedOnce(contenders);
+const launched = contenders.filter(
+  (c) => !otherWrite(c) && (c.settings.workers === SETTINGS.workers.default || forked.has(c)),
+);
+
 describe('every contender passes the contract, on the golden stream and (default suite, decode) the hostile', () => {
-  for (const c of contenders) {
+  test('the forked twins launched cover every runtime × framework, and every client', () => {
+    const twins = contenders.filter((c) => c.settings.workers !== SETTINGS.workers.default);
+    const key = (c: Contender) => `${c.runtime} ${c.framework}`;
+    expect(new Set([...forked].map(key))).toEqual(new Set(twins.map(key)));
+    expect(new Set([...forked].map((c) => c.client))).toEqual(new Set(twins.map((c) => c.client)));
+  });
+  for (const c of launched) {
     // A static page renders the stream at build time: its hostile check builds it again, below.
     const hostileHere = onHostile(c) && !c.static;
     const title = `${c.name} returns the golden body${hostileHere ? ', and on the hostile stream the contract' : ''}`;
@@ -174,6 +214,37 @@ describe('every stack of the upsert suite passes the upsert check', () => {
       expect(verdict.reason ?? 'ok').toBe('ok');
     }, 240_000);
   }
+  // Each other strategy through an app of each runtime: WRITE reaches the strategy's writer (writes.test checks each
+  // strategy on every client, the stacks above each app's route).
+  const strategies = SETTINGS.write.values.filter((w) => w !== SETTINGS.write.default);
+  const byRuntime = strategies.flatMap((w) =>
+    [...new Set(contenders.map((c) => c.runtime))].flatMap((rt) => {
+      const c = contenders.find((x) => x.settings.write === w && x.runtime === rt);
+      return c ? [c] : [];
+    }),
+  );
+  test('each other write strategy has an app on every runtime that measures writes', () => {
+    expect(new Set(byRuntime.map((c) => c.settings.write))).toEqual(new Set(strategies));
+    expect(new Set(byRuntime.map((c) => c.runtime))).toEqual(new Set(['node', 'bun', 'deno']));
+  });
+  // The command only that strategy sends for each request, and the default's (EVALSHA), which it never sends.
+  const MARK: Record<string, string> = { watch: 'watch', function: 'fcall', ping: 'ping' };
+  for (const c of byRuntime)
+    test(`${c.name} (WRITE=${c.settings.write}): the upsert check, by its strategy's commands`, async () => {
+      const calls = (name: string) => commandStats(redis)[name]?.calls ?? 0;
+      const { verdict, mark, evalsha } = await withApp(
+        c.name,
+        async (app) => {
+          const before = [calls(MARK[c.settings.write]!), calls('evalsha')];
+          const verdict = await verifyUpsert(app.url, redis, c.settings.write);
+          return { verdict, mark: calls(MARK[c.settings.write]!) - before[0]!, evalsha: calls('evalsha') - before[1]! };
+        },
+        'upsert',
+      );
+      expect(verdict.reason ?? 'ok').toBe('ok');
+      expect(mark).toBeGreaterThan(0);
+      expect(evalsha).toBe(0);
+    }, 240_000);
 });
 
 // Last of the apps' checks: building the static pages on the hostile stream leaves that build in place.
