@@ -159,10 +159,9 @@ const otherWrite = (c: Contender) => c.settings.write !== SETTINGS.write.default
  */
 function forkedOnce(all: Contender[]): Set<Contender> {
   const used = new Map<string, number>();
-  const groups = Map.groupBy(
-    all.filter((c) => c.settings.workers !== SETTINGS.workers.default),
-    (c) => `${c.runtime} ${c.framework}`,
-  );
+  const groups = new Map<string, Contender[]>();
+  for (const c of all.filter((x) => x.settings.workers !== SETTINGS.workers.default))
+    groups.set(`${c.runtime} ${c.framework}`, [...(groups.get(`${c.runtime} ${c.framework}`) ?? []), c]);
   const out = new Set<Contender>();
   for (const twins of groups.values()) {
     const c = twins.reduce((a, b) => ((used.get(b.client) ?? 0) < (used.get(a.client) ?? 0) ? b : a));
