@@ -10,7 +10,7 @@
 // failure of the run. Static pages render the stream at build time: they are built again on the hostile stream.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SETTINGS, STREAM_KEY } from '@bench/stream';
@@ -267,6 +267,16 @@ describe('the hostile stream: static pages, and the findings', () => {
     const plain = contenders.filter((c) => onHostile(c) && c.settings.decode === 'default' && !FINDINGS[c.name]);
     for (const c of plain) expect(hostileVerdicts.get(c.name)!.finding ?? '').toContain(CAUSES.integer.text);
   });
+});
+
+describe('a Node app loads its own client only', () => {
+  // glide's library loads a native addon, which the process maps: in the glide app only (a bundle in one file loaded
+  // every client at start).
+  const mapped = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('valkey-glide');
+  test('node-raw-glide maps glide’s native addon; node-raw-ioredis does not', async () => {
+    expect(await withApp('node-raw-glide', async (app) => mapped(app.pid))).toBe(true);
+    expect(await withApp('node-raw-ioredis', async (app) => mapped(app.pid))).toBe(false);
+  }, 60_000);
 });
 
 describe('load', () => {

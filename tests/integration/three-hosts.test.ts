@@ -89,6 +89,7 @@ describe.skipIf(skip !== null)('three hosts: load generator, app and Redis in ne
   afterAll(async () => {
     if (h) await removeThreeHosts(h, [app, redis]);
     rmSync(join(APP_DIR, BUNDLE), { force: true });
+    rmSync(join(APP_DIR, BUNDLE.replace(/\.js$/, '-chunks')), { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
     if (h) expect(leftNamespaces(h)).toEqual([]);
   }, 30_000);
