@@ -64,7 +64,10 @@ describe('/proc accounting', () => {
     try {
       await Bun.sleep(300);
       const pids = processTree(t.pid);
-      const [threadsBefore, treeBefore] = [threadTicks(pids), treeCpuSeconds(t.pid)];
+      // The tree read before the threads and after them: its span holds theirs, so the busy thread's ticks cannot
+      // outrun it (read the other way round, the busy loop ran between the two reads and counted for the thread only).
+      const treeBefore = treeCpuSeconds(t.pid);
+      const threadsBefore = threadTicks(pids);
       expect([...threadsBefore.keys()]).toContain(`${t.pid}/${t.pid}`);
       await untilUsed(t.pid, treeBefore, 0.3);
       const busiest = busiestThread(threadsBefore, threadTicks(pids));
