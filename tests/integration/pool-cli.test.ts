@@ -31,7 +31,17 @@ describe('npm run pool', () => {
     }
     expect(pool.answers.every((a) => a.pool.runs >= 1)).toBe(true);
     expect(existsSync(join(out, 'pool.md'))).toBe(true);
-    expect(proc.stdout.toString()).toMatch(/^\d+ comparisons over \d+ runs on \d+ machines?: \d+ decided/m);
+    const said = proc.stdout.toString();
+    expect(said).toMatch(/^\d+ comparisons over \d+ runs on \d+ machines?: \d+ decided/m);
+    // A line for each run that counts; those that count in nothing in one line, by reason (pool.json lists each).
+    const counted = pool.runs.filter((r) => r.pooled > 0);
+    for (const r of counted) expect(said).toContain(`${r.started_at} ${r.commit.slice(0, 7)} `);
+    const none = pool.runs.length - counted.length;
+    expect(said.split('\n').filter((l) => / comparisons pooled/.test(l))).toHaveLength(counted.length);
+    if (none)
+      expect(said).toMatch(
+        new RegExp(`^${none} other runs? pooled nothing \\(each in pool\\.json\\): \\d+ left out`, 'm'),
+      );
   }, 120_000);
 
   test('a path that is not there, or no run in it: one line naming the fix, exit 2', () => {

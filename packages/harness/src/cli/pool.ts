@@ -95,13 +95,28 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** One line per run (what it counted in, or why not), and the family's tally. */
+/**
+ * One line per run that counts (what it counted in, and which contenders it lacks), one for those that count in
+ * nothing (how many, by reason; pool.json lists each), and the family's tally.
+ */
 function summarize(pool: PoolResult, cpus: string): void {
+  const idle = new Map<string, number>();
   for (const r of pool.runs) {
+    if (!r.pooled) {
+      const why = r.left_out ? `left out (${r.left_out})` : 'whose contenders changed since';
+      idle.set(why, (idle.get(why) ?? 0) + 1);
+      continue;
+    }
     const not = notPooled(r);
-    const why = not ? ` (${r.left_out ? 'left out: ' : ''}${not})` : '';
+    const why = not ? ` (${not})` : '';
     console.log(`${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled${why}`);
   }
+  const none = [...idle.values()].reduce((a, b) => a + b, 0);
+  if (none)
+    console.log(
+      `${none} other run${none === 1 ? '' : 's'} pooled nothing (each in pool.json): ` +
+        [...idle].map(([why, k]) => `${k} ${why}`).join('; '),
+    );
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
   const s = (k: number) => (k === 1 ? '' : 's');
   console.log(
