@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { heldUp } from '../../packages/harness/src/answers/held';
-import { heldLine } from '../../packages/harness/src/report/held';
+import { heldLine, heldTable } from '../../packages/harness/src/report/held';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -70,6 +70,36 @@ describe('where the answers hold', () => {
     );
     expect(line).toContain('decided the same way in 2 per run');
     expect(heldLine({ elsewhere: null } as unknown as Analysis)).toBe('');
+  });
+  test("results.md's table: a column per machine and placement, each cell counting its runs, a reversal named", () => {
+    const amd = (at: string, answers: KeptAnswers['answers'], sd: number) => ({ ...run(at, answers), sd_windows: sd });
+    const xeon = {
+      ...run('2026-11-27T09:30:00Z', [ans('x', 'y', 1.2)]),
+      machine: 'Intel Xeon, 2 logical CPUs, Linux 6.18',
+      host: { cpu_model: 'Intel Xeon', logical_cpus: 2, arch: 'x64', placement: 'split' },
+    } as KeptAnswers;
+    const elsewhere = heldUp(here, [
+      xeon,
+      amd('2026-11-24T08:00:00Z', [ans('x', 'y', 1.4), ans('z', 'x', 0.8)], 0.1),
+      amd('2026-11-25T10:00:00Z', [ans('x', 'y', 1.3), ans('x', 'z', 0.7)], 0.2),
+    ])!;
+    const table = heldTable({ elsewhere } as unknown as Analysis).split('\n');
+    // The default placement first, then the split one; each head with its runs, their days and sd between windows.
+    expect(table[2]).toBe(
+      '| answer here (A ÷ B req/s) | AMD EPYC, 2 logical CPUs: 2 runs, 2026-11-24 to 2026-11-25, sd 10.0%–20.0% | ' +
+        'Intel Xeon, 2 logical CPUs (placement split): 1 run, 2026-11-27, sd 12.0% |',
+    );
+    const row = (a: string, b: string) =>
+      table
+        .find((l) => l.startsWith(`| ${a} ÷ ${b}: `))!
+        .split(' | ')
+        .slice(1);
+    expect(row('x', 'y')).toEqual(['2 same', '1 same |']);
+    expect(row('x', 'z')).toEqual(['1 same, 1 reversed (2026-11-24 08:00)', '1 not measured there |']);
+    expect(table.at(-1)).toBe(
+      '| **of 5 in each run** | 3 same, 1 reversed, 6 not measured there | 1 same, 4 not measured there |',
+    );
+    expect(heldTable({ elsewhere: null } as unknown as Analysis)).toBe('');
   });
   test('only runs of the same workload, never itself; nothing to say without one', () => {
     expect(heldUp(here, [here])).toBeNull();

@@ -3,13 +3,10 @@
 // did with the same comparison.
 import type { Analysis } from '../answers/analysis';
 import type { HeldUp } from '../answers/held';
-import { HELD, type Held, machineKind } from '../model/kept';
+import { HELD, type Held, type KeptAnswers, machineKeys, machineKind } from '../model/kept';
 import { publishedAt } from './picks';
 
 const fmt = (x: number) => x.toFixed(2);
-const runLabel = (r: HeldUp['runs'][number]) =>
-  `${r.started_at.slice(0, 10)}, ${r.commit.slice(0, 7)}, ${r.machine.split(',').slice(0, 2).join(',')}` +
-  (r.sd_windows !== null ? `, sd ${(r.sd_windows * 100).toFixed(1)}%` : '');
 /** 'not asked' is kept so in results.json; a reader sees what it means. */
 const word = (h: Held) => (h === 'not asked' ? 'not measured there' : h);
 /** A run in a sentence: its start, commit, kind of machine and placement when not the default. */
@@ -20,30 +17,73 @@ const countsText = (c: Record<Held, number>) =>
   HELD.filter((h) => c[h])
     .map((h) => `${c[h]} ${word(h)}`)
     .join(', ');
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** The table: one row per decided answer, one column per other kept run. */
+/** The other runs by machine (its hardware: model/kept.ts machineKeys) and placement, each a column: its runs' indexes. */
+function byMachine(runs: HeldUp['runs']): { label: string; at: number[] }[] {
+  const keyOf = machineKeys(runs as KeptAnswers[]);
+  const groups = new Map<string, number[]>();
+  runs.forEach((r, i) => {
+    const placement = r.host?.placement ?? 'none';
+    const key = `${keyOf(r as KeptAnswers)}${placement === 'none' ? '' : ` (placement ${placement})`}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  // The default placement's columns first; each kind in the order of its first run.
+  const placed = (at: number[]) => (runs[at[0]!]!.host?.placement ?? 'none') !== 'none';
+  return [...groups]
+    .sort(([, a], [, b]) => Number(placed(a)) - Number(placed(b)))
+    .map(([key, at]) => {
+      const dates = at.map((i) => runs[i]!.started_at.slice(0, 10)).sort();
+      const sds = at.map((i) => runs[i]!.sd_windows).filter((x): x is number => x !== null);
+      const span = dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`;
+      const [lo, hi] = [Math.min(...sds), Math.max(...sds)];
+      const sd = !sds.length ? '' : lo === hi ? `, sd ${pct(lo)}` : `, sd ${pct(lo)}–${pct(hi)}`;
+      return { label: `${key}: ${at.length} run${at.length === 1 ? '' : 's'}, ${span}${sd}`, at };
+    });
+}
+
+/** How one answer fared in one machine's runs: the count of each outcome, the runs that reversed it named by date. */
+function cell(there: Held[], at: number[], runs: HeldUp['runs']): string {
+  const c = Object.fromEntries(HELD.map((h) => [h, 0])) as Record<Held, number>;
+  for (const i of at) c[there[i]!]++;
+  const reversed = at.filter((i) => there[i] === 'reversed').map((i) => runs[i]!.started_at.slice(0, 16));
+  return HELD.filter((h) => c[h])
+    .map((h) => `${c[h]} ${word(h)}${h === 'reversed' ? ` (${reversed.join(', ').replace(/T/g, ' ')})` : ''}`)
+    .join(', ');
+}
+
+/**
+ * The table: one row per decided answer, one column per machine (and placement) the other kept runs were measured on,
+ * each cell counting how the answer fared in that machine's runs, a reversal named by its run.
+ */
 export function heldTable(an: Analysis): string {
   const h = an.elsewhere;
   if (!h) return '';
+  const machines = byMachine(h.runs);
   const head =
-    `| answer here (A ÷ B req/s) | ${h.runs.map(runLabel).join(' | ')} |\n` +
-    `|---|${h.runs.map(() => '---').join('|')}|`;
+    `| answer here (A ÷ B req/s) | ${machines.map((m) => m.label).join(' | ')} |\n` +
+    `|---|${machines.map(() => '---').join('|')}|`;
   const rows = h.rows.map(
-    (r) => `| ${r.a} ÷ ${r.b}: ${fmt(r.ratio)} (${fmt(r.lo)}–${fmt(r.hi)}) | ${r.there.map(word).join(' | ')} |`,
+    (r) =>
+      `| ${r.a} ÷ ${r.b}: ${fmt(r.ratio)} (${fmt(r.lo)}–${fmt(r.hi)}) | ` +
+      `${machines.map((m) => cell(r.there, m.at, h.runs)).join(' | ')} |`,
   );
-  const total = `| **of ${h.rows.length}** | ${h.counts.map(countsText).join(' | ')} |`;
+  const sum = (at: number[]) =>
+    Object.fromEntries(HELD.map((k) => [k, at.reduce((s, i) => s + h.counts[i]![k], 0)])) as Record<Held, number>;
+  const total = `| **of ${h.rows.length} in each run** | ${machines.map((m) => countsText(sum(m.at))).join(' | ')} |`;
   return (
-    '**Where the answers hold**: each answer decided here, in the other runs kept in `results/runs/` (their date, ' +
-    'commit, machine and sd between windows): **same** (decided the same way), **equal**, **open**, **reversed** ' +
-    '(decided the other way) or **not measured there** (a contender missing there). Answers are per machine and ' +
-    'per day: a reversal is a machine × stack difference, or one of the false answers the error rate allows.\n\n' +
+    '**Where the answers hold**: each answer decided here, in the other runs kept in `results/runs/`, counted over ' +
+    'the runs of each machine (the column names it, its runs, their dates and sd between windows): **same** ' +
+    '(decided the same way), **equal**, **open**, **reversed** (decided the other way; the run named by its start) ' +
+    'or **not measured there** (a contender missing there). Answers are per machine and per day: a reversal is a ' +
+    'machine × stack difference, or one of the false answers the error rate allows.\n\n' +
     [head, ...rows, total].join('\n')
   );
 }
 
 /**
- * The README's line: how this run's decided answers fared in the other kept runs, in one sentence (each run's counts
- * are in results.md's table): the runs' dates and kinds of machine, every reversal named, the range of "same".
+ * The README's line: how this run's decided answers fared in the other kept runs, in one sentence (each machine's
+ * counts are in results.md's table): the runs' dates and kinds of machine, every reversal named, the range of "same".
  */
 export function heldLine(an: Analysis): string {
   const h = an.elsewhere;
@@ -64,6 +104,6 @@ export function heldLine(an: Analysis): string {
       ? `reversed ${reversals.length} time${reversals.length === 1 ? '' : 's'} (${reversals.join('; ')})`
       : 'none reversed') +
     `; decided the same way in ${lo === hi ? lo : `${lo}–${hi}`} per run, the rest open, equal or not ` +
-    `measured there ([each run](results/${publishedAt(an).dir}/results.md)).`
+    `measured there ([per machine](results/${publishedAt(an).dir}/results.md)).`
   );
 }
