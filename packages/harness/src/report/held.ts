@@ -19,7 +19,7 @@ const countsText = (c: Record<Held, number>) =>
     .join(', ');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** The other runs by machine (its hardware: model/kept.ts machineKeys) and placement, each a column: its runs' indexes. */
+/** The other runs by machine (its hardware: machineKeys) and placement, a column each: its runs' indexes. */
 function byMachine(runs: HeldUp['runs']): { label: string; at: number[] }[] {
   const keyOf = machineKeys(runs as KeptAnswers[]);
   const groups = new Map<string, number[]>();
