@@ -239,6 +239,14 @@ describe('the pooled family', () => {
     expect(pool.runs[0]!.pooled).toBe(0);
     expect(pool.runs[0]!.left_out).toContain("lacks the estimates' standard errors and the contenders' input hashes");
     expect(pool.answers[0]!.pool.runs).toBe(1);
+    // results.md: a row for the run that counts; the one that counts for nothing in a line, by why, named.
+    const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
+    expect(text).toContain('| 2026-11-26T01:00Z |');
+    expect(text).not.toContain('| 2026-11-25T00:00Z |');
+    expect(text).toContain(
+      "Kept and pooled for no comparison (1): 1 left out (kept before pooling: it lacks the estimates' standard " +
+        "errors and the contenders' input hashes) (2026-11-25 bf31392).",
+    );
   });
 
   test('runs that recorded what each contender runs pool on it: a change elsewhere in the package keeps them', () => {

@@ -12,7 +12,7 @@ import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
-import { hiddenCpus, notPooled, whereCounts } from '../report/across-runs';
+import { hiddenCpus, notPooled, pooledNothing, whereCounts } from '../report/across-runs';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -100,22 +100,18 @@ async function main(): Promise<number> {
  * nothing (how many, by reason; pool.json lists each), and the family's tally.
  */
 function summarize(pool: PoolResult, cpus: string): void {
-  const idle = new Map<string, number>();
   for (const r of pool.runs) {
-    if (!r.pooled) {
-      const why = r.left_out ? `left out (${r.left_out})` : 'whose contenders changed since';
-      idle.set(why, (idle.get(why) ?? 0) + 1);
-      continue;
-    }
+    if (!r.pooled) continue;
     const not = notPooled(r);
     const why = not ? ` (${not})` : '';
     console.log(`${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled${why}`);
   }
-  const none = [...idle.values()].reduce((a, b) => a + b, 0);
+  const idle = pooledNothing(pool.runs);
+  const none = idle.reduce((s, [, rs]) => s + rs.length, 0);
   if (none)
     console.log(
       `${none} other run${none === 1 ? '' : 's'} pooled nothing (each in pool.json): ` +
-        [...idle].map(([why, k]) => `${k} ${why}`).join('; '),
+        idle.map(([why, rs]) => `${rs.length} ${why}`).join('; '),
     );
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
   const s = (k: number) => (k === 1 ? '' : 's');

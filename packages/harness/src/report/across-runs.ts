@@ -165,14 +165,26 @@ export function notPooled(r: Pick<PoolRun, 'left_out' | 'changed'>): string {
   return r.changed.length ? `changed since: ${r.changed.join(', ')}` : '';
 }
 
-/** The section: the runs pooled and left out, and where the answers hold. */
+/** The runs that count for no comparison, by why: left out (and what for), or their contenders changed since. */
+export function pooledNothing(runs: PoolRun[]): [string, PoolRun[]][] {
+  const by = new Map<string, PoolRun[]>();
+  for (const r of runs) {
+    if (r.pooled) continue;
+    const why = r.left_out ? `left out (${r.left_out})` : 'whose contenders changed since';
+    by.set(why, [...(by.get(why) ?? []), r]);
+  }
+  return [...by];
+}
+
+/** The section: the runs pooled (a row each) and those that count for nothing (by why), and where the answers hold. */
 export function poolSection(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
   const head =
     '| run | commit | machine | placement | sd between windows | handicap check | comparisons pooled | not pooled |\n' +
     '|---|---|---|---|---:|---|---:|---|';
-  const rows = p.runs.map((r) => {
+  const rows = p.runs.flatMap((r) => {
+    if (!r.pooled) return [];
     const not = notPooled(r);
     const sd = r.sd_windows === null ? '' : `${pct1(r.sd_windows)}${r.condition === 'contended' ? ' (contended)' : ''}`;
     const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
@@ -180,10 +192,10 @@ export function poolSection(an: Analysis): string {
     const seen = c?.detected ? 'detected' : 'NOT detected';
     const cpu = r.cpu_id ? ` (${r.cpu_id})` : '';
     const check = c ? `${signed(c.ratio)} (${signed(c.lo)}…${signed(c.hi)}), ${seen}` : '';
-    return (
+    return [
       `| ${r.started_at.slice(0, 16)}Z | ${r.commit.slice(0, 7)}${from} | ${r.machine}${cpu} | ${r.placement} | ` +
-      `${sd} | ${check} | ${r.pooled} | ${not} |`
-    );
+        `${sd} | ${check} | ${r.pooled} | ${not} |`,
+    ];
   });
   // Answered on every machine or some: decided on at least one (what "open on every machine" leaves).
   const decided = an.answers.filter((a) => !a.out && a.pool?.holds && a.pool.holds !== 'open').length;
@@ -212,7 +224,20 @@ export function poolSection(an: Analysis): string {
     `libraries, the runtime's version) equal ${inputsOf(p)}${anyInputs}. The median sd between boots (each ` +
     `comparison learns its own), and the comparisons answered, per machine: ${priors}. A boot is contended where a ` +
     `run of it has an sd between windows of ${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
-    [head, ...rows].join('\n')
+    [head, ...rows].join('\n') +
+    nothingLine(p.runs)
+  );
+}
+
+/** After the table: the kept runs that count for no comparison, in a line by why, each named by its day and commit. */
+function nothingLine(runs: PoolRun[]): string {
+  const idle = pooledNothing(runs);
+  const none = idle.reduce((s, [, rs]) => s + rs.length, 0);
+  if (!none) return '';
+  const named = (rs: PoolRun[]) => rs.map((r) => `${r.started_at.slice(0, 10)} ${r.commit.slice(0, 7)}`).join(', ');
+  return (
+    `\n\nKept and pooled for no comparison (${none}): ` +
+    `${idle.map(([why, rs]) => `${rs.length} ${why} (${named(rs)})`).join('; ')}.`
   );
 }
 
