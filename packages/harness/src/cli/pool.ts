@@ -96,7 +96,7 @@ async function main(): Promise<number> {
 }
 
 /**
- * One line per run that counts (what it counted in, and which contenders it lacks), one for those that count in
+ * One line per run that counts (what it counted in, and which contenders changed since), one for those that count in
  * nothing (how many, by reason; pool.json lists each), and the family's tally.
  */
 function summarize(pool: PoolResult, cpus: string): void {

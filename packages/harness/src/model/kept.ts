@@ -101,11 +101,14 @@ export function lacks(k: KeptAnswers): string[] {
   return out;
 }
 
+/** What a run's machine is read from (machineKey). */
+export type MachineOf = Pick<KeptAnswers, 'machine' | 'host'>;
+
 /**
  * The machine a run was measured on: its hardware, a CPU model × logical CPUs × architecture. Kernel builds and VM
  * boots are other runs on the same machine; the placement is a configuration of it (placementOf), never another one.
  */
-export const machineKey = (k: KeptAnswers) => {
+export const machineKey = (k: MachineOf) => {
   if (!k.host) return machineKind(k.machine);
   const arch = k.host.arch && k.host.arch !== 'x64' ? `, ${k.host.arch}` : '';
   return `${k.host.cpu_model}, ${k.host.logical_cpus} logical CPUs${arch}`;
@@ -127,7 +130,7 @@ export const hostCpuTag = (cpuId: string | undefined) => ` (${cpuId ? hostCpu(cp
  * Other hardware is another machine. That key's runs that recorded none are a machine of their own ("… (CPU not
  * recorded)"): which host CPU they ran on is not known. One host CPU recorded, or none: the key as it is.
  */
-export function machineKeys(records: KeptAnswers[]): (k: KeptAnswers) => string {
+export function machineKeys(records: MachineOf[]): (k: MachineOf) => string {
   const ids = new Map<string, Set<string>>();
   for (const k of records) {
     if (!k.host?.cpu_id) continue;
@@ -143,7 +146,7 @@ export function machineKeys(records: KeptAnswers[]): (k: KeptAnswers) => string 
 }
 
 /** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
-export const placementOf = (k: KeptAnswers) => k.host?.placement ?? 'none';
+export const placementOf = (k: Pick<KeptAnswers, 'host'>) => k.host?.placement ?? 'none';
 
 /**
  * Noisy whatever the reference: an sd between windows at or above this (docs/glossary.md: 15–25% is noisy). A kept

@@ -3,7 +3,7 @@
 // did with the same comparison.
 import type { Analysis } from '../answers/analysis';
 import type { HeldUp } from '../answers/held';
-import { HELD, type Held, type KeptAnswers, machineKeys, machineKind } from '../model/kept';
+import { HELD, type Held, machineKeys, machineKind, placementOf } from '../model/kept';
 import { publishedAt } from './picks';
 
 const fmt = (x: number) => x.toFixed(2);
@@ -21,15 +21,15 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** The other runs by machine (its hardware: machineKeys) and placement, a column each: its runs' indexes. */
 function byMachine(runs: HeldUp['runs']): { label: string; at: number[] }[] {
-  const keyOf = machineKeys(runs as KeptAnswers[]);
+  const keyOf = machineKeys(runs);
   const groups = new Map<string, number[]>();
   runs.forEach((r, i) => {
-    const placement = r.host?.placement ?? 'none';
-    const key = `${keyOf(r as KeptAnswers)}${placement === 'none' ? '' : ` (placement ${placement})`}`;
+    const placement = placementOf(r);
+    const key = `${keyOf(r)}${placement === 'none' ? '' : ` (placement ${placement})`}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   // The default placement's columns first; each kind in the order of its first run.
-  const placed = (at: number[]) => (runs[at[0]!]!.host?.placement ?? 'none') !== 'none';
+  const placed = (at: number[]) => placementOf(runs[at[0]!]!) !== 'none';
   return [...groups]
     .sort(([, a], [, b]) => Number(placed(a)) - Number(placed(b)))
     .map(([key, at]) => {

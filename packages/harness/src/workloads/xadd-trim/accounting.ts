@@ -1,16 +1,24 @@
 // The xadd-trim workload's accounting of one window: nothing lost, nothing invented. The stream's entries-added
 // counter (XINFO STREAM) counts every entry XADD wrote, however many the cap trimmed since, so over a window it must
 // equal the 201s; a request that got no answer may or may not have written, and widens the bound. The harness's own
-// writes (the prober's) are each read back by their entry id as soon as they are acknowledged, and the stream's
-// length must stay within the cap.
+// writes (the prober's) are each read back by their entry id as soon as they are acknowledged (one the cap trimmed
+// first, newer than the stream's last entry before it was sent and older than its first one after, is counted apart,
+// not lost), and the stream's length must stay within the cap.
 import { sumCounts } from '../types';
 import type { TrimRecord } from './record';
+
+/** A prober's write: its status, whether it was read back, or else trimmed by the cap before it could be. */
+export interface TrimProbe {
+  status: number;
+  found: boolean;
+  trimmed?: boolean;
+}
 
 /** One window's counts: oha's statuses and unanswered requests, the prober's, and the stream before and after. */
 export interface TrimCounts {
   statuses: Record<string, number>;
   unanswered: number;
-  probes: { status: number; found: boolean }[];
+  probes: TrimProbe[];
   addedBefore: number;
   addedAfter: number;
   length: number;
@@ -27,7 +35,8 @@ export function accountTrim(w: TrimCounts): Omit<TrimRecord, 'redis_commands'> {
   const lost = Math.max(0, acked - added);
   const invented = Math.max(0, added - acked - unknown);
   const acknowledged = w.probes.filter((p) => p.status === 201);
-  const missing = acknowledged.filter((p) => !p.found).length;
+  const trimmed = acknowledged.filter((p) => !p.found && p.trimmed).length;
+  const missing = acknowledged.filter((p) => !p.found && !p.trimmed).length;
   const problems = [
     lost && `lost writes: ${acked} acknowledged with 201, the stream counted ${added} added: ${lost} lost`,
     invented && `invented writes: the stream counted ${added} added, ${acked} acknowledged, ${unknown} unanswered`,
@@ -45,6 +54,7 @@ export function accountTrim(w: TrimCounts): Omit<TrimRecord, 'redis_commands'> {
     invented,
     probes: acknowledged.length,
     probes_missing: missing,
+    probes_trimmed: trimmed,
     length: w.length,
     cap: w.cap,
     problem: problems.length ? problems.join('; ') : null,
@@ -63,6 +73,7 @@ export function poolTrim(ws: TrimRecord[]): TrimRecord {
     invented: sum('invented'),
     probes: sum('probes'),
     probes_missing: sum('probes_missing'),
+    probes_trimmed: ws.reduce((n, w) => n + (w.probes_trimmed ?? 0), 0),
     length: Math.max(...ws.map((w) => w.length)),
     cap: ws[0]!.cap,
     problem: ws.find((w) => w.problem)?.problem ?? null,

@@ -12,9 +12,14 @@ export interface TrimRecord {
   added: number;
   lost: number;
   invented: number;
-  /** The prober's acknowledged writes, and those not found in the stream right after their acknowledgement. */
+  /**
+   * The prober's acknowledged writes, those not found in the stream right after their acknowledgement (lost), and
+   * those the cap trimmed before they were read back (newer than the stream's last entry before, older than its first
+   * after: xadd-trim/measure.ts trimmedSince; absent in older results).
+   */
   probes: number;
   probes_missing: number;
+  probes_trimmed?: number;
   /** The stream's length after the window (the largest, pooled), and the most the cap allows. */
   length: number;
   cap: number;

@@ -25,7 +25,8 @@ function row(c: ContenderResult): string {
   const lat = l ? `${fmt(l.p50, 1)} / ${fmt(l.p99, 1)}` : '–';
   const accounted =
     `${t.lost} lost, ${t.invented} invented (${t.added} added, ${t.acked} acknowledged); ` +
-    `${t.probes - t.probes_missing} of ${t.probes} probes found; length ≤ ${t.length}`;
+    `${t.probes - t.probes_missing - (t.probes_trimmed ?? 0)} of ${t.probes} probes found` +
+    `${t.probes_trimmed ? ` (${t.probes_trimmed} trimmed by the cap before read back)` : ''}; length ≤ ${t.length}`;
   return `| ${c.name} | ${fmt(c.rps?.median)} | ${lat} | ${fmt(c.cpu_us_per_req)} | ${perReq} | ${accounted} | |`;
 }
 
@@ -33,7 +34,9 @@ const ACCOUNTING =
   'Each request appends one entry (XADD with MAXLEN ~ ' +
   `${TRIM_MAXLEN}). Around each window the stream's entries-added counter (XINFO STREAM), which counts every entry ` +
   'written however many the cap trimmed since, must rise by the 201s (a request with no answer widens the bound); ' +
-  "the harness's own writes, 20 a second, are each read back by the entry id the app answered; and the stream's " +
+  "the harness's own writes, 20 a second, are each read back by the entry id the app answered (one newer than the " +
+  "stream's last entry before it was sent and older than its first entry by then was trimmed by the cap, not lost: " +
+  "the counter holds it); and the stream's " +
   'length must stay within the cap and one node.';
 
 export function trimTable(an: Analysis): string {
