@@ -40,6 +40,8 @@ describe('xadd-trim accounting', () => {
     expect(entryBefore('999-5', '1000-0')).toBe(true);
     expect(entryBefore('1000-2', '1000-10')).toBe(true);
     expect(entryBefore('1000-10', '1000-10')).toBe(false);
+    expect(entryBefore('999', '1000-0')).toBe(true);
+    expect(entryBefore('not-an-id', '1000-0')).toBe(false);
     // Trimmed only if this write made it: after the last entry before it was sent. An id the app made up ("1-1", as
     // the lose-writes fake answers) or reused is missing, however old.
     expect(trimmedBetween('1700000000050-3', '1700000000049-0', '1700000000200-0')).toBe(true);

@@ -54,11 +54,16 @@ async function holds(reader: RedisClient, entry: string, id: string): Promise<bo
   return fields.length === want.length && fields.every((f, i) => String(f) === want[i]);
 }
 
-/** Stream entry ids in order: "ms-seq", each part a whole number. */
+/** A stream entry id's two whole numbers ("ms-seq"; "ms" alone is seq 0), or null for anything else. */
+const idParts = (id: string): [bigint, bigint] | null => {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(id);
+  return m ? [BigInt(m[1]!), BigInt(m[2] ?? 0)] : null;
+};
+
+/** Whether entry id `a` comes before `b` in a stream (false when either is not an entry id). */
 export const entryBefore = (a: string, b: string) => {
-  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
-  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
-  return am < bm || (am === bm && as < bs);
+  const [x, y] = [idParts(a), idParts(b)];
+  return !!x && !!y && (x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]));
 };
 
 /** The stream's first (`XRANGE`) or last (`XREVRANGE`) entry id now; "0-0" when it is empty. */
