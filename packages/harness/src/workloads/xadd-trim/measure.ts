@@ -74,8 +74,8 @@ async function endOf(reader: RedisClient, cmd: 'XRANGE' | 'XREVRANGE'): Promise<
 }
 
 /**
- * Whether an entry not found was trimmed, not lost: newer than the stream's last entry before the write was sent (so
- * this write made it: an id the app made up or reused is not), and older than the stream's first entry now. Under
+ * Whether an entry not found was trimmed, not lost: newer than the stream's last entry before the write was sent (an
+ * id from before it, made up or reused, is missing), and older than the stream's first entry now. Under
  * oha's writes the cap can trim an acknowledged entry before it is read back (a thousand appends take 75 ms at 13,000
  * a second); the entries-added counter counts it all the same.
  */
