@@ -13,9 +13,10 @@ const word = (h: Held) => (h === 'not asked' ? 'not measured there' : h);
 const shortLabel = (r: HeldUp['runs'][number]) =>
   `the run of ${r.started_at.slice(0, 16).replace('T', ' ')} (${r.commit.slice(0, 7)}, ${machineKind(r.machine)}` +
   `${r.host && r.host.placement !== 'none' ? `, placement ${r.host.placement}` : ''})`;
-const countsText = (c: Record<Held, number>) =>
+/** "4 same, 5 open, 2 reversed": each outcome counted; `reversed`, the runs that reversed it, named after its count. */
+const countsText = (c: Record<Held, number>, reversed: string[] = []) =>
   HELD.filter((h) => c[h])
-    .map((h) => `${c[h]} ${word(h)}`)
+    .map((h) => `${c[h]} ${word(h)}${h === 'reversed' && reversed.length ? ` (${reversed.join(', ')})` : ''}`)
     .join(', ');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -46,10 +47,11 @@ function byMachine(runs: HeldUp['runs']): { label: string; at: number[] }[] {
 function cell(there: Held[], at: number[], runs: HeldUp['runs']): string {
   const c = Object.fromEntries(HELD.map((h) => [h, 0])) as Record<Held, number>;
   for (const i of at) c[there[i]!]++;
-  const reversed = at.filter((i) => there[i] === 'reversed').map((i) => runs[i]!.started_at.slice(0, 16));
-  return HELD.filter((h) => c[h])
-    .map((h) => `${c[h]} ${word(h)}${h === 'reversed' ? ` (${reversed.join(', ').replace(/T/g, ' ')})` : ''}`)
-    .join(', ');
+  const reversed = at.filter((i) => there[i] === 'reversed');
+  return countsText(
+    c,
+    reversed.map((i) => runs[i]!.started_at.slice(0, 16).replace('T', ' ')),
+  );
 }
 
 /**
