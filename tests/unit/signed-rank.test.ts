@@ -1,7 +1,7 @@
 // The signed-rank procedure of a change's pair (stats/signed-rank.ts): its null distribution, its
 // p-value on a textbook example, and its interval as the inverted test.
 import { describe, expect, test } from 'bun:test';
-import { signedRank, signedRankCdf } from '../../packages/harness/src/stats/signed-rank';
+import { orderStatistic, signedRank, signedRankCdf } from '../../packages/harness/src/stats/signed-rank';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 
 describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
@@ -57,6 +57,25 @@ describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
     // One launch in five 25% off: the rank interval widens by about 1.6×, a t interval (∝ sd) by over 3×.
     expect(width(spoilt) / width(core)).toBeLessThan(1.7);
     expect(sd(spoilt) / sd(core)).toBeGreaterThan(3);
+  });
+
+  test('the order statistics it reads are the sorted ones, ties and repeated calls on one array included', () => {
+    const random = seededRandom(5);
+    for (const m of [1, 2, 3, 10, 78, 1326]) {
+      // Values from a coarse grid: many ties, as Walsh averages of rounds that repeat have.
+      const a = Float64Array.from({ length: m }, () => Math.round(random() * 20) / 10);
+      const sorted = Float64Array.from(a).sort();
+      for (const k of [0, m - 1, m >> 1, Math.floor(random() * m), 0, m >> 2])
+        expect(orderStatistic(a, k)).toBe(sorted[k]!);
+      expect(Float64Array.from(a).sort()).toEqual(sorted); // reordered, not changed
+    }
+    // A sample asked for at two levels, then a changed copy of it: each answer is the one a fresh call gives.
+    const xs = Array.from({ length: 30 }, () => random() - 0.45);
+    const at90 = signedRank(xs, 0.9);
+    expect(signedRank(xs, 0.99).p).toBe(at90.p);
+    const moved = xs.map((x) => x + 0.1);
+    expect(signedRank(moved, 0.9).ratio).toBeCloseTo(at90.ratio * Math.exp(0.1), 12);
+    expect(signedRank(xs, 0.9)).toEqual(at90);
   });
 
   test('too few rounds for the level: no interval, and says so', () => {

@@ -6,6 +6,7 @@ import type { Comparison } from '../model/questions';
 import type { ContenderResult, Results } from '../model/results';
 import { fitPrior, type Prior, type Replicates, replicates } from '../stats/moderated';
 import { type ProcedureName, type RatioTest, testRatio } from '../stats/procedures';
+import { sampleVariance } from '../stats/stats';
 import type { Answer, Verdict } from '../model/results';
 
 /**
@@ -47,8 +48,7 @@ type Win = { rps: number; seq?: number };
 function launchWindows(c: ContenderResult | undefined): Map<number, Win[]> {
   const out = new Map<number, Win[]>();
   for (const run of c?.points[0]?.runs ?? [])
-    if (!run.fault && !run.duet_only)
-      out.set(run.round, run.windows?.map((w) => ({ rps: w.rps, seq: w.seq })) ?? [{ rps: run.rps }]);
+    if (!run.fault && !run.duet_only) out.set(run.round, run.windows ?? [{ rps: run.rps }]);
   return out;
 }
 
@@ -62,8 +62,8 @@ export const windowsByRound = (c: ContenderResult | undefined): Map<number, numb
  * window used once; where the windows have no place (other layouts, or none recorded), by window index.
  */
 function pairUp(xs: Win[], ys: Win[]): [number, number][] {
-  if (![...xs, ...ys].every((w) => w.seq !== undefined))
-    return xs.slice(0, ys.length).map((x, j) => [x.rps, ys[j]!.rps]);
+  const placed = (w: Win) => w.seq !== undefined;
+  if (!(xs.every(placed) && ys.every(placed))) return xs.slice(0, ys.length).map((x, j) => [x.rps, ys[j]!.rps]);
   const bySeq = new Map(ys.map((w) => [w.seq!, w]));
   const used = new Set<number>();
   const out: [number, number][] = [];
@@ -96,11 +96,6 @@ export interface WindowPairs {
   unitRound?: number[];
 }
 
-const sampleVar = (xs: number[]) => {
-  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
-  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
-};
-
 /**
  * A's and B's windows paired in the rounds where both were measured (pairUp), with how noisy each side is inside a
  * launch.
@@ -123,7 +118,7 @@ export function windowPairs(a: ContenderResult | undefined, b: ContenderResult |
     }
     out.byRound.push(d);
     const logs = (ws: Win[]) => ws.map((w) => Math.log(w.rps)).filter(Number.isFinite);
-    if (xs.length > 1 && ys.length > 1) within.push(sampleVar(logs(xs)) + sampleVar(logs(ys)));
+    if (xs.length > 1 && ys.length > 1) within.push(sampleVariance(logs(xs)) + sampleVariance(logs(ys)));
   }
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
   return out;

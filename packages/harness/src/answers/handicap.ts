@@ -1,7 +1,7 @@
 // The handicap check: a known effect in every run. Its size (burnUs: run/calibrate.ts measures the
 // twin and sets it up), and after the rounds its judgement: whether the run's own comparison of the
 // handicapped contender and its twin saw the difference, and how big it measured it.
-import { mean } from '../stats/stats';
+import { mean, sampleVariance } from '../stats/stats';
 import {
   ANSWERS_PROCEDURE,
   DECISION,
@@ -11,7 +11,7 @@ import {
   type WindowPairs,
   windowPairs,
 } from './decide';
-import { checkDesign, designPairs, duetPairs, variance } from './pair-design';
+import { checkDesign, designPairs, duetPairs } from './pair-design';
 import { type RatioTest, testRatio } from '../stats/procedures';
 import { roundsForPower, tPower } from '../stats/moderated';
 import type { CovariateRatio } from '../stats/covariate';
@@ -143,7 +143,7 @@ export function checkAlonePairs(a: ContenderResult | undefined, b: ContenderResu
       out.byRound.push(d);
       unitRound.push(round);
       covariate.push(c);
-      if (d.length > 1) within.push(variance(d));
+      if (d.length > 1) within.push(sampleVariance(d));
     }
     if (paired) out.rounds++;
   }

@@ -16,7 +16,7 @@ import {
   type RunRecord,
 } from '../model/results';
 import { windowPairs, type WindowPairs } from './decide';
-import { mean } from '../stats/stats';
+import { mean, sampleVariance } from '../stats/stats';
 
 /** Pairs of contenders, this side first. */
 type Sides = [ContenderResult | undefined, ContenderResult | undefined][];
@@ -64,15 +64,13 @@ export function duetPairs(
     for (const d of units.values()) {
       out.rounds++;
       out.byRound.push(d);
-      if (d.length > 1) within.push(variance(d));
+      if (d.length > 1) within.push(sampleVariance(d));
     }
   }
   // The trend covariate of the prior: how much a window pair varies within a launch.
   out.within = within.length ? within.reduce((s, x) => s + x, 0) / within.length : NaN;
   return out;
 }
-
-export const variance = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
 
 /**
  * A design's figures over the changes' pairs: sd per window pair and per round (pooled, rounds − 1 df each), and its
@@ -93,13 +91,13 @@ function figures(
     const rounds = d.byRound.filter((r) => r.length);
     const means = rounds.map(mean);
     if (means.length > 1) {
-      ssRound += variance(means) * (means.length - 1);
+      ssRound += sampleVariance(means) * (means.length - 1);
       dfRound += means.length - 1;
     }
     for (const r of rounds) {
       pairs += r.length;
       if (r.length > 1) {
-        ssPair += variance(r) * (r.length - 1);
+        ssPair += sampleVariance(r) * (r.length - 1);
         dfPair += r.length - 1;
       }
     }
@@ -139,11 +137,11 @@ function cpuSd(pairs: Sides, of: Of<{ cpu_us_per_req?: number }>) {
           ? [Math.log(x.cpu_us_per_req!) - Math.log(ys[j]!.cpu_us_per_req!)]
           : [],
       );
-      if (d.length > 1) [ss, df] = [ss + variance(d) * (d.length - 1), df + d.length - 1];
+      if (d.length > 1) [ss, df] = [ss + sampleVariance(d) * (d.length - 1), df + d.length - 1];
       if (d.length) means.push(mean(d));
     }
     if (means.length > 1)
-      [ssRound, dfRound] = [ssRound + variance(means) * (means.length - 1), dfRound + means.length - 1];
+      [ssRound, dfRound] = [ssRound + sampleVariance(means) * (means.length - 1), dfRound + means.length - 1];
   }
   return df && dfRound
     ? { sd_pair_cpu: +Math.sqrt(ss / df).toFixed(4), sd_round_cpu: +Math.sqrt(ssRound / dfRound).toFixed(4) }
@@ -178,7 +176,7 @@ function biasCheck(pairs: Sides): PairDesign['bias'] {
   }
   if (d.length < 2) return undefined;
   const m = mean(d);
-  const half = jstat.studentt.inv(0.975, d.length - 1) * Math.sqrt(variance(d) / d.length);
+  const half = jstat.studentt.inv(0.975, d.length - 1) * Math.sqrt(sampleVariance(d) / d.length);
   return {
     mean: +m.toFixed(4),
     lo: +(m - half).toFixed(4),

@@ -6,7 +6,7 @@
 // and level 2 the launches (one per round) of a contender; r_i is the number of level-i
 // repetitions inside one level-(i+1) unit. The module is agnostic about the values (the call
 // site passes log req/s) and general over any number of levels.
-import { mean } from './stats';
+import { mean, sampleVariance } from './stats';
 
 /** Values nested by level, the highest level outermost: per launch, its windows (2 levels). */
 export type Nested = number[] | Nested[];
@@ -18,11 +18,6 @@ const UNITS = [
 ] as const;
 const unit = (i: number, plural = true) => UNITS[i - 1]?.[plural ? 1 : 0] ?? `level-${i} ${plural ? 'units' : 'unit'}`;
 
-/** Sample variance (r − 1 denominator); NaN for a single value. */
-function sampleVariance(xs: number[]): number {
-  const m = mean(xs);
-  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
-}
 const chunks = (xs: number[], size: number) =>
   Array.from({ length: xs.length / size }, (_, k) => xs.slice(k * size, (k + 1) * size));
 /** Mean over the contenders that have an estimate. */

@@ -52,20 +52,70 @@ function wPlus(xs: number[]): { w: number; n: number } {
 
 const procedure = 'signed-rank' as const;
 
+/**
+ * The k-th smallest of `a` (from 0), found by partitioning `a` in place (Hoare's selection, a median-of-three pivot):
+ * what the test reads of the Walsh averages is three of them, and selecting each costs about a quarter of sorting them
+ * all at 51 rounds (79 µs against 18 µs), a fifth at 100. A later call on the same array finds it partly in order.
+ */
+export function orderStatistic(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const x = a[lo]!;
+    const y = a[(lo + hi) >> 1]!;
+    const z = a[hi]!;
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i > j) break;
+      const t = a[i]!;
+      a[i++] = a[j]!;
+      a[j--] = t;
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
+/** What the test reads of a sample at any level: its Walsh averages (in no set order), W+ and the non-zero count. */
+interface RankData {
+  xs: number[];
+  walsh: Float64Array;
+  w: number;
+  nz: number;
+}
+
+/**
+ * The last sample's rank data: a look asks for one pair's p, then for its interval at another level, on equal rounds.
+ * Equal means the same values in the same order, so a caller that changes its array afterwards gets a fresh one.
+ */
+let last: RankData | null = null;
+
+function rankData(xs: number[]): RankData {
+  if (last && last.xs.length === xs.length && last.xs.every((x, i) => Object.is(x, xs[i]))) return last;
+  const n = xs.length;
+  const walsh = new Float64Array((n * (n + 1)) / 2);
+  let at = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[at++] = (xs[i]! + xs[j]!) / 2;
+  const { w, n: nz } = wPlus(xs);
+  last = { xs: [...xs], walsh, w, nz };
+  return last;
+}
+
 /** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
 export function signedRank(xs: number[], level = 0.95): RankRatio {
   const n = xs.length;
   const avg = n ? mean(xs) : NaN;
   const sd = n > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - avg) ** 2, 0) / (n - 1)) : NaN;
-  // A typed array sorts numbers natively, without a comparator call per step: a third of a simulated --against run's
-  // time went to this sort when it was an array of numbers.
-  const walsh = new Float64Array((n * (n + 1)) / 2);
-  let at = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[at++] = (xs[i]! + xs[j]!) / 2;
-  walsh.sort();
+  const { walsh, w, nz } = rankData(xs);
   const m = walsh.length;
-  const hl = m ? (m % 2 ? walsh[(m - 1) / 2]! : (walsh[m / 2 - 1]! + walsh[m / 2]!) / 2) : NaN;
-  const { w, n: nz } = wPlus(xs);
+  const at = (k: number) => orderStatistic(walsh, k);
+  const hl = m ? (m % 2 ? at((m - 1) / 2) : (at(m / 2 - 1) + at(m / 2)) / 2) : NaN;
   const test = cdfOf(nz);
   const max = (nz * (nz + 1)) / 2;
   const below = test[Math.floor(w)]!;
@@ -80,5 +130,5 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
     const short = `need more rounds for an interval at ${(level * 100).toFixed(1)}%: ${n} round(s) cannot reach it`;
     return { ...base, lo: 0, hi: Infinity, short };
   }
-  return { ...base, lo: Math.exp(walsh[k - 1]!), hi: Math.exp(walsh[m - k]!) };
+  return { ...base, lo: Math.exp(at(k - 1)), hi: Math.exp(at(m - k)) };
 }

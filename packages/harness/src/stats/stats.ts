@@ -120,6 +120,12 @@ export function holm(ps: number[]): number[] {
 /** The arithmetic mean (NaN of none). */
 export const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+/** Sample variance (n − 1 denominator); NaN for a single value. */
+export function sampleVariance(xs: number[]): number {
+  const m = mean(xs);
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+}
+
 /**
  * Two-way additive fit x ≈ level[unit] + effect[block] by alternating means (a few passes reach the
  * least-squares fit), block effects centred on 0. For unbalanced data, where later rounds measure
