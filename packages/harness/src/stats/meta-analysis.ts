@@ -279,10 +279,10 @@ export function quantile(m: Mixture, q: number): number {
   const pdf = pdfOf(m);
   for (let i = 0; i < 200 && b - a > 1e-12; i++) {
     const fx = cdf(m, x) - q;
-    if (fx === 0) return x;
     if (fx < 0) a = x;
     else b = x;
-    const newton = x - fx / pdf(x);
+    // Where F equals q over a stretch, the quantile is its left end (the least x with F(x) ≥ q): bisect toward it.
+    const newton = fx === 0 ? NaN : x - fx / pdf(x);
     const next = newton > a && newton < b ? newton : (a + b) / 2;
     if (Math.abs(next - x) < 1e-10) return next;
     x = next;
