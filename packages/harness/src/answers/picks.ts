@@ -10,7 +10,7 @@ import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/across-r
 import { type Comparison, isPlain, type Member } from '../model/questions';
 import { poolAnswers } from './across-runs';
 import { DECISION } from './decide';
-import { mean } from '../stats/stats';
+import { mean, sampleVariance } from '../stats/stats';
 
 /** The usual choice: Node's own HTTP server with node-redis, both at their defaults. */
 export const USUAL = 'node-raw-node-redis';
@@ -90,7 +90,7 @@ function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null 
   const n = got.rounds.length;
   if (n < 3) return null;
   const m = mean(got.rounds);
-  const sd = Math.sqrt(got.rounds.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
+  const sd = Math.sqrt(sampleVariance(got.rounds));
   const estimate = { ln: m, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds };
   return { a, b, ratio: Math.exp(m), lo: 0, hi: Infinity, verdict: 'undecided', estimate };
 }

@@ -15,7 +15,7 @@
 import digamma from '@stdlib/math-base-special-digamma';
 import trigamma from '@stdlib/math-base-special-trigamma';
 import jstat from 'jstat';
-import { mean, type RatioEstimate } from './stats';
+import { mean, type RatioEstimate, sampleVariance } from './stats';
 
 /** jStat's Student t (cdf, inv); the package ships no types. */
 export const studentT: { cdf(t: number, df: number): number; inv(p: number, df: number): number } =
@@ -161,7 +161,7 @@ export function replicates(d: number[]): Replicates {
   const xs = d.filter(Number.isFinite);
   const n = xs.length;
   const m = n ? mean(xs) : NaN;
-  return { n, mean: m, s2: n > 1 ? xs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1) : NaN, df: Math.max(0, n - 1) };
+  return { n, mean: m, s2: n > 1 ? sampleVariance(xs) : NaN, df: Math.max(0, n - 1) };
 }
 
 export interface ModeratedRatio extends RatioEstimate {

@@ -10,7 +10,7 @@
 // Its error rate is exact at any n (the null distribution is enumerated, not approximated).
 
 import type { ModeratedRatio } from './moderated';
-import { mean } from './stats';
+import { sampleVariance } from './stats';
 
 /**
  * What the test says of a pair: the moderated t's fields, with the rank procedure's name and `sd` for the report
@@ -110,8 +110,7 @@ function rankData(xs: number[]): RankData {
 /** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
 export function signedRank(xs: number[], level = 0.95): RankRatio {
   const n = xs.length;
-  const avg = n ? mean(xs) : NaN;
-  const sd = n > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - avg) ** 2, 0) / (n - 1)) : NaN;
+  const sd = n > 1 ? Math.sqrt(sampleVariance(xs)) : NaN;
   const { walsh, w, nz } = rankData(xs);
   const m = walsh.length;
   const at = (k: number) => orderStatistic(walsh, k);
