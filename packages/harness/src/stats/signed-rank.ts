@@ -54,8 +54,9 @@ const procedure = 'signed-rank' as const;
 
 /**
  * The k-th smallest of `a` (from 0), found by partitioning `a` in place (Hoare's selection, a median-of-three pivot):
- * what the test reads of the Walsh averages is three of them, and selecting each costs about a quarter of sorting them
- * all at 51 rounds (79 µs against 18 µs), a fifth at 100. A later call on the same array finds it partly in order.
+ * the test reads three or four of the Walsh averages (the median, the interval's ends), and selecting them costs about
+ * a quarter of sorting them all at 51 rounds (18 µs against 79 µs), a fifth at 100. A later call finds `a` partly
+ * in order.
  */
 export function orderStatistic(a: Float64Array, k: number): number {
   let lo = 0;
