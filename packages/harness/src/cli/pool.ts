@@ -107,11 +107,9 @@ function summarize(pool: PoolResult, cpus: string): void {
     console.log(`${r.started_at} ${r.commit.slice(0, 7)} ${r.machine}: ${r.pooled} comparisons pooled${why}`);
   }
   const idle = pooledNothing(pool.runs);
-  const none = idle.reduce((s, [, rs]) => s + rs.length, 0);
-  if (none)
+  if (idle.count)
     console.log(
-      `${none} other run${none === 1 ? '' : 's'} pooled nothing (each in pool.json): ` +
-        idle.map(([why, rs]) => `${rs.length} ${why}`).join('; '),
+      `${idle.count} other run${idle.count === 1 ? '' : 's'} pooled nothing (each in pool.json): ${idle.text}`,
     );
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
   const s = (k: number) => (k === 1 ? '' : 's');

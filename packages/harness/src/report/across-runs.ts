@@ -165,15 +165,20 @@ export function notPooled(r: Pick<PoolRun, 'left_out' | 'changed'>): string {
   return r.changed.length ? `changed since: ${r.changed.join(', ')}` : '';
 }
 
-/** The runs that count for no comparison, by why: left out (and what for), or their contenders changed since. */
-export function pooledNothing(runs: PoolRun[]): [string, PoolRun[]][] {
+/**
+ * The runs that count for no comparison, in words by why (left out, and what for; or their contenders changed since),
+ * each group's runs named by `name` when given: "22 whose contenders changed since; 1 left out (…)"; and how many.
+ */
+export function pooledNothing(runs: PoolRun[], name?: (r: PoolRun) => string): { count: number; text: string } {
   const by = new Map<string, PoolRun[]>();
   for (const r of runs) {
     if (r.pooled) continue;
     const why = r.left_out ? `left out (${r.left_out})` : 'whose contenders changed since';
     by.set(why, [...(by.get(why) ?? []), r]);
   }
-  return [...by];
+  const named = (rs: PoolRun[]) => (name ? ` (${rs.map(name).join(', ')})` : '');
+  const text = [...by].map(([why, rs]) => `${rs.length} ${why}${named(rs)}`).join('; ');
+  return { count: [...by.values()].reduce((s, rs) => s + rs.length, 0), text };
 }
 
 /** The section: the runs pooled (a row each) and those that count for nothing (by why), and where the answers hold. */
@@ -231,14 +236,8 @@ export function poolSection(an: Analysis): string {
 
 /** After the table: the kept runs that count for no comparison, in a line by why, each named by its day and commit. */
 function nothingLine(runs: PoolRun[]): string {
-  const idle = pooledNothing(runs);
-  const none = idle.reduce((s, [, rs]) => s + rs.length, 0);
-  if (!none) return '';
-  const named = (rs: PoolRun[]) => rs.map((r) => `${r.started_at.slice(0, 10)} ${r.commit.slice(0, 7)}`).join(', ');
-  return (
-    `\n\nKept and pooled for no comparison (${none}): ` +
-    `${idle.map(([why, rs]) => `${rs.length} ${why} (${named(rs)})`).join('; ')}.`
-  );
+  const { count, text } = pooledNothing(runs, (r) => `${r.started_at.slice(0, 10)} ${r.commit.slice(0, 7)}`);
+  return count ? `\n\nKept and pooled for no comparison (${count}): ${text}.` : '';
 }
 
 /** Whose inputs a pooled run's must equal: "those of the published run (commit 90a5002)". */

@@ -246,6 +246,12 @@ const cdf = (m: Mixture, x: number) =>
     return acc + c.w * (c.df >= 1e4 ? 0.5 * (1 + erf(z / Math.SQRT2)) : studentT.cdf(z, c.df));
   }, 0);
 
+/** The mixture's mean, and its variance with each component's scale² standing for its own (a t's is wider). */
+function moments(m: Mixture): { mean: number; variance: number } {
+  const mean = m.reduce((s, c) => s + c.w * c.mu, 0);
+  return { mean, variance: m.reduce((s, c) => s + c.w * (c.s * c.s + (c.mu - mean) ** 2), 0) };
+}
+
 /** The mixture's density, as a function of x: each t's constant computed once (a t on ≥ 1e4 df is a normal). */
 function pdfOf(m: Mixture): (x: number) => number {
   const parts = m.map((c) => {
@@ -273,9 +279,8 @@ export function quantile(m: Mixture, q: number): number {
   let [a, b] = [Math.min(...m.map((c) => c.mu - 40 * c.s)), Math.max(...m.map((c) => c.mu + 40 * c.s))];
   if (cdf(m, a) >= q) return a;
   if (cdf(m, b) <= q) return b;
-  const mean = m.reduce((s, c) => s + c.w * c.mu, 0);
-  const sd = Math.sqrt(m.reduce((s, c) => s + c.w * (c.s * c.s + (c.mu - mean) ** 2), 0));
-  let x = Math.min(b, Math.max(a, mean + sd * jstat.normal.inv(q, 0, 1)));
+  const { mean, variance } = moments(m);
+  let x = Math.min(b, Math.max(a, mean + Math.sqrt(variance) * jstat.normal.inv(q, 0, 1)));
   const pdf = pdfOf(m);
   for (let i = 0; i < 200 && b - a > 1e-12; i++) {
     const fx = cdf(m, x) - q;
@@ -357,8 +362,7 @@ export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
     return { p: 1, tau: NaN, at: (level) => ({ ...base, level, ...none }) };
   }
   const post = posterior(runs, prior);
-  const mean = post.mu.reduce((s, c) => s + c.w * c.mu, 0);
-  const variance = post.mu.reduce((s, c) => s + c.w * (c.s * c.s + (c.mu - mean) ** 2), 0);
+  const { mean, variance } = moments(post.mu);
   const p = pOf(post.mu);
   let prediction: PooledRatio['prediction'] = null;
   return {
