@@ -14,13 +14,14 @@ import { ROOT } from '../../packages/harness/src/system/paths';
 const DOCS = [
   'README.md',
   'CONTRIBUTING.md',
-  ...['usage', 'changes', 'writes', 'reading', 'extending', 'methodology'].map((d) => `docs/${d}.md`),
+  ...['usage', 'changes', 'writes', 'reading', 'extending', 'methodology', 'your-app', 'glossary'].map(
+    (d) => `docs/${d}.md`,
+  ),
   'docs/runs/README.md',
 ];
-/** Every document whose links are checked: the above, the guide to your own app, the architecture, every runs doc. */
+/** Every document whose links are checked: the above, the architecture, every runs doc. */
 const LINKED = [
   ...DOCS,
-  'docs/your-app.md',
   'docs/architecture.md',
   ...readdirSync(join(ROOT, 'docs/runs'))
     .filter((f) => f.endsWith('.md') && f !== 'README.md')
@@ -40,8 +41,15 @@ const links = (doc: string) =>
     .filter((m) => !/^[a-z]+:/.test(m[1]!))
     .map((m) => ({ href: m[0]!, file: m[1] ? join(dirname(doc), m[1]) : doc, anchor: m[2] ?? null }));
 const text = (doc: string) => readFileSync(join(ROOT, doc), 'utf8');
-/** Placeholders the docs write in capitals, swapped for a real value. */
-const PLACEHOLDERS: Record<string, string> = { NAME: 'node-raw-node-redis' };
+/**
+ * Placeholders the docs write in capitals, and what a doc has the reader make first (your-app.md's folder and its
+ * example framework, `myfw`), swapped for a real value.
+ */
+const PLACEHOLDERS: Record<string, string> = {
+  NAME: 'node-raw-node-redis',
+  '~/my-app': 'tests/fixtures/your-app',
+  'node-myfw-node-redis': 'node-fastify-node-redis',
+};
 
 /** Every `npm run <script> [-- args]` in a document: from code blocks and inline code, comments cut. */
 function npmCommands(doc: string): { script: string; args: string[] }[] {
@@ -53,7 +61,13 @@ function npmCommands(doc: string): { script: string; args: string[] }[] {
       .trim();
     // Words as the shell gives them: a double-quoted one (--app "node server.js") is one word.
     const words = (args.match(/"[^"]*"|\S+/g) ?? []).map((a) => a.replace(/^"(.*)"$/, '$1'));
-    out.push({ script: m[1]!, args: words.map((a) => PLACEHOLDERS[a] ?? a) });
+    const swapped = words.map((a) =>
+      a
+        .split(',')
+        .map((w) => PLACEHOLDERS[w] ?? w)
+        .join(','),
+    );
+    out.push({ script: m[1]!, args: swapped });
   }
   return out;
 }

@@ -13,7 +13,13 @@ import { keptOf } from '../../packages/harness/src/answers/held';
 import { familyShares, leaveOneOut, poolAnswers, spentAt } from '../../packages/harness/src/answers/across-runs';
 import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
-import { checkText, notPooled, poolLine, poolSection } from '../../packages/harness/src/report/across-runs';
+import {
+  checkText,
+  notPooled,
+  poolLine,
+  poolSection,
+  whereCounts,
+} from '../../packages/harness/src/report/across-runs';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { pooledView } from '../../packages/harness/src/publish/kept-runs';
 import {
@@ -23,6 +29,7 @@ import {
   machineDifference,
   machineKey,
   machineKeys,
+  machineNames,
   placementOf,
   type KeptAnswers,
 } from '../../packages/harness/src/model/kept';
@@ -31,6 +38,7 @@ import { across } from '../../packages/harness/src/answers/where';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import {
   fitAt,
+  mergeBoots,
   type Mixture,
   poolRuns,
   quantile,
@@ -307,6 +315,82 @@ describe('the pooled family', () => {
     expect(twoBoots.answers[0]!.pool.on_machines[0]).toMatchObject({ runs: 3, verdict: 'faster' });
   });
 
+  test("a configuration's family is what it can decide: comparisons not measured, or on one boot, add nothing", () => {
+    // x ÷ y on two boots, p about 0.004: decided at the keep's 0.83%, not at a tenth of it.
+    const runs = [
+      record(
+        '2026-11-26T01:00:00Z',
+        [
+          ['x', 'y', 0.16, 0.02],
+          ['x', 'z', 0.3, 0.02],
+        ],
+        today,
+      ),
+      record('2026-11-27T01:00:00Z', [['x', 'y', 0.16, 0.02]], today),
+    ];
+    const alone = poolAnswers(runs, [comparison('x', 'y')], { inputs: today }, 'xrange', 10);
+    const others = Array.from({ length: 8 }, (_, i) => comparison(`p${i}`, `q${i}`));
+    const among = poolAnswers(
+      runs,
+      [comparison('x', 'y'), comparison('x', 'z'), ...others],
+      { inputs: today },
+      'xrange',
+      10,
+    );
+    const xy = alone.answers[0]!.pool.on_machines[0]!;
+    expect(xy.verdict).toBe('faster');
+    expect(xy.p).toBeGreaterThan(alone.per_machine / 10);
+    expect(among.answers[0]!.pool.on_machines[0]).toEqual(xy);
+    // x ÷ z, 30% on one boot: open there, said so, and no interval that reads as decided.
+    const xz = among.answers[1]!;
+    expect(xz.pool.on_machines[0]).toMatchObject({ verdict: 'undecided', boots: 1 });
+    expect(xz.short).toBe('measured on one boot, which decides nothing');
+    expect([xz.lo <= 1, xz.hi >= 1]).toEqual([true, true]);
+  });
+
+  test('a configuration that can decide only its check takes a share of α too', () => {
+    // Machine A: x ÷ y on two boots. Machine B: its x changed after its first run, so only its check has two boots.
+    const check = {
+      contender: 'x-handicap',
+      pct: 10,
+      ratio: 0.9,
+      lo: 0.85,
+      hi: 0.95,
+      detected: true,
+      se: 0.02,
+      df: 16,
+    };
+    const inputs = { ...today, 'x-handicap': 'h9' };
+    const rows: [string, string, number, number][] = [['x', 'y', 0.3, 0.02]];
+    const runs = [
+      record('2026-11-26T01:00:00Z', rows, inputs, 'A'),
+      record('2026-11-27T01:00:00Z', rows, inputs, 'A'),
+      { ...record('2026-11-26T02:00:00Z', rows, inputs, 'B'), check },
+      { ...record('2026-11-27T02:00:00Z', rows, { ...inputs, y: 'other' }, 'B'), check },
+    ];
+    const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs }, 'xrange', 10);
+    // B's answers rest on one boot, its check on two.
+    expect(pool.priors.map((p) => [p.machine, p.boots])).toEqual([
+      ['A, 2 logical CPUs', 2],
+      ['B, 2 logical CPUs', 1],
+    ]);
+    expect(pool.deciding).toBe(2);
+    expect(pool.per_machine).toBeCloseTo(pool.spent / 2, 15);
+    expect(pool.check!.on_machines).toHaveLength(1);
+  });
+
+  test('a boot with a run that cannot be pooled is said so, whatever the order of its runs', () => {
+    const ok: RunEstimate = { y: 0.3, se: 0.02, df: 16, run: 'r1', machine: 'A' };
+    const bad: RunEstimate = { y: 0.4, se: 0, df: 16, run: 'r2', machine: 'A' };
+    const noDf = { ...ok, run: 'r3', df: undefined as unknown as number };
+    const boot = () => 'one boot';
+    expect(mergeBoots([ok, bad], boot)).toEqual([bad]);
+    expect(mergeBoots([bad, ok], boot)).toEqual([bad]);
+    expect(mergeBoots([ok, noDf], boot)).toEqual([noDf]);
+    const pooled = poolRuns([...mergeBoots([ok, noDf], boot), { ...ok, run: 'r4', machine: 'A' }], statedPrior());
+    expect(pooled.at(0.95).short).toMatch(/cannot be pooled/);
+  });
+
   test("α: the page's 5% split by size between answers and picks; a keep's over configurations that decide", () => {
     const shares = familyShares(47, 22);
     expect(shares.answers + shares.picks).toBeCloseTo(0.05, 12);
@@ -431,6 +515,32 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     );
   });
 
+  test('machines of one CPU model are named by what tells them apart, in the words too', () => {
+    const name = machineNames([
+      'AMD EPYC, 2 logical CPUs',
+      'AMD EPYC, 4 logical CPUs',
+      'AMD EPYC, 4 logical CPUs',
+      'Intel(R) Xeon(R) Processor, 2 logical CPUs',
+    ]);
+    expect(name('AMD EPYC, 2 logical CPUs')).toBe('AMD EPYC (2 logical CPUs)');
+    expect(name('AMD EPYC, 4 logical CPUs')).toBe('AMD EPYC (4 logical CPUs)');
+    expect(name('Intel(R) Xeon(R) Processor, 2 logical CPUs')).toBe('Intel Xeon Processor');
+    const sized = (t: string, cpus: number, ln: number) => {
+      const k = record(t, [['x', 'y', ln, 0.02]], { x: 'h1', y: 'h2' });
+      return { ...k, host: { ...k.host!, logical_cpus: cpus } };
+    };
+    const runs = [
+      sized('2026-12-01T01:00:00Z', 2, 0.3),
+      sized('2026-12-02T01:00:00Z', 2, 0.28),
+      sized('2026-12-01T02:00:00Z', 4, -0.3),
+      sized('2026-12-02T02:00:00Z', 4, -0.28),
+    ];
+    const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
+    expect(pool.answers[0]!.pool.where).toBe(
+      'reverses: faster on AMD EPYC (2 logical CPUs), slower on AMD EPYC (4 logical CPUs)',
+    );
+  });
+
   test("a boot is the boot's id where recorded (two CI runners of one kernel and day: two boots), else its day", () => {
     const at = (t: string, boot_id?: string) => {
       const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' });
@@ -446,6 +556,10 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     ];
     // The record without an id on 2026-12-01 is read as that day's first recorded boot; a boot over midnight is one.
     expect([...bootsOf(runs).values()]).toEqual(['b-1', 'b-2', 'b-1', 'b-3', 'b-3', 'b-3']);
+    // Another machine's run of the same kernel and day is another boot: it never takes this machine's boot's id.
+    const other = { ...runs[2]!, started_at: '2026-12-01T00:30:00Z', host: { ...runs[2]!.host!, cpu_model: 'Other' } };
+    expect(bootsOf([other, ...runs]).get(other.started_at)).not.toBe('b-1');
+    expect(bootsOf([other, ...runs]).get(runs[2]!.started_at)).toBe('b-1');
     expect(
       poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).priors[0],
     ).toMatchObject({
@@ -591,6 +705,28 @@ describe('where an answer holds across machines', () => {
     });
     expect(across([on('A', 'equal', 1.01), on('B', 'equal', 0.99)]).verdict).toBe('equal');
     expect(across([on('A', 'undecided', 1.01), on('B', 'undecided', 0.99)]).holds).toBe('open');
+  });
+
+  test('a machine measured only with another placement: "every machine measured" says at which; counts apart', () => {
+    const a = across([on('A', 'faster', 1.2), on('B (split)', 'faster', 0.8, 'split')]);
+    expect(a.words).toBe(
+      'holds on the one machine measured at the default placement (A); with --placement split on B (split): slower',
+    );
+    // Of a pool of two machines, an answer one machine measured is counted apart from those both decided alike.
+    const placed = (machines: string[]) => ({
+      pool: {
+        holds: 'holds on every machine measured' as const,
+        on_machines: machines.map((machine) => ({ machine, placement: 'none' })),
+      },
+    });
+    expect(whereCounts({ answers: [placed(['A', 'B']), placed(['A'])], machines: 2 })).toBe(
+      '1 decided the same way on every machine measured, 1 on the one machine that measured it, 0 on some machines ' +
+        'only (open on the others), 0 reverse, 0 open on every machine',
+    );
+    // An open machine's interval reaches 1 in the envelope (one on a single boot may exclude it).
+    const oneBoot = { ...on('B', 'undecided', 0.5), lo: 0.4, hi: 0.6, boots: 1 };
+    expect(across([on('A', 'faster', 1.2), oneBoot])).toMatchObject({ lo: 0.4, hi: 1.2 * 1.05 });
+    expect(across([oneBoot])).toMatchObject({ lo: 0.4, hi: 1 });
   });
 
   test('the same by pooling: machine A decides x faster, machine B slower; decided on neither side', () => {
@@ -791,13 +927,13 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
     expect(decided).toBeGreaterThan(0);
   });
 
-  test('six boots per machine, each θ drawn per machine (null on one, real on another): ≤ 5%; 2% fails', () => {
+  test('six boots per machine, θ per machine (null on one, real on another): ≤ 5%, open holds 1; 2% fails', () => {
     // Enough boots for claims to be made (the published layout makes almost none), and the hard case for "holds on
     // every machine measured": a comparison real on one machine and exactly null on the other, drawn per machine.
     const families = (runScale: number) => {
       const random = seededRandom(64);
       const n = 200;
-      let [bad, holds] = [0, 0];
+      let [bad, holds, openApart] = [0, 0, 0];
       for (let s = 0; s < n; s++) {
         const drawn = () => (random() < 0.5 ? 0 : (random() < 0.5 ? -0.2 : 0.2) + TAU_MACHINE * normal(random));
         const theta = new Map(['A', 'B'].map((m) => [m, PAIRS.map(drawn)]));
@@ -809,8 +945,11 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
         const pool = poolAnswers(runs, PAIRS, { inputs: TODAY }, 'xrange', 10, 0.05, { runScale });
         if (falseClaims(pool, theta)) bad++;
         holds += pool.answers.filter((a) => a.pool.holds === 'holds on every machine measured').length;
+        // An open answer's interval holds 1 on every machine: its words never contradict it.
+        const ons = pool.answers.flatMap((a) => a.pool.on_machines);
+        openApart += ons.filter((m) => m.verdict === 'undecided' && !(m.lo <= 1 && m.hi >= 1)).length;
       }
-      return { rate: bad / n, holds: holds / n };
+      return { rate: bad / n, holds: holds / n, openApart };
     };
     const stated = families(STATED_RUN_SCALE);
     const small = families(0.02);
@@ -820,6 +959,7 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
         `${(small.rate * 100).toFixed(1)}%`,
     );
     expect(stated.rate).toBeLessThanOrEqual(0.05);
+    expect(stated.openApart + small.openApart).toBe(0);
     expect(stated.holds).toBeGreaterThan(0.5); // claims are made: the simulation has something to get wrong
     expect(small.rate).toBeGreaterThan(0.05); // and it finds a prior too small for the measured spread
   });

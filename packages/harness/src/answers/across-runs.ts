@@ -17,6 +17,7 @@ import {
   conditionOf,
   lacks,
   machineKeys,
+  machineNames,
   placementOf,
   type KeptAnswer,
   type KeptAnswers,
@@ -113,9 +114,6 @@ function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean, machine: 
 /** A configuration's key in RunEstimate.machine: the machine and, past the default, its placement. */
 const configOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
   r.placement === 'none' ? r.machine : `${r.machine}|${r.placement}`;
-/** How the words name a configuration: "AMD EPYC" (its CPU model), "AMD EPYC (split)". */
-const nameOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
-  `${r.machine.split(', ')[0]!.replace(/\((R|TM)\)/g, '')}${r.placement === 'none' ? '' : ` (${r.placement})`}`;
 
 /**
  * The page's α split between its two families of decisions, by their sizes (Bonferroni between them, Holm inside
@@ -137,6 +135,8 @@ export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, ke
 interface Config {
   key: string;
   run: PoolRun;
+  /** How the words name it: "AMD EPYC" (machineNames), "AMD EPYC (split)". */
+  name: string;
   estimates: RunEstimate[][];
   pooled: Pooled[];
   /** A run's boot (model/kept.ts bootsOf), by its start. */
@@ -153,6 +153,7 @@ interface Config {
 function configOfRuns(
   key: string,
   run: PoolRun,
+  machineName: (machine: string) => string,
   family: RunEstimate[][],
   records: KeptAnswers[],
   boot: (run: string) => string,
@@ -178,6 +179,7 @@ function configOfRuns(
   return {
     key,
     run,
+    name: `${machineName(run.machine)}${run.placement === 'none' ? '' : ` (${run.placement})`}`,
     estimates,
     pooled,
     boot,
@@ -189,25 +191,35 @@ function configOfRuns(
   };
 }
 
-/** Each comparison's verdict on one configuration, at its share of α (Holm inside it; "equal" at 2α/m). */
+/**
+ * Each comparison's verdict on one configuration, at its share of α. The family is what the configuration can decide
+ * on (measured there, on MIN_BOOTS boots or more), known from the runs' layout before any test: Holm's step-down over
+ * it for "faster", two one-sided tests at α/m each for "equal". An open answer's interval is at 1 − α/n (n: the
+ * comparisons measured there, m ≤ n), which holds 1 whenever Holm did not decide: its words never contradict it.
+ */
 function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
   const has = cfg.estimates.map((rs) => rs.length > 0);
-  const m = has.filter(Boolean).length;
-  const enough = cfg.bootsOf.map((b) => b >= MIN_BOOTS);
-  const levels = holmLevels(
-    cfg.pooled.map((p, i) => (has[i] && enough[i] ? p.p : 1)),
+  const n = Math.max(1, has.filter(Boolean).length);
+  const can = has.map((h, i) => h && cfg.bootsOf[i]! >= MIN_BOOTS);
+  const family = can.flatMap((c, i) => (c ? [i] : []));
+  const m = Math.max(1, family.length);
+  const holm = holmLevels(
+    family.map((i) => cfg.pooled[i]!.p),
     alpha,
   );
+  const levels = new Map(family.map((i, j) => [i, holm[j] ?? null]));
   const margin = marginPct / 100;
   return cfg.pooled.map((p, i) => {
     if (!has[i]) return null;
-    const faster = levels[i] !== null;
-    const r = p.at(faster ? 1 - levels[i]! : 1 - (2 * alpha) / Math.max(1, m), false);
-    const inside = enough[i] && r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
-    const verdict = faster ? 'faster' : inside ? 'equal' : 'undecided';
+    const level = levels.get(i) ?? null;
+    const bounds = p.at(1 - (2 * alpha) / m, false);
+    const inside = can[i]! && bounds.lo >= 1 / (1 + margin) && bounds.hi <= 1 + margin;
+    const verdict = level !== null ? 'faster' : inside ? 'equal' : 'undecided';
+    const r = level !== null ? p.at(1 - level, false) : inside ? bounds : p.at(1 - alpha / n, false);
     const { machine, placement } = cfg.run;
     const runs = cfg.estimates[i]!.length;
-    const on = { machine, placement, name: nameOf(cfg.run), runs, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
+    const boots = cfg.bootsOf[i]!;
+    const on = { machine, placement, name: cfg.name, runs, boots, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
     // The comparison's own τr (its posterior mean), not the machine's median: the volatile ones move by much more.
     const tau = Number.isFinite(p.tau) ? p.tau : cfg.tau;
     return { ...on, level: r.level, p: r.p, tau: +tau.toFixed(4) } as OnMachine;
@@ -309,18 +321,20 @@ export function poolAnswers(
   const keeps = runs.filter((r) => r.pooled).length;
   const spent = spentAt(alpha, keeps);
   const keys = [...new Set(family.flat().map((r) => r.machine))];
-  const configs = keys.map((key) =>
-    configOfRuns(key, runs.find((r) => r.pooled && configOf(r) === key)!, family, records, boot, runScale, history),
-  );
-  // α is split over the configurations that can decide: one measured on a single boot decides nothing (decideOn),
-  // so it takes no share (which configurations can is known from the runs' layout, before any test).
-  const deciding = configs.filter((c) => c.bootsOf.some((b) => b >= MIN_BOOTS)).length;
+  const first = (key: string) => runs.find((r) => r.pooled && configOf(r) === key)!;
+  const name = machineNames(keys.map((key) => first(key).machine));
+  const configs = keys.map((key) => configOfRuns(key, first(key), name, family, records, boot, runScale, history));
+  const checks = checkEstimates(records, runs, same);
+  // α is split over the configurations that can decide, an answer or the check: one measured on a single boot decides
+  // nothing (decideOn), so it takes no share (which can is known from the runs' layout, before any test).
+  const checkBoots = (c: Config) => mergeBoots(checksOn(checks, c), c.boot).length;
+  const deciding = configs.filter((c) => [...c.bootsOf, checkBoots(c)].some((b) => b >= MIN_BOOTS)).length;
   // With none that can decide, nothing is decided anyway: the level then only sets the intervals shown.
   const perMachine = spent / Math.max(1, deciding || configs.length);
   const decided = configs.map((cfg) => decideOn(cfg, perMachine, marginPct));
   const onMachines = (i: number) => decided.flatMap((d) => d[i] ?? []);
   const answers = comparisons.map((c, i) => answerOf(c, onMachines(i), family[i]!, boot));
-  const check = pooledCheck(records, runs, same, configs, perMachine, marginPct, runScale);
+  const check = pooledCheck(checks, configs, perMachine, marginPct, runScale);
   return {
     workload,
     alpha,
@@ -352,23 +366,13 @@ const priorOf = (c: Config, decided: (OnMachine | null)[]): PoolResult['priors']
   asked: decided.filter((a) => a).length,
 });
 
-/**
- * The runs' handicap checks judged exactly as the answers are: on each configuration, the check's runs pooled under
- * the answers' prior and decided by the answers' own function (decideOn) at the level Holm would give it as one more
- * comparison of that configuration's family (the answers themselves decided without it); across machines by the same
- * words (answers/where.ts).
- * Runs whose check contender or its twin changed are left out.
- */
-function pooledCheck(
+/** The runs' handicap checks as estimates; runs whose check contender or its twin changed are left out. */
+function checkEstimates(
   records: KeptAnswers[],
   runs: PoolRun[],
   same: (k: KeptAnswers, name: string) => boolean,
-  configs: Config[],
-  alpha: number,
-  marginPct: number,
-  runScale: number,
-): PoolResult['check'] | null {
-  const with_ = records.flatMap((k, j) => {
+): { c: NonNullable<KeptAnswers['check']>; e: RunEstimate }[] {
+  return records.flatMap((k, j) => {
     const c = k.check;
     const twin = c?.contender.replace(/-handicap$/, '');
     if (runs[j]!.left_out || !c || c.se === undefined || !same(k, c.contender) || !same(k, twin!)) return [];
@@ -381,9 +385,27 @@ function pooledCheck(
     };
     return [{ c, e }];
   });
-  if (!with_.length) return null;
+}
+
+const checksOn = (checks: ReturnType<typeof checkEstimates>, cfg: Config) =>
+  checks.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
+
+/**
+ * The runs' handicap checks judged exactly as the answers are: on each configuration, the check's runs pooled under
+ * the answers' prior and decided by the answers' own function (decideOn) at the level Holm would give it as one more
+ * comparison of that configuration's family (the answers themselves decided without it); across machines by the same
+ * words (answers/where.ts).
+ */
+function pooledCheck(
+  checks: ReturnType<typeof checkEstimates>,
+  configs: Config[],
+  alpha: number,
+  marginPct: number,
+  runScale: number,
+): PoolResult['check'] | null {
+  if (!checks.length) return null;
   const on = configs.flatMap((cfg) => {
-    const es = with_.filter((x) => x.e.machine === cfg.key).map((x) => x.e);
+    const es = checksOn(checks, cfg);
     if (!es.length) return [];
     const merged = mergeBoots(es, cfg.boot);
     const withCheck: Config = {
@@ -396,11 +418,22 @@ function pooledCheck(
   });
   if (!on.length) return null;
   const where = across(on);
-  const { contender, pct } = with_[0]!.c;
+  const { contender, pct } = checks[0]!.c;
   const detected = where.verdict === 'faster' && where.ratio < 1;
   const machines = new Set(on.map((o) => o.machine)).size;
   const { ratio, lo, hi } = where;
-  return { contender, pct, ratio, lo, hi, runs: with_.length, machines, detected, where: where.words, on_machines: on };
+  return {
+    contender,
+    pct,
+    ratio,
+    lo,
+    hi,
+    runs: checks.length,
+    machines,
+    detected,
+    where: where.words,
+    on_machines: on,
+  };
 }
 
 function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], boot: (run: string) => string): PoolAnswer {
@@ -427,6 +460,10 @@ function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], boot: (ru
     procedure: 'pool',
     df: 0,
     ...(on.length ? {} : { short: 'no run measured this comparison' }),
+    // Measured on one boot everywhere: its interval cannot see the run effect, so the sentence gives no interval.
+    ...(on.length && on.every((o) => (o.boots ?? MIN_BOOTS) < MIN_BOOTS)
+      ? { short: `measured on one boot${machines > 1 ? ' of each machine' : ''}, which decides nothing` }
+      : {}),
     pool: {
       runs: runs.length,
       machines,

@@ -260,7 +260,8 @@ export interface LookOf {
  * Rejected by Holm: "faster", with the interval at the level Holm rejected it at (it excludes 1).
  * Otherwise "equal" when two one-sided tests at the Bonferroni level alpha_k / m each (Schuirmann
  * 1987) put the ratio inside ±margin, that is its interval at 1 − 2·alpha_k / m lies inside; else
- * "undecided" with that interval. The chance of any false "equal" over the looks is at most alpha.
+ * "undecided" with its interval at 1 − alpha_k / m, which holds 1 (an open answer never reads as decided). The chance
+ * of any false "equal" over the looks is at most alpha.
  */
 export function look(
   results: Results,
@@ -303,8 +304,9 @@ export function look(
     if (rejected[i] !== null) return answerOf(c, ratio(i, 1 - rejected[i]!), pairs, k, 'faster');
     // Equal: Schuirmann's two one-sided tests, each at alpha_k / m, so the interval at 1 − 2·alpha_k / m.
     const r = ratio(i, 1 - (2 * alphaK) / m);
-    const inside = r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin;
-    return answerOf(c, r, pairs, k, inside ? 'equal' : 'undecided');
+    if (r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin) return answerOf(c, r, pairs, k, 'equal');
+    // Open: the interval at Bonferroni's 1 − alpha_k / m, which holds 1 whenever Holm did not reject (p ≥ alpha_k / m).
+    return answerOf(c, ratio(i, 1 - alphaK / m), pairs, k, 'undecided');
   });
 }
 

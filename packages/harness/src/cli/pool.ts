@@ -137,7 +137,8 @@ async function writePooled(out: string, pool: PoolResult, newest: Results | null
   // Each answer on each machine (configuration): its verdict, ratio and interval there, from how many runs.
   const on = (o: PoolResult['answers'][number]['pool']['on_machines'][number]) =>
     `${o.name}: ${o.verdict === 'undecided' ? 'open' : o.verdict}, ${o.ratio.toFixed(3)} ` +
-    `(${o.lo.toFixed(3)}–${o.hi.toFixed(3)}), ${o.runs} run${o.runs === 1 ? '' : 's'}, ` +
+    `(${o.lo.toFixed(3)}–${o.hi.toFixed(3)}), ${o.runs} run${o.runs === 1 ? '' : 's'}` +
+    `${o.boots === undefined ? '' : ` on ${o.boots} boot${o.boots === 1 ? ' (decides nothing)' : 's'}`}, ` +
     `τ ${(o.tau * 100).toFixed(1)}%`;
   const lines = pool.answers.map(
     (a) =>

@@ -56,6 +56,8 @@ export interface OnMachine extends RatioEstimate {
   /** "AMD EPYC" or "AMD EPYC (split)": how the words name it. */
   name: string;
   runs: number;
+  /** The boots those runs came from: on one, the comparison is not decided there (answers/across-runs.ts MIN_BOOTS). */
+  boots?: number;
   verdict: 'faster' | 'equal' | 'undecided';
   /** This comparison's posterior mean sd between boots on this machine (ln). */
   tau: number;

@@ -145,6 +145,20 @@ export function machineKeys(records: MachineOf[]): (k: MachineOf) => string {
   };
 }
 
+/**
+ * How the words name each of these machines (machineKeys): its CPU model ("AMD EPYC"), with the rest of its key where
+ * two of them share that model ("AMD EPYC (4 logical CPUs)"), so that no name the page gives stands for two machines.
+ */
+export function machineNames(keys: string[]): (key: string) => string {
+  const short = (k: string) => k.split(', ')[0]!.replace(/\((R|TM)\)/g, '');
+  const seen = new Map<string, number>();
+  for (const k of new Set(keys)) seen.set(short(k), (seen.get(short(k)) ?? 0) + 1);
+  return (k) => {
+    const rest = k.split(', ').slice(1).join(', ');
+    return (seen.get(short(k)) ?? 0) > 1 && rest ? `${short(k)} (${rest})` : short(k);
+  };
+}
+
 /** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
 export const placementOf = (k: Pick<KeptAnswers, 'host'>) => k.host?.placement ?? 'none';
 
@@ -162,13 +176,17 @@ export const NOISY_SD = 0.15;
 export const conditionOf = (k: Pick<KeptAnswers, 'sd_windows'>): 'quiet' | 'contended' | null =>
   k.sd_windows === null || !Number.isFinite(k.sd_windows) ? null : k.sd_windows >= NOISY_SD ? 'contended' : 'quiet';
 
-/** The kernel build and day of a run: the boot of a record kept before runs recorded their boot's id. */
-const dayOf = (k: KeptAnswers) => `${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;
+/**
+ * The machine, kernel build and day of a run: the boot of a record kept before runs recorded their boot's id. Two VMs
+ * of one kernel build on one day are two boots.
+ */
+const dayOf = (k: KeptAnswers) =>
+  `${machineKey(k)} ${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;
 
 /**
  * Which boot each run was measured in, by its start: its boot's id where it recorded one (a fresh CI runner is a boot
- * of its own, whatever its kernel and day), else its kernel build and day, read as the boot of a run of that kernel and
- * day that recorded one. Runs of one boot are one draw of the run effect.
+ * of its own, whatever its kernel and day), else its machine, kernel build and day, read as the boot of a run of that
+ * machine, kernel and day that recorded one. Runs of one boot are one draw of the run effect.
  */
 export function bootsOf(records: KeptAnswers[]): Map<string, string> {
   const known = new Map<string, string>();

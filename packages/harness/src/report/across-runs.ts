@@ -4,7 +4,7 @@ import type { Analysis, AnswerFigures } from '../answers/analysis';
 import type { Holds, PoolResult, PoolRun } from '../model/across-runs';
 import { contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
-import { hostCpu, hostCpuTag, machineDifference, NOISY_SD } from '../model/kept';
+import { hostCpu, hostCpuTag, machineDifference, machineNames, NOISY_SD } from '../model/kept';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (r: number) => `${r >= 1 ? '+' : '−'}${pct1(Math.abs(r - 1))}`;
@@ -80,19 +80,29 @@ function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'd
 }
 
 /** The answers where each holds, as pool.json and an analysis both carry them. */
-type Placed = { answers: { pool?: { holds: Holds } }[]; machines: number };
+type Placed = {
+  answers: { pool?: { holds: Holds; on_machines?: { machine: string; placement: string }[] } }[];
+  machines: number;
+};
 const countOf = (x: Placed, h: Holds) => x.answers.filter((a) => a.pool?.holds === h).length;
+/** The machines an answer was measured on at the default placement (where.ts words it from them). */
+const machinesOf = (a: Placed['answers'][number]) =>
+  new Set((a.pool?.on_machines ?? []).filter((m) => m.placement === 'none').map((m) => m.machine)).size;
 
 /**
  * "18 decided the same way on every machine measured, 11 on some machines only, 0 reverse, 18 open on every one":
- * results.md's and `npm run pool`'s words.
+ * results.md's and `npm run pool`'s words. Of a pool of several machines, an answer only one of them measured is said
+ * apart ("1 decided on the one machine that measured it"): it holds on every machine measured, but that is one.
  */
 export function whereCounts(x: Placed): string {
   const depends = countOf(x, 'depends on the machine');
   const reverses = countOf(x, 'reverses');
-  if (x.machines === 1) return `${countOf(x, 'holds on every machine measured')} decided on the one machine measured`;
+  const holds = x.answers.filter((a) => a.pool?.holds === 'holds on every machine measured');
+  if (x.machines === 1) return `${holds.length} decided on the one machine measured`;
+  const onOne = holds.filter((a) => machinesOf(a) === 1).length;
   return (
-    `${countOf(x, 'holds on every machine measured')} decided the same way on every machine measured, ${depends} ` +
+    `${holds.length - onOne} decided the same way on every machine measured, ` +
+    `${onOne ? `${onOne} on the one machine that measured it, ` : ''}${depends} ` +
     `on some machines only (open on the others), ${reverses} reverse${reverses === 1 ? 's' : ''}, ` +
     `${countOf(x, 'open')} open on every machine`
   );
@@ -102,9 +112,10 @@ export function whereCounts(x: Placed): string {
 function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
   const l = p.leave_one_out;
   if (!l?.length) return '';
+  const name = machineNames(l.map((x) => x.machine));
   const each = l.map(
     (x) =>
-      `left out, ${x.machine.split(', ')[0]} decides the others' ${x.claims} "holds on every machine measured" ` +
+      `left out, ${name(x.machine)} decides the others' ${x.claims} "holds on every machine measured" ` +
       `claims the same way ${x.same} times, leaves ${x.open} open and reverses ${x.other_way}`,
   );
   return ` Each machine left out in turn: ${each.join('; ')}.`;

@@ -72,7 +72,8 @@ const erf: (x: number) => number = (jstat as any).erf ?? (jstat as any).jStat.er
  */
 export const TAU_GRID = [0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22, 0.3];
 
-const usable = (runs: RunEstimate[]) => runs.every((r) => Number.isFinite(r.y) && r.se > 0 && Number.isFinite(r.se));
+const usable = (runs: RunEstimate[]) =>
+  runs.every((r) => Number.isFinite(r.y) && r.se > 0 && Number.isFinite(r.se) && r.df > 0);
 
 /** A comparison's runs by machine. */
 function byMachine(runs: RunEstimate[]): RunEstimate[][] {
@@ -183,7 +184,8 @@ export function mergeBoots(runs: RunEstimate[], bootOf: (run: string) => string)
     boots.set(key, [...(boots.get(key) ?? []), r]);
   }
   return [...boots.values()].map((rs) => {
-    if (!usable(rs)) return rs[0]!;
+    // A boot with a run that cannot be pooled is that run, whatever the runs' order: the comparison says why.
+    if (!usable(rs)) return rs.find((r) => !usable([r]))!;
     const w = rs.map((r) => 1 / (r.se * r.se + TAU_IN_BOOT * TAU_IN_BOOT));
     const sw = w.reduce((s, x) => s + x, 0);
     const v = 1 / sw;
@@ -356,7 +358,9 @@ export function poolRuns(runs: RunEstimate[], prior: PoolPrior): Pooled {
   const k = runs.length;
   const machines = new Set(runs.map((r) => r.machine)).size;
   if (!k || !usable(runs)) {
-    const short = k ? 'a run without a standard error cannot be pooled' : 'no run measured this comparison';
+    const short = k
+      ? 'a run without a finite estimate, standard error and df cannot be pooled'
+      : 'no run measured this comparison';
     const base = { procedure, ratio: NaN, lo: 0, hi: Infinity, p: 1, n: k, machines, df: 0 };
     const none = { se: NaN, tau: NaN, tau_machine: NaN, prediction: null, short };
     return { p: 1, tau: NaN, at: (level) => ({ ...base, level, ...none }) };
