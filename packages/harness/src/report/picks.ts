@@ -228,7 +228,7 @@ const MAX_NAMED = 4;
 function verdictText(a: AnswerFigures): string {
   const interval = `${a.lo.toFixed(2)}×–${a.hi.toFixed(2)}× the default's req/s`;
   if (a.verdict === 'equal') return `equal within ±${pct(a.bound)}`;
-  if (a.verdict !== 'faster') return `open (${interval})`;
+  if (a.verdict !== 'faster') return `open (${a.short ?? interval})`;
   return `**${howMuch(a.ratio)}** (${interval})`;
 }
 
