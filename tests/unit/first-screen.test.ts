@@ -239,6 +239,11 @@ describe('the first screen: each stack against the usual choice, one family', ()
     const onNode = node.answer!.pool.on_machines.map((o) => o.machine);
     expect(onNode.length).toBe(2);
     for (const m of onNode) expect(onMachineText(node.answer!, m)).toContain('not yet known');
+    // Equal on a machine is said as its bound, never "not yet known" (whose range the key says includes 1×).
+    const o = node.answer!.pool.on_machines[0]!;
+    const equal = { ...o, verdict: 'equal' as const, ratio: 1.02, lo: 1.01, hi: 1.06 };
+    const asEqual = { ...node.answer!, pool: { ...node.answer!.pool, on_machines: [equal] } };
+    expect(onMachineText(asEqual, o.machine)).toBe('within ±6% (1.01×–1.06×)');
     // Said below the table by the same rule: Bun's own pick (none measured here).
     expect(p.notes!.map((l) => [l.id, l.pick])).toEqual([['bun', null]]);
     expect(p.alpha).toBe(0.05);

@@ -4,9 +4,10 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
-import { answeredWithin, NOISY_FACTOR, referenceOf } from '../../packages/harness/src/answers/noise';
+import { answeredWithin, NOISY_FACTOR, referenceOf, roundsToClose } from '../../packages/harness/src/answers/noise';
 import type { KeptAnswers } from '../../packages/harness/src/model/kept';
-import type { DesignRecord, Results } from '../../packages/harness/src/model/results';
+import jstat from 'jstat';
+import type { Answer, DesignRecord, Results } from '../../packages/harness/src/model/results';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, noiseLine } from '../../packages/harness/src/report/answers';
 import { answersSpec, forestValues, labelSide } from '../../packages/harness/src/report/forest';
@@ -130,6 +131,22 @@ describe('the noise line', () => {
   });
 });
 
+describe('rounds to close an open answer', () => {
+  test('the same from its interval at 1 − α/m as from one at 1 − 2α/m (results written before)', () => {
+    // ln ratio 0.05 over 6 rounds, se 0.04, α/m = 0.05/47: each interval from the normal, as the answers' t nears it.
+    const at = (level: number) => {
+      const half = jstat.normal.inv((1 + level) / 2, 0, 1) * 0.04;
+      return { ratio: Math.exp(0.05), lo: Math.exp(0.05 - half), hi: Math.exp(0.05 + half), level, rounds: 6 };
+    };
+    const am = 0.05 / 47;
+    for (const margin of [10, 6]) {
+      const now = roundsToClose(at(1 - am) as Answer, margin);
+      expect(now).toBe(roundsToClose(at(1 - 2 * am) as Answer, margin, true));
+      expect(now).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("the README's picks", () => {
   test('each bullet links the answers and carries a range; the counts are the answers', () => {
     const an = analyze(fixture());
@@ -140,6 +157,16 @@ describe("the README's picks", () => {
     const n = (v: string) => an.answers.filter((a) => !a.out && a.verdict === v).length;
     expect(md).toContain(`${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`);
     expect(md).toContain('docs/methodology.md#the-method');
+  });
+
+  test('a question none of whose members is faster reads as its answers do: open, or equal with the bound', () => {
+    const an = analyze(fixture());
+    const f = an.leaders.find((x) => x.question.members.length === 2 && x.best.length === 2)!;
+    const mine = an.answers.filter((a) => a.question === f.question.id);
+    expect(mine.every((a) => a.verdict === 'undecided')).toBe(true);
+    expect(picksSection(an)).toContain(`${f.question.about}, open between the two.`);
+    for (const a of mine) Object.assign(a, { verdict: 'equal', lo: 0.95, hi: 1.07, bound: 0.07 });
+    expect(picksSection(an)).toContain(`${f.question.about}, equal between the two (within ±7%).`);
   });
 });
 

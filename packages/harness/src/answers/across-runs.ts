@@ -195,7 +195,8 @@ function configOfRuns(
  * Each comparison's verdict on one configuration, at its share of α. The family is what the configuration can decide
  * on (measured there, on MIN_BOOTS boots or more), known from the runs' layout before any test: Holm's step-down over
  * it for "faster", two one-sided tests at α/m each for "equal". An open answer's interval is at 1 − α/n (n: the
- * comparisons measured there, m ≤ n), which holds 1 whenever Holm did not decide: its words never contradict it.
+ * comparisons measured there, m ≤ n), which holds 1 whenever Holm did not decide; one the configuration cannot decide
+ * (one boot) is taken to reach 1, a wider interval, as it decides nothing: open never reads as decided.
  */
 function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
   const has = cfg.estimates.map((rs) => rs.length > 0);
@@ -215,7 +216,8 @@ function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | n
     const bounds = p.at(1 - (2 * alpha) / m, false);
     const inside = can[i]! && bounds.lo >= 1 / (1 + margin) && bounds.hi <= 1 + margin;
     const verdict = level !== null ? 'faster' : inside ? 'equal' : 'undecided';
-    const r = level !== null ? p.at(1 - level, false) : inside ? bounds : p.at(1 - alpha / n, false);
+    const at = level !== null ? p.at(1 - level, false) : inside ? bounds : p.at(1 - alpha / n, false);
+    const r = verdict === 'undecided' ? { ...at, lo: Math.min(at.lo, 1), hi: Math.max(at.hi, 1) } : at;
     const { machine, placement } = cfg.run;
     const runs = cfg.estimates[i]!.length;
     const boots = cfg.bootsOf[i]!;

@@ -13,7 +13,7 @@ import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
 import { spread } from '../stats/stats';
-import { bound, DECISION, look, sides } from './decide';
+import { bound, DECISION, look, openAtEqualsLevel, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { aloneAt, aloneScale, type AloneScale } from './pair-design';
@@ -119,6 +119,8 @@ export interface Analysis {
   /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];
   answers: AnswerFigures[];
+  /** Its open answers stated at "equal"'s 1 − 2α/m, as results written before 2026-12-06 recorded them (decide.ts). */
+  openAtEquals: boolean;
   /** The prior those answers were tested with; when the layout split the family, also at the side-by-side layout. */
   prior: Results['prior'];
   priorSideBySide: Results['prior_side_by_side'];
@@ -328,11 +330,12 @@ function conditionsOf(r: Results): Conditions | null {
 export function analyze(results: Results, kept: KeptAnswers[] = [], reference: KeptAnswers[] = kept): Analysis {
   const family = familyAnswers(results);
   const margin = results.settings.target_ci_pct;
+  const openAtEquals = openAtEqualsLevel(results, family.answers);
   const answers = family.answers.map((a) => ({
     ...a,
     sides: sides(a),
     bound: bound(a),
-    roundsToClose: roundsToClose(a, margin),
+    roundsToClose: roundsToClose(a, margin, openAtEquals),
   }));
   const ranking = ranked(results);
   const keptRunsOf = new Map<string, RunRecord[]>();
@@ -343,6 +346,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = [], reference: K
     firstRounds: FIRST_ROUNDS,
     questions: family.questions,
     answers,
+    openAtEquals,
     prior: family.prior,
     priorSideBySide: family.priorSideBySide,
     fastest: fastestOf(family.questions, family.answers),

@@ -310,6 +310,18 @@ export function look(
   });
 }
 
+/**
+ * Whether a run's open answers were stated at "equal"'s 1 − 2α/m of their last look, as results written before
+ * 2026-12-06 recorded them (since: at 1 − α/m, which holds 1): the method line says what the file holds.
+ */
+export function openAtEqualsLevel(r: Results, answers: Answer[]): boolean {
+  const alpha = r.looks?.at(-1)?.alpha;
+  if (alpha === undefined) return false;
+  const m = answers.length;
+  const open = answers.filter((a) => a.verdict === 'undecided' && !a.out && !a.short && a.level !== undefined);
+  return open.length > 0 && open.every((a) => Math.abs(a.level - (1 - (2 * alpha) / m)) < 1e-9);
+}
+
 /** Contenders in a comparison that is still undecided: the ones the racing rounds go to. */
 export const openContenders = (answers: Answer[]) =>
   new Set(answers.filter((a) => a.verdict === 'undecided').flatMap((a) => [a.a, a.b]));

@@ -2,6 +2,9 @@
 // report's noise line, from the run's own figures.
 import { type KeptAnswers, machineKind, NOISY_SD } from '../model/kept';
 import type { Answer, Results } from '../model/results';
+import jstat from 'jstat';
+
+const probit = (q: number) => jstat.normal.inv(q, 0, 1);
 
 /** The answers these figures read: each with its rounds to close, were it open. */
 type Closing = Answer & { roundsToClose: number | null };
@@ -64,14 +67,22 @@ export interface Noise {
   wouldAnswer: number | null;
 }
 
-/** About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. */
-export function roundsToClose(a: Answer, marginPct: number): number | null {
+/**
+ * About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. Its interval is at
+ * Holm's first level, 1 − α/m, which deciding needs; "equal" needs the one at 1 − 2α/m, narrower by the ratio of the
+ * normal quantiles. `openAtEquals`: results whose open intervals are at 1 − 2α/m already (decide.ts openAtEqualsLevel).
+ */
+export function roundsToClose(a: Answer, marginPct: number, openAtEquals = false): number | null {
   const e = Math.abs(Math.log(a.ratio));
   const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
   if (!Number.isFinite(half) || half <= 0 || !a.rounds) return null;
-  const toDecide = e > 0 ? a.rounds * (half / e) ** 2 : Infinity;
+  const level = a.level ?? 0.95;
+  const [atEquals, atHolm] = openAtEquals
+    ? [half, (half * probit(1 - (1 - level) / 4)) / probit(1 - (1 - level) / 2)]
+    : [(half * probit(level)) / probit((1 + level) / 2), half];
+  const toDecide = e > 0 ? a.rounds * (atHolm / e) ** 2 : Infinity;
   const room = Math.log(1 + marginPct / 100) - e;
-  const toBound = room > 0 ? a.rounds * (half / room) ** 2 : Infinity;
+  const toBound = room > 0 ? a.rounds * (atEquals / room) ** 2 : Infinity;
   const need = Math.min(toDecide, toBound);
   return Number.isFinite(need) ? Math.max(1, Math.ceil(need - a.rounds)) : null;
 }

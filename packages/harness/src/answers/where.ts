@@ -19,7 +19,6 @@ export interface Across {
   words: string;
   /** The machines' ratios' geometric mean (a description, never decided) and the envelope of their intervals. */
   ratio: number;
-  /** The envelope's ends: an open machine's interval taken to reach 1 (it decides nothing either way). */
   lo: number;
   hi: number;
 }
@@ -61,15 +60,12 @@ export function across(all: OnMachine[]): Across {
   } else text = byWord(ms, ['faster', 'slower', 'equal', 'open']);
   const config = apart.map((m) => `; with --placement ${m.placement} on ${m.name}: ${said(m)}`).join('');
   const ln = ms.reduce((s, m) => s + Math.log(m.ratio), 0) / ms.length;
-  // An open machine's interval reaches 1 in the envelope: one measured on a single boot can exclude it, and the
-  // envelope of an answer open somewhere must not read as decided.
-  const open = (m: OnMachine) => m.verdict === 'undecided';
   return {
     verdict,
     holds,
     words: text + config,
     ratio: Math.exp(ln),
-    lo: Math.min(...ms.map((m) => (open(m) ? Math.min(m.lo, 1) : m.lo))),
-    hi: Math.max(...ms.map((m) => (open(m) ? Math.max(m.hi, 1) : m.hi))),
+    lo: Math.min(...ms.map((m) => m.lo)),
+    hi: Math.max(...ms.map((m) => m.hi)),
   };
 }

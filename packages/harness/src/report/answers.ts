@@ -2,7 +2,7 @@
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { isBase, rowOf, type Question } from '../model/questions';
-import type { Answer, ContenderResult, PairDesign, Results } from '../model/results';
+import type { ContenderResult, PairDesign, Results } from '../model/results';
 import { poolProcedureText, poolSuffix } from './across-runs';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
@@ -138,22 +138,10 @@ function familyLine(an: Analysis): string {
     'the chance of any false "faster" over the whole family is at most 5% ' +
     `(Holm within each look; ${spending}). ` +
     '"Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): ' +
-    (openAtEqualsLevel(r, answers)
+    (an.openAtEquals
       ? "its interval, and an open one's, at 1 − 2α/m (as results written before 2026-12-06 state them)."
       : "its interval at 1 − 2α/m; an open one's at 1 − α/m, where Holm's first step is, so it holds 1.")
   );
-}
-
-/**
- * Whether a run's open answers were stated at "equal"'s 1 − 2α/m of their last look, as results written before
- * 2026-12-06 recorded them (since: at 1 − α/m, which holds 1): the method line says what the file holds.
- */
-function openAtEqualsLevel(r: Results, answers: Answer[]): boolean {
-  const alpha = r.looks?.at(-1)?.alpha;
-  if (alpha === undefined) return false;
-  const m = answers.length;
-  const open = answers.filter((a) => a.verdict === 'undecided' && !a.out && !a.short && a.level !== undefined);
-  return open.length > 0 && open.every((a) => Math.abs(a.level - (1 - (2 * alpha) / m)) < 1e-9);
 }
 
 /** How the burn was sized, in words (analysis.ts tells which rule sized it). */

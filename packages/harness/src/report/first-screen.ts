@@ -7,6 +7,7 @@ import type { PicksResult, PoolAnswer } from '../model/across-runs';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
+import { pct } from './answers';
 import { contendedOf, listed, pooledDays, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
@@ -260,6 +261,8 @@ const columnName = (answers: PoolAnswer[], machine: string) =>
 export function onMachineText(a: PoolAnswer, machine: string, figure = true): string {
   const o = onDefault(a).find((x) => x.machine === machine);
   if (!o) return 'not measured';
+  // Equal there: its interval at 1 − 2α/m lies within the margin (and may not hold 1), so it is said as the bound.
+  if (o.verdict === 'equal') return `within ±${pct(Math.max(o.hi - 1, 1 / o.lo - 1))} ${interval(o)}`;
   if (o.verdict !== 'faster')
     return figure ? `not yet known: ${factor(o.ratio)} ${interval(o)}` : `not yet known ${interval(o)}`;
   return o.ratio > 1 ? `**${factor(o.ratio)}** faster ${interval(o)}` : `${factor(o.ratio)}, slower ${interval(o)}`;

@@ -73,11 +73,18 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
 
 /**
  * One question's leaders (the members no other is decided faster than), each with what it is decided against; no
- * "or" between them. None decided faster than any other: open between the two, or between all of them.
+ * "or" between them. None decided faster than any other: open (or equal) between the two, or between all of them,
+ * where every answer of the question says so; else each member with what it is equal to and open against.
  */
 function leadersText(an: Analysis, f: Fastest): string {
-  if (f.best.length === f.question.members.length)
-    return f.best.length === 2 ? 'open between the two' : `open between all ${f.best.length}`;
+  const n = f.best.length;
+  if (n === f.question.members.length) {
+    const mine = an.answers.filter((a) => !a.out && a.question === f.question.id);
+    const between = n === 2 ? 'between the two' : `between all ${n}`;
+    if (mine.every((a) => a.verdict === 'undecided')) return `open ${between}`;
+    if (mine.every((a) => a.verdict === 'equal'))
+      return `equal ${between} (within ±${pct(Math.max(...mine.map((a) => a.bound)))})`;
+  }
   return f.best.map((m) => memberText(an, f, m)).join('; ');
 }
 
