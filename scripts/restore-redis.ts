@@ -7,6 +7,7 @@ import { STREAM_KEY } from '@bench/stream';
 import { withDashValues } from '../packages/harness/src/cli/flags';
 import { printedHelp } from '../packages/harness/src/cli/usage-error';
 import { ROOT } from '../packages/harness/src/system/paths';
+import { portTaken } from '../packages/harness/src/system/net';
 import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { startPrivateRedis, streamInfo, type RedisTarget } from '../packages/harness/src/topology/redis';
 
@@ -35,6 +36,10 @@ if (!/^\d+$/.test(values.port!) || port < 1 || port > 65535) {
 startOrphanGuard(); // Redis goes when this script goes, however it ends
 let redis: RedisTarget | null = null;
 try {
+  if (!process.argv.slice(2).some((a) => a.startsWith('--port')) && (await portTaken(port))) {
+    console.error(`error: port ${port} on 127.0.0.1 is already in use (a Redis already running?); pass --port N`);
+    process.exit(2);
+  }
   redis = await startPrivateRedis(resolve(values.rdb!), { port });
   const info = streamInfo(redis, STREAM_KEY);
   console.log(`Redis is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.

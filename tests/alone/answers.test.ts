@@ -16,7 +16,7 @@ const [NR, IO, IOV, GL, NOISY] = [
   'bun-raw-noisy-node-redis',
 ];
 // No warmup: a paced app's speed is its sleep (a 10% gap decided at p = 4e-7 over 12 rounds without one).
-const PACED = ['--connections', '4', '--duration', '300ms', '--warmup', '0s'];
+const PACED = ['--duration', '300ms', '--warmup', '0s'];
 const answer = (json: any, a: string, b: string) =>
   json.answers.find((x: any) => x.a === a && x.b === b) ?? json.answers.find((x: any) => x.a === b && x.b === a);
 const _rounds = (json: any, name: string) =>
@@ -85,6 +85,8 @@ describe('answers from paired windows', () => {
       '--windows',
       '2',
       ...PACED,
+      '--connections',
+      '4',
     ]);
     await explained(run, async () => {
       expect(run.code).toBe(0);

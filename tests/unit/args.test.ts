@@ -161,6 +161,10 @@ describe('flags', () => {
       [['--self-check', 'zzz'], /unknown contender zzz/],
       [['--only', 'a-raw-x', '--self-check', 'b-raw-y'], /--self-check names a contender that the run leaves out/],
       [['extra'], /accepted flags/],
+      // A flag of one value given twice: the first would be dropped without a word.
+      [['--only', 'a-raw-x', '--only', 'b-raw-y'], /^--only is given twice; give it once$/],
+      [['--redis-port', '70000'], /^--redis-port 70000 is not a port; use 1–65535$/],
+      [['--out', 'package.json'], /^--out package.json is a file; give a folder/],
     ];
     for (const [args, msg] of bad) expect(() => parseCli(args, names)).toThrow(msg);
     expect(() => parseCli(['--runs', '0'], names)).toThrow(UsageError);
@@ -285,6 +289,10 @@ describe('flags', () => {
       /^--server, --servers and --topology cluster/,
     );
     expect(privateRedisNeeded({ workload: 'xrange', entries: false, servers: ['redis'] })).toBeNull();
+    // --rdb and --redis-port are the private Redis's: with REDIS_URL they would be ignored, so they are refused.
+    const plain = { workload: 'xrange' as const, entries: false, servers: ['redis'] };
+    expect(privateRedisNeeded({ ...plain, rdb: true })).toMatch(/^--rdb loads a private Redis/);
+    expect(privateRedisNeeded({ ...plain, redisPort: true })).toMatch(/^--redis-port is the private Redis's port/);
     // The upsert workload: its key spaces, its own suite, any servers (a cluster too), its private Redis.
     expect(parseCli(['--workload', 'upsert'], names)).toMatchObject({
       suite: 'upsert',

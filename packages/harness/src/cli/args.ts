@@ -1,4 +1,5 @@
 // Command-line flags (flags.ts) → validated settings. Any bad input is a UsageError (exit 2).
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS } from '../system/placement';
@@ -101,17 +102,22 @@ function againstFlags(
 }
 
 /** A setting value its definition keeps to other workloads (a cache: live only). */
-/** The flags as given; an unknown flag or a missing value is a UsageError naming the accepted ones. */
+/**
+ * The flags as given; an unknown flag or a missing value is a UsageError naming the accepted ones, and so is a flag
+ * given twice that takes one value (the first would be dropped without a word).
+ */
 function readFlags(argv: string[]): FlagValues {
+  let parsed;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args: withDashValues(argv, FLAGS),
       options: Object.fromEntries(
         Object.entries(FLAGS).map(([k, f]) => [k, { type: f.type, ...('multiple' in f ? { multiple: true } : {}) }]),
       ),
       strict: true,
       allowPositionals: false,
-    }).values as FlagValues;
+      tokens: true,
+    });
   } catch (e) {
     throw new UsageError(
       `${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS)
@@ -119,6 +125,13 @@ function readFlags(argv: string[]): FlagValues {
         .join(' ')}`,
     );
   }
+  const seen = new Set<string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'option' || 'multiple' in (FLAGS[t.name as keyof typeof FLAGS] ?? {})) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given twice; give it once`);
+    seen.add(t.name);
+  }
+  return parsed.values as FlagValues;
 }
 
 /** --rate 300,50%: req/s, or a share of each contender's max. */
@@ -304,15 +317,29 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   };
 }
 
+/** --redis-port: a TCP port. */
+function portFlag(value: string): number {
+  const port = positiveInt('redis-port', value);
+  if (port > 65535) throw new UsageError(`--redis-port ${value} is not a port; use 1–65535`);
+  return port;
+}
+
+/** --out: a folder, made if missing; a file there is refused before anything starts. */
+function outFlag(value: string): string {
+  if (existsSync(value) && !statSync(value).isDirectory())
+    throw new UsageError(`--out ${value} is a file; give a folder (it is made if missing)`);
+  return value;
+}
+
 /** Where and how the processes run, and where the results go. */
 function machineFlags(v: FlagValues) {
   const str = (k: string) => v[k] as string | undefined;
   return {
     placement: oneOf('placement', str('placement') ?? 'auto', PLACEMENTS),
     startTimeoutS: parseDuration('start-timeout', str('start-timeout') ?? '30s'),
-    redisPort: str('redis-port') !== undefined ? positiveInt('redis-port', str('redis-port')!) : null,
+    redisPort: str('redis-port') !== undefined ? portFlag(str('redis-port')!) : null,
     redisTls: tlsFlag(v),
-    out: str('out') ?? 'results',
+    out: outFlag(str('out') ?? 'results'),
     resume: str('resume') ?? null,
     strict: v.strict === true,
     quiet: v.quiet === true,

@@ -31,6 +31,7 @@ import { notPublished } from '../publish/rules';
 import type { Results } from '../model/results';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { startOrphanGuard } from '../system/proc';
+import { redactUrl } from '../topology/redis';
 import { endProgress, log, setProgressMode } from '../system/progress';
 
 const session: Session = { results: null, runDir: null, redis: null, apps: new Map() };
@@ -155,8 +156,13 @@ async function main(): Promise<number> {
   }
   // Refused before anything starts: not even a tool's version is asked for.
   const { workload, servers } = opts;
-  const external =
-    process.env.REDIS_URL && !opts.target && privateRedisNeeded({ workload, entries: !!opts.entries, servers });
+  const url = process.env.REDIS_URL;
+  if (url && !/^rediss?:\/\/[^/]/.test(url)) {
+    log(`error: REDIS_URL=${redactUrl(url)} is not a Redis URL: write it as redis://host:port (rediss:// for TLS)`);
+    return 2;
+  }
+  const needs = { workload, entries: !!opts.entries, servers, rdb: !!opts.rdb, redisPort: opts.redisPort !== null };
+  const external = url && !opts.target && privateRedisNeeded(needs);
   if (external) {
     log(`error: ${external}`);
     return 2;

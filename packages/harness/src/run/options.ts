@@ -110,10 +110,14 @@ export function privateRedisNeeded(o: {
   workload: Workload;
   entries: boolean;
   servers: readonly string[];
+  rdb?: boolean;
+  redisPort?: boolean;
 }): string | null {
   const own = workloadOf(o.workload).privateRedis;
   if (own) return own;
   if (o.entries) return '--entries loads its own streams into a private Redis: unset REDIS_URL';
+  if (o.rdb) return '--rdb loads a private Redis, and with REDIS_URL the data is what it holds: unset one of them';
+  if (o.redisPort) return "--redis-port is the private Redis's port, and REDIS_URL names another: unset one of them";
   if (o.servers.length > 1 || o.servers[0] !== 'redis')
     return (
       '--server, --servers and --topology cluster start private servers: ' +

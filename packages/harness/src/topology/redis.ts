@@ -24,8 +24,9 @@ export interface RedisTarget {
   stop(): Promise<void>;
 }
 
-/** The URL without its password, for logs and results. */
+/** The URL without its password, for logs and results (a string that is no URL: as given, less any user:pass@). */
 export function redactUrl(raw: string): string {
+  if (!URL.canParse(raw)) return raw.replace(/\/\/[^@/]*@/, '//***@');
   const url = new URL(raw);
   if (url.password) url.password = '***';
   return url.toString();
