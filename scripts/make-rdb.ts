@@ -3,9 +3,9 @@
 // --hostile: each entry also has a field `note` whose values are what a JSON body must escape or pass through
 // exactly (quotes, backslashes, control characters, emoji, U+2028/2029, long values) and bytes that are not UTF-8;
 // five entries more have integer-like, repeated and `__proto__` field names, a leading BOM and a name not UTF-8.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_KEY } from '@bench/stream';
 import { withDashValues } from '../packages/harness/src/cli/flags';
@@ -36,6 +36,15 @@ try {
 const count = Number(values.entries);
 if (!/^\d+$/.test(values.entries!) || count < 1) {
   console.error(`error: --entries "${values.entries}" must be a whole number ≥ 1`);
+  process.exit(2);
+}
+const out = resolve(values.out!);
+if (existsSync(out) && statSync(out).isDirectory()) {
+  console.error(`error: --out ${values.out} is a folder; give a file, e.g. --out ${join(values.out!, 'dump.rdb')}`);
+  process.exit(2);
+}
+if (!existsSync(dirname(out)) || !statSync(dirname(out)).isDirectory()) {
+  console.error(`error: --out ${values.out}: its folder ${dirname(out)} does not exist; make it first`);
   process.exit(2);
 }
 

@@ -21,13 +21,14 @@ function killWriter(harness: number): void {
   }
 }
 
-const SHORT = [
+/** The short live run's flags; `windows` per launch (2, or 3 where a restart or a writer's death needs room). */
+const short = (windows = 2) => [
   '--workload',
   'live',
   '--runs',
   '1',
   '--windows',
-  '2',
+  String(windows),
   '--duration',
   '1s',
   '--warmup',
@@ -35,6 +36,7 @@ const SHORT = [
   '--connections',
   '8',
 ];
+const SHORT = short();
 const contender = (json: any, name: string) => json.contenders.find((c: any) => c.name === name);
 /** A writer's log, as the run left it: gzipped, one JSON object a line (the header first). */
 const writerLog = (dir: string, file: string) =>
@@ -138,7 +140,7 @@ describe('--workload live', () => {
 
   test('--restart-redis: Redis restarts mid-block keeping its data, and tail and csc come back exact', async () => {
     const caches = ['node-raw-node-redis-tail', 'node-raw-node-redis-csc'];
-    const run = await runCli(['--only', caches.join(','), ...SHORT, '--windows', '3', '--restart-redis'], {
+    const run = await runCli(['--only', caches.join(','), ...short(3), '--restart-redis'], {
       env: { BENCH_APPS_DIR: join(ROOT, 'apps') },
     });
     await explained(run, () => {
@@ -172,7 +174,7 @@ describe('--workload live', () => {
 
   test('--restart-redis: a cache that keeps its copy from before the restart is caught', async () => {
     const name = 'bun-fake-live-no-resync-node-redis';
-    const run = await runCli(['--only', name, ...SHORT, '--windows', '3', '--restart-redis']);
+    const run = await runCli(['--only', name, ...short(3), '--restart-redis']);
     await explained(run, () => {
       const { json } = resultsIn(run.outDir);
       const c = contender(json, name);
@@ -187,7 +189,7 @@ describe('--workload live', () => {
 
   test('the writer dying mid-run invalidates that run and says so', async () => {
     const name = 'bun-fake-good-node-redis';
-    const run = await runCli(['--only', name, ...SHORT, '--windows', '3'], {
+    const run = await runCli(['--only', name, ...short(3)], {
       // Kill the writer a moment into the measuring (the line comes before the builds and the first launch).
       onLine: (line, ctl) => line.includes('live: the writer') && setTimeout(() => killWriter(ctl.pid), 2500),
     });

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { explained, redisKiller, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
@@ -220,6 +220,67 @@ describe('bad input', () => {
   for (const [args, message] of badFlags) {
     test(`${args.join(' ')} → exit 2 with what is accepted, nothing started`, async () => {
       const run = await runCli(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(started(run.seen)).toEqual([]);
+    });
+  }
+
+  test('make-rdb and restore: a folder or a missing folder for --out, the default port taken: one line, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rdb-out-'));
+    const script = (name: string, args: string[]) =>
+      Bun.spawnSync(['bun', join(ROOT, 'scripts', name), ...args], { cwd: ROOT, timeout: 30_000 });
+    const folder = script('make-rdb.ts', ['--out', dir]);
+    expect([folder.exitCode, folder.stderr.toString()]).toEqual([
+      2,
+      expect.stringMatching(/^error: --out .* is a folder; give a file/),
+    ]);
+    const missing = script('make-rdb.ts', ['--out', join(dir, 'nope', 'x.rdb')]);
+    expect(missing.stderr.toString()).toMatch(
+      /^error: --out .*x\.rdb: its folder .*nope does not exist; make it first\n$/,
+    );
+    // Port 6379 held here (or by a Redis already running): restore names --port.
+    const holder = createServer()
+      .on('error', () => {})
+      .listen(6379, '127.0.0.1');
+    await new Promise((r) => setTimeout(r, 200));
+    try {
+      const taken = script('restore-redis.ts', []);
+      expect(taken.exitCode).toBe(2);
+      expect(taken.stderr.toString()).toMatch(
+        /^error: port 6379 on 127\.0\.0\.1 is already in use .*; pass --port N\n$/,
+      );
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
+  // What the environment gives, refused in one line before anything starts: a REDIS_URL that is no Redis URL or that
+  // the flags would ignore, and a tool missing from PATH (here: the bench run by hand, outside npm run bench).
+  const onlyBun = dirname(Bun.which('bun')!);
+  const badEnv: [string, string[], Record<string, string>, RegExp][] = [
+    [
+      'REDIS_URL without redis://',
+      [],
+      { REDIS_URL: '127.0.0.1:6379' },
+      /^error: REDIS_URL=127\.0\.0\.1:6379 is not a Redis URL: write it as redis:\/\/host:port/m,
+    ],
+    [
+      'REDIS_URL with --rdb',
+      ['--rdb', 'dump.rdb'],
+      { REDIS_URL: 'redis://127.0.0.1:1' },
+      /^error: --rdb loads a private Redis/m,
+    ],
+    [
+      'no oha on PATH',
+      ['--only', fake('good')],
+      { PATH: `${onlyBun}:/usr/bin:/bin` },
+      /^error: oha( and redis-cli)? not found on PATH: run npm run bench/m,
+    ],
+  ];
+  for (const [what, args, env, message] of badEnv) {
+    test(`${what} → exit 2 naming the fix, nothing started`, async () => {
+      const run = await runCli(args, { env });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(started(run.seen)).toEqual([]);

@@ -1,6 +1,6 @@
 // npm run pool: kept records (or runs' folders) from anywhere pooled into one report; a bad path is one line.
 import { describe, expect, test } from 'bun:test';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PoolResult } from '../../packages/harness/src/model/across-runs';
@@ -54,5 +54,24 @@ describe('npm run pool', () => {
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr.toString()).toMatch(/^error: no complete run found under the paths given; /);
     expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
+  }, 60_000);
+
+  test('a file it cannot read is said by name, and the runs it can read are pooled', () => {
+    const sent = mkdtempSync(join(tmpdir(), 'sent-runs-'));
+    const good = readdirSync(KEPT_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .at(-1)!;
+    cpSync(join(KEPT_DIR, good), join(sent, good));
+    writeFileSync(join(sent, 'truncated.json'), readFileSync(join(KEPT_DIR, good), 'utf8').slice(0, 200));
+    mkdirSync(join(sent, 'not-a-run'));
+    writeFileSync(join(sent, 'not-a-run', 'results.json'), 'null');
+    const out = mkdtempSync(join(tmpdir(), 'pool-out-'));
+    const proc = Bun.spawnSync(['bun', CLI, sent, '--any-inputs', '--out', out], { cwd: ROOT });
+    expect(proc.exitCode).toBe(0);
+    const err = proc.stderr.toString();
+    expect(err).toContain(`skipped ${join(sent, 'truncated.json')}: not valid JSON`);
+    expect(err).toContain(`skipped ${join(sent, 'not-a-run', 'results.json')}: `);
+    expect(err).toContain('is not a results.json of npm run bench');
+    expect((JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8')) as PoolResult).runs).toHaveLength(1);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // runs.
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -31,6 +31,16 @@ describe('npm run report', () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.toString()).toMatch(
       /^error: no results\.json in .*nope: give a results\/<timestamp> directory of a run\n$/,
+    );
+    // A results.json that is JSON but no run's, and --serve of a folder that is not there: one line each, exit ≠ 0.
+    writeFileSync(join(run, 'results.json'), 'null');
+    const notRun = Bun.spawnSync(['bun', CLI, run], { cwd: ROOT });
+    expect(notRun.exitCode).toBe(1);
+    expect(notRun.stderr.toString()).toMatch(/^error: .*results\.json is not a results\.json of npm run bench.*\n$/);
+    const noDir = Bun.spawnSync(['bun', CLI, '--serve', '--dir', join(root, 'nope')], { cwd: ROOT, timeout: 20_000 });
+    expect(noDir.exitCode).toBe(2);
+    expect(noDir.stderr.toString()).toMatch(
+      /^error: --dir .*nope is not a folder: give the folder that holds the runs/,
     );
   }, 60_000);
 

@@ -127,6 +127,26 @@ function sideOf(opts: CliOptions) {
   return first && opts.against ? ownSide(opts.against, first.cwd) : otherSideOf(opts, APPS_DIR);
 }
 
+/**
+ * Why these flags cannot run here, found before anything starts (not even a tool's version is asked for): a REDIS_URL
+ * that is no Redis URL, or that the flags cannot read; a tool every run drives missing from PATH (npm run bench puts
+ * the ones it installs there).
+ */
+function refusedBeforeStart(opts: CliOptions): string | null {
+  const { workload, servers } = opts;
+  const url = process.env.REDIS_URL;
+  if (url && !/^rediss?:\/\/[^/]/.test(url))
+    return `REDIS_URL=${redactUrl(url)} is not a Redis URL: write it as redis://host:port (rediss:// for TLS)`;
+  const needs = { workload, entries: !!opts.entries, servers, rdb: !!opts.rdb, redisPort: opts.redisPort !== null };
+  const external = url && !opts.target && privateRedisNeeded(needs);
+  if (external) return external;
+  const missing = ['oha', 'redis-cli'].filter((tool) => !Bun.which(tool));
+  const them = missing.length > 1 ? 'them' : 'it';
+  return missing.length
+    ? `${missing.join(' and ')} not found on PATH: run npm run bench, which installs ${them}, or put ${them} on PATH`
+    : null;
+}
+
 async function main(): Promise<number> {
   let suite;
   let opts;
@@ -154,17 +174,9 @@ async function main(): Promise<number> {
     for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);
     return 0;
   }
-  // Refused before anything starts: not even a tool's version is asked for.
-  const { workload, servers } = opts;
-  const url = process.env.REDIS_URL;
-  if (url && !/^rediss?:\/\/[^/]/.test(url)) {
-    log(`error: REDIS_URL=${redactUrl(url)} is not a Redis URL: write it as redis://host:port (rediss:// for TLS)`);
-    return 2;
-  }
-  const needs = { workload, entries: !!opts.entries, servers, rdb: !!opts.rdb, redisPort: opts.redisPort !== null };
-  const external = url && !opts.target && privateRedisNeeded(needs);
-  if (external) {
-    log(`error: ${external}`);
+  const refused = refusedBeforeStart(opts);
+  if (refused) {
+    log(`error: ${refused}`);
     return 2;
   }
   if (opts.quiet) setProgressMode('quiet');

@@ -1,5 +1,5 @@
 // npm run report: regenerate a run's report, keep it, check it or serve results/ (HELP below).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDashValues } from './flags';
@@ -55,10 +55,13 @@ async function main(): Promise<number> {
       console.error(`error: --port "${v.port}" is not a port number (0-65535); ${USAGE}`);
       return 2;
     }
-    const server = serveResults(resolve(v.dir ?? join(ROOT, 'results')), port, analyzeStored);
-    console.log(
-      `serving ${resolve(v.dir ?? join(ROOT, 'results'))} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`,
-    );
+    const served = resolve(v.dir ?? join(ROOT, 'results'));
+    if (!existsSync(served) || !statSync(served).isDirectory()) {
+      console.error(`error: --dir ${served} is not a folder: give the folder that holds the runs (default results/)`);
+      return 2;
+    }
+    const server = serveResults(served, port, analyzeStored);
+    console.log(`serving ${served} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`);
     await new Promise(() => {});
   }
   const dir = resolve(v.open ?? v.check ?? v.keep ?? positionals[0] ?? join(ROOT, 'results/latest'));

@@ -24,8 +24,11 @@ export function readResults(file: string): Results {
   try {
     r = JSON.parse(readFileSync(file, 'utf8')) as Results;
   } catch (e) {
-    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
+    throw new Error(`${file} is not valid JSON (${(e as Error).message}): measure again with npm run bench`);
   }
+  const run = r as Partial<Results> | null;
+  if (typeof run !== 'object' || run === null || Array.isArray(run) || !Array.isArray(run.contenders) || !run.settings)
+    throw new Error(`${file} is not a results.json of npm run bench (no contenders or settings): give a run's folder`);
   if (r.schema !== 2)
     throw new Error(
       `${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`,

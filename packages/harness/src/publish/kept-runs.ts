@@ -183,7 +183,9 @@ export function gatherRuns(paths: string[], notKept: (r: Results) => string | nu
   const fromResults = new Set<string>();
   const skipped: Gathered['skipped'] = [];
   let newest: Gathered['newest'] = null;
-  const take = (file: string) => {
+  // A file that is not valid JSON is said, wherever it was found; one that is JSON of another kind (a pool.json beside
+  // the runs) only when it was named.
+  const take = (file: string, named = false) => {
     if (file.endsWith('results.json')) {
       let r: Results;
       try {
@@ -201,13 +203,17 @@ export function gatherRuns(paths: string[], notKept: (r: Results) => string | nu
     let x: unknown;
     try {
       x = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
+    } catch (e) {
+      return void skipped.push({ path: file, why: `not valid JSON (${(e as Error).message})` });
+    }
+    if (!isKept(x)) {
+      if (named) skipped.push({ path: file, why: 'neither a kept record nor a results.json' });
       return;
     }
-    if (isKept(x) && !fromResults.has(x.started_at)) byStart.set(x.started_at, x);
+    if (!fromResults.has(x.started_at)) byStart.set(x.started_at, x);
   };
   const walk = (p: string, depth: number) => {
-    if (!statSync(p).isDirectory()) return take(p);
+    if (!statSync(p).isDirectory()) return take(p, depth === 0);
     if (existsSync(join(p, 'results.json'))) take(join(p, 'results.json'));
     if (depth >= 3) return;
     for (const d of readdirSync(p).sort()) {
