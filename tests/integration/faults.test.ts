@@ -226,7 +226,7 @@ describe('bad input', () => {
     });
   }
 
-  test('make-rdb and restore: a folder or a missing folder for --out, the default port taken: one line, exit 2', async () => {
+  test('make-rdb and restore: a folder or a missing folder for --out, port 6379 taken: one line, exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rdb-out-'));
     const script = (name: string, args: string[]) =>
       Bun.spawnSync(['bun', join(ROOT, 'scripts', name), ...args], { cwd: ROOT, timeout: 30_000 });
