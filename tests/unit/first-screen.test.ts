@@ -33,6 +33,14 @@ describe('the overall answer', () => {
     expect(t.ranks.map((x) => x.rank)).toEqual(['1', '2', '3']);
   });
 
+  test('said in ranks, a family apart from the answers: never their words "decided" or "open"', () => {
+    const readme = readmeSection(analyze(fixture()));
+    const line = readme.split('\n').find((l) => l.startsWith('**Not ruled out as the fastest stack'))!;
+    expect(line).toContain('none ranked above another');
+    expect(line).not.toMatch(/\bdecided\b|\bopen\b/);
+    expect(readme).toContain('a family of its own beside the answers below');
+  });
+
   test('two not separated from each other; a third one of them does not beat is named', () => {
     const t = topOf([stack('a', ['c', 'd']), stack('b', ['d']), stack('c', []), stack('d', [])])!;
     expect(t.top).toEqual(['a', 'b']);

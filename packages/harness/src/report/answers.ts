@@ -111,10 +111,14 @@ function procedureText(an: Analysis): string {
 function familyLine(an: Analysis): string {
   const { results: r, answers } = an;
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
+  // The answers a failed contender left without one: counted, so the parts add up to the family.
+  const out = answers.filter((a) => a.out).length;
+  const notAnswered = out ? `, ${out} not answered (a contender failed)` : '';
   if (an.pool)
     return (
       `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
-      `${n('faster')} decided, ${n('equal')} equal within ±${an.pool.margin_pct}%, ${n('undecided')} open. ` +
+      `${n('faster')} decided, ${n('equal')} equal within ±${an.pool.margin_pct}%, ` +
+      `${n('undecided')} open${notAnswered}. ` +
       `${poolProcedureText(an)}. So the chance of any false "faster", on any machine or across them, at this keep or ` +
       `any other, is at most ${+(an.pool.alpha * 100).toPrecision(2)}%` +
       `${an.pool.picks ? ", and with the first screen's picks at most 5%" : ''}. ` +
@@ -133,7 +137,8 @@ function familyLine(an: Analysis): string {
       : 'one look';
   return (
     `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
-    `${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ${n('undecided')} open. ` +
+    `${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ` +
+    `${n('undecided')} open${notAnswered}. ` +
     `${procedureText(an)}, with the ratio's t interval; ` +
     'the chance of any false "faster" over the whole family is at most 5% ' +
     `(Holm within each look; ${spending}). ` +

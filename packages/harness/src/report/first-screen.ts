@@ -108,18 +108,20 @@ function topText(an: Analysis, t: TopStacks, among: [string, string]): string {
   const lead = one
     ? `**The fastest ${among[0]} in the latest run is ${names}**`
     : `**Not ruled out as the fastest ${among[0]} in the latest run** (${among[1]}): **${names}**, none ` +
-      'decided faster than another';
+      'ranked above another';
   const them = one ? 'it' : 'each of them';
   const open = t.notSeparated;
   const others = t.ranks.length - t.top.length - open.length;
   if (t.top.length === t.ranks.length) return `${lead}.`;
+  // The ranking's own test of every pair (ranking.ts), a family apart from the answers': its words are ranks, not the
+  // answers' "decided" and "open", which the answers below give for the pairs they ask.
   const rest = !open.length
-    ? `${one ? 'it is' : 'each is'} ${term('decided')} faster than every other`
+    ? `${one ? 'it ranks' : 'each ranks'} above every other`
     : open.length <= MAX_NAMED
-      ? `every other is ${term('decided')} slower than ${them}, except ${listed(open.map(code))}, still ` +
-        `${term('open')} against ${one ? 'it' : 'some of them'}`
-      : `${open.length} others are still ${term('open')} against ${one ? 'it' : 'some of them'}, and the other ` +
-        `${others} are ${term('decided')} slower than ${them}`;
+      ? `every other ranks below ${them}, except ${listed(open.map(code))}, not yet told apart from ` +
+        `${one ? 'it' : 'some of them'}`
+      : `${open.length} others are not yet told apart from ${one ? 'it' : 'some of them'}, and the other ` +
+        `${others} rank below ${them}`;
   return `${lead}; ${rest}.`;
 }
 
@@ -137,8 +139,9 @@ function topSentence(an: Analysis): string {
         "stack at its libraries' defaults",
         "ranked among the default stacks only, so these rank ranges can be lower than the table's",
       ]),
-    `Every pair of the run's stacks was tested, and the chance of any false "faster" among them is at ` +
-      'most 5% ([the method](docs/methodology.md#the-method)).',
+    "Every pair of the run's stacks was tested for these ranks, a family of its own beside the answers below, and " +
+      'the chance that any stack ranks above one it is not faster than is at most 5% ' +
+      '([the method](docs/methodology.md#the-method)).',
   ]
     .filter(Boolean)
     .join(' ');
