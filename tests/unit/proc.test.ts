@@ -148,7 +148,11 @@ describe('/proc accounting', () => {
       await Bun.sleep(100); // the loop running
       const tree = (p: { pid: number }) => processTree(p.pid);
       expect(await untilIdle(tree(idle), 5000)).toBeLessThan(2500);
-      expect(await untilIdle(tree(busy), 600)).toBeGreaterThanOrEqual(600);
+      // A busy loop starved of CPU for 100 ms by the lane's neighbours reads idle (a fresh clone saw it return at 547 ms
+      // once in four): at the bound in one of three tries; an untilIdle that never saw its ticks would fail all three.
+      const tries: number[] = [];
+      for (let i = 0; i < 3 && !tries.some((ms) => ms >= 600); i++) tries.push(await untilIdle(tree(busy), 600));
+      expect(Math.max(...tries)).toBeGreaterThanOrEqual(600);
       burst = spawnTracked('bash', ['-c', `${loop(0.5)}; sleep 30`]);
       await Bun.sleep(100);
       // The burst's loop ends 0.5 s after its start: not idle before.
