@@ -148,8 +148,9 @@ describe('/proc accounting', () => {
       await Bun.sleep(100); // the loop running
       const tree = (p: { pid: number }) => processTree(p.pid);
       expect(await untilIdle(tree(idle), 5000)).toBeLessThan(2500);
-      // A busy loop starved of CPU for 100 ms by the lane's neighbours reads idle (a fresh clone saw it return at 547 ms
-      // once in four): at the bound in one of three tries; an untilIdle that never saw its ticks would fail all three.
+      // A busy loop starved of CPU for 100 ms by the lane's neighbours reads idle (a fresh clone saw it return at
+      // 547 ms, once in four): at the bound in one of three tries. An untilIdle that never saw its ticks fails all
+      // three.
       const tries: number[] = [];
       for (let i = 0; i < 3 && !tries.some((ms) => ms >= 600); i++) tries.push(await untilIdle(tree(busy), 600));
       expect(Math.max(...tries)).toBeGreaterThanOrEqual(600);
