@@ -119,7 +119,9 @@ export interface Analysis {
   /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];
   answers: AnswerFigures[];
-  /** Its open answers stated at "equal"'s 1 − 2α/m, as results written before 2026-12-06 recorded them (decide.ts). */
+  /**
+   * Its open answers stated at "equal"'s 1 − 2α/m, as earlier versions recorded them (decide.ts openAtEqualsLevel).
+   */
   openAtEquals: boolean;
   /** The prior those answers were tested with; when the layout split the family, also at the side-by-side layout. */
   prior: Results['prior'];

@@ -305,14 +305,16 @@ export function look(
     // Equal: Schuirmann's two one-sided tests, each at alpha_k / m, so the interval at 1 − 2·alpha_k / m.
     const r = ratio(i, 1 - (2 * alphaK) / m);
     if (r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin) return answerOf(c, r, pairs, k, 'equal');
-    // Open: the interval at Bonferroni's 1 − alpha_k / m, which holds 1 whenever Holm did not reject (p ≥ alpha_k / m).
+    // Open: the interval at Bonferroni's 1 − alpha_k / m, which holds 1 whenever Holm did not reject
+    // (p ≥ alpha_k / m).
     return answerOf(c, ratio(i, 1 - alphaK / m), pairs, k, 'undecided');
   });
 }
 
 /**
- * Whether a run's open answers were stated at "equal"'s 1 − 2α/m of their last look, as results written before
- * 2026-12-06 recorded them (since: at 1 − α/m, which holds 1): the method line says what the file holds.
+ * Whether a run's open answers were stated at "equal"'s 1 − 2α/m of their last look, as results written by earlier
+ * versions recorded them (now: at 1 − α/m, which holds 1), read from the levels the file holds: the method line says
+ * what the file holds.
  */
 export function openAtEqualsLevel(r: Results, answers: Answer[]): boolean {
   const alpha = r.looks?.at(-1)?.alpha;

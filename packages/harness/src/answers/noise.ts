@@ -68,9 +68,10 @@ export interface Noise {
 }
 
 /**
- * About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. Its interval is at
- * Holm's first level, 1 − α/m, which deciding needs; "equal" needs the one at 1 − 2α/m, narrower by the ratio of the
- * normal quantiles. `openAtEquals`: results whose open intervals are at 1 − 2α/m already (decide.ts openAtEqualsLevel).
+ * About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. Its
+ * interval is at Holm's first level, 1 − α/m, which deciding needs; "equal" needs the one at 1 − 2α/m,
+ * narrower by the ratio of the normal quantiles. `openAtEquals`: results whose open intervals are at
+ * 1 − 2α/m already (decide.ts openAtEqualsLevel).
  */
 export function roundsToClose(a: Answer, marginPct: number, openAtEquals = false): number | null {
   const e = Math.abs(Math.log(a.ratio));

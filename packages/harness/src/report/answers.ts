@@ -144,7 +144,7 @@ function familyLine(an: Analysis): string {
     `(Holm within each look; ${spending}). ` +
     '"Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): ' +
     (an.openAtEquals
-      ? "its interval, and an open one's, at 1 − 2α/m (as results written before 2026-12-06 state them)."
+      ? "its interval, and an open one's, at 1 − 2α/m (as results written by earlier versions state them)."
       : "its interval at 1 − 2α/m; an open one's at 1 − α/m, where Holm's first step is, so it holds 1.")
   );
 }
