@@ -42,6 +42,13 @@ describe('npm run report', () => {
     expect(noDir.stderr.toString()).toMatch(
       /^error: --dir .*nope is not a folder: give the folder that holds the runs/,
     );
+    // npm run compare on a run that is not there: one line naming what to give.
+    const compareCli = join(ROOT, 'packages/harness/src/cli/compare.ts');
+    const noRun = Bun.spawnSync(['bun', compareCli, join(root, 'nope'), run], { cwd: ROOT });
+    expect(noRun.exitCode).toBe(2);
+    expect(noRun.stderr.toString()).toMatch(
+      /^error: .*nope does not exist: name a run's folder \(for example results\/latest\) or its results\.json\n$/,
+    );
   }, 60_000);
 
   test('--serve: 127.0.0.1 only, an index of runs, each report made on request, nothing outside', async () => {

@@ -19,7 +19,8 @@ export function writeJsonAtomic(file: string, value: unknown, indent: number | n
 }
 
 export function readResults(file: string): Results {
-  if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  if (!existsSync(file))
+    throw new Error(`${file} does not exist: name a run's folder (for example results/latest) or its results.json`);
   let r: Results;
   try {
     r = JSON.parse(readFileSync(file, 'utf8')) as Results;
