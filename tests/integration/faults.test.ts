@@ -256,7 +256,8 @@ describe('bad input', () => {
   }, 60_000);
 
   // What the environment gives, refused in one line before anything starts: a REDIS_URL that is no Redis URL or that
-  // the flags would ignore, and a tool missing from PATH (here: the bench run by hand, outside npm run bench).
+  // the flags would ignore, a tool missing from PATH (here: the bench run by hand, outside npm run bench), and more
+  // connections than the machine lets oha and an app hold open.
   const onlyBun = dirname(Bun.which('bun')!);
   const badEnv: [string, string[], Record<string, string>, RegExp][] = [
     [
@@ -276,6 +277,12 @@ describe('bad input', () => {
       ['--only', fake('good')],
       { PATH: `${onlyBun}:/usr/bin:/bin` },
       /^error: oha( and redis-cli)? not found on PATH: run npm run bench/m,
+    ],
+    [
+      'more connections than open files',
+      ['--only', fake('good'), '--connections', '50,1000000'],
+      {},
+      /^error: --connections 1000000 is more than this machine holds open, \d+ (open files|ephemeral ports).*: ask for \d+/m,
     ],
   ];
   for (const [what, args, env, message] of badEnv) {

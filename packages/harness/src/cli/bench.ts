@@ -29,6 +29,7 @@ import { BESIDE_BY_DEFAULT, firstAppSide, OwnAppError, ownContender, ownSide } f
 import { whyNotKept } from './keep';
 import { notPublished } from '../publish/rules';
 import type { Results } from '../model/results';
+import { connectionsCeiling } from '../system/net';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { startOrphanGuard } from '../system/proc';
 import { redactUrl } from '../topology/redis';
@@ -140,6 +141,10 @@ function refusedBeforeStart(opts: CliOptions): string | null {
   const needs = { workload, entries: !!opts.entries, servers, rdb: !!opts.rdb, redisPort: opts.redisPort !== null };
   const external = url && !opts.target && privateRedisNeeded(needs);
   if (external) return external;
+  const ceiling = connectionsCeiling();
+  const most = Math.max(...opts.connections);
+  if (most > ceiling.max)
+    return `--connections ${most} is more than this machine holds open, ${ceiling.why}: ask for ${ceiling.max} or fewer`;
   const missing = ['oha', 'redis-cli'].filter((tool) => !Bun.which(tool));
   const them = missing.length > 1 ? 'them' : 'it';
   return missing.length

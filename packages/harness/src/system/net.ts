@@ -10,6 +10,23 @@ export function ephemeralLow(): number {
   }
 }
 
+/**
+ * How many connections one load generator can hold open to one app: each takes an open file in oha and in the app
+ * (Bun raises its soft limit to the hard one, and its children inherit it) and an ephemeral port. 100 are kept
+ * for everything else the two hold open. Infinity where neither limit can be read.
+ */
+export function connectionsCeiling(): { max: number; why: string } {
+  const bounds: { max: number; why: string }[] = [];
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').match(/^Max open files\s+\S+\s+(\d+)/m);
+    if (line) bounds.push({ max: Number(line[1]) - 100, why: `${line[1]} open files a process (ulimit -Hn)` });
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high)
+      bounds.push({ max: high - low + 1 - 100, why: `${high - low + 1} ephemeral ports (ip_local_port_range)` });
+  } catch {}
+  return bounds.sort((a, b) => a.max - b.max)[0] ?? { max: Infinity, why: '' };
+}
+
 /** The lowest port freePort hands out: above the registered services most machines run. */
 const LOWEST = 10_000;
 /** Ports this process handed out lately: not handed out again while an app may still be binding one. */
