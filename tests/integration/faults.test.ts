@@ -282,7 +282,7 @@ describe('bad input', () => {
       'more connections than open files',
       ['--only', fake('good'), '--connections', '50,1000000'],
       {},
-      /^error: --connections 1000000 is more than this machine holds open, \d+ (open files|ephemeral ports).*: ask for \d+/m,
+      /^error: --connections 1000000 is more than this machine holds open, \d+ (open files|ephemeral).*: ask for \d+/m,
     ],
   ];
   for (const [what, args, env, message] of badEnv) {

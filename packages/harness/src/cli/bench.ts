@@ -143,8 +143,8 @@ function refusedBeforeStart(opts: CliOptions): string | null {
   if (external) return external;
   const ceiling = connectionsCeiling();
   const most = Math.max(...opts.connections);
-  if (most > ceiling.max)
-    return `--connections ${most} is more than this machine holds open, ${ceiling.why}: ask for ${ceiling.max} or fewer`;
+  const fewer = `ask for ${ceiling.max} or fewer`;
+  if (most > ceiling.max) return `--connections ${most} is more than this machine holds open, ${ceiling.why}: ${fewer}`;
   const missing = ['oha', 'redis-cli'].filter((tool) => !Bun.which(tool));
   const them = missing.length > 1 ? 'them' : 'it';
   return missing.length
