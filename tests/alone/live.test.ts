@@ -187,6 +187,25 @@ describe('--workload live', () => {
     expect(await settle(run.seen)).toEqual([]);
   });
 
+  test("a duet's windows are probed against each side's declared bound, as alternating windows are", async () => {
+    const name = 'bun-raw-node-redis-ttl';
+    const pair = ['--handicap', `${name}:3%`, '--pair', 'duet'];
+    const run = await runCli(['--only', name, ...pair, ...short(1)], { env: { BENCH_APPS_DIR: join(ROOT, 'apps') } });
+    await explained(run, () => {
+      expect(run.code).toBe(0);
+      const { json } = resultsIn(run.outDir);
+      for (const side of [name, `${name}@base`]) {
+        const c = contender(json, side);
+        expect(c.status, `${side}: ${c.reason}`).toBe('ok');
+        // Measured as a duet too, and valid: before, a duet's probes were held to 0 ms and a ttl cache read INVALID.
+        expect(c.runs.flatMap((r: any) => r.duet ?? []).length).toBeGreaterThan(0);
+        // 100 ms of TTL and the 50 ms slack.
+        for (const w of windowsOf(c)) expect([w.bound_ms, w.over_bound, w.valid]).toEqual([150, 0, w.count]);
+      }
+    });
+    expect(await settle(run.seen)).toEqual([]);
+  });
+
   test('the writer dying mid-run invalidates that run and says so', async () => {
     const name = 'bun-fake-good-node-redis';
     const run = await runCli(['--only', name, ...short(3)], {

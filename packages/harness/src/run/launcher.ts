@@ -73,7 +73,8 @@ export class AppLauncher implements Launcher {
 
   async measure(app: Launched, load: Load, rawName: string, duet?: Meeting): Promise<Measured> {
     const c = this.contender(app.r);
-    const bound = duet ? 0 : liveBoundMs(this.rig, this.settings, c);
+    // A duet's window is probed like any other: each side against its own declared bound.
+    const bound = liveBoundMs(this.rig, this.settings, c);
     return measureRun(ctxFor(this.rig, c), app.pid, app.url, load, rawName, bound, duet);
   }
 
