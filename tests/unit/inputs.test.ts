@@ -7,7 +7,7 @@ import { appendFileSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
-import { inputsOf } from '../../packages/harness/src/run/inputs';
+import { contenderInputs, inputsOf } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bench-inputs-'));
@@ -67,5 +67,18 @@ describe('a contender hashes what it runs of packages/stream and packages/raw-re
   test('the core: every contender; and the whole-package hash (kept runs before) moves with any file', () => {
     expect(changedBy('stream/src/canonical.ts')).toEqual(NAMES);
     expect(changedBy('raw-reader/src/reader.ts', 'package')).toEqual(NAMES);
+  });
+});
+
+describe("a runtime's version in the inputs", () => {
+  test("Deno's build target is the machine's: arm64 and x86-64 runs of one version share their inputs", () => {
+    const deno = loadSuite(join(tmp, 'apps')).contenders.filter((c) => c.runtime === 'deno');
+    expect(deno.length).toBeGreaterThan(0);
+    const on = (triple: string) => contenderInputs(deno, { deno: `deno 2.9.6 (stable, release, ${triple})` });
+    expect(on('aarch64-unknown-linux-gnu')).toEqual(on('x86_64-unknown-linux-gnu'));
+    // Another version is other inputs.
+    expect(contenderInputs(deno, { deno: 'deno 2.9.7 (stable, release, x86_64-unknown-linux-gnu)' })).not.toEqual(
+      on('x86_64-unknown-linux-gnu'),
+    );
   });
 });

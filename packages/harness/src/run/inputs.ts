@@ -195,6 +195,15 @@ function contentOf(root: string, f: string): Buffer | string {
 }
 
 /**
+ * A runtime's version as its inputs hash it: Deno's names its build's target (`deno 2.9.6 (stable, release,
+ * aarch64-unknown-linux-gnu)`), and the architecture is the machine's (model/kept.ts), not the code's. It is hashed as
+ * the x86-64 build's string, which every kept run so far recorded, so runs of one version on every architecture, and
+ * those kept runs, share their inputs.
+ */
+export const versionOnAnyArch = (version: string): string =>
+  version.replace(/\b(?:aarch64|arm64|x86_64)-unknown-linux-gnu\b/, 'x86_64-unknown-linux-gnu');
+
+/**
  * Each contender's inputs (inputsOf) with the version of the runtime it runs on, hashed: what a kept run records so
  * that runs of the same code can be pooled (answers/across-runs.ts).
  */
@@ -207,7 +216,7 @@ export function contenderInputs(
     cs.map((c) => {
       const h = createHash('sha256')
         .update(inputsOf(c, scheme))
-        .update(`\0${c.runtime} ${runtimes[c.runtime] ?? 'unknown'}`);
+        .update(`\0${c.runtime} ${versionOnAnyArch(runtimes[c.runtime] ?? 'unknown')}`);
       return [c.name, h.digest('hex').slice(0, 16)];
     }),
   );
