@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The fleet's steps (.github/workflows/fleet.yml), one script so that a contributor runs the same on their machine:
 #   scripts/fleet.sh bench OUT [BENCH FLAGS…]  the default bench into OUT/runs (each run's folder, its results.json
-#                                               and report); OUT/machine.txt names the machine it ran on
+#                                               and report); OUT/machine.txt names the machine it ran on. Exits with
+#                                               bench's code: 1 when a contender failed, the run written all the same
 #   scripts/fleet.sh pool OUT IN…              the answers pooled over every run under IN… (npm run pool), into OUT
-# Each installs what it needs first (scripts/with-tools.sh). Extra BENCH FLAGS (a short run for a test) make a run
-# that is not kept: pooling takes complete default runs only.
+# Each installs what it needs first (scripts/with-tools.sh). BENCH FLAGS that change how well a run answers (--budget,
+# --runs, --max-steal; --placement, answered apart) keep it in the pool; a run that asks another question (--only,
+# --where, --workload, --servers, --redis-rtt, …: docs/reading.md, "Which runs are kept") is left out of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step=${1:-}
@@ -17,13 +19,19 @@ shift 2
 mkdir -p "$out"
 case $step in
   bench)
-    npm run bench -- --out "$out/runs" "$@"
+    # A complete run in which a contender failed is written and kept, but bench exits 1: its code is given back at the
+    # end, once the machine is named, so that the run is never lost to it.
+    code=0
+    npm run bench -- --out "$out/runs" "$@" || code=$?
     # The machine as the run recorded it (its CPU model named from /proc/cpuinfo or lscpu where os.cpus() has none).
-    bash scripts/with-tools.sh node -e \
-      'const fs=require("fs"),p=require("path"),d=process.argv[1];
-       const e=JSON.parse(fs.readFileSync(p.join(d,fs.readdirSync(d).sort().at(-1),"results.json"))).environment;
-       console.log(`${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.arch}`)' "$out/runs" \
-      > "$out/machine.txt"
+    if compgen -G "$out/runs/*/results.json" > /dev/null; then
+      bash scripts/with-tools.sh node -e \
+        'const fs=require("fs"),p=require("path"),d=process.argv[1];
+         const e=JSON.parse(fs.readFileSync(p.join(d,fs.readdirSync(d).sort().at(-1),"results.json"))).environment;
+         console.log(`${e.cpu_model}, ${e.logical_cpus} logical CPUs, ${e.arch}`)' "$out/runs" \
+        > "$out/machine.txt"
+    fi
+    exit "$code"
     ;;
   pool)
     if [[ $# -eq 0 ]]; then

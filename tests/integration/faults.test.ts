@@ -336,7 +336,21 @@ describe('signals and kill -9', () => {
     expect(json.complete).toBe(false);
     expect(json.contenders.every((c: any) => c.status === 'incomplete')).toBe(true);
 
-    const resumed = await runCli(['--resume', dir]);
+    // A flag that would change what the run measures is refused, not ignored; a run of the user's own app is resumed
+    // with its --app flags (here: a copy of the run that recorded one).
+    const budget = await runCli(['--resume', dir, '--budget', '5m']);
+    expect([budget.code, budget.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--budget would be ignored: give --resume/),
+    ]);
+    const ownRun = mkdtempSync(join(tmpdir(), 'own-resume-'));
+    const withApp = { ...json, settings: { ...json.settings, apps: [{ name: 'yours', command: 'node a.mjs' }] } };
+    writeFileSync(join(ownRun, 'results.json'), JSON.stringify(withApp));
+    const noApp = await runCli(['--resume', ownRun]);
+    expect([noApp.code, noApp.stderr]).toEqual([1, expect.stringMatching(/measured your app \(--app "node a\.mjs"\)/)]);
+    expect(started(noApp.seen)).toEqual([]);
+    // Its results.json names the run as well as its folder.
+    const resumed = await runCli(['--resume', join(dir, 'results.json')]);
     expect(resumed.code).toBe(0);
     const after = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     expect(after.complete).toBe(true);

@@ -1,7 +1,7 @@
 // The fleet's steps (scripts/fleet.sh, which .github/workflows/fleet.yml runs on each runner), run here as a
 // contributor would: the bench step writes a run and names the machine; the pool step pools the runs of two machines
 // into answers per machine. A short run stands in for the default one (it is not kept, so the pool step is given
-// kept records of two machines).
+// kept records of two machines); one of its contenders fails, as one may in a fleet's run.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,19 +52,40 @@ describe('scripts/fleet.sh, the workflow steps run locally', () => {
     expect(r.stderr).toContain('usage: scripts/fleet.sh bench OUT');
   });
 
-  test('bench: a run under OUT/runs and the machine named in OUT/machine.txt', () => {
+  test('bench: a run under OUT/runs and the machine named in OUT/machine.txt, when a contender failed too', () => {
     const out = join(dir, 'bench');
+    // One contender crashes as it starts: the run is complete and written, bench exits 1, and the step still names
+    // the machine before it exits with bench's code (the workflow then uploads the run all the same).
+    const only = 'bun-fake-good-node-redis,bun-fake-crash-node-redis';
+    const flags = ['--only', only, '--runs', '1', '--duration', '300ms', '--warmup', '0s', '--start-timeout', '3s'];
     // As the tests' own runs (helpers/cli.ts runCli): steal is recorded, never a reason to leave the one round out.
-    const flags = ['--only', 'bun-fake-good-node-redis', '--runs', '1', '--duration', '300ms', '--warmup', '0s'];
     flags.push('--max-steal', '100');
     const r = fleet(['bench', out, ...flags, '--report', 'text'], { BENCH_APPS_DIR: FAKE_APPS });
-    expect(r.status, r.stderr.slice(-2000)).toBe(0);
+    expect(r.status, r.stderr.slice(-2000)).toBe(1);
     const runs = readdirSync(join(out, 'runs'));
     expect(runs).toHaveLength(1);
     const results = JSON.parse(readFileSync(join(out, 'runs', runs[0]!, 'results.json'), 'utf8'));
     expect(results.complete).toBe(true);
+    const status = Object.fromEntries(
+      results.contenders.map((c: { name: string; status: string }) => [c.name, c.status]),
+    );
+    expect(status).toEqual({ 'bun-fake-good-node-redis': 'ok', 'bun-fake-crash-node-redis': 'failed' });
     expect(results.environment.arch).toBe(process.arch);
     expect(readFileSync(join(out, 'machine.txt'), 'utf8')).toMatch(/, \d+ logical CPUs, (x64|arm64)\n$/);
+  });
+
+  test("git ignores the fleet's folders, so a run or pool in them leaves the checkout clean", () => {
+    // A run records its checkout as changed when git status lists any file (measure/environment.ts gitState): a file
+    // git ignores is never listed. The folders are read from the workflow, which the docs' local commands follow.
+    const workflow = readFileSync(join(ROOT, '.github/workflows/fleet.yml'), 'utf8');
+    const folders = new Set([...workflow.matchAll(/^\s*path: ([\w-]+)/gm)].map((m) => m[1]!));
+    folders.add(/scripts\/fleet\.sh bench "(\w+)\//.exec(workflow)![1]!);
+    expect([...folders].sort()).toEqual(['fleet', 'fleet-pool', 'fleet-runs']);
+    for (const folder of folders)
+      for (const file of ['run-x/runs/a-run/results.json', 'pool.json', 'machine.txt']) {
+        const r = spawnSync('git', ['check-ignore', '-q', `${folder}/${file}`], { cwd: ROOT });
+        expect(r.status, `${folder}/${file} is not ignored`).toBe(0);
+      }
   });
 
   test("pool: two machines' runs pooled into answers per machine, with where each holds", () => {

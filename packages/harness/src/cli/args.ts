@@ -52,6 +52,34 @@ export function handicapFlag(spec: string | undefined, selected: string[]): { na
   return { name, pct };
 }
 
+/**
+ * What --resume may be given with: how the run is shown and kept, Redis's port, and a run's own --app flags (its app
+ * is started again from them). Every other flag would change what the run measures, which its settings fix.
+ */
+const WITH_RESUME = [
+  'resume',
+  'report',
+  'quiet',
+  'strict',
+  'publish',
+  'redis-port',
+  'app',
+  'app-name',
+  'cwd',
+  'path',
+  'body',
+];
+
+function resumeAlone(v: FlagValues): void {
+  if (v.resume === undefined) return;
+  const other = Object.keys(v).find((k) => v[k] !== undefined && !WITH_RESUME.includes(k));
+  if (other)
+    throw new UsageError(
+      `--resume continues the run with the settings it recorded, so --${other} would be ignored: give --resume alone ` +
+        "(with --report, --quiet, --strict, --publish, --redis-port, or the run's own --app flags)",
+    );
+}
+
 /** Flags a side-by-side pair cannot be measured with, and why. */
 const NOT_WITH_AGAINST: [string, string][] = [
   ['target', 'an app started by hand has no other side to build'],
@@ -266,10 +294,8 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   const { workload, notForWorkload, selected } = workloadFlag(str('workload'), picked);
   const servers = serversFlag(str('server'), str('servers'), str('topology'), workload);
   checkSweeps(str);
-  const { against, equalPct, pair, pairUnchanged } = againstFlags(
-    v,
-    app.ownApps.length === 2 ? app.ownApps[0]!.command : null,
-  );
+  const { against, equalPct, pair, pairUnchanged } = againstFlags(v, app.ownApps[1] ? app.ownApps[0]!.command : null);
+  resumeAlone(v);
   const handicap = handicapFlag(str('handicap'), selected);
   // A run of pairs only: --against (or --app twice), or --handicap on the one contender selected. A round of one
   // pair takes seconds: the budget, not a round cap, ends it.

@@ -1,7 +1,17 @@
 // The results file on disk: written atomically, read with its schema checked, published as
 // results/latest. The types it holds are in results.ts.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { type Answer, type Results, type RunRecord, upgradeRecord } from './results';
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
@@ -57,6 +67,12 @@ const LEGACY_PROCEDURES: Record<string, Answer['procedure']> = {
 };
 
 export const resultsFile = (dir: string) => join(dir, 'results.json');
+
+/** A run's folder, given as the folder or as its results.json (--resume, --against's folder of a run). */
+export const runFolder = (p: string): string => {
+  const full = resolve(p);
+  return basename(full) === 'results.json' && existsSync(full) && statSync(full).isFile() ? dirname(full) : full;
+};
 
 /**
  * A run's results.json, on one line: every window's record makes a published run's file megabytes, and indentation

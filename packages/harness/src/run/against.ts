@@ -12,7 +12,7 @@ import { loadSuite } from '../model/manifests';
 import { baseName } from '../model/questions';
 import type { ChangeInputs, Settings } from '../model/results';
 import { CACHE, git, inputsOf, installConfig } from './inputs';
-import { readResults, resultsFile } from '../model/results-file';
+import { readResults, resultsFile, runFolder } from '../model/results-file';
 
 /** What --against names, resolved: where the other side's apps are, and the commit they come from. */
 export interface OtherSide {
@@ -103,7 +103,7 @@ export function otherSideOf(
   if (o.resume) {
     let settings: Settings;
     try {
-      settings = readResults(resultsFile(resolve(o.resume))).settings;
+      settings = readResults(resultsFile(runFolder(o.resume))).settings;
     } catch {
       return null;
     }

@@ -1,7 +1,6 @@
 // Phase 1, prepare: settings and results directory (fresh or resumed), the machine check, the
 // rig (rig.ts: the servers and the golden body, one build of every app that needs one), and the
 // run's state (state.ts) that the schedule measures with.
-import { resolve } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
@@ -9,8 +8,17 @@ import { captureEnvironment, gitState, loadAverage1m } from '../measure/environm
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
 import type { Results, Settings } from '../model/results';
-import { readResults, resultsFile } from '../model/results-file';
-import { fail, newContenderResult, newResults, runDirOf, saverFor, type RunState, type Session } from './state';
+import { readResults, resultsFile, runFolder } from '../model/results-file';
+import {
+  appFlagsOf,
+  fail,
+  newContenderResult,
+  newResults,
+  runDirOf,
+  saverFor,
+  type RunState,
+  type Session,
+} from './state';
 import { clock, info, log } from '../system/progress';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
 import { workloadOf, workloadOfRun } from '../workloads';
@@ -115,10 +123,18 @@ function freshResults(
   return { results, runDir: runDirOf(opts) };
 }
 
-function resumedResults(dir: string): { results: Results; runDir: string } {
-  const runDir = resolve(dir);
+function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results: Results; runDir: string } {
+  const runDir = runFolder(dir);
   const results = readResults(resultsFile(runDir));
   if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
+  const apps = results.settings.apps ?? [];
+  if (apps.length !== ownApps.length)
+    throw new Error(
+      apps.length
+        ? `${runDir} measured your app (${appFlagsOf(apps)}): resume it with those flags, and the --cwd, --path ` +
+            'and --body it ran with'
+        : `${runDir} measured no app of yours: give --resume without --app`,
+    );
   const { noResume, name } = workloadOfRun(results.settings);
   if (noResume) throw new Error(`${runDir} is a --workload ${name} run: ${noResume}`);
   results.complete = false;
@@ -154,7 +170,7 @@ export async function prepare(
   session: Session,
 ): Promise<RunState> {
   const commandStart = Date.now();
-  const resumed = opts.resume ? resumedResults(opts.resume) : null;
+  const resumed = opts.resume ? resumedResults(opts.resume, opts.ownApps) : null;
   const chosen = resumed ? all : all.filter((c) => opts.selected.includes(c.name));
   // The other side, entered once: checked out, and the twins it gives (a resumed run's, those it paired).
   const paired = resumed?.results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : [])) ?? null;

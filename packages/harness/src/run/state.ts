@@ -149,6 +149,10 @@ export const saverFor = (session: Session, runDir: string, results: Results) => 
   session.runDir = runDir;
 };
 
+/** A run's own apps as the --app flags that started them (a resume gives them again). */
+export const appFlagsOf = (apps: NonNullable<Results['settings']['apps']>): string =>
+  apps.map((a) => `--app ${JSON.stringify(a.command)}`).join(' ');
+
 /** Flush what an unfinished run measured, saying where it is and how to resume it. */
 export function savePartial(session: Session, reason: string): void {
   const { results, runDir } = session;
@@ -157,7 +161,10 @@ export function savePartial(session: Session, reason: string): void {
   results.finished_at = new Date().toISOString();
   try {
     writeResults(runDir, results);
-    log(`partial results saved in ${resultsFile(runDir)} (resume with --resume ${runDir})`);
+    const apps = results.settings.apps?.length
+      ? ` ${appFlagsOf(results.settings.apps)} and the --cwd, --path and --body it ran with`
+      : '';
+    log(`partial results saved in ${resultsFile(runDir)} (resume with --resume ${runDir}${apps})`);
   } catch (e) {
     log(`could not save partial results: ${(e as Error).message}`);
   }
