@@ -133,6 +133,8 @@ describe('--app: your app beside the best stacks', () => {
   write('idle.mjs', 'setInterval(() => {}, 1000);\n');
   write('missing.mjs', server("'not here'", 404));
   write('changing.mjs', server('JSON.stringify({ at: process.hrtime.bigint().toString() })'));
+  write('hello.mjs', server("'hello, world'"));
+  write('wanted.txt', 'hello, there');
 
   const cases: [string, string[], RegExp][] = [
     [
@@ -147,6 +149,14 @@ describe('--app: your app beside the best stacks', () => {
       /\/ answered 404, not 200; give the route it serves with --path/,
     ],
     ['a body that changes', ['node changing.mjs'], /changed between two requests at byte \d+; use --body any/],
+    [
+      'a --body FILE the app does not serve',
+      ['node hello.mjs', '--body', join(dir, 'wanted.txt')],
+      new RegExp(
+        /GET \/'s body differs from --body \S+wanted\.txt at byte 7 .*: got "hello, world", want "hello, there"; /
+          .source + /correct the file, or use --body first/.source,
+      ),
+    ],
   ];
   for (const [what, [app, ...more], said] of cases)
     test(`${what}: one line naming the cause and the fix, non-zero, nothing left running`, async () => {

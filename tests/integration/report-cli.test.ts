@@ -44,6 +44,11 @@ describe('npm run report', () => {
     );
     // npm run compare on a run that is not there: one line naming what to give.
     const compareCli = join(ROOT, 'packages/harness/src/cli/compare.ts');
+    const oneRun = Bun.spawnSync(['bun', compareCli, run, '--htm'], { cwd: ROOT });
+    expect([oneRun.exitCode, oneRun.stderr.toString()]).toEqual([
+      2,
+      expect.stringMatching(/^error: unknown flag --htm; usage/),
+    ]);
     const noRun = Bun.spawnSync(['bun', compareCli, join(root, 'nope'), run], { cwd: ROOT });
     expect(noRun.exitCode).toBe(2);
     expect(noRun.stderr.toString()).toMatch(

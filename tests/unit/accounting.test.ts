@@ -1,8 +1,29 @@
 // The upsert accounting on hand-made windows: a clean run, a lost update, an invented write, a
-// key created twice, a stale version, and what unanswered requests allow.
+// key created twice, a stale version, and what unanswered requests allow; the probers of upsert and
+// xadd-trim against a fake app that answers too late.
 import { describe, expect, test } from 'bun:test';
-import { account, type Acked } from '../../packages/harness/src/workloads/upsert/accounting';
-import { keySpace, upsertRequest } from '../../packages/harness/src/workloads/upsert/measure';
+import { account, type Acked, NO_ANSWER } from '../../packages/harness/src/workloads/upsert/accounting';
+import { keySpace, probeBurst, upsertRequest } from '../../packages/harness/src/workloads/upsert/measure';
+import { accountTrim, type TrimProbe } from '../../packages/harness/src/workloads/xadd-trim/accounting';
+import { probeOnce } from '../../packages/harness/src/workloads/xadd-trim/measure';
+
+/**
+ * A fake app on a free port: `answer` gets each POST's id and body and returns its status and JSON, or null to hold
+ * the request until the client gives up (a write the app made, answered too late).
+ */
+function fakeApp(answer: (id: string, body: { version?: number }) => { status: number; json: object } | null) {
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      const id = new URL(req.url).pathname.split('/').pop()!;
+      const got = answer(id, await req.json());
+      if (!got) await new Promise((r) => req.signal.addEventListener('abort', r));
+      return new Response(JSON.stringify(got?.json ?? {}), { status: got?.status ?? 500 });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+}
 
 const probe = (id: string, result: string, version: number): Acked => ({
   id,
@@ -94,6 +115,53 @@ describe('upsert accounting', () => {
     ).toBeNull();
   });
 
+  test("one overwritten write in the window's last burst is one lost update, not two", () => {
+    // The burst's newest acknowledged write (v+3) overwritten by v+2, seen right after the burst and at the end.
+    const v = 1_000_000;
+    const probes = [
+      { ...probe('p', 'created', v + 1), seen: v + 2 },
+      { ...probe('p', 'updated', v + 3), seen: v + 2 },
+      { ...probe('p', 'updated', v + 2), seen: v + 2 },
+    ];
+    const a = account({}, probes, [{ id: 'p', applied: 3, version: v + 2 }], 'watch');
+    expect(a).toMatchObject({ acked_applied: 3, applied: 3, stale: 1, lost: 1 });
+    expect(a.problem).toContain('lost updates: 1 acknowledged write overwritten by an older version');
+  });
+
+  test("a probe write with no answer is unanswered, and its burst's answered writes still count", async () => {
+    // The app makes all three writes, and answers v+3 only after the prober gave up on it.
+    let newest = 0;
+    const app = fakeApp((_id, { version }) => {
+      newest = Math.max(newest, version!);
+      if (version! % 1000 === 3) return null;
+      return { status: version! % 1000 === 1 ? 201 : 200, json: { result: 'updated', version } };
+    });
+    const reader = { send: async () => [String(newest)] };
+    const halt = new AbortController();
+    const probes: Acked[] = [];
+    const burst = probeBurst(app.url, 'p', reader, probes, halt.signal);
+    await Bun.sleep(300);
+    halt.abort();
+    await burst;
+    app.stop();
+    expect(probes.map((p) => p.status).sort()).toEqual([NO_ANSWER, 200, 201]);
+    // Applied 3, acknowledged 2: the write with no answer may have written, so nothing is invented.
+    const a = account({}, probes, [{ id: 'p', applied: 3, version: newest }], 'lua');
+    expect(a).toMatchObject({ acked_applied: 2, applied: 3, unanswered: 1, invented: 0, lost: 0, problem: null });
+    expect(a.branches.error).toBe(0);
+    // A key read that fails after the burst keeps its answers, checked at the end of the window only.
+    const failing = { send: async () => Promise.reject(new Error('read timed out')) };
+    const app2 = fakeApp((_id, { version }) => ({ status: 200, json: { result: 'updated', version } }));
+    const kept: Acked[] = [];
+    await probeBurst(app2.url, 'q', failing, kept);
+    app2.stop();
+    expect(kept.map((p) => [p.status, p.seen])).toEqual([
+      [200, undefined],
+      [200, undefined],
+      [200, undefined],
+    ]);
+  });
+
   test('409s and the PING floor: conflicts write nothing, pongs write nothing', () => {
     expect(account({ '201': 1, '200': 2, '409': 5 }, [], [{ id: 'a', applied: 3, version: 1 }], 'watch')).toMatchObject(
       { problem: null, branches: { conflict: 5 } },
@@ -118,6 +186,46 @@ describe('upsert accounting', () => {
       url: `http://127.0.0.1:3000/items/${hundred.prefix}[0-9]{2}`,
       method: 'POST',
       randRegex: true,
+    });
+  });
+});
+
+describe('xadd-trim accounting', () => {
+  const counts = { statuses: {}, unanswered: 0, addedBefore: 10, length: 500, cap: 1100 };
+  test('a probe write with no answer is unanswered; one whose read-back failed is neither found nor lost', async () => {
+    // The app appends, and answers only after the prober gave up.
+    const app = fakeApp(() => null);
+    const reader = { send: async () => [['1-0', []]] };
+    const halt = new AbortController();
+    const probes: TrimProbe[] = [];
+    const once = probeOnce(app.url, 'p1', reader, probes, halt.signal);
+    await Bun.sleep(300);
+    halt.abort();
+    await once;
+    app.stop();
+    expect(probes).toEqual([{ status: NO_ANSWER, found: false }]);
+    expect(accountTrim({ ...counts, probes, addedAfter: 11 })).toMatchObject({
+      acked: 0,
+      errors: 0,
+      unanswered: 1,
+      invented: 0,
+      probes: 0,
+      problem: null,
+    });
+    // Answered 201, then its read-back fails: acknowledged (the counter accounts it), not said missing.
+    const app2 = fakeApp(() => ({ status: 201, json: { id: '5-0' } }));
+    let calls = 0;
+    const flaky = { send: async () => (++calls > 1 ? Promise.reject(new Error('read timed out')) : [['1-0', []]]) };
+    const unchecked: TrimProbe[] = [];
+    await probeOnce(app2.url, 'p2', flaky, unchecked);
+    app2.stop();
+    expect(unchecked).toEqual([{ status: 201, found: false, unchecked: true }]);
+    expect(accountTrim({ ...counts, probes: unchecked, addedAfter: 11 })).toMatchObject({
+      acked: 1,
+      lost: 0,
+      probes: 0,
+      probes_missing: 0,
+      problem: null,
     });
   });
 });

@@ -15,6 +15,7 @@ import {
 } from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
 import { changesProcedure, finalLook, lookAt } from '../../packages/harness/src/answers/racing';
+import { seenHalfTheTime } from '../../packages/harness/src/answers/decide';
 import {
   changeSentence,
   changesSection,
@@ -240,12 +241,26 @@ describe('the pair test and its stopping rule (worked example)', () => {
     const open = race(1, 0.1, 5, 6).answer;
     expect(open.verdict).toBe('undecided');
     expect([open.lo <= 1, open.hi >= 1]).toEqual([true, true]);
-    expect(changeSentence(open, 2)).toMatch(
+    const seen = analyze(race(1, 0.1, 5, 6).results).changeSeen.get('a')!;
+    expect(seen).toBeCloseTo(seenHalfTheTime(open)!, 12);
+    expect(changeSentence(open, 2, null, seen)).toMatch(
       new RegExp(
-        /^a: open, [+−]\d+\.?\d*% \(.*\); as measured it could detect a change /.source +
-          /of about ±\d+\.?\d*%, and "equal" needs its interval within ±2%$/.source,
+        /^a: open, [+−]\d+\.?\d*% \(.*\); a change of about ±\d+\.?\d*% would be seen about half the time, /.source +
+          /and "equal" needs its interval within ±2%$/.source,
       ),
     );
+  });
+
+  test("an open pair's seen size: runs of a true change of that size are decided about half the time", () => {
+    // The seen size of A/A runs at this noise and length (their median), then runs of that true change: decided in
+    // about half of them (55% of these 80 seeds).
+    const sizes = Array.from({ length: 40 }, (_, s) => seenHalfTheTime(race(1, 0.03, 100 + s, 8).answer)!);
+    const x = sizes.sort((a, b) => a - b)[20]!;
+    const decided = Array.from({ length: 80 }, (_, s) => race(1 / (1 + x), 0.03, 500 + s, 8).answer).filter(
+      (a) => a.verdict === 'faster' && a.ratio < 1,
+    ).length;
+    expect(decided / 80).toBeGreaterThan(0.35);
+    expect(decided / 80).toBeLessThan(0.7);
   });
 
   test('the report: a line per pair, a forest plot with the ±--equal band and decided, equal and open apart', () => {

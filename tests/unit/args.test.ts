@@ -145,6 +145,49 @@ describe('flags', () => {
       '--entries generates its own streams: leave out --rdb',
     );
   });
+  test('write workloads: --ceilings, --entries and --handicap refused in one line, nothing generated for them', () => {
+    const all = [
+      contender('bun-raw-x', ['default', 'matrix', 'upsert']),
+      { ...contender('bun-raw-precomputed', ['default', 'matrix']), ceiling: 'http' as const },
+    ];
+    for (const w of ['upsert', 'xadd-trim']) {
+      expect(() => parseCli(['--workload', w, '--ceilings'], all)).toThrow(
+        new RegExp(
+          `^--ceilings cannot be used with --workload ${w}: a write has no HTTP ceiling .*; leave out --ceilings$`,
+        ),
+      );
+      expect(() => parseCli(['--workload', w, '--only', 'bun-raw-x', '--ceilings'], all)).toThrow(/^--ceilings /);
+      expect(() => parseCli(['--workload', w, '--entries', '339,3390'], all)).toThrow(
+        new RegExp(`^--entries cannot be used with --workload ${w}: .*; leave out --entries$`),
+      );
+      expect(() => parseCli(['--workload', w, '--handicap', 'bun-raw-x'], all)).toThrow(
+        new RegExp(`^--handicap cannot be used with --workload ${w}: its route burns no handicap.*; leave out`),
+      );
+    }
+    expect(parseCli(['--handicap', 'bun-raw-x'], all).handicap).toBe('bun-raw-x');
+    // The write routes ignore these settings (the workload module says so, not packages/stream, whose core every
+    // contender's inputs hash): their twins are not measured under a write workload.
+    const pool = contender('bun-raw-node-redis-pool', ['default', 'matrix'], { pool: 'on' });
+    for (const w of ['upsert', 'xadd-trim'])
+      expect(() => parseCli(['--workload', w, '--only', 'bun-raw-node-redis-pool'], [pool])).toThrow(
+        new RegExp(`^bun-raw-node-redis-pool is not measured \\(its pool setting: .*\\) under --workload ${w}$`),
+      );
+    expect(parseCli(['--workload', 'xread', '--only', 'bun-raw-node-redis-pool'], [pool]).selected).toEqual([
+      'bun-raw-node-redis-pool',
+    ]);
+  });
+  test('xadd-trim pairs alternate: --pair duet refused in one line, --pair auto alternates', () => {
+    const all = [contender('bun-raw-x', ['default', 'matrix'])];
+    const pairs = ['--workload', 'xadd-trim', '--against', 'HEAD~1', '--pair'];
+    expect(() => parseCli([...pairs, 'duet'], all)).toThrow(
+      /^--pair duet cannot measure --workload xadd-trim: both apps would append to one stream.*; use --pair alternate/,
+    );
+    expect(parseCli([...pairs, 'auto'], all).pair).toBe('alternate');
+    expect(parseCli([...pairs, 'alternate'], all).pair).toBe('alternate');
+    // Other workloads keep auto and duet.
+    expect(parseCli(['--against', 'HEAD~1', '--pair', 'auto'], all).pair).toBe('auto');
+    expect(parseCli(['--workload', 'upsert', '--against', 'HEAD~1', '--pair', 'duet'], all).pair).toBe('duet');
+  });
   test('bad values name what is accepted', () => {
     const bad: [string[], RegExp][] = [
       [['--only', 'a-raw-x,zzz'], /unknown contender zzz; see --list/],

@@ -14,6 +14,7 @@ import { answersSpec, forestValues, labelSide } from '../../packages/harness/src
 import { readmeSection } from '../../packages/harness/src/report/index';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { onSomeMachines } from '../../packages/harness/src/report/words';
 
 const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
 
@@ -167,6 +168,20 @@ describe("the README's picks", () => {
     expect(picksSection(an)).toContain(`${f.question.about}, open between the two.`);
     for (const a of mine) Object.assign(a, { verdict: 'equal', lo: 0.95, hi: 1.07, bound: 0.07 });
     expect(picksSection(an)).toContain(`${f.question.about}, equal between the two (within ±7%).`);
+  });
+
+  test('an answer decided on some machines is said with its machines, never as open', () => {
+    const an = analyze(fixture());
+    const f = an.leaders.find((x) => x.question.members.length === 2 && x.best.length === 2)!;
+    const a = an.answers.find((x) => x.question === f.question.id)!;
+    const where = 'faster on Intel Xeon, open on AMD EPYC; with --placement split on Intel Xeon (split): open';
+    Object.assign(a, { verdict: 'undecided', pool: { holds: 'depends on the machine', where } });
+    const md = picksSection(an);
+    const line = md.split('\n').find((l) => l.startsWith(`  - ${f.question.about}, `))!;
+    expect(line).toMatch(/^ {2}- .*, \S+ against \S+: faster on Intel Xeon, open on AMD EPYC\.$/);
+    expect(md).not.toContain(`${f.question.about}, open between the two.`);
+    // Said of the other side, its words turn round.
+    expect(onSomeMachines(a, a.b)).toBe('slower on Intel Xeon, open on AMD EPYC');
   });
 });
 

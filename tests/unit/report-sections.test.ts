@@ -11,6 +11,7 @@ import { reportHtml } from '../../packages/harness/src/report/html';
 import { markdown, readmeSection } from '../../packages/harness/src/report/index';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { charts } from '../../packages/harness/src/report/charts';
+import { costTable } from '../../packages/harness/src/report/table';
 import { SECTIONS, sectionsOf } from '../../packages/harness/src/report/sections';
 import { WORKLOAD_MODULES } from '../../packages/harness/src/workloads';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -69,5 +70,33 @@ describe('report sections', () => {
     const reads = analyze(fixture('results'));
     expect(sectionsOf(reads).map((x) => x.id)).not.toContain('upsert');
     expect(Object.keys(charts(reads))).not.toContain('upsert-over-time.png');
+  });
+
+  test("a write run's spread table names the one command its Redis columns count (WATCH's, not its path's)", () => {
+    const writes = costTable(analyze(readResults(join(ROOT, 'results/latest-upsert/results.json'))));
+    expect(writes).toContain('| one Redis command: calls/req | its µs/call |');
+    expect(writes).not.toContain('Redis calls/req');
+    const row = (name: string) =>
+      writes
+        .split('\n')
+        .find((l) => l.startsWith(`| ${name} |`))!
+        .split(' | ');
+    expect(row('node-raw-node-redis-watch')[7]).toMatch(/^watch \d\.\d\d$/);
+    expect(row('bun-raw-bun-redis')[7]).toBe('evalsha 1.00');
+    expect(row('bun-raw-bun-redis-function')[7]).toBe('fcall 1.00');
+    // A read run's columns stay as they were: the one command it sends.
+    expect(costTable(analyze(fixture('results')))).toContain('| Redis calls/req | Redis µs/call |');
+  });
+
+  test("the upsert chart and per-minute table say req/s, each window's HTTP rate they plot, not calls/s", () => {
+    const an = analyze(readResults(join(ROOT, 'results/latest-upsert/results.json')));
+    const upsert = WORKLOAD_MODULES.upsert;
+    const table = upsert.sections.map((x) => x.render(an)).join('\n');
+    expect(table).toContain('**Requests per second by minute**');
+    expect(table).toMatch(/\| minute of the run \| function req\/s \| lua req\/s \|/);
+    const spec = JSON.stringify(upsert.charts[0]!.spec(an, {}, ''));
+    expect(spec).toContain("req/s through the run, a point per strategy and 10 s (its windows' median)");
+    expect(spec).toContain('"field":"rps"');
+    expect(`${table}${spec}`).not.toContain('calls/s');
   });
 });

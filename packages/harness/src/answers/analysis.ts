@@ -13,7 +13,7 @@ import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
 import { spread } from '../stats/stats';
-import { bound, DECISION, look, openAtEqualsLevel, sides } from './decide';
+import { bound, DECISION, look, openAtEqualsLevel, seenHalfTheTime, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { aloneAt, aloneScale, type AloneScale } from './pair-design';
@@ -116,6 +116,11 @@ export interface Analysis {
   firstRounds: number;
   /** The share of a difference alone that the changes' duets show, where sizes are read at it (pair-design.ts). */
   aloneScale: AloneScale | null;
+  /**
+   * Per pair of the changes (by its contender, `a`) with a finite interval: the change its test would decide about
+   * half the time, as a share (decide.ts seenHalfTheTime). What an open pair's line says it could see.
+   */
+  changeSeen: Map<string, number>;
   /** The family's questions and answers: as recorded, or (results that record none) from one look at DECISION.alpha. */
   questions: Question[];
   answers: AnswerFigures[];
@@ -177,6 +182,16 @@ function modelGaps(r: Results): Map<string, 'within' | 'more' | 'less'> {
     if (!b) continue;
     const within = Math.abs(b.measured_rps / b.predicted_rps - 1) <= MODEL_TOLERANCE;
     out.set(c.name, within ? 'within' : b.leftover_us > 0 ? 'more' : 'less');
+  }
+  return out;
+}
+
+/** Each change pair's seenHalfTheTime, by its contender, where its interval is finite. */
+function changeSeen(r: Results): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const a of r.changes?.answers ?? []) {
+    const seen = seenHalfTheTime(a);
+    if (seen !== null) out.set(a.a, seen);
   }
   return out;
 }
@@ -360,6 +375,7 @@ export function analyze(results: Results, kept: KeptAnswers[] = [], reference: K
     spreads: launchSpreads(ranking, keptRunsOf),
     handicap: handicapFigures(results),
     aloneScale: aloneOf(results),
+    changeSeen: changeSeen(results),
     procedures: PROCEDURE_ABOUT,
     modelGaps: modelGaps(results),
     modelTolerance: MODEL_TOLERANCE,

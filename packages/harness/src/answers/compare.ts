@@ -52,7 +52,7 @@ export interface Comparison {
   alpha: number;
   rows: Row[];
   notCompared: string[];
-  /** B's reference ÷ A's: how much faster B's machine ran the shared dynamic contenders overall. */
+  /** B's reference ÷ A's: the shared dynamic contenders' req/s in B over A, overall (a figure, not a test). */
   commonShift: number;
   shared: number;
   /**
@@ -74,7 +74,8 @@ export interface Comparison {
   runEffect: { sd: number; on: number; min: number };
   /** Set when no difference could reach significance at these run counts. */
   tooFewRuns: string | null;
-  rankChanges: string[];
+  /** The contenders whose rank interval moved; null: the two runs ranked different contenders. */
+  rankChanges: string[] | null;
   answers: Agreement;
   /** |change| over the rows: the median and the largest (null: no row). */
   changeSize: { median: number; max: number } | null;
@@ -283,10 +284,14 @@ function withRunEffect(mean: number, variance: number, df: number, level: number
   };
 }
 
-/** "name 2–4 → 1": the contenders of both runs whose rank interval differs between them. */
-function rankChanges(a: Results, b: Results, both: ContenderResult[]): string[] {
+/**
+ * "name 2–4 → 1": the contenders of both runs whose rank interval differs between them. Null where the two runs
+ * ranked different contenders: a rank among 4 and one among 29 are not the same scale.
+ */
+function rankChanges(a: Results, b: Results, both: ContenderResult[]): string[] | null {
   const rankOf = (r: Results) => new Map(ranked(r).map((c) => [c.name, c.rank]));
   const [ra, rb] = [rankOf(a), rankOf(b)];
+  if (ra.size !== rb.size || [...ra.keys()].some((n) => !rb.has(n))) return null;
   return both
     .filter((c) => ra.get(c.name) !== rb.get(c.name))
     .map((c) => `${c.name} ${ra.get(c.name)} → ${rb.get(c.name)}`);

@@ -334,5 +334,13 @@ export const sides = (a: Answer) =>
     ? { winner: a.a, loser: a.b, factor: a.ratio, lo: a.lo, hi: a.hi }
     : { winner: a.b, loser: a.a, factor: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo };
 
+/**
+ * The change a pair's test would decide about half the time, as a share: its interval's half-width on the log scale.
+ * A true change of that size centres the estimate at it, so the interval clears "no change" in about half of runs
+ * like this one; smaller changes mostly pass unseen. null: no finite interval (too few rounds).
+ */
+export const seenHalfTheTime = (a: Pick<Answer, 'lo' | 'hi'>): number | null =>
+  Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0 ? Math.expm1((Math.log(a.hi) - Math.log(a.lo)) / 2) : null;
+
 /** "the interval's largest distance from 1", as a share: the bound an "equal" answer rules out beyond. */
 export const bound = (a: Pick<Answer, 'lo' | 'hi'>) => Math.max(a.hi - 1, 1 / a.lo - 1);

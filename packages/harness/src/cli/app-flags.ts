@@ -41,7 +41,7 @@ export function splitCommand(line: string): string[] | string {
   return words.length ? words : '--app "": give the command that starts the app, e.g. --app "node server.js"';
 }
 
-/** --body for --app: a FILE, 'first' (its first response) or 'any' (status and length only). */
+/** --body for --app: a FILE, 'first' (its first response) or 'any' (the status only, any non-empty body). */
 function appBody(raw: string | undefined): OwnApp['body'] | string {
   if (raw === undefined || raw === 'first') return { from: 'first' };
   if (raw === 'any') return { from: 'any' };

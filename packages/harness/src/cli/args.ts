@@ -9,6 +9,8 @@ import { LAYOUTS, type CliOptions } from '../run/options';
 import { ceilingsOn, type FlagValues, type Selectable, selection } from './select';
 import { rttFlag, serversFlag, tlsFlag } from './server-flags';
 import { ownFlags, SWEEP_FLAGS, workloadFlag } from './workload-flags';
+import type { Workload } from '@bench/stream';
+import { WORKLOAD_MODULES } from '../workloads';
 import { UsageError } from './usage-error';
 import { FLAGS, oneOf, parseDuration, percent, positiveInt, positiveNumber, withDashValues } from './flags';
 
@@ -128,6 +130,28 @@ function againstFlags(
     pairUnchanged: !!v['pair-unchanged'],
   };
 }
+
+/**
+ * Flags the workload cannot be measured with (its module says why; --handicap: the workloads whose routes burn it),
+ * and --pair duet for a workload measured alternating only. An unknown --workload is refused later.
+ */
+function notWithWorkload(v: FlagValues): void {
+  const name = (v.workload as string | undefined) ?? 'xrange';
+  if (!Object.hasOwn(WORKLOAD_MODULES, name)) return;
+  const w = WORKLOAD_MODULES[name as Workload];
+  const flag = Object.keys(w.refuses ?? {}).find((f) => v[f] !== undefined && v[f] !== false);
+  if (flag)
+    throw new UsageError(`--${flag} cannot be used with --workload ${name}: ${w.refuses![flag]}; leave out --${flag}`);
+  if (v.pair === 'duet' && w.alternateOnly)
+    throw new UsageError(
+      `--pair duet cannot measure --workload ${name}: ${w.alternateOnly}; use --pair alternate (or auto, ` +
+        'which alternates for it)',
+    );
+}
+
+/** --pair auto for a workload measured alternating only: alternating. */
+const pairFor = (workload: Workload, pair: 'auto' | 'alternate' | 'duet') =>
+  pair === 'auto' && WORKLOAD_MODULES[workload].alternateOnly ? 'alternate' : pair;
 
 /** A setting value its definition keeps to other workloads (a cache: live only). */
 /**
@@ -289,6 +313,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   const str = (k: string) => v[k] as string | undefined;
   const profile = oneOf('profile', str('profile') ?? 'default', ['default', 'seed'] as const);
   const seedProfile = profile === 'seed';
+  notWithWorkload(v);
   const picked = selection(v, all, seedProfile);
   const { runs, rates } = profileFlags(v, seedProfile, picked.selfCheck);
   const { workload, notForWorkload, selected } = workloadFlag(str('workload'), picked);
@@ -317,7 +342,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
     handicapPct: handicap?.pct ?? HANDICAP_PCT,
     against,
     equalPct,
-    pair,
+    pair: pairFor(workload, pair),
     pairUnchanged,
     publish: v.publish === true,
     ...timingFlags(v, seedProfile, pairOnly),

@@ -38,8 +38,10 @@ if (import.meta.main) {
   if (printedHelp(args, HELP)) process.exit(0);
   const files = args.filter((x) => !x.startsWith('--'));
   const flags = args.filter((x) => x.startsWith('--'));
-  if (files.length !== 2 || flags.some((f) => f !== '--absolute' && f !== '--html')) {
-    console.error(USAGE);
+  const unknown = flags.find((f) => f !== '--absolute' && f !== '--html');
+  const cause = unknown ? `unknown flag ${unknown}` : files.length !== 2 ? `give two runs, got ${files.length}` : null;
+  if (cause) {
+    console.error(`error: ${cause}; ${USAGE}`);
     process.exit(2);
   }
   try {

@@ -160,8 +160,8 @@ const AFTER = {
     type: 'string',
     desc:
       "with --target or --app: the app's own body, from a FILE, or 'first' (its first response), checked byte for " +
-      "byte before and after each window; with --app, 'any': status and length only (default: --target the " +
-      'contract, --app first)',
+      "byte before and after each window; with --app, 'any': the status only, any non-empty body (default: " +
+      '--target the contract, --app first)',
   },
   out: { type: 'string', desc: 'directory that receives <timestamp>/ and latest/ (default results)' },
   resume: { type: 'string', desc: 'continue the interrupted run in this results directory' },

@@ -22,6 +22,16 @@ function otherWorkloadSetting(workload: Workload, c: { settings: Record<string, 
   return Object.entries(c.settings).find(([k, val]) => notIn(SETTINGS[k as keyof typeof SETTINGS], val, workload))?.[0];
 }
 
+/** The setting of this contender that the workload's route does not apply (a write route's pool), with why. */
+function ignoredSetting(workload: Workload, c: { settings: Record<string, string> }): string | undefined {
+  const ignores = workloadOf(workload).ignores ?? {};
+  const k = Object.keys(ignores).find((s) => {
+    const def = SETTINGS[s as keyof typeof SETTINGS] as SettingDef | undefined;
+    return def && c.settings[s] !== undefined && c.settings[s] !== def.default;
+  });
+  return k && `its ${k} setting: ${ignores[k]}`;
+}
+
 /**
  * Contenders a workload cannot measure: named with --only or --where, refused; taken from a suite, left out and
  * listed (`--workload xread` leaves out the default suite's decode twins: they read XRANGE's reply only).
@@ -33,10 +43,13 @@ function checkSettingsFor(
   const left: { name: string; reason: string }[] = [];
   for (const c of picked.measured) {
     const k = otherWorkloadSetting(workload, c);
-    if (!k) continue;
-    const ws = (SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!;
-    const why = `measured with --workload ${ws.join(' or ')} only (its ${k} setting)`;
-    if (picked.only) throw new UsageError(`${c.name} is ${why}`);
+    const ignored = k ? undefined : ignoredSetting(workload, c);
+    if (!k && !ignored) continue;
+    const ws = k && (SETTINGS[k as keyof typeof SETTINGS] as SettingDef).workloads!;
+    const why = ws
+      ? `measured with --workload ${ws.join(' or ')} only (its ${k} setting)`
+      : `not measured (${ignored})`;
+    if (picked.only) throw new UsageError(`${c.name} is ${why}${ws ? '' : ` under --workload ${workload}`}`);
     left.push({ name: c.name, reason: `not under --workload ${workload}: ${why}` });
   }
   return left;

@@ -1,7 +1,16 @@
 // App lifecycle: build (skipped when nothing it depends on changed), start, wait for the
 // first answer, stop with its whole process tree.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
@@ -167,6 +176,46 @@ export function removeClientLeftovers(pid: number): void {
     if (f.startsWith(`glide-socket-${pid}-`)) rmSync(join('/tmp', f), { force: true });
 }
 
+/**
+ * The TCP ports a process tree listens on: its sockets (the socket:[inode] links of /proc/PID/fd) that its network
+ * namespace's tables (/proc/PID/net/tcp and tcp6) list as listening. Empty where /proc cannot be read (another OS).
+ */
+export function listeningPorts(pids: number[]): number[] {
+  const read = <T>(f: () => T, none: T): T => {
+    try {
+      return f();
+    } catch {
+      return none;
+    }
+  };
+  const inodes = new Set<string>();
+  for (const pid of pids)
+    for (const fd of read(() => readdirSync(`/proc/${pid}/fd`), [] as string[])) {
+      const m = /^socket:\[(\d+)\]$/.exec(read(() => readlinkSync(`/proc/${pid}/fd/${fd}`), ''));
+      if (m) inodes.add(m[1]!);
+    }
+  const ports = new Set<number>();
+  for (const pid of pids)
+    for (const file of ['tcp', 'tcp6'])
+      for (const line of read(() => readFileSync(`/proc/${pid}/net/${file}`, 'utf8'), '')
+        .split('\n')
+        .slice(1)) {
+        // sl, local_address (hex IP:port), rem_address, st (0A: LISTEN), …, inode (the 10th field).
+        const f = line.trim().split(/\s+/);
+        if (f[3] === '0A' && inodes.has(f[9]!)) ports.add(Number.parseInt(f[1]!.split(':').at(-1)!, 16));
+      }
+  return [...ports].sort((a, b) => a - b);
+}
+
+/** Why a start timed out: slow, or (`elsewhere`: the ports its tree listens on instead) deaf to PORT. */
+export function notReady(timeoutMs: number, port: number, elsewhere: number[]): string {
+  const within = `not ready within ${timeoutMs / 1000}s`;
+  return elsewhere.length
+    ? `${within}: it listens on ${elsewhere.map((p) => `:${p}`).join(', ')}, not PORT=${port}; ` +
+        'read PORT from the environment'
+    : `${within} (raise --start-timeout if it is just slow)`;
+}
+
 /** How often a starting app is asked for its first answer. */
 const READY_POLL_MS = 20;
 
@@ -228,11 +277,10 @@ async function startOn(c: Contender, opts: StartOptions & { port: number }): Pro
       return app;
     } catch {}
     if (Date.now() > deadline) {
+      // Where it listens instead, read before it is stopped: an app that ignores PORT is not slow.
+      const elsewhere = listeningPorts([proc.pid, ...processTree(proc.pid)]).filter((p) => p !== opts.port);
       await app.stop();
-      throw new AppError(
-        `not ready within ${opts.timeoutMs / 1000}s (raise --start-timeout if it is just slow)`,
-        proc.tail(),
-      );
+      throw new AppError(notReady(opts.timeoutMs, opts.port, elsewhere), proc.tail());
     }
     // A refused connection costs next to nothing: asked often, a launch is measured sooner after the app listens.
     await Bun.sleep(READY_POLL_MS);

@@ -31,8 +31,19 @@ export interface Changes {
 }
 
 /**
- * The contenders whose inputs (app folder, packages/stream, root package.json and bun.lock, build script) are the
- * same on both sides, and whether they were measured anyway: when none differs (an A/A), or with --pair-unchanged.
+ * What --against compares of a contender on both sides besides its app folder and any build script its bench.json
+ * names outside it: paths from the checkout's root. run/inputs.ts hashes the first four (inputsOf, of packages/stream
+ * and packages/raw-reader the files the contender runs) and compares bunfig.toml, how bun installs, apart
+ * (installConfig); the report lists them from here.
+ */
+export const CHECKOUT_INPUTS = {
+  hashed: ['packages/stream', 'packages/raw-reader', 'package.json', 'bun.lock'],
+  install: 'bunfig.toml',
+} as const;
+
+/**
+ * The contenders whose inputs (app folder, CHECKOUT_INPUTS, build script) are the same on both sides, and whether
+ * they were measured anyway: when none differs (an A/A), or with --pair-unchanged.
  */
 export interface ChangeInputs {
   unchanged: string[];

@@ -3,7 +3,9 @@
 // here; each contender's result and runs (run-record.ts), the live and write checks
 // (workload-record.ts), a run of pairs, the handicap check and the design (changes.ts), an answer
 // (answer.ts), the ceilings (ceilings.ts). The phases that fill them in import them from here, and
-// model/ imports nothing of theirs. Reading and writing the file: results-file.ts.
+// model/ imports nothing of theirs. Four types it holds are stats/'s, imported as types: an interval, a summary and a
+// ratio's estimate (stats/stats.ts), and a procedure's name (stats/procedures.ts), which imports nothing of the
+// project's. Reading and writing the file: results-file.ts.
 import type { Workload } from '@bench/stream';
 import type { Comparison, Question } from './questions';
 import type { ServerRecord } from './servers';

@@ -4,6 +4,7 @@ import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answe
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
 import { poolProcedureText, poolSuffix } from './across-runs';
+import { onSomeMachines } from './words';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
@@ -325,6 +326,9 @@ function fastestSentence(an: Analysis, { question: q, best, beaten, direct }: Fa
 }
 
 /** Each pair among a question's fastest, as its one answer says: equal within a bound, or open. */
+/** ": faster on Intel Xeon, open on AMD EPYC" where machines decided it apart, else " open". */
+const machinesSaid = (a: AnswerFigures) => (onSomeMachines(a) ? `: ${onSomeMachines(a)}` : ' open');
+
 function betweenBest(
   an: Analysis,
   q: Question,
@@ -337,7 +341,7 @@ function betweenBest(
     .map((a) =>
       a.verdict === 'equal' && !a.out
         ? { equal: true, text: `${solo ? '' : `${label(a.a)} and ${label(a.b)} `}equal within ±${pct(a.bound)}` }
-        : { equal: false, text: `${label(a.a)} against ${label(a.b)} open` },
+        : { equal: false, text: `${label(a.a)} against ${label(a.b)}${machinesSaid(a)}` },
     );
 }
 

@@ -6,6 +6,7 @@ import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { AloneScale } from '../answers/pair-design';
 import type { Answer, PairDesign, PairDesignFigures, Results } from '../model/results';
+import { CHECKOUT_INPUTS } from '../model/changes';
 import { handicapLine } from './answers';
 
 const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
@@ -29,10 +30,15 @@ export function otherSideText(r: Results): string {
 }
 
 /**
- * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with
- * its interval and the change it could detect (the interval's half-width).
+ * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with its interval and
+ * `seen`, the change its test would decide about half the time (Analysis.changeSeen).
  */
-export function changeSentence(a: Answer, equalPct: number, scale: AloneScale | null = null): string {
+export function changeSentence(
+  a: Answer,
+  equalPct: number,
+  scale: AloneScale | null = null,
+  seen: number | null = null,
+): string {
   const name = a.a;
   if (a.out) return `${name}: not answered (${a.out})`;
   if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
@@ -53,13 +59,19 @@ export function changeSentence(a: Answer, equalPct: number, scale: AloneScale | 
       `(${signed(a.ratio)}; ${interval}; the bound asked: ±${equalPct}%${scale ? ' alone' : ''})` +
       (scale ? `; alone about ±${bound(alone(a.lo), alone(a.hi))}, ${at}` : '')
     );
-  const half = (Math.log(a.hi) - Math.log(a.lo)) / 2;
   return (
     `${name}: open, ${signed(a.ratio)} (${interval}); ` +
-    `as measured it could detect a change of about ±${pct(Math.expm1(half))}, ` +
+    (seen !== null ? `a change of about ±${pct(seen)} would be seen about half the time, ` : '') +
     `and "equal" needs its interval within ±${equalPct}%${scale ? ' alone' : ''}` +
     (scale ? `; alone about ${signed(alone(a.lo))}…${signed(alone(a.hi))}, ${at}` : '')
   );
+}
+
+/** This side (head), in words: this checkout, your app's folder as it is, or the second of two --app. */
+function headText(r: Results): string {
+  const apps = r.settings.apps;
+  if (r.settings.against?.kind === 'app') return `your second version (\`--app "${apps?.at(-1)?.command}"\`)`;
+  return apps ? "your app's folder as it is" : 'this checkout';
 }
 
 /** The section: what was compared, then one line per pair (slower and faster first, then equal, then open). */
@@ -73,7 +85,7 @@ export function changesSection(an: Analysis): string {
   const n = (v: string) => answers.filter((a) => a.verdict === v && !a.out).length;
   const procedure = an.procedures[r.changes?.procedure ?? 'signed-rank'];
   const head =
-    `**Changes**: ${r.settings.apps ? "your app's folder as it is" : 'this checkout'} (head) against ` +
+    `**Changes**: ${headText(r)} (head) against ` +
     `${otherSideText(r)} (base), each pair side by side in every round; ` +
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ` +
     `${n('undecided')} open, of ${answers.length}. ` +
@@ -85,7 +97,7 @@ export function changesSection(an: Analysis): string {
   return [
     head,
     inputsLine(r),
-    sorted.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale)}`).join('\n'),
+    sorted.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale, an.changeSeen.get(a.a) ?? null)}`).join('\n'),
     check,
     designLine(r),
   ]
@@ -93,11 +105,19 @@ export function changesSection(an: Analysis): string {
     .join('\n\n');
 }
 
+/** What --against compares, in words: "app folder, packages/stream, …, bunfig.toml, build script". */
+export const INPUTS_WORDS = [
+  'app folder',
+  ...CHECKOUT_INPUTS.hashed.map((p) => (p.includes('/') ? p : `root ${p}`)),
+  `root ${CHECKOUT_INPUTS.install}`,
+  'build script',
+].join(', ');
+
 /** Which contenders had the same inputs on both sides, and whether they were measured. */
 export function inputsLine(r: Results): string {
   const i = r.changes?.inputs;
   if (!i?.unchanged.length) return '';
-  const what = 'app folder, packages/stream, root package.json and bun.lock, build script';
+  const what = INPUTS_WORDS;
   const paired = r.changes!.comparisons.length;
   if (!i.measured_unchanged)
     return (

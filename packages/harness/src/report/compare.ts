@@ -123,17 +123,20 @@ function changeSpec(c: Comparison): object {
   };
 }
 
-/** "B's machine was 1.2% faster overall": the common-mode shift in words. */
+/** "B's req/s were 1.2% higher": the common-mode shift as a figure, which no test stands behind. */
 function shiftText(c: Comparison): string {
   const shift = c.commonShift - 1;
   return (
-    `Common-mode shift: B's machine was ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'faster' : 'slower'} ` +
-    `overall (geometric mean of the ${c.shared} dynamic contenders both runs share).`
+    `Common-mode shift: B's req/s were ${Math.abs(shift * 100).toFixed(1)}% ${shift >= 0 ? 'higher' : 'lower'} ` +
+    `than A's (geometric mean of the ${c.shared} dynamic contenders both runs share; a figure, not a tested ` +
+    'difference between the machines).'
   );
 }
 
 const rankText = (c: Comparison) =>
-  `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`;
+  c.rankChanges === null
+    ? 'Rank intervals: not compared, the two runs ranked different contenders.'
+    : `Rank intervals: ${c.rankChanges.length ? `changed for ${c.rankChanges.join(', ')}` : 'the same in both runs'}.`;
 
 const notComparedText = (c: Comparison) =>
   `Not compared (missing, not ok or without runs in one of the two): ${[...new Set(c.notCompared)].join(', ')}.`;

@@ -369,10 +369,11 @@ function picksTable(an: Analysis, p: PicksResult): string {
  * times when it stood under the table (docs/runs/first-screen.md, rounds 21–23), and a row says its own fallback.
  */
 const PICK_RULE =
-  "**How a pick is chosen:** of a row's stacks, those shown faster on some machine and slower on none; of them, the " +
-  'one with the highest figure on its least favourable machine (tested against the usual choice, not against the ' +
-  "others). With none shown faster, the row keeps the usual choice if it is one of the row's stacks (and names the " +
-  'next best), else names the stack with the highest figure not shown slower.';
+  "**How a pick is chosen:** of a row's stacks, those shown faster on every machine, else those shown faster on " +
+  'some machine and slower on none; of them, the one with the highest figure on its least favourable machine ' +
+  '(tested against the usual choice, not against the others). With none shown faster, the row keeps the usual ' +
+  "choice if it is one of the row's stacks (and names the next best), else names the stack with the highest figure " +
+  'not shown slower.';
 
 /**
  * Below the first screen, under "Every answer": how a pick is chosen, the next best of a kept row, Express, and each

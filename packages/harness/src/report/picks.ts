@@ -4,7 +4,7 @@
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
-import { firstUse, listed, pooledDays, term } from './words';
+import { firstUse, listed, onSomeMachines, pooledDays, term } from './words';
 
 /** The glossary linker of the picks being written (picksSection makes a new one for each). */
 let link = firstUse();
@@ -43,12 +43,6 @@ const bold = (x: string) => `**${x}**`;
 /** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
 const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
 
-/** ", depends on the machine" after a pooled answer not decided the same way on every machine measured. */
-const where = (a: AnswerFigures) =>
-  a.pool && (a.pool.holds === 'depends on the machine' || a.pool.holds === 'reverses')
-    ? `, ${term('depends on the machine')}`
-    : '';
-
 /**
  * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than node-redis
  * (1.32×) and glide (2.41×), open against iovalkey"; bold only when it is decided faster than some other.
@@ -62,10 +56,12 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
   const other = (a: AnswerFigures) => label(a.a === m ? a.b : a.a);
   const won = mine.filter((a) => decided(a) && a.sides.winner === m);
   const equal = mine.filter((a) => a.verdict === 'equal');
-  const open = mine.filter((a) => a.verdict === 'undecided');
+  const some = mine.filter((a) => a.verdict === 'undecided' && onSomeMachines(a));
+  const open = mine.filter((a) => a.verdict === 'undecided' && !onSomeMachines(a));
   const parts = [
-    won.length && `faster than ${listed(won.map((a) => `${other(a)} (${times(a.sides.factor)}${where(a)})`))}`,
+    won.length && `faster than ${listed(won.map((a) => `${other(a)} (${times(a.sides.factor)})`))}`,
     equal.length && `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
+    some.length && `against ${listed(some.map((a) => `${other(a)} ${onSomeMachines(a, m)}`))}`,
     open.length && `open against ${listed(open.map(other))}`,
   ].filter(Boolean);
   return `${won.length ? bold(me) : me}: ${parts.join(', ')}`;
@@ -81,7 +77,13 @@ function leadersText(an: Analysis, f: Fastest): string {
   if (n === f.question.members.length) {
     const mine = an.answers.filter((a) => !a.out && a.question === f.question.id);
     const between = n === 2 ? 'between the two' : `between all ${n}`;
-    if (mine.every((a) => a.verdict === 'undecided')) return `open ${between}`;
+    if (mine.every((a) => a.verdict === 'undecided' && !onSomeMachines(a))) return `open ${between}`;
+    // None decided on every machine, some on some: each pair as its machines have it.
+    if (mine.every((a) => a.verdict === 'undecided')) {
+      const label = (name: string) => link(labeller(an, f.question)(name));
+      const said = (a: AnswerFigures) => (onSomeMachines(a) ? `: ${onSomeMachines(a)}` : ' open');
+      return mine.map((a) => `${label(a.a)} against ${label(a.b)}${said(a)}`).join('; ');
+    }
     if (mine.every((a) => a.verdict === 'equal'))
       return `equal ${between} (within ±${pct(Math.max(...mine.map((a) => a.bound)))})`;
   }
@@ -131,7 +133,8 @@ function frameworkBullet(an: Analysis): string {
   const slower = mine.filter((a) => decided(a) && a.ratio < 1);
   const faster = mine.filter((a) => decided(a) && a.ratio >= 1);
   const equal = mine.filter((a) => a.verdict === 'equal');
-  const open = mine.filter((a) => a.verdict === 'undecided');
+  const some = mine.filter((a) => a.verdict === 'undecided' && onSomeMachines(a));
+  const open = mine.filter((a) => a.verdict === 'undecided' && !onSomeMachines(a));
   const bounds = equal.map((a) => a.bound).sort((x, y) => x - y);
   const parts = [
     slower.length && `slower by estimates of ${rangeText(slower)}: ${names(slower)}`,
@@ -139,6 +142,7 @@ function frameworkBullet(an: Analysis): string {
     equal.length &&
       `equal within ±${bounds.length > 1 ? `${pct(bounds[0]!).replace('%', '')}–` : ''}${pct(bounds.at(-1)!)}: ` +
         names(equal),
+    ...some.map((a) => `${names([a])}: ${onSomeMachines(a)}`),
     open.length &&
       `open (${signed(Math.min(...open.map((a) => a.lo)))}…${signed(Math.max(...open.map((a) => a.hi)))}): ` +
         names(open),

@@ -3,6 +3,8 @@ import { PERCENTILES, type ContenderResult, type Results } from '../model/result
 import { levelLabel } from './words';
 import { clock } from '../system/progress';
 import type { Analysis } from '../answers/analysis';
+import { isRead } from '@bench/stream';
+import { workloadOfRun } from '../workloads';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -41,12 +43,20 @@ export function headlineTable(an: Analysis): string {
   return [head, ...rows].join('\n');
 }
 
-/** Spread, cost and proof of Redis reads per contender. */
+/**
+ * Spread, cost and proof of Redis reads per contender. The Redis columns count the one command the gate counts per
+ * response (GateRules.command): a read's, the only one it sends; a write's, named in the cell, since a strategy may
+ * send more (WATCH's path: its workload's own table counts every command).
+ */
 export function costTable(an: Analysis): string {
   const r = an.results;
+  const write = !isRead(r.settings.workload ?? 'xrange');
+  const command = (c: ContenderResult) =>
+    write ? `${workloadOfRun(r.settings).rules.command(c.settings?.write ?? 'lua')} ` : '';
   const head =
     '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | ' +
-    'Redis calls/req | Redis µs/call | launches | notes |\n' +
+    (write ? 'one Redis command: calls/req | its µs/call' : 'Redis calls/req | Redis µs/call') +
+    ' | launches | notes |\n' +
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   // Figures not measured (a --target app's CPU) are null in results.json: no spread of those.
   const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
@@ -63,7 +73,7 @@ export function costTable(an: Analysis): string {
     return (
       `| ${c.name} | ${fmt(c.rps!.min, 0)}–${fmt(c.rps!.max, 0)} | ${pct(s.rps)} | ` +
       `±${fmt((c.half_width ?? NaN) * 100)}% | ${fmt(c.cpu_us_per_req, 0)} | ${pct(s.cpu)} | ${fmt(c.rss_mb, 0)} | ` +
-      `${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${s.launches} | ${notes} |`
+      `${command(c)}${fmt(c.redis_calls_per_req, 2)} | ${fmt(c.redis_us_per_call, 0)} | ${s.launches} | ${notes} |`
     );
   });
   return [head, ...rows].join('\n');

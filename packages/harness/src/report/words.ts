@@ -16,6 +16,23 @@ export const anchorOf = (heading: string) =>
 export const listed = (xs: string[]) =>
   xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? '');
 
+/**
+ * A pooled answer decided on some machines and not on others ("depends on the machine", "reverses"): its words at
+ * the default placement ("faster on Intel Xeon, open on AMD EPYC"), said of `from` (a ÷ b's words, turned round
+ * when `from` is b); null for an answer that holds on every machine measured, or is open on every one, or was not
+ * pooled.
+ */
+export function onSomeMachines(
+  a: { a: string; pool?: { holds: string; where: string } },
+  from: string = a.a,
+): string | null {
+  if (!a.pool || (a.pool.holds !== 'depends on the machine' && a.pool.holds !== 'reverses')) return null;
+  // The machines' words; a placement's, said after them, stays in results.md's full answer.
+  const words = a.pool.where.split('; with --placement')[0]!;
+  if (from === a.a) return words;
+  return words.replace(/\b(faster|slower)\b/g, (w) => (w === 'faster' ? 'slower' : 'faster'));
+}
+
 /** A word linked to its glossary entry. */
 export const term = (word: string, heading = word) => `[${word}](${GLOSSARY}#${anchorOf(heading)})`;
 

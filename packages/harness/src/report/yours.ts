@@ -2,6 +2,7 @@
 // Redis commands per response by name (its design, reported, never gated), the bodies' sizes, and the answers of the
 // family's "yours" questions (decided, equal or open, with their intervals).
 import type { Analysis } from '../answers/analysis';
+import type { YoursRow } from '../answers/yours';
 import { pct } from './answers';
 import { changeSentence, otherSideText } from './changes';
 
@@ -10,25 +11,36 @@ const ms = (x: number | null) => (x === null ? '–' : `${x < 10 ? x.toFixed(1) 
 const commands = (cs: [string, number][]) =>
   cs.length ? cs.map(([name, n]) => `${name.toUpperCase()} ${n.toFixed(2)}`).join(', ') : 'none counted';
 
-/** "faster than X by 12% (3%…22%)", "equal to X within ±10%", "open against X (−8%…+15%)". */
-function answerText(an: Analysis, name: string): string[] {
+/** An interval with both ends: Infinity in memory, null read back from results.json, when rounds were too few. */
+const finite = (a: { lo: number | null; hi: number | null }) =>
+  Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo! > 0;
+
+/**
+ * "faster than X by 12% (3%…22%)", "equal to X within ±10%", "open against X (−8%…+15%)", or open with no interval
+ * where the rounds were too few for one.
+ */
+export function answerText(an: Analysis, name: string): string[] {
   return an.answers
     .filter((a) => !a.out && a.question.startsWith('yours: ') && a.a === name)
     .map((a) => {
+      const other = `\`${a.b}\``;
+      if (!finite(a)) return `- open against ${other}: too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
       const f = (r: number) => (a.hi >= 1.5 || a.lo <= 1 / 1.5 ? `${r.toFixed(2)}×` : pct(r - 1));
       const span = `(${f(a.lo)}…${f(a.hi)})`;
-      const other = `\`${a.b}\``;
       if (a.verdict === 'equal') return `- equal to ${other} within ±${an.results.settings.target_ci_pct}% ${span}`;
       if (a.verdict === 'undecided') return `- open against ${other}: ${f(a.ratio)} ${span}, not yet known`;
       return `- **${a.ratio > 1 ? 'faster' : 'slower'}** than ${other}: ${f(a.ratio)} ${span}`;
     });
 }
 
+/** "20,130 B", or for an app held to no body (--body any) "mean 20,130 B": its body may change. */
+const bodyText = (r: YoursRow) => (r.body_bytes === null ? '–' : `${r.body_mean ? 'mean ' : ''}${int(r.body_bytes)} B`);
+
 /** "`node server.mjs`, GET /colors, held to its first response, byte for byte". */
 function appWords(app: NonNullable<Analysis['yours']>['apps'][number]): string {
   const body =
     app.body === 'any'
-      ? 'any body (`--body any`: status and length checked, not the bytes)'
+      ? 'any non-empty body (`--body any`: the status checked, not the length or the bytes)'
       : app.body === 'file'
         ? 'the body of `--body FILE`, byte for byte'
         : 'its first response, byte for byte';
@@ -40,7 +52,8 @@ function againstText(an: Analysis): string {
   const r = an.results;
   const changes = r.changes?.answers ?? [];
   if (!r.settings.against || !changes.length) return '';
-  const lines = changes.map((a) => `- ${changeSentence(a, r.settings.against!.equal_pct, an.aloneScale)}`);
+  const equalPct = r.settings.against!.equal_pct;
+  const lines = changes.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale, an.changeSeen.get(a.a) ?? null)}`);
   return (
     `**Against ${otherSideText(r)}**, side by side in every round and decided as every change is (the chance of a ` +
     `false "faster" or "slower" at most 5% at any stop; ratio = head ÷ base req/s):\n\n${lines.join('\n')}`
@@ -62,7 +75,7 @@ export function yoursSection(an: Analysis): string {
         `| ${r.yours ? `**\`${r.name}\`**` : `\`${r.name}\``} | ${int(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
         `${r.cpu_us === null ? '–' : `${int(r.cpu_us)} µs`} | ` +
         `${r.rss_mb === null ? '–' : `${int(r.rss_mb)} MB`} | ` +
-        `${commands(r.commands)} | ${r.body_bytes === null ? '–' : `${int(r.body_bytes)} B`} |`,
+        `${commands(r.commands)} | ${bodyText(r)} |`,
     ),
   ].join('\n');
   const sizes = new Set(y.rows.map((r) => r.body_bytes));

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { SETTINGS, type SettingDef, type SettingName } from '@bench/stream';
+import { CHECKOUT_INPUTS } from '../model/changes';
 import type { Contender } from '../model/contenders';
 import { loadSuite } from '../model/manifests';
 import { namedFiles } from '../measure/apps';
@@ -98,7 +99,7 @@ export function streamFilesOf(c: Contender, all: string[]): string[] {
 export function inputsOf(c: Contender, scheme: InputScheme = 'used'): string {
   const root = resolve(c.appDir, '..', '..');
   const [stream, reader, lock] = [join(root, 'packages', 'stream'), join(root, RAW_READER), join(root, 'bun.lock')];
-  const paths = [c.appDir, stream, reader, join(root, 'package.json'), lock, ...namedFiles(c)];
+  const paths = [c.appDir, ...CHECKOUT_INPUTS.hashed.map((p) => join(root, p)), ...namedFiles(c)];
   let files = filesUnder(root, paths);
   if (scheme === 'used') {
     const inStream = files.filter((f) => f.startsWith(`${stream}/`)).map((f) => relative(stream, f));
@@ -278,6 +279,6 @@ function filesUnder(root: string, paths: string[]): string[] {
 
 /** How bun installs a contender's side: its checkout's bunfig.toml (a hoisted or isolated node_modules, exact pins). */
 export function installConfig(c: Contender): string {
-  const f = join(resolve(c.appDir, '..', '..'), 'bunfig.toml');
+  const f = join(resolve(c.appDir, '..', '..'), CHECKOUT_INPUTS.install);
   return existsSync(f) ? readFileSync(f, 'utf8') : 'absent';
 }

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from '@bench/stream';
 import { type Contender, OWN_APP } from '../model/contenders';
 import type { OwnAppSpec } from './options';
 import type { Launcher } from './launch';
-import { differingAt } from '../measure/verify';
+import { differingAt, firstDifference } from '../measure/verify';
 import type { ContenderResult } from '../model/results';
 import { baseName } from '../model/questions';
 import { checkOut, type OtherSide, type Pairing } from './against';
@@ -67,6 +67,21 @@ export function ownContender(spec: OwnAppSpec, names: string[]): Contender {
   };
 }
 
+/**
+ * The line of a failed start's output that says what went wrong: an error's own line (Node's `Error: listen
+ * EADDRINUSE …`, a `TypeError: …`), not a stack frame (`at emitErrorNT (node:net…)`) nor Node's closing version line;
+ * else the last line naming an error, else the last line.
+ */
+export function tellingLine(output: string[]): string | undefined {
+  const lines = output.filter((l) => l.trim() && !/^\s*at /.test(l)).reverse();
+  return lines.find((l) => /^\s*\w*Error\b/.test(l)) ?? lines.find((l) => /error/i.test(l)) ?? lines[0];
+}
+
+/** --body FILE that the app does not serve: where they differ, a short excerpt of each, and the two fixes. */
+export const fileDiffers = (path: string, file: string, diff: string) =>
+  `--app: GET ${path}'s ${diff.replace('the golden body', `--body ${file}`)}; correct the file, ` +
+  'or use --body first to hold the app to its first response';
+
 /** Fetch the app's route once: its status and body. */
 async function fetchOnce(url: string): Promise<{ status: number; text: string }> {
   const res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
@@ -74,16 +89,15 @@ async function fetchOnce(url: string): Promise<{ status: number; text: string }>
 }
 
 /**
- * Before anything is measured: the app starts, its route answers 200, and (unless --body any) it answers the same
- * body twice, which then every check holds it to. A failure is one line naming the cause and the fix.
+ * Before anything is measured: the app starts, its route answers 200, and (unless --body any) it answers the body of
+ * --body FILE, or the same body twice, which then every check holds it to. A failure is one line naming the cause and
+ * the fix.
  */
 export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Contender): Promise<void> {
   const own = c.own!;
   const started = await launcher.start(r, `${r.name}#probe`);
   if ('kind' in started) {
-    // The line that says what went wrong (Node ends a crash with its version), else the last.
-    const lines = started.output?.filter((l) => l.trim()) ?? [];
-    const last = [...lines].reverse().find((l) => /error/i.test(l)) ?? lines.at(-1);
+    const last = tellingLine(started.output ?? []);
     const why = started.reason.replace(/^start: /, '');
     throw new OwnAppError(`--app "${own.command}" did not start: ${why}${last ? ` (last output: ${last})` : ''}`);
   }
@@ -92,15 +106,18 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
     if (one.status !== 200)
       throw new OwnAppError(`--app: ${c.path} answered ${one.status}, not 200; give the route it serves with --path`);
     if (own.body.from === 'any') return;
-    const want = own.golden ?? one.text;
-    const i = differingAt(two.text, want);
-    const at = Buffer.byteLength(want.slice(0, i));
+    if (own.body.from === 'file') {
+      const diff = firstDifference(one.text, own.golden!);
+      if (diff) throw new OwnAppError(fileDiffers(c.path, own.body.path, diff));
+      return;
+    }
+    const i = differingAt(two.text, one.text);
     if (i >= 0)
       throw new OwnAppError(
-        `--app: the body of ${c.path} ${own.golden ? 'differs from --body' : 'changed between two requests'} at ` +
-          `byte ${at}; use --body any to accept a changing body (status and length checked only)`,
+        `--app: the body of ${c.path} changed between two requests at byte ${Buffer.byteLength(one.text.slice(0, i))}` +
+          '; use --body any to accept a changing body (the status checked only, any non-empty body)',
       );
-    own.golden = want;
+    own.golden = one.text;
   } finally {
     await launcher.stop(started.key);
   }

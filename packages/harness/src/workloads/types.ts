@@ -62,7 +62,29 @@ export interface Workload extends MeasuredWorkload {
   readonly charts: readonly Chart[];
   /** Its lines in the README block: after the picks, and (`far`) for a run at a network distance. */
   readme(an: Analysis, far: boolean): string[];
+  /**
+   * Flags it cannot be measured with, each with why, refused before anything starts (cli/args.ts): a write has no
+   * HTTP ceiling (--ceilings), and no stream of a given size to read (--entries). Absent: none.
+   */
+  readonly refuses?: Readonly<Record<string, string>>;
+  /**
+   * Why its pairs (--against, --app twice) are measured alternating only: --pair duet is refused, and --pair auto
+   * alternates. Absent: either way.
+   */
+  readonly alternateOnly?: string;
+  /**
+   * Settings its route does not apply, each with why: a contender with one set is not measured under it (named with
+   * --only, refused; from a suite, left out and listed). Absent: none.
+   */
+  readonly ignores?: Readonly<Record<string, string>>;
 }
+
+/** What the write routes (packages/stream's writes/) do not apply of the settings, and why. */
+export const WRITE_ROUTE_IGNORES: Readonly<Record<string, string>> = {
+  transform: 'the write route builds its own reply',
+  handicap: 'the write route burns no handicap',
+  pool: 'the write route opens its own connections',
+};
 
 /** Figures computed once per analysis, on first use (a section and a chart read the same ones). */
 export function once<F>(compute: (an: Analysis) => F): (an: Analysis) => F {
@@ -93,8 +115,9 @@ export const chartHead = (values: object[], config: object, text: string, subtit
 });
 
 /**
- * A write workload's prober: `step` every `everyMs` (a failed step is skipped) on a Redis connection of the
- * harness's own, until stopped; `stop` waits for the step under way, closes the connection and returns what the steps
+ * A write workload's prober: `step` every `everyMs` on a Redis connection of the harness's own, until stopped (a step
+ * records its own writes that failed, as unanswered; one that throws adds nothing, so it must throw only before it
+ * sends a write); `stop` waits for the step under way, closes the connection and returns what the steps
  * collected.
  */
 export function startProbing<T>(

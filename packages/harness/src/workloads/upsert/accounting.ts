@@ -10,6 +10,7 @@ import type { UpsertWindow } from './record';
 /** One of the prober's writes, as acknowledged. */
 export interface Acked {
   id: string;
+  /** NO_ANSWER: none came (a timeout, a dropped connection), so it may or may not have written. */
   status: number;
   result: string | null;
   version: number | null;
@@ -18,6 +19,9 @@ export interface Acked {
 }
 
 type Branches = UpsertWindow['branches'];
+
+/** A prober's write that got no answer: counted as unanswered, which widens the bound as oha's do. */
+export const NO_ANSWER = 0;
 
 /** Responses by branch, from status codes (oha's distribution, and the prober's). */
 function branchesOf(statuses: Record<string, number>, probes: Acked[], write: string): Branches {
@@ -31,14 +35,15 @@ function branchesOf(statuses: Record<string, number>, probes: Acked[], write: st
     else b.error += n;
   };
   for (const [code, n] of Object.entries(statuses)) add(Number(code), n);
-  for (const p of probes) add(p.status, 1);
+  for (const p of probes) if (p.status !== NO_ANSWER) add(p.status, 1);
   return b;
 }
 
 /**
  * The prober's acknowledged writes that were lost: once a burst was acknowledged its key held an
  * older version than the burst's newest applied one, or at the end of the window a key holds one
- * older than the newest acknowledged.
+ * older than the newest acknowledged. Each write once: the window's last burst's newest write,
+ * overwritten, is seen both right after its burst and at the end.
  */
 function staleKeys(
   probes: Acked[],
@@ -54,12 +59,14 @@ function staleKeys(
     const s = stored.get(id);
     return !s || s.version < acked ? [{ id, acked, stored: s?.version ?? null }] : [];
   });
-  return [...right, ...atEnd];
+  const all = [...right, ...atEnd];
+  return all.filter((s, i) => all.findIndex((t) => t.id === s.id && t.acked === s.acked) === i);
 }
 
 /**
  * `statuses`: oha's status code distribution; `unanswered`: requests with no status (timeouts,
- * connection errors); `stored`: every key of the window's space that exists, as read back.
+ * connection errors), and the prober's writes with NO_ANSWER too; `stored`: every key of the window's
+ * space that exists, as read back.
  */
 export function account(
   statuses: Record<string, number>,
@@ -69,7 +76,7 @@ export function account(
   unanswered = 0,
 ): Omit<UpsertWindow, 'keys' | 'prefix'> {
   const branches = branchesOf(statuses, probes, write);
-  const unknown = branches.error + unanswered;
+  const unknown = branches.error + unanswered + probes.filter((p) => p.status === NO_ANSWER).length;
   const acked = branches.created + branches.updated;
   const applied = stored.reduce((s, k) => s + k.applied, 0);
   const byId = new Map(stored.map((k) => [k.id, k]));

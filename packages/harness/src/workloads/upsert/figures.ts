@@ -1,5 +1,5 @@
 // --workload upsert's figures over each contender's kept runs, for its table and chart (report.ts): the accounting of
-// every write, the server's commands per request and each strategy's calls per second through the run.
+// every write, the server's commands per request and each strategy's req/s through the run.
 import { perRequestCommand } from '@bench/stream';
 import { median } from 'simple-statistics';
 import type { Results, RunRecord } from '../../model/results';
@@ -40,7 +40,7 @@ export interface StrategyCost {
   cpuUs: number | null;
 }
 
-/** One kept upsert window on the run's time axis: its strategy, contender, whole seconds into the run and calls/s. */
+/** One kept upsert window on the run's time axis: its strategy, contender, whole seconds into the run and req/s. */
 export interface UpsertPoint {
   write: string;
   name: string;
@@ -51,7 +51,7 @@ export interface UpsertPoint {
 export interface UpsertFigures {
   rows: Map<string, UpsertRow>;
   points: UpsertPoint[];
-  /** Each minute of the run with a window (0-based) and each strategy: the median calls/s of its windows in it. */
+  /** Each minute of the run with a window (0-based) and each strategy: the median req/s of its windows in it. */
   perMinute: { writes: string[]; minutes: number[]; median: (number | null)[][] };
   /** The accounting over every contender's kept windows: writes applied, and any lost, invented or stale. */
   accounting: { windows: number; applied: number; lost: number; invented: number; stale: number };
@@ -110,7 +110,7 @@ function upsertRow(all: RunRecord[], write: string): UpsertRow {
   };
 }
 
-/** The original's per-minute table at our window scale: each minute, each strategy's median calls/s. */
+/** The original's per-minute table at our window scale: each minute, each strategy's median req/s. */
 function perMinute(points: UpsertPoint[]): UpsertFigures['perMinute'] {
   const writes = [...new Set(points.map((v) => v.write))].sort();
   const minutes = [...new Set(points.map((v) => Math.floor(v.t / 60)))].sort((a, b) => a - b);
@@ -121,7 +121,7 @@ function perMinute(points: UpsertPoint[]): UpsertFigures['perMinute'] {
   return { writes, minutes, median: minutes.map((m) => writes.map((w) => cell(m, w))) };
 }
 
-/** --workload upsert: each contender's row, every window's point and the calls per minute, over the kept runs. */
+/** --workload upsert: each contender's row, every window's point and the req/s per minute, over the kept runs. */
 export function upsertFigures(r: Results, kept: Kept): UpsertFigures {
   const t0 = Date.parse(r.started_at);
   const points = r.contenders.flatMap((c) =>

@@ -4,9 +4,10 @@
 import { perRequestCommand } from '@bench/stream';
 import type { Around, GivenFlags, OwnOptions } from '../../measure/workload';
 import type { RunRecord, WorkloadRecord } from '../../model/results';
+import { NO_ANSWER } from './accounting';
 import { keysOf, type UpsertRecord, type UpsertSettings, upsertOf } from './record';
 import { bodyAfterRun } from '../read';
-import type { Workload } from '../types';
+import { type Workload, WRITE_ROUTE_IGNORES } from '../types';
 import { UsageError } from '../../system/flag-values';
 import { answered, KEY_SPACES, keySpace, poolUpsert, upsertAround, upsertRequest, verifyUpsert } from './measure';
 import { accountingLine, costLine, upsertTable, upsertTimeSpec } from './report';
@@ -45,9 +46,10 @@ function around(redis: Parameters<typeof upsertAround>[0], url: string, keys: nu
   return {
     target: { url: upsert.request.url, request: upsert.request },
     abort: () => upsert.abort(),
+    // The responses the prober's writes got (one that got none served nothing).
     stop: async () => {
       acked = await upsert.stop();
-      return acked.length;
+      return acked.filter((p) => p.status !== NO_ANSWER).length;
     },
     record: async (w) => ({
       kind: 'upsert',
@@ -143,4 +145,10 @@ export const UPSERT: Workload = {
   charts: [{ file: 'upsert-over-time.png', words: 'the writes over time', spec: upsertTimeSpec }],
   // At a distance, what each strategy costs per request; always, every acknowledged write accounted for.
   readme: (an, far) => (far ? [costLine(an), accountingLine(an)] : [accountingLine(an)]),
+  refuses: {
+    ceilings: 'a write has no HTTP ceiling (its -precomputed app would still write on every request)',
+    entries: 'it sizes the stream a read workload reads, and upsert writes keys of its own',
+    handicap: 'its route burns no handicap, so a calibrated one would never run',
+  },
+  ignores: WRITE_ROUTE_IGNORES,
 };

@@ -9,7 +9,7 @@ import { BRANCHES, type UpsertRecord, type UpsertWindow } from './record';
 import { byPrimary, type ClusterTarget } from '../../topology/cluster';
 import { cli, type RedisTarget } from '../../topology/redis';
 import { RECORD_BODY, startProbing, sumCounts } from '../types';
-import { account, type Acked } from './accounting';
+import { account, type Acked, NO_ANSWER } from './accounting';
 
 /** The record every request sends. */
 export const UPSERT_BODY = RECORD_BODY;
@@ -77,26 +77,42 @@ export function startUpsertProber(url: string, redis: RedisTarget, space: KeySpa
   const reader = new RedisClient(
     redis.nodes ? [...byPrimary(redis as ClusterTarget, [space.probeId], itemKey).keys()][0]! : redis.url,
   );
-  return startProbing<Acked>(
-    reader,
-    async (acked, halt) => {
-      const base = Date.now() * 1000;
-      const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
-      const replies = await Promise.all(
-        versions.map((version) => postUpsert(url, space.probeId, { ...JSON.parse(UPSERT_BODY), version }, halt)),
-      );
-      const [seen] = (await reader.send('HMGET', [itemKey(space.probeId), 'version'])) as (string | null)[];
-      for (const { status, reply } of replies)
-        acked.push({
-          id: space.probeId,
-          status,
-          result: reply?.result ?? null,
-          version: reply?.version ?? null,
-          seen: seen === null ? null : Number(seen),
-        });
-    },
-    everyMs,
+  return startProbing<Acked>(reader, (acked, halt) => probeBurst(url, space.probeId, reader, acked, halt), everyMs);
+}
+
+/**
+ * One burst: its writes, each answered (with the key's version read right after, unless that read fails: then it is
+ * checked at the end of the window only) or NO_ANSWER (it may or may not have written: unanswered, as oha's are).
+ */
+export async function probeBurst(
+  url: string,
+  id: string,
+  reader: { send(cmd: string, args: string[]): Promise<unknown> },
+  acked: Acked[],
+  halt?: AbortSignal,
+): Promise<void> {
+  const base = Date.now() * 1000;
+  const versions = Array.from({ length: PROBE_BURST }, (_, i) => base + i + 1).sort(() => Math.random() - 0.5);
+  const replies = await Promise.allSettled(
+    versions.map((version) => postUpsert(url, id, { ...JSON.parse(UPSERT_BODY), version }, halt)),
   );
+  let seen: number | null | undefined;
+  try {
+    const [v] = (await reader.send('HMGET', [itemKey(id), 'version'])) as (string | null)[];
+    seen = v === null || v === undefined ? null : Number(v);
+  } catch {}
+  for (const r of replies)
+    acked.push(
+      r.status === 'fulfilled'
+        ? {
+            id,
+            status: r.value.status,
+            result: r.value.reply?.result ?? null,
+            version: r.value.reply?.version ?? null,
+            ...(seen !== undefined ? { seen } : {}),
+          }
+        : { id, status: NO_ANSWER, result: null, version: null },
+    );
 }
 
 /** The read-back script: [id, applied, version] of each id in ARGV whose key exists, a line each. */

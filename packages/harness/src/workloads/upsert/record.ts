@@ -24,7 +24,7 @@ export interface UpsertWindow {
   acked_applied: number;
   applied: number;
   keys_written: number;
-  /** Requests with no answer to count (errors, timeouts): each may or may not have written. */
+  /** Requests with no answer to count (errors, timeouts; oha's and the prober's): each may or may not have written. */
   unanswered: number;
   lost: number;
   invented: number;

@@ -2,8 +2,8 @@
 // latency, app CPU and Redis CPU per request; the server's calls per request (the strategy's
 // command, and for WATCH every command of its path: retries show as more than one WATCH); 409s;
 // the branch each response said; and the accounting, which must show nothing lost. A chart puts
-// each window's calls per second on the run's time axis, a line per strategy: the original's
-// per-minute table at our window scale.
+// the windows' req/s on the run's time axis, a point per strategy and 10 s (their median), and a
+// table each minute's: the original's per-minute table at our window scale.
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult } from '../../model/results';
@@ -95,23 +95,23 @@ export function upsertTable(an: Analysis): string {
 }
 
 /**
- * The original's per-minute table at our window scale: each minute of the run, each strategy's median calls/s over the
+ * The original's per-minute table at our window scale: each minute of the run, each strategy's median req/s over the
  * windows in it.
  */
 function perMinuteTable({ perMinute: m }: UpsertFigures, durationS: number | null): string {
   const head =
-    `| minute of the run | ${m.writes.map((w) => `${w} calls/s`).join(' | ')} |\n` +
+    `| minute of the run | ${m.writes.map((w) => `${w} req/s`).join(' | ')} |\n` +
     `|---:|${m.writes.map(() => '---:').join('|')}|`;
   const rows = m.minutes.map((minute, i) => `| ${minute + 1} | ${m.median[i]!.map((x) => fmt(x)).join(' | ')} |`);
   return (
-    "**Calls per second by minute** (median over each strategy's windows in that minute; " +
+    "**Requests per second by minute** (median over each strategy's windows in that minute; " +
     `a window is one launch's ${durationS ?? '–'} s)\n\n${[head, ...rows].join('\n')}`
   );
 }
 
 /**
- * Each window's answered requests per second on the run's time axis, a line per write strategy (the strategies' medians
- * per window).
+ * The windows' req/s on the run's time axis: a point per write strategy and 10 s, the median of its windows (over its
+ * contenders) that started in those 10 s.
  */
 export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): vl.TopLevelSpec | null {
   const r = an.results;
@@ -122,7 +122,7 @@ export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): 
   if (!values.length) return null;
   const text =
     `Upsert, ${k} key${k === 1 ? '' : 's'}: ` +
-    "calls/s through the run, a point per strategy and 10 s (its contenders' median)";
+    "req/s through the run, a point per strategy and 10 s (its windows' median)";
   return {
     ...chartHead(values, config, text, subtitle),
     width: 720,
@@ -135,7 +135,7 @@ export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): 
         aggregate: 'median',
         field: 'rps',
         type: 'quantitative',
-        title: "calls/s (median over the strategy's windows)",
+        title: "req/s (median over the strategy's windows)",
       },
       color: {
         field: 'write',

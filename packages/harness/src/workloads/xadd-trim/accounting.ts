@@ -7,14 +7,24 @@
 import { sumCounts } from '../types';
 import type { TrimRecord } from './record';
 
-/** A prober's write: its status, whether it was read back, or else trimmed by the cap before it could be. */
+/** A prober's write that got no answer: counted as unanswered, which widens the bound as oha's do. */
+export const NO_ANSWER = 0;
+
+/**
+ * A prober's write: its status (NO_ANSWER: none came), whether it was read back, or else trimmed by the cap before it
+ * could be; `unchecked`: acknowledged, but its read-back failed, so it is neither found nor missing.
+ */
 export interface TrimProbe {
   status: number;
   found: boolean;
   trimmed?: boolean;
+  unchecked?: true;
 }
 
-/** One window's counts: oha's statuses and unanswered requests, the prober's, and the stream before and after. */
+/**
+ * One window's counts: oha's statuses and unanswered requests, the prober's writes (their unanswered ones count with
+ * oha's), and the stream before and after.
+ */
 export interface TrimCounts {
   statuses: Record<string, number>;
   unanswered: number;
@@ -29,12 +39,14 @@ export function accountTrim(w: TrimCounts): Omit<TrimRecord, 'redis_commands'> {
   let acked = 0;
   let errors = 0;
   for (const [code, n] of Object.entries(w.statuses)) Number(code) === 201 ? (acked += n) : (errors += n);
-  for (const p of w.probes) p.status === 201 ? acked++ : errors++;
-  const unknown = errors + w.unanswered;
+  const answered = w.probes.filter((p) => p.status !== NO_ANSWER);
+  for (const p of answered) p.status === 201 ? acked++ : errors++;
+  const unanswered = w.unanswered + w.probes.length - answered.length;
+  const unknown = errors + unanswered;
   const added = w.addedAfter - w.addedBefore;
   const lost = Math.max(0, acked - added);
   const invented = Math.max(0, added - acked - unknown);
-  const acknowledged = w.probes.filter((p) => p.status === 201);
+  const acknowledged = answered.filter((p) => p.status === 201 && !p.unchecked);
   const trimmed = acknowledged.filter((p) => !p.found && p.trimmed).length;
   const missing = acknowledged.filter((p) => !p.found && !p.trimmed).length;
   const problems = [
@@ -48,7 +60,7 @@ export function accountTrim(w: TrimCounts): Omit<TrimRecord, 'redis_commands'> {
   return {
     acked,
     errors,
-    unanswered: w.unanswered,
+    unanswered,
     added,
     lost,
     invented,

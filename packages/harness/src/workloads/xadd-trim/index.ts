@@ -5,7 +5,7 @@
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import type { Around } from '../../measure/workload';
 import type { RedisTarget } from '../../topology/redis';
-import type { Workload } from '../types';
+import { type Workload, WRITE_ROUTE_IGNORES } from '../types';
 import { poolTrim } from './accounting';
 import { trimAround, trimRequest, verifyTrim } from './measure';
 import { type TrimRecord, trimOf } from './record';
@@ -87,4 +87,12 @@ export const XADD_TRIM: Workload = {
   charts: [],
   // Not published: the table carries the accounting.
   readme: () => [],
+  refuses: {
+    ceilings: 'a write has no HTTP ceiling (its -precomputed app would still append on every request)',
+    entries: 'the stream is kept to its cap by every append, whatever size it starts at',
+    handicap: 'its route burns no handicap, so a calibrated one would never run',
+  },
+  ignores: WRITE_ROUTE_IGNORES,
+  // Both apps of a duet would append to the one stream, whose counter and cap each side's accounting reads whole.
+  alternateOnly: 'both apps would append to one stream, and each side accounts the whole stream',
 };

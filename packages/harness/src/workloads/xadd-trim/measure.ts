@@ -5,7 +5,7 @@ import { RedisClient } from 'bun';
 import { STREAM_KEY, TRIM_MAXLEN } from '@bench/stream';
 import { cli, type RedisTarget } from '../../topology/redis';
 import { RECORD_BODY, startProbing } from '../types';
-import { accountTrim, type TrimProbe } from './accounting';
+import { accountTrim, NO_ANSWER, type TrimProbe } from './accounting';
 import type { TrimRecord } from './record';
 
 /** The record every request sends: upsert's. */
@@ -46,8 +46,11 @@ async function post(
   return { status: res.status, entry, text };
 }
 
+/** What the prober reads with: a connection of the harness's own (a fake in the unit tests). */
+type Reader = Pick<RedisClient, 'send'>;
+
 /** Whether the stream holds the entry `entry` with the write's id and the body's fields. */
-async function holds(reader: RedisClient, entry: string, id: string): Promise<boolean> {
+async function holds(reader: Reader, entry: string, id: string): Promise<boolean> {
   const reply = (await reader.send('XRANGE', [STREAM_KEY, entry, entry])) as [string, string[]][];
   const fields = reply[0]?.[1] ?? [];
   const want = ['id', id, ...Object.entries(JSON.parse(TRIM_BODY)).flat()];
@@ -67,7 +70,7 @@ export const entryBefore = (a: string, b: string) => {
 };
 
 /** The stream's first (`XRANGE`) or last (`XREVRANGE`) entry id now; "0-0" when it is empty. */
-async function endOf(reader: RedisClient, cmd: 'XRANGE' | 'XREVRANGE'): Promise<string> {
+async function endOf(reader: Reader, cmd: 'XRANGE' | 'XREVRANGE'): Promise<string> {
   const range = cmd === 'XRANGE' ? ['-', '+'] : ['+', '-'];
   const got = (await reader.send(cmd, [STREAM_KEY, ...range, 'COUNT', '1'])) as [string, string[]][];
   return got[0]?.[0] ?? '0-0';
@@ -79,7 +82,7 @@ async function endOf(reader: RedisClient, cmd: 'XRANGE' | 'XREVRANGE'): Promise<
  * oha's writes the cap can trim an acknowledged entry before it is read back (a thousand appends take 75 ms at 13,000
  * a second); the entries-added counter counts it all the same.
  */
-async function trimmedSince(reader: RedisClient, entry: string, lastBefore: string): Promise<boolean> {
+async function trimmedSince(reader: Reader, entry: string, lastBefore: string): Promise<boolean> {
   return trimmedBetween(entry, lastBefore, await endOf(reader, 'XRANGE'));
 }
 
@@ -94,14 +97,41 @@ export const trimmedBetween = (entry: string, lastBefore: string, firstNow: stri
 function startProber(url: string, redis: RedisTarget, prefix: string) {
   const reader = new RedisClient(redis.url);
   let n = 0;
-  return startProbing<TrimProbe>(reader, async (probes, halt) => {
-    const id = `${prefix}p${++n}`;
-    const lastBefore = await endOf(reader, 'XREVRANGE');
-    const { status, entry } = await post(url, id, halt);
-    const found = status === 201 && entry !== null && (await holds(reader, entry, id));
-    const trimmed = !found && status === 201 && entry !== null && (await trimmedSince(reader, entry, lastBefore));
+  return startProbing<TrimProbe>(reader, (probes, halt) => probeOnce(url, `${prefix}p${++n}`, reader, probes, halt));
+}
+
+/**
+ * One prober write: no answer is NO_ANSWER (it may or may not have written: unanswered, as oha's are); a 201 whose
+ * read-back failed is acknowledged but unchecked (the counter still accounts it). A failed read before the write sends
+ * nothing, and adds nothing.
+ */
+export async function probeOnce(
+  url: string,
+  id: string,
+  reader: Reader,
+  probes: TrimProbe[],
+  halt?: AbortSignal,
+): Promise<void> {
+  const lastBefore = await endOf(reader, 'XREVRANGE');
+  let got: Awaited<ReturnType<typeof post>>;
+  try {
+    got = await post(url, id, halt);
+  } catch {
+    probes.push({ status: NO_ANSWER, found: false });
+    return;
+  }
+  const { status, entry } = got;
+  if (status !== 201 || entry === null) {
+    probes.push({ status, found: false, trimmed: false });
+    return;
+  }
+  try {
+    const found = await holds(reader, entry, id);
+    const trimmed = !found && (await trimmedSince(reader, entry, lastBefore));
     probes.push({ status, found, trimmed });
-  });
+  } catch {
+    probes.push({ status, found: false, unchecked: true });
+  }
 }
 
 /** oha's request: POST the record to ids of the window's prefix and three random digits. */
@@ -117,9 +147,10 @@ export function trimAround(redis: RedisTarget, url: string) {
   let probes: TrimProbe[] = [];
   return {
     request: trimRequest(url, prefix),
+    // The responses the prober's writes got (one that got none served nothing).
     stop: async () => {
       probes = await prober.stop();
-      return probes.length;
+      return probes.filter((p) => p.status !== NO_ANSWER).length;
     },
     /** The window failed: the prober stops without waiting for its write in flight. */
     abort: () => prober.abort(),

@@ -4,7 +4,10 @@
 import { dataOf, type WorkloadRecord } from '../../model/workload-record';
 
 export interface TrimRecord {
-  /** 201s (oha's and the prober's); other statuses; requests with no answer (each may or may not have written). */
+  /**
+   * 201s (oha's and the prober's); other statuses; requests with no answer, oha's and the prober's (each may or may
+   * not have written).
+   */
   acked: number;
   errors: number;
   unanswered: number;
@@ -13,9 +16,10 @@ export interface TrimRecord {
   lost: number;
   invented: number;
   /**
-   * The prober's acknowledged writes, those not found in the stream right after their acknowledgement (lost), and
-   * those the cap trimmed before they were read back (newer than the stream's last entry before, older than its first
-   * after: xadd-trim/measure.ts trimmedSince; absent in older results).
+   * The prober's acknowledged writes read back (one whose read-back failed is not among them), those not found in the
+   * stream right after their acknowledgement (lost), and those the cap trimmed before they were read back (newer than
+   * the stream's last entry before, older than its first after: xadd-trim/measure.ts trimmedSince; absent in older
+   * results).
    */
   probes: number;
   probes_missing: number;

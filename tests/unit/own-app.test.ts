@@ -1,0 +1,189 @@
+// --app, the parts of it that need no run: its figures and words as the report renders them (an interval too short to
+// have ends, a body held to nothing), the line of a failed start's output that names the error, an app that listens
+// on another port than PORT, and the words of the Changes section for two --app and for what --against compares.
+import { describe, expect, test } from 'bun:test';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Analysis } from '../../packages/harness/src/answers/analysis';
+import { yoursOf } from '../../packages/harness/src/answers/yours';
+import { AppError, listeningPorts, notReady, startApp } from '../../packages/harness/src/measure/apps';
+import { CHECKOUT_INPUTS } from '../../packages/harness/src/model/changes';
+import type { Contender } from '../../packages/harness/src/model/contenders';
+import type { Results } from '../../packages/harness/src/model/results';
+import { changesSection, INPUTS_WORDS, inputsLine } from '../../packages/harness/src/report/changes';
+import { answerText, yoursSection } from '../../packages/harness/src/report/yours';
+import { fileDiffers, tellingLine } from '../../packages/harness/src/run/own-app';
+import { firstDifference } from '../../packages/harness/src/measure/verify';
+import { ROOT } from '../../packages/harness/src/system/paths';
+
+/** One kept window of `responses` responses carrying `bytes` body bytes in all. */
+const run = (responses: number, bytes: number, expected: number) => ({
+  round: 1,
+  ok: responses,
+  responses,
+  total_bytes: bytes,
+  expected_bytes: expected,
+  commands_by_name: { xrange: responses },
+});
+
+/** An --app run's results: the app (held to `body`) beside one contender, one window each. */
+function appResults(body: 'first' | 'any'): Results {
+  const contender = (name: string, runs: object[]) => ({
+    name,
+    status: 'ok',
+    points: [{ runs, rps: { median: 1000 }, latency_ms: { p50: 5, p99: 9 }, cpu_us_per_req: 300, rss_mb: 80 }],
+  });
+  return {
+    settings: { apps: [{ name: 'your-app', command: 'node s.mjs', path: '/', body }], target_ci_pct: 10 },
+    // Two windows of bodies of changing length: 100 responses of 10,000 B and 100 of 12,000 B, the first verified
+    // at 9,000 B.
+    contenders: [
+      contender('your-app', [run(100, 1_000_000, 9000), run(100, 1_200_000, 9000)]),
+      contender('node-raw-iovalkey', [run(100, 2_000_000, 20_000)]),
+    ],
+  } as unknown as Results;
+}
+
+describe('--app in the report', () => {
+  test('an answer whose interval has no ends (one round: Infinity, null read back) is open, too few rounds', () => {
+    const answer = { question: 'yours: x', a: 'your-app', b: 'node-raw-iovalkey', verdict: 'undecided', ratio: 1.2 };
+    for (const [lo, hi] of [
+      [0, Number.POSITIVE_INFINITY],
+      [null, null],
+    ]) {
+      const an = {
+        results: { settings: { target_ci_pct: 10 } },
+        answers: [{ ...answer, lo, hi, short: 'need 3 rounds' }],
+      } as unknown as Analysis;
+      expect(answerText(an, 'your-app')).toEqual([
+        '- open against `node-raw-iovalkey`: too few rounds for an interval (need 3 rounds)',
+      ]);
+    }
+  });
+
+  test('--body any: the status only, and the body column the mean served size, said to be a mean', () => {
+    const an = { results: appResults('any'), answers: [] } as unknown as Analysis;
+    const y = yoursOf(an.results)!;
+    an.yours = y;
+    expect(y.rows.map((r) => [r.name, r.body_bytes, r.body_mean])).toEqual([
+      ['your-app', 11_000, true],
+      ['node-raw-iovalkey', 20_000, false],
+    ]);
+    const text = yoursSection(an);
+    expect(text).toContain('any non-empty body (`--body any`: the status checked, not the length or the bytes)');
+    expect(text).toContain('| mean 11,000 B |');
+    expect(text).toContain('| 20,000 B |');
+    expect(text).not.toMatch(/length checked/);
+    // Held to its first response, the app's body is the one verified.
+    const first = yoursOf(appResults('first'))!;
+    expect(first.rows[0]).toMatchObject({ body_bytes: 9000, body_mean: false });
+  });
+
+  test('two --app: head is your second version by its command; --app with --against, the folder as it is', () => {
+    const r = (kind: string) =>
+      ({
+        settings: {
+          apps: [
+            { name: 'your-app', command: 'node v1.mjs' },
+            { name: 'your-app-2', command: 'node v2.mjs' },
+          ].slice(0, kind === 'app' ? 2 : 1),
+          against: { kind, spec: kind === 'app' ? 'node v1.mjs' : 'HEAD~1', commit: 'f'.repeat(40), equal_pct: 2 },
+        },
+        changes: { comparisons: [{}], answers: [{ a: 'your-app-2', out: 'x' }] },
+      }) as unknown as Results;
+    const section = (x: Results) =>
+      changesSection({
+        results: x,
+        handicap: [],
+        changeSeen: new Map(),
+        procedures: { 'signed-rank': { sentence: '' } },
+      } as unknown as Analysis);
+    expect(section(r('app'))).toStartWith(
+      '**Changes**: your second version (`--app "node v2.mjs"`) (head) against your first version ' +
+        '(`--app "node v1.mjs"`) (base)',
+    );
+    expect(section(r('ref'))).toStartWith("**Changes**: your app's folder as it is (head) against `HEAD~1`");
+  });
+
+  test('the inputs --against compares are listed from where run/inputs.ts reads them, raw-reader and bunfig too', () => {
+    const r = {
+      changes: { comparisons: [{}], inputs: { unchanged: ['a', 'b'], measured_unchanged: false } },
+    } as unknown as Results;
+    expect(INPUTS_WORDS).toBe(
+      'app folder, packages/stream, packages/raw-reader, root package.json, root bun.lock, root bunfig.toml, ' +
+        'build script',
+    );
+    expect(inputsLine(r)).toContain(`(${INPUTS_WORDS})`);
+    // run/inputs.ts takes its paths from the same list: none of them named there by hand.
+    const source = readFileSync(join(ROOT, 'packages/harness/src/run/inputs.ts'), 'utf8');
+    expect(source).toContain('CHECKOUT_INPUTS.hashed.map(');
+    expect(source).toContain('CHECKOUT_INPUTS.install');
+    expect([...CHECKOUT_INPUTS.hashed, CHECKOUT_INPUTS.install]).toContain('packages/raw-reader');
+  });
+});
+
+/** Node 24's stderr when its port is taken (the port and the line numbers of node:net as they were). */
+const EADDRINUSE = `node:events:505
+    throw er; // Unhandled 'error' event
+    ^
+
+Error: listen EADDRINUSE: address already in use 127.0.0.1:44091
+    at Server.setupListenHandle [as _listen2] (node:net:2328:16)
+    at listenInCluster (node:net:2437:12)
+    at node:net:2666:7
+    at process.processTicksAndRejections (node:internal/process/task_queues:90:21)
+Emitted 'error' event on Server instance at:
+    at emitErrorNT (node:net:2416:8)
+    at process.processTicksAndRejections (node:internal/process/task_queues:90:21) {
+  code: 'EADDRINUSE',
+  errno: -98,
+  syscall: 'listen',
+  address: '127.0.0.1',
+  port: 44091
+}
+
+Node.js v24.21.0`;
+
+describe('--app that cannot be measured', () => {
+  test("a failed start's last output: the error's own line, not a stack frame nor Node's version", () => {
+    expect(tellingLine(EADDRINUSE.split('\n'))).toBe(
+      'Error: listen EADDRINUSE: address already in use 127.0.0.1:44091',
+    );
+    expect(tellingLine(['boom: no config file'])).toBe('boom: no config file');
+    expect(tellingLine(['x', 'TypeError: a is not a function', '    at f (/app/s.mjs:1:1)', 'y'])).toBe(
+      'TypeError: a is not a function',
+    );
+    expect(tellingLine([])).toBeUndefined();
+  });
+
+  test('--body FILE the app does not serve: where, a short excerpt of each, and the fixes', () => {
+    const diff = firstDifference('{"colors":["red"]}', '{"colors":["blue"]}')!;
+    expect(fileDiffers('/colors', '/tmp/want.json', diff)).toBe(
+      "--app: GET /colors's body differs from --body /tmp/want.json at byte 12 (got 18 chars, want 19): " +
+        'got "{\\"colors\\":[\\"red\\"]}", want "{\\"colors\\":[\\"blue\\"]}"; correct the file, or use --body first ' +
+        'to hold the app to its first response',
+    );
+  });
+
+  test('an app that ignores PORT and listens elsewhere: not ready, says where it listens and to read PORT', async () => {
+    // The port it took, found from its process's own sockets.
+    const listen = "require('http').createServer((q, s) => s.end('x')).listen(0, '127.0.0.1', () => console.log('up'))";
+    const child = spawn('node', ['-e', listen], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise((resolve) => child.stdout!.once('data', resolve));
+      expect(listeningPorts([child.pid!]).length).toBe(1);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(notReady(2000, 3001, [3000])).toBe(
+      'not ready within 2s: it listens on :3000, not PORT=3001; read PORT from the environment',
+    );
+    expect(notReady(2000, 3001, [])).toBe('not ready within 2s (raise --start-timeout if it is just slow)');
+    // Started as a contender is, with PORT in its environment, it is told so.
+    const c = { name: 'deaf', start: ['node', '-e', listen], appDir: ROOT, path: '/' } as unknown as Contender;
+    const started = startApp(c, { env: {}, timeoutMs: 1500 });
+    await expect(started).rejects.toThrow(AppError);
+    await expect(started).rejects.toThrow(/^not ready within 1\.5s: it listens on :\d+, not PORT=\d+; read PORT from/);
+  });
+});
