@@ -106,7 +106,7 @@ describe('--app in the report', () => {
     expect(section(r('ref'))).toStartWith("**Changes**: your app's folder as it is (head) against `HEAD~1`");
   });
 
-  test('the inputs --against compares are listed from where run/inputs.ts reads them, raw-reader and bunfig too', () => {
+  test('the inputs --against compares are listed from where run/inputs.ts reads them: raw-reader, bunfig', () => {
     const r = {
       changes: { comparisons: [{}], inputs: { unchanged: ['a', 'b'], measured_unchanged: false } },
     } as unknown as Results;
@@ -166,7 +166,7 @@ describe('--app that cannot be measured', () => {
     );
   });
 
-  test('an app that ignores PORT and listens elsewhere: not ready, says where it listens and to read PORT', async () => {
+  test('an app that ignores PORT and listens elsewhere: says where it listens and to read PORT', async () => {
     // The port it took, found from its process's own sockets.
     const listen = "require('http').createServer((q, s) => s.end('x')).listen(0, '127.0.0.1', () => console.log('up'))";
     const child = spawn('node', ['-e', listen], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -46,7 +46,7 @@ export const SECTIONS: Section[] = [
     id: 'cost',
     place: 'tables',
 
-    title: 'Spread, cost per request and proof of Redis reads',
+    title: 'Spread, cost per request and Redis calls per request',
     render: costTable,
   },
   { id: 'ceilings', place: 'tables', render: ceilingsTable },
