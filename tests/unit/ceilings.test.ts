@@ -166,6 +166,8 @@ describe('the cost breakdown', () => {
     expect(b.client_us + b.transform_us + b.http_us + b.leftover_us).toBeCloseTo(b.measured_us, 9);
     expect(b.leftover_us).toBeCloseTo(250, 9);
     expect(b.predicted_rps).toBeCloseTo(1e6 / 1150, 6); // the app's core binds before Redis (1e6 / 240)
+    // Two workers, or a cluster's twin: the one-process model applies to neither, so no breakdown.
+    expect(breakdownOf(r, measured({ transform: 'plain', workers: '2' } as never, 1400, 900))).toBeNull();
   });
   test("the chart's bars are the parts at or above zero; a negative leftover is a note, not a bar", () => {
     const over = breakdownOf(r, measured({ transform: 'plain' }, 1000, 700))!;

@@ -10,6 +10,7 @@ import {
   type Probe,
   type SequencedEntry,
 } from '../../packages/harness/src/workloads/live/checker';
+import { judgeWindow } from '../../packages/harness/src/workloads/live/session';
 
 const entry = (n: number, color: string, acked_ms = -Infinity, sent_ms?: number): SequencedEntry => ({
   id: `${n}-0`,
@@ -175,6 +176,15 @@ describe('snapshotLengths', () => {
     expect(snapshotLengths(tiny, 2, 150, 250)).toEqual({ min: 79, max: 82 });
     expect(snapshotLengths(tiny, 2, 350, 400)).toEqual({ min: 84, max: 84 });
     expect(snapshotLengths(tiny, 2, -Infinity, Infinity)).toEqual({ min: 45, max: 84 });
+  });
+  test("a window's sizes reach back by the contender's bound: a ttl cache may serve a snapshot from before it", async () => {
+    // A window 250..400 of a cache bounded at 150 ms: [1,2] (79 bytes), current at 100, is a size it may serve.
+    const live = { timeline: () => Timeline.of(tiny), maxlen: 2, writer: { hasExited: () => false } };
+    const w = await judgeWindow(live as never, [], 150, 250, 400);
+    expect([w.bytes_min, w.bytes_max]).toEqual([79, 84]);
+    expect((await judgeWindow(live as never, [], 0, 250, 400)).bytes_min).toBe(82); // [2,3] is current at 250
+    expect((await judgeWindow(live as never, [], 0, 350, 400)).bytes_min).toBe(84);
+    expect((await judgeWindow(live as never, [], 150, 350, 400)).bytes_min).toBe(82);
   });
   test('a timeline extended a few entries at a time answers as one built whole', () => {
     const grown = new Timeline().add(tiny.slice(0, 1)).add(tiny.slice(1, 3)).add([]).add(tiny.slice(3));

@@ -49,6 +49,8 @@ describe('--target', () => {
     expect(usage(['--target', '10.0.0.2:3000'])).toContain('is not a URL; use http://host:port/path');
     expect(usage(['--target', 'http://u:p@app/'])).toContain('carries credentials');
     expect(usage(['--target-name', 'x'])).toContain('add --target');
+    // No stack to measure a ceiling of, and redis-benchmark would load the user's Redis.
+    expect(usage(['--target', 'http://app/', '--ceilings'])).toMatch(/--ceilings.*no stack here to measure a ceiling/);
     expect(usage(['--target', 'http://app/', '--target-name', 'a b'])).toContain('--target-name "a b" must be');
     // --body: the app's own body, with --target only, from a file that exists or its first response.
     expect(usage(['--body', 'first'])).toBe('--body goes with --target: add --target http://host:port/path');

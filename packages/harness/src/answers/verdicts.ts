@@ -209,9 +209,7 @@ export function ceilingFor(
         .map((x) => x.rps)
         .filter(Number.isFinite) ?? []);
   const http = httpCeilingOf(results, c);
-  // The client ceiling is one process on a single server: no ceiling for two workers or a cluster's twins.
-  const oneProcessOneServer = (c.settings?.workers ?? '1') === '1' && !c.server?.startsWith('cluster');
-  const client = oneProcessOneServer ? clientCeilingOf(results, c) : undefined;
+  const client = oneProcessOneServer(c) ? clientCeilingOf(results, c) : undefined;
   const candidates = [
     ...(redis.length ? [{ ceiling: 'redis', ceiling_rps: median(redis) }] : []),
     ...(client ? [{ ceiling: `${clientLabel(client)}, no HTTP`, ceiling_rps: client.rps }] : []),
@@ -241,9 +239,13 @@ export function withCeilingFigures(results: Results): ContenderResult[] {
   });
 }
 
+/** The client ceiling and the breakdown model one process on a single server: not two workers or a cluster's twins. */
+const oneProcessOneServer = (c: ContenderResult) =>
+  (c.settings?.workers ?? '1') === '1' && !c.server?.startsWith('cluster');
+
 export function breakdownOf(results: Results, c: ContenderResult): Breakdown | null {
   const p = c.points[0];
-  const client = clientCeilingOf(results, c);
+  const client = oneProcessOneServer(c) ? clientCeilingOf(results, c) : undefined;
   const http = httpCeilingOf(results, c);
   const httpUs = http?.points[0]?.cpu_us_per_req;
   if (!p?.rps || p.cpu_us_per_req === undefined || !client?.transform_us || httpUs === undefined) return null;

@@ -53,10 +53,12 @@ async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
   if (out.kind === 'entries') {
     for (const dir of out.dirs) await writeReport(dir, analyzeRun(dir), kind);
     await writeScalingReport(parent, kind);
-    log(`results in ${parent}: scaling.json, scaling.md and scaling.png, one run per size in entries-<n>/`);
+    const files = kind === 'full' ? 'scaling.json, scaling.md and scaling.png' : 'scaling.json and scaling.md';
+    log(`results in ${parent}: ${files}, one run per size in entries-<n>/`);
   } else if (out.kind === 'redis-rtt') {
     await writeDistanceReport(parent, out.distance, kind);
-    log(`results in ${parent}: distance.json, distance.md and distance.png, one run per RTT in rtt-<x>/`);
+    const files = kind === 'full' ? 'distance.json, distance.md and distance.png' : 'distance.json and distance.md';
+    log(`results in ${parent}: ${files}, one run per RTT in rtt-<x>/`);
   } else {
     const files = out.summary ? await writeSweepSummary(parent, out.summary, kind) : [];
     const runs = `one run per value, each with its report: ${out.dirs.map((d) => `${d}/`).join(', ')}`;

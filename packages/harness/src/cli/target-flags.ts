@@ -15,6 +15,7 @@ const NOT_WITH_TARGET: Record<string, string> = {
   list: 'there is no suite to list',
   entries: 'it loads its own streams into a private Redis',
   resume: 'a --target run is short: start it again',
+  ceilings: 'there is no stack here to measure a ceiling of, and redis-benchmark would load the Redis REDIS_URL names',
   'with-seed': 'the seed method launches each contender itself',
   'self-check': 'there is no suite to check against',
   handicap: 'it changes an app the harness launches',

@@ -84,16 +84,22 @@ export function efficiencyTable(an: Analysis): string {
     const ceiling =
       e.ceiling === 'redis' ? `${serverLabel(c.server ?? an.results.settings.servers?.[0])} alone` : e.ceiling;
     const redis = e.redis_share !== undefined ? `${fmt(e.redis_share * 100, 1)}%` : '–';
+    // Above 100%: that ceiling, one measurement, ran below the contender, so it bounds nothing there.
+    const over = e.value > 1 ? ' (above it: †)' : '';
     return (
-      `| ${c.name} | ${fmt(c.rps!.median)} | ${ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}% | ` +
+      `| ${c.name} | ${fmt(c.rps!.median)} | ${ceiling} | ${fmt(e.ceiling_rps)} | ${fmt(e.value * 100, 1)}%${over} | ` +
       `${redis} |`
     );
   });
+  const above = rows.some((c) => c.efficiency!.value > 1)
+    ? "\n\n† The contender ran faster than that ceiling's one measurement: the ceiling ran slow there, and bounds " +
+      'nothing for it.'
+    : '';
   return (
     '**Efficiency**: median req/s ÷ the lowest ceiling that applies (Redis alone, ' +
     "the contender's runtime and client with no HTTP, or its runtime and framework serving a precomputed body); " +
     'and ÷ Redis alone, serving the same XRANGE to redis-benchmark in this run' +
-    `\n\n${[head, ...body].join('\n')}`
+    `\n\n${[head, ...body].join('\n')}${above}`
   );
 }
 

@@ -10,7 +10,8 @@ export function contenderLines(o: LinesChart): vl.TopLevelSpec {
     type: a.sort ? 'ordinal' : 'quantitative',
     title: a.title,
     ...(a.sort ? { sort: a.sort } : {}),
-    ...(a.log ? { scale: { type: 'log' } } : {}),
+    // A log axis cannot place 0 (a sweep's --write-rate 0): symlog keeps it, and reads as log above 1.
+    ...(a.log ? { scale: { type: o.values.some((v) => !((v as never)[a.field] > 0)) ? 'symlog' : 'log' } } : {}),
   });
   const legend = o.legend === 'bottom' ? { orient: 'bottom', columns: 2, labelLimit: 400 } : { labelLimit: 320 };
   return {

@@ -268,8 +268,10 @@ async function restartRedis(b: Block, blockIndex: number): Promise<void> {
       `waiting for ${live.map((m) => m.r.name).join(', ')} to serve again`,
   );
   const recovered_ms: Record<string, number | null> = {};
-  for (const m of live) {
-    const { ms, out } = await b.launcher.recover(m.app!, restartedAt);
+  // Every app asked at once: one app's recovery is not counted in the next one's.
+  const back = await Promise.all(live.map((m) => b.launcher.recover(m.app!, restartedAt)));
+  for (const [i, m] of live.entries()) {
+    const { ms, out } = back[i]!;
     recovered_ms[m.r.name] = ms;
     if (!out) continue;
     m.outcome = out;

@@ -127,6 +127,8 @@ function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results:
   const runDir = runFolder(dir);
   const results = readResults(resultsFile(runDir));
   if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
+  if (results.target)
+    throw new Error(`${runDir} is a --target run, which is short: start it again with --target ${results.target.url}`);
   const apps = results.settings.apps ?? [];
   if (apps.length !== ownApps.length)
     throw new Error(

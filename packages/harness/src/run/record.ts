@@ -54,7 +54,8 @@ export const runLine = (run: RunRecord) =>
   run.duet_only
     ? `duet windows only: ${run.rps.toFixed(0)} req/s beside its twin, p50 ${run.latency_ms.p50.toFixed(1)} ms`
     : `${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ` +
-      `${run.cpu_us_per_req.toFixed(0)} µs CPU/req, ${run.redis_calls_per_req.toFixed(2)} calls/req`;
+      `${Number.isFinite(run.cpu_us_per_req) ? `${run.cpu_us_per_req.toFixed(0)} µs CPU/req` : 'CPU not measured'}, ` +
+      `${run.redis_calls_per_req.toFixed(2)} calls/req`;
 
 /** Redis stopped answering around a block (named by `what`): measuring stops, and the results say why. */
 export function redisStopped(results: Pick<Results, 'exit_reason'>, what: string): false {

@@ -164,7 +164,11 @@ export function savePartial(session: Session, reason: string): void {
     const apps = results.settings.apps?.length
       ? ` ${appFlagsOf(results.settings.apps)} and the --cwd, --path and --body it ran with`
       : '';
-    log(`partial results saved in ${resultsFile(runDir)} (resume with --resume ${runDir}${apps})`);
+    // A --target run is short and is not resumed: it is started again.
+    const next = results.target
+      ? `start it again with --target ${results.target.url}`
+      : `resume with --resume ${runDir}`;
+    log(`partial results saved in ${resultsFile(runDir)} (${next}${apps})`);
   } catch (e) {
     log(`could not save partial results: ${(e as Error).message}`);
   }

@@ -33,7 +33,13 @@ function row(c: ContenderResult, f: LiveRow | undefined): string {
 
 /** The writer's rate as achieved, and the Redis time its XADDs took, over every window of the run. */
 function writerLine(r: Results, { writer: w }: LiveFigures): string {
-  const perSecond = (x: number) => fmt(x / Math.max(w.seconds, 1e-9), 1);
+  // No window kept (every contender out): no rate to give, not a rate of 0.
+  if (!(w.seconds > 0))
+    return (
+      `The writer asked for ${liveSettings(r.settings)!.write_rate} XADDs/s (MAXLEN at the stream's length); no ` +
+      'window was kept, so what it made, and the Redis time it took, are not given.'
+    );
+  const perSecond = (x: number) => fmt(x / w.seconds, 1);
   const cpuPart = Number.isNaN(w.cpuS) ? '' : `; the writer process itself used ${perSecond(100 * w.cpuS)}% of a CPU`;
   const followPart = Number.isNaN(w.followerReads)
     ? ''
@@ -85,7 +91,8 @@ function restartLine(r: Results): string {
     `down ${restarts.map((x) => x.down_ms).join(', ')} ms), ` +
     'between the first and second windows of each block in round 1, with the writer paused. ' +
     `${back.length} of ${apps.length} apps served a fresh snapshot again ` +
-    `${within}${lost.length ? `; not within 10 s: ${lost.join(', ')}` : ''}. ` +
+    `${within}${lost.length ? `; not within 10 s: ${lost.join(', ')}` : ''}, timed from Redis answering again and ` +
+    "asked once the harness's writer had started again (which takes a few hundred ms of it). " +
     'Their later windows are judged like the others.'
   );
 }

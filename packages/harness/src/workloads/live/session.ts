@@ -222,7 +222,8 @@ export async function judgeWindow(
     await Bun.sleep(ms);
     ({ summary } = judge(probes, live.timeline(), live.maxlen, boundMs));
   }
-  const { min, max } = snapshotLengths(live.timeline(), live.maxlen, from_ms, to_ms);
+  // A read may show a snapshot up to its bound older than the window's start (a ttl cache's TTL): sizes from then on.
+  const { min, max } = snapshotLengths(live.timeline(), live.maxlen, from_ms - boundMs, to_ms);
   return { ...summary, bytes_min: min, bytes_max: max, writer_alive: !live.writer.hasExited() };
 }
 
