@@ -177,7 +177,7 @@ describe('snapshotLengths', () => {
     expect(snapshotLengths(tiny, 2, 350, 400)).toEqual({ min: 84, max: 84 });
     expect(snapshotLengths(tiny, 2, -Infinity, Infinity)).toEqual({ min: 45, max: 84 });
   });
-  test("a window's sizes reach back by the contender's bound: a ttl cache may serve a snapshot from before it", async () => {
+  test("a window's sizes reach back by the contender's bound: a ttl cache's older snapshot", async () => {
     // A window 250..400 of a cache bounded at 150 ms: [1,2] (79 bytes), current at 100, is a size it may serve.
     const live = { timeline: () => Timeline.of(tiny), maxlen: 2, writer: { hasExited: () => false } };
     const w = await judgeWindow(live as never, [], 150, 250, 400);
