@@ -144,7 +144,7 @@ export function contractFindings(r: Results): string {
   const same = r.contenders.filter((c) => c.status === 'ok' && !c.contract).length;
   return [
     `${same} contenders served the golden body byte for byte; ${differs.length} differ from it by named causes ` +
-      '([the contract](docs/methodology.md#the-method)), and were measured on their own body:',
+      '(docs/methodology.md of the checkout, "The contract on any stream"), and were measured on their own body:',
     // Markdown would read __proto__ as bold.
     ...differs.map((c) => `- **${c.name}**: ${c.contract!.replaceAll('_', '\\_')}`),
   ].join('\n');
