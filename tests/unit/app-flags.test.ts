@@ -41,6 +41,8 @@ describe('--app', () => {
     expect(appFlags({ app: ['a', 'b', 'c'] })).toMatch(/^--app at most twice/);
     expect(appFlags({ path: '/x' })).toBe('--path goes with --app: add --app "the command that starts your app"');
     expect(appFlags({ app: 'node s.js', target: 'http://h:1/' })).toMatch(/^--app does not go with --target/);
+    // A cluster needs a cluster client; the app's own reads one node of REDIS_URL, so its twins would be misnamed.
+    expect(appFlags({ app: 'node s.js', topology: 'cluster' })).toMatch(/^--app does not go with --topology cluster/);
     expect(appFlags({ app: 'node s.js', path: 'colors' })).toMatch(/must start with \//);
     expect(appFlags({ app: 'node s.js', cwd: '/no/such/dir' })).toMatch(/no such folder/);
     expect(appFlags({ app: 'node s.js', body: '/no/such/file' })).toMatch(/no such file/);

@@ -356,6 +356,12 @@ describe('flags', () => {
     expect(() => parseCli(['--workload', 'upsert', '--keys', '1,100', '--write-rate', '10,100'], names)).toThrow(
       /--write-rate needs --workload live|both sweeps/,
     );
+    // The pinned valkey-server has no TLS: refused in one line, not blamed on the RDB at its start.
+    for (const valkey of [
+      ['--server', 'valkey'],
+      ['--servers', 'redis,valkey'],
+    ])
+      expect(() => parseCli(['--redis-tls', ...valkey], names)).toThrow(/^--redis-tls does not go with Valkey: /);
     expect(privateRedisNeeded({ workload: 'upsert', entries: false, servers: ['redis'] })).toMatch(
       /^--workload upsert writes keys of its own/,
     );

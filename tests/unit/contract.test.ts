@@ -107,6 +107,75 @@ describe("a contender's body against it", () => {
   });
 });
 
+describe('the bytes and pairs behind the causes', () => {
+  const hole: FlatEntry[] = [
+    ['1-0', ['color', 'red', '2', 'two', '1', 'one']],
+    ['2-0', ['text', 'A']],
+  ];
+  const holeGolden = contractJson(hole);
+  const obj = toBody({ shape: 'flat', entries: hole });
+  const data = (body: string, want = holeGolden, opts = {}) => {
+    const d = contractDifference(body, want, opts);
+    return d && 'data' in d ? d.data : `passed: ${JSON.stringify(d)}`;
+  };
+  const BYTES = 'the same entries and fields, written with other bytes';
+
+  test('a cause found does not excuse other bytes: indented, \\u0041, an extra key at the top or in an entry', () => {
+    expect(contractDifference(JSON.stringify(obj), holeGolden)).toEqual({
+      causes: [{ cause: 'integer', at: 'entry 1-0, field "1"' }],
+    });
+    expect(data(JSON.stringify(obj, null, 2))).toBe(BYTES);
+    expect(data(JSON.stringify(obj).replace('"A"', '"\\u0041"'))).toBe(BYTES);
+    expect(data(JSON.stringify({ ...obj, extra: 'garbage' }))).toBe(BYTES);
+    expect(data(JSON.stringify({ entries: obj.entries.map((e) => ({ ...e, junk: 1 })) }))).toBe(BYTES);
+    expect(data(JSON.stringify({ entries: obj.entries.map(({ id, fields }) => ({ fields, id })) }))).toBe(BYTES);
+    // The test's own stream, every cause present: an object's body and the stream-order body, each indented.
+    expect(data(JSON.stringify(JSON.parse(plain), null, 2), golden)).toBe(BYTES);
+    expect(data(direct.replace('{"color":"red","font"', '{ "color":"red","font"'), golden)).toBe(BYTES);
+  });
+
+  test('a page embeds the body with < written \\u003c: with a cause, that and only that is its bytes', () => {
+    const lt: FlatEntry[] = [['1-0', ['b', '<x>', '1', 'y']]];
+    const page = (s: string) => s.replaceAll('<', '\\u003c');
+    const body = JSON.stringify(toBody({ shape: 'flat', entries: lt }));
+    const want = page(contractJson(lt));
+    expect(contractDifference(page(body), want, { page: true })).toEqual({
+      causes: [{ cause: 'integer', at: 'entry 1-0, field "1"' }],
+    });
+    expect(data(body, want, { page: true })).toBe(BYTES);
+    expect(data(page(body), contractJson(lt))).toBe(BYTES);
+  });
+
+  test("an invented repeated pair on a stream without repeats is refused where the stream's pairs are known", () => {
+    const once: FlatEntry[] = [['1-0', ['color', 'red', 'font', 'karla']]];
+    const onceGolden = contractJson(once);
+    const stream = toJson({ shape: 'flat', entries: once });
+    const bad = onceGolden.replace('{"color":', '{"color":"GARBAGE","color":');
+    expect(data(bad, onceGolden, { stream })).toBe(
+      'entry 1-0, field "color": repeated, and the stream does not repeat it',
+    );
+    // A name the stream repeats: each of its values is the stream's at that place, not only the last.
+    expect(data(direct.replace('"color":"red","font"', '"color":"GARBAGE","font"'), golden, { stream: direct })).toBe(
+      'entry 2-0, field "color", pair 1: got "color":"GARBAGE", want "color":"red"',
+    );
+    expect(data(direct.replace(',"color":"blue"', ',"color":"red","color":"blue"'), golden, { stream: direct })).toBe(
+      'entry 2-0, field "color", pair 3: got "color":"red", want "color":"blue"',
+    );
+  });
+
+  test("the causes alone still pass, with the stream's pairs known or not", () => {
+    const objects = {
+      causes: [expect.objectContaining({ cause: 'integer' }), expect.objectContaining({ cause: 'proto' })],
+    };
+    const repeated = { causes: [{ cause: 'repeated' as const, at: 'entry 2-0, field "color"' }] };
+    expect(contractDifference(plain, golden)).toEqual(objects);
+    expect(contractDifference(plain, golden, { stream: direct })).toEqual(objects);
+    expect(contractDifference(direct, golden)).toEqual(repeated);
+    expect(contractDifference(direct, golden, { stream: direct })).toEqual(repeated);
+    expect(contractDifference(golden, golden, { stream: direct })).toBeNull();
+  });
+});
+
 describe('the report', () => {
   test('names each contender measured on its own body with its causes; none when every body was the golden one', () => {
     const r = readResults(join(ROOT, 'tests/fixtures/results/results.json'));

@@ -13,7 +13,7 @@ const server = Bun.serve({
 afterAll(() => server.stop(true));
 const url = `http://127.0.0.1:${server.port}/`;
 const len = Buffer.byteLength(golden);
-/** 10,000 responses, `non2xx` of them other statuses; each 2xx body `short` bytes short, each other one `other` long. */
+/** 10,000 responses, `non2xx` of them other statuses; each 2xx body `short` bytes short, each other `other` long. */
 const run = (non2xx: number, short: number, other = 0) =>
   ({
     round: 1,

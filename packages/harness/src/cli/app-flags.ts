@@ -68,6 +68,8 @@ export function appFlags(v: FlagValues): AppFlags | string {
     return own ? `--${own} goes with --app: add --app "the command that starts your app"` : { ownApps: [] };
   if (v.target !== undefined)
     return '--app does not go with --target: --app starts your app here, --target measures one running elsewhere';
+  if (v.topology === 'cluster')
+    return '--app does not go with --topology cluster: your app opens its own client on REDIS_URL, one node of it';
   if (commands.length > 2) return '--app at most twice (your two versions); measure more in several runs';
   if (v.against !== undefined && commands.length > 1)
     return '--against pairs one --app with its version at a git ref: give --app once, or two --app and no --against';

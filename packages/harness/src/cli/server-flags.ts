@@ -68,6 +68,10 @@ export function tlsFlag(v: Record<string, unknown>): boolean {
     [v['redis-rtt'] !== undefined, '--redis-rtt: its delay proxy forwards the plain port'],
     [v.target !== undefined, '--target: the app reads the Redis its own URL names (give it a rediss:// one)'],
     [!!process.env.REDIS_URL, 'REDIS_URL: that Redis is read over TLS when its URL is rediss://'],
+    [
+      v.server === 'valkey' || String(v.servers ?? '').includes('valkey'),
+      'Valkey: the pinned valkey-server is built without TLS (leave out --server valkey or valkey in --servers)',
+    ],
   ];
   const found = clash.find(([on]) => on);
   if (found) throw new UsageError(`--redis-tls does not go with ${found[1]}`);

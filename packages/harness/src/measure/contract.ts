@@ -100,8 +100,31 @@ export type Difference = { causes: { cause: Cause; at: string }[] } | { data: st
 
 const at = (e: Entry, name: string) => `entry ${e.id}, field ${JSON.stringify(name)}`;
 
-/** The causes found in one entry, or a difference of data in words. */
-function entryDifference(got: Entry, want: Entry): { cause: Cause; at: string }[] | string {
+/**
+ * A body that repeats a name against the stream's own pairs (every pair kept, in stream order): a name repeated
+ * only where the stream repeats it, and every pair, not only a name's last, the stream's pair at that place.
+ */
+function repeatedDifference(got: Entry, stream: Entry): string | null {
+  const counts = new Map<string, number>();
+  for (const [k] of stream.fields) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const seen = new Set<string>();
+  for (const [k] of got.fields) {
+    if (seen.has(k) && (counts.get(k) ?? 0) < 2) return `${at(got, k)}: repeated, and the stream does not repeat it`;
+    seen.add(k);
+  }
+  for (let i = 0; i < Math.max(got.fields.length, stream.fields.length); i++) {
+    const [gk, gv] = got.fields[i] ?? [];
+    const [sk, sv] = stream.fields[i] ?? [];
+    if (gk === sk && gv === sv) continue;
+    if (sk === undefined) return `${at(got, gk!)}: a pair the stream does not have`;
+    const was = gk === undefined ? 'no such pair' : `${JSON.stringify(gk)}:${JSON.stringify(gv)}`;
+    return `${at(stream, sk)}, pair ${i + 1}: got ${was}, want ${JSON.stringify(sk)}:${JSON.stringify(sv)}`;
+  }
+  return null;
+}
+
+/** The causes found in one entry, or a difference of data in words; `stream`: the entry's every pair, if known. */
+function entryDifference(got: Entry, want: Entry, stream?: Entry): { cause: Cause; at: string }[] | string {
   if (got.id !== want.id) return `entry ${want.id}: got the id ${JSON.stringify(got.id)}`;
   const causes: { cause: Cause; at: string }[] = [];
   const seen = new Map<string, string>();
@@ -109,6 +132,9 @@ function entryDifference(got: Entry, want: Entry): { cause: Cause; at: string }[
     if (seen.has(k) && !causes.some((c) => c.cause === 'repeated')) causes.push({ cause: 'repeated', at: at(got, k) });
     seen.set(k, v);
   }
+  // Only a body that keeps every pair repeats a name: where the stream's pairs are known, it must be them.
+  const repeats = stream && causes.length ? repeatedDifference(got, stream) : null;
+  if (repeats) return repeats;
   const wanted = want.fields.filter(([k]) => {
     const dropped = k === '__proto__' && !seen.has(k);
     if (dropped) causes.push({ cause: 'proto', at: at(want, k) });
@@ -137,21 +163,49 @@ function entryDifference(got: Entry, want: Entry): { cause: Cause; at: string }[
   return causes;
 }
 
+/**
+ * The compact body of these entries and pairs, in their order, each string as JSON.stringify writes it: the bytes an
+ * app whose body differs only by named causes sends. `page`: with `<` written `\u003c`, as a page embeds the body.
+ */
+function compactBody(entries: Entry[], page = false): string {
+  const str = JSON.stringify;
+  const fields = (e: Entry) => e.fields.map(([k, v]) => `${str(k)}:${str(v)}`).join(',');
+  const json = `{"entries":[${entries.map((e) => `{"id":${str(e.id)},"fields":{${fields(e)}}}`).join(',')}]}`;
+  return page ? json.replaceAll('<', '\\u003c') : json;
+}
+
+/** How `contractDifference` reads a body besides the golden one it is given. */
+export interface ContractOptions {
+  /** The body is a page's: `<` written `\u003c` (as in the golden body it is given). */
+  page?: boolean;
+  /**
+   * The stream's pairs, every one kept in stream order, in the contract's shape (the direct transform of a flat
+   * reply, toJson). The golden body writes a repeated name once, with its last value, so it cannot tell a repeat
+   * the stream has from one an app invents; with this, a body that repeats a name is checked pair by pair.
+   */
+  stream?: string;
+}
+
 /** How `body` differs from `golden` (both of the contract's shape), entry by entry; null when they are the same. */
-export function contractDifference(body: string, golden: string): Difference | null {
+export function contractDifference(body: string, golden: string, opts: ContractOptions = {}): Difference | null {
   if (body === golden) return null;
   const got = entriesOf(body);
   const want = entriesOf(golden);
   if (!got || !want) return { data: 'the body is not of the contract\'s shape {"entries":[{"id","fields"}…]}' };
   if (got.length !== want.length) return { data: `${got.length} entries, want ${want.length}` };
+  const stream = opts.stream === undefined ? undefined : entriesOf(opts.stream);
+  if (stream === null || (stream && stream.length !== want.length))
+    throw new Error("the stream's pairs are not the golden body's entries in the contract's shape");
   const causes: { cause: Cause; at: string }[] = [];
   for (let i = 0; i < want.length; i++) {
-    const d = entryDifference(got[i]!, want[i]!);
+    const d = entryDifference(got[i]!, want[i]!, stream?.[i]);
     if (typeof d === 'string') return { data: d };
     for (const c of d) if (!causes.some((x) => x.cause === c.cause)) causes.push(c);
   }
-  // Same entries and pairs, other bytes (spacing, escapes): not the contract's bytes.
-  if (!causes.length) return { data: 'the same entries and fields, written with other bytes' };
+  // Same entries and pairs, other bytes (spacing, escapes, keys besides entries, id and fields): not the contract's
+  // bytes, with causes or without; the causes excuse an order of names and pairs kept, never the bytes that write them.
+  if (!causes.length || body !== compactBody(got, opts.page))
+    return { data: 'the same entries and fields, written with other bytes' };
   return { causes };
 }
 

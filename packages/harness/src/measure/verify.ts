@@ -38,8 +38,11 @@ export function firstDifference(actual: string, expected: string): string | null
  */
 export type Carrier = boolean | 'own' | 'any';
 
-/** Checks one response against the contract. Pages carry the body inside a script tag. */
-export async function verifyContract(url: string, golden: string, page: Carrier): Promise<Verdict> {
+/**
+ * Checks one response against the contract. Pages carry the body inside a script tag. `stream`: the stream's every
+ * pair in stream order (contractDifference's option), where known; without it a repeat is checked by its last value.
+ */
+export async function verifyContract(url: string, golden: string, page: Carrier, stream?: string): Promise<Verdict> {
   let res: Response;
   try {
     res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
@@ -67,7 +70,7 @@ export async function verifyContract(url: string, golden: string, page: Carrier)
     body = m[1]!;
   }
   const want = page ? golden.replaceAll('<', '\\u003c') : golden;
-  const diff = contractDifference(body, want);
+  const diff = contractDifference(body, want, { page: page === true, stream });
   if (diff && 'data' in diff) return { ok: false, reason: `${firstDifference(body, want)}; ${diff.data}` };
   return { ok: true, bytes: Buffer.byteLength(text), ...(diff && { finding: causesLine(diff.causes) }) };
 }

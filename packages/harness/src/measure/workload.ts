@@ -47,6 +47,8 @@ export interface CheckContext {
   /** The golden body, and whether the contender serves it paged. */
   golden: string;
   page: Carrier;
+  /** The stream's every pair in stream order, where the golden body is the stream's (not an own app's). */
+  pairs?: string;
   /** What the workload runs for the whole run (the live writer, whose checker judges the reads), if anything. */
   background: Background | null;
   /** --workload live: the staleness the contender may show. */

@@ -147,6 +147,7 @@ const checkContext = (rig: Rig, settings: LaunchSettings, c: Contender, url: str
   write: c.settings.write,
   // --app: the app's own body (its first response, a file's), or any body.
   golden: c.own?.golden ?? rig.golden,
+  ...(c.own || !rig.pairs ? {} : { pairs: rig.pairs }),
   page: c.own ? (c.own.body.from === 'any' ? 'any' : 'own') : c.page,
   background: rig.ctx.background ?? null,
   boundMs: () => liveBoundMs(rig, settings, c),

@@ -12,7 +12,14 @@ import type { ServerName } from '../model/servers';
 import { ROOT } from '../system/paths';
 import { info, log, progress } from '../system/progress';
 import type { DelayProxy } from '../topology/delay';
-import { goldenBody, redactUrl, type RedisTarget, streamInfo, useExistingRedis } from '../topology/redis';
+import {
+  contractBodies,
+  goldenBody,
+  redactUrl,
+  type RedisTarget,
+  streamInfo,
+  useExistingRedis,
+} from '../topology/redis';
 import { serverRecord, serverTwins, startProxies, startServers } from '../topology/servers';
 import { type CliOptions, privateRedisNeeded } from './options';
 import { contenderOf, fail, type Rig, type Session } from './state';
@@ -56,7 +63,7 @@ export async function openServers(opts: CliOptions, results: Results, session: S
     : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session, !!settings.redis_tls);
   const redis = (session.redis = servers[serverNames[0]!]!);
   const stream = streamInfo(redis, STREAM_KEY);
-  const golden = goldenBody(redis, STREAM_KEY, settings.workload);
+  const { golden, stream: pairs } = contractBodies(redis, STREAM_KEY, settings.workload);
   for (const [name, target] of Object.entries(servers)) {
     if (goldenBody(target, STREAM_KEY, settings.workload) !== golden)
       throw new Error(
@@ -88,7 +95,7 @@ export async function openServers(opts: CliOptions, results: Results, session: S
       `body ${golden.length} bytes`,
   );
   const proxies = await startProxies(servers, results, session);
-  return { servers, redis, golden, proxies };
+  return { servers, redis, golden, pairs, proxies };
 }
 
 /** Build each app once (static Next variants read Redis here); a failed build fails its contenders. */
@@ -128,13 +135,14 @@ export async function openRig(
   twins: Contender[],
 ): Promise<Rig> {
   const settings = results.settings;
-  const { servers, redis, golden, proxies } = await openServers(opts, results, session);
+  const { servers, redis, golden, pairs, proxies } = await openServers(opts, results, session);
   const first = serverNamesOf(settings)[0]!;
   const manifests = [...all, ...serverTwins(all, serverNamesOf(settings)).twins, ...twins];
   return {
     servers,
     proxies,
     golden,
+    pairs,
     session,
     byName: new Map(manifests.map((c) => [c.name, c])),
     ctx: {

@@ -42,6 +42,8 @@ export interface Rig {
   /** --redis-rtt: the delay proxy in front of each server, by name; empty without one. */
   proxies: Record<string, { pid: number; url: string }>;
   golden: string;
+  /** The stream's every pair in stream order (topology/redis.ts contractBodies): a repeated name checked at each. */
+  pairs?: string;
   /** Manifest entries by contender name. */
   byName: Map<string, Contender>;
   session: Session;

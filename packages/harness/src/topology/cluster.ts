@@ -1,6 +1,7 @@
 // A private Redis Cluster: 3 primaries, each with 1 replica, on loopback, holding what the RDB
 // holds. Like redis.ts, the harness drives it through redis-cli only, so the set-up and the
 // counters never depend on a client under test.
+import { pinned } from '../system/placement';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +69,7 @@ async function clusterPorts(n: number): Promise<number[]> {
   return ports;
 }
 
-function startNode(port: number, dir: string): Node {
+function startNode(port: number, dir: string, cpuList: string | null): Node {
   const logFile = join(dir, `redis-${port}.log`);
   // Each node keeps its own cluster state file and RDB name in the shared temp dir; nothing is saved.
   // A replica is listed to clients only once its replication offset is above 0; the primary's
@@ -85,7 +86,9 @@ function startNode(port: number, dir: string): Node {
     '--repl-diskless-sync-delay',
     '0',
   ];
-  return { port, url: `redis://127.0.0.1:${port}`, proc: spawnTracked('redis-server', args), logFile };
+  // Pinned where the run's placement puts Redis, as a single private Redis is.
+  const [bin, ...rest] = pinned(cpuList, ['redis-server', ...args]);
+  return { port, url: `redis://127.0.0.1:${port}`, proc: spawnTracked(bin!, rest), logFile };
 }
 
 const readLog = (n: Node) => (existsSync(n.logFile) ? readFileSync(n.logFile, 'utf8') : '');
@@ -248,13 +251,16 @@ async function loadRdb(rdbPath: string, nodes: Node[], layout: NodeLine[]): Prom
  * as many keys as its primary (a keyless check: a replica answers key commands only after READONLY)
  * and every node lists every replica to clients.
  */
-export async function startCluster(rdbPath: string, opts: { timeoutMs?: number } = {}): Promise<ClusterTarget> {
+export async function startCluster(
+  rdbPath: string,
+  opts: { timeoutMs?: number; cpuList?: string | null } = {},
+): Promise<ClusterTarget> {
   if (!existsSync(rdbPath) || !statSync(rdbPath).isFile())
     throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file, or run npm run make-rdb)`);
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const ports = await clusterPorts(NODE_COUNT);
   const dir = mkdtempSync(join(scratchDir(), 'stream-bench-cluster-'));
-  const nodes = ports.map((p) => startNode(p, dir));
+  const nodes = ports.map((p) => startNode(p, dir, opts.cpuList ?? null));
   const stop = async () => {
     await Promise.all(nodes.map((n) => killTree(n.proc.pid, 2000)));
     rmSync(dir, { recursive: true, force: true });

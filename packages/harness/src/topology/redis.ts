@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { contractJson, replyCommand, type Workload } from '@bench/stream';
+import { contractJson, type FlatEntry, replyCommand, toJson, type Workload } from '@bench/stream';
 import { freePort, onFreePort, portTaken } from '../system/net';
 import { pinned } from '../system/placement';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
@@ -54,7 +54,9 @@ export function cli(
   );
   if (res.error)
     throw new RedisError(
-      `redis-cli failed: ${res.error.message} (is redis-cli installed? run npm run bench to set up)`,
+      (res.error as NodeJS.ErrnoException).code === 'ETIMEDOUT'
+        ? `no answer within ${timeoutMs / 1000} s`
+        : `redis-cli failed: ${res.error.message} (is redis-cli installed? run npm run bench to set up)`,
     );
   const out = res.stdout ?? '';
   const err = (res.stderr ?? '').trim();
@@ -269,7 +271,10 @@ export function useExistingRedis(url: string): RedisTarget {
   try {
     cli({ url }, ['PING']);
   } catch (e) {
-    throw new RedisError(`REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}`);
+    throw new RedisError(
+      `REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}; start that Redis, correct REDIS_URL, ` +
+        'or unset it for a private Redis',
+    );
   }
   const refused = clusterRefusal(url, cli({ url }, ['INFO', 'cluster']));
   if (refused) throw new RedisError(refused);
@@ -308,7 +313,16 @@ export function streamInfo(target: RedisTarget, key: string): StreamInfo {
 
 /** The contract body, computed from redis-cli's own reading of the stream: all of it, or the page read. */
 export function goldenBody(target: RedisTarget, key: string, workload: Workload = 'xrange'): string {
-  return contractJson(JSON.parse(cli(target, replyCommand(workload, key), { json: true })) as [string, string[]][]);
+  return contractBodies(target, key, workload).golden;
+}
+
+/**
+ * The golden body, and the stream's every pair in stream order (a repeated name each time: what the contract check
+ * holds a body's repeated names to), from one read.
+ */
+export function contractBodies(target: RedisTarget, key: string, workload: Workload = 'xrange') {
+  const entries = JSON.parse(cli(target, replyCommand(workload, key), { json: true })) as FlatEntry[];
+  return { golden: contractJson(entries), stream: toJson({ shape: 'flat', entries }) };
 }
 
 export interface CommandStat {

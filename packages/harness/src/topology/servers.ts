@@ -171,7 +171,7 @@ export async function startServers(
       continue;
     }
     const target = SERVERS[name].cluster
-      ? await startCluster(rdb)
+      ? await startCluster(rdb, { cpuList })
       : await startPrivateRedis(rdb, {
           port: i === 0 ? (port ?? undefined) : undefined,
           cpuList,

@@ -11,8 +11,14 @@ import type { NamedSetting, Workload } from './types';
  * A fixed stream's run, checked after it (for a launched app and for --target's): the app still
  * answers with the golden body, and oha's bytes are that body's size times the responses.
  */
-export async function bodyAfterRun(url: string, golden: string, page: Carrier, run: RunRecord): Promise<Fault | null> {
-  const again = await verifyContract(url, golden, page);
+export async function bodyAfterRun(
+  url: string,
+  golden: string,
+  page: Carrier,
+  run: RunRecord,
+  pairs?: string,
+): Promise<Fault | null> {
+  const again = await verifyContract(url, golden, page, pairs);
   if (!again.ok) run.after_check = again.reason!;
   if (!again.ok && again.reason!.startsWith('request failed'))
     return { status: 'failed', reason: `app stopped answering during run ${run.round} (${again.reason})` };
@@ -76,8 +82,8 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     restartsRedis: () => false,
     oneServer: null,
     clusterServers: CLUSTER_SERVERS,
-    verify: (ctx) => verifyContract(ctx.url, ctx.golden, ctx.page),
-    checkAfter: (ctx, run) => bodyAfterRun(ctx.url, ctx.golden, ctx.page, run),
+    verify: (ctx) => verifyContract(ctx.url, ctx.golden, ctx.page, ctx.pairs),
+    checkAfter: (ctx, run) => bodyAfterRun(ctx.url, ctx.golden, ctx.page, run, ctx.pairs),
     request: (_ctx, url) => ({ url }),
     around: () => null,
     pickFor: null,
