@@ -36,8 +36,11 @@ if (!/^\d+$/.test(values.port!) || port < 1 || port > 65535) {
 startOrphanGuard(); // Redis goes when this script goes, however it ends
 let redis: RedisTarget | null = null;
 try {
-  if (!process.argv.slice(2).some((a) => a.startsWith('--port')) && (await portTaken(port))) {
-    console.error(`error: port ${port} on 127.0.0.1 is already in use (a Redis already running?); pass --port N`);
+  // Restore's port is 6379 or the one asked, never one picked for it: a taken one is said here, with restore's fix.
+  if (await portTaken(port)) {
+    console.error(
+      `error: port ${port} on 127.0.0.1 is already in use (a Redis already running?); pass another --port N`,
+    );
     process.exit(2);
   }
   redis = await startPrivateRedis(resolve(values.rdb!), { port });

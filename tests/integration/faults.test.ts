@@ -248,8 +248,11 @@ describe('bad input', () => {
       const taken = script('restore-redis.ts', []);
       expect(taken.exitCode).toBe(2);
       expect(taken.stderr.toString()).toMatch(
-        /^error: port 6379 on 127\.0\.0\.1 is already in use .*; pass --port N\n$/,
+        /^error: port 6379 on 127\.0\.0\.1 is already in use .*; pass another --port N\n$/,
       );
+      // Asked for by --port, the same line: not "leave it out to get a free one", which restore never does.
+      const asked = script('restore-redis.ts', ['--port', '6379']);
+      expect([asked.exitCode, asked.stderr.toString()]).toEqual([2, taken.stderr.toString()]);
     } finally {
       holder.close();
     }

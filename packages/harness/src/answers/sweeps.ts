@@ -29,6 +29,8 @@ export interface RankChange {
 export interface DistanceSweep {
   points: DistancePoint[];
   changes: RankChange[];
+  /** The distances whose run ranked other contenders than the nearest one's: their ranks are not compared. */
+  apart?: number[];
 }
 
 function proxyCpuPct(runs: { proxy_cpu_s?: number; seconds: number }[]): number | null {
@@ -63,14 +65,31 @@ export function distancePoints(runs: { rttMs: number; results: Results }[]): Dis
   });
 }
 
+/** The contenders a distance's run ranked, in one string: two runs' ranks compare only where these are equal. */
+const rankedAt = (points: DistancePoint[], rtt: number) =>
+  points
+    .filter((x) => x.rtt_ms === rtt && x.rank_lo !== null)
+    .map((x) => x.name)
+    .sort()
+    .join('\n');
+
+/** The distances whose run ranked other contenders than the nearest one's (one failed at a distance, say). */
+export function rankedApart(points: DistancePoint[]): number[] {
+  const nearest = Math.min(...points.map((p) => p.rtt_ms));
+  const rtts = [...new Set(points.map((p) => p.rtt_ms))].filter((r) => r !== nearest);
+  return rtts.filter((r) => rankedAt(points, r) !== rankedAt(points, nearest));
+}
+
 /**
  * Across distances, a contender "changes rank" only when its rank intervals at the two distances do
- * not overlap: each distance against the nearest (first) one.
+ * not overlap: each distance against the nearest (first) one, where both runs ranked the same contenders (a rank
+ * among other contenders is another scale: one failing at a distance moves every one below it).
  */
 export function rankChanges(points: DistancePoint[]): RankChange[] {
   const nearest = Math.min(...points.map((p) => p.rtt_ms));
+  const apart = rankedApart(points);
   const out = [];
-  for (const p of points.filter((x) => x.rtt_ms !== nearest && x.rank_lo !== null)) {
+  for (const p of points.filter((x) => x.rtt_ms !== nearest && x.rank_lo !== null && !apart.includes(x.rtt_ms))) {
     const base = points.find((x) => x.rtt_ms === nearest && x.name === p.name && x.rank_lo !== null);
     if (base && (p.rank_lo! > base.rank_hi! || p.rank_hi! < base.rank_lo!)) {
       out.push({
@@ -86,5 +105,6 @@ export function rankChanges(points: DistancePoint[]): RankChange[] {
 
 export function distanceSweep(runs: { rttMs: number; results: Results }[]): DistanceSweep {
   const points = distancePoints(runs);
-  return { points, changes: rankChanges(points) };
+  const apart = rankedApart(points);
+  return { points, changes: rankChanges(points), ...(apart.length ? { apart } : {}) };
 }

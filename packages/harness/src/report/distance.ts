@@ -11,7 +11,7 @@ function rankText(lo: number | null, hi: number | null): string {
   if (lo === null) return '–';
   return lo === hi ? `${lo}` : `${lo}–${hi}`;
 }
-export function distanceTable({ points, changes }: DistanceSweep): string {
+export function distanceTable({ points, changes, apart = [] }: DistanceSweep): string {
   const rtts = [...new Set(points.map((p) => p.rtt_ms))].sort((a, b) => a - b);
   const names = [...new Set(points.map((p) => p.name))];
   const at = (n: string, rtt: number) => points.find((p) => p.name === n && p.rtt_ms === rtt);
@@ -42,11 +42,15 @@ export function distanceTable({ points, changes }: DistanceSweep): string {
         )
         .join('\n')
     : `- none: every contender's rank interval overlaps the one it has at RTT ${rttLabel(rtts[0]!)}`;
+  const notCompared = apart.length
+    ? `\n- not compared at RTT ${apart.map(rttLabel).join(', ')}: that run ranked other contenders than the one at ` +
+      `RTT ${rttLabel(rtts[0]!)} (one not valid in both), so its ranks are on another scale`
+    : '';
   return (
     "**req/s and rank at each Redis distance** (median of each run's launches; " +
     "rank: the interval from that run's own paired tests, Holm at 5%)\n\n" +
     `${measured.map((m) => `- ${m}`).join('\n')}\n\n${head}\n${rows.join('\n')}\n\n` +
-    `**Contenders that change rank** (rank intervals that do not overlap)\n\n${changed}`
+    `**Contenders that change rank** (rank intervals that do not overlap)\n\n${changed}${notCompared}`
   );
 }
 
