@@ -87,7 +87,7 @@ const BEFORE = {
     type: 'string',
     desc:
       'scaling: run the contenders on generated streams of these ' +
-      'sizes, e.g. 339,3390,33900 (one run each, then a linear fit)',
+      'sizes, e.g. 339,3390,33900 (one run each, then a linear fit; a read workload only)',
   },
   workload: {
     type: 'string',
@@ -174,7 +174,7 @@ const AFTER = {
     desc:
       'also measure the ceilings: each stack serving a precomputed body (HTTP), Redis alone (redis-benchmark) ' +
       'and each runtime + client with no HTTP; with them the report shows efficiency and where the CPU goes ' +
-      '(on with --matrix; about 2.5 min of a default run, which goes to the answers without it)',
+      '(on with --matrix; about 2.5 min of a default run, which goes to the answers without it; a read workload only)',
   },
   'with-seed': {
     type: 'boolean',
@@ -187,7 +187,7 @@ const AFTER = {
     desc:
       'NAME or NAME:3%: burn CPU per request in this contender so its requests take that ' +
       'much longer (default 10%; calibrated on itself before round 1), under its own ' +
-      'name, measured side by side with its plain twin NAME@base: a known change to find',
+      'name, measured side by side with its plain twin NAME@base: a known change to find (a read workload only)',
   },
   against: {
     type: 'string',
