@@ -56,6 +56,14 @@ describe('flags', () => {
     expect(parseCli(['--budget', '45m'], names)).toMatchObject({ budgetS: 2700, maxRuns: 45 });
     expect(parseCli(['--budget', '45m', '--max-runs', '20'], names)).toMatchObject({ maxRuns: 20 });
     expect(parseCli(['--budget', '5m'], names)).toMatchObject({ maxRuns: 15 });
+    // They bound --runs auto: with a fixed count they would be ignored, so they are refused.
+    for (const bound of [
+      ['--budget', '1m'],
+      ['--max-runs', '5'],
+    ])
+      expect(() => parseCli(['--runs', '2', ...bound], names)).toThrow(
+        / bounds --runs auto; with --runs 2 it would be/,
+      );
     expect([o.withSeed, o.selfCheck, o.publish]).toEqual([false, null, false]);
     expect(parseCli(['--seed', '7', '--runs', '4', '--self-check', 'a-raw-x', '--with-seed'], names)).toMatchObject({
       seed: 7,

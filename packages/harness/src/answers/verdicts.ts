@@ -52,7 +52,8 @@ export function pointVerdict(
   if (runs.length === 0) {
     point.status = 'failed';
     point.reason = point.left_out
-      ? `every round was left out (CPU steal above ${settings.max_steal_pct}% on every attempt)`
+      ? `every round was left out (CPU steal above ${settings.max_steal_pct}% on every attempt, or on the attempts ` +
+        'the budget had room for)'
       : 'no run was measured';
     return point;
   }

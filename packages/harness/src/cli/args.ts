@@ -268,9 +268,15 @@ function profileFlags(v: FlagValues, seedProfile: boolean, selfCheck: string[] |
   return { runs, rates };
 }
 
-/** When racing stops: --target-ci, --max-runs, --budget (a run of pairs only: its budget, not a round cap). */
-function racingFlags(v: FlagValues, pairOnly: boolean) {
+/**
+ * When racing stops: --target-ci, --max-runs, --budget (a run of pairs only: its budget, not a round cap). Both bound
+ * --runs auto: with a fixed --runs N they would be ignored, so they are refused.
+ */
+function racingFlags(v: FlagValues, pairOnly: boolean, runs: number | 'auto') {
   const str = (k: string) => v[k] as string | undefined;
+  const bound = ['budget', 'max-runs'].find((k) => str(k) !== undefined);
+  if (runs !== 'auto' && bound)
+    throw new UsageError(`--${bound} bounds --runs auto; with --runs ${runs} it would be ignored: leave it out`);
   const budgetS = parseDuration('budget', str('budget') ?? (v.matrix ? '45m' : pairOnly ? '10m' : '15m'));
   return {
     targetCiPct: str('target-ci') !== undefined ? positiveNumber('target-ci', str('target-ci')!) : 10,
@@ -333,7 +339,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
     selected,
     notForWorkload,
     runs,
-    ...racingFlags(v, pairOnly),
+    ...racingFlags(v, pairOnly, runs),
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     ceilings: ceilingsOn(v),

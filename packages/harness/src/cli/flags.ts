@@ -43,7 +43,7 @@ const BEFORE = {
   },
   'max-runs': {
     type: 'string',
-    desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget)',
+    desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget, at least 15)',
   },
   budget: {
     type: 'string',

@@ -177,7 +177,8 @@ function stealLine(an: Analysis): string {
   const max = an.results.settings.max_steal_pct;
   const redoNote = redone
     ? `; ${redone} run${redone > 1 ? 's' : ''} set aside because steal exceeded ${max}%, ` +
-      `${leftOut} round${leftOut === 1 ? '' : 's'} left out after ${leftOut === 1 ? 'its' : 'their'} re-measures`
+      `${leftOut} round${leftOut === 1 ? '' : 's'} left out (stolen on every attempt, or a re-measure the budget ` +
+      'had no room for)'
     : '';
   const idleNote = c.idle
     ? "; while one app of a block was measured, the block's idle apps used " +
@@ -240,8 +241,9 @@ function methodLine(an: Analysis): string {
       : `rounds in blocks per runtime shuffled from seed ${s.seed}${twins}`;
   const runs =
     s.runs === 'auto'
-      ? `runs auto (${an.firstRounds} rounds for every contender, then rounds only for the contenders of comparisons ` +
-        `still open, at most ${s.max_runs}, ${Math.round(s.budget_s / 60)} min budget)`
+      ? `runs auto (${an.firstRounds} rounds for every contender, or fewer where the budget or --max-runs ends the ` +
+        `run first, then rounds only for the contenders of comparisons still open, at most ${s.max_runs}, ` +
+        `${clock(s.budget_s)} budget)`
       : `${s.runs} runs`;
   const stop = stopText(r);
   const warmup = s.warmup_s ? ` warmed up ${s.warmup_s}s at the same load` : '';

@@ -100,14 +100,13 @@ function forecastAt(clock: TrialClock, startedAt: number, results: Results, p: P
  * follows the rounds, if its trials take `todoS`), or null. The first round always runs: a budget
  * too small for it would measure nothing at all.
  */
-function budgetStop(s: Settings, round: number, endS: number, reserveS: number, open: number): string | null {
+function budgetStop(s: Settings, round: number, endS: number, reserveS: number, due: number): string | null {
   if (s.runs !== 'auto' || round === 1 || endS + reserveS <= s.budget_s) return null;
-  const kept = reserveS
-    ? ` (${Math.round(reserveS)} s of it kept for the ceilings and the report after the rounds)`
-    : '';
+  const after = s.ceilings !== false ? 'the ceilings and the report' : 'the report';
+  const kept = reserveS ? ` (${Math.round(reserveS)} s of it kept for ${after} after the rounds)` : '';
   info(
     `round ${round}: not started, it would end after the ${Math.round(s.budget_s)} s budget; ` +
-      `${open} contender(s) in open comparisons`,
+      `${due} contender(s) were due in it`,
   );
   return `budget: round ${round} would end after ${Math.round(s.budget_s)} s${kept}`;
 }
@@ -127,16 +126,19 @@ async function rounds(state: RunState, slotsNow: () => Slot[], phase: number, re
     }
     const todo = due.filter((x) => !filled(x.point, round));
     const endS = elapsedS(startedAt) + clock.sum(names(todo));
-    const stop = todo.length ? budgetStop(s, round, endS, reserveS, results.open?.length ?? 0) : null;
+    const stop = todo.length ? budgetStop(s, round, endS, reserveS, new Set(names(todo)).size) : null;
     if (stop) {
       sched.stop_reason = stop;
       break;
     }
     if (!(await measureRound(state, p, roundOrder(todo, s.seed, phase, round), round))) return false;
-    // The ETA's accuracy, checked against the real end: what it said once the first round was done.
+    // The ETA's accuracy, checked against the real end: what it said once the first round was done, less the
+    // report's reserve (ended_s is stamped before the report is written).
     if (round === 1 && phase === 1)
       sched.eta_after_round_1_s = +(
-        elapsedS(startedAt) + forecastAt(clock, startedAt, results, p, round, []).etaS
+        elapsedS(startedAt) +
+        forecastAt(clock, startedAt, results, p, round, []).etaS -
+        REPORT_RESERVE_S
       ).toFixed(1);
     sched.rounds = Math.max(sched.rounds, round);
     // The look is computed by answers/ and stored here, in the run's record.
