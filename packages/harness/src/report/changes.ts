@@ -30,8 +30,8 @@ export function otherSideText(r: Results): string {
 }
 
 /**
- * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with its interval and
- * `seen`, the change its test would decide about half the time (Analysis.changeSeen).
+ * One pair in a sentence: "head is 3.1% slower (−4.0%…−2.2%)", "equal within ±1.6%", or open with its
+ * interval and `seen`, the change its test would decide about half the time (Analysis.changeSeen).
  */
 export function changeSentence(
   a: Answer,

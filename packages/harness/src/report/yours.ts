@@ -16,8 +16,8 @@ const finite = (a: { lo: number | null; hi: number | null }) =>
   Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo! > 0;
 
 /**
- * "faster than X by 12% (3%…22%)", "equal to X within ±10%", "open against X (−8%…+15%)", or open with no interval
- * where the rounds were too few for one.
+ * "faster than X by 12% (3%…22%)", "equal to X within ±10%", "open against X (−8%…+15%)", or open with no
+ * interval where the rounds were too few for one.
  */
 export function answerText(an: Analysis, name: string): string[] {
   return an.answers
@@ -34,7 +34,10 @@ export function answerText(an: Analysis, name: string): string[] {
 }
 
 /** "20,130 B", or for an app held to no body (--body any) "mean 20,130 B": its body may change. */
-const bodyText = (r: YoursRow) => (r.body_bytes === null ? '–' : `${r.body_mean ? 'mean ' : ''}${int(r.body_bytes)} B`);
+const bodyText = (r: YoursRow) => {
+  const mean = r.body_mean ? 'mean ' : '';
+  return r.body_bytes === null ? '–' : `${mean}${int(r.body_bytes)} B`;
+};
 
 /** "`node server.mjs`, GET /colors, held to its first response, byte for byte". */
 function appWords(app: NonNullable<Analysis['yours']>['apps'][number]): string {

@@ -69,8 +69,8 @@ export function ownContender(spec: OwnAppSpec, names: string[]): Contender {
 
 /**
  * The line of a failed start's output that says what went wrong: an error's own line (Node's `Error: listen
- * EADDRINUSE …`, a `TypeError: …`), not a stack frame (`at emitErrorNT (node:net…)`) nor Node's closing version line;
- * else the last line naming an error, else the last line.
+ * EADDRINUSE …`, a `TypeError: …`), not a stack frame (`at emitErrorNT (node:net…)`) nor Node's closing
+ * version line; else the last line naming an error, else the last line.
  */
 export function tellingLine(output: string[]): string | undefined {
   const lines = output.filter((l) => l.trim() && !/^\s*at /.test(l)).reverse();
