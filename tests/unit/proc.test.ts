@@ -143,7 +143,7 @@ describe('/proc accounting', () => {
     const loop = (s: number) => `timeout ${s} bash -c "while :; do :; done"`;
     const idle = spawnTracked('sleep', ['30']);
     const busy = spawnTracked('bash', ['-c', `${loop(10)}; sleep 30`]);
-    let burst: { pid: number } = { pid: 0 };
+    const bursts: { pid: number }[] = [];
     try {
       await Bun.sleep(100); // the loop running
       const tree = (p: { pid: number }) => processTree(p.pid);
@@ -154,14 +154,19 @@ describe('/proc accounting', () => {
       const tries: number[] = [];
       for (let i = 0; i < 3 && !tries.some((ms) => ms >= 600); i++) tries.push(await untilIdle(tree(busy), 600));
       expect(Math.max(...tries)).toBeGreaterThanOrEqual(600);
-      burst = spawnTracked('bash', ['-c', `${loop(0.5)}; sleep 30`]);
-      await Bun.sleep(100);
-      // The burst's loop ends 0.5 s after its start: not idle before.
-      const waited = await untilIdle(tree(burst), 10_000);
-      expect(waited).toBeGreaterThan(250);
-      expect(waited).toBeLessThan(8000);
+      // The burst's loop ends 0.5 s after its start: not idle before. Starved the same way, a try can read idle
+      // early (a fresh clone saw 164 ms): past 250 ms in one of three bursts, and every try done by the bound.
+      const waits: number[] = [];
+      for (let i = 0; i < 3 && !waits.some((ms) => ms > 250); i++) {
+        const burst = spawnTracked('bash', ['-c', `${loop(0.5)}; sleep 30`]);
+        bursts.push(burst);
+        await Bun.sleep(100);
+        waits.push(await untilIdle(tree(burst), 10_000));
+      }
+      expect(Math.max(...waits)).toBeGreaterThan(250);
+      expect(Math.max(...waits)).toBeLessThan(8000);
     } finally {
-      for (const p of [idle, busy, burst]) await killTree(p.pid, 500);
+      for (const p of [idle, busy, ...bursts]) await killTree(p.pid, 500);
     }
   });
 
