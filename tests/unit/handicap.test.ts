@@ -43,21 +43,30 @@ describe('withHandicap', () => {
     const source = fakeSource();
     const h = withHandicap(source, 2000);
     expect(h.direct).toBe(true);
-    const wall = performance.now();
-    const start = process.cpuUsage();
-    for (let i = 0; i < 10; i++) {
-      expect(await h.read()).toBe(body);
-      expect(await h.readJson()).toBe('{"entries":[]}');
-    }
-    const cpu = cpuMs(start);
+    const twentyReads = async () => {
+      const wall = performance.now();
+      const start = process.cpuUsage();
+      for (let i = 0; i < 10; i++) {
+        expect(await h.read()).toBe(body);
+        expect(await h.readJson()).toBe('{"entries":[]}');
+      }
+      return { cpu: cpuMs(start), wall: performance.now() - wall };
+    };
+    const { cpu, wall } = await twentyReads();
     // 20 burns of 2 ms at the rate timed when the handicap was set up: about 40 ms, more or less as the
     // machine's speed moved since (39.9 ms seen on a quiet machine). A no-op would take well under a
     // millisecond; the test asks for three quarters of it.
-    expect(performance.now() - wall).toBeGreaterThanOrEqual(30);
+    expect(wall).toBeGreaterThanOrEqual(30);
     // Of CPU: when other processes take the CPU meanwhile it is less (35–39 ms seen beside a running
     // benchmark), so the test asks for a quarter of it, which a sleep (≈ 0 ms of CPU) would not give.
     expect(cpu).toBeGreaterThanOrEqual(10);
     expect(source.calls).toBe(20);
+    // And not much more: twice the 40 ms in CPU time, which neighbours do not inflate, at best of three tries (a core
+    // shared with a busy neighbour's thread runs the loop slower than when the rate was timed). A burn three times
+    // too long (120 ms) fails all three.
+    const cpus = [cpu];
+    while (cpus.length < 3 && Math.min(...cpus) > 80) cpus.push((await twentyReads()).cpu);
+    expect(Math.min(...cpus)).toBeLessThanOrEqual(80);
   });
 });
 

@@ -47,6 +47,10 @@ describe('one Redis read per response', () => {
       expect.stringMatching(/^cached or skipped Redis: 1\.050 XRANGE calls per response/),
     ]);
     expect(verdict('xrange', [run(1000, 900)])[0]).toBe('invalid');
+    // At its edges: within 0.02 is one read per response, a thousandth past it is not, either way.
+    for (const calls of [1019, 981]) expect(verdict('xrange', [run(1000, calls)])[0]).toBe('ok');
+    for (const calls of [1021, 979, 1030, 970])
+      expect(verdict('xrange', [run(1000, calls)])).toEqual(['invalid', expect.stringMatching(/want 1\.00 ± 0\.02$/)]);
   });
 
   test("a live stream: the prober's reads are responses; too few is invalid, too many reported", () => {
