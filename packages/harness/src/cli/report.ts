@@ -11,7 +11,7 @@ import { recordOf, writeKept } from '../publish/kept-runs';
 import { analyzeRun, analyzeStored, republish } from '../publish/index';
 import { placeOf } from '../workloads';
 import { checkReport } from '../report/browser';
-import { writeReport } from '../report/index';
+import { removePooled, writeReport } from '../report/index';
 import { serveResults } from '../report/serve';
 
 const USAGE =
@@ -19,7 +19,8 @@ const USAGE =
 const HELP = `${USAGE}
   DIR          regenerate a run's tables, charts and report.html from its results.json (default results/latest); for a
                published run (results/latest, or a workload's own place) also its screenshots and README block, with how
-               its decided answers held up in the runs kept in results/runs/
+               its decided answers held up in the runs kept in results/runs/; elsewhere the run's own answers, and
+               a pool.json beside them (pooled answers of another view) removed
   --keep DIR   keep DIR's answers in results/runs/ (a complete run of a workload's default suite)
   --open DIR   print the path of DIR's report.html (written first if it is missing)
   --check DIR  open DIR's report.html in headless Chromium: its size, the time to draw it, any console error
@@ -76,14 +77,23 @@ async function main(): Promise<number> {
     return 0;
   }
   if (v.keep !== undefined) return keep(dir);
+  await regenerate(dir);
+  console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
+  return 0;
+}
+
+/** DIR: its report, and for a published run its README block and screenshots, with the kept runs' pool. */
+async function regenerate(dir: string): Promise<void> {
   const results = readResults(resultsFile(dir));
   // README and screenshots/ show the published runs only (results/latest and each workload's places, workloads/), as
   // the bench decides.
   const place = placeOf(results.settings);
   const published = !!place && dir === resolve(ROOT, 'results', place.dir) && !results.settings.only;
-  await (published ? republish(dir, results, whyNotKept) : writeReport(dir, analyzeRun(dir)));
-  console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
-  return 0;
+  if (published) return republish(dir, results, whyNotKept);
+  await writeReport(dir, analyzeRun(dir));
+  // Not a published place: the report gives the run's own answers, and a pool.json beside it would contradict them.
+  const removed = removePooled(dir);
+  if (removed) console.log(removed);
 }
 
 /** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */

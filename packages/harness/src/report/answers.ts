@@ -4,7 +4,7 @@ import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answe
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
 import { poolProcedureText, poolSuffix } from './across-runs';
-import { onSomeMachines } from './words';
+import { levelText, onSomeMachines } from './words';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
@@ -228,7 +228,7 @@ function testText(m: CheckFigures): string {
   const pairs =
     m.rounds !== undefined ? `${m.rounds} rounds${launches}, ${m.pairs} window pairs` : `${m.pairs} window pairs`;
   const on = m.on === 'alternate' ? ', its windows alone' : '';
-  return `${interval}, ${(m.level * 100).toFixed(1)}%, ${pairs}${on}`;
+  return `${interval}, ${levelText(m.level)}, ${pairs}${on}`;
 }
 
 /** The run's own check that it can see a 10% difference. */
@@ -397,7 +397,8 @@ export function answersSection(an: Analysis): string {
   const best = picks(an);
   return [
     noiseLine(an),
-    '**What to pick** (default settings)',
+    // Under the picks table (sections.ts), these are every answer beside it; without one, they are the pick.
+    an.picks ? '**Every answer** (default settings)' : '**What to pick** (default settings)',
     familyLine(an),
     best.length && `**The fastest, per question**\n\n${best.map((x) => `- ${x}`).join('\n')}`,
     decided.length && `**Decided**\n\n${list(decided)}`,
@@ -431,7 +432,7 @@ export function settingsTable(an: Analysis): string {
   const f = (x: number | null) => (Number.isFinite(x) ? x!.toFixed(2) : '∞');
   const body = rows.map((a) => {
     const on = byName.get(a.a);
-    const ratio = `${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${(a.level * 100).toFixed(2)}%)`;
+    const ratio = `${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${levelText(a.level)})`;
     return (
       `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ` +
       `${ratio} | ${a.rounds} | ${settingVerdict(a)} |`

@@ -1,7 +1,7 @@
 // The "Changes" section of a run with --against (or --handicap's pair): per contender, this side
 // (head) against its twin from the other side (base), as the changes family decided it, and a
 // forest plot of every pair's ratio with its interval and the ±--equal band.
-import { runSubtitle } from './words';
+import { levelText, runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { AloneScale } from '../answers/pair-design';
@@ -12,10 +12,6 @@ import { handicapLine } from './answers';
 const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
 const signed = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
 const finite = (a: Answer) => Number.isFinite(a.lo) && Number.isFinite(a.hi) && a.lo > 0;
-
-/** An interval's level: "95.5%", or for the strict levels of early looks "1 − 2.4e-9". */
-const levelText = (level: number) =>
-  1 - level >= 0.001 ? `${(level * 100).toFixed(1)}%` : `1 − ${(1 - level).toExponential(1)}`;
 
 /** "NAME:PCT%": the --handicap a self-compared run was given. */
 const handicapSpec = (r: Results) => `${r.settings.handicap}:${r.settings.handicap_pct ?? 10}%`;

@@ -53,11 +53,11 @@ function runtimeColours(shown: Shown[], all: Shown[]) {
 export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
   const shown = an.ranked.filter((c) => c.rps);
   const ordered = [...shown.filter((c) => !c.static), ...shown.filter((c) => c.static)];
-  // The ranks among the stacks one would pick, as the README's table gives them; static pages and floors unranked.
-  const rank = new Map(an.top?.ranks.map((x) => [x.name, x.rank]));
+  // Each label's rank is the one "Every contender" gives it (every contender ranked, static pages and floors too), so
+  // the page has one rank per contender.
   const { group, scale } = runtimeColours(ordered, an.ranked);
   const values = ordered.map((c) => ({
-    name: c.static || isFloor(c) ? shownName(c) : `${c.name} [rank ${rank.get(c.name) ?? c.rank}]`,
+    name: c.rank ? `${shownName(c)} [rank ${c.rank}]` : shownName(c),
     runtime: c.runtime,
     group: group(c),
     median: c.rps!.median,
@@ -73,8 +73,8 @@ export function reqSecSpec(an: Analysis): vl.TopLevelSpec {
       text: 'Requests per second (median over launches)',
       subtitle: [
         subtitle(an.results),
-        'whiskers: its interval, at the level its launches allow (results.md); ' +
-          '[rank 2–5]: the ranks the decided comparisons allow',
+        'whiskers: its interval, at the level its launches allow (results.md)',
+        "[rank 2–5]: the ranks the decided comparisons allow among every contender, as in results.md's table",
       ],
     },
     width: 560,

@@ -342,8 +342,11 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
   });
 }
 
-/** The three lines as one table, and what its figures are and how sure, in two short lines under it. */
-function picksTable(an: Analysis, p: PicksResult): string {
+/**
+ * The three lines as one table, and what its figures are and how sure, in two short lines under it; `readme`: linked
+ * to the rule below the README's first screen, else (results.md, report.html) pointing under the table.
+ */
+function picksTable(an: Analysis, p: PicksResult, readme = true): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const machines = machinesOf(an, shown);
   const table = [
@@ -356,11 +359,13 @@ function picksTable(an: Analysis, p: PicksResult): string {
     "Each figure: req/s ÷ the usual choice's on that machine, and the range the true ratio lies in. **Bold**: shown " +
     'faster. Not yet known: the range includes 1×, so only the range is given. Names: runtime-framework-client ' +
     "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.";
+  const rule = readme
+    ? '[how a pick is chosen; Express, Bun and every other answer](#every-answer)'
+    : 'how a pick is chosen, Express and Bun: under the table; every other answer: below';
   const sure =
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong` +
     `${an.pool ? ', and 5% for them and every answer below together' : ''}. A ` +
-    'pick is tested against the usual choice only ([how a pick is chosen; Express, Bun and every other ' +
-    'answer](#every-answer)).';
+    `pick is tested against the usual choice only (${rule}).`;
   return `${table}\n\n- ${key}\n- ${sure}`;
 }
 
@@ -383,15 +388,18 @@ const PICK_RULE =
 export function besideThePicks(an: Analysis): string {
   const p = an.picks;
   if (!p) return '';
+  return [ruleAndBeside(an, p, "the first screen's table"), ceilingLine(an, p.usual)].filter(Boolean).join('\n\n');
+}
+
+/** How a pick is chosen, then the lines beside the picks (no link: results.md says them too), from `table`'s. */
+function ruleAndBeside(an: Analysis, p: PicksResult, table: string): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const machines = machinesOf(an, shown);
   const lines = [...nextBestLines(p, machines), expressLine(p, machines), ...noteLines(p, machines)]
     .filter(Boolean)
     .map((n) => `- ${n}`);
-  const head = `${PICK_RULE} **Beside the picks**, from the same answers as the first screen's table:`;
-  return [lines.length ? `${head}\n\n${lines.join('\n')}` : PICK_RULE, ceilingLine(an, p.usual)]
-    .filter(Boolean)
-    .join('\n\n');
+  const head = `${PICK_RULE} **Beside the picks**, from the same answers as ${table}:`;
+  return lines.length ? `${head}\n\n${lines.join('\n')}` : PICK_RULE;
 }
 
 /**
@@ -455,8 +463,8 @@ function versionsLine(an: Analysis, named: string[]): string {
   }; Redis ${versionIn(e.redis_server)}, oha ${versionIn(e.oha)}.`;
 }
 
-/** The machines the answers come from, each with its runs, and the dates. */
-function machinesLine(an: Analysis): string {
+/** The machines the answers come from, each with its runs, and the dates; `linked`: its word to the glossary. */
+function machinesLine(an: Analysis, linked = true): string {
   const p = an.pool;
   const e = an.results.environment;
   const name = machineName;
@@ -470,7 +478,7 @@ function machinesLine(an: Analysis): string {
     const own = p.priors.find((x) => x.machine === m && x.placement === 'none');
     const [runs, boots] = [own?.runs ?? 0, own?.boots ?? 0];
     const s = (n: number) => (n === 1 ? '' : 's');
-    const contended = own ? contendedOf(own, true) : '';
+    const contended = own ? contendedOf(own, linked) : '';
     return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)}${contended})`;
   });
   // A placement's runs are answered apart (model/kept.ts): counted here, so the machines' runs add up to the pool's.
@@ -515,8 +523,12 @@ function loadLine(an: Analysis): string {
   return `**Load:** \`${cmd}\` on each stack in turn, round after round; ${run}.`;
 }
 
-/** The README's first screen of a published read run: the basics, then the three picks. */
-export function picksScreen(an: Analysis): string {
+/**
+ * The first screen of a published read run: the basics, then the three picks. `readme` false: as results.md and
+ * report.html open, the same table from the same picks with no link out of the run's folder, and how a pick is chosen
+ * and the lines beside the picks under it (the README says them under "Every answer").
+ */
+export function picksScreen(an: Analysis, readme = true): string {
   const p = an.picks;
   if (!p) return '';
   const { pickFor } = workloadOfRun(an.results.settings);
@@ -526,7 +538,8 @@ export function picksScreen(an: Analysis): string {
     `connections), each stack against the usual choice, ${code(p.usual)}: Node's own server with node-redis.`;
   const named = p.lines.flatMap((l) => l.answer?.a ?? []);
   // The basics above the table, as the anchors put them: where and how it was measured, then the answers.
-  return [head, [machinesLine(an), versionsLine(an, named), loadLine(an)].join('\n'), picksTable(an, p)]
+  const basics = [machinesLine(an, readme), versionsLine(an, named), loadLine(an)].join('\n');
+  return [head, basics, picksTable(an, p, readme), !readme && ruleAndBeside(an, p, 'the table')]
     .filter(Boolean)
     .join('\n\n');
 }

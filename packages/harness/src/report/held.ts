@@ -1,6 +1,6 @@
 // Where the answers hold: each answer this run decided, in the other kept runs (answers/held.ts) of other days and
 // machines. Answers are per machine: a decided answer says what this machine did, and this table what the others
-// did with the same comparison.
+// did with the same comparison. On a pooled page the rows stay this run's own answers, and the title says so.
 import type { Analysis } from '../answers/analysis';
 import type { HeldUp } from '../answers/held';
 import { HELD, type Held, machineKeys, machineKind, placementOf } from '../model/kept';
@@ -55,6 +55,22 @@ function cell(there: Held[], at: number[], runs: HeldUp['runs']): string {
 }
 
 /**
+ * What the table's rows are, in its title and first column. A page of the run's own answers: the answers decided
+ * here. A pooled page: the rows are still the published run's own answers, each decided by that run alone at its own
+ * level, not the pooled answers the rest of the page gives; said so, with the run's date.
+ */
+function ownWords(an: Analysis): { head: string; column: string } {
+  if (!an.pool) return { head: '**Where the answers hold**: each answer decided here', column: 'answer here' };
+  const run = `the run of ${an.results.started_at.slice(0, 10)}`;
+  return {
+    head:
+      `**How ${run}'s own answers held up in the kept runs**: each answer ${run} decided on its own, at its own ` +
+      'level (not the pooled answers above, which may differ)',
+    column: `${run} alone: its answer`,
+  };
+}
+
+/**
  * The table: one row per decided answer, one column per machine (and placement) the other kept runs were measured on,
  * each cell counting how the answer fared in that machine's runs, a reversal named by its run.
  */
@@ -62,8 +78,9 @@ export function heldTable(an: Analysis): string {
   const h = an.elsewhere;
   if (!h) return '';
   const machines = byMachine(h.runs);
+  const own = ownWords(an);
   const head =
-    `| answer here (A ÷ B req/s) | ${machines.map((m) => m.label).join(' | ')} |\n` +
+    `| ${own.column} (A ÷ B req/s) | ${machines.map((m) => m.label).join(' | ')} |\n` +
     `|---|${machines.map(() => '---').join('|')}|`;
   const rows = h.rows.map(
     (r) =>
@@ -74,7 +91,7 @@ export function heldTable(an: Analysis): string {
     Object.fromEntries(HELD.map((k) => [k, at.reduce((s, i) => s + h.counts[i]![k], 0)])) as Record<Held, number>;
   const total = `| **of ${h.rows.length} in each run** | ${machines.map((m) => countsText(sum(m.at))).join(' | ')} |`;
   return (
-    '**Where the answers hold**: each answer decided here, in the other runs kept in `results/runs/`, counted over ' +
+    `${own.head}, in the other runs kept in \`results/runs/\`, counted over ` +
     'the runs of each machine (the column names it, its runs, their dates and sd between windows): **same** ' +
     '(decided the same way), **equal**, **open**, **reversed** (decided the other way; the run named by its start) ' +
     'or **not measured there** (a contender missing there). Answers are per machine and per day: a reversal is a ' +

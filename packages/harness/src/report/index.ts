@@ -2,7 +2,7 @@
 // the caller) as markdown, charts, report.html and the README section. Nothing here computes a
 // figure or reaches back into a run. What a published run writes beyond its folder (README.md, screenshots/):
 // publish/readme.ts.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis } from '../answers/analysis';
 import type { DistanceSweep } from '../answers/sweeps';
@@ -100,6 +100,22 @@ export function readmeAnswers(an: Analysis): string | null {
  * report.html only: no chart rendered, no browser started; `npm run report` draws them later).
  */
 export type ReportKind = 'full' | 'text';
+
+/**
+ * Before a folder's report is written as its run's own answers (a folder that is not a published place): a pool.json
+ * beside it holds the pooled answers of a published view, which results.md would then contradict, so it is removed.
+ * It is derived: `npm run report` on the published place, or `npm run pool`, writes it again. The line saying so, or
+ * null when there was none.
+ */
+export function removePooled(runDir: string): string | null {
+  const file = join(runDir, 'pool.json');
+  if (!existsSync(file)) return null;
+  rmSync(file);
+  return (
+    `removed ${file}: its pooled answers are not this report's, which gives the run's own (it is derived: ` +
+    '`npm run report` on a published place or `npm run pool` writes one again)'
+  );
+}
 
 /** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */
 export async function writeReport(runDir: string, an: Analysis, kind: ReportKind = 'full'): Promise<void> {

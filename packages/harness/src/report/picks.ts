@@ -2,6 +2,7 @@
 // (answers/analysis.ts). Each bullet summarizes several answers, so it carries their range and
 // links to them; none says more than they do. Links are relative to the checkout's root.
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
+import type { OnMachine } from '../model/across-runs';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
 import { firstUse, listed, onSomeMachines, pooledDays, term } from './words';
@@ -43,9 +44,51 @@ const bold = (x: string) => `**${x}**`;
 /** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
 const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
 
+/** "1.32×, 1.10×–1.58×": a ratio of req/s and its interval, in the brackets after a name. */
+const figure = (ratio: number, lo: number, hi: number) => `${times(ratio)}, ${times(lo)}–${times(hi)}`;
+
+/** The machines a pooled answer was measured on at the default placement (none for a run's own answer). */
+const measuredOn = (a: AnswerFigures): OnMachine[] => a.pool?.on_machines?.filter((o) => o.placement === 'none') ?? [];
+
 /**
- * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than node-redis
- * (1.32×) and glide (2.41×), open against iovalkey"; bold only when it is decided faster than some other.
+ * "; holds on the one machine measured, Intel Xeon": a decided answer measured on fewer machines than the pool's, so
+ * that "faster" is not read as holding on every machine; nothing where it was measured on each.
+ */
+function fewerMachines(an: Analysis, a: AnswerFigures): string {
+  const on = measuredOn(a);
+  if (!an.pool || !on.length || on.length >= an.pool.machines) return '';
+  const which = on.length === 1 ? 'the one machine measured' : `the ${on.length} machines measured`;
+  return `; holds on ${which}, ${listed(on.map((o) => o.name))}`;
+}
+
+/**
+ * An answer decided on some machines only, said of `from` as onSomeMachines says it, each machine that decided it
+ * with its figure and interval: "faster on Intel Xeon (1.68×, 1.21×–2.34×), open on AMD EPYC". The words alone
+ * where the machines' figures are not recorded; null where onSomeMachines is.
+ */
+function machinesText(a: AnswerFigures, from: string = a.a): string | null {
+  const words = onSomeMachines(a, from);
+  const on = measuredOn(a);
+  if (!words || !on.length) return words;
+  const flip = from !== a.a;
+  const said = (o: OnMachine) =>
+    o.verdict === 'undecided' ? 'open' : o.verdict === 'equal' ? 'equal' : o.ratio >= 1 !== flip ? 'faster' : 'slower';
+  const named = (o: OnMachine) => {
+    if (o.verdict !== 'faster') return o.name;
+    return `${o.name} (${flip ? figure(1 / o.ratio, 1 / o.hi, 1 / o.lo) : figure(o.ratio, o.lo, o.hi)})`;
+  };
+  const groups = (['faster', 'slower', 'equal', 'open'] as const)
+    .map((w) => [w, on.filter((o) => said(o) === w)] as const)
+    .filter(([, ms]) => ms.length)
+    .map(([w, ms]) => `${w} on ${ms.map(named).join(' and ')}`)
+    .join(', ');
+  return `${a.pool?.holds === 'reverses' ? 'reverses: ' : ''}${groups}`;
+}
+
+/**
+ * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than
+ * node-redis (1.32×, 1.10×–1.58×) and glide (2.41×, 1.90×–3.05×), open against iovalkey"; bold only when
+ * it is decided faster than some other.
  */
 function memberText(an: Analysis, f: Fastest, m: string): string {
   const plain = labeller(an, f.question);
@@ -58,10 +101,13 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
   const equal = mine.filter((a) => a.verdict === 'equal');
   const some = mine.filter((a) => a.verdict === 'undecided' && onSomeMachines(a));
   const open = mine.filter((a) => a.verdict === 'undecided' && !onSomeMachines(a));
+  // Each "faster than" with its interval, and the machines it holds on where it was not measured on each.
+  const beaten = (a: AnswerFigures) =>
+    `${other(a)} (${figure(a.sides.factor, a.sides.lo, a.sides.hi)}${fewerMachines(an, a)})`;
   const parts = [
-    won.length && `faster than ${listed(won.map((a) => `${other(a)} (${times(a.sides.factor)})`))}`,
+    won.length && `faster than ${listed(won.map(beaten))}`,
     equal.length && `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
-    some.length && `against ${listed(some.map((a) => `${other(a)} ${onSomeMachines(a, m)}`))}`,
+    some.length && `against ${listed(some.map((a) => `${other(a)} ${machinesText(a, m)}`))}`,
     open.length && `open against ${listed(open.map(other))}`,
   ].filter(Boolean);
   return `${won.length ? bold(me) : me}: ${parts.join(', ')}`;
@@ -81,7 +127,7 @@ function leadersText(an: Analysis, f: Fastest): string {
     // None decided on every machine, some on some: each pair as its machines have it.
     if (mine.every((a) => a.verdict === 'undecided')) {
       const label = (name: string) => link(labeller(an, f.question)(name));
-      const said = (a: AnswerFigures) => (onSomeMachines(a) ? `: ${onSomeMachines(a)}` : ' open');
+      const said = (a: AnswerFigures) => (onSomeMachines(a) ? `: ${machinesText(a)}` : ' open');
       return mine.map((a) => `${label(a.a)} against ${label(a.b)}${said(a)}`).join('; ');
     }
     if (mine.every((a) => a.verdict === 'equal'))
@@ -142,7 +188,7 @@ function frameworkBullet(an: Analysis): string {
     equal.length &&
       `equal within ±${bounds.length > 1 ? `${pct(bounds[0]!).replace('%', '')}–` : ''}${pct(bounds.at(-1)!)}: ` +
         names(equal),
-    ...some.map((a) => `${names([a])}: ${onSomeMachines(a)}`),
+    ...some.map((a) => `${names([a])}: ${machinesText(a)}`),
     open.length &&
       `open (${signed(Math.min(...open.map((a) => a.lo)))}…${signed(Math.max(...open.map((a) => a.hi)))}): ` +
         names(open),
@@ -299,7 +345,12 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
   if (!live.length) return '';
   const n = (v: string) => live.filter((a) => a.verdict === v).length;
   const { pickFor } = workloadOfRun(r.settings);
-  const head = `**${title}${pickFor ? ` for ${pickFor}` : ''}**, ${runCounts(an)}.`;
+  // What the brackets after a name hold, and where a "faster than" holds.
+  const key = an.pool
+    ? 'In brackets after a "faster than" or a machine: req/s ÷ the other\'s, then its interval; a "faster than" ' +
+      'holds on every machine measured unless it names its machines.'
+    : 'In brackets after a "faster than": req/s ÷ the other\'s, then its interval.';
+  const head = `**${title}${pickFor ? ` for ${pickFor}` : ''}**, ${runCounts(an)}. ${key}`;
   link = firstUse();
   const bullets = [
     leadersBullet(an, 'client'),

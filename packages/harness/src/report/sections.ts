@@ -1,12 +1,14 @@
 // Every section a report shows, once, in its order: results.md and report.html both read this
 // list, so a section added here is in both (a test checks it). The README's block is shorter: the
-// picks in plain words (picks.ts), read off the same analysis, and links to results.md.
+// picks in plain words (picks.ts), read off the same analysis, and links to results.md. A published
+// read run's pages open with the README's picks table (first-screen.ts), from the same picks.
 import type { Analysis } from '../answers/analysis';
 import { answersSection, settingsTable } from './answers';
 import { breakdownTable, ceilingsTable, efficiencyTable } from './ceilings';
 import { changesSection } from './changes';
 import { gridTables } from './matrix';
 import { heldTable } from './held';
+import { picksScreen } from './first-screen';
 import { poolSection } from './across-runs';
 import { yoursSection } from './yours';
 import type { Scaling } from '../model/results';
@@ -33,6 +35,8 @@ const workloadSections: Section[] = [...new Set(Object.values(WORKLOAD_MODULES).
 const scaling = (s: Scaling | undefined) => (s ? scalingTable(s) : '');
 
 export const SECTIONS: Section[] = [
+  // The picks table a published read run's README opens with, from the same picks: first here too.
+  { id: 'picks', place: 'pick', render: (an) => picksScreen(an, false) },
   { id: 'yours', place: 'pick', render: yoursSection },
   { id: 'changes', place: 'changes', render: changesSection },
   { id: 'answers', place: 'pick', render: answersSection },

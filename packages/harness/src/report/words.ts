@@ -82,6 +82,13 @@ export function firstUse(): (name: string) => string {
   };
 }
 
+/** An interval's level: "95.5%", or for a strict level "1 − 2.7e-6", so that no level reads as 100%. */
+export const levelText = (level: number) => {
+  const miss = 1 - level;
+  if (miss < 0.001) return `1 − ${miss.toExponential(1)}`;
+  return `${(level * 100).toFixed(miss < 0.01 ? 2 : 1)}%`;
+};
+
 /** "95% CI" when the interval covers at least the asked level; its real level ("93.8% CI") when n is too small. */
 export const levelLabel = (level: number, asked = 0.95) => `${+(Math.min(level, asked) * 100).toFixed(1)}% CI`;
 

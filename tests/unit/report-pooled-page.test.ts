@@ -1,0 +1,87 @@
+// The published (pooled) results.md and report.html speak with one voice: the req/s chart's ranks are the "Every
+// contender" table's, the page opens with the README's picks table, and the table of how the run's own answers held
+// up is named as the run's own, not the pooled answers the rest of the page gives.
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { analyze } from '../../packages/harness/src/answers/analysis';
+import { analyzeRun } from '../../packages/harness/src/publish/index';
+import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publish/kept-runs';
+import { readResults } from '../../packages/harness/src/model/results-file';
+import { reqSecSpec } from '../../packages/harness/src/report/charts';
+import { picksScreen } from '../../packages/harness/src/report/first-screen';
+import { heldTable } from '../../packages/harness/src/report/held';
+import { reportHtml } from '../../packages/harness/src/report/html';
+import { markdown } from '../../packages/harness/src/report/index';
+import { ROOT } from '../../packages/harness/src/system/paths';
+
+const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
+
+/** The published read run as `npm run report` shows it: pooled with the runs kept in results/runs/. */
+function published() {
+  const dir = join(ROOT, 'results/latest');
+  const kept = keptFor(readResults(join(dir, 'results.json')), join(ROOT, 'results/runs'));
+  const own = analyzeRun(dir, kept);
+  return pooledView(own, kept, recordOf(own.results, own)).analysis;
+}
+
+type Values = { data: { values: { name: string }[] }; title: { subtitle: string[] } };
+
+describe('the req/s chart', () => {
+  test('each label\'s rank is the one "Every contender" gives it, whatever the picks\' family ranks', () => {
+    const an = analyze(fixture());
+    // The picks' family ranks its stacks among fewer: a rank of its own that no label may show.
+    const top = an.top && { ...an.top, ranks: an.top.ranks.map((x) => ({ ...x, rank: '99' })) };
+    const spec = reqSecSpec({ ...an, top }) as unknown as Values;
+    const bars = spec.data.values;
+    expect(bars.length).toBeGreaterThan(3);
+    // Every bar, a static page's too, with the table's rank.
+    expect(an.ranked.some((c) => c.static)).toBe(true);
+    for (const v of bars) {
+      const c = an.ranked.find((x) => v.name === x.name || v.name.startsWith(`${x.name} `))!;
+      expect(v.name).toEndWith(` [rank ${c.rank}]`);
+    }
+    expect(spec.title.subtitle.join(' ')).toContain("among every contender, as in results.md's table");
+  });
+});
+
+describe('the published page', () => {
+  const an = published();
+  const md = markdown(an, null);
+  const html = reportHtml(an);
+
+  test("opens with the README's picks table, from the same picks, with no link out of the run's folder", () => {
+    expect(an.picks).toBeTruthy();
+    const section = picksScreen(an, false);
+    expect(md.startsWith(section)).toBe(true);
+    // The README's table, its head and rows, byte for byte.
+    const rows = (s: string) => s.split('\n').filter((l) => l.startsWith('|'));
+    expect(rows(section).length).toBe(an.picks!.lines.length + 2);
+    expect(rows(section)).toEqual(rows(picksScreen(an)));
+    expect(section).not.toMatch(/\]\((docs\/|#)/);
+    expect(section).toContain('**How a pick is chosen:**');
+    // In report.html under "What to pick", before the answers; the answers' heading no longer promises a pick.
+    expect(html.indexOf('data-section="picks"')).toBeGreaterThan(html.indexOf('<h2 id="pick">'));
+    expect(html.indexOf('data-section="picks"')).toBeLessThan(html.indexOf('data-section="answers"'));
+    expect(md).not.toContain('**What to pick** (default settings)');
+    expect(md).toContain('**Every answer** (default settings)');
+  });
+
+  test("a run's own page has no picks table, and its answers keep their heading", () => {
+    const own = analyze(fixture());
+    expect(own.picks).toBeFalsy();
+    expect(picksScreen(own, false)).toBe('');
+    expect(markdown(own, null)).toContain('**What to pick** (default settings)');
+  });
+
+  test("the table of how the run's own answers held up is named as that run's, not the pooled answers'", () => {
+    expect(an.pool && an.elsewhere).toBeTruthy();
+    const run = `the run of ${an.results.started_at.slice(0, 10)}`;
+    const table = heldTable(an);
+    expect(md).toContain(table);
+    expect(table).toStartWith(`**How ${run}'s own answers held up in the kept runs**: each answer ${run} decided`);
+    expect(table).toContain('not the pooled answers above');
+    expect(table).toContain(`\n| ${run} alone: its answer (A ÷ B req/s) | `);
+    expect(table).not.toContain('answer here');
+    expect(table).not.toContain('**Where the answers hold**');
+  });
+});
