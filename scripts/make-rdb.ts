@@ -125,15 +125,27 @@ if (values.hostile)
   for (const kv of HOSTILE_NAMES) commands.push(resp(['XADD', STREAM_KEY, `${(ms += 1000)}-0`, ...kv]));
 
 startOrphanGuard();
-const redis = await startPrivateRedis(null);
+const redis = await startPrivateRedis(null).catch((e: Error) => {
+  console.error(`error: ${e.message}`);
+  process.exit(1);
+});
 try {
   const fed = spawnSync('redis-cli', ['-u', redis.url, '--pipe'], { input: Buffer.concat(commands), encoding: 'utf8' });
   if (fed.status !== 0 || !/errors: 0,/.test(fed.stdout))
     throw new Error(`loading entries failed: ${fed.stdout}${fed.stderr}`);
   cli(redis, ['SAVE']);
-  copyFileSync(join(redis.server!.dir, 'dump.rdb'), values.out!);
+  try {
+    copyFileSync(join(redis.server!.dir, 'dump.rdb'), values.out!);
+  } catch (e) {
+    throw new Error(
+      `--out ${values.out} cannot be written (${(e as NodeJS.ErrnoException).code}): give a writable file`,
+    );
+  }
   const info = streamInfo(redis, STREAM_KEY);
   console.log(`wrote ${values.out}: ${STREAM_KEY} with ${info.length} entries, MEMORY USAGE ${info.memoryBytes} bytes`);
+} catch (e) {
+  console.error(`error: ${(e as Error).message}`);
+  process.exitCode = 1;
 } finally {
   await redis.stop();
 }

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '../../packages/harness/src/system/net';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { explained, redisKiller, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
@@ -226,7 +227,7 @@ describe('bad input', () => {
     });
   }
 
-  test('make-rdb and restore: a folder or a missing folder for --out, port 6379 taken: one line, exit 2', async () => {
+  test('make-rdb and restore: --out a folder, missing or unwritable, port 6379 taken: a line each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rdb-out-'));
     const script = (name: string, args: string[]) =>
       Bun.spawnSync(['bun', join(ROOT, 'scripts', name), ...args], { cwd: ROOT, timeout: 30_000 });
@@ -239,6 +240,12 @@ describe('bad input', () => {
     expect(missing.stderr.toString()).toMatch(
       /^error: --out .*x\.rdb: its folder .*nope does not exist; make it first\n$/,
     );
+    // A folder that takes no file (here /proc): named by --out, in one line, not a stack naming a scratch file.
+    const unwritable = script('make-rdb.ts', ['--out', '/proc/x.rdb']);
+    expect([unwritable.exitCode, unwritable.stderr.toString()]).toEqual([
+      1,
+      expect.stringMatching(/^error: --out \/proc\/x\.rdb cannot be written \(\w+\): give a writable file\n$/),
+    ]);
     // Port 6379 held here (or by a Redis already running): restore names --port.
     const holder = createServer()
       .on('error', () => {})
@@ -262,6 +269,10 @@ describe('bad input', () => {
   // the flags would ignore, a tool missing from PATH (here: the bench run by hand, outside npm run bench), and more
   // connections than the machine lets oha and an app hold open.
   const onlyBun = dirname(Bun.which('bun')!);
+  const withoutDeno = process.env
+    .PATH!.split(':')
+    .filter((dir) => !existsSync(join(dir, 'deno')))
+    .join(':');
   const badEnv: [string, string[], Record<string, string>, RegExp][] = [
     [
       'REDIS_URL without redis://',
@@ -280,6 +291,12 @@ describe('bad input', () => {
       ['--only', fake('good')],
       { PATH: `${onlyBun}:/usr/bin:/bin` },
       /^error: oha( and redis-cli)? not found on PATH: run npm run bench/m,
+    ],
+    [
+      "no deno on PATH, a Deno contender selected (its runtime, not only the run's tools)",
+      ['--only', 'deno-raw-node-redis'],
+      { PATH: withoutDeno, BENCH_APPS_DIR: join(ROOT, 'apps') },
+      /^error: deno not found on PATH: run npm run bench, which installs it/m,
     ],
     [
       'more connections than open files',
@@ -316,6 +333,26 @@ describe('signals and kill -9', () => {
       expect(json.exit_reason).toBe(`interrupted by ${signal}`);
     });
   }
+
+  test('SIGTERM to npm run …: the script itself gets it (npm scripts exec), so its Redis stops', async () => {
+    // npm signals its child only: a shell between npm and bun would die and leave bun, and all it started, running.
+    const port = String(await freePort());
+    const npm = Bun.spawn(['npm', 'run', '-s', 'restore', '--', '--port', port], { cwd: ROOT, stdout: 'pipe' });
+    const reader = npm.stdout.getReader();
+    let out = '';
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('inspect:') && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    expect(out).toContain(`redis-cli -p ${port}`);
+    npm.kill('SIGTERM');
+    await npm.exited;
+    const alive = () => Bun.spawnSync(['pgrep', '-f', `(restore-redis|redis-server).*${port}`]).exitCode === 0;
+    for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
+    expect(alive()).toBe(false);
+  }, 90_000);
 
   test('kill -9 leaves a readable results.json, no survivors, and --resume finishes the run', async () => {
     const names = [fake('good'), fake('other')];

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { parseCli, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
@@ -26,6 +27,15 @@ const contender = (
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
+  test('refused before anything starts: an empty --out, one under a file, a window under 100 ms', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'args-out-')), 'a-file');
+    writeFileSync(file, '');
+    expect(() => parseCli(['--out', ''], names)).toThrow(/^--out is empty; give a folder/);
+    expect(() => parseCli(['--out', join(file, 'sub')], names)).toThrow(/a-file is a file; give a folder/);
+    expect(() => parseCli(['--duration', '0.4ms'], names)).toThrow(/too short for a window: give 100ms or more/);
+    expect(parseCli(['--duration', '100ms'], names).duration_s).toBe(0.1);
+  });
+
   test('defaults: auto, ±10%, ≤ 15 rounds in 15 min, runtime blocks of 2 windows of 1 s, 1 s warmup, c50', () => {
     const o = parseCli([], names);
     expect([

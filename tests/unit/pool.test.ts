@@ -109,6 +109,9 @@ describe('pooling one comparison over runs and machines', () => {
         expect(Math.abs(quantile(m, q) - lo)).toBeLessThan(1e-7);
       }
     }
+    // Beyond ±40 sd: a t on 3 df holds 1.7e-5 past 40 sd, more than the levels a pooled family reaches.
+    const heavy = [{ mu: 0.05, s: 0.02, df: 3, w: 1 }];
+    for (const q of [1e-7, 5e-7]) expect(quantile(heavy, q)).toBeCloseTo(0.05 + 0.02 * studentT.inv(q, 3), 6);
   });
 
   test('machines count once each, however many runs they have: the mean of their means', () => {

@@ -78,6 +78,14 @@ describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
     expect(signedRank(xs, 0.9)).toEqual(at90);
   });
 
+  test('zeros are dropped from the test and the interval alike: a p below 5% never has an interval reaching 1', () => {
+    // With the zeros in its Walsh averages, this sample's 95% interval began at exactly 1 while its p was 0.031.
+    const r = signedRank([0, 0, 0, 0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06]);
+    expect(r.p).toBeLessThan(0.05);
+    expect(r.lo).toBeGreaterThan(1);
+    expect(r.n).toBe(10);
+  });
+
   test('too few rounds for the level: no interval, and says so', () => {
     const r = signedRank([0.01, 0.02, -0.01], 0.95);
     expect(r.hi).toBe(Infinity);

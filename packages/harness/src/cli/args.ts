@@ -1,5 +1,7 @@
 // Command-line flags (flags.ts) → validated settings. Any bad input is a UsageError (exit 2).
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ROOT } from '../system/paths';
 import { parseArgs } from 'node:util';
 import { HANDICAP_PCT } from '../model/questions';
 import { PLACEMENTS } from '../system/placement';
@@ -212,9 +214,7 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
     // 2 windows of 1 s a launch gave an sd per round of 8.4–10.2% over 102–111 rounds, 6 of 1 s 6.7% over 49,
     // and 2 of 2 s 6.5% over 72: the least variance per second of the three (a 1 s duet window varies 11–15%,
     // a 2 s one 7%).
-    duration_s: seedProfile
-      ? null
-      : parseDuration('duration', str('duration') ?? (layout === 'walk' || pair ? '2s' : '1s')),
+    duration_s: seedProfile ? null : windowFlag(str('duration') ?? (layout === 'walk' || pair ? '2s' : '1s')),
     // A walk: one walk of 2 s windows per round; measured: that fitted 3 rounds in the budget where two walks of
     // 1 s fitted 2 (docs/runs/answers-by-design.md). --restart-redis restarts Redis between a block's two walks.
     // Runtime blocks: 2 windows per launch after a 1 s warmup; measured: twice the launches of 4 windows after 2 s
@@ -382,9 +382,27 @@ function portFlag(value: string): number {
 }
 
 /** --out: a folder, made if missing; a file there is refused before anything starts. */
+/** A window's length: oha's -z counts whole milliseconds, and a window shorter than 100 ms measures its ramp only. */
+function windowFlag(value: string): number {
+  const seconds = parseDuration('duration', value);
+  if (seconds < 0.1) throw new UsageError(`--duration ${value} is too short for a window: give 100ms or more`);
+  return seconds;
+}
+
+/** --out: a folder, made if missing, under a folder that can be written (found before anything starts). */
 function outFlag(value: string): string {
-  if (existsSync(value) && !statSync(value).isDirectory())
-    throw new UsageError(`--out ${value} is a file; give a folder (it is made if missing)`);
+  const made = ' (it is made if missing)';
+  if (!value.trim()) throw new UsageError(`--out is empty; give a folder${made}`);
+  let at = resolve(ROOT, value);
+  if (existsSync(at) && !statSync(at).isDirectory())
+    throw new UsageError(`--out ${value} is a file; give a folder${made}`);
+  while (!existsSync(at)) at = dirname(at);
+  if (!statSync(at).isDirectory()) throw new UsageError(`--out ${value}: ${at} is a file; give a folder${made}`);
+  try {
+    accessSync(at, constants.W_OK);
+  } catch {
+    throw new UsageError(`--out ${value}: ${at} cannot be written; give a folder you can write`);
+  }
   return value;
 }
 

@@ -132,10 +132,10 @@ function sideOf(opts: CliOptions) {
 
 /**
  * Why these flags cannot run here, found before anything starts (not even a tool's version is asked for): a REDIS_URL
- * that is no Redis URL, or that the flags cannot read; a tool every run drives missing from PATH (npm run bench puts
- * the ones it installs there).
+ * that is no Redis URL, or that the flags cannot read; a tool every run drives, or a runtime or build tool of a
+ * contender selected, missing from PATH (npm run bench puts the ones it installs there).
  */
-function refusedBeforeStart(opts: CliOptions): string | null {
+function refusedBeforeStart(opts: CliOptions, contenders: Contender[]): string | null {
   const { workload, servers } = opts;
   const url = process.env.REDIS_URL;
   if (url && !/^rediss?:\/\/[^/]/.test(url))
@@ -147,7 +147,10 @@ function refusedBeforeStart(opts: CliOptions): string | null {
   const most = Math.max(...opts.connections);
   const fewer = `ask for ${ceiling.max} or fewer`;
   if (most > ceiling.max) return `--connections ${most} is more than this machine holds open, ${ceiling.why}: ${fewer}`;
-  const missing = ['oha', 'redis-cli'].filter((tool) => !Bun.which(tool));
+  // The runtimes and build tools of the contenders selected (a user's own --app command is its own to name).
+  const chosen = contenders.filter((c) => !c.own && opts.selected.includes(c.name));
+  const runtimes = chosen.flatMap((c) => [c.start[0]!, ...(c.build ? [c.build[0]!] : [])]);
+  const missing = [...new Set(['oha', 'redis-cli', ...runtimes])].filter((tool) => !Bun.which(tool));
   const them = missing.length > 1 ? 'them' : 'it';
   return missing.length
     ? `${missing.join(' and ')} not found on PATH: run npm run bench, which installs ${them}, or put ${them} on PATH`
@@ -181,7 +184,7 @@ async function main(): Promise<number> {
     for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);
     return 0;
   }
-  const refused = refusedBeforeStart(opts);
+  const refused = refusedBeforeStart(opts, contenders);
   if (refused) {
     log(`error: ${refused}`);
     return 2;

@@ -215,14 +215,16 @@ export function moderatedT(r: Replicates, prior: Prior, level = 0.95, s02 = prio
 
 /**
  * The chance that a moderated t with this standard error and these degrees of freedom rejects at `level` when the true
- * ln ratio is `delta`: the noncentral t's usual approximation, a central t shifted by |delta| / se, both tails. It is
- * the power at the se a run measured, not at a known one, so it carries that estimate's noise.
+ * ln ratio is `delta`: the noncentral t of noncentrality |delta| / se, both tails (jStat's noncentralt). A central t
+ * shifted by |delta| / se, the usual shortcut, reads it up to 13 points low at 3 df. It is the power at the se a run
+ * measured, not at a known one, so it carries that estimate's noise.
  */
 export function tPower(delta: number, se: number, df: number, level = 0.95): number {
   if (!(se > 0) || !(df >= 1) || !Number.isFinite(delta)) return NaN;
   const q = studentT.inv(1 - (1 - level) / 2, df);
   const k = Math.abs(delta) / se;
-  return 1 - studentT.cdf(q - k, df) + studentT.cdf(-q - k, df);
+  const nct = (x: number) => jstat.noncentralt.cdf(x, df, k);
+  return Math.min(1, Math.max(0, 1 - nct(q) + nct(-q)));
 }
 
 /**

@@ -99,10 +99,13 @@ let last: RankData | null = null;
 
 function rankData(xs: number[]): RankData {
   if (last && last.xs.length === xs.length && last.xs.every((x, i) => Object.is(x, xs[i]))) return last;
-  const n = xs.length;
+  // The interval is read off the same sample the test ranks: zeros dropped from both (as R's wilcox.test does), so
+  // a p below α never comes with an interval that reaches 1.
+  const ys = xs.filter((x) => x !== 0);
+  const n = ys.length;
   const walsh = new Float64Array((n * (n + 1)) / 2);
   let at = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[at++] = (xs[i]! + xs[j]!) / 2;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[at++] = (ys[i]! + ys[j]!) / 2;
   const { w, n: nz } = wPlus(xs);
   last = { xs: [...xs], walsh, w, nz };
   return last;
@@ -122,9 +125,9 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
   const above = 1 - (Math.ceil(w) >= 1 ? test[Math.ceil(w) - 1]! : 0);
   const p = nz ? Math.min(1, 2 * Math.min(below, above)) : 1;
   // The interval [walsh_(k), walsh_(m+1-k)] covers with 1 − 2·P(W+ ≤ k − 1): the largest such k.
-  const cdf = cdfOf(n);
+  const cdf = cdfOf(nz);
   let k = 0;
-  while (k < (n * (n + 1)) / 2 && cdf[k]! <= (1 - level) / 2) k++;
+  while (k < max && cdf[k]! <= (1 - level) / 2) k++;
   const base = { procedure, ratio: Math.exp(hl), level, p, n, own_df: n - 1, df: n - 1, sd };
   if (k < 1 || max < 1) {
     const short = `need more rounds for an interval at ${(level * 100).toFixed(1)}%: ${n} round(s) cannot reach it`;
