@@ -31,6 +31,16 @@ const machine = (name: string, verdict: OnMachine['verdict'], ratio: number, lo:
   ({ machine: name, placement: 'none', name, runs: 3, boots: 2, verdict, ratio, lo, hi, tau: 0.05 }) as OnMachine;
 
 describe('"faster than" in the answers by question', () => {
+  test("the framework bullet: each decided answer with its req/s ÷ its own server's and its interval", () => {
+    const an = analyze(fixture());
+    const md = picksSection(an);
+    const decided = an.answers.filter((a) => a.verdict === 'faster' && !a.out && a.question.startsWith('framework'));
+    expect(decided.length).toBeGreaterThan(0);
+    expect(md).toContain("slower (req/s ÷ its own server's): ");
+    for (const a of decided) expect(md).toContain(`: ${x2(a.ratio)}, ${x2(a.lo)}–${x2(a.hi)})`);
+    expect(md).not.toContain('by estimates of');
+  });
+
   test("each with its interval, the faster side's ratio of req/s", () => {
     const an = analyze(fixture());
     const md = picksSection(an);

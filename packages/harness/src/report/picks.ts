@@ -176,6 +176,16 @@ function frameworkBullet(an: Analysis): string {
     }
     return listed([...at.values()].map((g) => `${link(g.row)}${g.on} (${g.clients.join(', ')})`));
   };
+  // A decided answer each with its req/s ÷ its own server's and the interval, as a machine's figure is said:
+  // "next page-dynamic on node (ioredis: 0.35×, 0.20×–0.55×)".
+  const figured = (xs: AnswerFigures[]) =>
+    listed(
+      xs.map((a) => {
+        const c = byName.get(a.a);
+        const name = c ? `${link(rowOf(c))} on ${c.runtime} (${c.client}` : `${a.a} (`;
+        return `${name}: ${figure(a.ratio, a.lo, a.hi)}${fewerMachines(an, a)})`;
+      }),
+    );
   const slower = mine.filter((a) => decided(a) && a.ratio < 1);
   const faster = mine.filter((a) => decided(a) && a.ratio >= 1);
   const equal = mine.filter((a) => a.verdict === 'equal');
@@ -183,8 +193,8 @@ function frameworkBullet(an: Analysis): string {
   const open = mine.filter((a) => a.verdict === 'undecided' && !onSomeMachines(a));
   const bounds = equal.map((a) => a.bound).sort((x, y) => x - y);
   const parts = [
-    slower.length && `slower by estimates of ${rangeText(slower)}: ${names(slower)}`,
-    faster.length && `faster by estimates of ${rangeText(faster)}: ${names(faster)}`,
+    slower.length && `slower (req/s ÷ its own server's): ${figured(slower)}`,
+    faster.length && `faster (req/s ÷ its own server's): ${figured(faster)}`,
     equal.length &&
       `equal within ±${bounds.length > 1 ? `${pct(bounds[0]!).replace('%', '')}–` : ''}${pct(bounds.at(-1)!)}: ` +
         names(equal),
