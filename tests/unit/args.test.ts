@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
@@ -389,7 +389,7 @@ describe('flags', () => {
 });
 
 describe('every command', () => {
-  test('answers --help with its usage on stdout and exit 0, before it reads anything else', () => {
+  test('answers --help with its usage on stdout and exit 0, before it reads anything else (a broken manifest)', () => {
     const root = join(import.meta.dir, '..', '..');
     const scripts: Record<string, string> = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
     // The project's own commands: each an npm script that runs a TypeScript file with bun.
@@ -398,8 +398,13 @@ describe('every command', () => {
       return file && name !== 'test' && name !== 'test:unit' ? [[name, file] as const] : [];
     });
     expect(commands.map(([n]) => n).sort()).toEqual(['bench', 'compare', 'make-rdb', 'pool', 'report', 'restore']);
+    // An app folder whose bench.json is broken: the help needs no manifest.
+    const apps = mkdtempSync(join(tmpdir(), 'broken-apps-'));
+    mkdirSync(join(apps, 'broken'));
+    writeFileSync(join(apps, 'broken', 'bench.json'), '{ "framework": ');
+    const env = { ...process.env, BENCH_APPS_DIR: apps };
     for (const [name, file] of commands) {
-      const r = spawnSync(process.execPath, [file, '--help'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [file, '--help'], { cwd: root, encoding: 'utf8', timeout: 60_000, env });
       expect({ name, status: r.status, first: r.stdout.split('\n')[0] }).toEqual({
         name,
         status: 0,

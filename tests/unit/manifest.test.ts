@@ -207,7 +207,7 @@ describe('manifest schema', () => {
       { ...base, variants: [{ name: 'page static' }] },
       /\/variants\/0\/name must match pattern/,
     ],
-    ['not JSON at all', '{ "framework": ', /not valid JSON/],
+    ['not JSON at all', '{ "framework": ', /not valid JSON: .*; fix it or remove that app's folder$/],
   ];
   for (const [what, content, message] of bad) {
     test(`${what}: one error naming the file and the field`, () => {

@@ -158,6 +158,11 @@ function refusedBeforeStart(opts: CliOptions, contenders: Contender[]): string |
 }
 
 async function main(): Promise<number> {
+  // The help needs no manifest: printed even where an app's bench.json is broken.
+  if (process.argv.slice(2).includes('--help')) {
+    console.log(usage());
+    return 0;
+  }
   let suite;
   let opts;
   try {
@@ -175,10 +180,6 @@ async function main(): Promise<number> {
   }
   const { contenders } = suite;
   const unsupported = [...suite.unsupported, ...opts.notForWorkload];
-  if (opts.help) {
-    console.log(usage());
-    return 0;
-  }
   if (opts.list) {
     console.log(opts.selected.join('\n'));
     for (const u of unsupported) log(`not measured: ${u.name}: ${u.reason}`);

@@ -19,7 +19,7 @@ export function readManifest(file: string): AppManifest {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new ManifestError(`${where}: not valid JSON: ${(e as Error).message}`);
+    throw new ManifestError(`${where}: not valid JSON: ${(e as Error).message}; fix it or remove that app's folder`);
   }
   if (!validate(json)) {
     const errors = (validate.errors ?? [])
