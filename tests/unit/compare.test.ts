@@ -292,6 +292,26 @@ describe('npm run compare', () => {
     const oneSession = structuredClone(a);
     oneSession.environment.children = { session: 'harness', sched_autogroup: true };
     expect(() => compare(a, oneSession)).toThrow(/child sessions: "own" in A, "harness" in B/);
+    // The rest of the machine's key, and what the load asks.
+    const variants: [string, (r: typeof a) => void, RegExp][] = [
+      ['arm64', (r) => (r.environment.arch = 'arm64'), /architecture: "x64" in A, "arm64" in B/],
+      ['connections', (r) => (r.settings.connections = [10]), /connections: \[50\] in A, \[10\] in B/],
+      ['keep-alive', (r) => ((r.settings as any).keep_alive = false), /keep-alive: true in A, false in B/],
+      ['placement', (r) => (r.settings.placement = { ...r.settings.placement, name: 'split' }), /placement: /],
+    ];
+    const base = structuredClone(a);
+    base.settings.connections = [50];
+    for (const [, change, message] of variants) {
+      const b = structuredClone(base);
+      change(b);
+      expect(() => compare(base, b)).toThrow(message);
+    }
+    // Two host CPUs recorded behind one name are two machines; one recorded, the other not, is the name's one machine.
+    const [cpu167, cpu207] = [structuredClone(a), structuredClone(a)];
+    cpu167.environment.cpu_id = 'GenuineIntel family 6 model 167 stepping 1, L3 491520K';
+    cpu207.environment.cpu_id = 'GenuineIntel family 6 model 207 stepping 2, L3 307200K';
+    expect(() => compare(cpu167, cpu207)).toThrow(/host CPU: "GenuineIntel family 6 model 167 stepping 1" in A/);
+    expect(() => compare(a, cpu167)).not.toThrow();
   });
 
   test('results written before data.servers existed are read as that older format: one Redis, not refused', () => {

@@ -2,6 +2,7 @@
 // "what to pick" answers agree: npm run compare's preconditions and its A/A check of the answers.
 import type { Results } from '../model/results';
 import { heldIn } from './held';
+import { hostCpu } from '../model/kept';
 
 export class CompareRefused extends Error {}
 
@@ -12,6 +13,12 @@ export function setupDifferences(a: Results, b: Results): string[] {
   const checks: [string, unknown, unknown][] = [
     ['CPU model', ea.cpu_model, eb.cpu_model],
     ['CPU count', ea.logical_cpus, eb.logical_cpus],
+    // The rest of a machine's key (model/kept.ts machineKeys): its architecture, and the host CPU behind a generic
+    // name where both runs recorded one (as the pool, which splits a name by the host CPUs recorded under it).
+    ['architecture', ea.arch ?? 'x64', eb.arch ?? 'x64'],
+    ...(ea.cpu_id && eb.cpu_id
+      ? [['host CPU', hostCpu(ea.cpu_id), hostCpu(eb.cpu_id)] as [string, unknown, unknown]]
+      : []),
     ['Node', ea.node, eb.node],
     ['Bun', ea.bun, eb.bun],
     // Results without a runtimes record have nothing to compare there.
@@ -36,6 +43,15 @@ export function setupDifferences(a: Results, b: Results): string[] {
         ]
       : []),
     ['Redis RTT (ms)', a.settings.redis_rtt_ms ?? 0, b.settings.redis_rtt_ms ?? 0],
+    // What the load asks (publish/rules.ts QUESTION_KEYS) and how the processes share the CPUs.
+    // Results written before a setting was recorded read as its only value then (keep-alive, no compression).
+    ['connections', a.settings.connections ?? b.settings.connections, b.settings.connections ?? a.settings.connections],
+    ['rates', a.settings.rates ?? [], b.settings.rates ?? []],
+    ['profile', a.settings.profile ?? 'default', b.settings.profile ?? 'default'],
+    ['Redis over TLS', a.settings.redis_tls ?? false, b.settings.redis_tls ?? false],
+    ['keep-alive', a.settings.keep_alive ?? true, b.settings.keep_alive ?? true],
+    ['compression', a.settings.compression ?? false, b.settings.compression ?? false],
+    ['placement', a.settings.placement?.name ?? 'none', b.settings.placement?.name ?? 'none'],
     ['stream entries', a.data.entries, b.data.entries],
     ['body bytes', a.data.body_bytes, b.data.body_bytes],
   ];
