@@ -50,13 +50,17 @@ try {
   start app: REDIS_URL=${redis.url} PORT=3000 scripts/with-tools.sh bun run apps/elysia
   load it:   scripts/run-oha.sh http://127.0.0.1:3000/
   (every app's start line: README.md, "Running one app by hand")`);
+  // Stopped on purpose (Ctrl-C, SIGTERM): exit 0 once Redis is down, not the failure its exit would otherwise be.
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     await redis?.stop();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await redis.server!.process.exited;
+  if (stopping) await new Promise(() => {}); // stop() exits
   console.error('redis-server exited');
   process.exit(1);
 } catch (e) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PoolResult } from '../../packages/harness/src/model/across-runs';
 import { KEPT_DIR, ROOT } from '../../packages/harness/src/system/paths';
+import { defaultRun, firstRoundOnly } from '../helpers/runs';
 
 const CLI = join(ROOT, 'packages/harness/src/cli/pool.ts');
 
@@ -54,6 +55,46 @@ describe('npm run pool', () => {
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr.toString()).toMatch(/^error: no complete run found under the paths given; /);
     expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
+  }, 60_000);
+
+  test('runs found and each skipped: how many, each with why, exit 2; a run of one round is one of them', () => {
+    const sent = mkdtempSync(join(tmpdir(), 'sent-runs-'));
+    const runs = { incomplete: { ...defaultRun(), complete: false }, 'one-round': firstRoundOnly(defaultRun()) };
+    for (const [name, r] of Object.entries(runs)) {
+      mkdirSync(join(sent, name));
+      writeFileSync(join(sent, name, 'results.json'), JSON.stringify(r));
+    }
+    const proc = Bun.spawnSync(['bun', CLI, sent, '--out', mkdtempSync(join(tmpdir(), 'pool-out-'))], { cwd: ROOT });
+    expect(proc.exitCode).toBe(2);
+    expect(proc.stderr.toString().split('\n')).toEqual([
+      `skipped ${join(sent, 'incomplete', 'results.json')}: it is not complete`,
+      `skipped ${join(sent, 'one-round', 'results.json')}: too few rounds to estimate (1 round): measure 2 rounds ` +
+        'or more (a longer --budget)',
+      'error: nothing to pool: 2 runs found under the paths given, each skipped (the reasons above)',
+      '',
+    ]);
+  }, 60_000);
+
+  test('runs read and none counting for any comparison: one line by why, exit 2, nothing written', () => {
+    const sent = mkdtempSync(join(tmpdir(), 'sent-runs-'));
+    const good = readdirSync(KEPT_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .at(-1)!;
+    // A record of a run that ended after one round: its answers have no interval and no estimate.
+    const k = JSON.parse(readFileSync(join(KEPT_DIR, good), 'utf8'));
+    k.answers = k.answers.map(({ estimate: _, ...x }: Record<string, unknown>) => ({ ...x, lo: 0, hi: null }));
+    writeFileSync(join(sent, good), JSON.stringify(k));
+    const out = join(mkdtempSync(join(tmpdir(), 'pool-out-')), 'pool');
+    for (const flags of [[], ['--any-inputs']]) {
+      const proc = Bun.spawnSync(['bun', CLI, sent, ...flags, '--out', out], { cwd: ROOT });
+      expect(proc.exitCode).toBe(2);
+      expect(proc.stderr.toString()).toBe(
+        'error: no run counts for any comparison: 1 left out (too few rounds to estimate: measure 2 rounds or more ' +
+          '(a longer --budget))\n',
+      );
+      expect(proc.stdout.toString()).toBe('');
+      expect(existsSync(out)).toBe(false);
+    }
   }, 60_000);
 
   test('a file it cannot read is said by name, and the runs it can read are pooled', () => {

@@ -8,7 +8,7 @@ import { cpuId, runtimeVersions } from '../../packages/harness/src/measure/envir
 import { recoverUsedInputs } from '../../packages/harness/src/publish/kept-runs';
 import { inputsAtCommit, USED_SCHEME } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { analyze } from '../../packages/harness/src/answers/analysis';
+import { analyze, withPool } from '../../packages/harness/src/answers/analysis';
 import { keptOf } from '../../packages/harness/src/answers/held';
 import { familyShares, leaveOneOut, poolAnswers, spentAt } from '../../packages/harness/src/answers/across-runs';
 import type { Results } from '../../packages/harness/src/model/results';
@@ -31,9 +31,11 @@ import {
   machineKeys,
   machineNames,
   placementOf,
+  tooFewRounds,
+  unestimated,
   type KeptAnswers,
 } from '../../packages/harness/src/model/kept';
-import type { OnMachine, PoolResult } from '../../packages/harness/src/model/across-runs';
+import type { OnMachine, PicksResult, PoolResult } from '../../packages/harness/src/model/across-runs';
 import { across } from '../../packages/harness/src/answers/where';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import {
@@ -288,6 +290,32 @@ describe('the pooled family', () => {
     expect(text).toContain(
       "Kept and pooled for no comparison (1): 1 left out (kept before pooling: it lacks the estimates' standard " +
         "errors and the contenders' input hashes) (2026-11-25 bf31392).",
+    );
+  });
+
+  test('a record of a run too short to estimate (no interval, no estimate) is left out as such, not as old', () => {
+    // One round: the run's answers have no interval (JSON keeps its upper bound, Infinity, as null), nor an estimate.
+    const short: KeptAnswers = {
+      ...record('2026-11-25T00:00:00Z', [], today),
+      answers: [{ a: 'x', b: 'y', ratio: 1.3, lo: 0, hi: Infinity, verdict: 'undecided' }],
+    };
+    expect(unestimated(short)).toBe(true);
+    expect(unestimated(JSON.parse(JSON.stringify(short)))).toBe(true);
+    const pool = poolAnswers(
+      [short, record('2026-11-26T01:00:00Z', [['x', 'y', 0.3, 0.05]], today)],
+      comparisons,
+      { inputs: today },
+      'xrange',
+      10,
+    );
+    expect(pool.runs[0]).toMatchObject({ pooled: 0, left_out: tooFewRounds() });
+    expect(tooFewRounds()).toBe('too few rounds to estimate: measure 2 rounds or more (a longer --budget)');
+    expect(tooFewRounds(1)).toBe('too few rounds to estimate (1 round): measure 2 rounds or more (a longer --budget)');
+    // A record with its answers' intervals and no estimate was kept before estimates were: it lacks them.
+    const old = { ...short, answers: [{ ...short.answers[0]!, lo: 1.1, hi: 1.5 }] };
+    expect(unestimated(old)).toBe(false);
+    expect(poolAnswers([old], comparisons, { inputs: today }, 'xrange', 10).runs[0]!.left_out).toBe(
+      "kept before pooling: it lacks the estimates' standard errors",
     );
   });
 
@@ -762,6 +790,33 @@ describe('where an answer holds across machines', () => {
     ]);
   });
 
+  test('leave one machine out: the others keep the machines of every record (CPU not recorded stays apart)', () => {
+    // One CPU model name over three machines: runs that recorded no host CPU, and two host CPUs behind the name.
+    const inputs = { x: 'h1', y: 'h2' };
+    const at = (t: string, cpu_id?: string) => {
+      const k = record(t, [['x', 'y', 0.3, 0.02]], inputs, 'Intel Xeon');
+      return { ...k, host: { ...k.host!, ...(cpu_id ? { cpu_id } : {}) } };
+    };
+    const [a, b] = ['GenuineIntel family 6 model 207 stepping 2', 'GenuineIntel family 6 model 167 stepping 1'];
+    const runs = [
+      at('2026-12-01T01:00:00Z'),
+      at('2026-12-02T01:00:00Z'),
+      at('2026-12-03T01:00:00Z', a),
+      at('2026-12-04T01:00:00Z', a),
+      at('2026-12-05T01:00:00Z', b),
+    ];
+    const [xy] = poolAnswers(runs, [comparison('x', 'y')], { inputs }, 'xrange', 10).answers;
+    // Decided where measured on two boots, open on the one boot of model 167: no claim holds on every machine.
+    expect(xy!.pool.holds).toBe('depends on the machine');
+    const name = (cpu: string) => `Intel Xeon (${cpu}), 2 logical CPUs`;
+    // Model 207 left out: the runs that recorded no CPU and model 167's are two machines, as on the page, not one.
+    expect(leaveOneOut(runs, [comparison('x', 'y')], { inputs }, 'xrange', 10)).toEqual([
+      { machine: name('CPU not recorded'), claims: 0, same: 0, open: 0, other_way: 0 },
+      { machine: name(a), claims: 0, same: 0, open: 0, other_way: 0 },
+      { machine: name(b), claims: 1, same: 0, open: 1, other_way: 0 },
+    ]);
+  });
+
   test("the check is judged by the answers' own function: the same runs give the same verdict and words", () => {
     // A family of four on two machines of two boots each: two decided, two not; the check swept across the threshold.
     const rows: [string, string, number, number][] = [
@@ -1061,6 +1116,14 @@ describe('the published view: a run pooled with the kept runs of the same code',
     // Another run of the same boot: one draw of the run effect, which decides nothing on the machine; the run's own.
     const sameBoot = pooledView(an, [{ ...recordA, started_at: '2026-11-28T00:00:00Z' }], recordB);
     expect(sameBoot.pool).toBeNull();
+  });
+
+  test("npm run pool's report shows the picks pooled with the answers (withPool), and none of its own", () => {
+    const an = analyze(runB);
+    const pool = poolAnswers([recordA, recordB], runB.family!.comparisons, { inputs }, 'xrange', 10);
+    const picks = { lines: [] } as unknown as PicksResult;
+    expect(withPool(an, { ...pool, picks }).picks).toBe(picks);
+    expect(withPool({ ...an, picks }, pool).picks).toBeNull();
   });
 });
 

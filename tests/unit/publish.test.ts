@@ -1,6 +1,6 @@
 // The publishing policy (publish/rules.ts) against the options' own defaults (cli/args.ts defaultOptions).
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
@@ -8,19 +8,12 @@ import { defaultOptions } from '../../packages/harness/src/cli/args';
 import { whyNotKept } from '../../packages/harness/src/cli/keep';
 import { keepAndPool, showsPicks } from '../../packages/harness/src/publish/kept-runs';
 import { notKeptQuestion, notPublished } from '../../packages/harness/src/publish/rules';
+import { familyOf } from '../../packages/harness/src/model/questions';
 import type { Results } from '../../packages/harness/src/model/results';
 import { settingsFrom } from '../../packages/harness/src/run/prepare';
+import { defaultRun, firstRoundOnly } from '../helpers/runs';
 
-const fixture = (): Results => JSON.parse(readFileSync('tests/fixtures/results/results.json', 'utf8'));
 const place = { dir: 'latest' };
-
-/** The fixture as a complete run of today's default method. */
-function defaultRun(): Results {
-  const r = fixture();
-  const defaults = settingsFrom(defaultOptions('xrange', 0));
-  r.settings = { ...r.settings, ...defaults, seed: r.settings.seed, placement: defaults.placement };
-  return r;
-}
 
 describe('publishing policy', () => {
   const defaults = settingsFrom(defaultOptions('xrange', 0));
@@ -101,6 +94,25 @@ describe('keeping is a rule', () => {
       expect(existsSync(join(latest, 'pool.json'))).toBe(false);
       keepAndPool(analyze(defaultRun()), kept, latest, whyNotKept);
       expect(readdirSync(kept)).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a run that ended after one round is not kept: its record would hold no estimate to pool', () => {
+    const whole: Results = { ...defaultRun(), family: familyOf(defaultRun().contenders) };
+    expect(whyNotKept(whole)).toBeNull();
+    const one = firstRoundOnly(whole);
+    expect(whyNotKept(one)).toBe('too few rounds to estimate (1 round): measure 2 rounds or more (a longer --budget)');
+    // A part of the suite of one round says the part first: its question is why.
+    expect(whyNotKept({ ...one, settings: { ...one.settings, only: ['x'] } })).toMatch(/a part of the suite/);
+    const dir = mkdtempSync(join(tmpdir(), 'keep-rule-'));
+    try {
+      const [kept, latest] = [join(dir, 'runs'), join(dir, 'latest')];
+      mkdirSync(latest);
+      const published = keepAndPool(analyze(one), kept, latest, whyNotKept);
+      expect(published.pool).toBeFalsy();
+      expect(existsSync(kept)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

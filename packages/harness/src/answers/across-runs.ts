@@ -18,7 +18,10 @@ import {
   lacks,
   machineKeys,
   machineNames,
+  type MachineOf,
   placementOf,
+  tooFewRounds,
+  unestimated,
   type KeptAnswer,
   type KeptAnswers,
 } from '../model/kept';
@@ -88,6 +91,7 @@ function estimateIn(
 /** Why a run is not pooled for any comparison, or null (`anyInputs`: its inputs are not asked for). */
 function notPooled(k: KeptAnswers, workload: string, anyInputs: boolean): string | null {
   if (k.workload !== workload) return `another workload (${k.workload})`;
+  if (unestimated(k)) return tooFewRounds();
   const missing = lacks(k).filter((w) => !w.includes('placement') && !(anyInputs && w.includes('input')));
   return missing.length ? `kept before pooling: it lacks ${missing.join(' and ')}` : null;
 }
@@ -295,7 +299,8 @@ export interface Design {
  * Pool the kept runs' answers to `comparisons` (today's family), machine by machine: a run counts for a comparison
  * when both its contenders' inputs equal `today`'s (null: `--any-inputs`, every run taken as today's). Each answer
  * carries its verdict on each machine, its runs there, and where it holds across them. `design`: only to measure
- * other designs.
+ * other designs. `keyOf`: each run's machine (model/kept.ts machineKeys), of these records unless given (a part of
+ * them pooled under the whole set's machines: leaveOneOut).
  */
 export function poolAnswers(
   records: KeptAnswers[],
@@ -305,9 +310,9 @@ export function poolAnswers(
   marginPct: number,
   alpha: number = DECISION.alpha,
   design: Design = {},
+  keyOf: (k: MachineOf) => string = machineKeys(records),
 ): PoolResult {
   const { runScale = STATED_RUN_SCALE, history: historyMode } = design;
-  const keyOf = machineKeys(records);
   const runs = records.map((k) => poolRun(k, workload, today === null, keyOf(k)));
   // What each contender runs, where both sides recorded it; else the whole package's hash.
   const same = (k: KeptAnswers, name: string) => {
@@ -499,6 +504,8 @@ function predicted(runs: RunEstimate[], boot: (run: string) => string) {
 /**
  * Each machine left out in turn: the "holds on every machine measured" claims the runs of the other machines make, and
  * how the left-out machine's own runs (default placement) decide each of them: the same way, open, or the other way.
+ * Both sides are pooled under the machines of every record (machineKeys): runs that recorded no host CPU stay a machine
+ * apart from those that did, whichever machine is left out.
  */
 export function leaveOneOut(
   records: KeptAnswers[],
@@ -512,23 +519,10 @@ export function leaveOneOut(
   const machines = [...new Set(pooled.runs.filter((r) => r.pooled && r.placement === 'none').map((r) => r.machine))];
   if (machines.length < 2) return [];
   const keyOf = machineKeys(records);
+  const pool = (some: KeptAnswers[]) => poolAnswers(some, comparisons, today, workload, marginPct, alpha, {}, keyOf);
   return machines.map((machine) => {
-    const rest = poolAnswers(
-      records.filter((k) => keyOf(k) !== machine),
-      comparisons,
-      today,
-      workload,
-      marginPct,
-      alpha,
-    );
-    const alone = poolAnswers(
-      records.filter((k) => keyOf(k) === machine && placementOf(k) === 'none'),
-      comparisons,
-      today,
-      workload,
-      marginPct,
-      alpha,
-    );
+    const rest = pool(records.filter((k) => keyOf(k) !== machine));
+    const alone = pool(records.filter((k) => keyOf(k) === machine && placementOf(k) === 'none'));
     const out = { machine, claims: 0, same: 0, open: 0, other_way: 0 };
     rest.answers.forEach((a, i) => {
       if (a.verdict !== 'faster' || a.pool.holds !== 'holds on every machine measured') return;

@@ -408,5 +408,7 @@ export function withPool(an: Analysis, pool: PoolResult): Analysis {
     precision: an.precision && precisionOf(an.ranked, an.kept, answers),
     noise: an.noise && { ...an.noise, wouldAnswer: null },
     pool: rest,
+    // The first screen's picks pooled as the answers are, where the page shows them: their α is taken from the page's.
+    picks: pool.picks ?? null,
   };
 }

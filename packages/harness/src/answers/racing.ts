@@ -157,7 +157,8 @@ export function lookAt(results: Results, round: number): LookPatch | null {
       `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ` +
         about(ch, settings.against!.equal_pct),
   ];
-  info(`look ${patch.looks!.length} after round ${round}: ${parts.filter(Boolean).join('; ')}`);
+  const said = parts.filter(Boolean).join('; ') || 'no comparison among the contenders selected, so nothing to decide';
+  info(`look ${patch.looks!.length} after round ${round}: ${said}`);
   return patch;
 }
 

@@ -3,13 +3,7 @@
 // level, with no further correction. Otherwise the machines are named ("faster on Intel Xeon, open on AMD EPYC", or
 // "reverses: …"). No average over machines is called decided. A placement (--placement split) is a configuration of
 // its machine: answered apart and said after the machines, never counted as one.
-import type { Holds, OnMachine } from '../model/across-runs';
-
-/** What one machine (or configuration) said, in the answer's own order: a ÷ b above 1 is "faster". */
-type Said = 'faster' | 'slower' | 'equal' | 'open';
-
-const said = (m: OnMachine): Said =>
-  m.verdict === 'undecided' ? 'open' : m.verdict === 'equal' ? 'equal' : m.ratio >= 1 ? 'faster' : 'slower';
+import { type Holds, type OnMachine, type Said, saidOn as said } from '../model/across-runs';
 
 export interface Across {
   /** "faster" (a ÷ b on the decided side of 1 on every machine), "equal" on every machine, or "undecided". */

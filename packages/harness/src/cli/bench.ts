@@ -26,7 +26,7 @@ import { yoursSection } from '../report/yours';
 import { ManifestError, type Contender, type Unsupported } from '../model/contenders';
 import { APPS_DIR, loadSuite } from '../model/manifests';
 import { BESIDE_BY_DEFAULT, firstAppSide, OwnAppError, ownContender, ownSide } from '../run/own-app';
-import { whyNotKept } from './keep';
+import { tooShort, whyNotKept } from './keep';
 import { notPublished } from '../publish/rules';
 import type { Results } from '../model/results';
 import { connectionsCeiling } from '../system/net';
@@ -84,18 +84,21 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   endProgress();
   const why = whyNotPublished(results);
   const outDir = dirname(runDir);
-  const own = !why && outDir === resolve(ROOT, 'results');
+  const inResults = outDir === resolve(ROOT, 'results');
+  const own = !why && inResults;
   const analysis = analyzeRun(runDir, own ? keptFor(results, KEPT_DIR) : []);
   // A run published to README.md and screenshots/ needs its charts: its report is full whatever --report says.
   await writeReport(runDir, analysis, own ? 'full' : opts.report);
   if (results.settings.self_check) console.log(selfCheckTable(results));
   // --app: the app beside the stacks, and its answers, where the user looks first (the same text as results.md's).
   if (analysis.yours) console.log(`\n${yoursSection(analysis)}\n`);
+  // Every complete run of the suite in the project's results folder is kept (results/runs/), published or not,
+  // unless it asks another question (the budget, rounds, windows or placement change how well it answers only), or
+  // ended too soon to estimate anything: that is said, as its budget, not its question, kept it out.
+  const unkept = inResults ? whyNotKept(results) : null;
+  if (unkept && unkept === tooShort(results)) log(`not kept in results/runs/: ${unkept}`);
   if (why) {
-    // Every complete run of the suite in the project's results folder is kept (results/runs/), published or not,
-    // unless it asks another question: the budget, rounds, windows or placement change how well it answers only.
-    const keep = outDir === resolve(ROOT, 'results') && !whyNotKept(results);
-    if (keep) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
+    if (inResults && !unkept) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
     // --publish overrides a choice of contenders or of method only: not --app, nor a workload with no published place.
     const hint = results.settings.apps || !placeOf(results.settings) ? '' : '; add --publish to publish it';
     log(`results in ${runDir} (not published: ${why}${hint})`);
@@ -103,7 +106,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   }
   const latest = join(outDir, placeOf(results.settings)!.dir);
   await publishRun(runDir, analysis, latest, own, whyNotKept);
-  log(`results in ${runDir}; published to ${latest}${own ? ', README.md, screenshots/ and results/runs/' : ''}`);
+  const also = own ? (unkept ? ', README.md and screenshots/' : ', README.md, screenshots/ and results/runs/') : '';
+  log(`results in ${runDir}; published to ${latest}${also}`);
   return code;
 }
 

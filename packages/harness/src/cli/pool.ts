@@ -7,12 +7,13 @@ import { analyze, withPool } from '../answers/analysis';
 import { familyShares, leaveOneOut, poolAnswers } from '../answers/across-runs';
 import { picksFamily, poolPicks } from '../answers/picks';
 import { whyNotKept } from './keep';
-import type { PoolResult } from '../model/across-runs';
+import type { PoolResult, Today } from '../model/across-runs';
+import type { KeptAnswers } from '../model/kept';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
-import { hiddenCpus, notPooled, pooledNothing, whereCounts } from '../report/across-runs';
+import { hiddenCpus, notPooled, poolAnswerLines, pooledNothing, whereCounts } from '../report/across-runs';
 import { writeReport } from '../report/index';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
@@ -32,7 +33,8 @@ const HELP = `${USAGE}
                 whole-package inputs recomputed there equal the ones the run recorded; then exit
   --help        this help
 It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
-charts, report.html) with the pooled answers; with kept records alone, pool.md.`;
+charts, report.html) with the pooled answers; with kept records alone, pool.md. With no run that counts for any
+comparison (none found, each skipped, or none of the same inputs), it says why and exits 2, writing nothing.`;
 
 async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
@@ -68,31 +70,66 @@ async function main(): Promise<number> {
   const { records, newest, skipped } = gatherRuns(paths, whyNotKept);
   for (const s of skipped) console.error(`skipped ${s.path}: ${s.why}`);
   if (!records.length) {
-    console.error('error: no complete run found under the paths given; name folders holding a results.json');
+    console.error(noRun(skipped.length));
     return 2;
   }
+  return await poolAndWrite(records, newest?.results ?? null, v['any-inputs'] ? null : checkoutInputs(), v.out);
+}
+
+/**
+ * The records pooled on the family of the newest results.json among them (else the newest record's answers), pool.json
+ * and the report written to `outDir`; 2 when no run counts for any comparison.
+ */
+async function poolAndWrite(
+  records: KeptAnswers[],
+  newest: Results | null,
+  today: Today | null,
+  outDir: string | undefined,
+): Promise<number> {
   const last = records.at(-1)!;
   const comparisons: Comparison[] =
-    newest?.results.family?.comparisons ??
+    newest?.family?.comparisons ??
     last.answers.map((x) => ({ id: x.id ?? `${x.a} vs ${x.b}`, question: x.question ?? '', a: x.a, b: x.b }));
-  const today = v['any-inputs'] ? null : checkoutInputs();
-  const workload = newest?.results.settings.workload ?? last.workload;
-  const margin = newest?.results.settings.target_ci_pct ?? 10;
-  const shown = newest && showsPicks(newest.results) ? picksFamily(newest.results.contenders).length : 0;
+  const workload = newest?.settings.workload ?? last.workload;
+  const margin = newest?.settings.target_ci_pct ?? 10;
+  const shown = newest && showsPicks(newest) ? picksFamily(newest.contenders).length : 0;
   const alpha = familyShares(comparisons.length, shown);
   const pool = poolAnswers(records, comparisons, today, workload, margin, alpha.answers);
+  if (!pool.runs.some((r) => r.pooled)) {
+    console.error(noneCounts(pool, !!today));
+    return 2;
+  }
   if (today) pool.inputs_of = { source: 'checkout', ...gitState() };
   const loo = leaveOneOut(records, comparisons, today, workload, margin, alpha.answers);
   if (loo.length) pool.leave_one_out = loo;
-  const picks = shown && newest && poolPicks(records, newest.results.contenders, today, workload, margin, alpha.picks);
+  const picks = shown && newest && poolPicks(records, newest.contenders, today, workload, margin, alpha.picks);
   if (picks) pool.picks = picks;
-  const out = resolve(v.out ?? join(ROOT, 'results/pool'));
+  const out = resolve(outDir ?? join(ROOT, 'results/pool'));
   mkdirSync(out, { recursive: true });
   writeJsonAtomic(join(out, 'pool.json'), pool);
   const cpus = hiddenCpus(pool).trim();
   summarize(pool, cpus);
-  await writePooled(out, pool, newest?.results ?? null, cpus);
+  await writePooled(out, pool, newest, cpus);
   return 0;
+}
+
+/** No run read: none found, or every one found skipped (each said above, with why). */
+function noRun(skipped: number): string {
+  if (!skipped) return 'error: no complete run found under the paths given; name folders holding a results.json';
+  const each =
+    skipped === 1
+      ? '1 run found under the paths given, skipped (the reason above)'
+      : `${skipped} runs found under the paths given, each skipped (the reasons above)`;
+  return `error: nothing to pool: ${each}`;
+}
+
+/** Runs read, and none counts for any comparison: why, by reason, in one line (nothing written). */
+function noneCounts(pool: PoolResult, checkout: boolean): string {
+  const idle = pooledNothing(pool.runs);
+  // Runs of other inputs than this checkout's count with --any-inputs (to be said when quoted).
+  const changed = checkout && pool.runs.some((r) => !r.left_out);
+  const other = changed ? "; --any-inputs pools runs of other inputs as if they were this checkout's" : '';
+  return `error: no run counts for any comparison: ${idle.text}${other}`;
 }
 
 /**
@@ -130,21 +167,13 @@ function summarize(pool: PoolResult, cpus: string): void {
 /** The report of the newest run among them with the pooled answers; with kept records alone, pool.md. */
 async function writePooled(out: string, pool: PoolResult, newest: Results | null, cpus: string): Promise<void> {
   if (newest) {
+    // The pooled answers, and the picks pooled with them where the page shows them (withPool: pool.picks).
     await writeReport(out, withPool(analyze(newest), pool));
     console.log(`report written: ${join(out, 'results.md')}, ${join(out, 'report.html')}`);
     return;
   }
-  // Each answer on each machine (configuration): its verdict, ratio and interval there, from how many runs.
-  const on = (o: PoolResult['answers'][number]['pool']['on_machines'][number]) =>
-    `${o.name}: ${o.verdict === 'undecided' ? 'open' : o.verdict}, ${o.ratio.toFixed(3)} ` +
-    `(${o.lo.toFixed(3)}–${o.hi.toFixed(3)}), ${o.runs} run${o.runs === 1 ? '' : 's'}` +
-    `${o.boots === undefined ? '' : ` on ${o.boots} boot${o.boots === 1 ? ' (decides nothing)' : 's'}`}, ` +
-    `τ ${(o.tau * 100).toFixed(1)}%`;
-  const lines = pool.answers.map(
-    (a) =>
-      `- ${a.a} ÷ ${a.b}: ${a.pool.where}` +
-      (a.pool.on_machines.length ? `; ${a.pool.on_machines.map(on).join('; ')}` : ''),
-  );
+  // Each answer, and on each machine (configuration) what it said, its ratio and interval there, from how many runs.
+  const lines = poolAnswerLines(pool);
   writeFileSync(join(out, 'pool.md'), `${cpus ? `${cpus}\n\n` : ''}${lines.join('\n')}\n`);
   console.log(`written: ${join(out, 'pool.md')} (no results.json among the runs: the answers only)`);
 }

@@ -6,7 +6,7 @@ import { withDashValues } from './flags';
 import { printedHelp } from './usage-error';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results-file';
-import { whyNotKept } from './keep';
+import { tooShort, whyNotKept } from './keep';
 import { recordOf, writeKept } from '../publish/kept-runs';
 import { analyzeRun, analyzeStored, republish } from '../publish/index';
 import { placeOf } from '../workloads';
@@ -101,9 +101,9 @@ function keep(dir: string): number {
   const results = readResults(resultsFile(dir));
   const why = whyNotKept(results);
   if (why) {
-    console.error(
-      `error: ${dir} is not kept: ${why}; keep a complete run of a workload's suite that asks its questions`,
-    );
+    // A run too short to estimate: its reason says the fix (more rounds).
+    const fix = why === tooShort(results) ? '' : "; keep a complete run of a workload's suite that asks its questions";
+    console.error(`error: ${dir} is not kept: ${why}${fix}`);
     return 2;
   }
   console.log(`kept: ${writeKept(KEPT_DIR, recordOf(results))}`);

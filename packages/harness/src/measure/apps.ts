@@ -115,8 +115,12 @@ async function buildLocked(
   stamp: string,
   timeoutMs: number,
 ): Promise<'built' | 'cached'> {
-  const outputThere = !c.buildOutputs.length || existsSync(join(c.appDir, c.buildOutputs[0]!));
-  if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 'cached';
+  // The stamp holds the inputs' key and what the output looked like once built: a build made by hand since (the
+  // README's `next build` against another Redis) is not this key's output, and is built again.
+  const output = c.buildOutputs.length ? join(c.appDir, c.buildOutputs[0]!) : null;
+  const stamped = () => `${key}\n${output ? outputPrint(output) : ''}`;
+  const outputThere = !output || existsSync(output);
+  if (outputThere && existsSync(stamp) && readFileSync(stamp, 'utf8') === stamped()) return 'cached';
 
   const proc = spawnTracked(build[0]!, build.slice(1), {
     cwd: c.appDir,
@@ -132,8 +136,18 @@ async function buildLocked(
       proc.tail(),
     );
   }
-  writeFileSync(stamp, key);
+  writeFileSync(stamp, stamped());
   return 'built';
+}
+
+/**
+ * Which build the output holds, where it says: Next.js draws a new BUILD_ID at every build (its server writes a route
+ * cache under the output when it runs, so times would not tell). A bundle's output holds no data, so a hand build of
+ * the same sources is the same build.
+ */
+function outputPrint(path: string): string {
+  const id = join(path, 'BUILD_ID');
+  return existsSync(id) ? readFileSync(id, 'utf8').trim() : '';
 }
 
 /**

@@ -63,6 +63,14 @@ export interface OnMachine extends RatioEstimate {
   tau: number;
 }
 
+/**
+ * What one machine (or configuration) said of a ÷ b, in the answer's own order: decided above 1 is "faster", below it
+ * "slower" (its verdict "faster" means decided, on either side), else "equal" or "open".
+ */
+export type Said = 'faster' | 'slower' | 'equal' | 'open';
+export const saidOn = (m: Pick<OnMachine, 'verdict' | 'ratio'>): Said =>
+  m.verdict === 'undecided' ? 'open' : m.verdict === 'equal' ? 'equal' : m.ratio >= 1 ? 'faster' : 'slower';
+
 export interface PoolAnswer extends Answer {
   pool: {
     runs: number;

@@ -101,6 +101,23 @@ export function lacks(k: KeptAnswers): string[] {
   return out;
 }
 
+/**
+ * Why a run's answers hold no estimate to pool: one round has no standard error (a family of comparisons measured on
+ * two rounds has). `rounds`: how many it measured, where known.
+ */
+export const tooFewRounds = (rounds?: number) =>
+  `too few rounds to estimate${rounds === undefined ? '' : ` (${rounds} round${rounds === 1 ? '' : 's'})`}: ` +
+  'measure 2 rounds or more (a longer --budget)';
+
+/**
+ * Whether a record's run measured too few rounds to estimate anything: no answer of it has an estimate or an interval.
+ * A record kept before estimates were kept (lacks) has its answers' intervals.
+ */
+export const unestimated = (k: Pick<KeptAnswers, 'answers'>) => {
+  const asked = k.answers.filter((x) => !x.out);
+  return asked.length > 0 && asked.every((x) => !x.estimate && !Number.isFinite(x.hi));
+};
+
 /** What a run's machine is read from (machineKey). */
 export type MachineOf = Pick<KeptAnswers, 'machine' | 'host'>;
 

@@ -1,7 +1,7 @@
 // The published answers' provenance: the kept runs they pool (answers/across-runs.ts), the ones left out and why, and
 // where the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
-import type { Holds, PoolResult, PoolRun } from '../model/across-runs';
+import { type Holds, type PoolResult, type PoolRun, saidOn } from '../model/across-runs';
 import { contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
 import { hostCpu, hostCpuTag, machineDifference, machineNames, NOISY_SD } from '../model/kept';
@@ -164,6 +164,27 @@ export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
     })
     .join('');
 }
+
+/** One answer on one machine (configuration), as pool.md says it: what it said there, its interval, its runs, τr. */
+function onMachineText(o: PoolResult['answers'][number]['pool']['on_machines'][number]): string {
+  const s = (n: number) => (n === 1 ? '' : 's');
+  const boots = o.boots === undefined ? '' : ` on ${o.boots} boot${o.boots === 1 ? ' (decides nothing)' : 's'}`;
+  return (
+    `${o.name}: ${saidOn(o)}, ${o.ratio.toFixed(3)} (${o.lo.toFixed(3)}–${o.hi.toFixed(3)}), ` +
+    `${o.runs} run${s(o.runs)}${boots}, τ ${(o.tau * 100).toFixed(1)}%`
+  );
+}
+
+/**
+ * pool.md's answers (`npm run pool` on kept records alone): each a ÷ b, where it holds, and on each machine what it
+ * said there ("slower": decided with a ÷ b below 1), its ratio and interval, from how many runs.
+ */
+export const poolAnswerLines = (p: Pick<PoolResult, 'answers'>): string[] =>
+  p.answers.map(
+    (a) =>
+      `- ${a.a} ÷ ${a.b}: ${a.pool.where}` +
+      (a.pool.on_machines.length ? `; ${a.pool.on_machines.map(onMachineText).join('; ')}` : ''),
+  );
 
 /**
  * Why a run counts in fewer comparisons than it measured: left out whole, or the contenders whose inputs changed since
