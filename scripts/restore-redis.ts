@@ -47,7 +47,7 @@ try {
   const info = streamInfo(redis, STREAM_KEY);
   console.log(`Redis is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.
   inspect:   redis-cli -p ${port} XLEN ${STREAM_KEY}
-  start app: REDIS_URL=${redis.url} PORT=3000 scripts/with-tools.sh bun run apps/elysia
+  start app: NODE_ENV=production REDIS_URL=${redis.url} PORT=3000 scripts/with-tools.sh bun run apps/elysia
   load it:   scripts/run-oha.sh http://127.0.0.1:3000/
   (every app's start line: README.md, "Running one app by hand")`);
   // Stopped on purpose (Ctrl-C, SIGTERM): exit 0 once Redis is down, not the failure its exit would otherwise be.
