@@ -305,6 +305,14 @@ describe('bad input', () => {
       /^error: --connections 1000000 is more than this machine holds open, \d+ (open files|ephemeral).*: ask for \d+/m,
     ],
   ];
+  test('--target launches no app: a runtime missing from PATH is not asked for', async () => {
+    const env = { PATH: withoutDeno, BENCH_APPS_DIR: join(ROOT, 'apps') };
+    const run = await runCli(['--target', 'http://127.0.0.1:9/', '--runs', '1'], { env });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).not.toContain('deno not found');
+    expect(started(run.seen)).toEqual([]);
+  });
+
   for (const [what, args, env, message] of badEnv) {
     test(`${what} → exit 2 naming the fix, nothing started`, async () => {
       const run = await runCli(args, { env });

@@ -84,6 +84,9 @@ describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
     expect(r.p).toBeLessThan(0.05);
     expect(r.lo).toBeGreaterThan(1);
     expect(r.n).toBe(10);
+    // Every round at 0: no change (ratio 1); too few rounds are counted without their zeros.
+    expect(signedRank([0, 0, 0, 0, 0, 0, 0, 0]).ratio).toBe(1);
+    expect(signedRank([0.01, 0.02, 0, 0.03]).short).toMatch(/: 3 round\(s\) \(1 at 0, which count for nothing\)/);
   });
 
   test('too few rounds for the level: no interval, and says so', () => {

@@ -314,7 +314,7 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
   const diffs = setupDifferences(a, b);
   if (diffs.length)
     throw new CompareRefused(
-      'A and B were not measured on the same machine, software and data, so their figures do not compare: ' +
+      'A and B were not measured on the same machine, software, data and load, so their figures do not compare: ' +
         diffs.join('; '),
     );
   const inB = new Map(b.contenders.map((c) => [c.name, c]));

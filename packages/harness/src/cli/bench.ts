@@ -152,7 +152,9 @@ function refusedBeforeStart(opts: CliOptions, contenders: Contender[]): string |
   const fewer = `ask for ${ceiling.max} or fewer`;
   if (most > ceiling.max) return `--connections ${most} is more than this machine holds open, ${ceiling.why}: ${fewer}`;
   // The runtimes and build tools of the contenders selected (a user's own --app command is its own to name).
-  const chosen = contenders.filter((c) => !c.own && opts.selected.includes(c.name));
+  // (--target and --resume launch none of the selection: the one measures a URL, the other the run it resumes.)
+  const launches = !opts.target && !opts.resume;
+  const chosen = launches ? contenders.filter((c) => !c.own && opts.selected.includes(c.name)) : [];
   const runtimes = chosen.flatMap((c) => [c.start[0]!, ...(c.build ? [c.build[0]!] : [])]);
   const missing = [...new Set(['oha', 'redis-cli', ...runtimes])].filter((tool) => !Bun.which(tool));
   const them = missing.length > 1 ? 'them' : 'it';

@@ -118,7 +118,8 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
   const { walsh, w, nz } = rankData(xs);
   const m = walsh.length;
   const at = (k: number) => orderStatistic(walsh, k);
-  const hl = m ? (m % 2 ? at((m - 1) / 2) : (at(m / 2 - 1) + at(m / 2)) / 2) : NaN;
+  // Every round at 0 (none left once zeros are dropped): no change, the ratio 1.
+  const hl = m ? (m % 2 ? at((m - 1) / 2) : (at(m / 2 - 1) + at(m / 2)) / 2) : n ? 0 : NaN;
   const test = cdfOf(nz);
   const max = (nz * (nz + 1)) / 2;
   const below = test[Math.floor(w)]!;
@@ -130,7 +131,9 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
   while (k < max && cdf[k]! <= (1 - level) / 2) k++;
   const base = { procedure, ratio: Math.exp(hl), level, p, n, own_df: n - 1, df: n - 1, sd };
   if (k < 1 || max < 1) {
-    const short = `need more rounds for an interval at ${(level * 100).toFixed(1)}%: ${n} round(s) cannot reach it`;
+    const zeros = n - nz ? ` (${n - nz} at 0, which count for nothing)` : '';
+    const pct = `${(level * 100).toFixed(1)}%`;
+    const short = `need more rounds for an interval at ${pct}: ${nz} round(s)${zeros} cannot reach it`;
     return { ...base, lo: 0, hi: Infinity, short };
   }
   return { ...base, lo: Math.exp(at(k - 1)), hi: Math.exp(at(m - k)) };
