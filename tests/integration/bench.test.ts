@@ -135,9 +135,11 @@ describe('npm run bench', () => {
       /\| bun-raw-ioredis-direct \| \d+ \| -?\d+ \| \d+ \| \d+ \| -?\d+ \| \d+ \| \d+ \| \d+ \| \d+% \|/,
     );
     expect(existsSync(join(dir, 'breakdown.png'))).toBe(true);
-    expect(md).toMatch(
-      /\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed|bun \+ ioredis, no HTTP) \| \d+ \| [\d.]+% \|/,
+    const efficiency = md.match(
+      /\| bun-raw-ioredis \| \d+ \| (Redis alone|bun-raw-precomputed|bun \+ ioredis, no HTTP) \| \d+ \| ([^|]+) \|/,
     );
+    // A ceiling's one measurement can run slow and fall below the contender: its cell says so with a †.
+    expect(efficiency?.[2]).toMatch(/^[\d.]+%( \(above it: †\))?$/);
     expect(md).not.toMatch(/\| \d+(–\d+)? \| bun-raw-precomputed/); // never ranked
     expect(await settle(run.seen)).toEqual([]);
   });
