@@ -45,8 +45,11 @@ describe('--against a git ref', () => {
         [`${NR}@base`, 'ok'],
       ]);
       // 20 ms against 30 ms of sleep: head is faster. Beside the shared lane's load (load average 5.6) three short
-      // rounds read it as little as 1.01–1.03×, so the test asks for the direction, not the size.
-      expect(change(json, NR).ratio).toBeGreaterThan(1);
+      // rounds read it as little as 1.01–1.03×, and a loaded run can read a smaller gap the wrong way (the resume
+      // test below): the size and direction are tests/alone/against.test.ts's. Here: answered, never decided wrong.
+      const gap = change(json, NR);
+      expect(Number.isFinite(gap.ratio)).toBe(true);
+      expect(gap.verdict === 'faster' && gap.ratio < 1).toBe(false);
       expect(run.stderr).toContain(`--against HEAD~1: checking out ${first.slice(0, 12)}`);
     });
   });

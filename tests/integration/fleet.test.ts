@@ -57,7 +57,7 @@ describe('scripts/fleet.sh, the workflow steps run locally', () => {
     // One contender crashes as it starts: the run is complete and written, bench exits 1, and the step still names
     // the machine before it exits with bench's code (the workflow then uploads the run all the same).
     const only = 'bun-fake-good-node-redis,bun-fake-crash-node-redis';
-    const flags = ['--only', only, '--runs', '1', '--duration', '300ms', '--warmup', '0s', '--start-timeout', '3s'];
+    const flags = ['--only', only, '--runs', '1', '--duration', '300ms', '--warmup', '0s', '--start-timeout', '10s'];
     // As the tests' own runs (helpers/cli.ts runCli): steal is recorded, never a reason to leave the one round out.
     flags.push('--max-steal', '100');
     const r = fleet(['bench', out, ...flags, '--report', 'text'], { BENCH_APPS_DIR: FAKE_APPS });
