@@ -124,9 +124,23 @@ describe('--workload upsert', () => {
       const c = byName(resultsIn(run.outDir).json)['bun-naive-ioredis-watch'];
       expect(c.status).toBe('invalid');
       expect(c.reason).toMatch(
-        /lost updates: \d+ acknowledged writes? overwritten by an older version \(key item:\{\w+\} holds version \d+/,
+        /lost updates: \d+ acknowledged writes? gone, its key holding an older version \(key item:\{\w+\} holds/,
       );
       expect(run.stderr).toContain('bun-naive-ioredis-watch: INVALID');
+    });
+  });
+
+  test('fakes that lose, duplicate or drop as "ignored" every 10th write: each invalid, its count named', async () => {
+    const fakes = ['lose-writes', 'dup-writes', 'ignore-writes'].map((f) => `bun-fake-${f}-node-redis`);
+    const run = await runCli(['--only', fakes.join(','), ...SHORT]);
+    await explained(run, async () => {
+      const c = byName(resultsIn(run.outDir).json);
+      expect(fakes.map((f) => c[f].status)).toEqual(['invalid', 'invalid', 'invalid']);
+      expect(c[fakes[0]!].reason).toMatch(/lost updates: \d+ writes acknowledged as created or updated, \d+ applied/);
+      expect(c[fakes[1]!].reason).toMatch(/invented writes: \d+ applied over \d+ keys, \d+ acknowledged/);
+      // Only the harness's own writes have known versions: a dropped one that was its burst's newest is caught.
+      expect(c[fakes[2]!].reason).toMatch(/lost updates: \d+ acknowledged writes? gone, .* was answered "ignored"\)/);
+      expect(await settle(run.seen)).toEqual([]);
     });
   });
 

@@ -95,4 +95,14 @@ describe('--workload xadd-trim', () => {
       expect(await settle(run.seen)).toEqual([]);
     });
   });
+
+  test('a fake that makes every 10th write twice and answers once: invalid, the invented writes counted', async () => {
+    const run = await runCli(['--only', 'bun-fake-dup-writes-node-redis', ...SHORT]);
+    await explained(run, async () => {
+      const c = resultsIn(run.outDir).json.contenders[0];
+      expect(c.status).toBe('invalid');
+      expect(c.reason).toMatch(/invented writes: the stream counted \d+ added, \d+ acknowledged, \d+ unanswered/);
+      expect(await settle(run.seen)).toEqual([]);
+    });
+  });
 });

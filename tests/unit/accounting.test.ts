@@ -89,13 +89,29 @@ describe('upsert accounting', () => {
     );
     expect(a).toMatchObject({ stale: 1, lost: 1 });
     expect(a.problem).toContain(
-      "key item:{a} holds version 1500, the harness's write of version 2000 was acknowledged as applied",
+      `key item:{a} holds version 1500; the harness's write of version 2000 was answered "updated"`,
     );
-    // An ignored write promises nothing about the stored version.
-    expect(
-      account({ '201': 1, '200': 4 }, [probe('a', 'ignored', 2000)], [{ id: 'a', applied: 5, version: 1500 }], 'watch')
-        .problem,
-    ).toBeNull();
+  });
+
+  test('a write answered "ignored" says its key held that version or newer: a key older than that lost it', () => {
+    const ignored = (stored: number) =>
+      account({ '201': 1, '200': 4 }, [probe('a', 'ignored', 2000)], [{ id: 'a', applied: 5, version: stored }], 'lua');
+    // The app dropped the write and said it was old: the key never held 2000.
+    expect(ignored(1500)).toMatchObject({ stale: 1, lost: 1 });
+    expect(ignored(1500).problem).toContain(
+      `holds version 1500; the harness's write of version 2000 was answered "ignored"`,
+    );
+    expect(ignored(2000).problem).toBeNull();
+    expect(ignored(2500).problem).toBeNull();
+    // Right after its burst too, by the version the harness sent (the reply's may say anything).
+    const burst = [
+      { ...probe('p', 'created', 3001), sent: 3001, seen: 3002 },
+      { ...probe('p', 'updated', 3002), sent: 3002, seen: 3002 },
+      { ...probe('p', 'ignored', 3002), sent: 3003, seen: 3002 },
+    ];
+    const a = account({}, burst, [{ id: 'p', applied: 2, version: 3002 }], 'lua');
+    expect(a).toMatchObject({ stale: 1, lost: 1 });
+    expect(a.problem).toContain(`holds version 3002; the harness's write of version 3003 was answered "ignored"`);
   });
 
   test('a burst read back right after its ack: an older version there is a lost update, even if newer came', () => {
@@ -103,7 +119,7 @@ describe('upsert accounting', () => {
     const a = account({}, burst, [{ id: 'p', applied: 3, version: 2010 }], 'watch');
     expect(a).toMatchObject({ stale: 1, lost: 1 });
     expect(a.problem).toContain(
-      "key item:{p} holds version 2002, the harness's write of version 2003 was acknowledged as applied",
+      `key item:{p} holds version 2002; the harness's write of version 2003 was answered "updated"`,
     );
     expect(
       account(
@@ -125,7 +141,7 @@ describe('upsert accounting', () => {
     ];
     const a = account({}, probes, [{ id: 'p', applied: 3, version: v + 2 }], 'watch');
     expect(a).toMatchObject({ acked_applied: 3, applied: 3, stale: 1, lost: 1 });
-    expect(a.problem).toContain('lost updates: 1 acknowledged write overwritten by an older version');
+    expect(a.problem).toContain('lost updates: 1 acknowledged write gone, its key holding an older version');
   });
 
   test("a probe write with no answer is unanswered, and its burst's answered writes still count", async () => {

@@ -99,4 +99,19 @@ describe('report sections', () => {
     expect(spec).toContain('"field":"rps"');
     expect(`${table}${spec}`).not.toContain('calls/s');
   });
+
+  test('a write table says the requests answered with an error or not at all, which no branch counts', () => {
+    const read = () => readResults(join(ROOT, 'results/latest-upsert/results.json'));
+    const quiet = WORKLOAD_MODULES.upsert.sections.map((x) => x.render(analyze(read()))).join('\n');
+    expect(quiet).not.toContain('answered with an error or not at all');
+    const results = read();
+    const c = results.contenders.find((x) => x.status === 'ok')!;
+    const runs = c.points[0]!.runs.filter((r) => r.workload?.kind === 'upsert');
+    for (const r of runs) (r.workload!.data as { unanswered: number }).unanswered = 7;
+    const table = WORKLOAD_MODULES.upsert.sections.map((x) => x.render(analyze(results))).join('\n');
+    const row = table.split('\n').find((l) => l.startsWith(`| ${c.name} |`))!;
+    expect(row).toContain(
+      `; ${7 * runs.length} answered with an error or not at all (not acknowledged; each may have written)`,
+    );
+  });
 });

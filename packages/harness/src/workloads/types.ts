@@ -162,3 +162,7 @@ export function startProbing<T>(
 export const RECORD_BODY = JSON.stringify(
   Object.fromEntries(RECORD_FIELDS.map((f, i) => [f, `${f}-${'x'.repeat(30 + i * 5)}`])),
 );
+
+/** A write table's words for the requests answered with an error or not at all: each may have written. */
+export const notAcknowledged = (n: number) =>
+  n ? `; ${n} answered with an error or not at all (not acknowledged; each may have written)` : '';

@@ -2,14 +2,17 @@
 // write increments its key's `applied` counter in the same atomic step as the write, so the
 // counters summed over the window's keys must equal the responses that said created (201) or
 // updated (200); each key is created once (201s = keys that exist); and no key may hold a version
-// older than one the app acknowledged as applied (the prober's writes, whose versions are known,
-// checked right after each acknowledgement and at the end of the window).
+// older than one the app acknowledged as applied, or said was already there when it answered ignored
+// (the prober's writes, whose versions are known, checked right after each burst and at the end of
+// the window: a write dropped with "ignored" while the key held an older version is lost too).
 // A response that never came (5xx, a timeout) may or may not have written: it widens the bounds.
 import type { UpsertWindow } from './record';
 
 /** One of the prober's writes, as acknowledged. */
 export interface Acked {
   id: string;
+  /** The version the harness sent (absent in a hand-made record: the reply's is used). */
+  sent?: number;
   /** NO_ANSWER: none came (a timeout, a dropped connection), so it may or may not have written. */
   status: number;
   result: string | null;
@@ -39,25 +42,36 @@ function branchesOf(statuses: Record<string, number>, probes: Acked[], write: st
   return b;
 }
 
+/** What a prober's write answered created, updated or ignored says the key held at least: the version it wrote. */
+const heldAtLeast = (p: Acked): number | null =>
+  p.result === 'created' || p.result === 'updated' || p.result === 'ignored' ? (p.sent ?? p.version) : null;
+
 /**
- * The prober's acknowledged writes that were lost: once a burst was acknowledged its key held an
- * older version than the burst's newest applied one, or at the end of the window a key holds one
- * older than the newest acknowledged. Each write once: the window's last burst's newest write,
- * overwritten, is seen both right after its burst and at the end.
+ * The prober's acknowledged writes that were lost: once a burst was answered its key held an older
+ * version than one of its writes answered created, updated or ignored (ignored says the key held
+ * that version or a newer one), or at the end of the window a key holds one older than the newest
+ * of those. Each write once: the window's last burst's newest write, overwritten, is seen both
+ * right after its burst and at the end.
  */
 function staleKeys(
   probes: Acked[],
   stored: Map<string, { applied: number; version: number }>,
-): { id: string; acked: number; stored: number | null }[] {
-  const applied = probes.filter((p) => (p.result === 'created' || p.result === 'updated') && p.version !== null);
-  const right = applied.flatMap((p) =>
-    p.seen !== undefined && (p.seen ?? 0) < p.version! ? [{ id: p.id, acked: p.version!, stored: p.seen ?? null }] : [],
+): { id: string; acked: number; stored: number | null; result: string }[] {
+  const said = probes.flatMap((p) => {
+    const v = heldAtLeast(p);
+    return v === null ? [] : [{ ...p, held: v }];
+  });
+  const right = said.flatMap((p) =>
+    p.seen !== undefined && (p.seen ?? 0) < p.held
+      ? [{ id: p.id, acked: p.held, stored: p.seen ?? null, result: p.result! }]
+      : [],
   );
-  const newest = new Map<string, number>();
-  for (const p of applied) newest.set(p.id, Math.max(newest.get(p.id) ?? 0, p.version!));
-  const atEnd = [...newest].flatMap(([id, acked]) => {
+  const newest = new Map<string, { held: number; result: string }>();
+  for (const p of said)
+    if (p.held > (newest.get(p.id)?.held ?? 0)) newest.set(p.id, { held: p.held, result: p.result! });
+  const atEnd = [...newest].flatMap(([id, { held, result }]) => {
     const s = stored.get(id);
-    return !s || s.version < acked ? [{ id, acked, stored: s?.version ?? null }] : [];
+    return !s || s.version < held ? [{ id, acked: held, stored: s?.version ?? null, result }] : [];
   });
   const all = [...right, ...atEnd];
   return all.filter((s, i) => all.findIndex((t) => t.id === s.id && t.acked === s.acked) === i);
@@ -81,7 +95,7 @@ export function account(
   const applied = stored.reduce((s, k) => s + k.applied, 0);
   const byId = new Map(stored.map((k) => [k.id, k]));
   const stale = staleKeys(probes, byId);
-  // An acknowledged write overwritten by an older version is lost too: its value is gone.
+  // An acknowledged write its key no longer holds (overwritten by an older version, or dropped as "ignored") is lost.
   const lost = Math.max(0, acked - applied) + stale.length;
   const invented = Math.max(0, applied - acked - unknown);
   const problems = [
@@ -94,9 +108,9 @@ export function account(
     (branches.created > stored.length || branches.created + unknown < stored.length) &&
       `${branches.created} responses said created, but ${stored.length} keys exist`,
     stale.length &&
-      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} overwritten by an older ` +
-        `version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}, ` +
-        `the harness's write of version ${stale[0]!.acked} was acknowledged as applied)`,
+      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} gone, its key holding an older ` +
+        `version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}; ` +
+        `the harness's write of version ${stale[0]!.acked} was answered "${stale[0]!.result}")`,
   ].filter(Boolean) as string[];
   return {
     branches,

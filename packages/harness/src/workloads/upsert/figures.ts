@@ -9,8 +9,7 @@ import { answered, poolUpsert } from './measure';
 
 type Kept = Map<string, RunRecord[]>;
 
-/** One contender's kept upsert runs, summed: what its responses said, the accounting and the server's commands. */
-/** The branches a row says: every one but errors, which the accounting line says. */
+/** The branches a row says: every one but errors, which its accounting cell says (with the unanswered). */
 const SAID = BRANCHES.filter((b): b is Exclude<Branch, 'error'> => b !== 'error');
 
 export interface UpsertRow {
@@ -20,6 +19,8 @@ export interface UpsertRow {
   invented: number;
   stale: number;
   applied: number;
+  /** Errors and requests with no answer (oha's and the prober's): none acknowledged, each may have written. */
+  unanswered: number;
   commands: Record<string, number>;
   /** Requests answered (every branch but an error). */
   answered: number;
@@ -100,6 +101,7 @@ function upsertRow(all: RunRecord[], write: string): UpsertRow {
     invented: u?.invented ?? 0,
     stale: u?.stale ?? 0,
     applied: u?.applied ?? 0,
+    unanswered: u?.unanswered ?? 0,
     commands,
     answered: served,
     redisCpuUs: (redisCpu * 1e6) / Math.max(1, served),

@@ -101,18 +101,20 @@ export async function probeBurst(
     const [v] = (await reader.send('HMGET', [itemKey(id), 'version'])) as (string | null)[];
     seen = v === null || v === undefined ? null : Number(v);
   } catch {}
-  for (const r of replies)
+  replies.forEach((r, i) =>
     acked.push(
       r.status === 'fulfilled'
         ? {
             id,
+            sent: versions[i],
             status: r.value.status,
             result: r.value.reply?.result ?? null,
             version: r.value.reply?.version ?? null,
             ...(seen !== undefined ? { seen } : {}),
           }
         : { id, status: NO_ANSWER, result: null, version: null },
-    );
+    ),
+  );
 }
 
 /** The read-back script: [id, applied, version] of each id in ARGV whose key exists, a line each. */

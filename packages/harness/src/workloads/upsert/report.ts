@@ -8,7 +8,7 @@ import type * as vl from 'vega-lite';
 import type { Analysis } from '../../answers/analysis';
 import type { ContenderResult } from '../../model/results';
 import { fastestFirst } from '../../model/run-record';
-import { chartHead, once } from '../types';
+import { chartHead, notAcknowledged, once } from '../types';
 import { type UpsertFigures, type UpsertRow, upsertFigures } from './figures';
 import { keysOf } from './record';
 
@@ -31,7 +31,8 @@ function row(c: ContenderResult, t: UpsertRow | undefined): string {
   const branches = write === 'ping' ? `pong ${b.pong}` : `${b.created} / ${b.updated} / ${b.ignored}`;
   const l = c.latency_ms;
   const lat = l ? `${fmt(l.p50, 1)} / ${fmt(l.p90, 1)} / ${fmt(l.p99, 1)} / ${fmt(l.p99_9, 1)}` : '–';
-  const accounted = `${t.lost} lost, ${t.invented} invented, ${t.stale} stale (${t.applied} applied)`;
+  const accounted =
+    `${t.lost} lost, ${t.invented} invented, ${t.stale} stale (${t.applied} applied)` + notAcknowledged(t.unanswered);
   return (
     `| ${c.name} | ${write} | ${fmt(c.rps?.median)} | ${lat} | ${fmt(c.cpu_us_per_req)} | ${fmt(t.redisCpuUs)} | ` +
     `${callsCell(t)} | ${retries} | ${b.conflict} | ${branches} | ${accounted} | |`
@@ -43,6 +44,7 @@ const ACCOUNTING =
   "Each window writes a fresh key space (oha draws each request's key at random); afterwards every key is read back: " +
   'the sum of its `applied` counters must equal the 201s and 200s, ' +
   'each key must have been created once, and none may hold a version older than one acknowledged as applied ' +
+  '(or answered ignored, which says the key held it) ' +
   "(the harness's own concurrent writes, 20 bursts a second to a key of its own, " +
   'are read back as soon as they are acknowledged). ' +
   'A 409 is WATCH giving up after 10 retries; retries per request are WATCHes per request − 1. ' +

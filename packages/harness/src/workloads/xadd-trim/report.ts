@@ -6,6 +6,7 @@ import type { ContenderResult } from '../../model/results';
 import { fastestFirst } from '../../model/run-record';
 import { poolTrim } from './accounting';
 import { type TrimRecord, trimOf } from './record';
+import { notAcknowledged } from '../types';
 
 const fmt = (x: number | undefined | null, digits = 0) =>
   x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
@@ -26,7 +27,8 @@ function row(c: ContenderResult): string {
   const accounted =
     `${t.lost} lost, ${t.invented} invented (${t.added} added, ${t.acked} acknowledged); ` +
     `${t.probes - t.probes_missing - (t.probes_trimmed ?? 0)} of ${t.probes} probes found` +
-    `${t.probes_trimmed ? ` (${t.probes_trimmed} trimmed by the cap before read back)` : ''}; length ≤ ${t.length}`;
+    `${t.probes_trimmed ? ` (${t.probes_trimmed} trimmed by the cap before read back)` : ''}; length ≤ ${t.length}` +
+    notAcknowledged(t.errors + t.unanswered);
   return `| ${c.name} | ${fmt(c.rps?.median)} | ${lat} | ${fmt(c.cpu_us_per_req)} | ${perReq} | ${accounted} | |`;
 }
 
