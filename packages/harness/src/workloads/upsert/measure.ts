@@ -101,7 +101,7 @@ export async function probeBurst(
     const [v] = (await reader.send('HMGET', [itemKey(id), 'version'])) as (string | null)[];
     seen = v === null || v === undefined ? null : Number(v);
   } catch {}
-  replies.forEach((r, i) =>
+  for (const [i, r] of replies.entries())
     acked.push(
       r.status === 'fulfilled'
         ? {
@@ -113,8 +113,7 @@ export async function probeBurst(
             ...(seen !== undefined ? { seen } : {}),
           }
         : { id, status: NO_ANSWER, result: null, version: null },
-    ),
-  );
+    );
 }
 
 /** The read-back script: [id, applied, version] of each id in ARGV whose key exists, a line each. */

@@ -31,8 +31,8 @@ function row(c: ContenderResult, t: UpsertRow | undefined): string {
   const branches = write === 'ping' ? `pong ${b.pong}` : `${b.created} / ${b.updated} / ${b.ignored}`;
   const l = c.latency_ms;
   const lat = l ? `${fmt(l.p50, 1)} / ${fmt(l.p90, 1)} / ${fmt(l.p99, 1)} / ${fmt(l.p99_9, 1)}` : '–';
-  const accounted =
-    `${t.lost} lost, ${t.invented} invented, ${t.stale} stale (${t.applied} applied)` + notAcknowledged(t.unanswered);
+  const tally = `${t.lost} lost, ${t.invented} invented, ${t.stale} stale (${t.applied} applied)`;
+  const accounted = `${tally}${notAcknowledged(t.unanswered)}`;
   return (
     `| ${c.name} | ${write} | ${fmt(c.rps?.median)} | ${lat} | ${fmt(c.cpu_us_per_req)} | ${fmt(t.redisCpuUs)} | ` +
     `${callsCell(t)} | ${retries} | ${b.conflict} | ${branches} | ${accounted} | |`
