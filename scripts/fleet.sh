@@ -6,19 +6,32 @@
 #   scripts/fleet.sh pool OUT IN…              the answers pooled over every run under IN… (npm run pool), into OUT
 # Each installs what it needs first (scripts/with-tools.sh). BENCH FLAGS that change how well a run answers (--budget,
 # --runs, --max-steal; --placement, answered apart) keep it in the pool; a run that asks another question (--only,
-# --where, --workload, --servers, --redis-rtt, …: docs/reading.md, "Which runs are kept") is left out of it.
+# --where, --servers, --redis-rtt, …: docs/reading.md, "Which runs are kept") is left out of it. A --workload run of
+# that workload's own suite is kept, and pooled with that workload's runs only. OUT and IN… are read from the folder
+# the script is run in.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 step=${1:-}
 out=${2:-}
-if [[ -z $step || -z $out ]] || [[ $step != bench && $step != pool ]]; then
+if [[ -z $step || -z $out || $out == -* ]] || [[ $step != bench && $step != pool ]]; then
   echo "usage: scripts/fleet.sh bench OUT [BENCH FLAGS…] | scripts/fleet.sh pool OUT IN…" >&2
   exit 2
 fi
 shift 2
-mkdir -p "$out"
+if [[ $step == pool && $# -eq 0 ]]; then
+  echo "fleet pool: name the folders the bench jobs uploaded (IN…)" >&2
+  exit 2
+fi
+# Paths as the caller gave them, from the caller's folder (flags as they are); then the checkout's root, where npm runs.
+out=$(realpath -m -- "$out")
+if [[ $step == pool ]]; then
+  ins=()
+  for i in "$@"; do [[ $i == -* ]] && ins+=("$i") || ins+=("$(realpath -m -- "$i")"); done
+  set -- "${ins[@]}"
+fi
+cd "$(dirname "$0")/.."
 case $step in
   bench)
+    mkdir -p "$out"
     # A complete run in which a contender failed is written and kept, but bench exits 1: its code is given back at the
     # end, once the machine is named, so that the run is never lost to it.
     code=0
@@ -34,10 +47,6 @@ case $step in
     exit "$code"
     ;;
   pool)
-    if [[ $# -eq 0 ]]; then
-      echo "fleet pool: name the folders the bench jobs uploaded (IN…)" >&2
-      exit 2
-    fi
     npm run pool -- "$@" --out "$out"
     ;;
 esac

@@ -12,9 +12,9 @@ import { FAKE_APPS } from '../helpers/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-fleet-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const fleet = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync('bash', ['scripts/fleet.sh', ...args], {
-    cwd: ROOT,
+const fleet = (args: string[], env: Record<string, string> = {}, cwd = ROOT) =>
+  spawnSync('bash', [join(ROOT, 'scripts/fleet.sh'), ...args], {
+    cwd,
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 300_000,
@@ -94,8 +94,9 @@ describe('scripts/fleet.sh, the workflow steps run locally', () => {
       mkdirSync(join(input, `run-${i}`), { recursive: true });
       writeFileSync(join(input, `run-${i}`, 'kept.json'), JSON.stringify(kept(`2026-11-2${i}T01:00:00.000Z`, cpu)));
     }
+    // Relative folders, read from where the script is run (it runs npm from the checkout's root).
+    const r = fleet(['pool', 'pool', 'runs-in', '--any-inputs'], {}, dir);
     const out = join(dir, 'pool');
-    const r = fleet(['pool', out, input, '--any-inputs']);
     expect(r.status, r.stderr.slice(-2000)).toBe(0);
     expect(existsSync(join(out, 'pool.json'))).toBe(true);
     const pool = JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8'));
@@ -105,6 +106,11 @@ describe('scripts/fleet.sh, the workflow steps run locally', () => {
       'Intel Xeon',
     ]);
     expect(pool.answers[0].pool.where).toMatch(/^holds on every machine measured/);
-    expect(fleet(['pool', out]).status).toBe(2);
+    // No input, or a flag where OUT goes: the usage, exit 2, and no folder made.
+    const none = join(dir, 'pool-of-nothing');
+    expect(fleet(['pool', none]).status).toBe(2);
+    expect(existsSync(none)).toBe(false);
+    const flagFirst = fleet(['bench', '--budget', '3m']);
+    expect([flagFirst.status, flagFirst.stderr]).toEqual([2, expect.stringContaining('usage: scripts/fleet.sh')]);
   });
 });
