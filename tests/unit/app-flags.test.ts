@@ -19,6 +19,14 @@ describe('--app', () => {
     expect(splitCommand('node a.js | tee log')).toMatch(/"\|" needs a shell; put the command in a script/);
     expect(splitCommand('node "a.js')).toMatch(/an unclosed "/);
     expect(splitCommand('  ')).toMatch(/give the command that starts the app/);
+    // A shell would expand $ and ` inside double quotes too; a leading NAME=value is a shell's, set with env here.
+    expect(splitCommand('node "$HOME/a.js"')).toMatch(/"\$" needs a shell/);
+    expect(splitCommand('node "`pwd`/a.js"')).toMatch(/"`" needs a shell/);
+    expect(splitCommand("node '$HOME'")).toEqual(['node', '$HOME']);
+    expect(splitCommand('BURN_US=400 node a.js')).toBe(
+      '--app "BURN_US=400 node a.js": a variable is set with env: --app "env BURN_US=400 node a.js"',
+    );
+    expect(splitCommand('env BURN_US=400 node a.js')).toEqual(['env', 'BURN_US=400', 'node', 'a.js']);
   });
 
   test('its flags: defaults, and each mistake one line naming the fix', () => {
@@ -47,6 +55,16 @@ describe('--app', () => {
     expect(appFlags({ app: 'node s.js', cwd: '/no/such/dir' })).toMatch(/no such folder/);
     expect(appFlags({ app: 'node s.js', body: '/no/such/file' })).toMatch(/no such file/);
     expect(appFlags({ app: 'node s.js', 'app-name': 'a b' })).toMatch(/must be 1-60 letters/);
+    // A program not found is said before anything starts (after env's variables), not as an exit at start.
+    expect(appFlags({ app: 'nodee s.js' })).toBe(
+      '--app "nodee s.js": nodee is not on PATH; install it or check the command',
+    );
+    expect(appFlags({ app: 'env X=1 nodee s.js' })).toMatch(/^--app "env X=1 nodee s.js": nodee is not on PATH/);
+    expect(appFlags({ app: './start.sh', cwd: '/tmp' })).toMatch(/\.\/start\.sh is not a file in \/tmp;/);
+    // A write workload POSTs, live changes the body: --app holds a GET route to one body.
+    expect(appFlags({ app: 'node s.js', workload: 'upsert' })).toMatch(/^--workload upsert POSTs to the write route/);
+    expect(appFlags({ app: 'node s.js', workload: 'live' })).toMatch(/^--workload live changes the stream/);
+    expect(appFlags({ app: 'node s.js', workload: 'xrange-count' })).toMatchObject({ ownApps: [{ name: 'your-app' }] });
   });
 
   test('the app is a contender, asked against each other stack and never inside the stack questions', () => {

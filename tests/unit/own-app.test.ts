@@ -80,6 +80,25 @@ describe('--app in the report', () => {
     expect(first.rows[0]).toMatchObject({ body_bytes: 9000, body_mean: false });
   });
 
+  test('an app out of the run says why under its table; one that reads no Redis is said to, beside its answers', () => {
+    const out = appResults('first');
+    Object.assign(out.contenders[0]!, { status: 'invalid', reason: 'run 1: the body changed under load', points: [] });
+    const an = { results: out, answers: [] } as unknown as Analysis;
+    an.yours = yoursOf(out)!;
+    const text = yoursSection(an);
+    expect(text).toContain('- `your-app` is invalid: run 1: the body changed under load; nothing of it is counted');
+    // Its size is unknown, not a second size: one body measured, so none differs.
+    expect(text).not.toContain('The bodies differ in size');
+    const none = appResults('first');
+    for (const r of none.contenders[0]!.points[0]!.runs) r.commands_by_name = {};
+    const quiet = { results: none, answers: [] } as unknown as Analysis;
+    quiet.yours = yoursOf(none)!;
+    expect(yoursSection(quiet)).toContain(
+      '`your-app` made no Redis call per response (a cache or a static route?): its answers compare it with stacks',
+    );
+    expect(text).not.toContain('made no Redis call');
+  });
+
   test('two --app: head is your second version by its command; --app with --against, the folder as it is', () => {
     const r = (kind: string) =>
       ({

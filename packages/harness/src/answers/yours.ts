@@ -7,6 +7,9 @@ import { keptRuns } from './verdicts';
 export interface YoursRow {
   name: string;
   yours: boolean;
+  /** Its status, and why when it is not ok (failed, invalid): its figures are then empty. */
+  status: string;
+  reason: string | null;
   rps: number | null;
   p50: number | null;
   p99: number | null;
@@ -54,6 +57,8 @@ export function yoursOf(r: Results): YoursFigures | null {
     return {
       name: c.name,
       yours: mine.has(c.base_of ?? c.name),
+      status: c.status,
+      reason: c.status === 'ok' ? null : (c.reason ?? null),
       rps: finite(p?.rps?.median),
       p50: finite(p?.latency_ms?.p50),
       p99: finite(p?.latency_ms?.p99),

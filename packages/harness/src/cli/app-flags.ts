@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { OwnApp } from '../model/contenders';
 import type { OwnAppSpec } from '../run/options';
 import type { FlagValues } from './select';
+import { workloadNamed } from '../workloads';
 
 export interface AppFlags {
   /** One app, or two (your two versions); none: no --app. */
@@ -25,6 +26,7 @@ export function splitCommand(line: string): string[] | string {
       word = (word ?? '') + line[++i];
     } else if (quote === '"') {
       if (ch === '"') quote = null;
+      else if (ch === '$' || ch === '`') return needsShell(line, ch);
       else word += ch;
     } else if (ch === '"' || ch === "'") {
       quote = ch;
@@ -33,12 +35,27 @@ export function splitCommand(line: string): string[] | string {
       if (word !== null) words.push(word);
       word = null;
     } else if ('|&;<>()$`*?[]{}~'.includes(ch)) {
-      return `--app "${line}": "${ch}" needs a shell; put the command in a script and give --app "sh run.sh"`;
+      return needsShell(line, ch);
     } else word = (word ?? '') + ch;
   }
   if (quote) return `--app "${line}": an unclosed ${quote}; close the quote`;
   if (word !== null) words.push(word);
-  return words.length ? words : '--app "": give the command that starts the app, e.g. --app "node server.js"';
+  if (!words.length) return '--app "": give the command that starts the app, e.g. --app "node server.js"';
+  // NAME=value first sets a variable in a shell; run without one, it would be taken for the program.
+  if (/^[A-Za-z_]\w*=/.test(words[0]!)) return `--app "${line}": a variable is set with env: --app "env ${line}"`;
+  return words;
+}
+
+const needsShell = (line: string, ch: string) =>
+  `--app "${line}": "${ch}" needs a shell; put the command in a script and give --app "sh run.sh"`;
+
+/** The program of a command: on PATH, or a file (a path with a slash, from --cwd); a string: the one-line error. */
+function programOf(command: string, argv: string[], cwd: string): string | null {
+  const cmd = argv[0] === 'env' ? argv.slice(1).find((w) => !/^[A-Za-z_]\w*=/.test(w) && !w.startsWith('-')) : argv[0];
+  if (cmd === undefined) return null;
+  const found = cmd.includes('/') ? existsSync(resolve(cwd, cmd)) : Bun.which(cmd, { cwd }) !== null;
+  const where = cmd.includes('/') ? `a file in ${cwd}` : 'on PATH';
+  return found ? null : `--app "${command}": ${cmd} is not ${where}; install it or check the command`;
 }
 
 /** --body for --app: a FILE, 'first' (its first response) or 'any' (the status only, any non-empty body). */
@@ -70,6 +87,8 @@ export function appFlags(v: FlagValues): AppFlags | string {
     return '--app does not go with --target: --app starts your app here, --target measures one running elsewhere';
   if (v.topology === 'cluster')
     return '--app does not go with --topology cluster: your app opens its own client on REDIS_URL, one node of it';
+  const noApp = workloadNamed(v.workload)?.noApp;
+  if (noApp) return noApp;
   if (commands.length > 2) return '--app at most twice (your two versions); measure more in several runs';
   if (v.against !== undefined && commands.length > 1)
     return '--against pairs one --app with its version at a git ref: give --app once, or two --app and no --against';
@@ -87,6 +106,8 @@ export function appFlags(v: FlagValues): AppFlags | string {
   if (typeof names === 'string') return names;
   const cwd = resolve((v.cwd as string | undefined) ?? '.');
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return `--cwd ${cwd}: no such folder; give the app's folder`;
+  const missing = commands.map((c, i) => programOf(c, argvs[i] as string[], cwd)).find((e) => e !== null);
+  if (missing) return missing;
   const path = (v.path as string | undefined) ?? '/';
   if (!path.startsWith('/')) return `--path "${path}" must start with /, e.g. --path /colors`;
   const body = appBody(v.body as string | undefined);

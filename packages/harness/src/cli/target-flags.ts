@@ -2,9 +2,8 @@
 // apart from target.ts, which needs the measuring code.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Workload } from '@bench/stream';
 import type { OwnBody } from '../run/options';
-import { WORKLOAD_MODULES } from '../workloads';
+import { WORKLOAD_MODULES, workloadNamed } from '../workloads';
 import type { FlagValues } from './select';
 
 /** Flags a --target run would silently ignore: each names what it needs instead. */
@@ -75,9 +74,8 @@ export function targetFlags(values: FlagValues): TargetFlags | string {
   const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);
   if (clash) return `--${clash} does not go with --target (${NOT_WITH_TARGET[clash]}): leave it out`;
   // An unknown --workload is refused with the other flags' values.
-  const w = values.workload;
-  const refused = typeof w === 'string' && Object.hasOwn(WORKLOAD_MODULES, w) ? WORKLOAD_MODULES[w as Workload] : null;
-  if (refused?.noTarget) return refused.noTarget;
+  const refused = workloadNamed(values.workload)?.noTarget;
+  if (refused) return refused;
   let url: URL;
   try {
     url = new URL(raw);

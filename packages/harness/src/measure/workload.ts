@@ -178,6 +178,8 @@ export interface MeasuredWorkload {
   readonly published: Publication | null;
   /** Why --target cannot measure it, or null. */
   readonly noTarget: string | null;
+  /** Why --app (a user's GET route, held to one body) cannot run beside it, or null. */
+  readonly noApp: string | null;
   /** Why it cannot run on the Redis REDIS_URL names, or null. */
   readonly privateRedis: string | null;
   /** The staleness a read may show beyond its cache's own bound, in ms, from its settings (a changing stream's). */

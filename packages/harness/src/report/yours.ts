@@ -81,11 +81,22 @@ export function yoursSection(an: Analysis): string {
         `${commands(r.commands)} | ${bodyText(r)} |`,
     ),
   ].join('\n');
-  const sizes = new Set(y.rows.map((r) => r.body_bytes));
+  const sizes = new Set(y.rows.flatMap((r) => (r.body_bytes === null ? [] : [r.body_bytes])));
   const differ =
     sizes.size > 1
       ? 'The bodies differ in size, so the work per response differs: the answers compare the endpoints as served.'
       : '';
+  const notMeasured = y.rows
+    .filter((r) => r.status !== 'ok')
+    .map((r) => `- \`${r.name}\` is ${r.status}${r.reason ? `: ${r.reason}` : ''}; nothing of it is counted`);
+  // An app that reads no Redis (a cache, a static route) is compared with stacks that read it on every request.
+  const noReads = y.rows
+    .filter((r) => r.yours && r.status === 'ok' && !r.commands.length)
+    .map(
+      (r) =>
+        `\`${r.name}\` made no Redis call per response (a cache or a static route?): its answers compare it with ` +
+        'stacks that read Redis for every response.',
+    );
   const answers = y.apps.flatMap((app) => {
     const lines = answerText(an, app.name);
     return lines.length
@@ -95,5 +106,7 @@ export function yoursSection(an: Analysis): string {
         ]
       : [];
   });
-  return [head, table, differ, ...answers, againstText(an)].filter(Boolean).join('\n\n');
+  return [head, table, notMeasured.join('\n'), differ, ...noReads, ...answers, againstText(an)]
+    .filter(Boolean)
+    .join('\n\n');
 }

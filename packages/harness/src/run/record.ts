@@ -1,5 +1,6 @@
 // A trial's outcome written into its contender's results: a run kept, a run set aside (CPU steal,
 // Redis died), or the contender out (failed, invalid).
+import { OWN_APP } from '../model/contenders';
 import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
 import { info, log } from '../system/progress';
 import type { TrialOutcome } from './launch';
@@ -45,17 +46,28 @@ export function record(
     return true;
   }
   point.runs.push(run);
-  info(`${label}: ${runLine(run)}`);
+  info(`${label}: ${runLine(run, r.app === OWN_APP)}`);
   return true;
 }
 
-/** One run in the log: its rate, median latency and costs. */
-export const runLine = (run: RunRecord) =>
+/** One run in the log: its rate, median latency and costs (`byName`: each Redis command per request, an --app's). */
+export const runLine = (run: RunRecord, byName = false) =>
   run.duet_only
     ? `duet windows only: ${run.rps.toFixed(0)} req/s beside its twin, p50 ${run.latency_ms.p50.toFixed(1)} ms`
     : `${run.rps.toFixed(0)} req/s, p50 ${run.latency_ms.p50.toFixed(1)} ms, ` +
       `${Number.isFinite(run.cpu_us_per_req) ? `${run.cpu_us_per_req.toFixed(0)} µs CPU/req` : 'CPU not measured'}, ` +
-      `${run.redis_calls_per_req.toFixed(2)} calls/req`;
+      callsText(run, byName);
+
+/** "1.00 calls/req" (the workload's command), or by name: "GET 1.00, XRANGE 1.00 per req" (none: "no Redis call"). */
+function callsText(run: RunRecord, byName: boolean): string {
+  if (!byName) return `${run.redis_calls_per_req.toFixed(2)} calls/req`;
+  const each = Object.entries(run.commands_by_name ?? {})
+    .map(([name, n]): [string, number] => [name, run.ok ? n / run.ok : 0])
+    .filter(([, n]) => n >= 0.005);
+  return each.length
+    ? `${each.map(([name, n]) => `${name.toUpperCase()} ${n.toFixed(2)}`).join(', ')} per req`
+    : 'no Redis call';
+}
 
 /** Redis stopped answering around a block (named by `what`): measuring stops, and the results say why. */
 export function redisStopped(results: Pick<Results, 'exit_reason'>, what: string): false {

@@ -37,6 +37,10 @@ export const WORKLOAD_MODULES: Record<WorkloadName, Workload> = {
 /** The workload --workload names. */
 export const workloadOf = (name: WorkloadName): Workload => WORKLOAD_MODULES[name];
 
+/** The workload a --workload value names, or null (none given, or a name the flag's own check refuses). */
+export const workloadNamed = (w: unknown): Workload | null =>
+  typeof w === 'string' && Object.hasOwn(WORKLOAD_MODULES, w) ? WORKLOAD_MODULES[w as WorkloadName] : null;
+
 /** A run's workload (a hand-made or older results.json may not name one: the default's). */
 export const workloadOfRun = (s: { workload?: WorkloadName }): Workload => workloadOf(s.workload ?? 'xrange');
 

@@ -76,6 +76,7 @@ export function readWorkload(name: Exclude<ReadWorkload, 'live'>): Workload {
     // The default workload's run is the project's published one.
     published: name === 'xrange' ? { dir: 'latest', block: 'results', shots: '' } : null,
     noTarget: null,
+    noApp: null,
     privateRedis: null,
     noResume: null,
     slackMs: () => 0,

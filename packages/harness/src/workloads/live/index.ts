@@ -95,6 +95,7 @@ export const LIVE: Workload = {
   suite: { holds: 'each raw server with the caches' },
   published: null,
   noTarget: '--workload live writes to the stream on the private Redis only: use xrange or xrange-count with --target',
+  noApp: '--workload live changes the stream under every read, and --app holds your route to one body: drop --workload',
   privateRedis: '--workload live writes to and trims the stream: it runs on the private Redis only; unset REDIS_URL',
   noResume: 'its stream changed since, so it cannot be resumed; start a new run',
   slackMs: (own) => (own as LiveSettings | undefined)?.max_staleness_ms ?? 0,

@@ -93,6 +93,7 @@ export const UPSERT: Workload = {
     distance: { dir: 'latest-upsert-distance', block: 'writes-distance', shots: 'writes-distance', rttMs: 1 },
   },
   noTarget: '--workload upsert launches the apps it accounts for: measure it without --target',
+  noApp: '--workload upsert POSTs to the write route, and --app measures your GET route: drop --workload',
   privateRedis: '--workload upsert writes keys of its own: it runs on the private Redis only; unset REDIS_URL',
   noResume: null,
   slackMs: () => 0,

@@ -50,6 +50,7 @@ export const XADD_TRIM: Workload = {
   },
   published: null,
   noTarget: '--workload xadd-trim launches the apps it accounts for: measure it without --target',
+  noApp: '--workload xadd-trim POSTs to the write route, and --app measures your GET route: drop --workload',
   privateRedis:
     '--workload xadd-trim appends to and trims the stream: it runs on the private Redis only; unset REDIS_URL',
   noResume: null,
