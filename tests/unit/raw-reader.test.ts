@@ -3,8 +3,8 @@
 // hit and never hand over part of a body; the next read succeeds.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
-import { RawReader, refusal, statusOf, Unavailable } from '../../packages/raw-reader/src/reader';
-import { outputBytes, ReplyShapeError, RespError } from '../../packages/raw-reader/src/transcode';
+import { RawReader, refusal, statusOf, TlsRefused, Unavailable } from '../../packages/raw-reader/src/reader';
+import { outputBytes, ReplyShapeError, RespError, RespFramingError } from '../../packages/raw-reader/src/transcode';
 
 const READ = '*4\r\n$6\r\nXRANGE\r\n$1\r\nk\r\n$1\r\n-\r\n$1\r\n+\r\n';
 /** The reader's probe after a stall; the server answers it unless a test has it stalled too (pong = false). */
@@ -239,6 +239,63 @@ describe('the raw reader', () => {
     expect(refusal('http://127.0.0.1')).toBe('the raw reader reads redis:// and rediss:// URLs only, not http:');
     expect(refusal('nonsense')).toBe('the raw reader reads a redis:// URL, not "nonsense"');
     expect(() => new RawReader('redis://a:1,b:2', ['XRANGE'])).toThrow('a cluster URL is refused');
+    // A comma in the user or password is theirs, not a list of hosts; a bare % cannot be decoded for AUTH.
+    expect(refusal('redis://:pa,ss@127.0.0.1:6379')).toBeNull();
+    expect(refusal('redis://us,er:pw@127.0.0.1:6379')).toBeNull();
+    expect(refusal('redis://:50%off@127.0.0.1:6379')).toBe(
+      'the URL\'s user or password holds a "%" that is not an escape: write it %25',
+    );
+    expect(refusal('redis://:50%25off@127.0.0.1:6379')).toBeNull();
+  });
+
+  test('after a stall, a PING goes with no read waiting: the next read once Redis answers gets its body', async () => {
+    reads = 0;
+    pong = false;
+    const port = await serve(0, (n, s) => n !== 1 && s.write(GOOD));
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 300 });
+    expect(await r.read()).toBe(BODY);
+    expect(((await outcome(r.read())) as { error: Error }).error.message).toContain('no complete reply');
+    pong = true;
+    // No read for a while: the reader probed on its own (backoff at most 500 ms), so the next read is answered.
+    await Bun.sleep(2000);
+    expect(await r.read()).toBe(BODY);
+    await r.close();
+    await stop();
+  });
+
+  test('a reply over maxReplyBytes fails as RespFramingError, whether it came whole or in pieces', async () => {
+    reads = 0;
+    pong = true;
+    const big = `*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$5\r\ncolor\r\n$5000\r\n${'x'.repeat(5000)}\r\n`;
+    const port = await serve(0, (n, s) => {
+      if (n === 0) s.write(big);
+      else {
+        s.write(big.slice(0, 3000));
+        setTimeout(() => s.write(big.slice(3000)), 100);
+      }
+    });
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { maxReplyBytes: 2000 });
+    for (let i = 0; i < 2; i++)
+      expect(((await outcome(r.read())) as { error: Error }).error).toBeInstanceOf(RespFramingError);
+    await r.close();
+    await stop();
+  });
+
+  test('rediss:// to a plain port (no TLS handshake answer): TlsRefused by the deadline, then at once', async () => {
+    reads = 0;
+    const port = await serve(0, () => {});
+    const r = new RawReader(`rediss://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 300 });
+    const refused = await r.connect().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(refused).toBeInstanceOf(TlsRefused);
+    expect(refused!.message).toContain("rediss:// needs Redis's TLS port");
+    const t0 = Date.now();
+    expect(((await outcome(r.read())) as { error: Error }).error).toBeInstanceOf(TlsRefused);
+    expect(Date.now() - t0).toBeLessThan(250);
+    await r.close();
+    await stop();
   });
 
   test('at most 128 reads are sent unanswered; those past them are sent as replies come', async () => {

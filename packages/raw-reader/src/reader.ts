@@ -101,8 +101,10 @@ const command = (args: string[]) => {
 
 /** Why the raw reader cannot read `url`, in one line, or null: a cluster's hosts, or not a Redis URL. */
 export function refusal(url: string): string | null {
-  // host:port,host:port… is a cluster's (or a Sentinel's) list of nodes, and no one URL.
-  if (/^[a-z]+:\/\/[^/]*,/i.test(url))
+  // host:port,host:port… is a cluster's (or a Sentinel's) list of nodes, and no one URL (a comma in the user or
+  // password is theirs: the hosts are after the last @).
+  const authority = /^[a-z]+:\/\/([^/]*)/i.exec(url)?.[1] ?? '';
+  if (authority.slice(authority.lastIndexOf('@') + 1).includes(','))
     return 'the raw reader reads one standalone Redis: a cluster URL is refused (it does not follow MOVED)';
   let u: URL;
   try {
@@ -112,6 +114,12 @@ export function refusal(url: string): string | null {
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
     return `the raw reader reads redis:// and rediss:// URLs only, not ${u.protocol}`;
+  try {
+    decodeURIComponent(u.username);
+    decodeURIComponent(u.password);
+  } catch {
+    return 'the URL\'s user or password holds a "%" that is not an escape: write it %25';
+  }
   return null;
 }
 
@@ -119,6 +127,8 @@ export class RawReader {
   private socket: Socket | null = null;
   /** The socket connected (TLS: its handshake done): the handshake's commands and the reads may be written. */
   private ready = false;
+  /** rediss://: the TCP connection is up, its TLS handshake not done yet. */
+  private handshaking = false;
   /** Every read not answered yet, in order of sending: the first `written` were sent, the rest wait to be. */
   private waiting: Waiting[] = [];
   /** How many of `waiting`, from its head, were sent to Redis; the rest are sent as replies come (MAX_IN_FLIGHT). */
@@ -216,7 +226,9 @@ export class RawReader {
     this.timer = null;
     const now = Date.now();
     if (this.waiting.some((w) => w.deadline <= now)) {
-      if (this.socket && this.ready) {
+      if (this.socket && this.handshaking) {
+        this.drop(this.socket, this.noHandshake(), true);
+      } else if (this.socket && this.ready) {
         this.stalled = true;
         this.drop(this.socket, new Unavailable(`no complete reply from Redis in ${this.deadlineMs} ms`), true);
       } else {
@@ -249,6 +261,8 @@ export class RawReader {
         },
       };
       const timer = setTimeout(() => {
+        // Connected, but no TLS handshake answer: refused (drop rejects every connect() waiting, this one too).
+        if (this.socket && this.handshaking) return this.drop(this.socket, this.noHandshake(), true);
         this.connectWaiters = this.connectWaiters.filter((w) => w !== waiter);
         const why = this.lastError ? ` (${this.lastError})` : '';
         reject(new Unavailable(`Redis was not reachable in ${this.deadlineMs} ms${why}`));
@@ -260,6 +274,14 @@ export class RawReader {
         this.open();
       }
     });
+  }
+
+  /** rediss:// to a port that took the connection and never answered the TLS handshake: a port that is not TLS. */
+  private noHandshake(): TlsRefused {
+    return new TlsRefused(
+      `the TLS handshake with Redis got no answer in ${this.deadlineMs} ms: rediss:// needs Redis's TLS port ` +
+        '(a plain port takes the connection and waits for a command); use redis:// or the tls-port',
+    );
   }
 
   /** A connection now, or after the backoff of the connections that failed in a row. */
@@ -290,6 +312,8 @@ export class RawReader {
     if (tls) socket.setNoDelay(true);
     this.socket = socket;
     this.ready = false;
+    this.handshaking = false;
+    if (tls) socket.once('connect', () => socket === this.socket && (this.handshaking = !this.ready));
     this.replies.reset();
     this.scan = { pos: 0, pending: 1 };
     this.mode = 'new';
@@ -311,6 +335,7 @@ export class RawReader {
   private connected(socket: Socket): void {
     if (socket !== this.socket) return;
     this.ready = true;
+    this.handshaking = false;
     this.refused = null;
     for (const w of this.connectWaiters.splice(0)) w.resolve();
     const u = this.url;
@@ -392,7 +417,7 @@ export class RawReader {
       this.scan.pos -= start;
     }
     if (replies.len > this.maxReplyBytes) {
-      this.untrusted(socket, new Error(`a reply over the ${this.maxReplyBytes}-byte cap (maxReplyBytes)`));
+      this.untrusted(socket, new RespFramingError(`a reply over the ${this.maxReplyBytes}-byte cap (maxReplyBytes)`));
       return;
     }
     this.sendHeld(socket);
@@ -481,6 +506,7 @@ export class RawReader {
     if (socket !== this.socket) return;
     this.socket = null;
     this.ready = false;
+    this.handshaking = false;
     this.failures++;
     this.lastError = e.message;
     if (e instanceof TlsRefused) {
@@ -497,7 +523,9 @@ export class RawReader {
     this.timer = null;
     socket.destroy();
     for (const w of failed) if (!w.handshake) w.reject(e);
-    if (this.waiting.length || this.connectWaiters.length) this.connectSoon();
+    // After a stall, a PING on a new connection is tried at once (then after the backoff), whether or not a read
+    // waits: reads go through again as soon as Redis answers, not one read after it.
+    if (this.waiting.length || this.connectWaiters.length || this.stalled) this.connectSoon();
     this.arm();
   }
 
