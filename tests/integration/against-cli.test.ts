@@ -51,6 +51,9 @@ describe('--against a git ref', () => {
       expect(Number.isFinite(gap.ratio)).toBe(true);
       expect(gap.verdict === 'faster' && gap.ratio < 1).toBe(false);
       expect(run.stderr).toContain(`--against HEAD~1: checking out ${first.slice(0, 12)}`);
+      // The pair's answer at the last look, in the terminal as in results.md (the look lines before it are interim).
+      expect(run.stdout).toContain('**Against `HEAD~1`**');
+      expect(run.stdout).toContain(`- ${NR}: `);
     });
   });
 
@@ -122,6 +125,8 @@ describe('--resume', () => {
       // Paired and answered (the side is checked above: its folder). Its direction is not checked here: under a loaded
       // shared lane three rounds read the paced base 0.92× the wrong way; the first test of this file checks it.
       expect(Number.isFinite(change(json, NR).ratio)).toBe(true);
+      // Its budget's clock goes on from what it measured before: it started before the resume, not after its setup.
+      expect(Date.parse(json.measured_from)).toBeLessThan(Date.parse(json.resumed[0].at));
     });
     const both = await runCli(['--resume', dir, '--against', base]);
     expect(both.code).toBe(2);

@@ -383,8 +383,10 @@ describe('flags', () => {
     expect(privateRedisNeeded({ workload: 'upsert', entries: false, servers: ['redis'] })).toMatch(
       /^--workload upsert writes keys of its own/,
     );
-    // A flag after a flag that takes a value is still a flag, as parseArgs has it.
-    expect(() => parseCli(['--only', '--list'], names)).toThrow(/ambiguous/);
+    // A flag after a flag that takes a value is still a flag, as parseArgs has it: the first was given no value, and
+    // the error says what it takes (not the parser's "ambiguous" and every flag there is).
+    expect(() => parseCli(['--only', '--list'], names)).toThrow(/^--only needs a value: /);
+    expect(() => parseCli(['--against'], names)).toThrow(/^--against needs a value: a git ref \(HEAD~1/);
   });
 });
 

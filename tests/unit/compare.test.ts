@@ -277,6 +277,22 @@ describe('npm run compare', () => {
     expect(three.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['a-raw-x']);
   });
 
+  test('relative to the others needs others: two runs of one contender are refused, not read as a sure change', () => {
+    const one = { 'a-raw-x': 600 };
+    expect(() => compare(fixture(one, 3), scaled(fixture(one, 3, 9), 0.9))).toThrow(
+      /^A and B share 1 measured contender: a change relative to the others' shift needs 2 or more; give --absolute/,
+    );
+    // --absolute: its move in req/s, tested on its launches.
+    const abs = compare(fixture(one, 3), scaled(fixture(one, 3, 9), 0.9), 'absolute');
+    expect(abs.rows.map((r) => r.name)).toEqual(['a-raw-x']);
+    expect(abs.rows[0]!.hi - abs.rows[0]!.lo).toBeGreaterThan(0.01);
+    // Two of one runtime and one of another: the lone one is not its own reference (all three are one group).
+    const three = { 'a-raw-x': 600, 'a-hono-x': 500, 'b-raw-y': 450 };
+    const aa = compare(fixture(three, 3), fixture(three, 3, 9));
+    const lone = aa.rows.find((r) => r.name === 'b-raw-y')!;
+    expect([lone.flagged, lone.hi - lone.lo > 0.01]).toEqual([false, true]);
+  });
+
   test('refuses results from different machines, software or data, naming the difference', () => {
     const a = fixture(BASES, 5);
     const otherMachine = structuredClone(a);

@@ -134,6 +134,17 @@ describe('tables', () => {
     expect(markdown(analyze(withId), 'screenshots/')).toContain(`Machine: Test CPU (${cpu_id}), 2 logical CPUs`);
     expect(md).toContain('- **bun-bad-ioredis**: invalid — body differs from the golden body at byte 12');
     expect(md).toContain('![req-sec.png](screenshots/req-sec.png)');
+    // A build that failed: its reason points below, to its last lines.
+    const built = structuredClone(results);
+    const bad = built.contenders.find((c) => c.name === 'bun-bad-ioredis')!;
+    Object.assign(bad, {
+      status: 'failed',
+      reason: 'build of apps/bun failed (exit 1); see its output below',
+      output: ['compiling', 'error: Module not found "../../scripts/build-node-app.ts"'],
+    });
+    expect(markdown(analyze(built), './')).toContain(
+      'see its output below\n\n  ```\n  compiling\n  error: Module not found "../../scripts/build-node-app.ts"\n  ```',
+    );
   });
   test('the README section is replaced between its markers only', () => {
     const readme = `# t\n${README_START}\nold\n${README_END}\nafter\n`;

@@ -55,6 +55,14 @@ describe('server twins', () => {
       'bun-raw-bun-redis-on-cluster-replicas',
     ]);
     expect(unsupported[0]!.reason).toContain('no Cluster support (oven-sh/bun#22947)');
+    // A decode of its own or a tail cache: the app refuses cluster mode at its start, so no twin is launched to fail.
+    const single = pick('node-raw-node-redis-bytes', 'node-raw-node-redis-rawreply');
+    const none = serverTwins(single, ['redis', 'cluster']);
+    expect(none.twins).toEqual([]);
+    expect(none.unsupported.map((u) => u.reason)).toEqual([
+      'decode bytes: its reader follows no cluster redirect, so it is measured on a single server only',
+      'decode raw: its reader follows no cluster redirect, so it is measured on a single server only',
+    ]);
     const q = familyOf([...chosen, ...twins]).questions.find((x) => x.kind === 'server')!;
     expect(q.members).toEqual([
       'bun-raw-node-redis',

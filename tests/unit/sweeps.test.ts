@@ -27,4 +27,14 @@ describe('rank changes across distances', () => {
     const md = distanceTable({ points, changes: rankChanges(points), apart: rankedApart(points) });
     expect(md).toContain('not compared at RTT 1');
   });
+  test('a distance the calibration did not reach is said, with the one measured', () => {
+    const points = [
+      at(0, 'a', 1),
+      { ...at(1, 'a', 1), measured_rtt_ms: 0.755 },
+      { ...at(5, 'a', 1), measured_rtt_ms: 5.2 },
+    ];
+    const md = distanceTable({ points, changes: [], apart: [] });
+    expect(md).toContain('RTT 1ms: 0.76 ms measured through the proxy (redis-cli --latency), **not the 1ms asked');
+    expect(md).not.toContain('not the 5ms asked'); // within 10%
+  });
 });

@@ -110,9 +110,11 @@ export function roundAdjusted(
   const out = new Map<string, number[][]>();
   for (const group of new Set(names.map(groupOf))) {
     const members = [...launches].filter(([n]) => groupOf(n) === group);
-    const { effect } = additiveFit(
-      members.flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))),
-    );
+    // One member alone: a round's drift cannot be told from its own launch's noise, and is left in.
+    const { effect } =
+      members.length < 2
+        ? { effect: new Map<number, number>() }
+        : additiveFit(members.flatMap(([unit, ls]) => ls.map((l) => ({ unit, block: l.round, x: mean(l.logs) }))));
     for (const [n, ls] of members)
       out.set(
         n,
@@ -124,12 +126,13 @@ export function roundAdjusted(
 
 /**
  * The group a contender's index is taken within: its runtime when 2 or more of that runtime's dynamic contenders are in
- * both runs, else "*" (the rest together).
+ * both runs, else "*" (the rest together); all in "*" where the rest would be one alone (its own reference).
  */
 function referenceGroups(both: ContenderResult[], mode: 'relative' | 'absolute'): (name: string) => string {
   const dynamic = both.filter((c) => !c.static && !c.ceiling);
   const own = (c: ContenderResult) => dynamic.filter((x) => x.runtime === c.runtime).length >= 2;
-  const groups = new Map(both.map((c) => [c.name, mode === 'relative' && own(c) ? c.runtime : '*']));
+  const byRuntime = mode === 'relative' && dynamic.filter((c) => !own(c)).length !== 1;
+  const groups = new Map(both.map((c) => [c.name, byRuntime && own(c) ? c.runtime : '*']));
   return (name) => groups.get(name) ?? '*';
 }
 
@@ -331,6 +334,14 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     wb: roundAdjusted(b, names, groupOf),
     dynamic: both.filter((c) => !c.static && !c.ceiling).map((c) => c.name),
   };
+  // Relative to the others' shift needs others: one contender is its own reference, and would read its whole move
+  // (the machine's too) as a change of zero variance.
+  if (mode === 'relative' && ix.dynamic.length < 2)
+    throw new CompareRefused(
+      `A and B share ${ix.dynamic.length} measured contender${ix.dynamic.length === 1 ? '' : 's'}: a change ` +
+        "relative to the others' shift needs 2 or more; give --absolute (its change in req/s, the machine's shift " +
+        'included) or compare runs of more contenders',
+    );
   let left = new Set<string>();
   let result = tested(a, b, ix, left, mode);
   for (let pass = 1; pass < SHIFT_PASSES && mode === 'relative'; pass++) {

@@ -173,6 +173,10 @@ function readFlags(argv: string[]): FlagValues {
       tokens: true,
     });
   } catch (e) {
+    // A flag given no value (last on the line, or followed by another flag): what it takes, not the whole list.
+    const missing = /^Option '--([\w-]+)[^']*' argument (missing|is ambiguous)/.exec((e as Error).message)?.[1];
+    if (missing && Object.hasOwn(FLAGS, missing))
+      throw new UsageError(`--${missing} needs a value: ${FLAGS[missing as keyof typeof FLAGS].desc}`);
     throw new UsageError(
       `${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS)
         .map((f) => `--${f}`)

@@ -22,6 +22,7 @@ import {
   writeSweepSummary,
 } from '../report/index';
 import { selfCheckTable } from '../report/table';
+import { againstText } from '../report/changes';
 import { yoursSection } from '../report/yours';
 import { ManifestError, type Contender, type Unsupported } from '../model/contenders';
 import { APPS_DIR, loadSuite } from '../model/manifests';
@@ -92,6 +93,8 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   if (results.settings.self_check) console.log(selfCheckTable(results));
   // --app: the app beside the stacks, and its answers, where the user looks first (the same text as results.md's).
   if (analysis.yours) console.log(`\n${yoursSection(analysis)}\n`);
+  // --against: each pair's answer as decided at the last look (the look lines before it are interim).
+  else if (results.settings.against) console.log(`\n${againstText(analysis) || 'No pair was answered.'}\n`);
   // Every complete run of the suite in the project's results folder is kept (results/runs/), published or not,
   // unless it asks another question (the budget, rounds, windows or placement change how well it answers only), or
   // ended too soon to estimate anything: that is said, as its budget, not its question, kept it out.

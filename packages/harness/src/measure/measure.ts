@@ -53,7 +53,7 @@ function rssSampler(appPid: number) {
 function countersFrom(ctx: RunContext, appPid: number, command: string) {
   const { redis } = ctx;
   const allBefore = commandStats(redis);
-  const statsBefore = allBefore[command] ?? { calls: 0, usec: 0 };
+  const statsBefore: { calls: number; usec: number; rejected?: number } = allBefore[command] ?? { calls: 0, usec: 0 };
   const redisPids = serverPids(redis);
   const redisCpu = () => redisPids!.reduce((s, pid) => s + treeCpuSeconds(pid), 0);
   const redisCpuBefore = redisPids ? redisCpu() : null;
@@ -70,13 +70,16 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
     const harnessCpu = selfCpuSeconds().self - harnessBefore;
     const machineAfter = machineCpuTicks();
     // If Redis died during the run its counters are gone: keep the run (the caller discards it).
-    let statsAfter = { calls: NaN, usec: NaN };
+    let statsAfter: { calls: number; usec: number; rejected?: number } = { calls: NaN, usec: NaN };
     let allAfter: typeof allBefore = {};
     try {
       allAfter = commandStats(redis);
       statsAfter = allAfter[command] ?? { calls: 0, usec: 0 };
     } catch {}
-    const calls = statsAfter.calls - statsBefore.calls;
+    // A call Redis refused (a cluster's MOVED: the client must ask another node) is a round trip all the same: the
+    // one-read proof counts it; Redis's time per call is over the calls it ran.
+    const ran = statsAfter.calls - statsBefore.calls;
+    const calls = ran + (statsAfter.rejected ?? 0) - (statsBefore.rejected ?? 0);
     const main = busiestThread(threadsBefore, threadTicks(appThreads));
     const waitAfter = threadWaits([main.id]).get(main.id);
     const waitBefore = waitsBefore.get(main.id);
@@ -88,15 +91,17 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
       redisCpuS: redisCpuBefore === null ? null : redisCpu() - redisCpuBefore,
       proxyCpuS: proxyCpuBefore === null ? null : treeCpuSeconds(ctx.proxy!.pid) - proxyCpuBefore,
       calls,
-      usPerCall: calls ? (statsAfter.usec - statsBefore.usec) / calls : NaN,
+      usPerCall: ran ? (statsAfter.usec - statsBefore.usec) / ran : NaN,
       harnessCpuPct: (harnessCpu / wall) * 100,
       stealPct:
         (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total),
       /** Every command the server counted over the window (a write strategy sends several). */
       commands: Object.fromEntries(
-        Object.entries(allAfter).flatMap(([name, s]) =>
-          s.calls > (allBefore[name]?.calls ?? 0) ? [[name, s.calls - (allBefore[name]?.calls ?? 0)]] : [],
-        ),
+        Object.entries(allAfter).flatMap(([name, s]) => {
+          const was = allBefore[name];
+          const n = s.calls + (s.rejected ?? 0) - (was ? was.calls + (was.rejected ?? 0) : 0);
+          return n > 0 ? [[name, n]] : [];
+        }),
       ),
     };
   };

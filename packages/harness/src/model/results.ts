@@ -139,6 +139,8 @@ export interface Results {
       asked_ms: number;
       proxy_delay_ms: number;
       measured: { avg_ms: number; typical_ms: number; min_ms: number; max_ms: number; samples: number };
+      /** No calibration try came within the tolerance: the closest was kept (absent: reached). */
+      missed?: true;
     };
     /**
      * --restart-redis: each restart (between two windows of a block), how long Redis was down, and how long each app
@@ -205,7 +207,10 @@ export interface Results {
   design?: DesignRecord;
   /** Seconds of setup before the first measurement (an --against checkout and install, the builds): not budgeted. */
   setup_s?: number;
-  /** When the setup ended and the budget's clock started (ISO); runs before it counted from started_at. */
+  /**
+   * When the setup ended and the budget's clock started (ISO); runs before it counted from started_at. A resumed run's:
+   * moved back by what it measured before the interruption, so its budget and alpha spending go on from there.
+   */
   measured_from?: string;
   /** How the rounds went: how many, why they stopped, and seconds from the budget's start to the end of the last. */
   schedule?: {

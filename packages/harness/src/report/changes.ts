@@ -303,3 +303,19 @@ export function changesSpec(r: Results, config: object): vl.TopLevelSpec | null 
     config,
   } as vl.TopLevelSpec;
 }
+
+/**
+ * --against (and --app with it): each pair, head (the checkout, or the app's folder as it is) against base, as decided;
+ * what the terminal shows at the end of the run, as results.md does.
+ */
+export function againstText(an: Analysis): string {
+  const r = an.results;
+  const changes = r.changes?.answers ?? [];
+  if (!r.settings.against || !changes.length) return '';
+  const equalPct = r.settings.against!.equal_pct;
+  const lines = changes.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale, an.changeSeen.get(a.a) ?? null)}`);
+  return (
+    `**Against ${otherSideText(r)}**, side by side in every round and decided as every change is (the chance of a ` +
+    `false "faster" or "slower" at most 5% at any stop; ratio = head ÷ base req/s):\n\n${lines.join('\n')}`
+  );
+}

@@ -4,6 +4,7 @@
 import type * as vl from 'vega-lite';
 import type { DistancePoint, DistanceSweep } from '../answers/sweeps';
 import { rttLabel } from '../model/servers';
+import { rttReached } from '../topology/servers';
 import { contenderLines } from './lines';
 
 /** "3", "2–5", or "–" without a rank. */
@@ -20,9 +21,11 @@ export function distanceTable({ points, changes, apart = [] }: DistanceSweep): s
   const measured = rtts.map((rtt) => {
     const p = points.find((x) => x.rtt_ms === rtt);
     const cpu = points.filter((x) => x.rtt_ms === rtt && x.proxy_cpu_pct !== null).map((x) => x.proxy_cpu_pct!);
+    const missed = p?.measured_rtt_ms != null && rtt > 0 && !rttReached(rtt, p.measured_rtt_ms);
     const through =
       p?.measured_rtt_ms != null
-        ? `${p.measured_rtt_ms.toFixed(2)} ms measured through the proxy (redis-cli --latency)`
+        ? `${p.measured_rtt_ms.toFixed(2)} ms measured through the proxy (redis-cli --latency)` +
+          (missed ? `, **not the ${rttLabel(rtt)} asked: the figures are at that distance**` : '')
         : 'no proxy';
     const proxyCpu = cpu.length
       ? `, proxy CPU ${Math.min(...cpu).toFixed(1)}–${Math.max(...cpu).toFixed(1)}% of a core ` +

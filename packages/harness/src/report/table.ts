@@ -5,6 +5,7 @@ import { clock } from '../system/progress';
 import type { Analysis } from '../answers/analysis';
 import { isRead } from '@bench/stream';
 import { workloadOfRun } from '../workloads';
+import { rttMissed } from '../topology/servers';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -129,7 +130,12 @@ export function selfCheckTable(r: Results): string {
 export function problems(r: Results): string {
   const bad = r.contenders
     .filter((c) => c.status !== 'ok')
-    .map((c) => `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`);
+    .map((c) => {
+      const line = `- **${c.name}**: ${c.status} — ${c.reason ?? 'no reason recorded'}`;
+      // A build that failed says its output is below: its last lines (all 50 kept are in results.json).
+      const tail = /output below/.test(c.reason ?? '') ? (c.output ?? []).slice(-5) : [];
+      return tail.length ? `${line}\n\n  \`\`\`\n${tail.map((l) => `  ${l}`).join('\n')}\n  \`\`\`` : line;
+    });
   const unsupported = (r.unsupported ?? []).map((u) => `- **${u.name}**: not measured — ${u.reason}`);
   return [...bad, ...unsupported].join('\n');
 }
@@ -327,7 +333,8 @@ function distanceLine(an: Analysis): string {
     `Redis at a distance: a delay proxy between every app and Redis, asked for ${d.asked_ms} ms RTT, ` +
     `adding ${fmt(d.proxy_delay_ms, 3)} ms; redis-cli --latency through it measured ` +
     `${fmt(d.measured.typical_ms, 3)} ms typical (${fmt(d.measured.avg_ms, 3)} ms average, ` +
-    `${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.`
+    `${d.measured.samples} samples). The proxy used ${fmt(cpu, 1)}% of a core over the measured windows.` +
+    (d.missed ? ` **${rttMissed(d.asked_ms, d.measured.typical_ms)}.**` : '')
   );
 }
 

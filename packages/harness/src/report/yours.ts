@@ -4,7 +4,7 @@
 import type { Analysis } from '../answers/analysis';
 import type { YoursRow } from '../answers/yours';
 import { pct } from './answers';
-import { changeSentence, otherSideText } from './changes';
+import { againstText } from './changes';
 
 const int = (x: number | null) => (x === null ? '–' : Math.round(x).toLocaleString('en-US'));
 const ms = (x: number | null) => (x === null ? '–' : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`);
@@ -48,19 +48,6 @@ function appWords(app: NonNullable<Analysis['yours']>['apps'][number]): string {
         ? 'the body of `--body FILE`, byte for byte'
         : 'its first response, byte for byte';
   return `\`${app.name}\`: \`${app.command}\`, GET ${app.path}, held to ${body}`;
-}
-
-/** --app with --against: the app (head, its folder as it is) against its version at the ref (base), as decided. */
-function againstText(an: Analysis): string {
-  const r = an.results;
-  const changes = r.changes?.answers ?? [];
-  if (!r.settings.against || !changes.length) return '';
-  const equalPct = r.settings.against!.equal_pct;
-  const lines = changes.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale, an.changeSeen.get(a.a) ?? null)}`);
-  return (
-    `**Against ${otherSideText(r)}**, side by side in every round and decided as every change is (the chance of a ` +
-    `false "faster" or "slower" at most 5% at any stop; ratio = head ÷ base req/s):\n\n${lines.join('\n')}`
-  );
 }
 
 export function yoursSection(an: Analysis): string {

@@ -165,6 +165,16 @@ function checkLoad(results: Results, strict: boolean): void {
   results.environment.load_warning = warning;
 }
 
+/** Seconds a resumed run measured before: from its budget's start to the end of its last window (0: none). */
+function measuredBeforeS(results: Results): number {
+  const from = Date.parse(results.measured_from ?? '');
+  const ends = results.contenders.flatMap((c) =>
+    c.points.flatMap((p) => [...p.runs, ...(p.discarded_runs ?? [])].map((r) => r.ended_at)),
+  );
+  const last = Math.max(0, ...ends.filter(Number.isFinite));
+  return Number.isFinite(from) && last > from ? (last - from) / 1000 : 0;
+}
+
 export async function prepare(
   opts: CliOptions,
   all: Contender[],
@@ -207,9 +217,13 @@ export async function prepare(
   }
   await buildAll(results, rig);
   await probeOwnApps(results, rig, launcher);
-  // The budget counts from here: the checkout, installs and builds before it are setup, said apart.
-  state.startedAt = Date.now();
-  results.setup_s = +((state.startedAt - commandStart) / 1000).toFixed(1);
+  // The budget counts from here: the checkout, installs and builds before it are setup, said apart. A resumed run's
+  // clock goes on from what it measured before (to its last window's end): its budget and the alpha it spends at each
+  // look are the whole run's, not started again.
+  const before = opts.resume ? measuredBeforeS(results) : 0;
+  const setupS = (Date.now() - commandStart) / 1000;
+  state.startedAt = Date.now() - before * 1000;
+  results.setup_s = +((opts.resume ? (results.setup_s ?? 0) : 0) + setupS).toFixed(1);
   results.measured_from = new Date(state.startedAt).toISOString();
   if (settings.runs === 'auto' && settings.budget_s > 0)
     info(`setup took ${clock(results.setup_s)}; the ${clock(settings.budget_s)} budget counts from now`);

@@ -120,7 +120,9 @@ export async function buildAll(results: Results, rig: Rig): Promise<void> {
         if (theirs?.appDir === c.appDir && JSON.stringify(theirs.build) === JSON.stringify(c.build))
           fail(r, 'failed', err.message, err.output);
       }
-      log(`build apps/${what}: FAILED: ${err.message}`);
+      // Its last lines, as the reason promises (all 50 kept are in results.json).
+      const tail = (err.output ?? []).slice(-10).map((l) => `  | ${l}`);
+      log([`build apps/${what}: FAILED: ${err.message}`, ...tail].join('\n'));
     }
   }
 }

@@ -329,6 +329,8 @@ export interface CommandStat {
   calls: number;
   usec: number;
   usecPerCall: number;
+  /** Calls Redis refused before running them (a cluster's MOVED to another node; absent before Redis 7). */
+  rejected?: number;
 }
 
 /** INFO commandstats, keyed by lower-case command name; of a cluster, summed over its nodes. */
@@ -336,9 +338,9 @@ export function commandStats(target: RedisTarget): Record<string, CommandStat> {
   if (target.nodes) return sumStats(target.nodes.map((n) => commandStats({ url: n.url, stop: async () => {} })));
   const out: Record<string, CommandStat> = {};
   for (const m of cli(target, ['INFO', 'commandstats']).matchAll(
-    /^cmdstat_([^:]+):calls=(\d+),usec=(\d+),usec_per_call=([\d.]+)/gm,
+    /^cmdstat_([^:]+):calls=(\d+),usec=(\d+),usec_per_call=([\d.]+)(?:,rejected_calls=(\d+))?/gm,
   )) {
-    out[m[1]!] = { calls: +m[2]!, usec: +m[3]!, usecPerCall: +m[4]! };
+    out[m[1]!] = { calls: +m[2]!, usec: +m[3]!, usecPerCall: +m[4]!, rejected: +(m[5] ?? 0) };
   }
   return out;
 }
@@ -347,9 +349,10 @@ function sumStats(all: Record<string, CommandStat>[]): Record<string, CommandSta
   const out: Record<string, CommandStat> = {};
   for (const stats of all) {
     for (const [k, v] of Object.entries(stats)) {
-      const t = (out[k] ??= { calls: 0, usec: 0, usecPerCall: 0 });
+      const t = (out[k] ??= { calls: 0, usec: 0, usecPerCall: 0, rejected: 0 });
       t.calls += v.calls;
       t.usec += v.usec;
+      t.rejected = (t.rejected ?? 0) + (v.rejected ?? 0);
       t.usecPerCall = t.calls ? t.usec / t.calls : 0;
     }
   }
