@@ -52,7 +52,7 @@ describe('--against a git ref', () => {
       expect(gap.verdict === 'faster' && gap.ratio < 1).toBe(false);
       expect(run.stderr).toContain(`--against HEAD~1: checking out ${first.slice(0, 12)}`);
       // The pair's answer at the last look, in the terminal as in results.md (the look lines before it are interim).
-      expect(run.stdout).toContain('**Against `HEAD~1`**');
+      expect(run.stdout).toContain('**Against `HEAD~1` (commit ');
       expect(run.stdout).toContain(`- ${NR}: `);
     });
   });
