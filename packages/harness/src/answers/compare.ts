@@ -313,7 +313,11 @@ function summaries(rows: Row[]): Pick<Comparison, 'changeSize' | 'detectable'> {
 /** At most this many passes of flagging and leaving the flagged out of their group's shift. */
 const SHIFT_PASSES = 3;
 
-export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
+/**
+ * The contenders both runs measured, indexed for the tests (each within its group, its rounds' drift removed), and
+ * those only one did; refused where the runs do not compare, or a relative change has no others to be relative to.
+ */
+function indexBoth(a: Results, b: Results, mode: Comparison['mode']) {
   const diffs = setupDifferences(a, b);
   if (diffs.length)
     throw new CompareRefused(
@@ -327,21 +331,21 @@ export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 
     .map((c) => c.name);
   const names = both.map((c) => c.name);
   const groupOf = referenceGroups(both, mode);
-  const ix: Indexed = {
-    names,
-    groupOf,
-    wa: roundAdjusted(a, names, groupOf),
-    wb: roundAdjusted(b, names, groupOf),
-    dynamic: both.filter((c) => !c.static && !c.ceiling).map((c) => c.name),
-  };
+  const dynamic = both.filter((c) => !c.static && !c.ceiling).map((c) => c.name);
   // Relative to the others' shift needs others: one contender is its own reference, and would read its whole move
   // (the machine's too) as a change of zero variance.
-  if (mode === 'relative' && ix.dynamic.length < 2)
+  if (mode === 'relative' && dynamic.length < 2)
     throw new CompareRefused(
-      `A and B share ${ix.dynamic.length} measured contender${ix.dynamic.length === 1 ? '' : 's'}: a change ` +
+      `A and B share ${dynamic.length} measured contender${dynamic.length === 1 ? '' : 's'}: a change ` +
         "relative to the others' shift needs 2 or more; give --absolute (its change in req/s, the machine's shift " +
         'included) or compare runs of more contenders',
     );
+  const ix = { names, groupOf, wa: roundAdjusted(a, names, groupOf), wb: roundAdjusted(b, names, groupOf), dynamic };
+  return { ix: ix as Indexed, notCompared, both };
+}
+
+export function compare(a: Results, b: Results, mode: 'relative' | 'absolute' = 'relative'): Comparison {
+  const { ix, notCompared, both } = indexBoth(a, b, mode);
   let left = new Set<string>();
   let result = tested(a, b, ix, left, mode);
   for (let pass = 1; pass < SHIFT_PASSES && mode === 'relative'; pass++) {
