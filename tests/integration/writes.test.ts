@@ -18,7 +18,7 @@ import {
   type TxConnection,
 } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
-import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
+import { cli, commandStats, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
 import { byPrimary, startCluster, type ClusterTarget } from '../../packages/harness/src/topology/cluster';
 
 let redis: RedisTarget;
@@ -138,6 +138,17 @@ describe('write strategies on every client', () => {
       expect(retried).toBe(true);
     }, 60_000);
   }
+});
+
+describe("the server's command counts", () => {
+  test('a call Redis refused before running it is counted apart (rejected_calls: a cluster MOVED is one)', () => {
+    const before = commandStats(redis).xrange;
+    try {
+      cli(redis, ['XRANGE', 'k']); // the wrong number of arguments: refused, never run
+    } catch {}
+    const after = commandStats(redis).xrange!;
+    expect([after.calls - (before?.calls ?? 0), after.rejected! - (before?.rejected ?? 0)]).toEqual([0, 1]);
+  });
 });
 
 describe('write strategies on a cluster', () => {
