@@ -270,7 +270,9 @@ describe('npm run bench', () => {
     expect(existsSync(join(run.outDir, 'latest'))).toBe(false); // --only: not published
 
     const x = readResults(join(dir, 'results.json'));
-    const cmp = compare(x, x);
+    // One contender is its own reference: relative to the others it is refused; its own req/s compare.
+    expect(() => compare(x, x)).toThrow(/^A and B share 1 measured contender/);
+    const cmp = compare(x, x, 'absolute');
     expect(cmp.rows).toHaveLength(1);
     expect(cmp.rows[0]!.flagged).toBe(false);
     expect(cmp.commonShift).toBe(1);

@@ -60,6 +60,8 @@ describe('--app', () => {
       '--app "nodee s.js": nodee is not on PATH; install it or check the command',
     );
     expect(appFlags({ app: 'env X=1 nodee s.js' })).toMatch(/^--app "env X=1 nodee s.js": nodee is not on PATH/);
+    // env's own options take arguments: the program is not told apart there, and the command is not refused.
+    expect(appFlags({ app: 'env -u HOME node s.js' })).toMatchObject({ ownApps: [{ name: 'your-app' }] });
     expect(appFlags({ app: './start.sh', cwd: '/tmp' })).toMatch(/\.\/start\.sh is not a file in \/tmp;/);
     // A write workload POSTs, live changes the body: --app holds a GET route to one body.
     expect(appFlags({ app: 'node s.js', workload: 'upsert' })).toMatch(/^--workload upsert POSTs to the write route/);

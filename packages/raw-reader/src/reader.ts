@@ -127,8 +127,9 @@ export class RawReader {
   private socket: Socket | null = null;
   /** The socket connected (TLS: its handshake done): the handshake's commands and the reads may be written. */
   private ready = false;
-  /** rediss://: the TCP connection is up, its TLS handshake not done yet. */
+  /** rediss://: the TCP connection is up, its TLS handshake not done yet; since when (Date.now()). */
   private handshaking = false;
+  private handshakeSince = 0;
   /** Every read not answered yet, in order of sending: the first `written` were sent, the rest wait to be. */
   private waiting: Waiting[] = [];
   /** How many of `waiting`, from its head, were sent to Redis; the rest are sent as replies come (MAX_IN_FLIGHT). */
@@ -226,8 +227,8 @@ export class RawReader {
     this.timer = null;
     const now = Date.now();
     if (this.waiting.some((w) => w.deadline <= now)) {
-      if (this.socket && this.handshaking) {
-        this.drop(this.socket, this.noHandshake(), true);
+      if (this.handshakeStuck(now)) {
+        this.drop(this.socket!, this.noHandshake(), true);
       } else if (this.socket && this.ready) {
         this.stalled = true;
         this.drop(this.socket, new Unavailable(`no complete reply from Redis in ${this.deadlineMs} ms`), true);
@@ -262,7 +263,7 @@ export class RawReader {
       };
       const timer = setTimeout(() => {
         // Connected, but no TLS handshake answer: refused (drop rejects every connect() waiting, this one too).
-        if (this.socket && this.handshaking) return this.drop(this.socket, this.noHandshake(), true);
+        if (this.handshakeStuck(Date.now())) return this.drop(this.socket!, this.noHandshake(), true);
         this.connectWaiters = this.connectWaiters.filter((w) => w !== waiter);
         const why = this.lastError ? ` (${this.lastError})` : '';
         reject(new Unavailable(`Redis was not reachable in ${this.deadlineMs} ms${why}`));
@@ -276,11 +277,19 @@ export class RawReader {
     });
   }
 
-  /** rediss:// to a port that took the connection and never answered the TLS handshake: a port that is not TLS. */
+  /**
+   * rediss://: the connection taken, and its TLS handshake unanswered for half a deadline or more (one just opened, as
+   * Redis comes back, is given its time): a port that is not TLS, or a Redis stalled.
+   */
+  private handshakeStuck(now: number): boolean {
+    return !!this.socket && this.handshaking && now - this.handshakeSince >= this.deadlineMs / 2;
+  }
+
   private noHandshake(): TlsRefused {
+    const ms = Date.now() - this.handshakeSince;
     return new TlsRefused(
-      `the TLS handshake with Redis got no answer in ${this.deadlineMs} ms: rediss:// needs Redis's TLS port ` +
-        '(a plain port takes the connection and waits for a command); use redis:// or the tls-port',
+      `the TLS handshake with Redis got no answer in ${ms} ms: rediss:// needs Redis's TLS port (a plain port ` +
+        'takes the connection and waits for a command; use redis:// or the tls-port), or Redis is stalled',
     );
   }
 
@@ -313,7 +322,12 @@ export class RawReader {
     this.socket = socket;
     this.ready = false;
     this.handshaking = false;
-    if (tls) socket.once('connect', () => socket === this.socket && (this.handshaking = !this.ready));
+    if (tls)
+      socket.once('connect', () => {
+        if (socket !== this.socket || this.ready) return;
+        this.handshaking = true;
+        this.handshakeSince = Date.now();
+      });
     this.replies.reset();
     this.scan = { pos: 0, pending: 1 };
     this.mode = 'new';

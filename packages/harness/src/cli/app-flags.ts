@@ -51,8 +51,10 @@ const needsShell = (line: string, ch: string) =>
 
 /** The program of a command: on PATH, or a file (a path with a slash, from --cwd); a string: the one-line error. */
 function programOf(command: string, argv: string[], cwd: string): string | null {
-  const cmd = argv[0] === 'env' ? argv.slice(1).find((w) => !/^[A-Za-z_]\w*=/.test(w) && !w.startsWith('-')) : argv[0];
-  if (cmd === undefined) return null;
+  const at = argv[0] === 'env' ? argv.findIndex((w, i) => i > 0 && !/^[A-Za-z_]\w*=/.test(w)) : 0;
+  const cmd = at < 0 ? undefined : argv[at];
+  // env's own options (-u NAME, -C DIR, -S …) take arguments of their own: the program is not told apart, not checked.
+  if (cmd === undefined || cmd.startsWith('-')) return null;
   const found = cmd.includes('/') ? existsSync(resolve(cwd, cmd)) : Bun.which(cmd, { cwd }) !== null;
   const where = cmd.includes('/') ? `a file in ${cwd}` : 'on PATH';
   return found ? null : `--app "${command}": ${cmd} is not ${where}; install it or check the command`;

@@ -78,7 +78,7 @@ export function yoursSection(an: Analysis): string {
     .map((r) => `- \`${r.name}\` is ${r.status}${r.reason ? `: ${r.reason}` : ''}; nothing of it is counted`);
   // An app that reads no Redis (a cache, a static route) is compared with stacks that read it on every request.
   const noReads = y.rows
-    .filter((r) => r.yours && r.status === 'ok' && !r.commands.length)
+    .filter((r) => r.yours && r.status === 'ok' && r.rps !== null && !r.commands.length)
     .map(
       (r) =>
         `\`${r.name}\` made no Redis call per response (a cache or a static route?): its answers compare it with ` +

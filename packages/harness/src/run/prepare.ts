@@ -226,7 +226,10 @@ export async function prepare(
   results.setup_s = +((opts.resume ? (results.setup_s ?? 0) : 0) + setupS).toFixed(1);
   results.measured_from = new Date(state.startedAt).toISOString();
   if (settings.runs === 'auto' && settings.budget_s > 0)
-    info(`setup took ${clock(results.setup_s)}; the ${clock(settings.budget_s)} budget counts from now`);
+    info(
+      `setup took ${clock(setupS)}; the ${clock(settings.budget_s)} budget counts from ` +
+        (before ? `${clock(before)} measured before the interruption` : 'now'),
+    );
   save();
   return state;
 }
