@@ -42,18 +42,21 @@ export function splitCommand(line: string): string[] | string {
   if (word !== null) words.push(word);
   if (!words.length) return '--app "": give the command that starts the app, e.g. --app "node server.js"';
   // NAME=value first sets a variable in a shell; run without one, it would be taken for the program.
-  if (/^[A-Za-z_]\w*=/.test(words[0]!)) return `--app "${line}": a variable is set with env: --app "env ${line}"`;
+  if (ASSIGNMENT.test(words[0]!)) return `--app "${line}": a variable is set with env: --app "env ${line}"`;
   return words;
 }
+
+/** A shell's NAME=value word (env takes them before the program). */
+const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
 const needsShell = (line: string, ch: string) =>
   `--app "${line}": "${ch}" needs a shell; put the command in a script and give --app "sh run.sh"`;
 
 /** The program of a command: on PATH, or a file (a path with a slash, from --cwd); a string: the one-line error. */
 function programOf(command: string, argv: string[], cwd: string): string | null {
-  const at = argv[0] === 'env' ? argv.findIndex((w, i) => i > 0 && !/^[A-Za-z_]\w*=/.test(w)) : 0;
+  const at = argv[0] === 'env' ? argv.findIndex((w, i) => i > 0 && !ASSIGNMENT.test(w)) : 0;
   const cmd = at < 0 ? undefined : argv[at];
-  // env's own options (-u NAME, -C DIR, -S …) take arguments of their own: the program is not told apart, not checked.
+  // env's own options (-u NAME, -C DIR, -S ...) take arguments of their own: the program is not told apart, unchecked.
   if (cmd === undefined || cmd.startsWith('-')) return null;
   const found = cmd.includes('/') ? existsSync(resolve(cwd, cmd)) : Bun.which(cmd, { cwd }) !== null;
   const where = cmd.includes('/') ? `a file in ${cwd}` : 'on PATH';
