@@ -17,6 +17,7 @@ import {
   type SettingValues,
 } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { serverRecord } from '../../packages/harness/src/topology/servers';
 import { portTaken } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/topology/redis';
@@ -90,6 +91,8 @@ describe('the cluster', () => {
       'replica',
       'replica',
     ]);
+    // What results.json records of it, and results.md's method line says (tests/unit/servers.test.ts).
+    expect(serverRecord('cluster', cluster, cluster.url)).toMatchObject({ name: 'cluster', nodes: 6, primaries: 3 });
     const length = JSON.parse(golden).entries.length;
     expect(length).toBe(339);
     const holding = cluster.nodes.filter((n) => readonlyXlen(n) === length);

@@ -3,6 +3,11 @@ import { describe, expect, test } from 'bun:test';
 import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { familyOf } from '../../packages/harness/src/model/questions';
 import { serverTwins } from '../../packages/harness/src/topology/servers';
+import { join } from 'node:path';
+import { analyze } from '../../packages/harness/src/answers/analysis';
+import { readResults } from '../../packages/harness/src/model/results-file';
+import { describeRun } from '../../packages/harness/src/report/table';
+import { ROOT } from '../../packages/harness/src/system/paths';
 
 const all = loadContenders();
 const pick = (...names: string[]) => names.map((n) => all.find((c) => c.name === n)!);
@@ -69,5 +74,23 @@ describe('server twins', () => {
       'bun-raw-node-redis-on-cluster',
       'bun-raw-node-redis-on-cluster-replicas',
     ]);
+  });
+
+  test("the method names the servers read: a cluster's layout, and redis-server only where the apps read it", () => {
+    const run = (servers: object[]) => {
+      const r = readResults(join(ROOT, 'tests/fixtures/results/results.json'));
+      r.data.servers = servers as any;
+      return describeRun(analyze(r));
+    };
+    const redis = { name: 'redis', version: '7.0.15', allocator: 'jemalloc-5.3.0', url: 'redis://127.0.0.1:1' };
+    const valkey = { name: 'valkey', version: '9.1.2', allocator: 'libc', url: 'redis://127.0.0.1:2' };
+    const cluster = { ...redis, name: 'cluster', nodes: 6, primaries: 3 };
+    expect(run([valkey])).not.toContain('Redis server v=');
+    expect(run([valkey])).toContain('Servers the apps read: valkey 9.1.2 (libc malloc).');
+    expect(run([redis, valkey])).toContain('Redis server v=7.0.15');
+    const both = run([redis, cluster, { ...cluster, name: 'cluster-replicas' }]);
+    const layout = '(jemalloc-5.3.0 malloc; 6 nodes on 127.0.0.1: 3 primaries, 3 replicas, read from the';
+    expect(both).toContain(`cluster 7.0.15 ${layout} primaries)`);
+    expect(both).toContain(`cluster-replicas 7.0.15 ${layout} replicas)`);
   });
 });

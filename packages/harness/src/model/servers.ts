@@ -39,6 +39,8 @@ export interface ServerRecord {
   url: string;
   /** A cluster's node count (its primaries and replicas). */
   nodes?: number;
+  /** Of those nodes, how many were primaries at the start (the rest replicas). */
+  primaries?: number;
 }
 
 /** A round-trip time as the flag spells it: 0, 200us, 1ms. */

@@ -6,6 +6,7 @@ import type { Analysis } from '../answers/analysis';
 import { isRead } from '@bench/stream';
 import { workloadOfRun } from '../workloads';
 import { rttMissed } from '../topology/servers';
+import type { ServerRecord } from '../model/servers';
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 /** The seed's columns: every percentile but p99.9. */
@@ -310,10 +311,18 @@ function referenceLine(r: Results): string {
 }
 
 /** What each server the apps read was: the one line that says Redis 7.0 with jemalloc against Valkey 9.1 with libc. */
+/** A cluster's layout as its record says it: nodes, primaries and replicas, and which of them the apps read. */
+function layoutText(s: ServerRecord): string {
+  if (!s.nodes) return '';
+  const from = s.name === 'cluster-replicas' ? 'replicas' : 'primaries';
+  const roles = s.primaries === undefined ? '' : `: ${s.primaries} primaries, ${s.nodes - s.primaries} replicas`;
+  return `; ${s.nodes} nodes on 127.0.0.1${roles}, read from the ${from}`;
+}
+
 function serversLine(r: Results): string {
   const servers = r.data.servers ?? [];
   if (!servers.length || (servers.length === 1 && servers[0]!.name === 'redis')) return '';
-  const each = servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc)`).join(', ');
+  const each = servers.map((s) => `${s.name} ${s.version} (${s.allocator} malloc${layoutText(s)})`).join(', ');
   const paired =
     servers.length > 1
       ? '; each contender that reads per request was measured against each, paired by round (twins named -on-<server>)'
@@ -347,6 +356,13 @@ function softwareText(e: Results['environment']): string {
     : `Node ${e.node}, Bun ${e.bun}`;
 }
 
+/** redis-server's version, unless the apps read only other servers (named on the servers line). */
+function redisText(r: Results): string {
+  const servers = r.data.servers ?? [];
+  if (servers.length && !servers.some((s) => s.name === 'redis')) return '';
+  return `${r.environment.redis_server.split(' sha=')[0]}, `;
+}
+
 export function describeRun(an: Analysis): string {
   const r = an.results;
   const e = r.environment;
@@ -361,7 +377,7 @@ export function describeRun(an: Analysis): string {
       (e.children?.session === 'own' && e.children.sched_autogroup
         ? '; each child in a session of its own (no perl), so a scheduler autogroup each: noisier pairs.'
         : '.'),
-    `Software: ${softwareText(e)}, ${e.redis_server.split(' sha=')[0]}, ${e.oha}.`,
+    `Software: ${softwareText(e)}, ${redisText(r)}${e.oha}.`,
     methodLine(an),
     designLine(r),
     stealLine(an),

@@ -12,6 +12,9 @@ import { startCluster } from './cluster';
 import { measureRtt, startDelayProxy, type DelayProxy } from './delay';
 import { SERVERS, type ServerName, type ServerRecord, serverSuffix } from '../model/servers';
 
+/** A cluster's primaries, by the role each node had at start (a plain RedisTarget's nodes name none: all). */
+const primariesOf = (nodes: object[]) => nodes.filter((n) => !('role' in n) || n.role === 'primary').length;
+
 export function serverRecord(name: ServerName, target: RedisTarget, url: string): ServerRecord {
   const info = cli(target, ['INFO', 'server']) + cli(target, ['INFO', 'memory']);
   const field = (k: string) => new RegExp(`^${k}:(.*)$`, 'm').exec(info)?.[1]?.trim();
@@ -21,7 +24,7 @@ export function serverRecord(name: ServerName, target: RedisTarget, url: string)
     version,
     allocator: field('mem_allocator') ?? 'unknown',
     url,
-    ...(target.nodes ? { nodes: target.nodes.length } : {}),
+    ...(target.nodes ? { nodes: target.nodes.length, primaries: primariesOf(target.nodes) } : {}),
   };
 }
 
