@@ -1,17 +1,40 @@
-// The import graph of the project's TypeScript packages, read from the sources: every
-// `import … from`, `export … from`, bare `import '…'` and `import('…')`, type-only ones included
-// (or, asked for values only, left out), resolved to files. Used by tests/unit/imports.test.ts to
-// keep the house free of circles and its layers in order.
+// The import graph of the project's TypeScript packages, read from the sources by TypeScript's own
+// parser: every `import … from`, `export … from`, bare `import '…'`, `import('…')`, `require('…')`
+// and `import x = require('…')`, type-only ones included (or, asked for values only, left out),
+// resolved to files; a specifier no parser can read (`import(name)`) or a package path that is not
+// there is an error, not a file left out. Used by tests/unit/imports.test.ts to keep the house free
+// of circles and its layers in order.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 export const ROOT = resolve(import.meta.dir, '../..');
-const PACKAGES: Record<string, string> = {
-  '@bench/stream': 'packages/stream/src/index.ts',
-  '@bench/harness': 'packages/harness/src/index.ts',
-};
-const SPECIFIER =
-  /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Each workspace package by name: its folder and its `exports` (subpath → file), read from its package.json. */
+const PACKAGES = new Map(
+  readdirSync(join(ROOT, 'packages')).flatMap((dir) => {
+    const file = join(ROOT, 'packages', dir, 'package.json');
+    if (!existsSync(file)) return [];
+    const pkg = JSON.parse(readFileSync(file, 'utf8'));
+    return [[pkg.name as string, { dir: join('packages', dir), exports: pkg.exports ?? { '.': pkg.main } }]];
+  }),
+);
+
+/** The file an export condition map names for Bun (`bun`, else `default`), or the path itself. */
+const exportTarget = (e: unknown): string | undefined =>
+  typeof e === 'string'
+    ? e
+    : e && typeof e === 'object'
+      ? exportTarget((e as any).bun ?? (e as any).default)
+      : undefined;
+
+function packageFile(spec: string): string | null {
+  const name = [...PACKAGES.keys()].find((n) => spec === n || spec.startsWith(`${n}/`));
+  if (!name) return spec.startsWith('@bench/') ? unresolved(spec) : null;
+  const { dir, exports } = PACKAGES.get(name)!;
+  const target = exportTarget(exports[`.${spec.slice(name.length)}`]);
+  return target ? join(ROOT, dir, target) : unresolved(spec);
+}
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -21,32 +44,75 @@ function sources(dir: string): string[] {
   });
 }
 
-function resolveSpecifier(from: string, spec: string): string | null {
-  if (PACKAGES[spec]) return join(ROOT, PACKAGES[spec]!);
-  if (!spec.startsWith('.')) return null;
+const unresolved = (spec: string, from?: string): never => {
+  throw new Error(`${from ? `${relative(ROOT, from)}: ` : ''}cannot resolve ${spec}`);
+};
+
+export function resolveSpecifier(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return packageFile(spec);
   const base = resolve(dirname(from), spec);
   for (const path of [base, `${base}.ts`, join(base, 'index.ts')])
     if (existsSync(path) && statSync(path).isFile()) return path;
-  throw new Error(`${relative(ROOT, from)}: cannot resolve ${spec}`);
+  return unresolved(spec, from);
 }
 
-/** Comments out of the way, so an example in a doc comment is not an import. */
-const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+export interface Specifier {
+  spec: string;
+  /** `import type`, `export type` (an `import { type A }` still loads its module, as verbatimModuleSyntax keeps it). */
+  typeOnly: boolean;
+  /** `import('…')`: loaded when the call runs, not with the file. */
+  lazy?: true;
+}
+
+/** A call's first argument as a string, if it is one a reader can see without running the code. */
+function literal(node: ts.Node | undefined, text: string): string {
+  if (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))) return node.text;
+  throw new Error(`an import whose specifier is not a plain string: ${node?.getText() ?? text.slice(0, 40)}`);
+}
+
+/** Each import, re-export, dynamic import and require of a source text: its specifier, and whether it is type-only. */
+export function specifiers(text: string): Specifier[] {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out: Specifier[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier))
+      out.push({ spec: node.moduleSpecifier.text, typeOnly: !!node.importClause?.isTypeOnly });
+    else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      out.push({ spec: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      out.push({ spec: literal(node.moduleReference.expression, text), typeOnly: node.isTypeOnly });
+    else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      out.push({ spec: node.argument.literal.text, typeOnly: true });
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    )
+      out.push({
+        spec: literal(node.arguments[0], text),
+        typeOnly: false,
+        ...(node.expression.kind === ts.SyntaxKind.ImportKeyword ? { lazy: true as const } : {}),
+      });
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
 
 /**
- * Each import and re-export of a source text: its specifier, and whether it is type-only (`import type`,
- * `export type`; an `import { type A }` still loads its module).
+ * file → the project files it imports (paths relative to the repository); `values`: type-only imports left out;
+ * `eager`: what loading the file loads (an `import()` left out, which loads when its call runs).
  */
-export const specifiers = (text: string) =>
-  [...code(text).matchAll(SPECIFIER)].map((m) => ({ spec: (m[2] ?? m[3])!, typeOnly: !!m[1] }));
-
-/** file → the project files it imports (paths relative to the repository); `values`: type-only imports left out. */
-export function importGraph(dirs: string[], { values = false } = {}): Map<string, string[]> {
+export function importGraph(dirs: string[], { values = false, eager = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of dirs.flatMap((d) => sources(join(ROOT, d)))) {
     const targets = new Set<string>();
-    for (const { spec, typeOnly } of specifiers(readFileSync(file, 'utf8'))) {
-      if (values && typeOnly) continue;
+    for (const { spec, typeOnly, lazy } of specifiers(readFileSync(file, 'utf8'))) {
+      if ((values && typeOnly) || (eager && lazy)) continue;
       const to = resolveSpecifier(file, spec);
       if (to?.endsWith('.ts')) targets.add(relative(ROOT, to));
     }
