@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { launchChromium, openReport } from '../../packages/harness/src/report/browser';
-import { writeReport } from '../../packages/harness/src/report/index';
+import { writeReport } from '../../packages/harness/src/publish/files';
 import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { forestValues } from '../../packages/harness/src/report/forest';
 

@@ -117,6 +117,18 @@ describe('imports', () => {
     expect(statistical).toEqual([]);
   });
 
+  test('report/ writes no file: it renders files by name, and publish/files.ts writes them', () => {
+    const dir = join(ROOT, HARNESS, 'report');
+    const writes = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) =>
+        /\b(writeFileSync|writeSync|appendFileSync|rmSync|unlinkSync|renameSync|writeJsonAtomic|Bun\.write)\b/.test(
+          readFileSync(join(dir, f), 'utf8'),
+        ),
+      );
+    expect(writes).toEqual([]);
+  });
+
   test('the check sees a value import from answers/, an inline `type` or a re-export too', () => {
     const text = [
       "import type { A } from '../answers/a';",

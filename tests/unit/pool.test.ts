@@ -16,6 +16,7 @@ import { answersSection } from '../../packages/harness/src/report/answers';
 import {
   checkText,
   notPooled,
+  pooledNothing,
   poolLine,
   poolSection,
   whereCounts,
@@ -259,8 +260,15 @@ describe('the pooled family', () => {
     expect(pool.machines).toBe(2);
     // What results.md and npm run pool say of it: the contenders named, more than three counted.
     expect(notPooled(pool.runs[1]!)).toBe('changed since: z');
-    expect(notPooled({ changed: ['a', 'b', 'c', 'd'] })).toBe('4 contenders changed since (a, b, …)');
-    expect(notPooled({ changed: ['a'], left_out: 'another workload (upsert)' })).toBe('another workload (upsert)');
+    const at = '2026-12-05T00:00:00Z';
+    expect(notPooled({ changed: ['a', 'b', 'c', 'd'], started_at: at })).toBe('4 contenders changed since (a, b, …)');
+    const upsert = { changed: ['a'], left_out: 'another workload (upsert)', started_at: at };
+    expect(notPooled(upsert)).toBe('another workload (upsert)');
+    // A run after the one the pool answers for ran later code: nothing "changed since" for it.
+    expect(notPooled({ changed: ['a'], started_at: at }, '2026-12-03T00:00:00Z')).toBe('ran later code: a');
+    expect(notPooled({ changed: ['a'], started_at: at }, '2026-12-06T00:00:00Z')).toBe('changed since: a');
+    const later = [{ ...pool.runs[1]!, pooled: 0, started_at: at }];
+    expect(pooledNothing(later, undefined, '2026-12-03T00:00:00Z').text).toBe('1 whose contenders ran later code');
   });
 
   test('an old record without estimates or inputs is read as far as it goes and says what it lacks', () => {

@@ -11,7 +11,7 @@ import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publis
 import type { OnMachine } from '../../packages/harness/src/model/across-runs';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { settingsTable } from '../../packages/harness/src/report/answers';
-import { removePooled } from '../../packages/harness/src/report/index';
+import { removePooled } from '../../packages/harness/src/publish/files';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
 

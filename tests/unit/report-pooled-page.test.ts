@@ -11,7 +11,7 @@ import { reqSecSpec } from '../../packages/harness/src/report/charts';
 import { picksScreen } from '../../packages/harness/src/report/first-screen';
 import { heldTable } from '../../packages/harness/src/report/held';
 import { reportHtml } from '../../packages/harness/src/report/html';
-import { markdown } from '../../packages/harness/src/report/index';
+import { markdown, readmeAnswers } from '../../packages/harness/src/report/index';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
@@ -64,6 +64,19 @@ describe('the published page', () => {
     expect(html.indexOf('data-section="picks"')).toBeLessThan(html.indexOf('data-section="answers"'));
     expect(md).not.toContain('**What to pick** (default settings)');
     expect(md).toContain('**Every answer** (default settings)');
+  });
+
+  test("one error rate per family wherever said; the settings in the answers' family; later runs as later", () => {
+    const alpha = `${+(an.pool!.alpha * 100).toPrecision(2)}%`;
+    const sure = `is wrong is at most ${alpha} (5% with the first screen's picks)`;
+    expect(readmeAnswers(an)).toContain(sure);
+    expect(md).toContain(`is at most ${alpha}, and with the first screen's picks at most 5%`);
+    expect(md).not.toContain('the same family as "what to pick"');
+    if (md.includes('**Settings: each against'))
+      expect(md).toContain('pooled over the kept runs; the same family as "Every answer"');
+    // Kept runs after the published one ran later code; nothing there "changed since".
+    const later = an.pool!.runs.filter((r) => !r.pooled && !r.left_out && r.started_at > an.results.started_at);
+    if (later.length) expect(md).toMatch(/whose contenders ran later code \(/);
   });
 
   test("a run's own page has no picks table, and its answers keep their heading", () => {

@@ -1,10 +1,10 @@
 // One analysis pass over a run's results: every figure its report shows that takes more than
 // formatting (the family's answers and what their sentences need, the fastest per question, the
 // ranking, each contender's kept runs and their spread, the handicap check's sizing, the Redis
-// ceilings' medians, the run's precision and conditions, a workload's own figures),
-// computed once. The report (report/) is handed the Analysis and only renders it, as
-// golang.org/x/perf's benchtab builds a comparison that texttab prints. Nothing here changes the
-// results it reads.
+// ceilings' medians, the run's precision and conditions), computed once; a workload's own figures
+// are its module's (workloads/), computed once per analysis on first use (workloads/types.ts once).
+// The report (report/) is handed the Analysis and only renders it, as golang.org/x/perf's benchtab
+// builds a comparison that texttab prints. Nothing here changes the results it reads.
 import { aboutProcedure, PROCEDURES, type ProcedureAbout, type ProcedureName } from '../stats/procedures';
 import { heldUp, keptOf, type HeldUp } from './held';
 import type { KeptAnswers } from '../model/kept';

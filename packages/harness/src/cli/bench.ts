@@ -14,13 +14,8 @@ import { abandon, savePartial, stopAll, type Session } from '../run/state';
 import { AgainstError, otherSideOf } from '../run/against';
 import { keptFor, recordOf, writeKept } from '../publish/kept-runs';
 import { analyzeRun, publishRun } from '../publish/index';
-import {
-  type ReportKind,
-  writeDistanceReport,
-  writeReport,
-  writeScalingReport,
-  writeSweepSummary,
-} from '../report/index';
+import type { ReportKind } from '../report/index';
+import { writeDistanceReport, writeReport, writeScalingReport, writeSweepSummary } from '../publish/files';
 import { selfCheckTable } from '../report/table';
 import { againstText } from '../report/changes';
 import { yoursSection } from '../report/yours';

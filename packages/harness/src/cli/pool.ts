@@ -14,7 +14,7 @@ import type { Results } from '../model/results';
 import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
 import { hiddenCpus, notPooled, poolAnswerLines, pooledNothing, whereCounts } from '../report/across-runs';
-import { writeReport } from '../report/index';
+import { writeReport } from '../publish/files';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { withDashValues } from './flags';

@@ -11,7 +11,7 @@ import { recordOf, writeKept } from '../publish/kept-runs';
 import { analyzeRun, analyzeStored, republish } from '../publish/index';
 import { placeOf } from '../workloads';
 import { checkReport } from '../report/browser';
-import { removePooled, writeReport } from '../report/index';
+import { removePooled, writeReport } from '../publish/files';
 import { serveResults } from '../report/serve';
 
 const USAGE =

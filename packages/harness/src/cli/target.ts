@@ -11,7 +11,7 @@ import type { Session } from '../run/state';
 import { log } from '../system/progress';
 import { prepareTarget } from '../run/target';
 import { measureToEnd } from '../run/bench';
-import { writeReport } from '../report/index';
+import { writeReport } from '../publish/files';
 import { analyzeRun } from '../publish/index';
 
 export async function runTarget(opts: CliOptions, session: Session): Promise<number> {

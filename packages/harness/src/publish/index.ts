@@ -7,7 +7,7 @@ import { analyze, type Analysis } from '../answers/analysis';
 import type { KeptAnswers } from '../model/kept';
 import type { Results } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
-import { writeReport } from '../report/index';
+import { writeReport } from './files';
 import { KEPT_DIR } from '../system/paths';
 import { keepAndPool, keptFor, publishedView, readKept } from './kept-runs';
 import { publishLatest, publishReport } from './readme';

@@ -187,25 +187,37 @@ export const poolAnswerLines = (p: Pick<PoolResult, 'answers'>): string[] =>
   );
 
 /**
- * Why a run counts in fewer comparisons than it measured: left out whole, or the contenders whose inputs changed since
+ * Whose inputs differ, in words by when the run was: after the run the pool answers for (`since`, its started_at), the
+ * run measured later code than that run's; before it, that code changed since.
+ */
+const differ = (r: Pick<PoolRun, 'started_at'>, since?: string) =>
+  since && r.started_at > since ? 'ran later code' : 'changed since';
+
+/**
+ * Why a run counts in fewer comparisons than it measured: left out whole, or the contenders whose inputs differ
  * (more than three: their count and the first two); '' when it counts in all. results.md and `npm run pool` say it so.
  */
-export function notPooled(r: Pick<PoolRun, 'left_out' | 'changed'>): string {
+export function notPooled(r: Pick<PoolRun, 'left_out' | 'changed' | 'started_at'>, since?: string): string {
   if (r.left_out) return r.left_out;
-  if (r.changed.length > 3)
-    return `${r.changed.length} contenders changed since (${r.changed.slice(0, 2).join(', ')}, …)`;
-  return r.changed.length ? `changed since: ${r.changed.join(', ')}` : '';
+  const words = differ(r, since);
+  if (r.changed.length > 3) return `${r.changed.length} contenders ${words} (${r.changed.slice(0, 2).join(', ')}, …)`;
+  return r.changed.length ? `${words}: ${r.changed.join(', ')}` : '';
 }
 
 /**
- * The runs that count for no comparison, in words by why (left out, and what for; or their contenders changed since),
- * each group's runs named by `name` when given: "22 whose contenders changed since; 1 left out (…)"; and how many.
+ * The runs that count for no comparison, in words by why (left out, and what for; or their contenders changed since,
+ * or ran later code than the run answered for, `since`), each group's runs named by `name` when given: "22 whose
+ * contenders changed since; 1 left out (…)"; and how many.
  */
-export function pooledNothing(runs: PoolRun[], name?: (r: PoolRun) => string): { count: number; text: string } {
+export function pooledNothing(
+  runs: PoolRun[],
+  name?: (r: PoolRun) => string,
+  since?: string,
+): { count: number; text: string } {
   const by = new Map<string, PoolRun[]>();
   for (const r of runs) {
     if (r.pooled) continue;
-    const why = r.left_out ? `left out (${r.left_out})` : 'whose contenders changed since';
+    const why = r.left_out ? `left out (${r.left_out})` : `whose contenders ${differ(r, since)}`;
     by.set(why, [...(by.get(why) ?? []), r]);
   }
   const named = (rs: PoolRun[]) => (name ? ` (${rs.map(name).join(', ')})` : '');
@@ -217,12 +229,14 @@ export function pooledNothing(runs: PoolRun[], name?: (r: PoolRun) => string): {
 export function poolSection(an: Analysis): string {
   const p = an.pool;
   if (!p) return '';
+  // The run the pool answers for: kept runs after it ran later code, not code that changed since.
+  const since = p.inputs_of?.source === 'checkout' ? undefined : an.results?.started_at;
   const head =
     '| run | commit | machine | placement | sd between windows | handicap check | comparisons pooled | not pooled |\n' +
     '|---|---|---|---|---:|---|---:|---|';
   const rows = p.runs.flatMap((r) => {
     if (!r.pooled) return [];
-    const not = notPooled(r);
+    const not = notPooled(r, since);
     const sd = r.sd_windows === null ? '' : `${pct1(r.sd_windows)}${r.condition === 'contended' ? ' (contended)' : ''}`;
     const from = r.inputs_from === 'git' ? ' (inputs from its commit)' : '';
     const c = r.check;
@@ -262,13 +276,14 @@ export function poolSection(an: Analysis): string {
     `comparison learns its own), and the comparisons answered, per machine: ${priors}. A boot is contended where a ` +
     `run of it has an sd between windows of ${NOISY_SD * 100}% or more.${hiddenCpus(p)}${looText(p)}${check}\n\n` +
     [head, ...rows].join('\n') +
-    nothingLine(p.runs)
+    nothingLine(p.runs, since)
   );
 }
 
 /** After the table: the kept runs that count for no comparison, in a line by why, each named by its day and commit. */
-function nothingLine(runs: PoolRun[]): string {
-  const { count, text } = pooledNothing(runs, (r) => `${r.started_at.slice(0, 10)} ${r.commit.slice(0, 7)}`);
+function nothingLine(runs: PoolRun[], since?: string): string {
+  const day = (r: PoolRun) => `${r.started_at.slice(0, 10)} ${r.commit.slice(0, 7)}`;
+  const { count, text } = pooledNothing(runs, day, since);
   return count ? `\n\nKept and pooled for no comparison (${count}): ${text}.` : '';
 }
 

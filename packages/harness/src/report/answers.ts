@@ -438,8 +438,11 @@ export function settingsTable(an: Analysis): string {
       `${ratio} | ${a.rounds} | ${settingVerdict(a)} |`
     );
   });
-  return (
-    '**Settings: each against the same stack with defaults** ' +
-    `(ratio of windows paired by round; the same family as "what to pick")\n\n${[head, ...body].join('\n')}`
-  );
+  // Published, the first screen's picks are a family of their own; the settings are in the answers' family.
+  const how =
+    (pooled ? 'pooled over the kept runs' : 'ratio of windows paired by round') +
+    (an.picks
+      ? '; the same family as "Every answer", not the first screen\'s picks'
+      : '; the same family as "what to pick"');
+  return `**Settings: each against the same stack with defaults** (${how})\n\n${[head, ...body].join('\n')}`;
 }

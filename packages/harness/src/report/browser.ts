@@ -98,13 +98,13 @@ export async function openReport(
 }
 
 /** report.png: the top of the rendered page (method, what to pick, the first rows and charts). */
-export async function screenshotReport(htmlPath: string, pngPath: string): Promise<void> {
+export async function screenshotReport(htmlPath: string): Promise<Uint8Array> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
     const { failed } = await openReport(page, htmlPath);
     if (failed) throw new Error(`a chart of ${htmlPath} failed to draw: ${failed}`);
-    await page.screenshot({ path: pngPath });
+    return await page.screenshot();
   } finally {
     await browser.close();
   }

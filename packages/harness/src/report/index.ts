@@ -1,13 +1,10 @@
 // Reports render one run's analysis (answers/analysis.ts, computed once from its results.json by
-// the caller) as markdown, charts, report.html and the README section. Nothing here computes a
-// figure or reaches back into a run. What a published run writes beyond its folder (README.md, screenshots/):
-// publish/readme.ts.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// the caller) as markdown, charts, report.html and the README section, each a file's content by
+// name. Nothing here computes a figure, reaches back into a run or writes a file: publish/files.ts
+// writes a report's files, publish/readme.ts what a published run writes beyond its folder.
 import type { Analysis } from '../answers/analysis';
 import type { DistanceSweep } from '../answers/sweeps';
 import type { SweepSummary } from '../measure/workload';
-import { writeJsonAtomic } from '../model/results-file';
 import { scalingSpec, scalingTable } from './scaling';
 import { sectionsOf } from './sections';
 import { distancePicks, picksSection, publishedAt, READS } from './picks';
@@ -25,7 +22,6 @@ import type { TopLevelSpec } from 'vega-lite';
 // The drawing libraries (vega, resvg) and the browser (playwright) load only when a chart or report.png is drawn: a
 // text report, a refused flag or --help starts without them, about 0.3 s sooner.
 const renderPng = async (spec: TopLevelSpec) => (await import('./render')).renderPng(spec);
-const screenshotReport = async (html: string, png: string) => (await import('./browser')).screenshotReport(html, png);
 
 export function markdown(an: Analysis, imageDir: string | null): string {
   const images =
@@ -101,60 +97,57 @@ export function readmeAnswers(an: Analysis): string | null {
  */
 export type ReportKind = 'full' | 'text';
 
-/**
- * Before a folder's report is written as its run's own answers (a folder that is not a published place): a pool.json
- * beside it holds the pooled answers of a published view, which results.md would then contradict, so it is removed.
- * It is derived: `npm run report` on the published place, or `npm run pool`, writes it again. The line saying so, or
- * null when there was none.
- */
-export function removePooled(runDir: string): string | null {
-  const file = join(runDir, 'pool.json');
-  if (!existsSync(file)) return null;
-  rmSync(file);
-  return (
-    `removed ${file}: its pooled answers are not this report's, which gives the run's own (it is derived: ` +
-    '`npm run report` on a published place or `npm run pool` writes one again)'
-  );
+/** A report's files by name, as rendered: text, or a PNG's bytes. publish/files.ts writes them. */
+export type ReportFiles = Record<string, string | Uint8Array>;
+
+/** results.md, report.html and (a full report) the charts' PNGs of a run's analysis. */
+export async function reportFiles(an: Analysis, kind: ReportKind = 'full'): Promise<ReportFiles> {
+  const files: ReportFiles = {
+    'results.md': markdown(an, kind === 'full' ? './' : null),
+    'report.html': reportHtml(an),
+  };
+  if (kind === 'full') for (const [file, spec] of Object.entries(charts(an))) files[file] = await renderPng(spec);
+  return files;
 }
 
-/** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */
-export async function writeReport(runDir: string, an: Analysis, kind: ReportKind = 'full'): Promise<void> {
-  writeFileSync(join(runDir, 'results.md'), markdown(an, kind === 'full' ? './' : null));
-  writeFileSync(join(runDir, 'report.html'), reportHtml(an));
-  if (kind === 'text') return;
-  for (const [file, spec] of Object.entries(charts(an))) writeFileSync(join(runDir, file), await renderPng(spec));
-  await screenshotReport(join(runDir, 'report.html'), join(runDir, 'report.png')).catch((e) =>
-    console.error(`report.png not written: ${(e as Error).message}`),
-  );
-}
+/** report.png: a headless Chromium's screenshot of a report.html as written (it draws its charts in the browser). */
+export const screenshotPng = async (htmlPath: string): Promise<Uint8Array> =>
+  (await import('./browser')).screenshotReport(htmlPath);
 
 /** A sweep's chart line in its markdown: the image with a full report, nothing with a text one. */
 const chartLink = (kind: ReportKind, file: string) => (kind === 'full' ? `![${file}](./${file})\n` : '');
 
-/** scaling.md and scaling.png beside a --entries run's scaling.json. */
-export async function writeScalingReport(dir: string, kind: ReportKind = 'full'): Promise<void> {
-  const s = JSON.parse(readFileSync(join(dir, 'scaling.json'), 'utf8')) as Scaling;
-  writeFileSync(join(dir, 'scaling.md'), `${scalingTable(s)}\n${chartLink(kind, 'scaling.png')}`);
-  if (kind === 'full') writeFileSync(join(dir, 'scaling.png'), await renderPng(scalingSpec(s) as never));
+/** JSON as the results' own files are written (two-space indent, a closing newline). */
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** scaling.md and scaling.png of a --entries run's scaling.json. */
+export async function scalingFiles(s: Scaling, kind: ReportKind = 'full'): Promise<ReportFiles> {
+  const files: ReportFiles = { 'scaling.md': `${scalingTable(s)}\n${chartLink(kind, 'scaling.png')}` };
+  if (kind === 'full') files['scaling.png'] = await renderPng(scalingSpec(s) as never);
+  return files;
 }
 
 /** A workload's own sweep summed up as its module says (measure/workload.ts SweepSummary): points, table, chart. */
-export async function writeSweepSummary(
-  dir: string,
+export async function sweepSummaryFiles(
   summary: { of: SweepSummary; points: object[] },
   kind: ReportKind = 'full',
-): Promise<string[]> {
+): Promise<ReportFiles> {
   const { of, points } = summary;
-  const [json, md, png] = ['json', 'md', 'png'].map((ext) => `${of.file}.${ext}`) as [string, string, string];
-  writeJsonAtomic(join(dir, json), points);
-  writeFileSync(join(dir, md), `${of.table(points)}\n\n${chartLink(kind, png)}`);
-  if (kind === 'full') writeFileSync(join(dir, png), await renderPng(contenderLines(of.chart(points))));
-  return kind === 'full' ? [json, md, png] : [json, md];
+  const png = `${of.file}.png`;
+  const files: ReportFiles = {
+    [`${of.file}.json`]: json(points),
+    [`${of.file}.md`]: `${of.table(points)}\n\n${chartLink(kind, png)}`,
+  };
+  if (kind === 'full') files[png] = await renderPng(contenderLines(of.chart(points)));
+  return files;
 }
 
 /** --redis-rtt sweeps: the points, a table with the rank changes and a chart beside the runs. */
-export async function writeDistanceReport(dir: string, sweep: DistanceSweep, kind: ReportKind = 'full'): Promise<void> {
-  writeJsonAtomic(join(dir, 'distance.json'), sweep.points);
-  writeFileSync(join(dir, 'distance.md'), `${distanceTable(sweep)}\n\n${chartLink(kind, 'distance.png')}`);
-  if (kind === 'full') writeFileSync(join(dir, 'distance.png'), await renderPng(distanceSpec(sweep.points)));
+export async function distanceFiles(sweep: DistanceSweep, kind: ReportKind = 'full'): Promise<ReportFiles> {
+  const files: ReportFiles = {
+    'distance.json': json(sweep.points),
+    'distance.md': `${distanceTable(sweep)}\n\n${chartLink(kind, 'distance.png')}`,
+  };
+  if (kind === 'full') files['distance.png'] = await renderPng(distanceSpec(sweep.points));
+  return files;
 }

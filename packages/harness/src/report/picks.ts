@@ -371,9 +371,14 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
   ]
     .filter(Boolean)
     .join('\n');
+  // Pooled, the answers' own α (the first screen's picks spend the rest of the page's 5%: results.md's family line).
+  const alpha = an.pool
+    ? `${+(an.pool.alpha * 100).toPrecision(2)}%${an.pool.picks ? " (5% with the first screen's picks)" : ''}`
+    : '5%';
   const sure =
     `**How sure:** ${term('decided')} means the chance that even one of the ${n('faster')} "faster" answers is ` +
-    `wrong is at most 5%; ${term('equal')} means the whole interval lies within ±${r.settings.target_ci_pct}%; ` +
+    `wrong is at most ${alpha}; ${term('equal')} means the whole interval lies within ` +
+    `±${r.settings.target_ci_pct}%; ` +
     `${term('open')} means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
   // Said once on the page: the reads' block says it, a block picking for something else (writes) below it does not.
   return [head, bullets, !pickFor && sure].filter(Boolean).join('\n\n');
