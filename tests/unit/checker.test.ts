@@ -10,7 +10,9 @@ import {
   type Probe,
   type SequencedEntry,
 } from '../../packages/harness/src/workloads/live/checker';
-import { judgeWindow } from '../../packages/harness/src/workloads/live/session';
+import { judgeWindow, probeGapMs, startProber } from '../../packages/harness/src/workloads/live/session';
+import { nowMs } from '../../packages/harness/src/system/clock';
+import { labeller } from '../../packages/harness/src/report/answers';
 
 const entry = (n: number, color: string, acked_ms = -Infinity, sent_ms?: number): SequencedEntry => ({
   id: `${n}-0`,
@@ -226,4 +228,67 @@ describe('helpers', () => {
       { id: '2-0', fields: { a: 'b' }, sent_ms: 5, acked_ms: 7 },
     ]);
   });
+});
+
+describe('the prober', () => {
+  test('its gaps are exponential, 50 ms on average, cut at four means', () => {
+    expect(probeGapMs(0)).toBe(0);
+    expect(probeGapMs(1 - Math.exp(-1))).toBeCloseTo(50, 9);
+    expect(probeGapMs(1 - 1e-12)).toBe(200);
+  });
+
+  // A cache that serves each write 70 ms after its ack, at 20 writes/s: over a 50 ms bound for 20 ms after every
+  // write. Probes at a fixed 50 ms fell at one phase of the writer's grid and missed it in about half the windows.
+  test('a cache stale for a stretch after every write is caught in every window, whatever its phase', async () => {
+    const [M, LAG, RATE] = [5, 70, 20];
+    const mk = (i: number) => ({ id: `${1000 + i}-0`, fields: { n: String(i) } });
+    const t0 = nowMs() + 100;
+    const seq: SequencedEntry[] = [
+      ...Array.from({ length: M }, (_, i) => ({ ...mk(i), acked_ms: -Infinity })),
+      ...Array.from({ length: 10 * RATE }, (_, k) => ({
+        ...mk(M + k),
+        sent_ms: t0 + (k * 1000) / RATE,
+        acked_ms: t0 + (k * 1000) / RATE + 1,
+      })),
+    ];
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch() {
+        const t = nowMs() - LAG;
+        let j = M - 1;
+        while (j + 1 < seq.length && seq[j + 1]!.acked_ms <= t) j++;
+        return new Response(canonicalBody(seq.slice(j + 1 - M, j + 1)));
+      },
+    });
+    try {
+      await Bun.sleep(150);
+      // Each window starts at its own phase of the writer's 50 ms grid, a third of it apart: a prober at a fixed
+      // 50 ms keeps its start's phase, and at least one of the three misses the 20 ms stretch.
+      for (let w = 0; w < 3; w++) {
+        const cycle = 1000 / RATE;
+        await Bun.sleep((((w * cycle) / 3 - ((nowMs() - t0) % cycle)) % cycle) + cycle);
+        const prober = startProber(`http://127.0.0.1:${server.port}/`);
+        await Bun.sleep(1000);
+        const probes = await prober.stop();
+        expect(probes.length).toBeGreaterThan(5);
+        expect(judge(probes, seq, M, 50).summary.over_bound).toBeGreaterThan(0);
+      }
+    } finally {
+      server.stop(true);
+    }
+  }, 30_000);
+});
+
+test('a cache question names a cache that is not exact as such, beside the exact ones it is weighed against', () => {
+  const c = (name: string, cache: string) => ({ name, tuned: cache === 'none' ? [] : [cache], settings: { cache } });
+  const contenders = [c('x', 'none'), c('x-ttl', 'ttl'), c('x-csc', 'csc'), c('x-tail', 'tail')];
+  const an = { results: { contenders, settings: {} } } as any;
+  const label = labeller(an, { id: 'cache: x', kind: 'cache', about: 'x', members: contenders.map((m) => m.name) });
+  expect(contenders.map((m) => label(m.name))).toEqual([
+    'no cache',
+    'the ttl cache (not exact: stale up to its bound)',
+    'the csc cache',
+    'the tail cache',
+  ]);
 });

@@ -1,5 +1,6 @@
 // The answer first: each comparison of the family in plain words, decided ones first, then the
 // equivalences, then the open ones with what would close them; and the run's own handicap check.
+import { CACHES, type CacheName } from '@bench/stream';
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
@@ -17,6 +18,13 @@ export function fasterText(factor: number, lo: number, hi: number, loser: string
     : `is faster than ${loser} by ${pct(factor - 1)} (${pct(lo - 1)}–${pct(hi - 1)})`;
 }
 
+/** A cache as its answers name it; one that is not exact (ttl) says so, beside the exact ones it is weighed against. */
+const cacheLabel = (c: ContenderResult) => {
+  const cache = c.settings?.cache;
+  const exact = !cache || !(cache in CACHES) || CACHES[cache as CacheName].exact;
+  return `the ${c.tuned![0]} cache${exact ? '' : ' (not exact: stale up to its bound)'}`;
+};
+
 /** How a member reads inside its question: the runtime, the client, the framework row, or the setting. */
 function labelIn(q: Question, c: ContenderResult | undefined, name: string, firstServer = 'redis'): string {
   if (!c) return name;
@@ -24,7 +32,7 @@ function labelIn(q: Question, c: ContenderResult | undefined, name: string, firs
   if (q.kind === 'runtime') return c.runtime;
   if (q.kind === 'client') return c.client;
   if (q.kind === 'framework') return c.framework === 'raw' ? 'the raw server' : rowOf(c);
-  if (q.kind === 'cache') return c.tuned?.length ? `the ${c.tuned[0]} cache` : 'no cache';
+  if (q.kind === 'cache') return c.tuned?.length ? cacheLabel(c) : 'no cache';
   if (q.kind === 'write') return c.settings?.write ?? 'lua';
   if (q.kind === 'yours') return name;
   return c.tuned?.length ? `with ${c.tuned.join(', ')}` : 'with defaults';

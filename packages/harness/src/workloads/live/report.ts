@@ -1,5 +1,5 @@
 // --workload live: per contender, what its cache buys and what it costs in freshness. req/s and
-// CPU per request as everywhere; Redis reads per response (below 1 with a cache; Redis counts
+// CPU per request as everywhere; XRANGEs per response (below 1 with a cache; Redis counts
 // per command, so the block's idle apps add theirs: followers on each write, csc re-reads);
 // staleness of the prober's reads from the checker; reads over the contender's bound, which
 // must be 0 for an exact cache; and the writer's own cost in Redis.
@@ -46,14 +46,14 @@ function writerLine(r: Results, { writer: w }: LiveFigures): string {
     : " The tail followers running (the measured app's and its block's idle apps') " +
       `made ${perSecond(w.followerReads)} reads/s (XREAD, XREVRANGE): ` +
       "what the writes cost in reads, counted apart from the requests' XRANGEs, " +
-      'which are the Redis reads per response above.';
+      'which are the XRANGEs per response above.';
   return (
     `The writer asked for ${liveSettings(r.settings)!.write_rate} XADDs/s (MAXLEN at the stream's length) ` +
     `and made ${perSecond(w.writes)}/s during the measured windows, ` +
     `${fmt(w.writes ? w.writeRedisUs / w.writes : NaN, 1)} µs of Redis time each ` +
     `(apart from the apps' reads)${cpuPart}. ` +
     "Staleness: how much older the snapshot a probe got was than the probe's send time, " +
-    `from ${PROBE_RATE} probes/s per window (workloads/live/session.ts); ` +
+    `from ${PROBE_RATE} probes/s per window, sent at random times (workloads/live/session.ts); ` +
     `p50 is the windows' median, p99 and max their largest.${followPart}`
   );
 }
@@ -64,7 +64,7 @@ export function liveTable(an: Analysis): string {
   if (!liveSettings(r.settings) || !f) return '';
   const rows = fastestFirst(r.contenders).map((c) => row(c, f.rows.get(c.name)));
   const head =
-    '| contender | cache | req/s | CPU µs/req | Redis reads/resp | staleness p50 / p99 / max (ms) | ' +
+    '| contender | cache | req/s | CPU µs/req | XRANGE/resp | staleness p50 / p99 / max (ms) | ' +
     'reads over bound | windows | notes |\n|---|---|---:|---:|---:|---|---|---:|---|';
   return (
     `**Live stream: ${liveSettings(r.settings)!.write_rate} writes/s, reads checked for freshness**\n\n` +
@@ -117,7 +117,7 @@ export function liveTimeSpec(an: Analysis, config: object, subtitle: string): vl
   };
   const text =
     `Live stream, ${liveSettings(r.settings)!.write_rate} writes/s: each window's req/s, ` +
-    "its probes' staleness p99 and the Redis reads it made per minute";
+    "its probes' staleness p99 and the XRANGEs it made per minute (its follower's reads: under the table)";
   return {
     ...chartHead(values, config, text, subtitle),
     vconcat: [
@@ -137,7 +137,7 @@ export function liveTimeSpec(an: Analysis, config: object, subtitle: string): vl
         width: 720,
         height: 160,
         mark: { type: 'point', filled: true, size: 18 },
-        encoding: { x, y: { field: 'calls', type: 'quantitative', title: 'Redis reads per minute' }, color },
+        encoding: { x, y: { field: 'calls', type: 'quantitative', title: 'XRANGEs per minute' }, color },
       },
     ],
   } as vl.TopLevelSpec;

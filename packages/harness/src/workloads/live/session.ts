@@ -179,20 +179,37 @@ export async function startLive(
   return live;
 }
 
-/** GETs `url` PROBE_RATE times a second until stopped; each probe keeps its send and receive times and its body. */
+/**
+ * The gap before the next probe: exponential with a mean of 1000/PROBE_RATE ms (a Poisson process, cut at four means),
+ * so the probes fall at every phase of the writer's fixed grid. At a fixed 50 ms they fell at one or two offsets after
+ * each write (20 writes/s: the same one all window), and a cache stale for a stretch after every write passed a window
+ * whenever that offset missed the stretch.
+ */
+export const probeGapMs = (u: number = Math.random()) => Math.min(-Math.log1p(-u), 4) * (1000 / PROBE_RATE);
+
+/**
+ * GETs `url` PROBE_RATE times a second on average, at random times, until stopped; each probe keeps its send and
+ * receive times and its body.
+ */
 export function startProber(url: string): { stop(): Promise<Probe[]> } {
   const probes: Probe[] = [];
   const inflight = new Set<Promise<void>>();
   const once = async () => void probes.push(await probeOnce(url));
-  const timer = setInterval(() => {
-    // A hung app must not pile up probes: a few in flight at most.
-    if (inflight.size >= 4) return;
-    const p = once().finally(() => inflight.delete(p));
-    inflight.add(p);
-  }, 1000 / PROBE_RATE);
+  let timer: ReturnType<typeof setTimeout>;
+  const next = () => {
+    timer = setTimeout(() => {
+      // A hung app must not pile up probes: a few in flight at most.
+      if (inflight.size < 4) {
+        const p = once().finally(() => inflight.delete(p));
+        inflight.add(p);
+      }
+      next();
+    }, probeGapMs());
+  };
+  next();
   return {
     async stop() {
-      clearInterval(timer);
+      clearTimeout(timer);
       await Promise.all(inflight);
       return probes;
     },
