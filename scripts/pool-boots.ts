@@ -41,14 +41,24 @@ const stealFile = stealAt > 0 ? process.argv[stealAt + 1] : undefined;
 const files = process.argv.slice(2).filter((f) => f !== '--any-inputs' && f !== '--steal' && f !== stealFile);
 // The default placement's runs with estimates, oldest first: a placement is a configuration of its own, an old record
 // has nothing to pool.
-const records: KeptAnswers[] = files
-  .map((f) => JSON.parse(readFileSync(f, 'utf8')) as KeptAnswers)
-  .filter((k) => placementOf(k) === 'none' && k.answers.some((x) => x.estimate))
+/** Why a kept record has nothing for this script, or null. */
+const unusable = (k: KeptAnswers) =>
+  placementOf(k) !== 'none'
+    ? `placement ${placementOf(k)}, a configuration of its own`
+    : !k.answers.some((x) => x.estimate)
+      ? "no estimates (kept before pooling: it lacks the estimates' standard errors)"
+      : null;
+const read = files.map((f) => ({ f, k: JSON.parse(readFileSync(f, 'utf8')) as KeptAnswers }));
+for (const { f, k } of read) if (unusable(k)) console.error(`pool-boots: left out ${f}: ${unusable(k)}`);
+const records: KeptAnswers[] = read
+  .map(({ k }) => k)
+  .filter((k) => !unusable(k))
   .sort((a, b) => a.started_at.localeCompare(b.started_at));
 if (records.length < 2) {
   console.error(
-    'usage: bun scripts/pool-boots.ts [--any-inputs] KEPT.json KEPT.json …  (two kept records or more of one ' +
-      'machine, default placement, with estimates)',
+    `pool-boots: ${records.length} usable record${records.length === 1 ? '' : 's'} of ${files.length} given; ` +
+      'usage: bun scripts/pool-boots.ts [--any-inputs] [--steal RESULTS.json] KEPT.json KEPT.json …  ' +
+      '(two kept records or more of one machine, default placement, with estimates)',
   );
   process.exit(2);
 }

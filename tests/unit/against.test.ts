@@ -1,6 +1,6 @@
 // --against and --handicap NAME:PCT: the flags, the changes family, and the pair's test with its
 // stopping rule on a worked example (synthetic window pairs of a known ratio).
-import { afterAll, describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, spyOn, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -210,6 +210,19 @@ function race(ratio: number, sd: number, seed: number, max: number) {
 }
 
 describe('the pair test and its stopping rule (worked example)', () => {
+  test('the last look says what it decided, as the interim looks do', () => {
+    const said: string[] = [];
+    const spy = spyOn(process.stderr, 'write').mockImplementation((s) => (said.push(String(s)), true));
+    try {
+      race(1, 0.02, 3, 4);
+    } finally {
+      spy.mockRestore();
+    }
+    const lines = said.join('').split('\n');
+    expect(lines.filter((l) => /^look \d after round \d/.test(l)).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => /^final look after (round 4|the rounds): 1 change \(α /.test(l))).toHaveLength(1);
+  });
+
   test('a 3% slow-down, windows off by sd 2%: decided slower at an interim look, within a point, stops racing', () => {
     const { results, answer, rounds } = race(0.97, 0.02, 7, 60);
     expect(answer.verdict).toBe('faster');

@@ -174,6 +174,13 @@ describe('--app that cannot be measured', () => {
       'TypeError: a is not a function',
     );
     expect(tellingLine([])).toBeUndefined();
+    // Deno colours its error line even into a pipe, and prints the throwing source line under it.
+    const deno = [
+      '\x1b[0m\x1b[1m\x1b[31merror\x1b[0m: Uncaught (in promise) Error: REDIS_TIMEOUT="bogus" is not valid',
+      '      throw new Error(message);',
+      '\x1b[0m\x1b[36m    at\x1b[0m settingsFromEnv (file:///app/settings.ts:174:13)',
+    ];
+    expect(tellingLine(deno)).toBe('error: Uncaught (in promise) Error: REDIS_TIMEOUT="bogus" is not valid');
   });
 
   test('--body FILE the app does not serve: where, a short excerpt of each, and the fixes', () => {

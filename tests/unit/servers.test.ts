@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { describeRun } from '../../packages/harness/src/report/table';
+import { serverVersion } from '../../packages/harness/src/report/first-screen';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const all = loadContenders();
@@ -89,6 +90,11 @@ describe('server twins', () => {
     expect(run([valkey])).toContain('Servers the apps read: valkey 9.1.2 (libc malloc).');
     expect(run([redis, valkey])).toContain('Redis server v=7.0.15');
     const both = run([redis, cluster, { ...cluster, name: 'cluster-replicas' }]);
+    // The first screen's versions line: the server the apps read first.
+    const an = (servers: object[]) =>
+      ({ results: { ...readResults(join(ROOT, 'tests/fixtures/results/results.json')), data: { servers } } }) as any;
+    expect(serverVersion(an([valkey]))).toBe('Valkey 9.1.2');
+    expect(serverVersion(an([redis, valkey]))).toBe('Redis 7.0.15');
     const layout = '(jemalloc-5.3.0 malloc; 6 nodes on 127.0.0.1: 3 primaries, 3 replicas, read from the';
     expect(both).toContain(`cluster 7.0.15 ${layout} primaries)`);
     expect(both).toContain(`cluster-replicas 7.0.15 ${layout} replicas)`);

@@ -52,8 +52,13 @@ describe('--target', () => {
     // No stack to measure a ceiling of, and redis-benchmark would load the user's Redis.
     expect(usage(['--target', 'http://app/', '--ceilings'])).toMatch(/--ceilings.*no stack here to measure a ceiling/);
     expect(usage(['--target', 'http://app/', '--target-name', 'a b'])).toContain('--target-name "a b" must be');
-    // --body: the app's own body, with --target only, from a file that exists or its first response.
-    expect(usage(['--body', 'first'])).toBe('--body goes with --target: add --target http://host:port/path');
+    // --body: the app's own body, with --target or --app, from a file that exists or its first response.
+    expect(usage(['--body', 'first'])).toBe(
+      '--body goes with --target or --app: add --target http://host:port/path or --app "COMMAND"',
+    );
+    expect(usage(['--target', 'http://app/', '--body', 'any'])).toBe(
+      '--body any goes with --app only (a --target is held to one body): use --body first or FILE',
+    );
     expect(usage(['--target', 'http://app/', '--body', '/no/such.json'])).toBe(
       "--body /no/such.json: no such file; give the file that holds the app's exact body, or --body first",
     );

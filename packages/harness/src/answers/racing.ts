@@ -144,7 +144,13 @@ export function lookAt(results: Results, round: number): LookPatch | null {
     return null;
   const alpha = interimAlpha(round - FIRST_ROUNDS + 1);
   const patch = lookOnce(results, round, alpha, false);
-  const answers = patch.answers!;
+  info(`look ${patch.looks!.length} after round ${round}: ${lookWords(patch, alpha, settings)}`);
+  return patch;
+}
+
+/** What a look decided, as its progress line says it: the family's comparisons, and the changes (--against). */
+function lookWords(patch: LookPatch, alpha: number, settings: Results['settings']): string {
+  const answers = patch.answers ?? [];
   const n = (xs: Answer[], v: string) => xs.filter((a) => a.verdict === v && !a.out).length;
   const about = (xs: Answer[], bound: number) =>
     `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
@@ -157,9 +163,7 @@ export function lookAt(results: Results, round: number): LookPatch | null {
       `${ch.length} change${ch.length > 1 ? 's' : ''} (α ${chAlpha.toPrecision(2)}): ` +
         about(ch, settings.against!.equal_pct),
   ];
-  const said = parts.filter(Boolean).join('; ') || 'no comparison among the contenders selected, so nothing to decide';
-  info(`look ${patch.looks!.length} after round ${round}: ${said}`);
-  return patch;
+  return parts.filter(Boolean).join('; ') || 'no comparison among the contenders selected, so nothing to decide';
 }
 
 /**
@@ -188,5 +192,11 @@ export function finalLook(results: Results): LookPatch | null {
     (from.looks ?? []).map((l) => l.alpha),
     DECISION.alpha,
   );
-  return lookOnce(from, from.schedule?.rounds ?? 0, alpha, true);
+  const round = from.schedule?.rounds ?? 0;
+  const patch = lookOnce(from, round, alpha, true);
+  // Said as the interim looks are: what the α left after them decides (an answer open at the last interim look may be
+  // decided here).
+  const after = round ? `round ${round}` : 'the rounds';
+  info(`final look after ${after}: ${lookWords(patch, alpha, results.settings)}`);
+  return patch;
 }

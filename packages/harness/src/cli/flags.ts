@@ -138,8 +138,8 @@ const AFTER = {
   target: {
     type: 'string',
     desc:
-      'measure an app started by hand at this http:// URL (three hosts, ' +
-      'README); needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
+      'measure an app started by hand at this http:// URL (docs/usage.md, Three hosts); ' +
+      'needs REDIS_URL, the Redis it reads; --runs N (auto: 3)',
   },
   'target-name': { type: 'string', desc: 'with --target: the name the app gets in results.json (default target)' },
   app: {

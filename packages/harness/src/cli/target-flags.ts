@@ -56,6 +56,8 @@ export interface TargetFlags {
 function bodyFlag(raw: string | undefined): OwnBody | null | string {
   if (raw === undefined) return null;
   if (raw === 'first') return { from: 'first' };
+  if (raw === 'any')
+    return '--body any goes with --app only (a --target is held to one body): use --body first or FILE';
   if (!existsSync(raw) || !statSync(raw).isFile())
     return `--body ${raw}: no such file; give the file that holds the app's exact body, or --body first`;
   return { from: 'file', path: resolve(raw) };
@@ -68,7 +70,9 @@ export function targetFlags(values: FlagValues): TargetFlags | string {
   if (raw === undefined)
     return name === undefined && (values.body === undefined || values.app !== undefined)
       ? { target: null, targetName: null, body: null }
-      : `--${name === undefined ? 'body' : 'target-name'} goes with --target: add --target http://host:port/path`;
+      : name === undefined
+        ? '--body goes with --target or --app: add --target http://host:port/path or --app "COMMAND"'
+        : '--target-name goes with --target: add --target http://host:port/path';
   const body = bodyFlag(values.body as string | undefined);
   if (typeof body === 'string') return body;
   const clash = Object.keys(NOT_WITH_TARGET).find((k) => values[k] !== undefined && values[k] !== false);

@@ -444,6 +444,13 @@ const PACKAGE_NAMES: Record<string, string> = {
 /** The clients' packages among them; the rest are frameworks. */
 const CLIENT_PACKAGES = ['redis', 'ioredis', 'iovalkey', '@valkey/valkey-glide'];
 
+/** The server the apps read first, by its version: Valkey's own with --server valkey, else redis-server's. */
+export function serverVersion(an: Analysis): string {
+  const first = an.results.data.servers?.[0];
+  if (first?.name === 'valkey') return `Valkey ${first.version}`;
+  return `Redis ${versionIn(an.results.environment.redis_server)}`;
+}
+
 /** The versions of the runtimes, clients and the frameworks the table names, Redis and oha, in one line. */
 function versionsLine(an: Analysis, named: string[]): string {
   const e = an.results.environment;
@@ -460,7 +467,7 @@ function versionsLine(an: Analysis, named: string[]): string {
   const shown = of(Object.keys(PACKAGE_NAMES).filter((k) => !CLIENT_PACKAGES.includes(k) && isShown(k)));
   return `**Versions:** ${runtimes.join(', ')}; ${[...clients, "Bun's built-in client"].join(', ')}${
     shown.length ? `; ${shown.join(', ')}` : ''
-  }; Redis ${versionIn(e.redis_server)}, oha ${versionIn(e.oha)}.`;
+  }; ${serverVersion(an)}, oha ${versionIn(e.oha)}.`;
 }
 
 /** The machines the answers come from, each with its runs, and the dates; `linked`: its word to the glossary. */

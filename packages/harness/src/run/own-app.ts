@@ -1,6 +1,7 @@
 // --app: a user's own app, made a contender like any other (model/contenders.ts), so that the harness starts,
 // verifies, measures (CPU per request, memory, req/s, latency) and decides it as it does the project's own; what
 // differs is that it is held to its own body, and its Redis commands are reported by name, not gated.
+import { stripVTControlCharacters } from 'node:util';
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
@@ -69,12 +70,17 @@ export function ownContender(spec: OwnAppSpec, names: string[]): Contender {
 
 /**
  * The line of a failed start's output that says what went wrong: an error's own line (Node's `Error: listen
- * EADDRINUSE …`, a `TypeError: …`), not a stack frame (`at emitErrorNT (node:net…)`) nor Node's closing
- * version line; else the last line naming an error, else the last line.
+ * EADDRINUSE …`, a `TypeError: …`, Deno's `error: Uncaught (in promise) Error: …`), not a stack frame (`at
+ * emitErrorNT (node:net…)`) nor Node's closing version line; else the last line naming an error, else the last line.
  */
 export function tellingLine(output: string[]): string | undefined {
-  const lines = output.filter((l) => l.trim() && !/^\s*at /.test(l)).reverse();
-  return lines.find((l) => /^\s*\w*Error\b/.test(l)) ?? lines.find((l) => /error/i.test(l)) ?? lines[0];
+  const lines = output
+    .map((l) => stripVTControlCharacters(l)) // Deno colours its errors even into a pipe
+    .filter((l) => l.trim() && !/^\s*at /.test(l))
+    .reverse();
+  return (
+    lines.find((l) => /^\s*(\w*Error\b|error: Uncaught\b)/.test(l)) ?? lines.find((l) => /error/i.test(l)) ?? lines[0]
+  );
 }
 
 /** --body FILE that the app does not serve: where they differ, a short excerpt of each, and the two fixes. */

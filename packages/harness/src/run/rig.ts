@@ -90,7 +90,7 @@ export async function openServers(opts: CliOptions, results: Results, session: S
     body_bytes: bodyBytes,
   });
   info(
-    `redis ${externalUrl ? redactUrl(externalUrl) : `(private, ${redis.url}, from ${rdb})`}: ` +
+    `${externalUrl ? `redis ${redactUrl(externalUrl)}` : `${serverNames[0]} (private, ${redis.url}, from ${rdb})`}: ` +
       `${STREAM_KEY} has ${stream.length} entries, ${(stream.memoryBytes / 1024).toFixed(1)} KB; ` +
       `body ${golden.length} bytes`,
   );
