@@ -1,6 +1,7 @@
 // The README's first screen: how fast the fastest stacks are (a table of the ranking, answers/ranking.ts),
 // the overall answer its tests give (the fastest, and what they are not yet separated from), and the machine the
 // figures come from. Renders what the analysis computed; links are relative to the checkout's root.
+import { cpuShortName } from '../model/kept';
 import type { Analysis } from '../answers/analysis';
 import { loadCommand } from '../model/load-command';
 import type { PicksResult, PoolAnswer } from '../model/across-runs';
@@ -226,8 +227,8 @@ export function givesUp(an: Analysis, name: string, usual: string): string {
   return parts.length ? parts.join('; ') : 'nothing';
 }
 
-/** "Intel Xeon", "AMD EPYC": a machine as the page names it (the machines line too). */
-const machineName = (m: string) => m.replace(/\((R|TM)\)/g, '').replace(/ Processor/, '');
+/** "Intel Xeon", "AMD EPYC": a machine as the page names it (the machines line too), as the answers name it. */
+const machineName = cpuShortName;
 
 /** Where an answer holds, in the page's words: "every machine measured", "Intel Xeon; not yet known on AMD EPYC". */
 export function holdsOn(a: PoolAnswer): string {
@@ -282,7 +283,13 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
   const row = (pick: string, gives: string, each = (m: string) => onMachineText(a, m, false)) =>
     `| ${l.want} | ${pick} | ${machines.map(each).join(' | ')} | ${gives} |`;
   // Every figure in a row is its pick's: the next best of a row that keeps the usual choice is said below the table.
-  if (l.keep) return row(`keep ${code(p.usual)}`, 'nothing', () => 'none shown faster than it');
+  if (l.keep) {
+    // Nothing given up only where the next best is shown slower on every machine; a next best not yet known may be
+    // faster, as the untested pick's "maybe some speed" says.
+    const slower = onDefault(a).every((o) => o.verdict === 'faster' && o.ratio < 1);
+    const gives = slower ? 'nothing' : 'maybe some speed (the next best, not yet known: below the table)';
+    return row(`keep ${code(p.usual)}`, gives, () => 'none shown faster than it');
+  }
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
     return row(`${code(a.a)} (no stack of this row shown faster)`, gives === 'nothing' ? 'maybe some speed' : gives);
@@ -364,7 +371,11 @@ function picksTable(an: Analysis, p: PicksResult, readme = true): string {
     : 'how a pick is chosen, Express and Bun: under the table; every other answer: below';
   const sure =
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong` +
-    `${an.pool ? ', and 5% for them and every answer below together' : ''}. A ` +
+    (an.pool
+      ? ', and 5% for them and every answer below together (a pair also answered below has its range there at ' +
+        "that family's level, a little different)"
+      : '') +
+    '. A ' +
     `pick is tested against the usual choice only (${rule}).`;
   return `${table}\n\n- ${key}\n- ${sure}`;
 }
