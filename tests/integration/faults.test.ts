@@ -344,8 +344,9 @@ describe('signals and kill -9', () => {
 
   test('SIGTERM to npm run …: the script itself gets it (npm scripts exec), so its Redis stops', async () => {
     // npm signals its child only: a shell between npm and bun would die and leave bun, and all it started, running.
+    // Restore's --server valkey: the pinned valkey-server from the RDB, stopped the same way.
     const port = String(await freePort());
-    const npm = Bun.spawn(['npm', 'run', '-s', 'restore', '--', '--port', port], {
+    const npm = Bun.spawn(['npm', 'run', '-s', 'restore', '--', '--port', port, '--server', 'valkey'], {
       cwd: ROOT,
       stdout: 'pipe',
       stderr: 'pipe',
@@ -358,12 +359,14 @@ describe('signals and kill -9', () => {
       if (done) break;
       out += new TextDecoder().decode(value);
     }
+    expect(out).toContain(`Valkey is up on redis://127.0.0.1:${port}`);
     expect(out).toContain(`redis-cli -p ${port}`);
+    expect(Bun.spawnSync(['pgrep', '-f', `valkey-server.*${port}`]).exitCode).toBe(0);
     npm.kill('SIGTERM');
     await npm.exited;
-    // Stopped on purpose: not said as Redis failing.
-    expect(await new Response(npm.stderr).text()).not.toContain('redis-server exited');
-    const alive = () => Bun.spawnSync(['pgrep', '-f', `(restore-redis|redis-server).*${port}`]).exitCode === 0;
+    // Stopped on purpose: not said as the server failing.
+    expect(await new Response(npm.stderr).text()).not.toContain('exited');
+    const alive = () => Bun.spawnSync(['pgrep', '-f', `(restore-redis|valkey-server).*${port}`]).exitCode === 0;
     for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
     expect(alive()).toBe(false);
   }, 90_000);
