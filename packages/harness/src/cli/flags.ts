@@ -43,7 +43,9 @@ const BEFORE = {
   },
   'max-runs': {
     type: 'string',
-    desc: 'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget, at least 15)',
+    desc:
+      'with --runs auto: at most this many runs per contender (default 15 per 15 minutes of --budget, at least 15; ' +
+      'a run of pairs only, --against or --handicap alone: no cap but the budget)',
   },
   budget: {
     type: 'string',
@@ -59,7 +61,7 @@ const BEFORE = {
     type: 'string',
     desc:
       'length of each measured window, e.g. 5s, 500ms, 1m ' +
-      '(default 2s with --layout walk, 1s with --layout runtime)',
+      '(default 2s with --layout walk or in a run of pairs only, 1s with --layout runtime)',
   },
   windows: {
     type: 'string',
