@@ -62,6 +62,16 @@ export interface Specifier {
   typeOnly: boolean;
   /** `import('…')`: loaded when the call runs, not with the file. */
   lazy?: true;
+  /** The names it takes: `import { a, b }` ['a', 'b']; a namespace, default, `require` or `import()`: ['*']. */
+  names: string[];
+}
+
+/** The names an import clause takes: its named bindings; a default or a namespace import takes everything ('*'). */
+function namesOf(clause: ts.ImportClause | undefined): string[] {
+  if (!clause) return [];
+  const named = clause.namedBindings;
+  if (clause.name || (named && ts.isNamespaceImport(named))) return ['*'];
+  return named ? named.elements.map((e) => (e.propertyName ?? e.name).text) : [];
 }
 
 /** A call's first argument as a string, if it is one a reader can see without running the code. */
@@ -76,17 +86,21 @@ export function specifiers(text: string): Specifier[] {
   const out: Specifier[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier))
-      out.push({ spec: node.moduleSpecifier.text, typeOnly: !!node.importClause?.isTypeOnly });
+      out.push({
+        spec: node.moduleSpecifier.text,
+        typeOnly: !!node.importClause?.isTypeOnly,
+        names: namesOf(node.importClause),
+      });
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
-      out.push({ spec: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+      out.push({ spec: node.moduleSpecifier.text, typeOnly: node.isTypeOnly, names: ['*'] });
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
-      out.push({ spec: literal(node.moduleReference.expression, text), typeOnly: node.isTypeOnly });
+      out.push({ spec: literal(node.moduleReference.expression, text), typeOnly: node.isTypeOnly, names: ['*'] });
     else if (
       ts.isImportTypeNode(node) &&
       ts.isLiteralTypeNode(node.argument) &&
       ts.isStringLiteral(node.argument.literal)
     )
-      out.push({ spec: node.argument.literal.text, typeOnly: true });
+      out.push({ spec: node.argument.literal.text, typeOnly: true, names: ['*'] });
     else if (
       ts.isCallExpression(node) &&
       (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
@@ -95,6 +109,7 @@ export function specifiers(text: string): Specifier[] {
       out.push({
         spec: literal(node.arguments[0], text),
         typeOnly: false,
+        names: ['*'],
         ...(node.expression.kind === ts.SyntaxKind.ImportKeyword ? { lazy: true as const } : {}),
       });
     ts.forEachChild(node, visit);

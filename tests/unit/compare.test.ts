@@ -89,6 +89,30 @@ describe('npm run compare', () => {
     for (const r of cmp.rows) expect(r.pHolm).toBeGreaterThanOrEqual(r.p);
   });
 
+  test("flagged by Holm's p, not the raw one; each interval at its Holm level, holding 0 when not flagged", () => {
+    const bases = {
+      'bun-raw-x': 700,
+      'bun-raw-y': 650,
+      'bun-raw-z': 800,
+      'bun-hono-x': 600,
+      'bun-elysia-x': 720,
+      'node-raw-x': 640,
+      'node-raw-y': 330,
+      'node-raw-z': 700,
+      'node-express-x': 560,
+      'node-fastify-x': 580,
+    };
+    // A 4% move of one of ten (seeded): its raw p is under 5%, its Holm p is not.
+    const cmp = compare(fixture(bases, 9), scaled(fixture(bases, 9, 2), 1.04, 'bun-raw-y'));
+    const y = cmp.rows.find((r) => r.name === 'bun-raw-y')!;
+    expect(y.p).toBeLessThan(0.05);
+    expect(y.pHolm).toBeGreaterThanOrEqual(0.05);
+    for (const r of cmp.rows) {
+      expect(r.flagged).toBe(r.pHolm < 0.05);
+      expect(r.lo <= 0 && r.hi >= 0).toBe(!r.flagged);
+    }
+  });
+
   test("a runtime that moved is its shift, not its contenders' changes; one that moved within it is flagged", () => {
     // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a
     // block of its own.

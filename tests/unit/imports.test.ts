@@ -27,6 +27,28 @@ const LAYER: Record<string, number> = {
 const PACKAGES = ['packages/harness/src', 'packages/stream/src', 'packages/raw-reader/src'];
 const graph = importGraph(PACKAGES);
 const values = importGraph(PACKAGES, { values: true });
+/** Bun's own file and process APIs: `Bun.file(`, `Bun.spawn (`, `Bun.$\`…\``. */
+const BUN_IO = /\bBun\.(file|spawn|spawnSync|write)\b|\bBun\.\$/;
+
+/**
+ * The fs functions a renderer may use: reading what it renders from (the vendored libraries, a served file, the head of
+ * a Chromium binary: an fd opened can be written only with writeSync, which is not here).
+ */
+const FS_READS = new Set(
+  ['readFile', 'stat', 'readdir', 'open', 'read', 'close', 'access', 'realpath', 'exists']
+    .flatMap((f) => [f, `${f}Sync`])
+    .concat('constants'),
+);
+
+/** What a source text could write with: fs imports beyond FS_READS (a namespace or require: all of fs), Bun.write. */
+function writesOf(text: string): string[] {
+  const fs = specifiers(text).filter((x) => !x.typeOnly && /^(node:)?fs(\/promises)?$/.test(x.spec));
+  return [
+    ...fs.flatMap((x) => x.names.filter((n) => !FS_READS.has(n)).map((n) => `${x.spec} ${n}`)),
+    ...(/\bBun\.write\b/.test(text) ? ['Bun.write'] : []),
+  ];
+}
+
 const folderOf = (file: string) => (file.startsWith(HARNESS) ? file.slice(HARNESS.length).split('/')[0]! : null);
 
 /** "from → to" for every import of a value by a report/ file from answers/. */
@@ -121,12 +143,19 @@ describe('imports', () => {
     const dir = join(ROOT, HARNESS, 'report');
     const writes = readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
-      .filter((f) =>
-        /\b(writeFileSync|writeSync|appendFileSync|rmSync|unlinkSync|renameSync|writeJsonAtomic|Bun\.write)\b/.test(
-          readFileSync(join(dir, f), 'utf8'),
-        ),
-      );
+      .flatMap((f) => writesOf(readFileSync(join(dir, f), 'utf8')).map((w) => `report/${f} → ${w}`));
     expect(writes).toEqual([]);
+    // What the check sees: a promise API's write, a stream, a copy, a namespace import, Bun's own writer.
+    for (const text of [
+      "import { writeFile } from 'node:fs/promises';",
+      "import { createWriteStream } from 'fs';",
+      "import { copyFileSync, readFileSync } from 'node:fs';",
+      "import * as fs from 'node:fs';",
+      "const fs = require('node:fs');",
+      'await Bun.write(path, html);',
+    ])
+      expect(writesOf(text)).not.toEqual([]);
+    expect(writesOf("import { existsSync, readFileSync } from 'node:fs';")).toEqual([]);
   });
 
   test('the check sees a value import from answers/, an inline `type` or a re-export too', () => {
@@ -170,7 +199,12 @@ describe('imports', () => {
         );
         return [
           ...specs.map((x) => `${f} → ${x.spec}`),
-          ...(/\bBun\.(file|spawn|spawnSync|write)\(/.test(text) ? [`${f} → Bun`] : []),
+          ...(BUN_IO.test(text) ? [`${f} → Bun`] : []),
+          ...specifiers(text)
+            .filter(
+              (x) => x.spec === 'bun' && x.names.some((n) => ['$', 'spawn', 'spawnSync', 'write', '*'].includes(n)),
+            )
+            .map(() => `${f} → bun`),
         ].filter((x) => !opensFiles.has(x));
       });
     };

@@ -65,7 +65,7 @@ describe('moderated t (empirical Bayes, after limma)', () => {
     expect(prior).toMatchObject({ n: 5, df_sum: 11 });
   });
 
-  test('each comparison: shrunk variance, df own + prior, p and interval', () => {
+  test('each comparison: shrunk variance, df own and prior, p and interval', () => {
     for (const [i, e] of EXPECTED.entries()) {
       const post = squeeze(reps[i]!.s2, reps[i]!.df, prior);
       expect(post.s2).toBeCloseTo(e.s2, 9);
@@ -88,6 +88,16 @@ describe('moderated t (empirical Bayes, after limma)', () => {
     expect(agree.d0).toBe(Infinity);
     expect(agree.s02).toBeCloseTo(0.01022, 12);
     expect(squeeze(0.05, 2, agree)).toEqual({ s2: agree.s02, df: 10 });
+  });
+
+  test("a finite prior's df are capped at the family's total, as limma caps them", () => {
+    // d0 + own df = 40 + 3 = 43, more than the 12 df the family's variances had between them: 12.
+    const prior = { d0: 40, s02: 0.01, scale: () => 0.01, n: 4, df_sum: 12 };
+    const { s2, df } = squeeze(0.02, 3, prior);
+    expect(df).toBe(12);
+    expect(s2).toBeCloseTo((40 * 0.01 + 3 * 0.02) / 43, 15);
+    // Below the cap, the sum.
+    expect(squeeze(0.02, 3, { ...prior, d0: 5 }).df).toBe(8);
   });
 
   test('too little to say: one comparison of one round has no interval, and says what would give one', () => {

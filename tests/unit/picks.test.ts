@@ -134,17 +134,19 @@ describe('the noise line', () => {
 
 describe('rounds to close an open answer', () => {
   test('the same from its interval at 1 − α/m as from one at 1 − 2α/m (results written before)', () => {
-    // ln ratio 0.05 over 6 rounds, se 0.04, α/m = 0.05/47: each interval from the normal, as the answers' t nears it.
-    const at = (level: number) => {
+    // ln ratio 0.05 (deciding is nearer) or 0.01 (equal is nearer) over 6 rounds, se 0.04, α/m = 0.05/47: each
+    // interval from the normal, as the answers' t nears it.
+    const at = (level: number, ln: number) => {
       const half = jstat.normal.inv((1 + level) / 2, 0, 1) * 0.04;
-      return { ratio: Math.exp(0.05), lo: Math.exp(0.05 - half), hi: Math.exp(0.05 + half), level, rounds: 6 };
+      return { ratio: Math.exp(ln), lo: Math.exp(ln - half), hi: Math.exp(ln + half), level, rounds: 6 };
     };
     const am = 0.05 / 47;
-    for (const margin of [10, 6]) {
-      const now = roundsToClose(at(1 - am) as Answer, margin);
-      expect(now).toBe(roundsToClose(at(1 - 2 * am) as Answer, margin, true));
-      expect(now).toBeGreaterThan(0);
-    }
+    for (const ln of [0.05, 0.01])
+      for (const margin of [10, 6]) {
+        const now = roundsToClose(at(1 - am, ln) as Answer, margin);
+        expect(now).toBe(roundsToClose(at(1 - 2 * am, ln) as Answer, margin, true));
+        expect(now).toBeGreaterThan(0);
+      }
   });
 });
 

@@ -114,7 +114,8 @@ describe('pooling one comparison over runs and machines', () => {
     }
     // Beyond ±40 sd: a t on 3 df holds 1.7e-5 past 40 sd, more than the levels a pooled family reaches.
     const heavy = [{ mu: 0.05, s: 0.02, df: 3, w: 1 }];
-    for (const q of [1e-7, 5e-7]) expect(quantile(heavy, q)).toBeCloseTo(0.05 + 0.02 * studentT.inv(q, 3), 6);
+    for (const q of [1e-7, 5e-7, 1 - 5e-7, 1 - 1e-7])
+      expect(quantile(heavy, q)).toBeCloseTo(0.05 + 0.02 * studentT.inv(q, 3), 5);
   });
 
   test('machines count once each, however many runs they have: the mean of their means', () => {
@@ -1043,6 +1044,14 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
     }
     console.log(`20 successive keeps, null: a false claim at some keep in ${bad} of ${n} families (nominal ≤ 5%)`);
     expect(bad / n).toBeLessThanOrEqual(0.05);
+    // The 60 families cannot tell this rule from one spending ~3α over 20 keeps: the spending itself is held to α, at
+    // any number of keeps (α / (k (k + 1)) sums to α (1 − 1 / (K + 1))).
+    for (const keeps of [1, 2, 20, 1000]) {
+      let spent = 0;
+      for (let k = 1; k <= keeps; k++) spent += spentAt(0.05, k);
+      expect(spent).toBeLessThanOrEqual(0.05);
+      expect(spent).toBeCloseTo(0.05 * (1 - 1 / (keeps + 1)), 12);
+    }
   });
 });
 
