@@ -52,6 +52,19 @@ function scaled(r: Results, factor: number, only?: string): Results {
 }
 
 const BASES = { 'a-raw-x': 600, 'b-raw-y': 450, 'c-hono-x': 520, 'd-next-route-static-x': 1800 };
+/** Two runtimes of five dynamic contenders each (the default suite has 5 to 10). */
+const RUNTIMES = {
+  'bun-raw-x': 700,
+  'bun-raw-y': 650,
+  'bun-raw-z': 800,
+  'bun-hono-x': 600,
+  'bun-elysia-x': 720,
+  'node-raw-x': 640,
+  'node-raw-y': 330,
+  'node-raw-z': 700,
+  'node-express-x': 560,
+  'node-fastify-x': 580,
+};
 
 describe('npm run compare', () => {
   test('a uniform factor flags no contender and is reported as the common-mode shift', () => {
@@ -90,20 +103,8 @@ describe('npm run compare', () => {
   });
 
   test("flagged by Holm's p, not the raw one; each interval at its Holm level, holding 0 when not flagged", () => {
-    const bases = {
-      'bun-raw-x': 700,
-      'bun-raw-y': 650,
-      'bun-raw-z': 800,
-      'bun-hono-x': 600,
-      'bun-elysia-x': 720,
-      'node-raw-x': 640,
-      'node-raw-y': 330,
-      'node-raw-z': 700,
-      'node-express-x': 560,
-      'node-fastify-x': 580,
-    };
     // A 4% move of one of ten (seeded): its raw p is under 5%, its Holm p is not.
-    const cmp = compare(fixture(bases, 9), scaled(fixture(bases, 9, 2), 1.04, 'bun-raw-y'));
+    const cmp = compare(fixture(RUNTIMES, 9), scaled(fixture(RUNTIMES, 9, 2), 1.04, 'bun-raw-y'));
     const y = cmp.rows.find((r) => r.name === 'bun-raw-y')!;
     expect(y.p).toBeLessThan(0.05);
     expect(y.pHolm).toBeGreaterThanOrEqual(0.05);
@@ -114,22 +115,9 @@ describe('npm run compare', () => {
   });
 
   test("a runtime that moved is its shift, not its contenders' changes; one that moved within it is flagged", () => {
-    // Two runtimes of five dynamic contenders each (the default suite has 5 to 10): a run measures each runtime in a
-    // block of its own.
-    const bases = {
-      'bun-raw-x': 700,
-      'bun-raw-y': 650,
-      'bun-raw-z': 800,
-      'bun-hono-x': 600,
-      'bun-elysia-x': 720,
-      'node-raw-x': 640,
-      'node-raw-y': 330,
-      'node-raw-z': 700,
-      'node-express-x': 560,
-      'node-fastify-x': 580,
-    };
-    const a = fixture(bases, 9);
-    const bunSlower = scaled(fixture(bases, 9, 3), 0.88, 'bun-');
+    // A run measures each runtime in a block of its own.
+    const a = fixture(RUNTIMES, 9);
+    const bunSlower = scaled(fixture(RUNTIMES, 9, 3), 0.88, 'bun-');
     const cmp = compare(a, bunSlower);
     expect(cmp.rows.filter((r) => r.flagged)).toEqual([]);
     expect(cmp.shifts.map((x) => [x.group, x.shared])).toEqual([
@@ -153,7 +141,7 @@ describe('npm run compare', () => {
         .sort(),
     ).toEqual(['bun-elysia-x', 'bun-hono-x', 'bun-raw-x', 'bun-raw-y', 'bun-raw-z']);
     // 10% off one contender, and nothing else: that one alone is flagged.
-    const handicapped = compare(a, scaled(fixture(bases, 9, 3), 1 / 1.1, 'node-raw-y'));
+    const handicapped = compare(a, scaled(fixture(RUNTIMES, 9, 3), 1 / 1.1, 'node-raw-y'));
     expect(handicapped.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-y']);
   });
 
