@@ -53,7 +53,11 @@ try {
     );
     process.exit(2);
   }
-  redis = await startPrivateRedis(resolve(values.rdb!), { port, binary: SERVERS[server].binary });
+  redis = await startPrivateRedis(resolve(values.rdb!), {
+    port,
+    binary: SERVERS[server].binary,
+    install: SERVERS[server].install,
+  });
   const info = streamInfo(redis, STREAM_KEY);
   console.log(`${name} is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.
   inspect:   redis-cli -p ${port} XLEN ${STREAM_KEY}

@@ -15,9 +15,13 @@ describe('npm run pool', () => {
     const records = readdirSync(KEPT_DIR).filter((f) => f.endsWith('.json'));
     for (const f of records) cpSync(join(KEPT_DIR, f), join(sent, f));
     const out = mkdtempSync(join(tmpdir(), 'pool-out-'));
+    // An earlier pool into the same folder wrote a report: pool.md would contradict it, so it goes.
+    const earlier = ['results.md', 'report.html', 'report.png', 'req-sec.png'];
+    for (const f of earlier) writeFileSync(join(out, f), f === 'results.md' ? '![req-sec.png](./req-sec.png)\n' : '');
     // --any-inputs: these records are read as if their inputs were this checkout's, whatever changed since.
     const proc = Bun.spawnSync(['bun', CLI, sent, '--any-inputs', '--out', out], { cwd: ROOT });
     expect(proc.exitCode).toBe(0);
+    expect(earlier.filter((f) => existsSync(join(out, f)))).toEqual([]);
     const pool = JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8')) as PoolResult;
     const kept = records.map((f) => JSON.parse(readFileSync(join(KEPT_DIR, f), 'utf8')));
     const newest = kept.sort((a, b) => a.started_at.localeCompare(b.started_at)).at(-1);

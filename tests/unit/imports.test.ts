@@ -30,22 +30,26 @@ const values = importGraph(PACKAGES, { values: true });
 /** Bun's own file and process APIs: `Bun.file(`, `Bun.spawn (`, `Bun.$\`…\``. */
 const BUN_IO = /\bBun\.(file|spawn|spawnSync|write)\b|\bBun\.\$/;
 
-/**
- * The fs functions a renderer may use: reading what it renders from (the vendored libraries, a served file, the head of
- * a Chromium binary: an fd opened can be written only with writeSync, which is not here).
- */
+/** The fs functions a renderer may use: reading what it renders from (the vendored libraries, a served file). */
 const FS_READS = new Set(
-  ['readFile', 'stat', 'readdir', 'open', 'read', 'close', 'access', 'realpath', 'exists']
+  ['readFile', 'stat', 'readdir', 'read', 'close', 'access', 'realpath', 'exists']
     .flatMap((f) => [f, `${f}Sync`])
     .concat('constants'),
 );
 
-/** What a source text could write with: fs imports beyond FS_READS (a namespace or require: all of fs), Bun.write. */
+/**
+ * What a source text could write with: fs imports beyond FS_READS (a namespace or require: all of fs; `openSync` unless
+ * every call opens read-only, as browser.ts reads a binary's head), Bun.write, a Bun.file's writer, Bun.$.
+ */
 function writesOf(text: string): string[] {
   const fs = specifiers(text).filter((x) => !x.typeOnly && /^(node:)?fs(\/promises)?$/.test(x.spec));
+  const readOnly = (n: string) =>
+    n === 'openSync' && [...text.matchAll(/\bopenSync\(([^()]*)\)/g)].every((m) => /,\s*'r'\s*$/.test(m[1]!));
+  const bun = specifiers(text).filter((x) => x.spec === 'bun' && x.names.some((n) => ['$', '*', 'write'].includes(n)));
   return [
-    ...fs.flatMap((x) => x.names.filter((n) => !FS_READS.has(n)).map((n) => `${x.spec} ${n}`)),
-    ...(/\bBun\.write\b/.test(text) ? ['Bun.write'] : []),
+    ...fs.flatMap((x) => x.names.filter((n) => !FS_READS.has(n) && !readOnly(n)).map((n) => `${x.spec} ${n}`)),
+    ...(/\bBun\.(write|\$)|\bBun\.file\([^)]*\)\s*\.writer?\b/.test(text) ? ['Bun.write'] : []),
+    ...bun.map(() => 'bun'),
   ];
 }
 
@@ -153,9 +157,14 @@ describe('imports', () => {
       "import * as fs from 'node:fs';",
       "const fs = require('node:fs');",
       'await Bun.write(path, html);',
+      "import { open } from 'node:fs/promises'; const h = await open('r.html', 'w'); await h.writeFile(html);",
+      "import { openSync } from 'node:fs'; openSync('results.md', 'w');",
+      "await Bun.file('report.html').write(html);",
+      "import { $ } from 'bun'; await $`cp a.html report.html`;",
     ])
       expect(writesOf(text)).not.toEqual([]);
     expect(writesOf("import { existsSync, readFileSync } from 'node:fs';")).toEqual([]);
+    expect(writesOf("import { openSync, readSync } from 'node:fs'; const fd = openSync(real, 'r');")).toEqual([]);
   });
 
   test('the check sees a value import from answers/, an inline `type` or a re-export too', () => {

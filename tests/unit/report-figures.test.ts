@@ -11,7 +11,7 @@ import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publish/kept-runs';
 import type { OnMachine } from '../../packages/harness/src/model/across-runs';
 import { readResults } from '../../packages/harness/src/model/results-file';
-import { settingsTable } from '../../packages/harness/src/report/answers';
+import { answersSection, settingsTable } from '../../packages/harness/src/report/answers';
 import { removePooled } from '../../packages/harness/src/publish/files';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -105,6 +105,15 @@ describe('levels', () => {
     expect(settingsTable(published())).not.toMatch(/100\.0*%/);
     // Every level a family reaches, however strict: never "100%" (a miss of 1e-5 printed with two decimals did).
     for (let e = -9; e <= -1; e += 0.25) expect(levelText(1 - 10 ** e)).not.toMatch(/^100(\.0+)?%$/);
+  });
+
+  test('a family of one comparison has no prior, and says so (not "sd 0.0% worth 0.0 df")', () => {
+    const an = analyze(fixture());
+    // As results.json holds it: NaN is written as null.
+    const none = { ...an, prior: { d0: 0, s0: null as unknown as number, comparisons: 1, df: 11 } };
+    const md = answersSection(none);
+    expect(md).toContain('prior is none (from 1 comparison): each comparison takes its own sd on its own df');
+    expect(md).not.toContain('sd 0.0% per round');
   });
 });
 

@@ -1,6 +1,6 @@
 // npm run pool: the answers pooled over runs from anywhere (answers/across-runs.ts); what it reads and writes: HELP
 // below.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
@@ -164,8 +164,25 @@ function summarize(pool: PoolResult, cpus: string): void {
   if (cpus) console.log(`  ${cpus}`);
 }
 
+/**
+ * What an earlier pool into the same folder wrote of the other kind, removed: its pool.md beside a report, or its
+ * report (results.md, the charts it links, report.html, report.png) beside a pool.md: either would contradict
+ * pool.json.
+ */
+function removeOtherKind(out: string, kind: 'report' | 'answers'): void {
+  if (kind === 'report') {
+    rmSync(join(out, 'pool.md'), { force: true });
+    return;
+  }
+  const md = join(out, 'results.md');
+  const charts = existsSync(md) ? [...readFileSync(md, 'utf8').matchAll(/!\[[^\]]*\]\(\.\/([\w.-]+\.png)\)/g)] : [];
+  for (const f of ['results.md', 'report.html', 'report.png', ...charts.map((m) => m[1]!)])
+    rmSync(join(out, f), { force: true });
+}
+
 /** The report of the newest run among them with the pooled answers; with kept records alone, pool.md. */
 async function writePooled(out: string, pool: PoolResult, newest: Results | null, cpus: string): Promise<void> {
+  removeOtherKind(out, newest ? 'report' : 'answers');
   if (newest) {
     // The pooled answers, and the picks pooled with them where the page shows them (withPool: pool.picks).
     await writeReport(out, withPool(analyze(newest), pool));

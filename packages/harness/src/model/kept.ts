@@ -162,13 +162,13 @@ export function machineKeys(records: MachineOf[]): (k: MachineOf) => string {
   };
 }
 
+/** A CPU model as the page names it: "Intel(R) Xeon(R) Processor" → "Intel Xeon" (the answers and picks alike). */
+export const cpuShortName = (model: string) => model.replace(/\((R|TM)\)/g, '').replace(/ Processor\b/, '');
+
 /**
  * How the words name each of these machines (machineKeys): its CPU model ("AMD EPYC"), with the rest of its key where
  * two of them share that model ("AMD EPYC (4 logical CPUs)"), so that no name the page gives stands for two machines.
  */
-/** A CPU model as the page names it: "Intel(R) Xeon(R) Processor" → "Intel Xeon" (the answers and picks alike). */
-export const cpuShortName = (model: string) => model.replace(/\((R|TM)\)/g, '').replace(/ Processor\b/, '');
-
 export function machineNames(keys: string[]): (key: string) => string {
   const short = (k: string) => cpuShortName(k.split(', ')[0]!);
   const seen = new Map<string, number>();

@@ -1,7 +1,7 @@
 // What a report writes, written: report/ renders a run's analysis to files by name (report/index.ts), and these write
 // them into a run's folder or a sweep's, with report.png drawn from the report.html just written. The one place a
 // report's files reach the disk; the caller (cli/, publish/index.ts) names the folder.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis } from '../answers/analysis';
 import type { DistanceSweep } from '../answers/sweeps';
@@ -11,25 +11,42 @@ import {
   distanceFiles,
   type ReportFiles,
   type ReportKind,
-  reportFiles,
+  chartFiles,
   scalingFiles,
   screenshotPng,
   sweepSummaryFiles,
+  textFiles,
 } from '../report/index';
 
-/** Each file into `dir`; their names, in the order rendered. */
+/**
+ * Each file into `dir`, whole or not at all (written beside it, then renamed over it: a kill mid-write leaves the old
+ * file or none, never half of one); their names, in the order rendered.
+ */
 export function writeFiles(dir: string, files: ReportFiles): string[] {
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  for (const [name, content] of Object.entries(files)) {
+    const tmp = join(dir, `${name}.tmp-${process.pid}`);
+    writeFileSync(tmp, content);
+    renameSync(tmp, join(dir, name));
+  }
   return Object.keys(files);
 }
 
-/** results.md, the charts, report.html and its screenshot report.png, next to the run's results.json. */
+/**
+ * results.md and report.html, then the charts and report.png (a headless Chromium's screenshot of the page), next to
+ * the run's results.json: the text first, so a chart that fails to draw leaves the answers written.
+ */
 export async function writeReport(runDir: string, an: Analysis, kind: ReportKind = 'full'): Promise<void> {
-  writeFiles(runDir, await reportFiles(an, kind));
+  writeFiles(runDir, textFiles(an, kind));
   if (kind === 'text') return;
+  writeFiles(runDir, await chartFiles(an));
+  const png = join(runDir, 'report.png');
   await screenshotPng(join(runDir, 'report.html'))
-    .then((png) => writeFileSync(join(runDir, 'report.png'), png))
-    .catch((e) => console.error(`report.png not written: ${(e as Error).message}`));
+    .then((shot) => writeFiles(runDir, { 'report.png': shot }))
+    .catch((e) => {
+      // An older screenshot would show another page's answers beside this report.html.
+      rmSync(png, { force: true });
+      console.error(`report.png not written: ${(e as Error).message}`);
+    });
 }
 
 /**

@@ -105,7 +105,11 @@ function procedureText(an: Analysis): string {
   const prior = (p: NonNullable<Results['prior']>) =>
     p.d0 === null
       ? `rounds agree, so each takes their pooled sd ${pct(p.s0)} per round on ${p.df} df`
-      : `prior is sd ${pct(p.s0)} per round worth ${p.d0.toFixed(1)} df, from ${p.comparisons} comparisons`;
+      : // One comparison (or variances too spread to pool) gives no prior: each its own sd, on its own df.
+        !Number.isFinite(p.s0) || !(p.d0 > 0)
+        ? `prior is none (from ${p.comparisons} comparison${p.comparisons === 1 ? '' : 's'}): each comparison ` +
+          'takes its own sd on its own df'
+        : `prior is sd ${pct(p.s0)} per round worth ${p.d0.toFixed(1)} df, from ${p.comparisons} comparisons`;
   const priors = !an.prior
     ? ''
     : near

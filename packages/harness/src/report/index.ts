@@ -100,13 +100,15 @@ export type ReportKind = 'full' | 'text';
 /** A report's files by name, as rendered: text, or a PNG's bytes. publish/files.ts writes them. */
 export type ReportFiles = Record<string, string | Uint8Array>;
 
-/** results.md, report.html and (a full report) the charts' PNGs of a run's analysis. */
-export async function reportFiles(an: Analysis, kind: ReportKind = 'full'): Promise<ReportFiles> {
-  const files: ReportFiles = {
-    'results.md': markdown(an, kind === 'full' ? './' : null),
-    'report.html': reportHtml(an),
-  };
-  if (kind === 'full') for (const [file, spec] of Object.entries(charts(an))) files[file] = await renderPng(spec);
+/** results.md and report.html of a run's analysis (a full report's results.md links the charts beside it). */
+export function textFiles(an: Analysis, kind: ReportKind = 'full'): ReportFiles {
+  return { 'results.md': markdown(an, kind === 'full' ? './' : null), 'report.html': reportHtml(an) };
+}
+
+/** The charts' PNGs of a run's analysis, by file name. */
+export async function chartFiles(an: Analysis): Promise<ReportFiles> {
+  const files: ReportFiles = {};
+  for (const [file, spec] of Object.entries(charts(an))) files[file] = await renderPng(spec);
   return files;
 }
 

@@ -310,7 +310,6 @@ function referenceLine(r: Results): string {
   );
 }
 
-/** What each server the apps read was: the one line that says Redis 7.0 with jemalloc against Valkey 9.1 with libc. */
 /** A cluster's layout as its record says it: nodes, primaries and replicas, and which of them the apps read. */
 function layoutText(s: ServerRecord): string {
   if (!s.nodes) return '';
@@ -319,6 +318,7 @@ function layoutText(s: ServerRecord): string {
   return `; ${s.nodes} nodes on 127.0.0.1${roles}, read from the ${from}`;
 }
 
+/** What each server the apps read was: the one line that says Redis 7.0 with jemalloc against Valkey 9.1 with libc. */
 function serversLine(r: Results): string {
   const servers = r.data.servers ?? [];
   if (!servers.length || (servers.length === 1 && servers[0]!.name === 'redis')) return '';

@@ -179,13 +179,18 @@ export async function startLive(
   return live;
 }
 
+/** Where an exponential gap is cut, in means, and what that leaves of its mean (1 − e⁻⁴): scaled back below. */
+const GAP_CUT = 4;
+const CUT_MEAN = 1 - Math.exp(-GAP_CUT);
+
 /**
- * The gap before the next probe: exponential with a mean of 1000/PROBE_RATE ms (a Poisson process, cut at four means),
- * so the probes fall at every phase of the writer's fixed grid. At a fixed 50 ms they fell at one or two offsets after
- * each write (20 writes/s: the same one all window), and a cache stale for a stretch after every write passed a window
- * whenever that offset missed the stretch.
+ * The gap before the next probe: exponential, cut at four of its means and scaled so that its mean is 1000/PROBE_RATE
+ * ms, so the probes fall at every phase of the writer's fixed grid. At a fixed 50 ms they fell at one or two offsets
+ * after each write (20 writes/s: the same one all window), and a cache stale for a stretch after every write passed a
+ * window whenever that offset missed the stretch.
  */
-export const probeGapMs = (u: number = Math.random()) => Math.min(-Math.log1p(-u), 4) * (1000 / PROBE_RATE);
+export const probeGapMs = (u: number = Math.random()) =>
+  (Math.min(-Math.log1p(-u), GAP_CUT) / CUT_MEAN) * (1000 / PROBE_RATE);
 
 /**
  * GETs `url` PROBE_RATE times a second on average, at random times, until stopped; each probe keeps its send and
