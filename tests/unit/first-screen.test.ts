@@ -222,12 +222,24 @@ describe('the first screen: each stack against the usual choice, one family', ()
         keptRun(`2026-01-0${j * 3 + r + 1}T00:00:00Z`, m, [
           ['deno-raw-iovalkey', 'deno-raw-node-redis', jitter(0.2, 8, r + 1)],
           ['deno-raw-node-redis', usual, jitter(0.05, 8, r + 2)],
-          ['node-raw-iovalkey', usual, jitter(-0.02, 8, r + 3).map((x, i) => (i % 2 ? x + 0.1 : x - 0.1))],
-          ['node-raw-ioredis', usual, jitter(-0.7, 8, r + 1)],
+          // Open: a low estimate, a wide spread.
+          ['node-raw-iovalkey', usual, jitter(-0.4, 8, r + 3).map((x, i) => (i % 2 ? x + 1 : x - 1))],
+          // Decided slower, yet above the open one: never the pick. Stored as the run stored it, the usual choice
+          // first (ln of usual ÷ it): read back as exp(−0.3).
+          [usual, 'node-raw-ioredis', jitter(0.3, 8, r + 1)],
+          // Faster on M1, slower on M2, the highest on M1: a reversal is no pick.
+          ['node-raw-glide', usual, jitter(j ? -0.3 : 0.6, 8, r + 2)],
         ]),
       ),
     );
-    const members = [usual, 'deno-raw-iovalkey', 'deno-raw-node-redis', 'node-raw-iovalkey', 'node-raw-ioredis'];
+    const members = [
+      usual,
+      'deno-raw-iovalkey',
+      'deno-raw-node-redis',
+      'node-raw-iovalkey',
+      'node-raw-ioredis',
+      'node-raw-glide',
+    ];
     const p = poolPicks(runs, members.map(member), null, 'xrange', 10)!;
     const fastest = p.lines.find((l) => l.id === 'fastest')!;
     expect(fastest.pick).toBe('deno-raw-iovalkey');
@@ -244,6 +256,10 @@ describe('the first screen: each stack against the usual choice, one family', ()
     expect(node.keep).toBe(true);
     expect(fastest.keep).toBe(false);
     expect(node.pick).toBe('node-raw-iovalkey');
+    const against = (name: string) => p.answers.find((x) => x.a === name)!;
+    expect(against('node-raw-ioredis').ratio).toBeLessThan(Math.exp(-0.29));
+    expect(against('node-raw-ioredis').pool.on_machines.every((o) => o.verdict === 'faster')).toBe(true);
+    expect(against('node-raw-glide').pool.holds).toBe('reverses');
     const onNode = node.answer!.pool.on_machines.map((o) => o.machine);
     expect(onNode.length).toBe(2);
     for (const m of onNode) expect(onMachineText(node.answer!, m)).toContain('not yet known');
