@@ -53,6 +53,11 @@ describe('one Redis read per response', () => {
       expect(verdict('xrange', [run(1000, calls)])).toEqual(['invalid', expect.stringMatching(/want 1\.00 ± 0\.02$/)]);
   });
 
+  test("a duet-only round's Redis calls are not counted: its windows' counters see both apps at once", () => {
+    const duet = { ...run(1000, 2000), duet_only: true } as RunRecord;
+    expect(verdict('xrange', [run(1000, 1000), duet])[0]).toBe('ok');
+  });
+
   test("a live stream: the prober's reads are responses; too few is invalid, too many reported", () => {
     // 1000 load responses and 20 probes, each one XRANGE: exactly one per response.
     expect(verdict('live', [run(1000, 1020, 20)])[0]).toBe('ok');
@@ -99,5 +104,22 @@ describe('the measured record', () => {
     const decided = (r: Results) => r.answers!.filter((a) => a.verdict === 'faster').map((a) => a.id);
     expect(decided(judged)).toEqual(decided(published));
     expect(judged.reference?.value).toBeCloseTo(published.reference!.value, 6);
+  });
+});
+
+describe('the error gate: more than 0.1% of requests failed is invalid', () => {
+  const failing = (ok: number, errors: Partial<RunRecord['errors']>) =>
+    ({ ...run(ok, ok), errors: { non_2xx: 0, aborted: 0, other: 0, ...errors } }) as RunRecord;
+  test('at its edge, for non-2xx, aborted and other errors alike; a duet-only round counts', () => {
+    for (const kind of ['non_2xx', 'aborted', 'other'] as const) {
+      expect(verdict('xrange', [failing(999, { [kind]: 1 })])[0]).toBe('ok');
+      expect(verdict('xrange', [failing(998, { [kind]: 2 })])).toEqual([
+        'invalid',
+        expect.stringMatching(/^2 of 1000 requests failed \(0\.20% > 0\.1%\)/),
+      ]);
+    }
+    // Errors count over every window measured, a duet-only round's too.
+    const duet = { ...failing(997, { other: 3 }), duet_only: true } as RunRecord;
+    expect(verdict('xrange', [run(1000, 1000), duet])[0]).toBe('invalid');
   });
 });
