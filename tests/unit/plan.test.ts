@@ -434,6 +434,18 @@ describe('the rounds (schedule.ts, through a fake launcher)', () => {
     expect(retry).toBeLessThan(fake.events.findIndex((e) => e.includes('-run2.json')));
   });
 
+  test('a round stolen at every attempt: three attempts (the run and two retries), then left out and counted', async () => {
+    const fake = new FakeLauncher();
+    for (const f of ['b/c50-run1.json', 'b/c50-run1-retry1.json', 'b/c50-run1-retry2.json']) fake.stolen.add(f);
+    const state = stateOf(fake, { windows: 1 });
+    await schedule(state);
+    const b = state.results.contenders[1]!;
+    expect(b.points[0]!.discarded_runs!.filter((d) => d.round === 1)).toHaveLength(3);
+    expect(fake.events.filter((e) => e.startsWith('window b b/c50-run1'))).toHaveLength(3);
+    expect(rounds(b)).toEqual([2]);
+    expect(b.points[0]!.left_out).toBe(1);
+  });
+
   test('Redis dying in a block stops the rounds and says why', async () => {
     const fake = new FakeLauncher();
     fake.redisDiesAt = 2;
