@@ -75,6 +75,31 @@ describe('upsert accounting', () => {
     });
   });
 
+  test("a key whose newest acknowledged version is gone by the window's end: stale, though an older one was kept", () => {
+    // Both writes read back at 2000 right after their bursts; the key ends at 1500: the newer write was lost.
+    const seen = (p: Acked) => ({ ...p, seen: 2000 });
+    const probes = [seen(probe('a', 'updated', 1000)), seen(probe('a', 'updated', 2000))];
+    const a = account({ '201': 1, '200': 2 }, probes, [{ id: 'a', applied: 5, version: 1500 }], 'lua');
+    expect(a).toMatchObject({ stale: 1 });
+    expect(a.problem).toContain("the harness's write of version 2000");
+  });
+
+  test('a key that exists with no response saying it was created', () => {
+    const a = account({ '200': 2 }, [], [{ id: 'a', applied: 2, version: 5 }], 'lua');
+    expect(a.problem).toBe('0 responses said created, but 1 keys exist');
+  });
+
+  test('lost updates of both kinds add up: a counter short of the acknowledged, and a stale key', () => {
+    const a = account(
+      { '201': 1, '200': 10 },
+      [probe('a', 'updated', 2000)],
+      [{ id: 'a', applied: 9, version: 1500 }],
+      'lua',
+    );
+    // 12 acknowledged (the prober's write among them), 9 applied: 3 short; and the prober's version gone: 1 more.
+    expect(a).toMatchObject({ stale: 1, lost: 4 });
+  });
+
   test('a key created twice: two responses said created for one key', () => {
     const a = account({ '201': 2, '200': 3 }, [], [{ id: 'a', applied: 5, version: 5 }], 'watch');
     expect(a.problem).toBe('2 responses said created, but 1 keys exist');
