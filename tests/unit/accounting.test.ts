@@ -75,7 +75,7 @@ describe('upsert accounting', () => {
     });
   });
 
-  test("a key whose newest acknowledged version is gone by the window's end: stale, though an older one was kept", () => {
+  test("a key whose newest acknowledged version is gone by the window's end: stale, an older one kept", () => {
     // Both writes read back at 2000 right after their bursts; the key ends at 1500: the newer write was lost.
     const seen = (p: Acked) => ({ ...p, seen: 2000 });
     const probes = [seen(probe('a', 'updated', 1000)), seen(probe('a', 'updated', 2000))];

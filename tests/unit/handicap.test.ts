@@ -107,7 +107,7 @@ describe("burnUs: the burn that makes the twin's request 10% longer", () => {
     expect(burnUs({ wallUs: 1400, mainUs: 1500, cpuUs: 1590 }, 10)).toBe(70);
     expect(burnUs({ wallUs: 20_000, mainUs: 400, cpuUs: 500 }, 10)).toBe(4000);
   });
-  test('the bounds at their edges: a fill of 2.5 × 10% of the wall time is cut to 2×, one of 0.3× raised to 0.5×', () => {
+  test('the bounds at their edges: a fill of 2.5 times 10% of the wall time cut to 2, one of 0.3 raised to 0.5', () => {
     // fill = 1.1 × 0.975 × 1,000 − busy = 1,072.5 − busy µs.
     const at = (mainUs: number) => ({ wallUs: 1000, mainUs, cpuUs: mainUs });
     expect(burnUs(at(822.5), 10)).toBeCloseTo(200, 9);
