@@ -434,7 +434,7 @@ describe('the rounds (schedule.ts, through a fake launcher)', () => {
     expect(retry).toBeLessThan(fake.events.findIndex((e) => e.includes('-run2.json')));
   });
 
-  test('a round stolen at every attempt: three attempts (the run, two retries), then left out and counted', async () => {
+  test('a round stolen at every attempt: three attempts (the run, two retries), then left out, counted', async () => {
     const fake = new FakeLauncher();
     for (const f of ['b/c50-run1.json', 'b/c50-run1-retry1.json', 'b/c50-run1-retry2.json']) fake.stolen.add(f);
     const state = stateOf(fake, { windows: 1 });
