@@ -110,10 +110,17 @@ describe('the raw reader', () => {
     const all: Promise<unknown>[] = [];
     for (let i = 0; i < 120; i++) {
       const t0 = Date.now();
-      all.push(outcome(r.read()).then((o) => waited.push(Date.now() - t0) && o));
+      all.push(
+        outcome(r.read()).then((o) => {
+          waited[i] = Date.now() - t0;
+          return o;
+        }),
+      );
       await Bun.sleep(10);
     }
     const outcomes = await Promise.all(all);
+    // The first stalled read waits its deadline out, not a fraction of it.
+    expect(waited[0]).toBeGreaterThanOrEqual(250);
     expect(outcomes.every((o) => (o as { error?: Error }).error?.message.includes('in 300 ms'))).toBe(true);
     // Every read fails near its deadline, with a margin for a machine 3× slower. An idle timer, reset by each new
     // read, would hold the first read for the whole 1.2 s of arrivals and its 300 ms after.
@@ -204,6 +211,15 @@ describe('the raw reader', () => {
     const late = (await outcome(r.read())) as { error: Error };
     expect(late.error).toBeInstanceOf(Unavailable);
     expect(late.error.message).toMatch(/in 2000 ms/);
+    // Each read keeps its own deadline: one made 1.5 s after another outlives the first's and is answered.
+    await Bun.sleep(50);
+    const first = outcome(r.read());
+    await Bun.sleep(1500);
+    const second = outcome(r.read());
+    await Bun.sleep(800);
+    await serve(port, (_n, s) => s.write(GOOD));
+    expect(((await first) as { error: Error }).error).toBeInstanceOf(Unavailable);
+    expect(await second).toEqual({ body: BODY });
     await r.close();
   });
 
