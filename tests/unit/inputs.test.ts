@@ -3,7 +3,16 @@
 // copy of the apps and the package (outside git, so the hash walks the files): a change to one path changes the hash
 // of the contenders that run it, and no other's.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { appendFileSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
@@ -67,6 +76,42 @@ describe('a contender hashes what it runs of packages/stream and packages/raw-re
   test('the core: every contender; and the whole-package hash (kept runs before) moves with any file', () => {
     expect(changedBy('stream/src/canonical.ts')).toEqual(NAMES);
     expect(changedBy('raw-reader/src/reader.ts', 'package')).toEqual(NAMES);
+  });
+});
+
+describe("an app's own files, its build script and its locked packages: each moves only who runs it", () => {
+  const three = ['node-raw-node-redis', 'node-express-node-redis', 'bun-raw-node-redis'];
+  const of = () =>
+    Object.fromEntries(
+      loadSuite(join(tmp, 'apps'))
+        .contenders.filter((c) => three.includes(c.name))
+        .map((c) => [c.name, inputsOf(c)]),
+    );
+  const moved = (change: () => void) => {
+    const before = of();
+    change();
+    const after = of();
+    return three.filter((n) => before[n] !== after[n]);
+  };
+  test('a file in apps/node, the build script the Node apps name, a transitive dependency of express', () => {
+    expect(Object.keys(of()).sort()).toEqual([...three].sort());
+    expect(moved(() => appendFileSync(join(tmp, 'apps/node/src/server.ts'), '\n// changed\n'))).toEqual([
+      'node-raw-node-redis',
+    ]);
+    mkdirSync(join(tmp, 'scripts'), { recursive: true });
+    copyFileSync(join(ROOT, 'scripts/build-node-app.ts'), join(tmp, 'scripts/build-node-app.ts'));
+    expect(moved(() => appendFileSync(join(tmp, 'scripts/build-node-app.ts'), '\n// changed\n'))).toEqual([
+      'node-raw-node-redis',
+      'node-express-node-redis',
+    ]);
+    // accepts: express's dependency, not an app's own: its locked version moves express's contenders only.
+    const lock = join(tmp, 'bun.lock');
+    const text = readFileSync(lock, 'utf8');
+    const entry = text.match(/"accepts": \["accepts@([^"]+)"/)!;
+    expect(entry).not.toBeNull();
+    expect(moved(() => writeFileSync(lock, text.replace(entry[0], `"accepts": ["accepts@${entry[1]}-x"`)))).toEqual([
+      'node-express-node-redis',
+    ]);
   });
 });
 
