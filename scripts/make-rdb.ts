@@ -43,8 +43,12 @@ if (existsSync(out) && statSync(out).isDirectory()) {
   console.error(`error: --out ${values.out} is a folder; give a file, e.g. --out ${join(values.out!, 'dump.rdb')}`);
   process.exit(2);
 }
-if (!existsSync(dirname(out)) || !statSync(dirname(out)).isDirectory()) {
+if (!existsSync(dirname(out))) {
   console.error(`error: --out ${values.out}: its folder ${dirname(out)} does not exist; make it first`);
+  process.exit(2);
+}
+if (!statSync(dirname(out)).isDirectory()) {
+  console.error(`error: --out ${values.out}: ${dirname(out)} is a file, not a folder; give a path in a folder`);
   process.exit(2);
 }
 

@@ -58,7 +58,7 @@ try {
     binary: SERVERS[server].binary,
     install: SERVERS[server].install,
   });
-  const info = streamInfo(redis, STREAM_KEY);
+  const info = streamInfo(redis, STREAM_KEY, values.rdb);
   console.log(`${name} is up on ${redis.url} with ${STREAM_KEY} (${info.length} entries). Press Ctrl-C to stop it.
   inspect:   redis-cli -p ${port} XLEN ${STREAM_KEY}
   start app: NODE_ENV=production REDIS_URL=${redis.url} PORT=3000 scripts/with-tools.sh bun run apps/elysia

@@ -1,10 +1,11 @@
 // Planted faults: the run carries on, says why, cleans up every process and keeps its results.
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../../packages/harness/src/system/net';
+import { cli, startPrivateRedis } from '../../packages/harness/src/topology/redis';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { explained, redisKiller, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
@@ -176,6 +177,25 @@ describe('bad input', () => {
       expect(await settle(run.seen)).toEqual([]);
     });
   }
+  test('an RDB without the stream: the file named, with the fix, nothing left', async () => {
+    // A Redis with another key only, saved: a valid RDB that holds no stream.
+    const redis = await startPrivateRedis(null);
+    const file = join(rdbDir, 'no-stream.rdb');
+    try {
+      cli(redis, ['SET', 'other', '1']);
+      cli(redis, ['SAVE']);
+      copyFileSync(join(redis.server!.dir, 'dump.rdb'), file);
+    } finally {
+      await redis.stop();
+    }
+    const run = await runCli(['--only', fake('good'), '--rdb', file, '--runs', '1', '--duration', '1s']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').find((l) => l.startsWith('error:'))).toBe(
+      `error: ${file} has no stream OPTIONS:test:STREAM; pass dump.rdb or an RDB made by npm run make-rdb`,
+    );
+    expect(await settle(run.seen)).toEqual([]);
+  });
+
   test('missing RDB file', async () => {
     const run = await runCli(['--rdb', '/nonexistent/dump.rdb']);
     expect(run.code).toBe(1);

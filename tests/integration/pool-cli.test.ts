@@ -59,6 +59,17 @@ describe('npm run pool', () => {
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr.toString()).toMatch(/^error: no complete run found under the paths given; /);
     expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
+    // --out a file, or under one; --recover-inputs with a path: one line each, before anything is read.
+    const file = join(mkdtempSync(join(tmpdir(), 'out-')), 'a-file');
+    writeFileSync(file, '');
+    for (const out of [file, join(file, 'sub')]) {
+      const bad = Bun.spawnSync(['bun', CLI, '--kept', '--out', out], { cwd: ROOT });
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr.toString()).toMatch(/^error: --out .* is a file; give a folder \(made if missing\)\n$/);
+    }
+    const recover = Bun.spawnSync(['bun', CLI, '--recover-inputs', tmpdir()], { cwd: ROOT });
+    expect(recover.exitCode).toBe(2);
+    expect(recover.stderr.toString()).toStartWith('error: --recover-inputs works on results/runs/ alone; leave out');
   }, 60_000);
 
   test('runs found and each skipped: how many, each with why, exit 2; a run of one round is one of them', () => {

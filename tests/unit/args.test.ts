@@ -416,3 +416,26 @@ describe('every command', () => {
     }
   });
 });
+
+describe('npm run report', () => {
+  test('one mode and one folder at a time, --port and --dir with --serve only: one line each, exit 2', () => {
+    const root = join(import.meta.dir, '..', '..');
+    const cli = 'packages/harness/src/cli/report.ts';
+    for (const [args, said] of [
+      [['A', 'B'], 'one folder at a time (given 2: A, B)'],
+      // Without --serve, a lone --port once fell through to rewriting the published run.
+      [['--port', '9000'], '--port goes with --serve'],
+      [['--dir', 'results'], '--dir goes with --serve'],
+      [
+        ['--open', 'A', '--check', 'A'],
+        'one of DIR, --open, --check, --keep or --serve at a time (given --open, --check)',
+      ],
+    ] as const) {
+      const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect({ status: r.status, err: r.stderr }).toEqual({
+        status: 2,
+        err: expect.stringMatching(new RegExp(`^error: ${said.replace(/[()]/g, '\\$&')}; usage: [^\\n]*\\n$`)),
+      });
+    }
+  });
+});

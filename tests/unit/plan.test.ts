@@ -1,6 +1,6 @@
 // The plan of the rounds (run/plan.ts) as pure functions of values, and the launch and the block
 // (run/launch.ts, run/trial.ts, run/block.ts) through a fake launcher: no process is started.
-import { describe, expect, test } from 'bun:test';
+import { describe, expect, spyOn, test } from 'bun:test';
 import type { Load, Meeting } from '../../packages/harness/src/measure/measure';
 import type { Verdict } from '../../packages/harness/src/measure/verify';
 import { changeComparisons } from '../../packages/harness/src/model/questions';
@@ -548,5 +548,29 @@ describe("the default run's handicap check in a block: both ways in every cycle"
     expect(m.filter((e) => e === 'duet h')).toHaveLength(2 * CHECK_DUETS);
     expect(m.filter((e) => e === 'duet x')).toHaveLength(2 * CHECK_DUETS);
     expect(m.filter((e) => e === 'window x').length).toBeGreaterThan(2); // the hub, more than once a cycle
+  });
+});
+
+describe('a run stopped part way', () => {
+  test('its partial results say how to resume; a sweep point says it resumes that point only', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { savePartial } = await import('../../packages/harness/src/run/state');
+    const runDir = mkdtempSync(join(tmpdir(), 'partial-'));
+    const said: string[] = [];
+    const spy = spyOn(process.stderr, 'write').mockImplementation((s) => (said.push(String(s)), true));
+    try {
+      const results = { settings: {}, contenders: [], complete: false } as unknown as Results;
+      const session = { results, runDir, redis: null, apps: new Map() };
+      savePartial(session, 'interrupted by SIGINT');
+      savePartial({ ...session, results: { ...results }, sweep: '/tmp/sweep' }, 'interrupted by SIGINT');
+    } finally {
+      spy.mockRestore();
+      rmSync(runDir, { recursive: true, force: true });
+    }
+    const lines = said.join('').trim().split('\n');
+    expect(lines[0]).toEndWith(`(resume with --resume ${runDir})`);
+    expect(lines[1]).toContain('it is one point of the sweep in /tmp/sweep: resuming finishes this point only');
   });
 });

@@ -1,7 +1,7 @@
 // npm run pool: the answers pooled over runs from anywhere (answers/across-runs.ts); what it reads and writes: HELP
 // below.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
 import { familyShares, leaveOneOut, poolAnswers } from '../answers/across-runs';
@@ -36,6 +36,14 @@ It writes pool.json, and from the newest results.json among the runs the same re
 charts, report.html) with the pooled answers; with kept records alone, pool.md. With no run that counts for any
 comparison (none found, each skipped, or none of the same inputs), it says why and exits 2, writing nothing.`;
 
+/** Why --out cannot take the pool's files (it is a file, or under one), or null. */
+function badOut(value: string): string | null {
+  let at = resolve(value);
+  if (existsSync(at) && !statSync(at).isDirectory()) return `--out ${value} is a file; give a folder (made if missing)`;
+  while (!existsSync(at)) at = dirname(at);
+  return statSync(at).isDirectory() ? null : `--out ${value}: ${at} is a file; give a folder (made if missing)`;
+}
+
 async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
   let args;
@@ -53,9 +61,21 @@ async function main(): Promise<number> {
   }
   const { values: v, positionals } = args;
   if (v['recover-inputs']) {
-    for (const r of recoverUsedInputs(KEPT_DIR))
+    const extra = [...positionals, ...(v.out ? ['--out'] : []), ...(v.kept ? ['--kept'] : [])];
+    if (extra.length) {
+      console.error(`error: --recover-inputs works on results/runs/ alone; leave out ${extra.join(', ')}`);
+      return 2;
+    }
+    const recovered = recoverUsedInputs(KEPT_DIR);
+    for (const r of recovered)
       console.log(`${r.file}: ${r.recovered} of ${r.of} contenders' inputs_used recovered from its commit`);
+    if (!recovered.length) console.log("nothing to recover: every kept record has its contenders' inputs_used");
     return 0;
+  }
+  const outBad = v.out !== undefined && badOut(v.out);
+  if (outBad) {
+    console.error(`error: ${outBad}`);
+    return 2;
   }
   const paths = [...positionals.map((p) => resolve(p)), ...(v.kept ? [KEPT_DIR] : [])];
   if (!paths.length) {

@@ -50,6 +50,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const { values: v, positionals } = args;
+  const misuse = misused(v, positionals);
+  if (misuse) {
+    console.error(`error: ${misuse}; ${USAGE}`);
+    return 2;
+  }
   if (v.serve) {
     const port = v.port === undefined ? 8377 : Number(v.port);
     if (!/^\d+$/.test(v.port ?? '0') || port > 65535) {
@@ -80,6 +85,22 @@ async function main(): Promise<number> {
   await regenerate(dir);
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
   return 0;
+}
+
+/**
+ * What the command line asks that report does not do, in words, or null: one mode at a time (a folder, --open,
+ * --check, --keep or --serve), one folder, and --port and --dir with --serve only (without it, a mistyped --serve would
+ * rewrite the published run).
+ */
+function misused(v: Record<string, string | boolean | undefined>, positionals: string[]): string | null {
+  const modes = ['open', 'check', 'keep', 'serve'].filter((m) => v[m] !== undefined && v[m] !== false);
+  if (positionals.length > 1) return `one folder at a time (given ${positionals.length}: ${positionals.join(', ')})`;
+  const given = [...positionals, ...modes.map((m) => `--${m}`)];
+  if (given.length > 1) return `one of DIR, --open, --check, --keep or --serve at a time (given ${given.join(', ')})`;
+  const lone = ['port', 'dir'].filter((f) => v[f] !== undefined && !v.serve);
+  return lone.length
+    ? `${lone.map((f) => `--${f}`).join(' and ')} go${lone.length > 1 ? '' : 'es'} with --serve`
+    : null;
 }
 
 /** DIR: its report, and for a published run its README block and screenshots, with the kept runs' pool. */

@@ -21,7 +21,8 @@ export async function runTarget(opts: CliOptions, session: Session): Promise<num
       '--target needs REDIS_URL=redis://host:port, the Redis that app ' +
         'reads (the golden body and the reads per request come from it)',
     );
-  session.redis = useExistingRedis(redisUrl);
+  // --target reads the Redis the app reads: there is no private one to unset REDIS_URL for.
+  session.redis = useExistingRedis(redisUrl, true);
   const { code, results, runDir } = await measureToEnd(await prepareTarget(opts, session), session);
   await writeReport(runDir, analyzeRun(runDir), opts.report);
   const r = results.contenders[0]!;

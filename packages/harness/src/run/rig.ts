@@ -62,7 +62,7 @@ export async function openServers(opts: CliOptions, results: Results, session: S
     ? { redis: useExistingRedis(externalUrl) }
     : await startServers(serverNames, rdb!, opts.redisPort, settings.placement.redis, session, !!settings.redis_tls);
   const redis = (session.redis = servers[serverNames[0]!]!);
-  const stream = streamInfo(redis, STREAM_KEY);
+  const stream = streamInfo(redis, STREAM_KEY, rdb);
   const { golden, stream: pairs } = contractBodies(redis, STREAM_KEY, settings.workload);
   for (const [name, target] of Object.entries(servers)) {
     if (goldenBody(target, STREAM_KEY, settings.workload) !== golden)

@@ -31,6 +31,8 @@ export interface Session {
   background?: Background | null;
   /** What prepare started beside the private Redis (a second server, a delay proxy), stopped with it. */
   topology?: { stop(): Promise<void> }[];
+  /** A sweep's folder, while its points run (run/sweep.ts): a point resumed is that point only. */
+  sweep?: string | null;
 }
 
 /** What the apps run against: the servers they read, the body they must serve, their manifests. */
@@ -170,7 +172,12 @@ export function savePartial(session: Session, reason: string): void {
     const next = results.target
       ? `start it again with --target ${results.target.url}`
       : `resume with --resume ${runDir}`;
-    log(`partial results saved in ${resultsFile(runDir)} (${next}${apps})`);
+    // A sweep's point: --resume finishes it alone; the later points and the summary need the sweep again.
+    const sweep = session.sweep
+      ? `; it is one point of the sweep in ${session.sweep}: resuming finishes this point only, and the sweep's ` +
+        'later points and summary come from running the sweep again'
+      : '';
+    log(`partial results saved in ${resultsFile(runDir)} (${next}${apps}${sweep})`);
   } catch (e) {
     log(`could not save partial results: ${(e as Error).message}`);
   }

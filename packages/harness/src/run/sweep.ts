@@ -63,6 +63,7 @@ export async function runSweep(
 ): Promise<SweepOutcome> {
   const sweep = sweepOf(opts)!;
   const parent = runDirOf({ out: opts.out });
+  session.sweep = parent;
   const runs: { value: number; dir: string; results: Results }[] = [];
   let code = 0;
   for (const value of sweep.values) {
@@ -77,6 +78,7 @@ export async function runSweep(
     session.results = session.runDir = null;
   }
   endProgress();
+  session.sweep = null;
   if (sweep.kind === 'entries') {
     const scaling = scalingOf(runs.map((r) => ({ entries: r.value, dir: r.dir, results: r.results })));
     writeJsonAtomic(join(parent, 'scaling.json'), scaling);

@@ -267,13 +267,14 @@ export async function restartPrivateRedis(target: RedisTarget, timeoutMs = 30_00
   return Date.now() - t0;
 }
 
-export function useExistingRedis(url: string): RedisTarget {
+/** A Redis of the user's (REDIS_URL), checked; `needed`: the run has no private Redis to fall back on (--target). */
+export function useExistingRedis(url: string, needed = false): RedisTarget {
   try {
     cli({ url }, ['PING']);
   } catch (e) {
     throw new RedisError(
-      `REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}; start that Redis, correct REDIS_URL, ` +
-        'or unset it for a private Redis',
+      `REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}; start that Redis` +
+        (needed ? ' or correct REDIS_URL' : ', correct REDIS_URL, or unset it for a private Redis'),
     );
   }
   const refused = clusterRefusal(url, cli({ url }, ['INFO', 'cluster']));
@@ -297,12 +298,16 @@ export interface StreamInfo {
   memoryBytes: number;
 }
 
-export function streamInfo(target: RedisTarget, key: string): StreamInfo {
+/** The stream's length and memory; `rdb`: the file a private Redis started from, named if the stream is not in it. */
+export function streamInfo(target: RedisTarget, key: string, rdb?: string | null): StreamInfo {
   const type = cli(target, ['TYPE', key]).trim();
   if (type !== 'stream') {
+    const what = type === 'none' ? 'no' : `a ${type} as`;
     throw new RedisError(
-      `key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ` +
-        `${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`,
+      rdb
+        ? `${rdb} has ${what} stream ${key}; pass dump.rdb or an RDB made by npm run make-rdb`
+        : `key ${key} is ${type === 'none' ? 'missing' : `a ${type}, not a stream`} in ` +
+            `${target.url} (restore dump.rdb, or regenerate it with npm run make-rdb)`,
     );
   }
   return {
