@@ -270,6 +270,27 @@ describe('flags', () => {
     );
   });
 
+  test('a write workload: a page or a static route (GET only) is left out and listed; with --only, refused', () => {
+    const all = [
+      contender('node-raw-node-redis', ['default', 'matrix', 'seed', 'upsert']),
+      { ...contender('node-next-route-static-ioredis', ['default', 'matrix', 'seed', 'upsert']), static: true },
+    ];
+    const o = parseCli(['--workload', 'upsert'], all);
+    expect(o.notForWorkload).toEqual([
+      {
+        name: 'node-next-route-static-ioredis',
+        reason: 'not under --workload upsert: a page or a static route, answering GET only: it has no write route',
+      },
+    ]);
+    expect(() => parseCli(['--workload', 'upsert', '--only', 'node-next-route-static-ioredis'], all)).toThrow(
+      /^node-next-route-static-ioredis is a page or a static route, answering GET only: it has no write route; pick/,
+    );
+    // Read workloads serve it.
+    expect(parseCli(['--only', 'node-next-route-static-ioredis'], all).selected).toEqual([
+      'node-next-route-static-ioredis',
+    ]);
+  });
+
   test('--server picks one private server, --servers several (each contender against each, paired by round)', () => {
     expect(parseCli([], names).servers).toEqual(['redis']);
     expect(parseCli(['--server', 'valkey'], names).servers).toEqual(['valkey']);

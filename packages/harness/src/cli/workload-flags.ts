@@ -1,6 +1,6 @@
 // --workload and the flags a workload owns, each accepted only with the workload whose module declares it; and the
 // selected contenders a workload can measure.
-import { SETTINGS, WORKLOADS, type SettingDef, type Workload } from '@bench/stream';
+import { isRead, SETTINGS, WORKLOADS, type SettingDef, type Workload } from '@bench/stream';
 import { type GivenFlags, type OwnOptions, WORKLOAD_MODULES, workloadOf } from '../workloads';
 import { oneOf } from './flags';
 import type { selection } from './select';
@@ -38,10 +38,21 @@ function ignoredSetting(workload: Workload, c: { settings: Record<string, string
  */
 function checkSettingsFor(
   workload: Workload,
-  picked: { only: string[] | null; measured: { name: string; settings: Record<string, string> }[] },
+  picked: {
+    only: string[] | null;
+    measured: { name: string; settings: Record<string, string>; static?: boolean; page?: boolean }[];
+  },
 ): { name: string; reason: string }[] {
   const left: { name: string; reason: string }[] = [];
   for (const c of picked.measured) {
+    // A page or a static route answers GET only: a write workload's POST would meet a 404 after the whole setup.
+    if (!isRead(workload) && (c.static || c.page)) {
+      const why = 'a page or a static route, answering GET only: it has no write route';
+      if (picked.only)
+        throw new UsageError(`${c.name} is ${why}; pick one from npm run bench -- --list --workload ${workload}`);
+      left.push({ name: c.name, reason: `not under --workload ${workload}: ${why}` });
+      continue;
+    }
     const k = otherWorkloadSetting(workload, c);
     const ignored = k ? undefined : ignoredSetting(workload, c);
     if (!k && !ignored) continue;
