@@ -291,6 +291,14 @@ describe('flags', () => {
     ]);
   });
 
+  test('with --runs auto, one window and its warmup must fit in the budget; a fixed --runs is not bound by it', () => {
+    expect(() => parseCli(['--budget', '1m', '--duration', '2m'], names)).toThrow(
+      /^--duration 120 s and --warmup 1 s: one window with its warmup \(121 s\) is longer than the --budget \(60 s\)/,
+    );
+    expect(() => parseCli(['--budget', '1m', '--warmup', '1m'], names)).toThrow(/is longer than the --budget/);
+    expect(parseCli(['--runs', '3', '--duration', '2m'], names).duration_s).toBe(120);
+  });
+
   test('--server picks one private server, --servers several (each contender against each, paired by round)', () => {
     expect(parseCli([], names).servers).toEqual(['redis']);
     expect(parseCli(['--server', 'valkey'], names).servers).toEqual(['valkey']);

@@ -245,6 +245,19 @@ function timingFlags(v: FlagValues, seedProfile: boolean, pair: boolean) {
   };
 }
 
+/**
+ * With --runs auto, a launch's warmup and one window must fit in the budget: else the first round alone would run
+ * past it (a --duration of hours under a 1-minute budget was accepted and ran on).
+ */
+function windowFits(runs: number | 'auto', budgetS: number, t: { duration_s: number | null; warmup_s: number }): void {
+  const one = t.warmup_s + (t.duration_s ?? 0);
+  if (runs === 'auto' && one > budgetS)
+    throw new UsageError(
+      `--duration ${t.duration_s} s and --warmup ${t.warmup_s} s: one window with its warmup (${one} s) is longer ` +
+        `than the --budget (${budgetS} s); shorten them, or raise --budget`,
+    );
+}
+
 /** One sweep at a time (--entries, a workload's --flag a,b, --redis-rtt a,b); a sweep resumes one value at a time. */
 function checkSweeps(str: (k: string) => string | undefined): void {
   const sweeps = [
@@ -332,9 +345,10 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   const { against, equalPct, pair, pairUnchanged } = againstFlags(v, app.ownApps[1] ? app.ownApps[0]!.command : null);
   resumeAlone(v);
   const handicap = handicapFlag(str('handicap'), selected);
-  // A run of pairs only: --against (or --app twice), or --handicap on the one contender selected. A round of one
-  // pair takes seconds: the budget, not a round cap, ends it.
+  // A run of pairs only (--against, --app twice, --handicap on one contender): its budget, not a round cap, ends it.
   const pairOnly = against !== null || (!!handicap && selected.length === 1);
+  const [racing, timing] = [racingFlags(v, pairOnly, runs), timingFlags(v, seedProfile, pairOnly)];
+  windowFits(runs, racing.budgetS, timing);
   return {
     list: v.list === true,
     help: v.help === true,
@@ -343,7 +357,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
     selected,
     notForWorkload,
     runs,
-    ...racingFlags(v, pairOnly, runs),
+    ...racing,
     seed: str('seed') !== undefined ? positiveInt('seed', str('seed')!) : 1 + Math.floor(Math.random() * 2 ** 31),
     withSeed: v['with-seed'] === true,
     ceilings: ceilingsOn(v),
@@ -355,7 +369,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
     pair: pairFor(workload, pair),
     pairUnchanged,
     publish: v.publish === true,
-    ...timingFlags(v, seedProfile, pairOnly),
+    ...timing,
     connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),
     rates,
     rdb: str('rdb') ?? null,
