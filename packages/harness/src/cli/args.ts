@@ -1,6 +1,4 @@
-// Command-line flags (flags.ts) → validated settings. Any bad input is a UsageError (exit 2).
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ROOT } from '../system/paths';
 import { parseArgs } from 'node:util';
 import { HANDICAP_PCT } from '../model/questions';
@@ -14,7 +12,16 @@ import { ownFlags, SWEEP_FLAGS, workloadFlag } from './workload-flags';
 import type { Workload } from '@bench/stream';
 import { WORKLOAD_MODULES } from '../workloads';
 import { UsageError } from './usage-error';
-import { FLAGS, oneOf, parseDuration, percent, positiveInt, positiveNumber, withDashValues } from './flags';
+import {
+  FLAGS,
+  oneOf,
+  outFolderProblem,
+  parseDuration,
+  percent,
+  positiveInt,
+  positiveNumber,
+  withDashValues,
+} from './flags';
 
 export { UsageError } from './usage-error';
 export { DIMENSIONS, type Selectable } from './select';
@@ -409,18 +416,8 @@ function windowFlag(value: string): number {
 
 /** --out: a folder, made if missing, under a folder that can be written (found before anything starts). */
 function outFlag(value: string): string {
-  const made = ' (it is made if missing)';
-  if (!value.trim()) throw new UsageError(`--out is empty; give a folder${made}`);
-  let at = resolve(ROOT, value);
-  if (existsSync(at) && !statSync(at).isDirectory())
-    throw new UsageError(`--out ${value} is a file; give a folder${made}`);
-  while (!existsSync(at)) at = dirname(at);
-  if (!statSync(at).isDirectory()) throw new UsageError(`--out ${value}: ${at} is a file; give a folder${made}`);
-  try {
-    accessSync(at, constants.W_OK);
-  } catch {
-    throw new UsageError(`--out ${value}: ${at} cannot be written; give a folder you can write`);
-  }
+  const why = outFolderProblem(value, resolve(ROOT, value));
+  if (why) throw new UsageError(why);
   return value;
 }
 

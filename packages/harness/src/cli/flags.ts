@@ -1,5 +1,7 @@
 // The flags of `npm run bench`, each with its help line, and the checks of one flag's value: any bad value is a
 // UsageError naming the flag and what it accepts (args.ts turns the flags into settings).
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { WORKLOADS } from '@bench/stream';
 import { parseDuration } from '../system/flag-values';
 import { WORKLOAD_MODULES } from '../workloads';
@@ -292,4 +294,23 @@ export function withDashValues(argv: string[], options: Record<string, { type: s
     else out.push(argv[i]!);
   }
   return out;
+}
+
+/**
+ * Why --out `value` (resolved to `at`) cannot take a run's or a pool's files, or null: empty, a file, under a file, or
+ * under a folder that cannot be written (a missing folder is made).
+ */
+export function outFolderProblem(value: string, at: string): string | null {
+  const made = ' (made if missing)';
+  if (!value.trim()) return `--out is empty; give a folder${made}`;
+  if (existsSync(at) && !statSync(at).isDirectory()) return `--out ${value} is a file; give a folder${made}`;
+  let up = at;
+  while (!existsSync(up)) up = dirname(up);
+  if (!statSync(up).isDirectory()) return `--out ${value}: ${up} is a file; give a folder${made}`;
+  try {
+    accessSync(up, constants.W_OK);
+  } catch {
+    return `--out ${value}: ${up} cannot be written; give a folder you can write`;
+  }
+  return null;
 }

@@ -1,7 +1,7 @@
 // npm run pool: the answers pooled over runs from anywhere (answers/across-runs.ts); what it reads and writes: HELP
 // below.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
 import { familyShares, leaveOneOut, poolAnswers } from '../answers/across-runs';
@@ -17,7 +17,7 @@ import { hiddenCpus, notPooled, poolAnswerLines, pooledNothing, whereCounts } fr
 import { writeReport } from '../publish/files';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
-import { withDashValues } from './flags';
+import { outFolderProblem, withDashValues } from './flags';
 import { printedHelp } from './usage-error';
 
 const USAGE = 'usage: npm run pool -- PATH… [--kept] [--out DIR] [--any-inputs] | --recover-inputs';
@@ -35,14 +35,6 @@ const HELP = `${USAGE}
 It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
 charts, report.html) with the pooled answers; with kept records alone, pool.md. With no run that counts for any
 comparison (none found, each skipped, or none of the same inputs), it says why and exits 2, writing nothing.`;
-
-/** Why --out cannot take the pool's files (it is a file, or under one), or null. */
-function badOut(value: string): string | null {
-  let at = resolve(value);
-  if (existsSync(at) && !statSync(at).isDirectory()) return `--out ${value} is a file; give a folder (made if missing)`;
-  while (!existsSync(at)) at = dirname(at);
-  return statSync(at).isDirectory() ? null : `--out ${value}: ${at} is a file; give a folder (made if missing)`;
-}
 
 async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
@@ -72,7 +64,7 @@ async function main(): Promise<number> {
     if (!recovered.length) console.log("nothing to recover: every kept record has its contenders' inputs_used");
     return 0;
   }
-  const outBad = v.out !== undefined && badOut(v.out);
+  const outBad = v.out !== undefined && outFolderProblem(v.out, resolve(v.out));
   if (outBad) {
     console.error(`error: ${outBad}`);
     return 2;
