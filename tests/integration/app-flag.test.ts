@@ -45,6 +45,8 @@ describe('--app: your app beside the best stacks', () => {
           command: 'node server.mjs',
           path: '/colors',
           body: 'first',
+          // Its folder, resolved, so that a resume is held to it.
+          cwd: join(ROOT, words[words.indexOf('--cwd') + 1]!),
         },
       ]);
       const yours = json.family.questions.filter((q: { kind: string }) => q.kind === 'yours');
@@ -87,7 +89,7 @@ describe('--app: your app beside the best stacks', () => {
     expect(await settle(run.seen)).toEqual([]);
   });
 
-  test('a change against its previous commit, as the docs run it: paired side by side, the change seen', async () => {
+  test('a change against its previous commit, as the docs run it: interrupted, resumed, the change seen', async () => {
     // The docs' second command, in a git repository of the app made as the docs make it: a commit, then the change.
     const later = /```sh\n[^`]*?(--app [^\n]*--against HEAD~1[^\n]*)\n/.exec(section)![1]!;
     const flags = [...later.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
@@ -104,7 +106,19 @@ describe('--app: your app beside the best stacks', () => {
     writeFileSync(join(repo, 'server.mjs'), source.replace('BURN_US ?? 0', 'BURN_US ?? 400'));
     git('commit', '-qam', 'the change');
     flags[flags.indexOf('--cwd') + 1] = repo;
-    const run = await runCli([...flags, '--runs', '3', '--windows', '1', '--duration', '500ms']);
+    // Interrupted after its first window, then resumed as it says: against the commit in the app's repository.
+    const first = await runCli([...flags, '--runs', '3', '--windows', '1', '--duration', '500ms'], {
+      onLine: (line, ctl) => /your-app(@base)? c\d+ run 1\/3/.test(line) && ctl.kill('SIGINT'),
+    });
+    expect(first.code).toBe(130);
+    const said = /\(resume with (--resume [^\n]*)\)$/m.exec(first.stderr)?.[1] ?? '';
+    const again = [...said.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    expect(again).toEqual(['--resume', resultsIn(first.outDir).dir, ...flags.filter((f) => !/against|HEAD/.test(f))]);
+    // Another route is another app's measurement: refused, naming the flags the run started with.
+    const other = await runCli([...again.slice(0, 2), '--app', 'node server.mjs', '--cwd', repo, '--path', '/x']);
+    expect([other.code, other.stderr]).toEqual([1, expect.stringContaining(`, not --app "node server.mjs" --cwd`)]);
+    const run = await runCli(again);
+    run.outDir = first.outDir;
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);

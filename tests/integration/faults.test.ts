@@ -83,7 +83,10 @@ async function checkFaults(run: CliRun) {
   for (const v of ['cache', 'status-500']) expect(c[fake(v)].points).toHaveLength(1);
 
   expect(c[fake('exit-mid-run')].status).toBe('failed');
-  expect(c[fake('exit-mid-run')].reason).toContain('app exited during run 1');
+  // How it ended and its telling line, in the reason the terminal and results.md show.
+  expect(c[fake('exit-mid-run')].reason).toContain(
+    'app exited during run 1 (exit code 1; last output: Error: pool exhausted after 50 requests)',
+  );
   expect(c[fake('exit-mid-run')].runs[0].fault).toContain('exited');
 
   expect(c[fake('hang-mid-run')].status).toBe('failed');
@@ -421,10 +424,17 @@ describe('signals and kill -9', () => {
       expect.stringMatching(/--budget would be ignored: give --resume/),
     ]);
     const ownRun = mkdtempSync(join(tmpdir(), 'own-resume-'));
-    const withApp = { ...json, settings: { ...json.settings, apps: [{ name: 'yours', command: 'node a.mjs' }] } };
+    // Recorded before a run recorded its app's folder: the flags it can say, and the one it cannot.
+    const app = { name: 'your-app', command: 'node a.mjs', path: '/', body: 'first' };
+    const withApp = { ...json, settings: { ...json.settings, apps: [app] } };
     writeFileSync(join(ownRun, 'results.json'), JSON.stringify(withApp));
     const noApp = await runCli(['--resume', ownRun]);
-    expect([noApp.code, noApp.stderr]).toEqual([1, expect.stringMatching(/measured your app \(--app "node a\.mjs"\)/)]);
+    expect([noApp.code, noApp.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /measured --app "node a\.mjs": resume it with --resume \S+ --app "node a\.mjs" and the --cwd/,
+      ),
+    ]);
     expect(started(noApp.seen)).toEqual([]);
     // Its results.json names the run as well as its folder.
     const resumed = await runCli(['--resume', join(dir, 'results.json')]);

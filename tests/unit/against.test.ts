@@ -223,6 +223,21 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(lines.filter((l) => /^final look after (round 4|the rounds): 1 change \(α /.test(l))).toHaveLength(1);
   });
 
+  test('a look counts a pair with a side out apart, so its counts add up to the pairs', () => {
+    const { results, addRound } = pairRun(1, 0.02, 3);
+    for (let round = 1; round <= 3; round++) addRound(round);
+    results.contenders[0]!.status = 'failed';
+    const said: string[] = [];
+    const spy = spyOn(process.stderr, 'write').mockImplementation((s) => (said.push(String(s)), true));
+    try {
+      Object.assign(results, lookAt(results, 3));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(said.join('')).toContain('1 change (α 0.00');
+    expect(said.join('')).toContain('): 0 decided, 0 equal within ±2%, 0 open, 1 not answered (a side out)');
+  });
+
   test('a 3% slow-down, windows off by sd 2%: decided slower at an interim look, within a point, stops racing', () => {
     const { results, answer, rounds } = race(0.97, 0.02, 7, 60);
     expect(answer.verdict).toBe('faster');

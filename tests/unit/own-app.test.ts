@@ -14,6 +14,7 @@ import type { Results } from '../../packages/harness/src/model/results';
 import { changesSection, INPUTS_WORDS, inputsLine } from '../../packages/harness/src/report/changes';
 import { answerText, yoursSection } from '../../packages/harness/src/report/yours';
 import { fileDiffers, tellingLine } from '../../packages/harness/src/run/own-app';
+import { appFlagsOf, unrecordedFlags } from '../../packages/harness/src/run/state';
 import { firstDifference } from '../../packages/harness/src/measure/verify';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -211,5 +212,24 @@ describe('--app that cannot be measured', () => {
     const started = startApp(c, { env: {}, timeoutMs: 1500 });
     await expect(started).rejects.toThrow(AppError);
     await expect(started).rejects.toThrow(/^not ready within 1\.5s: it listens on :\d+, not PORT=\d+; read PORT from/);
+  });
+});
+
+describe('--app flags said again for a resume', () => {
+  const app = { name: 'your-app', command: 'node s.mjs', path: '/', body: 'first' as const, cwd: '/srv/my app' };
+  test('each --app, then the flags they share, defaults left out; what an older record lacks is named', () => {
+    expect(appFlagsOf([app])).toBe('--app "node s.mjs" --cwd "/srv/my app"');
+    const two = [
+      { ...app, name: 'v1', path: '/colors', body: 'file' as const, body_file: '/srv/want.json' },
+      { ...app, name: 'v2', command: 'env X=1 node s.mjs' },
+    ];
+    expect(appFlagsOf(two)).toBe(
+      '--app "node s.mjs" --app "env X=1 node s.mjs" --app-name v1,v2 --cwd "/srv/my app" --path /colors ' +
+        '--body "/srv/want.json"',
+    );
+    expect(appFlagsOf([{ ...app, body: 'any' }])).toEndWith(' --body any');
+    expect(unrecordedFlags([app])).toBe('');
+    const { cwd: _, ...older } = app;
+    expect(unrecordedFlags([{ ...older, body: 'file' }])).toBe(' and the --cwd and --body it ran with');
   });
 });

@@ -152,8 +152,14 @@ export function lookAt(results: Results, round: number): LookPatch | null {
 function lookWords(patch: LookPatch, alpha: number, settings: Results['settings']): string {
   const answers = patch.answers ?? [];
   const n = (xs: Answer[], v: string) => xs.filter((a) => a.verdict === v && !a.out).length;
-  const about = (xs: Answer[], bound: number) =>
-    `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open`;
+  // An answer with a side out (failed, invalid) is none of the three: counted apart, so the counts add up.
+  const about = (xs: Answer[], bound: number) => {
+    const out = xs.filter((a) => a.out).length;
+    return (
+      `${n(xs, 'faster')} decided, ${n(xs, 'equal')} equal within ±${bound}%, ${n(xs, 'undecided')} open` +
+      (out ? `, ${out} not answered (a side out)` : '')
+    );
+  };
   const ch = patch.changes?.answers ?? [];
   const chAlpha = patch.changes?.looks?.at(-1)?.alpha ?? 0;
   const parts = [

@@ -2,7 +2,7 @@
 // --only names (run/own-app.ts makes it a contender). Its flags: --app-name, --cwd, --path and --body.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { OwnApp } from '../model/contenders';
+import { type OwnApp, OWN_APP_NAMES } from '../model/contenders';
 import type { OwnAppSpec } from '../run/options';
 import type { FlagValues } from './select';
 import { workloadNamed } from '../workloads';
@@ -74,7 +74,7 @@ function appBody(raw: string | undefined): OwnApp['body'] | string {
 
 /** The names of the apps: --app-name's list, one per --app, or your-app (and your-app-2). */
 function appNames(raw: string | undefined, n: number): string[] | string {
-  const names = raw === undefined ? ['your-app', 'your-app-2'].slice(0, n) : raw.split(',');
+  const names = raw === undefined ? OWN_APP_NAMES.slice(0, n) : raw.split(',');
   if (names.length !== n) return `--app-name ${raw}: give one name per --app (${n}), separated by commas`;
   const bad = names.find((x) => !/^[\w.-]{1,60}$/.test(x));
   if (bad !== undefined) return `--app-name "${bad}" must be 1-60 letters, digits, '.', '_' or '-'`;

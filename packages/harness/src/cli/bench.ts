@@ -11,7 +11,7 @@ import { settingsFrom } from '../run/prepare';
 import { runBench } from '../run/bench';
 import { runSweep, sweepOf, type SweepOutcome } from '../run/sweep';
 import { abandon, savePartial, stopAll, type Session } from '../run/state';
-import { AgainstError, otherSideOf } from '../run/against';
+import { AgainstError, otherSideOf, recordedAgainst } from '../run/against';
 import { keptFor, recordOf, writeKept } from '../publish/kept-runs';
 import { analyzeRun, publishRun } from '../publish/index';
 import type { ReportKind } from '../report/index';
@@ -129,7 +129,11 @@ function withOwnApps(opts: CliOptions, contenders: Contender[]): void {
 function sideOf(opts: CliOptions) {
   const [first] = opts.ownApps;
   if (opts.ownApps.length === 2) return firstAppSide(first!);
-  return first && opts.against ? ownSide(opts.against, first.cwd) : otherSideOf(opts, APPS_DIR);
+  if (first && opts.against) return ownSide(opts.against, first.cwd);
+  // A resumed --app --against run: its commit found again in the app's repository, not in this checkout's.
+  const recorded = first && opts.resume ? recordedAgainst(opts.resume) : undefined;
+  if (recorded?.kind === 'ref') return { ...ownSide(recorded.commit!, first!.cwd), spec: recorded.spec };
+  return otherSideOf(opts, APPS_DIR);
 }
 
 /**

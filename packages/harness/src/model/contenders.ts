@@ -100,6 +100,9 @@ export interface Contender {
 /** The `app` of a user's own app (--app): never a folder of apps/, never published or kept. */
 export const OWN_APP = 'yours';
 
+/** The names of --app's apps when --app-name gives none: the first, and the second version. */
+export const OWN_APP_NAMES = ['your-app', 'your-app-2'];
+
 /** A user's own app: its command, and the body it is held to (its first response, a file's, or any body). */
 export interface OwnApp {
   command: string;

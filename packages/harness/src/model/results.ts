@@ -37,9 +37,22 @@ export type OwnSettings = Record<string, unknown>;
 /** How a run was made: its method and flags, and the workload's own settings under the workload's name. */
 export type Settings = MethodSettings & { [W in Workload]?: OwnSettings };
 
+/** One --app as a run records it. */
+export interface OwnAppSetting {
+  name: string;
+  command: string;
+  path: string;
+  body: 'first' | 'file' | 'any';
+  cwd?: string;
+  body_file?: string;
+}
+
 export interface MethodSettings {
-  /** --app: a user's own apps (one, or its two versions) measured beside the contenders: name, command, route, body. */
-  apps?: { name: string; command: string; path: string; body: 'first' | 'file' | 'any' }[];
+  /**
+   * --app: a user's own apps (one, or its two versions) measured beside the contenders: name, command, route, body;
+   * the folder it ran in and --body's file (absent in runs before they were recorded), so that a resume is checked.
+   */
+  apps?: OwnAppSetting[];
   /** default, matrix or seed: what the run started from, before --only/--where. Absent in older results: default. */
   suite?: SuiteName;
   profile: 'default' | 'seed';

@@ -91,6 +91,15 @@ export function recordedSide(a: Settings['against'], appsDir: string): OtherSide
   return { ...side, spec: a.spec };
 }
 
+/** The other side a run to resume recorded (undefined: none, or its results cannot be read, which prepare says). */
+export function recordedAgainst(resume: string): Settings['against'] {
+  try {
+    return readResults(resultsFile(runFolder(resume))).settings.against;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The run's other side: --against's ref or folder, checked now, before anything starts; --handicap alone pairs with
  * this checkout's own apps; a resumed run pairs with the side it started with (null: it has none, or its results
@@ -100,15 +109,7 @@ export function otherSideOf(
   o: { resume: string | null; against: string | null; handicap: string | null },
   appsDir: string,
 ): OtherSide | null {
-  if (o.resume) {
-    let settings: Settings;
-    try {
-      settings = readResults(resultsFile(runFolder(o.resume))).settings;
-    } catch {
-      return null;
-    }
-    return recordedSide(settings.against, appsDir);
-  }
+  if (o.resume) return recordedSide(recordedAgainst(o.resume), appsDir);
   if (o.against !== null) return resolveAgainst(o.against, appsDir);
   return o.handicap ? selfSide(appsDir) : null;
 }

@@ -15,6 +15,7 @@ import { log } from '../system/progress';
 import { restartPrivateRedis } from '../topology/redis';
 import type { Launched, Launcher, Measured, Out, RedisDied } from './launch';
 import { contenderOf, ctxFor, type Rig, serversAlive, stopApp } from './state';
+import { tellingLine } from './own-app';
 
 /** How long an app may take to serve a fresh snapshot after Redis restarts (--restart-redis). */
 const RECOVER_MS = 10_000;
@@ -153,6 +154,15 @@ const checkContext = (rig: Rig, settings: LaunchSettings, c: Contender, url: str
   boundMs: () => liveBoundMs(rig, settings, c),
 });
 
+/** How an app that exited ended, in brackets: its exit code or signal, and its output's telling line. */
+function howItEnded(app: RunningApp): string {
+  const { exitCode, signalCode } = app.process.child;
+  const said = tellingLine(app.process.tail());
+  const how = signalCode ? `killed by ${signalCode}` : exitCode === null ? null : `exit code ${exitCode}`;
+  const parts = [how, said && `last output: ${said.trim()}`].filter(Boolean);
+  return parts.length ? ` (${parts.join('; ')})` : '';
+}
+
 /** After a measured run: Redis still up, the app still alive, and the workload's own check after a window. */
 async function checkAfterRun(
   rig: Rig,
@@ -166,7 +176,7 @@ async function checkAfterRun(
     run.fault = reason;
     return { kind: 'out', status, reason, output: status === 'failed' ? app.process.tail() : undefined };
   };
-  if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}`);
+  if (app.process.hasExited()) return out('failed', `app exited during run ${run.round}${howItEnded(app)}`);
   const fault = await workloadOf(settings.workload).checkAfter(checkContext(rig, settings, c, app.url), run);
   return fault ? out(fault.status, fault.reason) : null;
 }

@@ -7,10 +7,11 @@ import type { Contender, Unsupported } from '../model/contenders';
 import { captureEnvironment, gitState, loadAverage1m } from '../measure/environment';
 import { resolvePlacement } from '../system/placement';
 import { serverTwins } from '../topology/servers';
-import type { Results, Settings } from '../model/results';
+import type { OwnAppSetting, Results, Settings } from '../model/results';
 import { readResults, resultsFile, runFolder } from '../model/results-file';
 import {
   appFlagsOf,
+  unrecordedFlags,
   fail,
   newContenderResult,
   newResults,
@@ -30,11 +31,24 @@ import { firstGuessS } from './plan';
 import { buildAll, openRig } from './rig';
 import { ownPairing, probeOwnApp } from './own-app';
 
-/** --app: what results.json records of the user's apps (name, command, route and the body each is held to). */
+/** --app: what results.json records of one of the user's apps (its name, command, folder, route and body). */
+const ownAppSetting = (a: CliOptions['ownApps'][number]): OwnAppSetting => ({
+  name: a.name,
+  command: a.command,
+  path: a.path,
+  body: a.body.from,
+  cwd: a.cwd,
+  ...(a.body.from === 'file' ? { body_file: a.body.path } : {}),
+});
+
 const appSetting = (opts: CliOptions): Pick<Settings, 'apps'> =>
-  opts.ownApps.length
-    ? { apps: opts.ownApps.map((a) => ({ name: a.name, command: a.command, path: a.path, body: a.body.from })) }
-    : {};
+  opts.ownApps.length ? { apps: opts.ownApps.map(ownAppSetting) } : {};
+
+/** A resume's --app flags start what the run measured: each field it recorded equal (a folder unrecorded: any). */
+const sameApp = (was: OwnAppSetting, now: OwnAppSetting) =>
+  (['name', 'command', 'path', 'body', 'cwd', 'body_file'] as const).every(
+    (k) => was[k] === undefined || was[k] === now[k],
+  );
 
 export function settingsFrom(opts: CliOptions): Settings {
   const seed = opts.profile === 'seed';
@@ -130,12 +144,13 @@ function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results:
   if (results.target)
     throw new Error(`${runDir} is a --target run, which is short: start it again with --target ${results.target.url}`);
   const apps = results.settings.apps ?? [];
-  if (apps.length !== ownApps.length)
+  const given = ownApps.map(ownAppSetting);
+  if (!apps.length && given.length) throw new Error(`${runDir} measured no app of yours: give --resume without --app`);
+  // Another command, folder, route or body would be measured as the app the run started with, its rounds mixed.
+  if (apps.length !== given.length || apps.some((a, i) => !sameApp(a, given[i]!)))
     throw new Error(
-      apps.length
-        ? `${runDir} measured your app (${appFlagsOf(apps)}): resume it with those flags, and the --cwd, --path ` +
-            'and --body it ran with'
-        : `${runDir} measured no app of yours: give --resume without --app`,
+      `${runDir} measured ${appFlagsOf(apps)}${given.length ? `, not ${appFlagsOf(given)}` : ''}: resume it with ` +
+        `--resume ${runDir} ${appFlagsOf(apps)}${unrecordedFlags(apps)}`,
     );
   const { noResume, name } = workloadOfRun(results.settings);
   if (noResume) throw new Error(`${runDir} is a --workload ${name} run: ${noResume}`);
@@ -186,7 +201,8 @@ export async function prepare(
   const chosen = resumed ? all : all.filter((c) => opts.selected.includes(c.name));
   // The other side, entered once: checked out, and the twins it gives (a resumed run's, those it paired).
   const paired = resumed?.results.contenders.flatMap((r) => (r.base_of ? [r.base_of] : [])) ?? null;
-  const own = opts.ownApps.length && opts.otherSide && !resumed;
+  // A resumed run's own apps are paired as they were first: their twins made again from the same flags.
+  const own = opts.ownApps.length && opts.otherSide;
   const pairs = own ? ownPairing(opts.otherSide!, chosen, info) : pairUp(opts, chosen, paired, info);
   const { results, runDir } = resumed ?? freshResults(opts, chosen, pairs, unsupported);
   const settings = results.settings;

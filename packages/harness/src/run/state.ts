@@ -6,7 +6,7 @@
 // named, destructured or not, with its signature on one line or one parameter a line:
 //   grep -oE '(\w\??|\})\s*:\s*RunState\s*[,)]' packages/harness/src/run/*.ts | wc -l
 import type { RunningApp } from '../measure/apps';
-import type { Contender } from '../model/contenders';
+import { type Contender, OWN_APP_NAMES } from '../model/contenders';
 import { BASE, isBase } from '../model/questions';
 import type { RunContext } from '../measure/measure';
 import type { Background } from '../measure/workload';
@@ -17,7 +17,7 @@ import { isAlive, killAllSync } from '../system/proc';
 import { log } from '../system/progress';
 import { resultsFile, writeResults } from '../model/results-file';
 import { cli, type RedisTarget } from '../topology/redis';
-import type { ContenderResult, PointResult, Results, RunRecord } from '../model/results';
+import type { ContenderResult, OwnAppSetting, PointResult, Results, RunRecord } from '../model/results';
 import type { Launcher } from './launch';
 import type { TrialClock } from './eta';
 
@@ -153,9 +153,33 @@ export const saverFor = (session: Session, runDir: string, results: Results) => 
   session.runDir = runDir;
 };
 
-/** A run's own apps as the --app flags that started them (a resume gives them again). */
-export const appFlagsOf = (apps: NonNullable<Results['settings']['apps']>): string =>
-  apps.map((a) => `--app ${JSON.stringify(a.command)}`).join(' ');
+/**
+ * A run's own apps as the flags that started them (a resume gives them again): each --app, then the flags they share,
+ * those left at their defaults not said. A run recorded before its folder and --body's file were names neither.
+ */
+export function appFlagsOf(apps: OwnAppSetting[]): string {
+  const [first] = apps;
+  if (!first) return '';
+  const q = JSON.stringify;
+  const named = apps.some((a, i) => a.name !== OWN_APP_NAMES[i]);
+  const body = first.body === 'any' ? 'any' : first.body === 'file' && first.body_file ? q(first.body_file) : null;
+  return [
+    ...apps.map((a) => `--app ${q(a.command)}`),
+    ...(named ? [`--app-name ${apps.map((a) => a.name).join(',')}`] : []),
+    ...(first.cwd ? [`--cwd ${q(first.cwd)}`] : []),
+    ...(first.path !== '/' ? [`--path ${first.path}`] : []),
+    ...(body ? [`--body ${body}`] : []),
+  ].join(' ');
+}
+
+/** What appFlagsOf cannot say of a run recorded before the folder and --body's file were: "" when it says all. */
+export const unrecordedFlags = (apps: OwnAppSetting[]): string => {
+  const missing = [
+    ...(apps[0] && !apps[0].cwd ? ['--cwd'] : []),
+    ...(apps[0]?.body === 'file' && !apps[0].body_file ? ['--body'] : []),
+  ];
+  return missing.length ? ` and the ${missing.join(' and ')} it ran with` : '';
+};
 
 /** Flush what an unfinished run measured, saying where it is and how to resume it. */
 export function savePartial(session: Session, reason: string): void {
@@ -165,9 +189,8 @@ export function savePartial(session: Session, reason: string): void {
   results.finished_at = new Date().toISOString();
   try {
     writeResults(runDir, results);
-    const apps = results.settings.apps?.length
-      ? ` ${appFlagsOf(results.settings.apps)} and the --cwd, --path and --body it ran with`
-      : '';
+    const own = results.settings.apps ?? [];
+    const apps = own.length ? ` ${appFlagsOf(own)}${unrecordedFlags(own)}` : '';
     // A --target run is short and is not resumed: it is started again.
     const next = results.target
       ? `start it again with --target ${results.target.url}`
