@@ -147,6 +147,8 @@ describe('pooling one comparison over runs and machines', () => {
     const agree = [est(0.5, 0.01, 'v1'), est(0.5, 0.01, 'v1'), est(-0.2, 0.01, 'v2'), est(-0.2, 0.01, 'v2')];
     expect(mean(withHistory(prior, agree).run)).toBeLessThan(mean(prior.run) / 2);
     expect(withHistory(prior, [est(0, 0.01, 'v1'), est(0.3, 0.01, 'v2')]).run).toEqual(prior.run);
+    const fourVersions = [0, 0.3, 0.1, -0.2].map((y, i) => est(y, 0.01, `v${i}`));
+    expect(withHistory(prior, fourVersions).run).toEqual(prior.run);
   });
 
   test('one run: its own estimate, widened by the τr the family lends it', () => {
@@ -186,6 +188,13 @@ describe('pooling one comparison over runs and machines', () => {
     expect(Math.log(p.hi) - Math.log(p.lo)).toBeGreaterThan(2 * half * 0.9);
     const four = poolAnswers(records(4), xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).answers[0]!;
     expect(four.pool.prediction).toBeNull();
+    // A placement is a configuration, not a machine: four machines and a split one make no fifth.
+    const split = records(5)
+      .slice(8)
+      .map((k) => ({ ...k, host: { ...k.host!, cpu_model: 'M0', placement: 'split' } }));
+    const withSplit = poolAnswers([...records(4), ...split], xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
+    expect(withSplit.configurations).toBe(5);
+    expect(withSplit.answers[0]!.pool.prediction).toBeNull();
   });
 });
 
@@ -827,6 +836,50 @@ describe('where an answer holds across machines', () => {
     ]);
   });
 
+  test('leave one machine out: an "equal" there is open, not a side; a split run of that machine is not it', () => {
+    const inputs = { x: 'h1', y: 'h2' };
+    const at = (t: string, ln: number, machine: string, placement = 'none') => {
+      const k = record(t, [['x', 'y', ln, 0.01]], inputs, machine);
+      return { ...k, host: { ...k.host!, placement } };
+    };
+    const runs = [
+      // C's split runs first, reading the other way; its default runs read equal.
+      at('2026-11-26T03:00:00Z', -0.3, 'C', 'split'),
+      at('2026-11-27T03:00:00Z', -0.3, 'C', 'split'),
+      // Four boots agreeing within their noise: equal on C (two boots leave τr too wide for it).
+      ...[1, 2, 3, 4].map((d) => at(`2026-11-2${d}T04:00:00Z`, 0.002 * (d - 2.5), 'C')),
+      ...['A', 'B'].flatMap((m) => [at('2026-11-26T01:00:00Z', 0.3, m), at('2026-11-27T01:00:00Z', 0.3, m)]),
+    ];
+    const alone = poolAnswers(runs.slice(2, 6), [comparison('x', 'y')], { inputs }, 'xrange', 10).answers[0]!;
+    expect(alone.pool.on_machines[0]!.verdict).toBe('equal');
+    const loo = leaveOneOut(runs, [comparison('x', 'y')], { inputs }, 'xrange', 10);
+    const c = loo.find((l) => l.machine.startsWith('C'));
+    expect(c).toEqual({ machine: 'C, 2 logical CPUs', claims: 1, same: 0, open: 1, other_way: 0 });
+  });
+
+  test("across machines: the level is the least of the machines', p the largest (intersection–union)", () => {
+    const inputs = { x: 'h1', y: 'h2', z: 'h3' };
+    // x ÷ y decided at Holm's second step on A (x ÷ z the stronger there), at its first on B: two levels.
+    const rows = (xy: number, xz: number): [string, string, number, number][] => [
+      ['x', 'y', xy, 0.02],
+      ['x', 'z', xz, 0.02],
+    ];
+    const runs = [
+      ...[1, 2].map((d) => record(`2026-11-2${d}T01:00:00Z`, rows(0.3, 0.6), inputs, 'A')),
+      ...[1, 2].map((d) => record(`2026-11-2${d}T02:00:00Z`, rows(0.6, 0.3), inputs, 'B')),
+      // A third machine on one boot: decides nothing, and said so only where every machine is on one boot.
+      record('2026-11-26T05:00:00Z', rows(0.3, 0.3), inputs, 'C'),
+    ];
+    const [xy] = poolAnswers(runs, [comparison('x', 'y'), comparison('x', 'z')], { inputs }, 'xrange', 10).answers;
+    const on = xy!.pool.on_machines;
+    expect(on.map((o) => o.verdict)).toEqual(['faster', 'faster', 'undecided']);
+    expect(on[0]!.level).toBeLessThan(on[1]!.level);
+    expect(on[0]!.p).toBeGreaterThan(on[1]!.p);
+    expect(xy!.level).toBe(Math.min(...on.map((o) => o.level)));
+    expect(xy!.p).toBe(Math.max(...on.map((o) => o.p)));
+    expect(xy!.short).toBeUndefined();
+  });
+
   test("the check is judged by the answers' own function: the same runs give the same verdict and words", () => {
     // A family of four on two machines of two boots each: two decided, two not; the check swept across the threshold.
     const rows: [string, string, number, number][] = [
@@ -1098,6 +1151,10 @@ describe('the published view: a run pooled with the kept runs of the same code',
     expect(recordA.inputs).toEqual(inputs);
     expect(recordA.inputs_from).toBe('run');
     expect(recordA.host).toMatchObject({ cpu_model: 'AMD EPYC', placement: 'none', shared_cpus: true });
+    // What tells machines and boots apart, carried from the run's environment into the record.
+    const ids = { cpu_id: 'AuthenticAMD family 25 model 1 stepping 1', arch: 'arm64', boot_id: 'b00t' };
+    const withIds = { ...runA, environment: { ...runA.environment, ...ids } } as Results;
+    expect(keptOf(withIds, runA.answers!, 0.07).host).toMatchObject(ids);
     const e = recordA.answers[0]!.estimate!;
     expect(e.rounds).toHaveLength(6);
     expect(e.ln).toBeCloseTo(e.rounds.reduce((s, x) => s + x, 0) / 6, 5);

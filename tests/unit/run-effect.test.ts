@@ -23,6 +23,23 @@ describe('the run effect between two runs (τ², stats/run-effect.ts)', () => {
     ).toBeCloseTo(0.04 ** 2 / CHI2_1_MEDIAN - 0.02 ** 2, 10);
   });
 
+  test("a median z² between χ²₁'s median and 1 is past noise: τ² from it; eight changes are enough", () => {
+    // ±1.67% on an se of 2%: z² 0.70, above 0.4549 (though under 1).
+    const d = Array.from({ length: 8 }, (_, i) => (i % 2 ? 0.0167 : -0.0167));
+    const tau2 = runEffectVariance(
+      d,
+      d.map(() => 0.02 ** 2),
+    );
+    expect(tau2).toBeCloseTo(0.0167 ** 2 / CHI2_1_MEDIAN - 0.02 ** 2, 10);
+    // Seven of them are too few.
+    expect(
+      runEffectVariance(
+        d.slice(1),
+        d.slice(1).map(() => 0.02 ** 2),
+      ),
+    ).toBe(0);
+  });
+
   test("0 when the changes are no wider than their launches' noise, or too few to tell", () => {
     const d = Array.from({ length: 12 }, (_, i) => (i % 2 ? 0.01 : -0.01));
     expect(

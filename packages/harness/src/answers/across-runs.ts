@@ -136,7 +136,7 @@ export const spentAt = (alpha: number, keeps: number) => alpha / (Math.max(1, ke
  * One configuration's family: its runs' estimates per comparison, those of one boot merged (a boot is one draw of the
  * run effect), pooled from the stated prior on τr.
  */
-interface Config {
+export interface Config {
   key: string;
   run: PoolRun;
   /** How the words name it: "AMD EPYC" (machineNames), "AMD EPYC (split)". */
@@ -202,7 +202,7 @@ function configOfRuns(
  * comparisons measured there, m ≤ n), which holds 1 whenever Holm did not decide; one the configuration cannot decide
  * (one boot) is taken to reach 1, a wider interval, as it decides nothing: open never reads as decided.
  */
-function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
+export function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
   const has = cfg.estimates.map((rs) => rs.length > 0);
   const n = Math.max(1, has.filter(Boolean).length);
   const can = has.map((h, i) => h && cfg.bootsOf[i]! >= MIN_BOOTS);
