@@ -4,12 +4,13 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze } from '../../packages/harness/src/answers/analysis';
+import { type Analysis, analyze } from '../../packages/harness/src/answers/analysis';
+import type { OnMachine, PickLine, PicksResult, PoolAnswer } from '../../packages/harness/src/model/across-runs';
 import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { chainRounds, poolPicks } from '../../packages/harness/src/answers/picks';
 import type { KeptAnswers } from '../../packages/harness/src/model/kept';
 import type { Member } from '../../packages/harness/src/model/questions';
-import { holdsOn, onMachineText, picksScreen } from '../../packages/harness/src/report/first-screen';
+import { besideThePicks, holdsOn, onMachineText, picksScreen } from '../../packages/harness/src/report/first-screen';
 import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publish/kept-runs';
 import { type RankedContender, topOf } from '../../packages/harness/src/answers/ranking';
 import { readResults } from '../../packages/harness/src/model/results-file';
@@ -377,5 +378,242 @@ describe('the published first screen: one voice', () => {
       .at(-1);
     const saysLatest = /\blatest\b/.test(block.replace(/results\/latest/g, ''));
     expect(!saysLatest || an.results.started_at === newest).toBe(true);
+  });
+});
+
+/** Two machines of a hand-built pool, as the answers name them. */
+const XEON = { machine: 'Intel Xeon, 4 logical CPUs', name: 'Intel Xeon' };
+const EPYC = { machine: 'AMD EPYC, 8 logical CPUs', name: 'AMD EPYC' };
+/** One machine's figure: its verdict, ratio and interval. */
+const onIt = (m: typeof XEON, verdict: OnMachine['verdict'], ratio: number, lo: number, hi: number): OnMachine => ({
+  ...m,
+  placement: 'none',
+  runs: 3,
+  boots: 3,
+  verdict,
+  ratio,
+  lo,
+  hi,
+  level: 0.99,
+  p: 0.001,
+  tau: 0.01,
+});
+/** A stack against the usual choice, pooled, with each machine's figure. */
+const against = (a: string, ons: OnMachine[], verdict: OnMachine['verdict'] = 'faster'): PoolAnswer =>
+  ({
+    a,
+    b: 'node-raw-node-redis',
+    question: 'picks',
+    id: `${a} vs node-raw-node-redis`,
+    ratio: ons[0]!.ratio,
+    lo: ons[0]!.lo,
+    hi: ons[0]!.hi,
+    level: 0.99,
+    p: 0.001,
+    verdict,
+    pairs: 6,
+    rounds: 24,
+    look: 1,
+    pool: {
+      runs: 6,
+      machines: ons.length,
+      tau: 0.01,
+      tau_machine: 0,
+      prediction: null,
+      holds: 'open',
+      where: '',
+      on_machines: ons,
+      estimates: [],
+    },
+  }) as PoolAnswer;
+/** A line of the picks, as answers/picks.ts writes it. */
+const line = (id: string, want: string, answer: PoolAnswer, more: Partial<PickLine> = {}): PickLine => ({
+  id,
+  want,
+  candidates: 3,
+  pick: answer.a,
+  decided: true,
+  keep: false,
+  answer,
+  also: [],
+  ...more,
+});
+
+describe('the first screen of a decided pick, rendered from a hand-built pool', () => {
+  const base = analyze(fixture());
+  // Decided faster on both machines: the pick, bold on each.
+  const pick = against('deno-raw-iovalkey', [
+    onIt(XEON, 'faster', 1.25, 1.1, 1.4),
+    onIt(EPYC, 'faster', 1.23, 1.08, 1.38),
+  ]);
+  // Faster on both too, but less where it gains least: below the table, not the pick.
+  const bun = against('bun-raw-bun-redis', [
+    onIt(XEON, 'faster', 1.35, 1.2, 1.52),
+    onIt(EPYC, 'faster', 1.1, 1.03, 1.18),
+  ]);
+  // Equal on one machine (its lo 0.93: within ±8%, not ±7%), open on the other.
+  const next = against('node-raw-iovalkey', [
+    onIt(XEON, 'equal', 0.99, 0.93, 1.05),
+    onIt(EPYC, 'undecided', 1.04, 0.96, 1.13),
+  ]);
+  // Open on both: a row with none shown faster, and no part of it given up.
+  const fastify = against(
+    'node-fastify-node-redis',
+    [onIt(XEON, 'undecided', 1.04, 0.97, 1.12), onIt(EPYC, 'undecided', 1.02, 0.95, 1.1)],
+    'undecided',
+  );
+  // Decided slower on both.
+  const express = against('node-express-node-redis', [
+    onIt(XEON, 'faster', 0.7, 0.62, 0.79),
+    onIt(EPYC, 'faster', 0.72, 0.64, 0.81),
+  ]);
+  // The clients' ceiling, measured on one machine only.
+  const raw = {
+    ...against('node-raw-node-redis-rawreply', [onIt(XEON, 'faster', 1.8, 1.6, 2.1)]),
+    lo: 1.6,
+    hi: 2.1,
+  };
+  const usual = base.results.contenders.find((c) => c.name === 'node-raw-node-redis')!;
+  const reader = { ...usual, name: raw.a, settings: { ...usual.settings, decode: 'raw' }, tuned: ['decode'] };
+  const picks: PicksResult = {
+    usual: 'node-raw-node-redis',
+    alpha: 0.05,
+    spent: 0.025,
+    per_machine: 0.0125,
+    machines: 2,
+    configurations: 2,
+    lines: [
+      line('fastest', "more speed, at the libraries' defaults", pick, { also: [bun.a] }),
+      line('node', 'on Node, no change of runtime', next, { decided: false, keep: true }),
+      line('framework', 'with a web framework (routes, middleware)', fastify, { decided: false }),
+    ],
+    notes: [line('bun', 'on Bun', bun)],
+    answers: [pick, bun, next, fastify, express],
+  };
+  const an = {
+    ...base,
+    pool: null,
+    picks,
+    answers: [...base.answers, raw],
+    results: { ...base.results, contenders: [...base.results.contenders, reader] },
+  } as Analysis;
+  const screen = picksScreen(an);
+  const beside = besideThePicks(an);
+  const row = (want: string) => screen.split('\n').find((r) => r.startsWith(`| ${want} |`));
+  const said = (start: string) => beside.split('\n').find((l) => l.startsWith(start));
+
+  test('columns: each machine, then what a pick gives up', () => {
+    expect(screen).toContain('| you want | pick | on Intel Xeon | on AMD EPYC | what it gives up |');
+  });
+
+  test('decided: bold figures, the others faster everywhere, and what the pick changes', () => {
+    expect(row("more speed, at the libraries' defaults")).toBe(
+      "| more speed, at the libraries' defaults | `deno-raw-iovalkey` (also faster: `bun-raw-bun-redis`) | " +
+        '**1.25×** faster (1.10×–1.40×) | **1.23×** faster (1.08×–1.38×) | ' +
+        "Deno in place of Node; iovalkey (ioredis's API) in place of node-redis's API |",
+    );
+  });
+
+  test('kept: its next best equal on one machine and open on another may still give some speed', () => {
+    expect(row('on Node, no change of runtime')).toBe(
+      '| on Node, no change of runtime | keep `node-raw-node-redis` | none shown faster than it | ' +
+        'none shown faster than it | maybe some speed (the next best, not yet known: below the table) |',
+    );
+    expect(said('- On Node, the next best')).toBe(
+      '- On Node, the next best, `node-raw-iovalkey`: within ±8% (0.93×–1.05×) on Intel Xeon; ' +
+        'not yet known: 1.04× (0.96×–1.13×) on AMD EPYC.',
+    );
+  });
+
+  test('undecided: the row says none shown faster, and never that nothing is given up', () => {
+    expect(row('with a web framework (routes, middleware)')).toBe(
+      '| with a web framework (routes, middleware) | `node-fastify-node-redis` (no stack of this row shown faster) | ' +
+        'not yet known (0.97×–1.12×) | not yet known (0.95×–1.10×) | maybe some speed |',
+    );
+  });
+
+  test('slower: its own ratio below one, not bold', () => {
+    expect(said('- Express')).toBe(
+      '- Express (`node-express-node-redis`): 0.70×, slower (0.62×–0.79×) on Intel Xeon; ' +
+        '0.72×, slower (0.64×–0.81×) on AMD EPYC; its other clients: `npm run bench -- --matrix`.',
+    );
+  });
+
+  test("Bun's own pick: not the pick where it gains least", () => {
+    expect(said('- On Bun')).toBe(
+      '- On Bun: `bun-raw-bun-redis`: **1.35×** faster (1.20×–1.52×) on Intel Xeon; **1.10×** faster ' +
+        "(1.03×–1.18×) on AMD EPYC; not the pick: where it gains least, 1.10×, against the pick's 1.23× " +
+        '(Bun and Deno not tested against each other).',
+    );
+    // None shown faster on Bun: said so.
+    const open = against('bun-raw-bun-redis', [
+      onIt(XEON, 'undecided', 1.06, 0.98, 1.15),
+      onIt(EPYC, 'undecided', 1.03, 0.96, 1.11),
+    ]);
+    const notes = [line('bun', 'on Bun', open, { decided: false })];
+    const undecided = besideThePicks({ ...an, picks: { ...picks, notes } } as Analysis);
+    expect(undecided.split('\n').find((l) => l.startsWith('- On Bun'))).toBe(
+      '- On Bun: `bun-raw-bun-redis`, none shown faster: not yet known: 1.06× (0.98×–1.15×) on Intel Xeon; ' +
+        'not yet known: 1.03× (0.96×–1.11×) on AMD EPYC; not the pick: where it gains least, 1.03×, ' +
+        "against the pick's 1.23× (Bun and Deno not tested against each other).",
+    );
+  });
+
+  test('ceiling: one machine, its interval to its upper end', () => {
+    expect(beside).toContain(
+      "**The clients' ceiling, not a pick:** the project's own reply reader (`node-raw-node-redis-rawreply`) serves " +
+        "**1.8×** the usual choice's req/s (1.60×–2.10×, Intel Xeon only): most",
+    );
+  });
+});
+
+describe('the picks of a hand-built pool: decided on every machine first, then by the least favourable', () => {
+  const usual = 'node-raw-node-redis';
+  const steady = (base: number, r: number) => Array.from({ length: 8 }, (_, i) => base + ((i * (r + 1)) % 5) * 0.01);
+  const runs = ['M1', 'M2'].flatMap((m, j) =>
+    [0, 1, 2].map((r) =>
+      keptRun(`2026-02-0${j * 3 + r + 1}T00:00:00Z`, m, [
+        // Faster on both machines, about 1.24× on each.
+        ['deno-raw-iovalkey', usual, steady(0.2, r)],
+        // Faster on both: far more on M1, less on M2 than the pick.
+        ['bun-raw-bun-redis', usual, steady(j ? 0.15 : 0.6, r)],
+        // Faster on M1, higher than the pick on both; on M2 measured on one boot alone, so open there.
+        ...(j && r ? [] : [['node-raw-iovalkey', usual, steady(j ? 0.35 : 0.4, r)] as [string, string, number[]]]),
+      ]),
+    ),
+  );
+  const members = [usual, 'deno-raw-iovalkey', 'bun-raw-bun-redis', 'node-raw-iovalkey'].map(member);
+  const p = poolPicks(runs, members, null, 'xrange', 10)!;
+  const by = (name: string) => p.answers.find((x) => x.a === name)!;
+  const verdicts = (name: string) => by(name).pool.on_machines.map((o) => [o.name, o.verdict]);
+
+  test('layout: each as meant, faster or open on each machine', () => {
+    expect(verdicts('deno-raw-iovalkey')).toEqual([
+      ['M1', 'faster'],
+      ['M2', 'faster'],
+    ]);
+    expect(verdicts('bun-raw-bun-redis')).toEqual([
+      ['M1', 'faster'],
+      ['M2', 'faster'],
+    ]);
+    expect(verdicts('node-raw-iovalkey')).toEqual([
+      ['M1', 'faster'],
+      ['M2', 'undecided'],
+    ]);
+    // Where each gains least and most: the open one above the pick on both, the other faster one below it on M2.
+    const span = (name: string) => by(name).pool.on_machines.map((o) => +o.ratio.toFixed(2));
+    expect(span('deno-raw-iovalkey')).toEqual([1.24, 1.24]);
+    expect(span('bun-raw-bun-redis')).toEqual([1.86, 1.18]);
+    expect(span('node-raw-iovalkey')).toEqual([1.52, 1.44]);
+  });
+
+  test('ranking: faster everywhere beats faster somewhere; least favourable machine orders; open is no also', () => {
+    const fastest = p.lines.find((l) => l.id === 'fastest')!;
+    expect(fastest.decided).toBe(true);
+    expect(fastest.pick).toBe('deno-raw-iovalkey');
+    expect(fastest.also).toEqual(['bun-raw-bun-redis']);
+    // On Node the one faster on some machine is decided, and picked.
+    const node = p.lines.find((l) => l.id === 'node')!;
+    expect([node.pick, node.decided, node.keep]).toEqual(['node-raw-iovalkey', true, false]);
   });
 });
