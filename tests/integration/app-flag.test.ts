@@ -114,7 +114,9 @@ describe('--app: your app beside the best stacks', () => {
     const said = /\(resume with (--resume [^\n]*)\)$/m.exec(first.stderr)?.[1] ?? '';
     const again = [...said.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
     expect(again).toEqual(['--resume', resultsIn(first.outDir).dir, ...flags.filter((f) => !/against|HEAD/.test(f))]);
-    // Another route is another app's measurement: refused, naming the flags the run started with.
+    // Without its --app flags, or with another route (another app's run): refused, naming the flags it ran with.
+    const bare = await runCli(again.slice(0, 2));
+    expect([bare.code, bare.stderr]).toEqual([1, expect.stringContaining(`: resume it with ${said}`)]);
     const other = await runCli([...again.slice(0, 2), '--app', 'node server.mjs', '--cwd', repo, '--path', '/x']);
     expect([other.code, other.stderr]).toEqual([1, expect.stringContaining(`, not --app "node server.mjs" --cwd`)]);
     const run = await runCli(again);

@@ -11,7 +11,7 @@ import { settingsFrom } from '../run/prepare';
 import { runBench } from '../run/bench';
 import { runSweep, sweepOf, type SweepOutcome } from '../run/sweep';
 import { abandon, savePartial, stopAll, type Session } from '../run/state';
-import { AgainstError, otherSideOf, recordedAgainst } from '../run/against';
+import { AgainstError, otherSideOf, recordedSettings } from '../run/against';
 import { keptFor, recordOf, writeKept } from '../publish/kept-runs';
 import { analyzeRun, publishRun } from '../publish/index';
 import type { ReportKind } from '../report/index';
@@ -130,9 +130,11 @@ function sideOf(opts: CliOptions) {
   const [first] = opts.ownApps;
   if (opts.ownApps.length === 2) return firstAppSide(first!);
   if (first && opts.against) return ownSide(opts.against, first.cwd);
-  // A resumed --app --against run: its commit found again in the app's repository, not in this checkout's.
-  const recorded = first && opts.resume ? recordedAgainst(opts.resume) : undefined;
-  if (recorded?.kind === 'ref') return { ...ownSide(recorded.commit!, first!.cwd), spec: recorded.spec };
+  // A resumed --app --against run: its commit found again in the app's repository, not in this checkout's (given
+  // without its --app, none: prepare says the flags it ran with).
+  const recorded = opts.resume ? recordedSettings(opts.resume) : undefined;
+  const ref = recorded?.apps?.length && recorded.against?.kind === 'ref' ? recorded.against : null;
+  if (ref) return first ? { ...ownSide(ref.commit!, first.cwd), spec: ref.spec } : null;
   return otherSideOf(opts, APPS_DIR);
 }
 

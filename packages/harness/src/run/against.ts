@@ -91,10 +91,10 @@ export function recordedSide(a: Settings['against'], appsDir: string): OtherSide
   return { ...side, spec: a.spec };
 }
 
-/** The other side a run to resume recorded (undefined: none, or its results cannot be read, which prepare says). */
-export function recordedAgainst(resume: string): Settings['against'] {
+/** The settings a run to resume recorded (undefined: its results cannot be read, which prepare then says). */
+export function recordedSettings(resume: string): Settings | undefined {
   try {
-    return readResults(resultsFile(runFolder(resume))).settings.against;
+    return readResults(resultsFile(runFolder(resume))).settings;
   } catch {
     return undefined;
   }
@@ -109,7 +109,7 @@ export function otherSideOf(
   o: { resume: string | null; against: string | null; handicap: string | null },
   appsDir: string,
 ): OtherSide | null {
-  if (o.resume) return recordedSide(recordedAgainst(o.resume), appsDir);
+  if (o.resume) return recordedSide(recordedSettings(o.resume)?.against, appsDir);
   if (o.against !== null) return resolveAgainst(o.against, appsDir);
   return o.handicap ? selfSide(appsDir) : null;
 }
