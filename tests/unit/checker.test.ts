@@ -1,6 +1,6 @@
 // The live checker on hand-built sequences: every expected value below is worked out by hand.
 import { describe, expect, test } from 'bun:test';
-import { toJson } from '@bench/stream';
+import { DEFAULT_CACHE_TTL_MS, stalenessBoundMs, toJson } from '@bench/stream';
 import {
   canonicalBody,
   judge,
@@ -82,6 +82,13 @@ describe('invalid bodies, by kind', () => {
       /canonical bytes/,
     ],
     [
+      // As long as the canonical body, byte for byte but for the order: not the canonical bytes.
+      'the right entries, each with its keys swapped',
+      probe(1, JSON.stringify({ entries: pick(6, 7, 8).map((e) => ({ fields: e.fields, id: e.id })) })),
+      'shape',
+      /canonical bytes/,
+    ],
+    [
       'an id never written',
       probe(1, canonicalBody([...pick(6, 7), { id: '9-0', fields: { color: 'red', n: '9' } }])),
       'unknown-id',
@@ -112,6 +119,11 @@ describe('invalid bodies, by kind', () => {
       /field 1 is missing/,
     ],
   ];
+  test('the swapped keys make a body exactly as long as the canonical one', () => {
+    const swapped = cases.find(([name]) => name.includes('keys swapped'))![1].body;
+    expect(swapped.length).toBe(canonicalBody(pick(6, 7, 8)).length);
+    expect(swapped).not.toBe(canonicalBody(pick(6, 7, 8)));
+  });
   for (const [name, p, kind, reason] of cases) {
     test(name, () => {
       const r = one(p);
@@ -155,6 +167,28 @@ describe('judge summary', () => {
     // Sorted: 0 0 30 120 200. simple-statistics interpolates: p50 is the middle one; p99 sits at
     // rank (5 − 1) × 0.99 = 3.96, so 120 + 0.96 × (200 − 120) = 196.8.
     expect(summary.staleness_ms).toEqual({ p50: 30, p99: expect.closeTo(196.8, 9), max: 200 });
+  });
+  test('a read half a ms over its bound counts as over it; one exactly at its bound does not', () => {
+    // [3,4,5] lacks 6, acked at 1300: sent at 1350.5 it is 50.5 ms stale, at 1350 exactly 50.
+    const at = (sent: number) => judge([probe(sent, canonicalBody(pick(3, 4, 5)))], seq, MAXLEN, 50).summary;
+    expect(at(1350.5)).toMatchObject({
+      valid: 1,
+      over_bound: 1,
+      first_over_bound: { sent_ms: 1350.5, staleness_ms: 50.5 },
+    });
+    expect(at(1350)).toMatchObject({ valid: 1, over_bound: 0, first_over_bound: null });
+  });
+  test('torn reads are counted among the invalid kinds, beside the others', () => {
+    const probes = [
+      probe(1450, canonicalBody(pick(7, 8))), // torn: too short
+      probe(1460, canonicalBody(pick(6, 7, 7))), // torn: an id twice
+      probe(1470, canonicalBody(pick(6, 8, 7))), // reordered
+      probe(1480, canonicalBody(pick(6, 7, 8))), // valid
+    ];
+    const { summary } = judge(probes, seq, MAXLEN, 50);
+    expect(summary).toMatchObject({ count: 4, valid: 1, invalid: { torn: 2, reordered: 1 } });
+    expect(summary.invalid).toEqual({ torn: 2, reordered: 1 });
+    expect(summary.first_invalid).toMatchObject({ sent_ms: 1450, kind: 'torn' });
   });
   test('no valid reads: no staleness', () => {
     expect(judge([probe(1, 'x')], seq, MAXLEN, 50).summary.staleness_ms).toBeNull();
@@ -284,6 +318,13 @@ describe('the prober', () => {
       server.stop(true);
     }
   }, 30_000);
+});
+
+test("a ttl cache's staleness bound is the TTL the app is given; an exact cache's is 0", () => {
+  expect(stalenessBoundMs('ttl', { CACHE_TTL_MS: '500' })).toBe(500);
+  expect(stalenessBoundMs('ttl', {})).toBe(DEFAULT_CACHE_TTL_MS);
+  expect(stalenessBoundMs('none', { CACHE_TTL_MS: '500' })).toBe(0);
+  expect(stalenessBoundMs('tail', { CACHE_TTL_MS: '500' })).toBe(0);
 });
 
 test('a cache question names a cache that is not exact as such, beside the exact ones it is weighed against', () => {

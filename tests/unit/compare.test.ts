@@ -143,6 +143,13 @@ describe('npm run compare', () => {
     // 10% off one contender, and nothing else: that one alone is flagged.
     const handicapped = compare(a, scaled(fixture(RUNTIMES, 9, 3), 1 / 1.1, 'node-raw-y'));
     expect(handicapped.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-y']);
+    // B is A's very launches with node-raw-y 10% off: once flagged, its move is left out of the others' references
+    // and of its runtime's shift (in, it would move each other node contender and the shift by about 2.4%).
+    const only = compare(a, scaled(a, 1 / 1.1, 'node-raw-y'));
+    expect(only.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['node-raw-y']);
+    for (const r of only.rows.filter((r) => r.name !== 'node-raw-y')) expect(Math.abs(r.change)).toBeLessThan(0.01);
+    const nodeShift = only.shifts.find((x) => x.group === 'node')!.shift;
+    expect(Math.abs(nodeShift - 1)).toBeLessThan(0.01);
   });
 
   test('a contender that moved reads its whole move: its own move is left out of its reference', () => {
@@ -303,6 +310,11 @@ describe('npm run compare', () => {
     const aa = compare(fixture(three, 3), fixture(three, 3, 9));
     const lone = aa.rows.find((r) => r.name === 'b-raw-y')!;
     expect([lone.flagged, lone.hi - lone.lo > 0.01]).toEqual([false, true]);
+    // The whole machine 20% slower in B: the lone one moved with the others, which its reference follows.
+    const slower = compare(fixture(three, 3), scaled(fixture(three, 3, 9), 0.8));
+    const loneSlower = slower.rows.find((r) => r.name === 'b-raw-y')!;
+    expect(loneSlower.flagged).toBe(false);
+    expect(Math.abs(loneSlower.change)).toBeLessThan(0.05);
   });
 
   test('refuses results from different machines, software or data, naming the difference', () => {
@@ -326,9 +338,30 @@ describe('npm run compare', () => {
       ['connections', (r) => (r.settings.connections = [10]), /connections: \[50\] in A, \[10\] in B/],
       ['keep-alive', (r) => ((r.settings as any).keep_alive = false), /keep-alive: true in A, false in B/],
       ['placement', (r) => (r.settings.placement = { ...r.settings.placement, name: 'split' }), /placement: /],
+      ['CPU count', (r) => (r.environment.logical_cpus = 4), /CPU count: 2 in A, 4 in B/],
+      ['rates', (r) => (r.settings.rates = ['50%']), /rates: \[\] in A, \["50%"\] in B/],
+      ['profile', (r) => (r.settings.profile = 'seed'), /profile: "default" in A, "seed" in B/],
+      ['Redis TLS', (r) => (r.settings.redis_tls = true), /Redis over TLS: false in A, true in B/],
+      ['compression', (r) => (r.settings.compression = 'oha default'), /compression: false in A, "oha default" in B/],
+      [
+        'Redis version',
+        (r) => (r.environment.redis_server = 'Redis server v=7.2.4 sha=1'),
+        /Redis: "Redis server v=7\.0\.15" in A, "Redis server v=7\.2\.4" in B/,
+      ],
+      ['Bun', (r) => (r.environment.bun = '1.4.6'), /Bun: "1\.4\.5" in A, "1\.4\.6" in B/],
+      ['Node', (r) => (r.environment.node = 'v25'), /Node: "v24" in A, "v25" in B/],
+      ['node20', (r) => (r.environment.runtimes.node20 = 'v20.2.0'), /node20: "v20\.1\.0" in A, "v20\.2\.0" in B/],
+      ['deno', (r) => (r.environment.runtimes.deno = '2.1.0'), /deno: "2\.0\.0" in A, "2\.1\.0" in B/],
+      ['oha', (r) => (r.environment.oha = 'oha 1.17.0'), /oha: "oha 1\.16\.0" in A, "oha 1\.17\.0" in B/],
+      ['workload', (r) => (r.settings.workload = 'upsert'), /workload: "xrange" in A, "upsert" in B/],
+      ['Redis RTT', (r) => (r.settings.redis_rtt_ms = 5), /Redis RTT \(ms\): 0 in A, 5 in B/],
+      ['body bytes', (r) => (r.data.body_bytes = 46029), /body bytes: 46028 in A, 46029 in B/],
     ];
     const base = structuredClone(a);
     base.settings.connections = [50];
+    // Both record the other runtimes' versions (results before that record have none to compare).
+    base.environment.runtimes = { node20: 'v20.1.0', deno: '2.0.0' };
+    expect(() => compare(base, structuredClone(base))).not.toThrow();
     for (const [, change, message] of variants) {
       const b = structuredClone(base);
       change(b);

@@ -12,6 +12,7 @@ import {
   blocksOf,
   cycles,
   dueSlots,
+  firstGuessS,
   openNames,
   pairMode,
   roundOrder,
@@ -23,6 +24,7 @@ import { schedule } from '../../packages/harness/src/run/schedule';
 import type { Rig, RunState } from '../../packages/harness/src/run/state';
 import { TrialClock } from '../../packages/harness/src/run/eta';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
 import type { Results } from '../../packages/harness/src/model/results';
 
 const point = (connections = 50, rate: number | null = null): PointResult => ({
@@ -56,6 +58,8 @@ describe('what a round measures (plan.ts)', () => {
     expect(namesOf(dueSlots(slots, 4, s, ['a']))).toEqual(['a']);
     expect(namesOf(dueSlots(slots, 4, s, null))).toEqual(['a', 'b', 'c']);
     expect(dueSlots(slots, 4, s, [])).toEqual([]);
+    // max_runs is the last round there is: it is still measured, the one after it not.
+    expect(namesOf(dueSlots(slots, 6, s, ['a']))).toEqual(['a']);
     expect(dueSlots(slots, 7, s, ['a'])).toEqual([]);
   });
 
@@ -89,6 +93,12 @@ describe('what a round measures (plan.ts)', () => {
     const blocks = blocksOf(order, 'runtime');
     expect(blocks.map((b) => b.length).sort()).toEqual([2, 3]);
     expect(blocksOf(order, 'walk').map((b) => b.length)).toEqual([5]);
+  });
+
+  test("each round shuffles anew from the seed: rounds 1 to 4 of one seed's run are not all in one order", () => {
+    const todo = ['n1', 'n2', 'n3', 'n4', 'n5'].map((n) => slot(n)).concat([slot('b1', 'bun'), slot('b2', 'bun')]);
+    const orders = [1, 2, 3, 4].map((round) => namesOf(roundOrder(todo, 7, 1, round)).join(','));
+    expect(new Set(orders).size).toBeGreaterThan(1);
   });
 
   test("the walk's pairs: the open comparisons' and the handicap checks', at the same load point", () => {
@@ -133,6 +143,21 @@ describe('what a round measures (plan.ts)', () => {
     }
     const walk = cycles(members, [[0, 1]], random, 2, 1, [], []);
     expect(walk[0]).toEqual([...walk[1]!].reverse());
+  });
+
+  test("a round's first cycle goes the other way from the round before's: the walk and the handicap pair", () => {
+    const members = ['a', 'b', 'c', 'd', 'e'];
+    // The same random draws in rounds 1 and 2, so only the round tells their first cycles apart.
+    const first = (round: number, pairs: [number, number][] | null) =>
+      cycles(members, pairs, seededRandom(3), 1, round, [], [['b', 'd']])[0]!;
+    expect(first(2, [[0, 1]])).toEqual([...first(1, [[0, 1]])].reverse());
+    const [one, two] = [first(1, null), first(2, null)];
+    expect(one.indexOf('d') - one.indexOf('b')).toBe(-(two.indexOf('d') - two.indexOf('b')));
+  });
+
+  test("a trial's first guess: its warmup, each window with its check, and a second to start and stop", () => {
+    expect(firstGuessS({ warmup_s: 2, windows: 3, duration_s: 4 })).toBeCloseTo(2 + 3 * (4 + 0.3) + 1, 9);
+    expect(firstGuessS({ warmup_s: 0, windows: 1, duration_s: 4 })).toBeCloseTo(4 + 0.3 + 1, 9);
   });
 });
 
@@ -444,6 +469,76 @@ describe('the rounds (schedule.ts, through a fake launcher)', () => {
     expect(fake.events.filter((e) => e.startsWith('window b b/c50-run1'))).toHaveLength(3);
     expect(rounds(b)).toEqual([2]);
     expect(b.points[0]!.left_out).toBe(1);
+  });
+
+  test('--runs auto: round 1 runs whatever its estimate; a later one must fit the budget and reserve', async () => {
+    // Round 1 guessed at 3 × 10 s against a 5 s budget: measured all the same. Round 2's trials take milliseconds, but
+    // the 10 s kept for the report leave no room for them.
+    const fake = new FakeLauncher();
+    const state = {
+      ...stateOf(fake, { windows: 1, runs: 'auto', max_runs: 10, budget_s: 5 }),
+      clock: new TrialClock(10),
+    };
+    expect(await schedule(state)).toBe(true);
+    expect(state.results.contenders.map(rounds)).toEqual([[1], [1], [1]]);
+    expect(state.results.schedule!.rounds).toBe(1);
+    expect(state.results.schedule!.stop_reason).toMatch(/^budget: round 2 would end after 5 s \(10 s of it kept /);
+  });
+
+  test("--runs auto: a round whose trials' estimate would overrun the budget is not started", async () => {
+    // Each contender's trials took 40 s before (the fake's take milliseconds): round 2 is estimated at about 60 s,
+    // past a 30 s budget, though the 10 s reserve alone fits.
+    const fake = new FakeLauncher();
+    const state = stateOf(fake, { windows: 1, runs: 'auto', max_runs: 10, budget_s: 30 });
+    for (const n of ['a', 'b', 'c']) state.clock.add(n, 40);
+    expect(await schedule(state)).toBe(true);
+    expect(state.results.contenders.map(rounds)).toEqual([[1], [1], [1]]);
+    expect(state.results.schedule!.stop_reason).toMatch(/^budget: round 2 /);
+  });
+
+  test('--runs auto stopped by max_runs before any look decided: "N rounds done"', async () => {
+    const fake = new FakeLauncher();
+    const state = stateOf(fake, { windows: 1, runs: 'auto', max_runs: 2, budget_s: 1000 });
+    expect(await schedule(state)).toBe(true);
+    expect(state.results.contenders.map(rounds)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
+    expect(state.results.schedule).toMatchObject({ rounds: 2, stop_reason: '2 rounds done' });
+  });
+
+  test('--runs auto: a run stolen in round 2 is not retried past the budget; its round is left out', async () => {
+    // The stolen window's trial is clocked at 300 s more: b's trials now average over 100 s, and a retry of one
+    // would end after the 60 s budget.
+    class SlowSteal extends FakeLauncher {
+      clock: TrialClock | null = null;
+      override async measure(app: Launched, load: Load, rawName: string, duet?: Meeting): Promise<Measured> {
+        if (rawName === 'b/c50-run2.json') this.clock!.add('b', 300);
+        return super.measure(app, load, rawName, duet);
+      }
+    }
+    const fake = new SlowSteal();
+    fake.stolen.add('b/c50-run2.json');
+    const state = stateOf(fake, { windows: 1, runs: 'auto', max_runs: 2, budget_s: 60 });
+    fake.clock = state.clock;
+    const said: string[] = [];
+    const spy = spyOn(process.stderr, 'write').mockImplementation((s) => (said.push(String(s)), true));
+    try {
+      expect(await schedule(state)).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(said.join('')).toContain('b c50 run 2/2: not measured again, that would end after the 60 s budget');
+    const b = state.results.contenders[1]!;
+    expect(rounds(b)).toEqual([1]);
+    expect(b.points[0]!.discarded_runs!.map((d) => d.round)).toEqual([2]);
+    expect(fake.events.filter((e) => e.startsWith('window b b/c50-run2'))).toEqual(['window b b/c50-run2.json']);
+    expect(b.points[0]!.left_out).toBe(1);
+    expect(state.results.contenders.filter((c) => c !== b).map(rounds)).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
   });
 
   test('Redis dying in a block stops the rounds and says why', async () => {

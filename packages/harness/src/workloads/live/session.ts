@@ -287,8 +287,10 @@ export function poolLive<
   for (const w of ws)
     for (const [k, n] of Object.entries(w.invalid))
       invalid[k as keyof typeof invalid] = (invalid[k as keyof typeof invalid] ?? 0) + n!;
+  // The first window's other fields; the writer's CPU and follower reads only where every window has them.
+  const { writer_cpu_s: _cpu, follower_reads: _reads, ...head } = ws[0]!;
   return {
-    ...ws[0]!,
+    ...(head as T),
     count: sum((w) => w.count),
     valid: sum((w) => w.valid),
     invalid,

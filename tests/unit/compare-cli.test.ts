@@ -1,0 +1,32 @@
+// npm run compare's command line (cli/compare.ts): --absolute chooses the req/s, and anything but two runs is refused.
+import { describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../../packages/harness/src/system/paths';
+
+const CLI = join(ROOT, 'packages/harness/src/cli/compare.ts');
+const RUN = join(ROOT, 'tests/fixtures/results/results.json');
+const compareCli = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+
+describe('npm run compare -- A B', () => {
+  test('--absolute compares req/s, its header and method line say so; without it, the relative index', () => {
+    const absolute = compareCli(RUN, RUN, '--absolute');
+    expect([absolute.status, absolute.stderr]).toEqual([0, '']);
+    const header = (out: string) => out.split('\n').find((l) => l.startsWith('contender '))!;
+    expect(header(absolute.stdout)).toMatch(/req\/s A +req\/s B +req\/s A +req\/s B +change/);
+    expect(absolute.stdout).toContain('on the launch means of log req/s, round drift removed (--absolute)');
+    expect(absolute.stdout).not.toContain('Runtime shifts');
+    const relative = compareCli(RUN, RUN);
+    expect(relative.status).toBe(0);
+    expect(header(relative.stdout)).toMatch(/req\/s A +req\/s B +index A +index B +change/);
+    expect(relative.stdout).not.toContain('(--absolute)');
+  });
+
+  test('three runs are refused with exit 2, the usage line and nothing compared', () => {
+    const three = compareCli(RUN, RUN, RUN);
+    expect(three.status).toBe(2);
+    expect(three.stdout).toBe('');
+    expect(three.stderr).toMatch(/^error: give two runs, got 3; usage: npm run compare -- A B \[--absolute\]/);
+  });
+});
