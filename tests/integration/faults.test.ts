@@ -20,13 +20,14 @@ async function expectClean(run: CliRun) {
 }
 
 describe('a failing contender never stops the run', () => {
-  test('crash, never ready, wrong body, cache, 500s, exit and hang mid-run, a body changing under load', async () => {
+  test('crash, never ready, wrong body, cache, two reads, 500s, exit and hang mid-run, a body changing', async () => {
     const names = [
       'good',
       'crash',
       'never-ready',
       'wrong-body',
       'cache',
+      'double-read',
       'status-500',
       'exit-mid-run',
       'hang-mid-run',
@@ -74,6 +75,11 @@ async function checkFaults(run: CliRun) {
 
   expect(c[fake('cache')].status).toBe('invalid');
   expect(c[fake('cache')].reason).toContain('cached or skipped Redis');
+
+  expect(c[fake('double-read')].status).toBe('invalid');
+  expect(c[fake('double-read')].reason).toMatch(
+    /: more Redis calls than responses .*: 2\.0\d\d XRANGE calls per response/,
+  );
 
   expect(c[fake('status-500')].status).toBe('invalid');
   expect(c[fake('status-500')].reason).toMatch(/requests failed .*non-2xx/);

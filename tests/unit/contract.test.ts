@@ -59,6 +59,15 @@ describe("a contender's body against it", () => {
     );
   });
 
+  test('integer-like names moved first in numeric order: "2" before "10", as an object holds them', () => {
+    const stream: FlatEntry[] = [['1-0', ['color', 'red', '10', 'ten', '2', 'two']]];
+    const body = JSON.stringify(toBody({ shape: 'flat', entries: stream }));
+    expect(body).toContain('"fields":{"2":"two","10":"ten","color":"red"}');
+    expect(contractDifference(body, contractJson(stream))).toEqual({
+      causes: [{ cause: 'integer', at: 'entry 1-0, field "2"' }],
+    });
+  });
+
   test('the stream order with every pair: the repeated name named', () => {
     const d = contractDifference(direct, golden);
     expect(d).toEqual({ causes: [{ cause: 'repeated', at: 'entry 2-0, field "color"' }] });

@@ -137,7 +137,11 @@ function gatePoint(
     // workloads' modules say why not).
     point.status = 'invalid';
     const want = `want 1.00 ± ${CALLS_TOLERANCE}`;
-    point.reason = `cached or skipped Redis: ${calls.toFixed(3)} ${rules.label} calls per response, ${want}`;
+    const why =
+      calls < 1
+        ? 'cached or skipped Redis'
+        : 'more Redis calls than responses (a read repeated, or another client on this Redis)';
+    point.reason = `${why}: ${calls.toFixed(3)} ${rules.label} calls per response, ${want}`;
   }
 }
 
