@@ -1,5 +1,6 @@
 // --servers: which contenders get a twin on the second server, and the questions the twins add.
 import { describe, expect, test } from 'bun:test';
+import { NO_CLUSTER_WATCH } from '@bench/stream';
 import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { familyOf } from '../../packages/harness/src/model/questions';
 import { serverTwins } from '../../packages/harness/src/topology/servers';
@@ -61,13 +62,32 @@ describe('server twins', () => {
       'bun-raw-bun-redis-on-cluster-replicas',
     ]);
     expect(unsupported[0]!.reason).toContain('no Cluster support (oven-sh/bun#22947)');
-    // A decode of its own or a tail cache: the app refuses cluster mode at its start, so no twin is launched to fail.
-    const single = pick('node-raw-node-redis-bytes', 'node-raw-node-redis-rawreply');
+    // A decode of its own, a tail cache, the pool or WATCH: the app refuses cluster mode at its start, so no twin is
+    // launched to fail.
+    const single = pick(
+      'node-raw-node-redis-bytes',
+      'node-raw-node-redis-rawreply',
+      'node-raw-node-redis-tail',
+      'node-raw-ioredis-tail-body',
+      'node-raw-node-redis-pool',
+      'node-raw-ioredis-watch',
+    );
     const none = serverTwins(single, ['redis', 'cluster']);
-    expect(none.twins).toEqual([]);
-    expect(none.unsupported.map((u) => u.reason)).toEqual([
-      'decode bytes: its reader follows no cluster redirect, so it is measured on a single server only',
-      'decode raw: its reader follows no cluster redirect, so it is measured on a single server only',
+    expect(none.twins.map((t) => t.name)).toEqual([]);
+    const follower = "its follower needs one connection to the stream's node, so it is measured on one server";
+    expect(none.unsupported.map((u) => [u.name, u.reason])).toEqual([
+      [
+        'node-raw-node-redis-bytes-on-cluster',
+        'decode bytes: its reader follows no cluster redirect, so it is measured on a single server only',
+      ],
+      [
+        'node-raw-node-redis-rawreply-on-cluster',
+        'decode raw: its reader follows no cluster redirect, so it is measured on a single server only',
+      ],
+      ['node-raw-node-redis-tail-on-cluster', `cache tail: ${follower}`],
+      ['node-raw-ioredis-tail-body-on-cluster', `cache tail-body: ${follower}`],
+      ['node-raw-node-redis-pool-on-cluster', "pool: node-redis's client pool is measured on a single server only"],
+      ['node-raw-ioredis-watch-on-cluster', `watch: ${NO_CLUSTER_WATCH}`],
     ]);
     const q = familyOf([...chosen, ...twins]).questions.find((x) => x.kind === 'server')!;
     expect(q.members).toEqual([
