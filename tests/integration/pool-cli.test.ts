@@ -4,6 +4,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PoolResult } from '../../packages/harness/src/model/across-runs';
+import { familyOf } from '../../packages/harness/src/model/questions';
+import type { Results } from '../../packages/harness/src/model/results';
+import { recordOf } from '../../packages/harness/src/publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../../packages/harness/src/system/paths';
 import { defaultRun, firstRoundOnly } from '../helpers/runs';
 
@@ -35,6 +38,11 @@ describe('npm run pool', () => {
       else expect(r.pooled).toBeGreaterThan(0);
     }
     expect(pool.answers.every((a) => a.pool.runs >= 1)).toBe(true);
+    // Pooled as if of this checkout's inputs, said so; not on this checkout's inputs; each machine left out in turn.
+    expect(pool.any_inputs).toBe(true);
+    expect(pool.inputs_of).toBeUndefined();
+    expect(pool.leave_one_out?.length).toBe(new Set(pool.runs.filter((r) => r.pooled).map((r) => r.machine)).size);
+    expect(pool.leave_one_out?.length).toBeGreaterThan(1);
     expect(existsSync(join(out, 'pool.md'))).toBe(true);
     const said = proc.stdout.toString();
     expect(said).toMatch(/^\d+ comparisons over \d+ runs on \d+ machines?: \d+ decided/m);
@@ -47,6 +55,41 @@ describe('npm run pool', () => {
       expect(said).toMatch(
         new RegExp(`^${none} other runs? pooled nothing \\(each in pool\\.json\\): \\d+ left out`, 'm'),
       );
+  }, 120_000);
+
+  test("a fleet's folders: runs two folders deep pooled, the report from the newest results.json, pool.md gone", () => {
+    const fleet = mkdtempSync(join(tmpdir(), 'fleet-'));
+    const runOn = (day: string, cpu: string): Results => {
+      const r = { ...defaultRun(), started_at: `2026-12-${day}T01:00:00.000Z` };
+      r.family = familyOf(r.contenders);
+      r.environment = { ...r.environment, cpu_model: cpu };
+      return r;
+    };
+    // One machine's bench folder holds its runs' folders (OUT/runs/*/results.json); the older asked 3 comparisons.
+    const [older, newer] = [runOn('01', 'AMD EPYC'), runOn('02', 'AMD EPYC')];
+    older.family = { ...older.family!, comparisons: older.family!.comparisons.slice(0, 3) };
+    for (const r of [older, newer]) {
+      mkdirSync(join(fleet, 'one', 'runs', r.started_at), { recursive: true });
+      writeFileSync(join(fleet, 'one', 'runs', r.started_at, 'results.json'), JSON.stringify(r));
+    }
+    // Another's checkout: its kept record in results/runs/.
+    mkdirSync(join(fleet, 'two', 'results', 'runs'), { recursive: true });
+    const kept = recordOf(runOn('03', 'Intel Xeon'));
+    writeFileSync(join(fleet, 'two', 'results', 'runs', 'kept.json'), JSON.stringify(kept));
+    // An earlier pool of records alone wrote pool.md here: the report now written would contradict it.
+    const out = mkdtempSync(join(tmpdir(), 'pool-out-'));
+    writeFileSync(join(out, 'pool.md'), 'an earlier pool\n');
+    const ins = ['one', 'two'].map((m) => join(fleet, m));
+    const proc = Bun.spawnSync(['bun', CLI, ...ins, '--any-inputs', '--out', out], { cwd: ROOT });
+    expect(proc.stderr.toString()).not.toContain('skipped');
+    expect(proc.exitCode).toBe(0);
+    const pool = JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8')) as PoolResult;
+    expect(pool.runs.map((r) => r.started_at)).toEqual([older, newer, kept].map((r) => r.started_at));
+    expect(pool.answers).toHaveLength(newer.family!.comparisons.length);
+    expect(pool.leave_one_out).toHaveLength(2);
+    expect(existsSync(join(out, 'pool.md'))).toBe(false);
+    expect(existsSync(join(out, 'results.md'))).toBe(true);
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(newer.started_at.slice(0, 10));
   }, 120_000);
 
   test('a path that is not there, or no run in it: one line naming the fix, exit 2', () => {

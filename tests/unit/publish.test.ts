@@ -7,13 +7,25 @@ import { analyze } from '../../packages/harness/src/answers/analysis';
 import { defaultOptions } from '../../packages/harness/src/cli/args';
 import { whyNotKept } from '../../packages/harness/src/cli/keep';
 import { keepAndPool, showsPicks } from '../../packages/harness/src/publish/kept-runs';
-import { notKeptQuestion, notPublished } from '../../packages/harness/src/publish/rules';
+import { METHOD_KEYS, notKeptQuestion, notPublished, QUESTION_KEYS } from '../../packages/harness/src/publish/rules';
 import { familyOf } from '../../packages/harness/src/model/questions';
-import type { Results } from '../../packages/harness/src/model/results';
+import type { Results, Settings } from '../../packages/harness/src/model/results';
 import { settingsFrom } from '../../packages/harness/src/run/prepare';
 import { defaultRun, firstRoundOnly } from '../helpers/runs';
 
 const place = { dir: 'latest' };
+
+// The method, and the part of it that asks the question, spelt out here: a key dropped from rules.ts's lists fails.
+const METHOD = [
+  ...['suite', 'profile', 'workload', 'connections', 'rates', 'duration_s', 'windows', 'layout', 'warmup_s', 'runs'],
+  ...['target_ci_pct', 'max_runs', 'budget_s', 'max_steal_pct', 'placement', 'servers', 'redis_rtt_ms', 'redis_tls'],
+];
+const QUESTION = ['suite', 'profile', 'workload', 'connections', 'rates', 'servers', 'redis_rtt_ms', 'redis_tls'];
+/** `r` with the setting `k` at a value no default has. */
+const changedAt = (r: Results, k: string): Results => {
+  (r.settings as unknown as Record<string, unknown>)[k] = { changed: k };
+  return r;
+};
 
 describe('publishing policy', () => {
   const defaults = settingsFrom(defaultOptions('xrange', 0));
@@ -53,6 +65,37 @@ describe('publishing policy', () => {
     delete (old.settings as Partial<Results['settings']>).servers;
     expect(notPublished(old, place, defaults)).toBeNull();
   });
+  test("each method key changed, alone, is named; so is the workload's own key (under its name)", () => {
+    for (const k of new Set([...METHOD, ...METHOD_KEYS]))
+      expect(notPublished(changedAt(defaultRun(), k), place, defaults)).toBe(`not the default method (${k} changed)`);
+    const upserts = settingsFrom(defaultOptions('upsert', 0));
+    const upsert = defaultRun();
+    upsert.settings = { ...upserts, upsert: { keys: 7 } } as Settings;
+    expect(notPublished({ ...upsert, settings: upserts }, place, upserts)).toBeNull();
+    expect(notPublished(upsert, place, upserts)).toBe('not the default method (upsert changed)');
+  });
+
+  test('each other reason is named: data not from dump.rdb, --self-check, --handicap, --against, --app', () => {
+    const reason = (change: (r: Results) => void) => {
+      const r = defaultRun();
+      change(r);
+      return notPublished(r, place, defaults);
+    };
+    expect(reason((r) => (r.data.rdb = 'other.rdb'))).toBe('data from other.rdb, not dump.rdb');
+    expect(reason((r) => (r.settings.self_check = ['x']))).toBe('--self-check changes the schedule');
+    expect(reason((r) => (r.settings.handicap = 'node-raw-node-redis'))).toBe(
+      '--handicap slows a contender on purpose',
+    );
+    const against = { spec: 'HEAD~1', kind: 'ref', commit: null, apps_dir: 'apps', equal_pct: 2, pair: 'auto' };
+    expect(reason((r) => (r.settings.against = against as Settings['against']))).toBe(
+      '--against measures a change, not the suite',
+    );
+    // --publish publishes a run of another method, never one of your own app.
+    const app = { name: 'mine', command: 'node app.js', path: '/', body: 'any' } as const;
+    expect(reason((r) => Object.assign(r.settings, { apps: [app], publish: true }))).toBe(
+      '--app measures your own app, never published',
+    );
+  });
 });
 
 describe('keeping is a rule', () => {
@@ -67,6 +110,36 @@ describe('keeping is a rule', () => {
     r.settings.connections = [64];
     expect(notKeptQuestion(r, defaults)).toBe('it asks another question (connections changed)');
     expect(notKeptQuestion(defaultRun(), null)).toMatch(/are not kept$/);
+  });
+
+  test('each question key changed, alone, is named; the other method keys keep the run', () => {
+    for (const k of new Set([...QUESTION, ...QUESTION_KEYS]))
+      expect(notKeptQuestion(changedAt(defaultRun(), k), defaults)).toBe(`it asks another question (${k} changed)`);
+    for (const k of METHOD.filter((m) => !QUESTION.includes(m)))
+      expect(notKeptQuestion(changedAt(defaultRun(), k), defaults)).toBeNull();
+    const upserts = settingsFrom(defaultOptions('upsert', 0));
+    const upsert = { ...defaultRun(), settings: { ...upserts, upsert: { keys: 7 } } as Settings };
+    expect(notKeptQuestion(upsert, upserts)).toBe('it asks another question (upsert changed)');
+  });
+
+  test('data not from dump.rdb is not kept; a key an older result lacks was at its default, so it is kept', () => {
+    const other = defaultRun();
+    other.data.rdb = 'other.rdb';
+    expect(notKeptQuestion(other, defaults)).toBe('data from other.rdb, not dump.rdb');
+    const url = defaultRun();
+    url.data = { ...url.data, rdb: null, redis_url: 'redis://elsewhere:6379' };
+    expect(notKeptQuestion(url, defaults)).toBe('data from redis://elsewhere:6379, not dump.rdb');
+    const old = defaultRun();
+    for (const k of ['profile', 'rates', 'servers', 'redis_rtt_ms'] as const)
+      delete (old.settings as Partial<Settings>)[k];
+    expect(notKeptQuestion(old, defaults)).toBeNull();
+    expect(whyNotKept({ ...old, family: familyOf(old.contenders) })).toBeNull();
+  });
+
+  test('a run of one round that asks another question is told it asks another question, not that it is short', () => {
+    const one = firstRoundOnly(defaultRun());
+    one.settings.connections = [64];
+    expect(whyNotKept(one)).toBe('it asks another question (connections changed)');
   });
 
   test('the picks take a share of the α only on the page that shows them: the reads, not the writes', () => {

@@ -58,6 +58,19 @@ describe("a report's files", () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.png')).length).toBeGreaterThan(0);
   }, 60_000);
 
+  test('a text report draws no chart: results.md and report.html alone', async () => {
+    const text = mkdtempSync(join(tmpdir(), 'report-text-'));
+    // A chart drawn would fail the report: none is drawn.
+    fail.chart = true;
+    try {
+      await expect(writeReport(text, an, 'text')).resolves.toBeUndefined();
+    } finally {
+      fail.chart = false;
+    }
+    expect(readdirSync(text).sort()).toEqual(['report.html', 'results.md']);
+    rmSync(text, { recursive: true, force: true });
+  });
+
   test('each file is written whole, through a temporary name: none is left behind', () => {
     expect(writeFiles(dir, { 'a.json': '{}\n', 'b.md': 'b\n' })).toEqual(['a.json', 'b.md']);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
