@@ -23,7 +23,7 @@ import {
   inputsLine,
   scaleText,
 } from '../../packages/harness/src/report/changes';
-import { analyze } from '../../packages/harness/src/answers/analysis';
+import { type Analysis, analyze } from '../../packages/harness/src/answers/analysis';
 import { loopBurnUs, wallBurnUs } from '../../packages/harness/src/answers/handicap';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
@@ -737,6 +737,54 @@ describe('which contenders differ between the sides', () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+});
+
+describe("the Changes section's figures", () => {
+  const answer = (a: string, verdict: string, ratio: number, lo: number, hi: number, out?: string) =>
+    ({ question: `change: ${a}`, a, b: `${a}@base`, verdict, ratio, lo, hi, level: 0.95, rounds: 6, out }) as Answer;
+  const results = (answers: Answer[]) =>
+    ({
+      settings: { against: { kind: 'ref', spec: 'HEAD', commit: 'f'.repeat(40), equal_pct: 2 } },
+      changes: { comparisons: answers.map(() => ({})), answers },
+    }) as unknown as Results;
+
+  test('equal: its bound is the farther of its ends from 1, either side (0.985–1.005 is ±1.5%)', () => {
+    expect(changeSentence(answer('a', 'equal', 0.995, 0.985, 1.005), 2)).toContain(
+      'a: head and base are **equal within ±1.5%** (−0.5%; ',
+    );
+    expect(changeSentence(answer('a', 'equal', 1.005, 0.995, 1.015), 2)).toContain('**equal within ±1.5%**');
+  });
+
+  test('the lines: slower and faster first, then equal, then open, then those not answered', () => {
+    const an = {
+      results: results([
+        answer('a', 'undecided', 1.01, 0.97, 1.05),
+        answer('b', 'equal', 1, 0.99, 1.01),
+        answer('c', 'faster', 0.9, 0.85, 0.95),
+        answer('d', 'faster', 1.1, 1.05, 1.15, 'd@base is failed'),
+        answer('e', 'faster', 1.1, 1.05, 1.15),
+      ]),
+      handicap: [],
+      changeSeen: new Map(),
+      aloneScale: null,
+      procedures: { 'signed-rank': { sentence: 'x' } },
+    } as unknown as Analysis;
+    const lines = changesSection(an)
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      .map((l) => l.slice(2, 3));
+    expect(lines).toEqual(['c', 'e', 'b', 'a', 'd']);
+  });
+
+  test("the forest plot: its axis reaches the lowest and highest ends; each label is the pair's signed ratio", () => {
+    const r = results([answer('a', 'faster', 0.85, 0.8, 0.9), answer('b', 'undecided', 1.05, 0.99, 1.3)]);
+    type Spec = { layer: { data: { values: { text: string }[] }; encoding: { x: { scale: { domain: number[] } } } }[] };
+    const spec = changesSpec(r, {}) as unknown as Spec;
+    const [lo, hi] = spec.layer[0]!.encoding.x.scale.domain;
+    expect(lo).toBeCloseTo(0.8 / 1.01, 9);
+    expect(hi).toBeCloseTo(1.3 * 1.01, 9);
+    expect(spec.layer[2]!.data.values.map((v) => v.text)).toEqual(['−15%', '+5.0%']);
   });
 });
 

@@ -2,7 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
-import { breakdownSpec, breakdownTable } from '../../packages/harness/src/report/ceilings';
+import {
+  breakdownSpec,
+  breakdownTable,
+  ceilingsTable,
+  efficiencyTable,
+} from '../../packages/harness/src/report/ceilings';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { breakdownOf, ceilingFor, withCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 import { parseCli } from '../../packages/harness/src/cli/args';
@@ -186,6 +191,10 @@ describe('the cost breakdown', () => {
     expect(spec.layer[2]!.data.values.map((v) => v.text)).toEqual([
       `leftover not measured: the parts ${(-over.leftover_us).toFixed(0)} µs past the total`,
     ]);
+    // The note starts where the parts end: client + transform + HTTP, past the tick.
+    const end = (spec.layer[2]!.data.values[0] as unknown as { end: number }).end;
+    expect(end).toBeCloseTo(over.client_us + over.transform_us + over.http_us, 9);
+    expect(end).toBeCloseTo(over.measured_us - over.leftover_us, 9);
   });
   test('a decode twin is matched with its own client ceiling: raw has its transform in the client share', () => {
     const withDecode = {
@@ -242,6 +251,41 @@ describe('the cost breakdown', () => {
     expect(row(1150, 870)).toEndWith('| within 15% |'); // predicted 1e6 / 1150 = 870
     expect(row(1400, 640)).toContain('leftover +250 µs: the app spends more per request than its parts did alone');
     expect(row(900, 1100)).toContain('leftover -250 µs: the parts alone cost more than the whole');
+  });
+});
+
+describe('the ceilings and efficiency tables', () => {
+  test('an HTTP ceiling measured 3 times: its median and its interval with its level; one run says so', () => {
+    const rps = (median: number, n: number) => ({
+      median,
+      min: 800,
+      max: 1300,
+      n,
+      ci: { lo: 950, hi: 1150, level: 0.75 },
+    });
+    const http = (name: string, median: number, n: number) =>
+      contender(name, { ceiling: 'http', rps: rps(median, n), cpu_us_per_req: 123.4 }, median);
+    const an = {
+      redisCeilings: [],
+      results: { settings: {}, contenders: [http('bun-raw-precomputed', 1000, 3), http('x-precomputed', 900, 1)] },
+    } as unknown as Analysis;
+    const md = ceilingsTable(an);
+    expect(md).toContain('| HTTP: bun raw (bun-raw-precomputed) | 1000 | 950–1150 (75% CI, 3 runs) | 123 |');
+    expect(md).toContain('| HTTP: bun raw (x-precomputed) | 900 | one run | 123 |');
+  });
+
+  test("efficiency: the lowest ceiling's share, and the share of Redis alone from its own figure", () => {
+    const c = (name: string, efficiency: object) => ({ name, rps: { median: 600 }, efficiency });
+    const an = {
+      ranked: [
+        c('a', { ceiling: 'bun-raw-precomputed', ceiling_rps: 2500, value: 0.24, redis_share: 0.1875 }),
+        c('b', { ceiling: 'redis', ceiling_rps: 3200, value: 0.1875 }),
+      ],
+      results: { settings: {} },
+    } as unknown as Analysis;
+    const rows = efficiencyTable(an).split('\n');
+    expect(rows).toContain('| a | 600 | bun-raw-precomputed | 2500 | 24.0% | 18.8% |');
+    expect(rows).toContain('| b | 600 | Redis alone | 3200 | 18.8% | – |');
   });
 });
 

@@ -100,6 +100,29 @@ describe('--app in the report', () => {
     expect(text).not.toContain('made no Redis call');
   });
 
+  test("the table's row: req/s, p50 and p99 (one decimal under 10 ms), CPU µs, memory; two sizes differ", () => {
+    const an = { results: appResults('first'), answers: [] } as unknown as Analysis;
+    an.yours = yoursOf(an.results)!;
+    const [mine, other] = an.yours.rows;
+    Object.assign(mine!, { rps: 12_345.6, p50: 4.26, p99: 23.7, cpu_us: 301.4, rss_mb: 80.4 });
+    Object.assign(other!, { rps: 9_000, p50: 12.4, p99: 9.96, cpu_us: 1_234.5, rss_mb: 61 });
+    const text = yoursSection(an);
+    expect(text).toContain(
+      '| **`your-app`** | 12,346 | 4.3 ms | 24 ms | 301 µs | 80 MB | XRANGE 1.00 | 9,000 B |\n' +
+        '| `node-raw-iovalkey` | 9,000 | 12 ms | 10.0 ms | 1,235 µs | 61 MB | XRANGE 1.00 | 20,000 B |',
+    );
+    // Two sizes, 9,000 B and 20,000 B: the bodies differ.
+    expect(text).toContain('The bodies differ in size, so the work per response differs');
+  });
+
+  test("a decided answer: faster or slower, its ratio and its interval low end first, as the head's own figure", () => {
+    const answer = { question: 'yours: x', a: 'your-app', b: 'b', verdict: 'faster', ratio: 1.2, lo: 1.1, hi: 1.3 };
+    const an = (a: object) => ({ results: { settings: { target_ci_pct: 10 } }, answers: [a] }) as unknown as Analysis;
+    expect(answerText(an(answer), 'your-app')).toEqual(['- **faster** than `b`: 20% (10%…30%)']);
+    const slower = { ...answer, ratio: 0.8, lo: 0.75, hi: 0.9 };
+    expect(answerText(an(slower), 'your-app')).toEqual(['- **slower** than `b`: -20% (-25%…-10%)']);
+  });
+
   test('two --app: head is your second version by its command; --app with --against, the folder as it is', () => {
     const r = (kind: string) =>
       ({

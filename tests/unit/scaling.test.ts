@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { Results } from '../../packages/harness/src/model/results';
 import { linearFit, scalingOf } from '../../packages/harness/src/answers/scaling';
-import { scalingTable } from '../../packages/harness/src/report/scaling';
+import { scalingSpec, scalingTable } from '../../packages/harness/src/report/scaling';
 
 describe('linear fit', () => {
   test('points on a line: its slope and intercept, R² = 1', () => {
@@ -81,5 +81,15 @@ describe('scaling', () => {
     const md = scalingTable(s);
     expect(md).toContain('| a | 900, 1100 | 300, 2000 | 40, 11000 | 1.00 | 1000 | 1.000 |');
     expect(md).toContain('| b | 500, 2000 | – | 20, 92000 |');
+    // The chart: each contender's CPU µs per request against entries, the points it passed.
+    const chart = scalingSpec(s) as { data: { values: object[] }; encoding: { y: { field: string } } };
+    expect(chart.encoding.y.field).toBe('cpu');
+    expect(chart.data.values).toEqual([
+      { name: 'a', entries: 100, cpu: 1100 },
+      { name: 'a', entries: 1000, cpu: 2000 },
+      { name: 'a', entries: 10000, cpu: 11000 },
+      { name: 'b', entries: 100, cpu: 2000 },
+      { name: 'b', entries: 10000, cpu: 92000 },
+    ]);
   });
 });
