@@ -80,7 +80,9 @@ describe('npm run pool', () => {
     const out = mkdtempSync(join(tmpdir(), 'pool-out-'));
     writeFileSync(join(out, 'pool.md'), 'an earlier pool\n');
     const ins = ['one', 'two'].map((m) => join(fleet, m));
-    const proc = Bun.spawnSync(['bun', CLI, ...ins, '--any-inputs', '--out', out], { cwd: ROOT });
+    // No browser: the report's files are what is checked, not its screenshot (a browser's start costs seconds).
+    const env = { ...process.env, CHROMIUM_PATH: join(fleet, 'no-browser') };
+    const proc = Bun.spawnSync(['bun', CLI, ...ins, '--any-inputs', '--out', out], { cwd: ROOT, env });
     expect(proc.stderr.toString()).not.toContain('skipped');
     expect(proc.exitCode).toBe(0);
     const pool = JSON.parse(readFileSync(join(out, 'pool.json'), 'utf8')) as PoolResult;
