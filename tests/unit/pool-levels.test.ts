@@ -16,6 +16,7 @@ import {
   TAU_IN_BOOT,
 } from '../../packages/harness/src/stats/meta-analysis';
 import { studentT } from '../../packages/harness/src/stats/moderated';
+import { priorAt } from '../helpers/priors';
 
 const z = (q: number) => jstat.normal.inv(q, 0, 1);
 /** A posterior of ln ratio normal about `mean` with sd `se`: its two-sided p and its interval at any level. */
@@ -83,18 +84,9 @@ describe("a machine's verdicts at their own levels (a worked example by hand)", 
 });
 
 describe('a pooled figure against its formula', () => {
-  /** A prior with all its weight at τr = tr and τm = tm. */
-  const at = (tr: number, tm = 0, machines = 1) => ({
-    run: TAU_GRID.map((t) => (t === tr ? 1 : 0)),
-    machine: TAU_GRID.map((t) => (t === tm ? 1 : 0)),
-    n: 0,
-    nMachine: 0,
-    machines,
-  });
-
   test("one run at τr = 0: the pooled p is the t's own two-sided p", () => {
     const one: RunEstimate = { y: 0.1, se: 0.04, df: 10, run: 'r', machine: 'A' };
-    const pooled = poolRuns([one], at(0));
+    const pooled = poolRuns([one], priorAt(0, 0, 1));
     expect(pooled.p).toBeCloseTo(2 * (1 - studentT.cdf(2.5, 10)), 9);
     expect(pooled.at(0.95, false).lo).toBeCloseTo(Math.exp(0.1 - studentT.inv(0.975, 10) * 0.04), 9);
   });
@@ -114,7 +106,7 @@ describe('a pooled figure against its formula', () => {
   test('a run on an unmeasured machine: τr² and τm²(1 + 1/M) added, on a t of at most M − 1 df', () => {
     const runs = [0.1, 0.15, 0.2, 0.25, 0.3].map((y, i) => ({ y, se: 0.01, df: 30, run: `r${i}`, machine: `M${i}` }));
     const [tr, tm] = [TAU_GRID[3]!, TAU_GRID[6]!];
-    const post = posterior(runs, at(tr, tm, 5));
+    const post = posterior(runs, priorAt(tr, tm, 5));
     const [mu] = post.mu;
     const [next] = post.next();
     expect(next!.s).toBeCloseTo(Math.sqrt(mu!.s ** 2 + tr ** 2 + tm ** 2 * (1 + 1 / 5)), 12);

@@ -53,16 +53,10 @@ import {
 } from '../../packages/harness/src/stats/meta-analysis';
 import { studentT } from '../../packages/harness/src/stats/moderated';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
+import { priorAt } from '../helpers/priors';
 
 const est = (y: number, se: number, machine = 'm1', df = 16): RunEstimate => ({ y, se, df, run: `${y}`, machine });
-/** A prior with all its weight at τr = tr (and τm = tm). */
-const at = (tr: number, tm = 0, machines = 2) => ({
-  run: TAU_GRID.map((t) => (t === tr ? 1 : 0)),
-  machine: TAU_GRID.map((t) => (t === tm ? 1 : 0)),
-  n: 0,
-  nMachine: 0,
-  machines,
-});
+const at = priorAt;
 
 describe('pooling one comparison over runs and machines', () => {
   test('a worked example by hand: three runs on one machine, at τr = 0', () => {
