@@ -3,6 +3,7 @@ import { markdown } from '../../packages/harness/src/report/index';
 import { readmeMarkers, README_END, README_START, spliceReadme } from '../../packages/harness/src/publish/readme';
 import { headlineTable } from '../../packages/harness/src/report/table';
 import { fasterText, picks } from '../../packages/harness/src/report/answers';
+import { asFactor } from '../../packages/harness/src/report/words';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import type { ContenderResult, Results, RunRecord } from '../../packages/harness/src/model/results';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
@@ -104,6 +105,12 @@ describe('answer sentences', () => {
   test('an interval that excludes no change never prints 0% at its end', () => {
     expect(fasterText(1.07, 1.003, 1.14, 'x')).toBe('is faster than x by 7% (0.3%–14%)');
     expect(fasterText(1.2, 1.1, 1.3, 'x')).toBe('is faster than x by 20% (10%–30%)');
+  });
+
+  test('how much faster is a factor from 1.5× on, a percentage below, everywhere on the page (one switch)', () => {
+    expect(fasterText(1.49, 1.3, 1.7, 'x')).toBe('is faster than x by 49% (30%–70%)');
+    expect(fasterText(1.5, 1.3, 1.7, 'x')).toBe('serves 1.5× what x does (1.3–1.7×)');
+    expect([1.4999, 1.5, 2].map(asFactor)).toEqual([false, true, true]);
   });
 });
 

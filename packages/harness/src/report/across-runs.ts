@@ -2,7 +2,7 @@
 // where the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
 import { type Holds, type PoolResult, type PoolRun, saidOn } from '../model/across-runs';
-import { contendedOf, listed, term } from './words';
+import { asFactor, contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
 import { hostCpu, hostCpuTag, machineDifference, machineNames, NOISY_SD } from '../model/kept';
 
@@ -29,7 +29,7 @@ export function poolSuffix(a: AnswerFigures): string {
       : [p.prediction.lo, p.prediction.hi]
     : [];
   const range = (x: number, y: number) => {
-    if (x >= 1.5) return `${x.toFixed(1)}–${y.toFixed(1)}×`;
+    if (asFactor(x)) return `${x.toFixed(1)}–${y.toFixed(1)}×`;
     return `${signed(x)}…${signed(y)}`;
   };
   const pi = lo !== undefined && hi !== undefined ? `; on a machine not measured: ${range(lo, hi)}` : '';

@@ -5,7 +5,7 @@ import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answe
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
 import { poolProcedureText, poolSuffix } from './across-runs';
-import { levelText, onSomeMachines } from './words';
+import { asFactor, levelText, onSomeMachines } from './words';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
@@ -13,7 +13,7 @@ const signedPct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(
 
 /** "serves 1.8× what X does (1.6–2.0×)" from 1.5× on, "is faster than X by 23% (15–31%)" below. */
 export function fasterText(factor: number, lo: number, hi: number, loser: string): string {
-  return factor >= 1.5
+  return asFactor(factor)
     ? `serves ${factor.toFixed(1)}× what ${loser} does (${lo.toFixed(1)}–${hi.toFixed(1)}×)`
     : `is faster than ${loser} by ${pct(factor - 1)} (${pct(lo - 1)}–${pct(hi - 1)})`;
 }

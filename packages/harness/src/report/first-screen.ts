@@ -9,7 +9,7 @@ import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
 import { pct } from './answers';
-import { contendedOf, listed, pooledDays, term } from './words';
+import { asFactor, contendedOf, listed, pooledDays, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
@@ -242,7 +242,7 @@ export function holdsOn(a: PoolAnswer): string {
 }
 
 /** "1.25×"; "3.3×" from 1.5× on, as the answers' bullets say a factor (report/picks.ts factorText). */
-const factor = (r: number) => (r >= 1.5 ? `${r.toFixed(1)}×` : x2(r));
+const factor = (r: number) => (asFactor(r) ? `${r.toFixed(1)}×` : x2(r));
 /** "(1.02×–1.53×)": the answer's interval, at the level its test spent, in the bullets' form. */
 const interval = (a: Pick<PoolAnswer, 'lo' | 'hi'>) => `(${x2(a.lo)}–${x2(a.hi)})`;
 

@@ -2,7 +2,7 @@
 // on a log axis, grouped by question, decided / equal / open told apart by colour and shape, the
 // ±target_ci_pct band ("equal" needs the whole interval inside it) shaded. The --against forest
 // plot (changes.ts) draws its pairs the same way.
-import { pooledDays, runSubtitle } from './words';
+import { asFactor, pooledDays, runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis, AnswerFigures } from '../answers/analysis';
 import { labeller, pct, where } from './answers';
@@ -19,7 +19,7 @@ function pointText(a: AnswerFigures, label: (name: string) => string): string {
   if (a.verdict === 'equal') return `equal ±${pct(a.bound)}`;
   if (a.verdict !== 'faster') return 'open';
   const f = a.sides.factor;
-  return `${label(a.sides.winner)} ${f >= 1.5 ? `${f.toFixed(1)}×` : `+${pct(f - 1)}`}`;
+  return `${label(a.sides.winner)} ${asFactor(f) ? `${f.toFixed(1)}×` : `+${pct(f - 1)}`}`;
 }
 
 /** Each answer with an interval as the plot draws it, in the order of the questions. */

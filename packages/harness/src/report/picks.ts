@@ -5,7 +5,7 @@ import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
 import type { OnMachine } from '../model/across-runs';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
-import { firstUse, listed, onSomeMachines, pooledDays, term } from './words';
+import { asFactor, firstUse, listed, onSomeMachines, pooledDays, term } from './words';
 
 /** The glossary linker of the picks being written (picksSection makes a new one for each). */
 let link = firstUse();
@@ -23,7 +23,7 @@ export const answersLink = (an: Analysis) => `results/${publishedAt(an).dir}/res
 const METHOD_LINK = 'docs/methodology.md#the-method';
 
 /** "8%" below 1.5×, "2.1×" from there: how much faster, as the answers say it. */
-const factorText = (f: number) => (f >= 1.5 ? `${f.toFixed(1)}×` : pct(f - 1));
+const factorText = (f: number) => (asFactor(f) ? `${f.toFixed(1)}×` : pct(f - 1));
 
 /** "by 8% to 2.1×": the range of the estimates of decided answers. */
 function rangeText(xs: AnswerFigures[]): string {
@@ -34,7 +34,7 @@ function rangeText(xs: AnswerFigures[]): string {
 
 /** "1.32× to 2.10×" or "8% to 40%": one unit for both ends of a range of factors, never a mix. */
 function span(lo: number, hi: number): string {
-  const f = hi >= 1.5 ? times : (x: number) => pct(x - 1);
+  const f = asFactor(hi) ? times : (x: number) => pct(x - 1);
   return lo === hi ? f(lo) : `${f(lo)} to ${f(hi)}`;
 }
 
@@ -257,7 +257,7 @@ function namedAnswers(an: Analysis, n: Named): AnswerFigures[] {
 
 /** "2.1× faster", "8% slower", "4.9× slower": an estimate as the picks say it. */
 const howMuch = (r: number) =>
-  r >= 1 ? `${factorText(r)} faster` : 1 / r >= 1.5 ? `${(1 / r).toFixed(1)}× slower` : `${pct(1 - r)} slower`;
+  r >= 1 ? `${factorText(r)} faster` : asFactor(1 / r) ? `${(1 / r).toFixed(1)}× slower` : `${pct(1 - r)} slower`;
 
 /**
  * Each answer of a named setting, its twin against its default ("the raw reply on node + node-redis: 2.1× faster

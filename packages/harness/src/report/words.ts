@@ -12,6 +12,9 @@ export const anchorOf = (heading: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9 -]/g, '')
     .replace(/ /g, '-');
+/** How much faster is said as a factor from 1.5× on ("2.1×"), as a percentage below ("8%"): one switch for the page. */
+export const asFactor = (f: number) => f >= 1.5;
+
 /** "a, b and c". */
 export const listed = (xs: string[]) =>
   xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : (xs[0] ?? '');

@@ -5,6 +5,7 @@ import type { Analysis } from '../answers/analysis';
 import type { YoursRow } from '../answers/yours';
 import { pct } from './answers';
 import { againstText } from './changes';
+import { asFactor } from './words';
 
 const int = (x: number | null) => (x === null ? '–' : Math.round(x).toLocaleString('en-US'));
 const ms = (x: number | null) => (x === null ? '–' : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`);
@@ -25,7 +26,7 @@ export function answerText(an: Analysis, name: string): string[] {
     .map((a) => {
       const other = `\`${a.b}\``;
       if (!finite(a)) return `- open against ${other}: too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
-      const f = (r: number) => (a.hi >= 1.5 || a.lo <= 1 / 1.5 ? `${r.toFixed(2)}×` : pct(r - 1));
+      const f = (r: number) => (asFactor(a.hi) || asFactor(1 / a.lo) ? `${r.toFixed(2)}×` : pct(r - 1));
       const span = `(${f(a.lo)}…${f(a.hi)})`;
       if (a.verdict === 'equal') return `- equal to ${other} within ±${an.results.settings.target_ci_pct}% ${span}`;
       if (a.verdict === 'undecided') return `- open against ${other}: ${f(a.ratio)} ${span}, not yet known`;
