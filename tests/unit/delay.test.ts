@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseRtt } from '../../packages/harness/src/topology/delay';
+import { parseRtt, rttOf } from '../../packages/harness/src/topology/delay';
 
 describe('parseRtt', () => {
   test('reads 0, microseconds and milliseconds, in order, as milliseconds', () => {
@@ -19,5 +19,20 @@ describe('parseRtt', () => {
 
   test('rejects the same RTT twice, however it is written', () => {
     expect(() => parseRtt('0.2ms,200us')).toThrow('listed twice');
+  });
+});
+
+describe('rttOf', () => {
+  const w = (min: number, max: number, avg: number, count: number) => ({ min, max, avg, count });
+
+  test("the typical RTT is the median of the windows' means, so one stalled window does not move it", () => {
+    // Three windows: one with a scheduling stall (mean 4 ms); the median keeps the other two's level.
+    const r = rttOf([w(0, 1, 0.21, 400), w(0, 30, 4, 100), w(0, 1, 0.25, 400)]);
+    expect(r.typical_ms).toBe(0.25);
+    // Every PING weighs the same in the mean: (0.21·400 + 4·100 + 0.25·400) / 900.
+    expect(r.avg_ms).toBe(0.649);
+    expect([r.min_ms, r.max_ms, r.samples, r.windows]).toEqual([0, 30, 900, 3]);
+    // An even number of windows: the mean of the middle two.
+    expect(rttOf([w(1, 2, 1.1, 10), w(1, 3, 1.3, 10), w(1, 9, 5, 10), w(0, 2, 0.9, 10)]).typical_ms).toBe(1.2);
   });
 });

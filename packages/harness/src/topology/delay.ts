@@ -1,6 +1,7 @@
 // Redis "at a network distance": the harness side of delay-proxy.ts (start it, measure the RTT
 // that clients then see, read --rtt flag values).
 import { join } from 'node:path';
+import { median } from 'simple-statistics';
 import { pinned } from '../system/placement';
 import { killTree, spawnTracked, treeCpuSeconds, type Tracked } from '../system/proc';
 
@@ -100,15 +101,26 @@ const WINDOW_S = 0.5;
  * redis-cli side by side for more samples does not work: their PINGs fall in step and queue.
  */
 export async function measureRtt(url: string, seconds = 2): Promise<RttMeasurement> {
-  const windows: { min: number; max: number; avg: number; count: number }[] = [];
+  const windows: LatencyWindow[] = [];
   const rounds = Math.max(1, Math.round(seconds / WINDOW_S));
   for (let r = 0; r < rounds; r++) windows.push(await latencyWindow(url));
+  return rttOf(windows);
+}
+
+/** redis-cli --latency's figures for one window: whole-ms min and max, the mean, the PINGs timed. */
+export interface LatencyWindow {
+  min: number;
+  max: number;
+  avg: number;
+  count: number;
+}
+
+/** The RTT from its windows: the mean of every PING, the median of the windows' means, the extremes. */
+export function rttOf(windows: LatencyWindow[]): RttMeasurement {
   const samples = windows.reduce((n, w) => n + w.count, 0);
-  const means = windows.map((w) => w.avg).sort((a, b) => a - b);
-  const mid = means.length >> 1;
   return {
     avg_ms: round3(windows.reduce((s, w) => s + w.avg * w.count, 0) / samples),
-    typical_ms: round3(means.length % 2 ? means[mid]! : (means[mid - 1]! + means[mid]!) / 2),
+    typical_ms: round3(median(windows.map((w) => w.avg))),
     min_ms: Math.min(...windows.map((w) => w.min)),
     max_ms: Math.max(...windows.map((w) => w.max)),
     samples,
@@ -119,7 +131,7 @@ export async function measureRtt(url: string, seconds = 2): Promise<RttMeasureme
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** One redis-cli --latency run: without a tty it samples for -i seconds, prints `min max avg count` and exits. */
-async function latencyWindow(raw: string) {
+async function latencyWindow(raw: string): Promise<LatencyWindow> {
   // A password goes through the environment, not the command line, where ps would show it.
   const url = new URL(raw);
   const password = decodeURIComponent(url.password);
