@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { NO_CLUSTER_WATCH } from '@bench/stream';
 import { loadContenders } from '../../packages/harness/src/model/manifests';
 import { familyOf } from '../../packages/harness/src/model/questions';
-import { serverTwins } from '../../packages/harness/src/topology/servers';
+import { rttReached, serverTwins } from '../../packages/harness/src/topology/servers';
 import { join } from 'node:path';
 import { analyze } from '../../packages/harness/src/answers/analysis';
 import { readResults } from '../../packages/harness/src/model/results-file';
@@ -118,5 +118,24 @@ describe('server twins', () => {
     const layout = '(jemalloc-5.3.0 malloc; 6 nodes on 127.0.0.1: 3 primaries, 3 replicas, read from the';
     expect(both).toContain(`cluster 7.0.15 ${layout} primaries)`);
     expect(both).toContain(`cluster-replicas 7.0.15 ${layout} replicas)`);
+  });
+});
+
+describe('--redis-rtt calibration', () => {
+  test('a distance is reached within 10% of it, or 0.05 ms below half a millisecond', () => {
+    // 10% of 1 ms and of 10 ms; at 0.2 ms, 10% (0.02) is under redis-cli's own noise, so 0.05 ms.
+    const cases: [number, number, boolean][] = [
+      [1, 1.09, true],
+      [1, 0.91, true],
+      [1, 1.11, false],
+      [1, 0.89, false],
+      [10, 10.9, true],
+      [10, 11.1, false],
+      [0.2, 0.249, true],
+      [0.2, 0.151, true],
+      [0.2, 0.251, false],
+      [0.2, 0.149, false],
+    ];
+    expect(cases.map(([asked, seen]) => rttReached(asked, seen))).toEqual(cases.map((c) => c[2]));
   });
 });
