@@ -14,6 +14,7 @@ import type { Results } from '../../packages/harness/src/model/results';
 import { changesSection, INPUTS_WORDS, inputsLine } from '../../packages/harness/src/report/changes';
 import { answerText, yoursSection } from '../../packages/harness/src/report/yours';
 import { fileDiffers, tellingLine } from '../../packages/harness/src/run/own-app';
+import { runLine } from '../../packages/harness/src/run/record';
 import { appFlagsOf, unrecordedFlags } from '../../packages/harness/src/run/state';
 import { firstDifference } from '../../packages/harness/src/measure/verify';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -254,5 +255,28 @@ describe('--app flags said again for a resume', () => {
     expect(unrecordedFlags([app])).toBe('');
     const { cwd: _, ...older } = app;
     expect(unrecordedFlags([{ ...older, body: 'file' }])).toBe(' and the --cwd and --body it ran with');
+  });
+});
+
+describe("an --app's line in the run log", () => {
+  test('its Redis commands per response by name; one under 0.005 per response is left out, none said as none', () => {
+    const run = (commands_by_name: Record<string, number>) =>
+      ({
+        rps: 812.4,
+        latency_ms: { p50: 4.26 },
+        cpu_us_per_req: 950.2,
+        redis_calls_per_req: 1,
+        ok: 1000,
+        commands_by_name,
+      }) as any;
+    expect(runLine(run({ xrange: 1000, ping: 4 }), true)).toBe(
+      '812 req/s, p50 4.3 ms, 950 µs CPU/req, XRANGE 1.00 per req',
+    );
+    expect(runLine(run({ get: 2000, ping: 6 }), true)).toBe(
+      '812 req/s, p50 4.3 ms, 950 µs CPU/req, GET 2.00, PING 0.01 per req',
+    );
+    expect(runLine(run({ ping: 3 }), true)).toEndWith(', no Redis call');
+    // A contender's line: the workload's command counted, not by name.
+    expect(runLine(run({ xrange: 1000 }))).toEndWith(', 1.00 calls/req');
   });
 });
