@@ -189,6 +189,16 @@ describe('pooling one comparison over runs and machines', () => {
     const withSplit = poolAnswers([...records(4), ...split], xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
     expect(withSplit.configurations).toBe(5);
     expect(withSplit.answers[0]!.pool.prediction).toBeNull();
+    // A second run of M0's first boot (the same day) is merged into that boot, as for the answers: the prediction is
+    // not the one it makes as a third boot of M0 (a day of its own), where each run would be a draw of τr.
+    const extra = (day: string) =>
+      record(`2026-11-${day}T05:00:00Z`, [['x', 'y', 0.4, 0.01]], { x: 'h1', y: 'h2' }, 'M0');
+    const predict = (day: string) =>
+      poolAnswers([...records(5), extra(day)], xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).answers[0]!.pool
+        .prediction!;
+    const width = (q: { lo: number; hi: number }) => Math.log(q.hi / q.lo);
+    // Merged, M0's first boot reads about 0.25 and M0 moves towards the others; a third boot spreads M0 wider.
+    expect(width(predict('09'))).toBeGreaterThan(1.15 * width(predict('11')));
   });
 });
 
