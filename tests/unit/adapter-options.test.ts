@@ -157,4 +157,15 @@ describe('ioredis and iovalkey: AUTOPIPELINE and REPLICAS reach the constructors
     await stream.close();
     expect(made.map((m) => [m.lib, m.by])).toEqual([['iovalkey', 'Redis']]);
   });
+
+  test('DECODE=bytes and TRANSFORM=direct send the body as toJson wrote it; the default lets the framework write it', async () => {
+    const direct = async (s: Partial<SettingValues>) => {
+      const stream = await openStream(options('node-redis', s));
+      await stream.close();
+      return stream.direct;
+    };
+    expect(await direct({ decode: 'bytes' })).toBe(true);
+    expect(await direct({ transform: 'direct' })).toBe(true);
+    expect(await direct({})).toBe(false);
+  });
 });
