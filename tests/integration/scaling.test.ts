@@ -1,13 +1,13 @@
 // --entries: deterministic streams of each size, one run per size, and the cost fit against size.
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { goldenBody, startPrivateRedis, streamInfo } from '../../packages/harness/src/topology/redis';
-import { runCli, settle } from '../helpers/cli';
+import { FAKE_APPS, runCli, settle } from '../helpers/cli';
 
 describe('--entries', () => {
   test('npm run make-rdb is deterministic: the same JSON bytes for a seed, and XLEN is the asked count', async () => {
@@ -69,5 +69,40 @@ describe('--entries', () => {
     );
     expect(existsSync(join(dir, 'scaling.png'))).toBe(true);
     expect(await settle(run.seen)).toEqual([]);
+    await resumedAndRedrawn(dir);
   });
 });
+
+/**
+ * The sweep of the test above as if stopped while measuring its second size: --resume of its folder keeps the size it
+ * finished, resumes the one that saved partial results and runs the one not started, then writes the summary; npm run
+ * report on the folder draws the summary again, chart included.
+ */
+async function resumedAndRedrawn(dir: string): Promise<void> {
+  const sweep = JSON.parse(readFileSync(join(dir, 'sweep.json'), 'utf8'));
+  expect(sweep).toMatchObject({ kind: 'entries', values: [40, 80], dirs: ['entries-40', 'entries-80'] });
+  expect(sweep.argv.slice(0, 2)).toEqual(['--entries', '80,40']);
+  const file = (n: number) => join(dir, `entries-${n}`, 'results.json');
+  const kept = readFileSync(file(40), 'utf8');
+  // The second size stopped part way; nothing after it ran.
+  writeFileSync(file(80), JSON.stringify({ ...JSON.parse(readFileSync(file(80), 'utf8')), complete: false }));
+  for (const f of ['scaling.json', 'scaling.md', 'scaling.png']) rmSync(join(dir, f));
+  const refused = await runCli(['--resume', dir, '--runs', '3']);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('continues a sweep with the flags it started with (--entries 80,40');
+  const resumed = await runCli(['--resume', dir]);
+  expect(resumed.code).toBe(0);
+  expect(resumed.stderr).toContain('the run on 40 entries: complete, kept');
+  expect(resumed.stderr).toContain('the run on 80 entries: resumed');
+  expect(JSON.parse(readFileSync(file(80), 'utf8'))).toMatchObject({ complete: true, resumed: [{}] });
+  // The size it finished is not measured again: only the scaling is added to it.
+  expect(JSON.parse(readFileSync(file(40), 'utf8')).started_at).toBe(JSON.parse(kept).started_at);
+  expect(JSON.parse(readFileSync(join(dir, 'scaling.json'), 'utf8')).runs).toHaveLength(2);
+  rmSync(join(dir, 'scaling.md'));
+  const report = spawnSync('bun', [join(ROOT, 'packages/harness/src/cli/report.ts'), dir], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_APPS_DIR: FAKE_APPS },
+  });
+  expect(report.status).toBe(0);
+  expect(existsSync(join(dir, 'scaling.md')) && existsSync(join(dir, 'scaling.png'))).toBe(true);
+}

@@ -319,7 +319,10 @@ describe('flags', () => {
         ['--redis-rtt', '0,1ms', '--entries', '339,3390'],
         /^--entries and --redis-rtt a,b are both sweeps: run one sweep at a time$/,
       ],
-      [['--redis-rtt', '0,1ms', '--resume', 'results/x'], /resume one of them with --resume <run>\/<value>/],
+      [
+        ['--redis-rtt', '0,1ms', '--resume', 'results/x'],
+        /--redis-rtt a,b is a sweep, which --resume <its folder> continues/,
+      ],
     ];
     expect(parseCli(['--redis-rtt', '5ms,0,200us'], names)).toMatchObject({ redisRttMs: 0, redisRtts: [0, 0.2, 5] });
     expect(parseCli([], names)).toMatchObject({ redisRttMs: 0, redisRtts: [0] });

@@ -647,7 +647,7 @@ describe("the default run's handicap check in a block: both ways in every cycle"
 });
 
 describe('a run stopped part way', () => {
-  test('its partial results say how to resume; a sweep point says it resumes that point only', async () => {
+  test('its partial results say how to resume; a sweep point says to resume its sweep', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -666,6 +666,6 @@ describe('a run stopped part way', () => {
     }
     const lines = said.join('').trim().split('\n');
     expect(lines[0]).toEndWith(`(resume with --resume ${runDir})`);
-    expect(lines[1]).toContain('it is one point of the sweep in /tmp/sweep: resuming finishes this point only');
+    expect(lines[1]).toEndWith('(one point of the sweep in /tmp/sweep: resume the sweep with --resume /tmp/sweep)');
   });
 });

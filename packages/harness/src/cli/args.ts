@@ -265,7 +265,7 @@ function windowFits(runs: number | 'auto', budgetS: number, t: { duration_s: num
     );
 }
 
-/** One sweep at a time (--entries, a workload's --flag a,b, --redis-rtt a,b); a sweep resumes one value at a time. */
+/** One sweep at a time (--entries, a workload's --flag a,b, --redis-rtt a,b); a sweep resumes from its folder alone. */
 function checkSweeps(str: (k: string) => string | undefined): void {
   const sweeps = [
     str('entries') !== undefined && '--entries',
@@ -275,7 +275,8 @@ function checkSweeps(str: (k: string) => string | undefined): void {
   if (sweeps.length > 1) throw new UsageError(`${sweeps.join(' and ')} are both sweeps: run one sweep at a time`);
   if (sweeps.length && str('resume') !== undefined)
     throw new UsageError(
-      `${sweeps[0]} runs one complete run per value: resume one of them with --resume <run>/<value>`,
+      `${sweeps[0]} is a sweep, which --resume <its folder> continues with the flags it started with: ` +
+        'give --resume alone',
     );
 }
 

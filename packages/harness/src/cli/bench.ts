@@ -1,7 +1,7 @@
 // npm run bench -- [flags]: parse flags, run, always clean up; partial results survive
 // errors and signals.
 import { rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { defaultOptions, parseCli, UsageError } from './args';
 import { usage } from './flags';
 import { runTarget } from './target';
@@ -9,13 +9,12 @@ import { placeOf } from '../workloads';
 import { privateRedisNeeded, type CliOptions } from '../run/options';
 import { settingsFrom } from '../run/prepare';
 import { runBench } from '../run/bench';
-import { runSweep, sweepOf, type SweepOutcome } from '../run/sweep';
+import { readSweep, runSweep, SWEEP_FILE, sweepOf } from '../run/sweep';
 import { abandon, savePartial, stopAll, type Session } from '../run/state';
 import { AgainstError, otherSideOf, recordedSettings } from '../run/against';
 import { keptFor, recordOf, writeKept } from '../publish/kept-runs';
-import { analyzeRun, publishRun } from '../publish/index';
-import type { ReportKind } from '../report/index';
-import { writeDistanceReport, writeReport, writeScalingReport, writeSweepSummary } from '../publish/files';
+import { analyzeRun, publishRun, reportSweep } from '../publish/index';
+import { writeReport } from '../publish/files';
 import { selfCheckTable } from '../report/table';
 import { againstText } from '../report/changes';
 import { yoursSection } from '../report/yours';
@@ -41,26 +40,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     abandon(session, `interrupted by ${signal}`);
     process.exit(EXIT_CODES[signal]);
   });
-}
-
-/** A sweep's own report, over its runs' (each rendered as it ended). */
-async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
-  const { parent } = out;
-  if (out.kind === 'entries') {
-    for (const dir of out.dirs) await writeReport(dir, analyzeRun(dir), kind);
-    await writeScalingReport(parent, kind);
-    const files = kind === 'full' ? 'scaling.json, scaling.md and scaling.png' : 'scaling.json and scaling.md';
-    log(`results in ${parent}: ${files}, one run per size in entries-<n>/`);
-  } else if (out.kind === 'redis-rtt') {
-    await writeDistanceReport(parent, out.distance, kind);
-    const files = kind === 'full' ? 'distance.json, distance.md and distance.png' : 'distance.json and distance.md';
-    log(`results in ${parent}: ${files}, one run per RTT in rtt-<x>/`);
-  } else {
-    const files = out.summary ? await writeSweepSummary(parent, out.summary, kind) : [];
-    const runs = `one run per value, each with its report: ${out.dirs.map((d) => `${d}/`).join(', ')}`;
-    log(`results in ${parent}: ${[...files, runs].join(', ')}`);
-  }
-  log('(a sweep is not published)');
 }
 
 /** Why a run may not be published (publish/rules.ts), against the defaults of its workload at its distance. */
@@ -167,6 +146,39 @@ function refusedBeforeStart(opts: CliOptions, contenders: Contender[]): string |
     : null;
 }
 
+/**
+ * --resume of a sweep's folder (it holds sweep.json): the flags the sweep started with, to run the same sweep on in
+ * that folder; null for any other command line. Beside it only --report and --quiet (how it is shown), which are
+ * taken over the sweep's own; any other flag is refused, and so is a sweep of --against, whose ref may name another
+ * commit by now.
+ */
+function resumedSweep(given: string[]): { argv: string[]; dir: string } | null {
+  const i = given.findIndex((a) => a === '--resume' || a.startsWith('--resume='));
+  const inline = given[i]?.startsWith('--resume=');
+  const value = i < 0 ? undefined : inline ? given[i]!.slice('--resume='.length) : given[i + 1];
+  if (!value) return null;
+  const dir = basename(resolve(value)) === SWEEP_FILE ? dirname(resolve(value)) : resolve(value);
+  const sweep = readSweep(dir);
+  if (!sweep) return null;
+  const others = given.filter((_, j) => j !== i && (inline || j !== i + 1));
+  const shown = others.filter((a, j) => a === '--quiet' || a.startsWith('--report') || others[j - 1] === '--report');
+  const other = others.find((a) => !shown.includes(a));
+  if (other)
+    throw new UsageError(
+      `--resume ${value} continues a sweep with the flags it started with (${sweep.argv.join(' ')}): ` +
+        `give --resume alone (with --report or --quiet), not ${other}`,
+    );
+  if (sweep.argv.some((a) => a === '--against' || a.startsWith('--against=')))
+    throw new UsageError(`${dir} is a sweep of --against, whose ref may name another commit now: run it again`);
+  // The flags given now in place of the sweep's own (a flag given twice is refused).
+  const named = (a: string) => a.replace(/=.*/, '');
+  const now = new Set(shown.filter((a) => a.startsWith('--')).map(named));
+  const kept = sweep.argv.filter(
+    (a, j) => !now.has(named(a)) && !(sweep.argv[j - 1] === '--report' && now.has('--report')),
+  );
+  return { argv: [...kept, ...shown], dir };
+}
+
 async function main(): Promise<number> {
   // The help needs no manifest: printed even where an app's bench.json is broken.
   if (process.argv.slice(2).includes('--help')) {
@@ -175,9 +187,14 @@ async function main(): Promise<number> {
   }
   let suite;
   let opts;
+  let given: string[] = [];
   try {
     suite = loadSuite();
-    opts = parseCli(process.argv.slice(2), suite.contenders);
+    given = process.argv.slice(2);
+    const sweep = resumedSweep(given);
+    if (sweep) given = sweep.argv;
+    opts = parseCli(given, suite.contenders);
+    if (sweep) opts.sweepDir = sweep.dir;
     opts.otherSide = sideOf(opts);
     if (opts.ownApps.length) withOwnApps(opts, suite.contenders);
   } catch (e) {
@@ -205,8 +222,13 @@ async function main(): Promise<number> {
   try {
     if (opts.target) return await runTarget(opts, session);
     if (!sweepOf(opts)) return await runAndPublish(opts, contenders, unsupported);
-    const out = await runSweep(opts, contenders, unsupported, session, (dir) =>
-      writeReport(dir, analyzeRun(dir), opts.report),
+    const out = await runSweep(
+      opts,
+      contenders,
+      unsupported,
+      session,
+      (dir) => writeReport(dir, analyzeRun(dir), opts.report),
+      given,
     );
     await reportSweep(out, opts.report);
     return out.code;

@@ -8,7 +8,10 @@ import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results-file';
 import { tooShort, whyNotKept } from './keep';
 import { recordOf, writeKept } from '../publish/kept-runs';
-import { analyzeRun, analyzeStored, republish } from '../publish/index';
+import { analyzeRun, analyzeStored, reportSweep, republish } from '../publish/index';
+import { readSweep, type SweepRecord, sweepInFolder } from '../run/sweep';
+import { parseCli } from './args';
+import { loadSuite } from '../model/manifests';
 import { placeOf } from '../workloads';
 import { checkReport } from '../report/browser';
 import { removePooled, writeReport } from '../publish/files';
@@ -20,7 +23,8 @@ const HELP = `${USAGE}
   DIR          regenerate a run's tables, charts and report.html from its results.json (default results/latest); for a
                published run (results/latest, or a workload's own place) also its screenshots and README block, with how
                its decided answers held up in the runs kept in results/runs/; elsewhere the run's own answers, and
-               a pool.json beside them (pooled answers of another view) removed
+               a pool.json beside them (pooled answers of another view) removed; for a sweep's folder (sweep.json),
+               each of its runs' and the sweep's own, its chart included
   --keep DIR   keep DIR's answers in results/runs/ (a complete run of a workload's default suite)
   --open DIR   print the path of DIR's report.html (written first if it is missing)
   --check DIR  open DIR's report.html in headless Chromium: its size, the time to draw it, any console error
@@ -71,6 +75,8 @@ async function main(): Promise<number> {
     await new Promise(() => {});
   }
   const dir = resolve(v.open ?? v.check ?? v.keep ?? positionals[0] ?? join(ROOT, 'results/latest'));
+  const sweep = positionals.length && !existsSync(resultsFile(dir)) ? readSweep(dir) : null;
+  if (sweep) return regenerateSweep(dir, sweep);
   if (!existsSync(resultsFile(dir))) {
     console.error(`error: no results.json in ${dir}: give a results/<timestamp> directory of a run`);
     return 2;
@@ -115,6 +121,15 @@ async function regenerate(dir: string): Promise<void> {
   // Not a published place: the report gives the run's own answers, and a pool.json beside it would contradict them.
   const removed = removePooled(dir);
   if (removed) console.log(removed);
+}
+
+/** A sweep's folder: each point's report again and the sweep's own, chart included, from the runs it holds. */
+async function regenerateSweep(dir: string, sweep: SweepRecord): Promise<number> {
+  const out = sweepInFolder(parseCli(sweep.argv, loadSuite().contenders), dir);
+  // --entries: reportSweep writes each size's, which carries the scaling.
+  if (out.kind !== 'entries') for (const d of sweep.dirs) await writeReport(join(dir, d), analyzeRun(join(dir, d)));
+  await reportSweep(out, 'full');
+  return 0;
 }
 
 /** --keep: DIR's answers into results/runs/, when it is a complete run of its workload's suite. */

@@ -7,7 +7,10 @@ import { analyze, type Analysis } from '../answers/analysis';
 import type { KeptAnswers } from '../model/kept';
 import type { Results } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic } from '../model/results-file';
-import { writeReport } from './files';
+import { writeDistanceReport, writeReport, writeScalingReport, writeSweepSummary } from './files';
+import type { ReportKind } from '../report/index';
+import type { SweepOutcome } from '../run/sweep';
+import { log } from '../system/progress';
 import { KEPT_DIR } from '../system/paths';
 import { keepAndPool, keptFor, publishedView, readKept } from './kept-runs';
 import { publishLatest, publishReport } from './readme';
@@ -58,4 +61,24 @@ export async function republish(dir: string, results: Results, whyNotKept: KeepR
   else rmSync(join(dir, 'pool.json'), { force: true });
   await writeReport(dir, analysis);
   await publishReport(dir, analysis);
+}
+
+/** A sweep's own report, over its runs' (each rendered as it ended). */
+export async function reportSweep(out: SweepOutcome, kind: ReportKind): Promise<void> {
+  const { parent } = out;
+  if (out.kind === 'entries') {
+    for (const dir of out.dirs) await writeReport(dir, analyzeRun(dir), kind);
+    await writeScalingReport(parent, kind);
+    const files = kind === 'full' ? 'scaling.json, scaling.md and scaling.png' : 'scaling.json and scaling.md';
+    log(`results in ${parent}: ${files}, one run per size in entries-<n>/`);
+  } else if (out.kind === 'redis-rtt') {
+    await writeDistanceReport(parent, out.distance, kind);
+    const files = kind === 'full' ? 'distance.json, distance.md and distance.png' : 'distance.json and distance.md';
+    log(`results in ${parent}: ${files}, one run per RTT in rtt-<x>/`);
+  } else {
+    const files = out.summary ? await writeSweepSummary(parent, out.summary, kind) : [];
+    const runs = `one run per value, each with its report: ${out.dirs.map((d) => `${d}/`).join(', ')}`;
+    log(`results in ${parent}: ${[...files, runs].join(', ')}`);
+  }
+  log('(a sweep is not published)');
 }

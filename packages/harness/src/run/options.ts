@@ -98,6 +98,8 @@ export interface CliOptions {
   servers: ServerName[];
   out: string;
   resume: string | null;
+  /** --resume of a sweep's folder: the sweep again in it, each point finished, resumed or run (run/sweep.ts). */
+  sweepDir?: string;
   strict: boolean;
   quiet: boolean;
   /** --report: full (charts and report.png) or text (results.json, results.md and report.html only). */

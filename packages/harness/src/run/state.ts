@@ -31,7 +31,7 @@ export interface Session {
   background?: Background | null;
   /** What prepare started beside the private Redis (a second server, a delay proxy), stopped with it. */
   topology?: { stop(): Promise<void> }[];
-  /** A sweep's folder, while its points run (run/sweep.ts): a point resumed is that point only. */
+  /** A sweep's folder, while its points run (run/sweep.ts): resumed as a whole, its points kept, resumed or run. */
   sweep?: string | null;
 }
 
@@ -191,16 +191,14 @@ export function savePartial(session: Session, reason: string): void {
     writeResults(runDir, results);
     const own = results.settings.apps ?? [];
     const apps = own.length ? ` ${appFlagsOf(own)}${unrecordedFlags(own)}` : '';
-    // A --target run is short and is not resumed: it is started again.
+    // A --target run is short and is not resumed: it is started again. A sweep's point is resumed with its sweep,
+    // which finishes it, runs the later points and writes the summary (run/sweep.ts).
     const next = results.target
       ? `start it again with --target ${results.target.url}`
-      : `resume with --resume ${runDir}`;
-    // A sweep's point: --resume finishes it alone; the later points and the summary need the sweep again.
-    const sweep = session.sweep
-      ? `; it is one point of the sweep in ${session.sweep}: resuming finishes this point only, and the sweep's ` +
-        'later points and summary come from running the sweep again'
-      : '';
-    log(`partial results saved in ${resultsFile(runDir)} (${next}${apps}${sweep})`);
+      : session.sweep
+        ? `one point of the sweep in ${session.sweep}: resume the sweep with --resume ${session.sweep}`
+        : `resume with --resume ${runDir}${apps}`;
+    log(`partial results saved in ${resultsFile(runDir)} (${next})`);
   } catch (e) {
     log(`could not save partial results: ${(e as Error).message}`);
   }

@@ -2,13 +2,14 @@
 // summary its module declares), each in <parent>/<value>/, then what the runs say together (answers/). The
 // command line renders each run's report as it ends (`reported`; --entries: once the scaling is known) and
 // the sweep's own at the end.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scalingOf } from '../answers/scaling';
 import { distanceSweep, type DistanceSweep } from '../answers/sweeps';
 import type { SweepSummary } from '../measure/workload';
 import type { Contender, Unsupported } from '../model/contenders';
 import type { Results, Scaling } from '../model/results';
-import { writeJsonAtomic, writeResults } from '../model/results-file';
+import { readResults, resultsFile, writeJsonAtomic, writeResults } from '../model/results-file';
 import { rttLabel } from '../model/servers';
 import { endProgress, info } from '../system/progress';
 import { runBench } from './bench';
@@ -53,23 +54,71 @@ const STEPS: Record<'entries' | 'redis-rtt', (v: number) => Step> = {
   }),
 };
 
-/** Every value's complete run, one after the other; `reported(dir)` renders each run's report as it ends. */
+/** What a sweep's folder holds to be resumed or reported again (sweep.json): its command line, its points' folders. */
+export interface SweepRecord {
+  /** The flags it was started with, as given (`--out` included): parsed again, they make the same sweep. */
+  argv: string[];
+  kind: SweepKind;
+  values: number[];
+  dirs: string[];
+  started_at: string;
+}
+
+export const SWEEP_FILE = 'sweep.json';
+
+/** The sweep a folder holds (its sweep.json), or null: a folder of one run, or none. */
+export function readSweep(parent: string): SweepRecord | null {
+  const file = join(parent, SWEEP_FILE);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SweepRecord) : null;
+}
+
+/** A point's folder: its complete run's results, a run to resume (it saved partial results), or nothing yet. */
+function pointOf(dir: string): { done: Results } | { partial: true } | null {
+  if (!existsSync(resultsFile(dir))) return null;
+  const results = readResults(resultsFile(dir));
+  return results.complete ? { done: results } : { partial: true };
+}
+
+/**
+ * Every value's complete run, one after the other; `reported(dir)` renders each run's report as it ends. A sweep
+ * resumed (`opts.sweepDir`) keeps the points that are complete, resumes the one that stopped and runs the rest.
+ */
 export async function runSweep(
   opts: CliOptions,
   contenders: Contender[],
   unsupported: Unsupported[],
   session: Session,
   reported: (runDir: string) => Promise<void>,
+  argv: string[],
 ): Promise<SweepOutcome> {
   const sweep = sweepOf(opts)!;
-  const parent = runDirOf({ out: opts.out });
+  const parent = opts.sweepDir ?? runDirOf({ out: opts.out });
   session.sweep = parent;
+  if (!opts.sweepDir) {
+    const dirs = sweep.values.map((v) => sweep.step(v).dir);
+    const record: SweepRecord = {
+      argv,
+      kind: sweep.kind,
+      values: sweep.values,
+      dirs,
+      started_at: new Date().toISOString(),
+    };
+    writeJsonAtomic(join(parent, SWEEP_FILE), record);
+  }
   const runs: { value: number; dir: string; results: Results }[] = [];
   let code = 0;
   for (const value of sweep.values) {
     const { dir, say, opts: change } = sweep.step(value);
-    info(say);
-    const run = await runBench({ ...opts, ...change, out: parent, runName: dir }, contenders, unsupported, session);
+    const point = pointOf(join(parent, dir));
+    if (point && 'done' in point) {
+      info(`${say}: complete, kept`);
+      runs.push({ value, dir, results: point.done });
+      continue;
+    }
+    info(point ? `${say}: resumed` : say);
+    const resume = point ? join(parent, dir) : null;
+    const at = { ...opts, ...change, out: parent, runName: dir, resume };
+    const run = await runBench(at, contenders, unsupported, session);
     code = Math.max(code, run.code);
     // --entries: each size's report waits for the scaling, which its results.json then carries (one analysis a run).
     if (sweep.kind !== 'entries') await reported(run.runDir);
@@ -79,6 +128,31 @@ export async function runSweep(
   }
   endProgress();
   session.sweep = null;
+  return sweepOutcome(sweep, parent, runs, code);
+}
+
+/** A sweep's folder, every point complete: its outcome, to render its summary again (npm run report). */
+export function sweepInFolder(opts: CliOptions, parent: string): SweepOutcome {
+  const sweep = sweepOf(opts)!;
+  const runs = sweep.values.map((value) => {
+    const { dir } = sweep.step(value);
+    const point = pointOf(join(parent, dir));
+    if (!point || !('done' in point))
+      throw new Error(
+        `${parent} is a sweep whose run ${dir}/ is not complete: finish it with npm run bench -- --resume ${parent}`,
+      );
+    return { value, dir, results: point.done };
+  });
+  return sweepOutcome(sweep, parent, runs, 0);
+}
+
+/** What the sweep's runs say together: the scaling, the distance, or the workload's own summary. */
+function sweepOutcome(
+  sweep: NonNullable<ReturnType<typeof sweepOf>>,
+  parent: string,
+  runs: { value: number; dir: string; results: Results }[],
+  code: number,
+): SweepOutcome {
   if (sweep.kind === 'entries') {
     const scaling = scalingOf(runs.map((r) => ({ entries: r.value, dir: r.dir, results: r.results })));
     writeJsonAtomic(join(parent, 'scaling.json'), scaling);
