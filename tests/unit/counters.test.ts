@@ -17,7 +17,8 @@ case "$2" in
   *:7001*) stat xrange 10 100 2; stat info 1 5 0 ;;
   *:7002*) stat xrange 5 50 3 ;;
   *:7003*)
-    if [ -e "${dir}/started" ]; then stat xrange 110 1100 2; else : >"${dir}/started"; stat xrange 100 1000 1; fi ;;
+    if [ -e "${dir}/started" ]; then stat xrange 110 1100 2; stat info 3 30 0
+    else : >"${dir}/started"; stat xrange 100 1000 1; stat info 1 10 0; fi ;;
   *) echo "Could not connect to $2" >&2; exit 1 ;;
 esac
 `;
@@ -26,8 +27,9 @@ chmodSync(join(dir, 'redis-cli'), 0o755);
 const savedPath = process.env.PATH;
 process.env.PATH = `${dir}:${savedPath}`;
 
-// oha is faked only while this file runs: a window of 10 requests, all answered 200.
+// oha is faked only while this file runs: a window of 10 requests, all answered 200, taking `ohaCpu` s of CPU.
 let faking = true;
+let ohaCpu = 0.01;
 const realRunOha = oha.runOha;
 mock.module('../../packages/harness/src/measure/oha', () => ({
   ...oha,
@@ -43,7 +45,7 @@ mock.module('../../packages/harness/src/measure/oha', () => ({
       total_bytes: 0,
       responses: 10,
     };
-    return { raw: { statusCodeDistribution: { '200': 10 } }, run, cpuSeconds: 0.01 } as any;
+    return { raw: { statusCodeDistribution: { '200': 10 } }, run, cpuSeconds: ohaCpu } as any;
   },
 }));
 
@@ -86,6 +88,40 @@ describe("measureRun: a window's Redis calls", () => {
     expect(r.redis_calls).toBe(11);
     expect(r.redis_calls_per_req).toBe(1.1);
     expect(r.redis_us_per_call).toBe(10);
+    // The harness's own INFO calls are not the app's.
     expect(r.commands_by_name).toEqual({ xrange: 11 });
+  });
+
+  test("a prober's responses beside oha's count as served; oha using every CPU is saturated", async () => {
+    let beside = false;
+    const around = {
+      target: null,
+      abort: async () => {},
+      // The prober served 5 responses; the app (this process) burns some CPU in the window.
+      stop: async () => {
+        const until = performance.now() + 40;
+        while (performance.now() < until) beside = !beside;
+        return 5;
+      },
+      record: async () => ({}),
+    };
+    const ctx = {
+      workload: { rules: { command: () => 'xrange' }, around: () => around },
+      placement: { loadgen: null },
+      redis: { ...node(7003), stop: async () => {} },
+      runDir: dir,
+    } as unknown as RunContext;
+    const load = { connections: 1, rate: null, duration_s: 1, requests: null, seedDefaults: false } as unknown as Load;
+    ohaCpu = 1e6;
+    try {
+      const r = await measureRun(ctx, process.pid, 'http://127.0.0.1:1/', load, 'window.json');
+      // 11 calls over 10 of oha's responses and 5 of the prober's.
+      expect(r.redis_calls_per_req).toBeCloseTo(11 / 15, 12);
+      expect(r.app_cpu_s).toBeGreaterThan(0);
+      expect(r.cpu_us_per_req).toBeCloseTo((r.app_cpu_s * 1e6) / 15, 6);
+      expect(r.loadgen_saturated).toBe(true);
+    } finally {
+      ohaCpu = 0.01;
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -77,6 +78,16 @@ describe('a contender hashes what it runs of packages/stream and packages/raw-re
     expect(changedBy('stream/src/canonical.ts')).toEqual(NAMES);
     expect(changedBy('raw-reader/src/reader.ts', 'package')).toEqual(NAMES);
   });
+
+  test("a write strategy's code: the contenders measured under a write workload only; the manifest: every one", () => {
+    // writes/ runs under --workload upsert only: the -bytes and -rawreply twins are in no suite of it.
+    expect(changedBy('stream/src/writes/lua.ts')).toEqual([
+      'node-raw-ioredis',
+      'node-raw-iovalkey',
+      'node-raw-node-redis',
+    ]);
+    expect(changedBy('stream/package.json')).toEqual(NAMES);
+  });
 });
 
 describe("an app's own files, its build script and its locked packages: each moves only who runs it", () => {
@@ -112,6 +123,33 @@ describe("an app's own files, its build script and its locked packages: each mov
     expect(moved(() => writeFileSync(lock, text.replace(entry[0], `"accepts": ["accepts@${entry[1]}-x"`)))).toEqual([
       'node-express-node-redis',
     ]);
+  });
+
+  test('a scoped package and an optional native one locked: who installs them moves; a root script moves none', () => {
+    const lock = join(tmp, 'bun.lock');
+    const bump = (name: string) => {
+      const text = readFileSync(lock, 'utf8');
+      const entry = text.match(new RegExp(`"${name}": \\["${name}@([^"]+)"`))!;
+      expect(entry).not.toBeNull();
+      writeFileSync(lock, text.replace(entry[0], `"${name}": ["${name}@${entry[1]}-x"`));
+    };
+    // @types/express: the express app's own (scoped) package; glide's linux binary: an optional dependency of the
+    // client every app installs through @bench/stream.
+    expect(moved(() => bump('@types/express'))).toEqual(['node-express-node-redis']);
+    expect(moved(() => bump('@valkey/valkey-glide-linux-x64-gnu'))).toEqual(three);
+    const pkg = join(tmp, 'package.json');
+    const json = JSON.parse(readFileSync(pkg, 'utf8'));
+    expect(moved(() => writeFileSync(pkg, JSON.stringify({ ...json, scripts: { ...json.scripts, x: 'y' } })))).toEqual(
+      [],
+    );
+    expect(moved(() => writeFileSync(pkg, JSON.stringify({ ...json, private: !json.private })))).toEqual(three);
+  });
+
+  test('a file of the app renamed, its content the same, is other inputs', () => {
+    const from = join(tmp, 'apps/node/src/server.ts');
+    const to = join(tmp, 'apps/node/src/server-main.ts');
+    expect(moved(() => renameSync(from, to))).toEqual(['node-raw-node-redis']);
+    renameSync(to, from);
   });
 });
 

@@ -31,6 +31,10 @@ describe('oha JSON', () => {
     expect(run.rps).toBe(95);
     expect(run.errors).toEqual({ non_2xx: 42, aborted: 12, other: 6 });
     expect(run.errorMessages.timeout).toBe(1);
+    // Every answer counts toward the bytes check, non-2xx ones too; the bytes are oha's whole count.
+    expect(run.responses).toBe(992);
+    expect(run.total_bytes).toBe(real.summary.totalData);
+    expect(real.summary.totalData).not.toBe(real.summary.sizePerRequest);
   });
 
   test('missing percentiles become NaN rather than zero', () => {

@@ -252,6 +252,10 @@ describe('--app flags said again for a resume', () => {
         '--body "/srv/want.json"',
     );
     expect(appFlagsOf([{ ...app, body: 'any' }])).toEndWith(' --body any');
+    // Two apps at their default names: no --app-name.
+    expect(appFlagsOf([app, { ...app, name: 'your-app-2', command: 'node t.mjs' }])).toBe(
+      '--app "node s.mjs" --app "node t.mjs" --cwd "/srv/my app"',
+    );
     expect(unrecordedFlags([app])).toBe('');
     const { cwd: _, ...older } = app;
     expect(unrecordedFlags([{ ...older, body: 'file' }])).toBe(' and the --cwd and --body it ran with');

@@ -660,6 +660,13 @@ describe('a run stopped part way', () => {
       const session = { results, runDir, redis: null, apps: new Map() };
       savePartial(session, 'interrupted by SIGINT');
       savePartial({ ...session, results: { ...results }, sweep: '/tmp/sweep' }, 'interrupted by SIGINT');
+      // A second signal keeps the first reason; a run of --app gives its flags again (one recorded before its folder
+      // was: says so); a complete run is left alone.
+      savePartial(session, 'interrupted by SIGTERM');
+      expect(results.exit_reason).toBe('interrupted by SIGINT');
+      const own = { name: 'your-app', command: 'node s.mjs', path: '/', body: 'first' };
+      savePartial({ ...session, results: { ...results, settings: { apps: [own] } } as never }, 'interrupted');
+      savePartial({ ...session, results: { ...results, complete: true } }, 'interrupted');
     } finally {
       spy.mockRestore();
       rmSync(runDir, { recursive: true, force: true });
@@ -667,5 +674,7 @@ describe('a run stopped part way', () => {
     const lines = said.join('').trim().split('\n');
     expect(lines[0]).toEndWith(`(resume with --resume ${runDir})`);
     expect(lines[1]).toEndWith('(one point of the sweep in /tmp/sweep: resume the sweep with --resume /tmp/sweep)');
+    expect(lines[3]).toEndWith(`(resume with --resume ${runDir} --app "node s.mjs" and the --cwd it ran with)`);
+    expect(lines).toHaveLength(4);
   });
 });
