@@ -158,7 +158,7 @@ describe('ioredis and iovalkey: AUTOPIPELINE and REPLICAS reach the constructors
     expect(made.map((m) => [m.lib, m.by])).toEqual([['iovalkey', 'Redis']]);
   });
 
-  test('DECODE=bytes and TRANSFORM=direct send the body as toJson wrote it; the default lets the framework write it', async () => {
+  test('DECODE=bytes and TRANSFORM=direct send the body as written; the default lets the framework', async () => {
     const direct = async (s: Partial<SettingValues>) => {
       const stream = await openStream(options('node-redis', s));
       await stream.close();

@@ -179,32 +179,36 @@ function resumedSweep(given: string[]): { argv: string[]; dir: string } | null {
   return { argv: [...kept, ...shown], dir };
 }
 
-async function main(): Promise<number> {
-  // The help needs no manifest: printed even where an app's bench.json is broken.
-  if (process.argv.slice(2).includes('--help')) {
-    console.log(usage());
-    return 0;
-  }
-  let suite;
-  let opts;
-  let given: string[] = [];
+/** The command line made into options (a sweep resumed: the flags it started with), or null once its error is said. */
+function optionsOf(argv: string[]) {
   try {
-    suite = loadSuite();
-    given = process.argv.slice(2);
-    const sweep = resumedSweep(given);
-    if (sweep) given = sweep.argv;
-    opts = parseCli(given, suite.contenders);
+    const suite = loadSuite();
+    const sweep = resumedSweep(argv);
+    const given = sweep ? sweep.argv : argv;
+    const opts = parseCli(given, suite.contenders);
     if (sweep) opts.sweepDir = sweep.dir;
     opts.otherSide = sideOf(opts);
     if (opts.ownApps.length) withOwnApps(opts, suite.contenders);
+    return { suite, opts, given };
   } catch (e) {
     if (
       !(e instanceof UsageError || e instanceof ManifestError || e instanceof AgainstError || e instanceof OwnAppError)
     )
       throw e;
     log(`error: ${e.message}`);
-    return 2;
+    return null;
   }
+}
+
+async function main(): Promise<number> {
+  // The help needs no manifest: printed even where an app's bench.json is broken.
+  if (process.argv.slice(2).includes('--help')) {
+    console.log(usage());
+    return 0;
+  }
+  const parsed = optionsOf(process.argv.slice(2));
+  if (!parsed) return 2;
+  const { suite, opts, given } = parsed;
   const { contenders } = suite;
   const unsupported = [...suite.unsupported, ...opts.notForWorkload];
   if (opts.list) {

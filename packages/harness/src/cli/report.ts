@@ -59,21 +59,7 @@ async function main(): Promise<number> {
     console.error(`error: ${misuse}; ${USAGE}`);
     return 2;
   }
-  if (v.serve) {
-    const port = v.port === undefined ? 8377 : Number(v.port);
-    if (!/^\d+$/.test(v.port ?? '0') || port > 65535) {
-      console.error(`error: --port "${v.port}" is not a port number (0-65535); ${USAGE}`);
-      return 2;
-    }
-    const served = resolve(v.dir ?? join(ROOT, 'results'));
-    if (!existsSync(served) || !statSync(served).isDirectory()) {
-      console.error(`error: --dir ${served} is not a folder: give the folder that holds the runs (default results/)`);
-      return 2;
-    }
-    const server = serveResults(served, port, analyzeStored);
-    console.log(`serving ${served} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`);
-    await new Promise(() => {});
-  }
+  if (v.serve) return serve(v.port, v.dir);
   const dir = resolve(v.open ?? v.check ?? v.keep ?? positionals[0] ?? join(ROOT, 'results/latest'));
   const sweep = positionals.length && !existsSync(resultsFile(dir)) ? readSweep(dir) : null;
   if (sweep) return regenerateSweep(dir, sweep);
@@ -91,6 +77,23 @@ async function main(): Promise<number> {
   await regenerate(dir);
   console.log(`report written for ${dir}: ${join(dir, 'report.html')}`);
   return 0;
+}
+
+/** --serve: results/ (or --dir) on 127.0.0.1, until Ctrl-C. */
+async function serve(portFlag: string | undefined, dirFlag: string | undefined): Promise<number> {
+  const port = portFlag === undefined ? 8377 : Number(portFlag);
+  if (!/^\d+$/.test(portFlag ?? '0') || port > 65535) {
+    console.error(`error: --port "${portFlag}" is not a port number (0-65535); ${USAGE}`);
+    return 2;
+  }
+  const served = resolve(dirFlag ?? join(ROOT, 'results'));
+  if (!existsSync(served) || !statSync(served).isDirectory()) {
+    console.error(`error: --dir ${served} is not a folder: give the folder that holds the runs (default results/)`);
+    return 2;
+  }
+  const server = serveResults(served, port, analyzeStored);
+  console.log(`serving ${served} at http://127.0.0.1:${server.port}/ (Ctrl-C stops)`);
+  return new Promise(() => {});
 }
 
 /**

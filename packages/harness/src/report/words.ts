@@ -12,7 +12,7 @@ export const anchorOf = (heading: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9 -]/g, '')
     .replace(/ /g, '-');
-/** How much faster is said as a factor from 1.5× on ("2.1×"), as a percentage below ("8%"): one switch for the page. */
+/** How much faster: a factor from 1.5× on ("2.1×"), a percentage below ("8%"); one switch for the whole page. */
 export const asFactor = (f: number) => f >= 1.5;
 
 /** "a, b and c". */
