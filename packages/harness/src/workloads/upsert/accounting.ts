@@ -95,8 +95,10 @@ export function account(
   const applied = stored.reduce((s, k) => s + k.applied, 0);
   const byId = new Map(stored.map((k) => [k.id, k]));
   const stale = staleKeys(probes, byId);
-  // An acknowledged write its key no longer holds (overwritten by an older version, or dropped as "ignored") is lost.
-  const lost = Math.max(0, acked - applied) + stale.length;
+  // An acknowledged write its key no longer holds (overwritten by an older version, or dropped as "ignored") is lost,
+  // and so is one the counters are short of. A stale write may be one of those never applied, so the two are not
+  // added: at least the larger of them is lost.
+  const lost = Math.max(acked - applied, stale.length, 0);
   const invented = Math.max(0, applied - acked - unknown);
   const problems = [
     acked > applied &&

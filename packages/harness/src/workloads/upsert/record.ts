@@ -26,6 +26,10 @@ export interface UpsertWindow {
   keys_written: number;
   /** Requests with no answer to count (errors, timeouts; oha's and the prober's): each may or may not have written. */
   unanswered: number;
+  /**
+   * Acknowledged writes gone, at least: the counters' shortfall or the stale keys, whichever is more (a stale write
+   * may be one the counters are short of). Pooled: summed, still a least count.
+   */
   lost: number;
   invented: number;
   /** Keys holding a version older than one the prober saw acknowledged. */
