@@ -55,6 +55,8 @@ describe('write strategies on every client', () => {
           expect((await writer.upsert(id, RECORD, 1000)).result).toBe('created');
           expect((await writer.upsert(id, { ...RECORD, color: 'blue' }, 2000)).result).toBe('updated');
           expect((await writer.upsert(id, { ...RECORD, color: 'green' }, 1500)).result).toBe('ignored');
+          // An equal version is not newer: ignored too.
+          expect((await writer.upsert(id, { ...RECORD, color: 'green' }, 2000)).result).toBe('ignored');
         } finally {
           await writer.close();
         }

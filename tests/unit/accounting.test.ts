@@ -3,7 +3,8 @@
 // xadd-trim against a fake app that answers too late.
 import { describe, expect, test } from 'bun:test';
 import { account, type Acked, NO_ANSWER } from '../../packages/harness/src/workloads/upsert/accounting';
-import { keySpace, probeBurst, upsertRequest } from '../../packages/harness/src/workloads/upsert/measure';
+import { keySpace, poolUpsert, probeBurst, upsertRequest } from '../../packages/harness/src/workloads/upsert/measure';
+import type { UpsertRecord } from '../../packages/harness/src/workloads/upsert/record';
 import { accountTrim, type TrimProbe } from '../../packages/harness/src/workloads/xadd-trim/accounting';
 import { probeOnce } from '../../packages/harness/src/workloads/xadd-trim/measure';
 
@@ -220,6 +221,45 @@ describe('upsert accounting', () => {
       [200, undefined],
       [200, undefined],
     ]);
+  });
+
+  test('a key the prober wrote that is gone at the end is stale, its version none', () => {
+    const a = account({}, [probe('p', 'created', 2000)], [], 'lua');
+    expect(a).toMatchObject({ stale: 1, keys_written: 0 });
+    expect(a.problem).toContain(`key item:{p} holds version none; the harness's write of version 2000 was answered`);
+  });
+
+  test('keys created by requests that got no answer: as many keys as 201s and unanswered, no problem', () => {
+    const stored = [
+      { id: 'a', applied: 1, version: 5 },
+      { id: 'b', applied: 1, version: 5 },
+    ];
+    expect(account({ '201': 1, '500': 1 }, [], stored, 'lua')).toMatchObject({ invented: 0, problem: null });
+    expect(account({ '201': 1 }, [], stored, 'lua').problem).toContain('1 responses said created, but 2 keys exist');
+  });
+
+  test('a burst: each write with the version it sent, the key read back right after (none: null)', async () => {
+    const got: number[] = [];
+    const app = fakeApp((_id, { version }) => {
+      got.push(version!);
+      return { status: 200, json: { result: 'updated', version } };
+    });
+    const probes: Acked[] = [];
+    await probeBurst(app.url, 'p', { send: async () => [null] }, probes);
+    app.stop();
+    expect(probes.map((p) => p.sent).sort()).toEqual([...got].sort());
+    expect(probes.every((p) => p.sent === p.version && p.seen === null)).toBe(true);
+    expect(new Set(got).size).toBe(3);
+  });
+
+  test('windows pooled: counts summed, stale apart from lost, the first problem kept whichever window has it', () => {
+    const w = (o: Partial<UpsertRecord>) =>
+      ({ ...account({}, [], [], 'lua'), keys: 100, prefix: 'x', ...o }) as UpsertRecord;
+    const pooled = poolUpsert([
+      w({ keys_written: 40, lost: 3, stale: 1 }),
+      w({ keys_written: 50, lost: 2, stale: 2, problem: 'lost updates: 2' }),
+    ]);
+    expect(pooled).toMatchObject({ keys_written: 90, lost: 5, stale: 3, problem: 'lost updates: 2' });
   });
 
   test('409s and the PING floor: conflicts write nothing, pongs write nothing', () => {

@@ -70,6 +70,29 @@ describe('withHandicap', () => {
   });
 });
 
+describe('withHandicap, each read', () => {
+  const threadCpuMs = () => {
+    const u = process.threadCpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  test('2000 µs: readJson burns as read does, and 20 reads take at least 28 ms of the thread (of 40)', async () => {
+    const h = withHandicap(fakeSource(), 2000);
+    const cpuOf = async (read: () => Promise<unknown>) => {
+      const t0 = threadCpuMs();
+      for (let i = 0; i < 10; i++) await read();
+      return threadCpuMs() - t0;
+    };
+    // Ten readJson alone: about 20 ms of the thread; without their burn well under 1 (a quarter asked).
+    expect(await cpuOf(h.readJson)).toBeGreaterThanOrEqual(5);
+    // The thread's own CPU, which neighbours do not add to: at best of three tries, 70% of the 40 ms (a burn of half
+    // is 20).
+    const tries: number[] = [];
+    while (tries.length < 3 && Math.max(0, ...tries) < 28)
+      tries.push((await cpuOf(h.read)) + (await cpuOf(h.readJson)));
+    expect(Math.max(...tries)).toBeGreaterThanOrEqual(28);
+  });
+});
+
 describe('streamOptionsFromEnv and HANDICAP', () => {
   const saved = { HANDICAP: process.env.HANDICAP, HANDICAP_US: process.env.HANDICAP_US };
   afterEach(() => {

@@ -35,6 +35,17 @@ describe('liveFault', () => {
     );
   });
 
+  test('a writer that died, or a window with no probe: a fault, whatever else it holds', () => {
+    expect(liveFault(window({ writer_alive: false }), 1500)).toBe(
+      'the live writer died during the window, so what the app served cannot be judged',
+    );
+    expect(liveFault(window({ count: 0, valid: 0 }), 1500)).toBe(
+      'no probe was sent during the window, so what the app served cannot be judged',
+    );
+    // Pooled: one window whose writer died is the launch's.
+    expect(poolLive([window(), window({ writer_alive: false })]).writer_alive).toBe(false);
+  });
+
   test('a single read over its bound is a fault, with its staleness and how many there were', () => {
     const w = window({ over_bound: 1, first_over_bound: { sent_ms: 1234, staleness_ms: 80.4 } });
     expect(liveFault(w, null)).toBe('served a read 80 ms stale, over its 50 ms bound (1 such of 100 probes)');

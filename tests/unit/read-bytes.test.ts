@@ -42,6 +42,18 @@ describe('the bytes oha counted under load', () => {
   });
 });
 
+describe('the bytes of other statuses, and of pages', () => {
+  test('one non-2xx response a byte longer than a whole body: more than its allowance, invalid', async () => {
+    expect(await bodyAfterRun(url, golden, false, run(1, 0, len))).toBeNull();
+    expect((await bodyAfterRun(url, golden, false, run(1, 0, len + 1)))?.reason).toMatch(/not the verified body/);
+  });
+
+  test("a page carrying the body is held to its bytes too; only 'any' is not", async () => {
+    expect((await bodyAfterRun(url, golden, true, run(0, 10)))?.reason).toMatch(/not the verified body/);
+    expect((await bodyAfterRun(url, golden, 'own', run(0, 10)))?.reason).toMatch(/not the verified body/);
+  });
+});
+
 describe('the app after the run', () => {
   test('answering 500 after a clean window is invalid; after non-2xx under load, the gate judges', async () => {
     const failing = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('oops', { status: 500 }) });

@@ -2,6 +2,7 @@
 // exactly its cap is fine, and windows pooled into one record (counts summed, the longest stream kept).
 import { describe, expect, test } from 'bun:test';
 import { accountTrim, poolTrim } from '../../packages/harness/src/workloads/xadd-trim/accounting';
+import { entryBefore, trimmedBetween } from '../../packages/harness/src/workloads/xadd-trim/measure';
 import type { TrimRecord } from '../../packages/harness/src/workloads/xadd-trim/record';
 
 const counts = { statuses: {}, unanswered: 0, probes: [], addedBefore: 100, length: 1000, cap: 1100 };
@@ -63,5 +64,34 @@ describe('xadd-trim windows pooled', () => {
     });
     // Whatever the order, the longest stream is kept.
     expect(poolTrim([ws[1]!, ws[2]!, ws[0]!]).length).toBe(1100);
+  });
+});
+
+describe('xadd-trim accounting: statuses, invented writes, commands', () => {
+  test('only a 201 acknowledges an append: a 200, from oha or the prober, is another status', () => {
+    const probes = [{ status: 200, found: false, trimmed: false }];
+    const t = accountTrim({ ...counts, statuses: { '201': 5, '200': 3 }, probes, addedAfter: 105 });
+    expect(t).toMatchObject({ acked: 5, errors: 4, lost: 0, invented: 0, probes: 0, problem: null });
+  });
+
+  test('more added than acknowledged and unanswered: invented, said with its counts', () => {
+    const t = accountTrim({ ...counts, statuses: { '201': 5 }, unanswered: 2, addedAfter: 110 });
+    expect(t).toMatchObject({ invented: 3, lost: 0 });
+    expect(t.problem).toBe('invented writes: the stream counted 10 added, 5 acknowledged, 2 unanswered');
+  });
+
+  test('entry ids whole: an id with anything after its numbers is none, so it comes before nothing', () => {
+    expect(entryBefore('1000-5x', '2000-0')).toBe(false);
+    expect(entryBefore('1000', '1000-1')).toBe(true);
+    expect(trimmedBetween('1000-5x', '999-0', '2000-0')).toBe(false);
+  });
+});
+
+describe('xadd-trim windows pooled: the commands', () => {
+  test("the server's commands summed over the windows", () => {
+    const ws = [{ xadd: 3 }, { xadd: 4, ping: 1 }].map(
+      (redis_commands) => ({ ...accountTrim({ ...counts, addedAfter: 100 }), redis_commands }) as TrimRecord,
+    );
+    expect(poolTrim(ws).redis_commands).toEqual({ xadd: 7, ping: 1 });
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WORKLOADS, WRITE_WORKLOADS } from '@bench/stream';
-import { WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/workloads';
+import { placeOf, WORKLOAD_MODULES, workloadOf } from '../../packages/harness/src/workloads';
 import { WRITE_ROUTE_IGNORES } from '../../packages/harness/src/workloads/types';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { CLUSTER_SERVERS } from '../../packages/harness/src/model/servers';
@@ -240,5 +240,25 @@ describe('what the answers and the report ask of a workload', () => {
     expect(workloadOf('xrange').load(r, true)).toBe('the XRANGE of 339 entries answered as a 20 KB JSON body');
     expect(workloadOf('xrevrange-count').load(r, false)).toBe('XREVRANGE-COUNT');
     expect(workloadOf('upsert').load(r, false)).toBe('POST /items/:id over 1 key');
+  });
+});
+
+describe('the write workloads, around and after a window', () => {
+  const trim = (o: object) => ({ ok: 5, workload: { kind: 'xadd-trim', data: o } }) as unknown as RunRecord;
+  test('xadd-trim: served is every answered write (201s and errors); any problem, invented too: invalid', async () => {
+    expect(workloadOf('xadd-trim').rules.served(trim({ acked: 90, errors: 10 }))).toBe(100);
+    const problem = 'invented writes: the stream counted 12 added, 10 acknowledged, 0 unanswered';
+    const fault = await workloadOf('xadd-trim').checkAfter(ctx, {
+      ...trim({ lost: 0, invented: 2, problem }),
+      round: 3,
+    });
+    expect(fault).toEqual({ status: 'invalid', reason: `run 3: ${problem}` });
+  });
+
+  test('only the default read workload is published, and a run at a distance apart', () => {
+    expect(placeOf({ workload: 'xrange' })?.dir).toBe('latest');
+    for (const w of ['xread', 'xrange-count', 'xrevrange-count', 'xadd-trim'] as const)
+      expect(placeOf({ workload: w })).toBeNull();
+    expect(placeOf({ workload: 'upsert', redis_rtt_ms: 1 })?.dir).toBe('latest-upsert-distance');
   });
 });
