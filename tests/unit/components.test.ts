@@ -107,4 +107,17 @@ describe('variance components (Kalibera & Jones)', () => {
     expect(pooled.warnings).toEqual([]);
     expect(pooled.optimalReps(1, [1, 30])).toBe(Math.ceil(Math.sqrt((30 * pooled.T2(1)) / pooled.T2(2))));
   });
+
+  test('pooled over contenders of unequal shapes: each level counts the fewest repetitions any has', () => {
+    const three = [
+      [1, 2, 3],
+      [2, 3, 4],
+      [5, 6, 7],
+    ];
+    const two = [
+      [1, 2],
+      [2, 4],
+    ];
+    expect(pooledComponents([three, two]).r).toEqual([2, 2]);
+  });
 });

@@ -3,6 +3,7 @@
 // (tests/fixtures/limma_reference.py), not from this code.
 import { describe, expect, test } from 'bun:test';
 import trigamma from '@stdlib/math-base-special-trigamma';
+import { linearRegression } from 'simple-statistics';
 import { fitPrior, moderatedT, replicates, squeeze, trigammaInverse } from '../../packages/harness/src/stats/moderated';
 
 /** Five comparisons' per-round ln ratios: four alike, one (the last) far noisier. */
@@ -115,5 +116,41 @@ describe('moderated t (empirical Bayes, after limma)', () => {
   test('trigamma inverse: trigamma(trigammaInverse(x)) = x', () => {
     for (const x of [0.5, 0.05, 3, 1e-4, 50]) expect(trigamma(trigammaInverse(x)) / x).toBeCloseTo(1, 9);
     expect(trigammaInverse(0.5)).toBeCloseTo(2.459952948352307, 9);
+  });
+});
+
+describe("the prior's trend and its floor", () => {
+  // Ten comparisons of 5 rounds (4 df) whose log variances lie on a line in a covariate, with residuals of ±1.
+  const x = Array.from({ length: 10 }, (_, i) => i);
+  const r = [1.35, -1.65, 0.6, -0.9, 1.8, -1.2, 0.45, -1.5, 1.05, -0.75];
+  const s2 = x.map((xi, i) => Math.exp(-6 + 0.2 * xi + r[i]!));
+  const df = x.map(() => 4);
+
+  test('with a covariate, the log variances vary about their fitted line on n − 2 df (intercept and slope)', () => {
+    const prior = fitPrior(s2, df, x);
+    const line = linearRegression(x.map((xi, i) => [xi, Math.log(s2[i]!)]));
+    const rss = x.reduce((s, xi, i) => s + (Math.log(s2[i]!) - line.b - line.m * xi) ** 2, 0);
+    expect(prior.slope).toBeCloseTo(line.m, 9);
+    expect(trigamma(prior.d0 / 2)).toBeCloseTo(rss / (10 - 2) - trigamma(2), 9);
+  });
+
+  test('a trend from 10 comparisons on, none from 9', () => {
+    expect(fitPrior(s2, df, x).slope).toBeDefined();
+    expect(fitPrior(s2.slice(0, 9), df.slice(0, 9), x.slice(0, 9)).slope).toBeUndefined();
+  });
+
+  test('a variance of exactly 0 is raised to 1e-5 of the median, so the prior scales with the data', () => {
+    const v = [0, 0.01, 0.02, 0.015, 0.03, 0.004];
+    const d = v.map(() => 2);
+    const prior = fitPrior(v, d);
+    const raised = fitPrior([1e-5 * 0.015, ...v.slice(1)], d);
+    expect(prior.d0).toBeCloseTo(raised.d0, 9);
+    expect(prior.s02 / raised.s02).toBeCloseTo(1, 9);
+    const scaled = fitPrior(
+      v.map((y) => y * 1e-4),
+      d,
+    );
+    expect(scaled.d0 / prior.d0).toBeCloseTo(1, 9);
+    expect(scaled.s02 / (prior.s02 * 1e-4)).toBeCloseTo(1, 9);
   });
 });

@@ -109,3 +109,22 @@ describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
     expect(r.p).toBeGreaterThan(0.25);
   });
 });
+
+describe('the signed-rank test at its edges, by hand', () => {
+  test('tied |x| share their mean rank: 1%, 1%, −2%, 3%, 4%, 5% is W+ = 18, p = 2·P(W+ ≤ 3) = 10/64', () => {
+    // Subsets of ranks 1–6 summing to 3 or less: {}, {1}, {2}, {3}, {1, 2}.
+    expect(signedRank([1, 1, -2, 3, 4, 5].map((x) => x / 100)).p).toBeCloseTo(10 / 64, 12);
+  });
+
+  test('an interval exactly at its coverage: 5 rounds at 1 − 2/32 reach from the least to the largest', () => {
+    const r = signedRank([0.01, 0.02, 0.03, 0.04, 0.05], 1 - 2 / 32);
+    expect(r.short).toBeUndefined();
+    expect(r.lo).toBeCloseTo(Math.exp(0.01), 12);
+    expect(r.hi).toBeCloseTo(Math.exp(0.05), 12);
+  });
+
+  test('Hodges–Lehmann of an even number of Walsh averages: the mean of the middle two', () => {
+    // 0.1, 0.2, 0.4: Walsh averages 0.1, 0.15, 0.2, 0.25, 0.3, 0.4; their median (0.2 + 0.25) / 2.
+    expect(signedRank([0.1, 0.2, 0.4]).ratio).toBeCloseTo(Math.exp(0.225), 12);
+  });
+});

@@ -63,6 +63,12 @@ describe('order-statistic interval of the median', () => {
       }
     });
   }
+  test('a coverage exactly at the level asked is enough: 6 runs at 78.125% are ranks 2 and 5', () => {
+    // 1 − 2·P(X ≤ 1) for X ~ Binomial(6, 1/2) = 1 − 2·7/64.
+    expect(medianInterval([1, 2, 3, 4, 5, 6], 1 - 14 / 64)).toEqual({ lo: 2, hi: 5, level: 0.78125 });
+    expect(medianInterval([1, 2, 3, 4, 5, 6], 0.79)).toEqual({ lo: 1, hi: 6, level: 0.96875 });
+  });
+
   test('n = 5 has no 95% interval: [min, max] at 93.75%, labelled with its real level', () => {
     const ci = medianInterval([480, 520, 500, 495, 505]);
     expect(ci).toEqual({ lo: 480, hi: 520, level: 0.9375 });
