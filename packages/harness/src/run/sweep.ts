@@ -113,6 +113,8 @@ export async function runSweep(
     if (point && 'done' in point) {
       info(`${say}: complete, kept`);
       runs.push({ value, dir, results: point.done });
+      // Its exit code as it was (run/finish.ts): 0 when every contender was ok.
+      code = Math.max(code, point.done.contenders.every((r) => r.status === 'ok') ? 0 : 1);
       continue;
     }
     info(point ? `${say}: resumed` : say);
