@@ -32,7 +32,7 @@ describe('the pair design by hand', () => {
     expect(d.bias).toEqual({ mean: 0.02, lo: -0.0048, hi: 0.0448, rounds: 3, agree: true });
   });
 
-  test('a duet 25 times as variable per round, on 5 df against 2: within twice F(0.95; 5, 2) = 38.6, still duet', () => {
+  test('a duet 25 times as variable per round, on 5 df against 2: within twice F(0.95; 5, 2) = 38.6: duet', () => {
     // Alternating: −2%, 0, 2% (sd 2%, 2 df); duet: ±c, 0 twice (variance 4c²/5 = 25 × 0.0004, 5 df). Half the cost
     // per window pair, so the duet gives way only past 2 × 19.30; F(0.95; 2, 5) would have been 5.79.
     const c = Math.sqrt(0.0125);
