@@ -127,14 +127,19 @@ async function buildLocked(
     env: { ...process.env, ...env },
     keepLines: 50,
   });
-  const timer = setTimeout(() => killTree(proc.pid, 1000), timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree(proc.pid, 1000);
+  }, timeoutMs);
   const { code, signal } = await proc.exited;
   clearTimeout(timer);
   if (code !== 0) {
-    throw new AppError(
-      `build of apps/${c.app} failed (${signal ?? `exit ${code}`}); see its output below`,
-      proc.tail(),
-    );
+    // Stopped by its time limit, it did not crash: said as such, with the limit.
+    const why = timedOut
+      ? `did not finish within ${+(timeoutMs / 1000).toFixed(1)} s and was stopped`
+      : `failed (${signal ?? `exit ${code}`})`;
+    throw new AppError(`build of apps/${c.app} ${why}; see its output below`, proc.tail());
   }
   writeFileSync(stamp, stamped());
   return 'built';
