@@ -81,7 +81,7 @@ describe('--against pairs the contenders that differ with their own other side',
     expect(all.inputs?.measured_unchanged).toBe(true);
   });
 
-  test('nothing changed: every contender paired (an A/A); a contender the other side lacks is changed, said why', () => {
+  test('nothing changed: every contender paired (an A/A); one the other side lacks is changed, said why', () => {
     const same = pairUp(opts(dirSide(checkout())), chosen, null, quiet);
     expect(names(same.measured)).toEqual(names(chosen));
     expect([[...same.inputs!.unchanged].sort(), same.inputs!.measured_unchanged]).toEqual([names(chosen), true]);
@@ -111,7 +111,7 @@ describe('--against pairs the contenders that differ with their own other side',
 describe('the other side', () => {
   const head = checkout();
 
-  test('the other side: --handicap alone is this checkout; a resumed ref is the commit it recorded, not the ref now', () => {
+  test('the other side: --handicap alone is this checkout; a resumed ref is the commit it recorded', () => {
     expect(otherSideOf({ resume: null, against: null, handicap: 'x' }, join(head, 'apps'))?.kind).toBe('self');
     expect(otherSideOf({ resume: null, against: null, handicap: null }, join(head, 'apps'))).toBeNull();
     const repo = checkout();
@@ -254,7 +254,7 @@ describe('--app is probed before anything is measured', () => {
     }
   };
 
-  test('a route not answering 200 is refused; a changing body is refused unless --body any; the first is kept', async () => {
+  test('a route not answering 200 is refused; a changing body refused unless --body any; the first kept', async () => {
     expect(await probe(404, ['no'], 'first')).toEqual({
       error: '--app: / answered 404, not 200; give the route it serves with --path',
       stopped: ['your-app#probe'],
