@@ -90,6 +90,9 @@ describe('flags', () => {
     expect(parseDuration('d', '500ms')).toBe(0.5);
     expect(parseDuration('d', '1m')).toBe(60);
     expect(parseDuration('w', '0', { allowZero: true })).toBe(0);
+    // A zero duration is refused unless the flag takes one.
+    for (const zero of ['0s', '0ms', '0'])
+      expect(() => parseDuration('duration', zero)).toThrow(`--duration "${zero}" is not a positive duration`);
     const o = parseCli(['--connections', '1,8,64', '--rate', '50%,300', '--only', 'b-raw-y'], names);
     expect([o.connections, o.rates, o.only]).toEqual([[1, 8, 64], ['50%', '300'], ['b-raw-y']]);
   });
@@ -183,6 +186,8 @@ describe('flags', () => {
       );
     }
     expect(parseCli(['--handicap', 'bun-raw-x'], all).handicap).toBe('bun-raw-x');
+    // Its size by default: requests take 10% longer, as the docs and the handicap setting say.
+    expect(parseCli(['--handicap', 'bun-raw-x'], all).handicapPct).toBe(10);
     // The write routes ignore these settings (the workload module says so, not packages/stream, whose core every
     // contender's inputs hash): their twins are not measured under a write workload.
     const pool = contender('bun-raw-node-redis-pool', ['default', 'matrix'], { pool: 'on' });

@@ -129,6 +129,10 @@ describe('where the answers hold', () => {
     expect(notKept(r(false, {}))).toBe('it is not complete');
     for (const s of [{ only: ['a'] }, { against: { ref: 'HEAD' } }, { handicap: 'a' }])
       expect(notKept(r(true, s))).toMatch(/a part of the suite or a change/);
+    // A user's own app (--app) is never kept, whatever suite it ran beside (--matrix keeps the suite whole).
+    expect(notKept(r(true, { apps: [{ name: 'your-app', command: 'node s.mjs' }] }))).toBe(
+      'it measured your own app (--app)',
+    );
     // Writes with Redis far away answer another question: published apart, never held up against those at none.
     expect(notKept(r(true, { redis_rtt_ms: 1 }))).toMatch(/network distance/);
     expect(notKept(r(true, { redis_rtt_ms: 0 }))).toBeNull();

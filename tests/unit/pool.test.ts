@@ -323,6 +323,9 @@ describe('the pooled family', () => {
     };
     expect(unestimated(short)).toBe(true);
     expect(unestimated(JSON.parse(JSON.stringify(short)))).toBe(true);
+    // A record with no answer asked (none at all, or every one left out) has nothing to say it was too short.
+    expect(unestimated({ answers: [] })).toBe(false);
+    expect(unestimated({ answers: short.answers.map((a) => ({ ...a, out: 'failed' })) })).toBe(false);
     const pool = poolAnswers(
       [short, record('2026-11-26T01:00:00Z', [['x', 'y', 0.3, 0.05]], today)],
       comparisons,
