@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import type { Contender } from '../../packages/harness/src/model/contenders';
-import type { ContenderResult } from '../../packages/harness/src/model/results';
+import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
+import { measuredBeforeS } from '../../packages/harness/src/run/prepare';
 import {
   contenderOf,
   ctxFor,
@@ -74,5 +75,22 @@ describe("a window's servers", () => {
     expect(serverProcessesAlive(rig(me, me))).toBe(true);
     expect(serverProcessesAlive(rig(gone, me))).toBe(false);
     expect(serverProcessesAlive(rig(me, gone))).toBe(false);
+  });
+});
+
+describe('a resumed run', () => {
+  test('its budget goes on from what it measured before: to the end of its last window, discarded ones too', () => {
+    const at = (s: number) => Date.parse('2026-12-07T06:00:00Z') + s * 1000;
+    const run = (s: number) => ({ ended_at: at(s) });
+    const results = (from: string | undefined, runs: number[], discarded: number[] = []) =>
+      ({
+        measured_from: from,
+        contenders: [{ points: [{ runs: runs.map(run), discarded_runs: discarded.map(run) }] }],
+      }) as unknown as Results;
+    expect(measuredBeforeS(results('2026-12-07T06:00:00Z', [30, 90], [100]))).toBe(100);
+    expect(measuredBeforeS(results('2026-12-07T06:00:00Z', [30, 90]))).toBe(90);
+    // Nothing measured yet, or no start recorded: nothing to count.
+    expect(measuredBeforeS(results('2026-12-07T06:00:00Z', []))).toBe(0);
+    expect(measuredBeforeS(results(undefined, [30]))).toBe(0);
   });
 });

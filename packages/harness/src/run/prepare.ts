@@ -181,7 +181,7 @@ function checkLoad(results: Results, strict: boolean): void {
 }
 
 /** Seconds a resumed run measured before: from its budget's start to the end of its last window (0: none). */
-function measuredBeforeS(results: Results): number {
+export function measuredBeforeS(results: Results): number {
   const from = Date.parse(results.measured_from ?? '');
   const ends = results.contenders.flatMap((c) =>
     c.points.flatMap((p) => [...p.runs, ...(p.discarded_runs ?? [])].map((r) => r.ended_at)),
