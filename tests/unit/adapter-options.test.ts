@@ -4,7 +4,14 @@ import { afterAll, describe, expect, mock, test } from 'bun:test';
 import * as ioredis from 'ioredis';
 import * as iovalkey from 'iovalkey';
 import * as redis from 'redis';
-import { DEFAULT_SETTINGS, openAdapter, openStream, type SettingValues, type StreamOptions } from '@bench/stream';
+import {
+  DEFAULT_SETTINGS,
+  openAdapter,
+  openStream,
+  routeFor,
+  type SettingValues,
+  type StreamOptions,
+} from '@bench/stream';
 
 /** What each fake was made with: the library, the constructor or factory, and its arguments. */
 interface Made {
@@ -167,5 +174,31 @@ describe('ioredis and iovalkey: AUTOPIPELINE and REPLICAS reach the constructors
     expect(await direct({ decode: 'bytes' })).toBe(true);
     expect(await direct({ transform: 'direct' })).toBe(true);
     expect(await direct({})).toBe(false);
+  });
+});
+
+describe('the route and the refusals an app meets at start (openAdapter, routeFor), on the fakes', () => {
+  test('the read route answers / only; a plain app gets the objects (value), a direct one none', async () => {
+    const plain = await routeFor(options('node-redis'));
+    expect([plain.method, plain.path, plain.match('/'), plain.match('/x'), plain.match('/items/1')]).toEqual([
+      'GET',
+      '/',
+      '',
+      null,
+      null,
+    ]);
+    expect(plain.value).toBeFunction();
+    const direct = await routeFor(options('node-redis', { transform: 'direct' }));
+    expect(direct.value).toBeNull();
+  });
+
+  test('CACHE=tail and tail-body are refused on a cluster; DECODE=bytes with a CACHE is refused', async () => {
+    for (const cache of ['tail', 'tail-body'] as const)
+      await expect(openAdapter(options('node-redis', { cache }, true))).rejects.toThrow(
+        `CACHE=${cache} is not supported in cluster mode (REDIS_CLUSTER=1)`,
+      );
+    await expect(openAdapter(options('node-redis', { decode: 'bytes', cache: 'tail' }))).rejects.toThrow(
+      'DECODE=bytes is not supported with a CACHE, POOL or TRANSFORM: it is measured alone',
+    );
   });
 });

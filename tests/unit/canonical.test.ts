@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { toBody, toJson, type Entries, type FlatEntry } from '@bench/stream';
+import { replyCommand, toBody, toJson, workloadCommand, type Entries, type FlatEntry } from '@bench/stream';
 
 const flat: FlatEntry[] = [
   ['1690000000001-0', ['color', 'violet', 'font', 'eczar', 'width', '374.390625']],
@@ -37,4 +37,26 @@ describe('contract transforms', () => {
       '{"entries":[{"id":"1-0","fields":{}}]}',
     );
   });
+});
+
+describe('the command each read workload sends, and the reply its body is made of', () => {
+  test('xrange-count the first 100, xrevrange-count the last 100 newest first; the rest the whole stream', () => {
+    expect(workloadCommand('xrange', 'k')).toEqual(['XRANGE', 'k', '-', '+']);
+    expect(workloadCommand('live', 'k')).toEqual(['XRANGE', 'k', '-', '+']);
+    expect(workloadCommand('xread', 'k')).toEqual(['XREAD', 'STREAMS', 'k', '0-0']);
+    expect(workloadCommand('xrange-count', 'k')).toEqual(['XRANGE', 'k', '-', '+', 'COUNT', '100']);
+    expect(workloadCommand('xrevrange-count', 'k')).toEqual(['XREVRANGE', 'k', '+', '-', 'COUNT', '100']);
+    // The golden body's command: a page's own read, else XRANGE's whole stream (XREAD's entries, upsert's stream).
+    expect(replyCommand('xrange-count', 'k')).toEqual(['XRANGE', 'k', '-', '+', 'COUNT', '100']);
+    expect(replyCommand('xrevrange-count', 'k')).toEqual(['XREVRANGE', 'k', '+', '-', 'COUNT', '100']);
+    for (const w of ['xrange', 'xread', 'live', 'upsert', 'xadd-trim'] as const)
+      expect(replyCommand(w, 'k')).toEqual(['XRANGE', 'k', '-', '+']);
+  });
+});
+
+test('an object reply keeps its names in stream order, not sorted, on both transforms', () => {
+  const e: Entries = { shape: 'object', entries: [{ id: '1-0', message: { width: '1', color: 'red', alpha: 'a' } }] };
+  const body = '{"entries":[{"id":"1-0","fields":{"width":"1","color":"red","alpha":"a"}}]}';
+  expect(toJson(e)).toBe(body);
+  expect(JSON.stringify(toBody(e))).toBe(body);
 });

@@ -7,11 +7,16 @@ import { join } from 'node:path';
 import { toBody, toJson } from '../../packages/stream/src/canonical';
 import { openAdapter, settingsFromEnv } from '../../packages/stream/src/index';
 import {
+  bytesToJson,
   fallbacks,
   MORE,
+  outputBytes,
   RespError,
+  RespFramingError,
   ReplyBuffer,
+  ReplyShapeError,
   replyEnd,
+  scanReply,
   wasmMemoryBytes,
   xrangeToJson,
 } from '../../packages/raw-reader/src/transcode';
@@ -297,6 +302,37 @@ describe('the transcoder', () => {
     );
     const other = enc.encode(':3\r\n');
     expect(() => xrangeToJson(other, 0, other.length)).toThrow(/expected \*/);
+  });
+});
+
+describe('the transcoder at its edges', () => {
+  test('a string that fills the output buffer to its last byte, then grows by an escape, is written whole', () => {
+    // bytesToJson writes HEAD, the id, FIELDS, the name and a colon (38 bytes) before the value; the value's room is
+    // asked for once, so an escape in it must ask for the rest of the string's room again.
+    const size = outputBytes();
+    const value = `\u0001${'a'.repeat(size - 38 - 2 - 1)}`;
+    const entries: Raw = [entry('1-0', 'f', value)];
+    expect(bytesToJson(entries)).toBe(JSON.stringify({ entries: [{ id: '1-0', fields: { f: value } }] }));
+    const big = 'b'.repeat(3 * outputBytes());
+    expect(bytesToJson([entry('2-0', 'g', big)])).toBe(`{"entries":[{"id":"2-0","fields":{"g":"${big}"}}]}`);
+  });
+
+  test('a length or a count past the cap is refused before its bytes are awaited', () => {
+    const scan = (s: string) => scanReply(enc.encode(s), { pos: 0, pending: 1 }, s.length, 1000);
+    expect(() => scan('$1001\r\n')).toThrow(
+      new RespFramingError('a bulk string of 1001 bytes, over the 1000-byte cap'),
+    );
+    expect(scan('$1000\r\n')).toBe(false);
+    expect(() => scan('*334\r\n')).toThrow(new RespFramingError('an array of 334 elements, over the 1000-byte cap'));
+    expect(scan('*333\r\n')).toBe(false);
+  });
+
+  test('bytes past the last entry of the span given are not the reply: refused', () => {
+    const r = reply([entry('1-0', 'k', 'é')]);
+    const more = new Uint8Array(r.length + 5);
+    more.set(r);
+    more.set(enc.encode(':1\r\n'), r.length);
+    expect(() => xrangeToJson(more, 0, more.length)).toThrow(ReplyShapeError);
   });
 });
 

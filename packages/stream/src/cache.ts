@@ -68,6 +68,12 @@ export async function withCache(a: Adapter, o: StreamOptions): Promise<CachedAda
   const cache = o.settings.cache;
   if (cache === 'ttl') return withTtl(a, o.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
   if (cache !== 'tail' && cache !== 'tail-body') return a;
+  // The copy follows the stream oldest first: the whole of it, or its first page (xrange-count), never the newest.
+  if (o.workload === 'xrevrange-count')
+    throw new Error(
+      `CACHE=${cache} is not available with WORKLOAD=xrevrange-count: its copy is kept oldest first, ` +
+        `not the newest ${PAGE} newest first`,
+    );
   if (!a.follow) throw new Error(`CACHE=${cache} needs a follower, which REDIS_CLIENT=${o.client} does not provide`);
   const tail = new Tail(a.follow, cache === 'tail-body', o.workload === 'xrange-count' ? PAGE : null, a);
   await tail.start();
