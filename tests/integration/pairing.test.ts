@@ -1,8 +1,7 @@
 // Which sides a run pairs (run/against.ts, run/own-app.ts), what it records of them (run/prepare.ts settingsFrom),
 // and what a resume refuses before anything starts (prepare's first step): pure calls on folders made here.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
@@ -23,6 +22,7 @@ import { firstAppSide, ownContender, ownPairing, probeOwnApp } from '../../packa
 import { prepare, settingsFrom } from '../../packages/harness/src/run/prepare';
 import { AppLauncher } from '../../packages/harness/src/run/launcher';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { appsRepo, git } from '../helpers/against';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -33,21 +33,8 @@ const temp = (prefix: string) => {
   temps.push(dir);
   return dir;
 };
-const git = (cwd: string, ...args: string[]) =>
-  spawnSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
 /** A git repository of the two test apps, committed. */
-const checkout = () => {
-  const root = temp('bench-pairing-');
-  for (const app of ['paced', 'fake'])
-    cpSync(join(ROOT, 'tests/fixtures/apps', app), join(root, 'apps', app), { recursive: true });
-  mkdirSync(join(root, 'packages/stream'), { recursive: true });
-  writeFileSync(join(root, 'packages/stream/index.ts'), 'export const x = 1;\n');
-  writeFileSync(join(root, '.gitignore'), 'dist/\nnode_modules/\n');
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'one');
-  return root;
-};
+const checkout = () => appsRepo(temp('bench-pairing-'));
 const dirSide = (root: string): OtherSide => ({
   spec: root,
   kind: 'dir',

@@ -1,7 +1,6 @@
 // --against and --handicap NAME:PCT: the flags, the changes family, and the pair's test with its
 // stopping rule on a worked example (synthetic window pairs of a known ratio).
 import { afterAll, describe, expect, spyOn, test } from 'bun:test';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +39,7 @@ import type { Answer, ContenderResult, Results } from '../../packages/harness/sr
 import { changedOn, resolveAgainst, type OtherSide } from '../../packages/harness/src/run/against';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
 import { runsFor } from '../helpers/monte-carlo';
+import { appsRepo, git } from '../helpers/against';
 
 const all = [
   {
@@ -674,20 +674,10 @@ describe('which contenders differ between the sides', () => {
   afterAll(() => {
     for (const t of temps) rmSync(t, { recursive: true, force: true });
   });
-  const git = (cwd: string, ...args: string[]) =>
-    spawnSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
   const side = () => {
     const root = mkdtempSync(join(tmpdir(), 'bench-inputs-'));
     temps.push(root);
-    for (const app of ['paced', 'fake'])
-      cpSync(join(ROOT, 'tests/fixtures/apps', app), join(root, 'apps', app), { recursive: true });
-    mkdirSync(join(root, 'packages/stream'), { recursive: true });
-    writeFileSync(join(root, 'packages/stream/index.ts'), 'export const x = 1;\n');
-    writeFileSync(join(root, '.gitignore'), 'dist/\nnode_modules/\n');
-    git(root, 'init', '-q');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-qm', 'one');
-    return root;
+    return appsRepo(root);
   };
   const head = side();
   const base = side();

@@ -17,7 +17,8 @@ import type {
 import { type BlockResults, measureBlock } from '../../packages/harness/src/run/block';
 import { calibrateHandicap } from '../../packages/harness/src/run/calibrate';
 import { forecast, TrialClock } from '../../packages/harness/src/run/eta';
-import type { Launched, Launcher, Measured, Out, RedisDied } from '../../packages/harness/src/run/launch';
+import type { Launched, Measured, Out, RedisDied } from '../../packages/harness/src/run/launch';
+import { FakeLauncher, measured as figures } from '../helpers/launcher';
 import { STEAL_RETRIES, type Slot } from '../../packages/harness/src/run/plan';
 import { record, runLine } from '../../packages/harness/src/run/record';
 import { RemoteLauncher } from '../../packages/harness/src/run/remote';
@@ -38,24 +39,13 @@ const slot = (name: string): Slot => {
   return { r, point: r.points[0]! };
 };
 
-/** A window's figures, as measureRun would return them: 1,000 responses a second, its main thread busy half of it. */
-function measured(rps: number, raw: string): Measured {
-  const latency = { p10: 1, p25: 1, p50: 1, p75: 1, p90: 1, p95: 1, p99: 1, p99_9: 1 };
-  return {
-    ...{ rps, ok: rps, seconds: 1, errors: { non_2xx: 0, aborted: 0, other: 0 }, error_messages: {} },
-    ...{ latency_ms: latency, total_bytes: rps * 10, responses: rps, app_cpu_s: 0.5, cpu_us_per_req: 500 },
-    ...{ rss_mb: 50, redis_calls: rps, redis_calls_per_req: 1, redis_us_per_call: 2, redis_cpu_s: 0.1 },
-    ...{ loadgen_cpu_s: 0.3, loadgen_saturated: false, harness_cpu_pct: 1, load_average_1m: 0.5, cpu_steal_pct: 0 },
-    ...{ main_thread_cpu_s: rps / 2000, raw, started_at: 0, ended_at: 1 },
-  } as Measured;
-}
+/** A window's figures, as measureRun would return them: its main thread busy half of each second. */
+const measured = (rps: number, raw: string): Measured =>
+  figures(rps, raw, { cpu_us_per_req: 500, main_thread_cpu_s: rps / 2000 } as Partial<Measured>);
 
 /** Records every step, starts nothing; its checks, loads and verifications fail where it is told to. */
-class Fake implements Launcher {
-  events: string[] = [];
+class Fake extends FakeLauncher {
   loads: { what: string; name: string; load: Load }[] = [];
-  alive = true;
-  invalid = new Set<string>();
   finding: string | undefined;
   /** The check after a window whose raw name ends so: its outcome. */
   checks = new Map<string, Out | RedisDied>();
@@ -66,12 +56,7 @@ class Fake implements Launcher {
   rps = new Map<string, number>();
   recoverOut = new Set<string>();
   private reads = new Map<string, number>();
-  private pid = 100;
 
-  async start(r: ContenderResult, key: string): Promise<Launched | Out> {
-    this.events.push(`start ${r.name}`);
-    return { key, r, pid: this.pid++, url: `http://${r.name}`, launchS: 0.2, bytes: NaN, tail: () => ['last line'] };
-  }
   async verify(app: Launched): Promise<Verdict> {
     this.events.push(`verified ${app.r.name}`);
     if (this.invalid.has(app.r.name)) return { ok: false, reason: 'wrong body' };
@@ -102,15 +87,6 @@ class Fake implements Launcher {
     const n = (this.reads.get(app.key) ?? 0) + 1;
     this.reads.set(app.key, n);
     return 5 + 0.01 * n;
-  }
-  serversAlive(): boolean {
-    return this.alive;
-  }
-  async stop(key: string): Promise<void> {
-    this.events.push(`stop ${key}`);
-  }
-  async settle(ms: number): Promise<void> {
-    this.events.push(`settle ${ms}`);
   }
   async restartRedis() {
     this.events.push('restart redis');

@@ -4,10 +4,11 @@ import { describe, expect, spyOn, test } from 'bun:test';
 import type { Load, Meeting } from '../../packages/harness/src/measure/measure';
 import type { Verdict } from '../../packages/harness/src/measure/verify';
 import { changeComparisons } from '../../packages/harness/src/model/questions';
-import type { ContenderResult, PointResult, RunRecord, Settings } from '../../packages/harness/src/model/results';
+import type { ContenderResult, PointResult, Settings } from '../../packages/harness/src/model/results';
 import { type BlockResults, CHECK_ALONE, CHECK_DUETS, measureBlock } from '../../packages/harness/src/run/block';
 import { keptRuns } from '../../packages/harness/src/answers/verdicts';
-import type { Launched, Launcher, Measured, Out } from '../../packages/harness/src/run/launch';
+import type { Launched, Measured } from '../../packages/harness/src/run/launch';
+import { FakeLauncher as BaseLauncher, measured } from '../helpers/launcher';
 import {
   blocksOf,
   cycles,
@@ -161,43 +162,20 @@ describe('what a round measures (plan.ts)', () => {
   });
 });
 
-/** A window's figures, as measureRun would return them. */
-function measured(rps: number, raw: string): Measured {
-  const latency = { p10: 1, p25: 1, p50: 1, p75: 1, p90: 1, p95: 1, p99: 1, p99_9: 1 };
-  return {
-    ...{ rps, ok: rps, seconds: 1, errors: { non_2xx: 0, aborted: 0, other: 0 }, error_messages: {} },
-    ...{ latency_ms: latency, total_bytes: rps * 10, responses: rps, app_cpu_s: 0.5, cpu_us_per_req: 1 },
-    ...{ rss_mb: 50, redis_calls: rps, redis_calls_per_req: 1, redis_us_per_call: 2, redis_cpu_s: 0.1 },
-    ...{ loadgen_cpu_s: 0.3, loadgen_saturated: false, harness_cpu_pct: 1, load_average_1m: 0.5, cpu_steal_pct: 0 },
-    ...{ raw, started_at: 0, ended_at: 1 },
-  };
-}
-
 /** Records every step it is asked for, in order; starts nothing. */
-class FakeLauncher implements Launcher {
-  events: string[] = [];
-  alive = true;
-  /** Contenders whose verification fails, and those whose verification takes a while. */
-  invalid = new Set<string>();
+class FakeLauncher extends BaseLauncher {
+  /** Contenders whose verification takes a while. */
   slow = new Set<string>();
   /** The raw names of windows the hypervisor steals 80% of the CPU from. */
   stolen = new Set<string>();
   /** Redis dies during the nth measured window (counted from 1). */
   redisDiesAt = 0;
   private windows = 0;
-  private pid = 100;
 
-  async start(r: ContenderResult, key: string): Promise<Launched | Out> {
-    this.events.push(`start ${r.name}`);
-    return { key, r, pid: this.pid++, url: `http://${r.name}`, launchS: 0.2, bytes: NaN, tail: () => ['last line'] };
-  }
   async verify(app: Launched): Promise<Verdict> {
     if (this.slow.has(app.r.name)) await Bun.sleep(20);
     this.events.push(`verified ${app.r.name}`);
     return this.invalid.has(app.r.name) ? { ok: false, reason: 'wrong body' } : { ok: true, bytes: 10 };
-  }
-  async load(app: Launched, _load: Load, rawName: string, what: 'warmup' | 'touch'): Promise<void> {
-    this.events.push(`${what} ${app.r.name} ${rawName}`);
   }
   async measure(app: Launched, _load: Load, rawName: string, duet?: Meeting): Promise<Measured> {
     this.events.push(`${duet ? 'duet' : 'window'} ${app.r.name} ${rawName}`);
@@ -208,28 +186,6 @@ class FakeLauncher implements Launcher {
     }
     if (duet) await duet.at('end');
     return { ...measured(1000, rawName), cpu_steal_pct: this.stolen.has(rawName) ? 80 : 0 };
-  }
-  async check(app: Launched, _run: RunRecord): Promise<Out | null> {
-    this.events.push(`check ${app.r.name}`);
-    return null;
-  }
-  cpuSeconds(): number {
-    return 0;
-  }
-  serversAlive(): boolean {
-    return this.alive;
-  }
-  async stop(key: string): Promise<void> {
-    this.events.push(`stop ${key}`);
-  }
-  async settle(ms: number): Promise<void> {
-    this.events.push(`settle ${ms}`);
-  }
-  async restartRedis() {
-    return { downMs: 5, restartedAt: 0 };
-  }
-  async recover() {
-    return { ms: 1, out: null };
   }
 }
 
