@@ -4,6 +4,7 @@
 import type { Load, Meeting } from '../../packages/harness/src/measure/measure';
 import type { Verdict } from '../../packages/harness/src/measure/verify';
 import type { ContenderResult, RunRecord } from '../../packages/harness/src/model/results';
+import type { BlockResults } from '../../packages/harness/src/run/block';
 import type { Launched, Launcher, Measured, Out, RedisDied } from '../../packages/harness/src/run/launch';
 
 /** A window's figures, as measureRun would return them: `rps` a second, 1 µs of CPU a request unless `more` says. */
@@ -59,3 +60,14 @@ export abstract class FakeLauncher implements Launcher {
     return { ms: 1, out: null };
   }
 }
+
+/** A block's results with the default run's handicap check: fw against x side by side, h x with 10% burnt. */
+export const HANDICAP_CHECK = {
+  family: {
+    questions: [],
+    comparisons: [{ id: 'fw vs x', question: 'q', a: 'fw', b: 'x', side_by_side: true as const }],
+  },
+  handicap: [
+    { contender: 'h', calibrated_on: 'x', compared_with: 'x', pct: 10, cpu_us_per_req: 1, us: 1, injected_ratio: 1 },
+  ],
+} as unknown as Partial<BlockResults>;

@@ -18,7 +18,7 @@ import { type BlockResults, measureBlock } from '../../packages/harness/src/run/
 import { calibrateHandicap } from '../../packages/harness/src/run/calibrate';
 import { forecast, TrialClock } from '../../packages/harness/src/run/eta';
 import type { Launched, Measured, Out, RedisDied } from '../../packages/harness/src/run/launch';
-import { FakeLauncher, measured as figures } from '../helpers/launcher';
+import { FakeLauncher, HANDICAP_CHECK, measured as figures } from '../helpers/launcher';
 import { STEAL_RETRIES, type Slot } from '../../packages/harness/src/run/plan';
 import { record, runLine } from '../../packages/harness/src/run/record';
 import { RemoteLauncher } from '../../packages/harness/src/run/remote';
@@ -279,15 +279,7 @@ describe("a change's duet in a block (block.ts)", () => {
 });
 
 describe("the default run's handicap check in a block (block.ts)", () => {
-  const check = {
-    family: {
-      questions: [],
-      comparisons: [{ id: 'fw vs x', question: 'q', a: 'fw', b: 'x', side_by_side: true as const }],
-    },
-    handicap: [
-      { contender: 'h', calibrated_on: 'x', compared_with: 'x', pct: 10, cpu_us_per_req: 1, us: 1, injected_ratio: 1 },
-    ],
-  } as unknown as Partial<BlockResults>;
+  const check = HANDICAP_CHECK;
   const slots = () => ['a', 'x', 'fw', 'h'].map(slot);
 
   test('a side out in its first window is never launched again, nor measured', async () => {

@@ -8,7 +8,7 @@ import type { ContenderResult, PointResult, Settings } from '../../packages/harn
 import { type BlockResults, CHECK_ALONE, CHECK_DUETS, measureBlock } from '../../packages/harness/src/run/block';
 import { keptRuns } from '../../packages/harness/src/answers/verdicts';
 import type { Launched, Measured } from '../../packages/harness/src/run/launch';
-import { FakeLauncher as BaseLauncher, measured } from '../helpers/launcher';
+import { FakeLauncher as BaseLauncher, HANDICAP_CHECK, measured } from '../helpers/launcher';
 import {
   blocksOf,
   cycles,
@@ -508,15 +508,7 @@ describe('the rounds (schedule.ts, through a fake launcher)', () => {
 });
 
 describe("the default run's handicap check in a block: both ways in every cycle", () => {
-  const check = {
-    family: {
-      questions: [],
-      comparisons: [{ id: 'fw vs x', question: 'q', a: 'fw', b: 'x', side_by_side: true as const }],
-    },
-    handicap: [
-      { contender: 'h', calibrated_on: 'x', compared_with: 'x', pct: 10, cpu_us_per_req: 1, us: 1, injected_ratio: 1 },
-    ],
-  } as unknown as Partial<BlockResults>;
+  const check = HANDICAP_CHECK;
   const measures = (fake: FakeLauncher) =>
     fake.events.filter((e) => /^(window|duet) /.test(e)).map((e) => e.split(' ').slice(0, 2).join(' '));
 
