@@ -23,7 +23,7 @@ import {
   scaleText,
 } from '../../packages/harness/src/report/changes';
 import { type Analysis, analyze } from '../../packages/harness/src/answers/analysis';
-import { loopBurnUs, wallBurnUs } from '../../packages/harness/src/answers/handicap';
+import { handicapJudged, loopBurnUs, wallBurnUs } from '../../packages/harness/src/answers/handicap';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { setProgressMode } from '../../packages/harness/src/system/progress';
 import {
@@ -325,6 +325,22 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(loop!.loopShare).toBeCloseTo(635 / 812, 6);
     expect(wall).toMatchObject({ sizing: 'wall', check: { us: 24.4 } });
     expect(wall!.loopShare).toBeUndefined();
+  });
+
+  test('a --handicap pair is detected only where its whole interval lies below 1, not where it reaches past it', () => {
+    const judged = (ratio: number, sd: number) => {
+      const { results, addRound } = pairRun(ratio, sd, 5);
+      for (let round = 1; round <= 6; round++) addRound(round);
+      results.handicap = [{ contender: 'a', calibrated_on: 'a', compared_with: 'a@base', pct: 3, us: 30 } as never];
+      return handicapJudged(results)![0]!;
+    };
+    const seen = judged(0.9, 0.02);
+    expect(seen.measured!.hi).toBeLessThan(1);
+    expect(seen.detected).toBe(true);
+    const blurred = judged(0.99, 0.1);
+    expect(blurred.measured!.lo).toBeLessThan(1);
+    expect(blurred.measured!.hi).toBeGreaterThan(1);
+    expect(blurred.detected).toBe(false);
   });
 });
 

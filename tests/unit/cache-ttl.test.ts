@@ -74,7 +74,7 @@ describe('CACHE=ttl', () => {
 });
 
 describe('CACHE=tail and tail-body', () => {
-  test('refused with WORKLOAD=xrevrange-count, whose body is the newest page newest first, before any read', async () => {
+  test('refused with WORKLOAD=xrevrange-count, whose body is the newest page newest first, before a read', async () => {
     for (const cache of ['tail', 'tail-body'] as const) {
       const { a } = fakeAdapter();
       const opened = withCache(

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test';
+import jstat from 'jstat';
 import { streamOptionsFromEnv, withHandicap, type StreamBody, type StreamSource } from '@bench/stream';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { ANSWERS_PROCEDURE, look, windowPairs } from '../../packages/harness/src/answers/decide';
@@ -448,6 +449,25 @@ describe("the default run's check: measured both ways, judged on its windows alo
     missed.handicap = handicapJudged(missed);
     expect(missed.handicap![0]!.other!.hi).toBeLessThan(1);
     expect(missed.handicap![0]!.detected).toBe(missed.handicap![0]!.measured!.hi < 1);
+  });
+
+  test('a check its rounds blur: no test says detected where its interval reaches 1; its se from its interval', () => {
+    const r = checkRun(8, 0.3, 0.02, { ratio: 0.998 });
+    r.handicap = handicapJudged(r);
+    const [h] = r.handicap!;
+    const m = h!.measured!;
+    expect([m.lo < 1, m.hi > 1, h!.detected]).toEqual([true, true, false]);
+    expect(m.diagnostics!.some((d) => d.lo < 1 && d.hi > 1)).toBe(true);
+    for (const d of m.diagnostics!) expect(d.detected).toBe(d.hi < 1);
+    // The moderated t's interval is ratio·e^(±q·se): se is half its width in ln over q.
+    const q = jstat.studentt.inv(1 - (1 - m.level) / 2, m.df!);
+    expect(m.se!).toBeCloseTo((Math.log(m.hi) - Math.log(m.lo)) / (2 * q), 9);
+    // Its duets, one launch a round: rounds only, no launches; their CPU seen only where its interval is above 1.
+    expect(h!.other).toMatchObject({ on: 'duet', rounds: 8 });
+    expect(h!.other).not.toHaveProperty('launches');
+    expect([h!.cpu!.lo < 1, h!.cpu!.hi > 1, h!.cpu!.seen]).toEqual([true, true, false]);
+    // One window a launch alone: no spread within a launch to estimate (NaN), not a spread of 0.
+    expect(checkAlonePairs(r.contenders[0], r.contenders[1]).within).toBeNaN();
   });
 
   test('duets that cannot be judged: its windows alone only, nothing beside', () => {
