@@ -152,6 +152,34 @@ describe('npm run compare', () => {
     expect(Math.abs(nodeShift - 1)).toBeLessThan(0.01);
   });
 
+  test('one of a runtime of three moved: it alone is flagged, its unmoved neighbours are not (seeded, 200 pairs)', () => {
+    // bun-raw-x 30% faster, bun-hono-x and bun-elysia-x as they were: each neighbour's reference held the mover's
+    // move until it left the shifts, and read −12%, flagged.
+    const three = {
+      'bun-raw-x': 700,
+      'bun-hono-x': 600,
+      'bun-elysia-x': 650,
+      'node-raw-x': 640,
+      'node-express-x': 560,
+    };
+    const one = compare(fixture(three, 8), scaled(fixture(three, 8, 2), 1.3, 'bun-raw-x'));
+    expect(one.rows.filter((r) => r.flagged).map((r) => r.name)).toEqual(['bun-raw-x']);
+    for (const r of one.rows.filter((r) => r.name !== 'bun-raw-x')) expect(Math.abs(r.change)).toBeLessThan(0.04);
+    // Over 200 seeded pairs of runs, the whole machine 10% slower in B: with nothing else moved, a run flags any
+    // contender at most 5% of the time; with bun-raw-x 15% faster, an unmoved one is flagged at most 5% of the time
+    // (here 4 and 1 of 200; with every flagged contender left out at once, as before, 4 and 66).
+    const bases = { ...three, 'node-fastify-x': 580, 'deno-raw-x': 600, 'deno-hono-x': 500 };
+    let [none, other] = [0, 0];
+    for (let k = 0; k < 200; k++) {
+      const [a, b] = [fixture(bases, 6, 3 + 2 * k), fixture(bases, 6, 4 + 2 * k)];
+      if (compare(a, scaled(b, 0.9)).rows.some((r) => r.flagged)) none++;
+      const moved = compare(a, scaled(scaled(b, 0.9), 1.15, 'bun-raw-x'));
+      if (moved.rows.some((r) => r.flagged && r.name !== 'bun-raw-x')) other++;
+    }
+    expect(none).toBeLessThanOrEqual(10);
+    expect(other).toBeLessThanOrEqual(10);
+  });
+
   test('a contender that moved reads its whole move: its own move is left out of its reference', () => {
     // B is A with node-raw-y 3% slower (too little to flag; a flagged one is left out of every reference anyway).
     const bases = {
