@@ -152,7 +152,7 @@ describe('npm run compare', () => {
     expect(Math.abs(nodeShift - 1)).toBeLessThan(0.01);
   });
 
-  test('one of a runtime of three moved: it alone is flagged, its unmoved neighbours are not (seeded, 200 pairs)', () => {
+  test('one of a runtime of three moved: it alone is flagged, not its unmoved neighbours (seeded, 200 pairs)', () => {
     // bun-raw-x 30% faster, bun-hono-x and bun-elysia-x as they were: each neighbour's reference held the mover's
     // move until it left the shifts, and read −12%, flagged.
     const three = {
