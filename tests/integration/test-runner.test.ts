@@ -2,11 +2,21 @@
 // killed and named, what the folder held is named by kind.
 import { expect, test } from 'bun:test';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { leftovers, stopStrays } from '../../scripts/test';
 import { isAlive } from '../../packages/harness/src/system/proc';
+import { ROOT } from '../../packages/harness/src/system/paths';
 
 test("the suite's runner kills what runs from its folder (by TMPDIR or working folder), nothing else", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'runner-'));
@@ -33,3 +43,147 @@ test("the suite's runner kills what runs from its folder (by TMPDIR or working f
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a stray whose environment starts with its TMPDIR is killed; one working in a sibling folder is not', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runner-'));
+  mkdirSync(`${dir}-sibling`);
+  const first = spawn('sleep', ['30'], { stdio: 'ignore', env: { TMPDIR: dir, PATH: process.env.PATH } });
+  const sibling = spawn('sleep', ['30'], { stdio: 'ignore', cwd: `${dir}-sibling`, env: { PATH: process.env.PATH } });
+  try {
+    const execd = (p: ChildProcess) => readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').startsWith('sleep');
+    for (let i = 0; i < 250 && ![first, sibling].every(execd); i++) await Bun.sleep(20);
+    expect(stopStrays(dir)).toEqual([`sleep-${first.pid}`]);
+    for (let i = 0; i < 50 && isAlive(first.pid!); i++) await Bun.sleep(20);
+    expect([isAlive(first.pid!), isAlive(sibling.pid!)]).toEqual([false, true]);
+  } finally {
+    for (const p of [first, sibling]) p.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}-sibling`, { recursive: true, force: true });
+  }
+});
+
+/** A root of its own holding scripts/test.ts as it is now and these test files; the runner's TMPDIR is `tmp` in it. */
+function fakeRoot(files: Record<string, string>): { root: string; tmp: string } {
+  const root = mkdtempSync(join(tmpdir(), 'runner-root-'));
+  mkdirSync(join(root, 'scripts'));
+  copyFileSync(join(ROOT, 'scripts/test.ts'), join(root, 'scripts/test.ts'));
+  for (const d of ['tests/unit', 'tests/alone', 'tmp']) mkdirSync(join(root, d), { recursive: true });
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(root, f), text);
+  return { root, tmp: join(root, 'tmp') };
+}
+
+/** Runs the fake root's runner to its end (at most 90 s; `during` sees it running): its exit code and stdout. */
+async function runner(root: string, args: string[], during?: (p: ChildProcess) => Promise<void>) {
+  const env = { ...process.env, TMPDIR: join(root, 'tmp'), PATH: `${dirname(process.execPath)}:${process.env.PATH}` };
+  const p = spawn(process.execPath, ['scripts/test.ts', ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  p.stdout!.on('data', (b) => (out += b));
+  p.stderr!.on('data', () => {});
+  const exited = new Promise<number | null>((r) => p.on('exit', (c) => r(c)));
+  const timer = setTimeout(() => p.kill('SIGKILL'), 90_000);
+  await during?.(p);
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, out };
+}
+
+const PASS = "import { test } from 'bun:test';\ntest('passes', () => {});\n";
+/** A file whose first test leaves a file in TMPDIR and a process running (its pid written to STRAY) and passes. */
+const LEAVES = `import { expect, test } from 'bun:test';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+test('leaves', async () => {
+  writeFileSync(\`\${tmpdir()}/left-Ab3dE9\`, '');
+  const s = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+  s.unref();
+  if (process.env.STRAY) writeFileSync(process.env.STRAY, String(s.pid));
+  // Until it has exec'd sleep (before, it is a copy of this process), at most 5 s.
+  const cmd = () => readFileSync(\`/proc/\${s.pid}/cmdline\`, 'utf8');
+  for (let i = 0; i < 250 && !cmd().startsWith('sleep'); i++) await Bun.sleep(20);
+});
+`;
+
+test('the runner exits 1 when a test fails, keeps and names its folder, kills strays, writes timings', async () => {
+  const failing = `${LEAVES}test('fails', () => expect(1).toBe(2));\n`;
+  const { root, tmp } = fakeRoot({ 'tests/unit/a.test.ts': failing, 'tests/alone/b.test.ts': PASS });
+  const stray = join(root, 'stray.pid');
+  process.env.STRAY = stray;
+  try {
+    const { code, out } = await runner(root, ['--workers', '2', '--timings-out', join(root, 't.json')]);
+    expect(code).toBe(1);
+    expect(out).toContain('== lane shared: tests/unit, tests/integration, tests/browser (2 workers)');
+    expect(out).toContain('== lane alone: tests/alone (1 worker)');
+    expect(out).toContain("still running under the suite's temporary folder, now killed: sleep\n");
+    expect(isAlive(Number(readFileSync(stray, 'utf8')))).toBe(false);
+    const kept = /a lane failed: its runs stay in (\S+)\n/.exec(out)?.[1];
+    expect(kept?.startsWith(`${tmp}/bench-tests-`)).toBe(true);
+    expect(readdirSync(kept!)).toEqual(['left-Ab3dE9']);
+    expect(out).toMatch(/\nlane shared: \d+ s, exit 1\nlane alone: \d+ s, exit 0\n2 passed, 1 failed, 0 skipped\n/);
+    const timings = JSON.parse(readFileSync(join(root, 't.json'), 'utf8'));
+    expect(Object.keys(timings.files).sort()).toEqual(['tests/alone/b.test.ts', 'tests/unit/a.test.ts']);
+    for (const ms of Object.values(timings.files)) expect(Number.isInteger(ms)).toBe(true);
+  } finally {
+    delete process.env.STRAY;
+    try {
+      process.kill(Number(readFileSync(stray, 'utf8')), 'SIGKILL');
+    } catch {}
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 120_000);
+
+test('the runner exits 0 when both lanes pass, its folder removed and what it held named', async () => {
+  const { root, tmp } = fakeRoot({ 'tests/unit/a.test.ts': LEAVES, 'tests/alone/b.test.ts': PASS });
+  try {
+    const { code, out } = await runner(root, ['--workers', '1']);
+    expect(out).toContain("the suite's temporary folder held, and no longer holds: left\n");
+    expect(out).toContain('2 passed, 0 failed, 0 skipped\n');
+    expect(code).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 120_000);
+
+test('a test file that does not load fails the runner, counted as one failure', async () => {
+  const { root } = fakeRoot({ 'tests/unit/a.test.ts': "throw new Error('does not load');\n" });
+  try {
+    const { code, out } = await runner(root, ['unit', '--workers', '1']);
+    expect(out).toContain('0 passed, 1 failed, 0 skipped\n');
+    expect(code).toBe(1);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 120_000);
+
+test('SIGTERM stops the lane running, starts no other, and the runner exits 143', async () => {
+  const slow = `import { test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+test('slow', async () => {
+  writeFileSync(\`\${tmpdir()}/started\`, '');
+  await Bun.sleep(60_000);
+});
+`;
+  const { root, tmp } = fakeRoot({ 'tests/unit/a.test.ts': slow, 'tests/alone/b.test.ts': PASS });
+  try {
+    const started = () => readdirSync(tmp).some((d) => existsSync(join(tmp, d, 'tmp', 'started')));
+    let termAt = 0;
+    const { code, out } = await runner(root, ['--workers', '1'], async (p) => {
+      for (let i = 0; i < 500 && !started(); i++) await Bun.sleep(20);
+      p.kill('SIGTERM');
+      termAt = performance.now();
+    });
+    // The lane's test sleeps 60 s: stopped by the signal passed on, not at its end.
+    expect(performance.now() - termAt).toBeLessThan(20_000);
+    expect(out).not.toContain('== lane alone');
+    expect(out).toContain('stopped by SIGTERM: not every lane ran');
+    expect(code).toBe(143);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -222,6 +222,21 @@ describe('snapshotLengths', () => {
     expect((await judgeWindow(live as never, [], 0, 350, 400)).bytes_min).toBe(84);
     expect((await judgeWindow(live as never, [], 150, 350, 400)).bytes_min).toBe(82);
   });
+  test('a body whose newest entry the log has not yet: judged again once it has; a dead writer said', async () => {
+    // The writer logs 4 a moment after a reader saw it: the timeline has it from the second reading on.
+    const timeline = new Timeline().add(tiny.slice(0, 3));
+    let readings = 0;
+    const live = {
+      timeline: () => (++readings === 2 ? timeline.add(tiny.slice(3)) : timeline),
+      maxlen: 2,
+      writer: { hasExited: () => false },
+    };
+    const seen = { sent_ms: 320, received_ms: 325, status: 200, body: canonicalBody(tiny.slice(2)) };
+    const w = await judgeWindow(live as never, [seen], 50, 250, 400);
+    expect(w).toMatchObject({ count: 1, valid: 1, invalid: {}, writer_alive: true });
+    const dead = { timeline: () => Timeline.of(tiny), maxlen: 2, writer: { hasExited: () => true } };
+    expect((await judgeWindow(dead as never, [seen], 50, 250, 400)).writer_alive).toBe(false);
+  });
   test('a timeline extended a few entries at a time answers as one built whole', () => {
     const grown = new Timeline().add(tiny.slice(0, 1)).add(tiny.slice(1, 3)).add([]).add(tiny.slice(3));
     expect(grown.initial).toBe(1);

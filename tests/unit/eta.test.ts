@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { forecast, TrialClock } from '../../packages/harness/src/run/eta';
-import { clock, progressLine } from '../../packages/harness/src/system/progress';
+import { clock, info, log, progress, progressLine, setProgressMode } from '../../packages/harness/src/system/progress';
 
 describe('the ETA', () => {
   test("a contender's trial time is its own mean, else the mean of every trial so far, else the guess", () => {
@@ -46,5 +46,37 @@ describe('the ETA', () => {
     expect(progressLine({ phase: 'building', contender: 'apps/next', etaS: null })).toBe(
       'building · apps/next · ETA after the first runs',
     );
+  });
+
+  test('the clock: seconds rounded and padded under an hour, hours and padded minutes from 3600 s', () => {
+    expect([clock(0), clock(65), clock(59.5), clock(3599.4), clock(3600), clock(-3)]).toEqual([
+      '0m00s',
+      '1m05s',
+      '1m00s',
+      '59m59s',
+      '1h00m',
+      '0m00s',
+    ]);
+  });
+
+  test('off a terminal: a progress line at most once a minute; --quiet keeps log() lines only', () => {
+    const lines: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((s: string) => lines.push(s) > 0) as typeof process.stderr.write;
+    try {
+      setProgressMode('plain');
+      progress({ phase: 'measuring', etaS: 30 });
+      lines.length = 0; // printed, unless another test printed one within the minute
+      progress({ phase: 'measuring', etaS: 20 });
+      progress({ phase: 'measuring', etaS: null });
+      info('a step');
+      setProgressMode('quiet');
+      info('a step, quiet');
+      log('a failure');
+    } finally {
+      process.stderr.write = write;
+      setProgressMode('plain');
+    }
+    expect(lines).toEqual(['a step\n', 'a failure\n']);
   });
 });

@@ -12,6 +12,7 @@ import {
   busiestThread,
   clockTicks,
   isAlive,
+  killAllSync,
   killTree,
   machineCpuTicks,
   processTree,
@@ -143,6 +144,9 @@ describe('/proc accounting', () => {
     const killedAt = Date.now();
     killing = false;
     await watch;
+    // Gone once killTree returns (a killTree that never sent SIGKILL fails here, not by hanging on its exit).
+    for (let i = 0; i < 20 && isAlive(p.pid); i++) await Bun.sleep(50);
+    expect(isAlive(p.pid)).toBe(false);
     // Killed 250 ms after its port closed (about 300 ms, with killTree's 50 ms polls), though the grace was 30 s: never
     // sooner than 250 ms after SIGTERM, since the close comes after it, and within 2,500 ms of the close, 8 times what
     // it takes here and still short of the default 3 s grace.
@@ -276,6 +280,71 @@ else {
     const t = spawnTracked('bash', ['-c', 'timeout 1 bash -c "while :; do :; done"']);
     await t.exited;
     expect(selfCpuSeconds().reapedChildren - before).toBeGreaterThan(0.2);
+  });
+
+  test("killTree takes down its group's orphan: the root gone, a child left to init in its group", async () => {
+    const t = spawnTracked('bash', ['-c', '(sleep 30 &); exit 0']);
+    await t.exited;
+    const orphans = processTree(t.pid);
+    expect(orphans.length).toBe(1);
+    try {
+      await killTree(t.pid, 1000);
+      for (let i = 0; i < 20 && orphans.some(isAlive); i++) await Bun.sleep(50);
+      expect(orphans.filter(isAlive)).toEqual([]);
+    } finally {
+      for (const pid of orphans.filter(isAlive)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  test("a tree's CPU holds what its exited children used (reaped into the parent's counts)", async () => {
+    const t = spawnTracked('bash', ['-c', 'timeout 0.5 bash -c "while :; do :; done"; sleep 30']);
+    try {
+      // Until the loop has ended and been reaped: the shell has become its last command, sleep (at most 10 s).
+      const sleeping = () => readFileSync(`/proc/${t.pid}/cmdline`, 'utf8').startsWith('sleep\0');
+      for (let i = 0; i < 200 && !sleeping(); i++) await Bun.sleep(50);
+      expect(processTree(t.pid)).toEqual([t.pid]);
+      // Half a second of a busy loop, counted though it is gone (under 0.05 s: the shell and sleep alone).
+      expect(treeCpuSeconds(t.pid)).toBeGreaterThan(0.05);
+    } finally {
+      await killTree(t.pid, 1000);
+    }
+  });
+
+  test("the /proc fields: a thread's wait is schedstat's second, steal /proc/stat's eighth, RSS VmRSS ÷ 1024", () => {
+    const sleeper = spawnTracked('sleep', ['30']);
+    try {
+      const id = `${sleeper.pid}/${sleeper.pid}`;
+      const read = () => readFileSync(`/proc/${sleeper.pid}/task/${sleeper.pid}/schedstat`, 'utf8').split(' ');
+      const [ran, waited] = read().map(Number);
+      expect(threadWaitSeconds(id)).toBe(waited! / 1e9);
+      expect(ran).not.toBe(waited);
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${sleeper.pid}/status`, 'utf8'))![1]);
+      expect(rssMb([sleeper.pid])).toBe(kb / 1024);
+    } finally {
+      process.kill(sleeper.pid, 'SIGKILL');
+    }
+    const cpu = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [before, m, after] = [cpu(), machineCpuTicks(), cpu()];
+    expect(m.steal).toBeGreaterThanOrEqual(before[7]!);
+    expect(m.steal).toBeLessThanOrEqual(after[7]!);
+    const sum = (f: number[]) => f.slice(0, 8).reduce((a, b) => a + b, 0);
+    expect(m.total).toBeGreaterThanOrEqual(sum(before));
+    expect(m.total).toBeLessThanOrEqual(sum(after));
+  });
+
+  test("killAllSync, on the harness's exit: every tree spawned and still running is killed", async () => {
+    // SIGTERM ignored by the shell and its children: only a SIGKILL ends them.
+    const t = spawnTracked('bash', ['-c', 'trap "" TERM; sleep 30 & sleep 30 & wait']);
+    await Bun.sleep(300);
+    const pids = processTree(t.pid);
+    try {
+      expect(pids.length).toBe(3);
+      killAllSync();
+      for (let i = 0; i < 20 && pids.some(isAlive); i++) await Bun.sleep(50);
+      expect(pids.filter(isAlive)).toEqual([]);
+    } finally {
+      await killTree(t.pid, 500);
+    }
   });
 
   test('machine CPU ticks grow, steal never exceeds the total', async () => {
