@@ -19,7 +19,9 @@ describe('a network distance', () => {
     await explained(run, () => {
       expect(run.code).toBe(0);
       const parent = readdirSync(run.outDir).map((d) => join(run.outDir, d))[0]!;
-      expect(readdirSync(parent).sort()).toEqual(['distance.json', 'distance.md', 'distance.png', 'rtt-0', 'rtt-1ms']);
+      // sweep.json: the flags the sweep started with, for --resume of its folder.
+      const files = ['distance.json', 'distance.md', 'distance.png', 'rtt-0', 'rtt-1ms', 'sweep.json'];
+      expect(readdirSync(parent).sort()).toEqual(files);
       const near = JSON.parse(readFileSync(join(parent, 'rtt-0', 'results.json'), 'utf8'));
       const far = JSON.parse(readFileSync(join(parent, 'rtt-1ms', 'results.json'), 'utf8'));
       expect(near.data.redis_rtt).toBeUndefined();
