@@ -1,7 +1,7 @@
 // The live writer against a private Redis: rate without drift, exact MAXLEN, ordered ids, a
 // clean stop, and a log from which the checker rebuilds the stream exactly.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
@@ -11,8 +11,8 @@ import { canonicalBody, judge, sequenceOf } from '../../packages/harness/src/wor
 import { dueAt, readWriterLog } from '../../packages/harness/src/workloads/live/writer';
 import { nowMs } from '../../packages/harness/src/system/clock';
 import { cli, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
+import { header, increasing, startWriter, stop } from '../helpers/writer';
 
-const WRITER = join(ROOT, 'packages/harness/src/workloads/live/writer.ts');
 let redis: RedisTarget;
 let dir: string;
 
@@ -24,36 +24,6 @@ afterAll(async () => {
   await redis?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Start the writer (process.execPath is bun under bun test); the caller must see it exit. */
-function startWriter(args: string[]) {
-  return Bun.spawn([process.execPath, WRITER, ...args], { stdout: 'pipe', stderr: 'pipe' });
-}
-
-/** Wait (at most 10 s) for the writer's header line: the schedule starts when it is written. */
-async function header(out: string): Promise<number> {
-  for (let n = 0; n < 100; n++) {
-    if (existsSync(out) && readFileSync(out, 'utf8').includes('\n')) return readWriterLog(out).start_ms;
-    await Bun.sleep(100);
-  }
-  throw new Error('the writer logged no header within 10 s');
-}
-
-/** Stop with SIGTERM and return its exit code and stderr; SIGKILL if it ignores that for 5 s. */
-async function stop(w: ReturnType<typeof startWriter>): Promise<{ code: number; stderr: string }> {
-  w.kill('SIGTERM');
-  const code = await Promise.race([w.exited, Bun.sleep(5000).then(() => null)]);
-  if (code === null) w.kill('SIGKILL');
-  return { code: code ?? -1, stderr: await new Response(w.stderr).text() };
-}
-
-/** Redis ids as numbers that compare correctly: "ms-seq". */
-const idKey = (id: string) => id.split('-').map(BigInt) as [bigint, bigint];
-const increasing = (a: string, b: string) => {
-  const [am, as] = idKey(a);
-  const [bm, bs] = idKey(b);
-  return am < bm || (am === bm && as < bs);
-};
 
 describe('live writer', () => {
   test('100/s for 10 s: rate, MAXLEN, order, and the stream rebuilt from the log', async () => {
@@ -116,48 +86,6 @@ describe('live writer', () => {
     await Bun.sleep(300);
     expect(await stop(w)).toEqual({ code: 0, stderr: '' });
     expect(readWriterLog(out).written).toEqual([]);
-  }, 15_000);
-
-  test('2000/s: acks arriving in batches, the log still in order, each write once', async () => {
-    const out = join(dir, 'fast.jsonl');
-    const w = startWriter(['--url', redis.url, '--rate', '2000', '--out', out]);
-    try {
-      await header(out);
-      await Bun.sleep(1000);
-    } finally {
-      expect(await stop(w)).toEqual({ code: 0, stderr: '' });
-    }
-    const { written } = readWriterLog(out);
-    expect(written.length).toBeGreaterThan(500);
-    expect(written.map((e) => e.i)).toEqual(written.map((_, i) => i));
-    for (let k = 1; k < written.length; k++)
-      if (!increasing(written[k - 1]!.id, written[k]!.id)) throw new Error(`id ${written[k]!.id} logged late`);
-  }, 15_000);
-
-  test('--max-seconds: a writer nobody stops exits by itself, 0', async () => {
-    const w = startWriter(['--url', redis.url, '--rate', '0', '--max-seconds', '1', '--out', join(dir, 'max.jsonl')]);
-    const code = await Promise.race([w.exited, Bun.sleep(8000).then(() => null)]);
-    if (code === null) w.kill('SIGKILL');
-    expect(code).toBe(0);
-  }, 15_000);
-
-  test('writes Redis never acknowledges within 5 s of the stop: exit 1, naming how many', async () => {
-    const out = join(dir, 'paused.jsonl');
-    const w = startWriter(['--url', redis.url, '--rate', '100', '--out', out]);
-    try {
-      await header(out);
-      cli(redis, ['CLIENT', 'PAUSE', '8000', 'WRITE']);
-      await Bun.sleep(300);
-      w.kill('SIGTERM');
-      const code = await Promise.race([w.exited, Bun.sleep(7500).then(() => null)]);
-      expect(code).toBe(1);
-      expect(await new Response(w.stderr).text()).toMatch(
-        /^writer: stopping: \d+ writes still unacknowledged after 5 s\n$/,
-      );
-    } finally {
-      cli(redis, ['CLIENT', 'UNPAUSE']);
-      w.kill('SIGKILL');
-    }
   }, 15_000);
 
   test('a Redis error exits non-zero with one line naming the cause', async () => {
