@@ -17,6 +17,7 @@ import { costTable, describeRun, seedMethodTable } from '../../packages/harness/
 import { answerText, yoursSection } from '../../packages/harness/src/report/yours';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
+import { DESIGN } from '../helpers/runs';
 const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
 const answer = (a: string, verdict: string, ratio: number, lo: number, hi: number, b = `${a}@base`) =>
   ({ question: `change: ${a}`, a, b, verdict, ratio, lo, hi, level: 0.95, rounds: 6 }) as Answer;
@@ -138,17 +139,7 @@ describe("results.md's tables at their edges", () => {
   test('a first window slower than the rest reads negative; a run of requests says so; one round left out', () => {
     const r = fixture();
     r.settings.requests = 200;
-    r.design = {
-      t2_window: 0.0004,
-      t2_launch: 0.0009,
-      warnings: [],
-      cost_window_s: 0.33,
-      cost_launch_s: 1.55,
-      optimal_windows: 20,
-      windows: 2,
-      comparisons: 2,
-      first_window_bias: -0.04,
-    } as unknown as Results['design'];
+    r.design = { ...DESIGN, first_window_bias: -0.04 } as unknown as Results['design'];
     const an = analyze(r);
     const text = describeRun(an);
     expect(text).toContain('The first window of a launch ran -4.0% against the others');

@@ -11,6 +11,7 @@ import { poolLine, poolSection, poolSuffix } from '../../packages/harness/src/re
 import { describeRun, seedMethodTable, selfCheckTable } from '../../packages/harness/src/report/table';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
+import { DESIGN } from '../helpers/runs';
 const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
 const rps = (median: number, lo: number, hi: number) => ({
   median,
@@ -62,15 +63,7 @@ describe("results.md's method and design lines", () => {
     if (layout) (r.settings as { layout?: string }).layout = layout;
     r.design = {
       ...(r.design ?? {}),
-      t2_window: 0.0004,
-      t2_launch: 0.0009,
-      warnings: [],
-      cost_window_s: 0.33,
-      cost_launch_s: 1.55,
-      optimal_windows: 20,
-      windows: 2,
-      comparisons: 2,
-      first_window_bias: 0.04,
+      ...DESIGN,
       by_gap: { near_s: 30, near: 0.0001, far: 0.0004, pairs_near: 18, pairs_far: 7 },
       ...(layout ? { by_distance: { adjacent: 0.0001, near: 0.0004, far: 0.0009 } } : {}),
     } as Results['design'];
