@@ -234,7 +234,7 @@ describe('the raw read path through each raw server', () => {
   }, 120_000);
 
   test("docs/your-app.md's server.mjs on the packed raw reader", async () => {
-    // AUTH, SELECT, the golden body, a refused AUTH answered 500, a cluster URL refused at start.
+    // AUTH, SELECT, the golden body, a refused AUTH and a cluster URL each refused at start.
     const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
     const source = /\*\*server\.mjs\*\*\n\n```js\n([\s\S]*?)```/.exec(guide)![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'rsb-raw-app-'));
@@ -284,7 +284,10 @@ describe('the raw read path through each raw server', () => {
     };
     try {
       expect(await run(`redis://app:s3cret@127.0.0.1:${port}/3`)).toEqual({ status: 200, body: golden });
-      expect(await run(`redis://app:wrong@127.0.0.1:${port}/3`)).toMatchObject({ status: 500 });
+      // A wrong password stops the app at its connect(), in the line that names it.
+      const wrong = (await run(`redis://app:wrong@127.0.0.1:${port}/3`)) as { exit: number; stderr: string };
+      expect(wrong.exit).not.toBe(0);
+      expect(wrong.stderr).toContain('AUTH failed: WRONGPASS');
       const cluster = `redis://127.0.0.1:${port},127.0.0.1:${port + 1}`;
       const refused = (await run(cluster)) as { exit: number; stderr: string };
       expect(refused.exit).not.toBe(0);

@@ -1,11 +1,12 @@
 // What the raw reader writes to Redis and how it takes what comes back, against a scripted server on 127.0.0.1 that
 // records each command as Redis would parse it: the command's bytes (a key's length in bytes, not characters), the
-// URL's AUTH and SELECT before the reads, a refused AUTH, a reply no read asked for, the size cap's edge, the reads
-// sent once the connection is up, and openStream's DECODE=raw sending the workload's own command.
+// URL's AUTH and SELECT before the reads, a refused AUTH or SELECT (connect() rejects), a reply no read asked for,
+// the size cap's edge, the reads sent once the connection is up, and openStream's DECODE=raw sending the workload's own
+// command.
 import { afterEach, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
 import { DEFAULT_SETTINGS, openStream, type StreamOptions } from '@bench/stream';
-import { RawReader, statusOf } from '../../packages/raw-reader/src/reader';
+import { HandshakeRefused, RawReader, statusOf } from '../../packages/raw-reader/src/reader';
 import { RespError, RespFramingError } from '../../packages/raw-reader/src/transcode';
 
 const GOOD = '*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$5\r\ncolor\r\n$3\r\nred\r\n';
@@ -109,13 +110,40 @@ describe('the raw reader on the wire', () => {
     await bare.close();
   });
 
-  test('a refused AUTH fails the reads with its error, answered 500, not as Redis unavailable', async () => {
-    const w = await serve((args) => (args[0] === 'AUTH' ? '-WRONGPASS invalid username-password pair\r\n' : GOOD));
-    const r = new RawReader(`redis://app:nope@127.0.0.1:${w.port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 2000 });
-    const e = await failed(r.read());
-    expect(e?.message).toBe('AUTH failed: WRONGPASS invalid username-password pair');
-    expect(statusOf(e)).toBe(500);
-    await r.close();
+  test('a refused AUTH or SELECT: connect() rejects, reads fail at once (500), a mended password reads', async () => {
+    let password = 'right';
+    const w = await serve((args) =>
+      args[0] === 'AUTH' && args[1] !== password
+        ? '-WRONGPASS invalid username-password pair\r\n'
+        : args[0] === 'SELECT' && args[1] === '99'
+          ? '-ERR DB index is out of range\r\n'
+          : redisLike(args),
+    );
+    const refused = async (url: string) => {
+      const r = new RawReader(url, ['XRANGE', 'k', '-', '+'], { deadlineMs: 5_000 });
+      const t0 = performance.now();
+      const e = await r.connect().then(
+        () => null,
+        (x: Error) => x,
+      );
+      // At once, not after the read deadline; then a read fails at once with the same refusal, on no new connection.
+      const [at, connections] = [performance.now(), w.connections];
+      expect(await failed(r.read())).toBe(e!);
+      expect([at - t0 < 4_000, performance.now() - at < 1_000, w.connections]).toEqual([true, true, connections]);
+      expect([e instanceof HandshakeRefused, statusOf(e)]).toEqual([true, 500]);
+      return { r, e: e! };
+    };
+    const auth = await refused(`redis://:nope@127.0.0.1:${w.port}`);
+    expect(auth.e.message).toBe('AUTH failed: WRONGPASS invalid username-password pair');
+    const select = await refused(`redis://:right@127.0.0.1:${w.port}/99`);
+    expect(select.e.message).toBe('SELECT failed: ERR DB index is out of range');
+    // The password Redis holds becomes the URL's: the refused reader reads again, after its backoff.
+    password = 'nope';
+    let body: string | null = null;
+    for (let i = 0; i < 100 && !body; i++) body = await auth.r.read().catch(() => Bun.sleep(50).then(() => null));
+    expect(body).toBe(BODY);
+    await auth.r.connect(); // up and greeted: answered at once
+    for (const r of [auth.r, select.r]) await r.close();
   });
 
   test('a reply no read asked for drops the connection; the next read is answered on a new one', async () => {

@@ -4,7 +4,16 @@
 // Deno (docs/your-app.md).
 import { type RawOptions, RawReader } from './reader.ts';
 
-export { type RawOptions, RawReader, refusal, statusOf, TlsRefused, tlsFromEnv, Unavailable } from './reader.ts';
+export {
+  HandshakeRefused,
+  type RawOptions,
+  RawReader,
+  refusal,
+  statusOf,
+  TlsRefused,
+  tlsFromEnv,
+  Unavailable,
+} from './reader.ts';
 
 /**
  * A reader of `XRANGE key - +` from the Redis at `url` (redis://[user:password@]host:port[/db]: AUTH and SELECT on

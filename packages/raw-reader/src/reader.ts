@@ -34,6 +34,13 @@ export class Unavailable extends Error {
  */
 export class TlsRefused extends Unavailable {}
 
+/**
+ * Redis refused the URL's AUTH or SELECT (a wrong password, a user without the right, a database out of range): what
+ * a retry does not mend either. connect() rejects with it, and every read fails at once with it (an app answers 500),
+ * until a handshake succeeds; the reader tries a new connection after its backoff.
+ */
+export class HandshakeRefused extends Error {}
+
 /** A TLS error before the handshake completed, which a retry cannot mend (not the network's: ECONNREFUSED, …). */
 const tlsRefusal = (e: Error & { code?: string }): TlsRefused =>
   new TlsRefused(
@@ -158,9 +165,9 @@ export class RawReader {
   /** Why the last connection was dropped, for the reads that time out waiting for the next. */
   private lastError = '';
   private retry: ReturnType<typeof setTimeout> | null = null;
-  /** The last handshake's TLS refusal, until a handshake succeeds: reads fail at once with it. */
-  private refused: TlsRefused | null = null;
-  /** connect()'s callers, answered when a connection is up or refused. */
+  /** The last handshake's refusal (TLS, AUTH or SELECT), until a handshake succeeds: reads fail at once with it. */
+  private refused: TlsRefused | HandshakeRefused | null = null;
+  /** connect()'s callers, answered when a connection is up and its AUTH and SELECT answered, or refused. */
   private connectWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   /** When the receive buffer was first seen grown past its first size (Date.now()), or 0. */
   private grownAt = 0;
@@ -244,12 +251,13 @@ export class RawReader {
   }
 
   /**
-   * Opens the connection now, as an app may at its start: resolves once it is up (TLS: the handshake done), rejects
-   * with the cause. A TLS refusal (TlsRefused) rejects at once; a Redis not reachable, after the read deadline.
+   * Opens the connection now, as an app may at its start: resolves once it is up (TLS: the handshake done) and Redis
+   * answered the URL's AUTH and SELECT, rejects with the cause. A refusal (TlsRefused, HandshakeRefused: a wrong
+   * password) rejects at once; a Redis not reachable, after the read deadline.
    */
   connect(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the raw reader is closed'));
-    if (this.socket && this.ready) return Promise.resolve();
+    if (this.socket && this.ready && !this.waiting.some((w) => w.handshake)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = {
         resolve: () => {
@@ -351,7 +359,6 @@ export class RawReader {
     this.ready = true;
     this.handshaking = false;
     this.refused = null;
-    for (const w of this.connectWaiters.splice(0)) w.resolve();
     const u = this.url;
     const hello: string[][] = [];
     if (u.password)
@@ -359,14 +366,24 @@ export class RawReader {
     const db = u.pathname.slice(1);
     if (db && db !== '0') hello.push(['SELECT', db]);
     if (this.stalled) hello.push(['PING']);
+    // connect()'s callers are answered with the last of the handshake's replies (at once when there is none).
+    const greeted = () => {
+      for (const w of this.connectWaiters.splice(0)) w.resolve();
+    };
+    if (!hello.length) greeted();
     this.waiting.unshift(
-      ...hello.map((args) => ({
+      ...hello.map((args, i) => ({
         deadline: Date.now() + this.deadlineMs,
         handshake: true,
         resolve: () => {
           if (args[0] === 'PING') this.stalled = false;
+          if (i === hello.length - 1) greeted();
         },
-        reject: (e: Error) => this.drop(socket, new Error(`${args[0]} failed: ${e.message}`), true),
+        // An error reply to AUTH or SELECT is a refusal; a PING's is not (a Redis still loading its data, say).
+        reject: (e: Error) => {
+          const why = `${args[0]} failed: ${e.message}`;
+          this.drop(socket, args[0] === 'PING' ? new Error(why) : new HandshakeRefused(why), true);
+        },
       })),
     );
     socket.cork();
@@ -523,7 +540,7 @@ export class RawReader {
     this.handshaking = false;
     this.failures++;
     this.lastError = e.message;
-    if (e instanceof TlsRefused) {
+    if (e instanceof TlsRefused || e instanceof HandshakeRefused) {
       this.refused = e;
       for (const w of this.connectWaiters.splice(0)) w.reject(e);
     }
