@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../../packages/harness/src/system/net';
-import { cli, startPrivateRedis } from '../../packages/harness/src/topology/redis';
+import { cli, startPrivateRedis, useExistingRedis } from '../../packages/harness/src/topology/redis';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { explained, redisKiller, resultsIn, runCli, settle, started, type CliRun } from '../helpers/cli';
 
@@ -334,6 +334,32 @@ describe('bad input', () => {
       /^error: --connections 1000000 is more than this machine holds open, \d+ (open files|ephemeral).*: ask for \d+/m,
     ],
   ];
+  test('REDIS_URL with a user and password is read; a wrong or missing password → exit 1 naming it', async () => {
+    const redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
+    try {
+      const at = `127.0.0.1:${new URL(redis.url).port}`;
+      cli(redis, ['ACL', 'SETUSER', 'app', 'on', '>s3cret', '~*', '+@all']);
+      cli(redis, ['ACL', 'SETUSER', 'default', 'resetpass', '>admin']);
+      // redis-cli reads a URL's user with no password as the password: the harness's checks must not.
+      expect(cli(useExistingRedis(`redis://app:s3cret@${at}`), ['XLEN', 'OPTIONS:test:STREAM']).trim()).toBe('339');
+      const refused = async (url: string, message: RegExp) => {
+        const run = await runCli(['--only', fake('good')], { env: { REDIS_URL: url } });
+        expect([run.code, started(run.seen)]).toEqual([1, []]);
+        expect(run.stderr).toMatch(message);
+      };
+      await refused(
+        `redis://app:nope@${at}`,
+        /^error: REDIS_URL=redis:\/\/app:\*\*\*@[\d.:]+ refused its user or password \(redis PING: AUTH failed: WRONG/m,
+      );
+      await refused(
+        `redis://${at}`,
+        /^error: REDIS_URL=redis:\/\/[\d.:]+ needs a password \(.*NOAUTH.*\): give it as/m,
+      );
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
+
   test('--target launches no app: a runtime missing from PATH is not asked for', async () => {
     const env = { PATH: withoutDeno, BENCH_APPS_DIR: join(ROOT, 'apps') };
     const run = await runCli(['--target', 'http://127.0.0.1:9/', '--runs', '1'], { env });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
+import { measureRedisCeiling, parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import {
@@ -33,6 +33,12 @@ describe('the Redis ceiling', () => {
       'redis-benchmark printed no result: ERR unknown command',
     );
     expect(() => parseRedisBenchmarkCsv(RECORDED.split('\n')[0]!)).toThrow('redis-benchmark printed no result');
+  });
+  test("a REDIS_URL with a user or password is not measured: redis-benchmark's password would show in ps", () => {
+    for (const url of ['redis://:pw@127.0.0.1:1', 'redis://app:pw@127.0.0.1:1'])
+      expect(() => measureRedisCeiling({ url, stop: async () => {} }, 'xrange', 50, 1)).toThrow(
+        'REDIS_URL has a user or password, which redis-benchmark takes only on its command line (where ps shows it)',
+      );
   });
 });
 

@@ -42,7 +42,12 @@ export function measureRedisCeiling(
 ): RedisCeiling {
   const command = workloadCommand(workload, STREAM_KEY);
   // Under --redis-tls, over TLS as the apps read it.
-  const { hostname, port } = new URL(target.tls?.url ?? target.url);
+  const { hostname, port, username, password } = new URL(target.tls?.url ?? target.url);
+  if (username || password)
+    throw new RedisError(
+      'REDIS_URL has a user or password, which redis-benchmark takes only on its command line (where ps shows it): ' +
+        'unset REDIS_URL for a private Redis to measure it',
+    );
   const tls = target.tls ? ['--tls', '--cacert', target.tls.ca] : [];
   const bench = (requests: number) => {
     const r = spawnSync(

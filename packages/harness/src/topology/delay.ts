@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { median } from 'simple-statistics';
 import { pinned } from '../system/placement';
 import { killTree, spawnTracked, treeCpuSeconds, type Tracked } from '../system/proc';
+import { redisCliTo } from './redis';
 
 const PROXY_SCRIPT = join(import.meta.dir, 'delay-proxy.ts');
 
@@ -132,13 +133,8 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** One redis-cli --latency run: without a tty it samples for -i seconds, prints `min max avg count` and exits. */
 async function latencyWindow(raw: string): Promise<LatencyWindow> {
-  // A password goes through the environment, not the command line, where ps would show it.
-  const url = new URL(raw);
-  const password = decodeURIComponent(url.password);
-  url.password = '';
-  const proc = spawnTracked('redis-cli', ['-u', url.toString(), '--latency', '-i', String(WINDOW_S)], {
-    env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
-  });
+  const to = redisCliTo(raw);
+  const proc = spawnTracked('redis-cli', [...to.args, '--latency', '-i', String(WINDOW_S)], { env: to.env });
   const timedOut = await Promise.race([
     proc.exited.then(() => false),
     Bun.sleep(WINDOW_S * 1000 + 5000).then(() => true),

@@ -32,21 +32,33 @@ export function redactUrl(raw: string): string {
   return url.toString();
 }
 
+/**
+ * redis-cli's arguments and environment for a URL: the password in the environment, not on the command line where ps
+ * would show it, and the user as `--user` (redis-cli takes the user of a URL with no password as the password).
+ */
+export function redisCliTo(raw: string): { args: string[]; env: NodeJS.ProcessEnv } {
+  const url = new URL(raw);
+  const [user, password] = [decodeURIComponent(url.username), decodeURIComponent(url.password)];
+  url.username = '';
+  url.password = '';
+  return {
+    args: ['-u', url.toString(), ...(user ? ['--user', user] : [])],
+    env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
+  };
+}
+
 /** Run redis-cli against the target; throws RedisError on a Redis error reply or failure. */
 export function cli(
   target: { url: string; nodes?: unknown[] },
   args: string[],
   { json = false, timeoutMs = 15_000 } = {},
 ): string {
-  // A password goes through the environment, not the command line, where ps would show it.
-  const url = new URL(target.url);
-  const password = decodeURIComponent(url.password);
-  url.password = '';
+  const to = redisCliTo(target.url);
   const res = spawnSync(
     'redis-cli',
-    ['-u', url.toString(), ...(target.nodes ? ['-c'] : []), ...(json ? ['--json', '-2'] : []), ...args],
+    [...to.args, ...(target.nodes ? ['-c'] : []), ...(json ? ['--json', '-2'] : []), ...args],
     {
-      env: password ? { ...process.env, REDISCLI_AUTH: password } : process.env,
+      env: to.env,
       encoding: 'utf8',
       timeout: timeoutMs,
       maxBuffer: 512 * 1024 * 1024,
@@ -60,12 +72,16 @@ export function cli(
     );
   const out = res.stdout ?? '';
   const err = (res.stderr ?? '').trim();
+  // A refused password: redis-cli says so on stderr and runs the command anyway, as the default user (whose answer,
+  // NOAUTH or the reply itself, is not the URL's user's).
+  const auth = /^AUTH failed: .*/m.exec(err)?.[0];
   if (
+    auth ||
     res.status !== 0 ||
     /^(\(error\) )?(ERR|WRONGTYPE|NOAUTH|LOADING|Could not connect)/.test(out) ||
     err.startsWith('Could not connect')
   ) {
-    throw new RedisError(`redis ${args[0]}: ${(out.trim() || err).split('\n')[0]}`);
+    throw new RedisError(`redis ${args[0]}: ${auth ?? (out.trim() || err).split('\n')[0]}`);
   }
   return out;
 }
@@ -272,14 +288,27 @@ export function useExistingRedis(url: string, needed = false): RedisTarget {
   try {
     cli({ url }, ['PING']);
   } catch (e) {
-    throw new RedisError(
-      `REDIS_URL=${redactUrl(url)} does not answer: ${(e as Error).message}; start that Redis` +
-        (needed ? ' or correct REDIS_URL' : ', correct REDIS_URL, or unset it for a private Redis'),
-    );
+    throw new RedisError(unanswered(url, (e as Error).message, needed));
   }
   const refused = clusterRefusal(url, cli({ url }, ['INFO', 'cluster']));
   if (refused) throw new RedisError(refused);
   return { url, stop: async () => {} };
+}
+
+/**
+ * Why REDIS_URL's PING failed (`why`: cli's error), in one line with the fix: its password refused or missing, or no
+ * answer. `needed`: no private Redis to fall back on (--target).
+ */
+export function unanswered(url: string, why: string, needed: boolean): string {
+  const or = needed ? '' : ', or unset it for a private Redis';
+  if (/AUTH failed|WRONGPASS/.test(why))
+    return `REDIS_URL=${redactUrl(url)} refused its user or password (${why}): correct them in REDIS_URL${or}`;
+  if (/NOAUTH/.test(why))
+    return `REDIS_URL=${redactUrl(url)} needs a password (${why}): give it as redis://[user]:PASSWORD@host:port${or}`;
+  return (
+    `REDIS_URL=${redactUrl(url)} does not answer: ${why}; start that Redis` +
+    (needed ? ' or correct REDIS_URL' : ', correct REDIS_URL, or unset it for a private Redis')
+  );
 }
 
 /**
