@@ -310,9 +310,12 @@ else {
     }
   });
 
-  test("the /proc fields: a thread's wait is schedstat's second, steal /proc/stat's eighth, RSS VmRSS ÷ 1024", () => {
+  test("the /proc fields: a thread's wait is schedstat's 2nd, steal /proc/stat's 8th, RSS VmRSS / 1024", async () => {
     const sleeper = spawnTracked('sleep', ['30']);
     try {
+      // Read once it is sleep, asleep: between the fork and the exec its RSS is the spawner's, and changes under us.
+      const asleep = () => /^\d+ \(sleep\) S /.test(readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8'));
+      for (let i = 0; i < 200 && !asleep(); i++) await Bun.sleep(10);
       const id = `${sleeper.pid}/${sleeper.pid}`;
       const read = () => readFileSync(`/proc/${sleeper.pid}/task/${sleeper.pid}/schedstat`, 'utf8').split(' ');
       const [ran, waited] = read().map(Number);
