@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { leftovers, stopStrays } from '../../scripts/test';
+import { fileResults, leftovers, stopStrays } from '../../scripts/test';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -148,6 +148,18 @@ test('the runner exits 0 when both lanes pass, its folder removed and what it he
     rmSync(root, { recursive: true, force: true });
   }
 }, 120_000);
+
+test("a file's junit suite: its failures and errors (a throw outside a test) both count; its describes once", () => {
+  const xml = `<testsuites>
+  <testsuite name="tests/unit/a.test.ts" file="tests/unit/a.test.ts" tests="4" failures="1" errors="2" skipped="1" time="1.5">
+    <testsuite name="a describe" file="tests/unit/a.test.ts" tests="4" failures="1" errors="2" skipped="1" time="1.5">
+    </testsuite>
+  </testsuite>
+</testsuites>`;
+  expect(fileResults(xml, 'unit')).toEqual([
+    { file: 'tests/unit/a.test.ts', lane: 'unit', seconds: 1.5, tests: 4, failed: 3, skipped: 1 },
+  ]);
+});
 
 test('a test file that does not load fails the runner, counted as one failure', async () => {
   const { root } = fakeRoot({ 'tests/unit/a.test.ts': "throw new Error('does not load');\n" });
