@@ -151,13 +151,13 @@ test('the runner exits 0 when both lanes pass, its folder removed and what it he
 
 test("a file's junit suite: its failures and errors (a throw outside a test) both count; its describes once", () => {
   const xml = `<testsuites>
-  <testsuite name="tests/unit/a.test.ts" file="tests/unit/a.test.ts" tests="4" failures="1" errors="2" skipped="1" time="1.5">
-    <testsuite name="a describe" file="tests/unit/a.test.ts" tests="4" failures="1" errors="2" skipped="1" time="1.5">
+  <testsuite name="a.test.ts" file="a.test.ts" tests="4" failures="1" errors="2" skipped="1" time="1.5">
+    <testsuite name="a describe" file="a.test.ts" tests="4" failures="1" errors="2" skipped="1" time="1.5">
     </testsuite>
   </testsuite>
 </testsuites>`;
   expect(fileResults(xml, 'unit')).toEqual([
-    { file: 'tests/unit/a.test.ts', lane: 'unit', seconds: 1.5, tests: 4, failed: 3, skipped: 1 },
+    { file: 'a.test.ts', lane: 'unit', seconds: 1.5, tests: 4, failed: 3, skipped: 1 },
   ]);
 });
 
