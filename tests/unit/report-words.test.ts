@@ -11,6 +11,7 @@ import type { Question } from '../../packages/harness/src/model/questions';
 import type { Answer } from '../../packages/harness/src/model/results';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { settingsTable } from '../../packages/harness/src/report/answers';
+import { times } from '../../packages/harness/src/report/picks';
 import { heldLine, heldTable } from '../../packages/harness/src/report/held';
 import { picksSection } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
@@ -157,6 +158,18 @@ describe("the README's picks, from either side", () => {
   });
 });
 
+describe("the picks' factors", () => {
+  test('a bound near 1 keeps a third decimal: a decided end never prints as 1.00×', () => {
+    expect([times(1.0024), times(0.9996), times(1), times(1.32), times(12.34)]).toEqual([
+      '1.002×',
+      '1.000×',
+      '1.00×',
+      '1.32×',
+      '12.3×',
+    ]);
+  });
+});
+
 describe("results.md's settings table", () => {
   test('a setting decided below its default says slower; above it, faster', () => {
     const an = analyze(fixture());
@@ -168,6 +181,16 @@ describe("results.md's settings table", () => {
       .filter((l) => l.startsWith('| direct |'));
     expect(rows[0]).toMatch(/\| 0\.80 \(0\.70–0\.90, [^)]*\) \| \d+ \| slower \|$/);
     expect(rows[1]).toMatch(/\| 1\.25 \(1\.10–1\.40, [^)]*\) \| \d+ \| faster \|$/);
+  });
+
+  test('an answer too short for an interval (one boot) shows its ratio and why, as its sentence does', () => {
+    const an = analyze(fixture());
+    const [a] = an.answers.filter((x) => x.question.startsWith('setting: '));
+    Object.assign(a!, { verdict: 'undecided', ratio: 3.52, lo: 1, hi: 7.34, short: 'measured on one boot' });
+    const row = settingsTable(an)
+      .split('\n')
+      .find((l) => l.startsWith('| direct |'));
+    expect(row).toMatch(/\| 3\.52 \(measured on one boot\) \| \d+ \| open \|$/);
   });
 });
 

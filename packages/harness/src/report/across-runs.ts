@@ -248,8 +248,8 @@ export function poolSection(an: Analysis): string {
         `${sd} | ${check} | ${r.pooled} | ${not} |`,
     ];
   });
-  // Answered on every machine or some: decided on at least one (what "open on every machine" leaves).
-  const decided = an.answers.filter((a) => !a.out && a.pool?.holds && a.pool.holds !== 'open').length;
+  // The comparisons the counts after it sum to: each pooled and placed, open on every machine too.
+  const pooled = an.answers.filter((a) => !a.out && a.pool?.holds).length;
   const c = p.check;
   const check = c
     ? ` The handicap check (${c.contender}, ${c.pct}% slower by construction, ` +
@@ -267,7 +267,7 @@ export function poolSection(an: Analysis): string {
   const anyInputs = p.any_inputs ? ' (here every kept run was taken as of the same inputs: --any-inputs)' : '';
   return (
     `**Where the answers hold** (${p.runs.filter((r) => r.pooled).length} runs on ${p.machines} ` +
-    `machine${p.machines === 1 ? '' : 's'}, decided on each): of the ${decided} answered on every machine or some, ` +
+    `machine${p.machines === 1 ? '' : 's'}, decided on each): of ${pooled} comparisons, ` +
     `${whereCounts({ answers: an.answers, machines: p.machines })}. A machine is its hardware (CPU model, CPU count, ` +
     'architecture, and the host CPU behind a CPU model name where its runs record two): kernel builds and boots are ' +
     'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +

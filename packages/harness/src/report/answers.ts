@@ -444,7 +444,10 @@ export function settingsTable(an: Analysis): string {
   const f = (x: number | null) => (Number.isFinite(x) ? x!.toFixed(2) : '∞');
   const body = rows.map((a) => {
     const on = byName.get(a.a);
-    const ratio = `${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${levelText(a.level)})`;
+    // As its sentence: an answer too short for an interval (one boot, say) shows its ratio and why, no interval.
+    const ratio = a.short
+      ? `${f(a.ratio)} (${a.short})`
+      : `${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${levelText(a.level)})`;
     return (
       `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ` +
       `${ratio} | ${a.rounds} | ${settingVerdict(a)} |`

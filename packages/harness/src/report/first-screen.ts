@@ -9,7 +9,7 @@ import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
 import { pct } from './answers';
-import { asFactor, contendedOf, listed, pooledDays, term } from './words';
+import { asFactor, contendedOf, listed, pooledDays, redisPlace, term } from './words';
 import { WORKLOAD_MODULES, workloadOfRun } from '../workloads';
 
 /** Rows of the first screen's table: the fastest of the ranking; the rest are in results.md. */
@@ -369,7 +369,7 @@ function picksTable(an: Analysis, p: PicksResult, readme = true): string {
   const key =
     "Each figure: req/s ÷ the usual choice's on that machine, and the range the true ratio lies in. **Bold**: shown " +
     'faster. Not yet known: the range includes 1×, so only the range is given. Names: runtime-framework-client ' +
-    "(`raw`: no framework); libraries' defaults; Redis on 127.0.0.1, no TLS.";
+    `(\`raw\`: no framework); libraries' defaults; ${redisPlace(an.results)}.`;
   const rule = readme
     ? '[how a pick is chosen; Express, Bun and every other answer](#every-answer)'
     : 'how a pick is chosen, Express and Bun: under the table; every other answer: below';

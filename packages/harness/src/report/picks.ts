@@ -41,8 +41,14 @@ function span(lo: number, hi: number): string {
 const decided = (a: AnswerFigures) => a.verdict === 'faster' && !a.out;
 const bold = (x: string) => `**${x}**`;
 
-/** "1.32×": how many times faster, as the picks say it (one unit in a sentence). */
-const times = (f: number) => `${f.toFixed(f < 10 ? 2 : 1)}×`;
+/**
+ * "1.32×": how many times faster, as the picks say it (one unit in a sentence). A bound near 1 keeps a third decimal
+ * ("1.002×"): a decided interval's end printed "1.00×" would read as reaching 1, which is what "open" means.
+ */
+export const times = (f: number) => {
+  const two = f.toFixed(f < 10 ? 2 : 1);
+  return `${two === '1.00' && f !== 1 ? f.toFixed(3) : two}×`;
+};
 
 /** "1.32×, 1.10×–1.58×": a ratio of req/s and its interval, in the brackets after a name. */
 const figure = (ratio: number, lo: number, hi: number) => `${times(ratio)}, ${times(lo)}–${times(hi)}`;
@@ -342,7 +348,8 @@ function runCounts(an: Analysis): string {
     : `from the published run (${r.started_at.slice(0, 10)}, `;
   return (
     from +
-    `${r.environment.logical_cpus} CPUs, ${load} at ${r.settings.connections[0]} connections): ` +
+    // Pooled, the machines (and their CPU counts) are named where the page lists them, not as the published run's.
+    `${p ? '' : `${r.environment.logical_cpus} CPUs, `}${load} at ${r.settings.connections[0]} connections): ` +
     `of ${live.length} comparisons, ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open${some} ` +
     `([every answer](${answersLink(an)}))`
   );
@@ -378,7 +385,7 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
   const sure =
     `**How sure:** ${term('decided')} means the chance that even one of the ${n('faster')} "faster" answers is ` +
     `wrong is at most ${alpha}; ${term('equal')} means the whole interval lies within ` +
-    `±${r.settings.target_ci_pct}%; ` +
+    `±${an.pool?.margin_pct ?? r.settings.target_ci_pct}%; ` +
     `${term('open')} means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
   // Said once on the page: the reads' block says it, a block picking for something else (writes) below it does not.
   return [head, bullets, !pickFor && sure].filter(Boolean).join('\n\n');

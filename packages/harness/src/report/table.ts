@@ -304,7 +304,8 @@ function referenceLine(r: Results): string {
   return (
     `Relative index = a contender's median ÷ ${fmt(r.reference.value, 1)} req/s, ` +
     `the geometric mean of the medians of the ${r.reference.members.length} dynamic contenders of this run. ` +
-    'Rank: the best and worst rank consistent with the decided comparisons ("2–5"): ' +
+    'Rank, in this run alone (not pooled, and a family of its own, apart from the 5% of the answers): ' +
+    'the best and worst rank consistent with the decided comparisons ("2–5"): ' +
     'every pair of contenders compared on per-round log ratios (moderated t), ' +
     'Holm-corrected at 5% over all pairs; sorted by median req/s.'
   );

@@ -45,6 +45,18 @@ function placeText(r: Results): string {
   return rtt ? `Redis ${rtt} ms away (a delay proxy)` : 'Redis, oha and the app on one machine';
 }
 
+/** Where the run's Redis was, and how it was read: "Redis on 127.0.0.1, no TLS". */
+export function redisPlace(r: Results): string {
+  const s = r.settings;
+  const url = r.data?.redis_url;
+  const where = s.redis_rtt_ms
+    ? `Redis ${s.redis_rtt_ms} ms away (a delay proxy)`
+    : url
+      ? 'a Redis of your own (REDIS_URL)'
+      : 'Redis on 127.0.0.1';
+  return `${where}, ${s.redis_tls || url?.startsWith('rediss:') ? 'over TLS' : 'no TLS'}`;
+}
+
 /** Every chart's subtitle: the run (date, commit), the workload, where Redis was, the machine and the load. */
 export function runSubtitle(r: Results): string {
   // Read as far as it goes: a hand-made or older results.json may lack a part.
