@@ -20,13 +20,16 @@ function resultsFolder(runs: string[]): string {
 }
 
 describe('npm run report', () => {
-  test('--open DIR writes report.html if it is missing and prints its path', async () => {
+  test('--open DIR (or its results.json) writes report.html if it is missing and prints its path', async () => {
     const root = resultsFolder(['2026-01-01T00-00-00-000']);
     const run = join(root, '2026-01-01T00-00-00-000');
     const proc = Bun.spawnSync(['bun', CLI, '--open', run], { cwd: ROOT });
     expect(proc.exitCode).toBe(0);
     expect(proc.stdout.toString().trim()).toBe(join(run, 'report.html'));
     expect(existsSync(join(run, 'report.html'))).toBe(true);
+    // Its results.json named in place of its folder, as npm run compare takes it: the same run.
+    const file = Bun.spawnSync(['bun', CLI, '--open', join(run, 'results.json')], { cwd: ROOT });
+    expect([file.exitCode, file.stdout.toString().trim()]).toEqual([0, join(run, 'report.html')]);
     const missing = Bun.spawnSync(['bun', CLI, '--open', join(root, 'nope')], { cwd: ROOT });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.toString()).toMatch(

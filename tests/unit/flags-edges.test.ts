@@ -1,8 +1,10 @@
 // The flags' boundaries and the defaults of a run of pairs (cli/args.ts): each value at the edge it is accepted or
 // refused at, each default a number worked out by hand, and what --resume and --against may be given with.
 import { describe, expect, test } from 'bun:test';
+import { parseArgs } from 'node:util';
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { parseCli, type Selectable } from '../../packages/harness/src/cli/args';
+import { parseArgsError } from '../../packages/harness/src/cli/flags';
 
 const contender = (name: string): Selectable => {
   const [runtime, framework, client] = name.split('-');
@@ -158,5 +160,23 @@ describe('edges and defaults', () => {
     expect(() => parse(['--profile', 'seed', '--self-check', 'a-raw-x'])).toThrow(
       /^--profile seed takes a fixed --runs and no --with-seed or --self-check$/,
     );
+  });
+});
+
+describe("parseArgs's refusals, in the commands' words", () => {
+  test('a misspelt flag is unknown, not a path to pass after --; a flag with no value needs one', () => {
+    const refusal = (args: string[]) => {
+      try {
+        parseArgs({ args, options: { out: { type: 'string' }, kept: { type: 'boolean' } }, strict: true });
+        return null;
+      } catch (e) {
+        return parseArgsError(e as Error);
+      }
+    };
+    expect([refusal(['--kpet']), refusal(['--out', '--kept']), refusal(['--out'])]).toEqual([
+      'unknown flag --kpet',
+      '--out needs a value',
+      '--out needs a value',
+    ]);
   });
 });

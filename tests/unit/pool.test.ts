@@ -1266,13 +1266,18 @@ describe('kept records made before inputs_used: recovered from their commit', ()
     // One contender's recorded inputs differ from the commit's (a dirty tree, or other runtimes): not recovered.
     const inputs = { ...at.inputs, 'bun-raw-ioredis': 'other' };
     const dir = mkdtempSync(join(tmpdir(), 'rsb-kept-'));
-    writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 2, commit, inputs, answers: [] }));
+    // As a kept record (publish/kept-runs.ts isKept): its start, its workload and its answers.
+    const record = { schema: 2, started_at: '2026-12-01T00:00:00.000Z', workload: 'xrange', commit, answers: [] };
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ ...record, inputs }));
     // Hashed in today's scheme already: left as it is. Hashed in an older one (no scheme): recovered again.
-    const done = { schema: 2, commit, inputs, inputs_used: {}, inputs_used_scheme: USED_SCHEME, answers: [] };
+    const done = { ...record, inputs, inputs_used: {}, inputs_used_scheme: USED_SCHEME };
     writeFileSync(join(dir, 'done.json'), JSON.stringify(done));
     writeFileSync(join(dir, 'older.json'), JSON.stringify({ ...done, inputs_used_scheme: undefined }));
+    // No hashes recorded: nothing to check against, and said (0 of 0), not passed over as done.
+    writeFileSync(join(dir, 'bare.json'), JSON.stringify(record));
     try {
       expect(recoverUsedInputs(dir, repo).sort((x, y) => x.file.localeCompare(y.file))).toEqual([
+        { file: 'bare.json', recovered: 0, of: 0 },
         { file: 'older.json', recovered: 2, of: 3 },
         { file: 'run.json', recovered: 2, of: 3 },
       ]);

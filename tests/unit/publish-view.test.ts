@@ -84,6 +84,28 @@ describe('the published view: pooled with the kept runs of the same code', () =>
     expect(readdirSync(kept)).toHaveLength(2);
   });
 
+  test('a file in results/runs that is no kept record is left out, named; the run is kept and pooled', () => {
+    const [kept, latest] = [join(temp('view'), 'runs'), temp('latest')];
+    keepAndPool(analyze(runOn('01')), kept, latest, whyNotKept);
+    writeFileSync(join(kept, 'truncated.json'), '{"started_at": "2026-12-0');
+    writeFileSync(join(kept, 'other.json'), '{}');
+    const said: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((x: string) => said.push(x) > 0) as typeof write;
+    try {
+      expect(keepAndPool(analyze(runOn('02')), kept, latest, whyNotKept).pool?.runs).toHaveLength(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(readdirSync(kept)).toHaveLength(4);
+    const lines = said.join('').trim().split('\n');
+    expect(lines.some((l) => l.startsWith(`${join(kept, 'truncated.json')} left out: not valid JSON (`))).toBe(true);
+    expect(lines).toContain(
+      `${join(kept, 'other.json')} left out: not a kept record; move it out of ${kept}, or keep its run again ` +
+        '(npm run report -- --keep <its results folder>)',
+    );
+  });
+
   test('a --publish run of another question, a run of the same code kept: its own answers, no pool.json', () => {
     const [kept, latest] = [join(temp('view'), 'runs'), temp('latest')];
     keepAndPool(analyze(runOn('01')), kept, latest, whyNotKept);

@@ -16,6 +16,7 @@ import {
   FLAGS,
   oneOf,
   outFolderProblem,
+  parseArgsError,
   parseDuration,
   percent,
   positiveInt,
@@ -185,7 +186,7 @@ function readFlags(argv: string[]): FlagValues {
     if (missing && Object.hasOwn(FLAGS, missing))
       throw new UsageError(`--${missing} needs a value: ${FLAGS[missing as keyof typeof FLAGS].desc}`);
     throw new UsageError(
-      `${(e as Error).message.split('\n')[0]}; accepted flags: ${Object.keys(FLAGS)
+      `${parseArgsError(e as Error)}; accepted flags: ${Object.keys(FLAGS)
         .map((f) => `--${f}`)
         .join(' ')}`,
     );

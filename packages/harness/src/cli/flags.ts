@@ -280,6 +280,19 @@ export function oneOf<T extends string>(flag: string, value: string, allowed: re
 }
 
 /**
+ * parseArgs's refusal in the words of these commands: "unknown flag --kpet", "--out needs a value" (its own advice, to
+ * pass the flag as a positional after `--`, would send a misspelt flag on as a path).
+ */
+export function parseArgsError(e: Error): string {
+  const m = e.message;
+  const unknown = /^Unknown option '(-[^']+)'/.exec(m)?.[1];
+  if (unknown) return `unknown flag ${unknown}`;
+  const missing = /^Option '(--[\w-]+)[^']*' argument (missing|is ambiguous)/.exec(m)?.[1];
+  if (missing) return `${missing} needs a value`;
+  return m.split('\n')[0]!;
+}
+
+/**
  * `--flag -5` → `--flag=-5` for a flag that takes a value, when the value looks like a number:
  * parseArgs would call it "ambiguous"; joined, it reaches the flag's own check, which names
  * what the flag accepts.

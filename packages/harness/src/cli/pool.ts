@@ -17,7 +17,7 @@ import { hiddenCpus, notPooled, poolAnswerLines, pooledNothing, whereCounts } fr
 import { writeReport } from '../publish/files';
 import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
-import { outFolderProblem, withDashValues } from './flags';
+import { outFolderProblem, parseArgsError, withDashValues } from './flags';
 import { printedHelp } from './usage-error';
 
 const USAGE = 'usage: npm run pool -- PATH… [--kept] [--out DIR] [--any-inputs] | --recover-inputs';
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     } as const;
     args = parseArgs({ args: withDashValues(process.argv.slice(2), options), options, allowPositionals: true });
   } catch (e) {
-    console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+    console.error(`error: ${parseArgsError(e as Error)}; ${USAGE}`);
     return 2;
   }
   const { values: v, positionals } = args;
@@ -60,7 +60,11 @@ async function main(): Promise<number> {
     }
     const recovered = recoverUsedInputs(KEPT_DIR);
     for (const r of recovered)
-      console.log(`${r.file}: ${r.recovered} of ${r.of} contenders' inputs_used recovered from its commit`);
+      console.log(
+        r.of
+          ? `${r.file}: ${r.recovered} of ${r.of} contenders' inputs_used recovered from its commit`
+          : `${r.file}: recorded no contenders' inputs to check its commit against: none recovered`,
+      );
     if (!recovered.length) console.log("nothing to recover: every kept record has its contenders' inputs_used");
     return 0;
   }
@@ -162,9 +166,13 @@ function summarize(pool: PoolResult, cpus: string): void {
     );
   const n = (w: string) => pool.answers.filter((a) => a.verdict === w).length;
   const s = (k: number) => (k === 1 ? '' : 's');
+  const counted = pool.runs.filter((r) => r.pooled).length;
+  // As the page counts them: "open" is not decided on every machine, and those decided on some are said apart.
+  const some = pool.answers.filter((a) => a.pool?.holds === 'depends on the machine').length;
   console.log(
-    `${pool.answers.length} comparisons over ${pool.runs.filter((r) => r.pooled).length} runs on ${pool.machines} ` +
-      `machine${s(pool.machines)}: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open`,
+    `${pool.answers.length} comparisons over ${counted} run${s(counted)} on ${pool.machines} ` +
+      `machine${s(pool.machines)}: ${n('faster')} decided, ${n('equal')} equal, ${n('undecided')} open` +
+      (some ? ` (${some} of them decided on some machines only)` : ''),
   );
   if (pool.machines > 1) console.log(`  where: ${whereCounts(pool)}`);
   // Per machine (configuration): what it rests on, and what it answered; one boot decides nothing (MIN_BOOTS).

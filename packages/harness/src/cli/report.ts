@@ -1,8 +1,8 @@
 // npm run report: regenerate a run's report, keep it, check it or serve results/ (HELP below).
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withDashValues } from './flags';
+import { parseArgsError, withDashValues } from './flags';
 import { printedHelp } from './usage-error';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { readResults, resultsFile } from '../model/results-file';
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
       strict: true,
     });
   } catch (e) {
-    console.error(`error: ${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+    console.error(`error: ${parseArgsError(e as Error)}; ${USAGE}`);
     return 2;
   }
   const { values: v, positionals } = args;
@@ -60,7 +60,9 @@ async function main(): Promise<number> {
     return 2;
   }
   if (v.serve) return serve(v.port, v.dir);
-  const dir = resolve(v.open ?? v.check ?? v.keep ?? positionals[0] ?? join(ROOT, 'results/latest'));
+  // A run's folder, or its results.json (as npm run compare takes it).
+  const named = resolve(v.open ?? v.check ?? v.keep ?? positionals[0] ?? join(ROOT, 'results/latest'));
+  const dir = basename(named) === 'results.json' ? dirname(named) : named;
   const sweep = positionals.length && !existsSync(resultsFile(dir)) ? readSweep(dir) : null;
   if (sweep) return regenerateSweep(dir, sweep);
   if (!existsSync(resultsFile(dir))) {

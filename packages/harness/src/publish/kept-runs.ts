@@ -18,6 +18,7 @@ import { readResults, writeJsonAtomic } from '../model/results-file';
 import { runtimeVersions } from '../measure/environment';
 import { READS } from '../report/picks';
 import { ROOT } from '../system/paths';
+import { log } from '../system/progress';
 import { placeOf } from '../workloads';
 import { contenderInputs, inputsAtCommit, USED_SCHEME } from '../run/inputs';
 
@@ -56,8 +57,17 @@ export function recoverUsedInputs(dir: string, repo = ROOT): { file: string; rec
   const runtimes = runtimeVersions();
   const out: { file: string; recovered: number; of: number }[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const k = JSON.parse(readFileSync(join(dir, file), 'utf8')) as KeptAnswers;
-    if ((k.inputs_used_scheme ?? (k.inputs_used ? 1 : 0)) >= USED_SCHEME || !k.inputs || !k.commit) continue;
+    const k = keptIn(join(dir, file));
+    if (typeof k === 'string') {
+      log(`${join(dir, file)} left out: ${k}`);
+      continue;
+    }
+    if ((k.inputs_used_scheme ?? (k.inputs_used ? 1 : 0)) >= USED_SCHEME) continue;
+    // No hashes recorded to check its commit's files against: nothing can be recovered, and it is said.
+    if (!k.inputs || !k.commit) {
+      out.push({ file, recovered: 0, of: 0 });
+      continue;
+    }
     const names = Object.keys(k.inputs);
     const at = inputsAtCommit(repo, k.commit, names, runtimes);
     const same = names.filter((n) => at?.inputs[n] !== undefined && at.inputs[n] === k.inputs![n]);
@@ -258,11 +268,31 @@ export function keptFor(r: Results, dir: string): KeptAnswers[] {
   return (r.settings.redis_rtt_ms ?? 0) > 0 ? [] : readKept(dir);
 }
 
-/** Every kept run in `dir` (none when it does not exist), oldest first. */
+/** The kept record in `file`, or why it is none (not JSON, or JSON of another kind). */
+function keptIn(file: string): KeptAnswers | string {
+  let x: unknown;
+  try {
+    x = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    return `not valid JSON (${(e as Error).message})`;
+  }
+  return isKept(x) ? x : 'not a kept record';
+}
+
+/**
+ * Every kept run in `dir` (none when it does not exist), oldest first. A file there that is no kept record is left out,
+ * said in one line naming it and the fix: the report and the end of a run go on without it.
+ */
 export function readKept(dir: string): KeptAnswers[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as KeptAnswers)
-    .sort((x, y) => x.started_at.localeCompare(y.started_at));
+  const out: KeptAnswers[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+    const k = keptIn(join(dir, f));
+    if (typeof k !== 'string') out.push(k);
+    else log(`${join(dir, f)} left out: ${k}; move it out of ${dir}, or keep its run again (${KEEP_AGAIN})`);
+  }
+  return out.sort((x, y) => x.started_at.localeCompare(y.started_at));
 }
+
+/** How a run is kept again from its folder. */
+const KEEP_AGAIN = 'npm run report -- --keep <its results folder>';
