@@ -252,7 +252,7 @@ export function poolSection(an: Analysis): string {
   const pooled = an.answers.filter((a) => !a.out && a.pool?.holds).length;
   const c = p.check;
   const check = c
-    ? ` The handicap check (${c.contender}, ${c.pct}% slower by construction, ` +
+    ? ` The handicap check (${c.contender}, ${c.pct}% longer per request by construction, ` +
       `−${pct1(1 - 1 / (1 + c.pct / 100))} req/s), judged as the answers are over ${c.runs} ` +
       `run${c.runs === 1 ? '' : 's'}: ${c.where}, ${c.detected ? 'detected' : 'NOT detected'}.`
     : '';
