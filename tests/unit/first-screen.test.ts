@@ -272,6 +272,45 @@ describe('the first screen: each stack against the usual choice, one family', ()
     // Said below the table by the same rule: Bun's own pick (none measured here).
     expect(p.notes!.map((l) => [l.id, l.pick])).toEqual([['bun', null]]);
     expect(p.alpha).toBe(0.05);
+    // Keeping the usual choice on Node gives up nothing beyond the margin only where no Node stack may be faster on
+    // any machine: not here (one open, one reversing); with its other stacks equal or slower everywhere, nothing.
+    expect(node.none_faster).toBe(false);
+    const onNodeOnly = (pairs: [string, string, (r: number) => number[]][]) =>
+      poolPicks(
+        ['M1', 'M2'].flatMap((m, j) =>
+          [0, 1, 2, 3, 4, 5, 6, 7].map((r) =>
+            keptRun(
+              `2026-01-${String(j * 8 + r + 1).padStart(2, '0')}T00:00:00Z`,
+              m,
+              pairs.map(([a, b, f]) => [a, b, f(r)]),
+            ),
+          ),
+        ),
+        [usual, ...pairs.map(([a, b]) => (a === usual ? b : a))].map(member),
+        null,
+        'xrange',
+        10,
+      )!;
+    const even: [string, string, (r: number) => number[]] = [
+      'node-raw-iovalkey',
+      usual,
+      (r) => Array.from({ length: 8 }, (_, i) => (i % 2 ? 0.01 : -0.01) + (r - 3.5) * 0.002),
+    ];
+    const slower: [string, string, (r: number) => number[]] = [
+      'node-raw-ioredis',
+      usual,
+      (r) => jitter(-0.3, 8, (r % 4) + 1),
+    ];
+    const open: [string, string, (r: number) => number[]] = [
+      'node-raw-glide',
+      usual,
+      (r) => jitter(0.02, 8, (r % 4) + 1).map((x, i) => (i % 2 ? x + 1 : x - 1)),
+    ];
+    const calm = onNodeOnly([even, slower]).lines.find((l) => l.id === 'node')!;
+    expect([calm.keep, calm.answer?.a, calm.none_faster]).toEqual([true, 'node-raw-iovalkey', true]);
+    expect(calm.answer!.pool.on_machines.map((o) => o.verdict)).toEqual(['equal', 'equal']);
+    // The next best equal everywhere, and another stack open: it may be faster, so "maybe some speed".
+    expect(onNodeOnly([even, slower, open]).lines.find((l) => l.id === 'node')!.none_faster).toBe(false);
   });
 });
 
@@ -329,12 +368,12 @@ describe('the published first screen: one voice', () => {
     for (const l of p.lines.filter((x) => x.keep)) {
       const row = screen.split('\n').find((r) => r.startsWith(`| ${l.want} |`))!;
       expect(row).not.toContain(l.answer!.a);
-      // What it gives up: its next best, not yet known on some machine, may be faster (the published pool's case).
-      expect(row).toEndWith('| maybe some speed (the next best, not yet known: below the table) |');
-      // Equal on every machine: nothing beyond the margin.
+      // What it gives up: a stack of the row not yet known on some machine may be faster (the published pool's case).
+      expect(l.none_faster).toBe(false);
+      expect(row).toEndWith('| maybe some speed (the next best: below the table) |');
+      // Every stack of the row equal or slower on every machine (answers/picks.ts): nothing beyond the margin.
       const equalEverywhere = structuredClone(p);
-      for (const x of equalEverywhere.lines.filter((y) => y.keep))
-        for (const o of x.answer!.pool.on_machines) o.verdict = 'equal';
+      for (const x of equalEverywhere.lines.filter((y) => y.keep)) x.none_faster = true;
       const screenEqual = picksScreen({ ...an, picks: equalEverywhere });
       const rowEqual = screenEqual.split('\n').find((r: string) => r.startsWith(`| ${l.want} |`))!;
       expect(rowEqual).toEndWith(`| nothing beyond ±${an.pool!.margin_pct}% (the next best: below the table) |`);
@@ -517,7 +556,7 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
   test('kept: its next best equal on one machine and open on another may still give some speed', () => {
     expect(row('on Node, no change of runtime')).toBe(
       '| on Node, no change of runtime | keep `node-raw-node-redis` | none shown faster than it | ' +
-        'none shown faster than it | maybe some speed (the next best, not yet known: below the table) |',
+        'none shown faster than it | maybe some speed (the next best: below the table) |',
     );
     expect(said('- On Node, the next best')).toBe(
       '- On Node, the next best, `node-raw-iovalkey`: within ±8% (0.93×–1.05×) on Intel Xeon; ' +

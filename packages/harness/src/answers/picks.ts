@@ -158,6 +158,14 @@ export function poolPicks(
     const also = ranked.slice(1).filter((x) => tier(x) === 2);
     // None shown faster, and the usual choice itself fits the line (on Node, any stack): it is the one to keep.
     const keep = !decided && !!usual && l.among(usual);
+    // What keeping it gives up: nothing beyond the margin only where no candidate may be faster on any machine.
+    const noneFaster =
+      own.length === candidates.filter(l.among).length &&
+      own.every(
+        (x) =>
+          machinesOf(x).length > 0 &&
+          machinesOf(x).every((o) => o.verdict === 'equal' || (o.verdict === 'faster' && o.ratio < 1)),
+      );
     const { id, want } = l;
     return {
       id,
@@ -166,6 +174,7 @@ export function poolPicks(
       pick: pick?.a ?? null,
       decided,
       keep,
+      none_faster: noneFaster,
       answer: pick,
       also: decided ? also.map((x) => x.a) : [],
     };

@@ -105,6 +105,11 @@ export interface PickLine {
   decided: boolean;
   /** None shown faster and the usual choice fits the line: keep it (`pick` is then the closest, not shown faster). */
   keep: boolean;
+  /**
+   * Every candidate of the line measured, and on every machine equal to the usual choice or decided slower: keeping it
+   * gives up nothing beyond the margin. Absent in a pool.json written before it.
+   */
+  none_faster?: boolean;
   answer: PoolAnswer | null;
   /** Others decided faster on every machine measured (never tested against the pick). */
   also: string[];

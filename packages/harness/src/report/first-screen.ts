@@ -284,14 +284,12 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
     `| ${l.want} | ${pick} | ${machines.map(each).join(' | ')} | ${gives} |`;
   // Every figure in a row is its pick's: the next best of a row that keeps the usual choice is said below the table.
   if (l.keep) {
-    // The next best (never shown faster, nor slower anywhere: answers/picks.ts) is equal on every machine, so nothing
-    // beyond the margin is given up; else it is not yet known there and may be faster, as an untested pick may be.
-    const on = onDefault(a);
+    // Every candidate of the row equal on every machine or slower (answers/picks.ts none_faster): nothing beyond the
+    // margin is given up; else one is not yet known somewhere and may be faster, as an untested pick may be.
     const margin = an.pool?.margin_pct ?? an.results.settings.target_ci_pct;
-    const gives =
-      on.length && on.every((o) => o.verdict === 'equal')
-        ? `nothing beyond ±${margin}% (the next best: below the table)`
-        : 'maybe some speed (the next best, not yet known: below the table)';
+    const gives = l.none_faster
+      ? `nothing beyond ±${margin}% (the next best: below the table)`
+      : 'maybe some speed (the next best: below the table)';
     return row(`keep ${code(p.usual)}`, gives, () => 'none shown faster than it');
   }
   if (!l.decided) {
