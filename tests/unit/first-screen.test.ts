@@ -541,6 +541,13 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
   const row = (want: string) => screen.split('\n').find((r) => r.startsWith(`| ${want} |`));
   const said = (start: string) => beside.split('\n').find((l) => l.startsWith(start));
 
+  test('a machine with no figure for an answer is "not compared" (its runs may hold both stacks, unchained)', () => {
+    expect([onMachineText(raw, XEON.machine), onMachineText(raw, EPYC.machine)]).toEqual([
+      '**1.8×** faster (1.60×–2.10×)',
+      'not compared',
+    ]);
+  });
+
   test('columns: each machine, then what a pick gives up', () => {
     expect(screen).toContain('| you want | pick | on Intel Xeon | on AMD EPYC | what it gives up |');
   });

@@ -264,7 +264,9 @@ const columnName = (answers: PoolAnswer[], machine: string) =>
  */
 export function onMachineText(a: PoolAnswer, machine: string, figure = true): string {
   const o = onDefault(a).find((x) => x.machine === machine);
-  if (!o) return 'not measured';
+  // No figure there: its runs measured neither stack, or both without a chain to the usual choice (answers/picks.ts
+  // chainRounds: links of unequal rounds), so "not measured" would not always be true.
+  if (!o) return 'not compared';
   // Equal there: its interval at 1 − 2α/m lies within the margin (and may not hold 1), so it is said as the bound.
   if (o.verdict === 'equal') return `within ±${pct(Math.max(o.hi - 1, 1 / o.lo - 1))} ${interval(o)}`;
   if (o.verdict !== 'faster')
