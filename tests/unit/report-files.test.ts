@@ -1,7 +1,7 @@
 // A report's files on disk (publish/files.ts): the answers written before any chart is drawn, so a chart that fails
 // leaves results.md and report.html; a screenshot that fails leaves no older report.png beside the new page.
 import { afterAll, describe, expect, mock, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as browser from '../../packages/harness/src/report/browser';
@@ -73,6 +73,10 @@ describe("a report's files", () => {
 
   test('each file is written whole, through a temporary name: none is left behind', () => {
     expect(writeFiles(dir, { 'a.json': '{}\n', 'b.md': 'b\n' })).toEqual(['a.json', 'b.md']);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    // A folder where the file goes: one line naming it, and no temporary file left beside it.
+    mkdirSync(join(dir, 'c.md'));
+    expect(() => writeFiles(dir, { 'c.md': 'c\n' })).toThrow(`${join(dir, 'c.md')} could not be written: `);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 });

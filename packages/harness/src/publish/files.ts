@@ -25,8 +25,14 @@ import {
 export function writeFiles(dir: string, files: ReportFiles): string[] {
   for (const [name, content] of Object.entries(files)) {
     const tmp = join(dir, `${name}.tmp-${process.pid}`);
-    writeFileSync(tmp, content);
-    renameSync(tmp, join(dir, name));
+    try {
+      writeFileSync(tmp, content);
+      renameSync(tmp, join(dir, name));
+    } catch (e) {
+      // Nothing left beside it (a folder of that name, a full disk): the file as it was, and the cause in one line.
+      rmSync(tmp, { force: true });
+      throw new Error(`${join(dir, name)} could not be written: ${(e as Error).message}`);
+    }
   }
   return Object.keys(files);
 }
