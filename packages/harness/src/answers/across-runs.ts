@@ -342,6 +342,7 @@ export function poolAnswers(
   const onMachines = (i: number) => decided.flatMap((d) => d[i] ?? []);
   const answers = comparisons.map((c, i) => answerOf(c, onMachines(i), family[i]!, boot));
   const check = pooledCheck(checks, configs, perMachine, marginPct, runScale);
+  const atDefault = configs.filter((c) => c.run.placement === 'none');
   return {
     workload,
     alpha,
@@ -355,7 +356,8 @@ export function poolAnswers(
     priors: configs.map((c, n) => priorOf(c, decided[n]!)),
     ...(check ? { check } : {}),
     runs,
-    machines: new Set(configs.map((c) => c.run.machine)).size,
+    // A machine measured at another placement only is a configuration said apart (unless none is at the default).
+    machines: new Set((atDefault.length ? atDefault : configs).map((c) => c.run.machine)).size,
     configurations: configs.length,
     answers,
   };
