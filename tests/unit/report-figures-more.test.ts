@@ -8,7 +8,7 @@ import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publis
 import type { Results } from '../../packages/harness/src/model/results';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { poolLine, poolSection, poolSuffix } from '../../packages/harness/src/report/across-runs';
-import { describeRun, seedMethodTable, selfCheckTable } from '../../packages/harness/src/report/table';
+import { describeRun, precisionLine, seedMethodTable, selfCheckTable } from '../../packages/harness/src/report/table';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 import { DESIGN } from '../helpers/runs';
@@ -98,6 +98,16 @@ function published(): Analysis {
 }
 
 describe("pool.md's and the README's pooled figures", () => {
+  test("the precision line stays the run's own (its answers' intervals), not the pooled envelopes'", () => {
+    const dir = join(ROOT, 'results/latest');
+    const kept = keptFor(readResults(join(dir, 'results.json')), join(ROOT, 'results/runs'));
+    const own = analyzeRun(dir, kept);
+    const pooled = pooledView(own, kept, recordOf(own.results, own)).analysis;
+    expect(pooled.pool).toBeTruthy();
+    expect(pooled.precision).toEqual(own.precision);
+    expect(precisionLine(pooled)).toContain(`this run's own ${own.precision!.widths.n} ratio intervals of its answers`);
+  });
+
   test("a 25% handicap reads −20.0% req/s; each machine's own τ; the count is of every comparison placed", () => {
     const an = published();
     const p = an.pool!;

@@ -405,7 +405,9 @@ export function withPool(an: Analysis, pool: PoolResult): Analysis {
     answers,
     fastest: fastestOf(an.questions, answers),
     leaders: fastestOf(an.questions, answers, 2),
-    precision: an.precision && precisionOf(an.ranked, an.kept, answers),
+    // The run's own precision, as the line beside it says (its launches' spread and its own answers' intervals); the
+    // pooled answers' ranges, envelopes over machines, are another measure and are given with each answer.
+    precision: an.precision,
     noise: an.noise && { ...an.noise, wouldAnswer: null },
     pool: rest,
     // The first screen's picks pooled as the answers are, where the page shows them: their α is taken from the page's.

@@ -206,8 +206,8 @@ export function precisionLine(an: Analysis): string {
     `Precision over the ${p.contenders} dynamic contenders: req/s spread of launches (max − min) / median ` +
     `${fmt(spread.median)}% at the median (${fmt(spread.min)}–${fmt(spread.max)}%)` +
     (widths.n
-      ? `; the ${widths.n} ratio intervals of "what to pick" have a median half-width of ±${fmt(widths.median)}% ` +
-        '(at their family-corrected levels).'
+      ? `; this run's own ${widths.n} ratio intervals of its answers have a median half-width of ` +
+        `±${fmt(widths.median)}% (at their family-corrected levels).`
       : '.')
   );
 }
