@@ -150,10 +150,11 @@ export function poolPicks(
     const own = candidates.filter(l.among).flatMap((m) => byName.get(m.name) ?? []);
     const ranked = [...own].sort((x, y) => score(y) - score(x));
     const decided = !!ranked[0] && tier(ranked[0]) > 0;
-    // None decided faster: the one decided slower on no machine with the highest estimate, said as not yet known.
-    const slower = (x: PoolAnswer) => x.pool.on_machines.some((o) => o.verdict === 'faster' && o.ratio < 1);
-    const measured = (x: PoolAnswer) => x.pool.on_machines.length > 0 && Number.isFinite(x.ratio);
-    const open = own.filter((x) => measured(x) && !slower(x)).sort((x, y) => y.ratio - x.ratio);
+    // None decided faster: the one decided slower on no machine with the highest figure on its least favourable
+    // machine (as a decided pick is ranked; the default placement's machines, as tier reads them), not yet known.
+    const slower = (x: PoolAnswer) => machinesOf(x).some((o) => o.verdict === 'faster' && o.ratio < 1);
+    const measured = (x: PoolAnswer) => machinesOf(x).length > 0 && Number.isFinite(x.ratio);
+    const open = own.filter((x) => measured(x) && !slower(x)).sort((x, y) => worst(y) - worst(x));
     const pick = decided ? ranked[0]! : (open[0] ?? null);
     const also = ranked.slice(1).filter((x) => tier(x) === 2);
     // None shown faster, and the usual choice itself fits the line (on Node, any stack): it is the one to keep.

@@ -296,7 +296,11 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
   }
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
-    return row(`${code(a.a)} (no stack of this row shown faster)`, gives === 'nothing' ? 'maybe some speed' : gives);
+    // Not shown faster, it may be slower: that is given up whatever else the stack changes.
+    return row(
+      `${code(a.a)} (no stack of this row shown faster)`,
+      gives === 'nothing' ? 'maybe some speed' : `${gives}; maybe some speed`,
+    );
   }
   const also = l.also.length ? ` (also faster: ${listed(l.also.map(code))})` : '';
   return row(`${code(a.a)}${also}`, givesUp(an, a.a, p.usual));
@@ -392,8 +396,8 @@ const PICK_RULE =
   "**How a pick is chosen:** of a row's stacks, those shown faster on every machine, else those shown faster on " +
   'some machine and slower on none; of them, the one with the highest figure on its least favourable machine ' +
   '(tested against the usual choice, not against the others). With none shown faster, the row keeps the usual ' +
-  "choice if it is one of the row's stacks (and names the next best), else names the stack with the highest figure " +
-  'not shown slower.';
+  "choice if it is one of the row's stacks (and names the next best), else names, of the stacks not shown slower, " +
+  'the one with the highest figure on its least favourable machine.';
 
 /**
  * Below the first screen, under "Every answer": how a pick is chosen, the next best of a kept row, Express, and each
