@@ -345,6 +345,8 @@ describe('the published first screen: one voice', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
     for (const w of ['**Versions:** Node ', '**Machines:** ', '**Load:** `oha http://127.0.0.1:$PORT/ -z '])
       expect(first).toContain(w);
+    // The code the answers are of: the published run's commit (the pooled runs ran the same contenders' inputs).
+    expect(first).toContain(`; the apps as at commit \`${an.results.environment.git_commit.slice(0, 7)}\`.`);
     // Machines counted one way: the pool's machines, each named once; then the runs of a placement, answered apart.
     const line = first.split('\n').find((l) => l.startsWith('**Machines:**'))!;
     const [machines, apart = ''] = line.split(' (and ');

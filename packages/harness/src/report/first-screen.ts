@@ -486,7 +486,9 @@ function versionsLine(an: Analysis, named: string[]): string {
   const shown = of(Object.keys(PACKAGE_NAMES).filter((k) => !CLIENT_PACKAGES.includes(k) && isShown(k)));
   return `**Versions:** ${runtimes.join(', ')}; ${[...clients, "Bun's built-in client"].join(', ')}${
     shown.length ? `; ${shown.join(', ')}` : ''
-  }; ${serverVersion(an)}, oha ${versionIn(e.oha)}.`;
+  }; ${serverVersion(an)}, oha ${versionIn(e.oha)}; the apps as at commit \`${e.git_commit.slice(0, 7)}\`${
+    e.git_dirty ? ' (with changes not committed)' : ''
+  }.`;
 }
 
 /** The machines the answers come from, each with its runs, and the dates; `linked`: its word to the glossary. */
