@@ -105,7 +105,9 @@ describe('npm run pool', () => {
     );
     const empty = Bun.spawnSync(['bun', CLI, mkdtempSync(join(tmpdir(), 'empty-'))], { cwd: ROOT });
     expect(empty.exitCode).toBe(2);
-    expect(empty.stderr.toString()).toMatch(/^error: no complete run found under the paths given; /);
+    expect(empty.stderr.toString()).toMatch(
+      /^error: no complete run found under the paths given \(searched three folders deep below each\); /,
+    );
     expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
     // --out a file, or under one; --recover-inputs with a path: one line each, before anything is read.
     const file = join(mkdtempSync(join(tmpdir(), 'out-')), 'a-file');

@@ -131,7 +131,11 @@ async function poolAndWrite(
 
 /** No run read: none found, or every one found skipped (each said above, with why). */
 function noRun(skipped: number): string {
-  if (!skipped) return 'error: no complete run found under the paths given; name folders holding a results.json';
+  if (!skipped)
+    return (
+      'error: no complete run found under the paths given (searched three folders deep below each); name folders ' +
+      'holding a results.json, or nearer to them'
+    );
   const each =
     skipped === 1
       ? '1 run found under the paths given, skipped (the reason above)'
