@@ -261,6 +261,8 @@ describe('the first screen: each stack against the usual choice, one family', ()
     expect(against('node-raw-ioredis').ratio).toBeLessThan(Math.exp(-0.29));
     expect(against('node-raw-ioredis').pool.on_machines.every((o) => o.verdict === 'faster')).toBe(true);
     expect(against('node-raw-glide').pool.holds).toBe('reverses');
+    // A reversal is no pick, and the row names it where it is faster (report/first-screen.ts keptCell).
+    expect(node.reverses).toEqual(['node-raw-glide']);
     const onNode = node.answer!.pool.on_machines.map((o) => o.machine);
     expect(onNode.length).toBe(2);
     for (const m of onNode) expect(onMachineText(node.answer!, m)).toContain('not yet known');
@@ -549,6 +551,28 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
   const beside = besideThePicks(an);
   const row = (want: string) => screen.split('\n').find((r) => r.startsWith(`| ${want} |`));
   const said = (start: string) => beside.split('\n').find((l) => l.startsWith(start));
+
+  test('a kept row names a stack faster on one machine and slower on another where it is faster', () => {
+    const glide = against('node-raw-glide', [
+      onIt(XEON, 'faster', 1.2, 1.05, 1.4),
+      onIt(EPYC, 'faster', 0.8, 0.7, 0.9),
+    ]);
+    const node = line('node', 'on Node, no change of runtime', next, {
+      decided: false,
+      keep: true,
+      reverses: [glide.a],
+    });
+    const shown = picksScreen({
+      ...an,
+      picks: { ...picks, lines: [node], answers: [...picks.answers, glide] },
+    } as Analysis)
+      .split('\n')
+      .find((r) => r.startsWith('| on Node'));
+    expect(shown).toBe(
+      '| on Node, no change of runtime | keep `node-raw-node-redis` | `node-raw-glide` faster here, slower on another ' +
+        'machine | none shown faster than it | maybe some speed (the next best: below the table) |',
+    );
+  });
 
   test('a pick not shown faster gives up some speed too, beside what it changes', () => {
     const open = {

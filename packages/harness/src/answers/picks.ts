@@ -6,7 +6,7 @@
 // windows the same in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is
 // the largest among those decided faster; the picks are not tested against each other, which the page says.
 import type { KeptAnswer, KeptAnswers } from '../model/kept';
-import type { PickLine, PicksResult, PoolAnswer, Today } from '../model/across-runs';
+import type { OnMachine, PickLine, PicksResult, PoolAnswer, Today } from '../model/across-runs';
 import { type Comparison, isPlain, type Member } from '../model/questions';
 import { poolAnswers } from './across-runs';
 import { DECISION } from './decide';
@@ -105,6 +105,7 @@ const worst = (x: PoolAnswer) => {
 };
 
 /** 2: decided faster on every machine measured; 1: faster on some and slower on none; 0: neither. */
+const isFaster = (o: OnMachine) => o.verdict === 'faster' && o.ratio > 1;
 const tier = (x: PoolAnswer) => {
   const on = machinesOf(x);
   const faster = on.filter((o) => o.verdict === 'faster' && o.ratio > 1).length;
@@ -176,6 +177,7 @@ export function poolPicks(
       decided,
       keep,
       none_faster: noneFaster,
+      reverses: own.filter((x) => tier(x) === 0 && slower(x) && machinesOf(x).some(isFaster)).map((x) => x.a),
       answer: pick,
       also: decided ? also.map((x) => x.a) : [],
     };

@@ -110,6 +110,11 @@ export interface PickLine {
    * gives up nothing beyond the margin. Absent in a pool.json written before it.
    */
   none_faster?: boolean;
+  /**
+   * Stacks of the line decided faster on some machine and slower on another (no pick, and not "none shown faster" on
+   * the machines where they are faster). Absent in a pool.json written before it.
+   */
+  reverses?: string[];
   answer: PoolAnswer | null;
   /** Others decided faster on every machine measured (never tested against the pick). */
   also: string[];

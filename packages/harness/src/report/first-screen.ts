@@ -4,7 +4,7 @@
 import { cpuShortName } from '../model/kept';
 import type { Analysis } from '../answers/analysis';
 import { loadCommand } from '../model/load-command';
-import type { PicksResult, PoolAnswer } from '../model/across-runs';
+import type { PickLine, PicksResult, PoolAnswer } from '../model/across-runs';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
@@ -274,13 +274,25 @@ export function onMachineText(a: PoolAnswer, machine: string, figure = true): st
   return o.ratio > 1 ? `**${factor(o.ratio)}** faster ${interval(o)}` : `${factor(o.ratio)}, slower ${interval(o)}`;
 }
 
+/**
+ * A kept row's cell on machine `m`: "none shown faster than it", or the row's stacks faster there and slower on another
+ * machine (a reversal, never a pick: answers/picks.ts reverses).
+ */
+function keptCell(p: PicksResult, l: PickLine, m: string): string {
+  const fasterHere = (x: PoolAnswer) =>
+    onDefault(x).some((o) => o.machine === m && o.verdict === 'faster' && o.ratio > 1);
+  const here = (l.reverses ?? []).filter((n) => p.answers.some((x) => x.a === n && fasterHere(x)));
+  return here.length ? `${listed(here.map(code))} faster here, slower on another machine` : 'none shown faster than it';
+}
+
 /** One line: its pick, each machine's figure, and what it gives up; with none shown faster, the usual choice kept. */
 function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], machines: string[]): string {
   const a = l.answer;
+  const reversed = !!l.reverses?.length;
   if (!a)
-    return `| ${l.want} | ${l.candidates ? 'every one shown slower' : 'none measured'} |${' |'.repeat(
-      machines.length + 1,
-    )}`;
+    return `| ${l.want} | ${
+      l.candidates ? (reversed ? 'every one shown slower on some machine' : 'every one shown slower') : 'none measured'
+    } |${' |'.repeat(machines.length + 1)}`;
   // A cell not yet known gives its range alone: a bigger figure beside a bold one was re-read every round (9, 21–27).
   const row = (pick: string, gives: string, each = (m: string) => onMachineText(a, m, false)) =>
     `| ${l.want} | ${pick} | ${machines.map(each).join(' | ')} | ${gives} |`;
@@ -292,13 +304,13 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
     const gives = l.none_faster
       ? `nothing beyond ±${margin}% (the next best: below the table)`
       : 'maybe some speed (the next best: below the table)';
-    return row(`keep ${code(p.usual)}`, gives, () => 'none shown faster than it');
+    return row(`keep ${code(p.usual)}`, gives, (m) => keptCell(p, l, m));
   }
   if (!l.decided) {
     const gives = givesUp(an, a.a, p.usual);
     // Not shown faster, it may be slower: that is given up whatever else the stack changes.
     return row(
-      `${code(a.a)} (no stack of this row shown faster)`,
+      `${code(a.a)} (no stack of this row shown faster${reversed ? ' and slower on no machine' : ''})`,
       gives === 'nothing' ? 'maybe some speed' : `${gives}; maybe some speed`,
     );
   }
