@@ -569,8 +569,9 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
       .split('\n')
       .find((r) => r.startsWith('| on Node'));
     expect(shown).toBe(
-      '| on Node, no change of runtime | keep `node-raw-node-redis` | `node-raw-glide` faster here, slower on another ' +
-        'machine | none shown faster than it | maybe some speed (the next best: below the table) |',
+      '| on Node, no change of runtime | keep `node-raw-node-redis` | ' +
+        '`node-raw-glide` faster here, slower on another machine | none shown faster than it | ' +
+        'maybe some speed (the next best: below the table) |',
     );
   });
 
