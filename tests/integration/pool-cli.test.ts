@@ -117,6 +117,14 @@ describe('npm run pool', () => {
       expect(bad.exitCode).toBe(2);
       expect(bad.stderr.toString()).toMatch(/^error: --out .* is a file; give a folder \(made if missing\)\n$/);
     }
+    // A folder the system will not make (under /proc, even for root): one line naming it, exit 2.
+    const proc = Bun.spawnSync(['bun', CLI, '--kept', '--out', '/proc/no-such-folder'], { cwd: ROOT });
+    expect([proc.exitCode, proc.stderr.toString()]).toEqual([
+      2,
+      expect.stringMatching(
+        /^error: \/proc\/no-such-folder could not be made \(.*\); give --out a folder you can write\n$/,
+      ),
+    ]);
     const recover = Bun.spawnSync(['bun', CLI, '--recover-inputs', tmpdir()], { cwd: ROOT });
     expect(recover.exitCode).toBe(2);
     expect(recover.stderr.toString()).toStartWith('error: --recover-inputs works on results/runs/ alone; leave out');

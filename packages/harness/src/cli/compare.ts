@@ -14,14 +14,18 @@ const resultsPath = (p: string) => (existsSync(p) && statSync(p).isDirectory() ?
 function writePage(c: Comparison, fileA: string, fileB: string): string {
   const label = (f: string) => basename(dirname(resolve(f)));
   const out = join(dirname(resolve(fileB)), `compare-${label(fileA)}.html`);
-  writeFileSync(
-    out,
-    comparisonHtml(
-      c,
-      { label: label(fileA), results: readResults(fileA) },
-      { label: label(fileB), results: readResults(fileB) },
-    ),
+  const page = comparisonHtml(
+    c,
+    { label: label(fileA), results: readResults(fileA) },
+    { label: label(fileB), results: readResults(fileB) },
   );
+  try {
+    writeFileSync(out, page);
+  } catch (e) {
+    throw new Error(
+      `${out} could not be written (${(e as Error).message}): --html writes beside B, in a folder you can write`,
+    );
+  }
   return out;
 }
 

@@ -121,7 +121,12 @@ async function poolAndWrite(
   const picks = shown && newest && poolPicks(records, newest.contenders, today, workload, margin, alpha.picks);
   if (picks) pool.picks = picks;
   const out = resolve(outDir ?? join(ROOT, 'results/pool'));
-  mkdirSync(out, { recursive: true });
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (e) {
+    console.error(`error: ${out} could not be made (${(e as Error).message}); give --out a folder you can write`);
+    return 2;
+  }
   writeJsonAtomic(join(out, 'pool.json'), pool);
   const cpus = hiddenCpus(pool).trim();
   summarize(pool, cpus);
