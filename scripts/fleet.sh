@@ -21,6 +21,12 @@ if [[ $step == pool && $# -eq 0 ]]; then
   echo "fleet pool: name the folders the bench jobs uploaded (IN…)" >&2
   exit 2
 fi
+for a in "$@"; do
+  if [[ $a == --out || $a == --out=* ]]; then
+    echo "fleet $step: OUT, the argument after the step, is where it writes; leave out $a" >&2
+    exit 2
+  fi
+done
 # Paths as the caller gave them, from the caller's folder (flags as they are); then the checkout's root, where npm runs.
 out=$(realpath -m -- "$out")
 if [[ $step == pool ]]; then

@@ -112,5 +112,11 @@ describe('scripts/fleet.sh, the workflow steps run locally', () => {
     expect(existsSync(none)).toBe(false);
     const flagFirst = fleet(['bench', '--budget', '3m']);
     expect([flagFirst.status, flagFirst.stderr]).toEqual([2, expect.stringContaining('usage: scripts/fleet.sh')]);
+    // An --out of the user's would be overridden by OUT: refused, naming it.
+    const twice = fleet(['pool', none, dir, '--out', join(dir, 'elsewhere')]);
+    expect([twice.status, twice.stderr.trim()]).toEqual([
+      2,
+      'fleet pool: OUT, the argument after the step, is where it writes; leave out --out',
+    ]);
   });
 });
