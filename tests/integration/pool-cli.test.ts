@@ -117,6 +117,14 @@ describe('npm run pool', () => {
       expect(bad.exitCode).toBe(2);
       expect(bad.stderr.toString()).toMatch(/^error: --out .* is a file; give a folder \(made if missing\)\n$/);
     }
+    // A run's own folder: its report would be replaced by the pool's, so refused.
+    const run = mkdtempSync(join(tmpdir(), 'a-run-'));
+    writeFileSync(join(run, 'results.json'), '{}');
+    const over = Bun.spawnSync(['bun', CLI, '--kept', '--out', run], { cwd: ROOT });
+    expect([over.exitCode, over.stderr.toString()]).toEqual([
+      2,
+      expect.stringMatching(/^error: --out .* holds a run /),
+    ]);
     // A folder the system will not make (under /proc, even for root): one line naming it, exit 2.
     const proc = Bun.spawnSync(['bun', CLI, '--kept', '--out', '/proc/no-such-folder'], { cwd: ROOT });
     expect([proc.exitCode, proc.stderr.toString()]).toEqual([

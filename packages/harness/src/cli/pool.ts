@@ -68,7 +68,11 @@ async function main(): Promise<number> {
     if (!recovered.length) console.log("nothing to recover: every kept record has its contenders' inputs_used");
     return 0;
   }
-  const outBad = v.out !== undefined && outFolderProblem(v.out, resolve(v.out));
+  // A run's own folder would have its report replaced by the pool's.
+  const aRun = v.out !== undefined && existsSync(join(resolve(v.out), 'results.json'));
+  const outBad = aRun
+    ? `--out ${v.out} holds a run (its results.json): the pool's report would replace the run's; give another folder`
+    : v.out !== undefined && outFolderProblem(v.out, resolve(v.out));
   if (outBad) {
     console.error(`error: ${outBad}`);
     return 2;
