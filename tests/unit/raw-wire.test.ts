@@ -138,6 +138,11 @@ describe('the raw reader on the wire', () => {
     const select = await refused(`redis://:right@127.0.0.1:${w.port}/99`);
     expect(select.e.message).toBe('SELECT failed: ERR DB index is out of range');
     // The password Redis holds becomes the URL's: the refused reader reads again, after its backoff.
+    // Refused again and again, under reads every 5 ms for a second: each new connection waits longer (the backoff,
+    // 20 ms doubling to 500 ms), not 10–20 ms after the last (about 64 connections a second when it never grew).
+    const tried = w.connections;
+    for (const until = Date.now() + 1000; Date.now() < until; await Bun.sleep(5)) await failed(auth.r.read());
+    expect(w.connections - tried).toBeLessThan(15);
     password = 'nope';
     let body: string | null = null;
     for (let i = 0; i < 100 && !body; i++) body = await auth.r.read().catch(() => Bun.sleep(50).then(() => null));

@@ -358,7 +358,6 @@ export class RawReader {
     if (socket !== this.socket) return;
     this.ready = true;
     this.handshaking = false;
-    this.refused = null;
     const u = this.url;
     const hello: string[][] = [];
     if (u.password)
@@ -366,8 +365,11 @@ export class RawReader {
     const db = u.pathname.slice(1);
     if (db && db !== '0') hello.push(['SELECT', db]);
     if (this.stalled) hello.push(['PING']);
-    // connect()'s callers are answered with the last of the handshake's replies (at once when there is none).
+    // connect()'s callers are answered with the last of the handshake's replies (at once when there is none); only
+    // then is a refusal over, and, after a refused AUTH, the backoff too (a refused one must not retry at once).
     const greeted = () => {
+      this.refused = null;
+      if (hello.length) this.failures = 0;
       for (const w of this.connectWaiters.splice(0)) w.resolve();
     };
     if (!hello.length) greeted();
@@ -382,7 +384,7 @@ export class RawReader {
         // An error reply to AUTH or SELECT is a refusal; a PING's is not (a Redis still loading its data, say).
         reject: (e: Error) => {
           const why = `${args[0]} failed: ${e.message}`;
-          this.drop(socket, args[0] === 'PING' ? new Error(why) : new HandshakeRefused(why), true);
+          this.drop(socket, args[0] === 'PING' ? new Unavailable(why) : new HandshakeRefused(why), true);
         },
       })),
     );
@@ -460,7 +462,8 @@ export class RawReader {
     if (this.written <= 0) return void this.drop(socket, new Error('a reply from Redis that no read asked for'));
     const w = this.waiting.shift()!;
     this.written--;
-    this.failures = 0;
+    // A read's reply: the connection serves (a handshake's counts once the whole handshake succeeded: greeted).
+    if (!w.handshake) this.failures = 0;
     // Over the cap, though it came whole (in one chunk, or walked as it came): its read fails all the same.
     if (end - start > this.maxReplyBytes)
       w.reject(new RespFramingError(`a reply of ${end - start} bytes, over the ${this.maxReplyBytes}-byte cap`));
