@@ -277,7 +277,8 @@ describe('the first screen: each stack against the usual choice, one family', ()
     // Keeping the usual choice on Node gives up nothing beyond the margin only where no Node stack may be faster on
     // any machine: not here (one open, one reversing); with its other stacks equal or slower everywhere, nothing.
     expect(node.none_faster).toBe(false);
-    type Pair = [string, string, (r: number, machine: number) => number[]];
+    // A pair's rounds in run r on machine j; null: not measured there.
+    type Pair = [string, string, (r: number, machine: number) => number[] | null];
     const onNodeOnly = (pairs: Pair[]) =>
       poolPicks(
         ['M1', 'M2'].flatMap((m, j) =>
@@ -285,7 +286,10 @@ describe('the first screen: each stack against the usual choice, one family', ()
             keptRun(
               `2026-01-${String(j * 8 + r + 1).padStart(2, '0')}T00:00:00Z`,
               m,
-              pairs.map(([a, b, f]) => [a, b, f(r, j)]),
+              pairs.flatMap(([a, b, f]): [string, string, number[]][] => {
+                const rounds = f(r, j);
+                return rounds ? [[a, b, rounds]] : [];
+              }),
             ),
           ),
         ),
@@ -318,6 +322,10 @@ describe('the first screen: each stack against the usual choice, one family', ()
     ]).lines.find((l) => l.id === 'node')!;
     expect(ranked.answer!.pool.on_machines.every((o) => o.verdict === 'undecided')).toBe(true);
     expect(ranked.pick).toBe('node-raw-glide');
+    // Equal where measured, but on one machine only: it may be faster on the other, so not "nothing beyond".
+    const [evenA, evenB, evenF] = even;
+    const oneMachine = onNodeOnly([[evenA, evenB, (r, j) => (j ? null : evenF(r, j))], slower]);
+    expect(oneMachine.lines.find((l) => l.id === 'node')!.none_faster).toBe(false);
     // The next best equal everywhere, and another stack open: it may be faster, so "maybe some speed".
     expect(onNodeOnly([even, slower, open]).lines.find((l) => l.id === 'node')!.none_faster).toBe(false);
   });
@@ -347,8 +355,11 @@ describe('the published first screen: one voice', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
     for (const w of ['**Versions:** Node ', '**Machines:** ', '**Load:** `oha http://127.0.0.1:$PORT/ -z '])
       expect(first).toContain(w);
-    // The code the answers are of: the published run's commit (the pooled runs ran the same contenders' inputs).
+    // The code the answers are of: the published run's commit (the pooled runs ran the same contenders' inputs);
+    // none named for a pool that took runs of any inputs.
     expect(first).toContain(`; the apps as at commit \`${an.results.environment.git_commit.slice(0, 7)}\`.`);
+    const anyInputs = readmeSection({ ...an, pool: { ...an.pool!, any_inputs: true } });
+    expect(anyInputs).toContain('; the apps of several commits (pooled with --any-inputs).');
     // Machines counted one way: the pool's machines, each named once; then the runs of a placement, answered apart.
     const line = first.split('\n').find((l) => l.startsWith('**Machines:**'))!;
     const [machines, apart = ''] = line.split(' (and ');
@@ -572,6 +583,15 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
       '| on Node, no change of runtime | keep `node-raw-node-redis` | ' +
         '`node-raw-glide` faster here, slower on another machine | none shown faster than it | ' +
         'maybe some speed (the next best: below the table) |',
+    );
+  });
+
+  test("Bun's line beside the picks names a stack faster on one machine and slower on another", () => {
+    const notes = [line('bun', 'on Bun', bun, { decided: false, reverses: ['bun-raw-ioredis'] })];
+    const text = besideThePicks({ ...an, picks: { ...picks, notes } } as Analysis);
+    expect(text).toContain(
+      'On Bun: `bun-raw-bun-redis`, none shown faster on one machine without being slower on another ' +
+        '(`bun-raw-ioredis` is): ',
     );
   });
 

@@ -185,7 +185,7 @@ describe('pooling one comparison over runs and machines', () => {
     // A placement is a configuration, not a machine: four machines and a split one make no fifth.
     const split = records(5)
       .slice(8)
-      .map((k) => ({ ...k, host: { ...k.host!, cpu_model: 'M0', placement: 'split' } }));
+      .map((k) => ({ ...k, host: { ...k.host!, cpu_model: 'M4', placement: 'split' } }));
     const withSplit = poolAnswers([...records(4), ...split], xy, { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
     expect([withSplit.configurations, withSplit.machines]).toEqual([5, 4]);
     expect(withSplit.answers[0]!.pool.prediction).toBeNull();
@@ -1277,7 +1277,7 @@ describe('kept records made before inputs_used: recovered from their commit', ()
     writeFileSync(join(dir, 'bare.json'), JSON.stringify(record));
     try {
       expect(recoverUsedInputs(dir, repo).sort((x, y) => x.file.localeCompare(y.file))).toEqual([
-        { file: 'bare.json', recovered: 0, of: 0 },
+        { file: 'bare.json', recovered: 0, of: 0, lacks: "its contenders' inputs" },
         { file: 'older.json', recovered: 2, of: 3 },
         { file: 'run.json', recovered: 2, of: 3 },
       ]);

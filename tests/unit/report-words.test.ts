@@ -159,10 +159,10 @@ describe("the README's picks, from either side", () => {
 });
 
 describe("the picks' factors", () => {
-  test('a bound near 1 keeps a third decimal: a decided end never prints as 1.00×', () => {
+  test('a bound near 1 keeps the decimals that tell it from 1: a decided end never prints as 1.00×', () => {
     expect([times(1.0024), times(0.9996), times(1), times(1.32), times(12.34)]).toEqual([
       '1.002×',
-      '1.000×',
+      '0.9996×',
       '1.00×',
       '1.32×',
       '12.3×',

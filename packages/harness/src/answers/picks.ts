@@ -104,13 +104,15 @@ const worst = (x: PoolAnswer) => {
   return on.length ? Math.min(...on.map((o) => o.ratio)) : 0;
 };
 
-/** 2: decided faster on every machine measured; 1: faster on some and slower on none; 0: neither. */
+/** Decided faster, or slower, than the usual choice on one machine. */
 const isFaster = (o: OnMachine) => o.verdict === 'faster' && o.ratio > 1;
+const isSlower = (o: OnMachine) => o.verdict === 'faster' && o.ratio < 1;
+
+/** 2: decided faster on every machine measured; 1: faster on some and slower on none; 0: neither. */
 const tier = (x: PoolAnswer) => {
   const on = machinesOf(x);
-  const faster = on.filter((o) => o.verdict === 'faster' && o.ratio > 1).length;
-  const slower = on.some((o) => o.verdict === 'faster' && o.ratio < 1);
-  return !faster || slower ? 0 : faster === on.length ? 2 : 1;
+  const faster = on.filter(isFaster).length;
+  return !faster || on.some(isSlower) ? 0 : faster === on.length ? 2 : 1;
 };
 
 /** Rank: decided faster on every machine first, then on some; within each, by the smallest ratio over machines. */
@@ -147,27 +149,28 @@ export function poolPicks(
   }));
   const pool = poolAnswers(chained, comparisons, today, workload, marginPct, alpha);
   const byName = new Map(pool.answers.map((x) => [x.a, x]));
+  const everyMachine = new Set(pool.answers.flatMap((x) => machinesOf(x).map((o) => o.machine)));
   const lineOf = (l: (typeof PICK_LINES)[number]): PickLine => {
     const own = candidates.filter(l.among).flatMap((m) => byName.get(m.name) ?? []);
     const ranked = [...own].sort((x, y) => score(y) - score(x));
     const decided = !!ranked[0] && tier(ranked[0]) > 0;
     // None decided faster: the one decided slower on no machine with the highest figure on its least favourable
     // machine (as a decided pick is ranked; the default placement's machines, as tier reads them), not yet known.
-    const slower = (x: PoolAnswer) => machinesOf(x).some((o) => o.verdict === 'faster' && o.ratio < 1);
+    const slower = (x: PoolAnswer) => machinesOf(x).some(isSlower);
     const measured = (x: PoolAnswer) => machinesOf(x).length > 0 && Number.isFinite(x.ratio);
     const open = own.filter((x) => measured(x) && !slower(x)).sort((x, y) => worst(y) - worst(x));
     const pick = decided ? ranked[0]! : (open[0] ?? null);
     const also = ranked.slice(1).filter((x) => tier(x) === 2);
     // None shown faster, and the usual choice itself fits the line (on Node, any stack): it is the one to keep.
     const keep = !decided && !!usual && l.among(usual);
-    // What keeping it gives up: nothing beyond the margin only where no candidate may be faster on any machine.
+    // What keeping it gives up: nothing beyond the margin only where every candidate is measured on every machine
+    // of the pool and is equal or slower on each (one not compared on a machine may be faster there).
     const noneFaster =
       own.length === candidates.filter(l.among).length &&
-      own.every(
-        (x) =>
-          machinesOf(x).length > 0 &&
-          machinesOf(x).every((o) => o.verdict === 'equal' || (o.verdict === 'faster' && o.ratio < 1)),
-      );
+      own.every((x) => {
+        const on = machinesOf(x);
+        return on.length === everyMachine.size && on.every((o) => o.verdict === 'equal' || isSlower(o));
+      });
     const { id, want } = l;
     return {
       id,

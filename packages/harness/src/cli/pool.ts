@@ -63,7 +63,7 @@ async function main(): Promise<number> {
       console.log(
         r.of
           ? `${r.file}: ${r.recovered} of ${r.of} contenders' inputs_used recovered from its commit`
-          : `${r.file}: recorded no contenders' inputs to check its commit against: none recovered`,
+          : `${r.file}: recorded no ${r.lacks?.replace(/^its /, '')} to recover from: none recovered`,
       );
     if (!recovered.length) console.log("nothing to recover: every kept record has its contenders' inputs_used");
     return 0;

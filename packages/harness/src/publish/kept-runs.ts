@@ -53,9 +53,9 @@ export function recordOf(results: Results, an: Analysis = analyze(results)): Kep
  * runtimes today's). Each record gets inputs_used for those contenders (today's scheme) and inputs_used_from 'git';
  * each is rewritten in place. Returns what changed.
  */
-export function recoverUsedInputs(dir: string, repo = ROOT): { file: string; recovered: number; of: number }[] {
+export function recoverUsedInputs(dir: string, repo = ROOT): Recovered[] {
   const runtimes = runtimeVersions();
-  const out: { file: string; recovered: number; of: number }[] = [];
+  const out: Recovered[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const k = keptIn(join(dir, file));
     if (typeof k === 'string') {
@@ -65,7 +65,7 @@ export function recoverUsedInputs(dir: string, repo = ROOT): { file: string; rec
     if ((k.inputs_used_scheme ?? (k.inputs_used ? 1 : 0)) >= USED_SCHEME) continue;
     // No hashes recorded to check its commit's files against: nothing can be recovered, and it is said.
     if (!k.inputs || !k.commit) {
-      out.push({ file, recovered: 0, of: 0 });
+      out.push({ file, recovered: 0, of: 0, lacks: k.inputs ? 'its commit' : "its contenders' inputs" });
       continue;
     }
     const names = Object.keys(k.inputs);
@@ -182,6 +182,14 @@ const isKept = (x: unknown): x is KeptAnswers =>
   'answers' in x &&
   'workload' in x &&
   !('schema' in x && (x as { schema: unknown }).schema !== 2);
+
+/** A kept record's inputs_used recovered from its commit: how many of its contenders, or what it lacks for it. */
+export interface Recovered {
+  file: string;
+  recovered: number;
+  of: number;
+  lacks?: string;
+}
 
 /**
  * Every run under `paths`: a results.json (in a folder named, or in folders below it, three levels at most) or a kept

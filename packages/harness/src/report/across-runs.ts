@@ -64,8 +64,9 @@ const shareOf = (p: Pick<PoolResult, 'picks'>) =>
   p.picks ? ": their share of the page's 5%, the first screen's picks having the rest" : '';
 
 /**
- * "2 machines", or "3 configurations of 2 machines" when a placement is answered apart; then those measured on too
- * few boots to decide, which take no share.
+ * "2 machines", or "3 configurations (2 machines and 1 other placement)" when a placement is answered apart (a machine
+ * measured at another placement only is a configuration, not one of the machines); then those measured on too few
+ * boots to decide, which take no share.
  */
 function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'deciding'>): string {
   const s = (n: number) => (n === 1 ? '' : 's');
@@ -73,7 +74,8 @@ function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'd
   const all =
     p.configurations === p.machines
       ? `${p.machines} machine${s(p.machines)}`
-      : `${p.configurations} configurations of ${p.machines} machine${s(p.machines)}`;
+      : `${p.configurations} configurations (${p.machines} machine${s(p.machines)} and ` +
+        `${p.configurations - p.machines} other placement${s(p.configurations - p.machines)})`;
   if (deciding === p.configurations) return all;
   if (!deciding) return `the ${all} measured on enough boots to decide: none yet, so nothing is decided`;
   return `the ${deciding} of ${all} measured on enough boots to decide`;

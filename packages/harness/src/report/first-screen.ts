@@ -363,7 +363,12 @@ function noteLines(p: PicksResult, machines: string[]): string[] {
     const a = l.answer;
     if (!a) return [];
     const each = onEachMachine(a, machines);
-    const shown = l.decided ? '' : ', none shown faster';
+    // A stack of the line faster on one machine and slower on another (no pick) is said, not "none shown faster".
+    const reversed = l.reverses?.length
+      ? `, none shown faster on one machine without being slower on another (${listed(l.reverses.map(code))} ` +
+        `${l.reverses.length > 1 ? 'are' : 'is'})`
+      : ', none shown faster';
+    const shown = l.decided ? '' : reversed;
     const on = l.want.replace(/^on /, '');
     return [`On ${on}: ${code(a.a)}${shown}: ${each.join('; ')}${whyNotThePick(p, a)}.`];
   });
@@ -498,9 +503,14 @@ function versionsLine(an: Analysis, named: string[]): string {
   const shown = of(Object.keys(PACKAGE_NAMES).filter((k) => !CLIENT_PACKAGES.includes(k) && isShown(k)));
   return `**Versions:** ${runtimes.join(', ')}; ${[...clients, "Bun's built-in client"].join(', ')}${
     shown.length ? `; ${shown.join(', ')}` : ''
-  }; ${serverVersion(an)}, oha ${versionIn(e.oha)}; the apps as at commit \`${e.git_commit.slice(0, 7)}\`${
-    e.git_dirty ? ' (with changes not committed)' : ''
-  }.`;
+  }; ${serverVersion(an)}, oha ${versionIn(e.oha)}${appsAt(an)}.`;
+}
+
+/** "; the apps as at commit abc1234": the code the answers are of (none named when the pool took any inputs). */
+function appsAt(an: Analysis): string {
+  const e = an.results.environment;
+  if (an.pool?.any_inputs) return '; the apps of several commits (pooled with --any-inputs)';
+  return `; the apps as at commit \`${e.git_commit.slice(0, 7)}\`${e.git_dirty ? ' (with changes not committed)' : ''}`;
 }
 
 /** The machines the answers come from, each with its runs, and the dates; `linked`: its word to the glossary. */

@@ -42,12 +42,14 @@ const decided = (a: AnswerFigures) => a.verdict === 'faster' && !a.out;
 const bold = (x: string) => `**${x}**`;
 
 /**
- * "1.32×": how many times faster, as the picks say it (one unit in a sentence). A bound near 1 keeps a third decimal
- * ("1.002×"): a decided interval's end printed "1.00×" would read as reaching 1, which is what "open" means.
+ * "1.32×": how many times faster, as the picks say it (one unit in a sentence). A bound near 1 keeps the decimals
+ * that tell it from 1 ("1.002×", "0.9996×"): a decided interval's end printed "1.00×" would read as reaching 1, which
+ * is what "open" means.
  */
 export const times = (f: number) => {
-  const two = f.toFixed(f < 10 ? 2 : 1);
-  return `${two === '1.00' && f !== 1 ? f.toFixed(3) : two}×`;
+  let d = f < 10 ? 2 : 1;
+  while (f !== 1 && d < 6 && Number(f.toFixed(d)) === 1) d++;
+  return `${f.toFixed(d)}×`;
 };
 
 /** "1.32×, 1.10×–1.58×": a ratio of req/s and its interval, in the brackets after a name. */
