@@ -33,8 +33,10 @@ const HELP = `${USAGE}
                 whole-package inputs recomputed there equal the ones the run recorded; then exit
   --help        this help
 It writes pool.json, and from the newest results.json among the runs the same report a run has (results.md, the
-charts, report.html) with the pooled answers; with kept records alone, pool.md. With no run that counts for any
-comparison (none found, each skipped, or none of the same inputs), it says why and exits 2, writing nothing.`;
+charts, report.html) with the pooled answers; with kept records alone, pool.md. With a results.json among them, the
+first screen's picks take a share of the 5%, so the answers are decided at a stricter level than from the kept records
+alone (a comparison may be answered in one and open in the other). With no run that counts for any comparison (none
+found, each skipped, or none of the same inputs), it says why and exits 2, writing nothing.`;
 
 async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
