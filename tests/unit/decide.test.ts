@@ -29,8 +29,8 @@ const pairsOf = (d: number[]): WindowPairs => ({
 });
 
 /**
- * Five rounds of mean ln ratio −0.04 whose interval at 90% (1 − 2α/m, α 0.05, m 1) starts at `lo`: its own t on 4 df
- * (a family of one lends no variance), t(0.95, 4) = 2.1318467863.
+ * Five rounds of mean ln ratio −0.04 whose interval at 90% (1 − 2α/m, α 0.05, m 1) starts at `lo`: its own t on
+ * 4 df (a family of one lends no variance), t(0.95, 4) = 2.1318467863.
  */
 function roundsWithLo(lo: number): number[] {
   const se = (-Math.log(lo) - 0.04) / 2.1318467863;
@@ -104,7 +104,7 @@ describe('the spending of α', () => {
     expect(interimAlpha(2)).toBeCloseTo(0.00125, 15);
   });
 
-  test("a change's look spends α·share·(t² − t_before²): after round 4 of a cap of 10, following one at 0.3", () => {
+  test("a change's look spends α·share·(t² − t_before²): after round 4 of 10, following one at 0.3", () => {
     const r = {
       ...twoRounds(4),
       settings: { runs: 'auto', target_ci_pct: 10, budget_s: 0, max_runs: 10, against: { equal_pct: 2 } },

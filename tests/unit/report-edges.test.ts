@@ -125,7 +125,8 @@ describe('--app: its figures and its answers', () => {
       ...answer('your-app', verdict, ratio, lo, hi, 'b'),
       question: 'yours: x',
     });
-    expect(answerText(an(yours('equal', 1, 0.95, 1.04)), 'your-app')).toEqual(['- equal to `b` within ±10% (-5%…4%)']);
+    const equal = answerText(an(yours('equal', 1, 0.95, 1.04)), 'your-app');
+    expect(equal).toEqual(['- equal to `b` within ±10% (-5%…4%)']);
     expect(answerText(an(yours('undecided', 1.05, 0.97, 1.15)), 'your-app')).toEqual([
       '- open against `b`: 5% (-3%…15%), not yet known',
     ]);

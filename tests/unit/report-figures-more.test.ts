@@ -116,7 +116,8 @@ describe("pool.md's and the README's pooled figures", () => {
     // Each machine's τ apart from the others' and from the prior's scale.
     const priors = p.priors.map((x, i) => ({ ...x, tau: 0.0123 + i / 100 }));
     const text = poolSection({ ...an, pool: { ...p, priors, check: { ...p.check!, pct: 25 } } });
-    expect(text).toContain(`(${p.check!.contender}, 25% longer per request by construction, −20.0% req/s), judged as`);
+    const handicap = `(${p.check!.contender}, 25% longer per request by construction, −20.0% req/s), judged as`;
+    expect(text).toContain(handicap);
     for (const [i, x] of priors.entries()) expect(text).toContain(`: ${(1.23 + i).toFixed(1)}% from ${x.runs} run`);
     // "of N comparisons": N is the sum of the counts after it, open on every machine too.
     const counts = new RegExp(

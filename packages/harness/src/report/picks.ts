@@ -43,8 +43,8 @@ const bold = (x: string) => `**${x}**`;
 
 /**
  * "1.32×": how many times faster, as the picks say it (one unit in a sentence). A bound near 1 keeps the decimals
- * that tell it from 1 ("1.002×", "0.9996×"): a decided interval's end printed "1.00×" would read as reaching 1, which
- * is what "open" means.
+ * that tell it from 1 ("1.002×", "0.9996×"): a decided interval's end printed "1.00×" would read as reaching 1,
+ * which is what "open" means.
  */
 export const times = (f: number) => {
   let d = f < 10 ? 2 : 1;
