@@ -1,36 +1,23 @@
 // The live writer against a private Redis: rate without drift, exact MAXLEN, ordered ids, a
 // clean stop, and a log from which the checker rebuilds the stream exactly.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/system/paths';
 import { freePort } from '../../packages/harness/src/system/net';
 import { canonicalBody, judge, sequenceOf } from '../../packages/harness/src/workloads/live/checker';
 import { dueAt, readWriterLog } from '../../packages/harness/src/workloads/live/writer';
 import { nowMs } from '../../packages/harness/src/system/clock';
-import { cli, goldenBody, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
-import { header, increasing, startWriter, stop } from '../helpers/writer';
+import { cli, goldenBody } from '../../packages/harness/src/topology/redis';
+import { header, increasing, redisAndFolder, startWriter, stop } from '../helpers/writer';
 
-let redis: RedisTarget;
-let dir: string;
-
-beforeAll(async () => {
-  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
-  dir = mkdtempSync(join(tmpdir(), 'live-writer-'));
-});
-afterAll(async () => {
-  await redis?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const held = redisAndFolder('live-writer');
 
 describe('live writer', () => {
   test('100/s for 10 s: rate, MAXLEN, order, and the stream rebuilt from the log', async () => {
-    const out = join(dir, 'rate.jsonl');
+    const out = join(held.dir, 'rate.jsonl');
     const w = startWriter([
       '--url',
-      redis.url,
+      held.redis.url,
       '--key',
       STREAM_KEY,
       '--rate',
@@ -70,9 +57,9 @@ describe('live writer', () => {
     const widths = new Set(initial.map((e) => e.fields.width));
     expect(written.filter((e) => !widths.has(e.fields.width))).toEqual([]);
 
-    expect(cli(redis, ['XLEN', STREAM_KEY]).trim()).toBe('339');
+    expect(cli(held.redis, ['XLEN', STREAM_KEY]).trim()).toBe('339');
     const seq = sequenceOf(log);
-    const golden = goldenBody(redis, STREAM_KEY);
+    const golden = goldenBody(held.redis, STREAM_KEY);
     expect(canonicalBody(seq.slice(-339))).toBe(golden);
     // The checker agrees: the final stream, read now, is current.
     const { results } = judge([{ sent_ms: nowMs(), received_ms: nowMs(), status: 200, body: golden }], seq, 339, 50);
@@ -80,8 +67,8 @@ describe('live writer', () => {
   }, 30_000);
 
   test('rate 0 writes nothing and still stops cleanly', async () => {
-    const out = join(dir, 'zero.jsonl');
-    const w = startWriter(['--url', redis.url, '--rate', '0', '--out', out]);
+    const out = join(held.dir, 'zero.jsonl');
+    const w = startWriter(['--url', held.redis.url, '--rate', '0', '--out', out]);
     await header(out);
     await Bun.sleep(300);
     expect(await stop(w)).toEqual({ code: 0, stderr: '' });
@@ -89,21 +76,26 @@ describe('live writer', () => {
   }, 15_000);
 
   test('a Redis error exits non-zero with one line naming the cause', async () => {
-    cli(redis, ['SET', 'live:not-a-stream', 'x']);
+    cli(held.redis, ['SET', 'live:not-a-stream', 'x']);
     const wrongType = startWriter([
       '--url',
-      redis.url,
+      held.redis.url,
       '--key',
       'live:not-a-stream',
       '--out',
-      join(dir, 'wrong.jsonl'),
+      join(held.dir, 'wrong.jsonl'),
     ]);
     expect(await wrongType.exited).toBe(1);
     expect(await new Response(wrongType.stderr).text()).toMatch(
       /^writer: XRANGE live:not-a-stream: WRONGTYPE[^\n]*\n$/,
     );
 
-    const nobody = startWriter(['--url', `redis://127.0.0.1:${await freePort()}`, '--out', join(dir, 'nobody.jsonl')]);
+    const nobody = startWriter([
+      '--url',
+      `redis://127.0.0.1:${await freePort()}`,
+      '--out',
+      join(held.dir, 'nobody.jsonl'),
+    ]);
     expect(await nobody.exited).toBe(1);
     expect(await new Response(nobody.stderr).text()).toMatch(
       /^writer: cannot connect to redis:\/\/127\.0\.0\.1:\d+: [^\n]*ECONNREFUSED[^\n]*\n$/,

@@ -1,8 +1,26 @@
-// The live writer's process (workloads/live/writer.ts) as the writer tests start, wait for and stop it.
-import { existsSync, readFileSync } from 'node:fs';
+// The live writer's process (workloads/live/writer.ts) as the writer tests start, wait for and stop it, and the
+// private Redis and scratch folder each of their files holds.
+import { afterAll, beforeAll } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { type RedisTarget, startPrivateRedis } from '../../packages/harness/src/topology/redis';
 import { readWriterLog } from '../../packages/harness/src/workloads/live/writer';
+
+/** A private Redis from dump.rdb and a scratch folder (`prefix`-…), made before the file's tests, gone after them. */
+export function redisAndFolder(prefix: string): { redis: RedisTarget; dir: string } {
+  const held = {} as { redis: RedisTarget; dir: string };
+  beforeAll(async () => {
+    held.redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
+    held.dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  });
+  afterAll(async () => {
+    await held.redis?.stop();
+    if (held.dir) rmSync(held.dir, { recursive: true, force: true });
+  });
+  return held;
+}
 
 const WRITER = join(ROOT, 'packages/harness/src/workloads/live/writer.ts');
 

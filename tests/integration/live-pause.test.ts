@@ -1,31 +1,20 @@
 // The live writer inside the harness (workloads/live/session.ts) against a private Redis: a pause stops the writer and
 // starts a new one whose log continues the sequence, a Redis that lost entries while paused is refused there, and
 // stop() leaves no writer running and every log gzipped.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { STREAM_KEY } from '@bench/stream';
-import { ROOT } from '../../packages/harness/src/system/paths';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { startLive } from '../../packages/harness/src/workloads/live/session';
-import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
+import { cli } from '../../packages/harness/src/topology/redis';
+import { redisAndFolder } from '../helpers/writer';
 
-let redis: RedisTarget;
-let dir: string;
-
-beforeAll(async () => {
-  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
-  dir = mkdtempSync(join(tmpdir(), 'live-pause-'));
-});
-afterAll(async () => {
-  await redis?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const held = redisAndFolder('live-pause');
 
 test('a pause continues the sequence; entries lost while paused refused; stop() kills writer, gzips logs', async () => {
-  const runDir = mkdtempSync(join(dir, 'run-'));
-  const live = await startLive(redis.url, STREAM_KEY, 339, 50, 1, runDir);
+  const runDir = mkdtempSync(join(held.dir, 'run-'));
+  const live = await startLive(held.redis.url, STREAM_KEY, 339, 50, 1, runDir);
   const writers = [live.writer.pid];
   try {
     await Bun.sleep(300);
@@ -38,8 +27,8 @@ test('a pause continues the sequence; entries lost while paused refused; stop() 
     expect(live.timeline().seq.length).toBeGreaterThan(before);
     // Redis loses its newest entry while paused (as a restart from an RDB saved before it): refused, naming where the
     // stream ends.
-    const newest = () => cli(redis, ['XREVRANGE', STREAM_KEY, '+', '-', 'COUNT', '1']).split('\n')[0]!.trim();
-    const lose = live.pause(async () => cli(redis, ['XDEL', STREAM_KEY, newest()]));
+    const newest = () => cli(held.redis, ['XREVRANGE', STREAM_KEY, '+', '-', 'COUNT', '1']).split('\n')[0]!.trim();
+    const lose = live.pause(async () => cli(held.redis, ['XDEL', STREAM_KEY, newest()]));
     await expect(lose).rejects.toThrow(
       /^after the pause the stream ends at \S+, not at \S+ where the writer's log ended/,
     );

@@ -2,31 +2,18 @@
 // rate): at 2,000 writes a second its log stays in order, each write once; --max-seconds ends a writer nobody stops;
 // writes Redis never acknowledges within 5 s of the stop exit 1, naming how many. The rate itself:
 // tests/alone/writer.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { ROOT } from '../../packages/harness/src/system/paths';
 import { readWriterLog } from '../../packages/harness/src/workloads/live/writer';
-import { cli, startPrivateRedis, type RedisTarget } from '../../packages/harness/src/topology/redis';
-import { header, increasing, startWriter, stop } from '../helpers/writer';
+import { cli } from '../../packages/harness/src/topology/redis';
+import { header, increasing, redisAndFolder, startWriter, stop } from '../helpers/writer';
 
-let redis: RedisTarget;
-let dir: string;
-
-beforeAll(async () => {
-  redis = await startPrivateRedis(join(ROOT, 'dump.rdb'));
-  dir = mkdtempSync(join(tmpdir(), 'writer-stop-'));
-});
-afterAll(async () => {
-  await redis?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const held = redisAndFolder('writer-stop');
 
 describe("the live writer's process", () => {
   test('2000/s: acks arriving in batches, the log still in order, each write once', async () => {
-    const out = join(dir, 'fast.jsonl');
-    const w = startWriter(['--url', redis.url, '--rate', '2000', '--out', out]);
+    const out = join(held.dir, 'fast.jsonl');
+    const w = startWriter(['--url', held.redis.url, '--rate', '2000', '--out', out]);
     try {
       await header(out);
       await Bun.sleep(1000);
@@ -41,18 +28,27 @@ describe("the live writer's process", () => {
   }, 15_000);
 
   test('--max-seconds: a writer nobody stops exits by itself, 0', async () => {
-    const w = startWriter(['--url', redis.url, '--rate', '0', '--max-seconds', '1', '--out', join(dir, 'max.jsonl')]);
+    const w = startWriter([
+      '--url',
+      held.redis.url,
+      '--rate',
+      '0',
+      '--max-seconds',
+      '1',
+      '--out',
+      join(held.dir, 'max.jsonl'),
+    ]);
     const code = await Promise.race([w.exited, Bun.sleep(8000).then(() => null)]);
     if (code === null) w.kill('SIGKILL');
     expect(code).toBe(0);
   }, 15_000);
 
   test('writes Redis never acknowledges within 5 s of the stop: exit 1, naming how many', async () => {
-    const out = join(dir, 'paused.jsonl');
-    const w = startWriter(['--url', redis.url, '--rate', '100', '--out', out]);
+    const out = join(held.dir, 'paused.jsonl');
+    const w = startWriter(['--url', held.redis.url, '--rate', '100', '--out', out]);
     try {
       await header(out);
-      cli(redis, ['CLIENT', 'PAUSE', '8000', 'WRITE']);
+      cli(held.redis, ['CLIENT', 'PAUSE', '8000', 'WRITE']);
       await Bun.sleep(300);
       w.kill('SIGTERM');
       const code = await Promise.race([w.exited, Bun.sleep(7500).then(() => null)]);
@@ -61,7 +57,7 @@ describe("the live writer's process", () => {
         /^writer: stopping: \d+ writes still unacknowledged after 5 s\n$/,
       );
     } finally {
-      cli(redis, ['CLIENT', 'UNPAUSE']);
+      cli(held.redis, ['CLIENT', 'UNPAUSE']);
       w.kill('SIGKILL');
     }
   }, 15_000);
