@@ -34,7 +34,11 @@ export const CHROMIUM_PROCESS = /(^|\/)(chromium(-browser)?|chrome|headless_shel
 /** Contender apps (not Redis, oha or helpers). */
 const APP_PROCESS = /^(bun src\/server\.ts|node (dist\/server\.js|\S*next))/;
 
-export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start);
+/**
+ * The processes seen that still run: the same pid and start time, and not a zombie (exited, its status not yet read by
+ * its parent: the orphan guard's shell waits up to 1.4 s for PID 1 to reap it, and a zombie holds no port or file).
+ */
+export const survivors = (seen: ProcId[]) => seen.filter((p) => procId(p.pid)?.start === p.start && isAlive(p.pid));
 
 /** Local addresses of the TCP sockets in LISTEN state owned by the given pids. */
 export function listeners(pids: number[]): string[] {
