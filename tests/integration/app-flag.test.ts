@@ -39,14 +39,18 @@ describe('--app: your app beside the best stacks', () => {
         runs.reduce((n: number, r: { commands_by_name: Record<string, number> }) => n + r.commands_by_name[name]!, 0);
       expect(count('xrange') / ok).toBeCloseTo(1, 1);
       expect(count('get') / ok).toBeCloseTo(1, 1);
+      // Its Redis calls are every command it sent (its read is its own), not the suite's XRANGE alone.
+      expect(mine.redis_calls_per_req).toBeCloseTo(2, 1);
       expect(json.settings.apps).toEqual([
         {
           name: 'your-app',
           command: 'node server.mjs',
           path: '/colors',
           body: 'first',
-          // Its folder, resolved, so that a resume is held to it.
+          // Its folder, resolved, its files and its body hashed, so that a resume is held to them.
           cwd: join(ROOT, words[words.indexOf('--cwd') + 1]!),
+          source_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          body_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
       ]);
       const yours = json.family.questions.filter((q: { kind: string }) => q.kind === 'yours');
@@ -119,6 +123,12 @@ describe('--app: your app beside the best stacks', () => {
     expect([bare.code, bare.stderr]).toEqual([1, expect.stringContaining(`: resume it with ${said}`)]);
     const other = await runCli([...again.slice(0, 2), '--app', 'node server.mjs', '--cwd', repo, '--path', '/x']);
     expect([other.code, other.stderr]).toEqual([1, expect.stringContaining(`, not --app "node server.mjs" --cwd`)]);
+    // The app's files changed since (a line added): refused, or two versions of the app would share its rounds.
+    const changed = readFileSync(join(repo, 'server.mjs'), 'utf8');
+    writeFileSync(join(repo, 'server.mjs'), `${changed}// an edit\n`);
+    const edited = await runCli(again);
+    expect([edited.code, edited.stderr]).toEqual([1, expect.stringContaining(`changed since the run started`)]);
+    writeFileSync(join(repo, 'server.mjs'), changed);
     const run = await runCli(again);
     run.outDir = first.outDir;
     await explained(run, () => {
@@ -185,6 +195,26 @@ describe('--app: your app beside the best stacks', () => {
         expect(await settle(run.seen)).toEqual([]);
       });
     });
+
+  test('a resumed app that answers another body is refused, its rounds kept apart', async () => {
+    // A folder outside git (no files to compare): the body the run started with is what the resume is held to.
+    write('versioned.mjs', server("'version one'"));
+    const flags = ['--app', 'node versioned.mjs', '--cwd', dir, '--only', 'bun-fake-good-node-redis'];
+    const first = await runCli([...flags, '--runs', '3', '--windows', '1', '--duration', '300ms'], {
+      onLine: (line, ctl) => /your-app c\d+ run 1\/3/.test(line) && ctl.kill('SIGINT'),
+    });
+    expect(first.code).toBe(130);
+    write('versioned.mjs', server("'version two, longer'"));
+    const run = await runCli(['--resume', resultsIn(first.outDir).dir, ...flags.slice(0, 4)]);
+    await explained(run, async () => {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /\nerror: --resume: your-app answers \/ with another body than when the run started \(19 bytes now\)/,
+      );
+      expect(resultsIn(first.outDir).json.complete).toBe(false);
+      expect(await settle(run.seen)).toEqual([]);
+    });
+  });
 
   test('--app with --target: refused before anything starts', async () => {
     const run = await runCli(['--app', 'node x.mjs', '--target', 'http://127.0.0.1:9/']);

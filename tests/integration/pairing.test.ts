@@ -10,6 +10,7 @@ import { parseCli } from '../../packages/harness/src/cli/args';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
 import type { Results } from '../../packages/harness/src/model/results';
 import {
+  checkOut,
   installerOf,
   type OtherSide,
   otherSideOf,
@@ -120,6 +121,28 @@ describe('the other side', () => {
       lock: join(top, 'package-lock.json'),
       argv: ['npm', 'ci'],
     });
+  });
+
+  test('a checkout with dependencies and no lockfile (one git ignores) is refused in one line, naming the fix', () => {
+    const wt = temp('bench-nolock-');
+    writeFileSync(join(wt, '.git'), 'gitdir: elsewhere');
+    const side: OtherSide = {
+      spec: 'HEAD~1',
+      kind: 'ref',
+      commit: 'a'.repeat(40),
+      repo: wt,
+      worktree: wt,
+      appsDir: wt,
+    };
+    writeFileSync(join(wt, 'package.json'), JSON.stringify({ name: 'my-app' }));
+    expect(() => checkOut(side, quiet)).not.toThrow(); // nothing to install
+    writeFileSync(join(wt, 'package.json'), JSON.stringify({ dependencies: { express: '5.1.0', redis: '5.8.2' } }));
+    expect(() => checkOut(side, quiet)).toThrow(
+      `--against HEAD~1: commit aaaaaaaaaaaa has no lockfile (bun.lock, bun.lockb, package-lock.json, ` +
+        'npm-shrinkwrap.json, pnpm-lock.yaml, yarn.lock) beside package.json, which lists 2 dependencies, so nothing ' +
+        'pins what to install there: commit the lockfile (git add it; is it in .gitignore?) and give --against a ' +
+        'commit with it',
+    );
   });
 });
 

@@ -265,7 +265,12 @@ describe('the pair test and its stopping rule (worked example)', () => {
     // Six rounds of sd 10%: far too few for ±2%; the last look leaves it open (this seed draws no false claim, as 95%
     // of them do), its interval at the level a decision needs, which holds 1. Five rounds cannot reach that level
     // (the signed-rank test's smallest p there is 1/16): said so, with no interval.
-    expect(changeSentence(race(1, 0.1, 5, 5).answer, 2)).toMatch(/^a: open, too few rounds for an interval \(need/);
+    expect(changeSentence(race(1, 0.1, 5, 5).answer, 2)).toMatch(
+      new RegExp(
+        /^a: open, too few rounds for an interval \(an interval at [\d.]+% needs at least \d+ rounds: /.source +
+          /5 round\(s\) cannot reach it; a longer `--budget`, or more `--runs`, buys rounds\)$/.source,
+      ),
+    );
     const open = race(1, 0.1, 5, 6).answer;
     expect(open.verdict).toBe('undecided');
     expect([open.lo <= 1, open.hi >= 1]).toEqual([true, true]);

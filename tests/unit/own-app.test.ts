@@ -59,7 +59,8 @@ describe('--app in the report', () => {
         answers: [{ ...answer, lo, hi, short: 'need 3 rounds' }],
       } as unknown as Analysis;
       expect(answerText(an, 'your-app')).toEqual([
-        '- open against `node-raw-iovalkey`: too few rounds for an interval (need 3 rounds)',
+        '- open against `node-raw-iovalkey`: too few rounds for an interval ' +
+          '(need 3 rounds; a longer `--budget`, or more `--runs`, buys rounds)',
       ]);
     }
   });
@@ -114,6 +115,10 @@ describe('--app in the report', () => {
     );
     // Two sizes, 9,000 B and 20,000 B: the bodies differ.
     expect(text).toContain('The bodies differ in size, so the work per response differs');
+    expect(text).toContain('measured in the same rounds as the stacks beside it.');
+    // Two versions of the app and no stack: measured beside each other.
+    an.yours.rows = an.yours.rows.map((r) => ({ ...r, yours: true }));
+    expect(yoursSection(an)).toContain('measured in the same rounds as each other.');
   });
 
   test("a decided answer: faster or slower, its ratio and its interval low end first, as the head's own figure", () => {

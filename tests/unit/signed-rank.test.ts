@@ -107,6 +107,16 @@ describe('Wilcoxon signed-rank with the Hodges–Lehmann interval', () => {
     expect(r.hi).toBe(Infinity);
     expect(r.short).toMatch(/3 round\(s\) cannot reach it/);
     expect(r.p).toBeGreaterThan(0.25);
+    // The rounds it says it needs are the fewest with an interval: 2^(1 − n) ≤ 5% from n = 6 at 95% (2^-5 = 3.1%).
+    const all = [0.01, 0.02, -0.01, 0.03, 0.02, 0.015, 0.01, 0.025];
+    for (const [level, need] of [
+      [0.95, 6],
+      [0.99, 8],
+    ] as const) {
+      expect(signedRank(all.slice(0, need - 1), level).short).toContain(`needs at least ${need} rounds`);
+      expect(signedRank(all.slice(0, need), level).short).toBeUndefined();
+      expect(Number.isFinite(signedRank(all.slice(0, need), level).hi)).toBe(true);
+    }
   });
 });
 

@@ -49,11 +49,28 @@ function rssSampler(appPid: number) {
   };
 }
 
+/** What the harness's own redis-cli sends to read the counters: INFO, after AUTH and SELECT with a REDIS_URL's. */
+const HARNESS_COMMANDS = new Set(['info', 'auth', 'select']);
+
+/** Every command's counters summed, the harness's own aside: an --app's calls. */
+function everyCommand(all: ReturnType<typeof commandStats>) {
+  const sum = { calls: 0, usec: 0, rejected: 0 };
+  for (const [name, s] of Object.entries(all)) {
+    if (HARNESS_COMMANDS.has(name)) continue;
+    sum.calls += s.calls;
+    sum.usec += s.usec;
+    sum.rejected += s.rejected ?? 0;
+  }
+  return sum;
+}
+
 /** The counters a window is judged by, read at its start; `since()` gives what each side used over the window. */
 function countersFrom(ctx: RunContext, appPid: number, command: string) {
   const { redis } = ctx;
+  const counted = (all: ReturnType<typeof commandStats>) =>
+    ctx.everyCommand ? everyCommand(all) : (all[command] ?? { calls: 0, usec: 0 });
   const allBefore = commandStats(redis);
-  const statsBefore: { calls: number; usec: number; rejected?: number } = allBefore[command] ?? { calls: 0, usec: 0 };
+  const statsBefore: { calls: number; usec: number; rejected?: number } = counted(allBefore);
   const redisPids = serverPids(redis);
   const redisCpu = () => redisPids!.reduce((s, pid) => s + treeCpuSeconds(pid), 0);
   const redisCpuBefore = redisPids ? redisCpu() : null;
@@ -74,7 +91,7 @@ function countersFrom(ctx: RunContext, appPid: number, command: string) {
     let allAfter: typeof allBefore = {};
     try {
       allAfter = commandStats(redis);
-      statsAfter = allAfter[command] ?? { calls: 0, usec: 0 };
+      statsAfter = counted(allAfter);
     } catch {}
     // A call Redis refused (a cluster's MOVED: the client must ask another node) is a round trip all the same: the
     // one-read proof counts it; Redis's time per call is over the calls it ran.
@@ -275,7 +292,7 @@ function costs(
     rss_mb: rssMb,
     redis_calls: used.calls,
     redis_calls_per_req: ok ? used.calls / served : NaN,
-    commands_by_name: Object.fromEntries(Object.entries(used.commands).filter(([name]) => name !== 'info')),
+    commands_by_name: Object.fromEntries(Object.entries(used.commands).filter(([name]) => !HARNESS_COMMANDS.has(name))),
     redis_us_per_call: used.usPerCall,
     redis_cpu_s: used.redisCpuS,
     ...(used.proxyCpuS !== null ? { proxy_cpu_s: used.proxyCpuS } : {}),

@@ -29,6 +29,11 @@ export interface RunContext {
   runDir: string;
   /** Whether the servers' processes the harness started still run: a window stops as soon as one has gone. */
   alive?: () => boolean;
+  /**
+   * --app: the user's app reads what it likes (XREVRANGE, GET, a pipeline), so its Redis calls are every command Redis
+   * counted over the window (INFO, the harness's own, aside), not the workload's one command.
+   */
+  everyCommand?: boolean;
 }
 
 /** What oha sends: GET url, or a request of the workload's own (method, body, a URL regex). */

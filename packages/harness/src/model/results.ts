@@ -45,6 +45,10 @@ export interface OwnAppSetting {
   body: 'first' | 'file' | 'any';
   cwd?: string;
   body_file?: string;
+  /** Its folder's files when the run started, hashed (run/inputs.ts sourceHash; absent outside git): a resume's. */
+  source_sha256?: string;
+  /** The body it was held to (its first response, or --body's file), hashed: a resume is held to it too. */
+  body_sha256?: string;
 }
 
 export interface MethodSettings {

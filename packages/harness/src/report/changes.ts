@@ -1,7 +1,7 @@
 // The "Changes" section of a run with --against (or --handicap's pair): per contender, this side
 // (head) against its twin from the other side (base), as the changes family decided it, and a
 // forest plot of every pair's ratio with its interval and the ±--equal band.
-import { levelText, runSubtitle } from './words';
+import { levelText, MORE, runSubtitle } from './words';
 import type * as vl from 'vega-lite';
 import type { Analysis } from '../answers/analysis';
 import type { AloneScale } from '../answers/pair-design';
@@ -37,7 +37,7 @@ export function changeSentence(
 ): string {
   const name = a.a;
   if (a.out) return `${name}: not answered (${a.out})`;
-  if (!finite(a)) return `${name}: open, too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
+  if (!finite(a)) return `${name}: open, too few rounds for an interval (${a.short ? `${a.short}; ` : ''}${MORE})`;
   const interval = `${signed(a.lo)}…${signed(a.hi)}, ${levelText(a.level)}, ${a.rounds} rounds`;
   // Read off duet windows that show a share `scale` of a difference alone: the same figures at their size alone.
   const alone = (x: number) => scale!.of(x);

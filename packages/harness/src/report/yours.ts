@@ -5,7 +5,7 @@ import type { Analysis } from '../answers/analysis';
 import type { YoursRow } from '../answers/yours';
 import { pct } from './answers';
 import { againstText } from './changes';
-import { asFactor } from './words';
+import { asFactor, MORE } from './words';
 
 const int = (x: number | null) => (x === null ? '–' : Math.round(x).toLocaleString('en-US'));
 const ms = (x: number | null) => (x === null ? '–' : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`);
@@ -25,7 +25,8 @@ export function answerText(an: Analysis, name: string): string[] {
     .filter((a) => !a.out && a.question.startsWith('yours: ') && a.a === name)
     .map((a) => {
       const other = `\`${a.b}\``;
-      if (!finite(a)) return `- open against ${other}: too few rounds for an interval${a.short ? ` (${a.short})` : ''}`;
+      if (!finite(a))
+        return `- open against ${other}: too few rounds for an interval (${a.short ? `${a.short}; ` : ''}${MORE})`;
       const f = (r: number) => (asFactor(a.hi) || asFactor(1 / a.lo) ? `${r.toFixed(2)}×` : pct(r - 1));
       const span = `(${f(a.lo)}…${f(a.hi)})`;
       if (a.verdict === 'equal') return `- equal to ${other} within ±${an.results.settings.target_ci_pct}% ${span}`;
@@ -54,10 +55,12 @@ function appWords(app: NonNullable<Analysis['yours']>['apps'][number]): string {
 export function yoursSection(an: Analysis): string {
   const y = an.yours;
   if (!y) return '';
+  // Two versions of the app (--app twice, --against) are measured with no stack beside them.
+  const beside = y.rows.some((r) => !r.yours) ? 'the stacks beside it' : 'each other';
   const head =
     `**Your app${y.apps.length > 1 ? 's' : ''}** (${y.apps.map(appWords).join('; ')}), measured in the same rounds ` +
-    'as the stacks beside it. Redis commands per response are counted by Redis (INFO commandstats, the ' +
-    "harness's own INFO left out); a different key, COUNT or several calls are the app's design, reported here.";
+    `as ${beside}. Redis commands per response are counted by Redis (INFO commandstats, the harness's own INFO, ` +
+    "AUTH and SELECT left out); a different key, COUNT or several calls are the app's design, reported here.";
   const table = [
     '| stack | req/s | p50 | p99 | CPU per request | memory | Redis commands per response | body |',
     '|---|---:|---:|---:|---:|---:|---|---:|',

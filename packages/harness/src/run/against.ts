@@ -216,7 +216,10 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
   // Used now: the last to be dropped.
   utimesSync(wt, new Date(), new Date());
   const how = installerOf(wt, side.appsDir);
-  if (!how) return;
+  if (!how) {
+    noLockfile(side, wt);
+    return;
+  }
   const stamp = join(how.dir, 'node_modules', '.bench-against-stamp');
   const want = createHash('sha256').update(readFileSync(how.lock)).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
@@ -233,6 +236,30 @@ export function checkOut(side: OtherSide, log: (s: string) => void): void {
   writeFileSync(stamp, want);
 }
 
+/**
+ * A checkout with no lockfile installs nothing: right for an app without dependencies; one whose package.json lists
+ * some (a lockfile that git ignores) would start without them, or with whatever an unpinned install finds that day.
+ */
+function noLockfile(side: OtherSide, top: string): void {
+  for (let dir = side.appsDir; ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      let pkg: { dependencies?: object; devDependencies?: object } = {};
+      try {
+        pkg = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {}
+      const listed = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).length;
+      if (!listed) return;
+      throw new AgainstError(
+        `--against ${side.spec}: commit ${side.commit!.slice(0, 12)} has no lockfile (${LOCKS}) beside ` +
+          `${relative(top, file) || 'package.json'}, which lists ${listed} dependencies, so nothing pins what to ` +
+          'install there: commit the lockfile (git add it; is it in .gitignore?) and give --against a commit with it',
+      );
+    }
+    if (dir === top || relative(top, dir).startsWith('..') || dir === dirname(dir)) return;
+  }
+}
+
 /** A lockfile, and the command that installs exactly what it pins. */
 const INSTALLERS: [string, string[]][] = [
   ['bun.lock', ['bun', 'install', '--frozen-lockfile']],
@@ -242,6 +269,7 @@ const INSTALLERS: [string, string[]][] = [
   ['pnpm-lock.yaml', ['pnpm', 'install', '--frozen-lockfile']],
   ['yarn.lock', ['yarn', 'install', '--frozen-lockfile']],
 ];
+const LOCKS = INSTALLERS.map(([lock]) => lock).join(', ');
 
 /**
  * How a checkout installs: the first folder from the apps' own up to the worktree's top that holds a lockfile, with

@@ -251,6 +251,18 @@ export function inputsAtCommit(
   }
 }
 
+/**
+ * An --app's folder as git lists it (tracked and untracked, not ignored: build outputs and node_modules aside), hashed
+ * by name and content; null outside a git repository, where what a build writes cannot be told from a source.
+ */
+export function sourceHash(dir: string): string | null {
+  if (git(dir, ['rev-parse', '--show-toplevel']).status !== 0) return null;
+  const hash = createHash('sha256');
+  for (const f of filesUnder(dir, [dir]))
+    hash.update(relative(dir, f)).update('\0').update(readFileSync(f)).update('\0');
+  return hash.digest('hex');
+}
+
 /** The files under these paths, sorted: git's view (tracked and untracked, not ignored) where root is in a repo. */
 function filesUnder(root: string, paths: string[]): string[] {
   const listed = git(root, [
@@ -259,7 +271,7 @@ function filesUnder(root: string, paths: string[]): string[] {
     '--exclude-standard',
     '-z',
     '--',
-    ...paths.map((p) => relative(root, p)),
+    ...paths.map((p) => relative(root, p) || '.'),
   ]);
   if (listed.status === 0)
     return [...new Set(listed.stdout.split('\0').filter(Boolean))]

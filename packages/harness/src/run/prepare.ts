@@ -1,6 +1,7 @@
 // Phase 1, prepare: settings and results directory (fresh or resumed), the machine check, the
 // rig (rig.ts: the servers and the golden body, one build of every app that needs one), and the
 // run's state (state.ts) that the schedule measures with.
+import { createHash } from 'node:crypto';
 import { STREAM_KEY } from '@bench/stream';
 import type { CliOptions } from './options';
 import type { Contender, Unsupported } from '../model/contenders';
@@ -24,12 +25,12 @@ import { clock, info, log } from '../system/progress';
 import { changeComparisons, familyOf, isBase } from '../model/questions';
 import { workloadOf, workloadOfRun } from '../workloads';
 import { pairUp, type Pairing } from './against';
-import { contenderInputs, USED_SCHEME } from './inputs';
+import { contenderInputs, sourceHash, USED_SCHEME } from './inputs';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
 import { buildAll, openRig } from './rig';
-import { ownPairing, probeOwnApp } from './own-app';
+import { OwnAppError, ownPairing, probeOwnApp } from './own-app';
 
 /** --app: what results.json records of one of the user's apps (its name, command, folder, route and body). */
 const ownAppSetting = (a: CliOptions['ownApps'][number]): OwnAppSetting => ({
@@ -41,8 +42,16 @@ const ownAppSetting = (a: CliOptions['ownApps'][number]): OwnAppSetting => ({
   ...(a.body.from === 'file' ? { body_file: a.body.path } : {}),
 });
 
+/** A new run's apps, each with its folder's files hashed (a resume is held to them). */
 const appSetting = (opts: CliOptions): Pick<Settings, 'apps'> =>
-  opts.ownApps.length ? { apps: opts.ownApps.map(ownAppSetting) } : {};
+  opts.ownApps.length
+    ? {
+        apps: opts.ownApps.map((a) => {
+          const source = sourceHash(a.cwd);
+          return { ...ownAppSetting(a), ...(source ? { source_sha256: source } : {}) };
+        }),
+      }
+    : {};
 
 /** A resume's --app flags start what the run measured: each field it recorded equal (a folder unrecorded: any). */
 const sameApp = (was: OwnAppSetting, now: OwnAppSetting) =>
@@ -152,6 +161,12 @@ function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results:
       `${runDir} measured ${appFlagsOf(apps)}${given.length ? `, not ${appFlagsOf(given)}` : ''}: resume it with ` +
         `--resume ${runDir} ${appFlagsOf(apps)}${unrecordedFlags(apps)}`,
     );
+  const changed = apps.find((a) => a.source_sha256 && a.cwd && sourceHash(a.cwd) !== a.source_sha256);
+  if (changed)
+    throw new Error(
+      `${runDir}: the files of ${changed.name}'s folder ${changed.cwd} changed since the run started (as git lists ` +
+        'them): a resume would mix two versions of the app in its rounds; start a new run, or restore the files',
+    );
   const { noResume, name } = workloadOfRun(results.settings);
   if (noResume) throw new Error(`${runDir} is a --workload ${name} run: ${noResume}`);
   results.complete = false;
@@ -162,11 +177,28 @@ function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results:
   return { results, runDir };
 }
 
-/** --app: the user's app answers its route, with one body, before the budget starts (or the run stops, said why). */
+/**
+ * --app: the user's app answers its route, with one body, before the budget starts (or the run stops, said why); the
+ * body each app is held to is recorded, hashed, and a resumed run's app must answer the one it started with.
+ */
 async function probeOwnApps(results: Results, rig: RunState['rig'], launcher: AppLauncher): Promise<void> {
   for (const r of results.contenders) {
     const c = rig.byName.get(r.name);
     if (c?.own && r.status === 'incomplete') await probeOwnApp(launcher, r, c);
+  }
+  const own = [...rig.byName.values()].filter((c) => c.own);
+  for (const a of results.settings.apps ?? []) {
+    // Two --app: the first is measured as the second's twin (<name>@base), started by its own command.
+    const c = own.find((x) => x.name === a.name) ?? own.find((x) => x.own!.command === a.command);
+    if (c?.own?.golden === undefined) continue;
+    const sha = createHash('sha256').update(c.own.golden).digest('hex');
+    if (a.body_sha256 && a.body_sha256 !== sha)
+      throw new OwnAppError(
+        `--resume: ${a.name} answers ${a.path} with another body than when the run started ` +
+          `(${Buffer.byteLength(c.own.golden)} bytes now): a resume would mix two versions of the app in its rounds; ` +
+          'restore the version it started with to resume it, or start a new run',
+      );
+    a.body_sha256 = sha;
   }
 }
 

@@ -233,11 +233,15 @@ export const serverOf = (rig: Pick<Rig, 'ctx' | 'servers'>, c: Pick<Contender, '
   c.server ? rig.servers[c.server]! : rig.ctx.redis;
 
 /** A contender's measuring context: the counters of the server it reads. */
-export const ctxFor = (rig: Pick<Rig, 'ctx' | 'servers' | 'proxies'>, c: Pick<Contender, 'server' | 'settings'>) => ({
+export const ctxFor = (
+  rig: Pick<Rig, 'ctx' | 'servers' | 'proxies'>,
+  c: Pick<Contender, 'server' | 'settings' | 'own'>,
+) => ({
   ...rig.ctx,
   ...(c.server ? { redis: serverOf(rig, c), proxy: rig.proxies[c.server] } : {}),
   write: c.settings.write,
   alive: () => serverProcessesAlive(rig),
+  ...(c.own ? { everyCommand: true } : {}),
 });
 
 /**

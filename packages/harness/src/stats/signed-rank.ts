@@ -133,7 +133,9 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
   if (k < 1 || max < 1) {
     const zeros = n - nz ? ` (${n - nz} at 0, which count for nothing)` : '';
     const pct = `${(level * 100).toFixed(1)}%`;
-    const short = `need more rounds for an interval at ${pct}: ${nz} round(s)${zeros} cannot reach it`;
+    // The widest interval of nz rounds, from the least to the greatest Walsh average, covers with 1 − 2^(1 − nz).
+    const need = Math.ceil(Math.log2(2 / (1 - level)));
+    const short = `an interval at ${pct} needs at least ${need} rounds: ${nz} round(s)${zeros} cannot reach it`;
     return { ...base, lo: 0, hi: Infinity, short };
   }
   return { ...base, lo: Math.exp(at(k - 1)), hi: Math.exp(at(m - k)) };
