@@ -13,7 +13,8 @@ import {
   UsageError,
 } from '../../packages/harness/src/cli/args';
 import { baseName, changeComparisons, isBase } from '../../packages/harness/src/model/questions';
-import { changesProcedure, finalLook, lookAt } from '../../packages/harness/src/answers/racing';
+import { changesProcedure, changesRoundsNeeded, finalLook, lookAt } from '../../packages/harness/src/answers/racing';
+import { shortBudget } from '../../packages/harness/src/run/schedule';
 import { seenHalfTheTime } from '../../packages/harness/src/answers/decide';
 import {
   changeSentence,
@@ -35,7 +36,7 @@ import {
 } from '../../packages/harness/src/answers/pair-design';
 import { pairMode } from '../../packages/harness/src/run/plan';
 import { meeting } from '../../packages/harness/src/measure/measure';
-import type { Answer, ContenderResult, Results } from '../../packages/harness/src/model/results';
+import type { Answer, ContenderResult, Results, Settings } from '../../packages/harness/src/model/results';
 import { changedOn, resolveAgainst, type OtherSide } from '../../packages/harness/src/run/against';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
 import { runsFor } from '../helpers/monte-carlo';
@@ -271,6 +272,29 @@ describe('the pair test and its stopping rule (worked example)', () => {
           /5 round\(s\) cannot reach it; a longer `--budget`, or more `--runs`, buys rounds\)$/.source,
       ),
     );
+    // The fewest rounds a pair needs, as the run says after round 1 of a budget too short for them: a 30% change
+    // with 1% noise is decided in that many rounds and is left open, with no interval, in one fewer.
+    const need = changesRoundsNeeded(1);
+    expect(need).toBe(6);
+    expect(race(1.3, 0.01, 5, need).answer.verdict).toBe('faster');
+    expect(race(1.3, 0.01, 5, need - 1).answer.hi).toBe(Infinity);
+    const said = (roundS: number, budgetS: number, pairs = 1) =>
+      shortBudget(
+        {
+          settings: { runs: 'auto', budget_s: budgetS } as Settings,
+          changes: { comparisons: Array.from({ length: pairs }) } as Results['changes'],
+        },
+        roundS,
+        10,
+      );
+    expect(said(20, 60)).toBe(
+      'round 1 took 20 s: the 1m00s budget holds about 2 round(s), and a change needs at least 6 to be answered; ' +
+        '--budget 3m would hold them',
+    );
+    expect(said(20, 600)).toBeNull();
+    // Six pairs and more: the moderated t, which the first three rounds serve (five fit here; one pair's six do not).
+    expect(said(20, 120)).toContain('needs at least 6');
+    expect(said(20, 120, 6)).toBeNull();
     const open = race(1, 0.1, 5, 6).answer;
     expect(open.verdict).toBe('undecided');
     expect([open.lo <= 1, open.hi >= 1]).toEqual([true, true]);

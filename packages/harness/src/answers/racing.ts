@@ -11,6 +11,7 @@ import { info } from '../system/progress';
 import type { ProcedureName } from '../stats/procedures';
 import { chooseDesign, designPairs, equalMarginPct } from './pair-design';
 import { isBase } from '../model/questions';
+import { roundsForInterval } from '../stats/signed-rank';
 
 /** Rounds every contender gets before racing: at least 3 launches each (Kalibera & Jones). */
 export const FIRST_ROUNDS = 3;
@@ -25,6 +26,15 @@ export const FIRST_ROUNDS = 3;
 export const MODERATED_PAIRS = 6;
 export const changesProcedure = (pairs: number): Extract<ProcedureName, 'moderated-t' | 'signed-rank'> =>
   pairs >= MODERATED_PAIRS ? 'moderated-t' : 'signed-rank';
+
+/**
+ * The fewest rounds in which a change can be answered: with the signed-rank test, Holm's first step (α/m, the interim
+ * looks' tenth of α spent) must have an interval; the moderated t's prior lends the rest after the first rounds.
+ */
+export const changesRoundsNeeded = (pairs: number) =>
+  changesProcedure(pairs) === 'signed-rank'
+    ? Math.max(FIRST_ROUNDS, roundsForInterval(1 - (DECISION.alpha * (1 - DECISION.interimShare)) / pairs))
+    : FIRST_ROUNDS;
 
 /** Comparisons whose contender failed or was found invalid can never be answered: no rounds go to them. */
 function outOfRace(results: Results, answers: Answer[]): Answer[] {

@@ -7,12 +7,12 @@
 // due and in which order is planned in plan.ts; the ceilings (ceilings.ts) and the seed's method
 // (seed.ts) come around the rounds.
 import { workloadOfRun } from '../workloads';
-import { lookAt } from '../answers/racing';
+import { changesRoundsNeeded, lookAt } from '../answers/racing';
 import { keptRuns, noReadPerRequest, pointVerdict } from '../answers/verdicts';
 import { pointLabel } from '../measure/measure';
 import type { Results, Settings } from '../model/results';
 import { summarize } from '../stats/stats';
-import { info, log, progress } from '../system/progress';
+import { clock, info, log, progress } from '../system/progress';
 import { measureBlock } from './block';
 import { calibrateHandicap } from './calibrate';
 import { addCeilingSeconds, ceilingReserveS, clientCeilings, redisCeiling, timedCeilings } from './ceilings';
@@ -111,6 +111,28 @@ function budgetStop(s: Settings, round: number, endS: number, reserveS: number, 
   return `budget: round ${round} would end after ${Math.round(s.budget_s)} s${kept}`;
 }
 
+/**
+ * After round 1 (`roundS` long): a budget that holds fewer rounds than a change needs to be answered (--against, --app
+ * twice) is said at once, with one that would hold them, not only at the end as an open answer.
+ */
+export function shortBudget(
+  results: Pick<Results, 'settings' | 'changes'>,
+  roundS: number,
+  reserveS: number,
+): string | null {
+  const s = results.settings;
+  const pairs = results.changes?.comparisons.length ?? 0;
+  if (s.runs !== 'auto' || !pairs || !(roundS > 0)) return null;
+  const need = changesRoundsNeeded(pairs);
+  const holds = Math.max(1, Math.floor((s.budget_s - reserveS) / roundS));
+  if (holds >= need) return null;
+  const minutes = Math.ceil((need * roundS + reserveS) / 60);
+  return (
+    `round 1 took ${Math.round(roundS)} s: the ${clock(s.budget_s)} budget holds about ${holds} round(s), and a ` +
+    `change needs at least ${need} to be answered; --budget ${minutes}m would hold them`
+  );
+}
+
 /** Rounds until done or the budget (less `reserveS` for what follows them) would be overrun. */
 async function rounds(state: RunState, slotsNow: () => Slot[], phase: number, reserveS = 0): Promise<boolean> {
   const { results, clock, startedAt } = state;
@@ -134,6 +156,8 @@ async function rounds(state: RunState, slotsNow: () => Slot[], phase: number, re
     if (!(await measureRound(state, p, roundOrder(todo, s.seed, phase, round), round))) return false;
     // The ETA's accuracy, checked against the real end: what it said once the first round was done, less the
     // report's reserve (ended_s is stamped before the report is written).
+    const short = round === 1 && phase === 1 ? shortBudget(results, elapsedS(startedAt), reserveS) : null;
+    if (short) info(short);
     if (round === 1 && phase === 1)
       sched.eta_after_round_1_s = +(
         elapsedS(startedAt) +

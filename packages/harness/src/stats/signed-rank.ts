@@ -112,6 +112,12 @@ function rankData(xs: number[]): RankData {
 }
 
 /** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
+/**
+ * The fewest rounds (none at 0) with an interval at `level`: the widest, from the least to the greatest Walsh
+ * average, covers with 1 − 2^(1 − n), so n ≥ log2(2 / (1 − level)); 6 at 95%.
+ */
+export const roundsForInterval = (level: number) => Math.ceil(Math.log2(2 / (1 - level)));
+
 export function signedRank(xs: number[], level = 0.95): RankRatio {
   const n = xs.length;
   const sd = n > 1 ? Math.sqrt(sampleVariance(xs)) : NaN;
@@ -133,8 +139,7 @@ export function signedRank(xs: number[], level = 0.95): RankRatio {
   if (k < 1 || max < 1) {
     const zeros = n - nz ? ` (${n - nz} at 0, which count for nothing)` : '';
     const pct = `${(level * 100).toFixed(1)}%`;
-    // The widest interval of nz rounds, from the least to the greatest Walsh average, covers with 1 − 2^(1 − nz).
-    const need = Math.ceil(Math.log2(2 / (1 - level)));
+    const need = roundsForInterval(level);
     const short = `an interval at ${pct} needs at least ${need} rounds: ${nz} round(s)${zeros} cannot reach it`;
     return { ...base, lo: 0, hi: Infinity, short };
   }
