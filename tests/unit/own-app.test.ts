@@ -116,9 +116,11 @@ describe('--app in the report', () => {
     // Two sizes, 9,000 B and 20,000 B: the bodies differ.
     expect(text).toContain('The bodies differ in size, so the work per response differs');
     expect(text).toContain('measured in the same rounds as the stacks beside it.');
-    // Two versions of the app and no stack: measured beside each other.
-    an.yours.rows = an.yours.rows.map((r) => ({ ...r, yours: true }));
+    // Two versions of the app and no stack: measured beside each other, the first as the second's twin, named.
+    an.yours.rows = an.yours.rows.map((r, i) => ({ ...r, yours: true, name: i ? 'v2@base' : 'v2' }));
+    an.yours.apps = [an.yours.apps[0]!, { ...an.yours.apps[0]!, name: 'v2' }];
     expect(yoursSection(an)).toContain('measured in the same rounds as each other.');
+    expect(yoursSection(an)).toContain('| **`v2@base`** (`your-app`) | 9,000 |');
   });
 
   test("a decided answer: faster or slower, its ratio and its interval low end first, as the head's own figure", () => {

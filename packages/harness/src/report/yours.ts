@@ -61,12 +61,16 @@ export function yoursSection(an: Analysis): string {
     `**Your app${y.apps.length > 1 ? 's' : ''}** (${y.apps.map(appWords).join('; ')}), measured in the same rounds ` +
     `as ${beside}. Redis commands per response are counted by Redis (INFO commandstats, the harness's own INFO, ` +
     "AUTH and SELECT left out); a different key, COUNT or several calls are the app's design, reported here.";
+  // Two --app: the first is measured as the second's twin, <second>@base; its row says which app it is.
+  const first = y.apps.length > 1 ? y.apps[0]!.name : null;
+  const label = (r: YoursRow) =>
+    r.yours ? `**\`${r.name}\`**${first && r.name.endsWith('@base') ? ` (\`${first}\`)` : ''}` : `\`${r.name}\``;
   const table = [
     '| stack | req/s | p50 | p99 | CPU per request | memory | Redis commands per response | body |',
     '|---|---:|---:|---:|---:|---:|---|---:|',
     ...y.rows.map(
       (r) =>
-        `| ${r.yours ? `**\`${r.name}\`**` : `\`${r.name}\``} | ${int(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
+        `| ${label(r)} | ${int(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
         `${r.cpu_us === null ? '–' : `${int(r.cpu_us)} µs`} | ` +
         `${r.rss_mb === null ? '–' : `${int(r.rss_mb)} MB`} | ` +
         `${commands(r.commands)} | ${bodyText(r)} |`,
