@@ -24,6 +24,7 @@ import { prepare, settingsFrom } from '../../packages/harness/src/run/prepare';
 import { AppLauncher } from '../../packages/harness/src/run/launcher';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { appsRepo, git } from '../helpers/against';
+import { CACHE } from '../../packages/harness/src/run/inputs';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -274,6 +275,21 @@ describe('--app is probed before anything is measured', () => {
     );
     expect(await probe(200, ['ab1', 'ab2'], 'any')).toEqual({ golden: undefined, stopped: ['your-app#probe'] });
     expect(await probe(200, ['same'], 'first')).toEqual({ golden: 'same', stopped: ['your-app#probe'] });
+  });
+
+  test("a commit's checkout that does not start is said to hold only what git tracks", async () => {
+    const failed = { start: async () => ({ kind: 'failed', reason: 'start: exited (code 1)', output: ['no dist/'] }) };
+    const spec = (appFlags({ app: 'node dist/s.js' }) as AppFlags).ownApps[0]!;
+    const twin = { ...ownContender(spec, []), appDir: join(CACHE, 'against', 'my-app-0123456789ab') };
+    await expect(probeOwnApp(failed as never, { name: 'your-app@base' } as never, twin)).rejects.toThrow(
+      '--app "node dist/s.js" did not start: exited (code 1) (last output: no dist/); your-app@base runs in a ' +
+        `checkout of the commit (${twin.appDir}), which holds only what git tracks: a file git ignores (a build ` +
+        'output, a .env) is not there',
+    );
+    // The folder as it is: no word of a checkout.
+    await expect(probeOwnApp(failed as never, { name: 'your-app' } as never, ownContender(spec, []))).rejects.toThrow(
+      /^--app "node dist\/s\.js" did not start: exited \(code 1\) \(last output: no dist\/\)$/,
+    );
   });
 });
 

@@ -105,7 +105,14 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
   if ('kind' in started) {
     const last = tellingLine(started.output ?? []);
     const why = started.reason.replace(/^start: /, '');
-    throw new OwnAppError(`--app "${own.command}" did not start: ${why}${last ? ` (last output: ${last})` : ''}`);
+    // A checkout of a commit holds only what git tracks: a build output, a .env or a lockfile git ignores is absent.
+    const checkout = c.appDir.startsWith(join(CACHE, 'against'))
+      ? `; ${r.name} runs in a checkout of the commit (${c.appDir}), which holds only what git tracks: a file git ` +
+        'ignores (a build output, a .env) is not there'
+      : '';
+    throw new OwnAppError(
+      `--app "${own.command}" did not start: ${why}${last ? ` (last output: ${last})` : ''}${checkout}`,
+    );
   }
   try {
     const [one, two] = [await fetchOnce(started.url), await fetchOnce(started.url)];
