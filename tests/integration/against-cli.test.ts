@@ -109,8 +109,13 @@ describe('--resume', () => {
     const first = await runCli(['--only', NR, '--against', base, '--runs', '3', ...PACED], {
       onLine: (line, ctl) => line.includes(`${NR} c4 run 1/3`) && ctl.kill('SIGINT'),
     });
+    // SIGINT mid-run (Redis, the pair and the rounds after it still to stop): out within 5 s, nothing left running,
+    // its partial results marked incomplete and why (SIGTERM: tests/integration/faults.test.ts).
     expect(first.code).toBe(130);
-    const { dir } = resultsIn(first.outDir);
+    expect(first.exitAfterSignalMs!).toBeLessThan(5000);
+    expect(await settle(first.seen, 5000)).toEqual([]);
+    const { dir, json: partial } = resultsIn(first.outDir);
+    expect([partial.complete, partial.exit_reason]).toEqual([false, 'interrupted by SIGINT']);
     expect(first.stderr).toContain(`(resume with --resume ${dir})`);
     const resumed = await runCli(['--resume', dir]);
     await explained(resumed, async () => {

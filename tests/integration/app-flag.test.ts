@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { changesRoundsNeeded } from '../../packages/harness/src/answers/racing';
 import { explained, resultsIn, runCli, settle } from '../helpers/cli';
 
 const guide = readFileSync(join(ROOT, 'docs/your-app.md'), 'utf8');
@@ -15,7 +16,8 @@ const section = guide.split('## Your app beside the best stacks: `--app`\n')[1]!
 /** The docs' command, its words as the shell would give them to npm run bench. */
 const command = /```sh\nnpm run bench -- (.*)\n```/.exec(section)![1]!;
 const words = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-const FEWER = ['--runs', '3', '--windows', '1', '--duration', '1s'];
+// Half-second windows, as the resumed run below measures: the CPU per request shows a 400 µs burn's direction there.
+const FEWER = ['--runs', '3', '--windows', '1', '--duration', '500ms'];
 
 const dir = mkdtempSync(join(tmpdir(), 'rsb-app-flag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,7 +72,9 @@ describe('--app: your app beside the best stacks', () => {
     const fixture = join(ROOT, 'tests/fixtures/your-app');
     // The second version burns 400 µs of CPU per request more (the fixture's BURN_US): a change a run must see.
     const versions = ['--app', 'node server.mjs', '--app', 'env BURN_US=400 node server.mjs', '--app-name', 'v1,v2'];
-    const run = await runCli([...versions, '--cwd', fixture, '--path', '/colors', ...FEWER]);
+    // Six rounds, the fewest in which a pair can be decided (2/2^6 < 5%: changesRoundsNeeded), and so is this one.
+    const rounds = ['--runs', String(changesRoundsNeeded(1)), ...FEWER.slice(2), '--warmup', '250ms'];
+    const run = await runCli([...versions, '--cwd', fixture, '--path', '/colors', ...rounds]);
     await explained(run, () => {
       expect(run.code).toBe(0);
       const { json } = resultsIn(run.outDir);
@@ -80,14 +84,9 @@ describe('--app: your app beside the best stacks', () => {
       const cpu = (n: string) => json.contenders.find((c: { name: string }) => c.name === n).cpu_us_per_req;
       expect(cpu('v2')).toBeGreaterThan(cpu('v2@base'));
       const [change] = json.changes.answers;
-      expect([change.a, change.b, change.rounds >= 3, Number.isFinite(change.ratio)]).toEqual([
-        'v2',
-        'v2@base',
-        true,
-        true,
-      ]);
-      // Never "faster" the wrong way: v2 burns more per request.
-      expect(change.verdict === 'faster' && change.ratio > 1).toBe(false);
+      expect([change.a, change.b, change.rounds]).toEqual(['v2', 'v2@base', 6]);
+      // Decided, the right way: v2 burns more per request, so its whole interval lies below 1.
+      expect([change.verdict, change.hi < 1]).toEqual(['faster', true]);
       expect(run.stdout).toContain('**Against your first version (`--app "node server.mjs"`)**');
     });
     expect(await settle(run.seen)).toEqual([]);

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'bun:test';
+import { describe, expect, spyOn, test } from 'bun:test';
 import { measureRedisCeiling, parseRedisBenchmarkCsv } from '../../packages/harness/src/measure/ceilings';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
@@ -12,6 +12,8 @@ import { analyze } from '../../packages/harness/src/answers/analysis';
 import { breakdownOf, ceilingFor, withCeilingFigures } from '../../packages/harness/src/answers/verdicts';
 import { parseCli } from '../../packages/harness/src/cli/args';
 import { loadContenders } from '../../packages/harness/src/model/manifests';
+import { redisCeiling } from '../../packages/harness/src/run/ceilings';
+import type { RedisTarget } from '../../packages/harness/src/topology/redis';
 
 // Recorded from redis-benchmark 7.0.15 (Debian): -c 50 -n 2000 --csv XRANGE OPTIONS:test:STREAM - +
 const RECORDED =
@@ -39,6 +41,34 @@ describe('the Redis ceiling', () => {
       expect(() => measureRedisCeiling({ url, stop: async () => {} }, 'xrange', 50, 1)).toThrow(
         'REDIS_URL has a user or password, which redis-benchmark takes only on its command line (where ps shows it)',
       );
+  });
+  test("a cluster gets no Redis-alone ceiling: redis-benchmark reads one node; the single server's is tried", () => {
+    const results = {
+      settings: { workload: 'xrange', connections: [50], duration_s: 1 },
+      contenders: [{ name: 'a', status: 'incomplete', static: false }],
+    } as unknown as Results;
+    // Each URL holds a password, which measureRedisCeiling refuses before it starts redis-benchmark: a server tried
+    // says so in a line of its own, naming it.
+    const target = (port: number, nodes = 0): RedisTarget => ({
+      url: `redis://:pw@127.0.0.1:${port}`,
+      stop: async () => {},
+      ...(nodes
+        ? { nodes: Array.from({ length: nodes }, (_, i) => ({ url: `redis://127.0.0.1:${port + i}`, pid: 1 })) }
+        : {}),
+    });
+    const servers = { redis: target(1), cluster: target(10, 6), 'cluster-replicas': target(20, 6) };
+    const said: string[] = [];
+    let saved = 0;
+    const spy = spyOn(process.stderr, 'write').mockImplementation((s) => (said.push(String(s)), true));
+    try {
+      redisCeiling(results, servers, () => saved++);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(said.join('').trim().split('\n')).toEqual([
+      expect.stringMatching(/^Redis ceiling of redis not measured: REDIS_URL has a user or password/),
+    ]);
+    expect([results.ceilings, saved]).toEqual([undefined, 0]);
   });
 });
 

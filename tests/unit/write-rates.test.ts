@@ -2,6 +2,7 @@
 // at each rate and each cache's gain over its uncached twin of the same stack, worked out by hand.
 import { describe, expect, test } from 'bun:test';
 import type { Results } from '../../packages/harness/src/model/results';
+import { sweepSummaryFiles } from '../../packages/harness/src/report/index';
 import { WRITE_RATES } from '../../packages/harness/src/workloads/live/sweep';
 
 const contender = (name: string, cache: string | null, rps: number, status = 'ok', o: object = {}) => ({
@@ -59,5 +60,17 @@ describe('req/s against write rate', () => {
     ]);
     // The chart draws only the runs that served: an invalid one is a gap in its line.
     expect(WRITE_RATES.chart(WRITE_RATES.points(runs)).values).toHaveLength(5);
+  });
+
+  test('the summary: write-rates.json and .md, and write-rates.png drawn unless --report text', async () => {
+    const points = WRITE_RATES.points(runs);
+    const full = await sweepSummaryFiles({ of: WRITE_RATES, points }, 'full');
+    expect(Object.keys(full)).toEqual(['write-rates.json', 'write-rates.md', 'write-rates.png']);
+    expect(JSON.parse(String(full['write-rates.json']))).toEqual(WRITE_RATES.points(runs));
+    expect(String(full['write-rates.md'])).toEndWith('![write-rates.png](./write-rates.png)\n');
+    expect(Buffer.from(full['write-rates.png']!).subarray(1, 4).toString()).toBe('PNG');
+    const text = await sweepSummaryFiles({ of: WRITE_RATES, points }, 'text');
+    expect(Object.keys(text)).toEqual(['write-rates.json', 'write-rates.md']);
+    expect(String(text['write-rates.md'])).not.toContain('.png');
   });
 });
