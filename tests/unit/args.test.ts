@@ -185,6 +185,16 @@ describe('flags', () => {
         new RegExp(`^--handicap cannot be used with --workload ${w}: its route burns no handicap.*; leave out`),
       );
     }
+    // A name not in a write workload's suite points to its own list, which --matrix is not.
+    expect(() => parseCli(['--workload', 'upsert', '--only', 'zzz'], all)).toThrow(
+      /^unknown contender zzz; see --list --workload upsert$/,
+    );
+    expect(() => parseCli(['--workload', 'xadd-trim', '--servers', 'redis,valkey'], all)).toThrow(
+      /: its accounting reads one stream on one server; drop them, or measure writes on several servers with --wo/,
+    );
+    expect(() => parseCli(['--workload', 'xadd-trim', '--max-staleness', '20ms'], all)).toThrow(
+      "--max-staleness needs --workload live: it bounds how far the live workload's reads may lag its writer",
+    );
     expect(parseCli(['--handicap', 'bun-raw-x'], all).handicap).toBe('bun-raw-x');
     // Its size by default: requests take 10% longer, as the docs and the handicap setting say.
     expect(parseCli(['--handicap', 'bun-raw-x'], all).handicapPct).toBe(10);

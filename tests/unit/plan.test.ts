@@ -595,7 +595,7 @@ describe("the default run's handicap check in a block: both ways in every cycle"
 });
 
 describe('a run stopped part way', () => {
-  test('its partial results say how to resume; a sweep point says to resume its sweep', async () => {
+  test('its partial results say how to resume; a sweep point its sweep; a live run how to report it', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -615,6 +615,8 @@ describe('a run stopped part way', () => {
       const own = { name: 'your-app', command: 'node s.mjs', path: '/', body: 'first' };
       savePartial({ ...session, results: { ...results, settings: { apps: [own] } } as never }, 'interrupted');
       savePartial({ ...session, results: { ...results, complete: true } }, 'interrupted');
+      // A live run cannot be resumed (its stream changed since): reported as it is.
+      savePartial({ ...session, results: { ...results, settings: { workload: 'live' } } as never }, 'interrupted');
     } finally {
       spy.mockRestore();
       rmSync(runDir, { recursive: true, force: true });
@@ -623,6 +625,10 @@ describe('a run stopped part way', () => {
     expect(lines[0]).toEndWith(`(resume with --resume ${runDir})`);
     expect(lines[1]).toEndWith('(one point of the sweep in /tmp/sweep: resume the sweep with --resume /tmp/sweep)');
     expect(lines[3]).toEndWith(`(resume with --resume ${runDir} --app "node s.mjs" and the --cwd it ran with)`);
-    expect(lines).toHaveLength(4);
+    expect(lines[4]).toEndWith(
+      `(a --workload live run: its stream changed since, so it cannot be resumed; npm run report -- ${runDir} ` +
+        'reports what it measured)',
+    );
+    expect(lines).toHaveLength(5);
   });
 });

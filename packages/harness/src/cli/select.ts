@@ -38,7 +38,7 @@ function where(spec: string, among: Selectable[]): Selectable[] {
 }
 
 /** --only: an exact name picks any contender; a pattern picks within the suite. */
-function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[] {
+function only(spec: string, all: Selectable[], suite: Selectable[], own: Workload | null = null): Selectable[] {
   const list = spec
     .split(',')
     .map((s) => s.trim())
@@ -49,7 +49,9 @@ function only(spec: string, all: Selectable[], suite: Selectable[]): Selectable[
   if (unknown.length || !list.length) {
     throw new UsageError(
       `unknown contender${unknown.length > 1 ? 's' : ''} ` +
-        `${unknown.join(', ') || '(empty --only)'}; see --list (--list --matrix for every name)`,
+        `${unknown.join(', ') || '(empty --only)'}; ` +
+        // A workload with a suite of its own lists it with --list (and refuses --matrix).
+        (own ? `see --list --workload ${own}` : 'see --list (--list --matrix for every name)'),
     );
   }
   return all.filter((c) => list.some((p) => pick(p).includes(c)));
@@ -86,7 +88,7 @@ export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean
   // The HTTP ceilings join their stacks' suites; without --ceilings (or --matrix) only a name in --only picks one.
   const member = ownSuite?.pick ?? ((c: Selectable) => c.suites.includes(suiteName));
   const suite = all.filter((c) => member(c) && (!c.ceiling || ceilingsOn(v)));
-  let picked = str('only') !== undefined ? only(str('only')!, all, suite) : null;
+  let picked = str('only') !== undefined ? only(str('only')!, all, suite, own) : null;
   if (str('where') !== undefined) {
     picked = where(str('where')!, picked ?? suite);
     if (!picked.length)
@@ -97,7 +99,8 @@ export function selection(v: FlagValues, all: Selectable[], seedProfile: boolean
   // --ceilings with --only or --where: each picked stack's HTTP ceiling too, which its cost breakdown needs.
   if (picked && ceilingsOn(v)) picked = [...picked, ...httpCeilingsOf(picked, all)];
   const selected = (picked ?? suite).map((c) => c.name);
-  const selfCheck = str('self-check') !== undefined ? only(str('self-check')!, all, suite).map((c) => c.name) : null;
+  const selfCheck =
+    str('self-check') !== undefined ? only(str('self-check')!, all, suite, own).map((c) => c.name) : null;
   if (selfCheck?.some((n) => !selected.includes(n)))
     throw new UsageError('--self-check names a contender that the run leaves out: it is measured inside the suite too');
   return { suiteName, measured: picked ?? suite, only: picked ? picked.map((c) => c.name) : null, selected, selfCheck };

@@ -17,6 +17,7 @@ import { isAlive, killAllSync } from '../system/proc';
 import { log } from '../system/progress';
 import { resultsFile, writeResults } from '../model/results-file';
 import { cli, type RedisTarget } from '../topology/redis';
+import { workloadOfRun } from '../workloads';
 import type { ContenderResult, OwnAppSetting, PointResult, Results, RunRecord } from '../model/results';
 import type { Launcher } from './launch';
 import type { TrialClock } from './eta';
@@ -193,11 +194,16 @@ export function savePartial(session: Session, reason: string): void {
     const apps = own.length ? ` ${appFlagsOf(own)}${unrecordedFlags(own)}` : '';
     // A --target run is short and is not resumed: it is started again. A sweep's point is resumed with its sweep,
     // which finishes it, runs the later points and writes the summary (run/sweep.ts).
+    // A run its workload cannot resume (a live run's stream changed since) is reported as it is, not resumed.
+    const { noResume, name } = workloadOfRun(results.settings);
     const next = results.target
       ? `start it again with --target ${results.target.url}`
       : session.sweep
         ? `one point of the sweep in ${session.sweep}: resume the sweep with --resume ${session.sweep}`
-        : `resume with --resume ${runDir}${apps}`;
+        : noResume
+          ? `a --workload ${name} run: ${noResume.replace(/; start a new run$/, '')}; ` +
+            `npm run report -- ${runDir} reports what it measured`
+          : `resume with --resume ${runDir}${apps}`;
     log(`partial results saved in ${resultsFile(runDir)} (${next})`);
   } catch (e) {
     log(`could not save partial results: ${(e as Error).message}`);

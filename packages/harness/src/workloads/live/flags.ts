@@ -4,15 +4,13 @@ import type { GivenFlags, OwnFlag, OwnOptions } from '../../measure/workload';
 import { parseDuration, UsageError } from '../../system/flag-values';
 import { WRITE_RATES } from './sweep';
 
-const WRITES = 'only the live workload writes to the stream';
-
 export const LIVE_FLAGS: Record<string, OwnFlag> = {
   'write-rate': {
     type: 'string',
     desc:
       'XADDs per second into the capped stream while the apps read it, ' +
       'or a sweep like 10,100,1000 (one run each, then req/s against write rate) (default 10)',
-    why: WRITES,
+    why: "it sets the rate of the live workload's writer",
     sweeps: true,
   },
   'restart-redis': {
@@ -26,7 +24,7 @@ export const LIVE_FLAGS: Record<string, OwnFlag> = {
   'max-staleness': {
     type: 'string',
     desc: 'a read staler than this makes an exact cache invalid (a TTL cache: its TTL plus this) (default 50ms)',
-    why: WRITES,
+    why: "it bounds how far the live workload's reads may lag its writer",
   },
 };
 

@@ -110,7 +110,8 @@ export function account(
     (branches.created > stored.length || branches.created + unknown < stored.length) &&
       `${branches.created} responses said created, but ${stored.length} keys exist`,
     stale.length &&
-      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} gone, its key holding an older ` +
+      `lost updates: ${stale.length} acknowledged write${stale.length > 1 ? 's' : ''} gone, ` +
+        `${stale.length > 1 ? 'their keys' : 'its key'} holding an older ` +
         `version (key item:{${stale[0]!.id}} holds version ${stale[0]!.stored ?? 'none'}; ` +
         `the harness's write of version ${stale[0]!.acked} was answered "${stale[0]!.result}")`,
   ].filter(Boolean) as string[];

@@ -56,7 +56,9 @@ export const XADD_TRIM: Workload = {
   noResume: null,
   slackMs: () => 0,
   restartsRedis: () => false,
-  oneServer: '--servers or --topology cluster with --workload xadd-trim: its accounting reads one stream on one server',
+  oneServer:
+    '--servers or --topology cluster with --workload xadd-trim: its accounting reads one stream on one server; ' +
+    'drop them, or measure writes on several servers with --workload upsert',
   clusterServers: [],
   verify: (ctx) => verifyTrim(ctx.url, ctx.redis),
   checkAfter: async (ctx, run) => {
