@@ -93,9 +93,13 @@ describe('report sections', () => {
     const upsert = WORKLOAD_MODULES.upsert;
     const table = upsert.sections.map((x) => x.render(an)).join('\n');
     expect(table).toContain('**Requests per second by minute**');
-    expect(table).toMatch(/\| minute of the run \| function req\/s \| lua req\/s \|/);
+    // Each column over the stacks that run its strategy, counted, since they differ from column to column.
+    expect(table).toMatch(/\| minute of the run \| function req\/s \(3 stacks\) \| lua req\/s \(\d+ stacks\) \|/);
+    expect(table).toContain('Each column is over the stacks that run its strategy, which differ from column to column');
     const spec = JSON.stringify(upsert.charts[0]!.spec(an, {}, ''));
-    expect(spec).toContain("req/s through the run, a point per strategy and 10 s (its windows' median)");
+    expect(spec).toContain(
+      "req/s through the run, a point per strategy and 10 s (its windows' median, over the stacks that run it)",
+    );
     expect(spec).toContain('"field":"rps"');
     expect(`${table}${spec}`).not.toContain('calls/s');
   });

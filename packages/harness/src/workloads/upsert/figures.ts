@@ -53,7 +53,7 @@ export interface UpsertFigures {
   rows: Map<string, UpsertRow>;
   points: UpsertPoint[];
   /** Each minute of the run with a window (0-based) and each strategy: the median req/s of its windows in it. */
-  perMinute: { writes: string[]; minutes: number[]; median: (number | null)[][] };
+  perMinute: { writes: string[]; minutes: number[]; median: (number | null)[][]; stacks: number[] };
   /** The accounting over every contender's kept windows: writes applied, and any lost, invented or stale. */
   accounting: { windows: number; applied: number; lost: number; invented: number; stale: number };
   costs: StrategyCost[];
@@ -120,7 +120,9 @@ function perMinute(points: UpsertPoint[]): UpsertFigures['perMinute'] {
     const xs = points.filter((v) => v.write === w && Math.floor(v.t / 60) === m).map((v) => v.rps);
     return xs.length ? median(xs) : null;
   };
-  return { writes, minutes, median: minutes.map((m) => writes.map((w) => cell(m, w))) };
+  // How many stacks each strategy's medians are over: the strategies run on different stacks.
+  const stacks = writes.map((w) => new Set(points.filter((v) => v.write === w).map((v) => v.name)).size);
+  return { writes, minutes, median: minutes.map((m) => writes.map((w) => cell(m, w))), stacks };
 }
 
 /** --workload upsert: each contender's row, every window's point and the req/s per minute, over the kept runs. */

@@ -101,13 +101,16 @@ export function upsertTable(an: Analysis): string {
  * windows in it.
  */
 function perMinuteTable({ perMinute: m }: UpsertFigures, durationS: number | null): string {
+  const over = (i: number) => `${m.stacks[i]} stack${m.stacks[i] === 1 ? '' : 's'}`;
   const head =
-    `| minute of the run | ${m.writes.map((w) => `${w} req/s`).join(' | ')} |\n` +
+    `| minute of the run | ${m.writes.map((w, i) => `${w} req/s (${over(i)})`).join(' | ')} |\n` +
     `|---:|${m.writes.map(() => '---:').join('|')}|`;
   const rows = m.minutes.map((minute, i) => `| ${minute + 1} | ${m.median[i]!.map((x) => fmt(x)).join(' | ')} |`);
   return (
     "**Requests per second by minute** (median over each strategy's windows in that minute; " +
-    `a window is one launch's ${durationS ?? '–'} s)\n\n${[head, ...rows].join('\n')}`
+    `a window is one launch's ${durationS ?? '–'} s). Each column is over the stacks that run its strategy, ` +
+    'which differ from column to column: read a column down the minutes; the answers compare strategies on one ' +
+    `stack.\n\n${[head, ...rows].join('\n')}`
   );
 }
 
@@ -124,7 +127,7 @@ export function upsertTimeSpec(an: Analysis, config: object, subtitle: string): 
   if (!values.length) return null;
   const text =
     `Upsert, ${k} key${k === 1 ? '' : 's'}: ` +
-    "req/s through the run, a point per strategy and 10 s (its windows' median)";
+    "req/s through the run, a point per strategy and 10 s (its windows' median, over the stacks that run it)";
   return {
     ...chartHead(values, config, text, subtitle),
     width: 720,
