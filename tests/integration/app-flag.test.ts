@@ -85,6 +85,9 @@ describe('--app: your app beside the best stacks', () => {
       expect(cpu('v2')).toBeGreaterThan(cpu('v2@base'));
       const [change] = json.changes.answers;
       expect([change.a, change.b, change.rounds]).toEqual(['v2', 'v2@base', 6]);
+      // Each version's body is recorded (v1's from its twin, v2@base), so that a resume is held to both.
+      const sha = expect.stringMatching(/^[0-9a-f]{64}$/);
+      expect(json.settings.apps.map((a: { body_sha256: string }) => a.body_sha256)).toEqual([sha, sha]);
       // Decided, the right way: v2 burns more per request, so its whole interval lies below 1.
       expect([change.verdict, change.hi < 1]).toEqual(['faster', true]);
       expect(run.stdout).toContain('**Against your first version (`--app "node server.mjs"`)**');

@@ -138,6 +138,10 @@ describe('the other side', () => {
     writeFileSync(join(wt, 'package.json'), JSON.stringify({ name: 'my-app' }));
     expect(() => checkOut(side, quiet)).not.toThrow(); // nothing to install
     writeFileSync(join(wt, 'package.json'), JSON.stringify({ dependencies: { express: '5.1.0', redis: '5.8.2' } }));
+    // Deno's own lockfile pins what it installs as it starts: nothing refused.
+    writeFileSync(join(wt, 'deno.lock'), '{}');
+    expect(() => checkOut(side, quiet)).not.toThrow();
+    rmSync(join(wt, 'deno.lock'));
     expect(() => checkOut(side, quiet)).toThrow(
       `--against HEAD~1: commit aaaaaaaaaaaa has no lockfile (bun.lock, bun.lockb, package-lock.json, ` +
         'npm-shrinkwrap.json, pnpm-lock.yaml, yarn.lock) beside package.json, which lists 2 dependencies, so nothing ' +

@@ -617,6 +617,9 @@ describe('a run stopped part way', () => {
       savePartial({ ...session, results: { ...results, complete: true } }, 'interrupted');
       // A live run cannot be resumed (its stream changed since): reported as it is.
       savePartial({ ...session, results: { ...results, settings: { workload: 'live' } } as never }, 'interrupted');
+      // A point of a live sweep neither: its sweep would resume it.
+      const live = { ...results, settings: { workload: 'live' } } as never;
+      savePartial({ ...session, results: live, sweep: '/tmp/sweep' }, 'interrupted');
     } finally {
       spy.mockRestore();
       rmSync(runDir, { recursive: true, force: true });
@@ -629,6 +632,7 @@ describe('a run stopped part way', () => {
       `(a --workload live run: its stream changed since, so it cannot be resumed; npm run report -- ${runDir} ` +
         'reports what it measured)',
     );
-    expect(lines).toHaveLength(5);
+    expect(lines[5]).toEqual(lines[4]);
+    expect(lines).toHaveLength(6);
   });
 });

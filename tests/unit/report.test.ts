@@ -118,7 +118,7 @@ describe('tables', () => {
   test('the headline table: rank intervals, intervals with their true level, relative index, percentiles', () => {
     const lines = headlineTable(analyze(results)).split('\n');
     expect(lines[0]).toBe(
-      '| rank | server | req/s | interval of the median | relative index (interval) | launches | ' +
+      '| rank | contender | req/s | interval of the median | relative index (interval) | launches | ' +
         'p10 | p25 | p50 | p75 | p90 | p95 | p99 |',
     );
     expect(lines[2]).toBe(

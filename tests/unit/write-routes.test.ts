@@ -77,20 +77,6 @@ describe('the upsert route', () => {
     expect(vs.every((v, i) => i === 0 || v > vs[i - 1]!)).toBe(true);
   });
 
-  test('two worker processes: a request made later gets the newer version, one every 20 µs between them', () => {
-    // Two clocks stand in for the two processes of a -workers2 app, taking turns as requests arrive (50,000/s in all).
-    // With a ms clock each ran its own sequence ahead and about half of the turns went back: ignored as older.
-    const [a, b] = [versionClock(), versionClock()];
-    const vs: number[] = [];
-    for (let i = 0; i < 2000; i++) {
-      const until = performance.now() + 0.02;
-      while (performance.now() < until);
-      vs.push((i % 2 ? b : a)());
-    }
-    const back = vs.filter((v, i) => i > 0 && v <= vs[i - 1]!).length;
-    expect(back).toBeLessThanOrEqual(20);
-  });
-
   test('WATCH: an equal version is ignored, nothing committed', async () => {
     const calls: string[] = [];
     const tx: TxConnection = {

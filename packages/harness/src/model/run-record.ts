@@ -34,7 +34,7 @@ export interface RunRecord extends Omit<OhaRun, 'errorMessages'> {
   redis_calls: number;
   redis_calls_per_req: number;
   redis_us_per_call: number;
-  /** Every command Redis counted over the window by lower-case name, but the harness's own INFO (--app shows it). */
+  /** Every command Redis counted over the window by lower-case name, but the harness's own (INFO, AUTH, SELECT). */
   commands_by_name?: Record<string, number>;
   redis_cpu_s: number | null;
   /** --redis-rtt: CPU seconds the delay proxy between the app and Redis used over this run. */

@@ -32,7 +32,8 @@ const relativeCell = (c: ContenderResult) =>
 export function headlineTable(an: Analysis): string {
   const asked = an.results.settings.ci_level;
   const head =
-    `| rank | server | req/s | interval of the median | relative index (interval) | launches | ${LAT.join(' | ')} |\n` +
+    '| rank | contender | req/s | interval of the median | relative index (interval) | launches | ' +
+    `${LAT.join(' | ')} |\n` +
     `|---:|---|---:|---:|---:|---:|${LAT.map(() => '---:').join('|')}|`;
   const rows = an.ranked.map((c) => {
     const n = `${c.rps!.n}`;
@@ -56,7 +57,7 @@ export function costTable(an: Analysis): string {
   const command = (c: ContenderResult) =>
     write ? `${workloadOfRun(r.settings).rules.command(c.settings?.write ?? 'lua')} ` : '';
   const head =
-    '| server | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | ' +
+    '| contender | req/s min–max | req/s spread | half-width | CPU µs/req | CPU spread | peak RSS MB | ' +
     (write ? 'one Redis command: calls/req | its µs/call' : 'Redis calls/req | Redis µs/call') +
     ' | launches | notes |\n' +
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
@@ -86,7 +87,7 @@ export function seedMethodTable(an: Analysis): string {
   const withSeed = an.ranked.filter((c) => c.seed_method);
   if (!withSeed.length) return '';
   const head =
-    '| server | seed method req/s (runs) | this method: median (interval) | seed vs median | ' +
+    '| contender | seed method req/s (runs) | this method: median (interval) | seed vs median | ' +
     'seed inside the interval? |\n|---|---:|---:|---:|---|';
   const rows = withSeed.map((c) => {
     const s = c.seed_method!;
@@ -162,7 +163,7 @@ export function pointsTable(an: Analysis): string {
   const withMore = an.ranked.filter((c) => c.points.length > 1);
   if (!withMore.length) return '';
   const head =
-    '| server | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n' +
+    '| contender | load | req/s | interval | p50 ms | p99 ms | CPU µs/req | status |\n' +
     '|---|---|---:|---:|---:|---:|---:|---|';
   const rows = withMore.flatMap((c) =>
     c.points.map((p) => {

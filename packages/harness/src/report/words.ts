@@ -97,10 +97,10 @@ export function firstUse(): (name: string) => string {
   };
 }
 
-/** An interval's level: "95.5%", or for a strict level "1 − 2.7e-6", so that no level reads as 100%. */
 /** What gives a run more rounds, said where too few of them left an answer open. */
 export const MORE = 'a longer `--budget`, or more `--runs`, buys rounds';
 
+/** An interval's level: "95.5%", or for a strict level "1 − 2.7e-6", so that no level reads as 100%. */
 export const levelText = (level: number) => {
   const miss = 1 - level;
   if (miss < 0.001) return `1 − ${miss.toExponential(1)}`;

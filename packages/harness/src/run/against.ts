@@ -249,10 +249,12 @@ function noLockfile(side: OtherSide, top: string): void {
         pkg = JSON.parse(readFileSync(file, 'utf8'));
       } catch {}
       const listed = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).length;
-      if (!listed) return;
+      // Deno installs what its own lockfile pins as it starts.
+      if (!listed || existsSync(join(dir, 'deno.lock'))) return;
+      const deps = `${listed} ${listed === 1 ? 'dependency' : 'dependencies'}`;
       throw new AgainstError(
         `--against ${side.spec}: commit ${side.commit!.slice(0, 12)} has no lockfile (${LOCKS}) beside ` +
-          `${relative(top, file) || 'package.json'}, which lists ${listed} dependencies, so nothing pins what to ` +
+          `${relative(top, file) || 'package.json'}, which lists ${deps}, so nothing pins what to ` +
           'install there: commit the lockfile (git add it; is it in .gitignore?) and give --against a commit with it',
       );
     }

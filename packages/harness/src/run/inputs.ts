@@ -256,10 +256,23 @@ export function inputsAtCommit(
  * by name and content; null outside a git repository, where what a build writes cannot be told from a source.
  */
 export function sourceHash(dir: string): string | null {
-  if (git(dir, ['rev-parse', '--show-toplevel']).status !== 0) return null;
+  const listed = spawnSync('git', ['-C', dir, 'ls-files', '-co', '--exclude-standard', '-z', '--', '.'], {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
+  // Outside git (or a listing git could not give): no files to hold a resume to; its body still is.
+  if (listed.status !== 0) return null;
   const hash = createHash('sha256');
-  for (const f of filesUnder(dir, [dir]))
-    hash.update(relative(dir, f)).update('\0').update(readFileSync(f)).update('\0');
+  for (const name of [...new Set(listed.stdout.split('\0').filter(Boolean))].sort()) {
+    let content: Buffer | string;
+    try {
+      const f = join(dir, name);
+      content = statSync(f).isFile() ? readFileSync(f) : 'not a file';
+    } catch (e) {
+      content = `unreadable: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+    }
+    hash.update(name).update('\0').update(content).update('\0');
+  }
   return hash.digest('hex');
 }
 
@@ -271,7 +284,7 @@ function filesUnder(root: string, paths: string[]): string[] {
     '--exclude-standard',
     '-z',
     '--',
-    ...paths.map((p) => relative(root, p) || '.'),
+    ...paths.map((p) => relative(root, p)),
   ]);
   if (listed.status === 0)
     return [...new Set(listed.stdout.split('\0').filter(Boolean))]

@@ -22,7 +22,7 @@ import {
   type Session,
 } from './state';
 import { clock, info, log } from '../system/progress';
-import { changeComparisons, familyOf, isBase } from '../model/questions';
+import { baseName, changeComparisons, familyOf, isBase } from '../model/questions';
 import { workloadOf, workloadOfRun } from '../workloads';
 import { pairUp, type Pairing } from './against';
 import { contenderInputs, sourceHash, USED_SCHEME } from './inputs';
@@ -186,10 +186,10 @@ async function probeOwnApps(results: Results, rig: RunState['rig'], launcher: Ap
     const c = rig.byName.get(r.name);
     if (c?.own && r.status === 'incomplete') await probeOwnApp(launcher, r, c);
   }
-  const own = [...rig.byName.values()].filter((c) => c.own);
-  for (const a of results.settings.apps ?? []) {
-    // Two --app: the first is measured as the second's twin (<name>@base), started by its own command.
-    const c = own.find((x) => x.name === a.name) ?? own.find((x) => x.own!.command === a.command);
+  const apps = results.settings.apps ?? [];
+  for (const [i, a] of apps.entries()) {
+    // Two --app: the first is measured (and probed) as the second's twin, <second>@base.
+    const c = rig.byName.get(apps.length > 1 && i === 0 ? baseName(apps[1]!.name) : a.name);
     if (c?.own?.golden === undefined) continue;
     const sha = createHash('sha256').update(c.own.golden).digest('hex');
     if (a.body_sha256 && a.body_sha256 !== sha)

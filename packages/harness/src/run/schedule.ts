@@ -153,11 +153,15 @@ async function rounds(state: RunState, slotsNow: () => Slot[], phase: number, re
       sched.stop_reason = stop;
       break;
     }
+    const roundStart = Date.now();
     if (!(await measureRound(state, p, roundOrder(todo, s.seed, phase, round), round))) return false;
+    // Round 1 timed alone (a resumed run's was measured before the interruption: not said again).
+    const roundS = (Date.now() - roundStart) / 1000;
+    const short =
+      round === 1 && phase === 1 && !results.resumed?.length ? shortBudget(results, roundS, reserveS) : null;
+    if (short) info(short);
     // The ETA's accuracy, checked against the real end: what it said once the first round was done, less the
     // report's reserve (ended_s is stamped before the report is written).
-    const short = round === 1 && phase === 1 ? shortBudget(results, elapsedS(startedAt), reserveS) : null;
-    if (short) info(short);
     if (round === 1 && phase === 1)
       sched.eta_after_round_1_s = +(
         elapsedS(startedAt) +

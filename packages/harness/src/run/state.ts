@@ -198,11 +198,11 @@ export function savePartial(session: Session, reason: string): void {
     const { noResume, name } = workloadOfRun(results.settings);
     const next = results.target
       ? `start it again with --target ${results.target.url}`
-      : session.sweep
-        ? `one point of the sweep in ${session.sweep}: resume the sweep with --resume ${session.sweep}`
-        : noResume
-          ? `a --workload ${name} run: ${noResume.replace(/; start a new run$/, '')}; ` +
-            `npm run report -- ${runDir} reports what it measured`
+      : noResume
+        ? `a --workload ${name} run: ${noResume.replace(/; start a new run$/, '')}; ` +
+          `npm run report -- ${runDir} reports what it measured`
+        : session.sweep
+          ? `one point of the sweep in ${session.sweep}: resume the sweep with --resume ${session.sweep}`
           : `resume with --resume ${runDir}${apps}`;
     log(`partial results saved in ${resultsFile(runDir)} (${next})`);
   } catch (e) {

