@@ -278,10 +278,10 @@ describe('the pair test and its stopping rule (worked example)', () => {
     expect(need).toBe(6);
     expect(race(1.3, 0.01, 5, need).answer.verdict).toBe('faster');
     expect(race(1.3, 0.01, 5, need - 1).answer.hi).toBe(Infinity);
-    const said = (roundS: number, budgetS: number, pairs = 1) =>
+    const said = (roundS: number, budgetS: number, pairs = 1, runs: Settings['runs'] = 'auto', maxRuns = 1000) =>
       shortBudget(
         {
-          settings: { runs: 'auto', budget_s: budgetS } as Settings,
+          settings: { runs, budget_s: budgetS, max_runs: maxRuns } as Settings,
           changes: { comparisons: Array.from({ length: pairs }) } as Results['changes'],
         },
         roundS,
@@ -295,6 +295,14 @@ describe('the pair test and its stopping rule (worked example)', () => {
     // Six pairs and more: the moderated t, which the first three rounds serve (five fit here; one pair's six do not).
     expect(said(20, 120)).toContain('needs at least 6');
     expect(said(20, 120, 6)).toBeNull();
+    // --runs 3, or a round cap of 5: said with the flag to raise.
+    expect(said(20, 600, 1, 3)).toBe(
+      '--runs 3 measures 3 round(s), and a change needs at least 6 to be answered; --runs 6 would',
+    );
+    expect(said(20, 600, 1, 6)).toBeNull();
+    expect(said(20, 600, 1, 'auto', 5)).toBe(
+      '--max-runs 5 stops before 6 rounds, and a change needs at least 6 to be answered',
+    );
     const open = race(1, 0.1, 5, 6).answer;
     expect(open.verdict).toBe('undecided');
     expect([open.lo <= 1, open.hi >= 1]).toEqual([true, true]);

@@ -113,7 +113,8 @@ function budgetStop(s: Settings, round: number, endS: number, reserveS: number, 
 
 /**
  * After round 1 (`roundS` long): a budget that holds fewer rounds than a change needs to be answered (--against, --app
- * twice) is said at once, with one that would hold them, not only at the end as an open answer.
+ * twice), or a --runs or --max-runs under them, is said at once with what would do, not only at the end as an open
+ * answer.
  */
 export function shortBudget(
   results: Pick<Results, 'settings' | 'changes'>,
@@ -122,14 +123,19 @@ export function shortBudget(
 ): string | null {
   const s = results.settings;
   const pairs = results.changes?.comparisons.length ?? 0;
-  if (s.runs !== 'auto' || !pairs || !(roundS > 0)) return null;
+  if (!pairs || !(roundS > 0)) return null;
   const need = changesRoundsNeeded(pairs);
+  const needs = `a change needs at least ${need} to be answered`;
+  // A fixed number of rounds, or a round cap under what a change needs: the flag that sets it is what to raise.
+  if (s.runs !== 'auto')
+    return s.runs < need ? `--runs ${s.runs} measures ${s.runs} round(s), and ${needs}; --runs ${need} would` : null;
+  if (s.max_runs < need) return `--max-runs ${s.max_runs} stops before ${need} rounds, and ${needs}`;
   const holds = Math.max(1, Math.floor((s.budget_s - reserveS) / roundS));
   if (holds >= need) return null;
   const minutes = Math.ceil((need * roundS + reserveS) / 60);
   return (
-    `round 1 took ${Math.round(roundS)} s: the ${clock(s.budget_s)} budget holds about ${holds} round(s), and a ` +
-    `change needs at least ${need} to be answered; --budget ${minutes}m would hold them`
+    `round 1 took ${Math.round(roundS)} s: the ${clock(s.budget_s)} budget holds about ${holds} round(s), and ` +
+    `${needs}; --budget ${minutes}m would hold them`
   );
 }
 
