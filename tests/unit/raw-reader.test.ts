@@ -226,7 +226,10 @@ describe('the raw reader', () => {
   test('the status an app answers: 503 when Redis is unavailable (deadline, queue, connection), else 500', async () => {
     reads = 0;
     const port = await serve(0, (n, s) => (n === 0 ? s.write('-MOVED 3999 127.0.0.1:6381\r\n') : undefined));
-    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 150, maxWaiting: 2 });
+    // Connected first, and deadlines long enough for a loaded machine: the first read must be answered, not expire
+    // (under a full shared lane a 150 ms deadline once ran out before the MOVED reply came).
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 600, maxWaiting: 2 });
+    await r.connect();
     const moved = (await outcome(r.read())) as { error: Error };
     expect(statusOf(moved.error)).toBe(500);
     expect(moved.error.message).toBe(
@@ -237,8 +240,8 @@ describe('the raw reader', () => {
     const errors = (await Promise.all(waiting)).map((x) => (x as { error: Error }).error);
     expect(errors.every((e) => e instanceof Unavailable && statusOf(e) === 503)).toBe(true);
     expect(errors.map((e) => e.message)).toEqual([
-      'no complete reply from Redis in 150 ms',
-      'no complete reply from Redis in 150 ms',
+      'no complete reply from Redis in 600 ms',
+      'no complete reply from Redis in 600 ms',
       '2 reads are waiting on Redis already',
     ]);
     await r.close();
@@ -268,7 +271,9 @@ describe('the raw reader', () => {
     reads = 0;
     pong = false;
     const port = await serve(0, (n, s) => n !== 1 && s.write(GOOD));
-    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 300 });
+    // Connected first, with a deadline a loaded machine's first read meets (300 ms once ran out under a full lane).
+    const r = new RawReader(`redis://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 600 });
+    await r.connect();
     expect(await r.read()).toBe(BODY);
     expect(((await outcome(r.read())) as { error: Error }).error.message).toContain('no complete reply');
     pong = true;
