@@ -87,6 +87,25 @@ export function fileResults(xml: string, lane: string): FileResult[] {
   return out;
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unescapeXml = (s: string) =>
+  s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (m, e: string) =>
+    e[0] === '#' ? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1))) : (ENTITIES[e] ?? m),
+  );
+
+/** The failed tests of one lane's JUnit report: file, the test's name, and its failure's text. */
+export function failedTests(xml: string): { file: string; name: string; message: string }[] {
+  const out = [];
+  for (const m of xml.matchAll(/<testcase\s([^>]*)>\s*<(failure|error)\s[^>]*>([^<]*)</g)) {
+    const attr = (name: string) => unescapeXml(new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(m[1]!)?.[1] ?? '');
+    out.push({ file: attr('file'), name: attr('name'), message: unescapeXml(m[3]!).trim() });
+  }
+  return out;
+}
+
+/** How many lines of a failure's text the closing summary prints (a CLI run's log tail included). */
+const FAILURE_LINES = 40;
+
 /** The lane's `bun test` while it runs, and the signal that stopped the suite: it is passed on, and no lane follows. */
 let running: ChildProcess | null = null;
 let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
@@ -96,7 +115,7 @@ async function runLane(
   passed: string[],
   dir: string,
   scratch: string,
-): Promise<{ code: number; files: FileResult[]; wall: number }> {
+): Promise<{ code: number; files: FileResult[]; failures: ReturnType<typeof failedTests>; wall: number }> {
   const xml = join(dir, `${lane.name}.xml`);
   const args = [
     'test',
@@ -119,10 +138,13 @@ async function runLane(
   running = null;
   const wall = (performance.now() - t0) / 1000;
   let files: FileResult[] = [];
+  let failures: ReturnType<typeof failedTests> = [];
   try {
-    files = fileResults(readFileSync(xml, 'utf8'), lane.name);
+    const report = readFileSync(xml, 'utf8');
+    files = fileResults(report, lane.name);
+    failures = failedTests(report);
   } catch {}
-  return { code, files, wall };
+  return { code, files, failures, wall };
 }
 
 /**
@@ -191,6 +213,15 @@ async function main(): Promise<number> {
   if (left.length && !keep) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
   const files = results.flatMap((r) => r.files);
   const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
+  // Each failed test again at the end, where a log cut to its last part still shows it.
+  const failures = results.flatMap((r) => r.failures);
+  if (failures.length) console.log('\nfailed tests:');
+  for (const f of failures) {
+    const lines = f.message.split('\n');
+    const more = lines.length > FAILURE_LINES ? [`… ${lines.length - FAILURE_LINES} more lines`] : [];
+    const text = [...lines.slice(0, FAILURE_LINES), ...more].map((l) => (l ? `    ${l}` : '')).join('\n');
+    console.log(`  ${f.file} > ${f.name}\n${text}`);
+  }
   console.log('\nslowest files (seconds, lane):');
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
     console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.lane.padEnd(6)} ${f.file}`);

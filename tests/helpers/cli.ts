@@ -181,12 +181,20 @@ export function resultsIn(outDir: string): { dir: string; json: any } {
   return { dir, json: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) };
 }
 
-/** Runs a test's checks on a CLI run; when one fails, prints the harness's log first, so the failure says why. */
+/** How many of the harness's last log lines a failed check carries (npm test prints them again at its end). */
+const LOG_TAIL = 25;
+
+/**
+ * Runs a test's checks on a CLI run; when one fails, prints the harness's log first, so the failure says why, and adds
+ * the log's last lines to the failure itself (its JUnit entry, and npm test's closing list of failed tests).
+ */
 export async function explained<T>(run: CliRun, checks: () => T | Promise<T>): Promise<T> {
   try {
     return await checks();
   } catch (e) {
     console.error(`the run's log:\n${run.stderr}`);
+    const tail = run.stderr.trimEnd().split('\n').slice(-LOG_TAIL).join('\n');
+    if (e instanceof Error) e.message += `\nthe run (exit ${run.code ?? run.signal}) ended its log with:\n${tail}`;
     throw e;
   }
 }

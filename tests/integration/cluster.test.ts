@@ -1,7 +1,8 @@
 // A Redis Cluster (3 primaries, 3 replicas) loaded from dump.rdb, read by every client that has a
 // cluster mode: the golden body; exactly one XRANGE per read, counted on the nodes themselves;
 // REPLICAS=off reads on the stream's primary, REPLICAS=on on its replica. Bun's client refuses
-// with its reason, and stopping the cluster leaves no redis-server behind.
+// with its reason, and stopping the cluster leaves no redis-server behind. The cluster is started first on ports one of
+// which has its bus port held by another process: it starts again, on others.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,11 +19,13 @@ import {
 } from '@bench/stream';
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { serverRecord } from '../../packages/harness/src/topology/servers';
-import { portTaken } from '../../packages/harness/src/system/net';
+import { createServer, type Server } from 'node:net';
+import { ephemeralLow, portTaken } from '../../packages/harness/src/system/net';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { cli, goldenBody, startPrivateRedis } from '../../packages/harness/src/topology/redis';
 import {
   clusterCommandStats,
+  clusterPorts,
   startCluster,
   type ClusterNode,
   type ClusterTarget,
@@ -43,12 +46,22 @@ beforeAll(async () => {
   } finally {
     await single.stop();
   }
-  cluster = await startCluster(RDB);
+  const first = await clusterPorts(6);
+  held = createServer();
+  await new Promise<void>((r) => held.listen(first[2]! + 10_000, '127.0.0.1', r));
+  cluster = await startCluster(RDB, {
+    ports: async (n) => (picks.push(picks.length ? await clusterPorts(n) : first), picks.at(-1)!),
+  });
 }, 90_000);
 
 afterAll(async () => {
+  held?.close();
   await cluster?.stop();
 });
+
+/** A listener on the bus port of the third node's first port, and the ports each cluster start picked. */
+let held: Server;
+const picks: number[][] = [];
 
 /**
  * XLEN on a node after READONLY (one connection: redis-cli reads both from stdin); null where the slot lives elsewhere.
@@ -80,6 +93,13 @@ const open = (client: ClientName, settings: Partial<SettingValues> = {}) =>
   });
 
 describe('the cluster', () => {
+  test("a node's bus port held by another process: it starts again elsewhere, below the ephemeral range", () => {
+    expect(picks).toHaveLength(2);
+    expect(cluster.nodes.map((n) => n.port)).toEqual(picks[1]!);
+    expect(picks[1]).not.toContain(picks[0]![2]);
+    for (const n of cluster.nodes) expect(n.port + 10_000).toBeLessThan(ephemeralLow());
+  });
+
   test('every node says cluster_state:ok; 3 primaries, 3 replicas; the stream on one primary and its replica', () => {
     expect(cluster.url).toBe(cluster.nodes[0]!.url);
     for (const n of cluster.nodes) expect(cli(n, ['CLUSTER', 'INFO'])).toMatch(/^cluster_state:ok\r?$/m);

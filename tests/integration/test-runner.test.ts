@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileResults, leftovers, stopStrays } from '../../scripts/test';
+import { failedTests, fileResults, leftovers, stopStrays } from '../../scripts/test';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -124,6 +124,10 @@ test('the runner exits 1 when a test fails, keeps and names its folder, kills st
     expect(kept?.startsWith(`${tmp}/bench-tests-`)).toBe(true);
     expect(readdirSync(kept!)).toEqual(['left-Ab3dE9']);
     expect(out).toMatch(/\nlane shared: \d+ s, exit 1\nlane alone: \d+ s, exit 0\n2 passed, 1 failed, 0 skipped\n/);
+    // Named again at the end, with its failure's text, where a log cut to its last part still shows it.
+    expect(out).toMatch(
+      /\nfailed tests:\n {2}tests\/unit\/a\.test\.ts > fails\n {4}AssertionError: .*\n\n {4}Expected: 2\n/,
+    );
     const timings = JSON.parse(readFileSync(join(root, 't.json'), 'utf8'));
     expect(Object.keys(timings.files).sort()).toEqual(['tests/alone/b.test.ts', 'tests/unit/a.test.ts']);
     for (const ms of Object.values(timings.files)) expect(Number.isInteger(ms)).toBe(true);
@@ -159,6 +163,16 @@ test("a file's junit suite: its failures and errors (a throw outside a test) bot
   expect(fileResults(xml, 'unit')).toEqual([
     { file: 'a.test.ts', lane: 'unit', seconds: 1.5, tests: 4, failed: 3, skipped: 1 },
   ]);
+});
+
+test("a failed test's file, name and text, read back from its junit entry (XML escapes undone)", () => {
+  const xml = `<testsuite name="a.test.ts" file="a.test.ts" tests="2" failures="1">
+    <testcase name="passes" classname="" time="0.1" file="a.test.ts" line="3" assertions="1" />
+    <testcase name="a &quot;b&quot; &amp; c" classname="" time="0.2" file="a.test.ts" line="5" assertions="1">
+      <failure type="AssertionError" message="m">Error: x &lt; 1&#10;log: it&apos;s lost&#10;</failure>
+    </testcase>
+  </testsuite>`;
+  expect(failedTests(xml)).toEqual([{ file: 'a.test.ts', name: 'a "b" & c', message: "Error: x < 1\nlog: it's lost" }]);
 });
 
 test('a test file that does not load fails the runner, counted as one failure', async () => {

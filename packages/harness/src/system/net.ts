@@ -37,8 +37,9 @@ const handedOut: number[] = [];
  * and no server that asks for port 0 (every neighbouring test's) can take it before the app binds it. Another
  * process's pick of the same port stays possible, if rare: startApp starts again on another port then.
  */
-export async function freePort(): Promise<number> {
-  const high = ephemeralLow() - 1;
+export async function freePort(opts: { room?: number } = {}): Promise<number> {
+  // `room`: the port + room must be below the ephemeral range too (a cluster node's bus port, port + 10000).
+  const high = ephemeralLow() - 1 - (opts.room ?? 0);
   for (let tries = 0; high - LOWEST >= 1000 && tries < 100; tries++) {
     const port = LOWEST + Math.floor(Math.random() * (high - LOWEST + 1));
     if (handedOut.includes(port) || (await portTaken(port))) continue;
@@ -56,16 +57,21 @@ const PORT_ATTEMPTS = 3;
  * `start` on the asked port, or on a free one: a start that failed because a neighbour bound its port first (`lost`)
  * is tried again on another (an asked port is the caller's to change).
  */
-export async function onFreePort<T>(
+export function onFreePort<T>(
   asked: number | undefined,
   start: (port: number) => Promise<T>,
   lost: (e: unknown) => boolean,
 ): Promise<T> {
+  return asked !== undefined ? start(asked) : onFreePorts(async () => start(await freePort()), lost);
+}
+
+/** `start` (which picks its own free ports) tried again, up to PORT_ATTEMPTS times, while it fails as `lost`. */
+export async function onFreePorts<T>(start: () => Promise<T>, lost: (e: unknown) => boolean): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await start(asked ?? (await freePort()));
+      return await start();
     } catch (e) {
-      if (asked !== undefined || attempt >= PORT_ATTEMPTS || !lost(e)) throw e;
+      if (attempt >= PORT_ATTEMPTS || !lost(e)) throw e;
     }
   }
 }

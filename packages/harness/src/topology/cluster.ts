@@ -6,11 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import keySlot from 'cluster-key-slot';
-import { freePort, portTaken } from '../system/net';
+import { freePort, onFreePorts, portTaken } from '../system/net';
 import { killTree, scratchDir, spawnTracked, type Tracked } from '../system/proc';
 import {
   cli,
   commandStats,
+  portLost,
   redisFailureReason,
   RedisError,
   serverArgs,
@@ -53,10 +54,11 @@ interface Node {
 }
 
 /** `n` loopback ports that are free, and whose bus ports (+10000) are free and clash with none of the others. */
-async function clusterPorts(n: number): Promise<number[]> {
+export async function clusterPorts(n: number): Promise<number[]> {
   const ports: number[] = [];
   for (let tries = 0; ports.length < n && tries < PORT_TRIES; tries++) {
-    const p = await freePort();
+    // Port and bus port both below the ephemeral range: no outgoing connection takes either before its node binds it.
+    const p = await freePort({ room: BUS_OFFSET });
     const clash = ports.some((q) => q === p || q + BUS_OFFSET === p || p + BUS_OFFSET === q);
     if (p + BUS_OFFSET <= 65_535 && !clash && !(await portTaken(p + BUS_OFFSET))) ports.push(p);
   }
@@ -251,14 +253,22 @@ async function loadRdb(rdbPath: string, nodes: Node[], layout: NodeLine[]): Prom
  * as many keys as its primary (a keyless check: a replica answers key commands only after READONLY)
  * and every node lists every replica to clients.
  */
-export async function startCluster(
+export function startCluster(
   rdbPath: string,
-  opts: { timeoutMs?: number; cpuList?: string | null } = {},
+  opts: { timeoutMs?: number; cpuList?: string | null; ports?: (n: number) => Promise<number[]> } = {},
 ): Promise<ClusterTarget> {
   if (!existsSync(rdbPath) || !statSync(rdbPath).isFile())
     throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file, or run npm run make-rdb)`);
+  // A node whose port (or bus port) another process bound first: the cluster starts again, on other ports.
+  return onFreePorts(async () => startOnPorts(rdbPath, await (opts.ports ?? clusterPorts)(NODE_COUNT), opts), portLost);
+}
+
+async function startOnPorts(
+  rdbPath: string,
+  ports: number[],
+  opts: { timeoutMs?: number; cpuList?: string | null },
+): Promise<ClusterTarget> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const ports = await clusterPorts(NODE_COUNT);
   const dir = mkdtempSync(join(scratchDir(), 'stream-bench-cluster-'));
   const nodes = ports.map((p) => startNode(p, dir, opts.cpuList ?? null));
   const stop = async () => {

@@ -151,11 +151,13 @@ interface RedisStart {
   tls?: boolean;
 }
 
+/** A start that failed because another process bound its port (or a cluster node's bus port) first. */
+export const portLost = (e: unknown) =>
+  e instanceof RedisError && /Address already in use|Failed listening on port/i.test(e.message);
+
 export async function startPrivateRedis(rdbPath: string | null, opts: RedisStart = {}): Promise<RedisTarget> {
   await checkInputs(rdbPath, opts.port);
-  const lost = (e: unknown) =>
-    e instanceof RedisError && /Address already in use|Failed listening on port/i.test(e.message);
-  return onFreePort(opts.port, (port) => startOn(rdbPath, port, opts), lost);
+  return onFreePort(opts.port, (port) => startOn(rdbPath, port, opts), portLost);
 }
 
 async function startOn(rdbPath: string | null, port: number, opts: RedisStart): Promise<RedisTarget> {
