@@ -66,7 +66,7 @@ describe("the published first screen's figures, from their source", () => {
       const line = lineOf(picksScreen(an), '- How sure:');
       const [p, all] = [picks(an).alpha, picks(an).alpha + pool(an).alpha];
       expect(line).toContain(`at most a ${percent(p)} chance that one or more of the bold figures is wrong`);
-      expect(line).toContain(`, and ${percent(all)} for them and every answer below together`);
+      expect(line).toContain(`, and ${percent(all)} for them and every read answer below together`);
     };
     check(published);
     // The picks' share and the answers' apart (as the published pool splits them), whatever the published one reads.

@@ -156,6 +156,34 @@ describe("the README's picks, from either side", () => {
     expect(bullet).toContain('WATCH/MULTI/EXEC: **10% to 40% slower** on 5 stacks');
     expect(bullet).not.toMatch(/-\d/);
   });
+
+  test('two tuned values on one stack answer too: WATCH against a function, over its stacks, in the count', () => {
+    const an = analyze(fixture());
+    const stacks = ['node-raw-node-redis', 'node-raw-ioredis'].map(
+      (n) => an.results.contenders.find((c) => c.name === n)!,
+    );
+    const twin = (c: (typeof stacks)[0], write: string) => ({
+      ...c,
+      name: `${c.name}-${write}`,
+      settings: { ...c.settings, write },
+    });
+    const answers = stacks.flatMap((c, i) => [
+      answer('write: node', twin(c, 'watch').name, c.name, [0.3, 0.25, 0.36], 'faster'),
+      answer('write: node', twin(c, 'function').name, c.name, [1.02, 0.9, 1.15], 'undecided'),
+      // Either side first: the bullet says WATCH ÷ function.
+      i === 0
+        ? answer('write: node', twin(c, 'watch').name, twin(c, 'function').name, [0.25, 0.2, 0.3], 'faster')
+        : answer('write: node', twin(c, 'function').name, twin(c, 'watch').name, [5, 4, 6], 'faster'),
+    ]);
+    const extra = stacks.flatMap((c) => [twin(c, 'watch'), twin(c, 'function')]);
+    const results = { ...an.results, contenders: [...an.results.contenders, ...extra] };
+    const bullet = plain(lineOf(picksSection({ ...page([], answers), results }), '- **Write strategy**'));
+    expect(bullet).toContain(
+      'WATCH/MULTI/EXEC against a Redis function (FCALL): **4.00× to 5.00× slower** on node + node-redis and ' +
+        'node + ioredis',
+    );
+    expect(bullet).toContain('(6 answers; what they are)');
+  });
 });
 
 describe("the picks' factors", () => {

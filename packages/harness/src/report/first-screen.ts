@@ -397,7 +397,7 @@ function picksTable(an: Analysis, p: PicksResult, readme = true): string {
   const sure =
     `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong` +
     (an.pool
-      ? ', and 5% for them and every answer below together (a pair also answered below has its range there at ' +
+      ? ', and 5% for them and every read answer below together (a pair also answered below has its range there at ' +
         "that family's level, a little different)"
       : '') +
     '. A ' +

@@ -263,6 +263,28 @@ function namedAnswers(an: Analysis, n: Named): AnswerFigures[] {
   );
 }
 
+/**
+ * A named setting's answers between two of its non-default values on one stack (WATCH against a function), each as
+ * the value named first in `words` ÷ the other.
+ */
+function betweenAnswers(an: Analysis, n: Named): AnswerFigures[] {
+  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
+  const value = (name: string) => byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default;
+  const order = Object.keys(n.words);
+  const rank = (name: string) => {
+    const i = order.indexOf(String(value(name)));
+    return i < 0 ? order.length : i;
+  };
+  const dflt = SETTINGS[n.setting].default;
+  return an.answers.flatMap((a) =>
+    a.out || value(a.a) === dflt || value(a.b) === dflt || value(a.a) === value(a.b)
+      ? []
+      : rank(a.a) <= rank(a.b)
+        ? [a]
+        : [{ ...a, a: a.b, b: a.a, ratio: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo }],
+  );
+}
+
 /** "2.1× faster", "8% slower", "4.9× slower": an estimate as the picks say it. */
 const howMuch = (r: number) =>
   r >= 1 ? `${factorText(r)} faster` : asFactor(1 / r) ? `${(1 / r).toFixed(1)}× slower` : `${pct(1 - r)} slower`;
@@ -280,7 +302,19 @@ function namedBullet(an: Analysis, n: Named): string {
     const c = byName.get(name)!;
     return `${c.runtime}${c.framework === 'raw' ? '' : ` ${rowOf(c)}`} + ${c.client}`;
   };
-  const links = `[${answersCount(mine.length)}](${answersLink(an)}); [what they are](${n.doc})`;
+  // Two tuned values on one stack (WATCH against a function) answer the question too: told over their stacks.
+  const between = betweenAnswers(an, n);
+  const word = (v: unknown) => n.words[String(v)] ?? String(v);
+  const pairs = [...new Set(between.map((a) => `${settingOf(a.a)}\0${settingOf(a.b)}`))].map((k) => k.split('\0'));
+  const against = pairs.map(
+    ([va, vb]) =>
+      `${word(va)} against ${word(vb)}: ${overStacks(
+        between.filter((a) => settingOf(a.a) === va && settingOf(a.b) === vb),
+        stackOf,
+      )}`,
+  );
+  const count = mine.length + between.length;
+  const links = `[${answersCount(count)}](${answersLink(an)}); [what they are](${n.doc})`;
   const values = [...new Set(mine.map((a) => settingOf(a.a)))];
   // A few answers are each named; more are told per value, over the stacks.
   const parts =
@@ -293,7 +327,7 @@ function namedBullet(an: Analysis, n: Named): string {
               stackOf,
             )}`,
         );
-  return `- ${n.title}: ${parts.join('; ')} (${links}).`;
+  return `- ${n.title}: ${[...parts, ...against].join('; ')} (${links}).`;
 }
 
 /** A named setting's answers named one by one up to this many; beyond it, summarized per value. */
@@ -366,8 +400,9 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
   const { pickFor } = workloadOfRun(r.settings);
   // What the brackets after a name hold, and where a "faster than" holds.
   const key = an.pool
-    ? 'In brackets after a "faster than" or a machine: req/s ÷ the other\'s, then its interval; a "faster than" ' +
-      'holds on every machine measured unless it names its machines.'
+    ? 'In brackets after a "faster than" or a machine: req/s ÷ the other\'s, then its interval (over several ' +
+      'machines: their ratios\' geometric mean, and the span of their intervals); a "faster than" holds on every ' +
+      'machine measured unless it names its machines.'
     : 'In brackets after a "faster than": req/s ÷ the other\'s, then its interval.';
   const head = `**${title}${pickFor ? ` for ${pickFor}` : ''}**, ${runCounts(an)}. ${key}`;
   link = firstUse();
