@@ -81,7 +81,7 @@ describe("the published first screen's figures, from their source", () => {
       expect(priors.length).toBeGreaterThan(0);
       for (const x of priors) {
         const [r, b] = [x.runs, x.boots];
-        const said = `${cpuShortName(x.machine)} (${r} run${plural(r)} on ${b} boot${plural(b)} or day${plural(b)}`;
+        const said = `${cpuShortName(x.machine)} (${r} run${plural(r)} on ${b} boot${plural(b)}`;
         expect(line).toContain(`${said}${contendedWords(x)})`);
       }
     };

@@ -25,6 +25,7 @@ import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { pooledView } from '../../packages/harness/src/publish/kept-runs';
 import {
   bootsOf,
+  SAME_BOOT_MS,
   conditionOf,
   lacks,
   machineDifference,
@@ -365,7 +366,7 @@ describe('the pooled family', () => {
     // Their inverse-variance mean, as one estimate: 22% and 35% faster, and still open on the machine.
     expect(oneBoot.answers[0]!.ratio).toBeCloseTo(Math.exp(0.25), 6);
     expect(oneBoot.answers[0]!.pool.on_machines[0]).toMatchObject({ runs: 2, verdict: 'undecided' });
-    const c = record('2026-11-27T01:00:00Z', rows(0.25), today);
+    const c = record('2026-11-28T01:00:00Z', rows(0.25), today); // 44 h later: another boot
     const twoBoots = poolAnswers([a, b, c], comparisons, { inputs: today }, 'xrange', 10);
     expect(twoBoots.priors[0]).toMatchObject({ runs: 3, boots: 2 });
     expect(twoBoots.answers[0]!.pool.on_machines[0]).toMatchObject({ runs: 3, verdict: 'faster' });
@@ -598,10 +599,10 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     );
   });
 
-  test("a boot is the boot's id where recorded (two CI runners of one kernel and day: two boots), else its day", () => {
-    const at = (t: string, boot_id?: string) => {
+  test("a boot is its recorded id (two CI runners of one kernel and day: two boots), else the run before's", () => {
+    const at = (t: string, boot_id?: string, kernel = 'Linux 6.8.0-azure') => {
       const k = record(t, [['x', 'y', 0.1, 0.02]], { x: 'h1', y: 'h2' });
-      return { ...k, host: { ...k.host!, kernel: 'Linux 6.8.0-azure', ...(boot_id ? { boot_id } : {}) } };
+      return { ...k, host: { ...k.host!, kernel, ...(boot_id ? { boot_id } : {}) } };
     };
     const runs = [
       at('2026-12-01T01:00:00Z', 'b-1'),
@@ -610,19 +611,25 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
       at('2026-12-02T01:00:00Z'),
       at('2026-12-02T23:00:00Z', 'b-3'),
       at('2026-12-03T01:00:00Z', 'b-3'),
+      at('2026-12-04T20:00:00Z'),
+      at('2026-12-05T06:00:00Z'),
+      at('2026-12-05T07:00:00Z', undefined, 'Linux 6.8.1-azure'),
     ];
-    // The record without an id on 2026-12-01 is read as that day's first recorded boot; a boot over midnight is one.
-    expect([...bootsOf(runs).values()]).toEqual(['b-1', 'b-2', 'b-1', 'b-3', 'b-3', 'b-3']);
-    // Another machine's run of the same kernel and day is another boot: it never takes this machine's boot's id.
-    const other = { ...runs[2]!, started_at: '2026-12-01T00:30:00Z', host: { ...runs[2]!.host!, cpu_model: 'Other' } };
-    expect(bootsOf([other, ...runs]).get(other.started_at)).not.toBe('b-1');
-    expect(bootsOf([other, ...runs]).get(runs[2]!.started_at)).toBe('b-1');
+    // A record without an id is read as the boot of the run before it on its machine and kernel build, less than 24 h
+    // after it (over midnight too: a day is not a boot); 24 h or more after, or on another kernel build, its own.
+    const boots = [...bootsOf(runs).values()];
+    expect(boots.slice(0, 6)).toEqual(['b-1', 'b-2', 'b-2', 'b-2', 'b-3', 'b-3']);
+    expect(boots[7]).toBe(boots[6]);
+    expect(new Set(boots.slice(6)).size).toBe(2);
+    expect(boots.slice(6).some((b) => b.startsWith('b-'))).toBe(false);
+    expect(SAME_BOOT_MS).toBe(24 * 3600_000);
+    // Another machine's run of the same kernel, just before, is another boot: it never takes this machine's boot.
+    const other = { ...runs[2]!, started_at: '2026-12-01T02:30:00Z', host: { ...runs[2]!.host!, cpu_model: 'Other' } };
+    expect(bootsOf([other, ...runs]).get(other.started_at)).not.toBe('b-2');
+    expect(bootsOf([other, ...runs]).get(runs[2]!.started_at)).toBe('b-2');
     expect(
       poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10).priors[0],
-    ).toMatchObject({
-      runs: 6,
-      boots: 3,
-    });
+    ).toMatchObject({ runs: 9, boots: 5 });
   });
 
   test('a run is contended from an sd between windows of 15%; the pool counts those boots and says hidden CPUs', () => {
@@ -642,7 +649,7 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(pool.runs.map((r) => r.condition)).toEqual(['quiet', 'contended']);
     expect(pool.priors[0]).toMatchObject({ runs: 2, boots: 2, contended_boots: 1, answered: 0, asked: 1 });
     const text = poolSection({ pool, answers: pool.answers } as unknown as Analysis);
-    expect(text).toContain('from 2 runs on 2 boots or days, 1 of them contended, 0 of 1 answered');
+    expect(text).toContain('from 2 runs on 2 boots, 1 of them contended, 0 of 1 answered');
     expect(text).toContain('| 20.0% (contended) |');
     expect(text).not.toContain('behind that name'); // one host CPU: nothing hidden
     // One run records its CPU, one was kept before runs recorded it: said, as not known.

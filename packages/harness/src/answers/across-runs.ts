@@ -44,7 +44,7 @@ import { DECISION, familyPrior, holmLevels, roundMeans, windowPairs } from './de
 import { across } from './where';
 
 /**
- * Boots (or days) of a machine from which the pool decides on it. One boot is one draw of the run effect, which no
+ * Boots of a machine from which the pool decides on it. One boot is one draw of the run effect, which no
  * run of that boot can see, and a few comparisons move far between days: deciding from one boot fails the keeps'
  * simulation (tests/unit/pool.test.ts). A run alone speaks for itself (its own answers, publish/kept-runs.ts
  * pooledView).

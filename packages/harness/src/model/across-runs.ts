@@ -160,7 +160,7 @@ export interface PoolResult {
   margin_pct: number;
   /**
    * Per machine (configuration), the sd between its boots (τr): the median of its comparisons' own posterior means
-   * (stats/meta-analysis.ts statedPrior), its runs, the boots or days they came from (under 2: not decided on), and
+   * (stats/meta-analysis.ts statedPrior), its runs, the boots they came from (under 2: not decided on), and
    * how many of those boots had a contended run (model/kept.ts conditionOf); and the comparisons it answered (decided
    * or equal) of those it measured.
    */

@@ -196,22 +196,33 @@ export const NOISY_SD = 0.15;
 export const conditionOf = (k: Pick<KeptAnswers, 'sd_windows'>): 'quiet' | 'contended' | null =>
   k.sd_windows === null || !Number.isFinite(k.sd_windows) ? null : k.sd_windows >= NOISY_SD ? 'contended' : 'quiet';
 
+/** The machine and kernel build of a run: what a boot of a record kept before runs recorded their boot's id shares. */
+const buildOf = (k: KeptAnswers) => `${machineKey(k)} ${k.host?.kernel ?? k.machine.split(', ').at(-1)}`;
+
 /**
- * The machine, kernel build and day of a run: the boot of a record kept before runs recorded their boot's id. Two VMs
- * of one kernel build on one day are two boots.
+ * How long after a run of its machine and kernel build a run without a boot id is still read as that run's boot. VMs
+ * here ran one boot over 8 h and over 19 h (their recorded ids), across midnight, so a day is not a boot.
  */
-const dayOf = (k: KeptAnswers) =>
-  `${machineKey(k)} ${k.host?.kernel ?? k.machine.split(', ').at(-1)} ${k.started_at.slice(0, 10)}`;
+export const SAME_BOOT_MS = 24 * 3600_000;
 
 /**
  * Which boot each run was measured in, by its start: its boot's id where it recorded one (a fresh CI runner is a boot
- * of its own, whatever its kernel and day), else its machine, kernel build and day, read as the boot of a run of that
- * machine, kernel and day that recorded one. Runs of one boot are one draw of the run effect.
+ * of its own, whatever its kernel and day), else the boot of the run before it on its machine and kernel build if
+ * that started less than SAME_BOOT_MS before, else a boot of its own (named by its machine, kernel build and start).
+ * Runs of one boot are one draw of the run effect: where a run could have shared a boot, it is read as sharing it.
  */
 export function bootsOf(records: KeptAnswers[]): Map<string, string> {
-  const known = new Map<string, string>();
-  for (const k of records) if (k.host?.boot_id && !known.has(dayOf(k))) known.set(dayOf(k), k.host.boot_id);
-  return new Map(records.map((k) => [k.started_at, k.host?.boot_id ?? known.get(dayOf(k)) ?? dayOf(k)]));
+  const out = new Map<string, string>();
+  const last = new Map<string, { at: number; boot: string }>();
+  for (const k of [...records].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
+    const at = Date.parse(k.started_at);
+    const before = last.get(buildOf(k));
+    const boot =
+      k.host?.boot_id ?? (before && at - before.at < SAME_BOOT_MS ? before.boot : `${buildOf(k)} ${k.started_at}`);
+    out.set(k.started_at, boot);
+    last.set(buildOf(k), { at, boot });
+  }
+  return out;
 }
 
 /** What machines (machineKey) share, of their CPU model and count, and which of the key's parts differ among them. */

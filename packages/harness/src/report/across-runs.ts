@@ -262,8 +262,7 @@ export function poolSection(an: Analysis): string {
     .map(
       (x) =>
         `${x.machine}${x.placement === 'none' ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +
-        `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'} ` +
-        `or day${x.boots === 1 ? '' : 's'}${contendedOf(x)}${answeredOf(x)}`,
+        `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'}${contendedOf(x)}${answeredOf(x)}`,
     )
     .join('; ');
   const anyInputs = p.any_inputs ? ' (here every kept run was taken as of the same inputs: --any-inputs)' : '';

@@ -529,7 +529,7 @@ function machinesLine(an: Analysis, linked = true): string {
     const [runs, boots] = [own?.runs ?? 0, own?.boots ?? 0];
     const s = (n: number) => (n === 1 ? '' : 's');
     const contended = own ? contendedOf(own, linked) : '';
-    return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)} or day${s(boots)}${contended})`;
+    return `${name(m)} (${runs} run${s(runs)} on ${boots} boot${s(boots)}${contended})`;
   });
   // A placement's runs are answered apart (model/kept.ts): counted here, so the machines' runs add up to the pool's.
   const apart = p.priors

@@ -147,7 +147,7 @@ const relative = (logs: number[]) => {
 };
 
 /**
- * The stated prior on the sd between boots (or days) of one machine, before its runs on other boots or days are
+ * The stated prior on the sd between boots of one machine, before its runs on other boots are
  * compared: a half-normal of scale 6% on the grid (a weakly informative prior for few runs, as in Friede et al.,
  * Biometrical Journal 59, 2017). Its scale is the τ between runs of different days that scripts/pool-boots.ts reads
  * from the kept records (docs/runs/pool.md keeps the figures); the 0–2.4% measured there between quiet runs of
