@@ -93,18 +93,44 @@ const unescapeXml = (s: string) =>
     e[0] === '#' ? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1))) : (ENTITIES[e] ?? m),
   );
 
-/** The failed tests of one lane's JUnit report: file, the test's name, and its failure's text. */
+/** How many lines of a failure's text the closing summary prints (a CLI run's log tail included). */
+const FAILURE_LINES = 40;
+
+const attrOf = (tag: string, name: string) =>
+  unescapeXml(new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(tag)?.[1] ?? '');
+
+/**
+ * The failed tests of one lane's JUnit report: file, the test's name (after its describe's), and its failure's text
+ * (its message where bun wrote no text: a timeout's `<failure message="test timed out" />`).
+ */
 export function failedTests(xml: string): { file: string; name: string; message: string }[] {
   const out = [];
-  for (const m of xml.matchAll(/<testcase\s([^>]*)>\s*<(failure|error)\s[^>]*>([^<]*)</g)) {
-    const attr = (name: string) => unescapeXml(new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(m[1]!)?.[1] ?? '');
-    out.push({ file: attr('file'), name: attr('name'), message: unescapeXml(m[3]!).trim() });
+  for (const m of xml.matchAll(/<testcase\s([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const f = /<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/.exec(m[2] ?? '');
+    if (!f) continue;
+    const group = attrOf(m[1]!, 'classname');
+    const text = unescapeXml(f[3] ?? '').trim() || attrOf(f[2]!, 'message');
+    out.push({
+      file: attrOf(m[1]!, 'file'),
+      name: `${group ? `${group} > ` : ''}${attrOf(m[1]!, 'name')}`,
+      message: text,
+    });
   }
   return out;
 }
 
-/** How many lines of a failure's text the closing summary prints (a CLI run's log tail included). */
-const FAILURE_LINES = 40;
+/**
+ * A failure's text as the closing list prints it: the stack's "at" lines off its end, then at most FAILURE_LINES,
+ * its first lines and its last (where explained() in tests/helpers/cli.ts puts the run's log tail).
+ */
+export function failureLines(message: string): string[] {
+  const lines = message.split('\n');
+  while (lines.length && /^\s+at /.test(lines.at(-1)!)) lines.pop();
+  if (lines.length <= FAILURE_LINES) return lines;
+  const head = 12;
+  const tail = FAILURE_LINES - head;
+  return [...lines.slice(0, head), `… ${lines.length - FAILURE_LINES} lines …`, ...lines.slice(-tail)];
+}
 
 /** The lane's `bun test` while it runs, and the signal that stopped the suite: it is passed on, and no lane follows. */
 let running: ChildProcess | null = null;
@@ -217,9 +243,9 @@ async function main(): Promise<number> {
   const failures = results.flatMap((r) => r.failures);
   if (failures.length) console.log('\nfailed tests:');
   for (const f of failures) {
-    const lines = f.message.split('\n');
-    const more = lines.length > FAILURE_LINES ? [`… ${lines.length - FAILURE_LINES} more lines`] : [];
-    const text = [...lines.slice(0, FAILURE_LINES), ...more].map((l) => (l ? `    ${l}` : '')).join('\n');
+    const text = failureLines(f.message)
+      .map((l) => (l ? `    ${l}` : ''))
+      .join('\n');
     console.log(`  ${f.file} > ${f.name}\n${text}`);
   }
   console.log('\nslowest files (seconds, lane):');

@@ -97,7 +97,9 @@ describe('the cluster', () => {
     expect(picks).toHaveLength(2);
     expect(cluster.nodes.map((n) => n.port)).toEqual(picks[1]!);
     expect(picks[1]).not.toContain(picks[0]![2]);
-    for (const n of cluster.nodes) expect(n.port + 10_000).toBeLessThan(ephemeralLow());
+    // Where the range below the ephemeral ports holds 1,000 ports from 10000 with room for +10000 (Linux's default).
+    if (ephemeralLow() - 1 - 20_000 >= 1000)
+      for (const n of cluster.nodes) expect(n.port + 10_000).toBeLessThan(ephemeralLow());
   });
 
   test('every node says cluster_state:ok; 3 primaries, 3 replicas; the stream on one primary and its replica', () => {

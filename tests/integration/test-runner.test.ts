@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { failedTests, fileResults, leftovers, stopStrays } from '../../scripts/test';
+import { failedTests, failureLines, fileResults, leftovers, stopStrays } from '../../scripts/test';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -165,14 +165,27 @@ test("a file's junit suite: its failures and errors (a throw outside a test) bot
   ]);
 });
 
-test("a failed test's file, name and text, read back from its junit entry (XML escapes undone)", () => {
+test("a failed test's file, name and text, read from its junit entry (escapes undone, a timeout's message)", () => {
   const xml = `<testsuite name="a.test.ts" file="a.test.ts" tests="2" failures="1">
     <testcase name="passes" classname="" time="0.1" file="a.test.ts" line="3" assertions="1" />
     <testcase name="a &quot;b&quot; &amp; c" classname="" time="0.2" file="a.test.ts" line="5" assertions="1">
       <failure type="AssertionError" message="m">Error: x &lt; 1&#10;log: it&apos;s lost&#10;</failure>
     </testcase>
+    <testcase name="times out" classname="group" time="5" file="a.test.ts" line="9" assertions="0">
+      <failure type="TimeoutError" message="test timed out" />
+    </testcase>
   </testsuite>`;
-  expect(failedTests(xml)).toEqual([{ file: 'a.test.ts', name: 'a "b" & c', message: "Error: x < 1\nlog: it's lost" }]);
+  expect(failedTests(xml)).toEqual([
+    { file: 'a.test.ts', name: 'a "b" & c', message: "Error: x < 1\nlog: it's lost" },
+    { file: 'a.test.ts', name: 'group > times out', message: 'test timed out' },
+  ]);
+  // Long: its first lines and its last (a run's log tail), the stack's lines off its end.
+  const long = [...Array.from({ length: 60 }, (_, i) => `line ${i}`), '      at x (a.ts:1:1)'].join('\n');
+  const shown = failureLines(long);
+  expect(shown).toHaveLength(41);
+  expect(shown.slice(0, 12)).toEqual(Array.from({ length: 12 }, (_, i) => `line ${i}`));
+  expect(shown[12]).toBe('… 20 lines …');
+  expect(shown.at(-1)).toBe('line 59');
 });
 
 test('a test file that does not load fails the runner, counted as one failure', async () => {

@@ -622,6 +622,9 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(boots[7]).toBe(boots[6]);
     expect(new Set(boots.slice(6)).size).toBe(2);
     expect(boots.slice(6).some((b) => b.startsWith('b-'))).toBe(false);
+    // A run without an id just before one with it (the harness updated, no reboot) shares its boot too.
+    const early = [at('2026-12-01T01:00:00Z'), at('2026-12-01T02:00:00Z', 'b-1')];
+    expect([...bootsOf(early).values()]).toEqual(['b-1', 'b-1']);
     expect(SAME_BOOT_MS).toBe(24 * 3600_000);
     // Another machine's run of the same kernel, just before, is another boot: it never takes this machine's boot.
     const other = { ...runs[2]!, started_at: '2026-12-01T02:30:00Z', host: { ...runs[2]!.host!, cpu_model: 'Other' } };

@@ -207,22 +207,36 @@ export const SAME_BOOT_MS = 24 * 3600_000;
 
 /**
  * Which boot each run was measured in, by its start: its boot's id where it recorded one (a fresh CI runner is a boot
- * of its own, whatever its kernel and day), else the boot of the run before it on its machine and kernel build if
- * that started less than SAME_BOOT_MS before, else a boot of its own (named by its machine, kernel build and start).
- * Runs of one boot are one draw of the run effect: where a run could have shared a boot, it is read as sharing it.
+ * of its own, whatever its kernel and day). A run without one is read as the boot of the run before it on its machine
+ * and kernel build if that started less than SAME_BOOT_MS before, and a boot whose runs recorded no id takes the id of
+ * a run that follows it so closely; else it is a boot of its own (named by its machine, kernel build and first start).
+ * Runs of one boot are one draw of the run effect: two runs that could have shared a boot are read as sharing it.
  */
 export function bootsOf(records: KeptAnswers[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const last = new Map<string, { at: number; boot: string }>();
+  type Chain = { id: string | undefined; first: string; lastAt: number };
+  const chainOf = new Map<string, Chain>();
+  const last = new Map<string, Chain>();
   for (const k of [...records].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
     const at = Date.parse(k.started_at);
+    const id = k.host?.boot_id;
     const before = last.get(buildOf(k));
-    const boot =
-      k.host?.boot_id ?? (before && at - before.at < SAME_BOOT_MS ? before.boot : `${buildOf(k)} ${k.started_at}`);
-    out.set(k.started_at, boot);
-    last.set(buildOf(k), { at, boot });
+    const near = before !== undefined && at - before.lastAt < SAME_BOOT_MS;
+    let chain: Chain;
+    if (near && (before.id === undefined || id === undefined || before.id === id)) {
+      chain = before;
+      chain.id ??= id;
+    } else chain = { id, first: k.started_at, lastAt: at };
+    chain.lastAt = at;
+    chainOf.set(k.started_at, chain);
+    last.set(buildOf(k), chain);
   }
-  return out;
+  // A recorded id names its boot wherever its runs fall; a boot of no recorded id, its machine and first run.
+  return new Map(
+    records.map((k) => {
+      const c = chainOf.get(k.started_at)!;
+      return [k.started_at, k.host?.boot_id ?? c.id ?? `${buildOf(k)} ${c.first}`];
+    }),
+  );
 }
 
 /** What machines (machineKey) share, of their CPU model and count, and which of the key's parts differ among them. */

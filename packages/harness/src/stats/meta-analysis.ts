@@ -10,8 +10,9 @@
 //           near 30, and borrowing τm from the family (below) is anti-conservative for the comparisons machines move
 //           most (a null simulation made false claims in 14% of families with 1 comparison in 6 moved 8% by the
 //           machine).
-//   τr      Drawn per boot (or day): the runs of one boot are merged first (mergeBoots), since runs of one boot
-//           move together and runs of different days apart (scripts/pool-boots.ts reads both from kept records).
+//   τr      Drawn per boot (model/kept.ts bootsOf): the runs of one boot are merged first (mergeBoots), since runs of
+//           one boot move together and runs of different days apart (scripts/pool-boots.ts reads both from kept
+//           records).
 //           Each comparison learns its own τr from its own boots, starting from a stated prior (statedPrior): the
 //           comparisons do not share one, because a few of them move far between days and the rest do not.
 //           A comparison whose boots disagree puts its weight on large τr and keeps a wide interval. The
@@ -172,7 +173,7 @@ export const STATED_RUN_PRIOR = halfNormalOnGrid(STATED_RUN_SCALE);
 export const TAU_IN_BOOT = 0.02;
 
 /**
- * A comparison's runs with those of one boot (or day) merged into one estimate: their inverse-variance mean, each
+ * A comparison's runs with those of one boot merged into one estimate: their inverse-variance mean, each
  * run's variance its own plus TAU_IN_BOOT², on Satterthwaite's df. The run effect is drawn mostly per boot: two runs
  * of one boot move apart far less than two runs of different days (stats/run-effect.ts over their differences,
  * scripts/pool-boots.ts), so two runs of one boot are one draw of τr, not two.
