@@ -52,6 +52,7 @@ describe('--app: your app beside the best stacks', () => {
           // Its folder, resolved, its files and its body hashed, so that a resume is held to them.
           cwd: join(ROOT, words[words.indexOf('--cwd') + 1]!),
           source_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          source_files: expect.objectContaining({ 'server.mjs': expect.stringMatching(/^[0-9a-f]{16}$/) }),
           body_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
       ]);
@@ -129,7 +130,10 @@ describe('--app: your app beside the best stacks', () => {
     const changed = readFileSync(join(repo, 'server.mjs'), 'utf8');
     writeFileSync(join(repo, 'server.mjs'), `${changed}// an edit\n`);
     const edited = await runCli(again);
-    expect([edited.code, edited.stderr]).toEqual([1, expect.stringContaining(`changed since the run started`)]);
+    expect([edited.code, edited.stderr]).toEqual([
+      1,
+      expect.stringContaining('changed since the run started (as git lists them: server.mjs (changed))'),
+    ]);
     writeFileSync(join(repo, 'server.mjs'), changed);
     const run = await runCli(again);
     run.outDir = first.outDir;

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
-import { contenderInputs, inputsOf } from '../../packages/harness/src/run/inputs';
+import { contenderInputs, filesChanged, inputsOf } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bench-inputs-'));
@@ -163,5 +163,15 @@ describe("a runtime's version in the inputs", () => {
     expect(contenderInputs(deno, { deno: 'deno 2.9.7 (stable, release, x86_64-unknown-linux-gnu)' })).not.toEqual(
       on('x86_64-unknown-linux-gnu'),
     );
+  });
+});
+
+describe("an --app's folder, file by file", () => {
+  test('what changed since a run started: changed, new and gone files named, at most three, the rest counted', () => {
+    const was = { 'server.mjs': 'a1', 'package.json': 'b1', 'old.js': 'c1' };
+    expect(filesChanged(was, { ...was })).toBe('');
+    expect(filesChanged(was, { ...was, 'server.mjs': 'a2' })).toBe('server.mjs (changed)');
+    const now = { 'server.mjs': 'a2', 'package.json': 'b1', 'app.log': 'd1', 'x.js': 'e1', 'y.js': 'f1' };
+    expect(filesChanged(was, now)).toBe('app.log (new), old.js (gone), server.mjs (changed) and 2 more');
   });
 });

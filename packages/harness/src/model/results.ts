@@ -47,6 +47,8 @@ export interface OwnAppSetting {
   body_file?: string;
   /** Its folder's files when the run started, hashed (run/inputs.ts sourceHash; absent outside git): a resume's. */
   source_sha256?: string;
+  /** Each of those files' own hash, by name (at most 500 files): a refused resume names what changed. */
+  source_files?: Record<string, string>;
   /** The body it was held to (its first response, or --body's file), hashed: a resume is held to it too. */
   body_sha256?: string;
 }

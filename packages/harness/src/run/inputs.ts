@@ -251,11 +251,15 @@ export function inputsAtCommit(
   }
 }
 
+/** How many files an --app's folder may hold for each to be recorded by name (a resume then names what changed). */
+export const SOURCE_FILES_NAMED = 500;
+
 /**
  * An --app's folder as git lists it (tracked and untracked, not ignored: build outputs and node_modules aside), hashed
- * by name and content; null outside a git repository, where what a build writes cannot be told from a source.
+ * by name and content, and each file's own hash (16 hex digits) where there are at most SOURCE_FILES_NAMED of them;
+ * null outside a git repository, where what a build writes cannot be told from a source.
  */
-export function sourceHash(dir: string): string | null {
+export function sourceFiles(dir: string): { sha256: string; files: Record<string, string> | null } | null {
   const listed = spawnSync('git', ['-C', dir, 'ls-files', '-co', '--exclude-standard', '-z', '--', '.'], {
     encoding: 'utf8',
     maxBuffer: 256 << 20,
@@ -263,7 +267,9 @@ export function sourceHash(dir: string): string | null {
   // Outside git (or a listing git could not give): no files to hold a resume to; its body still is.
   if (listed.status !== 0) return null;
   const hash = createHash('sha256');
-  for (const name of [...new Set(listed.stdout.split('\0').filter(Boolean))].sort()) {
+  const names = [...new Set(listed.stdout.split('\0').filter(Boolean))].sort();
+  const files: Record<string, string> = {};
+  for (const name of names) {
     let content: Buffer | string;
     try {
       const f = join(dir, name);
@@ -272,8 +278,21 @@ export function sourceHash(dir: string): string | null {
       content = `unreadable: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
     }
     hash.update(name).update('\0').update(content).update('\0');
+    if (names.length <= SOURCE_FILES_NAMED)
+      files[name] = createHash('sha256').update(content).digest('hex').slice(0, 16);
   }
-  return hash.digest('hex');
+  return { sha256: hash.digest('hex'), files: names.length <= SOURCE_FILES_NAMED ? files : null };
+}
+
+/** What changed between two recordings of a folder's files, `most` named: "server.mjs (changed), a.log (new)". */
+export function filesChanged(was: Record<string, string>, now: Record<string, string>, most = 3): string {
+  const names = [...new Set([...Object.keys(was), ...Object.keys(now)])].sort();
+  const changed = names.flatMap((n) =>
+    was[n] === now[n] ? [] : [`${n} (${was[n] === undefined ? 'new' : now[n] === undefined ? 'gone' : 'changed'})`],
+  );
+  return changed.length > most
+    ? `${changed.slice(0, most).join(', ')} and ${changed.length - most} more`
+    : changed.join(', ');
 }
 
 /** The files under these paths, sorted: git's view (tracked and untracked, not ignored) where root is in a repo. */

@@ -25,7 +25,7 @@ import { clock, info, log } from '../system/progress';
 import { baseName, changeComparisons, familyOf, isBase } from '../model/questions';
 import { workloadOf, workloadOfRun } from '../workloads';
 import { pairUp, type Pairing } from './against';
-import { contenderInputs, sourceHash, USED_SCHEME } from './inputs';
+import { contenderInputs, filesChanged, sourceFiles, USED_SCHEME } from './inputs';
 import { AppLauncher } from './launcher';
 import { TrialClock } from './eta';
 import { firstGuessS } from './plan';
@@ -47,8 +47,12 @@ const appSetting = (opts: CliOptions): Pick<Settings, 'apps'> =>
   opts.ownApps.length
     ? {
         apps: opts.ownApps.map((a) => {
-          const source = sourceHash(a.cwd);
-          return { ...ownAppSetting(a), ...(source ? { source_sha256: source } : {}) };
+          const source = sourceFiles(a.cwd);
+          return {
+            ...ownAppSetting(a),
+            ...(source ? { source_sha256: source.sha256 } : {}),
+            ...(source?.files ? { source_files: source.files } : {}),
+          };
         }),
       }
     : {};
@@ -161,12 +165,17 @@ function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results:
       `${runDir} measured ${appFlagsOf(apps)}${given.length ? `, not ${appFlagsOf(given)}` : ''}: resume it with ` +
         `--resume ${runDir} ${appFlagsOf(apps)}${unrecordedFlags(apps)}`,
     );
-  const changed = apps.find((a) => a.source_sha256 && a.cwd && sourceHash(a.cwd) !== a.source_sha256);
-  if (changed)
+  for (const a of apps) {
+    const now = a.source_sha256 && a.cwd ? sourceFiles(a.cwd) : null;
+    if (!now || now.sha256 === a.source_sha256) continue;
+    // Which files, where the run recorded each: an editor's backup or a log the app writes into its folder shows here.
+    const which = a.source_files && now.files ? `: ${filesChanged(a.source_files, now.files)}` : '';
     throw new Error(
-      `${runDir}: the files of ${changed.name}'s folder ${changed.cwd} changed since the run started (as git lists ` +
-        'them): a resume would mix two versions of the app in its rounds; start a new run, or restore the files',
+      `${runDir}: the files of ${a.name}'s folder ${a.cwd} changed since the run started ` +
+        `(as git lists them${which}): a resume would mix two versions of the app in its rounds; start a new run, ` +
+        'or restore the files',
     );
+  }
   const { noResume, name } = workloadOfRun(results.settings);
   if (noResume) throw new Error(`${runDir} is a --workload ${name} run: ${noResume}`);
   results.complete = false;
