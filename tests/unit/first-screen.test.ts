@@ -586,6 +586,17 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
     );
   });
 
+  test("a figure beside the picks from fewer of a machine's runs than the machines line counts says so", () => {
+    const prior = (m: typeof XEON, runs: number) => ({ machine: m.machine, placement: 'none', runs });
+    const pool = { priors: [prior(XEON, 4), prior(EPYC, 3)] } as unknown as Analysis['pool'];
+    const text = besideThePicks({ ...an, pool } as Analysis);
+    // Each figure is from 3 runs: 3 of Intel Xeon's 4, all 3 of AMD EPYC's.
+    expect(text).toContain(
+      '(1.20×–1.52×) on Intel Xeon, from 3 of its 4 runs; **1.10×** faster (1.03×–1.18×) on AMD EPYC;',
+    );
+    expect(text).not.toContain('of its 3 runs');
+  });
+
   test("Bun's line beside the picks names a stack faster on one machine and slower on another", () => {
     const notes = [line('bun', 'on Bun', bun, { decided: false, reverses: ['bun-raw-ioredis'] })];
     const text = besideThePicks({ ...an, picks: { ...picks, notes } } as Analysis);

@@ -318,26 +318,40 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
   return row(`${code(a.a)}${also}`, givesUp(an, a.a, p.usual));
 }
 
-/** An answer's figure on each machine, named: "**1.23×** faster (1.10×–1.35×) on Intel Xeon" (the lines below). */
-const onEachMachine = (a: PoolAnswer, machines: string[]) =>
-  machines.map((m) => `${onMachineText(a, m)} on ${columnName([a], m)}`);
+/** Each machine's kept runs at the default placement, as the machines line counts them. */
+type RunsOn = Map<string, number>;
+const runsOn = (an: Analysis): RunsOn =>
+  new Map((an.pool?.priors ?? []).filter((x) => x.placement === 'none').map((x) => [x.machine, x.runs]));
+
+/**
+ * An answer's figure on each machine, named: "**1.23×** faster (1.10×–1.35×) on Intel Xeon" (lines below). From
+ * fewer of the machine's runs than the machines line counts (a chain through the usual choice needs both links'
+ * rounds equal: answers/picks.ts), it says so.
+ */
+const onEachMachine = (a: PoolAnswer, machines: string[], runs: RunsOn) =>
+  machines.map((m) => {
+    const o = onDefault(a).find((x) => x.machine === m);
+    const all = runs.get(m);
+    const fewer = o && all !== undefined && o.runs < all ? `, from ${o.runs} of its ${all} runs` : '';
+    return `${onMachineText(a, m)} on ${columnName([a], m)}${fewer}`;
+  });
 
 /** A row that keeps the usual choice: its next best stack's figures, which the row itself does not show. */
-function nextBestLines(p: PicksResult, machines: string[]): string[] {
+function nextBestLines(p: PicksResult, machines: string[], runs: RunsOn): string[] {
   return p.lines.flatMap((l) => {
     const a = l.answer;
     if (!l.keep || !a) return [];
-    const each = onEachMachine(a, machines);
+    const each = onEachMachine(a, machines, runs);
     const where = l.want.split(',')[0]!;
     return [`${where[0]!.toUpperCase()}${where.slice(1)}, the next best, ${code(a.a)}: ${each.join('; ')}.`];
   });
 }
 
 /** The framework most apps use, against the usual choice, for a reader who has it: from the same family. */
-function expressLine(p: PicksResult, machines: string[]): string {
+function expressLine(p: PicksResult, machines: string[], runs: RunsOn): string {
   const a = p.answers.find((x) => x.a === 'node-express-node-redis');
   if (!a) return '';
-  const each = onEachMachine(a, machines);
+  const each = onEachMachine(a, machines, runs);
   return `Express (${code(a.a)}): ${each.join('; ')}; its other clients: \`npm run bench -- --matrix\`.`;
 }
 
@@ -358,11 +372,11 @@ function whyNotThePick(p: PicksResult, a: PoolAnswer): string {
 }
 
 /** A runtime's own pick (on Bun), by the table's rule, against the usual choice: from the same family. */
-function noteLines(p: PicksResult, machines: string[]): string[] {
+function noteLines(p: PicksResult, machines: string[], runs: RunsOn): string[] {
   return (p.notes ?? []).flatMap((l) => {
     const a = l.answer;
     if (!a) return [];
-    const each = onEachMachine(a, machines);
+    const each = onEachMachine(a, machines, runs);
     // A stack of the line faster on one machine and slower on another (no pick) is said, not "none shown faster".
     const reversed = l.reverses?.length
       ? `, none shown faster on one machine without being slower on another (${listed(l.reverses.map(code))} ` +
@@ -431,7 +445,8 @@ export function besideThePicks(an: Analysis): string {
 function ruleAndBeside(an: Analysis, p: PicksResult, table: string): string {
   const shown = p.lines.flatMap((l) => l.answer ?? []);
   const machines = machinesOf(an, shown);
-  const lines = [...nextBestLines(p, machines), expressLine(p, machines), ...noteLines(p, machines)]
+  const runs = runsOn(an);
+  const lines = [...nextBestLines(p, machines, runs), expressLine(p, machines, runs), ...noteLines(p, machines, runs)]
     .filter(Boolean)
     .map((n) => `- ${n}`);
   const head = `${PICK_RULE} **Beside the picks**, from the same answers as ${table}:`;
