@@ -48,6 +48,13 @@ describe('npm run pool', () => {
     expect(said).toMatch(/^\d+ comparisons over \d+ runs? on \d+ machines?: \d+ decided/m);
     // "open" as the page counts it: those decided on some machines only are said among them.
     const some = pool.answers.filter((a) => a.pool.holds === 'depends on the machine').length;
+    // Each machine's line: a machine measured on too few boots says it decides nothing, and what to add.
+    for (const p of pool.priors) {
+      const line = said.split('\n').find((l) => l.startsWith(`  ${p.machine}${p.placement === 'none' ? ':' : ' ('}`));
+      expect(line?.includes('decides nothing: add a run of it after a reboot')).toBe(
+        p.boots < pool.run_prior.min_boots,
+      );
+    }
     expect(said).toMatch(some ? new RegExp(` open \\(${some} of them decided on some machines only\\)\n`) : / open\n/);
     // A line for each run that counts; those that count in nothing in one line, by reason (pool.json lists each).
     const counted = pool.runs.filter((r) => r.pooled > 0);
@@ -109,6 +116,27 @@ describe('npm run pool', () => {
       /^error: no complete run found under the paths given \(searched three folders deep below each\); /,
     );
     expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
+    // A file named that is no run: one line, its reason and what to name.
+    const readme = Bun.spawnSync(['bun', CLI, join(ROOT, 'README.md')], { cwd: ROOT });
+    expect([readme.exitCode, readme.stderr.toString()]).toEqual([
+      2,
+      expect.stringMatching(/^error: .*README\.md is no run \(not valid JSON .*\); name a run's folder, .* record\n$/),
+    ]);
+    // Into the kept records' folder, or a folder holding one: the report would sit among them.
+    const holds = mkdtempSync(join(tmpdir(), 'holds-kept-'));
+    const record = readdirSync(KEPT_DIR).find((f) => f.endsWith('.json'))!;
+    writeFileSync(join(holds, record), readFileSync(join(KEPT_DIR, record)));
+    for (const [out, what] of [
+      [KEPT_DIR, 'results/runs/, where runs are kept'],
+      [holds, `${record}, a kept run's record`],
+    ]) {
+      const into = Bun.spawnSync(['bun', CLI, '--kept', '--out', out!], { cwd: ROOT });
+      expect([into.exitCode, into.stderr.toString()]).toEqual([
+        2,
+        expect.stringContaining(`holds kept records (${what})`),
+      ]);
+    }
+    expect(readdirSync(holds)).toEqual([record]);
     // --out a file, or under one; --recover-inputs with a path: one line each, before anything is read.
     const file = join(mkdtempSync(join(tmpdir(), 'out-')), 'a-file');
     writeFileSync(file, '');

@@ -149,7 +149,9 @@ describe("the published first screen's figures, from their source", () => {
         return;
       }
       const length = s.budget_s % 60 ? `${s.budget_s} s` : `${s.budget_s / 60} minutes`;
-      expect(line).toContain(`the published run is ${length} of rounds (\`npm run bench --${flags}\``);
+      expect(line).toContain(
+        `the ${s.publish ? 'published' : "page's"} run is ${length} of rounds (\`npm run bench --${flags}\``,
+      );
       expect(line).toContain(`\`npm run bench\` alone: ${d.budgetS / 60} minutes)`);
     };
     check(published);

@@ -164,7 +164,7 @@ describe('edges and defaults', () => {
 });
 
 describe("parseArgs's refusals, in the commands' words", () => {
-  test('a misspelt flag is unknown, not a path to pass after --; a flag with no value needs one', () => {
+  test('a misspelt flag is unknown, not a path to pass after --, one dash said; a flag with no value needs one', () => {
     const refusal = (args: string[]) => {
       try {
         parseArgs({ args, options: { out: { type: 'string' }, kept: { type: 'boolean' } }, strict: true });
@@ -173,10 +173,11 @@ describe("parseArgs's refusals, in the commands' words", () => {
         return parseArgsError(e as Error);
       }
     };
-    expect([refusal(['--kpet']), refusal(['--out', '--kept']), refusal(['--out'])]).toEqual([
+    expect([refusal(['--kpet']), refusal(['--out', '--kept']), refusal(['--out']), refusal(['-kept'])]).toEqual([
       'unknown flag --kpet',
       '--out needs a value',
       '--out needs a value',
+      'unknown flag -k (every flag here starts with two dashes)',
     ]);
   });
 });

@@ -287,6 +287,9 @@ export function parseArgsError(e: Error): string {
   const m = e.message;
   const unknown = /^Unknown option '(-[^']+)'/.exec(m)?.[1];
   if (unknown) return `unknown flag ${unknown}`;
+  // A single dash (-kept) is read as short flags, and the first letter named alone: every flag here takes two.
+  const letter = /^Unknown option '([^-'])'/.exec(m)?.[1];
+  if (letter) return `unknown flag -${letter} (every flag here starts with two dashes)`;
   const missing = /^Option '(--[\w-]+)[^']*' argument (missing|is ambiguous)/.exec(m)?.[1];
   if (missing) return `${missing} needs a value`;
   return m.split('\n')[0]!;

@@ -1,6 +1,6 @@
 // npm run pool: the answers pooled over runs from anywhere (answers/across-runs.ts); what it reads and writes: HELP
 // below.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, withPool } from '../answers/analysis';
@@ -15,7 +15,7 @@ import { writeJsonAtomic } from '../model/results-file';
 import { gitState } from '../measure/environment';
 import { hiddenCpus, notPooled, poolAnswerLines, pooledNothing, whereCounts } from '../report/across-runs';
 import { writeReport } from '../publish/files';
-import { checkoutInputs, gatherRuns, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
+import { checkoutInputs, gatherRuns, keptIn, recoverUsedInputs, showsPicks } from '../publish/kept-runs';
 import { KEPT_DIR, ROOT } from '../system/paths';
 import { outFolderProblem, parseArgsError, withDashValues } from './flags';
 import { printedHelp } from './usage-error';
@@ -37,6 +37,31 @@ charts, report.html) with the pooled answers; with kept records alone, pool.md. 
 first screen's picks take a share of the 5%, so the answers are decided at a stricter level than from the kept records
 alone (a comparison may be answered in one and open in the other). With no run that counts for any comparison (none
 found, each skipped, or none of the same inputs), it says why and exits 2, writing nothing.`;
+
+/**
+ * Why --out cannot take the pool's report: a run's own folder (its report would be replaced), the kept records'
+ * folder or one holding a record (the report would sit among them), or a folder the system will not make.
+ */
+function outProblem(out: string): string | null {
+  if (existsSync(join(resolve(out), 'results.json')))
+    return `--out ${out} holds a run (its results.json): the pool's report would replace it; give another folder`;
+  const kept = keptFolder(resolve(out));
+  if (kept)
+    return `--out ${out} holds kept records (${kept}): the pool's report would sit among them; give another folder`;
+  return outFolderProblem(out, resolve(out));
+}
+
+/** What a PATH may be. */
+const RUN_KINDS = "a run's folder, a folder of runs or a kept record";
+
+/** Where `dir` is results/runs/ (or under it), or holds a kept record: what it holds, else null. */
+function keptFolder(dir: string): string | null {
+  if (dir === KEPT_DIR || dir.startsWith(`${KEPT_DIR}/`)) return 'results/runs/, where runs are kept';
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return null;
+  const records = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'pool.json');
+  const one = records.find((f) => typeof keptIn(join(dir, f)) !== 'string');
+  return one ? `${one}, a kept run's record` : null;
+}
 
 async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
@@ -70,11 +95,7 @@ async function main(): Promise<number> {
     if (!recovered.length) console.log("nothing to recover: every kept record has its contenders' inputs_used");
     return 0;
   }
-  // A run's own folder would have its report replaced by the pool's.
-  const aRun = v.out !== undefined && existsSync(join(resolve(v.out), 'results.json'));
-  const outBad = aRun
-    ? `--out ${v.out} holds a run (its results.json): the pool's report would replace the run's; give another folder`
-    : v.out !== undefined && outFolderProblem(v.out, resolve(v.out));
+  const outBad = v.out === undefined ? null : outProblem(v.out);
   if (outBad) {
     console.error(`error: ${outBad}`);
     return 2;
@@ -86,10 +107,15 @@ async function main(): Promise<number> {
   }
   const missing = paths.find((p) => !existsSync(p));
   if (missing) {
-    console.error(`error: ${missing} does not exist; name a run's folder, a folder of runs or a kept record`);
+    console.error(`error: ${missing} does not exist; name ${RUN_KINDS}`);
     return 2;
   }
   const { records, newest, skipped } = gatherRuns(paths, whyNotKept);
+  // One path named that is no run: one line.
+  if (!records.length && skipped.length === 1 && paths.length === 1) {
+    console.error(`error: ${skipped[0]!.path} is no run (${skipped[0]!.why}); name ${RUN_KINDS}`);
+    return 2;
+  }
   for (const s of skipped) console.error(`skipped ${s.path}: ${s.why}`);
   if (!records.length) {
     console.error(noRun(skipped.length));
@@ -194,7 +220,11 @@ function summarize(pool: PoolResult, cpus: string): void {
   for (const p of pool.priors)
     console.log(
       `  ${p.machine}${p.placement === 'none' ? '' : ` (${p.placement})`}: ${p.runs} run${s(p.runs)} on ` +
-        `${p.boots} boot${s(p.boots)} (${p.contended_boots} contended), ${p.answered} of ${p.asked} answered`,
+        `${p.boots} boot${s(p.boots)} (${p.contended_boots} contended), ${p.answered} of ${p.asked} answered` +
+        (p.boots < pool.run_prior.min_boots
+          ? ` (${p.boots === 1 ? 'one boot decides' : `${p.boots} boots decide`} nothing: add a run of it after ` +
+            'a reboot, or from another VM of its kind)'
+          : ''),
     );
   if (cpus) console.log(`  ${cpus}`);
 }

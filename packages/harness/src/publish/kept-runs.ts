@@ -277,7 +277,7 @@ export function keptFor(r: Results, dir: string): KeptAnswers[] {
 }
 
 /** The kept record in `file`, or why it is none (not JSON, or JSON of another kind). */
-function keptIn(file: string): KeptAnswers | string {
+export function keptIn(file: string): KeptAnswers | string {
   let x: unknown;
   try {
     x = JSON.parse(readFileSync(file, 'utf8'));

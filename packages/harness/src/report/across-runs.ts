@@ -53,9 +53,8 @@ export function poolProcedureText(an: Analysis): string {
     `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
     `boots is not decided on. This is keep ${p.keeps} of these ` +
     `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}${shareOf(p)}; ` +
-    `at most ${pct(p.alpha)} over every keep), split over ` +
-    `${configurationsOf(p)} (${pct(p.per_machine)} each), Holm inside ` +
-    'each. "Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
+    `at most ${pct(p.alpha)} over every keep), ${splitOf(p, pct)}. ` +
+    '"Holds on every machine measured": decided the same way on each (an intersection–union test); ' +
     'no average over machines is decided'
   );
 }
@@ -69,7 +68,10 @@ const shareOf = (p: Pick<PoolResult, 'picks'>) =>
  * measured at another placement only is a configuration, not one of the machines); then those measured on too few
  * boots to decide, which take no share.
  */
-function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'deciding'>): string {
+function splitOf(
+  p: Pick<PoolResult, 'configurations' | 'machines' | 'deciding' | 'per_machine'>,
+  pct: (x: number) => string,
+): string {
   const s = (n: number) => (n === 1 ? '' : 's');
   const deciding = p.deciding ?? p.configurations;
   const all =
@@ -77,9 +79,13 @@ function configurationsOf(p: Pick<PoolResult, 'configurations' | 'machines' | 'd
       ? `${p.machines} machine${s(p.machines)}`
       : `${p.configurations} configurations (${p.machines} machine${s(p.machines)} and ` +
         `${p.configurations - p.machines} other placement${s(p.configurations - p.machines)})`;
-  if (deciding === p.configurations) return all;
-  if (!deciding) return `the ${all} measured on enough boots to decide: none yet, so nothing is decided`;
-  return `the ${deciding} of ${all} measured on enough boots to decide`;
+  if (!deciding)
+    return (
+      'to be split over those measured on enough boots to decide, Holm inside each: ' +
+      `none of the ${all} yet, so nothing is decided`
+    );
+  const over = deciding === p.configurations ? all : `the ${deciding} of ${all} measured on enough boots to decide`;
+  return `split over ${over} (${pct(p.per_machine)} each), Holm inside each`;
 }
 
 /** The answers where each holds, as pool.json and an analysis both carry them. */
@@ -172,8 +178,10 @@ export function hiddenCpus(p: Pick<PoolResult, 'runs'>): string {
 function onMachineText(o: PoolResult['answers'][number]['pool']['on_machines'][number]): string {
   const s = (n: number) => (n === 1 ? '' : 's');
   const boots = o.boots === undefined ? '' : ` on ${o.boots} boot${o.boots === 1 ? ' (decides nothing)' : 's'}`;
+  // One boot: its ratio so far, no interval (no run of a boot sees that boot's effect), as results.md says it.
+  const range = o.boots === 1 ? ' so far' : ` (${o.lo.toFixed(3)}–${o.hi.toFixed(3)})`;
   return (
-    `${o.name}: ${saidOn(o)}, ${o.ratio.toFixed(3)} (${o.lo.toFixed(3)}–${o.hi.toFixed(3)}), ` +
+    `${o.name}: ${saidOn(o)}, ${o.ratio.toFixed(3)}${range}, ` +
     `${o.runs} run${s(o.runs)}${boots}, τ ${(o.tau * 100).toFixed(1)}%`
   );
 }

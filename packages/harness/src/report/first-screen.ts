@@ -581,7 +581,7 @@ function loadLine(an: Analysis): string {
   ].join('');
   const length = s.budget_s % 60 ? `${s.budget_s} s` : `${s.budget_s / 60} minutes`;
   const run = flags
-    ? `the published run is ${length} of rounds (\`npm run bench --${flags}\`${
+    ? `the ${s.publish ? 'published' : "page's"} run is ${length} of rounds (\`npm run bench --${flags}\`${
         s.publish ? ', its other ' + "settings in its results.md's method line" : ''
       }; \`npm run bench\` alone: ${DEFAULT_MINUTES} minutes)`
     : `a run is ${DEFAULT_MINUTES} minutes of rounds (\`npm run bench\`)`;
