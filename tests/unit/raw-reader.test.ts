@@ -314,7 +314,9 @@ describe('the raw reader', () => {
   test('rediss:// to a plain port (no TLS handshake answer): TlsRefused by the deadline, then at once', async () => {
     reads = 0;
     const port = await serve(0, () => {});
-    const r = new RawReader(`rediss://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 300 });
+    // The handshake is called stuck after half the deadline: 1.5 s leaves a loaded machine (the suite's shared lane)
+    // room to connect and start it; at 300 ms, a connect slower than 150 ms read as Unavailable once.
+    const r = new RawReader(`rediss://127.0.0.1:${port}`, ['XRANGE', 'k', '-', '+'], { deadlineMs: 1500 });
     const refused = await r.connect().then(
       () => null,
       (e: Error) => e,
