@@ -69,19 +69,18 @@ function parseArgs(argv: string[]) {
 /** The file results of one lane's JUnit report (bun test --reporter=junit): each test file is a top-level suite. */
 export function fileResults(xml: string, lane: string): FileResult[] {
   const out: FileResult[] = [];
-  const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
   for (const m of xml.matchAll(/<testsuite\s[^>]*>/g)) {
     const tag = m[0];
-    const file = attr(tag, 'file') ?? attr(tag, 'name') ?? '';
+    const file = attrOf(tag, 'file') || attrOf(tag, 'name');
     // Nested suites (describe blocks) carry the same file: only the file's own suite, named by its path, counts.
-    if (attr(tag, 'name') !== file) continue;
+    if (attrOf(tag, 'name') !== file) continue;
     out.push({
       file,
       lane,
-      seconds: Number(attr(tag, 'time') ?? 0),
-      tests: Number(attr(tag, 'tests') ?? 0),
-      failed: Number(attr(tag, 'failures') ?? 0) + Number(attr(tag, 'errors') ?? 0),
-      skipped: Number(attr(tag, 'skipped') ?? 0),
+      seconds: Number(attrOf(tag, 'time') || 0),
+      tests: Number(attrOf(tag, 'tests') || 0),
+      failed: Number(attrOf(tag, 'failures') || 0) + Number(attrOf(tag, 'errors') || 0),
+      skipped: Number(attrOf(tag, 'skipped') || 0),
     });
   }
   return out;

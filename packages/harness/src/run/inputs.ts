@@ -268,6 +268,7 @@ export function sourceFiles(dir: string): { sha256: string; files: Record<string
   if (listed.status !== 0) return null;
   const hash = createHash('sha256');
   const names = [...new Set(listed.stdout.split('\0').filter(Boolean))].sort();
+  const named = names.length <= SOURCE_FILES_NAMED;
   const files: Record<string, string> = {};
   for (const name of names) {
     let content: Buffer | string;
@@ -278,10 +279,9 @@ export function sourceFiles(dir: string): { sha256: string; files: Record<string
       content = `unreadable: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
     }
     hash.update(name).update('\0').update(content).update('\0');
-    if (names.length <= SOURCE_FILES_NAMED)
-      files[name] = createHash('sha256').update(content).digest('hex').slice(0, 16);
+    if (named) files[name] = createHash('sha256').update(content).digest('hex').slice(0, 16);
   }
-  return { sha256: hash.digest('hex'), files: names.length <= SOURCE_FILES_NAMED ? files : null };
+  return { sha256: hash.digest('hex'), files: named ? files : null };
 }
 
 /** What changed between two recordings of a folder's files, `most` named: "server.mjs (changed), a.log (new)". */
