@@ -131,6 +131,28 @@ export function failureLines(message: string): string[] {
   return [...lines.slice(0, head), `… ${lines.length - FAILURE_LINES} lines …`, ...lines.slice(-tail)];
 }
 
+type LaneResult = Awaited<ReturnType<typeof runLane>> & { lane: Lane };
+
+/**
+ * The closing list, where a log cut to its last part still shows it: each failed test with its text, then each
+ * failure no test is named for (a throw outside a test: at load, in a hook), by file, or by lane where no file said it.
+ */
+export function closingList(results: LaneResult[]): string[] {
+  const failures = results.flatMap((r) => r.failures);
+  const lines = failures.flatMap((f) => [
+    `  ${f.file} > ${f.name}`,
+    ...failureLines(f.message).map((l) => (l ? `    ${l}` : '')),
+  ]);
+  for (const f of results.flatMap((r) => r.files)) {
+    const n = f.failed - failures.filter((x) => x.file === f.file).length;
+    if (n > 0) lines.push(`  ${f.file}: ${n} failed outside a test (at load or in a hook): see lane ${f.lane}'s log`);
+  }
+  for (const r of results)
+    if (r.code !== 0 && !r.files.some((f) => f.failed))
+      lines.push(`  lane ${r.lane.name} exited ${r.code}, no test failed (a file that did not load?): see its log`);
+  return lines.length ? ['', 'failed tests:', ...lines] : [];
+}
+
 /** The lane's `bun test` while it runs, and the signal that stopped the suite: it is passed on, and no lane follows. */
 let running: ChildProcess | null = null;
 let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
@@ -238,15 +260,7 @@ async function main(): Promise<number> {
   if (left.length && !keep) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
   const files = results.flatMap((r) => r.files);
   const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
-  // Each failed test again at the end, where a log cut to its last part still shows it.
-  const failures = results.flatMap((r) => r.failures);
-  if (failures.length) console.log('\nfailed tests:');
-  for (const f of failures) {
-    const text = failureLines(f.message)
-      .map((l) => (l ? `    ${l}` : ''))
-      .join('\n');
-    console.log(`  ${f.file} > ${f.name}\n${text}`);
-  }
+  for (const line of closingList(results)) console.log(line);
   console.log('\nslowest files (seconds, lane):');
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
     console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.lane.padEnd(6)} ${f.file}`);

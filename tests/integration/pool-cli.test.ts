@@ -50,7 +50,8 @@ describe('npm run pool', () => {
     const some = pool.answers.filter((a) => a.pool.holds === 'depends on the machine').length;
     // Each machine's line: a machine measured on too few boots says it decides nothing, and what to add.
     for (const p of pool.priors) {
-      const line = said.split('\n').find((l) => l.startsWith(`  ${p.machine}${p.placement === 'none' ? ':' : ' ('}`));
+      const head = `  ${p.machine}${p.placement === 'none' ? '' : ` (${p.placement})`}: `;
+      const line = said.split('\n').find((l) => l.startsWith(head));
       expect(line?.includes('decides nothing: add a run of it after a reboot')).toBe(
         p.boots < pool.run_prior.min_boots,
       );
@@ -116,11 +117,13 @@ describe('npm run pool', () => {
       /^error: no complete run found under the paths given \(searched three folders deep below each\); /,
     );
     expect(Bun.spawnSync(['bun', CLI], { cwd: ROOT }).exitCode).toBe(2);
-    // A file named that is no run: one line, its reason and what to name.
+    // A file named that cannot be pooled: one line, its reason and what to name.
     const readme = Bun.spawnSync(['bun', CLI, join(ROOT, 'README.md')], { cwd: ROOT });
     expect([readme.exitCode, readme.stderr.toString()]).toEqual([
       2,
-      expect.stringMatching(/^error: .*README\.md is no run \(not valid JSON .*\); name a run's folder, .* record\n$/),
+      expect.stringMatching(
+        /^error: .*README\.md cannot be pooled \(not valid JSON .*\); name a run's folder, .* record\n$/,
+      ),
     ]);
     // Into the kept records' folder, or a folder holding one: the report would sit among them.
     const holds = mkdtempSync(join(tmpdir(), 'holds-kept-'));
@@ -181,6 +184,12 @@ describe('npm run pool', () => {
         'or more (a longer --budget)',
       'error: nothing to pool: 2 runs found under the paths given, each skipped (the reasons above)',
       '',
+    ]);
+    // An interrupted run's own folder, named alone: a run's folder, said as skipped, not as "cannot be pooled".
+    const one = Bun.spawnSync(['bun', CLI, join(sent, 'incomplete')], { cwd: ROOT });
+    expect([one.exitCode, one.stderr.toString().split('\n')[0]]).toEqual([
+      2,
+      `skipped ${join(sent, 'incomplete', 'results.json')}: it is not complete`,
     ]);
   }, 60_000);
 

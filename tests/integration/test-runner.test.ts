@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { failedTests, failureLines, fileResults, leftovers, stopStrays } from '../../scripts/test';
+import { closingList, failedTests, failureLines, fileResults, leftovers, stopStrays } from '../../scripts/test';
 import { isAlive } from '../../packages/harness/src/system/proc';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
@@ -186,6 +186,20 @@ test("a failed test's file, name and text, read from its junit entry (escapes un
   expect(shown.slice(0, 12)).toEqual(Array.from({ length: 12 }, (_, i) => `line ${i}`));
   expect(shown[12]).toBe('… 20 lines …');
   expect(shown.at(-1)).toBe('line 59');
+  // At the end: each failed test, then failures no test is named for, by file (a hook's) or by lane (a load's).
+  const lane = (name: string) => ({ name, dirs: [], workers: 1 });
+  const file = { file: 'a.test.ts', lane: 'unit', seconds: 1, tests: 2, failed: 3, skipped: 0 };
+  const closing = closingList([
+    { lane: lane('unit'), code: 1, wall: 1, files: [file], failures: failedTests(xml) },
+    { lane: lane('alone'), code: 1, wall: 1, files: [], failures: [] },
+    { lane: lane('other'), code: 0, wall: 1, files: [], failures: [] },
+  ]);
+  expect(closing.slice(0, 3)).toEqual(['', 'failed tests:', '  a.test.ts > a "b" & c']);
+  expect(closing.slice(-2)).toEqual([
+    "  a.test.ts: 1 failed outside a test (at load or in a hook): see lane unit's log",
+    '  lane alone exited 1, no test failed (a file that did not load?): see its log',
+  ]);
+  expect(closingList([{ lane: lane('unit'), code: 0, wall: 1, files: [], failures: [] }])).toEqual([]);
 });
 
 test('a test file that does not load fails the runner, counted as one failure', async () => {
@@ -193,6 +207,10 @@ test('a test file that does not load fails the runner, counted as one failure', 
   try {
     const { code, out } = await runner(root, ['unit', '--workers', '1']);
     expect(out).toContain('0 passed, 1 failed, 0 skipped\n');
+    // Named at the end too, though no test failed: by its file, or by its lane where JUnit names no file.
+    expect(out).toMatch(
+      /\nfailed tests:\n {2}(tests\/unit\/a\.test\.ts: 1 failed outside a test|lane unit exited 1, no test)/,
+    );
     expect(code).toBe(1);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -15,9 +15,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadSuite } from '../../packages/harness/src/model/manifests';
-import { contenderInputs, filesChanged, inputsOf } from '../../packages/harness/src/run/inputs';
+import { contenderInputs, filesChanged, inputsOf, sourceFiles } from '../../packages/harness/src/run/inputs';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bench-inputs-'));
@@ -173,5 +174,15 @@ describe("an --app's folder, file by file", () => {
     expect(filesChanged(was, { ...was, 'server.mjs': 'a2' })).toBe('server.mjs (changed)');
     const now = { 'server.mjs': 'a2', 'package.json': 'b1', 'app.log': 'd1', 'x.js': 'e1', 'y.js': 'f1' };
     expect(filesChanged(was, now)).toBe('app.log (new), old.js (gone), server.mjs (changed) and 2 more');
+    // Names every object has (constructor) or that would set one's prototype (__proto__) are files like others.
+    const repo = mkdtempSync(join(tmpdir(), 'odd-names-'));
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo }).status).toBe(0);
+    for (const f of ['constructor', '__proto__', 'server.mjs']) writeFileSync(join(repo, f), f);
+    const listed = sourceFiles(repo)!;
+    expect(Object.keys(listed.files!).sort()).toEqual(['__proto__', 'constructor', 'server.mjs']);
+    const recorded = JSON.parse(JSON.stringify(listed.files));
+    expect(filesChanged(recorded, listed.files!)).toBe('');
+    expect(filesChanged({ 'server.mjs': 'x' }, { 'server.mjs': 'x', constructor: 'y' })).toBe('constructor (new)');
+    rmSync(repo, { recursive: true });
   });
 });

@@ -3,7 +3,8 @@
 // on another port than PORT, and the words of the Changes section for two --app and for what --against compares.
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
 import { yoursOf } from '../../packages/harness/src/answers/yours';
@@ -14,10 +15,12 @@ import type { Results } from '../../packages/harness/src/model/results';
 import { changesSection, INPUTS_WORDS, inputsLine } from '../../packages/harness/src/report/changes';
 import { answerText, yoursSection } from '../../packages/harness/src/report/yours';
 import { fileDiffers, tellingLine } from '../../packages/harness/src/run/own-app';
+import { resumedResults } from '../../packages/harness/src/run/prepare';
 import { runLine } from '../../packages/harness/src/run/record';
 import { appFlagsOf, unrecordedFlags } from '../../packages/harness/src/run/state';
 import { firstDifference } from '../../packages/harness/src/measure/verify';
 import { ROOT } from '../../packages/harness/src/system/paths';
+import { defaultRun } from '../helpers/runs';
 
 /** One kept window of `responses` responses carrying `bytes` body bytes in all. */
 const run = (responses: number, bytes: number, expected: number) => ({
@@ -266,6 +269,25 @@ describe('--app flags said again for a resume', () => {
     expect(unrecordedFlags([app])).toBe('');
     const { cwd: _, ...older } = app;
     expect(unrecordedFlags([{ ...older, body: 'file' }])).toBe(' and the --cwd and --body it ran with');
+  });
+
+  test('a resume whose folder git listed at the start and cannot list now is refused, not run unchecked', () => {
+    // The run's folder: an interrupted run of one app, its folder's files hashed at the start (git listed them).
+    const run = mkdtempSync(join(tmpdir(), 'resume-'));
+    const folder = mkdtempSync(join(tmpdir(), 'not-in-git-'));
+    const recorded = { ...app, cwd: folder, source_sha256: 'a'.repeat(64) };
+    const r = defaultRun();
+    writeFileSync(
+      join(run, 'results.json'),
+      JSON.stringify({ ...r, complete: false, settings: { ...r.settings, apps: [recorded] } }),
+    );
+    const spec = { name: app.name, command: app.command, argv: ['node', 's.mjs'], cwd: folder, path: '/' };
+    // Outside any repository now (moved out of its own): git lists nothing, so no change could be seen.
+    expect(() => resumedResults(run, [{ ...spec, body: { from: 'first' } }])).toThrow(
+      `${run}: your-app's folder ${folder} cannot be listed by git now, as it was when the run started`,
+    );
+    rmSync(run, { recursive: true });
+    rmSync(folder, { recursive: true });
   });
 });
 

@@ -63,6 +63,19 @@ function keptFolder(dir: string): string | null {
   return one ? `${one}, a kept run's record` : null;
 }
 
+/**
+ * What to say when no run was read, in one line (and each skipped run's own line before it), else null. One file named
+ * that cannot be pooled is that file's line; a folder named keeps its skipped runs' lines (an interrupted run's folder
+ * is a run's folder, not "no run").
+ */
+function nothingRead(paths: string[], read: number, skipped: { path: string; why: string }[]): string | null {
+  const file = paths.length === 1 && !statSync(paths[0]!).isDirectory();
+  if (file && !read && skipped.length === 1 && skipped[0]!.path === paths[0])
+    return `error: ${skipped[0]!.path} cannot be pooled (${skipped[0]!.why}); name ${RUN_KINDS}`;
+  for (const s of skipped) console.error(`skipped ${s.path}: ${s.why}`);
+  return read ? null : noRun(skipped.length);
+}
+
 async function main(): Promise<number> {
   if (printedHelp(process.argv.slice(2), HELP)) return 0;
   let args;
@@ -111,14 +124,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const { records, newest, skipped } = gatherRuns(paths, whyNotKept);
-  // One path named that is no run: one line.
-  if (!records.length && skipped.length === 1 && paths.length === 1) {
-    console.error(`error: ${skipped[0]!.path} is no run (${skipped[0]!.why}); name ${RUN_KINDS}`);
-    return 2;
-  }
-  for (const s of skipped) console.error(`skipped ${s.path}: ${s.why}`);
-  if (!records.length) {
-    console.error(noRun(skipped.length));
+  const none = nothingRead(paths, records.length, skipped);
+  if (none) {
+    console.error(none);
     return 2;
   }
   return await poolAndWrite(records, newest?.results ?? null, v['any-inputs'] ? null : checkoutInputs(), v.out);

@@ -48,10 +48,10 @@ export function poolProcedureText(an: Analysis): string {
     'Each is decided on each machine apart (a machine is a CPU model, CPU count and architecture; a CPU placement is ' +
     "answered apart): the machine's kept runs, each run's mean ln A − ln B over all its rounds with its moderated " +
     "t's standard error, the runs of one boot merged into one (a boot is one draw of the run effect; a run that " +
-    "recorded no boot id shares the boot of its machine's run less than 24 h before or after it), pooled " +
-    `with a run effect between boots whose sd each comparison learns from its own boots, from a stated prior ` +
-    `(half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ${p.run_prior.min_boots} ` +
-    `boots is not decided on. This is keep ${p.keeps} of these ` +
+    "recorded no boot id shares the boot of its machine's run of the same kernel build less than 24 h before or " +
+    'after it), pooled with a run effect between boots whose sd each comparison learns from its own boots, from a ' +
+    `stated prior (half-normal, scale ${pct(p.run_prior.scale)}); a machine measured on fewer than ` +
+    `${p.run_prior.min_boots} boots is not decided on. This is keep ${p.keeps} of these ` +
     `inputs: it spends α ${pct(p.spent)} (α / (k (k + 1)) of the answers' α, ${pct(p.alpha)}${shareOf(p)}; ` +
     `at most ${pct(p.alpha)} over every keep), ${splitOf(p, pct)}. ` +
     '"Holds on every machine measured": decided the same way on each (an intersection–union test); ' +

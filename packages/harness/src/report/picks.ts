@@ -249,27 +249,37 @@ const NAMED: readonly NamedSetting[] = Object.values(WORKLOAD_MODULES)
 
 type Named = NamedSetting;
 
+/** Each contender's value of a named setting, its default where it sets none. */
+function settingValues(an: Analysis, n: Named) {
+  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
+  return (name: string) => byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default;
+}
+
+/** An answer the other way round: B ÷ A. */
+const turned = (a: AnswerFigures): AnswerFigures => ({
+  ...a,
+  a: a.b,
+  b: a.a,
+  ratio: 1 / a.ratio,
+  lo: 1 / a.hi,
+  hi: 1 / a.lo,
+});
+
 /** A named setting's answers, each as twin ÷ default, whichever side the comparison put first. */
 function namedAnswers(an: Analysis, n: Named): AnswerFigures[] {
-  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
-  const isDefault = (name: string) =>
-    (byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default) === SETTINGS[n.setting].default;
+  const value = settingValues(an, n);
+  const isDefault = (name: string) => value(name) === SETTINGS[n.setting].default;
   return an.answers.flatMap((a) =>
-    a.out || isDefault(a.a) === isDefault(a.b)
-      ? []
-      : isDefault(a.b)
-        ? [a]
-        : [{ ...a, a: a.b, b: a.a, ratio: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo }],
+    a.out || isDefault(a.a) === isDefault(a.b) ? [] : isDefault(a.b) ? [a] : [turned(a)],
   );
 }
 
 /**
- * A named setting's answers between two of its non-default values on one stack (WATCH against a function), each as
- * the value named first in `words` ÷ the other.
+ * A named setting's answers between two of its non-default values (WATCH against a function), each as the value
+ * named first in `words` ÷ the other.
  */
 function betweenAnswers(an: Analysis, n: Named): AnswerFigures[] {
-  const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
-  const value = (name: string) => byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default;
+  const value = settingValues(an, n);
   const order = Object.keys(n.words);
   const rank = (name: string) => {
     const i = order.indexOf(String(value(name)));
@@ -281,7 +291,7 @@ function betweenAnswers(an: Analysis, n: Named): AnswerFigures[] {
       ? []
       : rank(a.a) <= rank(a.b)
         ? [a]
-        : [{ ...a, a: a.b, b: a.a, ratio: 1 / a.ratio, lo: 1 / a.hi, hi: 1 / a.lo }],
+        : [turned(a)],
   );
 }
 
@@ -295,7 +305,7 @@ const howMuch = (r: number) =>
  */
 function namedBullet(an: Analysis, n: Named): string {
   const byName = new Map(an.results.contenders.map((c) => [c.name, c]));
-  const settingOf = (name: string) => byName.get(name)?.settings?.[n.setting] ?? SETTINGS[n.setting].default;
+  const settingOf = settingValues(an, n);
   const mine = namedAnswers(an, n);
   if (!mine.length) return '';
   const stackOf = (name: string) => {

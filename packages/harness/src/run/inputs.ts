@@ -269,7 +269,8 @@ export function sourceFiles(dir: string): { sha256: string; files: Record<string
   const hash = createHash('sha256');
   const names = [...new Set(listed.stdout.split('\0').filter(Boolean))].sort();
   const named = names.length <= SOURCE_FILES_NAMED;
-  const files: Record<string, string> = {};
+  // No prototype: a file named __proto__ or constructor is a name like any other.
+  const files: Record<string, string> = Object.create(null);
   for (const name of names) {
     let content: Buffer | string;
     try {
@@ -287,9 +288,12 @@ export function sourceFiles(dir: string): { sha256: string; files: Record<string
 /** What changed between two recordings of a folder's files, `most` named: "server.mjs (changed), a.log (new)". */
 export function filesChanged(was: Record<string, string>, now: Record<string, string>, most = 3): string {
   const names = [...new Set([...Object.keys(was), ...Object.keys(now)])].sort();
-  const changed = names.flatMap((n) =>
-    was[n] === now[n] ? [] : [`${n} (${was[n] === undefined ? 'new' : now[n] === undefined ? 'gone' : 'changed'})`],
-  );
+  // Own keys only: a file named constructor is not Object.prototype's.
+  const of = (r: Record<string, string>, n: string) => (Object.hasOwn(r, n) ? r[n] : undefined);
+  const changed = names.flatMap((n) => {
+    const [a, b] = [of(was, n), of(now, n)];
+    return a === b ? [] : [`${n} (${a === undefined ? 'new' : b === undefined ? 'gone' : 'changed'})`];
+  });
   return changed.length > most
     ? `${changed.slice(0, most).join(', ')} and ${changed.length - most} more`
     : changed.join(', ');

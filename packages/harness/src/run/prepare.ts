@@ -150,7 +150,7 @@ function freshResults(
   return { results, runDir: runDirOf(opts) };
 }
 
-function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results: Results; runDir: string } {
+export function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results: Results; runDir: string } {
   const runDir = runFolder(dir);
   const results = readResults(resultsFile(runDir));
   if (results.complete) throw new Error(`${runDir} holds a complete run; nothing to resume`);
@@ -166,8 +166,16 @@ function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { results:
         `--resume ${runDir} ${appFlagsOf(apps)}${unrecordedFlags(apps)}`,
     );
   for (const a of apps) {
-    const now = a.source_sha256 && a.cwd ? sourceFiles(a.cwd) : null;
-    if (!now || now.sha256 === a.source_sha256) continue;
+    if (!a.source_sha256 || !a.cwd) continue;
+    const now = sourceFiles(a.cwd);
+    // Listed when the run started, and git cannot list it now (moved out of its repository, or git refuses it): the
+    // resume cannot be held to the files it started with, so it is refused rather than run unchecked.
+    if (!now)
+      throw new Error(
+        `${runDir}: ${a.name}'s folder ${a.cwd} cannot be listed by git now, as it was when the run started: ` +
+          'a resume could not tell whether its files changed; start a new run, or resume where git lists the folder',
+      );
+    if (now.sha256 === a.source_sha256) continue;
     // Which files, where the run recorded each: an editor's backup or a log the app writes into its folder shows here.
     const which = a.source_files && now.files ? `: ${filesChanged(a.source_files, now.files)}` : '';
     throw new Error(

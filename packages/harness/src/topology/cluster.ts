@@ -253,7 +253,7 @@ async function loadRdb(rdbPath: string, nodes: Node[], layout: NodeLine[]): Prom
  * as many keys as its primary (a keyless check: a replica answers key commands only after READONLY)
  * and every node lists every replica to clients.
  */
-export function startCluster(
+export async function startCluster(
   rdbPath: string,
   opts: { timeoutMs?: number; cpuList?: string | null; ports?: (n: number) => Promise<number[]> } = {},
 ): Promise<ClusterTarget> {
