@@ -135,9 +135,10 @@ type LaneResult = Awaited<ReturnType<typeof runLane>> & { lane: Lane };
 
 /**
  * The closing list, where a log cut to its last part still shows it: each failed test with its text, then each
- * failure no test is named for (a throw outside a test: at load, in a hook), by file, or by lane where no file said it.
+ * failure no test is named for (a throw outside a test: at load, in a hook), by file, or by lane where no file said it
+ * (not when the suite was stopped: its signal, not a file, ended the lane).
  */
-export function closingList(results: LaneResult[]): string[] {
+export function closingList(results: LaneResult[], stopped = false): string[] {
   const failures = results.flatMap((r) => r.failures);
   const lines = failures.flatMap((f) => [
     `  ${f.file} > ${f.name}`,
@@ -147,7 +148,7 @@ export function closingList(results: LaneResult[]): string[] {
     const n = f.failed - failures.filter((x) => x.file === f.file).length;
     if (n > 0) lines.push(`  ${f.file}: ${n} failed outside a test (at load or in a hook): see lane ${f.lane}'s log`);
   }
-  for (const r of results)
+  for (const r of stopped ? [] : results)
     if (r.code !== 0 && !r.files.some((f) => f.failed))
       lines.push(`  lane ${r.lane.name} exited ${r.code}, no test failed (a file that did not load?): see its log`);
   return lines.length ? ['', 'failed tests:', ...lines] : [];
@@ -260,7 +261,7 @@ async function main(): Promise<number> {
   if (left.length && !keep) console.log(`\nthe suite's temporary folder held, and no longer holds: ${leftovers(left)}`);
   const files = results.flatMap((r) => r.files);
   const sum = (k: 'tests' | 'failed' | 'skipped') => files.reduce((s, f) => s + f[k], 0);
-  for (const line of closingList(results)) console.log(line);
+  for (const line of closingList(results, interrupted !== null)) console.log(line);
   console.log('\nslowest files (seconds, lane):');
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
     console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.lane.padEnd(6)} ${f.file}`);

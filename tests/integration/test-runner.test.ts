@@ -128,6 +128,9 @@ test('the runner exits 1 when a test fails, keeps and names its folder, kills st
     expect(out).toMatch(
       /\nfailed tests:\n {2}tests\/unit\/a\.test\.ts > fails\n {4}AssertionError: .*\n\n {4}Expected: 2\n/,
     );
+    // A failed test is said once: not again as a failure outside a test, nor its lane as one no file explained.
+    expect(out).not.toContain('outside a test');
+    expect(out).not.toContain('no test failed');
     const timings = JSON.parse(readFileSync(join(root, 't.json'), 'utf8'));
     expect(Object.keys(timings.files).sort()).toEqual(['tests/alone/b.test.ts', 'tests/unit/a.test.ts']);
     for (const ms of Object.values(timings.files)) expect(Number.isInteger(ms)).toBe(true);
@@ -200,6 +203,8 @@ test("a failed test's file, name and text, read from its junit entry (escapes un
     '  lane alone exited 1, no test failed (a file that did not load?): see its log',
   ]);
   expect(closingList([{ lane: lane('unit'), code: 0, wall: 1, files: [], failures: [] }])).toEqual([]);
+  // Stopped by a signal: the lane's exit is the signal's, not a file's.
+  expect(closingList([{ lane: lane('unit'), code: 143, wall: 1, files: [], failures: [] }], true)).toEqual([]);
 });
 
 test('a test file that does not load fails the runner, counted as one failure', async () => {
