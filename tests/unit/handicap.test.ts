@@ -17,6 +17,7 @@ import {
 import { aloneAt, checkDesign, duetPairs } from '../../packages/harness/src/answers/pair-design';
 import { handicapEnv } from '../../packages/harness/src/run/calibrate';
 import type { ContenderResult, Results } from '../../packages/harness/src/model/results';
+import type { HandicapCheck } from '../../packages/harness/src/model/changes';
 import { seededRandom } from '../../packages/harness/src/stats/stats';
 import { tPower } from '../../packages/harness/src/stats/moderated';
 import { handicapLine } from '../../packages/harness/src/report/answers';
@@ -510,6 +511,24 @@ describe("the default run's check: measured both ways, judged on its windows alo
     expect(h!.cpu!.ratio).toBeCloseTo(1 / 0.9, 2);
     expect(h!.cpu!.seen).toBe(true);
     expect(text).toMatch(/Its CPU per request in the same duets: \+11% \(\+1\d%…\+1\d%\): seen\.$/);
+    // Missed with the rounds to see it, the burn seen in its CPU per request: said so; short of rounds, not said.
+    const line = (check: HandicapCheck) =>
+      handicapLine({ handicap: [{ check, sizing: 'cpu', maxBusy: MAX_BUSY }] } as unknown as Analysis);
+    const power = { chance: 0.97, target: 0.8, rounds_for_target: 3 };
+    const seenCheck: HandicapCheck = h!;
+    const missed: HandicapCheck = {
+      ...seenCheck,
+      detected: false,
+      measured: { ...seenCheck.measured!, rounds: 4, power },
+    };
+    expect(line(missed)).toEndWith(
+      ': seen. Missed though the run had the rounds to see it, and its CPU per request shows the burn: the burn ' +
+        'reached the app, and its req/s did not follow it on this machine.',
+    );
+    expect(line({ ...missed, measured: { ...missed.measured!, power: { ...power, rounds_for_target: 9 } } })).toEndWith(
+      ': seen.',
+    );
+    expect(line({ ...missed, detected: true })).toEndWith(': seen.');
   });
 
   test('the line says which windows the check was judged on, its duets beside, and the bias check', () => {

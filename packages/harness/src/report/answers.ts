@@ -270,10 +270,24 @@ export function handicapLine(an: Analysis): string {
         (h.cpu
           ? ` Its CPU per request in the same duets: ${signedPct(h.cpu.ratio)} (${signedPct(h.cpu.lo)}…` +
             `${signedPct(h.cpu.hi)}): ${h.cpu.seen ? 'seen' : 'not seen'}.`
-          : '')
+          : '') +
+        burnNotFollowed(h)
       );
     })
     .join('\n\n');
+}
+
+/**
+ * A miss the run had the rounds to see, its CPU per request showing the burn: the burn reached the app and its req/s
+ * did not follow it, so the miss says how this machine turns CPU into req/s, not that the run was short.
+ */
+function burnNotFollowed(h: HandicapFigures['check']): string {
+  const p = h.measured.power;
+  if (h.detected || !h.cpu?.seen || !p || p.rounds_for_target > (h.measured.rounds ?? 0)) return '';
+  return (
+    ' Missed though the run had the rounds to see it, and its CPU per request shows the burn: the burn reached the ' +
+    'app, and its req/s did not follow it on this machine.'
+  );
 }
 
 /**
