@@ -133,6 +133,9 @@ export function failureLines(message: string): string[] {
 
 type LaneResult = Awaited<ReturnType<typeof runLane>> & { lane: Lane };
 
+/** A lane that failed with no file saying so (a file that did not load): a failure JUnit names no test for. */
+const failedUnnamed = (r: LaneResult) => r.code !== 0 && !r.files.some((f) => f.failed);
+
 /**
  * The closing list, where a log cut to its last part still shows it: each failed test with its text, then each
  * failure no test is named for (a throw outside a test: at load, in a hook), by file, or by lane where no file said it
@@ -148,9 +151,8 @@ export function closingList(results: LaneResult[], stopped = false): string[] {
     const n = f.failed - failures.filter((x) => x.file === f.file).length;
     if (n > 0) lines.push(`  ${f.file}: ${n} failed outside a test (at load or in a hook): see lane ${f.lane}'s log`);
   }
-  for (const r of stopped ? [] : results)
-    if (r.code !== 0 && !r.files.some((f) => f.failed))
-      lines.push(`  lane ${r.lane.name} exited ${r.code}, no test failed (a file that did not load?): see its log`);
+  for (const r of stopped ? [] : results.filter(failedUnnamed))
+    lines.push(`  lane ${r.lane.name} exited ${r.code}, no test failed (a file that did not load?): see its log`);
   return lines.length ? ['', 'failed tests:', ...lines] : [];
 }
 
@@ -272,7 +274,7 @@ async function main(): Promise<number> {
     writeFileSync(timingsOut, `${JSON.stringify({ version: 1, files: ms }, null, 2)}\n`);
   }
   // A lane that failed before reporting (a file that did not load) counts as a failure even with no failed test.
-  const failed = sum('failed') + results.filter((r) => r.code !== 0 && !r.files.some((f) => f.failed)).length;
+  const failed = sum('failed') + results.filter(failedUnnamed).length;
   console.log(`${sum('tests') - sum('failed') - sum('skipped')} passed, ${failed} failed, ${sum('skipped')} skipped`);
   if (interrupted) {
     console.log(`stopped by ${interrupted}${results.length < lanes.length ? ': not every lane ran' : ''}`);
