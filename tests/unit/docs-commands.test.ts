@@ -59,8 +59,8 @@ function npmCommands(doc: string): { script: string; args: string[] }[] {
       .replace(/^ -- /, '')
       .replace(/\s+#.*$/, '')
       .trim();
-    // Words as the shell gives them: a double-quoted one (--app "node server.js") is one word.
-    const words = (args.match(/"[^"]*"|\S+/g) ?? []).map((a) => a.replace(/^"(.*)"$/, '$1'));
+    // Words as the shell gives them: a quoted one (--app "node server.js", --only '*-raw-*') is one word.
+    const words = (args.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^(["'])(.*)\1$/, '$2'));
     const swapped = words.map((a) =>
       a
         .split(',')

@@ -233,7 +233,7 @@ const AFTER = {
     desc:
       'full (default): results.json, results.md, report.html, the PNG charts and report.png (a headless Chromium); ' +
       'text: results.json, results.md and report.html only, no charts drawn and no browser started ' +
-      "(npm run report draws each run's later; a sweep's own chart, not); a run published to README.md is always full",
+      "(npm run report draws them later, a sweep's own chart included); a run published to README.md is always full",
   },
   quiet: {
     type: 'boolean',
