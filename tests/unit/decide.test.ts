@@ -1,10 +1,12 @@
-// answers/decide.ts and racing.ts by hand, at their edges: Holm's stop, the changes' spending of α over the run,
+// answers/decide.ts and racing.ts by hand, at their edges: Holm's stop, "faster" at α/m beside "equal" (and why not
+// Holm's step-down there), the changes' spending of α over the run,
 // "equal"'s bound on a ratio scale, the words' bound, the older files' open level, when the layout enters the prior,
 // and which procedure a family of changes gets.
 import { describe, expect, test } from 'bun:test';
 import {
   bound,
   changesInterimAlpha,
+  decidedLevels,
   familyPrior,
   holmLevels,
   interimAlpha,
@@ -16,6 +18,8 @@ import {
 import { changesProcedure, lookAt } from '../../packages/harness/src/answers/racing';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import type { Answer, Results } from '../../packages/harness/src/model/results';
+import { seededRandom } from '../../packages/harness/src/stats/stats';
+import jstat from 'jstat';
 
 const CMP: Comparison = { id: 'a vs b', question: 'q', a: 'a', b: 'b' };
 
@@ -43,6 +47,62 @@ describe('a look at its edges', () => {
     // Sorted: 0.03 against 0.05/2 fails, so 0.04 is never tried against 0.05.
     expect(holmLevels([0.03, 0.04], 0.05)).toEqual([null, null]);
     expect(holmLevels([0.04, 0.02], 0.05)).toEqual([0.05, 0.025]);
+  });
+
+  test('"faster" at α/m, not by step-down: a second gap at p 0.031 of two is "equal", not "faster" at α', () => {
+    const C = [CMP, { id: 'c vs d', question: 'q', a: 'c', b: 'd' }];
+    const rounds: Record<string, number[]> = {
+      'a vs b': [0.3, 0.31, 0.29, 0.3, 0.32, 0.28],
+      'c vs d': [-2, -1, 0, 1, 2, 0].map((z) => 0.025 + 0.02 * z),
+    };
+    const [gap, small] = look({ contenders: [] } as unknown as Results, C, 1, 0.05, 10, [], {
+      pairs: (c) => pairsOf(rounds[c.id]!),
+    });
+    expect(gap!.verdict).toBe('faster');
+    expect(gap!.level).toBeCloseTo(1 - 0.05 / 2, 12);
+    // Holm's second step would decide it at α = 0.05; at α/m = 0.025 it is not, and its interval lies within ±10%.
+    expect(small!.p).toBeGreaterThan(0.025);
+    expect(small!.p).toBeLessThan(0.05);
+    expect(small!.verdict).toBe('equal');
+    expect(decidedLevels([1e-12, 0.031], 0.05)).toEqual([0.025, null]);
+    expect(holmLevels([1e-12, 0.031], 0.05)).toEqual([0.025, 0.05]);
+  });
+
+  test('with "equal" in the family, any false claim ≤ 5% at α/m; by step-down, over 6% (seeded simulation)', () => {
+    // Half the comparisons have no difference ("faster" false), half a gap just beyond ±10% ("equal" false), each
+    // estimate normal with se such that the gaps are decided nearly always: the layout that makes Holm's step-down
+    // spend α twice (its α/m of a decided gap passed on to the nulls, while an undecided one can say "equal").
+    const margin = Math.log(1.1);
+    const families = (m: number, levels: (ps: number[], alpha: number) => (number | null)[], n: number) => {
+      const random = seededRandom(91);
+      const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+      const z = jstat.normal.inv(1 - 0.05 / m, 0, 1);
+      const se = margin / (2 * z);
+      const theta = Array.from({ length: m }, (_, i) => (i % 2 ? margin * 1.02 : 0));
+      let bad = 0;
+      for (let s = 0; s < n; s++) {
+        const x = theta.map((t) => t + se * normal());
+        const decided = levels(
+          x.map((e) => 2 * (1 - jstat.normal.cdf(Math.abs(e) / se, 0, 1))),
+          0.05,
+        );
+        const wrong = x.some((e, i) =>
+          decided[i] !== null
+            ? theta[i] === 0 || Math.sign(e) !== Math.sign(theta[i]!)
+            : Math.abs(e) + z * se <= margin && theta[i] !== 0,
+        );
+        if (wrong) bad++;
+      }
+      return bad / n;
+    };
+    const [two, twenty] = [families(2, decidedLevels, 40_000), families(20, decidedLevels, 10_000)];
+    const [holm2, holm20] = [families(2, holmLevels, 40_000), families(20, holmLevels, 10_000)];
+    console.log(
+      `any false claim, "faster" at α/m: ${(two * 100).toFixed(1)}% (m 2), ${(twenty * 100).toFixed(1)}% (m 20); ` +
+        `by Holm's step-down: ${(holm2 * 100).toFixed(1)}%, ${(holm20 * 100).toFixed(1)}%`,
+    );
+    expect(Math.max(two, twenty)).toBeLessThanOrEqual(0.05);
+    expect(Math.min(holm2, holm20)).toBeGreaterThan(0.06); // the simulation finds the step-down's double spending
   });
 
   test('"equal" within ±10% is a ratio bound: its interval at 1 − 2α/m from 1/1.1 (0.909), not from 0.9', () => {

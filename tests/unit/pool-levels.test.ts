@@ -1,5 +1,5 @@
 // The pool's levels and figures checked exactly, where the seeded simulations (tests/unit/pool.test.ts) run far under
-// their 5% and so cannot tell α from 2α: a machine's verdicts at Holm's and the equal test's own levels, a pooled p,
+// their 5% and so cannot tell α from 2α: a machine's verdicts at α/m and the equal test's own levels, a pooled p,
 // a boot's merged estimate, a prediction's width and df, each against its formula by hand.
 import { describe, expect, test } from 'bun:test';
 import jstat from 'jstat';
@@ -37,16 +37,17 @@ const spanning = (lo: number, hi: number, level: number): [number, number] => [
 ];
 
 describe("a machine's verdicts at their own levels (a worked example by hand)", () => {
-  // Six comparisons measured, five on two boots (the family Holm and the equal test run over, m = 5), one on one boot
-  // (n = 6). α 5%: Holm's first step at α/5 = 1%, its second at α/4 = 1.25%; "equal" at 1 − 2α/m = 98%.
+  // Six comparisons measured, five on two boots (the family "faster" and the equal test run over, m = 5), one on one
+  // boot (n = 6). α 5%: "faster" at α/5 = 1% for each (Holm's second step would be α/4 = 1.25%); "equal" at
+  // 1 − 2α/m = 98%.
   const alpha = 0.05;
   const m = 5;
   const n = 6;
   const equalLevel = 1 - (2 * alpha) / m;
   const rows: [string, number, number, number][] = [
     // name, mean, sd, boots
-    ['decided at Holm’s first step', meanAt(0.009, 0.05), 0.05, 2],
-    ['p 1.5%: past the second step (α/4), inside it at 2α', meanAt(0.015, 0.05), 0.05, 2],
+    ['decided at α/m', meanAt(0.009, 0.05), 0.05, 2],
+    ['p 1.1%: past α/m, inside what Holm’s second step (α/4) would decide', meanAt(0.011, 0.05), 0.05, 2],
     ['equal at 98% just out of ±10% (inside at 96%)', 0, Math.log(1.1 * 1.002) / z(1 - alpha / m), 2],
     ['lo 0.905: below 1/1.1, above 1 − 10%', ...spanning(0.905, 1.01, equalLevel), 2],
     ['equal: ±2.3% at 98%', 0, 0.01, 2],
@@ -67,7 +68,7 @@ describe("a machine's verdicts at their own levels (a worked example by hand)", 
   } as unknown as Config;
   const on = decideOn(cfg, alpha, 10);
 
-  test("Holm's step-down at α over what the machine can decide, each at its step's level", () => {
+  test('"faster" at α/m over what the machine can decide, not by step-down: p 1.1% of five stays open', () => {
     expect(on.map((o) => o!.verdict)).toEqual(['faster', 'undecided', 'undecided', 'undecided', 'equal', 'undecided']);
     expect(on[0]!.level).toBeCloseTo(1 - alpha / m, 12);
   });

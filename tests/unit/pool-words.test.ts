@@ -53,11 +53,11 @@ describe("the pooled method's line", () => {
     const p = { keeps: 1, spent: 0.025, alpha: 0.05, per_machine: 0.025, machines: 2, configurations: 2 };
     const text = (deciding: number) =>
       poolProcedureText({ pool: { ...p, deciding, run_prior: { scale: 0.06, min_boots: 2 } } } as unknown as Analysis);
-    expect(text(2)).toContain('split over 2 machines (2.5% each), Holm inside each.');
+    expect(text(2)).toContain('split over 2 machines (2.5% each), α/m for each comparison inside each.');
     expect(text(1)).toContain('split over the 1 of 2 machines measured on enough boots to decide (2.5% each)');
     expect(text(0)).toContain(
-      'to be split over those measured on enough boots to decide, Holm inside each: none of the 2 machines yet, so ' +
-        'nothing is decided.',
+      'to be split over those measured on enough boots to decide, α/m for each comparison inside each: none of the ' +
+        '2 machines yet, so nothing is decided.',
     );
   });
 });

@@ -13,13 +13,14 @@ import type { OnMachine } from '../../packages/harness/src/model/across-runs';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, settingsTable } from '../../packages/harness/src/report/answers';
 import { removePooled } from '../../packages/harness/src/publish/files';
-import { picksSection } from '../../packages/harness/src/report/picks';
+import { picksSection, times } from '../../packages/harness/src/report/picks';
 import { ROOT } from '../../packages/harness/src/system/paths';
 
 const fixture = () => readResults(join(ROOT, 'tests/fixtures/results/results.json'));
 const x2 = (r: number) => `${r.toFixed(2)}×`;
-/** "(1.36×, 1.09×–1.68×": a decided answer's factor and interval, as the faster side says them. */
-const bracket = (a: AnswerFigures) => `(${x2(a.sides.factor)}, ${x2(a.sides.lo)}–${x2(a.sides.hi)}`;
+/** "(1.36×, 1.09×–1.68×": a decided answer's factor and interval, as the faster side says them (an end near 1 with
+ * the decimals that tell it from 1, "1.001×"). */
+const bracket = (a: AnswerFigures) => `(${times(a.sides.factor)}, ${times(a.sides.lo)}–${times(a.sides.hi)}`;
 
 function published() {
   const dir = join(ROOT, 'results/latest');
@@ -56,7 +57,7 @@ describe('"faster than" in the answers by question', () => {
     for (const [, list] of lists) {
       const brackets = list!.match(/\([^)]*\)/g) ?? [];
       expect(brackets.length).toBe(list!.replace(/ \([^)]*\)/g, '').split(/, | and /).length);
-      for (const b of brackets) expect(b).toMatch(/^\(\d+\.\d\d×, \d+\.\d\d×–\d+\.\d\d×\)$/);
+      for (const b of brackets) expect(b).toMatch(/^\(\d+\.\d{2,6}×, \d+\.\d{2,6}×–\d+\.\d{2,6}×\)$/);
     }
   });
 

@@ -114,12 +114,17 @@ describe('the measured record', () => {
     expect(handicapJudged(frozen)?.length).toBe(published.handicap?.length);
     expect(withCeilingFigures(frozen).length).toBe(frozen.contenders.length);
     expect(analyze(frozen).answers.length).toBeGreaterThan(0);
-    // Stored, the verdicts are the published run's: the same contenders ok, the same answers decided.
+    // Stored, the verdicts are the published run's: the same contenders ok, the same answers decided, but for those
+    // its Holm step-down decided past α/m (the run predates "faster" at α/m; at one α, α/m decides a subset).
     const judged = { ...structuredClone(measured), ...verdicts } as Results;
     const ok = (r: Results) => r.contenders.filter((c) => c.status === 'ok').map((c) => c.name);
     expect(ok(judged)).toEqual(ok(published));
     const decided = (r: Results) => r.answers!.filter((a) => a.verdict === 'faster').map((a) => a.id);
-    expect(decided(judged)).toEqual(decided(published));
+    expect(decided(judged).length).toBeGreaterThan(0);
+    expect(decided(published)).toEqual(expect.arrayContaining(decided(judged)));
+    const past = decided(published).filter((id) => !decided(judged).includes(id));
+    const m = published.family!.comparisons.length;
+    for (const id of past) expect(published.answers!.find((a) => a.id === id)!.p!).toBeGreaterThanOrEqual(0.05 / m / 2);
     expect(judged.reference?.value).toBeCloseTo(published.reference!.value, 6);
   });
 });

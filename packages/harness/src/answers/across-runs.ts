@@ -4,10 +4,10 @@
 // whose two contenders were built and run from the same inputs as today's, the runs of one boot merged into one
 // estimate (a boot is one draw of the run effect), with a run effect between boots that each comparison learns from
 // its own boots (stats/meta-analysis.ts statedPrior), only from two boots up (MIN_BOOTS), and decided as one family:
-// Holm's step-down for "faster" and two one-sided tests at α/m each for "equal" within the margin, as a run's own
-// answers are (decide.ts look). The α: spent over the keeps (α / (k (k + 1)) at the k-th, so re-testing as runs are
-// kept keeps the error rate), then split evenly over the configurations measured on enough boots to decide, so every
-// statement on every machine keeps the family's error rate together; the family's α is its share of the page's
+// "faster" at α/m and two one-sided tests at α/m each for "equal" within the margin, as a run's own answers are
+// (decide.ts look, decidedLevels). The α: spent over the keeps (α / (k (k + 1)) at the k-th, so re-testing as runs
+// are kept keeps the error rate), then split evenly over the configurations measured on enough boots to decide, so
+// every statement on every machine keeps the family's error rate together; the family's α is its share of the page's
 // (familyShares, beside the first screen's picks). Across machines (answers/where.ts): "holds on
 // every machine measured" where each machine decided it the same way, else the machines named; a prediction for an
 // unmeasured machine only from five machines measured.
@@ -40,7 +40,7 @@ import {
   TAU_GRID,
   withHistory,
 } from '../stats/meta-analysis';
-import { DECISION, familyPrior, holmLevels, roundMeans, windowPairs } from './decide';
+import { DECISION, decidedLevels, familyPrior, roundMeans, windowPairs } from './decide';
 import { across } from './where';
 
 /**
@@ -120,9 +120,9 @@ const configOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
   r.placement === 'none' ? r.machine : `${r.machine}|${r.placement}`;
 
 /**
- * The page's α split between its two families of decisions, by their sizes (Bonferroni between them, Holm inside
- * each): the answers (`answers` comparisons) and the first screen's picks (`picks`, answers/picks.ts). Every decided
- * answer and every bold figure of the page together keep a family error of at most α.
+ * The page's α split between its two families of decisions, by their sizes (Bonferroni between them, and inside
+ * each: decidedLevels): the answers (`answers` comparisons) and the first screen's picks (`picks`, answers/picks.ts).
+ * Every decided answer and every bold figure of the page together keep a family error of at most α.
  */
 export function familyShares(answers: number, picks: number, alpha: number = DECISION.alpha) {
   const all = Math.max(1, answers + picks);
@@ -197,9 +197,9 @@ function configOfRuns(
 
 /**
  * Each comparison's verdict on one configuration, at its share of α. The family is what the configuration can decide
- * on (measured there, on MIN_BOOTS boots or more), known from the runs' layout before any test: Holm's step-down over
- * it for "faster", two one-sided tests at α/m each for "equal". An open answer's interval is at 1 − α/n (n: the
- * comparisons measured there, m ≤ n), which holds 1 whenever Holm did not decide; one the configuration cannot decide
+ * on (measured there, on MIN_BOOTS boots or more), known from the runs' layout before any test: "faster" at α/m
+ * (decidedLevels), two one-sided tests at α/m each for "equal". An open answer's interval is at 1 − α/n (n: the
+ * comparisons measured there, m ≤ n), which holds 1 whenever it was not decided; one the configuration cannot decide
  * (one boot) is taken to reach 1, a wider interval, as it decides nothing: open never reads as decided.
  */
 export function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMachine | null)[] {
@@ -208,11 +208,11 @@ export function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMach
   const can = has.map((h, i) => h && cfg.bootsOf[i]! >= MIN_BOOTS);
   const family = can.flatMap((c, i) => (c ? [i] : []));
   const m = Math.max(1, family.length);
-  const holm = holmLevels(
+  const decided = decidedLevels(
     family.map((i) => cfg.pooled[i]!.p),
     alpha,
   );
-  const levels = new Map(family.map((i, j) => [i, holm[j] ?? null]));
+  const levels = new Map(family.map((i, j) => [i, decided[j] ?? null]));
   const margin = marginPct / 100;
   return cfg.pooled.map((p, i) => {
     if (!has[i]) return null;
@@ -401,9 +401,9 @@ const checksOn = (checks: ReturnType<typeof checkEstimates>, cfg: Config) =>
 
 /**
  * The runs' handicap checks judged exactly as the answers are: on each configuration, the check's runs pooled under
- * the answers' prior and decided by the answers' own function (decideOn) at the level Holm would give it as one more
- * comparison of that configuration's family (the answers themselves decided without it); across machines by the same
- * words (answers/where.ts).
+ * the answers' prior and decided by the answers' own function (decideOn) at the level it would have as one more
+ * comparison of that configuration's family, α/(m + 1) (the answers themselves decided without it); across machines
+ * by the same words (answers/where.ts).
  */
 function pooledCheck(
   checks: ReturnType<typeof checkEstimates>,
@@ -447,6 +447,8 @@ function pooledCheck(
 
 function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], boot: (run: string) => string): PoolAnswer {
   const where = on.length ? across(on) : null;
+  const atDefault = on.filter((o) => o.placement === 'none');
+  const decidedOn = atDefault.length ? atDefault : on;
   const machines = new Set(on.map((o) => o.machine)).size;
   // From five machines: where a run on an unmeasured machine falls, from the machines' means (default placement).
   const prediction = predicted(runs, boot);
@@ -461,8 +463,9 @@ function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], boot: (ru
     ratio: where?.ratio ?? NaN,
     lo: where?.lo ?? 0,
     hi: where?.hi ?? Infinity,
-    level: on.length ? Math.min(...on.map((o) => o.level)) : 0.95,
-    p: on.length ? Math.max(...on.map((o) => o.p)) : 1,
+    // Over the configurations the verdict is read from (across: the default placement's, where there are any).
+    level: decidedOn.length ? Math.min(...decidedOn.map((o) => o.level)) : 0.95,
+    p: decidedOn.length ? Math.max(...decidedOn.map((o) => o.p)) : 1,
     pairs: 0,
     rounds: runs.length,
     look: 1,

@@ -11,8 +11,8 @@ import type { Answer, Verdict } from '../model/results';
 
 /**
  * The defaults of every decision, in one place. The family is every comparison of the run's
- * questions; `alpha` bounds the chance of any false "faster" claim over the whole family and
- * every look together (Bonferroni over looks, Holm's step-down across the family within one).
+ * questions; `alpha` bounds the chance of any false claim, "faster" or "equal", over the whole family and
+ * every look together (Bonferroni over looks, and within one over the family: decidedLevels).
  * The interim looks of racing spend `interimShare` of alpha between them, interim look k
  * alpha·share/2^k: they can stop only the clearest gaps, a few rounds having too few pairs for
  * more. The last look, once the rounds end, spends what is left (at least
@@ -141,7 +141,20 @@ export const changesInterimAlpha = (t: number, tBefore: number, alpha: number = 
 /** Level of the last look: what the looks before it left of alpha. */
 export const lastAlpha = (spent: number[], alpha: number = DECISION.alpha) => alpha - spent.reduce((s, x) => s + x, 0);
 
-/** Holm's step-down at `alpha`: for each test, the level it was rejected at, or null. */
+/**
+ * The level each comparison of a family that also says "equal" is decided "faster" at, or null: Bonferroni's α/m.
+ * Not Holm's step-down: at most one of a comparison's two nulls is true (no difference, or one beyond the margin),
+ * so a test of each at α/m keeps any false claim of either kind at most α together; Holm's step-down passes on the
+ * α of the gaps it decided, which are the comparisons whose "equal" null is true, and so spends it twice: with half a
+ * family's gaps just beyond the margin and half at 0, a false claim in 6.8% of families against 4.5%
+ * (tests/unit/decide.test.ts).
+ */
+export function decidedLevels(ps: number[], alpha: number): (number | null)[] {
+  const level = alpha / Math.max(1, ps.length);
+  return ps.map((p) => (p < level ? level : null));
+}
+
+/** Holm's step-down at `alpha`: for each test, the level it was rejected at, or null (a family of "faster" only). */
 export function holmLevels(ps: number[], alpha: number): (number | null)[] {
   const order = ps.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0]);
   const out = new Array<number | null>(ps.length).fill(null);
@@ -257,7 +270,7 @@ export interface LookOf {
 /**
  * One look at the family with the data so far. Answers decided or bounded at an earlier look are
  * kept as they were; the rest are tested again, each with the family's prior as of this look.
- * Rejected by Holm: "faster", with the interval at the level Holm rejected it at (it excludes 1).
+ * Rejected at alpha_k / m (decidedLevels): "faster", with its interval at that level (it excludes 1).
  * Otherwise "equal" when two one-sided tests at the Bonferroni level alpha_k / m each (Schuirmann
  * 1987) put the ratio inside ±margin, that is its interval at 1 − 2·alpha_k / m lies inside; else
  * "undecided" with its interval at 1 − alpha_k / m, which holds 1 (an open answer never reads as decided). The chance
@@ -292,7 +305,7 @@ export function look(
       { rounds: roundMeans(data[i]!), reps: reps[i]!, prior, s02: prior.scale(covariates[i]) },
       level,
     );
-  const rejected = holmLevels(
+  const rejected = decidedLevels(
     data.map((_, i) => ratio(i, 0.95).p),
     alphaK,
   );
@@ -305,7 +318,7 @@ export function look(
     // Equal: Schuirmann's two one-sided tests, each at alpha_k / m, so the interval at 1 − 2·alpha_k / m.
     const r = ratio(i, 1 - (2 * alphaK) / m);
     if (r.lo >= 1 / (1 + margin) && r.hi <= 1 + margin) return answerOf(c, r, pairs, k, 'equal');
-    // Open: the interval at Bonferroni's 1 − alpha_k / m, which holds 1 whenever Holm did not reject
+    // Open: the interval at Bonferroni's 1 − alpha_k / m, which holds 1 whenever it was not rejected
     // (p ≥ alpha_k / m).
     return answerOf(c, ratio(i, 1 - alphaK / m), pairs, k, 'undecided');
   });

@@ -69,7 +69,7 @@ export interface Noise {
 
 /**
  * About how many more rounds would close an open comparison: its log interval narrows as 1/√rounds. Its
- * interval is at Holm's first level, 1 − α/m, which deciding needs; "equal" needs the one at 1 − 2α/m,
+ * interval is at the level of "faster", 1 − α/m, which deciding needs; "equal" needs the one at 1 − 2α/m,
  * narrower by the ratio of the normal quantiles. `openAtEquals`: results whose open intervals are at
  * 1 − 2α/m already (decide.ts openAtEqualsLevel).
  */

@@ -19,7 +19,7 @@ export const FIRST_ROUNDS = 3;
 /**
  * The changes' procedure. A few pairs: each on its own rounds, with the signed-rank test. Many (a whole suite with
  * --against): the moderated t, the pairs lending each other a variance as the answers' comparisons do. With m pairs
- * Holm's first step asks p < α/m, and the signed-rank test's least p on n rounds is 2/2^n: 27 pairs need at least 11
+ * "faster" asks p < α/m, and the signed-rank test's least p on n rounds is 2/2^n: 27 pairs need at least 11
  * rounds at the whole α, and more at an interim look, where a whole suite measured both sides makes 9 rounds in 30
  * minutes (docs/runs/against.md).
  */
@@ -28,8 +28,9 @@ export const changesProcedure = (pairs: number): Extract<ProcedureName, 'moderat
   pairs >= MODERATED_PAIRS ? 'moderated-t' : 'signed-rank';
 
 /**
- * The fewest rounds in which a change can be answered: with the signed-rank test, Holm's first step (α/m, the interim
- * looks' tenth of α spent) must have an interval; the moderated t's prior lends the rest after the first rounds.
+ * The fewest rounds in which a change can be answered: with the signed-rank test, the level of "faster" (α/m, the
+ * interim looks' tenth of α spent) must have an interval; the moderated t's prior lends the rest after the first
+ * rounds.
  */
 export const changesRoundsNeeded = (pairs: number) =>
   changesProcedure(pairs) === 'signed-rank'

@@ -47,7 +47,7 @@ export type Holds = 'holds on every machine measured' | 'depends on the machine'
 
 /**
  * One comparison's answer on one machine (one configuration: a machine and a placement), from its runs alone. Its
- * `level`: Holm's step at the machine's share of α for "faster", else the "equal" test's.
+ * `level`: α/m at the machine's share of α for "faster", else the "equal" test's.
  */
 export interface OnMachine extends RatioEstimate {
   /** The machine's hardware (model/kept.ts machineKey), and its placement ("none": the default). */
@@ -145,8 +145,9 @@ export interface PoolResult {
   keeps: number;
   spent: number;
   /**
-   * The α each machine (each configuration) decides at, with Holm inside it: `spent` / `deciding`, the configurations
-   * measured on enough boots to decide (answers/across-runs.ts MIN_BOOTS); one of a single boot takes no share.
+   * The α each machine (each configuration) decides at, α/m for each comparison inside it: `spent` / `deciding`, the
+   * configurations measured on enough boots to decide (answers/across-runs.ts MIN_BOOTS); one of a single boot takes no
+   * share.
    */
   per_machine: number;
   deciding?: number;

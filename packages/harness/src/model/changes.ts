@@ -7,7 +7,7 @@ import type { Answer, RatioEstimate } from './answer';
 /**
  * The changes family (--against, --handicap): each contender against its twin from the other
  * side, measured side by side in every cycle of its block, decided as a family of its own: the
- * signed-rank test over rounds (stats/signed-rank.ts), Holm over the pairs at every look, α spent
+ * signed-rank test over rounds (stats/signed-rank.ts), α/m for each pair at every look, α spent
  * over the looks by the run's time, and the --equal bound. `a` is this checkout's side (head), `b`
  * the other (base). `prior` is what the moderated t would have lent (recorded, not used).
  */

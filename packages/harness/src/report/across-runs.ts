@@ -81,11 +81,11 @@ function splitOf(
         `${p.configurations - p.machines} other placement${s(p.configurations - p.machines)})`;
   if (!deciding)
     return (
-      'to be split over those measured on enough boots to decide, Holm inside each: ' +
+      'to be split over those measured on enough boots to decide, α/m for each comparison inside each: ' +
       `none of the ${all} yet, so nothing is decided`
     );
   const over = deciding === p.configurations ? all : `the ${deciding} of ${all} measured on enough boots to decide`;
-  return `split over ${over} (${pct(p.per_machine)} each), Holm inside each`;
+  return `split over ${over} (${pct(p.per_machine)} each), α/m for each comparison inside each`;
 }
 
 /** The answers where each holds, as pool.json and an analysis both carry them. */

@@ -132,12 +132,12 @@ function familyLine(an: Analysis): string {
       `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
       `${n('faster')} decided, ${n('equal')} equal within ±${an.pool.margin_pct}%, ` +
       `${n('undecided')} open${notAnswered}. ` +
-      `${poolProcedureText(an)}. So the chance of any false "faster", on any machine or across them, at this keep or ` +
-      `any other, is at most ${+(an.pool.alpha * 100).toPrecision(2)}%` +
+      `${poolProcedureText(an)}. So the chance of any false "faster" or "equal", on any machine or across them, ` +
+      `at this keep or any other, is at most ${+(an.pool.alpha * 100).toPrecision(2)}%` +
       `${an.pool.picks ? ", and with the first screen's picks at most 5%" : ''}. ` +
       '"Equal" is two one-sided tests at α/m each (α the machine\'s, m its comparisons measured on enough boots): ' +
       "its interval at 1 − 2α/m; an open one's at 1 − α/n (n its comparisons measured there, n ≥ m), which " +
-      "holds 1 since Holm's first step asks p < α/m (one measured on one boot everywhere gives none)."
+      'holds 1 since "faster" asks p < α/m (one measured on one boot everywhere gives none).'
     );
   const looks = r.looks ?? [];
   const pctOf = (x: number) => `${+(x * 100).toPrecision(2)}%`;
@@ -153,12 +153,12 @@ function familyLine(an: Analysis): string {
     `${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ` +
     `${n('undecided')} open${notAnswered}. ` +
     `${procedureText(an)}, with the ratio's t interval; ` +
-    'the chance of any false "faster" over the whole family is at most 5% ' +
-    `(Holm within each look; ${spending}). ` +
+    'the chance of any false "faster" or "equal" over the whole family is at most 5% ' +
+    `("faster" at α/m within each look, as "equal" is; ${spending}). ` +
     '"Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): ' +
     (an.openAtEquals
       ? "its interval, and an open one's, at 1 − 2α/m (as results written by earlier versions state them)."
-      : "its interval at 1 − 2α/m; an open one's at 1 − α/m, where Holm's first step is, so it holds 1.")
+      : 'its interval at 1 − 2α/m; an open one\'s at 1 − α/m, where "faster" is decided, so it holds 1.')
   );
 }
 

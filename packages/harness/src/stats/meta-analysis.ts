@@ -21,7 +21,7 @@
 //   given τr  θ̂_m is the inverse-variance mean of machine m's runs, μ̂ the mean of the θ̂_m,
 //           var(μ̂) = Σ var(θ̂_m) / M², on Satterthwaite's df for the runs' estimated se's (each on its own df).
 //   answer  the posterior of μ is a mixture of those t's over the grid, weighted by the prior × the likelihood: its
-//           tail gives the p of "no difference", its quantiles the interval. Holm over the family uses these p's; a
+//           tail gives the p of "no difference", its quantiles the interval. The family's α/m uses these p's; a
 //           simulation with heterogeneous runs and machines checks that the family's error rate holds
 //           (tests/unit/pool.test.ts).
 //   τm and prediction  where a new run on a new machine is expected (Higgins, Thompson & Spiegelhalter, JRSS A 172,

@@ -10,7 +10,7 @@
 //                its covariate, the event loop's wait for a CPU, so the adjusted figure leans toward the injected one).
 // Pooling a comparison over runs and machines is a family's step of its own (pool.ts): it takes each run's estimate
 // and standard error, not rounds.
-// Holm's step-down over a family and the two one-sided tests of "equal" are applied to what these
+// "faster" at α/m over a family and the two one-sided tests of "equal" are applied to what these
 // return (answers/decide.ts look).
 import { moderatedT, type ModeratedRatio, type Prior, type Replicates } from './moderated';
 import { type RankRatio, signedRank } from './signed-rank';
