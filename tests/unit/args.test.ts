@@ -36,6 +36,12 @@ describe('flags', () => {
     expect(parseCli(['--duration', '100ms'], names).duration_s).toBe(0.1);
   });
 
+  test('an empty value is refused, not read as absent: --resume "" would start a whole new run', () => {
+    for (const flag of ['--resume', '--where', '--rate', '--app', '--budget'])
+      for (const value of ['', ' '])
+        expect(() => parseCli([flag, value], names)).toThrow(new RegExp(`^${flag} is empty; give it a value or leave`));
+  });
+
   test('defaults: auto, ±10%, ≤ 15 rounds in 15 min, runtime blocks of 2 windows of 1 s, 1 s warmup, c50', () => {
     const o = parseCli([], names);
     expect([

@@ -193,7 +193,14 @@ function readFlags(argv: string[]): FlagValues {
   }
   const seen = new Set<string>();
   for (const t of parsed.tokens ?? []) {
-    if (t.kind !== 'option' || 'multiple' in (FLAGS[t.name as keyof typeof FLAGS] ?? {})) continue;
+    if (t.kind !== 'option') continue;
+    // An empty value (`--resume "$RUN"` with RUN unset) is never a choice: read as absent, --resume '' would start a
+    // whole new run. --out and --against say what they take in their own words.
+    if (typeof t.value === 'string' && !t.value.trim() && !['out', 'against'].includes(t.name))
+      throw new UsageError(
+        `--${t.name} is empty; give it a value or leave it out: ${FLAGS[t.name as keyof typeof FLAGS].desc}`,
+      );
+    if ('multiple' in (FLAGS[t.name as keyof typeof FLAGS] ?? {})) continue;
     if (seen.has(t.name)) throw new UsageError(`--${t.name} is given twice; give it once`);
     seen.add(t.name);
   }
