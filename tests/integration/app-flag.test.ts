@@ -3,7 +3,7 @@
 // commands by name measured, and answers against each; then each bad input refused in one line with nothing left
 // running. The docs' command is run as written, with fewer rounds.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +167,20 @@ describe('--app: your app beside the best stacks', () => {
   write('changing.mjs', server('JSON.stringify({ at: process.hrtime.bigint().toString() })'));
   write('hello.mjs', server("'hello, world'"));
   write('wanted.txt', 'hello, there');
+  // An app that puts itself in the background (as a daemon mode does): setsid takes it out of the harness's tree.
+  write('daemon.mjs', server("'hello, world'"));
+  write('daemon.sh', 'setsid node "$PWD/daemon.mjs" >/dev/null 2>&1 &\nexit 0\n');
+  /** Processes whose command line names this folder's daemon.mjs. */
+  const daemons = () =>
+    readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(join(dir, 'daemon.mjs'));
+        } catch {
+          return false;
+        }
+      });
 
   const cases: [string, string[], RegExp][] = [
     [
@@ -175,6 +189,11 @@ describe('--app: your app beside the best stacks', () => {
       /did not start: .*exited.*\(last output: boom: no config file\)/,
     ],
     ['a command that never listens', ['node idle.mjs', '--start-timeout', '2s'], /did not start: .*2 ?s/],
+    [
+      'a command that puts the app in the background',
+      ['sh daemon.sh'],
+      /exited \(code 0\) .*leaving process \d+ in the background \(stopped now\): run the app in the foreground/,
+    ],
     [
       'a route that answers 404',
       ['node missing.mjs'],
@@ -199,6 +218,7 @@ describe('--app: your app beside the best stacks', () => {
         expect(line).toStartWith('error: --app');
         expect(line).toMatch(said);
         expect(await settle(run.seen)).toEqual([]);
+        expect(daemons()).toEqual([]);
       });
     });
 

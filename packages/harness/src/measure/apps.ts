@@ -16,7 +16,7 @@ import type { Contender } from '../model/contenders';
 import { ROOT } from '../system/paths';
 import { pinned } from '../system/placement';
 import { listensOn, onFreePort, portTaken } from '../system/net';
-import { isAlive, killTree, processTree, spawnTracked, type Tracked } from '../system/proc';
+import { isAlive, killTree, markedPids, processTree, spawnTracked, type Tracked } from '../system/proc';
 
 export class AppError extends Error {
   constructor(
@@ -284,6 +284,16 @@ async function startOn(c: Contender, opts: StartOptions & { port: number }): Pro
     if (proc.hasExited()) {
       const { code, signal } = await proc.exited;
       await stop(); // whatever it started may outlive it
+      // What it started and left outside the harness's tree (setsid, a daemon mode): it put itself in the background.
+      const behind = markedPids();
+      if (behind.length) {
+        for (const pid of behind) await killTree(pid, 1000);
+        throw new AppError(
+          `exited (${signal ?? `code ${code}`}) before answering on ${url}, leaving process ${behind.join(', ')} in ` +
+            'the background (stopped now): run the app in the foreground (no `&`, no daemon mode)',
+          proc.tail(),
+        );
+      }
       // Once its tree is gone, a port still bound is a neighbour's.
       const lost = ADDRESS_IN_USE.test(proc.tail().join('\n')) || (await portTaken(opts.port));
       throw new (lost ? PortLost : AppError)(

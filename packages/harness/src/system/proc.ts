@@ -53,6 +53,26 @@ export function startOrphanGuard(): void {
   });
 }
 
+/**
+ * The processes that carry this harness's mark (BENCH_ORPHAN_GUARD) but are not in its tree any more: what a child
+ * left behind, such as an app that put itself in the background (`setsid node server.js &`) and exited.
+ */
+export function markedPids(): number[] {
+  if (!registry) return [];
+  const mark = `BENCH_ORPHAN_GUARD=${dirname(registry)}`;
+  const own = new Set([process.pid, ...processTree(process.pid)]);
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d) && !own.has(Number(d)))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(mark);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** Where scratch files go: inside the guard's directory once it runs, so it removes them even after `kill -9`. */
 export const scratchDir = () => (registry ? dirname(registry) : tmpdir());
 
