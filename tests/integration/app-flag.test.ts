@@ -167,6 +167,7 @@ describe('--app: your app beside the best stacks', () => {
   write('changing.mjs', server('JSON.stringify({ at: process.hrtime.bigint().toString() })'));
   write('hello.mjs', server("'hello, world'"));
   write('wanted.txt', 'hello, there');
+  write('endless.mjs', server("'{'").replace('s.end(', 's.write('));
   // An app that puts itself in the background (as a daemon mode does): setsid takes it out of the harness's tree.
   write('daemon.mjs', server("'hello, world'"));
   write('daemon.sh', 'setsid node "$PWD/daemon.mjs" >/dev/null 2>&1 &\nexit 0\n');
@@ -193,6 +194,11 @@ describe('--app: your app beside the best stacks', () => {
       'a command that puts the app in the background',
       ['sh daemon.sh'],
       /exited \(code 0\) .*leaving process \d+ in the background \(stopped now\): run the app in the foreground/,
+    ],
+    [
+      'a body that never ends',
+      ['node endless.mjs', '--start-timeout', '2s'],
+      /GET \/ did not finish its response within 2 s .*raise --start-timeout if it is just slow/,
     ],
     [
       'a route that answers 404',

@@ -89,9 +89,21 @@ export const fileDiffers = (path: string, file: string, diff: string) =>
   'or use --body first to hold the app to its first response';
 
 /** Fetch the app's route once: its status and body. */
-async function fetchOnce(url: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
-  return { status: res.status, text: await res.text() };
+/** One response of the probe, its body included, within the start's timeout (--start-timeout). */
+async function fetchOnce(url: string, path: string, timeoutS: number): Promise<{ status: number; text: string }> {
+  try {
+    const res = await fetch(url, {
+      headers: { 'accept-encoding': 'identity' },
+      signal: AbortSignal.timeout(timeoutS * 1000),
+    });
+    return { status: res.status, text: await res.text() };
+  } catch (e) {
+    if ((e as Error).name !== 'TimeoutError') throw e;
+    throw new OwnAppError(
+      `--app: GET ${path} did not finish its response within ${timeoutS} s (a body never ended, or a route that ` +
+        'waits): give a route that answers with --path, or raise --start-timeout if it is just slow',
+    );
+  }
 }
 
 /**
@@ -99,7 +111,7 @@ async function fetchOnce(url: string): Promise<{ status: number; text: string }>
  * --body FILE, or the same body twice, which then every check holds it to. A failure is one line naming the cause and
  * the fix.
  */
-export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Contender): Promise<void> {
+export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Contender, timeoutS = 30): Promise<void> {
   const own = c.own!;
   const started = await launcher.start(r, `${r.name}#probe`);
   if ('kind' in started) {
@@ -115,7 +127,7 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
     );
   }
   try {
-    const [one, two] = [await fetchOnce(started.url), await fetchOnce(started.url)];
+    const [one, two] = [await fetchOnce(started.url, c.path, timeoutS), await fetchOnce(started.url, c.path, timeoutS)];
     if (one.status !== 200)
       throw new OwnAppError(`--app: ${c.path} answered ${one.status}, not 200; give the route it serves with --path`);
     if (own.body.from === 'any') return;

@@ -201,7 +201,7 @@ export function resumedResults(dir: string, ownApps: CliOptions['ownApps']): { r
 async function probeOwnApps(results: Results, rig: RunState['rig'], launcher: AppLauncher): Promise<void> {
   for (const r of results.contenders) {
     const c = rig.byName.get(r.name);
-    if (c?.own && r.status === 'incomplete') await probeOwnApp(launcher, r, c);
+    if (c?.own && r.status === 'incomplete') await probeOwnApp(launcher, r, c, results.settings.start_timeout_s);
   }
   const apps = results.settings.apps ?? [];
   for (const [i, a] of apps.entries()) {
