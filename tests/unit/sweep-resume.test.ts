@@ -106,6 +106,22 @@ describe('a sweep', () => {
     expect(existsSync(join(parent, 'sweep.json'))).toBe(false);
   });
 
+  test('a sweep.json cut short or of another shape: one line naming the file, not a stack trace', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sweep-bad-'));
+    temps.push(dir);
+    for (const [text, why] of [
+      ['{"argv": [', /JSON Parse error/],
+      ['{}', /no argv, values or dirs/],
+      ['null', /no argv, values or dirs/],
+    ] as const) {
+      writeFileSync(join(dir, 'sweep.json'), text);
+      expect(() => readSweep(dir)).toThrow(
+        new RegExp(`^${join(dir, 'sweep.json')} cannot be read as a sweep's record`),
+      );
+      expect(() => readSweep(dir)).toThrow(why);
+    }
+  });
+
   test('reported again from its folder only when every point is complete, else how to finish it', () => {
     const parent = mkdtempSync(join(tmpdir(), 'sweep-report-'));
     temps.push(parent);

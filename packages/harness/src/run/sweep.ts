@@ -11,6 +11,7 @@ import type { Contender, Unsupported } from '../model/contenders';
 import type { Results, Scaling } from '../model/results';
 import { readResults, resultsFile, writeJsonAtomic, writeResults } from '../model/results-file';
 import { rttLabel } from '../model/servers';
+import { UsageError } from '../system/flag-values';
 import { endProgress, info } from '../system/progress';
 import { runBench } from './bench';
 import { rdbFor } from './entries';
@@ -69,7 +70,21 @@ export const SWEEP_FILE = 'sweep.json';
 /** The sweep a folder holds (its sweep.json), or null: a folder of one run, or none. */
 export function readSweep(parent: string): SweepRecord | null {
   const file = join(parent, SWEEP_FILE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SweepRecord) : null;
+  if (!existsSync(file)) return null;
+  const unreadable = (why: string) =>
+    new UsageError(
+      `${file} cannot be read as a sweep's record (${why}); restore it from a copy, or start the sweep again`,
+    );
+  let record: SweepRecord;
+  try {
+    record = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw unreadable((e as Error).message);
+  }
+  const list = (x: unknown) => Array.isArray(x);
+  if (!record || typeof record !== 'object' || !list(record.argv) || !list(record.values) || !list(record.dirs))
+    throw unreadable('no argv, values or dirs');
+  return record;
 }
 
 /** A point's folder: its complete run's results, a run to resume (it saved partial results), or nothing yet. */
