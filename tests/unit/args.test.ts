@@ -42,6 +42,11 @@ describe('flags', () => {
         expect(() => parseCli([flag, value], names)).toThrow(new RegExp(`^${flag} is empty; give it a value or leave`));
   });
 
+  test('a connection count listed twice is refused: it would be measured twice, into the same raw files', () => {
+    expect(() => parseCli(['--connections', '50,10,50'], names)).toThrow(/^--connections: 50 is listed twice in/);
+    expect(parseCli(['--connections', '10,50'], names).connections).toEqual([10, 50]);
+  });
+
   test('defaults: auto, ±10%, ≤ 15 rounds in 15 min, runtime blocks of 2 windows of 1 s, 1 s warmup, c50', () => {
     const o = parseCli([], names);
     expect([

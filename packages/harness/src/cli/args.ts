@@ -346,6 +346,14 @@ function ownAppFlags(v: FlagValues) {
   return { target, app };
 }
 
+/** --connections 10,50: each count once (a count given twice would be measured twice, into the same raw files). */
+function connectionsFlag(value: string): number[] {
+  const counts = value.split(',').map((c) => positiveInt('connections', c));
+  const twice = counts.find((c, i) => counts.indexOf(c) !== i);
+  if (twice !== undefined) throw new UsageError(`--connections: ${twice} is listed twice in "${value}"; give it once`);
+  return counts;
+}
+
 /** The flags' values → the options: each flag's check, and each default where a flag is not given. */
 function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
   const { target, app } = ownAppFlags(v);
@@ -386,7 +394,7 @@ function optionsFrom(v: FlagValues, all: Selectable[]): CliOptions {
     pairUnchanged,
     publish: v.publish === true,
     ...timing,
-    connections: (str('connections') ?? '50').split(',').map((c) => positiveInt('connections', c)),
+    connections: connectionsFlag(str('connections') ?? '50'),
     rates,
     rdb: str('rdb') ?? null,
     entries:
