@@ -781,6 +781,19 @@ describe('which contenders differ between the sides', () => {
       process.chdir(cwd);
     }
   });
+
+  test('without git on PATH, a ref is refused as such: git named, not "not in a git repository"', () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect(() => resolveAgainst('HEAD~1', join(head, 'apps'))).toThrow(
+        '--against "HEAD~1": no such folder, and git is not installed to find it as a ref: install git ' +
+          '(apt-get install git), or name a folder of apps',
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+  });
 });
 
 describe("the Changes section's figures", () => {

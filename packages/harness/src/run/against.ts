@@ -43,6 +43,11 @@ export function resolveAgainst(spec: string, appsDir: string): OtherSide {
   const apps = folder ? (hasApps(asDir) ? asDir : join(asDir, 'apps')) : null;
   if (apps && hasApps(apps)) return { spec, kind: 'dir', commit: null, repo: null, worktree: null, appsDir: apps };
   // A folder without apps (a branch named "docs" or "results" beside this checkout's folders of that name) is a ref.
+  if (!Bun.which('git', { PATH: process.env.PATH ?? '' }))
+    throw new AgainstError(
+      `--against "${spec}": ${folder ? 'the folder holds no app, and ' : 'no such folder, and '}git is not installed ` +
+        'to find it as a ref: install git (apt-get install git), or name a folder of apps',
+    );
   const top = git(appsDir, ['rev-parse', '--show-toplevel']);
   const repo = top.status === 0 ? top.stdout.trim() : null;
   const rev = repo ? git(repo, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`]) : null;
