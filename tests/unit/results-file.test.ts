@@ -14,11 +14,16 @@ const file = (name: string, value: unknown) => {
 };
 
 describe('results.json', () => {
-  test('a results.json of another schema is refused, naming it and the fix', () => {
+  test('a results.json of another schema, or of a workload this version does not know, is refused, naming it', () => {
     const f = file('old', { schema: 1, contenders: [], settings: { workload: 'xrange' } });
     expect(() => readResults(f)).toThrow(`${f} has results schema 1, this version reads schema 2: measure again`);
     writeFileSync(join(dir, 'x.json'), '{"schema": 2}');
     expect(() => readResults(join(dir, 'x.json'))).toThrow('is not a results.json of npm run bench');
+    // A newer checkout's workload: named, so that npm run pool skips that run and reads the others.
+    const newer = file('newer', { schema: 2, contenders: [], settings: { workload: 'xfuture' } });
+    expect(() => readResults(newer)).toThrow(
+      `${newer} is a run of workload "xfuture", which this version does not know`,
+    );
   });
 
   test("an answer's procedure recorded as a sentence is read as its name", () => {

@@ -12,6 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { WORKLOADS } from '@bench/stream';
 import { type Answer, type Results, type RunRecord, upgradeRecord } from './results';
 
 /** Write-then-rename, fsynced: a reader (or a kill -9) never sees a half-written file. */
@@ -43,6 +44,12 @@ export function readResults(file: string): Results {
   if (r.schema !== 2)
     throw new Error(
       `${file} has results schema ${r.schema}, this version reads schema 2: measure again with npm run bench`,
+    );
+  const workload = r.settings.workload as string | undefined;
+  if (workload !== undefined && !(WORKLOADS as readonly string[]).includes(workload))
+    throw new Error(
+      `${file} is a run of workload "${workload}", which this version does not know (${WORKLOADS.join(', ')}): ` +
+        'read it with the checkout that measured it',
     );
   for (const a of [...(r.answers ?? []), ...(r.changes?.answers ?? [])])
     if (a.procedure) a.procedure = LEGACY_PROCEDURES[a.procedure] ?? a.procedure;
