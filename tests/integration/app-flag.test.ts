@@ -167,6 +167,7 @@ describe('--app: your app beside the best stacks', () => {
   write('changing.mjs', server('JSON.stringify({ at: process.hrtime.bigint().toString() })'));
   write('hello.mjs', server("'hello, world'"));
   write('wanted.txt', 'hello, there');
+  write('empty.mjs', server("''"));
   write('endless.mjs', server("'{'").replace('s.end(', 's.write('));
   // An app that puts itself in the background (as a daemon mode does): setsid takes it out of the harness's tree.
   write('daemon.mjs', server("'hello, world'"));
@@ -200,6 +201,7 @@ describe('--app: your app beside the best stacks', () => {
       ['node endless.mjs', '--start-timeout', '2s'],
       /GET \/ did not finish its response within 2 s .*raise --start-timeout if it is just slow/,
     ],
+    ['a route that answers an empty body', ['node empty.mjs'], /\/ answered 200 with an empty body; give the route/],
     [
       'a route that answers 404',
       ['node missing.mjs'],

@@ -52,10 +52,10 @@ describe('a run of pairs only', () => {
     });
   });
 
-  test('--handicap sizes from 0.5% to 100%, 10% when not given; outside that, one line', () => {
+  test('--handicap sizes from 0.5% to 100%, 10% when not given; outside that or not a number, one line', () => {
     expect(parse(['--handicap', 'a-raw-x:0.5%']).handicapPct).toBe(0.5);
     expect(parse(['--handicap', 'a-raw-x:100']).handicapPct).toBe(100);
-    for (const bad of ['a-raw-x:0.4%', 'a-raw-x:0%', 'a-raw-x:100.5%'])
+    for (const bad of ['a-raw-x:0.4%', 'a-raw-x:0%', 'a-raw-x:100.5%', 'a-raw-x:abc', 'a-raw-x:'])
       expect(() => parse(['--handicap', bad])).toThrow(
         new RegExp(`^--handicap "${bad}": the size must be from 0.5% to 100%, like a-raw-x:3%$`),
       );

@@ -131,6 +131,11 @@ export async function probeOwnApp(launcher: Launcher, r: ContenderResult, c: Con
     if (one.status !== 200)
       throw new OwnAppError(`--app: ${c.path} answered ${one.status}, not 200; give the route it serves with --path`);
     if (own.body.from === 'any') return;
+    // An empty body is no response to hold the app to (--body any counts one as invalid too).
+    if (!one.text && own.body.from === 'first')
+      throw new OwnAppError(
+        `--app: ${c.path} answered 200 with an empty body; give the route that serves one with --path`,
+      );
     if (own.body.from === 'file') {
       const diff = firstDifference(one.text, own.golden!);
       if (diff) throw new OwnAppError(fileDiffers(c.path, own.body.path, diff));
