@@ -13,6 +13,7 @@ import { printedHelp } from '../packages/harness/src/cli/usage-error';
 import { startOrphanGuard } from '../packages/harness/src/system/proc';
 import { cli, startPrivateRedis, streamInfo } from '../packages/harness/src/topology/redis';
 import { seededRandom } from '../packages/harness/src/stats/stats';
+import { MAX_ENTRIES } from '../packages/harness/src/run/entries';
 
 const options = {
   entries: { type: 'string', default: '339' },
@@ -34,8 +35,8 @@ try {
   process.exit(2);
 }
 const count = Number(values.entries);
-if (!/^\d+$/.test(values.entries!) || count < 1) {
-  console.error(`error: --entries "${values.entries}" must be a whole number ≥ 1`);
+if (!/^\d+$/.test(values.entries!) || count < 1 || count > MAX_ENTRIES) {
+  console.error(`error: --entries "${values.entries}" must be a whole number from 1 to ${MAX_ENTRIES}`);
   process.exit(2);
 }
 const out = resolve(values.out!);

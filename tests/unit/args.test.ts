@@ -173,6 +173,9 @@ describe('flags', () => {
     expect(parseCli(['--entries', '33900,339,3390,339'], names).entries).toEqual([339, 3390, 33900]);
     expect(parseCli([], names).entries).toBeNull();
     expect(() => parseCli(['--entries', '339,x'], names)).toThrow(/--entries "x" must be a whole number/);
+    expect(() => parseCli(['--entries', '339,1000001'], names)).toThrow(
+      /^--entries 1000001 is more than 1,000,000; give fewer/,
+    );
     expect(() => parseCli(['--entries', '339', '--rdb', 'dump.rdb'], names)).toThrow(
       '--entries generates its own streams: leave out --rdb',
     );

@@ -6,6 +6,7 @@ import { PLACEMENTS } from '../system/placement';
 import { targetFlags } from './target-flags';
 import { appFlags } from './app-flags';
 import { LAYOUTS, type CliOptions } from '../run/options';
+import { MAX_ENTRIES } from '../run/entries';
 import { ceilingsOn, type FlagValues, type Selectable, selection } from './select';
 import { rttFlag, serversFlag, tlsFlag } from './server-flags';
 import { ownFlags, SWEEP_FLAGS, workloadFlag } from './workload-flags';
@@ -32,6 +33,8 @@ function entriesList(spec: string, conflicts: (string | false | undefined)[]): n
   const clash = conflicts.find(Boolean);
   if (clash) throw new UsageError(`--entries generates its own streams: leave out ${clash}`);
   const sizes = spec.split(',').map((n) => positiveInt('entries', n.trim()));
+  const huge = sizes.find((n) => n > MAX_ENTRIES);
+  if (huge) throw new UsageError(`--entries ${huge} is more than ${MAX_ENTRIES.toLocaleString('en')}; give fewer`);
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
