@@ -209,11 +209,15 @@ describe('bad input', () => {
     expect(await settle(run.seen)).toEqual([]);
   });
 
-  test('missing RDB file', async () => {
+  test('missing RDB file, or a folder given for one', async () => {
     const run = await runCli(['--rdb', '/nonexistent/dump.rdb']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('RDB file not found: /nonexistent/dump.rdb');
     expect(started(run.seen)).toEqual([]);
+    const folder = await runCli(['--rdb', tmpdir()]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toContain(`--rdb ${tmpdir()} is a folder, not a file: give the .rdb file in it`);
+    expect(started(folder.seen)).toEqual([]);
   });
 
   test('a taken port is a clear error', async () => {

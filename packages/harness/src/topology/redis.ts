@@ -206,7 +206,10 @@ async function checkInputs(rdbPath: string | null, port: number | undefined): Pr
   if (rdbPath !== null) {
     if (!existsSync(rdbPath))
       throw new RedisError(`RDB file not found: ${rdbPath} (pass an existing file to --rdb, or run npm run make-rdb)`);
-    if (!statSync(rdbPath).isFile()) throw new RedisError(`--rdb ${rdbPath} is not a file`);
+    if (!statSync(rdbPath).isFile())
+      throw new RedisError(
+        `--rdb ${rdbPath} is a folder, not a file: give the .rdb file in it, or run npm run make-rdb`,
+      );
   }
   if (port !== undefined && (await portTaken(port))) {
     throw new RedisError(`port ${port} on 127.0.0.1 is already in use; pick another or leave it out to get a free one`);
@@ -307,8 +310,10 @@ export function unanswered(url: string, why: string, needed: boolean): string {
     return `REDIS_URL=${redactUrl(url)} refused its user or password (${why}): correct them in REDIS_URL${or}`;
   if (/NOAUTH/.test(why))
     return `REDIS_URL=${redactUrl(url)} needs a password (${why}): give it as redis://[user]:PASSWORD@host:port${or}`;
+  // rediss:// to a Redis without TLS: the handshake waits for an answer that never comes.
+  const tls = url.startsWith('rediss://') ? ' (rediss:// asks for TLS: use redis:// if that Redis has none)' : '';
   return (
-    `REDIS_URL=${redactUrl(url)} does not answer: ${why}; start that Redis` +
+    `REDIS_URL=${redactUrl(url)} does not answer${tls}: ${why}; start that Redis` +
     (needed ? ' or correct REDIS_URL' : ', correct REDIS_URL, or unset it for a private Redis')
   );
 }
