@@ -23,8 +23,8 @@ describe('REDIS_URL: one that does not answer', () => {
   test('rediss:// that gets no answer is told it asks for TLS; redis:// is not', () => {
     const why = 'redis PING: timed out';
     expect(unanswered('rediss://:pw@127.0.0.1:6379', why, false)).toBe(
-      'REDIS_URL=rediss://:***@127.0.0.1:6379 does not answer (rediss:// asks for TLS: use redis:// if that Redis has ' +
-        'none): redis PING: timed out; start that Redis, correct REDIS_URL, or unset it for a private Redis',
+      'REDIS_URL=rediss://:***@127.0.0.1:6379 does not answer (rediss:// asks for TLS: use redis:// if that ' +
+        'Redis has none): redis PING: timed out; start that Redis, correct REDIS_URL, or unset it for a private Redis',
     );
     expect(unanswered('redis://127.0.0.1:6379', why, true)).toBe(
       'REDIS_URL=redis://127.0.0.1:6379 does not answer: redis PING: timed out; start that Redis or correct REDIS_URL',
