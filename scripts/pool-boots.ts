@@ -22,7 +22,7 @@ import { poolAnswers } from '../packages/harness/src/answers/across-runs';
 import { analyze } from '../packages/harness/src/answers/analysis';
 import { recordOf } from '../packages/harness/src/publish/kept-runs';
 import type { Results } from '../packages/harness/src/model/results';
-import { holmLevels } from '../packages/harness/src/answers/decide';
+import { decidedLevels } from '../packages/harness/src/answers/decide';
 import { bootsOf, conditionOf, type KeptAnswers, placementOf } from '../packages/harness/src/model/kept';
 import {
   fitAt,
@@ -189,7 +189,7 @@ for (const layout of [
       const anyClaim = (family: RunEstimate[][]) => {
         const prior = familyPrior(family, nBoots, stated);
         const ps = family.map((rs) => poolRuns(rs, prior).p);
-        return holmLevels(ps, alpha).some((x) => x !== null);
+        return decidedLevels(ps, alpha).some((x) => x !== null);
       };
       if (anyClaim(est)) asRuns++;
       if (anyClaim(est.map(merge))) merged++;

@@ -32,7 +32,7 @@ describe('answers from paired windows', () => {
   test('a 30% gap is decided with its ratio over ten rounds; equal contenders come out within a bound', async () => {
     // Ten rounds of two windows (eight came out "equal" once beside a full CPU's load): the paced apps differ little
     // within a launch and more between launches, so the design effect can near 2, and a 30% gap needs about 16 pairs
-    // to be decided at Holm's 5%/3.
+    // to be decided at α/m = 5%/3.
     const run = await runCli([
       '--only',
       [NR, IO, IOV].join(','),

@@ -172,6 +172,7 @@ describe('--app: your app beside the best stacks', () => {
   // An app that puts itself in the background (as a daemon mode does): setsid takes it out of the harness's tree.
   write('daemon.mjs', server("'hello, world'"));
   write('daemon.sh', 'setsid node "$PWD/daemon.mjs" >/dev/null 2>&1 &\nexit 0\n');
+  write('background.sh', 'node "$PWD/daemon.mjs" >/dev/null 2>&1 &\nexit 0\n');
   /** Processes whose command line names this folder's daemon.mjs. */
   const daemons = () =>
     readdirSync('/proc')
@@ -194,6 +195,11 @@ describe('--app: your app beside the best stacks', () => {
     [
       'a command that puts the app in the background',
       ['sh daemon.sh'],
+      /exited \(code 0\) .*leaving process \d+ in the background \(stopped now\): run the app in the foreground/,
+    ],
+    [
+      'a command that starts the app with & and exits',
+      ['sh background.sh'],
       /exited \(code 0\) .*leaving process \d+ in the background \(stopped now\): run the app in the foreground/,
     ],
     [

@@ -264,7 +264,7 @@ describe('bad input', () => {
     });
   }
 
-  test('make-rdb and restore: --out a folder, missing or unwritable, port 6379 taken: a line each', async () => {
+  test('make-rdb and restore: a bad --out, too many entries, port 6379 taken: a line each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rdb-out-'));
     const script = (name: string, args: string[]) =>
       Bun.spawnSync(['bun', join(ROOT, 'scripts', name), ...args], { cwd: ROOT, timeout: 30_000 });
@@ -277,6 +277,12 @@ describe('bad input', () => {
     expect(missing.stderr.toString()).toMatch(
       /^error: --out .*x\.rdb: its folder .*nope does not exist; make it first\n$/,
     );
+    // More entries than a stream may have: refused before anything starts (99999999999999999999 ran on for minutes).
+    const huge = script('make-rdb.ts', ['--entries', '99999999999999999999', '--out', join(dir, 'x.rdb')]);
+    expect([huge.exitCode, huge.stderr.toString()]).toEqual([
+      2,
+      expect.stringMatching(/^error: --entries "99999999999999999999" must be a whole number from 1 to 1000000\n$/),
+    ]);
     // A folder that takes no file (here /proc): named by --out, in one line, not a stack naming a scratch file.
     const unwritable = script('make-rdb.ts', ['--out', '/proc/x.rdb']);
     expect([unwritable.exitCode, unwritable.stderr.toString()]).toEqual([

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import {
   bound,
   changesInterimAlpha,
+  decidedByStepDown,
   decidedLevels,
   familyPrior,
   holmLevels,
@@ -103,6 +104,16 @@ describe('a look at its edges', () => {
     );
     expect(Math.max(two, twenty)).toBeLessThanOrEqual(0.05);
     expect(Math.min(holm2, holm20)).toBeGreaterThan(0.06); // the simulation finds the step-down's double spending
+  });
+
+  test("results decided by Holm's step-down (earlier versions) are told from those at α/m, by their levels", () => {
+    const looks = [{ alpha: 0.0025 }, { alpha: 0.045 }];
+    const at = (look: number, level: number, verdict = 'faster') => ({ look, level, verdict }) as Answer;
+    // Two comparisons: α/m at the last look is 0.0225, Holm's second step 0.045.
+    expect(decidedByStepDown(looks, [at(2, 1 - 0.0225), at(2, 1 - 0.0225)])).toBe(false);
+    expect(decidedByStepDown(looks, [at(2, 1 - 0.0225), at(2, 1 - 0.045)])).toBe(true);
+    expect(decidedByStepDown(looks, [at(1, 1 - 0.00125), at(2, 0.95, 'undecided')])).toBe(false);
+    expect(decidedByStepDown(undefined, [at(1, 0.5)])).toBe(false);
   });
 
   test('"equal" within ±10% is a ratio bound: its interval at 1 − 2α/m from 1/1.1 (0.909), not from 0.9', () => {

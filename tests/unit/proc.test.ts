@@ -231,21 +231,33 @@ else {
     }
   });
 
-  test('the orphan guard kills a marked child its registry never listed (spawned just before a kill -9)', async () => {
+  test.each([
+    ['its registry never listed (spawned just before a kill -9)', true],
+    ['after a normal exit, its registry gone (one that left its group: setsid, a daemon)', false],
+  ])('the orphan guard kills a marked child %s', async (_, registryLeft) => {
     const dir = mkdtempSync(join(tmpdir(), 'stream-bench-'));
     const registry = join(dir, 'process-groups');
-    writeFileSync(registry, '\n');
+    if (registryLeft) writeFileSync(registry, '\n');
     const harness = spawn('sleep', ['0.3']);
     const child = spawn('sleep', ['30'], { env: { ...process.env, BENCH_ORPHAN_GUARD: dir }, detached: true });
+    const other = spawn('sleep', ['30'], {
+      env: { ...process.env, BENCH_ORPHAN_GUARD: `${dir}-other` },
+      detached: true,
+    });
     const guard = spawn('bash', [
       join(ROOT, 'packages/harness/src/system/orphan-guard.sh'),
       String(harness.pid),
       registry,
     ]);
-    await new Promise((r) => guard.on('exit', r));
-    await Bun.sleep(100);
-    expect(isAlive(child.pid!)).toBe(false);
-    expect(existsSync(dir)).toBe(false);
+    try {
+      await new Promise((r) => guard.on('exit', r));
+      await Bun.sleep(100);
+      expect(isAlive(child.pid!)).toBe(false);
+      expect(isAlive(other.pid!)).toBe(true); // another harness's mark: not this one's
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   test("a child has its own process group in the harness's session (one scheduler autogroup)", async () => {

@@ -13,7 +13,7 @@ import { median } from 'simple-statistics';
 import { familyOf, type Question } from '../model/questions';
 import type { Answer, HandicapCheck, Results, RunRecord } from '../model/results';
 import { spread } from '../stats/stats';
-import { bound, DECISION, look, openAtEqualsLevel, seenHalfTheTime, sides } from './decide';
+import { bound, DECISION, decidedByStepDown, look, openAtEqualsLevel, seenHalfTheTime, sides } from './decide';
 import { burnBound, burnUs, loopBurnUs, loopShare, MAX_BUSY, type TwinCost, wallBurnUs } from './handicap';
 import { FIRST_ROUNDS } from './racing';
 import { aloneAt, aloneScale, type AloneScale } from './pair-design';
@@ -128,6 +128,11 @@ export interface Analysis {
    * Its open answers stated at "equal"'s 1 − 2α/m, as earlier versions recorded them (decide.ts openAtEqualsLevel).
    */
   openAtEquals: boolean;
+  /**
+   * Its "faster" answers (and its changes') decided by Holm's step-down, as earlier versions did (decide.ts
+   * decidedByStepDown).
+   */
+  stepDown: { answers: boolean; changes: boolean };
   /** The prior those answers were tested with; when the layout split the family, also at the side-by-side layout. */
   prior: Results['prior'];
   priorSideBySide: Results['prior_side_by_side'];
@@ -364,6 +369,10 @@ export function analyze(results: Results, kept: KeptAnswers[] = [], reference: K
     questions: family.questions,
     answers,
     openAtEquals,
+    stepDown: {
+      answers: decidedByStepDown(results.looks, family.answers),
+      changes: decidedByStepDown(results.changes?.looks, results.changes?.answers ?? []),
+    },
     prior: family.prior,
     priorSideBySide: family.priorSideBySide,
     fastest: fastestOf(family.questions, family.answers),

@@ -337,6 +337,19 @@ export function openAtEqualsLevel(r: Results, answers: Answer[]): boolean {
   return open.length > 0 && open.every((a) => Math.abs(a.level - (1 - (2 * alpha) / m)) < 1e-9);
 }
 
+/**
+ * Whether "faster" answers were decided by Holm's step-down, as results written before decidedLevels recorded them:
+ * one decided at a level less strict than 1 − α/m of the look that decided it (`looks`: the family's looks). The
+ * method line then says what the file holds, and its weaker guarantee (any false "faster"; "equal" at α/m beside it).
+ */
+export function decidedByStepDown(looks: { alpha: number }[] | undefined, answers: Answer[]): boolean {
+  const m = answers.length;
+  return answers.some((a) => {
+    const alpha = looks?.[a.look - 1]?.alpha;
+    return a.verdict === 'faster' && !a.out && alpha !== undefined && a.level < 1 - alpha / m - 1e-12;
+  });
+}
+
 /** Contenders in a comparison that is still undecided: the ones the racing rounds go to. */
 export const openContenders = (answers: Answer[]) =>
   new Set(answers.filter((a) => a.verdict === 'undecided').flatMap((a) => [a.a, a.b]));

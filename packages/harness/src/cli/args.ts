@@ -61,9 +61,10 @@ export function handicapFlag(spec: string | undefined, selected: string[]): { na
   const name = m?.[1] ?? spec;
   const pct = m?.[2] !== undefined ? Number(m[2]) : HANDICAP_PCT;
   // NAME:abc: a size that is not a number, said as such (read whole, it is no contender's name).
-  const colon = spec.lastIndexOf(':');
-  if (m?.[2] === undefined && colon > 0 && selected.includes(spec.slice(0, colon)))
-    throw new UsageError(`--handicap "${spec}": the size must be from 0.5% to 100%, like ${spec.slice(0, colon)}:3%`);
+  const colon = spec.trim().lastIndexOf(':');
+  const before = spec.trim().slice(0, colon);
+  if (m?.[2] === undefined && colon > 0 && selected.includes(before))
+    throw new UsageError(`--handicap "${spec}": the size must be from 0.5% to 100%, like ${before}:3%`);
   if (!selected.includes(name))
     throw new UsageError(`--handicap "${name}" is not a contender of this run; name one from --list`);
   if (!(pct >= 0.5 && pct <= 100))

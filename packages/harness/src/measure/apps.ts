@@ -283,11 +283,12 @@ async function startOn(c: Contender, opts: StartOptions & { port: number }): Pro
   while (true) {
     if (proc.hasExited()) {
       const { code, signal } = await proc.exited;
-      await stop(); // whatever it started may outlive it
-      // What it started and left outside the harness's tree (setsid, a daemon mode): it put itself in the background.
+      // What it started and left outside the harness's tree once it exited (`&`, setsid, a daemon mode), read before
+      // its process group is stopped: it put itself in the background.
       const behind = markedPids();
+      await stop(); // whatever it started may outlive it
       if (behind.length) {
-        for (const pid of behind) await killTree(pid, 1000);
+        for (const pid of behind) if (isAlive(pid)) await killTree(pid, 1000);
         throw new AppError(
           `exited (${signal ?? `code ${code}`}) before answering on ${url}, leaving process ${behind.join(', ')} in ` +
             'the background (stopped now): run the app in the foreground (no `&`, no daemon mode)',

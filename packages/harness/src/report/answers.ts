@@ -153,8 +153,11 @@ function familyLine(an: Analysis): string {
     `${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ` +
     `${n('undecided')} open${notAnswered}. ` +
     `${procedureText(an)}, with the ratio's t interval; ` +
-    'the chance of any false "faster" or "equal" over the whole family is at most 5% ' +
-    `("faster" at α/m within each look, as "equal" is; ${spending}). ` +
+    (an.stepDown?.answers
+      ? 'the chance of any false "faster" over the whole family is at most 5% ' +
+        `(Holm's step-down within each look, as results written by earlier versions decided them; ${spending}). `
+      : 'the chance of any false "faster" or "equal" over the whole family is at most 5% ' +
+        `("faster" at α/m within each look, as "equal" is; ${spending}). `) +
     '"Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): ' +
     (an.openAtEquals
       ? "its interval, and an open one's, at 1 − 2α/m (as results written by earlier versions state them)."

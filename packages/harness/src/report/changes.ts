@@ -86,8 +86,12 @@ export function changesSection(an: Analysis): string {
     `ratio = head ÷ base req/s. ${n('faster')} decided, ${n('equal')} equal within ±${equalPct}%, ` +
     `${n('undecided')} open, of ${answers.length}. ` +
     `Each pair is tested on its per-round ratios with ${procedure.sentence}. ` +
-    'The chance of any false "faster", "slower" or "equal" over the pairs and every look is at most 5% ' +
-    "(α/m for each pair within each look, α spent over the run's time).";
+    (an.stepDown?.changes
+      ? 'The chance of any false "faster" or "slower" over the pairs and every look is at most 5% ' +
+        '(Holm across the pairs within each look, as results written by earlier versions decided them, α spent over ' +
+        "the run's time)."
+      : 'The chance of any false "faster", "slower" or "equal" over the pairs and every look is at most 5% ' +
+        "(α/m for each pair within each look, α spent over the run's time).");
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
   const check = r.answers?.length ? '' : handicapLine(an);
   return [

@@ -11,10 +11,10 @@ if [ -f "$2" ]; then
   done <"$2"
 fi
 mark="BENCH_ORPHAN_GUARD=$(dirname "$2")"
-for env in /proc/[0-9]*/environ; do
+# One grep over every environment (NUL-separated entries, the mark a whole entry), not a process per pid.
+for env in $(grep -lzxF -- "$mark" /proc/[0-9]*/environ 2>/dev/null); do
   pid=${env#/proc/}
   pid=${pid%/environ}
-  [ "$pid" = "$$" ] && continue
-  tr '\0' '\n' <"$env" 2>/dev/null | grep -qxF "$mark" && kill -KILL "$pid" 2>/dev/null
+  [ "$pid" = "$$" ] || kill -KILL "$pid" 2>/dev/null
 done
 rm -rf "$(dirname "$2")"
