@@ -27,11 +27,13 @@ const contender = (
 const names = [contender('a-raw-x'), contender('b-raw-y')];
 
 describe('flags', () => {
-  test('refused before anything starts: an empty --out, one under a file, a window under 100 ms', () => {
+  test('refused before anything starts: an empty --out, one under a file or in /proc, a window under 100 ms', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'args-out-')), 'a-file');
     writeFileSync(file, '');
     expect(() => parseCli(['--out', ''], names)).toThrow(/^--out is empty; give a folder/);
     expect(() => parseCli(['--out', join(file, 'sub')], names)).toThrow(/a-file is a file; give a folder/);
+    // A folder no one can write in, though access() says yes to root: asked of the filesystem, before Redis starts.
+    expect(() => parseCli(['--out', '/proc/x'], names)).toThrow(/^--out \/proc\/x: \/proc cannot be written/);
     expect(() => parseCli(['--duration', '0.4ms'], names)).toThrow(/too short for a window: give 100ms or more/);
     expect(parseCli(['--duration', '100ms'], names).duration_s).toBe(0.1);
   });

@@ -1,7 +1,7 @@
 // The flags of `npm run bench`, each with its help line, and the checks of one flag's value: any bad value is a
 // UsageError naming the flag and what it accepts (args.ts turns the flags into settings).
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { WORKLOADS } from '@bench/stream';
 import { parseDuration } from '../system/flag-values';
 import { WORKLOAD_MODULES } from '../workloads';
@@ -325,6 +325,8 @@ export function outFolderProblem(value: string, at: string): string | null {
   if (!statSync(up).isDirectory()) return `--out ${value}: ${up} is a file; give a folder${made}`;
   try {
     accessSync(up, constants.W_OK);
+    // As root, access() says yes to everything: a folder made and removed asks the filesystem itself (/proc, /sys).
+    rmdirSync(mkdtempSync(join(up, '.out-check-')));
   } catch {
     return `--out ${value}: ${up} cannot be written; give a folder you can write`;
   }
