@@ -324,6 +324,12 @@ describe('bad input', () => {
       /^error: REDIS_URL=127\.0\.0\.1:6379 is not a Redis URL: write it as redis:\/\/host:port/m,
     ],
     [
+      'REDIS_URL naming a database that is no number',
+      [],
+      { REDIS_URL: 'redis://127.0.0.1:6379/abc' },
+      /^error: REDIS_URL=redis:\/\/127\.0\.0\.1:6379\/abc names database "abc": a database is a number/m,
+    ],
+    [
       'REDIS_URL with --rdb',
       ['--rdb', 'dump.rdb'],
       { REDIS_URL: 'redis://127.0.0.1:1' },

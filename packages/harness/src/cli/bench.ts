@@ -127,6 +127,10 @@ function refusedBeforeStart(opts: CliOptions, contenders: Contender[]): string |
   const url = process.env.REDIS_URL;
   if (url && !/^rediss?:\/\/[^/]/.test(url))
     return `REDIS_URL=${redactUrl(url)} is not a Redis URL: write it as redis://host:port (rediss:// for TLS)`;
+  // The path is the database's number: "/abc" is none (read as database 0, it reported the stream missing).
+  const db = url ? URL.parse(url)?.pathname.replace(/^\//, '') : '';
+  if (db && !/^\d+$/.test(db))
+    return `REDIS_URL=${redactUrl(url!)} names database "${db}": a database is a number, as redis://host:port/0`;
   const needs = { workload, entries: !!opts.entries, servers, rdb: !!opts.rdb, redisPort: opts.redisPort !== null };
   const external = url && !opts.target && privateRedisNeeded(needs);
   if (external) return external;
