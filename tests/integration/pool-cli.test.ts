@@ -156,12 +156,12 @@ describe('npm run pool', () => {
       2,
       expect.stringMatching(/^error: --out .* holds a run /),
     ]);
-    // A folder the system will not make (under /proc, even for root): one line naming it, exit 2.
+    // A folder the system will not make (under /proc, even for root): one line naming it, exit 2, before any pooling.
     const proc = Bun.spawnSync(['bun', CLI, '--kept', '--out', '/proc/no-such-folder'], { cwd: ROOT });
     expect([proc.exitCode, proc.stderr.toString()]).toEqual([
       2,
       expect.stringMatching(
-        /^error: \/proc\/no-such-folder could not be made \(.*\); give --out a folder you can write\n$/,
+        /^error: --out \/proc\/no-such-folder: \/proc cannot be written; give a folder you can write\n$/,
       ),
     ]);
     const recover = Bun.spawnSync(['bun', CLI, '--recover-inputs', tmpdir()], { cwd: ROOT });

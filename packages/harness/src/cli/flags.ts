@@ -1,6 +1,6 @@
 // The flags of `npm run bench`, each with its help line, and the checks of one flag's value: any bad value is a
 // UsageError naming the flag and what it accepts (args.ts turns the flags into settings).
-import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { WORKLOADS } from '@bench/stream';
 import { parseDuration } from '../system/flag-values';
@@ -323,12 +323,22 @@ export function outFolderProblem(value: string, at: string): string | null {
   let up = at;
   while (!existsSync(up)) up = dirname(up);
   if (!statSync(up).isDirectory()) return `--out ${value}: ${up} is a file; give a folder${made}`;
+  const refused = `--out ${value}: ${up} cannot be written; give a folder you can write`;
   try {
     accessSync(up, constants.W_OK);
-    // As root, access() says yes to everything: a folder made and removed asks the filesystem itself (/proc, /sys).
-    rmdirSync(mkdtempSync(join(up, '.out-check-')));
   } catch {
-    return `--out ${value}: ${up} cannot be written; give a folder you can write`;
+    return refused;
+  }
+  // As root, access() says yes to everything. Where the folder is still to be made, a file made and removed in the
+  // folder it goes in asks the filesystem itself (/proc, /sys); a file, as a folder made in some (cgroup) is no file.
+  if (up !== at) {
+    const probe = join(up, `.out-check-${process.pid}`);
+    try {
+      closeSync(openSync(probe, 'wx'));
+    } catch {
+      return refused;
+    }
+    rmSync(probe, { force: true });
   }
   return null;
 }

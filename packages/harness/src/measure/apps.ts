@@ -284,11 +284,11 @@ async function startOn(c: Contender, opts: StartOptions & { port: number }): Pro
     if (proc.hasExited()) {
       const { code, signal } = await proc.exited;
       // What it started and left outside the harness's tree once it exited (`&`, setsid, a daemon mode), read before
-      // its process group is stopped: it put itself in the background.
-      const behind = markedPids();
+      // its process group is stopped, and stopped too. Exited 0 with something left: it put itself in the background.
+      const behind = markedPids(proc.pid);
       await stop(); // whatever it started may outlive it
-      if (behind.length) {
-        for (const pid of behind) if (isAlive(pid)) await killTree(pid, 1000);
+      for (const pid of behind) if (isAlive(pid)) await killTree(pid, 1000);
+      if (behind.length && code === 0 && !signal) {
         throw new AppError(
           `exited (${signal ?? `code ${code}`}) before answering on ${url}, leaving process ${behind.join(', ')} in ` +
             'the background (stopped now): run the app in the foreground (no `&`, no daemon mode)',

@@ -148,6 +148,7 @@ function familyLine(an: Analysis): string {
           .map((l) => pctOf(l.alpha))
           .join(', ')}, then the last at ${pctOf(looks.at(-1)!.alpha)}`
       : 'one look';
+  const fasterAt = an.stepDown?.answers ? "Holm's first step" : 'where "faster" is decided';
   return (
     `${answers.length} comparisons in ${an.questions.length} questions, fixed before measuring: ` +
     `${n('faster')} decided, ${n('equal')} equal within ±${r.settings.target_ci_pct}%, ` +
@@ -155,13 +156,14 @@ function familyLine(an: Analysis): string {
     `${procedureText(an)}, with the ratio's t interval; ` +
     (an.stepDown?.answers
       ? 'the chance of any false "faster" over the whole family is at most 5% ' +
-        `(Holm's step-down within each look, as results written by earlier versions decided them; ${spending}). `
+        `(Holm's step-down within each look, as results written by earlier versions decided them; ${spending}; ` +
+        'with "equal" beside it, the two together are not held to 5%: the method, "Why not Holm\'s step-down"). '
       : 'the chance of any false "faster" or "equal" over the whole family is at most 5% ' +
         `("faster" at α/m within each look, as "equal" is; ${spending}). `) +
     '"Equal" is two one-sided tests at the Bonferroni level of their look (Schuirmann): ' +
     (an.openAtEquals
       ? "its interval, and an open one's, at 1 − 2α/m (as results written by earlier versions state them)."
-      : 'its interval at 1 − 2α/m; an open one\'s at 1 − α/m, where "faster" is decided, so it holds 1.')
+      : `its interval at 1 − 2α/m; an open one's at 1 − α/m, ${fasterAt}, so it holds 1.`)
   );
 }
 

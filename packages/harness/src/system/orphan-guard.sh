@@ -11,8 +11,9 @@ if [ -f "$2" ]; then
   done <"$2"
 fi
 mark="BENCH_ORPHAN_GUARD=$(dirname "$2")"
-# One grep over every environment (NUL-separated entries, the mark a whole entry), not a process per pid.
-for env in $(grep -lzxF -- "$mark" /proc/[0-9]*/environ 2>/dev/null); do
+# One grep over every environment (NUL-separated entries, the mark a whole entry), not a process per pid; the names
+# through xargs, so that no number of processes outgrows one command line.
+for env in $(printf '%s\0' /proc/[0-9]*/environ | xargs -0r grep -lzxF -- "$mark" 2>/dev/null); do
   pid=${env#/proc/}
   pid=${pid%/environ}
   [ "$pid" = "$$" ] || kill -KILL "$pid" 2>/dev/null

@@ -55,22 +55,30 @@ export function startOrphanGuard(): void {
 
 /**
  * The processes that carry this harness's mark (BENCH_ORPHAN_GUARD) but are not in its tree any more: what a child
- * left behind, such as an app that put itself in the background (`setsid node server.js &`) and exited.
+ * left behind, such as an app that put itself in the background (`node server.js &`, setsid, a daemon mode) and
+ * exited. `group`: that child's process group, still counted though tracked; any other group the harness tracks (a
+ * neighbour being stopped) is not.
  */
-export function markedPids(): number[] {
+export function markedPids(group?: number): number[] {
   if (!registry) return [];
   const mark = `BENCH_ORPHAN_GUARD=${dirname(registry)}`;
   const own = new Set([process.pid, ...processTree(process.pid)]);
+  const pgid = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  };
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d) && !own.has(Number(d)))
-    .filter((d) => {
+    .map(Number)
+    .filter((pid) => {
       try {
-        return readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(mark);
+        if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(mark)) return false;
+        const g = pgid(pid);
+        return g === group || !live.has(g);
       } catch {
         return false;
       }
-    })
-    .map(Number);
+    });
 }
 
 /** Where scratch files go: inside the guard's directory once it runs, so it removes them even after `kill -9`. */
