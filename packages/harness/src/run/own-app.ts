@@ -88,7 +88,6 @@ export const fileDiffers = (path: string, file: string, diff: string) =>
   `--app: GET ${path}'s ${diff.replace('the golden body', `--body ${file}`)}; correct the file, ` +
   'or use --body first to hold the app to its first response';
 
-/** Fetch the app's route once: its status and body. */
 /** One response of the probe, its body included, within the start's timeout (--start-timeout). */
 async function fetchOnce(url: string, path: string, timeoutS: number): Promise<{ status: number; text: string }> {
   try {
