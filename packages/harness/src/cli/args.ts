@@ -57,12 +57,13 @@ export const AGAINST_MAX_RUNS = 1000;
  */
 export function handicapFlag(spec: string | undefined, selected: string[]): { name: string; pct: number } | null {
   if (spec === undefined) return null;
-  const m = /^(.+?)(?::(\d+(?:\.\d+)?)%?)?$/.exec(spec.trim());
+  const given = spec.trim();
+  const m = /^(.+?)(?::(\d+(?:\.\d+)?)%?)?$/.exec(given);
   const name = m?.[1] ?? spec;
   const pct = m?.[2] !== undefined ? Number(m[2]) : HANDICAP_PCT;
   // NAME:abc: a size that is not a number, said as such (read whole, it is no contender's name).
-  const colon = spec.trim().lastIndexOf(':');
-  const before = spec.trim().slice(0, colon);
+  const colon = given.lastIndexOf(':');
+  const before = given.slice(0, colon);
   if (m?.[2] === undefined && colon > 0 && selected.includes(before))
     throw new UsageError(`--handicap "${spec}": the size must be from 0.5% to 100%, like ${before}:3%`);
   if (!selected.includes(name))

@@ -290,7 +290,7 @@ async function startOn(c: Contender, opts: StartOptions & { port: number }): Pro
       for (const pid of behind) if (isAlive(pid)) await killTree(pid, 1000);
       if (behind.length && code === 0 && !signal) {
         throw new AppError(
-          `exited (${signal ?? `code ${code}`}) before answering on ${url}, leaving process ${behind.join(', ')} in ` +
+          `exited (code 0) before answering on ${url}, leaving process ${behind.join(', ')} in ` +
             'the background (stopped now): run the app in the foreground (no `&`, no daemon mode)',
           proc.tail(),
         );

@@ -81,9 +81,7 @@ export function readSweep(parent: string): SweepRecord | null {
   } catch (e) {
     throw unreadable((e as Error).message);
   }
-  const list = (x: unknown) => Array.isArray(x);
-  if (!record || typeof record !== 'object' || !list(record.argv) || !list(record.values) || !list(record.dirs))
-    throw unreadable('no argv, values or dirs');
+  if (![record?.argv, record?.values, record?.dirs].every(Array.isArray)) throw unreadable('no argv, values or dirs');
   return record;
 }
 
