@@ -5,10 +5,10 @@
 #                                               bench's code: 1 when a contender failed, the run written all the same
 #   scripts/fleet.sh pool OUT IN…              the answers pooled over every run under IN… (npm run pool), into OUT
 # Each installs what it needs first (scripts/with-tools.sh). BENCH FLAGS that change how well a run answers (--budget,
-# --runs, --max-steal; --placement, answered apart) keep it in the pool; a run that asks another question (--only,
-# --where, --servers, --redis-rtt, …: docs/reading.md, "Which runs are kept") is left out of it. A --workload run of
-# that workload's own suite is kept, and pooled with that workload's runs only. OUT and IN… are read from the folder
-# the script is run in.
+# --runs, --max-steal; --placement, answered apart unless the machine's default) keep it in the pool; a run that asks
+# another question (--only, --where, --servers, --redis-rtt, …: docs/reading.md, "Which runs are kept") is left out
+# of it. A --workload run of that workload's own suite is kept, and pooled with that workload's runs only. OUT and
+# IN… are read from the folder the script is run in.
 set -euo pipefail
 step=${1:-}
 out=${2:-}

@@ -10,7 +10,13 @@ import { inputsAtCommit, USED_SCHEME } from '../../packages/harness/src/run/inpu
 import { ROOT } from '../../packages/harness/src/system/paths';
 import { analyze, withPool } from '../../packages/harness/src/answers/analysis';
 import { keptOf } from '../../packages/harness/src/answers/held';
-import { familyShares, leaveOneOut, poolAnswers, spentAt } from '../../packages/harness/src/answers/across-runs';
+import {
+  defaultPlacementOf,
+  familyShares,
+  leaveOneOut,
+  poolAnswers,
+  spentAt,
+} from '../../packages/harness/src/answers/across-runs';
 import type { Results } from '../../packages/harness/src/model/results';
 import { answersSection } from '../../packages/harness/src/report/answers';
 import {
@@ -519,6 +525,12 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
       },
     }) as KeptAnswers;
 
+  /** A run of one comparison on a machine of `cpus` logical CPUs, at the placement a default run takes there. */
+  const sized = (t: string, cpus: number, ln: number) => {
+    const k = record(t, [['x', 'y', ln, 0.02]], { x: 'h1', y: 'h2' });
+    return { ...k, host: { ...k.host!, logical_cpus: cpus, placement: cpus >= 4 ? 'disjoint' : 'none' } };
+  };
+
   test('kernel builds merge into one machine; a placement is a configuration of it; arm64 is another machine', () => {
     const base = machineKey(host({}));
     expect(base).toBe('AMD EPYC, 2 logical CPUs');
@@ -583,10 +595,6 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(name('AMD EPYC, 4 logical CPUs')).toBe('AMD EPYC (4 logical CPUs)');
     // As the first screen names it too (report/first-screen.ts): one name for one machine on the page.
     expect(name('Intel(R) Xeon(R) Processor, 2 logical CPUs')).toBe('Intel Xeon');
-    const sized = (t: string, cpus: number, ln: number) => {
-      const k = record(t, [['x', 'y', ln, 0.02]], { x: 'h1', y: 'h2' });
-      return { ...k, host: { ...k.host!, logical_cpus: cpus } };
-    };
     const runs = [
       sized('2026-12-01T01:00:00Z', 2, 0.3),
       sized('2026-12-02T01:00:00Z', 2, 0.28),
@@ -596,6 +604,36 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     const pool = poolAnswers(runs, [comparison('x', 'y')], { inputs: { x: 'h1', y: 'h2' } }, 'xrange', 10);
     expect(pool.answers[0]!.pool.where).toBe(
       'reverses: faster on AMD EPYC (2 logical CPUs), slower on AMD EPYC (4 logical CPUs)',
+    );
+  });
+
+  test("each machine's default placement is its own configuration: disjoint on 4 CPUs, none on 2; others apart", () => {
+    expect(defaultPlacementOf(host({}))).toBe('none');
+    expect(defaultPlacementOf(host({ logical_cpus: 4 }))).toBe('disjoint');
+    // A 4-CPU runner's default run (disjoint) is one of the machines measured, beside a 2-CPU VM's at none.
+    const runs = [
+      sized('2026-12-01T01:00:00Z', 2, 0.3),
+      sized('2026-12-02T01:00:00Z', 2, 0.28),
+      sized('2026-12-01T02:00:00Z', 4, 0.3),
+      sized('2026-12-02T02:00:00Z', 4, 0.28),
+    ];
+    const today = { inputs: { x: 'h1', y: 'h2' } };
+    const pool = poolAnswers(runs, [comparison('x', 'y')], today, 'xrange', 10);
+    expect([pool.machines, pool.configurations]).toEqual([2, 2]);
+    expect(pool.runs.map((r) => r.default_placement)).toEqual(['none', 'none', 'disjoint', 'disjoint']);
+    expect(pool.answers[0]!.pool.where).toBe(
+      'holds on every machine measured (AMD EPYC (2 logical CPUs), AMD EPYC (4 logical CPUs))',
+    );
+    // The same runner at none, and the VM at split: configurations answered apart, named by their placement.
+    const apart = [
+      ...runs.slice(0, 2),
+      ...runs.slice(2).map((k) => ({ ...k, host: { ...k.host!, placement: 'none' } })),
+    ];
+    const split = poolAnswers(apart, [comparison('x', 'y')], today, 'xrange', 10);
+    expect([split.machines, split.configurations]).toEqual([1, 2]);
+    expect(split.answers[0]!.pool.where).toBe(
+      'holds on the one machine measured at the default placement (AMD EPYC (2 logical CPUs)); ' +
+        'with --placement none on AMD EPYC (4 logical CPUs) (none): faster',
     );
   });
 

@@ -25,7 +25,14 @@ import {
   type KeptAnswer,
   type KeptAnswers,
 } from '../model/kept';
-import type { OnMachine, PoolAnswer, PoolRun, PoolResult, Today } from '../model/across-runs';
+import {
+  atDefault,
+  type OnMachine,
+  type PoolAnswer,
+  type PoolRun,
+  type PoolResult,
+  type Today,
+} from '../model/across-runs';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
 import { moderatedT } from '../stats/moderated';
@@ -42,6 +49,7 @@ import {
 } from '../stats/meta-analysis';
 import { DECISION, decidedLevels, familyPrior, roundMeans, windowPairs } from './decide';
 import { across } from './where';
+import { autoPlacement } from '../system/placement';
 
 /**
  * Boots of a machine from which the pool decides on it. One boot is one draw of the run effect, which no
@@ -88,6 +96,12 @@ function estimateIn(
   return { e: { ...e, ln: -e.ln, rounds: e.rounds.map((d) => -d) }, x };
 }
 
+/**
+ * The placement a default run takes on the run's machine (`--placement auto`, by its logical CPUs): "none" under 4,
+ * "disjoint" from 4. Runs at it measure the machine; a run at another is a configuration answered apart.
+ */
+export const defaultPlacementOf = (k: Pick<KeptAnswers, 'host'>) => autoPlacement(k.host?.logical_cpus ?? 0);
+
 /** Why a run is not pooled for any comparison, or null (`anyInputs`: its inputs are not asked for). */
 function notPooled(k: KeptAnswers, workload: string, anyInputs: boolean): string | null {
   if (k.workload !== workload) return `another workload (${k.workload})`;
@@ -105,6 +119,7 @@ function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean, machine: 
     machine,
     ...(k.host?.cpu_id ? { cpu_id: k.host.cpu_id } : {}),
     placement: placementOf(k),
+    default_placement: defaultPlacementOf(k),
     sd_windows: k.sd_windows,
     condition: conditionOf(k),
     inputs_from: k.inputs_from ?? null,
@@ -115,9 +130,9 @@ function poolRun(k: KeptAnswers, workload: string, anyInputs: boolean, machine: 
   };
 }
 
-/** A configuration's key in RunEstimate.machine: the machine and, past the default, its placement. */
-const configOf = (r: Pick<PoolRun, 'machine' | 'placement'>) =>
-  r.placement === 'none' ? r.machine : `${r.machine}|${r.placement}`;
+/** A configuration's key in RunEstimate.machine: the machine and, past its default, its placement. */
+const configOf = (r: Pick<PoolRun, 'machine' | 'placement' | 'default_placement'>) =>
+  atDefault(r) ? r.machine : `${r.machine}|${r.placement}`;
 
 /**
  * The page's α split between its two families of decisions, by their sizes (Bonferroni between them, and inside
@@ -183,7 +198,7 @@ function configOfRuns(
   return {
     key,
     run,
-    name: `${machineName(run.machine)}${run.placement === 'none' ? '' : ` (${run.placement})`}`,
+    name: `${machineName(run.machine)}${atDefault(run) ? '' : ` (${run.placement})`}`,
     estimates,
     pooled,
     boot,
@@ -222,10 +237,11 @@ export function decideOn(cfg: Config, alpha: number, marginPct: number): (OnMach
     const verdict = level !== null ? 'faster' : inside ? 'equal' : 'undecided';
     const at = level !== null ? p.at(1 - level, false) : inside ? bounds : p.at(1 - alpha / n, false);
     const r = verdict === 'undecided' ? { ...at, lo: Math.min(at.lo, 1), hi: Math.max(at.hi, 1) } : at;
-    const { machine, placement } = cfg.run;
+    const { machine, placement, default_placement } = cfg.run;
     const runs = cfg.estimates[i]!.length;
     const boots = cfg.bootsOf[i]!;
-    const on = { machine, placement, name: cfg.name, runs, boots, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
+    const where = { machine, placement, default_placement, name: cfg.name, runs, boots };
+    const on = { ...where, verdict, ratio: r.ratio, lo: r.lo, hi: r.hi };
     // The comparison's own τr (its posterior mean), not the machine's median: the volatile ones move by much more.
     const tau = Number.isFinite(p.tau) ? p.tau : cfg.tau;
     return { ...on, level: r.level, p: r.p, tau: +tau.toFixed(4) } as OnMachine;
@@ -342,7 +358,7 @@ export function poolAnswers(
   const onMachines = (i: number) => decided.flatMap((d) => d[i] ?? []);
   const answers = comparisons.map((c, i) => answerOf(c, onMachines(i), family[i]!, boot));
   const check = pooledCheck(checks, configs, perMachine, marginPct, runScale);
-  const atDefault = configs.filter((c) => c.run.placement === 'none');
+  const own = configs.filter((c) => atDefault(c.run));
   return {
     workload,
     alpha,
@@ -357,7 +373,7 @@ export function poolAnswers(
     ...(check ? { check } : {}),
     runs,
     // A machine measured at another placement only is a configuration said apart (unless none is at the default).
-    machines: new Set((atDefault.length ? atDefault : configs).map((c) => c.run.machine)).size,
+    machines: new Set((own.length ? own : configs).map((c) => c.run.machine)).size,
     configurations: configs.length,
     answers,
   };
@@ -367,6 +383,7 @@ export function poolAnswers(
 const priorOf = (c: Config, decided: (OnMachine | null)[]): PoolResult['priors'][number] => ({
   machine: c.run.machine,
   placement: c.run.placement,
+  default_placement: c.run.default_placement,
   tau: +c.tau.toFixed(4),
   runs: c.runs,
   boots: c.boots,
@@ -447,8 +464,8 @@ function pooledCheck(
 
 function answerOf(c: Comparison, on: OnMachine[], runs: RunEstimate[], boot: (run: string) => string): PoolAnswer {
   const where = on.length ? across(on) : null;
-  const atDefault = on.filter((o) => o.placement === 'none');
-  const decidedOn = atDefault.length ? atDefault : on;
+  const own = on.filter(atDefault);
+  const decidedOn = own.length ? own : on;
   const machines = new Set(on.map((o) => o.machine)).size;
   // From five machines: where a run on an unmeasured machine falls, from the machines' means (default placement).
   const prediction = predicted(runs, boot);
@@ -521,13 +538,13 @@ export function leaveOneOut(
   alpha: number = DECISION.alpha,
 ): NonNullable<PoolResult['leave_one_out']> {
   const pooled = poolAnswers(records, comparisons, today, workload, marginPct, alpha);
-  const machines = [...new Set(pooled.runs.filter((r) => r.pooled && r.placement === 'none').map((r) => r.machine))];
+  const machines = [...new Set(pooled.runs.filter((r) => r.pooled && atDefault(r)).map((r) => r.machine))];
   if (machines.length < 2) return [];
   const keyOf = machineKeys(records);
   const pool = (some: KeptAnswers[]) => poolAnswers(some, comparisons, today, workload, marginPct, alpha, {}, keyOf);
   return machines.map((machine) => {
     const rest = pool(records.filter((k) => keyOf(k) !== machine));
-    const alone = pool(records.filter((k) => keyOf(k) === machine && placementOf(k) === 'none'));
+    const alone = pool(records.filter((k) => keyOf(k) === machine && placementOf(k) === defaultPlacementOf(k)));
     const out = { machine, claims: 0, same: 0, open: 0, other_way: 0 };
     rest.answers.forEach((a, i) => {
       if (a.verdict !== 'faster' || a.pool.holds !== 'holds on every machine measured') return;

@@ -6,7 +6,14 @@
 // windows the same in both, so B cancels. A line's pick is the candidate whose smallest ratio over the machines is
 // the largest among those decided faster; the picks are not tested against each other, which the page says.
 import type { KeptAnswer, KeptAnswers } from '../model/kept';
-import type { OnMachine, PickLine, PicksResult, PoolAnswer, Today } from '../model/across-runs';
+import {
+  atDefault,
+  type OnMachine,
+  type PickLine,
+  type PicksResult,
+  type PoolAnswer,
+  type Today,
+} from '../model/across-runs';
 import { type Comparison, isPlain, type Member } from '../model/questions';
 import { poolAnswers } from './across-runs';
 import { DECISION } from './decide';
@@ -96,7 +103,7 @@ function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null 
 }
 
 /** The machines an answer was measured on (default placement: a placement is said apart). */
-const machinesOf = (x: PoolAnswer) => x.pool.on_machines.filter((o) => o.placement === 'none');
+const machinesOf = (x: PoolAnswer) => x.pool.on_machines.filter(atDefault);
 
 /** The smallest ratio over the machines, or 0 where none measured it. */
 const worst = (x: PoolAnswer) => {

@@ -1,9 +1,10 @@
 // Where a pooled answer holds, from its verdict on each machine measured. "Holds on every machine measured" means
 // decided the same way on each: an intersection–union test (Berger, Technometrics 24, 1982), each machine at its own
 // level, with no further correction. Otherwise the machines are named ("faster on Intel Xeon, open on AMD EPYC", or
-// "reverses: …"). No average over machines is called decided. A placement (--placement split) is a configuration of
-// its machine: answered apart and said after the machines, never counted as one.
-import { type Holds, type OnMachine, type Said, saidOn as said } from '../model/across-runs';
+// "reverses: …"). No average over machines is called decided. A placement other than the one a default run takes on
+// its machine (--placement split on 2 CPUs) is a configuration of it: answered apart and said after the machines,
+// never counted as one.
+import { atDefault, type Holds, type OnMachine, type Said, saidOn as said } from '../model/across-runs';
 
 export interface Across {
   /** "faster" (a ÷ b on the decided side of 1 on every machine), "equal" on every machine, or "undecided". */
@@ -28,9 +29,9 @@ function byWord(ms: OnMachine[], order: Said[]): string {
 
 /** The answer across machines: the intersection–union verdict (default placement), and its words. */
 export function across(all: OnMachine[]): Across {
-  const machines = all.filter((m) => m.placement === 'none');
+  const machines = all.filter(atDefault);
   const ms = machines.length ? machines : all;
-  const apart = machines.length ? all.filter((m) => m.placement !== 'none') : [];
+  const apart = machines.length ? all.filter((m) => !atDefault(m)) : [];
   const words = ms.map(said);
   const every = (w: Said) => words.every((x) => x === w);
   const names = ms.map((m) => m.name).join(', ');

@@ -7,7 +7,7 @@ import { analyze, withPool } from '../answers/analysis';
 import { familyShares, leaveOneOut, poolAnswers } from '../answers/across-runs';
 import { picksFamily, poolPicks } from '../answers/picks';
 import { whyNotKept } from './keep';
-import type { PoolResult, Today } from '../model/across-runs';
+import { atDefault, type PoolResult, type Today } from '../model/across-runs';
 import type { KeptAnswers } from '../model/kept';
 import type { Comparison } from '../model/questions';
 import type { Results } from '../model/results';
@@ -227,7 +227,7 @@ function summarize(pool: PoolResult, cpus: string): void {
   // Per machine (configuration): what it rests on, and what it answered; one boot decides nothing (MIN_BOOTS).
   for (const p of pool.priors)
     console.log(
-      `  ${p.machine}${p.placement === 'none' ? '' : ` (${p.placement})`}: ${p.runs} run${s(p.runs)} on ` +
+      `  ${p.machine}${atDefault(p) ? '' : ` (${p.placement})`}: ${p.runs} run${s(p.runs)} on ` +
         `${p.boots} boot${s(p.boots)} (${p.contended_boots} contended), ${p.answered} of ${p.asked} answered` +
         (p.boots < pool.run_prior.min_boots
           ? ` (${p.boots === 1 ? 'one boot decides' : `${p.boots} boots decide`} nothing: add a run of it after ` +

@@ -22,8 +22,10 @@ export interface PoolRun {
   machine: string;
   /** What its CPU's model name can hide (model/kept.ts KeptHost.cpu_id), where recorded. */
   cpu_id?: string;
-  /** Its CPU placement (--placement): a configuration of the machine, answered apart ("none": the default). */
+  /** Its CPU placement (--placement): a configuration of the machine, answered apart unless its default. */
   placement: string;
+  /** The placement a default run takes on its machine (model/kept.ts defaultPlacementOf); absent: "none". */
+  default_placement?: string;
   sd_windows: number | null;
   /** Quiet or contended, from its sd between windows (model/kept.ts conditionOf); null: not recorded. */
   condition: 'quiet' | 'contended' | null;
@@ -50,9 +52,10 @@ export type Holds = 'holds on every machine measured' | 'depends on the machine'
  * `level`: α/m at the machine's share of α for "faster", else the "equal" test's.
  */
 export interface OnMachine extends RatioEstimate {
-  /** The machine's hardware (model/kept.ts machineKey), and its placement ("none": the default). */
+  /** The machine's hardware (model/kept.ts machineKey), its placement, and its machine's default (absent: "none"). */
   machine: string;
   placement: string;
+  default_placement?: string;
   /** "AMD EPYC" or "AMD EPYC (split)": how the words name it. */
   name: string;
   runs: number;
@@ -62,6 +65,13 @@ export interface OnMachine extends RatioEstimate {
   /** This comparison's posterior mean sd between boots on this machine (ln). */
   tau: number;
 }
+
+/**
+ * Whether a configuration is its machine's own: at the placement a default run takes there (`--placement auto`: none
+ * under 4 logical CPUs, disjoint from 4), not one answered apart. Pool files written before it was recorded: "none".
+ */
+export const atDefault = (o: { placement: string; default_placement?: string }) =>
+  o.placement === (o.default_placement ?? 'none');
 
 /**
  * What one machine (or configuration) said of a ÷ b, in the answer's own order: decided above 1 is "faster", below it
@@ -168,6 +178,7 @@ export interface PoolResult {
   priors: {
     machine: string;
     placement: string;
+    default_placement?: string;
     tau: number;
     runs: number;
     boots: number;

@@ -179,7 +179,7 @@ export function machineNames(keys: string[]): (key: string) => string {
   };
 }
 
-/** The run's CPU placement (--placement): "none" is the default, where Redis and oha share the app's CPUs. */
+/** The run's CPU placement (--placement): "none" where Redis and oha share the app's CPUs. */
 export const placementOf = (k: Pick<KeptAnswers, 'host'>) => k.host?.placement ?? 'none';
 
 /**

@@ -1,7 +1,7 @@
 // The published answers' provenance: the kept runs they pool (answers/across-runs.ts), the ones left out and why, and
 // where the answers hold (on every machine measured, or depending on it).
 import type { Analysis, AnswerFigures } from '../answers/analysis';
-import { type Holds, type PoolResult, type PoolRun, saidOn } from '../model/across-runs';
+import { atDefault, type Holds, type PoolResult, type PoolRun, saidOn } from '../model/across-runs';
 import { asFactor, contendedOf, listed, term } from './words';
 import { isBase } from '../model/questions';
 import { hostCpu, hostCpuTag, machineDifference, machineNames, NOISY_SD } from '../model/kept';
@@ -14,7 +14,7 @@ export function poolSuffix(a: AnswerFigures): string {
   const p = a.pool;
   if (!p) return '';
   // The runs on each machine (each configuration), as the words name them: "6 runs on Intel Xeon, 3 on AMD EPYC".
-  const split = (o: { placement: string }) => (o.placement === 'none' ? 0 : 1);
+  const split = (o: { placement: string; default_placement?: string }) => (atDefault(o) ? 0 : 1);
   const on = p.on_machines.length
     ? [...p.on_machines]
         .sort((x, y) => split(x) - split(y))
@@ -90,13 +90,15 @@ function splitOf(
 
 /** The answers where each holds, as pool.json and an analysis both carry them. */
 type Placed = {
-  answers: { pool?: { holds: Holds; on_machines?: { machine: string; placement: string }[] } }[];
+  answers: {
+    pool?: { holds: Holds; on_machines?: { machine: string; placement: string; default_placement?: string }[] };
+  }[];
   machines: number;
 };
 const countOf = (x: Placed, h: Holds) => x.answers.filter((a) => a.pool?.holds === h).length;
 /** The machines an answer was measured on at the default placement (where.ts words it from them). */
 const machinesOf = (a: Placed['answers'][number]) =>
-  new Set((a.pool?.on_machines ?? []).filter((m) => m.placement === 'none').map((m) => m.machine)).size;
+  new Set((a.pool?.on_machines ?? []).filter(atDefault).map((m) => m.machine)).size;
 
 /**
  * "18 decided the same way on every machine measured, 11 on some machines only, 0 reverse, 18 open on every one":
@@ -267,10 +269,12 @@ export function poolSection(an: Analysis): string {
       `−${pct1(1 - 1 / (1 + c.pct / 100))} req/s), judged as the answers are over ${c.runs} ` +
       `run${c.runs === 1 ? '' : 's'}: ${c.where}, ${c.detected ? 'detected' : 'NOT detected'}.`
     : '';
+  // Each machine by the name its answers' words give it (machineNames over the same machines).
+  const name = machineNames(p.priors.map((x) => x.machine));
   const priors = p.priors
     .map(
       (x) =>
-        `${x.machine}${x.placement === 'none' ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +
+        `${name(x.machine)}${atDefault(x) ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +
         `run${x.runs === 1 ? '' : 's'} on ${x.boots} boot${x.boots === 1 ? '' : 's'}${contendedOf(x)}${answeredOf(x)}`,
     )
     .join('; ');
@@ -280,7 +284,8 @@ export function poolSection(an: Analysis): string {
     `machine${p.machines === 1 ? '' : 's'}, decided on each): of ${pooled} comparisons, ` +
     `${whereCounts({ answers: an.answers, machines: p.machines })}. A machine is its hardware (CPU model, CPU count, ` +
     'architecture, and the host CPU behind a CPU model name where its runs record two): kernel builds and boots are ' +
-    'runs of it, and a CPU placement is a configuration of it, answered apart. A run counts for a comparison when ' +
+    'runs of it, and a CPU placement other than the one a default run takes there is a configuration of it, answered ' +
+    'apart. A run counts for a comparison when ' +
     "both its contenders' inputs (what each runs: its app, its client's adapter and the contract, the locked " +
     `libraries, the runtime's version) equal ${inputsOf(p)}${anyInputs}. The median sd between boots (each ` +
     `comparison learns its own), and the comparisons answered, per machine: ${priors}. A boot is contended where a ` +

@@ -4,7 +4,7 @@
 import { cpuShortName } from '../model/kept';
 import type { Analysis } from '../answers/analysis';
 import { loadCommand } from '../model/load-command';
-import type { PickLine, PicksResult, PoolAnswer } from '../model/across-runs';
+import { atDefault, type PickLine, type PicksResult, type PoolAnswer } from '../model/across-runs';
 import type { TopStacks } from '../answers/ranking';
 import { charts } from './charts';
 import { answersLink, publishedAt } from './picks';
@@ -214,7 +214,7 @@ const GIVES_UP: Record<string, Record<string, string>> = {
 const RUNTIME_NAMES: Record<string, string> = { node: 'Node', bun: 'Bun', deno: 'Deno' };
 const x2 = (r: number) => `${r.toFixed(2)}×`;
 /** The machines (default placement) an answer was measured on, named as the page names them. */
-const onDefault = (a: PoolAnswer) => a.pool.on_machines.filter((o) => o.placement === 'none');
+const onDefault = (a: PoolAnswer) => a.pool.on_machines.filter(atDefault);
 
 /** "Bun in place of Node; Bun's built-in client: no Cluster or Sentinel", or "nothing". */
 export function givesUp(an: Analysis, name: string, usual: string): string {
@@ -249,7 +249,7 @@ const interval = (a: Pick<PoolAnswer, 'lo' | 'hi'>) => `(${x2(a.lo)}–${x2(a.hi
 /** The machines (default placement) the shown answers were measured on, in the machines line's order. */
 function machinesOf(an: Analysis, answers: PoolAnswer[]): string[] {
   const measured = new Set(answers.flatMap((a) => onDefault(a).map((o) => o.machine)));
-  const order = (an.pool?.priors ?? []).filter((x) => x.placement === 'none').map((x) => x.machine);
+  const order = (an.pool?.priors ?? []).filter(atDefault).map((x) => x.machine);
   return [...new Set([...order, ...measured])].filter((m) => measured.has(m));
 }
 
@@ -321,7 +321,7 @@ function pickRow(an: Analysis, p: PicksResult, l: PicksResult['lines'][number], 
 /** Each machine's kept runs at the default placement, as the machines line counts them. */
 type RunsOn = Map<string, number>;
 const runsOn = (an: Analysis): RunsOn =>
-  new Map((an.pool?.priors ?? []).filter((x) => x.placement === 'none').map((x) => [x.machine, x.runs]));
+  new Map((an.pool?.priors ?? []).filter(atDefault).map((x) => [x.machine, x.runs]));
 
 /**
  * An answer's figure on each machine, named: "**1.23×** faster (1.10×–1.35×) on Intel Xeon" (lines below). From
@@ -538,9 +538,9 @@ function machinesLine(an: Analysis, linked = true): string {
       0,
       10,
     )}); oha, Redis and the app share its CPUs.`;
-  const machines = [...new Set(p.priors.filter((x) => x.placement === 'none').map((x) => x.machine))].map((m) => {
+  const machines = [...new Set(p.priors.filter(atDefault).map((x) => x.machine))].map((m) => {
     // The answers above are the default placement's: a run with Redis and oha apart is said below, not here.
-    const own = p.priors.find((x) => x.machine === m && x.placement === 'none');
+    const own = p.priors.find((x) => x.machine === m && atDefault(x));
     const [runs, boots] = [own?.runs ?? 0, own?.boots ?? 0];
     const s = (n: number) => (n === 1 ? '' : 's');
     const contended = own ? contendedOf(own, linked) : '';
@@ -548,7 +548,7 @@ function machinesLine(an: Analysis, linked = true): string {
   });
   // A placement's runs are answered apart (model/kept.ts): counted here, so the machines' runs add up to the pool's.
   const apart = p.priors
-    .filter((x) => x.placement !== 'none')
+    .filter((x) => !atDefault(x))
     .map((x) => `${x.runs} run${x.runs === 1 ? '' : 's'} on ${name(x.machine)} ${placed(x.placement)}`);
   const { span } = pooledDays(p.runs);
   // A machine's key names its architecture unless x64 (model/kept.ts): said, so "where it holds" needs no other line.

@@ -4,15 +4,18 @@
 import type { Analysis } from '../answers/analysis';
 import type { HeldUp } from '../answers/held';
 import { HELD, type Held, machineKeys, machineKind, placementOf } from '../model/kept';
+import { autoPlacement } from '../system/placement';
 import { publishedAt } from './picks';
 
 const fmt = (x: number) => x.toFixed(2);
 /** 'not asked' is kept so in results.json; a reader sees what it means. */
 const word = (h: Held) => (h === 'not asked' ? 'not measured there' : h);
+/** A run's placement where it is not the one a default run takes on its machine. */
+const apart = (r: HeldUp['runs'][number]) => placementOf(r) !== autoPlacement(r.host?.logical_cpus ?? 0);
 /** A run in a sentence: its start, commit, kind of machine and placement when not the default. */
 const shortLabel = (r: HeldUp['runs'][number]) =>
   `the run of ${r.started_at.slice(0, 16).replace('T', ' ')} (${r.commit.slice(0, 7)}, ${machineKind(r.machine)}` +
-  `${r.host && r.host.placement !== 'none' ? `, placement ${r.host.placement}` : ''})`;
+  `${apart(r) ? `, placement ${placementOf(r)}` : ''})`;
 /** "4 same, 5 open, 2 reversed": each outcome counted; `reversed`, the runs that reversed it, named after its count. */
 const countsText = (c: Record<Held, number>, reversed: string[] = []) =>
   HELD.filter((h) => c[h])
@@ -25,12 +28,11 @@ function byMachine(runs: HeldUp['runs']): { label: string; at: number[] }[] {
   const keyOf = machineKeys(runs);
   const groups = new Map<string, number[]>();
   runs.forEach((r, i) => {
-    const placement = placementOf(r);
-    const key = `${keyOf(r)}${placement === 'none' ? '' : ` (placement ${placement})`}`;
+    const key = `${keyOf(r)}${apart(r) ? ` (placement ${placementOf(r)})` : ''}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   // The default placement's columns first; each kind in the order of its first run.
-  const placed = (at: number[]) => placementOf(runs[at[0]!]!) !== 'none';
+  const placed = (at: number[]) => apart(runs[at[0]!]!);
   return [...groups]
     .sort(([, a], [, b]) => Number(placed(a)) - Number(placed(b)))
     .map(([key, at]) => {

@@ -2,7 +2,7 @@
 // (answers/analysis.ts). Each bullet summarizes several answers, so it carries their range and
 // links to them; none says more than they do. Links are relative to the checkout's root.
 import type { Analysis, AnswerFigures, Fastest } from '../answers/analysis';
-import type { OnMachine } from '../model/across-runs';
+import { atDefault, type OnMachine } from '../model/across-runs';
 import { rowOf, type QuestionKind } from '../model/questions';
 import { labeller, noiseLine, pct } from './answers';
 import { asFactor, firstUse, listed, onSomeMachines, pooledDays, term } from './words';
@@ -56,7 +56,7 @@ export const times = (f: number) => {
 const figure = (ratio: number, lo: number, hi: number) => `${times(ratio)}, ${times(lo)}–${times(hi)}`;
 
 /** The machines a pooled answer was measured on at the default placement (none for a run's own answer). */
-const measuredOn = (a: AnswerFigures): OnMachine[] => a.pool?.on_machines?.filter((o) => o.placement === 'none') ?? [];
+const measuredOn = (a: AnswerFigures): OnMachine[] => a.pool?.on_machines?.filter(atDefault) ?? [];
 
 /**
  * "; holds on the one machine measured, Intel Xeon": a decided answer measured on fewer machines than the pool's, so

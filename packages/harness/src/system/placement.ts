@@ -13,6 +13,9 @@ export interface Placement {
 
 const range = (from: number, to: number) => (from === to ? `${from}` : `${from}-${to}`);
 
+/** The placement `auto` takes on a machine of `cpus` logical CPUs: its default configuration. */
+export const autoPlacement = (cpus: number): 'disjoint' | 'none' => (cpus >= 4 ? 'disjoint' : 'none');
+
 /**
  * none: no pinning. split (2+ CPUs): the app alone on the last CPU, Redis and oha share the rest.
  * disjoint (4+ CPUs): Redis on CPU 0, the app on the upper half, oha on what is left.
@@ -20,7 +23,7 @@ const range = (from: number, to: number) => (from === to ? `${from}` : `${from}-
  * run-to-run spread on a 2-CPU machine (README, methodology).
  */
 export function resolvePlacement(name: PlacementName, cpus = os.cpus().length): Placement {
-  if (name === 'auto') return resolvePlacement(cpus >= 4 ? 'disjoint' : 'none', cpus);
+  if (name === 'auto') return resolvePlacement(autoPlacement(cpus), cpus);
   if (name === 'none' || cpus < 2) return { name: 'none', app: null, redis: null, loadgen: null };
   if (name === 'split' || cpus < 4) {
     const last = cpus - 1;
