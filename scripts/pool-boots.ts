@@ -18,7 +18,7 @@
 // (docs/runs/pool.md, 2026-12-04, has its output on the four kept runs of that day's inputs.)
 import { readFileSync } from 'node:fs';
 import { median } from 'simple-statistics';
-import { poolAnswers } from '../packages/harness/src/answers/across-runs';
+import { defaultPlacementOf, poolAnswers } from '../packages/harness/src/answers/across-runs';
 import { analyze } from '../packages/harness/src/answers/analysis';
 import { recordOf } from '../packages/harness/src/publish/kept-runs';
 import type { Results } from '../packages/harness/src/model/results';
@@ -39,11 +39,11 @@ const anyInputs = process.argv.includes('--any-inputs');
 const stealAt = process.argv.indexOf('--steal');
 const stealFile = stealAt > 0 ? process.argv[stealAt + 1] : undefined;
 const files = process.argv.slice(2).filter((f) => f !== '--any-inputs' && f !== '--steal' && f !== stealFile);
-// The default placement's runs with estimates, oldest first: a placement is a configuration of its own, an old record
-// has nothing to pool.
+// The runs at their machine's default placement with estimates, oldest first: another placement is a configuration of
+// its own, an old record has nothing to pool.
 /** Why a kept record has nothing for this script, or null. */
 const unusable = (k: KeptAnswers) =>
-  placementOf(k) !== 'none'
+  placementOf(k) !== defaultPlacementOf(k)
     ? `placement ${placementOf(k)}, a configuration of its own`
     : !k.answers.some((x) => x.estimate)
       ? "no estimates (kept before pooling: it lacks the estimates' standard errors)"
