@@ -1254,6 +1254,8 @@ describe('the published view: a run pooled with the kept runs of the same code',
     expect(answersSection(analysis)).toMatch(
       /\[2 runs on AMD EPYC, τ [\d.]+% between boots: holds on the one machine measured \(AMD EPYC\)\]/,
     );
+    // One machine: its interval is its own (two machines' span them: report-pooled-page.test).
+    expect(answersSection(analysis)).not.toContain(' over its machines');
     expect(poolSection(analysis)).toContain('**Where the answers hold** (2 runs on 1 machine, decided on each)');
     expect(poolLine(analysis)).toMatch(
       /^\*\*These answers pool 2 runs on 1 machine:\*\* of 2 comparisons, \d decided on the one machine measured/,

@@ -7,6 +7,8 @@ import { analyze } from '../../packages/harness/src/answers/analysis';
 import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publish/kept-runs';
 import { readResults } from '../../packages/harness/src/model/results-file';
+import { answerSentence } from '../../packages/harness/src/report/answers';
+import { machinesOf } from '../../packages/harness/src/report/across-runs';
 import { reqSecSpec } from '../../packages/harness/src/report/charts';
 import { picksScreen } from '../../packages/harness/src/report/first-screen';
 import { heldTable } from '../../packages/harness/src/report/held';
@@ -77,6 +79,17 @@ describe('the published page', () => {
     // Kept runs after the published one ran later code; nothing there "changed since".
     const later = an.pool!.runs.filter((r) => !r.pooled && !r.left_out && r.started_at > an.results.started_at);
     if (later.length) expect(md).toMatch(/whose contenders ran later code \(/);
+  });
+
+  test("an answer measured on two machines says its interval spans them; one measured on one machine doesn't", () => {
+    // Its ratio is then the machines' geometric mean and its interval the envelope of theirs (answers/where.ts).
+    const asked = an.answers.filter((a) => a.pool && !a.out);
+    const counted = asked.map((a) => [machinesOf(a), answerSentence(an, a)] as const);
+    expect(counted.some(([m]) => m > 1)).toBe(true);
+    for (const [m, sentence] of counted) {
+      expect(md).toContain(sentence);
+      expect(sentence.includes(' over its machines')).toBe(m > 1);
+    }
   });
 
   test("a run's own page has no picks table, and its answers keep their heading", () => {

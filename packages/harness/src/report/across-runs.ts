@@ -97,7 +97,7 @@ type Placed = {
 };
 const countOf = (x: Placed, h: Holds) => x.answers.filter((a) => a.pool?.holds === h).length;
 /** The machines an answer was measured on at the default placement (where.ts words it from them). */
-const machinesOf = (a: Placed['answers'][number]) =>
+export const machinesOf = (a: Placed['answers'][number]) =>
   new Set((a.pool?.on_machines ?? []).filter(atDefault).map((m) => m.machine)).size;
 
 /**

@@ -4,19 +4,28 @@ import { CACHES, type CacheName } from '@bench/stream';
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
-import { poolProcedureText, poolSuffix } from './across-runs';
+import { machinesOf, poolProcedureText, poolSuffix } from './across-runs';
 import { asFactor, levelText, onSomeMachines } from './words';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
 export const pct = (x: number) => `${(x * 100).toFixed(Math.abs(x) < 0.005 && x !== 0 ? 1 : 0)}%`;
 const signedPct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${pct(Math.abs(ratio - 1))}`;
 
-/** "serves 1.8× what X does (1.6–2.0×)" from 1.5× on, "is faster than X by 23% (15–31%)" below. */
-export function fasterText(factor: number, lo: number, hi: number, loser: string): string {
+/**
+ * "serves 1.8× what X does (1.6–2.0×)" from 1.5× on, "is faster than X by 23% (15–31%)" below. `over`: what the
+ * interval spans where it is not one estimate's (" over its machines").
+ */
+export function fasterText(factor: number, lo: number, hi: number, loser: string, over = ''): string {
   return asFactor(factor)
-    ? `serves ${factor.toFixed(1)}× what ${loser} does (${lo.toFixed(1)}–${hi.toFixed(1)}×)`
-    : `is faster than ${loser} by ${pct(factor - 1)} (${pct(lo - 1)}–${pct(hi - 1)})`;
+    ? `serves ${factor.toFixed(1)}× what ${loser} does (${lo.toFixed(1)}–${hi.toFixed(1)}×${over})`
+    : `is faster than ${loser} by ${pct(factor - 1)} (${pct(lo - 1)}–${pct(hi - 1)}${over})`;
 }
+
+/**
+ * A pooled answer measured on two machines or more gives their ratios' geometric mean, a description, and the
+ * envelope of their intervals (answers/where.ts): its interval says it spans the machines.
+ */
+const overMachines = (a: AnswerFigures) => (a.pool && machinesOf(a) > 1 ? ' over its machines' : '');
 
 /** A cache as its answers name it; one that is not exact (ttl) says so, beside the exact ones it is weighed against. */
 const cacheLabel = (c: ContenderResult) => {
@@ -69,9 +78,9 @@ function ownSentence(an: Analysis, a: AnswerFigures): string {
   if (a.out) return `${them}: not answered (${a.out}).`;
   if (a.verdict === 'faster') {
     const s = a.sides;
-    return `${where(q)}, ${label(s.winner)} ${fasterText(s.factor, s.lo, s.hi, label(s.loser))}.`;
+    return `${where(q)}, ${label(s.winner)} ${fasterText(s.factor, s.lo, s.hi, label(s.loser), overMachines(a))}.`;
   }
-  const interval = `${signedPct(a.lo)}…${signedPct(a.hi)}`;
+  const interval = `${signedPct(a.lo)}…${signedPct(a.hi)}${overMachines(a)}`;
   if (a.verdict === 'equal')
     return (
       `${where(q)}, ${label(a.a)} and ${label(a.b)} are equal within ±${pct(a.bound)} ` +
