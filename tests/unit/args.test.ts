@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS } from '@bench/stream';
 import { parseCli, UsageError, type Selectable } from '../../packages/harness/src/cli/args';
 import { parseDuration } from '../../packages/harness/src/cli/flags';
@@ -34,6 +34,9 @@ describe('flags', () => {
     expect(() => parseCli(['--out', join(file, 'sub')], names)).toThrow(/a-file is a file; give a folder/);
     // A folder no one can write in, though access() says yes to root: asked of the filesystem, before Redis starts.
     expect(() => parseCli(['--out', '/proc/x'], names)).toThrow(/^--out \/proc\/x: \/proc cannot be written/);
+    // One that exists: the run's folder is made in it.
+    expect(() => parseCli(['--out', '/proc'], names)).toThrow(/^--out \/proc: \/proc cannot be written/);
+    expect(parseCli(['--out', dirname(file)], names).out).toBe(dirname(file));
     expect(() => parseCli(['--duration', '0.4ms'], names)).toThrow(/too short for a window: give 100ms or more/);
     expect(parseCli(['--duration', '100ms'], names).duration_s).toBe(0.1);
   });

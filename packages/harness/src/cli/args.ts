@@ -432,7 +432,6 @@ function portFlag(value: string): number {
   return port;
 }
 
-/** --out: a folder, made if missing; a file there is refused before anything starts. */
 /** A window's length: oha's -z counts whole milliseconds, and a window shorter than 100 ms measures its ramp only. */
 function windowFlag(value: string): number {
   const seconds = parseDuration('duration', value);

@@ -329,16 +329,15 @@ export function outFolderProblem(value: string, at: string): string | null {
   } catch {
     return refused;
   }
-  // As root, access() says yes to everything. Where the folder is still to be made, a file made and removed in the
-  // folder it goes in asks the filesystem itself (/proc, /sys); a file, as a folder made in some (cgroup) is no file.
-  if (up !== at) {
-    const probe = join(up, `.out-check-${process.pid}`);
-    try {
-      closeSync(openSync(probe, 'wx'));
-    } catch {
-      return refused;
-    }
-    rmSync(probe, { force: true });
+  // As root, access() says yes to everything. A file made and removed in the folder the run writes in (or the one it
+  // is made in) asks the filesystem itself (/proc, /sys, an existing /proc/1/fd); a file, as a folder made in some
+  // (cgroup) is no file.
+  const probe = join(up, `.out-check-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch {
+    return refused;
   }
+  rmSync(probe, { force: true });
   return null;
 }
