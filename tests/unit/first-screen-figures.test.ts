@@ -1,6 +1,7 @@
 // The published first screen's figures, each against the results.json and pool it is rendered from: how sure, the
 // machines' runs, boots and days, the versions, the load command and the table's columns. Every expected figure is
 // computed from the Analysis the page renders (and from variants of it), never copied from the page.
+import { atDefault } from '../../packages/harness/src/model/across-runs';
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import type { Analysis } from '../../packages/harness/src/answers/analysis';
@@ -44,7 +45,7 @@ const withPriors = (an: Analysis, f: (x: Prior) => Partial<Prior>): Analysis => 
   ...an,
   pool: {
     ...pool(an),
-    priors: pool(an).priors.map((x) => (x.placement === 'none' ? { ...x, ...f(x) } : x)),
+    priors: pool(an).priors.map((x) => (atDefault(x) ? { ...x, ...f(x) } : x)),
   },
 });
 const withSettings = (an: Analysis, s: Partial<Analysis['results']['settings']>): Analysis => ({
@@ -77,7 +78,7 @@ describe("the published first screen's figures, from their source", () => {
   test("the machines: each machine's runs and boots as its pool's prior counts them, and its contended boots", () => {
     const check = (an: Analysis) => {
       const line = lineOf(picksScreen(an), '**Machines:**');
-      const priors = pool(an).priors.filter((x) => x.placement === 'none');
+      const priors = pool(an).priors.filter(atDefault);
       expect(priors.length).toBeGreaterThan(0);
       for (const x of priors) {
         const [r, b] = [x.runs, x.boots];
@@ -94,6 +95,20 @@ describe("the published first screen's figures, from their source", () => {
     check(withPriors(published, () => ({ contended_boots: 0 })));
     const all = picksScreen(withPriors(published, () => ({ boots: 4, contended_boots: 4 })));
     expect(lineOf(all, '**Machines:**')).not.toContain(`4 of them ${CONTENDED}`);
+  });
+
+  test('the machines: where oha, Redis and the app share the CPUs and where they are pinned apart, per machine', () => {
+    const line = (an: Analysis) => lineOf(picksScreen(an), '**Machines:**');
+    expect(line(published)).toEndWith("; oha, Redis and the app share each machine's CPUs.");
+    // A 4-CPU machine measured at its default placement (disjoint) beside 2-CPU machines at theirs (none).
+    const [first, ...rest] = pool(published).priors.filter(atDefault);
+    const four = { ...first!, placement: 'disjoint', default_placement: 'disjoint' };
+    const mixed = { ...published, pool: { ...pool(published), priors: [four, ...rest] } };
+    const name = cpuShortName(first!.machine);
+    expect(line(mixed)).toContain(`; Redis, oha and the app are pinned apart on the CPUs of ${name}`);
+    expect(line(mixed)).toContain('; oha, Redis and the app share the CPUs of ');
+    const pinned = { ...published, pool: { ...pool(published), priors: [four] } };
+    expect(line(pinned)).toEndWith("; Redis, oha and the app are pinned apart on each machine's CPUs.");
   });
 
   test("the machines: the span of the pooled runs' days, not the published run's date", () => {
@@ -167,15 +182,13 @@ describe("the published first screen's figures, from their source", () => {
   test("the table's columns: each machine by its short name, as the answers name it, never its key", () => {
     const check = (an: Analysis) => {
       const shown = picks(an).lines.flatMap((l) => l.answer ?? []);
-      const measured = new Set(
-        shown.flatMap((a) => a.pool.on_machines.filter((o) => o.placement === 'none').map((o) => o.machine)),
-      );
+      const measured = new Set(shown.flatMap((a) => a.pool.on_machines.filter(atDefault).map((o) => o.machine)));
       const keys = pool(an).priors.map((x) => x.machine);
       const name = machineNames(keys);
       const machines = [
         ...new Set(
           pool(an)
-            .priors.filter((x) => x.placement === 'none')
+            .priors.filter(atDefault)
             .map((x) => x.machine),
         ),
       ];

@@ -5,7 +5,13 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Analysis, analyze } from '../../packages/harness/src/answers/analysis';
-import type { OnMachine, PickLine, PicksResult, PoolAnswer } from '../../packages/harness/src/model/across-runs';
+import {
+  atDefault,
+  type OnMachine,
+  type PickLine,
+  type PicksResult,
+  type PoolAnswer,
+} from '../../packages/harness/src/model/across-runs';
 import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { chainRounds, poolPicks } from '../../packages/harness/src/answers/picks';
 import type { KeptAnswers } from '../../packages/harness/src/model/kept';
@@ -375,7 +381,7 @@ describe('the published first screen: one voice', () => {
       const a = l.answer!;
       const row = screen.split('\n').find((r) => r.startsWith('| ') && r.includes(`\`${a.a}\``))!;
       // Each machine's range in that machine's column, and its figure where shown faster: no cell holds two machines'.
-      const figures = a.pool.on_machines.filter((o) => o.placement === 'none');
+      const figures = a.pool.on_machines.filter(atDefault);
       expect(figures.length).toBe(an.pool!.machines);
       const cells = row.split(' | ');
       expect(cells.filter((c) => /\(\d\.\d\d×–\d\.\d\d×\)/.test(c)).length).toBe(figures.length);
@@ -402,7 +408,7 @@ describe('the published first screen: one voice', () => {
       const line = answers
         .split('\n')
         .find((r) => r.startsWith('- ') && r.includes(`the next best, \`${l.answer!.a}\``));
-      for (const o of l.answer!.pool.on_machines.filter((m) => m.placement === 'none'))
+      for (const o of l.answer!.pool.on_machines.filter(atDefault))
         expect(line).toContain(`${factor(o.ratio)} (${o.lo.toFixed(2)}×–${o.hi.toFixed(2)}×)`);
     }
     // Express and each runtime's own pick (on Bun) are said below the first screen, with their answers' own figures.
@@ -411,7 +417,7 @@ describe('the published first screen: one voice', () => {
     for (const a of beside.filter((x) => x !== undefined && x !== null)) {
       expect(first).not.toContain(`\`${a!.a}\`:`);
       const line = answers.split('\n').find((l) => l.startsWith('- ') && l.includes(`\`${a!.a}\``))!;
-      for (const o of a!.pool.on_machines.filter((m) => m.placement === 'none')) {
+      for (const o of a!.pool.on_machines.filter(atDefault)) {
         expect(line).toContain(factor(o.ratio));
         expect(line).toContain(`(${o.lo.toFixed(2)}×–${o.hi.toFixed(2)}×)`);
       }

@@ -43,7 +43,12 @@ import {
   unestimated,
   type KeptAnswers,
 } from '../../packages/harness/src/model/kept';
-import type { OnMachine, PicksResult, PoolResult } from '../../packages/harness/src/model/across-runs';
+import {
+  atDefault,
+  type OnMachine,
+  type PicksResult,
+  type PoolResult,
+} from '../../packages/harness/src/model/across-runs';
 import { across } from '../../packages/harness/src/answers/where';
 import type { Comparison } from '../../packages/harness/src/model/questions';
 import {
@@ -624,6 +629,13 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(pool.answers[0]!.pool.where).toBe(
       'holds on every machine measured (AMD EPYC (2 logical CPUs), AMD EPYC (4 logical CPUs))',
     );
+    // The τ list names each machine as the answers do, the machines before a placement answered apart.
+    const tauList = (p: typeof pool) => poolSection({ pool: p, answers: p.answers } as unknown as Analysis);
+    expect(tauList(pool)).toMatch(/per machine: AMD EPYC \(2 logical CPUs\): [\d.]+% from 2 runs on 2 boots/);
+    expect(tauList(pool)).not.toContain('AMD EPYC, 4 logical CPUs:');
+    // A pool file written before default_placement was recorded: its configurations' default is "none".
+    expect([atDefault({ placement: 'none' }), atDefault({ placement: 'disjoint' })]).toEqual([true, false]);
+    expect(atDefault({ placement: 'disjoint', default_placement: 'disjoint' })).toBe(true);
     // The same runner at none, and the VM at split: configurations answered apart, named by their placement.
     const apart = [
       ...runs.slice(0, 2),
@@ -631,9 +643,10 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     ];
     const split = poolAnswers(apart, [comparison('x', 'y')], today, 'xrange', 10);
     expect([split.machines, split.configurations]).toEqual([1, 2]);
+    expect(tauList(split)).toMatch(/\(2 logical CPUs\): [^;]*; AMD EPYC \(4 logical CPUs\) \(none\): /);
     expect(split.answers[0]!.pool.where).toBe(
-      'holds on the one machine measured at the default placement (AMD EPYC (2 logical CPUs)); ' +
-        'with --placement none on AMD EPYC (4 logical CPUs) (none): faster',
+      'holds on the one machine measured at its default placement (AMD EPYC (2 logical CPUs)); ' +
+        'with --placement none on AMD EPYC (4 logical CPUs): faster',
     );
   });
 
@@ -772,7 +785,7 @@ describe('the machine key: hardware, not a kernel build or a placement', () => {
     expect(xy!.pool.machines).toBe(1);
     // The split placement has one boot: one draw of the run effect, so it is not decided on.
     expect(xy!.pool.where).toBe(
-      'holds on the one machine measured (AMD EPYC); with --placement split on AMD EPYC (split): open',
+      'holds on the one machine measured (AMD EPYC); with --placement split on AMD EPYC: open',
     );
   });
 });
@@ -815,7 +828,7 @@ describe('where an answer holds across machines', () => {
   test('a machine measured only with another placement: "every machine measured" says at which; counts apart', () => {
     const a = across([on('A', 'faster', 1.2), on('B (split)', 'faster', 0.8, 'split')]);
     expect(a.words).toBe(
-      'holds on the one machine measured at the default placement (A); with --placement split on B (split): slower',
+      'holds on the one machine measured at its default placement (A); with --placement split on B: slower',
     );
     // Of a pool of two machines, an answer one machine measured is counted apart from those both decided alike.
     const placed = (machines: string[]) => ({

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type AnswerFigures, analyze } from '../../packages/harness/src/answers/analysis';
 import { analyzeRun } from '../../packages/harness/src/publish/index';
 import { keptFor, pooledView, recordOf } from '../../packages/harness/src/publish/kept-runs';
-import type { OnMachine } from '../../packages/harness/src/model/across-runs';
+import { atDefault, type OnMachine } from '../../packages/harness/src/model/across-runs';
 import { readResults } from '../../packages/harness/src/model/results-file';
 import { answersSection, settingsTable } from '../../packages/harness/src/report/answers';
 import { removePooled } from '../../packages/harness/src/publish/files';
@@ -67,7 +67,7 @@ describe('"faster than" in the answers by question', () => {
       (x) => x.verdict === 'faster' && x.question.startsWith('client') && an.leaders.some((f) => f.best.includes(x.a)),
     );
     expect(a).toBeTruthy();
-    const on = a!.pool!.on_machines.filter((o) => o.placement === 'none');
+    const on = a!.pool!.on_machines.filter(atDefault);
     expect(on.length).toBe(an.pool!.machines);
     expect(picksSection(an)).toContain(`${bracket(a!)})`);
     // The same answer measured on one machine alone: "holds on the one machine measured", named.

@@ -36,7 +36,8 @@ export function across(all: OnMachine[]): Across {
   const every = (w: Said) => words.every((x) => x === w);
   const names = ms.map((m) => m.name).join(', ');
   // A machine measured only with another placement is answered apart: "every machine measured" then says at which.
-  const only = apart.some((a) => !ms.some((m) => m.machine === a.machine)) ? ' at the default placement' : '';
+  const at = ms.length === 1 ? ' at its default placement' : ' at their default placements';
+  const only = apart.some((a) => !ms.some((m) => m.machine === a.machine)) ? at : '';
   const onEach =
     ms.length === 1 ? `on the one machine measured${only} (${names})` : `on every machine measured${only} (${names})`;
   let verdict: Across['verdict'] = 'undecided';
@@ -53,7 +54,10 @@ export function across(all: OnMachine[]): Across {
     holds = 'reverses';
     text = `reverses: ${byWord(ms, ['faster', 'slower', 'equal', 'open'])}`;
   } else text = byWord(ms, ['faster', 'slower', 'equal', 'open']);
-  const config = apart.map((m) => `; with --placement ${m.placement} on ${m.name}: ${said(m)}`).join('');
+  // The flag names the placement, so the machine is named without it ("AMD EPYC", not "AMD EPYC (split)").
+  const bare = (m: OnMachine) =>
+    m.name.endsWith(` (${m.placement})`) ? m.name.slice(0, -` (${m.placement})`.length) : m.name;
+  const config = apart.map((m) => `; with --placement ${m.placement} on ${bare(m)}: ${said(m)}`).join('');
   const ln = ms.reduce((s, m) => s + Math.log(m.ratio), 0) / ms.length;
   return {
     verdict,

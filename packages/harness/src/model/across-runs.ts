@@ -24,7 +24,7 @@ export interface PoolRun {
   cpu_id?: string;
   /** Its CPU placement (--placement): a configuration of the machine, answered apart unless its default. */
   placement: string;
-  /** The placement a default run takes on its machine (model/kept.ts defaultPlacementOf); absent: "none". */
+  /** The placement a default run takes on its machine (answers/across-runs.ts defaultPlacementOf); absent: "none". */
   default_placement?: string;
   sd_windows: number | null;
   /** Quiet or contended, from its sd between windows (model/kept.ts conditionOf); null: not recorded. */

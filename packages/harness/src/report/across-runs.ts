@@ -45,8 +45,9 @@ export function poolProcedureText(an: Analysis): string {
   const p = an.pool!;
   const pct = (x: number) => `${+(x * 100).toPrecision(2)}%`;
   return (
-    'Each is decided on each machine apart (a machine is a CPU model, CPU count and architecture; a CPU placement is ' +
-    "answered apart): the machine's kept runs, each run's mean ln A − ln B over all its rounds with its moderated " +
+    'Each is decided on each machine apart (a machine is a CPU model, CPU count and architecture; a CPU placement ' +
+    "other than the one a default run takes there is answered apart): the machine's kept runs, each run's mean " +
+    'ln A − ln B over all its rounds with its moderated ' +
     "t's standard error, the runs of one boot merged into one (a boot is one draw of the run effect; a run that " +
     "recorded no boot id shares the boot of its machine's run of the same kernel build less than 24 h before or " +
     'after it), pooled with a run effect between boots whose sd each comparison learns from its own boots, from a ' +
@@ -97,8 +98,19 @@ type Placed = {
 };
 const countOf = (x: Placed, h: Holds) => x.answers.filter((a) => a.pool?.holds === h).length;
 /** The machines an answer was measured on at the default placement (where.ts words it from them). */
-export const machinesOf = (a: Placed['answers'][number]) =>
+const machinesOf = (a: Placed['answers'][number]) =>
   new Set((a.pool?.on_machines ?? []).filter(atDefault).map((m) => m.machine)).size;
+
+/**
+ * Whether a pooled answer's figures span machines: measured on two or more of those where.ts words it from (its
+ * machines at their default placement, or every configuration where none is), its ratio is their geometric mean, a
+ * description, and its interval the envelope of theirs.
+ */
+export function spansMachines(a: Placed['answers'][number]): boolean {
+  const on = a.pool?.on_machines ?? [];
+  const own = on.filter(atDefault);
+  return new Set((own.length ? own : on).map((m) => m.machine)).size > 1;
+}
 
 /**
  * "18 decided the same way on every machine measured, 11 on some machines only, 0 reverse, 18 open on every one":
@@ -271,7 +283,9 @@ export function poolSection(an: Analysis): string {
     : '';
   // Each machine by the name its answers' words give it (machineNames over the same machines).
   const name = machineNames(p.priors.map((x) => x.machine));
-  const priors = p.priors
+  // The machines first, then the placements answered apart, as each answer lists them (poolSuffix).
+  const priors = [...p.priors]
+    .sort((x, y) => Number(!atDefault(x)) - Number(!atDefault(y)))
     .map(
       (x) =>
         `${name(x.machine)}${atDefault(x) ? '' : ` (${x.placement})`}: ${pct1(x.tau)} from ${x.runs} ` +

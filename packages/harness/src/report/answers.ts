@@ -4,7 +4,7 @@ import { CACHES, type CacheName } from '@bench/stream';
 import type { Analysis, AnswerFigures, Fastest, HandicapFigures } from '../answers/analysis';
 import { isBase, rowOf, type Question } from '../model/questions';
 import type { ContenderResult, PairDesign, Results } from '../model/results';
-import { machinesOf, poolProcedureText, poolSuffix } from './across-runs';
+import { poolProcedureText, poolSuffix, spansMachines } from './across-runs';
 import { asFactor, levelText, onSomeMachines } from './words';
 
 /** A percentage, with a decimal where whole numbers would print 0%: "(0.3%–14%)", not "(0%–14%)". */
@@ -25,7 +25,7 @@ export function fasterText(factor: number, lo: number, hi: number, loser: string
  * A pooled answer measured on two machines or more gives their ratios' geometric mean, a description, and the
  * envelope of their intervals (answers/where.ts): its interval says it spans the machines.
  */
-const overMachines = (a: AnswerFigures) => (a.pool && machinesOf(a) > 1 ? ' over its machines' : '');
+const overMachines = (a: AnswerFigures) => (spansMachines(a) ? ' over its machines' : '');
 
 /** A cache as its answers name it; one that is not exact (ttl) says so, beside the exact ones it is weighed against. */
 const cacheLabel = (c: ContenderResult) => {
@@ -88,7 +88,8 @@ function ownSentence(an: Analysis, a: AnswerFigures): string {
     );
   if (a.short) {
     const ratio = `${label(a.a)} ÷ ${label(a.b)}`;
-    const sofar = Number.isFinite(a.ratio) ? `${ratio} is ${a.ratio.toFixed(2)} so far, but ` : '';
+    const mean = spansMachines(a) ? " (its machines' geometric mean)" : '';
+    const sofar = Number.isFinite(a.ratio) ? `${ratio} is ${a.ratio.toFixed(2)}${mean} so far, but ` : '';
     return `${them}: open; ${sofar}${a.short}.`;
   }
   const more = a.roundsToClose;
@@ -475,7 +476,7 @@ export function settingsTable(an: Analysis): string {
     // As its sentence: an answer too short for an interval (one boot, say) shows its ratio and why, no interval.
     const ratio = a.short
       ? `${f(a.ratio)} (${a.short})`
-      : `${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}, ${levelText(a.level)})`;
+      : `${f(a.ratio)} (${f(a.lo)}–${f(a.hi)}${overMachines(a)}, ${levelText(a.level)})`;
     return (
       `| ${on?.tuned?.join(', ')} | ${on?.runtime} | ${on ? rowOf(on) : ''} | ${on?.client} | ` +
       `${ratio} | ${a.rounds} | ${settingVerdict(a)} |`

@@ -466,7 +466,8 @@ function ceilingLine(an: Analysis, usual: string): string {
   const on = a.pool ? onDefault(a) : [];
   // Measured on one machine alone (the others' runs ran an older reader): said, so the figure is that machine's.
   const one = on.length === 1 ? machineName(on[0]!.name) : null;
-  const where = one ? ` (${x2(a.lo)}–${x2(a.hi)}, ${one} only)` : ` ${interval(a)}`;
+  const over = on.length > 1 ? ' over its machines' : '';
+  const where = one ? ` (${x2(a.lo)}–${x2(a.hi)}, ${one} only)` : ` (${x2(a.lo)}–${x2(a.hi)}${over})`;
   const holds = !a.pool || one ? '' : `, shown faster on ${holdsOn(a)}`;
   return (
     `**The clients' ceiling, not a pick:** the project's own reply reader (${code(a.a)}) serves ` +
@@ -533,11 +534,11 @@ function machinesLine(an: Analysis, linked = true): string {
   const p = an.pool;
   const e = an.results.environment;
   const name = machineName;
-  if (!p)
-    return `**Machine:** ${name(e.cpu_model)}, ${e.logical_cpus} logical CPUs, one run (${an.results.started_at.slice(
-      0,
-      10,
-    )}); oha, Redis and the app share its CPUs.`;
+  if (!p) {
+    const day = an.results.started_at.slice(0, 10);
+    const cpus = sharing(an.results.settings.placement.name, 'its CPUs');
+    return `**Machine:** ${name(e.cpu_model)}, ${e.logical_cpus} logical CPUs, one run (${day}); ${cpus}.`;
+  }
   const machines = [...new Set(p.priors.filter(atDefault).map((x) => x.machine))].map((m) => {
     // The answers above are the default placement's: a run with Redis and oha apart is said below, not here.
     const own = p.priors.find((x) => x.machine === m && atDefault(x));
@@ -554,12 +555,32 @@ function machinesLine(an: Analysis, linked = true): string {
   // A machine's key names its architecture unless x64 (model/kept.ts): said, so "where it holds" needs no other line.
   const x64 = p.priors.every((x) => !/logical CPUs, /.test(x.machine)) ? ', all x86-64' : '';
   const also = apart.length ? ` (and ${listed(apart)}, answered apart)` : '';
-  return `**Machines:** ${listed(machines)}${x64}${also}, ${span}; oha, Redis and the app share each machine's CPUs.`;
+  return `**Machines:** ${listed(machines)}${x64}${also}, ${span}; ${machinesCpus(p.priors.filter(atDefault))}.`;
+}
+
+/** Whether oha, Redis and the app share `cpus` at a placement (system/placement.ts), in the first screen's words. */
+const sharing = (placement: string, cpus: string) =>
+  placement === 'none'
+    ? `oha, Redis and the app share ${cpus}`
+    : placement === 'split'
+      ? `the app has a CPU of its own, and oha and Redis share the rest of ${cpus}`
+      : `Redis, oha and the app are pinned apart on ${cpus}`;
+
+/** How each machine's runs (at its default placement) placed oha, Redis and the app: one clause where all agree. */
+function machinesCpus(own: { machine: string; placement: string }[]): string {
+  const by = new Map<string, string[]>();
+  for (const x of own) by.set(x.placement, [...(by.get(x.placement) ?? []), machineName(x.machine)]);
+  if (by.size <= 1) return sharing([...by.keys()][0] ?? 'none', "each machine's CPUs");
+  return [...by].map(([placement, names]) => sharing(placement, `the CPUs of ${listed(names)}`)).join('; ');
 }
 
 /** A run's CPU placement in the first screen's words (no glossary term): split puts the app on a CPU of its own. */
 const placed = (placement: string) =>
-  placement === 'split' ? 'with the app on a CPU of its own' : `with its CPUs placed another way (${placement})`;
+  placement === 'split'
+    ? 'with the app on a CPU of its own'
+    : placement === 'none'
+      ? 'with oha, Redis and the app sharing its CPUs'
+      : `with its CPUs placed another way (${placement})`;
 
 /** `npm run bench`'s budget in minutes and steal bound in % (cli/args.ts: --budget's and --max-steal's defaults). */
 const DEFAULT_MINUTES = 15;

@@ -113,7 +113,9 @@ function sourceOf(an: Analysis): string {
   if (!p) return `the run of ${latest}`;
   const { count, span } = pooledDays(p.runs);
   const when = span.includes(' to ') ? `from ${span}` : `on ${span}`;
-  return `pooled over ${count} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, ${when}`;
+  // Over two machines or more, an answer's point is its machines' geometric mean and its bar the span of theirs.
+  const spans = p.machines > 1 ? "; a bar measured on two machines or more spans the machines' intervals" : '';
+  return `pooled over ${count} runs on ${p.machines} machine${p.machines === 1 ? '' : 's'}, ${when}${spans}`;
 }
 
 /** The plot's width: two columns of panels, their row labels and their figures fit 1,200 px. */
