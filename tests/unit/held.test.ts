@@ -100,6 +100,11 @@ describe('where the answers hold', () => {
       '| **of 5 in each run** | 3 same, 1 reversed, 6 not measured there | 1 same, 4 not measured there |',
     );
     expect(heldTable({ elsewhere: null } as unknown as Analysis)).toBe('');
+    // A 4-CPU machine's default placement (disjoint) is the machine itself: no placement in its column's head.
+    const runner = { ...xeon, host: { ...xeon.host!, logical_cpus: 4, placement: 'disjoint' } } as KeptAnswers;
+    const heads = heldTable({ elsewhere: heldUp(here, [runner]) } as unknown as Analysis).split('\n')[2];
+    expect(heads).toContain('| Intel Xeon, 4 logical CPUs: 1 run, 2026-11-27');
+    expect(heads).not.toContain('placement');
   });
   test('only runs of the same workload, never itself; nothing to say without one', () => {
     expect(heldUp(here, [here])).toBeNull();
