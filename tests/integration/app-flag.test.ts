@@ -73,8 +73,10 @@ describe('--app: your app beside the best stacks', () => {
     const fixture = join(ROOT, 'tests/fixtures/your-app');
     // The second version burns 400 µs of CPU per request more (the fixture's BURN_US): a change a run must see.
     const versions = ['--app', 'node server.mjs', '--app', 'env BURN_US=400 node server.mjs', '--app-name', 'v1,v2'];
-    // Six rounds, the fewest in which a pair can be decided (2/2^6 < 5%: changesRoundsNeeded), and so is this one.
-    const rounds = ['--runs', String(changesRoundsNeeded(1)), ...FEWER.slice(2), '--warmup', '250ms'];
+    // Two rounds more than the fewest in which a pair can be decided (2/2^6 < 5%: changesRoundsNeeded): at the fewest,
+    // one round that a loaded machine turns round leaves it open (a fresh clone: v1 739 against v2 830 req/s in its
+    // sixth round, the five before it 1.7–2.9× apart); at eight, the signed-rank test decides with one such round.
+    const rounds = ['--runs', String(changesRoundsNeeded(1) + 2), ...FEWER.slice(2), '--warmup', '250ms'];
     const run = await runCli([...versions, '--cwd', fixture, '--path', '/colors', ...rounds]);
     await explained(run, () => {
       expect(run.code).toBe(0);
@@ -85,7 +87,8 @@ describe('--app: your app beside the best stacks', () => {
       const cpu = (n: string) => json.contenders.find((c: { name: string }) => c.name === n).cpu_us_per_req;
       expect(cpu('v2')).toBeGreaterThan(cpu('v2@base'));
       const [change] = json.changes.answers;
-      expect([change.a, change.b, change.rounds]).toEqual(['v2', 'v2@base', 6]);
+      expect([change.a, change.b]).toEqual(['v2', 'v2@base']);
+      expect(change.rounds).toBeGreaterThanOrEqual(changesRoundsNeeded(1));
       // Each version's body is recorded (v1's from its twin, v2@base), so that a resume is held to both.
       const sha = expect.stringMatching(/^[0-9a-f]{64}$/);
       expect(json.settings.apps.map((a: { body_sha256: string }) => a.body_sha256)).toEqual([sha, sha]);
