@@ -71,8 +71,8 @@ describe('--app: your app beside the best stacks', () => {
 
   test('your two versions: the second decided against the first as --against decides a change', async () => {
     const fixture = join(ROOT, 'tests/fixtures/your-app');
-    // The second version burns 2 ms of CPU per request more (the fixture's BURN_US): a change a run must see, beside the
-    // shared lane's neighbours too (at 400 µs, 3 of 8 rounds read it faster under a load average of 3.4).
+    // The second version burns 2 ms of CPU per request more (the fixture's BURN_US): a change a run must see, beside
+    // the shared lane's neighbours too (at 400 µs, 3 of 8 rounds read it faster under a load average of 3.4).
     const versions = ['--app', 'node server.mjs', '--app', 'env BURN_US=2000 node server.mjs', '--app-name', 'v1,v2'];
     // Two rounds more than the fewest in which a pair can be decided (2/2^6 < 5%: changesRoundsNeeded): at the fewest,
     // one round that a loaded machine turns round leaves it open (a fresh clone: v1 739 against v2 830 req/s in its
