@@ -199,7 +199,7 @@ for (const layout of [
   console.log(`   boots of the runs ${layout.join(',')}: ${row.join('; ')}`);
 }
 
-console.log("3. the pool as it is, on boots drawn around these records' pooled means (20 draws each)");
+console.log("3. the pool as it is, on boots drawn around these records' pooled means (60 draws each)");
 const comparisons = records[0]!.answers.map((x) => ({ id: key(x), question: '', a: x.a, b: x.b }));
 const truth = poolAnswers(records, comparisons, null, records[0]!.workload, 10).answers.map((a) => Math.log(a.ratio));
 const names = [...new Set(comparisons.flatMap((c) => [c.a, c.b]))];
@@ -220,14 +220,20 @@ const drawn = (day: number): KeptAnswers => {
     }),
   };
 };
-for (const k of [2, 3, 4, 6, 8, 10]) {
-  let sum = 0;
-  for (let f = 0; f < 20; f++) {
+// The boots the fleet's workflow offers (its `boots`) among them: how many answer 2/3 of the comparisons, on average
+// and in how many of the draws.
+for (const k of [2, 3, 4, 6, 8, 9, 10, 12, 16]) {
+  const counts = Array.from({ length: 60 }, () => {
     const runs = Array.from({ length: k }, (_, d) => drawn(d));
     const p = poolAnswers(runs, comparisons, { inputs: today }, records[0]!.workload, 10);
-    sum += p.answers.filter((a) => a.verdict !== 'undecided').length;
-  }
-  console.log(`   ${k} boots of one run: ${(sum / 20).toFixed(1)} of ${comparisons.length} answered, on average`);
+    return p.answers.filter((a) => a.verdict !== 'undecided').length;
+  });
+  const mean = counts.reduce((s, n) => s + n, 0) / counts.length;
+  const twoThirds = counts.filter((n) => n * 3 >= comparisons.length * 2).length;
+  console.log(
+    `   ${k} boots of one run: ${mean.toFixed(1)} of ${comparisons.length} answered, on average; ` +
+      `2/3 or more in ${twoThirds} of ${counts.length} draws`,
+  );
 }
 
 console.log(

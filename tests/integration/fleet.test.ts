@@ -88,6 +88,20 @@ describe('scripts/fleet.sh, the workflow steps run locally', () => {
       }
   });
 
+  test("each choice of the workflow's boots is that many jobs per runner kind, up to the 12 that answer 2/3", () => {
+    // The matrix's boot list is looked up by the choice in a JSON object (a folded scalar); a choice missing from it,
+    // or a list of another length, would start no job or the wrong number (actionlint reads neither).
+    const workflow = Bun.YAML.parse(readFileSync(join(ROOT, '.github/workflows/fleet.yml'), 'utf8')) as any;
+    const choices: string[] = workflow.on.workflow_dispatch.inputs.boots.options;
+    const lists = JSON.parse(
+      /fromJSON\('([^']*)'\)\[inputs\.boots\]/.exec(workflow.jobs.bench.strategy.matrix.boot)![1]!,
+    );
+    expect(Object.keys(lists).sort()).toEqual([...choices].sort());
+    for (const c of choices) expect(lists[c]).toEqual(Array.from({ length: Number(c) }, (_, i) => i + 1));
+    // scripts/pool-boots.ts, part 3 (docs/runs/pool.md, 2026-12-08): 2/3 of the comparisons in every draw at 12 boots.
+    expect(Math.max(...choices.map(Number))).toBeGreaterThanOrEqual(12);
+  });
+
   test("pool: two machines' runs pooled into answers per machine, with where each holds", () => {
     const input = join(dir, 'runs-in');
     for (const [i, cpu] of ['Intel Xeon', 'Intel Xeon', 'AMD EPYC', 'AMD EPYC'].entries()) {
