@@ -137,6 +137,10 @@ describe('the flags', () => {
     expect(usage(['--against', 'HEAD', '--resume', 'results/x'])).toMatch(
       /^--against cannot be combined with --resume: /,
     );
+    expect(usage(['--against', 'HEAD', '--publish'])).toMatch(/^--against cannot be combined with --publish: /);
+    expect(usage(['--app', 'node a.js', '--app', 'node b.js', '--publish'])).toMatch(
+      /^(--app twice cannot be combined with --publish|--app measures your own app, which is never published)/,
+    );
     expect(usage(['--against', ''])).toMatch(/^--against needs a git ref or a folder of apps/);
     expect(usage(['--equal', '2'])).toBe('--equal bounds a change: use it with --against or --handicap');
     expect(usage(['--against', 'HEAD', '--equal', '-1'])).toMatch(/^--equal "-1" must be a number above 0/);

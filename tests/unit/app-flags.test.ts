@@ -47,6 +47,9 @@ describe('--app', () => {
     expect(appFlags({ app: ['a', 'b'], 'app-name': 'old' })).toMatch(/give one name per --app \(2\)/);
     expect(appFlags({ app: ['a', 'b'], 'app-name': 'x,x' })).toMatch(/each app needs a name of its own/);
     expect(appFlags({ app: ['a', 'b', 'c'] })).toMatch(/^--app at most twice/);
+    expect(appFlags({ app: 'node s.js', publish: true })).toBe(
+      '--app measures your own app, which is never published: drop --publish',
+    );
     expect(appFlags({ path: '/x' })).toBe('--path goes with --app: add --app "the command that starts your app"');
     expect(appFlags({ app: 'node s.js', target: 'http://h:1/' })).toMatch(/^--app does not go with --target/);
     // A cluster needs a cluster client; the app's own reads one node of REDIS_URL, so its twins would be misnamed.

@@ -95,6 +95,7 @@ export function appFlags(v: FlagValues): AppFlags | string {
   const noApp = workloadNamed(v.workload)?.noApp;
   if (noApp) return noApp;
   if (commands.length > 2) return '--app at most twice (your two versions); measure more in several runs';
+  if (v.publish) return '--app measures your own app, which is never published: drop --publish';
   if (v.against !== undefined && commands.length > 1)
     return '--against pairs one --app with its version at a git ref: give --app once, or two --app and no --against';
   if (v.against !== undefined && v.only !== undefined)

@@ -81,7 +81,8 @@ const BEFORE = {
   warmup: {
     type: 'string',
     desc:
-      'unmeasured warmup of every fresh launch: 0.5 s at one connection, then this long at the measured load; ' +
+      'unmeasured warmup of every fresh launch: 0.5 s (or this, if shorter) at one connection, then this long at ' +
+      'the measured load; ' +
       '0 to skip both (default 1s)',
   },
   connections: { type: 'string', desc: 'concurrent connections, or a sweep like 1,8,64,256 (default 50)' },
@@ -137,7 +138,8 @@ const AFTER = {
     type: 'boolean',
     desc:
       'every app reads the private Redis over TLS (rediss://, a CA and certificate made for the run with openssl, ' +
-      'each runtime told to trust it); answers over TLS, not published or kept beside the plain ones',
+      'each runtime told to trust it); answers over TLS: never kept beside the plain ones, ' +
+      'published only with --publish',
   },
   target: {
     type: 'string',
@@ -226,7 +228,10 @@ const AFTER = {
   },
   publish: {
     type: 'boolean',
-    desc: 'publish this run to results/latest, README.md and screenshots/ even if it is not a complete default run',
+    desc:
+      "publish a complete run of other settings to its workload's place (results/latest for reads), README.md and " +
+      'screenshots/; never a run of --app, --against or --target, nor of a workload or distance the README has no ' +
+      'place for',
   },
   report: {
     type: 'string',

@@ -40,11 +40,11 @@ export function notPublished(r: Results, place: object | null, defaults: Setting
       ? `--workload ${s.workload} runs at a network distance are not published`
       : `--workload ${s.workload} runs are not published`;
   if (s.apps) return '--app measures your own app, never published';
+  if (s.against) return '--against measures a change, never published';
   if (s.publish) return null;
   if (s.only) return '--only or --where runs a part of the suite';
   if (s.self_check) return '--self-check changes the schedule';
   if (s.handicap) return '--handicap slows a contender on purpose';
-  if (s.against) return '--against measures a change, not the suite';
   if (r.data.rdb !== 'dump.rdb') return `data from ${r.data.rdb ?? r.data.redis_url}, not dump.rdb`;
   // A key older results lack was at its default then.
   const changed = [...METHOD_KEYS, s.workload].filter(
