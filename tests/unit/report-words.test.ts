@@ -111,6 +111,23 @@ describe("the README's picks, from either side", () => {
     expect(lineOf(md, '  - raw + glide, ')).toBe('  - raw + glide, equal between all 3 (within ±9%).');
   });
 
+  test('every decided answer of a question is said: a member below a leader, with what it is faster than', () => {
+    // As the published writes page's bun clients: bun-redis beats ioredis, and ioredis beats glide.
+    const q = question('client: bun', ['bun-redis', 'ioredis', 'glide']);
+    const answers = [
+      answer(q.id, 'bun-redis', 'ioredis', [1.21, 1.01, 1.47], 'faster'),
+      answer(q.id, 'bun-redis', 'glide', [1.75, 1.06, 2.9], 'faster'),
+      answer(q.id, 'ioredis', 'glide', [1.51, 1.06, 2.16], 'faster'),
+    ];
+    const line = lineOf(picksSection(page([q], answers, [[q, ['bun-redis']]])), '  - on bun, ');
+    expect(line).toBe(
+      '  - on bun, **bun-redis**: faster than ioredis (1.21×, 1.01×–1.47×) and glide (1.75×, 1.06×–2.90×); ' +
+        '**ioredis**, slower than bun-redis: faster than glide (1.51×, 1.06×–2.16×).',
+    );
+    // Each decided answer said once: three "faster than" pairs, three figures.
+    expect(line.match(/\d\.\d+×, /g)).toHaveLength(3);
+  });
+
   test('the counts are of the comparisons answered: one with a side out is none of them, and they add up', () => {
     const q = question('client: tsx', ['bun-redis', 'iovalkey', 'glide', 'ioredis']);
     const out = answer(q.id, 'glide', 'ioredis', [1.1, 0.9, 1.3], 'undecided');

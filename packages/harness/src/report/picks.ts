@@ -96,9 +96,11 @@ function machinesText(a: AnswerFigures, from: string = a.a): string | null {
 /**
  * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than
  * node-redis (1.32×, 1.10×–1.58×) and glide (2.41×, 1.90×–3.05×), open against iovalkey"; bold only when
- * it is decided faster than some other.
+ * it is decided faster than some other. `winsOnly`: a member some other is decided faster than, said by whom it is
+ * decided slower than and what it is decided faster than ("**ioredis**, slower than bun-redis: faster than glide
+ * (1.51×, 1.06×–2.16×)"); its other answers are said by the leaders'.
  */
-function memberText(an: Analysis, f: Fastest, m: string): string {
+function memberText(an: Analysis, f: Fastest, m: string, winsOnly = false): string {
   const plain = labeller(an, f.question);
   const label = (name: string) => link(plain(name));
   // The member's name comes first in the text: linked first.
@@ -114,11 +116,16 @@ function memberText(an: Analysis, f: Fastest, m: string): string {
     `${other(a)} (${figure(a.sides.factor, a.sides.lo, a.sides.hi)}${fewerMachines(an, a)})`;
   const parts = [
     won.length && `faster than ${listed(won.map(beaten))}`,
-    equal.length && `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
-    some.length && `against ${listed(some.map((a) => `${other(a)} ${machinesText(a, m)}`))}`,
-    open.length && `open against ${listed(open.map(other))}`,
+    !winsOnly &&
+      equal.length &&
+      `equal to ${listed(equal.map(other))} (within ±${pct(Math.max(...equal.map((a) => a.bound)))})`,
+    !winsOnly && some.length && `against ${listed(some.map((a) => `${other(a)} ${machinesText(a, m)}`))}`,
+    !winsOnly && open.length && `open against ${listed(open.map(other))}`,
   ].filter(Boolean);
-  return `${won.length ? bold(me) : me}: ${parts.join(', ')}`;
+  const lost = winsOnly
+    ? `, slower than ${listed(mine.filter((a) => decided(a) && a.sides.winner !== m).map(other))}`
+    : '';
+  return `${won.length ? bold(me) : me}${lost}: ${parts.join(', ')}`;
 }
 
 /**
@@ -141,7 +148,13 @@ function leadersText(an: Analysis, f: Fastest): string {
     if (mine.every((a) => a.verdict === 'equal'))
       return `equal ${between} (within ±${pct(Math.max(...mine.map((a) => a.bound)))})`;
   }
-  return f.best.map((m) => memberText(an, f, m)).join('; ');
+  // The others' own decided answers too (a member beaten by a leader may still be decided faster than another), so
+  // that every decided answer of the question is said.
+  const wins = (m: string) =>
+    an.answers.some((a) => !a.out && a.question === f.question.id && decided(a) && a.sides.winner === m);
+  const others = f.question.members.filter((m) => !f.best.includes(m) && wins(m));
+  const leaders = f.best.map((m) => memberText(an, f, m)).join('; ');
+  return others.length ? `${leaders}; ${others.map((m) => memberText(an, f, m, true)).join('; ')}` : leaders;
 }
 
 /**
