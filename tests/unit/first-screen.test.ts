@@ -642,6 +642,10 @@ describe('the first screen of a decided pick, rendered from a hand-built pool', 
         '**1.25×** faster (1.10×–1.40×) | **1.23×** faster (1.08×–1.38×) | ' +
         "Deno in place of Node; iovalkey (ioredis's API) in place of node-redis's API |",
     );
+    // Bold figures shown: how sure is said of them.
+    expect(screen.split('\n').find((l) => l.startsWith('- How sure:'))).toContain(
+      'chance that one or more of the bold figures is wrong',
+    );
   });
 
   test('kept: its next best equal on one machine and open on another may still give some speed', () => {

@@ -1105,8 +1105,8 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
   });
 
   test('the published layout, machine effects drawn fresh (not centred): false claims on or across them ≤ 5%', () => {
-    // As results/latest/pool.json's priors: machine A, two boots of three runs, and a boot of two split runs;
-    // machine B, a boot of two runs and a boot of one.
+    // As results/latest/pool.json's runs and priors: machine A, a boot of four runs and one of two, and a boot of two
+    // split runs; machine B, a boot of two runs and a boot of one.
     const random = seededRandom(62);
     const n = 100;
     let bad = 0;
@@ -1120,8 +1120,8 @@ describe('the per-machine answers hold their error rate (seeded simulations)', (
       const theta = trueEffects(random, ['A', 'B'], TAU_MACHINE);
       const at = (m: string) => (i: number) => theta.get(m)![i]!;
       const runs = [
-        ...onBoot(0, 'A', 3, at('A')),
-        ...onBoot(1, 'A', 3, at('A')),
+        ...onBoot(0, 'A', 4, at('A')),
+        ...onBoot(1, 'A', 2, at('A')),
         ...onBoot(2, 'A', 2, at('A'), 'split'),
         ...onBoot(3, 'B', 2, at('B')),
         ...onBoot(4, 'B', 1, at('B')),

@@ -141,7 +141,8 @@ function looText(p: Pick<PoolResult, 'leave_one_out'>): string {
       `left out, ${name(x.machine)} decides the others' ${x.claims} "holds on every machine measured" ` +
       `claims the same way ${x.same} times, leaves ${x.open} open and reverses ${x.other_way}`,
   );
-  return ` Each machine left out in turn: ${each.join('; ')}.`;
+  // The others are pooled on their own, α split over fewer machines: they may claim more than the whole pool does.
+  return ` Each machine left out in turn (the others pooled without it, at their own level): ${each.join('; ')}.`;
 }
 
 /** ", 16 of 47 answered": a configuration's comparisons decided or equal (absent in pool.json written before it). */

@@ -408,11 +408,16 @@ function picksTable(an: Analysis, p: PicksResult, readme = true): string {
   const rule = readme
     ? '[how a pick is chosen; Express, Bun and every other answer](#every-answer)'
     : 'how a pick is chosen, Express and Bun: under the table; every other answer: below';
+  // With no figure shown faster, none is bold: the level is said of the table, not of bold figures there are not.
+  const anyBold = table.includes('**');
+  const level = `${+(p.alpha * 100).toFixed(1)}%`;
   const sure =
-    `How sure: at most a ${+(p.alpha * 100).toFixed(1)}% chance that one or more of the bold figures is wrong` +
+    (anyBold
+      ? `How sure: at most a ${level} chance that one or more of the bold figures is wrong`
+      : `How sure: no figure is bold (none shown faster); a bold one is wrong with at most a ${level} chance`) +
     (an.pool
-      ? ', and 5% for them and every read answer below together (a pair also answered below has its range there at ' +
-        "that family's level, a little different)"
+      ? `, and 5% for ${anyBold ? 'them' : 'the table'} and every read answer below together (a pair also answered ` +
+        "below has its range there at that family's level, a little different)"
       : '') +
     '. A ' +
     `pick is tested against the usual choice only (${rule}).`;

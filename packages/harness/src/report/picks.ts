@@ -442,9 +442,14 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
   const alpha = an.pool
     ? `${+(an.pool.alpha * 100).toPrecision(2)}%${an.pool.picks ? " (5% with the first screen's picks)" : ''}`
     : '5%';
+  // Pooled, the answers decided on some machines only are "faster" there at the same level: counted with the others.
+  const some = live.filter((a) => a.pool?.holds === 'depends on the machine' || a.pool?.holds === 'reverses').length;
+  const claims = some
+    ? `even one "faster" answer is wrong, of the ${n('faster')} and of the ${some} decided on some machines only, is`
+    : `even one of the ${n('faster')} "faster" answers is wrong is`;
   const sure =
-    `**How sure:** ${term('decided')} means the chance that even one of the ${n('faster')} "faster" answers is ` +
-    `wrong is at most ${alpha}; ${term('equal')} means the whole interval lies within ` +
+    `**How sure:** ${term('decided')} means the chance that ${claims} at most ${alpha}; ` +
+    `${term('equal')} means the whole interval lies within ` +
     `±${an.pool?.margin_pct ?? r.settings.target_ci_pct}%; ` +
     `${term('open')} means not yet known, which is not the same as equal ([the method](${METHOD_LINK})).`;
   // Said once on the page: the reads' block says it, a block picking for something else (writes) below it does not.
