@@ -222,6 +222,32 @@ describe('the first screen: each stack against the usual choice, one family', ()
     expect(chainRounds(k, 'bun-raw-bun-redis', 'bun-raw-glide')).toBeNull();
   });
 
+  test('links of unequal rounds with their round numbers: chained over the rounds every link measured', () => {
+    // As a stack raced out after round 3 (a framework decided slower than its own server), beside a link of every
+    // round, and a link that lost round 2 to a fault.
+    const k = keptRun('2026-01-01T00:00:00Z', 'M', [
+      ['node-next-page-dynamic-ioredis', 'node-raw-ioredis', [-1, -1.1, -0.9]],
+      ['node-raw-ioredis', 'node-raw-node-redis', [-0.1, -0.2, -0.3, -0.4, -0.5]],
+      ['bun-raw-glide', 'node-raw-ioredis', [0.5, 0.7]],
+    ]);
+    const ids = [
+      [1, 2, 3],
+      [1, 2, 3, 4, 5],
+      [1, 3],
+    ];
+    for (const [i, x] of k.answers.entries()) x.estimate!.round_ids = ids[i];
+    const got = chainRounds(k, 'node-next-page-dynamic-ioredis', 'node-raw-node-redis')!;
+    expect(got.ids).toEqual([1, 2, 3]);
+    expect(got.rounds.map((x) => +x.toFixed(6))).toEqual([-1.1, -1.3, -1.2]);
+    // Round 2 lost on one link: rounds 1 and 3 only, each the sum of its own round's links.
+    const skip = chainRounds(k, 'bun-raw-glide', 'node-next-page-dynamic-ioredis')!;
+    expect(skip.ids).toEqual([1, 3]);
+    expect(skip.rounds.map((x) => +x.toFixed(6))).toEqual([1.5, 1.6]);
+    // A record without the numbers on a link: as before, unequal links are not chained.
+    delete k.answers[0]!.estimate!.round_ids;
+    expect(chainRounds(k, 'node-next-page-dynamic-ioredis', 'node-raw-node-redis')).toBeNull();
+  });
+
   test('a worked example by hand: the pick is decided faster on both machines, one open stack, one slower', () => {
     const usual = 'node-raw-node-redis';
     const runs = ['M1', 'M2'].flatMap((m, j) =>

@@ -126,6 +126,20 @@ describe('the published view: pooled with the kept runs of the same code', () =>
     expect(pool?.runs.map((r) => r.started_at)).toEqual([a.started_at, b.started_at]);
   });
 
+  test('a kept estimate names each of its rounds: a round one side lost to a fault is not among them', () => {
+    const r = runOn('01');
+    const x = recordOf(r).answers.find((a) => a.estimate && a.estimate.rounds.length >= 3)!;
+    const ids = x.estimate!.round_ids!;
+    expect(ids).toHaveLength(x.estimate!.rounds.length);
+    expect(ids).toEqual([...ids].sort((m, n) => m - n));
+    // The second round of its first side lost to a fault: that round's number is gone, the others keep theirs.
+    const lost = r.contenders.find((c) => c.name === x.a)!.points[0]!.runs.find((run) => run.round === ids[1])!;
+    lost.fault = 'redis restarted';
+    const y = recordOf(r).answers.find((a) => a.a === x.a && a.b === x.b)!;
+    expect(y.estimate!.round_ids).toEqual(ids.filter((id) => id !== ids[1]));
+    expect(y.estimate!.rounds).toEqual(x.estimate!.rounds.filter((_, i) => i !== 1));
+  });
+
   test('two boots on one machine and a run on another: pooled, each machine left out in turn', () => {
     const { pool } = viewOf(runOn('03', 'Intel Xeon'), [recordOf(runOn('01')), recordOf(runOn('02'))]);
     expect(pool?.priors.map((p) => p.boots).sort()).toEqual([1, 2]);

@@ -79,7 +79,9 @@ export function runEstimates(r: Results): Map<string, NonNullable<KeptAnswer['es
     const t = moderatedT(reps[i]!, prior, 0.95, prior.scale(covariates[i]));
     if (t.short || !(t.n > 0)) return;
     const rounds = roundMeans(data[i]!).map((x) => +x.toFixed(6));
-    out.set(c.id, { ln: reps[i]!.mean, se: t.sd / Math.sqrt(t.n), df: t.df, procedure: 'moderated-t', rounds });
+    const ids = data[i]!.byRound.flatMap((r, j) => (r.length ? [data[i]!.roundIds![j]!] : []));
+    const e = { ln: reps[i]!.mean, se: t.sd / Math.sqrt(t.n), df: t.df, procedure: 'moderated-t' as const, rounds };
+    out.set(c.id, { ...e, round_ids: ids });
   });
   return out;
 }

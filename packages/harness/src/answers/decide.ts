@@ -82,6 +82,8 @@ export interface WindowPairs {
   rounds: number;
   /** ln a − ln b per round, for the clustering of the pairs. */
   byRound: number[][];
+  /** The round number of each of byRound (the rounds both were measured in); absent where units are not rounds. */
+  roundIds?: number[];
   /**
    * Mean over the paired rounds of var(ln a's windows) + var(ln b's windows): how noisy the pair is inside a launch
    * (NaN under 2 windows).
@@ -103,7 +105,7 @@ export interface WindowPairs {
 export function windowPairs(a: ContenderResult | undefined, b: ContenderResult | undefined): WindowPairs {
   const wa = launchWindows(a);
   const wb = launchWindows(b);
-  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], within: NaN };
+  const out: WindowPairs = { a: [], b: [], rounds: 0, byRound: [], roundIds: [], within: NaN };
   const within: number[] = [];
   for (const [round, xs] of wa) {
     const ys = wb.get(round);
@@ -117,6 +119,7 @@ export function windowPairs(a: ContenderResult | undefined, b: ContenderResult |
       d.push(Math.log(x) - Math.log(y));
     }
     out.byRound.push(d);
+    out.roundIds!.push(round);
     const logs = (ws: Win[]) => ws.map((w) => Math.log(w.rps)).filter(Number.isFinite);
     if (xs.length > 1 && ys.length > 1) within.push(sampleVariance(logs(xs)) + sampleVariance(logs(ys)));
   }

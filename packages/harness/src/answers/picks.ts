@@ -36,40 +36,55 @@ export const PICK_LINES: { id: string; want: string; among: (m: Member) => boole
 /** Picks said below the table by the same rule, for a reader on another runtime: Bun's own best stack. */
 export const NOTE_LINES: typeof PICK_LINES = [{ id: 'bun', want: 'on Bun', among: (m) => m.runtime === 'bun' }];
 
-/** Each round's ln(a ÷ b) in one kept run, along the shortest path of its answered comparisons; null: no path. */
-export function chainRounds(k: KeptAnswers, a: string, b: string): { rounds: number[]; direct?: KeptAnswer } | null {
-  const edges = new Map<string, { to: string; rounds: number[]; x: KeptAnswer }[]>();
-  const add = (from: string, to: string, rounds: number[], x: KeptAnswer) =>
-    edges.set(from, [...(edges.get(from) ?? []), { to, rounds, x }]);
+/** A link of a chain: the rounds' ln ratios of one kept answer, with their round numbers where the record has them. */
+interface Link {
+  to: string;
+  rounds: number[];
+  ids?: number[];
+  x: KeptAnswer;
+}
+
+/**
+ * Each round's ln(a ÷ b) in one kept run, along the shortest path of its answered comparisons; null: no path, or links
+ * whose rounds cannot be matched. With round numbers on every link, over the rounds every link measured (`ids`).
+ */
+export function chainRounds(
+  k: KeptAnswers,
+  a: string,
+  b: string,
+): { rounds: number[]; ids?: number[]; direct?: KeptAnswer } | null {
+  const edges = new Map<string, Link[]>();
+  const add = (from: string, link: Link) => edges.set(from, [...(edges.get(from) ?? []), link]);
   for (const x of k.answers) {
     const rs = x.estimate?.rounds;
     if (x.out || !rs?.length) continue;
-    add(x.a, x.b, rs, x);
-    add(
-      x.b,
-      x.a,
-      rs.map((d) => -d),
-      x,
-    );
+    const ids = x.estimate!.round_ids?.length === rs.length ? x.estimate!.round_ids : undefined;
+    add(x.a, { to: x.b, rounds: rs, ids, x });
+    add(x.b, { to: x.a, rounds: rs.map((d) => -d), ids, x });
   }
-  const prev = new Map<string, { from: string; rounds: number[]; x: KeptAnswer }>();
+  const prev = new Map<string, Link & { from: string }>();
   const queue = [a];
   for (let i = 0; i < queue.length && !prev.has(b); i++)
     for (const e of edges.get(queue[i]!) ?? [])
       if (e.to !== a && !prev.has(e.to)) {
-        prev.set(e.to, { from: queue[i]!, rounds: e.rounds, x: e.x });
+        prev.set(e.to, { ...e, from: queue[i]! });
         queue.push(e.to);
       }
   if (!prev.has(b)) return null;
-  const path: { rounds: number[]; x: KeptAnswer }[] = [];
+  const path: Link[] = [];
   for (let at = b; at !== a; at = prev.get(at)!.from) path.unshift(prev.get(at)!);
-  // A kept answer lists its rounds' means without their numbers: a fault or a raced-out stack shortens one link, and
-  // its i-th round may then not be the other's. Chained only where every link has as many rounds (the record cannot
-  // tell two faults in different rounds from none; a record that kept the rounds' numbers would).
+  if (path.length === 1) return { rounds: path[0]!.rounds, ids: path[0]!.ids, direct: path[0]!.x };
+  // A fault or a raced-out stack leaves one link fewer rounds than another. With every link's round numbers, the
+  // chain is each round every link measured, summed; without them, the i-th round of one link may not be the other's,
+  // so it is chained only where every link has as many rounds (two faults in different rounds read as none).
+  if (path.every((p) => p.ids)) {
+    const at = path.map((p) => new Map(p.ids!.map((id, i) => [id, p.rounds[i]!])));
+    const ids = path[0]!.ids!.filter((id) => at.every((m) => m.has(id)));
+    return { rounds: ids.map((id) => at.reduce((s, m) => s + m.get(id)!, 0)), ids };
+  }
   const n = path[0]!.rounds.length;
   if (path.some((p) => p.rounds.length !== n)) return null;
-  const rounds = Array.from({ length: n }, (_, r) => path.reduce((s, p) => s + p.rounds[r]!, 0));
-  return path.length === 1 ? { rounds, direct: path[0]!.x } : { rounds };
+  return { rounds: Array.from({ length: n }, (_, r) => path.reduce((s, p) => s + p.rounds[r]!, 0)) };
 }
 
 /** A kept answer of a ÷ b from its rounds (a paired t), or the run's own estimate where it compared them. */
@@ -98,7 +113,10 @@ function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null 
   if (n < 3) return null;
   const m = mean(got.rounds);
   const sd = Math.sqrt(sampleVariance(got.rounds));
-  const estimate = { ln: m, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds };
+  const estimate = {
+    ...{ ln: m, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds },
+    ...(got.ids ? { round_ids: got.ids } : {}),
+  };
   return { a, b, ratio: Math.exp(m), lo: 0, hi: Infinity, verdict: 'undecided', estimate };
 }
 

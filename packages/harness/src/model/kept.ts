@@ -27,6 +27,12 @@ export interface KeptAnswer {
     /** The run's own procedure, or (the first screen's chained answers, answers/picks.ts) a paired t over rounds. */
     procedure: ProcedureName | 'paired-t';
     rounds: number[];
+    /**
+     * Each of `rounds`' round number (from 1): a stack raced out after a few rounds, or a round a fault took, leaves
+     * its answer fewer rounds than another's, and the numbers say which rounds two answers share (answers/picks.ts
+     * chainRounds). Absent in records kept before it.
+     */
+    round_ids?: number[];
   };
 }
 
