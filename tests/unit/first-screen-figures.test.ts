@@ -73,9 +73,12 @@ describe("the published first screen's figures, from their source", () => {
       expect(line).toContain(
         bold
           ? `at most a ${percent(p)} chance that one or more of the bold figures is wrong`
-          : `no figure is bold (none shown faster); a bold one is wrong with at most a ${percent(p)} chance`,
+          : 'no figure is bold (none shown faster); the chance of one or more wrong bold figures is held at ' +
+              percent(p),
       );
-      expect(line).toContain(`, and ${percent(all)} for ${bold ? 'them' : 'the table'} and every read answer below`);
+      expect(line).toContain(
+        `, and ${percent(all)} for ${bold ? 'them' : 'any bold figure'} and every read answer below`,
+      );
     };
     check(published);
     // The picks' share and the answers' apart (as the published pool splits them), whatever the published one reads.

@@ -122,7 +122,7 @@ describe("the README's picks, from either side", () => {
     const line = lineOf(picksSection(page([q], answers, [[q, ['bun-redis']]])), '  - on bun, ');
     expect(line).toBe(
       '  - on bun, **bun-redis**: faster than ioredis (1.21×, 1.01×–1.47×) and glide (1.75×, 1.06×–2.90×); ' +
-        '**ioredis**, slower than bun-redis: faster than glide (1.51×, 1.06×–2.16×).',
+        'ioredis, slower than bun-redis: faster than glide (1.51×, 1.06×–2.16×).',
     );
     // Each decided answer said once: three "faster than" pairs, three figures.
     expect(line.match(/\d\.\d+×, /g)).toHaveLength(3);

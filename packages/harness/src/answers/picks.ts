@@ -36,6 +36,13 @@ export const PICK_LINES: { id: string; want: string; among: (m: Member) => boole
 /** Picks said below the table by the same rule, for a reader on another runtime: Bun's own best stack. */
 export const NOTE_LINES: typeof PICK_LINES = [{ id: 'bun', want: 'on Bun', among: (m) => m.runtime === 'bun' }];
 
+/**
+ * The fewest rounds a chain of links of unequal rounds is made over. A stack raced out after its first rounds was
+ * stopped on them (decided against its own server, so that link leans away from 1), and a paired t on 2–3 df weighs
+ * far too much in the pool by its inverse variance, whatever its chance small spread.
+ */
+export const CHAIN_MIN_SHARED = 5;
+
 /** A link of a chain: the rounds' ln ratios of one kept answer, with their round numbers where the record has them. */
 interface Link {
   to: string;
@@ -80,6 +87,7 @@ export function chainRounds(
   if (path.every((p) => p.ids)) {
     const at = path.map((p) => new Map(p.ids!.map((id, i) => [id, p.rounds[i]!])));
     const ids = path[0]!.ids!.filter((id) => at.every((m) => m.has(id)));
+    if (path.some((p) => p.ids!.length !== ids.length) && ids.length < CHAIN_MIN_SHARED) return null;
     return { rounds: ids.map((id) => at.reduce((s, m) => s + m.get(id)!, 0)), ids };
   }
   const n = path[0]!.rounds.length;

@@ -265,7 +265,7 @@ const columnName = (answers: PoolAnswer[], machine: string) =>
 export function onMachineText(a: PoolAnswer, machine: string, figure = true): string {
   const o = onDefault(a).find((x) => x.machine === machine);
   // No figure there: its runs measured neither stack, or both without a chain to the usual choice (answers/picks.ts
-  // chainRounds: links of unequal rounds), so "not measured" would not always be true.
+  // chainRounds: links whose rounds cannot be matched, or too few shared), so "not measured" would not always be true.
   if (!o) return 'not compared';
   // Equal there: its interval at 1 − 2α/m lies within the margin (and may not hold 1), so it is said as the bound.
   if (o.verdict === 'equal') return `within ±${pct(Math.max(o.hi - 1, 1 / o.lo - 1))} ${interval(o)}`;
@@ -325,8 +325,8 @@ const runsOn = (an: Analysis): RunsOn =>
 
 /**
  * An answer's figure on each machine, named: "**1.23×** faster (1.10×–1.35×) on Intel Xeon" (lines below). From
- * fewer of the machine's runs than the machines line counts (a chain through the usual choice needs both links'
- * rounds equal: answers/picks.ts), it says so.
+ * fewer of the machine's runs than the machines line counts (a chain through the usual choice needs its links' rounds
+ * matched: answers/picks.ts), it says so.
  */
 const onEachMachine = (a: PoolAnswer, machines: string[], runs: RunsOn) =>
   machines.map((m) => {
@@ -414,10 +414,12 @@ function picksTable(an: Analysis, p: PicksResult, readme = true): string {
   const sure =
     (anyBold
       ? `How sure: at most a ${level} chance that one or more of the bold figures is wrong`
-      : `How sure: no figure is bold (none shown faster); a bold one is wrong with at most a ${level} chance`) +
+      : `How sure: no figure is bold (none shown faster); the chance of one or more wrong bold figures is held at ${
+          level
+        }`) +
     (an.pool
-      ? `, and 5% for ${anyBold ? 'them' : 'the table'} and every read answer below together (a pair also answered ` +
-        "below has its range there at that family's level, a little different)"
+      ? `, and 5% for ${anyBold ? 'them' : 'any bold figure'} and every read answer below together (a pair also ` +
+        "answered below has its range there at that family's level, a little different)"
       : '') +
     '. A ' +
     `pick is tested against the usual choice only (${rule}).`;

@@ -97,8 +97,9 @@ function machinesText(a: AnswerFigures, from: string = a.a): string | null {
  * One member of a question against the others, as its tested answers say: "**bun-redis**: faster than
  * node-redis (1.32×, 1.10×–1.58×) and glide (2.41×, 1.90×–3.05×), open against iovalkey"; bold only when
  * it is decided faster than some other. `winsOnly`: a member some other is decided faster than, said by whom it is
- * decided slower than and what it is decided faster than ("**ioredis**, slower than bun-redis: faster than glide
- * (1.51×, 1.06×–2.16×)"); its other answers are said by the leaders'.
+ * decided slower than and what it is decided faster than ("ioredis, slower than bun-redis: faster than glide
+ * (1.51×, 1.06×–2.16×)"), not bold; its answers against the leaders are said by theirs, and those equal or open
+ * between two members below the leaders only in results.md.
  */
 function memberText(an: Analysis, f: Fastest, m: string, winsOnly = false): string {
   const plain = labeller(an, f.question);
@@ -125,7 +126,8 @@ function memberText(an: Analysis, f: Fastest, m: string, winsOnly = false): stri
   const lost = winsOnly
     ? `, slower than ${listed(mine.filter((a) => decided(a) && a.sides.winner !== m).map(other))}`
     : '';
-  return `${won.length ? bold(me) : me}${lost}: ${parts.join(', ')}`;
+  // Bold marks a leader decided faster than some other; a member below a leader is not bold.
+  return `${won.length && !winsOnly ? bold(me) : me}${lost}: ${parts.join(', ')}`;
 }
 
 /**
@@ -442,10 +444,16 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
   const alpha = an.pool
     ? `${+(an.pool.alpha * 100).toPrecision(2)}%${an.pool.picks ? " (5% with the first screen's picks)" : ''}`
     : '5%';
-  // Pooled, the answers decided on some machines only are "faster" there at the same level: counted with the others.
-  const some = live.filter((a) => a.pool?.holds === 'depends on the machine' || a.pool?.holds === 'reverses').length;
-  const claims = some
-    ? `even one "faster" answer is wrong, of the ${n('faster')} and of the ${some} decided on some machines only, is`
+  // Pooled, a "faster" on some machines only (or one that reverses) is a claim at the same level: counted with the
+  // others, in the words and counts the page's count line uses (runCounts).
+  const some = live.filter((a) => a.pool?.holds === 'depends on the machine').length;
+  const reverse = live.filter((a) => a.pool?.holds === 'reverses').length;
+  const others = [
+    some && `of those among the ${some} decided on some machines only`,
+    reverse && `of the ${reverse} that reverse`,
+  ].filter(Boolean);
+  const claims = others.length
+    ? `even one "faster" answer is wrong, of the ${n('faster')} and ${others.join(' and ')}, is`
     : `even one of the ${n('faster')} "faster" answers is wrong is`;
   const sure =
     `**How sure:** ${term('decided')} means the chance that ${claims} at most ${alpha}; ` +
