@@ -54,6 +54,8 @@ describe('--against a git ref', () => {
       // The pair's answer at the last look, in the terminal as in results.md (the look lines before it are interim).
       expect(run.stdout).toContain('**Against `HEAD~1` (commit ');
       expect(run.stdout).toContain(`- ${NR}: `);
+      // Never published, and no hint to --publish, which --against refuses.
+      expect(run.stderr).toMatch(/\(not published: --against measures a change, never published\)\n/);
     });
   });
 

@@ -111,7 +111,10 @@ const NOT_WITH_AGAINST: [string, string][] = [
   ['self-check', 'the pair is the check'],
   ['with-seed', 'the seed method measures one process per contender'],
   ['resume', 'a resumed run pairs with the side it started with: give --resume alone'],
-  ['publish', 'a change measured beside its other version is never published: its page is not the suite'],
+  [
+    'publish',
+    'a change measured beside its other version is never published (its page is not the suite): drop --publish',
+  ],
 ];
 
 /**

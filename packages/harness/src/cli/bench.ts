@@ -76,8 +76,10 @@ async function runAndPublish(opts: CliOptions, contenders: Contender[], unsuppor
   if (unkept && unkept === tooShort(results)) log(`not kept in results/runs/: ${unkept}`);
   if (why) {
     if (inResults && !unkept) log(`kept: ${writeKept(KEPT_DIR, recordOf(results, analysis))}`);
-    // --publish overrides a choice of contenders or of method only: not --app, nor a workload with no published place.
-    const hint = results.settings.apps || !placeOf(results.settings) ? '' : '; add --publish to publish it';
+    // --publish overrides a choice of contenders or of method only: not --app or --against (refused with it), nor a
+    // workload with no published place.
+    const s = results.settings;
+    const hint = s.apps || s.against || !placeOf(s) ? '' : '; add --publish to publish it';
     log(`results in ${runDir} (not published: ${why}${hint})`);
     return code;
   }

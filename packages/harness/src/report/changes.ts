@@ -63,6 +63,20 @@ export function changeSentence(
   );
 }
 
+/**
+ * One pair's line, with each side's median req/s (the base twin is in no table of the page: its "Every contender"
+ * ranks the stacks of this side): "…; medians: head 887 req/s, base 877".
+ */
+function pairLine(an: Analysis, a: Answer): string {
+  const r = an.results;
+  const median = (name: string) => r.contenders?.find((c) => c.name === name)?.points[0]?.rps?.median;
+  const [head, base] = [median(a.a), median(a.b)];
+  const both = Number.isFinite(head) && Number.isFinite(base) && !a.out;
+  const medians = both ? `; medians: head ${Math.round(head!)} req/s, base ${Math.round(base!)}` : '';
+  const sentence = changeSentence(a, r.settings.against!.equal_pct, an.aloneScale, an.changeSeen.get(a.a) ?? null);
+  return `- ${sentence}${medians}`;
+}
+
 /** This side (head), in words: this checkout, your app's folder as it is, or the second of two --app. */
 function headText(r: Results): string {
   const apps = r.settings.apps;
@@ -94,13 +108,7 @@ export function changesSection(an: Analysis): string {
         "(α/m for each pair within each look, α spent over the run's time).");
   // Without the "what to pick" section (one contender), the handicap check's line goes here.
   const check = r.answers?.length ? '' : handicapLine(an);
-  return [
-    head,
-    inputsLine(r),
-    sorted.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale, an.changeSeen.get(a.a) ?? null)}`).join('\n'),
-    check,
-    designLine(r),
-  ]
+  return [head, inputsLine(r), sorted.map((a) => pairLine(an, a)).join('\n'), check, designLine(r)]
     .filter(Boolean)
     .join('\n\n');
 }
@@ -316,8 +324,7 @@ export function againstText(an: Analysis): string {
   const r = an.results;
   const changes = r.changes?.answers ?? [];
   if (!r.settings.against || !changes.length) return '';
-  const equalPct = r.settings.against!.equal_pct;
-  const lines = changes.map((a) => `- ${changeSentence(a, equalPct, an.aloneScale, an.changeSeen.get(a.a) ?? null)}`);
+  const lines = changes.map((a) => pairLine(an, a));
   return (
     `**Against ${otherSideText(r)}**, side by side in every round and decided as every change is (the chance of a ` +
     `false "faster" or "slower" at most 5% at any stop; ratio = head ÷ base req/s):\n\n${lines.join('\n')}`

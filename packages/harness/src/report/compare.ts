@@ -28,10 +28,13 @@ export function methodLine(c: Comparison): string {
       : 'log req/s, round drift removed (--absolute)';
   const trend = c.prior.trend ? " at the mean within-launch noise, following each contender's" : '';
   const sd = `sd ${(c.prior.s0 * 100).toFixed(1)}% per launch${trend}`;
+  // One contender (or too few to fit a prior to): its own variance alone, with no scale to shrink toward.
   const prior =
-    c.prior.d0 === null
-      ? `every contender's variance pooled (${sd})`
-      : `each contender's variance shrunk toward ${sd}, worth ${c.prior.d0} df`;
+    c.prior.d0 === 0 || !Number.isFinite(c.prior.s0)
+      ? "each contender's own variance (too few contenders to fit a prior)"
+      : c.prior.d0 === null
+        ? `every contender's variance pooled (${sd})`
+        : `each contender's variance shrunk toward ${sd}, worth ${c.prior.d0} df`;
   return (
     `Moderated t (empirical Bayes) on the launch means of ${what}, ${prior}${runEffectText(c)}; ` +
     `Holm-corrected across all ${c.rows.length} contenders`
@@ -160,7 +163,8 @@ export function comparisonHtml(
   b: { label: string; results: Results },
 ): string {
   const env = a.results.environment;
-  const what = c.mode === 'relative' ? 'index' : 'req/s';
+  // --absolute: the launches' geometric mean req/s (round drift removed), beside the medians.
+  const what = c.mode === 'relative' ? 'index' : 'mean';
   const rows = c.rows.map(
     (r) =>
       `<tr><td>${escapeHtml(r.name)}</td>${rowCells(c, r)
@@ -201,7 +205,8 @@ export function comparisonHtml(
 }
 
 export function renderComparison(c: Comparison): string {
-  const what = c.mode === 'relative' ? 'index' : 'req/s';
+  // --absolute: the launches' geometric mean req/s (round drift removed), beside the medians.
+  const what = c.mode === 'relative' ? 'index' : 'mean';
   const head = ['contender', 'req/s A', 'req/s B', `${what} A`, `${what} B`, 'change (interval)', 'p (Holm)', ''];
   const body = c.rows.map((r) => [r.name, ...rowCells(c, r), r.flagged ? 'changed' : '~']);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
