@@ -122,7 +122,11 @@ function chainedAnswer(k: KeptAnswers, a: string, b: string): KeptAnswer | null 
   const m = mean(got.rounds);
   const sd = Math.sqrt(sampleVariance(got.rounds));
   const estimate = {
-    ...{ ln: m, se: sd / Math.sqrt(n), df: n - 1, procedure: 'paired-t' as const, rounds: got.rounds },
+    ln: m,
+    se: sd / Math.sqrt(n),
+    df: n - 1,
+    procedure: 'paired-t' as const,
+    rounds: got.rounds,
     ...(got.ids ? { round_ids: got.ids } : {}),
   };
   return { a, b, ratio: Math.exp(m), lo: 0, hi: Infinity, verdict: 'undecided', estimate };

@@ -392,7 +392,9 @@ function overStacks(xs: AnswerFigures[], stackOf: (name: string) => string): str
     .join(', ');
 }
 
-/** The README's opening: the picks in plain words, how sure they are, and where every answer is. */
+/** How many of the answers hold as `holds` says across the machines (pool.holds): the count line's and how sure's. */
+const holding = (answers: AnswerFigures[], holds: string) => answers.filter((a) => a.pool?.holds === holds).length;
+
 /** "from the published run (date, CPUs, load): of N comparisons, D decided, E equal, O open (every answer)." */
 function runCounts(an: Analysis): string {
   const r = an.results;
@@ -401,7 +403,7 @@ function runCounts(an: Analysis): string {
   const load = workloadOfRun(r.settings).load(r, false);
   const p = an.pool;
   // Pooled, "open" counts what is not decided on every machine: those decided on some are counted apart.
-  const depends = live.filter((a) => a.pool?.holds === 'depends on the machine').length;
+  const depends = holding(live, 'depends on the machine');
   const some = depends ? ` (${depends} of them decided on some machines only)` : '';
   const { count, span } = pooledDays(p?.runs ?? []);
   const from = p
@@ -446,8 +448,8 @@ export function picksSection(an: Analysis, title = 'What to pick'): string {
     : '5%';
   // Pooled, a "faster" on some machines only (or one that reverses) is a claim at the same level: counted with the
   // others, in the words and counts the page's count line uses (runCounts).
-  const some = live.filter((a) => a.pool?.holds === 'depends on the machine').length;
-  const reverse = live.filter((a) => a.pool?.holds === 'reverses').length;
+  const some = holding(live, 'depends on the machine');
+  const reverse = holding(live, 'reverses');
   const others = [
     some && `of those among the ${some} decided on some machines only`,
     reverse && `of the ${reverse} that reverse`,
